@@ -1,0 +1,2 @@
+// Replaced by the database template setup (foundation work in progress).
+export default function setup() {}
