@@ -9,6 +9,13 @@ export default defineConfig({
   plugins: [react(), tailwindcss()],
   resolve: { alias: { "@": src("./src/web"), "@shared": src("./src/shared") } },
   build: { outDir: "dist/web", emptyOutDir: true, sourcemap: false },
+  // `npm run dev` (scripts/dev.ts) runs the API on API_PORT behind this dev server.
+  server: {
+    proxy: {
+      "/api": { target: `http://127.0.0.1:${process.env.API_PORT ?? 3001}`, ws: true },
+      "/telephony": { target: `http://127.0.0.1:${process.env.API_PORT ?? 3001}`, ws: true },
+    },
+  },
   test: {
     projects: [
       {

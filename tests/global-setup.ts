@@ -1,2 +1,48 @@
-// Replaced by the database template setup (foundation work in progress).
-export default function setup() {}
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import type { TestProject } from "vitest/node";
+import { openDatabase } from "../src/server/db/client.ts";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** Embedded runs: a migrated PGlite data dir, dumped once and cloned by every test file. */
+    pgliteTemplate: ArrayBuffer | null;
+    /** TEST_DB=pg runs: the template database every test file copies with CREATE DATABASE … TEMPLATE. */
+    pgTemplate: { adminUrl: string; name: string } | null;
+  }
+}
+
+/** Migrates once per run; each test file then starts from a clone of that database. */
+export default async function setup(project: TestProject) {
+  if (process.env.TEST_DB === "pg") {
+    const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+    const name = `switchboard_tpl_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    const database = await openDatabase({ kind: "postgres", url: withDatabase(adminUrl, name) });
+    await database.migrate();
+    await database.close();
+    project.provide("pgTemplate", { adminUrl, name });
+    project.provide("pgliteTemplate", null);
+    return async () => {
+      // Test files' databases start with the template's name, so one sweep drops them all.
+      const { rows } = await admin.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE $1", [`${name}%`]);
+      for (const { datname } of rows.filter((r) => r.datname !== name)) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await admin.end();
+    };
+  }
+  const database = await openDatabase({ kind: "pglite" });
+  await database.migrate();
+  const dump = await database.pglite!.dumpDataDir("none");
+  await database.close();
+  project.provide("pgliteTemplate", await dump.arrayBuffer());
+  project.provide("pgTemplate", null);
+}
+
+export function withDatabase(url: string, name: string) {
+  const u = new URL(url);
+  u.pathname = `/${name}`;
+  return u.toString();
+}

@@ -1,0 +1,66 @@
+import { expect, expectToast, test } from "./fixtures.ts";
+
+test("sign up shows each validation message, then creates the account and goes to /login", async ({ page }) => {
+  await page.goto("/signup");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  for (const message of ["First name is required", "Last name is required", "Please enter a valid email address", "Password must be at least 6 characters"]) {
+    await expect(page.getByText(message, { exact: true })).toBeVisible();
+  }
+  await page.getByLabel("First name").fill("Fox");
+  await expect(page.getByText("First name is required")).toHaveCount(0); // re-validated on change
+  await page.getByLabel("Last name").fill("Mulder");
+  const email = `mulder-${Date.now()}@example.com`;
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("trustno1");
+  await page.getByLabel("Confirm password").fill("trustno2");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expect(page.getByText("Passwords don't match")).toBeVisible();
+  await page.getByLabel("Confirm password").fill("trustno1");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expectToast(page, "Your account has been created. Please check your email to confirm your account.");
+  await expect(page).toHaveURL(/\/login$/);
+
+  // The same address again: the server's reason in the Sign Up Failed toast.
+  await page.goto("/signup");
+  await page.getByLabel("First name").fill("Fox");
+  await page.getByLabel("Last name").fill("Mulder");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("trustno1");
+  await page.getByLabel("Confirm password").fill("trustno1");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expectToast(page, "Sign Up Failed");
+  await expectToast(page, /already exists/i);
+});
+
+test("login: validation, wrong password, success, guarded routes and log out", async ({ page, user }) => {
+  await page.context().clearCookies();
+  await page.goto("/assistants");
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expect(page.getByText("Please enter a valid email address.")).toBeVisible();
+  await expect(page.getByText("Password must be at least 6 characters.")).toBeVisible();
+
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill("not-the-password");
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expectToast(page, "Login Failed");
+  await expectToast(page, /invalid email or password/i);
+
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expect(page).toHaveURL(/\/assistants$/);
+  await expect(page.getByRole("heading", { name: "Assistants" })).toBeVisible();
+
+  await page.goto("/login");
+  await expect(page).toHaveURL(/\/assistants$/);
+  await page.goto("/signup");
+  await expect(page).toHaveURL(/\/assistants$/);
+
+  await page.getByRole("button", { name: "Log out" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  for (const path of ["/assistants", "/phone-numbers", "/calls", "/tools", "/settings"]) {
+    await page.goto(path);
+    await expect(page).toHaveURL(/\/login$/);
+  }
+});

@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { test as base, expect, type Page } from "@playwright/test";
+import type { FastifyInstance } from "fastify";
+import { buildApp, defaultWebRoot, type AppConfig } from "../src/server/app.ts";
+import { loadConfig } from "../src/server/config.ts";
+import { openDatabase, type Db } from "../src/server/db/client.ts";
+
+export interface TestServer {
+  url: string;
+  db: Db;
+  app: FastifyInstance;
+  config: AppConfig;
+}
+
+/**
+ * Each Playwright worker runs the real server in-process — production build, real socket, its own
+ * fresh embedded database — so specs can check what landed in the database.
+ */
+export const test = base.extend<{ user: { email: string; password: string; name: string } }, { server: TestServer }>({
+  server: [
+    async ({}, use) => {
+      const database = await openDatabase({ kind: "pglite" });
+      await database.migrate();
+      const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: "0", TOOL_ALLOWED_HOSTS: "127.0.0.1" });
+      const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };
+      const app = await buildApp(config, { database, webRoot: defaultWebRoot });
+      await app.listen({ host: "127.0.0.1", port: 0 });
+      const address = app.server.address();
+      const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+      await use({ url, db: database.db, app, config });
+      await app.close();
+      await database.close();
+    },
+    { scope: "worker" },
+  ],
+  baseURL: async ({ server }, use) => use(server.url),
+  /** A fresh account, signed in through the API so specs that aren't about login start on the app. */
+  user: async ({ page, server }, use) => {
+    const email = `e2e-${randomBytes(4).toString("hex")}@example.com`;
+    const password = "correct-horse-battery";
+    const name = "Dana Scully";
+    const signUp = await page.request.post(`${server.url}/api/auth/sign-up/email`, { data: { email, password, name } });
+    expect(signUp.ok()).toBe(true);
+    const login = await page.request.post(`${server.url}/api/auth/sign-in/email`, { data: { email, password } });
+    expect(login.ok()).toBe(true);
+    await use({ email, password, name });
+  },
+});
+
+export { expect };
+
+export async function expectToast(page: Page, title: string | RegExp) {
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: title }).first()).toBeVisible();
+}

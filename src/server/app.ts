@@ -1,0 +1,101 @@
+import { join } from "node:path";
+import helmet from "@fastify/helmet";
+import rateLimit from "@fastify/rate-limit";
+import websocket from "@fastify/websocket";
+import Fastify, { type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
+import { createAuth, type Auth } from "./auth/auth.ts";
+import { authRoutes } from "./auth/auth.routes.ts";
+import { createLoginThrottle } from "./auth/login-throttle.ts";
+import type { Mailer } from "./auth/mailer.ts";
+import { readSession, requireUser } from "./auth/session.ts";
+import type { Config } from "./config.ts";
+import type { Database, Db } from "./db/client.ts";
+import { AppError, unauthorized } from "./errors.ts";
+import { registerErrorHandler } from "./http/error-handler.ts";
+import { registerSpa } from "./http/spa.ts";
+import { createSecretBox, type SecretBox } from "./secrets/crypto.ts";
+
+export type AppConfig = Config & { appSecret: string };
+
+export interface AppDeps {
+  database: Database;
+  mailer?: Mailer;
+  /** Where the built client lives; tests that only exercise the API leave it out. */
+  webRoot?: string;
+}
+
+/** What every module gets: the few shared services, passed explicitly rather than via globals. */
+export interface ModuleContext {
+  config: AppConfig;
+  db: Db;
+  secrets: SecretBox;
+  auth: Auth;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    ctx: ModuleContext;
+  }
+}
+
+export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    trustProxy: true,
+    bodyLimit: 1024 * 1024,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  const auth = createAuth({ db: deps.database.db, secret: config.appSecret, publicUrl: config.publicUrl, mailer: deps.mailer });
+  const ctx: ModuleContext = { config, db: deps.database.db, secrets: createSecretBox(config.appSecret), auth };
+  app.decorate("ctx", ctx);
+
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: {
+        "default-src": ["'self'"],
+        "connect-src": ["'self'", "ws:", "wss:"],
+        "img-src": ["'self'", "data:", "blob:"],
+        "media-src": ["'self'", "blob:"],
+        "style-src": ["'self'", "'unsafe-inline'"],
+        "script-src": ["'self'"],
+        "worker-src": ["'self'", "blob:"],
+        "upgrade-insecure-requests": null,
+      },
+    },
+    crossOriginEmbedderPolicy: false,
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+
+  app.get("/api/health", async () => ({ ok: true, database: deps.database.kind }));
+  await app.register(authRoutes, { auth, throttle: createLoginThrottle() });
+
+  // Public modules (no session): demo requests and signed media are registered here.
+
+  // Everything else under /api needs a session.
+  await app.register(async (scope) => {
+    scope.addHook("onRequest", requireUser(auth));
+    // Authenticated modules are registered here.
+  });
+
+  const indexHtml = deps.webRoot ? await registerSpa(app, deps.webRoot) : null;
+  app.setNotFoundHandler(async (req, reply) => {
+    if (req.url === "/api" || req.url.startsWith("/api/")) {
+      // Don't reveal which API paths exist to a caller without a session.
+      const user = await readSession(auth, req);
+      throw user ? new AppError(404, "not_found", "Not found") : unauthorized();
+    }
+    if (indexHtml && (req.method === "GET" || req.method === "HEAD")) {
+      return reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(indexHtml);
+    }
+    return reply.status(404).type("text/plain").send("Not found");
+  });
+
+  return app;
+}
+
+export const defaultWebRoot = join(import.meta.dirname, "../../dist/web");

@@ -1,0 +1,64 @@
+import { betterAuth } from "better-auth";
+import { drizzleAdapter } from "better-auth/adapters/drizzle";
+import type { Db } from "../db/client.ts";
+import * as schema from "../db/schema.ts";
+import { PASSWORD_MIN_LENGTH } from "../../shared/auth.ts";
+import type { Mailer } from "./mailer.ts";
+
+export interface AuthOptions {
+  db: Db;
+  secret: string;
+  publicUrl: string;
+  /** When present, sign-up sends a confirmation e-mail and login waits for it. */
+  mailer?: Mailer;
+}
+
+const DAY_S = 24 * 60 * 60;
+
+export function createAuth({ db, secret, publicUrl, mailer }: AuthOptions) {
+  return betterAuth({
+    basePath: "/api/auth",
+    baseURL: publicUrl,
+    secret,
+    database: drizzleAdapter(db, {
+      provider: "pg",
+      schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
+    }),
+    // Same-origin requests only: the SPA is served by this server, whatever host or port it is reached on.
+    trustedOrigins: (request) => {
+      const host = request?.headers.get("x-forwarded-host") ?? request?.headers.get("host");
+      const proto = request?.headers.get("x-forwarded-proto") ?? new URL(publicUrl).protocol.replace(":", "");
+      return host ? [publicUrl, `${proto}://${host}`] : [publicUrl];
+    },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
+      // With autoSignIn off the library answers a duplicate e-mail with a fake success (to hide
+      // which addresses exist). Without e-mail confirmation the user would never learn why no
+      // account appeared, so there we sign in and auth.routes.ts discards that first session.
+      autoSignIn: !mailer,
+      requireEmailVerification: Boolean(mailer),
+    },
+    emailVerification: mailer
+      ? {
+          sendOnSignUp: true,
+          autoSignInAfterVerification: false,
+          sendVerificationEmail: async ({ user, url }) => {
+            await mailer.send({
+              to: user.email,
+              subject: "Confirm your Switchboard account",
+              text: `Hello ${user.name},\n\nConfirm your e-mail address to start using Switchboard:\n${url}\n`,
+            });
+          },
+        }
+      : undefined,
+    // Sliding expiry: a session lives 7 days and is extended at most once a day while it is used.
+    session: { expiresIn: 7 * DAY_S, updateAge: DAY_S },
+    // Failed-login throttling is ours (login-throttle.ts): the library's limiter counts every
+    // request, which would lock out a busy but honest user.
+    rateLimit: { enabled: false },
+    advanced: { cookiePrefix: "switchboard" },
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

@@ -1,0 +1,52 @@
+import { mkdtempSync, readFileSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config.ts";
+import { ensureAppSecret } from "./secrets/app-secret.ts";
+import { createSecretBox } from "./secrets/crypto.ts";
+
+describe("configuration", () => {
+  it("has working defaults", () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, host: "127.0.0.1", dataDir: "./data", publicUrl: "http://localhost:3000", defaultRealtimeModel: "gpt-realtime-2.1" });
+    expect(c.databaseUrl).toBeUndefined();
+  });
+
+  it("stops with a message naming the wrong variable", () => {
+    expect(() => loadConfig({ PORT: "eighty" })).toThrow(/PORT/);
+    expect(() => loadConfig({ DATABASE_URL: "mysql://x" })).toThrow(/DATABASE_URL: must be a postgres/);
+    expect(() => loadConfig({ OPENAI_BASE_URL: "ftp://x" })).toThrow(/OPENAI_BASE_URL/);
+    expect(() => loadConfig({ APP_SECRET: "short" })).toThrow(/APP_SECRET: must be at least 32/);
+  });
+
+  it("requires APP_SECRET in production", () => {
+    expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/APP_SECRET: is required when NODE_ENV=production/);
+    expect(loadConfig({ NODE_ENV: "production", APP_SECRET: "x".repeat(40) }).appSecret).toBe("x".repeat(40));
+  });
+
+  it("parses the tool allow-list", () => {
+    expect(loadConfig({ TOOL_ALLOWED_HOSTS: " api.internal , 127.0.0.1:4000 ," }).toolAllowedHosts).toEqual(["api.internal", "127.0.0.1:4000"]);
+  });
+});
+
+describe("app secret", () => {
+  it("is generated once into DATA_DIR, private, and reused after a restart", () => {
+    const dir = mkdtempSync(join(tmpdir(), "sb-secret-"));
+    const first = ensureAppSecret(dir, undefined);
+    expect(first.generated).toBe(true);
+    expect(statSync(join(dir, "app-secret")).mode & 0o777).toBe(0o600);
+    const again = ensureAppSecret(dir, undefined);
+    expect(again).toEqual({ secret: first.secret, generated: false });
+    expect(readFileSync(join(dir, "app-secret"), "utf8").trim()).toBe(first.secret);
+    expect(ensureAppSecret(dir, "given-secret-given-secret-given-secret").secret).toBe("given-secret-given-secret-given-secret");
+  });
+
+  it("encrypts secrets at rest so that only the same APP_SECRET opens them", () => {
+    const box = createSecretBox("a".repeat(40));
+    const sealed = box.encrypt("sk-live-123");
+    expect(sealed).not.toContain("sk-live-123");
+    expect(box.decrypt(sealed)).toBe("sk-live-123");
+    expect(() => createSecretBox("b".repeat(40)).decrypt(sealed)).toThrow();
+  });
+});

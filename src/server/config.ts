@@ -1,0 +1,70 @@
+import { z } from "zod";
+
+/** The only reader of process.env: every setting is parsed and validated here, once, at start. */
+const schema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// or postgresql:// connection string")
+    .optional(),
+  APP_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  PUBLIC_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  OPENAI_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).default("https://api.openai.com/v1"),
+  OPENAI_REALTIME_MODEL: z.string().min(1).default("gpt-realtime-2.1"),
+  TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).default("https://api.twilio.com"),
+  TOOL_ALLOWED_HOSTS: z.string().default(""),
+  SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export interface Config {
+  env: "development" | "production" | "test";
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  /** Absent until `ensureAppSecret` fills it from DATA_DIR; never absent in production. */
+  appSecret: string | undefined;
+  publicUrl: string;
+  openaiBaseUrl: string;
+  defaultRealtimeModel: string;
+  twilioApiBase: string;
+  toolAllowedHosts: string[];
+  smtpUrl: string | undefined;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {}
+
+const blankToUndefined = (env: Record<string, string | undefined>) =>
+  Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ""));
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(blankToUndefined(env));
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n  ${lines.join("\n  ")}`);
+  }
+  const e = parsed.data;
+  if (e.NODE_ENV === "production" && !e.APP_SECRET) {
+    throw new ConfigError("Invalid configuration:\n  APP_SECRET: is required when NODE_ENV=production");
+  }
+  return {
+    env: e.NODE_ENV,
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    appSecret: e.APP_SECRET,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ""),
+    defaultRealtimeModel: e.OPENAI_REALTIME_MODEL,
+    twilioApiBase: e.TWILIO_API_BASE.replace(/\/+$/, ""),
+    toolAllowedHosts: e.TOOL_ALLOWED_HOSTS.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+    smtpUrl: e.SMTP_URL,
+    logLevel: e.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,180 @@
+import { sql } from "drizzle-orm";
+import { boolean, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () =>
+  timestamp("updated_at", { withTimezone: true })
+    .notNull()
+    .defaultNow()
+    .$onUpdate(() => new Date());
+
+// ── Accounts (shape owned by better-auth; property names are its field names) ──────────────
+
+export const user = pgTable("user", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  email: text("email").notNull().unique(),
+  emailVerified: boolean("email_verified").notNull().default(false),
+  image: text("image"),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const session = pgTable(
+  "session",
+  {
+    id: text("id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    token: text("token").notNull().unique(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+    ipAddress: text("ip_address"),
+    userAgent: text("user_agent"),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+  },
+  (t) => [index("session_user_id_idx").on(t.userId)],
+);
+
+export const account = pgTable(
+  "account",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    providerId: text("provider_id").notNull(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    accessToken: text("access_token"),
+    refreshToken: text("refresh_token"),
+    idToken: text("id_token"),
+    accessTokenExpiresAt: timestamp("access_token_expires_at", { withTimezone: true }),
+    refreshTokenExpiresAt: timestamp("refresh_token_expires_at", { withTimezone: true }),
+    scope: text("scope"),
+    password: text("password"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("account_user_id_idx").on(t.userId)],
+);
+
+export const verification = pgTable(
+  "verification",
+  {
+    id: text("id").primaryKey(),
+    identifier: text("identifier").notNull(),
+    value: text("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("verification_identifier_idx").on(t.identifier)],
+);
+
+// ── Product data (spec §3 field names) ─────────────────────────────────────────────────────
+
+const owner = () =>
+  text("user_id")
+    .notNull()
+    .references(() => user.id, { onDelete: "cascade" });
+
+export const tools = pgTable(
+  "tools",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: owner(),
+    name: text("name").notNull(),
+    description: text("description"),
+    type: text("type").notNull(),
+    httpMethod: text("http_method").notNull(),
+    parameterFormat: text("parameter_format").notNull(),
+    endPointUrl: text("end_point_url").notNull(),
+    /** AES-GCM sealed (secrets/crypto.ts); never returned whole. */
+    apiKeyEncrypted: text("api_key_encrypted"),
+    httpHeaders: jsonb("http_headers").$type<Record<string, string>>().notNull().default({}),
+    parameters: jsonb("parameters").$type<Record<string, unknown>>().notNull().default({}),
+    requestBody: jsonb("request_body").$type<Record<string, unknown>>().notNull().default({}),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("tools_user_id_idx").on(t.userId, t.createdAt)],
+);
+
+export const assistants = pgTable(
+  "assistants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: owner(),
+    name: text("name").notNull(),
+    description: text("description"),
+    firstMessage: text("first_message"),
+    instructions: text("instructions"),
+    toolIds: jsonb("tool_ids").$type<string[]>().notNull().default([]),
+    voice: text("voice").notNull().default("marin"),
+    model: text("model").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("assistants_user_id_idx").on(t.userId, t.createdAt)],
+);
+
+export const phoneNumbers = pgTable(
+  "phone_numbers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: owner(),
+    phoneNumber: text("phone_number").notNull(),
+    countryCode: text("country_code").notNull(),
+    status: text("status").notNull().default("pending"),
+    /** Deleting an assistant leaves its numbers unassigned rather than deleting them. */
+    assistantId: uuid("assistant_id").references(() => assistants.id, { onDelete: "set null" }),
+    providerSid: text("provider_sid"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("phone_numbers_user_id_idx").on(t.userId, t.createdAt)],
+);
+
+export const calls = pgTable(
+  "calls",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: owner(),
+    /** Past calls outlive their assistant; the name is kept for the record. */
+    assistantId: uuid("assistant_id").references(() => assistants.id, { onDelete: "set null" }),
+    assistantName: text("assistant_name"),
+    startTime: timestamp("start_time", { withTimezone: true }).notNull().defaultNow(),
+    endTime: timestamp("end_time", { withTimezone: true }),
+    endedReason: text("ended_reason"),
+    cost: doublePrecision("cost"),
+    /** Storage key of the stereo WAV (caller left, assistant right). */
+    recording: text("recording"),
+    logs: jsonb("logs").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [index("calls_user_id_idx").on(t.userId, t.startTime)],
+);
+
+export const credentials = pgTable(
+  "credentials",
+  {
+    userId: owner(),
+    name: text("name").notNull(),
+    valueEncrypted: text("value_encrypted").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.name] })],
+);
+
+export const demoRequests = pgTable("demo_requests", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  firstName: text("first_name").notNull(),
+  lastName: text("last_name").notNull(),
+  company: text("company").notNull(),
+  workEmail: text("work_email").notNull(),
+  role: text("role").notNull(),
+  phoneNumber: text("phone_number").notNull(),
+  location: text("location").notNull(),
+  yearlyCallVolume: text("yearly_call_volume").notNull(),
+  comments: text("comments"),
+  createdAt: createdAt(),
+});

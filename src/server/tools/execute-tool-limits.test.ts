@@ -1,0 +1,166 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { RecordedRequest, ToolUpstream } from "../../../tests/fakes/tool-upstream.ts";
+import { startToolUpstream } from "../../../tests/fakes/tool-upstream.ts";
+import type { ExecuteToolOptions, ToolHttpConfig } from "./index.ts";
+import { executeTool, TOOL_EXECUTION_DEFAULTS, ToolExecutionError } from "./index.ts";
+
+let upstream: ToolUpstream;
+let options: ExecuteToolOptions;
+
+beforeAll(async () => {
+  upstream = await startToolUpstream();
+  options = { allowedHosts: [upstream.hostPort] };
+});
+afterAll(() => upstream.close());
+
+const get = (path: string, overrides: Partial<ToolHttpConfig> = {}): ToolHttpConfig => ({
+  http_method: "GET",
+  parameter_format: "standard",
+  end_point_url: `${upstream.origin}${path}`,
+  ...overrides,
+});
+
+async function failure(promise: Promise<unknown>): Promise<ToolExecutionError> {
+  const err = await promise.then(
+    () => expect.fail("expected the execution to fail"),
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(ToolExecutionError);
+  return err as ToolExecutionError;
+}
+
+/** Requests the upstream received from now on. */
+function requestsSince() {
+  const start = upstream.requests.length;
+  return () => upstream.requests.slice(start);
+}
+
+describe("timeouts", () => {
+  it("gives up on a slow answer at the total timeout", async () => {
+    const started = Date.now();
+    const err = await failure(executeTool(get("/slow?ms=3000"), {}, { ...options, timeoutMs: 300 }));
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(err.code).toBe("tool_timeout");
+    expect(err.status).toBe(504);
+    expect(err.message).toBe(`${upstream.hostPort} did not answer within 300 ms.`);
+  });
+
+  it("answers normally when the upstream is slow but within the timeout", async () => {
+    const result = await executeTool(get("/slow?ms=100"), {}, { ...options, timeoutMs: 2000 });
+    expect(result).toMatchObject({ success: true, data: { slow: true } });
+  });
+
+  it("gives up connecting at the connect timeout (name resolution included)", async () => {
+    const started = Date.now();
+    const err = await failure(
+      executeTool(get("/echo", { end_point_url: "http://stuck.test/" }), {}, {
+        allowedHosts: [],
+        connectTimeoutMs: 200,
+        resolve: () => new Promise(() => {}),
+      }),
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(err.code).toBe("tool_connect_timeout");
+    expect(err.status).toBe(504);
+    expect(err.message).toBe("Timed out connecting to stuck.test after 200 ms.");
+  });
+});
+
+describe("answer size cap", () => {
+  const limit = TOOL_EXECUTION_DEFAULTS.maxBytes;
+
+  it("refuses a streamed answer over 1 MiB and hangs up instead of reading the rest", async () => {
+    const err = await failure(executeTool(get(`/large?bytes=${50 * limit}`), {}, options));
+    expect(err.code).toBe("tool_response_too_large");
+    expect(err.status).toBe(502);
+    expect(err.message).toBe(`The answer from ${upstream.hostPort} is larger than the 1048576-byte limit, so it was not read.`);
+    expect(await upstream.largeBodies.at(-1)).toBe(true);
+  });
+
+  it("refuses an answer whose declared length is over the cap without reading it", async () => {
+    const err = await failure(executeTool(get(`/large?bytes=${50 * limit}&declare=1`), {}, options));
+    expect(err.code).toBe("tool_response_too_large");
+    expect(await upstream.largeBodies.at(-1)).toBe(true);
+  });
+
+  it("accepts an answer of exactly 1 MiB", async () => {
+    const result = await executeTool(get(`/large?bytes=${limit}`), {}, options);
+    expect(result.success).toBe(true);
+    expect((result.data as string).length).toBe(limit);
+  });
+
+  it("honours a smaller cap", async () => {
+    const err = await failure(executeTool(get("/json"), {}, { ...options, maxBytes: 10 }));
+    expect(err.code).toBe("tool_response_too_large");
+    expect(err.message).toContain("10-byte limit");
+  });
+});
+
+describe("redirects", () => {
+  it("follows one redirect and reports the final URL", async () => {
+    const seen = requestsSince();
+    const result = await executeTool(get("/redirect/1"), {}, options);
+    expect(result).toMatchObject({ success: true, status: 200, url: `${upstream.origin}/redirect/0` });
+    expect(seen().map((r) => r.path)).toEqual(["/redirect/1", "/redirect/0"]);
+  });
+
+  it("follows three redirects", async () => {
+    const result = await executeTool(get("/redirect/3"), {}, options);
+    expect(result).toMatchObject({ success: true, url: `${upstream.origin}/redirect/0` });
+  });
+
+  it("refuses the fourth redirect", async () => {
+    const seen = requestsSince();
+    const err = await failure(executeTool(get("/redirect/4"), {}, options));
+    expect(err.code).toBe("tool_too_many_redirects");
+    expect(err.status).toBe(502);
+    expect(err.message).toBe(`Too many redirects: ${upstream.hostPort} redirected again after 3, so it was not followed.`);
+    expect(seen().map((r) => r.path)).toEqual(["/redirect/4", "/redirect/3", "/redirect/2", "/redirect/1"]);
+  });
+
+  it("honours a lower redirect limit", async () => {
+    const err = await failure(executeTool(get("/redirect/1"), {}, { ...options, maxRedirects: 0 }));
+    expect(err.code).toBe("tool_too_many_redirects");
+  });
+
+  it("turns a POST into a GET on 302, as browsers do", async () => {
+    const result = await executeTool(get("/redirect/1", { http_method: "POST" }), { a: 1 }, options);
+    const seen = result.data as RecordedRequest;
+    expect(result.method).toBe("GET");
+    expect(seen).toMatchObject({ method: "GET", body: null });
+    expect(seen.headers["content-type"]).toBeUndefined();
+  });
+
+  it("repeats the method and body on 307", async () => {
+    const result = await executeTool(get("/redirect/1?status=307", { http_method: "PUT" }), { a: 1 }, options);
+    expect(result.method).toBe("PUT");
+    expect(result.data).toMatchObject({ method: "PUT", body: { a: 1 } });
+  });
+
+  it("turns a DELETE into a GET on 303", async () => {
+    const result = await executeTool(get("/redirect/1?status=303", { http_method: "DELETE" }), {}, options);
+    expect(result.data).toMatchObject({ method: "GET" });
+  });
+
+  it("keeps the API key on a same-origin redirect and drops it on a redirect to another host", async () => {
+    const sameOrigin = await executeTool(get("/redirect/1", { api_key: "sk-1" }), {}, options);
+    expect((sameOrigin.data as RecordedRequest).headers.authorization).toBe("Bearer sk-1");
+
+    const elsewhere = `http://localhost:${upstream.port}/echo`;
+    const crossHost = await executeTool(
+      get(`/redirect-to?url=${encodeURIComponent(elsewhere)}`, { api_key: "sk-1", http_headers: { "X-Tenant": "acme" } }),
+      {},
+      { allowedHosts: [upstream.hostPort, "localhost"] },
+    );
+    const seen = crossHost.data as RecordedRequest;
+    expect(crossHost.url).toBe(elsewhere);
+    expect(seen.headers.authorization).toBeUndefined();
+    expect(seen.headers["x-tenant"]).toBe("acme");
+  });
+
+  it("refuses a redirect to a non-http URL", async () => {
+    const err = await failure(executeTool(get(`/redirect-to?url=${encodeURIComponent("file:///etc/passwd")}`), {}, options));
+    expect(err.code).toBe("tool_bad_redirect");
+    expect(err.status).toBe(502);
+  });
+});

@@ -1,0 +1,133 @@
+/**
+ * Audio primitives of the call engine: G.711 µ-law ↔ PCM16, PCM16 little-endian buffers,
+ * and a 16-bit stereo WAV writer. Phone legs are µ-law 8 kHz (passed to the provider
+ * untouched); browser legs are PCM16 24 kHz. Conversions happen only for the recording.
+ */
+
+/** The two wire formats a call can use, named after the provider's `audio.*.format.type`. */
+export type CallAudioFormat = "audio/pcm" | "audio/pcmu";
+
+export const PCM_SAMPLE_RATE = 24_000;
+export const PCMU_SAMPLE_RATE = 8_000;
+
+export function sampleRateOf(format: CallAudioFormat): number {
+  return format === "audio/pcm" ? PCM_SAMPLE_RATE : PCMU_SAMPLE_RATE;
+}
+
+/** Bytes of wire audio per millisecond: 48 for PCM16 24 kHz, 8 for µ-law 8 kHz. */
+export function bytesPerMs(format: CallAudioFormat): number {
+  return format === "audio/pcm" ? (PCM_SAMPLE_RATE * 2) / 1000 : PCMU_SAMPLE_RATE / 1000;
+}
+
+/** Duration in ms of a wire-format buffer. */
+export function durationMsOf(format: CallAudioFormat, byteLength: number): number {
+  return byteLength / bytesPerMs(format);
+}
+
+// ---------------------------------------------------------------------------
+// G.711 µ-law — the Sun Microsystems / CCITT algorithm (as in g711.c and Python's audioop):
+// the 16-bit sample is reduced to 14 bits, biased by 33, and coded as sign, 3-bit segment
+// and 4-bit mantissa, all bits inverted. The tables are constants, computed once.
+
+const ULAW_SEG_END = [0x3f, 0x7f, 0xff, 0x1ff, 0x3ff, 0x7ff, 0xfff, 0x1fff];
+const ULAW_CLIP = 8159;
+const ULAW_BIAS = 0x84;
+
+function encodeMulawSample(sample: number): number {
+  let value = sample >> 2;
+  let mask = 0xff;
+  if (value < 0) {
+    value = -value;
+    mask = 0x7f;
+  }
+  if (value > ULAW_CLIP) value = ULAW_CLIP;
+  value += ULAW_BIAS >> 2;
+  let segment = 0;
+  while (segment < 8 && value > ULAW_SEG_END[segment]!) segment += 1;
+  if (segment >= 8) return 0x7f ^ mask;
+  return (((segment << 4) | ((value >> (segment + 1)) & 0xf)) ^ mask) & 0xff;
+}
+
+function decodeMulawSample(code: number): number {
+  const u = ~code & 0xff;
+  let t = ((u & 0x0f) << 3) + ULAW_BIAS;
+  t <<= (u & 0x70) >> 4;
+  return u & 0x80 ? ULAW_BIAS - t : t - ULAW_BIAS;
+}
+
+const MULAW_DECODE = Int16Array.from({ length: 256 }, (_, code) => decodeMulawSample(code));
+// Indexed by the sample's 16-bit two's-complement pattern (sample & 0xffff).
+const MULAW_ENCODE = Uint8Array.from({ length: 65_536 }, (_, bits) => encodeMulawSample((bits << 16) >> 16));
+
+export function mulawToPcm16(mulaw: Uint8Array): Int16Array {
+  const out = new Int16Array(mulaw.length);
+  for (let i = 0; i < mulaw.length; i += 1) out[i] = MULAW_DECODE[mulaw[i]!]!;
+  return out;
+}
+
+export function pcm16ToMulaw(samples: Int16Array): Uint8Array {
+  const out = new Uint8Array(samples.length);
+  for (let i = 0; i < samples.length; i += 1) out[i] = MULAW_ENCODE[samples[i]! & 0xffff]!;
+  return out;
+}
+
+// ---------------------------------------------------------------------------
+// PCM16 little-endian
+
+/**
+ * Samples of a PCM16 LE buffer, always copied: socket buffers may be slices of a larger
+ * pooled allocation (and at an odd offset), and the recorder keeps samples for the whole call.
+ * A trailing odd byte is ignored.
+ */
+export function pcm16FromBytes(bytes: Uint8Array): Int16Array {
+  const count = bytes.length >> 1;
+  const out = new Int16Array(count);
+  const view = new DataView(bytes.buffer, bytes.byteOffset, count * 2);
+  for (let i = 0; i < count; i += 1) out[i] = view.getInt16(i * 2, true);
+  return out;
+}
+
+export function pcm16ToBytes(samples: Int16Array): Buffer {
+  const out = Buffer.alloc(samples.length * 2);
+  for (let i = 0; i < samples.length; i += 1) out.writeInt16LE(samples[i]!, i * 2);
+  return out;
+}
+
+/** Wire bytes of either format as PCM16 samples (for the recording). */
+export function decodeToPcm16(format: CallAudioFormat, bytes: Uint8Array): Int16Array {
+  return format === "audio/pcm" ? pcm16FromBytes(bytes) : mulawToPcm16(bytes);
+}
+
+// ---------------------------------------------------------------------------
+// WAV
+
+export const WAV_HEADER_BYTES = 44;
+
+/**
+ * A canonical 16-bit PCM stereo WAV (44-byte header). The channels are zero-padded to the
+ * longer one.
+ */
+export function writeStereoWav(left: Int16Array, right: Int16Array, sampleRate: number): Buffer {
+  const frames = Math.max(left.length, right.length);
+  const dataBytes = frames * 4;
+  const out = Buffer.alloc(WAV_HEADER_BYTES + dataBytes);
+  out.write("RIFF", 0, "ascii");
+  out.writeUInt32LE(36 + dataBytes, 4);
+  out.write("WAVE", 8, "ascii");
+  out.write("fmt ", 12, "ascii");
+  out.writeUInt32LE(16, 16); // fmt chunk size
+  out.writeUInt16LE(1, 20); // PCM
+  out.writeUInt16LE(2, 22); // channels
+  out.writeUInt32LE(sampleRate, 24);
+  out.writeUInt32LE(sampleRate * 4, 28); // byte rate
+  out.writeUInt16LE(4, 32); // block align
+  out.writeUInt16LE(16, 34); // bits per sample
+  out.write("data", 36, "ascii");
+  out.writeUInt32LE(dataBytes, 40);
+  for (let i = 0; i < frames; i += 1) {
+    const offset = WAV_HEADER_BYTES + i * 4;
+    out.writeInt16LE(left[i] ?? 0, offset);
+    out.writeInt16LE(right[i] ?? 0, offset + 2);
+  }
+  return out;
+}

@@ -1,0 +1,216 @@
+/**
+ * The model's side of a call: OpenAI Realtime GA over a WebSocket.
+ *
+ * URL: OPENAI_BASE_URL with http→ws / https→wss and `/realtime?model=…` appended; auth is the
+ * `Authorization: Bearer` header on the upgrade (no OpenAI-Beta header: that selects the
+ * refused beta shape). Server events are parsed at the edge (realtime-protocol.ts) and handed
+ * to the session typed. One provider instance serves one call; its timers and listeners are
+ * released by `close()`.
+ */
+import WebSocket from "ws";
+import type { IncomingMessage } from "node:http";
+import {
+  parseServerEvent,
+  type ConversationItem,
+  type RealtimeServerEvent,
+  type RealtimeSessionConfig,
+  type ResponseOptions,
+} from "./realtime-protocol.ts";
+
+export interface RealtimeProviderHandlers {
+  /** The socket is open; the session should send `session.update`. */
+  open(): void;
+  event(event: RealtimeServerEvent): void;
+  /** A transport failure (`beforeOpen`: the connection could not be established). */
+  error(message: string, beforeOpen: boolean): void;
+  /** The socket closed, for whatever reason, exactly once (also after `close()`). */
+  close(code: number, reason: string): void;
+}
+
+/** The seam the CallSession talks to; tests may substitute it, the fake server replaces OpenAI. */
+export interface RealtimeProvider {
+  connect(handlers: RealtimeProviderHandlers): void;
+  readonly isOpen: boolean;
+  /** Each send returns false when the socket is not open (nothing was sent). */
+  updateSession(session: RealtimeSessionConfig): boolean;
+  appendAudio(audio: Uint8Array): boolean;
+  createItem(item: ConversationItem): boolean;
+  createResponse(response?: ResponseOptions): boolean;
+  cancelResponse(): boolean;
+  truncate(itemId: string, audioEndMs: number): boolean;
+  close(code?: number, reason?: string): void;
+}
+
+export interface ProviderLogger {
+  debug?(obj: object, msg?: string): void;
+  warn?(obj: object, msg?: string): void;
+}
+
+export interface OpenAIRealtimeOptions {
+  /** OPENAI_BASE_URL, e.g. https://api.openai.com/v1 */
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** WebSocket ping period; a missing pong by the next ping ends the connection. */
+  pingIntervalMs?: number;
+  logger?: ProviderLogger;
+}
+
+export function realtimeUrl(baseUrl: string, model: string): string {
+  const url = new URL(baseUrl);
+  if (url.protocol === "https:") url.protocol = "wss:";
+  else if (url.protocol === "http:") url.protocol = "ws:";
+  url.pathname = `${url.pathname.replace(/\/+$/, "")}/realtime`;
+  url.searchParams.set("model", model);
+  return url.toString();
+}
+
+const MAX_ERROR_BODY = 4096;
+
+export class OpenAIRealtimeProvider implements RealtimeProvider {
+  private ws: WebSocket | null = null;
+  private handlers: RealtimeProviderHandlers | null = null;
+  private opened = false;
+  private closedNotified = false;
+  private pingTimer: NodeJS.Timeout | null = null;
+  private awaitingPong = false;
+  /** Set once the refusal has been reported, so ws's own abort error is not reported again. */
+  private handshakeRejected = false;
+  private eventCounter = 0;
+
+  constructor(private readonly options: OpenAIRealtimeOptions) {}
+
+  get isOpen(): boolean {
+    return this.ws?.readyState === WebSocket.OPEN;
+  }
+
+  connect(handlers: RealtimeProviderHandlers): void {
+    if (this.ws) throw new Error("already connected");
+    this.handlers = handlers;
+    const ws = new WebSocket(realtimeUrl(this.options.baseUrl, this.options.model), {
+      headers: { Authorization: `Bearer ${this.options.apiKey}` },
+      handshakeTimeout: 15_000,
+    });
+    this.ws = ws;
+    ws.on("open", () => {
+      this.opened = true;
+      this.startPing();
+      handlers.open();
+    });
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) return;
+      const parsed = parseServerEvent(data.toString());
+      if (parsed.kind === "event") handlers.event(parsed.event);
+      else if (parsed.kind === "invalid") this.options.logger?.warn?.({ reason: parsed.reason }, "unparseable realtime event");
+    });
+    ws.on("pong", () => {
+      this.awaitingPong = false;
+    });
+    ws.on("unexpected-response", (_req, res) => this.rejectHandshake(res));
+    ws.on("error", (err) => {
+      if (!this.handshakeRejected && !this.closedNotified) handlers.error(err.message, !this.opened);
+    });
+    ws.on("close", (code, reason) => this.notifyClose(code, reason.toString()));
+  }
+
+  /** Upgrade refused (401, 404, ...): report the status and the provider's message, then close. */
+  private rejectHandshake(res: IncomingMessage): void {
+    this.handshakeRejected = true;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    res.on("data", (chunk: Buffer) => {
+      if (size < MAX_ERROR_BODY) chunks.push(chunk);
+      size += chunk.length;
+    });
+    const finish = () => {
+      const body = Buffer.concat(chunks).toString("utf8").slice(0, MAX_ERROR_BODY);
+      let detail = "";
+      try {
+        const json = JSON.parse(body) as { error?: { message?: unknown } };
+        if (typeof json.error?.message === "string") detail = `: ${json.error.message}`;
+      } catch {
+        // not JSON: the status code says enough
+      }
+      const message = `Unexpected server response: ${res.statusCode ?? 0}${detail}`;
+      if (!this.closedNotified) this.handlers?.error(message, true);
+      this.ws?.terminate();
+      this.notifyClose(1006, message);
+    };
+    res.once("end", finish);
+    res.once("error", finish);
+  }
+
+  private startPing(): void {
+    const every = this.options.pingIntervalMs ?? 30_000;
+    if (every <= 0) return;
+    this.pingTimer = setInterval(() => {
+      const ws = this.ws;
+      if (!ws || ws.readyState !== WebSocket.OPEN) return;
+      if (this.awaitingPong) {
+        ws.terminate();
+        return;
+      }
+      this.awaitingPong = true;
+      ws.ping();
+    }, every);
+    this.pingTimer.unref();
+  }
+
+  private notifyClose(code: number, reason: string): void {
+    if (this.pingTimer) clearInterval(this.pingTimer);
+    this.pingTimer = null;
+    if (this.closedNotified) return;
+    this.closedNotified = true;
+    this.handlers?.close(code, reason);
+  }
+
+  private send(event: Record<string, unknown>): boolean {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    this.eventCounter += 1;
+    ws.send(JSON.stringify({ event_id: `evt_sb_${this.eventCounter}`, ...event }));
+    return true;
+  }
+
+  updateSession(session: RealtimeSessionConfig): boolean {
+    return this.send({ type: "session.update", session });
+  }
+
+  appendAudio(audio: Uint8Array): boolean {
+    if (audio.length === 0) return true;
+    return this.send({ type: "input_audio_buffer.append", audio: Buffer.from(audio.buffer, audio.byteOffset, audio.length).toString("base64") });
+  }
+
+  createItem(item: ConversationItem): boolean {
+    return this.send({ type: "conversation.item.create", item });
+  }
+
+  createResponse(response?: ResponseOptions): boolean {
+    return this.send(response ? { type: "response.create", response } : { type: "response.create" });
+  }
+
+  cancelResponse(): boolean {
+    return this.send({ type: "response.cancel" });
+  }
+
+  truncate(itemId: string, audioEndMs: number): boolean {
+    return this.send({
+      type: "conversation.item.truncate",
+      item_id: itemId,
+      content_index: 0,
+      audio_end_ms: Math.max(0, Math.floor(audioEndMs)),
+    });
+  }
+
+  close(code = 1000, reason = "Call ended"): void {
+    const ws = this.ws;
+    if (!ws) {
+      this.notifyClose(code, reason);
+      return;
+    }
+    if (ws.readyState === WebSocket.OPEN) ws.close(code, reason);
+    else if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
+    // The close handshake can stall on a dead peer: don't wait for it, the call is over.
+    this.notifyClose(code, reason);
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * OpenAI Realtime **GA** wire shapes (reference/protocols.md §1): the server events the call
+ * engine handles, parsed once at the edge with zod, and the client payloads it sends.
+ * The beta shape (`modalities`, `pcm16`, `temperature`, OpenAI-Beta header) is never used.
+ */
+import { z } from "zod";
+import type { CallAudioFormat } from "../audio.ts";
+import type { ProviderFunctionTool } from "../tool-resolution.ts";
+
+// ---------------------------------------------------------------------------
+// Client side
+
+export type RealtimeAudioFormat = { type: "audio/pcm"; rate: 24000 } | { type: "audio/pcmu" };
+
+export function providerAudioFormat(format: CallAudioFormat): RealtimeAudioFormat {
+  return format === "audio/pcm" ? { type: "audio/pcm", rate: 24000 } : { type: "audio/pcmu" };
+}
+
+/** Spec §9 voice activity: threshold 0.5, 300 ms prefix padding, 1000 ms silence. */
+export const TURN_DETECTION = {
+  type: "server_vad",
+  threshold: 0.5,
+  prefix_padding_ms: 300,
+  silence_duration_ms: 1000,
+} as const;
+
+export const TRANSCRIPTION_MODEL = "gpt-4o-mini-transcribe";
+
+export interface RealtimeSessionConfig {
+  type: "realtime";
+  model: string;
+  instructions: string;
+  output_modalities: ["audio"];
+  audio: {
+    input: {
+      format: RealtimeAudioFormat;
+      transcription: { model: string };
+      turn_detection: typeof TURN_DETECTION;
+    };
+    output: { format: RealtimeAudioFormat; voice: string };
+  };
+  tools: ProviderFunctionTool[];
+  tool_choice: "auto";
+  max_output_tokens: "inf";
+}
+
+export interface SessionConfigInput {
+  model: string;
+  instructions: string;
+  voice: string;
+  format: CallAudioFormat;
+  tools: ProviderFunctionTool[];
+}
+
+/** The GA `session.update` body. The model's temperature is not part of GA: never sent. */
+export function buildSessionConfig(input: SessionConfigInput): RealtimeSessionConfig {
+  const format = providerAudioFormat(input.format);
+  return {
+    type: "realtime",
+    model: input.model,
+    instructions: input.instructions,
+    output_modalities: ["audio"],
+    audio: {
+      input: { format, transcription: { model: TRANSCRIPTION_MODEL }, turn_detection: TURN_DETECTION },
+      output: { format, voice: input.voice },
+    },
+    tools: input.tools,
+    tool_choice: "auto",
+    max_output_tokens: "inf",
+  };
+}
+
+export type ConversationItem =
+  | { type: "message"; role: "user" | "system"; content: Array<{ type: "input_text"; text: string }> }
+  | { type: "function_call_output"; call_id: string; output: string };
+
+/** Per-response overrides of `response.create` (GA field names). */
+export interface ResponseOptions {
+  instructions?: string;
+  tool_choice?: "auto" | "none";
+}
+
+// ---------------------------------------------------------------------------
+// Server side
+
+const item = z.looseObject({
+  id: z.string().optional(),
+  type: z.string(),
+  call_id: z.string().optional(),
+  name: z.string().optional(),
+  arguments: z.string().optional(),
+  status: z.string().optional(),
+});
+
+const errorBody = z.looseObject({
+  type: z.string().optional(),
+  code: z.string().nullish(),
+  message: z.string().optional().default("Unknown error"),
+  param: z.string().nullish(),
+  event_id: z.string().nullish(),
+});
+
+const serverEvent = z.discriminatedUnion("type", [
+  z.looseObject({ type: z.literal("error"), error: errorBody }),
+  z.looseObject({ type: z.literal("session.created"), session: z.looseObject({}) }),
+  z.looseObject({ type: z.literal("session.updated"), session: z.looseObject({}) }),
+  z.looseObject({ type: z.literal("response.created"), response: z.looseObject({ id: z.string() }) }),
+  z.looseObject({
+    type: z.literal("response.done"),
+    response: z.looseObject({
+      id: z.string(),
+      status: z.string().optional(),
+      status_details: z
+        .looseObject({
+          type: z.string().optional(),
+          reason: z.string().nullish(),
+          error: z.looseObject({ type: z.string().optional(), code: z.string().nullish(), message: z.string().optional() }).nullish(),
+        })
+        .nullish(),
+      output: z.array(item).optional(),
+    }),
+  }),
+  z.looseObject({ type: z.literal("response.output_item.added"), response_id: z.string(), item }),
+  z.looseObject({ type: z.literal("response.output_item.done"), response_id: z.string(), item }),
+  z.looseObject({ type: z.literal("response.output_audio.delta"), response_id: z.string(), item_id: z.string(), delta: z.string() }),
+  z.looseObject({ type: z.literal("response.output_audio.done"), response_id: z.string(), item_id: z.string() }),
+  z.looseObject({ type: z.literal("response.output_audio_transcript.delta"), item_id: z.string(), delta: z.string() }),
+  z.looseObject({ type: z.literal("response.output_audio_transcript.done"), item_id: z.string(), transcript: z.string() }),
+  z.looseObject({ type: z.literal("response.output_text.delta"), item_id: z.string(), delta: z.string() }),
+  z.looseObject({
+    type: z.literal("response.function_call_arguments.delta"),
+    response_id: z.string(),
+    item_id: z.string(),
+    call_id: z.string(),
+    delta: z.string(),
+  }),
+  z.looseObject({
+    type: z.literal("response.function_call_arguments.done"),
+    response_id: z.string(),
+    item_id: z.string(),
+    call_id: z.string(),
+    name: z.string().optional(),
+    arguments: z.string(),
+  }),
+  z.looseObject({ type: z.literal("input_audio_buffer.speech_started"), audio_start_ms: z.number(), item_id: z.string() }),
+  z.looseObject({ type: z.literal("input_audio_buffer.speech_stopped"), audio_end_ms: z.number(), item_id: z.string() }),
+  z.looseObject({ type: z.literal("input_audio_buffer.committed"), item_id: z.string() }),
+  z.looseObject({
+    type: z.literal("conversation.item.input_audio_transcription.completed"),
+    item_id: z.string(),
+    transcript: z.string(),
+  }),
+  z.looseObject({
+    type: z.literal("conversation.item.input_audio_transcription.failed"),
+    item_id: z.string(),
+    error: z.looseObject({ message: z.string().optional() }).optional(),
+  }),
+  z.looseObject({
+    type: z.literal("conversation.item.truncated"),
+    item_id: z.string(),
+    content_index: z.number(),
+    audio_end_ms: z.number(),
+  }),
+]);
+
+export type RealtimeServerEvent = z.infer<typeof serverEvent>;
+export type RealtimeServerEventType = RealtimeServerEvent["type"];
+export type RealtimeItem = z.infer<typeof item>;
+
+const handledTypes = new Set<string>(serverEvent.options.map((option) => option.shape.type.value));
+
+export type ParsedServerEvent =
+  | { kind: "event"; event: RealtimeServerEvent }
+  /** A type the engine does not use (rate_limits.updated, content parts, ...). */
+  | { kind: "ignored"; type: string }
+  | { kind: "invalid"; reason: string };
+
+export function parseServerEvent(text: string): ParsedServerEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { kind: "invalid", reason: "not JSON" };
+  }
+  const type = json && typeof json === "object" ? (json as { type?: unknown }).type : undefined;
+  if (typeof type !== "string") return { kind: "invalid", reason: "no type" };
+  if (!handledTypes.has(type)) return { kind: "ignored", type };
+  const parsed = serverEvent.safeParse(json);
+  return parsed.success
+    ? { kind: "event", event: parsed.data }
+    : { kind: "invalid", reason: `${type}: ${parsed.error.issues.map((i) => `${i.path.join(".")} ${i.message}`).join("; ")}` };
+}

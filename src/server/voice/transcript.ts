@@ -1,0 +1,125 @@
+/**
+ * The transcript of one call, built from provider events (spec §4 "Live conversation").
+ *
+ * Entries live in numbered slots. A user turn reserves its slot when the provider commits
+ * the caller's audio and is filled when the (asynchronous) transcription arrives, so the
+ * user's line stays before the reply it triggered even when the transcription comes late.
+ * Every change is reported as (slot index, entry) — the live socket's `transcript` message.
+ */
+import type { ToolData, TranscriptEntry } from "../../shared/calls.ts";
+
+/** Consecutive assistant pieces closer than this merge into one entry (spec §9). */
+export const MERGE_WINDOW_MS = 2000;
+
+export type TranscriptListener = (index: number, entry: TranscriptEntry) => void;
+
+export class TranscriptBuilder {
+  private readonly slots: Array<TranscriptEntry | undefined> = [];
+  /** Slot and time of the latest assistant piece, for the merge rule. */
+  private lastPiece: { index: number; at: number } | null = null;
+  private readonly assistantSlots = new Map<string, number>();
+  private readonly userSlots = new Map<string, number>();
+
+  constructor(
+    private readonly now: () => number,
+    private readonly onChange: TranscriptListener = () => {},
+  ) {}
+
+  private stamp(): string {
+    return new Date(this.now()).toISOString();
+  }
+
+  private put(index: number, entry: TranscriptEntry): number {
+    this.slots[index] = entry;
+    this.onChange(index, { ...entry });
+    return index;
+  }
+
+  private append(entry: TranscriptEntry): number {
+    return this.put(this.slots.length, entry);
+  }
+
+  /**
+   * A piece of the assistant's spoken text. It joins the previous entry when that entry is
+   * the assistant's and its last piece came less than 2 s ago; otherwise it starts a new one.
+   */
+  assistantPiece(text: string, itemId?: string): number | undefined {
+    if (text === "") return undefined;
+    const at = this.now();
+    const last = this.lastPiece;
+    let index: number;
+    if (last && last.index === this.slots.length - 1 && at - last.at < MERGE_WINDOW_MS) {
+      const entry = this.slots[last.index]!;
+      index = this.put(last.index, { ...entry, content: entry.content + text });
+    } else {
+      index = this.append({ type: "assistant", content: text, timestamp: this.stamp() });
+    }
+    this.lastPiece = { index, at };
+    if (itemId !== undefined && !this.assistantSlots.has(itemId)) this.assistantSlots.set(itemId, index);
+    return index;
+  }
+
+  /** The full text of an assistant item; used only when no piece of it was streamed. */
+  assistantDone(itemId: string, transcript: string): void {
+    if (!this.assistantSlots.has(itemId)) this.assistantPiece(transcript, itemId);
+  }
+
+  /** The caller barged in: only `atMs` of this item's audio was heard. */
+  markInterrupted(itemId: string, atMs: number): void {
+    const index = this.assistantSlots.get(itemId);
+    if (index === undefined) return;
+    const entry = this.slots[index]!;
+    this.put(index, { ...entry, interruptedAtMs: Math.max(0, Math.round(atMs)) });
+    // Whatever comes next is a new turn, even within the merge window.
+    if (this.lastPiece?.index === index) this.lastPiece = null;
+  }
+
+  /** Hold the place of a user turn whose transcription is still running. */
+  reserveUser(itemId: string): void {
+    if (this.userSlots.has(itemId)) return;
+    this.userSlots.set(itemId, this.slots.length);
+    this.slots.push(undefined);
+  }
+
+  /** The transcription of a user turn; an empty one leaves no entry. */
+  fillUser(itemId: string, text: string, isError = false): void {
+    const content = text.trim();
+    if (content === "") return;
+    const entry: TranscriptEntry = { type: "user", content, timestamp: this.stamp(), ...(isError ? { isError } : {}) };
+    const index = this.userSlots.get(itemId);
+    if (index === undefined || this.slots[index] !== undefined) {
+      this.append(entry);
+    } else {
+      this.put(index, entry);
+    }
+  }
+
+  /** A typed user message. */
+  user(text: string): number {
+    return this.append({ type: "user", content: text, timestamp: this.stamp() });
+  }
+
+  system(content: string, isError = false): number {
+    return this.append({ type: "system", content, timestamp: this.stamp(), ...(isError ? { isError } : {}) });
+  }
+
+  toolRequest(content: string, parameters: unknown, toolData: ToolData): number {
+    return this.append({ type: "tool-request", content, timestamp: this.stamp(), parameters, toolData });
+  }
+
+  toolResponse(content: string, result: unknown, toolData: ToolData, isError = false): number {
+    return this.append({
+      type: "tool-response",
+      content,
+      timestamp: this.stamp(),
+      result,
+      toolData,
+      ...(isError ? { isError } : {}),
+    });
+  }
+
+  /** The transcript to store: filled slots in order (never-filled user slots are dropped). */
+  entries(): TranscriptEntry[] {
+    return this.slots.filter((entry): entry is TranscriptEntry => entry !== undefined).map((entry) => ({ ...entry }));
+  }
+}

@@ -1,0 +1,154 @@
+/**
+ * Shapes of a call shared by the server's call engine and the browser: transcript entries,
+ * the call logs stored on the record, the live-socket control messages of a test call, and
+ * the cost formula. No DOM and no node:* here — both sides import this file.
+ */
+import { z } from "zod";
+
+// ---------------------------------------------------------------------------
+// Transcript and logs (spec §3 "calls")
+
+export const transcriptEntryTypes = ["user", "assistant", "system", "tool-request", "tool-response"] as const;
+export const transcriptEntryTypeSchema = z.enum(transcriptEntryTypes);
+export type TranscriptEntryType = z.infer<typeof transcriptEntryTypeSchema>;
+
+/** Extra facts about a tool entry, for the raw-log view and debugging. */
+export const toolDataSchema = z.object({
+  toolName: z.string(),
+  toolId: z.string().optional(),
+  callId: z.string(),
+  cached: z.boolean().optional(),
+  status: z.number().int().optional(),
+});
+export type ToolData = z.infer<typeof toolDataSchema>;
+
+export const transcriptEntrySchema = z.object({
+  type: transcriptEntryTypeSchema,
+  content: z.string(),
+  timestamp: z.iso.datetime(),
+  toolData: toolDataSchema.optional(),
+  isError: z.boolean().optional(),
+  /** tool-request only: the arguments the model passed. */
+  parameters: z.unknown().optional(),
+  /** tool-response only: what the tool returned (or the error). */
+  result: z.unknown().optional(),
+  /**
+   * assistant only: the caller barged in and heard only this many milliseconds of the
+   * entry's audio. The content keeps the full generated text (the provider drops the
+   * unheard part from its context), so a reader knows the tail was never heard.
+   */
+  interruptedAtMs: z.number().int().nonnegative().optional(),
+});
+export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
+
+export const toolUseSchema = z.object({
+  name: z.string(),
+  id: z.string(),
+  parameters: z.unknown(),
+  result: z.unknown(),
+  timestamp: z.iso.datetime(),
+  callId: z.string().optional(),
+  cached: z.boolean().optional(),
+});
+export type ToolUse = z.infer<typeof toolUseSchema>;
+
+export const callLogsSchema = z.object({
+  isTest: z.boolean(),
+  transcript: z.array(transcriptEntrySchema),
+  toolsUsed: z.array(toolUseSchema).default([]),
+});
+export type CallLogs = z.infer<typeof callLogsSchema>;
+
+// ---------------------------------------------------------------------------
+// Live socket of a test call (WS /api/calls/live)
+//
+// Binary frames both ways are PCM16 little-endian, 24 kHz, mono: browser → server is the
+// microphone, server → browser is the assistant's voice. Text frames are the JSON messages
+// below, one per frame.
+
+/** The ended reasons a browser may ask for (spec §4 "Test call"). */
+export const userEndReasons = ["User ended call", "Sheet closed"] as const;
+export const userEndReasonSchema = z.enum(userEndReasons);
+export type UserEndReason = z.infer<typeof userEndReasonSchema>;
+
+export const clientMessageSchema = z.discriminatedUnion("type", [
+  /** A typed message from the message box. */
+  z.object({ type: z.literal("user_text"), text: z.string().max(10_000) }),
+  /** End the call; the reason defaults to "User ended call". */
+  z.object({ type: z.literal("end"), reason: userEndReasonSchema.optional() }),
+  /**
+   * Played-audio accounting: how many milliseconds of the assistant item `itemId` (named by
+   * the last `audio_start`) the speaker has actually played so far. Sent while playing and
+   * right after a `clear`. Barge-in truncates the provider's item at this point.
+   */
+  z.object({
+    type: z.literal("playback"),
+    itemId: z.string().min(1).max(200),
+    playedMs: z.number().nonnegative().finite(),
+  }),
+]);
+export type ClientMessage = z.infer<typeof clientMessageSchema>;
+
+export const callStates = ["connecting", "active", "ended"] as const;
+export const callStateSchema = z.enum(callStates);
+export type CallState = z.infer<typeof callStateSchema>;
+
+export const serverMessageSchema = z.discriminatedUnion("type", [
+  /** Status line of the panel (texts of spec §4) and the state that drives the buttons. */
+  z.object({ type: z.literal("status"), state: callStateSchema, text: z.string() }),
+  /** The call record exists; its id. */
+  z.object({ type: z.literal("started"), callId: z.string() }),
+  /**
+   * Set `entries[index] = entry`: a new entry or a replacement (a merged assistant entry grew,
+   * an interrupted one got its mark). Indexes may skip a number that is filled later (a user
+   * turn whose transcription is still running); render in index order, skipping holes.
+   */
+  z.object({ type: z.literal("transcript"), index: z.number().int().nonnegative(), entry: transcriptEntrySchema }),
+  /** A failure to show as a toast (e.g. "Failed to send message"). */
+  z.object({ type: z.literal("error"), message: z.string() }),
+  /** The binary frames that follow belong to this assistant item (until the next audio_start). */
+  z.object({ type: z.literal("audio_start"), itemId: z.string() }),
+  /** Barge-in: drop every queued, unplayed assistant sample now, then report `playback`. */
+  z.object({ type: z.literal("clear") }),
+  /** Final figures, sent once just before the server closes the socket. */
+  z.object({
+    type: z.literal("ended"),
+    callId: z.string().nullable(),
+    reason: z.string(),
+    durationMs: z.number().int().nonnegative(),
+    cost: z.number().nonnegative(),
+  }),
+]);
+export type ServerMessage = z.infer<typeof serverMessageSchema>;
+
+// ---------------------------------------------------------------------------
+// Cost and duration (spec §9 "Test call cost")
+
+const FIRST_BLOCK_MS = 60_000;
+const FIRST_BLOCK_CENTS = 5;
+const NEXT_BLOCK_MS = 12_000;
+const NEXT_BLOCK_CENTS = 1;
+
+/**
+ * $0.05 for the first 60 s, then $0.01 for each further 12 s or part of them.
+ *
+ * The duration is billed in whole seconds, rounded down, so 72.9 s bills as 72 s ($0.06):
+ * the rule is stated in seconds and the table shows m:ss, so a caller never pays for a
+ * fraction of a second they cannot see. A connected call of 0 s still costs the first
+ * block ($0.05): the block is the price of connecting. Negative or non-finite durations
+ * (clock skew) count as 0 s. Computed in integer cents so the result is exact to the cent.
+ */
+export function callCost(durationMs: number): number {
+  const seconds = Number.isFinite(durationMs) && durationMs > 0 ? Math.floor(durationMs / 1000) : 0;
+  const extraMs = seconds * 1000 - FIRST_BLOCK_MS;
+  const cents = FIRST_BLOCK_CENTS + (extraMs > 0 ? Math.ceil(extraMs / NEXT_BLOCK_MS) * NEXT_BLOCK_CENTS : 0);
+  return cents / 100;
+}
+
+/** Duration as m:ss (minutes are not wrapped into hours: 61:05). Whole seconds, rounded down. */
+export function formatDuration(durationMs: number): string {
+  const total = Number.isFinite(durationMs) && durationMs > 0 ? Math.floor(durationMs / 1000) : 0;
+  const minutes = Math.floor(total / 60);
+  const seconds = total % 60;
+  return `${minutes}:${seconds.toString().padStart(2, "0")}`;
+}

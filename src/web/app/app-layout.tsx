@@ -1,0 +1,119 @@
+import { Bot, LogOut, PhoneCall, Phone, Settings, Wrench } from "lucide-react";
+import { Suspense } from "react";
+import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
+import { BrandLogo } from "@/components/brand-logo";
+import {
+  Sidebar,
+  SidebarContent,
+  SidebarFooter,
+  SidebarGroup,
+  SidebarHeader,
+  SidebarInset,
+  SidebarMenu,
+  SidebarMenuButton,
+  SidebarMenuItem,
+  SidebarMenuSkeleton,
+  SidebarProvider,
+  SidebarTrigger,
+  readSidebarCookie,
+} from "@/components/ui/sidebar";
+import { toast } from "@/components/ui/sonner";
+import { Spinner } from "@/components/ui/spinner";
+import { useSession, useSignOut } from "@/features/auth/session";
+
+const NAV = [
+  { title: "Assistants", to: "/assistants", icon: Bot },
+  { title: "Phone Numbers", to: "/phone-numbers", icon: Phone },
+  { title: "Calls", to: "/calls", icon: PhoneCall },
+  { title: "Tools", to: "/tools", icon: Wrench },
+] as const;
+
+/** The signed-in shell: side navigation beside the page (spec §2 "Side navigation"). */
+export function AppLayout() {
+  const { pathname } = useLocation();
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+  const { data: user, isPending } = useSession();
+
+  const logOut = async () => {
+    try {
+      await signOut();
+      navigate("/login");
+    } catch (err) {
+      toast.error("Log out failed", { description: err instanceof Error ? err.message : undefined });
+    }
+  };
+
+  return (
+    <SidebarProvider defaultOpen={readSidebarCookie() ?? true}>
+      <Sidebar mobileTitle="Switchboard navigation">
+        <SidebarHeader>
+          <Link to="/assistants" className="flex h-10 items-center px-1.5" aria-label="Switchboard">
+            <BrandLogo className="[&>span]:group-data-[state=collapsed]:hidden" />
+          </Link>
+        </SidebarHeader>
+        <SidebarContent>
+          <SidebarGroup>
+            <SidebarMenu>
+              {isPending
+                ? NAV.map((item) => (
+                    <SidebarMenuItem key={item.to}>
+                      <SidebarMenuSkeleton showIcon />
+                    </SidebarMenuItem>
+                  ))
+                : NAV.map((item) => (
+                    <SidebarMenuItem key={item.to}>
+                      <SidebarMenuButton asChild isActive={pathname.startsWith(item.to)} tooltip={item.title}>
+                        <NavLink to={item.to}>
+                          <item.icon />
+                          <span>{item.title}</span>
+                        </NavLink>
+                      </SidebarMenuButton>
+                    </SidebarMenuItem>
+                  ))}
+            </SidebarMenu>
+          </SidebarGroup>
+        </SidebarContent>
+        <SidebarFooter>
+          <SidebarMenu>
+            <SidebarMenuItem>
+              <SidebarMenuButton asChild isActive={pathname.startsWith("/settings")} tooltip="Settings">
+                <NavLink to="/settings">
+                  <Settings />
+                  <span>Settings</span>
+                </NavLink>
+              </SidebarMenuButton>
+            </SidebarMenuItem>
+            <SidebarMenuItem>
+              <SidebarMenuButton onClick={logOut} tooltip="Log out">
+                <LogOut />
+                <span>Log out</span>
+              </SidebarMenuButton>
+            </SidebarMenuItem>
+          </SidebarMenu>
+          {user && (
+            <p className="truncate px-2 pb-1 text-xs text-muted-foreground group-data-[state=collapsed]:hidden" title={user.email}>
+              {user.name}
+            </p>
+          )}
+        </SidebarFooter>
+      </Sidebar>
+      <SidebarInset>
+        <header className="flex h-14 items-center gap-2 border-b px-4">
+          <SidebarTrigger />
+        </header>
+        <div className="flex-1 p-4 md:p-6">
+          <Suspense
+            fallback={
+              <div className="flex justify-center py-16">
+                <Spinner />
+              </div>
+            }
+          >
+            <Outlet />
+          </Suspense>
+        </div>
+      </SidebarInset>
+    </SidebarProvider>
+  );
+}

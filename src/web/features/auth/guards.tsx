@@ -1,0 +1,28 @@
+import { Navigate, Outlet, useLocation } from "react-router";
+import { Spinner } from "@/components/ui/spinner";
+import { useSession } from "./session";
+
+function FullPageSpinner() {
+  return (
+    <div className="flex min-h-svh items-center justify-center" aria-busy="true">
+      <Spinner />
+    </div>
+  );
+}
+
+/** App pages: only for signed-in users; others go to /login. */
+export function RequireAuth() {
+  const { data: user, isPending } = useSession();
+  const location = useLocation();
+  if (isPending) return <FullPageSpinner />;
+  if (!user) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  return <Outlet />;
+}
+
+/** Login and sign-up: a signed-in user has nothing to do there. */
+export function GuestOnly() {
+  const { data: user, isPending } = useSession();
+  if (isPending) return <FullPageSpinner />;
+  if (user) return <Navigate to="/assistants" replace />;
+  return <Outlet />;
+}

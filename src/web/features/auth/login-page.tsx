@@ -1,0 +1,57 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { Link, useNavigate } from "react-router";
+import { loginSchema, type LoginInput } from "@shared/auth";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/sonner";
+import { AuthCard } from "./auth-card";
+import { sessionQueryKey, signIn } from "./session";
+
+const FALLBACK = "An unexpected error occurred. Please try again.";
+
+export function LoginPage() {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: "", password: "" } });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async ({ email, password }) => {
+    try {
+      const { user } = await signIn(email, password);
+      queryClient.setQueryData(sessionQueryKey, user);
+      navigate("/assistants");
+    } catch (err) {
+      toast.error("Login Failed", { description: err instanceof Error && err.message ? err.message : FALLBACK });
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Log in"
+      description="Welcome back. Log in to manage your voice assistants."
+      footer={
+        <span>
+          Don&apos;t have an account?{" "}
+          <Link to="/signup" className="font-medium text-primary underline-offset-4 hover:underline">
+            Sign up
+          </Link>
+        </span>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+        <FormField label="Email" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" placeholder="you@company.com" {...form.register("email")} />
+        </FormField>
+        <FormField label="Password" error={errors.password?.message}>
+          <Input type="password" autoComplete="current-password" {...form.register("password")} />
+        </FormField>
+        <Button type="submit" disabled={isSubmitting} className="w-full">
+          {isSubmitting ? "Logging in..." : "Log In"}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

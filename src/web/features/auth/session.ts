@@ -1,0 +1,33 @@
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { SessionUser } from "@shared/auth";
+import { api } from "@/lib/api";
+
+export const sessionQueryKey = ["session"] as const;
+
+/** The signed-in user, or null. The cookie is HttpOnly, so the server is the only one who knows. */
+export function useSession() {
+  return useQuery({
+    queryKey: sessionQueryKey,
+    queryFn: async () => (await api<{ user: SessionUser } | null>("/api/auth/get-session"))?.user ?? null,
+    staleTime: 60_000,
+  });
+}
+
+export function signIn(email: string, password: string) {
+  return api<{ user: SessionUser }>("/api/auth/sign-in/email", { body: { email, password } });
+}
+
+export function signUp(input: { email: string; password: string; fullName: string }) {
+  return api("/api/auth/sign-up/email", {
+    body: { email: input.email, password: input.password, name: input.fullName, callbackURL: "/login" },
+  });
+}
+
+export function useSignOut() {
+  const queryClient = useQueryClient();
+  return async () => {
+    await api("/api/auth/sign-out", { body: {} });
+    queryClient.clear();
+    queryClient.setQueryData(sessionQueryKey, null);
+  };
+}

@@ -1,0 +1,69 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { Link, useNavigate } from "react-router";
+import { fullName, signupSchema, type SignupInput } from "@shared/auth";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/sonner";
+import { AuthCard } from "./auth-card";
+import { signUp } from "./session";
+
+const FALLBACK = "An unexpected error occurred. Please try again.";
+
+export function SignupPage() {
+  const navigate = useNavigate();
+  const form = useForm<SignupInput>({
+    resolver: zodResolver(signupSchema),
+    defaultValues: { firstName: "", lastName: "", email: "", password: "", confirmPassword: "" },
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  const onSubmit = form.handleSubmit(async (values) => {
+    try {
+      await signUp({ email: values.email, password: values.password, fullName: fullName(values) });
+      toast.success("Success", { description: "Your account has been created. Please check your email to confirm your account." });
+      navigate("/login");
+    } catch (err) {
+      toast.error("Sign Up Failed", { description: err instanceof Error && err.message ? err.message : FALLBACK });
+    }
+  });
+
+  return (
+    <AuthCard
+      title="Create an account"
+      description="Build, test and deploy AI voice assistants for your contact center."
+      footer={
+        <span>
+          Already have an account?{" "}
+          <Link to="/login" className="font-medium text-primary underline-offset-4 hover:underline">
+            Log In
+          </Link>
+        </span>
+      }
+    >
+      <form onSubmit={onSubmit} noValidate className="grid gap-4">
+        <div className="grid gap-4 sm:grid-cols-2">
+          <FormField label="First name" error={errors.firstName?.message}>
+            <Input autoComplete="given-name" {...form.register("firstName")} />
+          </FormField>
+          <FormField label="Last name" error={errors.lastName?.message}>
+            <Input autoComplete="family-name" {...form.register("lastName")} />
+          </FormField>
+        </div>
+        <FormField label="Email" error={errors.email?.message}>
+          <Input type="email" autoComplete="email" placeholder="you@company.com" {...form.register("email")} />
+        </FormField>
+        <FormField label="Password" error={errors.password?.message}>
+          <Input type="password" autoComplete="new-password" {...form.register("password")} />
+        </FormField>
+        <FormField label="Confirm password" error={errors.confirmPassword?.message}>
+          <Input type="password" autoComplete="new-password" {...form.register("confirmPassword")} />
+        </FormField>
+        <Button type="submit" disabled={isSubmitting} className="w-full">
+          {isSubmitting ? "Creating Account..." : "Create Account"}
+        </Button>
+      </form>
+    </AuthCard>
+  );
+}

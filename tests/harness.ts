@@ -1,0 +1,60 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import pg from "pg";
+import { inject } from "vitest";
+import { buildApp, type AppConfig, type AppDeps } from "../src/server/app.ts";
+import { loadConfig } from "../src/server/config.ts";
+import { openDatabase, type Database } from "../src/server/db/client.ts";
+import { withDatabase } from "./global-setup.ts";
+
+/** A fresh database for one test file: a clone of the migrated template (see global-setup.ts). */
+export async function freshDatabase(): Promise<Database> {
+  const pgTemplate = inject("pgTemplate");
+  if (pgTemplate) {
+    const name = `${pgTemplate.name}_${randomBytes(4).toString("hex")}`;
+    const admin = new pg.Client({ connectionString: pgTemplate.adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${pgTemplate.name}`);
+    await admin.end();
+    return openDatabase({ kind: "postgres", url: withDatabase(pgTemplate.adminUrl, name) });
+  }
+  const template = inject("pgliteTemplate");
+  if (!template) throw new Error("The test database template is missing: run the tests through vitest's global setup");
+  return openDatabase({ kind: "pglite", loadDataDir: new Blob([template]) });
+}
+
+export function testConfig(overrides: Record<string, string> = {}): AppConfig {
+  const config = loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-test-")),
+    ...overrides,
+  });
+  return { ...config, appSecret: "test-secret-0123456789abcdef0123456789abcdef" };
+}
+
+export async function buildTestApp(options: { config?: Record<string, string>; deps?: Partial<AppDeps> } = {}) {
+  const database = await freshDatabase();
+  const config = testConfig(options.config);
+  const app = await buildApp(config, { database, ...options.deps });
+  app.addHook("onClose", () => database.close());
+  await app.ready();
+  return { app, db: database.db, config };
+}
+
+export type TestApp = Awaited<ReturnType<typeof buildTestApp>>["app"];
+
+let counter = 0;
+/** Signs up and logs in a new user through the real auth routes; returns its cookie and id. */
+export async function signUpAndLogIn(app: TestApp, name = "Ada Lovelace") {
+  const email = `user${++counter}-${randomBytes(3).toString("hex")}@example.com`;
+  const password = "correct-horse-battery";
+  const signUp = await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { name, email, password } });
+  if (signUp.statusCode !== 200) throw new Error(`sign-up failed: ${signUp.statusCode} ${signUp.body}`);
+  const login = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password } });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
+  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  return { cookie, email, password, userId: (login.json() as { user: { id: string } }).user.id };
+}
