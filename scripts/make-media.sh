@@ -73,6 +73,9 @@ render() { # slug title industry voice c0 c1 c2 accent glyph quote
   printf '%s' "$quote" | fold -s -w 44 | sed 's/ *$//' >"$TMP/$slug-quote.txt"
   local text="fontcolor=white:expansion=none:x=40"
 
+  # Baseline H.264 + AAC with the index up front plays at once in every browser. One x264
+  # thread (-threads 1): with a bitrate cap, threaded encodes differ from run to run, and
+  # re-running the script should not dirty the committed clips.
   ffmpeg -hide_banner -loglevel error -y \
     -f lavfi -i "gradients=s=640x360:r=24:n=3:c0=$c0:c1=$c1:c2=$c2:speed=0.015:seed=11:d=$dur" \
     -i "$wav" -i "$TMP/mark-$slug.svg" \
@@ -88,7 +91,7 @@ render() { # slug title industry voice c0 c1 c2 accent glyph quote
       [bg][mark]overlay=x=W-w-40:y=38[marked];
       [marked][wave]overlay=x=40:y=276,fade=t=in:st=0:d=0.4,fade=t=out:st=$fade_at:d=0.5,format=yuv420p[video]" \
     -map "[video]" -map "[audio]" -t "$dur" \
-    -c:v libx264 -profile:v baseline -level 3.0 -preset slow -crf 31 -maxrate 240k -bufsize 480k -g 48 \
+    -c:v libx264 -profile:v baseline -level 3.0 -preset slow -crf 31 -maxrate 240k -bufsize 480k -g 48 -threads 1 \
     -c:a aac -b:a 48k -ac 1 \
     -movflags +faststart -map_metadata -1 -fflags +bitexact -flags:v +bitexact -flags:a +bitexact \
     "$OUT/clip-$slug.mp4"

@@ -25,6 +25,7 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   gif: "image/gif",
   svg: "image/svg+xml",
   json: "application/json",
+  vtt: "text/vtt; charset=utf-8",
   txt: "text/plain; charset=utf-8",
   pdf: "application/pdf",
 };

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { text } from "node:stream/consumers";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createLocalStorage, SHIPPED_MEDIA_DIR } from "./local-storage.ts";
+import { createDefaultStorage, createLocalStorage, SHIPPED_MEDIA_DIR } from "./local-storage.ts";
 import { StorageError, type Storage } from "./storage.ts";
 
 let dir: string;
@@ -106,7 +106,18 @@ describe("local storage", () => {
     });
   });
 
-  it("points the shipped media folder at assets/media in the repository", () => {
+  it("resolves every key of the committed customers.json through the default storage", async () => {
     expect(SHIPPED_MEDIA_DIR.endsWith(path.join("assets", "media"))).toBe(true);
+    const shippedStorage = createDefaultStorage(dir);
+    const cards = JSON.parse(await readFile(path.join(SHIPPED_MEDIA_DIR, "customers.json"), "utf8")) as Record<string, string>[];
+    expect(cards).toHaveLength(3);
+    const expected = { videoKey: "video/mp4", backgroundKey: "image/webp", logoKey: "image/svg+xml", captionsKey: "text/vtt; charset=utf-8" };
+    for (const card of cards) {
+      for (const [field, contentType] of Object.entries(expected)) {
+        const info = await shippedStorage.stat(card[field] ?? "");
+        expect(info?.contentType, `${card.id} ${field}`).toBe(contentType);
+        expect(info?.size).toBeGreaterThan(0);
+      }
+    }
   });
 });

@@ -259,3 +259,29 @@ describe("path traversal", () => {
     }
   });
 });
+
+describe("an object removed between stat and read", () => {
+  it("answers 404, not 500", async () => {
+    const vanishing: Storage = {
+      put: (key, body, options) => storage.put(key, body, options),
+      get: (key) => storage.get(key),
+      stat: (key) => storage.stat(key),
+      delete: (key) => storage.delete(key),
+      exists: (key) => storage.exists(key),
+      createReadStream: async (key) => {
+        await storage.delete(key);
+        return storage.createReadStream(key);
+      },
+    };
+    await storage.put("tmp/vanishing.bin", Buffer.from("soon gone"));
+    const instance = Fastify();
+    await instance.register(mediaRoutes, { storage: vanishing, signer, now: () => NOW });
+    try {
+      const res = await instance.inject({ url: sign("tmp/vanishing.bin") });
+      expect(res.statusCode).toBe(404);
+      expect(res.json()).toMatchObject({ error: { code: "not_found" } });
+    } finally {
+      await instance.close();
+    }
+  });
+});

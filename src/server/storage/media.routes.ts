@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { isValidKey } from "./keys.ts";
 import { parseRange, type RangeResult } from "./range.ts";
 import type { UrlSigner, VerifyFailure } from "./signed-url.ts";
-import type { ObjectInfo, Storage } from "./storage.ts";
+import { StorageError, type ObjectInfo, type Storage } from "./storage.ts";
 
 export interface MediaRoutesOptions {
   storage: Storage;
@@ -72,7 +72,13 @@ export const mediaRoutes: FastifyPluginAsync<MediaRoutesOptions> = async (app, {
       if (range.kind === "partial") reply.code(206).header("content-range", `bytes ${start}-${end}/${info.size}`);
 
       if (request.method === "HEAD" || length === 0) return reply.send();
-      return reply.send(await storage.createReadStream(key, { start, end }));
+      try {
+        return reply.send(await storage.createReadStream(key, { start, end }));
+      } catch (error) {
+        // Deleted between stat and open: still a plain 404, not a server error.
+        if (error instanceof StorageError && error.code === "not_found") return sendError(reply, 404, "not_found", "Media not found");
+        throw error;
+      }
     },
   });
 };
