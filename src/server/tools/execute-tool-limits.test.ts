@@ -73,7 +73,7 @@ describe("answer size cap", () => {
     const err = await failure(executeTool(get(`/large?bytes=${50 * limit}`), {}, options));
     expect(err.code).toBe("tool_response_too_large");
     expect(err.status).toBe(502);
-    expect(err.message).toBe(`The answer from ${upstream.hostPort} is larger than the 1048576-byte limit, so it was not read.`);
+    expect(err.message).toBe(`The answer from ${upstream.hostPort} is larger than the 1 MB limit, so it was not read.`);
     expect(await upstream.largeBodies.at(-1)).toBe(true);
   });
 

@@ -28,13 +28,13 @@ const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 const TLS_ERROR = /^(ERR_TLS_|ERR_SSL_|CERT_|UNABLE_TO_|DEPTH_ZERO_|SELF_SIGNED_|HOSTNAME_MISMATCH)/;
 
 /** Turns a socket or parser failure into a message a user can act on. */
-function networkError(err: unknown, host: string): ToolExecutionError {
+function networkError(err: unknown, host: string, hostname: string): ToolExecutionError {
   if (err instanceof ToolExecutionError) return err;
   const e = err as NodeJS.ErrnoException;
   const code = e.code ?? "";
   const failed = (message: string) => new ToolExecutionError("tool_connection_failed", message, { host, cause: err });
   if (code === "ENOTFOUND" || code === "EAI_AGAIN" || code === "EAI_NODATA" || code === "EAI_NONAME") {
-    return new ToolExecutionError("tool_dns_failed", `Could not resolve host ${host}.`, { host, cause: err });
+    return new ToolExecutionError("tool_dns_failed", `Could not resolve host ${hostname}.`, { host, cause: err });
   }
   if (code.startsWith("HPE_")) {
     return new ToolExecutionError("tool_invalid_response", `${host} sent an invalid HTTP response.`, { host, cause: err });
@@ -46,6 +46,9 @@ function networkError(err: unknown, host: string): ToolExecutionError {
   if (TLS_ERROR.test(code)) return failed(`The secure connection to ${host} failed: ${e.message}.`);
   return failed(`Could not connect to ${host}${code ? ` (${code})` : ""}.`);
 }
+
+const MIB = 1024 * 1024;
+const sizeLabel = (bytes: number) => (bytes % MIB === 0 ? `${bytes / MIB} MB` : `${bytes}-byte`);
 
 function decoderFor(encoding: string | undefined): zlib.Gunzip | zlib.Inflate | zlib.BrotliDecompress | null {
   switch ((encoding ?? "").trim().toLowerCase()) {
@@ -90,7 +93,7 @@ export async function sendRequest(request: PreparedRequest, options: SendOptions
       // Destroying the request closes the socket: no more bytes are read from a failed answer.
       res?.destroy();
       req?.destroy();
-      reject(networkError(err, host));
+      reject(networkError(err, host, url.hostname));
     };
     const succeed = (result: HopResult) => {
       if (settled) return;
@@ -147,7 +150,7 @@ export async function sendRequest(request: PreparedRequest, options: SendOptions
       const tooLarge = () =>
         new ToolExecutionError(
           "tool_response_too_large",
-          `The answer from ${host} is larger than the ${options.maxBytes}-byte limit, so it was not read.`,
+          `The answer from ${host} is larger than the ${sizeLabel(options.maxBytes)} limit, so it was not read.`,
           { host },
         );
       if (Number.isFinite(declared) && declared > options.maxBytes) return fail(tooLarge());

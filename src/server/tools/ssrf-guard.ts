@@ -197,7 +197,8 @@ export function createGuardedLookup(resolve: Resolver, options: { checkAddresses
   return (hostname, lookupOptions, callback) => {
     resolve(hostname).then(
       (found) => {
-        const wanted = lookupOptions.family === 4 || lookupOptions.family === 6 ? lookupOptions.family : 0;
+        const family: unknown = lookupOptions.family;
+        const wanted = family === 4 || family === "IPv4" ? 4 : family === 6 || family === "IPv6" ? 6 : 0;
         const addresses = found.filter((a) => wanted === 0 || a.family === wanted);
         if (addresses.length === 0) {
           const err: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
