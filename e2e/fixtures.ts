@@ -7,12 +7,15 @@ import type { FastifyInstance } from "fastify";
 import { buildApp, defaultWebRoot, type AppConfig } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, type Db } from "../src/server/db/client.ts";
+import { startFakeRealtime, type FakeRealtime } from "../tests/fakes/fake-realtime.ts";
 
 export interface TestServer {
   url: string;
   db: Db;
   app: FastifyInstance;
   config: AppConfig;
+  /** The fake OpenAI (REST + Realtime GA socket) this server talks to; its key is `openai.apiKey`. */
+  openai: FakeRealtime;
 }
 
 /**
@@ -22,17 +25,20 @@ export interface TestServer {
 export const test = base.extend<{ user: { email: string; password: string; name: string } }, { server: TestServer }>({
   server: [
     async ({}, use) => {
+      const openai = await startFakeRealtime();
       const database = await openDatabase({ kind: "pglite" });
       await database.migrate();
-      const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: "0", TOOL_ALLOWED_HOSTS: "127.0.0.1" });
+      const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: "0", TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl });
       const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };
-      const app = await buildApp(config, { database, webRoot: defaultWebRoot });
+      // E2E_WEB_ROOT lets parallel runs each serve their own build instead of racing on dist/web.
+      const app = await buildApp(config, { database, webRoot: process.env.E2E_WEB_ROOT ?? defaultWebRoot });
       await app.listen({ host: "127.0.0.1", port: 0 });
       const address = app.server.address();
       const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-      await use({ url, db: database.db, app, config });
+      await use({ url, db: database.db, app, config, openai });
       await app.close();
       await database.close();
+      await openai.close();
     },
     { scope: "worker" },
   ],

@@ -14,7 +14,16 @@ import type { Database, Db } from "./db/client.ts";
 import { AppError, unauthorized } from "./errors.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { registerSpa } from "./http/spa.ts";
+import { demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes.ts";
+import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
+import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
+import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
+import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { createSecretBox, type SecretBox } from "./secrets/crypto.ts";
+import { createDefaultStorage } from "./storage/local-storage.ts";
+import { mediaRoutes } from "./storage/media.routes.ts";
+import { createUrlSigner, type UrlSigner } from "./storage/signed-url.ts";
+import type { Storage } from "./storage/storage.ts";
 
 export type AppConfig = Config & { appSecret: string };
 
@@ -23,6 +32,10 @@ export interface AppDeps {
   mailer?: Mailer;
   /** Where the built client lives; tests that only exercise the API leave it out. */
   webRoot?: string;
+  /** Object storage; defaults to `<DATA_DIR>/objects` plus the shipped media. */
+  storage?: Storage;
+  /** Signs media addresses; defaults to one keyed by APP_SECRET. */
+  signer?: UrlSigner;
 }
 
 /** What every module gets: the few shared services, passed explicitly rather than via globals. */
@@ -31,6 +44,9 @@ export interface ModuleContext {
   db: Db;
   secrets: SecretBox;
   auth: Auth;
+  /** Media and recordings; hand them out only through `signer.signUrl` addresses. */
+  storage: Storage;
+  signer: UrlSigner;
 }
 
 declare module "fastify" {
@@ -50,7 +66,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerErrorHandler(app);
 
   const auth = createAuth({ db: deps.database.db, secret: config.appSecret, publicUrl: config.publicUrl, mailer: deps.mailer });
-  const ctx: ModuleContext = { config, db: deps.database.db, secrets: createSecretBox(config.appSecret), auth };
+  const storage = deps.storage ?? createDefaultStorage(config.dataDir);
+  const signer = deps.signer ?? createUrlSigner({ secret: config.appSecret });
+  const ctx: ModuleContext = { config, db: deps.database.db, secrets: createSecretBox(config.appSecret), auth, storage, signer };
   app.decorate("ctx", ctx);
 
   await app.register(helmet, {
@@ -75,11 +93,17 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(authRoutes, { auth, throttle: createLoginThrottle() });
 
   // Public modules (no session): demo requests and signed media are registered here.
+  await app.register(mediaRoutes, { storage, signer });
+  await app.register(marketingRoutes);
+  await app.register(demoRequestsRoutes);
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {
     scope.addHook("onRequest", requireUser(auth));
     // Authenticated modules are registered here.
+    await scope.register(assistantsRoutes);
+    await scope.register(toolsRoutes);
+    await scope.register(credentialRoutes);
   });
 
   const indexHtml = deps.webRoot ? await registerSpa(app, deps.webRoot) : null;

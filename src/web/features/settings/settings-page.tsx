@@ -1,7 +1,21 @@
+import { ShieldCheck } from "lucide-react";
+import { OpenAiKeyCard } from "./openai-key-card";
+
 export function SettingsPage() {
   return (
-    <section className="space-y-2">
-      <h1 className="text-2xl font-semibold tracking-tight">Account Settings</h1>
+    <section className="mx-auto max-w-3xl space-y-6">
+      <div className="space-y-1">
+        <h1 className="text-2xl font-semibold tracking-tight">Account Settings</h1>
+        <p className="text-muted-foreground">Connect the services your assistants use. Credentials are stored securely, encrypted on the server.</p>
+      </div>
+      <div className="flex gap-3 rounded-lg border bg-muted/40 p-4 text-sm">
+        <ShieldCheck className="mt-0.5 size-5 shrink-0 text-primary" />
+        <p>
+          <span className="font-medium">Edge Function Secrets:</span> there are none to manage. Switchboard&apos;s own server uses your keys on
+          your behalf — they never reach the browser once saved.
+        </p>
+      </div>
+      <OpenAiKeyCard />
     </section>
   );
 }

@@ -1,0 +1,29 @@
+import { and, eq } from "drizzle-orm";
+import type { CredentialName } from "../../../shared/credentials.ts";
+import type { Db } from "../../db/client.ts";
+import { credentials } from "../../db/schema.ts";
+
+export async function findCredential(db: Db, userId: string, name: CredentialName) {
+  const [row] = await db
+    .select()
+    .from(credentials)
+    .where(and(eq(credentials.userId, userId), eq(credentials.name, name)));
+  return row ?? null;
+}
+
+export async function upsertCredential(db: Db, userId: string, name: CredentialName, valueEncrypted: string) {
+  const [row] = await db
+    .insert(credentials)
+    .values({ userId, name, valueEncrypted })
+    .onConflictDoUpdate({ target: [credentials.userId, credentials.name], set: { valueEncrypted, updatedAt: new Date() } })
+    .returning();
+  return row!;
+}
+
+export async function deleteCredential(db: Db, userId: string, name: CredentialName) {
+  const rows = await db
+    .delete(credentials)
+    .where(and(eq(credentials.userId, userId), eq(credentials.name, name)))
+    .returning({ name: credentials.name });
+  return rows.length > 0;
+}

@@ -1,0 +1,20 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { credentialInputSchema, credentialNameSchema } from "../../../shared/credentials.ts";
+import { credentialStatus, removeCredential, saveCredential } from "./credentials.service.ts";
+
+const params = z.object({ name: credentialNameSchema });
+
+/** `get_user_credential` / `set_user_credential` of the spec, as GET/PUT /api/credentials/:name. */
+export const credentialRoutes: FastifyPluginAsync = async (base) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.get("/api/credentials/:name", { schema: { params } }, (req) => credentialStatus(app.ctx, req.user.id, req.params.name));
+  app.put("/api/credentials/:name", { schema: { params, body: credentialInputSchema } }, (req) =>
+    saveCredential(app.ctx, req.user.id, req.params.name, req.body.value),
+  );
+  app.delete("/api/credentials/:name", { schema: { params } }, async (req, reply) => {
+    await removeCredential(app.ctx, req.user.id, req.params.name);
+    return reply.status(204).send();
+  });
+};

@@ -1,0 +1,52 @@
+import type { CredentialName, CredentialSaveResult, CredentialStatus } from "../../../shared/credentials.ts";
+import type { ModuleContext } from "../../app.ts";
+import { maskSecret } from "../../secrets/crypto.ts";
+import { deleteCredential, findCredential, upsertCredential } from "./credentials.repo.ts";
+
+type Ctx = Pick<ModuleContext, "db" | "secrets" | "config">;
+
+/** The plaintext of a stored credential, for server-side use only (the call engine, telephony). */
+export async function readCredential(ctx: Ctx, userId: string, name: CredentialName): Promise<string | null> {
+  const row = await findCredential(ctx.db, userId, name);
+  return row ? ctx.secrets.decrypt(row.valueEncrypted) : null;
+}
+
+export async function credentialStatus(ctx: Ctx, userId: string, name: CredentialName): Promise<CredentialStatus> {
+  const row = await findCredential(ctx.db, userId, name);
+  return {
+    name,
+    exists: Boolean(row),
+    hint: row ? maskSecret(ctx.secrets.decrypt(row.valueEncrypted)) : null,
+    updated_at: row ? row.updatedAt.toISOString() : null,
+  };
+}
+
+/** Stores the value, then asks the provider whether it accepts it; a refusal is reported, not fatal. */
+export async function saveCredential(ctx: Ctx, userId: string, name: CredentialName, value: string): Promise<CredentialSaveResult> {
+  await upsertCredential(ctx.db, userId, name, ctx.secrets.encrypt(value));
+  const verification = name === "openai_api_key" ? await verifyOpenAiKey(ctx.config.openaiBaseUrl, value) : null;
+  return { ...(await credentialStatus(ctx, userId, name)), verification };
+}
+
+export async function removeCredential(ctx: Ctx, userId: string, name: CredentialName): Promise<boolean> {
+  return deleteCredential(ctx.db, userId, name);
+}
+
+const VERIFY_TIMEOUT_MS = 10_000;
+
+/** `GET /models` is the cheapest authenticated call the provider offers. */
+export async function verifyOpenAiKey(baseUrl: string, key: string): Promise<{ verified: boolean; message: string }> {
+  try {
+    const res = await fetch(`${baseUrl}/models`, {
+      headers: { authorization: `Bearer ${key}` },
+      signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
+    });
+    if (res.ok) return { verified: true, message: "OpenAI accepted the key." };
+    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    const reason = body?.error?.message ?? `${res.status} ${res.statusText}`;
+    return { verified: false, message: `OpenAI did not accept the key: ${reason}` };
+  } catch (err) {
+    const reason = err instanceof Error && err.name === "TimeoutError" ? "no answer within 10 seconds" : "it could not be reached";
+    return { verified: false, message: `The key was saved, but OpenAI could not verify it: ${reason}.` };
+  }
+}

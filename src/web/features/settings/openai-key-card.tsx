@@ -1,0 +1,82 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { CheckCircle2, ExternalLink, TriangleAlert } from "lucide-react";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { credentialInputSchema, MASKED_CREDENTIAL, type CredentialInput } from "@shared/credentials";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/sonner";
+import { useCredential, useSaveCredential } from "./use-credential";
+
+/** AI provider integration (spec §2 Settings): the user's OpenAI key, stored encrypted on the server. */
+export function OpenAiKeyCard() {
+  const status = useCredential("openai_api_key");
+  const save = useSaveCredential("openai_api_key");
+  const [verification, setVerification] = useState<{ verified: boolean; message: string } | null>(null);
+  const form = useForm<CredentialInput>({ resolver: zodResolver(credentialInputSchema), defaultValues: { value: "" } });
+  const error = form.formState.errors.value?.message;
+
+  const onSubmit = form.handleSubmit(async ({ value }) => {
+    try {
+      const result = await save.mutateAsync(value);
+      form.reset({ value: "" });
+      setVerification(result.verification);
+      toast.success("API Key Saved", { description: "Your OpenAI API key has been stored securely." });
+      if (result.verification && !result.verification.verified) toast.warning(result.verification.message);
+    } catch (err) {
+      toast.error("Failed to save API key.", { description: err instanceof Error ? err.message : undefined });
+    }
+  });
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>OpenAI API Key</CardTitle>
+        <CardDescription>
+          Your assistants speak through the OpenAI Realtime API. The key needs access to the Realtime API (gpt-realtime models).
+        </CardDescription>
+      </CardHeader>
+      <form onSubmit={onSubmit} noValidate>
+        <CardContent className="grid gap-4">
+          <FormField
+            label="API Key"
+            error={error}
+            description={status.isPending ? "Checking for an existing key..." : status.data?.exists ? `A key is stored (${status.data.hint}). Enter a new one to replace it.` : "No key stored yet."}
+          >
+            <Input
+              type="password"
+              autoComplete="off"
+              placeholder={status.data?.exists ? MASKED_CREDENTIAL : "sk-..."}
+              {...form.register("value")}
+            />
+          </FormField>
+          {verification && (
+            <p className={`flex items-center gap-2 text-sm ${verification.verified ? "text-success" : "text-warning"}`} role="status">
+              {verification.verified ? <CheckCircle2 className="size-4" /> : <TriangleAlert className="size-4" />}
+              {verification.message}
+            </p>
+          )}
+          <ul className="list-disc space-y-1 pl-5 text-sm text-muted-foreground">
+            <li>The key is encrypted before it is stored and is never shown again in full.</li>
+            <li>Test calls and phone calls use this key; usage is billed by OpenAI to your account.</li>
+          </ul>
+        </CardContent>
+        <CardFooter className="mt-6 flex flex-wrap items-center justify-between gap-3">
+          <div className="flex gap-4 text-sm">
+            <a className="inline-flex items-center gap-1 text-primary hover:underline" href="https://platform.openai.com/docs/guides/realtime" target="_blank" rel="noopener noreferrer">
+              Realtime API docs <ExternalLink className="size-3" />
+            </a>
+            <a className="inline-flex items-center gap-1 text-primary hover:underline" href="https://platform.openai.com/api-keys" target="_blank" rel="noopener noreferrer">
+              OpenAI dashboard <ExternalLink className="size-3" />
+            </a>
+          </div>
+          <Button type="submit" disabled={save.isPending}>
+            {save.isPending ? "Saving..." : "Save Key"}
+          </Button>
+        </CardFooter>
+      </form>
+    </Card>
+  );
+}

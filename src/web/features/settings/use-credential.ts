@@ -1,0 +1,18 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { CredentialName, CredentialSaveResult, CredentialStatus } from "@shared/credentials";
+import { api } from "@/lib/api";
+
+export function useCredential(name: CredentialName) {
+  return useQuery({
+    queryKey: ["credentials", name],
+    queryFn: () => api<CredentialStatus>(`/api/credentials/${name}`),
+  });
+}
+
+export function useSaveCredential(name: CredentialName) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (value: string) => api<CredentialSaveResult>(`/api/credentials/${name}`, { method: "PUT", body: { value } }),
+    onSuccess: (result) => queryClient.setQueryData(["credentials", name], result),
+  });
+}
