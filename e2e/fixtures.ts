@@ -24,6 +24,8 @@ export interface TestServer {
  */
 export const test = base.extend<{ user: { email: string; password: string; name: string } }, { server: TestServer }>({
   server: [
+    // Playwright reads a fixture's dependencies from its destructuring pattern, so it must be `{}`.
+    // oxlint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const openai = await startFakeRealtime();
       const database = await openDatabase({ kind: "pglite" });

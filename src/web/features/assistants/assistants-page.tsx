@@ -1,7 +1,163 @@
+import { AlertCircle, Bot, Plus } from "lucide-react";
+import { useState } from "react";
+import { ASSISTANT_MESSAGES, type Assistant, type AssistantInput } from "@shared/assistants";
+import { Button } from "@/components/ui/button";
+import { Skeleton } from "@/components/ui/skeleton";
+import { toast } from "@/components/ui/sonner";
+import { TestCallPanel } from "@/features/test-call/test-call-panel";
+import { ApiError } from "@/lib/api";
+import { AssistantSheet, type PanelState } from "./assistant-sheet";
+import { AssistantsTable } from "./assistants-table";
+import { DeleteAssistantDialog } from "./delete-assistant-dialog";
+import { useAssistants, useCreateAssistant, useDeleteAssistant, useUpdateAssistant } from "./use-assistants";
+
+/** Spec §8: a lost session has its own message; anything else names what failed and why. */
+function showFailure(title: string, err: unknown, id?: string | number) {
+  if (err instanceof ApiError && err.status === 401) toast.error(ASSISTANT_MESSAGES.authRequired, { id });
+  else toast.error(title, { id, description: err instanceof Error ? err.message : undefined });
+}
+
 export function AssistantsPage() {
+  const assistants = useAssistants();
+  const createAssistant = useCreateAssistant();
+  const updateAssistant = useUpdateAssistant();
+  const deleteAssistant = useDeleteAssistant();
+
+  const [panel, setPanel] = useState<PanelState>({ open: false, view: "create" });
+  const [deleting, setDeleting] = useState<Assistant | null>(null);
+  const [testCall, setTestCall] = useState<{ open: boolean; assistant: { id: string; name: string } | null }>({ open: false, assistant: null });
+
+  const list = assistants.data ?? [];
+  const panelAssistant = panel.view === "create" ? undefined : list.find((a) => a.id === panel.id);
+
+  const openTestCall = (assistant: Assistant) => {
+    // One side panel at a time: the call panel takes the place of the assistant panel.
+    setPanel((p) => ({ ...p, open: false }));
+    setTestCall({ open: true, assistant: { id: assistant.id, name: assistant.name } });
+  };
+
+  const onCreate = async (values: AssistantInput) => {
+    const id = toast.loading(ASSISTANT_MESSAGES.creating);
+    try {
+      const created = await createAssistant.mutateAsync(values);
+      toast.success(ASSISTANT_MESSAGES.created, { id });
+      setPanel({ open: true, view: "details", id: created.id });
+    } catch (err) {
+      showFailure(ASSISTANT_MESSAGES.createFailed, err, id);
+    }
+  };
+
+  const onUpdate = async (assistantId: string, values: AssistantInput) => {
+    try {
+      await updateAssistant.mutateAsync({ id: assistantId, patch: values });
+      toast.success(ASSISTANT_MESSAGES.updated);
+      setPanel({ open: true, view: "details", id: assistantId });
+    } catch (err) {
+      showFailure(ASSISTANT_MESSAGES.updateFailed, err);
+    }
+  };
+
+  const onDelete = async (assistant: Assistant) => {
+    try {
+      await deleteAssistant.mutateAsync(assistant.id);
+      toast.success(ASSISTANT_MESSAGES.deleted);
+      setPanel((p) => (p.view !== "create" && p.id === assistant.id ? { ...p, open: false } : p));
+    } catch (err) {
+      showFailure(ASSISTANT_MESSAGES.deleteFailed, err);
+      throw err;
+    }
+  };
+
+  const openCreate = () => setPanel({ open: true, view: "create" });
+
   return (
-    <section className="space-y-2">
-      <h1 className="text-2xl font-semibold tracking-tight">Assistants</h1>
+    <section className="mx-auto grid w-full max-w-6xl gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div className="grid gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight">Assistants</h1>
+          <p className="text-sm text-muted-foreground">Build voice assistants, connect their tools and test them live.</p>
+        </div>
+        <Button onClick={openCreate}>
+          <Plus />
+          Create new
+        </Button>
+      </div>
+
+      {assistants.isPending ? (
+        <TableSkeleton />
+      ) : assistants.isError ? (
+        <div role="alert" className="flex flex-col items-center gap-3 rounded-lg border border-dashed px-6 py-14 text-center">
+          <AlertCircle className="size-8 text-destructive" />
+          <div className="grid gap-1">
+            <p className="font-medium">Couldn't load your assistants</p>
+            <p className="text-sm text-muted-foreground">{assistants.error.message}</p>
+          </div>
+          <Button variant="outline" onClick={() => void assistants.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : list.length === 0 ? (
+        <div className="flex flex-col items-center gap-4 rounded-lg border border-dashed px-6 py-16 text-center">
+          <div className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
+            <Bot className="size-6" />
+          </div>
+          <div className="grid max-w-sm gap-1">
+            <p className="font-medium">No assistants yet</p>
+            <p className="text-sm text-muted-foreground">
+              An assistant answers calls with its own instructions, first message, voice and tools. Create one to get started.
+            </p>
+          </div>
+          <Button variant="outline" onClick={openCreate}>
+            <Plus />
+            Create your first assistant
+          </Button>
+        </div>
+      ) : (
+        <AssistantsTable
+          assistants={list}
+          onOpen={(a) => setPanel({ open: true, view: "details", id: a.id })}
+          onEdit={(a) => setPanel({ open: true, view: "edit", id: a.id })}
+          onTestCall={openTestCall}
+          onDelete={setDeleting}
+        />
+      )}
+
+      <AssistantSheet
+        // An assistant deleted elsewhere (another tab) closes its panel once the list no longer has it.
+        panel={panel.view !== "create" && !panelAssistant ? { ...panel, open: false } : panel}
+        assistant={panelAssistant}
+        onPanelChange={setPanel}
+        onCreate={onCreate}
+        onUpdate={onUpdate}
+        onTestCall={openTestCall}
+      />
+      <DeleteAssistantDialog assistant={deleting} onOpenChange={(open) => !open && setDeleting(null)} onConfirm={onDelete} />
+      <TestCallPanel
+        assistant={testCall.assistant}
+        open={testCall.open}
+        onOpenChange={(open) => setTestCall((t) => ({ ...t, open }))}
+      />
     </section>
+  );
+}
+
+function TableSkeleton() {
+  return (
+    <div className="overflow-hidden rounded-lg border" aria-busy="true" aria-label="Loading assistants">
+      <div className="flex h-10 items-center gap-6 border-b bg-muted/40 px-4">
+        {[20, 32, 10, 16].map((w, i) => (
+          <Skeleton key={i} className="h-3" style={{ width: `${w * 0.25}rem` }} />
+        ))}
+      </div>
+      {[0, 1, 2, 3].map((row) => (
+        <div key={row} className="flex h-14 items-center gap-6 border-b px-4 last:border-0">
+          <Skeleton className="h-4 w-36" />
+          <Skeleton className="hidden h-4 flex-1 md:block" />
+          <Skeleton className="h-4 w-6" />
+          <Skeleton className="hidden h-4 w-24 sm:block" />
+          <Skeleton className="ml-auto h-8 w-24" />
+        </div>
+      ))}
+    </div>
   );
 }

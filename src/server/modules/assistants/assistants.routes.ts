@@ -1,0 +1,45 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  assistantInputSchema,
+  assistantUpdateSchema,
+  DEFAULT_VOICE,
+  modelOptions,
+  type AssistantDefaults,
+} from "../../../shared/assistants.ts";
+import { createAssistantsService } from "./assistants.service.ts";
+
+const params = z.object({ id: z.string() });
+
+/** /api/assistants: the signed-in user's voice assistants (register inside the authenticated scope). */
+export const assistantsRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db, config } = app.ctx;
+  const service = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
+
+  // Static, so it wins over /:id: what the Create form starts with.
+  app.get("/api/assistants/defaults", async (): Promise<AssistantDefaults> => ({
+    voice: DEFAULT_VOICE,
+    model: config.defaultRealtimeModel,
+    models: modelOptions(config.defaultRealtimeModel),
+  }));
+
+  app.get("/api/assistants", async (req) => service.list(req.user.id));
+
+  app.get("/api/assistants/:id", { schema: { params } }, async (req) => service.get(req.user.id, req.params.id));
+
+  app.post("/api/assistants", { schema: { body: assistantInputSchema } }, async (req, reply) => {
+    reply.status(201);
+    return service.create(req.user.id, req.body);
+  });
+
+  app.patch("/api/assistants/:id", { schema: { params, body: assistantUpdateSchema } }, async (req) =>
+    service.update(req.user.id, req.params.id, req.body),
+  );
+
+  app.delete("/api/assistants/:id", { schema: { params } }, async (req, reply) => {
+    await service.remove(req.user.id, req.params.id);
+    return reply.status(204).send();
+  });
+};

@@ -1,0 +1,120 @@
+import type { Assistant, AssistantInput, AssistantUpdate } from "../../../shared/assistants.ts";
+import { isUuid, modelOptions } from "../../../shared/assistants.ts";
+import type { Db } from "../../db/client.ts";
+import { badRequest, notFound } from "../../errors.ts";
+import * as repo from "./assistants.repo.ts";
+
+export interface AssistantsService {
+  list(userId: string): Promise<Assistant[]>;
+  get(userId: string, id: string): Promise<Assistant>;
+  create(userId: string, input: AssistantInput): Promise<Assistant>;
+  update(userId: string, id: string, patch: AssistantUpdate): Promise<Assistant>;
+  remove(userId: string, id: string): Promise<void>;
+}
+
+export function createAssistantsService(deps: { db: Db; defaultModel: string }): AssistantsService {
+  const { db, defaultModel } = deps;
+
+  /** One query for the tools of any number of assistants. */
+  async function withTools(userId: string, rows: repo.AssistantRow[]): Promise<Assistant[]> {
+    const ids = [...new Set(rows.flatMap((r) => r.toolIds))].filter(isUuid);
+    const byId = new Map((await repo.findOwnTools(db, userId, ids)).map((t) => [t.id, t]));
+    return rows.map((row) => toView(row, byId));
+  }
+
+  async function findOr404(userId: string, id: string) {
+    // A malformed id can name no assistant; answering 404 also keeps it away from a uuid cast.
+    const row = isUuid(id) ? await repo.findAssistant(db, userId, id) : null;
+    if (!row) throw notFound("Assistant");
+    return row;
+  }
+
+  /** tool_ids may only name the caller's own tools; anything else is refused, not silently dropped. */
+  async function checkTools(userId: string, toolIds: string[]) {
+    const found = new Set((await repo.findOwnTools(db, userId, toolIds)).map((t) => t.id));
+    const missing = toolIds.filter((id) => !found.has(id));
+    if (missing.length === 1) throw badRequest(`Tool ${missing[0]} does not exist or is not one of your tools`, "unknown_tool");
+    if (missing.length > 1) throw badRequest(`Tools ${missing.join(", ")} do not exist or are not among your tools`, "unknown_tool");
+  }
+
+  function checkModel(model: string, current?: string) {
+    const allowed = modelOptions(defaultModel);
+    // An assistant keeps a model that was valid when it was saved, even after the default changes.
+    if (!allowed.includes(model) && model !== current) {
+      throw badRequest(`Model must be one of: ${allowed.join(", ")}`, "unknown_model");
+    }
+  }
+
+  return {
+    async list(userId) {
+      return withTools(userId, await repo.listAssistants(db, userId));
+    },
+
+    async get(userId, id) {
+      const [view] = await withTools(userId, [await findOr404(userId, id)]);
+      return view!;
+    },
+
+    async create(userId, input) {
+      const model = input.model ?? defaultModel;
+      checkModel(model);
+      await checkTools(userId, input.tool_ids);
+      const row = await repo.insertAssistant(db, userId, {
+        name: input.name,
+        description: input.description,
+        firstMessage: input.first_message,
+        instructions: input.instructions,
+        toolIds: input.tool_ids,
+        voice: input.voice,
+        model,
+      });
+      const [view] = await withTools(userId, [row]);
+      return view!;
+    },
+
+    async update(userId, id, patch) {
+      const current = await findOr404(userId, id);
+      if (patch.model !== undefined) checkModel(patch.model, current.model);
+      if (patch.tool_ids !== undefined) await checkTools(userId, patch.tool_ids);
+      const row = await repo.updateAssistant(db, userId, id, {
+        name: patch.name,
+        description: patch.description,
+        firstMessage: patch.first_message,
+        instructions: patch.instructions,
+        toolIds: patch.tool_ids,
+        voice: patch.voice,
+        model: patch.model,
+      });
+      // Deleted between the read and the write (another tab): same answer as never found.
+      if (!row) throw notFound("Assistant");
+      const [view] = await withTools(userId, [row]);
+      return view!;
+    },
+
+    async remove(userId, id) {
+      if (!isUuid(id) || !(await repo.deleteAssistant(db, userId, id))) throw notFound("Assistant");
+    },
+  };
+}
+
+/**
+ * A tool deleted after it was connected stays in the stored tool_ids (they are JSON, without a
+ * foreign key); the API shows only the tools that still exist, so the count and the list agree.
+ */
+function toView(row: repo.AssistantRow, toolsById: Map<string, repo.ToolSummaryRow>): Assistant {
+  const connected = row.toolIds.flatMap((id) => toolsById.get(id) ?? []);
+  return {
+    id: row.id,
+    user_id: row.userId,
+    name: row.name,
+    description: row.description,
+    first_message: row.firstMessage,
+    instructions: row.instructions,
+    tool_ids: connected.map((t) => t.id),
+    tools: connected.map(({ id, name, type }) => ({ id, name, type })),
+    voice: row.voice,
+    model: row.model,
+    created_at: row.createdAt.toISOString(),
+    updated_at: row.updatedAt.toISOString(),
+  };
+}

@@ -1,0 +1,128 @@
+import { z } from "zod";
+
+// ── Voice and model (beyond the spec: the provider's GA options, DESIGN.md §1) ─────────────
+
+/** The provider's built-in realtime voices (reference/protocols.md, `audio.output.voice`). */
+export const ASSISTANT_VOICES = ["alloy", "ash", "ballad", "coral", "echo", "sage", "shimmer", "verse", "marin", "cedar"] as const;
+export const assistantVoiceSchema = z.enum(ASSISTANT_VOICES, { error: "Voice must be one of the provider's voices" });
+export type AssistantVoice = z.infer<typeof assistantVoiceSchema>;
+export const DEFAULT_VOICE: AssistantVoice = "marin";
+
+/**
+ * Realtime models a user may pick. The server's configured default (OPENAI_REALTIME_MODEL) is
+ * offered too when it is not in this list, so an operator can roll out a newer model without a
+ * release.
+ */
+export const REALTIME_MODELS = [
+  "gpt-realtime-2.1",
+  "gpt-realtime-2.1-mini",
+  "gpt-realtime-2",
+  "gpt-realtime-1.5",
+  "gpt-realtime",
+  "gpt-realtime-mini",
+] as const;
+
+/** The configured default first, then the known models, without repeats. */
+export function modelOptions(defaultModel: string): string[] {
+  return [...new Set([defaultModel, ...REALTIME_MODELS])];
+}
+
+// ── User-facing texts (spec §5, §8) ────────────────────────────────────────────────────────
+
+export const ASSISTANT_MESSAGES = {
+  nameRequired: "Name is required",
+  creating: "Creating assistant...",
+  created: "Assistant created successfully!",
+  updated: "Assistant updated successfully!",
+  createFailed: "Failed to create assistant",
+  updateFailed: "Failed to update assistant",
+  authRequired: "Authentication required. Please sign in again.",
+  // Beyond the spec (delete works here, DESIGN.md §1); worded like the others.
+  deleted: "Assistant deleted successfully!",
+  deleteFailed: "Failed to delete assistant",
+} as const;
+
+// ── Input (API body and form) ──────────────────────────────────────────────────────────────
+
+export const MAX_TOOLS_PER_ASSISTANT = 100;
+
+/** Optional text: surrounding blanks trimmed; blank or null is stored as null (shown as the fallback). */
+const optionalText = (max: number, label: string) =>
+  z
+    .string()
+    .trim()
+    .max(max, `${label} must be at most ${max} characters`)
+    .nullish()
+    .transform((v) => (v ? v : null));
+
+// Tool ids are database uuids; anything else could never name a tool, so it is refused up front.
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+const fields = {
+  name: z
+    .string({ error: ASSISTANT_MESSAGES.nameRequired })
+    .trim()
+    .min(1, ASSISTANT_MESSAGES.nameRequired)
+    .max(200, "Name must be at most 200 characters"),
+  description: optionalText(2000, "Description"),
+  first_message: optionalText(4000, "First message"),
+  instructions: optionalText(50_000, "Instructions"),
+  tool_ids: z
+    .array(z.string().regex(UUID, "Each tool id must be the id of one of your tools"), { error: "tool_ids must be a list of tool ids" })
+    .max(MAX_TOOLS_PER_ASSISTANT, `An assistant can have at most ${MAX_TOOLS_PER_ASSISTANT} tools`)
+    // Lower-cased so the same tool picked twice in different spellings is kept once.
+    .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
+  voice: assistantVoiceSchema,
+  /** Checked against the offered models by the server, which knows its configured default. */
+  model: z.string({ error: "Model must be text" }).trim().min(1, "Model is required").max(100, "Model must be at most 100 characters"),
+};
+
+/** Body of POST /api/assistants: only the name is required; the server fills the model when omitted. */
+export const assistantInputSchema = z.object({
+  ...fields,
+  tool_ids: fields.tool_ids.default([]),
+  voice: fields.voice.default(DEFAULT_VOICE),
+  model: fields.model.optional(),
+});
+export type AssistantInput = z.infer<typeof assistantInputSchema>;
+/** What the form holds before validation. */
+export type AssistantFormValues = z.input<typeof assistantInputSchema>;
+
+/** Body of PATCH /api/assistants/:id: any subset of the fields; omitted ones keep their value. */
+export const assistantUpdateSchema = z.object(fields).partial();
+export type AssistantUpdate = z.infer<typeof assistantUpdateSchema>;
+
+// ── Assistant as returned by the API (spec §3, no openai_id: ADR 004) ───────────────────────
+
+// The type is plain text here: a tool row written under older rules must still be listed.
+export const assistantToolSchema = z.object({ id: z.string(), name: z.string(), type: z.string() });
+export type AssistantTool = z.infer<typeof assistantToolSchema>;
+
+export const assistantSchema = z.object({
+  id: z.string(),
+  user_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  first_message: z.string().nullable(),
+  instructions: z.string().nullable(),
+  /** Ids of the connected tools that still exist, in the order they were picked. */
+  tool_ids: z.array(z.string()),
+  /** The same tools with what the page shows of them ("name (type)"). */
+  tools: z.array(assistantToolSchema),
+  voice: z.string(),
+  model: z.string(),
+  /** ISO 8601 */
+  created_at: z.string(),
+  /** ISO 8601 */
+  updated_at: z.string(),
+});
+export type Assistant = z.infer<typeof assistantSchema>;
+
+/** GET /api/assistants/defaults: what a new assistant starts with and the models on offer. */
+export const assistantDefaultsSchema = z.object({
+  voice: assistantVoiceSchema,
+  model: z.string(),
+  models: z.array(z.string()),
+});
+export type AssistantDefaults = z.infer<typeof assistantDefaultsSchema>;

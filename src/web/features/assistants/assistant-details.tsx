@@ -1,0 +1,80 @@
+import { Pencil, PhoneCall } from "lucide-react";
+import type { ReactNode } from "react";
+import type { Assistant } from "@shared/assistants";
+import { Button } from "@/components/ui/button";
+import { Separator } from "@/components/ui/separator";
+import { longDate } from "./assistant-dates";
+
+interface AssistantDetailsProps {
+  assistant: Assistant;
+  onEdit: () => void;
+  onTestCall: () => void;
+}
+
+/** The read-only side panel of spec §2 (the name is the panel's title): every field, with its fallback when empty. */
+export function AssistantDetails({ assistant, onEdit, onTestCall }: AssistantDetailsProps) {
+  return (
+    <div className="grid gap-6 px-6 pb-8">
+      <div className="flex flex-wrap gap-2">
+        <Button variant="outline" onClick={onEdit}>
+          <Pencil />
+          Edit
+        </Button>
+        <Button onClick={onTestCall}>
+          <PhoneCall />
+          Test Call
+        </Button>
+      </div>
+
+      <Separator />
+
+      <dl className="grid gap-6">
+        <Field label="Description" fallback="No description provided">
+          {assistant.description}
+        </Field>
+        <Field label="First Message" fallback="No first message set">
+          {assistant.first_message}
+        </Field>
+        <Field label="Instructions" fallback="No instructions provided">
+          {assistant.instructions && (
+            <div className="max-h-80 overflow-y-auto rounded-md border bg-muted/40 px-3 py-2 text-[13px] leading-relaxed whitespace-pre-wrap">
+              {assistant.instructions}
+            </div>
+          )}
+        </Field>
+        <Field label="Tools" fallback="No tools connected">
+          {assistant.tools.length > 0 && (
+            <ul className="grid gap-1.5">
+              {assistant.tools.map((tool) => (
+                <li key={tool.id} className="flex items-center gap-2">
+                  <span className="size-1.5 shrink-0 rounded-full bg-primary" aria-hidden="true" />
+                  {tool.name} ({tool.type})
+                </li>
+              ))}
+            </ul>
+          )}
+        </Field>
+        <div className="grid grid-cols-2 gap-6">
+          <Field label="Voice">
+            <span className="capitalize">{assistant.voice}</span>
+          </Field>
+          <Field label="Model">
+            {assistant.model}
+          </Field>
+          <Field label="Created">{longDate(assistant.created_at)}</Field>
+          <Field label="Last Updated">{longDate(assistant.updated_at)}</Field>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+function Field({ label, fallback, children }: { label: string; fallback?: string; children: ReactNode }) {
+  const empty = children === null || children === undefined || children === "" || children === false;
+  return (
+    <div className="grid gap-1.5" data-field={label}>
+      <dt className="text-sm font-medium text-muted-foreground">{label}</dt>
+      <dd className="text-sm break-words whitespace-pre-wrap">{empty ? <span className="text-muted-foreground italic">{fallback}</span> : children}</dd>
+    </div>
+  );
+}

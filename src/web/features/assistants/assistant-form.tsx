@@ -1,0 +1,141 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useId } from "react";
+import { Controller, useForm } from "react-hook-form";
+import {
+  ASSISTANT_VOICES,
+  assistantInputSchema,
+  type Assistant,
+  type AssistantFormValues,
+  type AssistantInput,
+} from "@shared/assistants";
+import { Button } from "@/components/ui/button";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Textarea } from "@/components/ui/textarea";
+import { ToolPicker } from "./tool-picker";
+
+interface AssistantFormProps {
+  /** The assistant being edited; absent when creating. */
+  assistant?: Assistant;
+  defaultModel: string;
+  models: string[];
+  onSubmit: (values: AssistantInput) => Promise<void>;
+  onCancel: () => void;
+}
+
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The Create Assistant and Edit Assistant form: same fields, validated with the API's schema. */
+export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCancel }: AssistantFormProps) {
+  const editing = assistant !== undefined;
+  const toolsLabelId = useId();
+  const form = useForm<AssistantFormValues, unknown, AssistantInput>({
+    resolver: zodResolver(assistantInputSchema),
+    defaultValues: {
+      name: assistant?.name ?? "",
+      description: assistant?.description ?? "",
+      first_message: assistant?.first_message ?? "",
+      instructions: assistant?.instructions ?? "",
+      tool_ids: assistant?.tool_ids ?? [],
+      voice: (assistant?.voice as AssistantFormValues["voice"]) ?? "marin",
+      model: assistant?.model ?? defaultModel,
+    },
+  });
+  const { errors, isSubmitting } = form.formState;
+  // An assistant saved with a model no longer offered keeps it as a choice.
+  const modelChoices = assistant && !models.includes(assistant.model) ? [...models, assistant.model] : models;
+  const voiceChoices: string[] = assistant && !(ASSISTANT_VOICES as readonly string[]).includes(assistant.voice) ? [...ASSISTANT_VOICES, assistant.voice] : [...ASSISTANT_VOICES];
+
+  return (
+    <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="flex flex-1 flex-col">
+      <div className="grid gap-5 px-6 pb-6">
+        <FormField label="Name" error={errors.name?.message}>
+          <Input placeholder="e.g. Customer Support" autoComplete="off" {...form.register("name")} />
+        </FormField>
+        <FormField label="Description" error={errors.description?.message}>
+          <Input placeholder="What this assistant is for" autoComplete="off" {...form.register("description")} />
+        </FormField>
+        <FormField label="First Message" error={errors.first_message?.message} description="What the assistant says when the call connects.">
+          <Textarea rows={2} className="min-h-16" placeholder="Hi! Thanks for calling. How can I help you today?" {...form.register("first_message")} />
+        </FormField>
+        <FormField label="Instructions" error={errors.instructions?.message} description="How the assistant should behave, what it knows and when to use its tools.">
+          <Textarea rows={10} className="max-h-[60vh] min-h-56 leading-relaxed" placeholder="You are a friendly support agent for…" {...form.register("instructions")} />
+        </FormField>
+
+        <div className="grid gap-5 sm:grid-cols-2">
+          <Controller
+            control={form.control}
+            name="voice"
+            render={({ field }) => (
+              <FormField label="Voice" error={errors.voice?.message}>
+                {(control) => (
+                  <Select value={field.value} onValueChange={field.onChange}>
+                    <SelectTrigger {...control} onBlur={field.onBlur}>
+                      <SelectValue placeholder="Choose a voice" />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {voiceChoices.map((voice) => (
+                        <SelectItem key={voice} value={voice}>
+                          {capitalise(voice)}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                )}
+              </FormField>
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="model"
+            render={({ field }) => (
+              <FormField label="Model" error={errors.model?.message}>
+                {(control) => (
+                  <Select value={field.value ?? undefined} onValueChange={field.onChange}>
+                    <SelectTrigger {...control} onBlur={field.onBlur}>
+                      <SelectValue placeholder="Choose a model" />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {modelChoices.map((model) => (
+                        <SelectItem key={model} value={model}>
+                          {model}
+                          {model === defaultModel && (
+                            <>
+                              {" "}
+                              <span className="text-muted-foreground">(default)</span>
+                            </>
+                          )}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                )}
+              </FormField>
+            )}
+          />
+        </div>
+
+        <div className="grid gap-2">
+          <Label id={toolsLabelId}>Tools</Label>
+          <Controller
+            control={form.control}
+            name="tool_ids"
+            render={({ field }) => <ToolPicker value={field.value ?? []} onChange={field.onChange} labelId={toolsLabelId} />}
+          />
+          {errors.tool_ids && <p className="text-sm text-destructive">{errors.tool_ids.message ?? errors.tool_ids.root?.message}</p>}
+        </div>
+      </div>
+
+      <div className="sticky bottom-0 mt-auto flex justify-end gap-2 border-t bg-background px-6 py-4">
+        <Button type="button" variant="outline" onClick={onCancel} disabled={isSubmitting}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={isSubmitting}>
+          {editing ? (isSubmitting ? "Updating..." : "Update Assistant") : isSubmitting ? "Creating..." : "Create Assistant"}
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,66 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Assistant, AssistantDefaults, AssistantInput, AssistantUpdate } from "@shared/assistants";
+import type { Tool } from "@shared/tools";
+import { api } from "@/lib/api";
+
+export const assistantsQueryKey = ["assistants"] as const;
+const defaultsQueryKey = ["assistant-defaults"] as const;
+// The same key as the Tools page, so a tool created there shows up in the picker at once.
+const toolsQueryKey = ["tools"] as const;
+
+export type ToolOption = Pick<Tool, "id" | "name" | "type">;
+
+export function useAssistants() {
+  return useQuery({ queryKey: assistantsQueryKey, queryFn: () => api<Assistant[]>("/api/assistants") });
+}
+
+export function useAssistantDefaults() {
+  return useQuery({
+    queryKey: defaultsQueryKey,
+    queryFn: () => api<AssistantDefaults>("/api/assistants/defaults"),
+    // Server configuration: it changes only with a restart.
+    staleTime: Infinity,
+  });
+}
+
+/** The signed-in user's tools: the server lists only their own, as spec §6 requires of the picker. */
+export function useToolOptions() {
+  return useQuery({ queryKey: toolsQueryKey, queryFn: () => api<ToolOption[]>("/api/tools") });
+}
+
+export function useCreateAssistant() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: AssistantInput) => api<Assistant>("/api/assistants", { method: "POST", body: input }),
+    onSuccess: (created) => {
+      queryClient.setQueryData<Assistant[]>(assistantsQueryKey, (list) => [created, ...(list ?? []).filter((a) => a.id !== created.id)]);
+      void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
+    },
+  });
+}
+
+export function useUpdateAssistant() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: string; patch: AssistantUpdate }) =>
+      api<Assistant>(`/api/assistants/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData<Assistant[]>(assistantsQueryKey, (list) => list?.map((a) => (a.id === updated.id ? updated : a)));
+      void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
+    },
+  });
+}
+
+export function useDeleteAssistant() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<null>(`/api/assistants/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSuccess: (_, id) => {
+      queryClient.setQueryData<Assistant[]>(assistantsQueryKey, (list) => list?.filter((a) => a.id !== id));
+      // Linked phone numbers became unassigned and past calls lost their link: their lists are stale.
+      void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: ["phone-numbers"] });
+      void queryClient.invalidateQueries({ queryKey: ["calls"] });
+    },
+  });
+}
