@@ -19,8 +19,8 @@ export default defineConfig({
   workers: 2,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: process.env.CI ? [["list"]] : [["list"]],
-  outputDir: "test-results",
+  reporter: [["list"]],
+  outputDir: process.env.E2E_OUTPUT_DIR ?? "test-results",
   use: {
     ...devices["Desktop Chrome"],
     viewport: { width: 1440, height: 900 },
