@@ -78,8 +78,9 @@ export const clientMessageSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("end"), reason: userEndReasonSchema.optional() }),
   /**
    * Played-audio accounting: how many milliseconds of the assistant item `itemId` (named by
-   * the last `audio_start`) the speaker has actually played so far. Sent while playing and
-   * right after a `clear`. Barge-in truncates the provider's item at this point.
+   * the last `audio_start`) the speaker has actually played so far. Send it while playing
+   * (every ~100 ms or per played chunk) and when an item has played to its end: on barge-in
+   * the server truncates the provider's item at the latest value it has.
    */
   z.object({
     type: z.literal("playback"),

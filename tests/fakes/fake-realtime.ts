@@ -145,7 +145,7 @@ export class FakeRealtime {
         return;
       }
       this.connections.push(new FakeConnection(ws, model, { ...req.headers }, this.script));
-      for (const listener of [...this.listeners]) listener();
+      for (const listener of this.listeners) listener();
     });
   }
 

@@ -106,6 +106,7 @@ function channels(wav: Buffer): { left: number[]; right: number[] } {
 }
 
 const ones = (n: number, value = 1) => new Int16Array(n).fill(value);
+const filled = (n: number, value: number) => Array.from({ length: n }, () => value);
 
 describe("CallRecorder (1 kHz timeline: 1 sample = 1 ms)", () => {
   it("places the caller on the left as received and the assistant on the right when played", () => {
@@ -114,7 +115,7 @@ describe("CallRecorder (1 kHz timeline: 1 sample = 1 ms)", () => {
     rec.addAssistant(ones(4, 7), 2, "a"); // sent at 2 ms, plays 2–6
     rec.addAssistant(ones(4, 8), 3, "a"); // queued behind: plays 6–10
     const { left, right } = channels(rec.toWav());
-    expect(left).toEqual(new Array(10).fill(5));
+    expect(left).toEqual(filled(10, 5));
     expect(right).toEqual([0, 0, 7, 7, 7, 7, 8, 8, 8, 8]);
   });
 
@@ -124,9 +125,9 @@ describe("CallRecorder (1 kHz timeline: 1 sample = 1 ms)", () => {
     rec.addCaller(ones(100, 2), 300); // 100 ms late: jitter, placed right after
     rec.addCaller(ones(100, 3), 1000); // 700 ms of silence before it
     const { left } = channels(rec.toWav());
-    expect(left.slice(0, 200)).toEqual([...new Array(100).fill(1), ...new Array(100).fill(2)]);
+    expect(left.slice(0, 200)).toEqual([...filled(100, 1), ...filled(100, 2)]);
     expect(left.slice(200, 900).every((v) => v === 0)).toBe(true);
-    expect(left.slice(900, 1000)).toEqual(new Array(100).fill(3));
+    expect(left.slice(900, 1000)).toEqual(filled(100, 3));
   });
 
   it("cuts the assistant at the played milliseconds of an item on barge-in", () => {
@@ -137,11 +138,11 @@ describe("CallRecorder (1 kHz timeline: 1 sample = 1 ms)", () => {
     rec.cutAssistantItem("a", 70);
     rec.addCaller(ones(200, 9), 200);
     const { right } = channels(rec.toWav());
-    expect(right.slice(0, 70)).toEqual([...new Array(50).fill(1), ...new Array(20).fill(2)]);
+    expect(right.slice(0, 70)).toEqual([...filled(50, 1), ...filled(20, 2)]);
     expect(right.slice(70).every((v) => v === 0)).toBe(true);
     // The next reply starts where playback stopped, not after the flushed audio.
     rec.addAssistant(ones(10, 4), 0, "c");
-    expect(channels(rec.toWav()).right.slice(70, 80)).toEqual(new Array(10).fill(4));
+    expect(channels(rec.toWav()).right.slice(70, 80)).toEqual(filled(10, 4));
   });
 
   it("drops assistant audio still queued at hang-up", () => {

@@ -1,0 +1,46 @@
+/** The constructor options and the result of a CallSession (call-session.ts). */
+import type { CallLogs } from "../../shared/calls.ts";
+import type { RealtimeProvider } from "./providers/openai-realtime.ts";
+import type { CallStore, SaveRecording, SessionLogger, ToolRunner, Transport } from "./seams.ts";
+import type { ToolDefinition } from "./tool-resolution.ts";
+
+/** The assistant as a call needs it: configuration sent inline in session.update. */
+export interface CallAssistant {
+  id: string;
+  name: string;
+  instructions: string;
+  firstMessage?: string | null;
+  model: string;
+  voice: string;
+  tools: ToolDefinition[];
+}
+
+export interface CallSessionOptions {
+  transport: Transport;
+  provider: RealtimeProvider;
+  toolRunner: ToolRunner;
+  store: CallStore;
+  saveRecording: SaveRecording;
+  assistant: CallAssistant;
+  userId: string;
+  isTest: boolean;
+  /** Clock in ms (tests pass a controllable one). */
+  now?: () => number;
+  /** Give up when the provider session is not ready by then. */
+  connectTimeoutMs?: number;
+  toolTimeoutMs?: number;
+  logger?: SessionLogger;
+}
+
+export interface CallOutcome {
+  callId: string | null;
+  reason: string;
+  startTime: string;
+  endTime: string;
+  durationMs: number;
+  cost: number;
+  recording: string | null;
+  logs: CallLogs;
+  /** The record was re-read after the update and holds the end time and cost written. */
+  verified: boolean;
+}

@@ -1,0 +1,217 @@
+import WebSocket from "ws";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { OpenAIRealtimeProvider, realtimeUrl, type RealtimeProviderHandlers } from "./openai-realtime.ts";
+import { buildSessionConfig, parseServerEvent, type RealtimeServerEvent } from "./realtime-protocol.ts";
+
+function recorder() {
+  const events: RealtimeServerEvent[] = [];
+  const errors: Array<[string, boolean]> = [];
+  const closes: Array<[number, string]> = [];
+  let opened = false;
+  const waiters = new Set<() => void>();
+  const notify = () => waiters.forEach((w) => w());
+  const handlers: RealtimeProviderHandlers = {
+    open: () => {
+      opened = true;
+      notify();
+    },
+    event: (e) => {
+      events.push(e);
+      notify();
+    },
+    error: (message, beforeOpen) => {
+      errors.push([message, beforeOpen]);
+      notify();
+    },
+    close: (code, reason) => {
+      closes.push([code, reason]);
+      notify();
+    },
+  };
+  const until = (check: () => boolean) =>
+    new Promise<void>((resolve, reject) => {
+      if (check()) return resolve();
+      const timer = setTimeout(() => reject(new Error("timeout")), 3000);
+      const w = () => {
+        if (check()) {
+          waiters.delete(w);
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      waiters.add(w);
+    });
+  return { handlers, events, errors, closes, until, opened: () => opened };
+}
+
+const config = buildSessionConfig({
+  model: "gpt-realtime-2.1",
+  instructions: "Be brief.",
+  voice: "marin",
+  format: "audio/pcm",
+  tools: [{ type: "function", name: "Get_Weather", description: "Weather", parameters: { type: "object", properties: { city: { type: "string" } } } }],
+});
+
+describe("realtimeUrl", () => {
+  it("turns the REST base into the realtime socket URL", () => {
+    expect(realtimeUrl("https://api.openai.com/v1", "gpt-realtime-2.1")).toBe("wss://api.openai.com/v1/realtime?model=gpt-realtime-2.1");
+    expect(realtimeUrl("http://127.0.0.1:9000/v1/", "m")).toBe("ws://127.0.0.1:9000/v1/realtime?model=m");
+  });
+});
+
+describe("buildSessionConfig", () => {
+  it("is the GA shape with the spec's constants and no temperature", () => {
+    expect(config).toEqual({
+      type: "realtime",
+      model: "gpt-realtime-2.1",
+      instructions: "Be brief.",
+      output_modalities: ["audio"],
+      audio: {
+        input: {
+          format: { type: "audio/pcm", rate: 24000 },
+          transcription: { model: "gpt-4o-mini-transcribe" },
+          turn_detection: { type: "server_vad", threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 1000 },
+        },
+        output: { format: { type: "audio/pcm", rate: 24000 }, voice: "marin" },
+      },
+      tools: config.tools,
+      tool_choice: "auto",
+      max_output_tokens: "inf",
+    });
+    expect(JSON.stringify(config)).not.toContain("temperature");
+    const phone = buildSessionConfig({ model: "m", instructions: "", voice: "cedar", format: "audio/pcmu", tools: [] });
+    expect(phone.audio.input.format).toEqual({ type: "audio/pcmu" });
+    expect(phone.audio.output.format).toEqual({ type: "audio/pcmu" });
+  });
+});
+
+describe("parseServerEvent", () => {
+  it("parses handled events, ignores others, flags broken ones", () => {
+    expect(parseServerEvent('{"type":"response.created","response":{"id":"r1"}}')).toMatchObject({ kind: "event", event: { type: "response.created" } });
+    expect(parseServerEvent('{"type":"rate_limits.updated","rate_limits":[]}')).toEqual({ kind: "ignored", type: "rate_limits.updated" });
+    expect(parseServerEvent('{"type":"response.output_audio.delta"}').kind).toBe("invalid");
+    expect(parseServerEvent("nope").kind).toBe("invalid");
+  });
+});
+
+describe("OpenAIRealtimeProvider against the fake GA server", () => {
+  let fake: FakeRealtime;
+  beforeEach(async () => {
+    fake = await startFakeRealtime({ apiKey: "sk-right" });
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  it("connects with the bearer key and no beta header, and its session.update is accepted", async () => {
+    const r = recorder();
+    const provider = new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: "sk-right", model: "gpt-realtime-2.1" });
+    provider.connect(r.handlers);
+    await r.until(r.opened);
+    const conn = await fake.connection();
+    expect(conn.headers["authorization"]).toBe("Bearer sk-right");
+    expect(conn.headers["openai-beta"]).toBeUndefined();
+    expect(conn.headers["sec-websocket-protocol"]).toBeUndefined();
+    expect(conn.model).toBe("gpt-realtime-2.1");
+    expect(provider.updateSession(config)).toBe(true);
+    await r.until(() => r.events.some((e) => e.type === "session.updated"));
+    expect(conn.errorCodes()).toEqual([]);
+    expect(r.events[0]?.type).toBe("session.created");
+    provider.close();
+    expect(r.closes).toEqual([[1000, "Call ended"]]);
+    expect(provider.updateSession(config)).toBe(false);
+  });
+
+  it("reports a refused key as a failure before open, with the provider's message", async () => {
+    const r = recorder();
+    const provider = new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: "sk-wrong", model: "m" });
+    provider.connect(r.handlers);
+    await r.until(() => r.closes.length > 0);
+    expect(r.errors).toEqual([["Unexpected server response: 401: Incorrect API key provided: sk-wro***.", true]]);
+    expect(r.closes).toHaveLength(1);
+    expect(fake.rejected.map((x) => x.status)).toEqual([401]);
+    expect(fake.connections).toHaveLength(0);
+  });
+
+  it("reports an unreachable provider as a failure before open", async () => {
+    const r = recorder();
+    const provider = new OpenAIRealtimeProvider({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", model: "m" });
+    provider.connect(r.handlers);
+    await r.until(() => r.closes.length > 0);
+    expect(r.errors[0]?.[1]).toBe(true);
+    expect(r.errors[0]?.[0]).toMatch(/ECONNREFUSED/);
+  });
+});
+
+describe("the fake GA server", () => {
+  let fake: FakeRealtime;
+  beforeEach(async () => {
+    fake = await startFakeRealtime({ apiKey: "sk-right", script: { replies: [{ say: "A long reply.", audioMs: 1000 }] } });
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  async function raw(options: { headers?: Record<string, string>; protocols?: string[] } = {}) {
+    const ws = new WebSocket(`${fake.baseUrl.replace("http", "ws")}/realtime?model=m`, options.protocols ?? [], {
+      headers: { Authorization: "Bearer sk-right", ...options.headers },
+    });
+    const received: Array<Record<string, unknown>> = [];
+    const closed = new Promise<[number, string]>((resolve) => ws.on("close", (code, reason) => resolve([code, reason.toString()])));
+    ws.on("message", (data) => received.push(JSON.parse(data.toString()) as Record<string, unknown>));
+    ws.on("error", () => {});
+    await new Promise<void>((resolve) => ws.once("open", () => resolve()));
+    return { ws, received, closed, send: (e: object) => ws.send(JSON.stringify(e)) };
+  }
+
+  it("refuses the beta header and the beta subprotocol with beta_api_shape_disabled and 4000", async () => {
+    for (const options of [{ headers: { "OpenAI-Beta": "realtime=v1" } }, { protocols: ["realtime", "openai-beta.realtime-v1"] }]) {
+      const client = await raw(options);
+      expect((await client.closed)[0]).toBe(4000);
+      expect(client.received[0]).toMatchObject({ type: "error", error: { code: "beta_api_shape_disabled" } });
+    }
+    expect(fake.connections).toHaveLength(0);
+  });
+
+  it("rejects beta-shaped or incomplete session.update with an error event", async () => {
+    const client = await raw();
+    const conn = await fake.connection();
+    client.send({ type: "session.update", event_id: "e1", session: { type: "realtime", modalities: ["text", "audio"] } });
+    client.send({ type: "session.update", event_id: "e2", session: { type: "realtime", temperature: 0.8 } });
+    client.send({ type: "session.update", event_id: "e3", session: { instructions: "x" } });
+    client.send({ type: "session.update", event_id: "e4", session: { ...config, audio: { input: { format: { type: "pcm16" } } } } });
+    client.send({ type: "session.update", event_id: "e5", session: { ...config, tools: [{ name: "Get Weather", parameters: {} }] } });
+    await conn.until(() => conn.sentOf("error").length === 5);
+    expect(conn.sentOf("error").map((e) => (e["error"] as { code: string; event_id: string }).code)).toEqual([
+      "unknown_parameter",
+      "unknown_parameter",
+      "missing_required_parameter",
+      "invalid_value",
+      "invalid_value",
+    ]);
+    expect(conn.sentOf("session.updated")).toHaveLength(0);
+    client.ws.close();
+  });
+
+  it("enforces one active response, honours cancel and validates truncate", async () => {
+    const client = await raw();
+    const conn = await fake.connection();
+    client.send({ type: "response.create" });
+    client.send({ type: "response.create", event_id: "second" });
+    await conn.until(() => conn.errorCodes().length === 1);
+    expect(conn.sentOf("error")[0]).toMatchObject({ error: { code: "conversation_already_has_active_response", event_id: "second" } });
+    client.send({ type: "response.cancel" });
+    await conn.waitForSent("response.done");
+    expect(conn.sentOf("response.done")[0]).toMatchObject({ response: { status: "cancelled", status_details: { reason: "client_cancelled" } } });
+    const item = conn.sentOf("response.output_item.added")[0]!["item"] as { id: string };
+    client.send({ type: "conversation.item.truncate", item_id: item.id, content_index: 0, audio_end_ms: 60_000 });
+    await conn.until(() => conn.errorCodes().length === 2);
+    client.send({ type: "conversation.item.truncate", item_id: item.id, content_index: 0, audio_end_ms: 0 });
+    await conn.waitForSent("conversation.item.truncated");
+    client.send({ type: "response.cancel" });
+    await conn.until(() => conn.errorCodes().length === 3);
+    expect(conn.errorCodes().slice(1)).toEqual(["invalid_value", "response_cancel_not_active"]);
+    client.ws.close();
+  });
+});

@@ -1,0 +1,52 @@
+/** In-memory CallStore and recording sink for call-engine tests (the database comes later). */
+import type { CallFinish, CallRecordCheck, CallStart, CallStore, SaveRecording } from "../../src/server/voice/seams.ts";
+
+export interface MemoryCallRecord extends CallStart {
+  id: string;
+  endTime: string | null;
+  endedReason: string | null;
+  cost: number | null;
+  recording: string | null;
+}
+
+export class MemoryCallStore implements CallStore {
+  readonly records = new Map<string, MemoryCallRecord>();
+  readonly reads: string[] = [];
+  failInsert = false;
+  failFinish = false;
+  /** Simulate a write that did not stick (the re-read shows no end time). */
+  loseFinish = false;
+  private counter = 0;
+
+  async insert(start: CallStart): Promise<string> {
+    if (this.failInsert) throw new Error("insert failed");
+    this.counter += 1;
+    const id = `call-record-${this.counter}`;
+    this.records.set(id, { ...structuredClone(start), id, endTime: null, endedReason: null, cost: null, recording: null });
+    return id;
+  }
+
+  async finish(id: string, update: CallFinish): Promise<void> {
+    if (this.failFinish) throw new Error("update failed");
+    const record = this.records.get(id);
+    if (!record) throw new Error(`no call ${id}`);
+    if (this.loseFinish) return;
+    Object.assign(record, structuredClone(update));
+  }
+
+  async read(id: string): Promise<CallRecordCheck | null> {
+    this.reads.push(id);
+    const record = this.records.get(id);
+    return record ? { endTime: record.endTime, cost: record.cost } : null;
+  }
+
+  only(): MemoryCallRecord {
+    if (this.records.size !== 1) throw new Error(`expected one call record, found ${this.records.size}`);
+    return [...this.records.values()][0]!;
+  }
+}
+
+export function memoryRecordings(): { saved: Map<string, Buffer>; save: SaveRecording } {
+  const saved = new Map<string, Buffer>();
+  return { saved, save: async (key, wav) => void saved.set(key, wav) };
+}
