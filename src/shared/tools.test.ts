@@ -5,6 +5,7 @@ import {
   toolFormSchema,
   toolInputSchema,
   toolParametersSchema,
+  toolUpdateSchema,
 } from "./tools.ts";
 
 const valid = {
@@ -87,6 +88,18 @@ describe("toolFormSchema (JSON fields typed as text)", () => {
 
   it("refuses a JSON array where an object is expected", () => {
     expect(messages(toolFormSchema.safeParse({ ...form, http_headers: "[]" }))).toEqual(["Headers must be a JSON object"]);
+  });
+
+  it("names the rule a header name broke, not the shape of the whole field", () => {
+    expect(messages(toolFormSchema.safeParse({ ...form, http_headers: '{ "Bad Header": "x" }' }))).toEqual([
+      "Bad Header: Header names may only contain letters, digits and !#$%&'*+-.^_`|~",
+    ]);
+  });
+
+  it("takes any subset of the fields on update and keeps what is left out", () => {
+    expect(toolUpdateSchema.parse({ name: " Renamed " })).toEqual({ name: "Renamed" });
+    expect(toolUpdateSchema.safeParse({ name: "" }).error?.issues[0]?.message).toBe("Name is required");
+    expect(toolUpdateSchema.parse({ api_key: null })).toEqual({ api_key: null });
   });
 });
 

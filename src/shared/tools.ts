@@ -33,6 +33,11 @@ export const TOOL_MESSAGES = {
   missingRequiredFields: "Missing required fields",
   created: "Tool created successfully!",
   createFailed: "Failed to create tool",
+  // Edit and delete work here (DESIGN §1); the spec has no texts for them, so these follow its style.
+  updated: "Tool updated successfully!",
+  updateFailed: "Failed to update tool",
+  deleted: "Tool deleted successfully!",
+  deleteFailed: "Failed to delete tool",
   testSucceeded: "Tool test executed successfully",
   testCompletedWithStatus: (status: number) => `Tool test completed with status ${status}`,
   testFailed: "Failed to execute tool test",
@@ -50,7 +55,10 @@ const HEADER_VALUE = /^[^\r\n\0]*$/;
 export const toolHeadersSchema = z.record(
   z.string().regex(HEADER_NAME, "Header names may only contain letters, digits and !#$%&'*+-.^_`|~"),
   z.string({ error: "Header values must be strings" }).regex(HEADER_VALUE, "Header values must not contain line breaks"),
-  { error: "Headers must be a JSON object" },
+  {
+    // A record's own error would also replace the key's message, hiding which rule a name broke.
+    error: (issue) => (issue.code === "invalid_key" ? issue.issues[0]?.message : "Headers must be a JSON object"),
+  },
 );
 export type ToolHeaders = z.infer<typeof toolHeadersSchema>;
 
@@ -102,8 +110,9 @@ const toolFields = {
   parameter_format: parameterFormatSchema,
   end_point_url: endPointUrlSchema,
   /**
-   * Plaintext, write-only. Suggested update semantics: omitted = keep the stored key,
-   * "" or null = remove it. The API never returns it (see `api_key_set` / `api_key_hint`).
+   * Plaintext, write-only. On update: omitted or blank = keep the stored key (the form leaves the
+   * field empty when editing), null = remove it. The API never returns it (see `api_key_set` /
+   * `api_key_hint`).
    */
   api_key: z.string().trim().max(4096, "API key must be at most 4096 characters").nullish(),
 };
@@ -116,6 +125,17 @@ export const toolInputSchema = z.object({
   request_body: toolRequestBodySchema.prefault({}),
 });
 export type ToolInput = z.infer<typeof toolInputSchema>;
+
+/** Body of `PATCH /api/tools/:id`: any subset of the fields; an omitted field keeps its value. */
+export const toolUpdateSchema = z
+  .object({
+    ...toolFields,
+    http_headers: toolHeadersSchema,
+    parameters: toolParametersSchema,
+    request_body: toolRequestBodySchema,
+  })
+  .partial();
+export type ToolUpdate = z.infer<typeof toolUpdateSchema>;
 
 /**
  * A textarea holding JSON: blank means empty, invalid JSON is an error on that field (DESIGN §1:

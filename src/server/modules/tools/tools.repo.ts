@@ -1,0 +1,66 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { assistants, tools } from "../../db/schema.ts";
+
+export type ToolRow = typeof tools.$inferSelect;
+export type ToolValues = Omit<typeof tools.$inferInsert, "id" | "userId" | "createdAt" | "updatedAt">;
+
+/** Every query here is scoped to `userId`: another user's rows are invisible, never forbidden. */
+
+export function listTools(db: Db, userId: string): Promise<ToolRow[]> {
+  return db
+    .select()
+    .from(tools)
+    .where(eq(tools.userId, userId))
+    .orderBy(desc(tools.createdAt), desc(tools.id));
+}
+
+export async function findTool(db: Db, userId: string, id: string): Promise<ToolRow | null> {
+  const [row] = await db
+    .select()
+    .from(tools)
+    .where(and(eq(tools.userId, userId), eq(tools.id, id)));
+  return row ?? null;
+}
+
+export async function insertTool(db: Db, userId: string, values: ToolValues): Promise<ToolRow> {
+  const [row] = await db
+    .insert(tools)
+    .values({ ...values, userId })
+    .returning();
+  return row!;
+}
+
+export async function updateTool(db: Db, userId: string, id: string, values: Partial<ToolValues>): Promise<ToolRow | null> {
+  const [row] = await db
+    .update(tools)
+    // updated_at is set even when no field changes, so a save always moves "Last updated".
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(tools.userId, userId), eq(tools.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/**
+ * Deletes the tool and takes its id out of the owner's assistants in one transaction, so no
+ * assistant is left pointing at a tool that no longer exists (tool_ids is JSON, without a foreign key).
+ */
+export async function deleteTool(db: Db, userId: string, id: string): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const deleted = await tx
+      .delete(tools)
+      .where(and(eq(tools.userId, userId), eq(tools.id, id)))
+      .returning({ id: tools.id });
+    if (deleted.length === 0) return false;
+    await tx
+      .update(assistants)
+      .set({
+        // jsonb `-` text removes every array element equal to the string.
+        toolIds: sql`${assistants.toolIds} - ${id}::text`,
+        // The user did not edit these assistants; their "last updated" stays as it was.
+        updatedAt: sql`${assistants.updatedAt}`,
+      })
+      .where(and(eq(assistants.userId, userId), sql`${assistants.toolIds} @> ${JSON.stringify([id])}::jsonb`));
+    return true;
+  });
+}

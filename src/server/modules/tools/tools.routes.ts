@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { toolExecutionRequestSchema, toolInputSchema, toolUpdateSchema } from "../../../shared/tools.ts";
+import { createToolsService } from "./tools.service.ts";
+
+const params = z.object({ id: z.string() });
+
+/** /api/tools: the signed-in user's HTTP tools (register inside the authenticated scope). */
+export const toolsRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { db, secrets, config } = app.ctx;
+  const service = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
+
+  app.get("/api/tools", async (req) => service.list(req.user.id));
+
+  app.get("/api/tools/:id", { schema: { params } }, async (req) => service.get(req.user.id, req.params.id));
+
+  app.post("/api/tools", { schema: { body: toolInputSchema } }, async (req, reply) => {
+    reply.status(201);
+    return service.create(req.user.id, req.body);
+  });
+
+  app.patch("/api/tools/:id", { schema: { params, body: toolUpdateSchema } }, async (req) =>
+    service.update(req.user.id, req.params.id, req.body),
+  );
+
+  app.delete("/api/tools/:id", { schema: { params } }, async (req, reply) => {
+    await service.remove(req.user.id, req.params.id);
+    return reply.status(204).send();
+  });
+
+  // Engine failures (refused host, timeout, oversized answer, ...) are ToolExecutionErrors, which
+  // the error handler sends as { error: { code, message } } with a fitting 4xx/5xx status.
+  app.post("/api/tools/:id/execute", { schema: { params, body: toolExecutionRequestSchema } }, async (req) =>
+    service.execute(req.user.id, req.params.id, req.body.parameters),
+  );
+};

@@ -1,0 +1,148 @@
+import { z } from "zod";
+import type { Tool, ToolExecutionResponse, ToolInput, ToolUpdate } from "../../../shared/tools.ts";
+import { apiKeyView } from "../../../shared/tools.ts";
+import type { Db } from "../../db/client.ts";
+import { AppError, notFound } from "../../errors.ts";
+import type { SecretBox } from "../../secrets/crypto.ts";
+import type { ExecuteToolOptions, ToolHttpConfig } from "../../tools/index.ts";
+import { executeTool } from "../../tools/index.ts";
+import * as repo from "./tools.repo.ts";
+
+export interface ToolsService {
+  list(userId: string): Promise<Tool[]>;
+  get(userId: string, id: string): Promise<Tool>;
+  create(userId: string, input: ToolInput): Promise<Tool>;
+  update(userId: string, id: string, patch: ToolUpdate): Promise<Tool>;
+  remove(userId: string, id: string): Promise<void>;
+  execute(userId: string, id: string, parameters: Record<string, unknown>): Promise<ToolExecutionResponse>;
+}
+
+export interface ToolsServiceDeps {
+  db: Db;
+  secrets: SecretBox;
+  /** Engine options (allow list, limits); `allowedHosts` is usually `config.toolAllowedHosts`. */
+  execution: ExecuteToolOptions;
+}
+
+const isUuid = (value: string) => z.uuid().safeParse(value).success;
+
+export function createToolsService(deps: ToolsServiceDeps): ToolsService {
+  const { db, secrets, execution } = deps;
+
+  async function findOr404(userId: string, id: string) {
+    // A malformed id can name no tool; answering 404 also keeps it away from a uuid cast.
+    const row = isUuid(id) ? await repo.findTool(db, userId, id) : null;
+    if (!row) throw notFound("Tool");
+    return row;
+  }
+
+  /** The plaintext key, null when none is stored, undefined when it can no longer be decrypted. */
+  function readApiKey(row: repo.ToolRow): string | null | undefined {
+    if (!row.apiKeyEncrypted) return null;
+    try {
+      return secrets.decrypt(row.apiKeyEncrypted);
+    } catch {
+      // Sealed with another APP_SECRET (e.g. the secret was rotated): unusable until re-entered.
+      return undefined;
+    }
+  }
+
+  function toView(row: repo.ToolRow): Tool {
+    const apiKey = readApiKey(row);
+    return {
+      id: row.id,
+      user_id: row.userId,
+      name: row.name,
+      description: row.description,
+      type: row.type as Tool["type"],
+      http_method: row.httpMethod as Tool["http_method"],
+      parameter_format: row.parameterFormat as Tool["parameter_format"],
+      end_point_url: row.endPointUrl,
+      // A key that can no longer be decrypted is still "set": the hint alone says so.
+      ...(apiKey === undefined ? { api_key_set: true, api_key_hint: "••••" } : apiKeyView(apiKey)),
+      http_headers: row.httpHeaders,
+      parameters: row.parameters,
+      request_body: row.requestBody,
+      created_at: row.createdAt.toISOString(),
+      updated_at: row.updatedAt.toISOString(),
+    };
+  }
+
+  const seal = (apiKey: string) => secrets.encrypt(apiKey);
+
+  return {
+    async list(userId) {
+      return (await repo.listTools(db, userId)).map(toView);
+    },
+
+    async get(userId, id) {
+      return toView(await findOr404(userId, id));
+    },
+
+    async create(userId, input) {
+      const row = await repo.insertTool(db, userId, {
+        name: input.name,
+        description: input.description || null,
+        type: input.type,
+        httpMethod: input.http_method,
+        parameterFormat: input.parameter_format,
+        endPointUrl: input.end_point_url,
+        apiKeyEncrypted: input.api_key ? seal(input.api_key) : null,
+        httpHeaders: input.http_headers,
+        parameters: input.parameters,
+        requestBody: input.request_body,
+      });
+      return toView(row);
+    },
+
+    async update(userId, id, patch) {
+      await findOr404(userId, id);
+      const row = await repo.updateTool(db, userId, id, {
+        name: patch.name,
+        description: patch.description === undefined ? undefined : patch.description || null,
+        type: patch.type,
+        httpMethod: patch.http_method,
+        parameterFormat: patch.parameter_format,
+        endPointUrl: patch.end_point_url,
+        // Omitted or blank keeps the stored key (the edit form never shows it); null removes it.
+        apiKeyEncrypted: patch.api_key === null ? null : patch.api_key ? seal(patch.api_key) : undefined,
+        httpHeaders: patch.http_headers,
+        parameters: patch.parameters,
+        requestBody: patch.request_body,
+      });
+      // Deleted between the read and the write (another tab): same answer as never found.
+      if (!row) throw notFound("Tool");
+      return toView(row);
+    },
+
+    async remove(userId, id) {
+      if (!isUuid(id) || !(await repo.deleteTool(db, userId, id))) throw notFound("Tool");
+    },
+
+    async execute(userId, id, parameters) {
+      const row = await findOr404(userId, id);
+      const apiKey = readApiKey(row);
+      if (apiKey === undefined) {
+        throw new AppError(
+          400,
+          "tool_api_key_unreadable",
+          "This tool's API key can no longer be read (the server's secret changed). Edit the tool and enter the key again.",
+        );
+      }
+      return executeTool(toHttpConfig(row, apiKey), parameters, execution);
+    },
+  };
+}
+
+/** What the engine needs from a stored tool; `apiKey` is already decrypted. */
+export function toHttpConfig(row: repo.ToolRow, apiKey: string | null): ToolHttpConfig {
+  return {
+    // Written through the shared schema's enums, so the text columns hold one of their values.
+    http_method: row.httpMethod as ToolHttpConfig["http_method"],
+    parameter_format: row.parameterFormat as ToolHttpConfig["parameter_format"],
+    end_point_url: row.endPointUrl,
+    api_key: apiKey,
+    http_headers: row.httpHeaders,
+    request_body: row.requestBody,
+  };
+}

@@ -1,0 +1,93 @@
+import { FlaskConical, Pencil, Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
+import type { Tool } from "@shared/tools";
+import { Button } from "@/components/ui/button";
+import { Separator } from "@/components/ui/separator";
+import { FORMAT_LABELS, isEmptyJson, longDate, MethodBadge, orderedSchema, prettyJson, TypeBadge } from "./tool-format";
+
+interface ToolDetailsProps {
+  tool: Tool;
+  onTest: () => void;
+  onEdit: () => void;
+  onDelete: () => void;
+}
+
+/** Tool Details (spec §2): every field, the JSON ones pretty-printed; the name is the panel's title. */
+export function ToolDetails({ tool, onTest, onEdit, onDelete }: ToolDetailsProps) {
+  return (
+    <div className="grid gap-6 px-6 pb-8">
+      <div className="flex flex-wrap gap-2">
+        <Button onClick={onTest}>
+          <FlaskConical />
+          Test
+        </Button>
+        <Button variant="outline" onClick={onEdit}>
+          <Pencil />
+          Edit
+        </Button>
+        <Button variant="outline" className="text-destructive hover:bg-red-50 hover:text-destructive sm:ml-auto" onClick={onDelete}>
+          <Trash2 />
+          Delete
+        </Button>
+      </div>
+
+      <Separator />
+
+      <dl className="grid gap-6">
+        <Field label="Description" fallback="No description provided">
+          {tool.description}
+        </Field>
+        <div className="grid gap-6 sm:grid-cols-3">
+          <Field label="Type">
+            <TypeBadge type={tool.type} />
+          </Field>
+          <Field label="HTTP Method">
+            <MethodBadge method={tool.http_method} />
+          </Field>
+          <Field label="Parameter Format">{FORMAT_LABELS[tool.parameter_format] ?? tool.parameter_format}</Field>
+        </div>
+        <Field label="Endpoint URL">
+          <span className="font-mono text-[13px] break-all">{tool.end_point_url}</span>
+        </Field>
+        <Field label="API Key">
+          {tool.api_key_set ? (
+            <span className="font-mono text-[13px]">{tool.api_key_hint ?? "••••"}</span>
+          ) : (
+            <span className="text-muted-foreground italic">No API key</span>
+          )}
+        </Field>
+        <JsonField label="Headers" value={tool.http_headers} />
+        <JsonField label="Parameters" value={orderedSchema(tool.parameters)} />
+        <JsonField label="Request Body" value={tool.request_body} />
+        <div className="grid gap-6 sm:grid-cols-2">
+          <Field label="Created">{longDate(tool.created_at)}</Field>
+          <Field label="Last Updated">{longDate(tool.updated_at)}</Field>
+        </div>
+      </dl>
+    </div>
+  );
+}
+
+function JsonField({ label, value }: { label: string; value: unknown }) {
+  return (
+    <Field label={label}>
+      {isEmptyJson(value) ? (
+        <span className="text-muted-foreground italic">None</span>
+      ) : (
+        <pre className="max-h-72 overflow-auto rounded-md border bg-muted/40 px-3 py-2 font-mono text-[12.5px] leading-relaxed whitespace-pre">
+          {prettyJson(value)}
+        </pre>
+      )}
+    </Field>
+  );
+}
+
+function Field({ label, fallback, children }: { label: string; fallback?: string; children: ReactNode }) {
+  const empty = children === null || children === undefined || children === "";
+  return (
+    <div className="grid min-w-0 gap-1.5" data-field={label}>
+      <dt className="text-sm font-medium text-muted-foreground">{label}</dt>
+      <dd className="min-w-0 text-sm break-words">{empty ? <span className="text-muted-foreground italic">{fallback}</span> : children}</dd>
+    </div>
+  );
+}

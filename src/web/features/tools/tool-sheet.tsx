@@ -1,0 +1,83 @@
+import type { Tool, ToolInput } from "@shared/tools";
+import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { ToolConnectors } from "./tool-connectors";
+import { ToolDetails } from "./tool-details";
+import { ToolForm } from "./tool-form";
+
+/** What the side panel shows. The view is kept while closed so the panel can animate out. */
+export type PanelState = { open: boolean; view: "create" } | { open: boolean; view: "details" | "edit"; id: string };
+
+interface ToolSheetProps {
+  panel: PanelState;
+  /** The tool the details/edit views are about (from the list). */
+  tool: Tool | undefined;
+  onPanelChange: (panel: PanelState) => void;
+  onCreate: (values: ToolInput) => Promise<void>;
+  onUpdate: (id: string, values: ToolInput) => Promise<void>;
+  onTest: (tool: Tool) => void;
+  onDelete: (tool: Tool) => void;
+}
+
+// Spec §9: panels are about 45% wide. Narrower screens get more of the width to type in.
+export const PANEL_WIDTH = "w-full sm:w-[80%] sm:max-w-[80%] md:w-[60%] md:max-w-[60%] xl:w-[45%] xl:max-w-[45%]";
+
+export function ToolSheet({ panel, tool, onPanelChange, onCreate, onUpdate, onTest, onDelete }: ToolSheetProps) {
+  const close = () => onPanelChange({ ...panel, open: false });
+  const title = panel.view === "create" ? "Create Tool" : panel.view === "edit" ? "Edit Tool" : (tool?.name ?? "Tool Details");
+  const description =
+    panel.view === "create"
+      ? "Define an HTTP endpoint your assistants can call during a conversation."
+      : panel.view === "edit"
+        ? `Change how ${tool?.name ?? "this tool"} calls its endpoint.`
+        : "Tool Details";
+
+  return (
+    <Sheet open={panel.open} onOpenChange={(open) => !open && close()}>
+      <SheetContent className={PANEL_WIDTH}>
+        <SheetHeader className="px-6 pt-6 pb-2">
+          <SheetTitle className="pr-8 text-xl break-words">{title}</SheetTitle>
+          <SheetDescription>{description}</SheetDescription>
+        </SheetHeader>
+
+        {panel.view === "create" && (
+          <Tabs defaultValue="api" className="flex flex-1 flex-col gap-4">
+            <TabsList className="mx-6">
+              <TabsTrigger value="api" className="px-4">
+                API
+              </TabsTrigger>
+              <TabsTrigger value="connectors" className="px-4">
+                Connectors
+              </TabsTrigger>
+            </TabsList>
+            {/* forceMount keeps what was typed when the user peeks at the connectors. */}
+            <TabsContent value="api" forceMount className="flex flex-1 flex-col data-[state=inactive]:hidden">
+              <ToolForm key="create" onSubmit={onCreate} onCancel={close} />
+            </TabsContent>
+            <TabsContent value="connectors">
+              <ToolConnectors />
+            </TabsContent>
+          </Tabs>
+        )}
+
+        {panel.view === "details" && tool && (
+          <ToolDetails
+            tool={tool}
+            onTest={() => onTest(tool)}
+            onEdit={() => onPanelChange({ open: true, view: "edit", id: tool.id })}
+            onDelete={() => onDelete(tool)}
+          />
+        )}
+
+        {panel.view === "edit" && tool && (
+          <ToolForm
+            key={`edit-${tool.id}`}
+            tool={tool}
+            onSubmit={(values) => onUpdate(tool.id, values)}
+            onCancel={() => onPanelChange({ open: true, view: "details", id: tool.id })}
+          />
+        )}
+      </SheetContent>
+    </Sheet>
+  );
+}

@@ -1,0 +1,105 @@
+import { FlaskConical, Pencil, Trash2 } from "lucide-react";
+import type { ReactNode } from "react";
+import type { Tool } from "@shared/tools";
+import { Button } from "@/components/ui/button";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
+import { MethodBadge, TypeBadge } from "./tool-format";
+
+interface ToolsTableProps {
+  tools: Tool[];
+  onOpen: (tool: Tool) => void;
+  onTest: (tool: Tool) => void;
+  onEdit: (tool: Tool) => void;
+  onDelete: (tool: Tool) => void;
+}
+
+export function ToolsTable({ tools, onOpen, onTest, onEdit, onDelete }: ToolsTableProps) {
+  return (
+    <div className="overflow-hidden rounded-lg border bg-card">
+      <Table>
+        <TableHeader className="bg-muted/40">
+          <TableRow className="hover:bg-transparent">
+            <TableHead className="pl-4">Name</TableHead>
+            <TableHead className="hidden sm:table-cell">Type</TableHead>
+            <TableHead>Method</TableHead>
+            <TableHead className="hidden md:table-cell">Endpoint</TableHead>
+            <TableHead className="pr-4 text-right">Actions</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {tools.map((tool) => (
+            <TableRow key={tool.id} data-testid="tool-row">
+              <TableCell className="py-3 pl-4">
+                <button
+                  type="button"
+                  className="max-w-[14rem] truncate rounded-sm text-left font-medium underline-offset-4 outline-none hover:text-primary hover:underline focus-visible:ring-[3px] focus-visible:ring-ring/50 sm:max-w-[18rem]"
+                  title={tool.name}
+                  onClick={() => onOpen(tool)}
+                >
+                  {tool.name}
+                </button>
+              </TableCell>
+              <TableCell className="hidden sm:table-cell">
+                <TypeBadge type={tool.type} />
+              </TableCell>
+              <TableCell>
+                <MethodBadge method={tool.http_method} />
+              </TableCell>
+              <TableCell className="hidden md:table-cell">
+                {/* Spec §9: endpoint text truncated at 200px; the whole URL is in the tooltip. */}
+                <span className="block max-w-[200px] truncate font-mono text-[13px] text-muted-foreground" title={tool.end_point_url}>
+                  {tool.end_point_url}
+                </span>
+              </TableCell>
+              <TableCell className="pr-4">
+                <div className="flex justify-end gap-1">
+                  <RowAction label={`Test ${tool.name}`} tip="Test tool" onClick={() => onTest(tool)}>
+                    <FlaskConical />
+                  </RowAction>
+                  <RowAction label={`Edit ${tool.name}`} tip="Edit tool" onClick={() => onEdit(tool)}>
+                    <Pencil />
+                  </RowAction>
+                  <RowAction label={`Delete ${tool.name}`} tip="Delete tool" destructive onClick={() => onDelete(tool)}>
+                    <Trash2 />
+                  </RowAction>
+                </div>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}
+
+function RowAction({
+  label,
+  tip,
+  destructive,
+  onClick,
+  children,
+}: {
+  label: string;
+  tip: string;
+  destructive?: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  return (
+    <Tooltip>
+      <TooltipTrigger asChild>
+        <Button
+          variant="ghost"
+          size="icon-sm"
+          aria-label={label}
+          className={destructive ? "text-muted-foreground hover:bg-red-50 hover:text-destructive" : "text-muted-foreground"}
+          onClick={onClick}
+        >
+          {children}
+        </Button>
+      </TooltipTrigger>
+      <TooltipContent>{tip}</TooltipContent>
+    </Tooltip>
+  );
+}

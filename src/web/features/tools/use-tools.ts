@@ -1,0 +1,56 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { Tool, ToolExecutionResponse, ToolInput, ToolUpdate } from "@shared/tools";
+import { api } from "@/lib/api";
+
+// Shared with the Assistants page's tool picker, so a change here shows up there at once.
+export const toolsQueryKey = ["tools"] as const;
+// Assistants show their tools' names and drop deleted ones: a tool change makes them stale.
+const assistantsQueryKey = ["assistants"] as const;
+
+const toolPath = (id: string) => `/api/tools/${encodeURIComponent(id)}`;
+
+export function useTools() {
+  return useQuery({ queryKey: toolsQueryKey, queryFn: () => api<Tool[]>("/api/tools") });
+}
+
+export function useCreateTool() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ToolInput) => api<Tool>("/api/tools", { method: "POST", body: input }),
+    onSuccess: (created) => {
+      queryClient.setQueryData<Tool[]>(toolsQueryKey, (list) => [created, ...(list ?? []).filter((t) => t.id !== created.id)]);
+      void queryClient.invalidateQueries({ queryKey: toolsQueryKey });
+    },
+  });
+}
+
+export function useUpdateTool() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: string; patch: ToolUpdate }) => api<Tool>(toolPath(id), { method: "PATCH", body: patch }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData<Tool[]>(toolsQueryKey, (list) => list?.map((t) => (t.id === updated.id ? updated : t)));
+      void queryClient.invalidateQueries({ queryKey: toolsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
+    },
+  });
+}
+
+export function useDeleteTool() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<null>(toolPath(id), { method: "DELETE" }),
+    onSuccess: (_, id) => {
+      queryClient.setQueryData<Tool[]>(toolsQueryKey, (list) => list?.filter((t) => t.id !== id));
+      void queryClient.invalidateQueries({ queryKey: toolsQueryKey });
+      void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
+    },
+  });
+}
+
+export function useExecuteTool() {
+  return useMutation({
+    mutationFn: ({ id, parameters }: { id: string; parameters: Record<string, unknown> }) =>
+      api<ToolExecutionResponse>(`${toolPath(id)}/execute`, { method: "POST", body: { parameters } }),
+  });
+}
