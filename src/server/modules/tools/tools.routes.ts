@@ -32,7 +32,9 @@ export const toolsRoutes: FastifyPluginAsync = async (plugin) => {
 
   // Engine failures (refused host, timeout, oversized answer, ...) are ToolExecutionErrors, which
   // the error handler sends as { error: { code, message } } with a fitting 4xx/5xx status.
-  app.post("/api/tools/:id/execute", { schema: { params, body: toolExecutionRequestSchema } }, async (req) =>
+  // Each test makes our server call out to the internet; a per-user budget keeps it from being a relay.
+  const executeLimit = { max: 60, timeWindow: "1 minute", keyGenerator: (req: { user?: { id: string }; ip: string }) => req.user?.id ?? req.ip };
+  app.post("/api/tools/:id/execute", { schema: { params, body: toolExecutionRequestSchema }, config: { rateLimit: executeLimit } }, async (req) =>
     service.execute(req.user.id, req.params.id, req.body.parameters),
   );
 };
