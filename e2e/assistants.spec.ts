@@ -133,7 +133,7 @@ test("create, inspect, edit, test-call and delete an assistant with its tools", 
   const testCall = page.getByRole("dialog", { name: "Test Call: Order Desk Pro" });
   await expect(testCall.getByText("Start a call to begin testing your assistant")).toBeVisible();
   await expect(testCall.getByText("You'll be able to speak with your assistant and see how it responds to your queries")).toBeVisible();
-  await expect(testCall.getByRole("button", { name: "Start Call" })).toBeDisabled();
+  await expect(testCall.getByRole("button", { name: "Start Call" })).toBeEnabled();
   await page.keyboard.press("Escape");
   await expect(testCall).toBeHidden();
 

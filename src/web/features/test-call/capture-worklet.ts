@@ -1,0 +1,94 @@
+/**
+ * AudioWorklet processor: microphone → PCM16 little-endian, 24 kHz mono, posted in chunks of
+ * 4096 samples (spec §9) with the chunk's RMS level for the meter.
+ *
+ * Loaded as its own file through `?worker&url` (CSP script-src 'self'); it must import nothing.
+ * Chromium resamples the microphone into a 24 kHz context itself; browsers that refuse to join
+ * a microphone to a context of another rate (Firefox) get a context at the device's rate, and
+ * this processor resamples by linear interpolation.
+ */
+
+// The AudioWorkletGlobalScope is not in TypeScript's DOM lib; the few names used here.
+declare const sampleRate: number;
+declare class AudioWorkletProcessor {
+  readonly port: MessagePort;
+}
+declare function registerProcessor(name: string, processor: new () => AudioWorkletProcessor): void;
+
+const TARGET_RATE = 24_000;
+const CHUNK_SAMPLES = 4096;
+
+export type CaptureWorkletMessage = { type: "enabled"; enabled: boolean };
+export interface CaptureChunk {
+  pcm: ArrayBuffer;
+  level: number;
+}
+
+class CaptureProcessor extends AudioWorkletProcessor {
+  private chunk = new Int16Array(CHUNK_SAMPLES);
+  private filled = 0;
+  private sumSquares = 0;
+  private enabled = true;
+  /** Input samples per output sample. */
+  private readonly step = sampleRate / TARGET_RATE;
+  /** Position of the next output sample, in input samples from the start of the current block (-1 = `last`). */
+  private position = 0;
+  private last = 0;
+
+  constructor() {
+    super();
+    this.port.onmessage = (event: MessageEvent<CaptureWorkletMessage>) => {
+      if (event.data.type !== "enabled") return;
+      this.enabled = event.data.enabled;
+      // A muted microphone sends nothing, not even the half-filled chunk from before.
+      if (!this.enabled) this.reset();
+    };
+  }
+
+  private reset(): void {
+    this.filled = 0;
+    this.sumSquares = 0;
+  }
+
+  private push(value: number): void {
+    const clamped = value < -1 ? -1 : value > 1 ? 1 : value;
+    this.chunk[this.filled] = clamped < 0 ? clamped * 0x8000 : clamped * 0x7fff;
+    this.sumSquares += clamped * clamped;
+    this.filled += 1;
+    if (this.filled < CHUNK_SAMPLES) return;
+    const level = Math.sqrt(this.sumSquares / CHUNK_SAMPLES);
+    const pcm = this.chunk.buffer as ArrayBuffer;
+    const message: CaptureChunk = { pcm, level };
+    this.port.postMessage(message, [pcm]);
+    this.chunk = new Int16Array(CHUNK_SAMPLES);
+    this.reset();
+  }
+
+  process(inputs: Float32Array[][]): boolean {
+    const input = inputs[0]?.[0];
+    if (!input || input.length === 0) return true;
+    if (!this.enabled) {
+      this.last = input[input.length - 1] ?? 0;
+      return true;
+    }
+    if (this.step === 1) {
+      for (let i = 0; i < input.length; i += 1) this.push(input[i] ?? 0);
+      return true;
+    }
+    const n = input.length;
+    let t = this.position;
+    while (t <= n - 1) {
+      const i = Math.floor(t);
+      const frac = t - i;
+      const a = i < 0 ? this.last : (input[i] ?? 0);
+      const b = frac === 0 ? a : (input[i + 1] ?? a);
+      this.push(a + (b - a) * frac);
+      t += this.step;
+    }
+    this.position = t - n;
+    this.last = input[n - 1] ?? 0;
+    return true;
+  }
+}
+
+registerProcessor("capture-processor", CaptureProcessor);

@@ -1,0 +1,255 @@
+/**
+ * One test call from the panel: microphone permission, the test session, the live socket and
+ * the audio, with the toasts and transcript lines of spec §4 and §8. The state machine itself
+ * is call-state.ts; this hook runs its effects.
+ */
+import { useCallback, useEffect, useReducer, useRef, useState, type Dispatch, type SetStateAction } from "react";
+import { formatDuration, type UserEndReason } from "@shared/calls";
+import { toast } from "@/components/ui/sonner";
+import { ApiError, api } from "@/lib/api";
+import { MIC_REQUIRED_MESSAGE, isPermissionDenied, requestMicrophone, startCapture, stopStream, type Capture } from "./audio-capture";
+import { createPlayback } from "./audio-playback";
+import { CallSocket, type CallSocketHandlers } from "./call-socket";
+import { callReducer, initialCallView, isLive, type CallAction, type CallPhase, type Notice } from "./call-state";
+
+export const CALL_MESSAGES = {
+  noAssistant: "No assistant selected",
+  started: "Call started successfully",
+  startFailed: "Failed to start call",
+  ended: "Call ended",
+  sendFailed: "Failed to send message",
+  micOn: "Microphone activated",
+  micOff: "Microphone deactivated",
+  micError: (message: string) => `Error initializing microphone: ${message}`,
+} as const;
+
+export interface TestSession {
+  session_id: string;
+  model: string;
+  assistant: { id: string; name: string };
+}
+
+export interface Levels {
+  mic: number;
+  assistant: number;
+  assistantSpeaking: boolean;
+}
+
+const QUIET: Levels = { mic: 0, assistant: 0, assistantSpeaking: false };
+
+function errorMessage(err: unknown): string {
+  return err instanceof Error && err.message ? err.message : "Unknown error";
+}
+
+function noticeOf(err: unknown): Notice {
+  const missingKey = err instanceof ApiError && err.code === "missing_api_key";
+  return { title: CALL_MESSAGES.startFailed, message: errorMessage(err), settingsLink: missingKey };
+}
+
+interface HandlerDeps {
+  dispatch: (action: CallAction) => void;
+  setLevels: Dispatch<SetStateAction<Levels>>;
+  phase: () => CallPhase;
+  /** The socket closed: drop the hook's reference to it. */
+  forget: () => void;
+}
+
+/** What the panel does with each event of the live socket (spec §4, §8). */
+function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): CallSocketHandlers {
+  let opened = false;
+  return {
+    open: () => {
+      opened = true;
+      dispatch({ type: "opened", at: Date.now() });
+    },
+    message: (message) => {
+      switch (message.type) {
+        case "status":
+          if (message.state === "active" && phase() === "connecting") toast.success(CALL_MESSAGES.started);
+          dispatch({ type: "status", state: message.state, text: message.text });
+          break;
+        case "started":
+          dispatch({ type: "started", callId: message.callId });
+          break;
+        case "transcript":
+          dispatch({ type: "transcript", index: message.index, entry: message.entry });
+          break;
+        case "error":
+          toast.error(message.message);
+          break;
+        case "ended":
+          dispatch({ type: "ended", outcome: { reason: message.reason, durationMs: message.durationMs, cost: message.cost } });
+          toast.success(CALL_MESSAGES.ended, { description: `${formatDuration(message.durationMs)} · $${message.cost.toFixed(2)}` });
+          break;
+        default:
+          break;
+      }
+    },
+    error: (wasOpen) => {
+      if (!wasOpen) toast.error(CALL_MESSAGES.startFailed, { description: "Could not connect to the call server." });
+      dispatch({ type: "socket-error", opened: wasOpen });
+    },
+    close: (code, reason) => {
+      // Refused after the upgrade (no such session, no key any more, ...): the call never started.
+      if (opened && phase() === "connecting" && code !== 1000) toast.error(CALL_MESSAGES.startFailed, { description: reason || `Disconnected (${code})` });
+      forget();
+      dispatch({ type: "closed", code, reason, opened });
+      setLevels(QUIET);
+    },
+    micLevel: (mic) => setLevels((l) => (l.mic === mic ? l : { ...l, mic })),
+    speaker: (level, playing) => setLevels((l) => ({ ...l, assistant: playing ? level : 0, assistantSpeaking: playing })),
+  };
+}
+
+export function useTestCall(assistant: { id: string; name: string } | null) {
+  const [view, dispatchView] = useReducer(callReducer, initialCallView);
+  const [levels, setLevels] = useState<Levels>(QUIET);
+  const [now, setNow] = useState(() => Date.now());
+  // Mirrors for handlers that outlive a render: the current phase and the live call's pieces.
+  const phaseRef = useRef(view.phase);
+  const socketRef = useRef<CallSocket | null>(null);
+  /** Bumped by each start and by unmount: effects of an abandoned start check it and clean up. */
+  const attemptRef = useRef(0);
+
+  const dispatch = useCallback((action: CallAction) => {
+    dispatchView(action);
+    // Keep the ref in step at once so a second click in the same tick sees "connecting".
+    if (action.type === "starting") phaseRef.current = "connecting";
+    else if (action.type === "status") phaseRef.current = phaseRef.current === "ended" || phaseRef.current === "idle" ? phaseRef.current : action.state;
+    else if (action.type === "mic-denied" || action.type === "start-failed" || action.type === "reset") phaseRef.current = "idle";
+    else if (action.type === "ended" || (action.type === "closed" && isLive(phaseRef.current))) phaseRef.current = "ended";
+  }, []);
+
+  const start = useCallback(async () => {
+    if (!assistant) {
+      toast.error(CALL_MESSAGES.noAssistant);
+      return;
+    }
+    // Spec §4: starting while active or connecting does nothing.
+    if (isLive(phaseRef.current)) return;
+    const attempt = ++attemptRef.current;
+    const abandoned = () => attempt !== attemptRef.current;
+    dispatch({ type: "starting" });
+    setLevels(QUIET);
+
+    let playback: ReturnType<typeof createPlayback> | null = null;
+    let stream: MediaStream | null = null;
+    let capture: Capture | null = null;
+    const release = () => {
+      capture?.stop();
+      playback?.close();
+      if (stream) stopStream(stream);
+    };
+    const micFailed = (err: unknown) => {
+      const message = CALL_MESSAGES.micError(errorMessage(err));
+      dispatch({ type: "start-failed", notice: null, line: message });
+      toast.error(message);
+    };
+    try {
+      // Created inside the click, so the browser lets it play.
+      playback = createPlayback({ played: (report) => socketRef.current?.played(report) });
+      stream = await requestMicrophone();
+    } catch (err) {
+      release();
+      if (abandoned()) return;
+      if (isPermissionDenied(err)) {
+        dispatch({ type: "mic-denied", line: MIC_REQUIRED_MESSAGE });
+        toast.error(CALL_MESSAGES.startFailed, { description: MIC_REQUIRED_MESSAGE });
+      } else micFailed(err);
+      return;
+    }
+    if (abandoned()) return release();
+
+    // The audio path is ready before the call exists: a broken one never creates a call record.
+    try {
+      capture = await startCapture(stream, (chunk) => socketRef.current?.sendAudio(chunk.pcm, chunk.level));
+    } catch (err) {
+      release();
+      if (!abandoned()) micFailed(err);
+      return;
+    }
+    if (abandoned()) return release();
+
+    let session: TestSession;
+    try {
+      const [created] = await Promise.all([api<TestSession>("/api/calls/test-session", { body: { assistantId: assistant.id } }), playback.ready]);
+      session = created;
+    } catch (err) {
+      release();
+      if (abandoned()) return;
+      const notice = noticeOf(err);
+      dispatch({ type: "start-failed", notice });
+      toast.error(CALL_MESSAGES.startFailed, { description: notice.message });
+      return;
+    }
+    if (abandoned()) return release();
+
+    const forget = () => {
+      if (socketRef.current === socket) socketRef.current = null;
+    };
+    const socket = new CallSocket(session.session_id, playback, socketHandlers({ dispatch, setLevels, phase: () => phaseRef.current, forget }));
+    socketRef.current = socket;
+    socket.attachCapture(capture);
+  }, [assistant, dispatch]);
+
+  const end = useCallback(
+    (reason: UserEndReason = "User ended call") => {
+      if (!isLive(phaseRef.current)) return;
+      const socket = socketRef.current;
+      if (!socket) {
+        // Still asking for the microphone or the session: abandon the attempt.
+        attemptRef.current += 1;
+        dispatch({ type: "start-failed", notice: null });
+        return;
+      }
+      dispatch({ type: "ending" });
+      socket.end(reason);
+    },
+    [dispatch],
+  );
+
+  const sendMessage = useCallback((text: string): boolean => {
+    const content = text.trim();
+    // Spec §4: blocked when blank, inactive or connecting.
+    if (content === "" || phaseRef.current !== "active") return false;
+    const sent = socketRef.current?.sendText(content) ?? false;
+    if (!sent) toast.error(CALL_MESSAGES.sendFailed);
+    return sent;
+  }, []);
+
+  const toggleMic = useCallback(() => {
+    if (phaseRef.current !== "active" || !socketRef.current) return;
+    const on = !view.micOn;
+    socketRef.current.setMicrophone(on);
+    dispatch({ type: "mic", on });
+    if (on) toast.success(CALL_MESSAGES.micOn);
+    else toast.info(CALL_MESSAGES.micOff);
+  }, [dispatch, view.micOn]);
+
+  /** A fresh panel for the next call (nothing happens during one). */
+  const reset = useCallback(() => {
+    if (isLive(phaseRef.current)) return;
+    dispatch({ type: "reset" });
+  }, [dispatch]);
+
+  // The running duration ticks while the call is live.
+  useEffect(() => {
+    if (view.phase !== "active" || view.startedAt === null) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [view.phase, view.startedAt]);
+
+  // Unmount: stop everything; a live call ends as if the panel was closed.
+  useEffect(
+    () => () => {
+      attemptRef.current += 1;
+      socketRef.current?.dispose("Sheet closed");
+      socketRef.current = null;
+    },
+    [],
+  );
+
+  const elapsedMs = view.outcome ? view.outcome.durationMs : view.startedAt !== null && view.phase === "active" ? Math.max(0, now - view.startedAt) : null;
+
+  return { view, levels, elapsedMs, start, end, sendMessage, toggleMic, reset };
+}
