@@ -17,6 +17,9 @@ import { registerSpa } from "./http/spa.ts";
 import { demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes.ts";
 import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
 import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
+import { callsRoutes } from "./modules/calls/calls.routes.ts";
+import { LiveCalls } from "./modules/calls/live-calls.ts";
+import type { FrameMetrics } from "./voice/seams.ts";
 import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { createSecretBox, type SecretBox } from "./secrets/crypto.ts";
@@ -36,6 +39,8 @@ export interface AppDeps {
   storage?: Storage;
   /** Signs media addresses; defaults to one keyed by APP_SECRET. */
   signer?: UrlSigner;
+  /** Per-audio-frame timing of live calls (npm run bench:voice); off when absent. */
+  callMetrics?: FrameMetrics;
 }
 
 /** What every module gets: the few shared services, passed explicitly rather than via globals. */
@@ -47,6 +52,8 @@ export interface ModuleContext {
   /** Media and recordings; hand them out only through `signer.signUrl` addresses. */
   storage: Storage;
   signer: UrlSigner;
+  /** The calls this instance is carrying; shutdown ends each one and finalises its record. */
+  liveCalls: LiveCalls;
 }
 
 declare module "fastify" {
@@ -68,7 +75,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const auth = createAuth({ db: deps.database.db, secret: config.appSecret, publicUrl: config.publicUrl, mailer: deps.mailer });
   const storage = deps.storage ?? createDefaultStorage(config.dataDir);
   const signer = deps.signer ?? createUrlSigner({ secret: config.appSecret });
-  const ctx: ModuleContext = { config, db: deps.database.db, secrets: createSecretBox(config.appSecret), auth, storage, signer };
+  const liveCalls = new LiveCalls(deps.callMetrics);
+  const ctx: ModuleContext = { config, db: deps.database.db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls };
   app.decorate("ctx", ctx);
 
   await app.register(helmet, {
@@ -87,6 +95,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     crossOriginEmbedderPolicy: false,
   });
   await app.register(rateLimit, { global: false });
+  // Added before @fastify/websocket's own preClose (which closes every socket bare): live calls
+  // end first, each sending "ended" and closing with 1000, with its record finalised.
+  app.addHook("preClose", () => liveCalls.closeAll());
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   app.get("/api/health", async () => ({ ok: true, database: deps.database.kind }));
@@ -104,6 +115,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(assistantsRoutes);
     await scope.register(toolsRoutes);
     await scope.register(credentialRoutes);
+    await scope.register(callsRoutes);
   });
 
   const indexHtml = deps.webRoot ? await registerSpa(app, deps.webRoot) : null;

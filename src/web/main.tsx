@@ -1,12 +1,10 @@
 import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
-import { RouterProvider } from "react-router";
-import { Toaster } from "@/components/ui/sonner";
-import { TooltipProvider } from "@/components/ui/tooltip";
+import { BrowserRouter } from "react-router";
 import { sessionQueryKey } from "@/features/auth/session";
 import { ApiError } from "@/lib/api";
-import { router } from "./app/router";
+import { AppRoutes } from "./app/router";
 import "./index.css";
 
 // A 401 anywhere means the session ended on the server: forget the user so the guards send them to /login.
@@ -19,13 +17,14 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2, refetchOnWindowFocus: false } },
 });
 
+// Only what every page needs is loaded here. The toast outlet is fetched on first use (see
+// app/route-frame.tsx) and tooltips bring their own provider, so neither weighs on the entry chunk.
 createRoot(document.getElementById("root")!).render(
   <StrictMode>
     <QueryClientProvider client={queryClient}>
-      <TooltipProvider delayDuration={200}>
-        <RouterProvider router={router} />
-        <Toaster richColors closeButton position="top-right" />
-      </TooltipProvider>
+      <BrowserRouter>
+        <AppRoutes />
+      </BrowserRouter>
     </QueryClientProvider>
   </StrictMode>,
 );

@@ -43,8 +43,9 @@ export class TestBrowser {
     ws.on("error", () => {});
   }
 
-  static async connect(url: string): Promise<TestBrowser> {
-    const ws = new WebSocket(url);
+  /** Rejects with "Unexpected server response: <status>" when the upgrade is refused. */
+  static async connect(url: string, options: { headers?: Record<string, string> } = {}): Promise<TestBrowser> {
+    const ws = new WebSocket(url, { headers: options.headers });
     const browser = new TestBrowser(ws);
     await new Promise<void>((resolve, reject) => {
       ws.once("open", () => resolve());

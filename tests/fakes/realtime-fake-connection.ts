@@ -152,11 +152,17 @@ export class FakeConnection {
     }
   }
 
+  private keeps(type: unknown): boolean {
+    return (this.script.keepAudioEvents ?? true) || (type !== "input_audio_buffer.append" && type !== "response.output_audio.delta");
+  }
+
   private send(event: Json): void {
     this.counter += 1;
     const full = { event_id: `event_${this.counter}`, ...event };
-    this.sent.push(full);
-    this.timeline.push({ dir: "out", type: String(event["type"]) });
+    if (this.keeps(event["type"])) {
+      this.sent.push(full);
+      this.timeline.push({ dir: "out", type: String(event["type"]) });
+    }
     if (this.ws.readyState === this.ws.OPEN) this.ws.send(JSON.stringify(full));
     this.notify();
   }
@@ -198,8 +204,10 @@ export class FakeConnection {
       this.clientError({}, "invalid_json", "The server could not parse the message as JSON.");
       return;
     }
-    this.received.push(event);
-    this.timeline.push({ dir: "in", type: String(event["type"]) });
+    if (this.keeps(event["type"])) {
+      this.received.push(event);
+      this.timeline.push({ dir: "in", type: String(event["type"]) });
+    }
     this.handle(event);
     this.script.onClientEvent?.(event, this);
     this.notify();
@@ -359,6 +367,7 @@ export class FakeConnection {
       conversation: this.conversation,
       outputFormat: this.outputFormat,
       chunkMs: this.script.chunkMs,
+      beforeAudioDelta: this.script.beforeAudioDelta,
     };
   }
 

@@ -16,6 +16,7 @@ export interface ResponseContext {
   conversation: FakeItem[];
   outputFormat: CallAudioFormat;
   chunkMs: number | undefined;
+  beforeAudioDelta?: (audio: Buffer) => void;
 }
 
 export async function speak(ctx: ResponseContext, active: ActiveResponse, reply: FakeReplySpec): Promise<Json> {
@@ -38,7 +39,9 @@ export async function speak(ctx: ResponseContext, active: ActiveResponse, reply:
     if (i < pieces.length) ctx.send({ type: "response.output_audio_transcript.delta", ...base, delta: pieces[i] });
     if (i < chunks) {
       const ms = Math.min(chunkMs, totalMs - i * chunkMs);
-      ctx.send({ type: "response.output_audio.delta", ...base, delta: tone(ctx.outputFormat, ms, i * chunkMs * rate).toString("base64") });
+      const audio = tone(ctx.outputFormat, ms, i * chunkMs * rate);
+      ctx.beforeAudioDelta?.(audio);
+      ctx.send({ type: "response.output_audio.delta", ...base, delta: audio.toString("base64") });
       item.audioMs! += ms;
     }
     await ctx.tick();

@@ -63,6 +63,14 @@ export interface FakeScript {
   chunkMs?: number;
   /** Called for every client event after the fake handled it (for cues). */
   onClientEvent?: (event: Record<string, unknown>, connection: FakeConnection) => void;
+  /** Called with each chunk of assistant audio before it is sent; may write into it (the bench stamps a send time). */
+  beforeAudioDelta?: (audio: Buffer) => void;
+  /**
+   * Keep audio events (input_audio_buffer.append, response.output_audio.delta) in `received`,
+   * `sent` and `timeline` (default true). The bench turns this off: hundreds of calls streaming
+   * for seconds would otherwise hold every audio byte in the fake's memory.
+   */
+  keepAudioEvents?: boolean;
 }
 
 

@@ -15,10 +15,15 @@ export async function registerSpa(app: FastifyInstance, webRoot: string): Promis
   await app.register(fastifyStatic, {
     root: webRoot,
     index: false,
+    // The build writes .br/.gz beside each asset (vite.config.ts); they are sent when the browser accepts them.
+    preCompressed: true,
     setHeaders(res, path) {
       // Hashed file names never change content, so browsers may keep them for a year.
       if (path.startsWith(assetsDir)) res.header("cache-control", "public, max-age=31536000, immutable");
     },
   });
-  return readFileSync(indexFile);
+  const indexHtml = readFileSync(indexFile);
+  // The static plugin's wildcard would answer "/" itself (a directory: 403), so the home page is explicit.
+  app.get("/", (_req, reply) => reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(indexHtml));
+  return indexHtml;
 }

@@ -75,6 +75,12 @@ export function pcm16ToMulaw(samples: Int16Array): Uint8Array {
 // PCM16 little-endian
 
 /**
+ * On a little-endian machine (x86, ARM as deployed) typed arrays already hold the wire's byte
+ * order, so conversions are plain copies: a frame is copied in one go instead of sample by sample.
+ */
+const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
+
+/**
  * Samples of a PCM16 LE buffer, always copied: socket buffers may be slices of a larger
  * pooled allocation (and at an odd offset), and the recorder keeps samples for the whole call.
  * A trailing odd byte is ignored.
@@ -82,12 +88,17 @@ export function pcm16ToMulaw(samples: Int16Array): Uint8Array {
 export function pcm16FromBytes(bytes: Uint8Array): Int16Array {
   const count = bytes.length >> 1;
   const out = new Int16Array(count);
+  if (LITTLE_ENDIAN) {
+    new Uint8Array(out.buffer).set(bytes.subarray(0, count * 2));
+    return out;
+  }
   const view = new DataView(bytes.buffer, bytes.byteOffset, count * 2);
   for (let i = 0; i < count; i += 1) out[i] = view.getInt16(i * 2, true);
   return out;
 }
 
 export function pcm16ToBytes(samples: Int16Array): Buffer {
+  if (LITTLE_ENDIAN) return Buffer.from(new Uint8Array(samples.buffer, samples.byteOffset, samples.length * 2));
   const out = Buffer.alloc(samples.length * 2);
   for (let i = 0; i < samples.length; i += 1) out.writeInt16LE(samples[i]!, i * 2);
   return out;
@@ -103,12 +114,8 @@ export function decodeToPcm16(format: CallAudioFormat, bytes: Uint8Array): Int16
 
 export const WAV_HEADER_BYTES = 44;
 
-/**
- * A canonical 16-bit PCM stereo WAV (44-byte header). The channels are zero-padded to the
- * longer one.
- */
-export function writeStereoWav(left: Int16Array, right: Int16Array, sampleRate: number): Buffer {
-  const frames = Math.max(left.length, right.length);
+/** A canonical 16-bit PCM stereo WAV (44-byte header) of `frames` silent frames, to be filled. */
+export function silentStereoWav(frames: number, sampleRate: number): Buffer {
   const dataBytes = frames * 4;
   const out = Buffer.alloc(WAV_HEADER_BYTES + dataBytes);
   out.write("RIFF", 0, "ascii");
@@ -124,10 +131,26 @@ export function writeStereoWav(left: Int16Array, right: Int16Array, sampleRate: 
   out.writeUInt16LE(16, 34); // bits per sample
   out.write("data", 36, "ascii");
   out.writeUInt32LE(dataBytes, 40);
-  for (let i = 0; i < frames; i += 1) {
-    const offset = WAV_HEADER_BYTES + i * 4;
-    out.writeInt16LE(left[i] ?? 0, offset);
-    out.writeInt16LE(right[i] ?? 0, offset + 2);
+  return out;
+}
+
+/** Writes `samples` into one channel (0 left, 1 right) of a stereo WAV from frame `startFrame`; what does not fit is dropped. */
+export function writeWavChannel(wav: Buffer, channel: 0 | 1, startFrame: number, samples: Int16Array): void {
+  const frames = (wav.length - WAV_HEADER_BYTES) >> 2;
+  const count = Math.max(0, Math.min(samples.length, frames - startFrame));
+  if (LITTLE_ENDIAN && (wav.byteOffset + WAV_HEADER_BYTES) % 2 === 0) {
+    const data = new Int16Array(wav.buffer, wav.byteOffset + WAV_HEADER_BYTES, frames * 2);
+    const base = startFrame * 2 + channel;
+    for (let i = 0; i < count; i += 1) data[base + i * 2] = samples[i]!;
+    return;
   }
+  for (let i = 0; i < count; i += 1) wav.writeInt16LE(samples[i]!, WAV_HEADER_BYTES + (startFrame + i) * 4 + channel * 2);
+}
+
+/** A stereo WAV of both channels; the shorter one is padded with silence. */
+export function writeStereoWav(left: Int16Array, right: Int16Array, sampleRate: number): Buffer {
+  const out = silentStereoWav(Math.max(left.length, right.length), sampleRate);
+  writeWavChannel(out, 0, 0, left);
+  writeWavChannel(out, 1, 0, right);
   return out;
 }

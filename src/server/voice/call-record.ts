@@ -28,7 +28,7 @@ export async function finishCallRecord(input: FinishCallRecord): Promise<{ recor
   let recording: string | null = null;
   if (!recorder.isEmpty) {
     try {
-      await input.saveRecording(recordingKey(callId), recorder.toWav());
+      await input.saveRecording(recordingKey(callId), await recorder.toWavInSlices());
       recording = recordingKey(callId);
     } catch (err) {
       logger.error({ err, callId }, "saving the recording failed");

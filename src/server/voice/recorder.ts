@@ -13,13 +13,18 @@
  *   hang-up (`trimAssistant`, audio still queued when the call ended).
  *
  * The recorder keeps samples in memory (24 kHz: about 5.8 MB per stereo minute; 8 kHz:
- * about 1.9 MB) and renders the WAV once, when the call ends.
+ * about 1.9 MB) and renders the WAV once, when the call ends — a slice at a time, yielding in
+ * between, because that runs on the thread carrying every other call's audio.
  */
-import { writeStereoWav } from "./audio.ts";
+import { silentStereoWav, writeWavChannel } from "./audio.ts";
 
 const CALLER_JITTER_MS = 250;
 /** The provider caps a session at 60 minutes; keep a margin, then stop growing. */
 const MAX_RECORDING_MS = 65 * 60_000;
+/** Samples written between two yields when rendering the WAV (a few milliseconds of work). */
+const WAV_SLICE_SAMPLES = 1 << 18;
+
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 interface Segment {
   start: number;
@@ -56,15 +61,6 @@ class Track {
     return last ? last.start + last.samples.length : 0;
   }
 
-  render(length: number): Int16Array {
-    const out = new Int16Array(length);
-    for (const segment of this.segments) {
-      const room = length - segment.start;
-      if (room <= 0) continue;
-      out.set(room < segment.samples.length ? segment.samples.subarray(0, room) : segment.samples, segment.start);
-    }
-    return out;
-  }
 }
 
 export class CallRecorder {
@@ -128,8 +124,39 @@ export class CallRecorder {
     return (Math.max(this.caller.end, this.assistant.end) * 1000) / this.sampleRate;
   }
 
+  /** The WAV in one go. */
   toWav(): Buffer {
-    const length = Math.max(this.caller.end, this.assistant.end);
-    return writeStereoWav(this.caller.render(length), this.assistant.render(length), this.sampleRate);
+    const wav = silentStereoWav(Math.max(this.caller.end, this.assistant.end), this.sampleRate);
+    const steps = this.fill(wav);
+    while (!steps.next().done);
+    return wav;
+  }
+
+  /** The WAV, written a slice at a time with `pause()` (the next turn of the event loop) in between. */
+  async toWavInSlices(pause: () => Promise<void> = yieldToEventLoop): Promise<Buffer> {
+    const wav = silentStereoWav(Math.max(this.caller.end, this.assistant.end), this.sampleRate);
+    const steps = this.fill(wav);
+    while (!steps.next().done) await pause();
+    return wav;
+  }
+
+  /** Writes both tracks into `wav`, stopping after every WAV_SLICE_SAMPLES samples. */
+  private *fill(wav: Buffer): Generator<void> {
+    let sinceStop = 0;
+    for (const [track, channel] of [[this.caller, 0], [this.assistant, 1]] as const) {
+      for (const segment of track.segments) {
+        let at = 0;
+        while (at < segment.samples.length) {
+          const take = Math.min(segment.samples.length - at, WAV_SLICE_SAMPLES - sinceStop);
+          writeWavChannel(wav, channel, segment.start + at, segment.samples.subarray(at, at + take));
+          at += take;
+          sinceStop += take;
+          if (sinceStop >= WAV_SLICE_SAMPLES) {
+            sinceStop = 0;
+            yield;
+          }
+        }
+      }
+    }
   }
 }

@@ -95,3 +95,18 @@ export interface SessionLogger {
 }
 
 export const silentLogger: SessionLogger = { info() {}, warn() {}, error() {} };
+
+// ---------------------------------------------------------------------------
+// Measurement (npm run bench:voice); off unless a sink is passed
+
+/**
+ * Time the server spends on one audio frame, in ms, measured where the frame enters: from the
+ * caller frame's arrival at the transport to its hand-off to the provider socket (`uplink`), and
+ * from a provider audio event's arrival to the hand-off of its audio to the caller socket
+ * (`downlink`). Socket library framing and time spent waiting in the event loop are not included.
+ */
+export interface FrameMetrics {
+  uplink(ms: number): void;
+  downlink(ms: number): void;
+}
+

@@ -1,34 +1,86 @@
-import { createBrowserRouter } from "react-router";
-import { GuestOnly, RequireAuth } from "@/features/auth/guards";
+import { lazy, Suspense, type ComponentType } from "react";
+import { Route, Routes } from "react-router";
+import { LandingPage } from "@/features/marketing/landing-page";
+import { RequestADemoPage } from "@/features/marketing/request-a-demo-page";
 import { NotFoundPage } from "@/features/not-found/not-found-page";
+import { DeferredToaster, RouteErrorBoundary, ScrollToTop } from "./route-frame";
 
-/**
- * Visitors download only the marketing chunk; the signed-in app (layout and pages) is split out
- * behind `lazy` so it loads after login.
+/*
+ * Declarative routes with React.lazy pages rather than a data router: nothing here needs loaders
+ * or actions, and the data router's engine would add ~18 KB gzipped to every visitor's first
+ * download. Visitors fetch only the marketing chunks; the signed-in app (guards, layout, pages)
+ * loads after login. The landing and demo pages themselves are in the entry chunk (the demo
+ * form's heavier code stays split): they are most visitors' first page, and a lazy chunk would
+ * cost them one more round trip before anything paints.
  */
-export const router = createBrowserRouter([
-  { path: "/", lazy: async () => ({ Component: (await import("@/features/marketing/landing-page")).LandingPage }) },
-  {
-    element: <GuestOnly />,
-    children: [
-      { path: "/login", lazy: async () => ({ Component: (await import("@/features/auth/login-page")).LoginPage }) },
-      { path: "/signup", lazy: async () => ({ Component: (await import("@/features/auth/signup-page")).SignupPage }) },
-    ],
-  },
-  {
-    element: <RequireAuth />,
-    children: [
-      {
-        lazy: async () => ({ Component: (await import("./app-layout")).AppLayout }),
-        children: [
-          { path: "/assistants", lazy: async () => ({ Component: (await import("@/features/assistants/assistants-page")).AssistantsPage }) },
-          { path: "/phone-numbers", lazy: async () => ({ Component: (await import("@/features/phone-numbers/phone-numbers-page")).PhoneNumbersPage }) },
-          { path: "/calls", lazy: async () => ({ Component: (await import("@/features/calls/calls-page")).CallsPage }) },
-          { path: "/tools", lazy: async () => ({ Component: (await import("@/features/tools/tools-page")).ToolsPage }) },
-          { path: "/settings", lazy: async () => ({ Component: (await import("@/features/settings/settings-page")).SettingsPage }) },
-        ],
-      },
-    ],
-  },
-  { path: "*", Component: NotFoundPage },
-]);
+const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) =>
+  lazy(async () => ({ default: (await load())[name] }));
+
+const marketingContent = () => import("@/features/marketing/company-pages");
+const solutions = () => import("@/features/marketing/solutions-pages");
+
+const HowItWorksPage = page(marketingContent, "HowItWorksPage");
+const PricingPage = page(marketingContent, "PricingPage");
+const AboutPage = page(marketingContent, "AboutPage");
+const ContactPage = page(marketingContent, "ContactPage");
+const PrivacyPolicyPage = page(() => import("@/features/marketing/privacy-policy-page"), "PrivacyPolicyPage");
+const IndustriesPage = page(solutions, "IndustriesPage");
+const UseCasesPage = page(solutions, "UseCasesPage");
+const IndustryPage = lazy(async () => ({ default: (await solutions()).IndustryPage }));
+const UseCasePage = lazy(async () => ({ default: (await solutions()).UseCasePage }));
+const ProductPage = lazy(async () => ({ default: (await import("@/features/marketing/product-pages")).ProductPage }));
+
+const GuestOnly = page(() => import("@/features/auth/guards"), "GuestOnly");
+const RequireAuth = page(() => import("@/features/auth/guards"), "RequireAuth");
+const LoginPage = page(() => import("@/features/auth/login-page"), "LoginPage");
+const SignupPage = page(() => import("@/features/auth/signup-page"), "SignupPage");
+const AppLayout = page(() => import("./app-layout"), "AppLayout");
+const AssistantsPage = page(() => import("@/features/assistants/assistants-page"), "AssistantsPage");
+const PhoneNumbersPage = page(() => import("@/features/phone-numbers/phone-numbers-page"), "PhoneNumbersPage");
+const CallsPage = page(() => import("@/features/calls/calls-page"), "CallsPage");
+const ToolsPage = page(() => import("@/features/tools/tools-page"), "ToolsPage");
+const SettingsPage = page(() => import("@/features/settings/settings-page"), "SettingsPage");
+
+const notFound = <NotFoundPage />;
+
+export function AppRoutes() {
+  return (
+    <>
+      <ScrollToTop />
+      <RouteErrorBoundary>
+        <Suspense fallback={null}>
+          <Routes>
+            <Route path="/" element={<LandingPage />} />
+            <Route path="/request-a-demo" element={<RequestADemoPage />} />
+            <Route path="/how-it-works" element={<HowItWorksPage />} />
+            <Route path="/pricing" element={<PricingPage />} />
+            <Route path="/company/about" element={<AboutPage />} />
+            <Route path="/contact" element={<ContactPage />} />
+            <Route path="/privacy-policy" element={<PrivacyPolicyPage />} />
+            <Route path="/industries" element={<IndustriesPage />} />
+            <Route path="/industries/:slug" element={<IndustryPage notFound={notFound} />} />
+            <Route path="/use-cases" element={<UseCasesPage />} />
+            <Route path="/use-cases/:slug" element={<UseCasePage notFound={notFound} />} />
+            <Route path="/product/:slug" element={<ProductPage notFound={notFound} />} />
+
+            <Route element={<GuestOnly />}>
+              <Route path="/login" element={<LoginPage />} />
+              <Route path="/signup" element={<SignupPage />} />
+            </Route>
+            <Route element={<RequireAuth />}>
+              <Route element={<AppLayout />}>
+                <Route path="/assistants" element={<AssistantsPage />} />
+                <Route path="/phone-numbers" element={<PhoneNumbersPage />} />
+                <Route path="/calls" element={<CallsPage />} />
+                <Route path="/tools" element={<ToolsPage />} />
+                <Route path="/settings" element={<SettingsPage />} />
+              </Route>
+            </Route>
+            <Route path="*" element={notFound} />
+          </Routes>
+        </Suspense>
+      </RouteErrorBoundary>
+      <DeferredToaster />
+    </>
+  );
+}

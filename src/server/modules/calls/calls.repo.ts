@@ -1,6 +1,6 @@
-import { eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { assistants, calls } from "../../db/schema.ts";
+import { assistants, calls, tools } from "../../db/schema.ts";
 import type { CallStore } from "../../voice/seams.ts";
 
 /** The call engine's record of a call, in the `calls` table. Written by the server only. */
@@ -51,4 +51,15 @@ export async function closeInterruptedCalls(db: Db, now = new Date()): Promise<n
     .where(isNull(calls.endTime))
     .returning({ id: calls.id });
   return rows.length;
+}
+
+/** The user's tools among `ids`, in the order of `ids` (an assistant's tool_ids); unknown ids are absent. */
+export async function findCallTools(db: Db, userId: string, ids: readonly string[]): Promise<Array<typeof tools.$inferSelect>> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(tools)
+    .where(and(eq(tools.userId, userId), inArray(tools.id, [...ids])));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }

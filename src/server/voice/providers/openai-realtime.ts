@@ -54,6 +54,8 @@ export interface OpenAIRealtimeOptions {
   /** WebSocket ping period; a missing pong by the next ping ends the connection. */
   pingIntervalMs?: number;
   logger?: ProviderLogger;
+  /** Off by default: the bench passes a sink to time each audio event through the server. */
+  metrics?: { downlink(ms: number): void };
 }
 
 export function realtimeUrl(baseUrl: string, model: string): string {
@@ -97,11 +99,14 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
       this.startPing();
       handlers.open();
     });
+    const metrics = this.options.metrics;
     ws.on("message", (data, isBinary) => {
       if (isBinary) return;
+      const startedAt = metrics ? performance.now() : 0;
       const parsed = parseServerEvent(data.toString());
       if (parsed.kind === "event") handlers.event(parsed.event);
       else if (parsed.kind === "invalid") this.options.logger?.warn?.({ reason: parsed.reason }, "unparseable realtime event");
+      if (metrics && parsed.kind === "event" && parsed.event.type === "response.output_audio.delta") metrics.downlink(performance.now() - startedAt);
     });
     ws.on("pong", () => {
       this.awaitingPong = false;

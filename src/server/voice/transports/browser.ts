@@ -6,7 +6,7 @@
  */
 import WebSocket from "ws";
 import { clientMessageSchema, type ServerMessage } from "../../../shared/calls.ts";
-import type { Transport, TransportHandlers } from "../seams.ts";
+import type { FrameMetrics, Transport, TransportHandlers } from "../seams.ts";
 
 export interface BrowserTransportOptions {
   /** Ping period; a missing pong by the next ping drops the connection. Spec §9: 30 s. */
@@ -16,6 +16,8 @@ export interface BrowserTransportOptions {
    * must not grow the server's memory. 8 MB is about 3 minutes of 24 kHz PCM16.
    */
   maxBufferedBytes?: number;
+  /** Off by default: the bench passes a sink to time each caller frame through the server. */
+  metrics?: Pick<FrameMetrics, "uplink">;
 }
 
 const CLOSE_REASON_MAX_BYTES = 123;
@@ -40,6 +42,7 @@ export class BrowserTransport implements Transport {
   private closed = false;
   private readonly heartbeatMs: number;
   private readonly maxBufferedBytes: number;
+  private readonly metrics: Pick<FrameMetrics, "uplink"> | undefined;
 
   constructor(
     private readonly ws: WebSocket,
@@ -47,6 +50,7 @@ export class BrowserTransport implements Transport {
   ) {
     this.heartbeatMs = options.heartbeatMs ?? 30_000;
     this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+    this.metrics = options.metrics;
   }
 
   start(handlers: TransportHandlers): void {
@@ -67,8 +71,10 @@ export class BrowserTransport implements Transport {
     const handlers = this.handlers;
     if (!handlers || this.closed) return;
     if (isBinary) {
+      const startedAt = this.metrics ? performance.now() : 0;
       const audio = toBuffer(data);
       if (audio.length > 0) handlers.audio(audio);
+      this.metrics?.uplink(performance.now() - startedAt);
       return;
     }
     let json: unknown;

@@ -1,20 +1,21 @@
-import { Link } from "react-router";
-import { BrandLogo } from "@/components/brand-logo";
-import { Button } from "@/components/ui/button";
+import { CustomerStories } from "./customer-stories";
+import { LandingHero } from "./landing-hero";
+import { ClosingCta, LandingEnterprise, LandingHowItWorks, LandingSolutions } from "./landing-platform";
+import { LandingBenefits, LandingResults } from "./landing-results";
+import { MarketingLayout } from "./marketing-layout";
 
+/** The landing page (/): the eight sections of spec §2, in order. */
 export function LandingPage() {
   return (
-    <main className="flex min-h-svh flex-col items-center justify-center gap-6 px-4 text-center">
-      <BrandLogo className="text-2xl" />
-      <h1 className="max-w-2xl text-4xl font-bold tracking-tight">Turn your contact center into a command center</h1>
-      <div className="flex gap-3">
-        <Button asChild>
-          <Link to="/request-a-demo">Request a demo</Link>
-        </Button>
-        <Button asChild variant="outline">
-          <Link to="/login">Login</Link>
-        </Button>
-      </div>
-    </main>
+    <MarketingLayout>
+      <LandingHero />
+      <CustomerStories />
+      <LandingResults />
+      <LandingBenefits />
+      <LandingHowItWorks />
+      <LandingEnterprise />
+      <LandingSolutions />
+      <ClosingCta />
+    </MarketingLayout>
   );
 }

@@ -1,0 +1,229 @@
+/**
+ * `npm run bench:web`: what a visitor downloads for the marketing pages, and their Lighthouse
+ * scores. Builds the client if it is missing or older than its sources, starts the real server
+ * (embedded database in a temporary DATA_DIR, a free port), then
+ *  1. loads each page in Debian Chromium and sums the gzipped bodies of every JS and CSS file it fetched;
+ *  2. runs Lighthouse (performance, accessibility) against a Chromium started here with
+ *     --remote-debugging-port, with the mobile (default) and the desktop presets; the median of
+ *     `--runs N` (default 3) is shown.
+ * Options: --runs N, --skip-lighthouse, --verbose (list each file). BENCH_WEB_ROOT=<dir> measures a
+ * build in another folder.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { gzipSync } from "node:zlib";
+import lighthouse, { desktopConfig } from "lighthouse";
+import { chromium } from "playwright-core";
+import { buildApp, defaultWebRoot, type AppConfig } from "../src/server/app.ts";
+import { loadConfig } from "../src/server/config.ts";
+import { openDatabase } from "../src/server/db/client.ts";
+
+const PAGES = ["/", "/request-a-demo"];
+const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+const CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--no-first-run", "--disable-sync"];
+const AIM = { landingJsKb: 120, score: 95 };
+const root = resolve(import.meta.dirname, "..");
+
+const args = process.argv.slice(2);
+const runs = Math.max(1, Number(args[args.indexOf("--runs") + 1]) || 3);
+const skipLighthouse = args.includes("--skip-lighthouse");
+const verbose = args.includes("--verbose");
+const webRoot = resolve(process.env.BENCH_WEB_ROOT ?? defaultWebRoot);
+
+function newestMtime(path: string): number {
+  const stats = statSync(path);
+  if (!stats.isDirectory()) return stats.mtimeMs;
+  return Math.max(0, ...readdirSync(path).map((entry) => newestMtime(join(path, entry))));
+}
+
+function buildIfNeeded() {
+  const index = join(webRoot, "index.html");
+  const sources = ["src/web", "src/shared", "index.html", "vite.config.ts", "package.json", "public"].map((p) => join(root, p)).filter(existsSync);
+  const built = existsSync(index) ? statSync(index).mtimeMs : 0;
+  if (built > Math.max(...sources.map(newestMtime))) return;
+  console.log(`Building the client into ${webRoot} ...`);
+  const result = spawnSync(join(root, "node_modules/.bin/vite"), ["build", "--outDir", webRoot, "--emptyOutDir", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("vite build failed");
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolvePort(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+async function startServer() {
+  const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-web-"));
+  const database = await openDatabase({ kind: "pglite", dataDir: join(dataDir, "pglite") });
+  await database.migrate();
+  const port = await freePort();
+  const loaded = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "warn", DATA_DIR: dataDir, PORT: String(port), APP_SECRET: randomBytes(32).toString("hex") });
+  const config: AppConfig = { ...loaded, appSecret: loaded.appSecret! };
+  const app = await buildApp(config, { database, webRoot });
+  await app.listen({ host: "127.0.0.1", port });
+  return {
+    url: `http://127.0.0.1:${port}`,
+    async stop() {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface Transfer {
+  jsKb: number;
+  cssKb: number;
+  files: { url: string; kind: "js" | "css"; gzipKb: number }[];
+}
+
+/** Loads a page as a first-time visitor and gzips (level 9, as a server would) every script and stylesheet it fetched. */
+async function measureTransfer(baseUrl: string, path: string): Promise<Transfer> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const pending: Promise<Transfer["files"][number] | null>[] = [];
+    const seen = new Set<string>();
+    page.on("response", (response) => {
+      const type = response.request().resourceType();
+      if ((type !== "script" && type !== "stylesheet") || seen.has(response.url())) return;
+      seen.add(response.url());
+      pending.push(
+        response
+          .body()
+          .then((body) => ({ url: new URL(response.url()).pathname, kind: type === "script" ? "js" : "css", gzipKb: gzipSync(body, { level: 9 }).length / 1024 }) as const)
+          .catch(() => null),
+      );
+    });
+    await page.goto(baseUrl + path, { waitUntil: "networkidle" });
+    const files = (await Promise.all(pending)).filter((f) => f !== null);
+    const sum = (kind: "js" | "css") => files.filter((f) => f.kind === kind).reduce((total, f) => total + f.gzipKb, 0);
+    return { jsKb: sum("js"), cssKb: sum("css"), files };
+  } finally {
+    await browser.close();
+  }
+}
+
+async function launchDebuggableChromium(): Promise<{ port: number; process: ChildProcess; userDataDir: string }> {
+  const port = await freePort();
+  const userDataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-chromium-"));
+  const child = spawn(CHROMIUM, [...CHROMIUM_FLAGS, "--headless=new", `--remote-debugging-port=${port}`, `--user-data-dir=${userDataDir}`, "about:blank"], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  await new Promise<void>((resolveReady, reject) => {
+    const timer = setTimeout(() => reject(new Error("Chromium did not open its debugging port within 30 s")), 30_000);
+    let output = "";
+    child.stderr!.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes("DevTools listening on")) {
+        clearTimeout(timer);
+        resolveReady();
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`Chromium exited (${code}) before listening:\n${output}`)));
+  });
+  return { port, process: child, userDataDir };
+}
+
+class LighthouseRunError extends Error {}
+
+/** One measurement, retried up to twice when Lighthouse reports that it could not measure. */
+async function measureScores(url: string, port: number, preset: "mobile" | "desktop"): Promise<Scores> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runLighthouse(url, port, preset);
+    } catch (error) {
+      if (!(error instanceof LighthouseRunError) || attempt === 3) throw error;
+      console.warn(`Lighthouse could not measure ${url} (${preset}), retrying: ${error.message}`);
+    }
+  }
+}
+
+interface Scores {
+  performance: number;
+  accessibility: number;
+  metrics: string;
+  failedA11y: string[];
+}
+
+async function runLighthouse(url: string, port: number, preset: "mobile" | "desktop"): Promise<Scores> {
+  const result = await lighthouse(
+    url,
+    { port, logLevel: "error", output: "json", onlyCategories: ["performance", "accessibility"] },
+    preset === "desktop" ? desktopConfig : undefined,
+  );
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  // A run that could not measure (e.g. NO_FCP on an overloaded machine) scores 0: say so and retry rather than average it in.
+  if (result.lhr.runtimeError) throw new LighthouseRunError(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
+  const { categories, audits } = result.lhr;
+  const ms = (id: string) => `${Math.round(audits[id]?.numericValue ?? 0)}`;
+  return {
+    performance: Math.round((categories.performance?.score ?? 0) * 100),
+    accessibility: Math.round((categories.accessibility?.score ?? 0) * 100),
+    metrics: `FCP ${ms("first-contentful-paint")} ms, LCP ${ms("largest-contentful-paint")} ms, TBT ${ms("total-blocking-time")} ms, CLS ${(audits["cumulative-layout-shift"]?.numericValue ?? 0).toFixed(3)}`,
+    failedA11y: (categories.accessibility?.auditRefs ?? [])
+      .map((ref) => audits[ref.id])
+      .filter((a) => a && a.scoreDisplayMode === "binary" && a.score === 0)
+      .map((a) => a!.id),
+  };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const kb = (value: number) => value.toFixed(1);
+
+async function main() {
+  buildIfNeeded();
+  const server = await startServer();
+  let chrome: Awaited<ReturnType<typeof launchDebuggableChromium>> | null = null;
+  try {
+    const rows: string[][] = [];
+    const notes: string[] = [];
+    if (!skipLighthouse) chrome = await launchDebuggableChromium();
+    for (const path of PAGES) {
+      const transfer = await measureTransfer(server.url, path);
+      const row = [path, kb(transfer.jsKb), kb(transfer.cssKb), String(transfer.files.length)];
+      if (verbose) for (const f of [...transfer.files].sort((a, b) => b.gzipKb - a.gzipKb)) console.log(`${path}  ${kb(f.gzipKb).padStart(6)} KB  ${f.url}`);
+      if (chrome) {
+        for (const preset of ["mobile", "desktop"] as const) {
+          const results: Scores[] = [];
+          for (let i = 0; i < runs; i++) results.push(await measureScores(server.url + path, chrome.port, preset));
+          row.push(String(median(results.map((r) => r.performance))), String(median(results.map((r) => r.accessibility))));
+          notes.push(`${path} ${preset}: ${results.map((r) => r.metrics).join(" | ")}`);
+          const failed = [...new Set(results.flatMap((r) => r.failedA11y))];
+          if (failed.length) notes.push(`${path} ${preset}: failed accessibility audits: ${failed.join(", ")}`);
+        }
+      }
+      rows.push(row);
+    }
+
+    const header = ["page", "JS gzip KB", "CSS gzip KB", "files"];
+    if (chrome) header.push("perf mobile", "a11y mobile", "perf desktop", "a11y desktop");
+    const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+    const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join("  ");
+    console.log(`\nMarketing pages (${webRoot})${chrome ? `, Lighthouse median of ${runs} run(s)` : ""}`);
+    console.log(line(header));
+    console.log(widths.map((w) => "-".repeat(w)).join("  "));
+    rows.forEach((r) => console.log(line(r)));
+    console.log(`\nAim: JS for / <= ${AIM.landingJsKb} KB gzipped; performance and accessibility >= ${AIM.score}.`);
+    for (const note of notes) console.log(`  ${note}`);
+  } finally {
+    if (chrome) {
+      const exited = new Promise((done) => chrome!.process.once("exit", done));
+      chrome.process.kill("SIGTERM");
+      await exited;
+      rmSync(chrome.userDataDir, { recursive: true, force: true, maxRetries: 5 });
+    }
+    await server.stop();
+  }
+}
+
+await main();

@@ -1,0 +1,61 @@
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { createCallTokens } from "./call-tokens.ts";
+import { createCallsService, REFUSALS, type PrepareResult } from "./calls.service.ts";
+
+const testSessionBody = z.object({
+  assistantId: z.string({ error: "No assistant selected" }).trim().min(1, "No assistant selected"),
+});
+
+/**
+ * Test calls (register inside the authenticated scope):
+ * - POST /api/calls/test-session { assistantId } → { session_id, model, assistant: { id, name } }
+ * - GET  /api/calls/live?session_id=… upgrades to the live socket of src/shared/calls.ts.
+ *
+ * The live route needs the session cookie (the scope's hook refuses the upgrade with 401
+ * without one) and a session id issued to that same user within the last 60 s, used once.
+ */
+export const callsRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const { liveCalls } = app.ctx;
+  const service = createCallsService({ ctx: app.ctx, tokens: createCallTokens(app.ctx.config.appSecret), liveCalls });
+  // The preparation is async (database); it runs before the upgrade, so the socket handler
+  // below attaches the call synchronously and no early message from the browser is missed.
+  const prepared = new WeakMap<FastifyRequest, PrepareResult>();
+
+  app.post("/api/calls/test-session", { schema: { body: testSessionBody } }, (req) =>
+    service.createTestSession(req.user.id, req.body.assistantId),
+  );
+
+  app.get(
+    "/api/calls/live",
+    {
+      websocket: true,
+      preHandler: async (req) => {
+        // A plain GET (no upgrade) gets the plugin's 404 and must not use the session id up.
+        if (!req.ws) return;
+        const query = req.query as Record<string, unknown>;
+        try {
+          prepared.set(req, await service.prepareLiveCall(req.user.id, query["session_id"]));
+        } catch (err) {
+          req.log.error({ err }, "preparing a live call failed");
+          prepared.set(req, { ok: false, ...REFUSALS.failed });
+        }
+      },
+    },
+    (socket, req) => {
+      const result = prepared.get(req) ?? { ok: false, ...REFUSALS.failed };
+      prepared.delete(req);
+      if (!result.ok) {
+        socket.close(result.code, result.reason);
+        return;
+      }
+      if (liveCalls.isClosing) {
+        socket.close(REFUSALS.shuttingDown.code, REFUSALS.shuttingDown.reason);
+        return;
+      }
+      service.startLiveCall(socket, result.call, req.log);
+    },
+  );
+};

@@ -1,0 +1,179 @@
+/**
+ * Test calls from the browser: a short-lived session id (no call record yet), then the live
+ * socket that runs one CallSession joining the browser, OpenAI Realtime and the user's tools.
+ * The record is inserted by the CallSession when the call starts, finalised when it ends.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import type WebSocket from "ws";
+import { isUuid } from "../../../shared/assistants.ts";
+import type { ModuleContext } from "../../app.ts";
+import { AppError, notFound } from "../../errors.ts";
+import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
+import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts";
+import { BrowserTransport } from "../../voice/transports/browser.ts";
+import { findAssistant } from "../assistants/assistants.repo.ts";
+import { readCredential } from "../credentials/credentials.service.ts";
+import { toHttpConfig } from "../tools/tools.service.ts";
+import type { CallTokens } from "./call-tokens.ts";
+import { createCallToolRunner, type CallToolConfig } from "./call-tool-runner.ts";
+import { createDbCallStore, findCallTools } from "./calls.repo.ts";
+import type { LiveCalls } from "./live-calls.ts";
+
+export const MISSING_API_KEY_MESSAGE = "Add your OpenAI API key in Settings before starting a call.";
+
+export interface TestSession {
+  session_id: string;
+  model: string;
+  assistant: { id: string; name: string };
+}
+
+/** Everything a live call needs, loaded before the socket is upgraded. */
+export interface PreparedCall {
+  userId: string;
+  apiKey: string;
+  assistant: CallAssistant;
+  toolConfigs: Map<string, CallToolConfig>;
+}
+
+/**
+ * Why a live socket is refused: closed right after the upgrade with an application close code
+ * (4000–4999) and this reason, which the panel shows as "Disconnected (code) - reason".
+ */
+export interface RefusedCall {
+  code: number;
+  reason: string;
+}
+
+export type PrepareResult = { ok: true; call: PreparedCall } | ({ ok: false } & RefusedCall);
+
+export const REFUSALS = {
+  unknown: { code: 4404, reason: "Call session not found" },
+  expired: { code: 4401, reason: "Call session expired" },
+  used: { code: 4401, reason: "Call session already used" },
+  assistant: { code: 4404, reason: "Assistant not found" },
+  apiKey: { code: 4400, reason: MISSING_API_KEY_MESSAGE },
+  shuttingDown: { code: 1001, reason: "Server shutting down" },
+  failed: { code: 1011, reason: "Failed to start call" },
+} as const satisfies Record<string, RefusedCall>;
+
+type Ctx = Pick<ModuleContext, "db" | "secrets" | "config" | "storage">;
+
+export interface CallsServiceDeps {
+  ctx: Ctx;
+  tokens: CallTokens;
+  liveCalls: LiveCalls;
+}
+
+export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps) {
+  const { db, secrets, config, storage } = ctx;
+  const store = createDbCallStore(db);
+
+  async function ownAssistant(userId: string, id: string) {
+    // A malformed id names no assistant; answering 404 also keeps it away from a uuid cast.
+    return isUuid(id) ? findAssistant(db, userId, id) : null;
+  }
+
+  async function apiKeyOf(userId: string): Promise<string | null> {
+    try {
+      return await readCredential(ctx, userId, "openai_api_key");
+    } catch {
+      // Sealed under another APP_SECRET: as good as missing, and the fix is the same (enter it again).
+      return null;
+    }
+  }
+
+  function decryptToolKey(sealed: string | null): string | null | undefined {
+    if (!sealed) return null;
+    try {
+      return secrets.decrypt(sealed);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function loadTools(userId: string, toolIds: readonly string[]) {
+    const rows = await findCallTools(db, userId, toolIds.filter(isUuid));
+    const configs = new Map<string, CallToolConfig>();
+    for (const row of rows) {
+      const apiKey = decryptToolKey(row.apiKeyEncrypted);
+      configs.set(
+        row.id,
+        apiKey === undefined
+          ? { ok: false, error: `The API key of tool "${row.name}" can no longer be read. Edit the tool and enter the key again.` }
+          : { ok: true, http: toHttpConfig(row, apiKey) },
+      );
+    }
+    const definitions = rows.map((row) => ({ id: row.id, name: row.name, description: row.description, parameters: row.parameters }));
+    return { definitions, configs };
+  }
+
+  return {
+    /** Checks the assistant and the key; creates no call record (that happens when the call starts). */
+    async createTestSession(userId: string, assistantId: string): Promise<TestSession> {
+      const assistant = await ownAssistant(userId, assistantId);
+      if (!assistant) throw notFound("Assistant");
+      if (!(await apiKeyOf(userId))) throw new AppError(400, "missing_api_key", MISSING_API_KEY_MESSAGE);
+      return {
+        session_id: tokens.issue(userId, assistant.id),
+        model: assistant.model,
+        assistant: { id: assistant.id, name: assistant.name },
+      };
+    },
+
+    /** Redeems the session id and loads the call's configuration; never throws. */
+    async prepareLiveCall(userId: string, sessionId: unknown): Promise<PrepareResult> {
+      if (liveCalls.isClosing) return { ok: false, ...REFUSALS.shuttingDown };
+      const check = tokens.redeem(sessionId, userId);
+      if (!check.ok) {
+        const refusal = check.reason === "expired" ? REFUSALS.expired : check.reason === "used" ? REFUSALS.used : REFUSALS.unknown;
+        return { ok: false, ...refusal };
+      }
+      // Re-checked: the assistant or the key may have gone since the session id was issued.
+      const row = await ownAssistant(userId, check.claims.assistantId);
+      if (!row) return { ok: false, ...REFUSALS.assistant };
+      const apiKey = await apiKeyOf(userId);
+      if (!apiKey) return { ok: false, ...REFUSALS.apiKey };
+      const { definitions, configs } = await loadTools(userId, row.toolIds);
+      const assistant: CallAssistant = {
+        id: row.id,
+        name: row.name,
+        instructions: row.instructions ?? "",
+        firstMessage: row.firstMessage,
+        model: row.model,
+        voice: row.voice,
+        tools: definitions,
+      };
+      return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs } };
+    },
+
+    /** Runs the call on the upgraded socket; it is tracked until it ends. */
+    startLiveCall(socket: WebSocket, call: PreparedCall, log: FastifyBaseLogger): CallSession {
+      const logger = log.child({ assistantId: call.assistant.id });
+      const metrics = liveCalls.metrics;
+      const session = new CallSession({
+        transport: new BrowserTransport(socket, { metrics }),
+        provider: new OpenAIRealtimeProvider({
+          baseUrl: config.openaiBaseUrl,
+          apiKey: call.apiKey,
+          model: call.assistant.model,
+          logger,
+          metrics,
+        }),
+        toolRunner: createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }),
+        store,
+        saveRecording: async (key, wav) => {
+          await storage.put(key, wav, { contentType: "audio/wav" });
+        },
+        assistant: call.assistant,
+        userId: call.userId,
+        isTest: true,
+        logger,
+      });
+      session.start();
+      liveCalls.add(session);
+      return session;
+    },
+  };
+}
+
+export type CallsService = ReturnType<typeof createCallsService>;

@@ -1,0 +1,151 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import {
+  createAssistant,
+  openLiveSocket,
+  requestTestSession,
+  sessionIdFor,
+  signUpCaller,
+  startLiveApp,
+  type Caller,
+  type LiveApp,
+} from "../../../../tests/fakes/realtime-app.ts";
+import { calls } from "../../db/schema.ts";
+import { CALL_TOKEN_TTL_MS, createCallTokens } from "./call-tokens.ts";
+
+/**
+ * POST /api/calls/test-session and the doors of WS /api/calls/live: who may open a call, with
+ * which session id, and what a refused browser sees. The full conversation is in calls.live.test.ts.
+ */
+
+let fake: FakeRealtime;
+let live: LiveApp;
+let ada: Caller;
+let assistantId: string;
+
+beforeAll(async () => {
+  fake = await startFakeRealtime({ apiKey: "sk-live-test" });
+  live = await startLiveApp(fake);
+  ada = await signUpCaller(live.app, fake.apiKey);
+  assistantId = (await createAssistant(live.app, ada, { name: "Front desk" })).id;
+});
+afterAll(async () => {
+  await live.app.close();
+  await fake.close();
+});
+
+const callRows = (userId: string) => live.db.select().from(calls).where(eq(calls.userId, userId));
+const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
+
+describe("POST /api/calls/test-session", () => {
+  it("returns a session id, the model and the assistant, and creates no call record", async () => {
+    const res = await requestTestSession(live.app, ada, { assistantId });
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as { session_id: string; model: string; assistant: unknown };
+    expect(body).toEqual({ session_id: expect.any(String), model: "gpt-realtime-2.1", assistant: { id: assistantId, name: "Front desk" } });
+    expect(body.session_id.length).toBeGreaterThan(40);
+    // Two requests, two different ids.
+    expect(await sessionIdFor(live.app, ada, assistantId)).not.toBe(body.session_id);
+    expect(await callRows(ada.userId)).toEqual([]);
+  });
+
+  it("refuses a user without an OpenAI key with missing_api_key, and writes nothing", async () => {
+    const bob = await signUpCaller(live.app);
+    const own = await createAssistant(live.app, bob);
+    const res = await requestTestSession(live.app, bob, { assistantId: own.id });
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res)).toEqual({ code: "missing_api_key", message: "Add your OpenAI API key in Settings before starting a call." });
+    expect(await callRows(bob.userId)).toEqual([]);
+  });
+
+  it("answers 404 for another user's assistant, an unknown id and a malformed id", async () => {
+    const eve = await signUpCaller(live.app, fake.apiKey);
+    for (const id of [assistantId, "7f1c1d7e-4a4b-4c55-9d2e-0c8a0d7f0e11", "not-a-uuid"]) {
+      const res = await requestTestSession(live.app, eve, { assistantId: id });
+      expect(res.statusCode).toBe(404);
+      expect(errorOf(res)).toEqual({ code: "not_found", message: "Assistant not found" });
+    }
+    expect(await callRows(eve.userId)).toEqual([]);
+  });
+
+  it("says No assistant selected when the id is missing or blank", async () => {
+    for (const body of [{}, { assistantId: "  " }]) {
+      const res = await requestTestSession(live.app, ada, body);
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res).message).toBe("No assistant selected");
+    }
+  });
+
+  it("needs a session", async () => {
+    const res = await requestTestSession(live.app, null, { assistantId });
+    expect(res.statusCode).toBe(401);
+  });
+});
+
+describe("WS /api/calls/live refuses", () => {
+  it("an upgrade without the session cookie, with HTTP 401", async () => {
+    const sessionId = await sessionIdFor(live.app, ada, assistantId);
+    await expect(openLiveSocket(live, null, sessionId)).rejects.toThrow("Unexpected server response: 401");
+  });
+
+  it.each([
+    ["a missing session id", ""],
+    ["a made-up session id", "not-a-session"],
+    ["a tampered session id", "tampered"],
+  ])("%s: closes with 4404 and a reason, and starts no call", async (_, kind) => {
+    let sessionId = kind;
+    if (kind === "tampered") {
+      const real = await sessionIdFor(live.app, ada, assistantId);
+      const [payload, mac] = real.split(".");
+      const claims = JSON.parse(Buffer.from(payload!, "base64url").toString()) as Record<string, unknown>;
+      sessionId = `${Buffer.from(JSON.stringify({ ...claims, e: Date.now() + 3_600_000 })).toString("base64url")}.${mac}`;
+    }
+    const browser = await openLiveSocket(live, ada, sessionId);
+    await browser.untilClosed();
+    expect(browser.closed).toEqual({ code: 4404, reason: "Call session not found" });
+    expect(browser.messages).toEqual([]);
+  });
+
+  it("a session id issued to another user, even with a valid cookie", async () => {
+    const eve = await signUpCaller(live.app, fake.apiKey);
+    const sessionId = await sessionIdFor(live.app, ada, assistantId);
+    const browser = await openLiveSocket(live, eve, sessionId);
+    await browser.untilClosed();
+    expect(browser.closed).toEqual({ code: 4404, reason: "Call session not found" });
+    expect(await callRows(eve.userId)).toEqual([]);
+  });
+
+  it("a session id older than 60 s", async () => {
+    // What the server would have issued 61 s ago: same key, same format.
+    const tokens = createCallTokens(live.config.appSecret);
+    const stale = tokens.issue(ada.userId, assistantId, Date.now() - CALL_TOKEN_TTL_MS - 1000);
+    const browser = await openLiveSocket(live, ada, stale);
+    await browser.untilClosed();
+    expect(browser.closed).toEqual({ code: 4401, reason: "Call session expired" });
+  });
+
+  it("a session id used once already", async () => {
+    const before = (await callRows(ada.userId)).length;
+    const sessionId = await sessionIdFor(live.app, ada, assistantId);
+    const first = await openLiveSocket(live, ada, sessionId);
+    await first.untilStatus(`Connected to Front desk`);
+    const second = await openLiveSocket(live, ada, sessionId);
+    await second.untilClosed();
+    expect(second.closed).toEqual({ code: 4401, reason: "Call session already used" });
+    first.end();
+    await first.untilClosed();
+    expect(await callRows(ada.userId)).toHaveLength(before + 1);
+  });
+
+  it("a session id whose user has removed the key since", async () => {
+    const cara = await signUpCaller(live.app, fake.apiKey);
+    const own = await createAssistant(live.app, cara);
+    const sessionId = await sessionIdFor(live.app, cara, own.id);
+    await live.app.inject({ method: "DELETE", url: "/api/credentials/openai_api_key", headers: { cookie: cara.cookie } });
+    const browser = await openLiveSocket(live, cara, sessionId);
+    await browser.untilClosed();
+    expect(browser.closed).toEqual({ code: 4400, reason: "Add your OpenAI API key in Settings before starting a call." });
+    expect(await callRows(cara.userId)).toEqual([]);
+  });
+});

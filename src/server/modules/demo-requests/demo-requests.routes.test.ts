@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { buildTestApp, type TestApp } from "../../../../tests/harness.ts";
+import { demoRequests } from "../../db/schema.ts";
+import type { Db } from "../../db/client.ts";
+import { DEMO_REQUESTS_PER_MINUTE } from "./demo-requests.routes.ts";
+
+let app: TestApp;
+let db: Db;
+let address = 0;
+// The endpoint is rate-limited per client address: each test speaks from its own.
+const nextAddress = () => `10.0.${Math.floor(++address / 250)}.${(address % 250) + 1}`;
+
+const valid = {
+  first_name: "Priya",
+  last_name: "Raman",
+  company: "Northwind Energy",
+  work_email: "priya.raman@northwind.example",
+  role: "Head of Customer Operations",
+  phone_number: "+1 415 555 0134",
+  location: "United States",
+  yearly_call_volume: "100000-500000",
+  comments: "We handle outage calls in three languages.",
+};
+
+function post(payload: unknown, remoteAddress = nextAddress()) {
+  return app.inject({ method: "POST", url: "/api/demo-requests", payload: payload as object, remoteAddress });
+}
+
+beforeAll(async () => {
+  ({ app, db } = await buildTestApp());
+});
+afterAll(() => app.close());
+beforeEach(async () => {
+  await db.delete(demoRequests);
+});
+
+describe("POST /api/demo-requests", () => {
+  it("stores a valid request without a session and answers 201", async () => {
+    const res = await post(valid);
+    expect(res.statusCode).toBe(201);
+    const body = res.json() as { id: string; created_at: string };
+    const rows = await db.select().from(demoRequests);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({
+      id: body.id,
+      firstName: "Priya",
+      lastName: "Raman",
+      company: "Northwind Energy",
+      workEmail: "priya.raman@northwind.example",
+      role: "Head of Customer Operations",
+      phoneNumber: "+1 415 555 0134",
+      location: "United States",
+      yearlyCallVolume: "100000-500000",
+      comments: "We handle outage calls in three languages.",
+    });
+    expect(new Date(body.created_at).getTime()).toBe(rows[0]!.createdAt.getTime());
+  });
+
+  it.each([
+    ["empty", ""],
+    ["blank", "   "],
+    ["null", null],
+    ["absent", undefined],
+  ])("stores comments as null when they are %s", async (_label, comments) => {
+    const res = await post({ ...valid, comments });
+    expect(res.statusCode).toBe(201);
+    const [row] = await db.select().from(demoRequests);
+    expect(row!.comments).toBeNull();
+  });
+
+  it("trims the text it stores", async () => {
+    const res = await post({ ...valid, first_name: "  Priya ", work_email: " priya.raman@northwind.example ", comments: "  Hi  " });
+    expect(res.statusCode).toBe(201);
+    const [row] = await db.select().from(demoRequests);
+    expect(row).toMatchObject({ firstName: "Priya", workEmail: "priya.raman@northwind.example", comments: "Hi" });
+  });
+
+  it.each([
+    ["first_name", "", "First name is required"],
+    ["first_name", "   ", "First name is required"],
+    ["last_name", "", "Last name is required"],
+    ["company", "", "Company name is required"],
+    ["work_email", "", "Please enter a valid work email"],
+    ["work_email", "priya@", "Please enter a valid work email"],
+    ["role", "", "Role is required"],
+    ["phone_number", "", "Phone number is required"],
+    ["location", "", "Location is required"],
+    ["location", "Atlantis", "Location is required"],
+    ["yearly_call_volume", "", "Call volume is required"],
+    ["yearly_call_volume", "a lot", "Call volume is required"],
+  ])("refuses %s = %j with the spec's message and stores nothing", async (field, value, message) => {
+    const res = await post({ ...valid, [field]: value });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { code: "validation_error", message } });
+    expect(await db.select().from(demoRequests)).toHaveLength(0);
+  });
+
+  it.each([
+    ["first_name", "First name is required"],
+    ["company", "Company name is required"],
+    ["location", "Location is required"],
+    ["yearly_call_volume", "Call volume is required"],
+  ])("refuses a body without %s", async (field, message) => {
+    const body: Record<string, unknown> = { ...valid };
+    delete body[field];
+    const res = await post(body);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { message } });
+    expect(await db.select().from(demoRequests)).toHaveLength(0);
+  });
+
+  it("refuses oversized comments", async () => {
+    const res = await post({ ...valid, comments: "x".repeat(5001) });
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ error: { message: "Comments must be at most 5000 characters" } });
+    expect(await db.select().from(demoRequests)).toHaveLength(0);
+  });
+
+  it("answers 429 to a flood from one address, without storing it, and still serves other addresses", async () => {
+    const bot = nextAddress();
+    for (let i = 0; i < DEMO_REQUESTS_PER_MINUTE; i++) {
+      expect((await post(valid, bot)).statusCode).toBe(201);
+    }
+    const flood = await Promise.all(Array.from({ length: 20 }, () => post(valid, bot)));
+    for (const res of flood) {
+      expect(res.statusCode).toBe(429);
+      expect(res.headers["retry-after"]).toBeDefined();
+      expect(res.json()).toEqual({ error: { code: "rate_limited", message: expect.stringMatching(/^Too many demo requests .*Please try again in /) } });
+    }
+    // Invalid bodies count too: a bot cannot keep probing by sending garbage.
+    expect((await post({}, bot)).statusCode).toBe(429);
+    expect(await db.select().from(demoRequests)).toHaveLength(DEMO_REQUESTS_PER_MINUTE);
+
+    expect((await post(valid)).statusCode).toBe(201);
+    expect(await db.select().from(demoRequests)).toHaveLength(DEMO_REQUESTS_PER_MINUTE + 1);
+  });
+});

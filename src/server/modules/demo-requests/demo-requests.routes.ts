@@ -1,0 +1,34 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { demoRequestSchema } from "../../../shared/demo-requests.ts";
+import { AppError } from "../../errors.ts";
+import { createDemoRequestsService } from "./demo-requests.service.ts";
+
+/** A visitor sends a handful at most; a bot gets 429 long before it can fill the table. */
+export const DEMO_REQUESTS_PER_MINUTE = 5;
+
+/** POST /api/demo-requests: the public Request a demo form (register in the public section). */
+export const demoRequestsRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const service = createDemoRequestsService({ db: app.ctx.db });
+
+  app.post(
+    "/api/demo-requests",
+    {
+      schema: { body: demoRequestSchema },
+      // Counted per client address before validation, so floods of invalid bodies are limited too.
+      config: {
+        rateLimit: {
+          max: DEMO_REQUESTS_PER_MINUTE,
+          timeWindow: 60_000,
+          errorResponseBuilder: (_req, ctx) =>
+            new AppError(429, "rate_limited", `Too many demo requests from your network. Please try again in ${ctx.after}.`),
+        },
+      },
+    },
+    async (req, reply) => {
+      reply.status(201);
+      return service.create(req.body);
+    },
+  );
+};
