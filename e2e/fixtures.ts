@@ -30,7 +30,7 @@ export const test = base.extend<{ user: { email: string; password: string; name:
       const openai = await startFakeRealtime();
       const database = await openDatabase({ kind: "pglite" });
       await database.migrate();
-      const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: "0", TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl });
+      const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: "0", TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TRUST_PROXY: "true" });
       const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };
       // E2E_WEB_ROOT lets parallel runs each serve their own build instead of racing on dist/web.
       const app = await buildApp(config, { database, webRoot: process.env.E2E_WEB_ROOT ?? defaultWebRoot });

@@ -25,6 +25,14 @@ describe("configuration", () => {
     expect(loadConfig({ NODE_ENV: "production", APP_SECRET: "x".repeat(40) }).appSecret).toBe("x".repeat(40));
   });
 
+  it("trusts X-Forwarded-For only when told to", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: "1" }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: "10.0.0.0/8, 127.0.0.1" }).trustProxy).toBe("10.0.0.0/8, 127.0.0.1");
+    expect(() => loadConfig({ TRUST_PROXY: "yes please" })).toThrow(/TRUST_PROXY/);
+  });
+
   it("parses the tool allow-list", () => {
     expect(loadConfig({ TOOL_ALLOWED_HOSTS: " api.internal , 127.0.0.1:4000 ," }).toolAllowedHosts).toEqual(["api.internal", "127.0.0.1:4000"]);
   });

@@ -17,6 +17,10 @@ const schema = z.object({
   TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).default("https://api.twilio.com"),
   TOOL_ALLOWED_HOSTS: z.string().default(""),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
+  TRUST_PROXY: z
+    .string()
+    .regex(/^(true|false|\d+|[\d.:a-fA-F/, ]+)$/, "must be true, false, a hop count or a list of proxy addresses")
+    .default("false"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -34,6 +38,8 @@ export interface Config {
   twilioApiBase: string;
   toolAllowedHosts: string[];
   smtpUrl: string | undefined;
+  /** Whether X-Forwarded-For names the client (behind a reverse proxy); Fastify's `trustProxy`. */
+  trustProxy: boolean | number | string;
   logLevel: string;
 }
 
@@ -65,6 +71,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     twilioApiBase: e.TWILIO_API_BASE.replace(/\/+$/, ""),
     toolAllowedHosts: e.TOOL_ALLOWED_HOSTS.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
     smtpUrl: e.SMTP_URL,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
   };
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === "true") return true;
+  if (value === "false") return false;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }

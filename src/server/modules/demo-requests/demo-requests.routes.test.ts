@@ -134,4 +134,12 @@ describe("POST /api/demo-requests", () => {
     expect((await post(valid)).statusCode).toBe(201);
     expect(await db.select().from(demoRequests)).toHaveLength(DEMO_REQUESTS_PER_MINUTE + 1);
   });
+
+  it("does not let a client dodge the limit by inventing X-Forwarded-For (proxy trust is off by default)", async () => {
+    const bot = nextAddress();
+    const spoofed = (i: number) =>
+      app.inject({ method: "POST", url: "/api/demo-requests", payload: valid, remoteAddress: bot, headers: { "x-forwarded-for": `203.0.113.${i}` } });
+    for (let i = 0; i < DEMO_REQUESTS_PER_MINUTE; i++) expect((await spoofed(i)).statusCode).toBe(201);
+    expect((await spoofed(99)).statusCode).toBe(429);
+  });
 });
