@@ -19,7 +19,7 @@ export function DeferredToaster() {
   if (!needed) return null;
   return (
     <Suspense fallback={null}>
-      <Toaster richColors closeButton position="top-right" />
+      <Toaster richColors closeButton position="top-center" />
     </Suspense>
   );
 }
