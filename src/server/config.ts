@@ -19,7 +19,7 @@ const schema = z.object({
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   TRUST_PROXY: z
     .string()
-    .regex(/^(true|false|\d+|[\d.:a-fA-F/, ]+)$/, "must be true, false, a hop count or a list of proxy addresses")
+    .regex(/^(true|false|[\d.:a-fA-F/, ]+)$/, "must be true, false or a list of proxy addresses")
     .default("false"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
@@ -39,7 +39,7 @@ export interface Config {
   toolAllowedHosts: string[];
   smtpUrl: string | undefined;
   /** Whether X-Forwarded-For names the client (behind a reverse proxy); Fastify's `trustProxy`. */
-  trustProxy: boolean | number | string;
+  trustProxy: boolean | string;
   logLevel: string;
 }
 
@@ -76,8 +76,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   };
 }
 
-function parseTrustProxy(value: string): boolean | number | string {
-  if (value === "true") return true;
-  if (value === "false") return false;
-  return /^\d+$/.test(value) ? Number(value) : value;
+function parseTrustProxy(value: string): boolean | string {
+  return value === "true" ? true : value === "false" ? false : value;
 }
