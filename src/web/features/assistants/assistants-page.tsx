@@ -1,6 +1,7 @@
-import { AlertCircle, Bot, Plus } from "lucide-react";
+import { Bot, Plus } from "lucide-react";
 import { useState } from "react";
 import { ASSISTANT_MESSAGES, type Assistant, type AssistantInput } from "@shared/assistants";
+import { EmptyState, ListPageHeader, LoadError, TableSkeleton } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/sonner";
@@ -72,46 +73,37 @@ export function AssistantsPage() {
 
   return (
     <section className="mx-auto grid w-full max-w-6xl gap-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div className="grid gap-1">
-          <h1 className="text-2xl font-semibold tracking-tight">Assistants</h1>
-          <p className="text-sm text-muted-foreground">Build voice assistants, connect their tools and test them live.</p>
-        </div>
-        <Button onClick={openCreate}>
-          <Plus />
-          Create new
-        </Button>
-      </div>
+      <ListPageHeader title="Assistants" description="Build voice assistants, connect their tools and test them live." onCreate={openCreate} />
 
       {assistants.isPending ? (
-        <TableSkeleton />
+        <TableSkeleton
+          label="Loading assistants"
+          headerWidths={[20, 32, 10, 16]}
+          cells={
+            <>
+              <Skeleton className="h-4 w-36" />
+              <Skeleton className="hidden h-4 flex-1 md:block" />
+              <Skeleton className="h-4 w-6" />
+              <Skeleton className="hidden h-4 w-24 sm:block" />
+              <Skeleton className="ml-auto h-8 w-24" />
+            </>
+          }
+        />
       ) : assistants.isError ? (
-        <div role="alert" className="flex flex-col items-center gap-3 rounded-lg border border-dashed px-6 py-14 text-center">
-          <AlertCircle className="size-8 text-destructive" />
-          <div className="grid gap-1">
-            <p className="font-medium">Couldn't load your assistants</p>
-            <p className="text-sm text-muted-foreground">{assistants.error.message}</p>
-          </div>
-          <Button variant="outline" onClick={() => void assistants.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError what="assistants" message={assistants.error.message} onRetry={() => void assistants.refetch()} />
       ) : list.length === 0 ? (
-        <div className="flex flex-col items-center gap-4 rounded-lg border border-dashed px-6 py-16 text-center">
-          <div className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
-            <Bot className="size-6" />
-          </div>
-          <div className="grid max-w-sm gap-1">
-            <p className="font-medium">No assistants yet</p>
-            <p className="text-sm text-muted-foreground">
-              An assistant answers calls with its own instructions, first message, voice and tools. Create one to get started.
-            </p>
-          </div>
-          <Button variant="outline" onClick={openCreate}>
-            <Plus />
-            Create your first assistant
-          </Button>
-        </div>
+        <EmptyState
+          icon={Bot}
+          title="No assistants yet"
+          action={
+            <Button variant="outline" onClick={openCreate}>
+              <Plus />
+              Create your first assistant
+            </Button>
+          }
+        >
+          An assistant answers calls with its own instructions, first message, voice and tools. Create one to get started.
+        </EmptyState>
       ) : (
         <AssistantsTable
           assistants={list}
@@ -138,26 +130,5 @@ export function AssistantsPage() {
         onOpenChange={(open) => setTestCall((t) => ({ ...t, open }))}
       />
     </section>
-  );
-}
-
-function TableSkeleton() {
-  return (
-    <div className="overflow-hidden rounded-lg border" aria-busy="true" aria-label="Loading assistants">
-      <div className="flex h-10 items-center gap-6 border-b bg-muted/40 px-4">
-        {[20, 32, 10, 16].map((w, i) => (
-          <Skeleton key={i} className="h-3" style={{ width: `${w * 0.25}rem` }} />
-        ))}
-      </div>
-      {[0, 1, 2, 3].map((row) => (
-        <div key={row} className="flex h-14 items-center gap-6 border-b px-4 last:border-0">
-          <Skeleton className="h-4 w-36" />
-          <Skeleton className="hidden h-4 flex-1 md:block" />
-          <Skeleton className="h-4 w-6" />
-          <Skeleton className="hidden h-4 w-24 sm:block" />
-          <Skeleton className="ml-auto h-8 w-24" />
-        </div>
-      ))}
-    </div>
   );
 }

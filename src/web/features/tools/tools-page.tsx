@@ -1,6 +1,7 @@
-import { AlertCircle, Plus, Wrench } from "lucide-react";
+import { Plus, Wrench } from "lucide-react";
 import { useState } from "react";
 import { TOOL_MESSAGES, type Tool, type ToolInput } from "@shared/tools";
+import { EmptyState, ListPageHeader, LoadError, TableSkeleton } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/sonner";
@@ -67,47 +68,38 @@ export function ToolsPage() {
 
   return (
     <section className="mx-auto grid w-full max-w-6xl gap-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div className="grid gap-1">
-          <h1 className="text-2xl font-semibold tracking-tight">Tools</h1>
-          <p className="text-sm text-muted-foreground">HTTP endpoints your assistants can call during a conversation.</p>
-        </div>
-        <Button onClick={openCreate}>
-          <Plus />
-          Create new
-        </Button>
-      </div>
+      <ListPageHeader title="Tools" description="HTTP endpoints your assistants can call during a conversation." onCreate={openCreate} />
 
       {tools.isPending ? (
-        <TableSkeleton />
+        <TableSkeleton
+          label="Loading tools"
+          headerWidths={[16, 10, 12, 20]}
+          cells={
+            <>
+              <Skeleton className="h-4 w-36" />
+              <Skeleton className="hidden h-5 w-14 sm:block" />
+              <Skeleton className="h-5 w-12" />
+              <Skeleton className="hidden h-4 w-48 md:block" />
+              <Skeleton className="ml-auto h-8 w-24" />
+            </>
+          }
+        />
       ) : tools.isError ? (
-        <div role="alert" className="flex flex-col items-center gap-3 rounded-lg border border-dashed px-6 py-14 text-center">
-          <AlertCircle className="size-8 text-destructive" />
-          <div className="grid gap-1">
-            <p className="font-medium">Couldn't load your tools</p>
-            <p className="text-sm text-muted-foreground">{tools.error.message}</p>
-          </div>
-          <Button variant="outline" onClick={() => void tools.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError what="tools" message={tools.error.message} onRetry={() => void tools.refetch()} />
       ) : list.length === 0 ? (
-        <div className="flex flex-col items-center gap-4 rounded-lg border border-dashed px-6 py-16 text-center">
-          <div className="flex size-12 items-center justify-center rounded-full bg-primary/10 text-primary">
-            <Wrench className="size-6" />
-          </div>
-          <div className="grid max-w-sm gap-1">
-            <p className="font-medium">No tools yet</p>
-            <p className="text-sm text-muted-foreground">
-              A tool is an API endpoint an assistant can call mid-call: look up an order, book a slot, create a ticket. Create one,
-              then test it here before connecting it to an assistant.
-            </p>
-          </div>
-          <Button variant="outline" onClick={openCreate}>
-            <Plus />
-            Create your first tool
-          </Button>
-        </div>
+        <EmptyState
+          icon={Wrench}
+          title="No tools yet"
+          action={
+            <Button variant="outline" onClick={openCreate}>
+              <Plus />
+              Create your first tool
+            </Button>
+          }
+        >
+          A tool is an API endpoint an assistant can call mid-call: look up an order, book a slot, create a ticket. Create one,
+          then test it here before connecting it to an assistant.
+        </EmptyState>
       ) : (
         <ToolsTable
           tools={list}
@@ -130,26 +122,5 @@ export function ToolsPage() {
       <ToolTestPanel tool={testTool} open={test.open} onOpenChange={(open) => setTest((t) => ({ ...t, open }))} />
       <DeleteToolDialog tool={deleting} onOpenChange={(open) => !open && setDeleting(null)} onConfirm={onDelete} />
     </section>
-  );
-}
-
-function TableSkeleton() {
-  return (
-    <div className="overflow-hidden rounded-lg border" aria-busy="true" aria-label="Loading tools">
-      <div className="flex h-10 items-center gap-6 border-b bg-muted/40 px-4">
-        {[16, 10, 12, 20].map((w, i) => (
-          <Skeleton key={i} className="h-3" style={{ width: `${w * 0.25}rem` }} />
-        ))}
-      </div>
-      {[0, 1, 2, 3].map((row) => (
-        <div key={row} className="flex h-14 items-center gap-6 border-b px-4 last:border-0">
-          <Skeleton className="h-4 w-36" />
-          <Skeleton className="hidden h-5 w-14 sm:block" />
-          <Skeleton className="h-5 w-12" />
-          <Skeleton className="hidden h-4 w-48 md:block" />
-          <Skeleton className="ml-auto h-8 w-24" />
-        </div>
-      ))}
-    </div>
   );
 }
