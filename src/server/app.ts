@@ -18,6 +18,7 @@ import { demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes
 import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
 import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
 import { callsRoutes } from "./modules/calls/calls.routes.ts";
+import { callsHistoryRoutes } from "./modules/calls/calls-history.routes.ts";
 import { LiveCalls } from "./modules/calls/live-calls.ts";
 import type { FrameMetrics } from "./voice/seams.ts";
 import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
@@ -117,6 +118,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(toolsRoutes);
     await scope.register(credentialRoutes);
     await scope.register(callsRoutes);
+    await scope.register(callsHistoryRoutes);
   });
 
   const indexHtml = deps.webRoot ? await registerSpa(app, deps.webRoot) : null;

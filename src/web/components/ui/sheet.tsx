@@ -34,13 +34,14 @@ function SheetOverlay({ className, ...props }: React.ComponentProps<typeof Sheet
 }
 
 type SheetContentProps = React.ComponentProps<typeof SheetPrimitive.Content> & {
-  side?: "left" | "right";
+  side?: "left" | "right" | "bottom";
   showCloseButton?: boolean;
 };
 
 /**
- * A side panel. The default width is one `w-*` class, so a caller's `w-*` replaces it
- * outright: `className="w-[600px] max-w-[60%]"` or `className="w-[60%] lg:w-[45%]"`.
+ * A side panel, or with `side="bottom"` a drawer. A side panel's default width is one `w-*`
+ * class, so a caller's `w-*` replaces it outright: `className="w-[600px] max-w-[60%]"` or
+ * `className="w-[60%] lg:w-[45%]"`.
  */
 function SheetContent({
   className,
@@ -56,11 +57,15 @@ function SheetContent({
         data-slot="sheet-content"
         data-side={side}
         className={cn(
-          "fixed inset-y-0 z-50 flex h-full w-[min(75%,24rem)] flex-col gap-4 overflow-y-auto bg-background shadow-lg outline-none data-[state=closed]:animate-out data-[state=closed]:duration-300 data-[state=closed]:ease-in data-[state=open]:animate-in data-[state=open]:duration-300 data-[state=open]:ease-out",
+          "fixed z-50 flex flex-col gap-4 overflow-y-auto bg-background shadow-lg outline-none data-[state=closed]:animate-out data-[state=closed]:duration-300 data-[state=closed]:ease-in data-[state=open]:animate-in data-[state=open]:duration-300 data-[state=open]:ease-out",
+          side !== "bottom" && "inset-y-0 h-full w-[min(75%,24rem)]",
           side === "right" &&
             "right-0 border-l data-[state=closed]:slide-out-to-right data-[state=open]:slide-in-from-right",
           side === "left" &&
             "left-0 border-r data-[state=closed]:slide-out-to-left data-[state=open]:slide-in-from-left",
+          // A drawer: set its height with className (e.g. `h-[70vh]`).
+          side === "bottom" &&
+            "inset-x-0 bottom-0 max-h-[85vh] rounded-t-xl border-t data-[state=closed]:[--tw-exit-translate-y:100%] data-[state=open]:[--tw-enter-translate-y:100%]",
           className,
         )}
         {...props}

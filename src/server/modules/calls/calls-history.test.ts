@@ -1,0 +1,245 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp } from "../../../../tests/fakes/realtime-app.ts";
+import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import type { CallRecord } from "../../../shared/call-records.ts";
+import type { TranscriptEntry } from "../../../shared/calls.ts";
+import type { Db } from "../../db/client.ts";
+import { assistants, calls } from "../../db/schema.ts";
+import { writeStereoWav } from "../../voice/audio.ts";
+
+let app: TestApp;
+let db: Db;
+let alice: Awaited<ReturnType<typeof signUpAndLogIn>>;
+let bob: Awaited<ReturnType<typeof signUpAndLogIn>>;
+
+beforeAll(async () => {
+  ({ app, db } = await buildTestApp());
+  alice = await signUpAndLogIn(app, "Alice");
+  bob = await signUpAndLogIn(app, "Bob");
+});
+afterAll(() => app.close());
+
+type Who = { cookie: string };
+const get = (who: Who | null, url: string, headers: Record<string, string> = {}) =>
+  app.inject({ method: "GET", url, headers: { ...(who ? { cookie: who.cookie } : {}), ...headers } });
+const list = async (who: Who): Promise<CallRecord[]> => {
+  const res = await get(who, "/api/calls");
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json();
+};
+const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
+
+const at = (iso: string) => new Date(iso);
+const TRANSCRIPT: TranscriptEntry[] = [
+  { type: "assistant", content: "Hello, how can I help?", timestamp: "2026-03-14T15:04:06.000Z" },
+  { type: "tool-request", content: "Calling tool Lookup Order", timestamp: "2026-03-14T15:04:20.000Z", parameters: { order_id: "42" } },
+  { type: "tool-response", content: "Tool Lookup Order completed with status 200", timestamp: "2026-03-14T15:04:21.000Z", result: { status: "shipped" } },
+];
+
+async function insertCall(userId: string, values: Partial<typeof calls.$inferInsert> = {}) {
+  const [row] = await db
+    .insert(calls)
+    .values({ userId, startTime: at("2026-03-14T15:04:05Z"), logs: { isTest: true, transcript: [], toolsUsed: [] }, ...values })
+    .returning();
+  return row!;
+}
+
+/** A short, valid 16-bit stereo WAV: 0.1 s of a ramp at 24 kHz. */
+function smallWav(): Buffer {
+  const samples = Int16Array.from({ length: 2400 }, (_, i) => (i % 200) * 100);
+  return writeStereoWav(samples, samples, 24_000);
+}
+
+describe("authentication", () => {
+  it("refuses both routes without a session", async () => {
+    for (const url of ["/api/calls", "/api/calls/00000000-0000-4000-8000-000000000000"]) {
+      const res = await get(null, url);
+      expect(res.statusCode, url).toBe(401);
+      expect(errorOf(res).message).toBe("Authentication required. Please sign in again.");
+    }
+  });
+});
+
+describe("GET /api/calls", () => {
+  it("is empty for a user without calls", async () => {
+    const fresh = await signUpAndLogIn(app);
+    expect(await list(fresh)).toEqual([]);
+  });
+
+  it("lists only the user's own calls, newest start_time first, with every field", async () => {
+    const carol = await signUpAndLogIn(app, "Carol");
+    const [assistant] = await db.insert(assistants).values({ userId: carol.userId, name: "Ava", model: "gpt-realtime" }).returning();
+    const older = await insertCall(carol.userId, {
+      assistantId: assistant!.id,
+      assistantName: "Ava",
+      startTime: at("2026-03-14T15:04:05Z"),
+      endTime: at("2026-03-14T15:05:17Z"),
+      endedReason: "User ended call",
+      cost: 0.07,
+      logs: { isTest: true, transcript: TRANSCRIPT, toolsUsed: [] },
+    });
+    const newest = await insertCall(carol.userId, { assistantId: assistant!.id, assistantName: "Ava", startTime: at("2026-03-15T09:00:00Z") });
+    const middle = await insertCall(carol.userId, { startTime: at("2026-03-14T20:00:00Z"), logs: { isTest: false, transcript: [] } });
+    const others = await insertCall(bob.userId, { startTime: at("2026-03-16T09:00:00Z") });
+
+    const calls = await list(carol);
+    expect(calls.map((c) => c.id)).toEqual([newest.id, middle.id, older.id]);
+    expect(calls.map((c) => c.id)).not.toContain(others.id);
+    expect(calls[2]).toEqual({
+      id: older.id,
+      assistant_id: assistant!.id,
+      assistant_name: "Ava",
+      user_id: carol.userId,
+      start_time: "2026-03-14T15:04:05.000Z",
+      end_time: "2026-03-14T15:05:17.000Z",
+      ended_reason: "User ended call",
+      cost: 0.07,
+      recording_url: null,
+      logs: { isTest: true, transcript: TRANSCRIPT, toolsUsed: [] },
+    });
+  });
+
+  it("shows a call in progress without end, reason or cost", async () => {
+    const dave = await signUpAndLogIn(app);
+    const row = await insertCall(dave.userId, { startTime: new Date() });
+    const [call] = await list(dave);
+    expect(call).toMatchObject({ id: row.id, end_time: null, ended_reason: null, cost: null, recording_url: null, logs: { isTest: true, transcript: [] } });
+  });
+
+  it("returns at most 200 calls, the newest", async () => {
+    const erin = await signUpAndLogIn(app);
+    const base = Date.parse("2026-01-01T00:00:00Z");
+    await db.insert(calls).values(Array.from({ length: 205 }, (_, i) => ({ userId: erin.userId, startTime: new Date(base + i * 60_000) })));
+    const calls200 = await list(erin);
+    expect(calls200).toHaveLength(200);
+    expect(calls200[0]!.start_time).toBe(new Date(base + 204 * 60_000).toISOString());
+    expect(calls200.at(-1)!.start_time).toBe(new Date(base + 5 * 60_000).toISOString());
+  });
+
+  it("keeps the name of a deleted assistant and shows the current name of a renamed one", async () => {
+    const frank = await signUpAndLogIn(app);
+    const [gone, renamed] = await db
+      .insert(assistants)
+      .values([
+        { userId: frank.userId, name: "Old Bot", model: "gpt-realtime" },
+        { userId: frank.userId, name: "Before", model: "gpt-realtime" },
+      ])
+      .returning();
+    const deletedCall = await insertCall(frank.userId, { assistantId: gone!.id, assistantName: "Old Bot", startTime: at("2026-03-01T10:00:00Z") });
+    const renamedCall = await insertCall(frank.userId, { assistantId: renamed!.id, assistantName: "Before", startTime: at("2026-03-02T10:00:00Z") });
+    const del = await app.inject({ method: "DELETE", url: `/api/assistants/${gone!.id}`, headers: { cookie: frank.cookie } });
+    expect(del.statusCode).toBe(204);
+    await db.update(assistants).set({ name: "After" }).where(eq(assistants.id, renamed!.id));
+
+    const byId = new Map((await list(frank)).map((c) => [c.id, c]));
+    expect(byId.get(deletedCall.id)).toMatchObject({ assistant_id: null, assistant_name: "Old Bot" });
+    expect(byId.get(renamedCall.id)).toMatchObject({ assistant_id: renamed!.id, assistant_name: "After" });
+  });
+
+  it("gives null logs for a record without any, and drops only the unreadable entries of damaged ones", async () => {
+    const gina = await signUpAndLogIn(app);
+    const empty = await insertCall(gina.userId, { logs: {}, startTime: at("2026-03-01T10:00:00Z") });
+    const damaged = await insertCall(gina.userId, {
+      startTime: at("2026-03-02T10:00:00Z"),
+      logs: { transcript: [TRANSCRIPT[0], { type: "nonsense", content: 3 }], note: "kept" },
+    });
+    const byId = new Map((await list(gina)).map((c) => [c.id, c]));
+    expect(byId.get(empty.id)!.logs).toBeNull();
+    expect(byId.get(damaged.id)!.logs).toEqual({ transcript: [TRANSCRIPT[0]], note: "kept" });
+  });
+});
+
+describe("GET /api/calls/:id", () => {
+  it("answers the user's own call and 404 for anyone else's, a missing or a malformed id", async () => {
+    const mine = await insertCall(alice.userId, { endTime: at("2026-03-14T15:05:00Z"), endedReason: "Sheet closed", cost: 0.05 });
+    const ok = await get(alice, `/api/calls/${mine.id}`);
+    expect(ok.statusCode).toBe(200);
+    expect(ok.json()).toMatchObject({ id: mine.id, user_id: alice.userId, ended_reason: "Sheet closed", cost: 0.05 });
+
+    for (const [who, id] of [
+      [bob, mine.id],
+      [alice, "00000000-0000-4000-8000-000000000000"],
+      [alice, "not-a-uuid"],
+    ] as const) {
+      const res = await get(who, `/api/calls/${id}`);
+      expect(res.statusCode, id).toBe(404);
+      expect(errorOf(res)).toEqual({ code: "not_found", message: "Call not found" });
+    }
+    expect((await list(bob)).map((c) => c.id)).not.toContain(mine.id);
+  });
+});
+
+describe("recordings", () => {
+  it("signs the recording for an hour and the media route serves it as WAV, with ranges", async () => {
+    const harry = await signUpAndLogIn(app);
+    const wav = smallWav();
+    const row = await insertCall(harry.userId, { endTime: at("2026-03-14T15:04:15Z"), endedReason: "User ended call", cost: 0.05 });
+    await app.ctx.storage.put(`recordings/${row.id}.wav`, wav, { contentType: "audio/wav" });
+    await db.update(calls).set({ recording: `recordings/${row.id}.wav` }).where(eq(calls.id, row.id));
+
+    const before = Date.now();
+    const [listed] = await list(harry);
+    const single = (await get(harry, `/api/calls/${row.id}`)).json() as CallRecord;
+    for (const url of [listed!.recording_url, single.recording_url]) {
+      expect(url).toMatch(new RegExp(`^/api/media/recordings/${row.id}\\.wav\\?exp=\\d+&sig=[\\w-]+$`));
+      const exp = Number(new URL(url!, "http://x").searchParams.get("exp"));
+      expect(exp - before).toBeGreaterThanOrEqual(3_600_000);
+      expect(exp - Date.now()).toBeLessThanOrEqual(3_600_000);
+
+      // The address works without the session cookie: an <audio> element fetches it as is.
+      const media = await get(null, url!);
+      expect(media.statusCode).toBe(200);
+      expect(media.headers["content-type"]).toBe("audio/wav");
+      expect(media.rawPayload.equals(wav)).toBe(true);
+      const ranged = await get(null, url!, { range: "bytes=0-43" });
+      expect(ranged.statusCode).toBe(206);
+      expect(ranged.rawPayload.subarray(0, 4).toString()).toBe("RIFF");
+    }
+
+    // Without a valid signature the recording is not served.
+    const forged = listed!.recording_url!.replace(/sig=[\w-]+/, `sig=${"A".repeat(43)}`);
+    expect((await get(null, forged)).statusCode).toBe(403);
+  });
+
+  it("is null when the call has no recording", async () => {
+    const ivy = await signUpAndLogIn(app);
+    await insertCall(ivy.userId, { endTime: at("2026-03-14T15:04:15Z"), endedReason: "User ended call", cost: 0.05, recording: null });
+    expect((await list(ivy))[0]!.recording_url).toBeNull();
+  });
+});
+
+describe("a real test call", () => {
+  it("is listed in progress while it runs, then with its end, cost, transcript and a playable recording", async () => {
+    const fake = await startFakeRealtime({ apiKey: "sk-history-test" });
+    const live = await startLiveApp(fake);
+    try {
+      const caller = await signUpCaller(live.app, fake.apiKey);
+      const assistant = await createAssistant(live.app, caller, { name: "Ava" });
+      const browser = await openLiveSocket(live, caller, await sessionIdFor(live.app, caller, assistant.id));
+      await browser.until(() => browser.of("started").length > 0, "call record");
+      await browser.until(() => browser.statuses().includes("Assistant finished responding"), "first message");
+      const callId = browser.of("started")[0]!.callId;
+      const listAt = async () => (await live.app.inject({ url: "/api/calls", headers: { cookie: caller.cookie } })).json() as CallRecord[];
+
+      const [running] = await listAt();
+      expect(running).toMatchObject({ id: callId, assistant_id: assistant.id, assistant_name: "Ava", end_time: null, cost: null, recording_url: null });
+      expect(running!.logs?.isTest).toBe(true);
+
+      browser.end();
+      await browser.untilClosed();
+      const [ended] = await listAt();
+      expect(ended).toMatchObject({ id: callId, ended_reason: "User ended call", cost: 0.05, logs: { isTest: true } });
+      expect(ended!.end_time).not.toBeNull();
+      expect(ended!.logs!.transcript!.map((e) => [e.type, e.content])).toEqual([["assistant", "Hello, this is Ava. How can I help?"]]);
+      const media = await live.app.inject({ url: ended!.recording_url! });
+      expect(media.statusCode).toBe(200);
+      expect(media.headers["content-type"]).toBe("audio/wav");
+      expect(media.rawPayload.subarray(0, 4).toString()).toBe("RIFF");
+    } finally {
+      await live.app.close();
+      await fake.close();
+    }
+  });
+});

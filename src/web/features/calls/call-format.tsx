@@ -1,0 +1,92 @@
+import { format } from "date-fns";
+import { callDuration, callStatus, callType, type CallRecord, type CallStatusKind } from "@shared/call-records";
+import { Badge } from "@/components/ui/badge";
+import { cn } from "@/lib/utils";
+import { useNow } from "./use-calls";
+
+/** Spec §9: call dates like "Mar 14, 2026 11:04 AM"; spec §8's fallback when unreadable. */
+export function formatCallDate(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "Invalid date" : format(date, "MMM d, yyyy h:mm a");
+}
+
+/** Time of day of a transcript entry; empty when unreadable. */
+export function formatEntryTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "" : format(date, "h:mm:ss a");
+}
+
+/** JSON for people: indented, and a string holding JSON is shown as that JSON. */
+export function prettyJson(value: unknown): string {
+  if (typeof value === "string") {
+    try {
+      return JSON.stringify(JSON.parse(value), null, 2);
+    } catch {
+      return value;
+    }
+  }
+  return JSON.stringify(value, null, 2) ?? String(value);
+}
+
+const STATUS_STYLES: Record<CallStatusKind, string> = {
+  "in-progress": "border-transparent bg-sky-100 text-sky-800",
+  completed: "border-transparent bg-green-100 text-green-800",
+  error: "border-transparent bg-red-100 text-red-800",
+  other: "border-transparent bg-muted text-foreground/75",
+};
+
+/** Spec §4 "Call status shown": In progress, the ended reason, or Completed. */
+export function CallStatusBadge({ call, className }: { call: Pick<CallRecord, "end_time" | "ended_reason">; className?: string }) {
+  const { label, kind } = callStatus(call);
+  return (
+    <Badge className={cn(STATUS_STYLES[kind], "max-w-full", className)} data-status={kind} title={label}>
+      {kind === "in-progress" && (
+        <span className="relative flex size-1.5" aria-hidden="true">
+          <span className="absolute inline-flex size-full animate-ping rounded-full bg-sky-500 opacity-75 motion-reduce:animate-none" />
+          <span className="relative inline-flex size-1.5 rounded-full bg-sky-500" />
+        </span>
+      )}
+      <span className="truncate">{label}</span>
+    </Badge>
+  );
+}
+
+export function CallTypeBadge({ logs }: { logs: CallRecord["logs"] }) {
+  const type = callType(logs);
+  return (
+    <Badge
+      variant={type === "Unknown" ? "muted" : "outline"}
+      className={cn(type === "Test" && "border-primary/25 bg-primary/5 text-primary")}
+      data-type={type}
+    >
+      {type}
+    </Badge>
+  );
+}
+
+/** Start to end as m:ss; a call in progress counts up every second. */
+export function CallDuration({ call }: { call: Pick<CallRecord, "start_time" | "end_time"> }) {
+  const now = useNow(!call.end_time);
+  return <span className="tabular-nums">{callDuration(call, now)}</span>;
+}
+
+/**
+ * The assistant's name. A deleted assistant's calls keep the name they were made with, marked
+ * "(deleted)"; "Deleted assistant" when even that is unknown.
+ */
+export function AssistantName({ call, className }: { call: Pick<CallRecord, "assistant_id" | "assistant_name">; className?: string }) {
+  if (call.assistant_id === null) {
+    return call.assistant_name ? (
+      <span className={className}>
+        {call.assistant_name} <span className="text-muted-foreground">(deleted)</span>
+      </span>
+    ) : (
+      <span className={cn("text-muted-foreground italic", className)}>Deleted assistant</span>
+    );
+  }
+  return call.assistant_name ? (
+    <span className={className}>{call.assistant_name}</span>
+  ) : (
+    <span className={cn("text-muted-foreground italic", className)}>Unknown assistant</span>
+  );
+}

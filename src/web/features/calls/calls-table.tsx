@@ -1,0 +1,91 @@
+import type { KeyboardEvent } from "react";
+import { formatCost, type CallRecord } from "@shared/call-records";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { AssistantName, CallDuration, CallStatusBadge, CallTypeBadge, formatCallDate } from "./call-format";
+
+interface CallsTableProps {
+  calls: CallRecord[];
+  /** Every row is the signed-in user's own call, so the Customer column names them. */
+  customer: string;
+  selectedId: string | null;
+  onOpen: (call: CallRecord) => void;
+}
+
+export function CallsTable({ calls, customer, selectedId, onOpen }: CallsTableProps) {
+  return (
+    <div className="overflow-hidden rounded-lg border bg-card">
+      <Table>
+        <TableHeader className="bg-muted/40">
+          <TableRow className="hover:bg-transparent">
+            <TableHead className="pl-4">Date</TableHead>
+            <TableHead className="hidden sm:table-cell">Type</TableHead>
+            <TableHead className="hidden lg:table-cell">Customer</TableHead>
+            <TableHead className="hidden md:table-cell">Assistant</TableHead>
+            <TableHead>Duration</TableHead>
+            <TableHead className="hidden sm:table-cell">Cost</TableHead>
+            <TableHead className="pr-4">Status</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {calls.map((call) => (
+            <TableRow
+              key={call.id}
+              data-testid="call-row"
+              data-state={call.id === selectedId ? "selected" : undefined}
+              tabIndex={0}
+              aria-label={`Call on ${formatCallDate(call.start_time)}: open details`}
+              className="cursor-pointer focus-visible:bg-muted/50 focus-visible:outline-none"
+              onClick={() => onOpen(call)}
+              onKeyDown={(e: KeyboardEvent) => {
+                if (e.target === e.currentTarget && (e.key === "Enter" || e.key === " ")) {
+                  e.preventDefault();
+                  onOpen(call);
+                }
+              }}
+            >
+              <TableCell className="py-3 pl-4">
+                <CallDate iso={call.start_time} />
+                {/* Narrow screens drop the Assistant column; its name goes under the date instead. */}
+                <AssistantName call={call} className="mt-0.5 block max-w-[11rem] truncate text-xs text-muted-foreground md:hidden" />
+              </TableCell>
+              <TableCell className="hidden sm:table-cell">
+                <CallTypeBadge logs={call.logs} />
+              </TableCell>
+              <TableCell className="hidden max-w-[12rem] truncate lg:table-cell" title={customer}>
+                {customer}
+              </TableCell>
+              <TableCell className="hidden max-w-[14rem] truncate md:table-cell">
+                <AssistantName call={call} />
+              </TableCell>
+              <TableCell>
+                <CallDuration call={call} />
+              </TableCell>
+              <TableCell className="hidden tabular-nums sm:table-cell">
+                <span className={call.cost === null ? "text-muted-foreground" : undefined}>{formatCost(call.cost)}</span>
+              </TableCell>
+              <TableCell className="max-w-[9rem] pr-4 sm:max-w-[14rem]">
+                <CallStatusBadge call={call} />
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}
+
+/** "MMM d, yyyy h:mm a" that breaks, on a narrow screen, between the day and the time only. */
+function CallDate({ iso }: { iso: string }) {
+  const [day, time] = formatCallDate(iso).split(/ (?=\d{1,2}:\d{2} [AP]M$)/);
+  return (
+    <span className="font-medium whitespace-normal sm:whitespace-nowrap">
+      <span className="whitespace-nowrap">{day}</span>
+      {time && (
+        <>
+          {" "}
+          <span className="whitespace-nowrap">{time}</span>
+        </>
+      )}
+    </span>
+  );
+}
