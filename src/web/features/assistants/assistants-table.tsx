@@ -1,9 +1,8 @@
 import { Pencil, PhoneCall, Trash2 } from "lucide-react";
-import type { KeyboardEvent, MouseEvent, ReactNode } from "react";
+import type { KeyboardEvent } from "react";
 import type { Assistant } from "@shared/assistants";
-import { Button } from "@/components/ui/button";
+import { RowAction } from "@/components/row-action";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { shortDate } from "./assistant-dates";
 
 interface AssistantsTableProps {
@@ -67,29 +66,5 @@ export function AssistantsTable({ assistants, onOpen, onEdit, onTestCall, onDele
         </TableBody>
       </Table>
     </div>
-  );
-}
-
-function RowAction({ label, destructive, onClick, children }: { label: string; destructive?: boolean; onClick: () => void; children: ReactNode }) {
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon-sm"
-          aria-label={label}
-          className={destructive ? "text-muted-foreground hover:bg-red-50 hover:text-destructive" : "text-muted-foreground"}
-          onClick={(e: MouseEvent) => {
-            // The row itself opens the details; an action must not do that too.
-            e.stopPropagation();
-            onClick();
-          }}
-          onKeyDown={(e) => e.stopPropagation()}
-        >
-          {children}
-        </Button>
-      </TooltipTrigger>
-      <TooltipContent>{label}</TooltipContent>
-    </Tooltip>
   );
 }

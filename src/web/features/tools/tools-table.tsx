@@ -1,9 +1,7 @@
 import { FlaskConical, Pencil, Trash2 } from "lucide-react";
-import type { ReactNode } from "react";
 import type { Tool } from "@shared/tools";
-import { Button } from "@/components/ui/button";
+import { RowAction } from "@/components/row-action";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { MethodBadge, TypeBadge } from "./tool-format";
 
 interface ToolsTableProps {
@@ -70,36 +68,5 @@ export function ToolsTable({ tools, onOpen, onTest, onEdit, onDelete }: ToolsTab
         </TableBody>
       </Table>
     </div>
-  );
-}
-
-function RowAction({
-  label,
-  tip,
-  destructive,
-  onClick,
-  children,
-}: {
-  label: string;
-  tip: string;
-  destructive?: boolean;
-  onClick: () => void;
-  children: ReactNode;
-}) {
-  return (
-    <Tooltip>
-      <TooltipTrigger asChild>
-        <Button
-          variant="ghost"
-          size="icon-sm"
-          aria-label={label}
-          className={destructive ? "text-muted-foreground hover:bg-red-50 hover:text-destructive" : "text-muted-foreground"}
-          onClick={onClick}
-        >
-          {children}
-        </Button>
-      </TooltipTrigger>
-      <TooltipContent>{tip}</TooltipContent>
-    </Tooltip>
   );
 }
