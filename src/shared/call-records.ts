@@ -42,6 +42,9 @@ export const callRecordSchema = z.object({
   cost: z.number().nullable(),
   /** A signed address of the recording (valid RECORDING_URL_LIFETIME_MS), or null without one. */
   recording_url: z.string().nullable(),
+  /** Phone calls: the caller's number and the number called (E.164); null for browser test calls. */
+  caller_number: z.string().nullable(),
+  called_number: z.string().nullable(),
   /** null when the record has no logs at all. */
   logs: callRecordLogsSchema.nullable(),
 });

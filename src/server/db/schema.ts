@@ -149,6 +149,11 @@ export const calls = pgTable(
     cost: doublePrecision("cost"),
     /** Storage key of the stereo WAV (caller left, assistant right). */
     recording: text("recording"),
+    /** Phone calls only (null for browser test calls): who called, which number, Twilio's CallSid. */
+    callerNumber: text("caller_number"),
+    calledNumber: text("called_number"),
+    phoneNumberId: uuid("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
+    providerCallSid: text("provider_call_sid"),
     logs: jsonb("logs").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
   },
   (t) => [index("calls_user_id_idx").on(t.userId, t.startTime)],

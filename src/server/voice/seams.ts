@@ -56,11 +56,21 @@ export interface ToolRunner {
 // ---------------------------------------------------------------------------
 // Call record and recording
 
+/** Who called and on which number: set for phone calls, absent for browser test calls. */
+export interface PhoneCallParty {
+  callerNumber: string;
+  calledNumber: string;
+  phoneNumberId: string;
+  /** Twilio's CallSid. */
+  providerCallSid: string;
+}
+
 export interface CallStart {
   assistantId: string;
   userId: string;
   startTime: string;
   logs: CallLogs;
+  phone?: PhoneCallParty;
 }
 
 export interface CallFinish {

@@ -19,6 +19,10 @@ const columns = {
   cost: calls.cost,
   recording: calls.recording,
   logs: calls.logs,
+  callerNumber: calls.callerNumber,
+  calledNumber: calls.calledNumber,
+  phoneNumberId: calls.phoneNumberId,
+  providerCallSid: calls.providerCallSid,
 };
 
 const assistantOfCall = and(eq(assistants.id, calls.assistantId), eq(assistants.userId, calls.userId));

@@ -52,6 +52,8 @@ function toCallRecord(row: CallHistoryRow, signer: UrlSigner, log: FastifyBaseLo
     ended_reason: row.endedReason,
     cost: row.cost,
     recording_url: recordingUrl(row, signer, log),
+    caller_number: row.callerNumber,
+    called_number: row.calledNumber,
     logs: toLogs(row.logs),
   };
 }

@@ -97,6 +97,8 @@ describe("GET /api/calls", () => {
       ended_reason: "User ended call",
       cost: 0.07,
       recording_url: null,
+      caller_number: null,
+      called_number: null,
       logs: { isTest: true, transcript: TRANSCRIPT, toolsUsed: [] },
     });
   });

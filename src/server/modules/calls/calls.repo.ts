@@ -17,6 +17,10 @@ export function createDbCallStore(db: Db): CallStore {
           assistantName: assistant?.name ?? null,
           startTime: new Date(start.startTime),
           logs: start.logs as unknown as Record<string, unknown>,
+          callerNumber: start.phone?.callerNumber ?? null,
+          calledNumber: start.phone?.calledNumber ?? null,
+          phoneNumberId: start.phone?.phoneNumberId ?? null,
+          providerCallSid: start.phone?.providerCallSid ?? null,
         })
         .returning({ id: calls.id });
       return row!.id;
