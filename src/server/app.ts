@@ -44,6 +44,8 @@ export interface AppDeps {
   signer?: UrlSigner;
   /** Per-audio-frame timing of live calls (npm run bench:voice); off when absent. */
   callMetrics?: FrameMetrics;
+  /** Where log lines go (tests read them); stdout when absent. */
+  logStream?: { write(line: string): void };
   /** Failed-login brake; defaults to one counting in this process's memory. */
   loginThrottle?: LoginThrottle;
 }
@@ -70,7 +72,7 @@ declare module "fastify" {
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
     // Request lines are logged without query values (signed media URLs, one-time session ids).
-    logger: config.logLevel === "silent" ? false : { level: config.logLevel, serializers: { req: serializeRequest } },
+    logger: config.logLevel === "silent" ? false : { level: config.logLevel, serializers: { req: serializeRequest }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     // Off by default: otherwise any client could pick its own address for the per-address limits.
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
