@@ -27,6 +27,9 @@ async function main() {
   await database.migrate();
   const interrupted = await closeInterruptedCalls(database.db);
   const sealedTools = await sealLegacyToolHeaders(database.db, createSecretBox(secret));
+  // PGlite writes its files 0666 whatever the umask; the 0700 folder is what guards the ones it
+  // writes later, and this pass tidies the modes of those it wrote while opening.
+  secureDataDir(config.dataDir);
 
   const app = await buildApp(
     { ...config, appSecret: secret },
