@@ -64,7 +64,9 @@ export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, 
     // request, which would lock out a busy but honest user.
     rateLimit: { enabled: false },
     // Explicit rather than the library's guess from the URL: see config.ts for when it is on.
-    advanced: { cookiePrefix: "switchboard", useSecureCookies: secureCookies },
+    // disableOriginCheck: the library skips its CSRF origin check when it detects a test run;
+    // explicit false keeps tests checking what production does.
+    advanced: { cookiePrefix: "switchboard", useSecureCookies: secureCookies, disableOriginCheck: false },
   });
 }
 
