@@ -30,13 +30,15 @@ export const test = base.extend<{ user: { email: string; password: string; name:
       const openai = await startFakeRealtime();
       const database = await openDatabase({ kind: "pglite" });
       await database.migrate();
-      const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: "0", TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TRUST_PROXY: "true" });
+      // PUBLIC_URL must be the address the browser uses (the live-call socket checks Origin against
+      // it), so the port is chosen before the app is built.
+      const port = await freePort();
+      const url = `http://127.0.0.1:${port}`;
+      const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: String(port), PUBLIC_URL: url, TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TRUST_PROXY: "true" });
       const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };
       // E2E_WEB_ROOT lets parallel runs each serve their own build instead of racing on dist/web.
       const app = await buildApp(config, { database, webRoot: process.env.E2E_WEB_ROOT ?? defaultWebRoot });
-      await app.listen({ host: "127.0.0.1", port: 0 });
-      const address = app.server.address();
-      const url = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+      await app.listen({ host: "127.0.0.1", port });
       await use({ url, db: database.db, app, config, openai });
       await app.close();
       await database.close();
@@ -59,6 +61,20 @@ export const test = base.extend<{ user: { email: string; password: string; name:
 });
 
 export { expect };
+
+/** A port free right now on 127.0.0.1 (the OS picks it; it is released at once for the app to take). */
+async function freePort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
 
 export async function expectToast(page: Page, title: string | RegExp) {
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: title }).first()).toBeVisible();

@@ -66,7 +66,16 @@ async function startServer() {
   const database = await openDatabase({ kind: "pglite", dataDir: join(dataDir, "pglite") });
   await database.migrate();
   const port = await freePort();
-  const loaded = loadConfig({ NODE_ENV: "production", LOG_LEVEL: "warn", DATA_DIR: dataDir, PORT: String(port), APP_SECRET: randomBytes(32).toString("hex") });
+  // Production build and settings, served over plain http on loopback (hence the explicit opt-out).
+  const loaded = loadConfig({
+    NODE_ENV: "production",
+    LOG_LEVEL: "warn",
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    PUBLIC_URL: `http://127.0.0.1:${port}`,
+    ALLOW_HTTP_IN_PRODUCTION: "true",
+    APP_SECRET: randomBytes(32).toString("hex"),
+  });
   const config: AppConfig = { ...loaded, appSecret: loaded.appSecret! };
   const app = await buildApp(config, { database, webRoot });
   await app.listen({ host: "127.0.0.1", port });

@@ -58,3 +58,38 @@ export async function signUpAndLogIn(app: TestApp, name = "Ada Lovelace") {
   const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
   return { cookie, email, password, userId: (login.json() as { user: { id: string } }).user.id };
 }
+
+export interface RawResponse {
+  status: number;
+  headers: import("node:http").IncomingHttpHeaders;
+  body: string;
+  /** `name=value` of every cookie set with a non-empty value. */
+  cookies: string[];
+}
+
+/**
+ * One request over a real socket with the path sent byte for byte (`app.inject` normalises dot
+ * segments, which hides what a client can really send). The app must be listening.
+ */
+export async function rawRequest(
+  app: TestApp,
+  options: { method: string; path: string; body?: string | object; headers?: Record<string, string> },
+): Promise<RawResponse> {
+  const { request } = await import("node:http");
+  const address = app.server.address();
+  if (!address || typeof address !== "object") throw new Error("rawRequest: the app is not listening");
+  const body = options.body === undefined ? undefined : typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+  const headers: Record<string, string> = { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...options.headers };
+  return new Promise((resolve, reject) => {
+    const req = request({ host: "127.0.0.1", port: address.port, method: options.method, path: options.path, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => {
+        const cookies = (res.headers["set-cookie"] ?? []).map((c) => c.split(";")[0]!).filter((c) => !c.endsWith("="));
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8"), cookies });
+      });
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}

@@ -6,13 +6,15 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
-import { createLoginThrottle } from "./auth/login-throttle.ts";
+import { createLoginThrottle, type LoginThrottle } from "./auth/login-throttle.ts";
 import type { Mailer } from "./auth/mailer.ts";
 import { readSession, requireUser } from "./auth/session.ts";
 import type { Config } from "./config.ts";
 import type { Database, Db } from "./db/client.ts";
 import { AppError, unauthorized } from "./errors.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
+import { registerJsonBodyGuard } from "./http/json-body.ts";
+import { serializeRequest } from "./http/log-redaction.ts";
 import { registerSpa } from "./http/spa.ts";
 import { demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes.ts";
 import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
@@ -42,6 +44,10 @@ export interface AppDeps {
   signer?: UrlSigner;
   /** Per-audio-frame timing of live calls (npm run bench:voice); off when absent. */
   callMetrics?: FrameMetrics;
+  /** Where log lines go (tests read them); stdout when absent. */
+  logStream?: { write(line: string): void };
+  /** Failed-login brake; defaults to one counting in this process's memory. */
+  loginThrottle?: LoginThrottle;
 }
 
 /** What every module gets: the few shared services, passed explicitly rather than via globals. */
@@ -65,7 +71,8 @@ declare module "fastify" {
 
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: config.logLevel === "silent" ? false : { level: config.logLevel },
+    // Request lines are logged without query values (signed media URLs, one-time session ids).
+    logger: config.logLevel === "silent" ? false : { level: config.logLevel, serializers: { req: serializeRequest }, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     // Off by default: otherwise any client could pick its own address for the per-address limits.
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
@@ -73,8 +80,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  registerJsonBodyGuard(app);
 
-  const auth = createAuth({ db: deps.database.db, secret: config.appSecret, publicUrl: config.publicUrl, mailer: deps.mailer });
+  const auth = createAuth({
+    db: deps.database.db,
+    secret: config.appSecret,
+    publicUrl: config.publicUrl,
+    mailer: deps.mailer,
+    trustProxy: config.trustProxy,
+    secureCookies: config.secureCookies,
+  });
   const storage = deps.storage ?? createDefaultStorage(config.dataDir);
   const signer = deps.signer ?? createUrlSigner({ secret: config.appSecret });
   const liveCalls = new LiveCalls(deps.callMetrics);
@@ -96,14 +111,18 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     crossOriginEmbedderPolicy: false,
   });
-  await app.register(rateLimit, { global: false });
+  await app.register(rateLimit, {
+    global: false,
+    // Every 429 in the one error shape with its own code; routes may word the message themselves.
+    errorResponseBuilder: (_req, ctx) => new AppError(429, "rate_limited", `Too many requests. Please try again in ${ctx.after}.`),
+  });
   // Added before @fastify/websocket's own preClose (which closes every socket bare): live calls
   // end first, each sending "ended" and closing with 1000, with its record finalised.
   app.addHook("preClose", () => liveCalls.closeAll());
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   app.get("/api/health", async () => ({ ok: true, database: deps.database.kind }));
-  await app.register(authRoutes, { auth, throttle: createLoginThrottle() });
+  await app.register(authRoutes, { auth, throttle: deps.loginThrottle ?? createLoginThrottle(), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
   await app.register(mediaRoutes, { storage, signer });

@@ -22,7 +22,7 @@ describe("configuration", () => {
 
   it("requires APP_SECRET in production", () => {
     expect(() => loadConfig({ NODE_ENV: "production" })).toThrow(/APP_SECRET: is required when NODE_ENV=production/);
-    expect(loadConfig({ NODE_ENV: "production", APP_SECRET: "x".repeat(40) }).appSecret).toBe("x".repeat(40));
+    expect(loadConfig({ NODE_ENV: "production", APP_SECRET: "x".repeat(40), PUBLIC_URL: "https://sb.example.com" }).appSecret).toBe("x".repeat(40));
   });
 
   it("trusts X-Forwarded-For only when told to", () => {

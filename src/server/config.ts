@@ -21,6 +21,8 @@ const schema = z.object({
     .string()
     .regex(/^(true|false|[\d.:a-fA-F/, ]+)$/, "must be true, false or a list of proxy addresses")
     .default("false"),
+  // The one way to run production over plain http (an intranet without TLS): cookies lose Secure.
+  ALLOW_HTTP_IN_PRODUCTION: z.enum(["true", "false"], { error: "must be true or false" }).default("false"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 
@@ -41,6 +43,8 @@ export interface Config {
   /** Whether X-Forwarded-For names the client (behind a reverse proxy); Fastify's `trustProxy`. */
   trustProxy: boolean | string;
   logLevel: string;
+  /** Session cookies carry Secure: production over https (see ALLOW_HTTP_IN_PRODUCTION). */
+  secureCookies: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -58,6 +62,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   if (e.NODE_ENV === "production" && !e.APP_SECRET) {
     throw new ConfigError("Invalid configuration:\n  APP_SECRET: is required when NODE_ENV=production");
   }
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  const httpsPublicUrl = publicUrl.startsWith("https://");
+  if (e.NODE_ENV === "production" && !httpsPublicUrl && e.ALLOW_HTTP_IN_PRODUCTION !== "true") {
+    throw new ConfigError(
+      "Invalid configuration:\n  PUBLIC_URL: must be an https:// URL when NODE_ENV=production (session cookies are sent only over https); " +
+        "set ALLOW_HTTP_IN_PRODUCTION=true to run over plain http on a private network",
+    );
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -65,7 +77,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     dataDir: e.DATA_DIR,
     databaseUrl: e.DATABASE_URL,
     appSecret: e.APP_SECRET,
-    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ""),
+    publicUrl,
     openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ""),
     defaultRealtimeModel: e.OPENAI_REALTIME_MODEL,
     twilioApiBase: e.TWILIO_API_BASE.replace(/\/+$/, ""),
@@ -73,6 +85,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: e.SMTP_URL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
+    secureCookies: e.NODE_ENV === "production" && httpsPublicUrl,
   };
 }
 

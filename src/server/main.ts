@@ -2,7 +2,10 @@ import { buildApp, defaultWebRoot } from "./app.ts";
 import { createSmtpMailer } from "./auth/mailer.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { databaseSourceFromConfig, openDatabase } from "./db/client.ts";
+import { restrictNewFiles, secureDataDir } from "./data-dir.ts";
 import { closeInterruptedCalls } from "./modules/calls/calls.repo.ts";
+import { sealLegacyToolHeaders } from "./modules/tools/tool-secrets.ts";
+import { createSecretBox } from "./secrets/crypto.ts";
 import { ensureAppSecret } from "./secrets/app-secret.ts";
 
 async function main() {
@@ -16,15 +19,29 @@ async function main() {
     }
     throw err;
   }
+  // Before anything writes to DATA_DIR: files 0600, folders 0700.
+  restrictNewFiles();
+  const loosened = secureDataDir(config.dataDir);
   const { secret, generated } = ensureAppSecret(config.dataDir, config.appSecret);
   const database = await openDatabase(databaseSourceFromConfig(config));
   await database.migrate();
   const interrupted = await closeInterruptedCalls(database.db);
+  const sealedTools = await sealLegacyToolHeaders(database.db, createSecretBox(secret));
+  // PGlite writes its files 0666 whatever the umask; the 0700 folder is what guards the ones it
+  // writes later, and this pass tidies the modes of those it wrote while opening.
+  secureDataDir(config.dataDir);
 
   const app = await buildApp(
     { ...config, appSecret: secret },
     { database, mailer: config.smtpUrl ? createSmtpMailer(config.smtpUrl) : undefined, webRoot: defaultWebRoot },
   );
+  if (loosened.length) {
+    app.log.warn(`Took group/other access away from ${loosened.length} path(s) in ${config.dataDir} (now 0700 folders, 0600 files)`);
+  }
+  if (sealedTools) app.log.info(`Encrypted the header values of ${sealedTools} tool(s) stored before header encryption`);
+  if (!config.secureCookies) {
+    if (config.env === "production") app.log.warn("ALLOW_HTTP_IN_PRODUCTION=true: session cookies are sent over plain http");
+  }
   if (interrupted) app.log.warn(`Closed ${interrupted} call(s) left in progress when the server last stopped`);
   if (generated) app.log.info(`Generated APP_SECRET into ${config.dataDir}/app-secret (keep this file safe)`);
   if (!config.smtpUrl) app.log.info("SMTP_URL is not set: e-mail confirmation is off, so new accounts are active at once");

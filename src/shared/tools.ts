@@ -192,6 +192,10 @@ export const toolSchema = z.object({
   api_key_set: z.boolean(),
   /** e.g. "••••3f9a"; null when no key is set. */
   api_key_hint: z.string().nullable(),
+  /**
+   * Header names with masked values (`secretHint`): values are secrets (tokens, tenant keys). An
+   * update that sends a header back with its mask unchanged keeps the stored value.
+   */
   http_headers: z.record(z.string(), z.string()),
   parameters: z.record(z.string(), z.unknown()),
   request_body: z.record(z.string(), z.unknown()),
@@ -206,11 +210,18 @@ const MASK = "••••";
 // Short keys would be mostly revealed by their last four characters, so they get no suffix.
 const MIN_LENGTH_FOR_SUFFIX = 12;
 
+/** A stored secret as the API shows it: the mask, plus the last four characters of a long one. */
+export function secretHint(value: string): string {
+  return value.length >= MIN_LENGTH_FOR_SUFFIX ? `${MASK}${value.slice(-4)}` : MASK;
+}
+
+/** Whether a header value typed in the form is (or contains) the mask standing for a stored value. */
+export const isMaskedValue = (value: string) => value.includes(MASK);
+
 /** The two API fields that stand in for a stored API key. */
 export function apiKeyView(apiKey: string | null | undefined): Pick<Tool, "api_key_set" | "api_key_hint"> {
   if (!apiKey) return { api_key_set: false, api_key_hint: null };
-  const hint = apiKey.length >= MIN_LENGTH_FOR_SUFFIX ? `${MASK}${apiKey.slice(-4)}` : MASK;
-  return { api_key_set: true, api_key_hint: hint };
+  return { api_key_set: true, api_key_hint: secretHint(apiKey) };
 }
 
 // ── Execution (spec §3 "Tool execution response", §7 tool-execution) ──────────────────────

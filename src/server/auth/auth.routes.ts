@@ -1,22 +1,35 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { AppError } from "../errors.ts";
 import type { Auth } from "./auth.ts";
+import { authEndpointOf, parseAuthBody } from "./auth-endpoints.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
-
-/** Turns a Fastify request into the Fetch `Request` that better-auth's handler expects. */
-export function toWebRequest(req: FastifyRequest): Request {
-  const url = new URL(req.url, `${req.protocol}://${req.headers.host ?? "localhost"}`);
-  const headers = toWebHeaders(req);
-  const hasBody = req.method !== "GET" && req.method !== "HEAD" && req.body !== undefined;
-  return new Request(url, { method: req.method, headers, body: hasBody ? JSON.stringify(req.body) : undefined });
-}
 
 export function toWebHeaders(req: FastifyRequest): Headers {
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) headers.append(key, v);
+    for (const v of Array.isArray(value) ? value : [value]) {
+      try {
+        headers.append(key, v);
+      } catch {
+        // A value the Fetch API refuses is one no header check downstream could use either.
+      }
+    }
   }
   return headers;
+}
+
+/**
+ * The canonical form of the request's address, resolved against PUBLIC_URL rather than the Host
+ * header (a malformed Host cannot break it). Dot segments and their percent-encoded spellings are
+ * resolved here, once: both our checks and the library see this same pathname.
+ */
+function canonicalUrl(req: FastifyRequest, publicUrl: string): URL | null {
+  try {
+    return new URL(req.url, publicUrl);
+  } catch {
+    return null;
+  }
 }
 
 export async function sendWebResponse(reply: FastifyReply, res: Response) {
@@ -29,8 +42,19 @@ export async function sendWebResponse(reply: FastifyReply, res: Response) {
   return reply.send(res.body ? Buffer.from(await res.arrayBuffer()) : null);
 }
 
-const SIGN_IN_PATH = "/api/auth/sign-in/email";
-const SIGN_UP_PATH = "/api/auth/sign-up/email";
+/** The library answers errors as `{ code, message }`; the API's one shape is `{ error: { code, message } }`. */
+async function inErrorShape(res: Response): Promise<Response> {
+  if (res.status < 400) return res;
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { code?: unknown; message?: unknown } | null;
+  const code = typeof body?.code === "string" && body.code ? body.code.toLowerCase() : res.status === 404 ? "not_found" : "bad_request";
+  const message = typeof body?.message === "string" && body.message ? body.message : res.statusText || "Request failed";
+  const headers = new Headers(res.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  return new Response(JSON.stringify({ error: { code, message } }), { status: res.status, headers });
+}
 
 /** Sign-up leads to the login page (spec §2), so the session the library opens is revoked at once. */
 async function withoutSignUpSession(auth: Auth, res: Response): Promise<Response> {
@@ -42,32 +66,52 @@ async function withoutSignUpSession(auth: Auth, res: Response): Promise<Response
   return new Response(JSON.stringify({ token: null, user: body.user }), { status: res.status, headers });
 }
 
-export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottle }> = async (app, { auth, throttle }) => {
+function throttled(reply: FastifyReply, waitMs: number) {
+  const seconds = Math.ceil(waitMs / 1000);
+  const minutes = Math.ceil(waitMs / 60_000);
+  const after = seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
+  reply.header("retry-after", seconds);
+  return new AppError(429, "rate_limited", `Too many failed login attempts. Please try again in ${after}.`);
+}
+
+export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottle; publicUrl: string }> = async (app, { auth, throttle, publicUrl }) => {
   app.route({
     method: ["GET", "POST"],
     url: "/api/auth/*",
     handler: async (req, reply) => {
-      const isSignIn = req.method === "POST" && req.url.split("?")[0] === SIGN_IN_PATH;
-      const attempt = { email: String((req.body as { email?: unknown } | undefined)?.email ?? ""), ip: req.ip };
-      if (isSignIn) {
-        const waitMs = throttle.retryAfterMs(attempt);
-        if (waitMs > 0) {
-          const minutes = Math.ceil(waitMs / 60_000);
-          reply.header("retry-after", Math.ceil(waitMs / 1000));
-          return reply.status(429).send({
-            code: "TOO_MANY_ATTEMPTS",
-            message: `Too many failed login attempts. Please try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-          });
-        }
+      const url = canonicalUrl(req, publicUrl);
+      const endpoint = url ? authEndpointOf(req.method, url.pathname) : null;
+      // Only the exact canonical spelling of an endpoint we use reaches the library.
+      if (!url || !endpoint || url.pathname !== req.url.split("?")[0]) throw new AppError(404, "not_found", "Not found");
+      let body: unknown;
+      if (req.method === "POST") {
+        const parsed = parseAuthBody(endpoint, req.body);
+        if (!parsed.ok) throw new AppError(400, "validation_error", parsed.message);
+        body = parsed.body;
       }
-      const path = req.url.split("?")[0];
-      let res = await auth.handler(toWebRequest(req));
-      if (req.method === "POST" && path === SIGN_UP_PATH) res = await withoutSignUpSession(auth, res);
+
+      const isSignIn = endpoint === "/sign-in/email";
+      const attempt = { email: isSignIn ? (body as { email: string }).email : "", ip: req.ip };
       if (isSignIn) {
-        if (res.status === 401) throttle.recordFailure(attempt);
-        else if (res.ok) throttle.reset(attempt.email);
+        const waitMs = await throttle.retryAfterMs(attempt);
+        if (waitMs > 0) throw throttled(reply, waitMs);
       }
-      return sendWebResponse(reply, res);
+
+      const request = new Request(url, {
+        method: req.method,
+        headers: toWebHeaders(req),
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      // The body forwarded is the checked one, re-encoded: the client's framing no longer applies.
+      request.headers.delete("content-length");
+      if (body !== undefined) request.headers.set("content-type", "application/json");
+      let res = await auth.handler(request);
+      if (endpoint === "/sign-up/email") res = await withoutSignUpSession(auth, res);
+      if (isSignIn) {
+        if (res.status === 401) await throttle.recordFailure(attempt);
+        else if (res.ok) await throttle.recordSuccess(attempt);
+      }
+      return sendWebResponse(reply, await inErrorShape(res));
     },
   });
 };

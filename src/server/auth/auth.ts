@@ -11,11 +11,15 @@ export interface AuthOptions {
   publicUrl: string;
   /** When present, sign-up sends a confirmation e-mail and login waits for it. */
   mailer?: Mailer;
+  /** Whether X-Forwarded-Host/-Proto may name the origin (only behind a trusted proxy). */
+  trustProxy?: boolean | string;
+  /** Session cookies carry Secure (production over https, see config.ts). */
+  secureCookies?: boolean;
 }
 
 const DAY_S = 24 * 60 * 60;
 
-export function createAuth({ db, secret, publicUrl, mailer }: AuthOptions) {
+export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, secureCookies = false }: AuthOptions) {
   return betterAuth({
     basePath: "/api/auth",
     baseURL: publicUrl,
@@ -25,9 +29,11 @@ export function createAuth({ db, secret, publicUrl, mailer }: AuthOptions) {
       schema: { user: schema.user, session: schema.session, account: schema.account, verification: schema.verification },
     }),
     // Same-origin requests only: the SPA is served by this server, whatever host or port it is reached on.
+    // X-Forwarded-* only count behind a proxy we trust: otherwise any client could name its own origin.
     trustedOrigins: (request) => {
-      const host = request?.headers.get("x-forwarded-host") ?? request?.headers.get("host");
-      const proto = request?.headers.get("x-forwarded-proto") ?? new URL(publicUrl).protocol.replace(":", "");
+      const forwarded = (name: string) => (trustProxy ? request?.headers.get(name)?.split(",")[0]?.trim() || undefined : undefined);
+      const host = forwarded("x-forwarded-host") ?? request?.headers.get("host");
+      const proto = forwarded("x-forwarded-proto") ?? new URL(publicUrl).protocol.replace(":", "");
       return host ? [publicUrl, `${proto}://${host}`] : [publicUrl];
     },
     emailAndPassword: {
@@ -57,7 +63,10 @@ export function createAuth({ db, secret, publicUrl, mailer }: AuthOptions) {
     // Failed-login throttling is ours (login-throttle.ts): the library's limiter counts every
     // request, which would lock out a busy but honest user.
     rateLimit: { enabled: false },
-    advanced: { cookiePrefix: "switchboard" },
+    // Explicit rather than the library's guess from the URL: see config.ts for when it is on.
+    // disableOriginCheck: the library skips its CSRF origin check when it detects a test run;
+    // explicit false keeps tests checking what production does.
+    advanced: { cookiePrefix: "switchboard", useSecureCookies: secureCookies, disableOriginCheck: false },
   });
 }
 

@@ -1,40 +1,83 @@
+import { createMemoryThrottleStore, type ThrottleStore } from "./throttle-store.ts";
+
 /**
- * Counts failed logins per e-mail and per client address in a sliding window. In memory: a restart
- * forgets the counts, and several instances count separately — acceptable for a brake on guessing.
+ * Brakes password guessing without handing an attacker a way to lock the owner out: failures are
+ * counted per (e-mail, client address) pair and per client address, never per e-mail alone, so
+ * the owner signing in from their own address is not slowed by someone guessing from another.
+ * Past a few free failures each further one doubles the wait, up to `maxDelayMs`.
  */
 export interface LoginThrottle {
   /** Milliseconds until another attempt is allowed, or 0. */
-  retryAfterMs(attempt: { email: string; ip: string }, now?: number): number;
-  recordFailure(attempt: { email: string; ip: string }, now?: number): void;
-  reset(email: string): void;
+  retryAfterMs(attempt: LoginAttempt, now?: number): Promise<number>;
+  recordFailure(attempt: LoginAttempt, now?: number): Promise<void>;
+  /** A successful login clears its pair; the address's count stays (a guesser could own an account too). */
+  recordSuccess(attempt: LoginAttempt): Promise<void>;
 }
 
-/** One account tolerates few guesses; one address, shared by an office behind NAT, a few more. */
-export function createLoginThrottle({ perEmail = 5, perIp = 20, windowMs = 15 * 60_000 } = {}): LoginThrottle {
-  const failures = new Map<string, number[]>();
-  const recent = (key: string, now: number) => (failures.get(key) ?? []).filter((t) => now - t < windowMs);
-  const limits = ({ email, ip }: { email: string; ip: string }) =>
+export interface LoginAttempt {
+  email: string;
+  ip: string;
+}
+
+interface Rule {
+  /** Failures allowed without any wait. */
+  free: number;
+  /** Wait after the first failure beyond `free`; each further one doubles it. */
+  baseDelayMs: number;
+}
+
+export interface LoginThrottleOptions {
+  store?: ThrottleStore;
+  /** One person mistyping their own password. */
+  pair?: Rule;
+  /** One address trying many accounts (an office behind NAT shares one, hence more room). */
+  address?: Rule;
+  maxDelayMs?: number;
+  /** How long a counter is remembered after its latest failure. */
+  memoryMs?: number;
+}
+
+export const LOGIN_THROTTLE_DEFAULTS = {
+  pair: { free: 5, baseDelayMs: 30_000 },
+  address: { free: 20, baseDelayMs: 30_000 },
+  maxDelayMs: 15 * 60_000,
+  memoryMs: 60 * 60_000,
+} as const;
+
+/** Wait owed after `failures` failures under `rule`. */
+export function delayAfter(failures: number, rule: Rule, maxDelayMs: number): number {
+  if (failures < rule.free) return 0;
+  const doublings = Math.min(failures - rule.free, 30);
+  return Math.min(maxDelayMs, rule.baseDelayMs * 2 ** doublings);
+}
+
+export function createLoginThrottle(options: LoginThrottleOptions = {}): LoginThrottle {
+  const store = options.store ?? createMemoryThrottleStore();
+  const pair = options.pair ?? LOGIN_THROTTLE_DEFAULTS.pair;
+  const address = options.address ?? LOGIN_THROTTLE_DEFAULTS.address;
+  const maxDelayMs = options.maxDelayMs ?? LOGIN_THROTTLE_DEFAULTS.maxDelayMs;
+  const memoryMs = options.memoryMs ?? LOGIN_THROTTLE_DEFAULTS.memoryMs;
+  const keys = ({ email, ip }: LoginAttempt) =>
     [
-      [`email:${email.toLowerCase()}`, perEmail],
-      [`ip:${ip}`, perIp],
+      [`login:pair:${email.trim().toLowerCase()}|${ip}`, pair],
+      [`login:ip:${ip}`, address],
     ] as const;
+
   return {
-    retryAfterMs(attempt, now = Date.now()) {
+    async retryAfterMs(attempt, now = Date.now()) {
       let wait = 0;
-      for (const [key, max] of limits(attempt)) {
-        const times = recent(key, now);
-        if (times.length >= max) wait = Math.max(wait, times[times.length - max]! + windowMs - now);
+      for (const [key, rule] of keys(attempt)) {
+        const counter = await store.get(key, now);
+        if (!counter) continue;
+        wait = Math.max(wait, counter.lastFailureAt + delayAfter(counter.failures, rule, maxDelayMs) - now);
       }
       return wait;
     },
-    recordFailure(attempt, now = Date.now()) {
-      for (const [key] of limits(attempt)) failures.set(key, [...recent(key, now), now]);
-      if (failures.size > 10_000) {
-        for (const [key] of failures) if (recent(key, now).length === 0) failures.delete(key);
-      }
+    async recordFailure(attempt, now = Date.now()) {
+      for (const [key] of keys(attempt)) await store.increment(key, now, memoryMs);
     },
-    reset(email) {
-      failures.delete(`email:${email.toLowerCase()}`);
+    async recordSuccess(attempt) {
+      await store.delete(keys(attempt)[0][0]);
     },
   };
 }

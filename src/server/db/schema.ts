@@ -92,7 +92,13 @@ export const tools = pgTable(
     endPointUrl: text("end_point_url").notNull(),
     /** AES-GCM sealed (secrets/crypto.ts); never returned whole. */
     apiKeyEncrypted: text("api_key_encrypted"),
+    /**
+     * Header names with masked values (what the API shows) once `httpHeadersEncrypted` is set;
+     * rows written before header encryption hold clear values here and none there (read both).
+     */
     httpHeaders: jsonb("http_headers").$type<Record<string, string>>().notNull().default({}),
+    /** AES-GCM sealed JSON of the headers with their real values; null when there are none. */
+    httpHeadersEncrypted: text("http_headers_encrypted"),
     parameters: jsonb("parameters").$type<Record<string, unknown>>().notNull().default({}),
     requestBody: jsonb("request_body").$type<Record<string, unknown>>().notNull().default({}),
     createdAt: createdAt(),

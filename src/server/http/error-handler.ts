@@ -1,9 +1,25 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "../errors.ts";
+import { findUnstorableText } from "./json-body.ts";
+import { loggableError } from "./log-redaction.ts";
 
 /** One mapping from failures to `{ error: { code, message } }`; 5xx detail stays in the log. */
+// host, IPv4 or [IPv6], with an optional port: what RFC 9110 allows in Host (no user info).
+const HOST_HEADER = /^(?:[A-Za-z0-9\-._~%!$&'()*+,;=]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
 export function registerErrorHandler(app: FastifyInstance) {
+  // Code that builds an address from Host (the auth library, redirects) must never see a broken one.
+  app.addHook("onRequest", async (req) => {
+    const host = req.headers.host;
+    if (host !== undefined && !HOST_HEADER.test(host)) throw new AppError(400, "invalid_host", "The Host header is malformed.");
+  });
+  // A query string is text too: U+0000 in one would reach a text column (e.g. a verification token).
+  app.addHook("preValidation", async (req) => {
+    const reason = findUnstorableText(req.query);
+    if (reason) throw new AppError(400, "invalid_text", reason);
+  });
+
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
       return reply.status(err.status).send({ error: { code: err.code, message: err.message } });
@@ -20,11 +36,13 @@ export function registerErrorHandler(app: FastifyInstance) {
     }
     const status = err.statusCode ?? 500;
     if (status >= 500) {
-      req.log.error({ err }, "request failed");
+      // Never the failed query's parameters: they hold what users typed, header values included.
+      req.log.error({ err: loggableError(err) }, "request failed");
       return reply
         .status(status)
         .send({ error: { code: "internal_error", message: "Something went wrong on our side. Please try again." } });
     }
-    return reply.status(status).send({ error: { code: err.code ?? "bad_request", message: err.message } });
+    const code = status === 429 ? "rate_limited" : (err.code ?? "bad_request");
+    return reply.status(status).send({ error: { code, message: err.message } });
   });
 }

@@ -20,6 +20,11 @@ export interface PreparedRequest {
   url: URL;
   headers: Record<string, string>;
   body: Buffer | null;
+  /**
+   * Names of the headers that came from the tool's configuration (and the API key's
+   * Authorization): all of them are dropped before a redirect to another origin.
+   */
+  configuredHeaders: readonly string[];
 }
 
 // Framing and connection headers belong to the HTTP client: a configured Content-Length or
@@ -37,7 +42,7 @@ const CLIENT_MANAGED_HEADERS = new Set([
   "upgrade",
 ]);
 
-const DEFAULT_HEADERS: Record<string, string> = {
+export const DEFAULT_HEADERS: Readonly<Record<string, string>> = {
   Accept: "application/json, text/plain;q=0.9, */*;q=0.8",
   "User-Agent": "Switchboard-Tools/1.0",
 };
@@ -69,7 +74,7 @@ export function withoutHeaders(headers: Readonly<Record<string, string>>, names:
   return Object.fromEntries(Object.entries(headers).filter(([k]) => !drop.has(k.toLowerCase())));
 }
 
-function buildHeaders(tool: ToolHttpConfig): Record<string, string> {
+function buildHeaders(tool: ToolHttpConfig): { headers: Record<string, string>; configuredHeaders: string[] } {
   const configured = Object.entries(tool.http_headers ?? {}).filter(([name]) => !CLIENT_MANAGED_HEADERS.has(name.toLowerCase()));
   // A configured header replaces a default of the same name whatever its case.
   const headers = withoutHeaders(
@@ -77,9 +82,13 @@ function buildHeaders(tool: ToolHttpConfig): Record<string, string> {
     configured.map(([name]) => name),
   );
   for (const [name, value] of configured) headers[name] = String(value);
+  const configuredHeaders = configured.map(([name]) => name);
   const apiKey = tool.api_key?.trim();
-  if (apiKey && findHeader(headers, "authorization") === undefined) headers.Authorization = `Bearer ${apiKey}`;
-  return headers;
+  if (apiKey && findHeader(headers, "authorization") === undefined) {
+    headers.Authorization = `Bearer ${apiKey}`;
+    configuredHeaders.push("Authorization");
+  }
+  return { headers, configuredHeaders };
 }
 
 /** Query-string values: scalars as text, lists as repeated keys, objects as JSON, null dropped. */
@@ -129,7 +138,7 @@ export function buildToolRequest(tool: ToolHttpConfig, parameters: ToolArguments
     );
   }
   const method = tool.http_method;
-  const headers = buildHeaders(tool);
+  const { headers, configuredHeaders } = buildHeaders(tool);
 
   if (method === "GET" || method === "DELETE") {
     const asFilters = tool.parameter_format === "database-query";
@@ -144,10 +153,10 @@ export function buildToolRequest(tool: ToolHttpConfig, parameters: ToolArguments
     // already has (a signed URL would break). %20 rather than "+" for spaces: not every server
     // decodes "+".
     if (pairs.length > 0) url.search = url.search ? `${url.search}&${pairs.join("&")}` : `?${pairs.join("&")}`;
-    return { method, url, headers, body: null };
+    return { method, url, headers, body: null, configuredHeaders };
   }
 
   const body = encodeBody(tool, parameters);
   if (findHeader(headers, "content-type") === undefined) headers["Content-Type"] = "application/json";
-  return { method, url, headers, body };
+  return { method, url, headers, body, configuredHeaders };
 }

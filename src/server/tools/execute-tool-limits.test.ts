@@ -142,20 +142,24 @@ describe("redirects", () => {
     expect(result.data).toMatchObject({ method: "GET" });
   });
 
-  it("keeps the API key on a same-origin redirect and drops it on a redirect to another host", async () => {
-    const sameOrigin = await executeTool(get("/redirect/1", { api_key: "sk-1" }), {}, options);
+  it("keeps the API key and configured headers on a same-origin redirect and drops them all on a redirect to another host", async () => {
+    const sameOrigin = await executeTool(get("/redirect/1", { api_key: "sk-1", http_headers: { "X-Tenant": "acme" } }), {}, options);
     expect((sameOrigin.data as RecordedRequest).headers.authorization).toBe("Bearer sk-1");
+    expect((sameOrigin.data as RecordedRequest).headers["x-tenant"]).toBe("acme");
 
     const elsewhere = `http://localhost:${upstream.port}/echo`;
     const crossHost = await executeTool(
-      get(`/redirect-to?url=${encodeURIComponent(elsewhere)}`, { api_key: "sk-1", http_headers: { "X-Tenant": "acme" } }),
+      get(`/redirect-to?url=${encodeURIComponent(elsewhere)}`, { api_key: "sk-1", http_headers: { "X-Tenant": "acme", "X-Api-Key": "k-123", Accept: "text/csv" } }),
       {},
       { allowedHosts: [upstream.hostPort, "localhost"] },
     );
     const seen = crossHost.data as RecordedRequest;
     expect(crossHost.url).toBe(elsewhere);
     expect(seen.headers.authorization).toBeUndefined();
-    expect(seen.headers["x-tenant"]).toBe("acme");
+    expect(seen.headers["x-tenant"]).toBeUndefined();
+    expect(seen.headers["x-api-key"]).toBeUndefined();
+    // Even a harmless configured header goes; the client's own defaults are what is sent.
+    expect(seen.headers.accept).toBe("application/json, text/plain;q=0.9, */*;q=0.8");
   });
 
   it("refuses a redirect to a non-http URL", async () => {

@@ -1,6 +1,6 @@
 import type { ToolExecutionResponse } from "../../shared/tools.ts";
 import type { PreparedRequest, ToolArguments, ToolHttpConfig } from "./build-request.ts";
-import { buildToolRequest, parseToolUrl, withoutHeaders } from "./build-request.ts";
+import { buildToolRequest, DEFAULT_HEADERS, findHeader, parseToolUrl, withoutHeaders } from "./build-request.ts";
 import { ToolExecutionError } from "./errors.ts";
 import type { HopResult } from "./http-client.ts";
 import { sendRequest } from "./http-client.ts";
@@ -36,11 +36,8 @@ export const TOOL_EXECUTION_DEFAULTS = {
   maxRedirects: 3,
 } as const;
 
-// Same-origin, or the same host moving up to https: anything else must not get the credentials.
-function keepsCredentials(from: URL, to: URL): boolean {
-  if (from.origin === to.origin) return true;
-  return from.hostname === to.hostname && to.protocol === "https:";
-}
+// Only the same origin (scheme, host and port) may see what the tool's owner configured.
+const keepsCredentials = (from: URL, to: URL) => from.origin === to.origin;
 
 /** The request a redirect asks for, with the method rules browsers and fetch follow. */
 function followRedirect(previous: PreparedRequest, hop: Extract<HopResult, { kind: "redirect" }>): PreparedRequest {
@@ -52,18 +49,22 @@ function followRedirect(previous: PreparedRequest, hop: Extract<HopResult, { kin
       { host: previous.url.host },
     );
   }
-  let { method, headers, body } = previous;
+  let { method, headers, body, configuredHeaders } = previous;
   // 303 always becomes GET; 301/302 turn a POST into GET. 307/308 repeat the request as it was.
   if ((hop.status === 303 && method !== "GET") || ((hop.status === 301 || hop.status === 302) && method === "POST")) {
     method = "GET";
     body = null;
     headers = withoutHeaders(headers, ["content-type"]);
   }
-  // The API key (and any configured credentials) must not leak to whatever host a redirect names.
+  // The API key and every configured header (any of them may be a credential: X-Api-Key, a
+  // tenant token, ...) must not leak to whatever other origin a redirect names.
   if (!keepsCredentials(previous.url, url)) {
-    headers = withoutHeaders(headers, ["authorization", "proxy-authorization", "cookie"]);
+    headers = withoutHeaders(headers, [...configuredHeaders, "authorization", "proxy-authorization", "cookie"]);
+    for (const [name, value] of Object.entries(DEFAULT_HEADERS)) if (findHeader(headers, name) === undefined) headers[name] = value;
+    if (body && findHeader(headers, "content-type") === undefined) headers["Content-Type"] = "application/json";
+    configuredHeaders = [];
   }
-  return { method, url, headers, body };
+  return { method, url, headers, body, configuredHeaders };
 }
 
 /**

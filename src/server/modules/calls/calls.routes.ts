@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { AppError } from "../../errors.ts";
+import { isOwnOrigin } from "../../http/origin.ts";
 import { createCallTokens } from "./call-tokens.ts";
 import { createCallsService, REFUSALS, type PrepareResult } from "./calls.service.ts";
 
@@ -35,6 +37,10 @@ export const callsRoutes: FastifyPluginAsync = async (plugin) => {
       preHandler: async (req) => {
         // A plain GET (no upgrade) gets the plugin's 404 and must not use the session id up.
         if (!req.ws) return;
+        // Refused before the session id is used up: a page on another site cannot open a call.
+        if (!isOwnOrigin(req.headers.origin, app.ctx.config.publicUrl)) {
+          throw new AppError(403, "forbidden_origin", "Live calls can only be opened from this site's own pages.");
+        }
         const query = req.query as Record<string, unknown>;
         try {
           prepared.set(req, await service.prepareLiveCall(req.user.id, query["session_id"]));

@@ -13,6 +13,7 @@ import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts
 import { BrowserTransport } from "../../voice/transports/browser.ts";
 import { findAssistant } from "../assistants/assistants.repo.ts";
 import { readCredential } from "../credentials/credentials.service.ts";
+import { openApiKey, openHeaders } from "../tools/tool-secrets.ts";
 import { toHttpConfig } from "../tools/tools.service.ts";
 import type { CallTokens } from "./call-tokens.ts";
 import { createCallToolRunner, type CallToolConfig } from "./call-tool-runner.ts";
@@ -82,25 +83,19 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
     }
   }
 
-  function decryptToolKey(sealed: string | null): string | null | undefined {
-    if (!sealed) return null;
-    try {
-      return secrets.decrypt(sealed);
-    } catch {
-      return undefined;
-    }
-  }
-
   async function loadTools(userId: string, toolIds: readonly string[]) {
     const rows = await findCallTools(db, userId, toolIds.filter(isUuid));
     const configs = new Map<string, CallToolConfig>();
     for (const row of rows) {
-      const apiKey = decryptToolKey(row.apiKeyEncrypted);
+      const apiKey = openApiKey(secrets, row);
+      const headers = openHeaders(secrets, row);
       configs.set(
         row.id,
         apiKey === undefined
           ? { ok: false, error: `The API key of tool "${row.name}" can no longer be read. Edit the tool and enter the key again.` }
-          : { ok: true, http: toHttpConfig(row, apiKey) },
+          : headers === undefined
+            ? { ok: false, error: `The header values of tool "${row.name}" can no longer be read. Edit the tool and enter them again.` }
+            : { ok: true, http: toHttpConfig(row, apiKey, headers) },
       );
     }
     const definitions = rows.map((row) => ({ id: row.id, name: row.name, description: row.description, parameters: row.parameters }));

@@ -1,14 +1,41 @@
 import type { CredentialName, CredentialSaveResult, CredentialStatus } from "../../../shared/credentials.ts";
 import type { ModuleContext } from "../../app.ts";
+import { AppError } from "../../errors.ts";
 import { maskSecret } from "../../secrets/crypto.ts";
 import { deleteCredential, findCredential, upsertCredential } from "./credentials.repo.ts";
 
 type Ctx = Pick<ModuleContext, "db" | "secrets" | "config">;
 
-/** The plaintext of a stored credential, for server-side use only (the call engine, telephony). */
+const LABELS: Record<CredentialName, string> = {
+  openai_api_key: "OpenAI API key",
+  twilio_account_sid: "Twilio Account SID",
+  twilio_auth_token: "Twilio Auth Token",
+};
+
+/** Sealed under another APP_SECRET: the value is lost, and entering it again is the only fix. */
+export function credentialUnreadable(name: CredentialName): AppError {
+  return new AppError(
+    409,
+    "credential_unreadable",
+    `The stored ${LABELS[name]} can no longer be read (the server's secret changed). Enter it again and save it.`,
+  );
+}
+
+function open(ctx: Ctx, name: CredentialName, sealed: string): string {
+  try {
+    return ctx.secrets.decrypt(sealed);
+  } catch {
+    throw credentialUnreadable(name);
+  }
+}
+
+/**
+ * The plaintext of a stored credential, for server-side use only (the call engine, telephony).
+ * Throws `credentialUnreadable` (409) when it was sealed under another APP_SECRET.
+ */
 export async function readCredential(ctx: Ctx, userId: string, name: CredentialName): Promise<string | null> {
   const row = await findCredential(ctx.db, userId, name);
-  return row ? ctx.secrets.decrypt(row.valueEncrypted) : null;
+  return row ? open(ctx, name, row.valueEncrypted) : null;
 }
 
 export async function credentialStatus(ctx: Ctx, userId: string, name: CredentialName): Promise<CredentialStatus> {
@@ -16,7 +43,7 @@ export async function credentialStatus(ctx: Ctx, userId: string, name: Credentia
   return {
     name,
     exists: Boolean(row),
-    hint: row ? maskSecret(ctx.secrets.decrypt(row.valueEncrypted)) : null,
+    hint: row ? maskSecret(open(ctx, name, row.valueEncrypted)) : null,
     updated_at: row ? row.updatedAt.toISOString() : null,
   };
 }

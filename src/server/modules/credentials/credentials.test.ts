@@ -3,6 +3,7 @@ import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fa
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import { credentials } from "../../db/schema.ts";
 import { MASKED_CREDENTIAL } from "../../../shared/credentials.ts";
+import { createSecretBox } from "../../secrets/crypto.ts";
 
 describe("credentials", () => {
   let app: TestApp;
@@ -60,5 +61,25 @@ describe("credentials", () => {
     expect(removed.statusCode).toBe(204);
     const gone = await app.inject({ method: "GET", url: "/api/credentials/openai_api_key", headers: { cookie: alice.cookie } });
     expect(gone.json()).toMatchObject({ exists: false });
+  });
+});
+
+describe("a credential sealed under a previous APP_SECRET (issue 9, finding 8)", () => {
+  it("answers a 409 telling the user to save the key again, and saving again fixes it", async () => {
+    const { app, db } = await buildTestApp();
+    const { cookie, userId } = await signUpAndLogIn(app);
+    const foreign = createSecretBox("an-older-secret-0123456789abcdef012345").encrypt("sk-old-key-000000");
+    await db.insert(credentials).values({ userId, name: "openai_api_key", valueEncrypted: foreign });
+    const res = await app.inject({ method: "GET", url: "/api/credentials/openai_api_key", headers: { cookie } });
+    expect(res.statusCode).toBe(409);
+    expect(res.json().error).toEqual({
+      code: "credential_unreadable",
+      message: "The stored OpenAI API key can no longer be read (the server's secret changed). Enter it again and save it.",
+    });
+    const saved = await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie }, payload: { value: "sk-new-key-123456" } });
+    expect(saved.statusCode).toBe(200);
+    const after = await app.inject({ method: "GET", url: "/api/credentials/openai_api_key", headers: { cookie } });
+    expect(after.json()).toMatchObject({ exists: true, hint: "sk-••••3456" });
+    await app.close();
   });
 });

@@ -85,7 +85,7 @@ describe("create, read, list", () => {
       end_point_url: "https://api.example.com/orders",
       api_key_set: false,
       api_key_hint: null,
-      http_headers: { "X-Tenant": "acme" },
+      http_headers: { "X-Tenant": "••••" },
       parameters,
       request_body: { source: "switchboard" },
     });
@@ -190,7 +190,7 @@ describe("update", () => {
       description: null,
       http_method: "PUT",
       request_body: { status: "shipped" },
-      http_headers: { "X-A": "1" },
+      http_headers: { "X-A": "••••" },
       end_point_url: tool.end_point_url,
       created_at: tool.created_at,
     });

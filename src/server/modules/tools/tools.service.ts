@@ -6,6 +6,7 @@ import { AppError, notFound } from "../../errors.ts";
 import type { SecretBox } from "../../secrets/crypto.ts";
 import type { ExecuteToolOptions, ToolHttpConfig } from "../../tools/index.ts";
 import { executeTool } from "../../tools/index.ts";
+import { headerHints, openApiKey, openHeaders, resolveHeaderEdit, sealHeaders, UNREADABLE_MESSAGES } from "./tool-secrets.ts";
 import * as repo from "./tools.repo.ts";
 
 export interface ToolsService {
@@ -36,16 +37,7 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
     return row;
   }
 
-  /** The plaintext key, null when none is stored, undefined when it can no longer be decrypted. */
-  function readApiKey(row: repo.ToolRow): string | null | undefined {
-    if (!row.apiKeyEncrypted) return null;
-    try {
-      return secrets.decrypt(row.apiKeyEncrypted);
-    } catch {
-      // Sealed with another APP_SECRET (e.g. the secret was rotated): unusable until re-entered.
-      return undefined;
-    }
-  }
+  const readApiKey = (row: repo.ToolRow) => openApiKey(secrets, row);
 
   function toView(row: repo.ToolRow): Tool {
     const apiKey = readApiKey(row);
@@ -60,7 +52,7 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
       end_point_url: row.endPointUrl,
       // A key that can no longer be decrypted is still "set": the hint alone says so.
       ...(apiKey === undefined ? { api_key_set: true, api_key_hint: "••••" } : apiKeyView(apiKey)),
-      http_headers: row.httpHeaders,
+      http_headers: headerHints(row),
       parameters: row.parameters,
       request_body: row.requestBody,
       created_at: row.createdAt.toISOString(),
@@ -88,7 +80,7 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
         parameterFormat: input.parameter_format,
         endPointUrl: input.end_point_url,
         apiKeyEncrypted: input.api_key ? seal(input.api_key) : null,
-        httpHeaders: input.http_headers,
+        ...sealHeaders(secrets, input.http_headers),
         parameters: input.parameters,
         requestBody: input.request_body,
       });
@@ -96,7 +88,8 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
     },
 
     async update(userId, id, patch) {
-      await findOr404(userId, id);
+      const current = await findOr404(userId, id);
+      const headers = patch.http_headers && resolveHeaderEdit(patch.http_headers, openHeaders(secrets, current), headerHints(current));
       const row = await repo.updateTool(db, userId, id, {
         name: patch.name,
         description: patch.description === undefined ? undefined : patch.description || null,
@@ -106,7 +99,7 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
         endPointUrl: patch.end_point_url,
         // Omitted or blank keeps the stored key (the edit form never shows it); null removes it.
         apiKeyEncrypted: patch.api_key === null ? null : patch.api_key ? seal(patch.api_key) : undefined,
-        httpHeaders: patch.http_headers,
+        ...(headers ? sealHeaders(secrets, headers) : {}),
         parameters: patch.parameters,
         requestBody: patch.request_body,
       });
@@ -122,27 +115,23 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
     async execute(userId, id, parameters) {
       const row = await findOr404(userId, id);
       const apiKey = readApiKey(row);
-      if (apiKey === undefined) {
-        throw new AppError(
-          400,
-          "tool_api_key_unreadable",
-          "This tool's API key can no longer be read (the server's secret changed). Edit the tool and enter the key again.",
-        );
-      }
-      return executeTool(toHttpConfig(row, apiKey), parameters, execution);
+      if (apiKey === undefined) throw new AppError(400, "tool_api_key_unreadable", UNREADABLE_MESSAGES.apiKey);
+      const headers = openHeaders(secrets, row);
+      if (headers === undefined) throw new AppError(400, "tool_headers_unreadable", UNREADABLE_MESSAGES.headers);
+      return executeTool(toHttpConfig(row, apiKey, headers), parameters, execution);
     },
   };
 }
 
-/** What the engine needs from a stored tool; `apiKey` is already decrypted. */
-export function toHttpConfig(row: repo.ToolRow, apiKey: string | null): ToolHttpConfig {
+/** What the engine needs from a stored tool; `apiKey` and `headers` are already decrypted (tool-secrets.ts). */
+export function toHttpConfig(row: repo.ToolRow, apiKey: string | null, headers: Record<string, string>): ToolHttpConfig {
   return {
     // Written through the shared schema's enums, so the text columns hold one of their values.
     http_method: row.httpMethod as ToolHttpConfig["http_method"],
     parameter_format: row.parameterFormat as ToolHttpConfig["parameter_format"],
     end_point_url: row.endPointUrl,
     api_key: apiKey,
-    http_headers: row.httpHeaders,
+    http_headers: headers,
     request_body: row.requestBody,
   };
 }

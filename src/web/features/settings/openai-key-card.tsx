@@ -43,7 +43,7 @@ export function OpenAiKeyCard() {
           <FormField
             label="API Key"
             error={error}
-            description={status.isPending ? "Checking for an existing key..." : status.data?.exists ? `A key is stored (${status.data.hint}). Enter a new one to replace it.` : "No key stored yet."}
+            description={status.isPending ? "Checking for an existing key..." : status.error ? status.error.message : status.data?.exists ? `A key is stored (${status.data.hint}). Enter a new one to replace it.` : "No key stored yet."}
           >
             <Input
               type="password"

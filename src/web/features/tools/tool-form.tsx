@@ -166,7 +166,15 @@ export function ToolForm({ tool, onSubmit, onCancel }: ToolFormProps) {
           )}
         </div>
 
-        <FormField label="Headers (JSON)" error={errors.http_headers?.message} description="Sent with every request.">
+        <FormField
+          label="Headers (JSON)"
+          error={errors.http_headers?.message}
+          description={
+            editing && Object.keys(tool.http_headers).length > 0
+              ? "Sent with every request. Stored values are shown masked (••••): leave one as it is to keep it, or type a new value."
+              : "Sent with every request."
+          }
+        >
           <Textarea rows={3} spellCheck={false} className={JSON_TEXTAREA} placeholder={EXAMPLES.http_headers} {...form.register("http_headers")} />
         </FormField>
         <FormField label="Parameters (JSON Schema)" error={errors.parameters?.message} description="The arguments the assistant fills in when it calls the tool.">

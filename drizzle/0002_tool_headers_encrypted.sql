@@ -1,0 +1,1 @@
+ALTER TABLE "tools" ADD COLUMN "http_headers_encrypted" text;

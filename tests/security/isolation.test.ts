@@ -1,0 +1,102 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { calls, credentials } from "../../src/server/db/schema.ts";
+import { startToolUpstream, type ToolUpstream } from "../fakes/tool-upstream.ts";
+import { buildTestApp, signUpAndLogIn, type TestApp } from "../harness.ts";
+import { LIST_ROUTES, OWNED_ROUTES, VERBS, type Fixtures, type Verb } from "./route-table.ts";
+
+/**
+ * Issue 9: tenant isolation. The owner's resources are tried by another signed-in user and by an
+ * anonymous client on every route in the table with every verb. A leak is another user's 2xx on
+ * a path naming the owner's resource, any of the owner's data in an answer, or any change to
+ * what the owner sees.
+ */
+
+let upstream: ToolUpstream;
+let app: TestApp;
+let owner: Awaited<ReturnType<typeof signUpAndLogIn>>;
+let intruder: Awaited<ReturnType<typeof signUpAndLogIn>>;
+let fixtures: Fixtures;
+let markers: string[];
+const figures: { actor: string; attempts: number; leaks: number }[] = [];
+
+beforeAll(async () => {
+  upstream = await startToolUpstream();
+  ({ app } = await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1" } }));
+  owner = await signUpAndLogIn(app, "Alpha Owner");
+  intruder = await signUpAndLogIn(app, "Bravo Intruder");
+  const upstreamUrl = `${upstream.origin}/echo`;
+  const as = (method: "POST", url: string, payload: object) => app.inject({ method, url, headers: { cookie: owner.cookie }, payload });
+  const tool = await as("POST", "/api/tools", {
+    name: "ALPHA-MARKER tool",
+    type: "API",
+    http_method: "GET",
+    parameter_format: "standard",
+    end_point_url: upstreamUrl,
+    api_key: "sk-tool-ALPHA-WXWX",
+    http_headers: { "X-Alpha-Header": "header-ALPHA-HVHV" },
+  });
+  const assistant = await as("POST", "/api/assistants", { name: "ALPHA-MARKER assistant", instructions: "ALPHA-MARKER instructions", tool_ids: [tool.json().id] });
+  const { db } = app.ctx;
+  await db.insert(credentials).values({ userId: owner.userId, name: "openai_api_key", valueEncrypted: app.ctx.secrets.encrypt("sk-alpha-key-QZQZ") });
+  const [call] = await db.insert(calls).values({ userId: owner.userId, assistantName: "ALPHA-MARKER assistant", logs: { transcript: [] } }).returning();
+  fixtures = { toolId: tool.json().id, assistantId: assistant.json().id, callId: call!.id, upstreamUrl };
+  markers = [fixtures.toolId, fixtures.assistantId, fixtures.callId, owner.userId, owner.email, "ALPHA", "WXWX", "HVHV", "QZQZ"];
+});
+
+afterAll(async () => {
+  const total = figures.reduce((t, f) => ({ attempts: t.attempts + f.attempts, leaks: t.leaks + f.leaks }), { attempts: 0, leaks: 0 });
+  console.log(`\nIsolation: cross-tenant attempts ${total.attempts} / leaks ${total.leaks}`);
+  console.table(figures);
+  await app?.close();
+  await upstream?.close();
+});
+
+/** Everything the owner can see of their own data, as one text. */
+async function ownerView(): Promise<string> {
+  const urls = [`/api/tools/${fixtures.toolId}`, `/api/assistants/${fixtures.assistantId}`, `/api/calls/${fixtures.callId}`, "/api/credentials/openai_api_key", "/api/tools", "/api/assistants", "/api/calls"];
+  const bodies = await Promise.all(urls.map(async (url) => (await app.inject({ method: "GET", url, headers: { cookie: owner.cookie } })).body));
+  // Signed recording URLs and the credential's updated_at are the only parts that may legitimately differ between reads.
+  return bodies.join("\n").replace(/[?&](exp|sig)=[^"&]+/g, "");
+}
+
+async function attempt(actor: { cookie?: string }, verb: Verb, url: string, body?: Record<string, unknown>) {
+  return app.inject({
+    method: verb,
+    url,
+    headers: { ...(actor.cookie ? { cookie: actor.cookie } : {}), origin: app.ctx.config.publicUrl },
+    ...(body && verb !== "GET" && verb !== "DELETE" ? { payload: body } : {}),
+  });
+}
+
+describe("isolation: two users, every route, every verb", () => {
+  for (const actorName of ["another user", "no session"] as const) {
+    it(`${actorName}: 0 leaks`, async () => {
+      const actor = actorName === "another user" ? { cookie: intruder.cookie } : {};
+      const leaks: string[] = [];
+      let attempts = 0;
+      const targets = [
+        ...Object.entries(OWNED_ROUTES).map(([name, r]) => ({ name, url: r.path(fixtures), body: r.body?.(fixtures) })),
+        ...LIST_ROUTES.map((url) => ({ name: url, url, body: {} as Record<string, unknown> })),
+      ];
+      let view = await ownerView();
+      for (const target of targets) {
+        for (const verb of VERBS) {
+          const res = await attempt(actor, verb, target.url, target.body);
+          attempts++;
+          const namesOwnersResource = [fixtures.toolId, fixtures.assistantId, fixtures.callId].some((id) => target.url.includes(id));
+          // An id the request itself carried may be echoed back ("... not found"): that tells nothing new.
+          const sent = `${target.url} ${JSON.stringify(target.body ?? {})}`;
+          const shown = markers.filter((m) => res.body.includes(m) && !sent.includes(m));
+          const after = await ownerView();
+          const changed = after !== view;
+          view = after;
+          if ((namesOwnersResource && res.statusCode < 300) || shown.length || changed || (actorName === "no session" && res.statusCode !== 401)) {
+            leaks.push(`${verb} ${target.name}: ${res.statusCode}${shown.length ? ` shows ${shown.join(", ")}` : ""}${changed ? " changed the owner's data" : ""}`);
+          }
+        }
+      }
+      figures.push({ actor: actorName, attempts, leaks: leaks.length });
+      expect(leaks).toEqual([]);
+    }, 120_000);
+  }
+});

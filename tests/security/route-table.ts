@@ -1,0 +1,164 @@
+/**
+ * The routes the fuzz and isolation suites walk. Adding a module's routes here is all it takes
+ * to put them under both suites: a JSON route with a valid body (the fuzz suite mutates it field
+ * by field), and an owned resource path (the isolation suite tries it with another user's id).
+ */
+
+/** What a suite has set up before it runs: ids of resources owned by the acting user. */
+export interface Fixtures {
+  toolId: string;
+  assistantId: string;
+  callId: string;
+  /** A tool endpoint on the local upstream (tools may run during the fuzz). */
+  upstreamUrl: string;
+}
+
+export interface JsonRoute {
+  method: "POST" | "PUT" | "PATCH";
+  /** `:id`-style segments are filled from the fixtures by `path`. */
+  path: (f: Fixtures) => string;
+  /** Needs the signed-in user's cookie (every /api route outside auth, demo requests and media). */
+  auth: boolean;
+  /** A body the route accepts; every bad input is a mutation of it. */
+  valid: (f: Fixtures) => Record<string, unknown>;
+  /** Fields whose absence is an error (the others are optional and may be left out). */
+  required: readonly string[];
+  /** A path with a non-id where the id goes; omitted for routes without an id. */
+  badIdPath?: (badId: string) => string;
+}
+
+const tool = (f: Fixtures) => ({
+  name: "Fuzz tool",
+  description: "Fuzzed",
+  type: "API",
+  http_method: "POST",
+  parameter_format: "standard",
+  end_point_url: f.upstreamUrl,
+  api_key: "sk-fuzz-0123456789abcd",
+  http_headers: { "X-Tenant": "acme" },
+  parameters: { type: "object", properties: { q: { type: "string" } }, required: [] },
+  request_body: { source: "fuzz" },
+});
+
+const assistant = () => ({
+  name: "Fuzz assistant",
+  description: "Fuzzed",
+  first_message: "Hello",
+  instructions: "Be brief.",
+  tool_ids: [],
+  voice: "marin",
+});
+
+export const JSON_ROUTES: Record<string, JsonRoute> = {
+  "sign-up": {
+    method: "POST",
+    path: () => "/api/auth/sign-up/email",
+    auth: false,
+    valid: () => ({ name: "Fuzz User", email: "fuzz-signup@example.com", password: "correct-horse-battery" }),
+    required: ["name", "email", "password"],
+  },
+  "sign-in": {
+    method: "POST",
+    path: () => "/api/auth/sign-in/email",
+    auth: false,
+    valid: () => ({ email: "fuzz-signin@example.com", password: "correct-horse-battery" }),
+    required: ["email", "password"],
+  },
+  "update-user": {
+    method: "POST",
+    path: () => "/api/auth/update-user",
+    auth: true,
+    valid: () => ({ name: "Renamed User" }),
+    required: [],
+  },
+  "change-password": {
+    method: "POST",
+    path: () => "/api/auth/change-password",
+    auth: true,
+    valid: () => ({ currentPassword: "correct-horse-battery", newPassword: "another-horse-battery" }),
+    required: ["currentPassword", "newPassword"],
+  },
+  "create tool": { method: "POST", path: () => "/api/tools", auth: true, valid: tool, required: ["name", "type", "http_method", "parameter_format", "end_point_url"] },
+  "update tool": {
+    method: "PATCH",
+    path: (f) => `/api/tools/${f.toolId}`,
+    auth: true,
+    valid: tool,
+    required: [],
+    badIdPath: (id) => `/api/tools/${id}`,
+  },
+  "execute tool": {
+    method: "POST",
+    path: (f) => `/api/tools/${f.toolId}/execute`,
+    auth: true,
+    valid: () => ({ parameters: { q: "hello" } }),
+    required: [],
+    badIdPath: (id) => `/api/tools/${id}/execute`,
+  },
+  "create assistant": { method: "POST", path: () => "/api/assistants", auth: true, valid: assistant, required: ["name"] },
+  "update assistant": {
+    method: "PATCH",
+    path: (f) => `/api/assistants/${f.assistantId}`,
+    auth: true,
+    valid: assistant,
+    required: [],
+    badIdPath: (id) => `/api/assistants/${id}`,
+  },
+  "save credential": {
+    method: "PUT",
+    path: () => "/api/credentials/openai_api_key",
+    auth: true,
+    valid: () => ({ value: "sk-fuzz-credential-000" }),
+    required: ["value"],
+    badIdPath: (id) => `/api/credentials/${id}`,
+  },
+  "test session": {
+    method: "POST",
+    path: () => "/api/calls/test-session",
+    auth: true,
+    valid: (f) => ({ assistantId: f.assistantId }),
+    required: ["assistantId"],
+  },
+  "demo request": {
+    method: "POST",
+    path: () => "/api/demo-requests",
+    auth: false,
+    valid: () => ({
+      first_name: "Priya",
+      last_name: "Raman",
+      company: "Northwind Energy",
+      work_email: "priya.raman@northwind.example",
+      role: "Head of Customer Operations",
+      phone_number: "+1 415 555 0134",
+      location: "United States",
+      yearly_call_volume: "100000-500000",
+      comments: "We handle outage calls.",
+    }),
+    required: ["first_name", "last_name", "company", "work_email", "role", "phone_number", "location", "yearly_call_volume"],
+  },
+};
+
+export type Verb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+export const VERBS: readonly Verb[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
+
+/**
+ * Paths that name one user's resource. The isolation suite tries every verb on each with the
+ * owner's ids while signed in as someone else; `body` is what it sends with POST/PUT/PATCH.
+ */
+export interface OwnedRoute {
+  path: (f: Fixtures) => string;
+  body?: (f: Fixtures) => Record<string, unknown>;
+}
+
+export const OWNED_ROUTES: Record<string, OwnedRoute> = {
+  tool: { path: (f) => `/api/tools/${f.toolId}`, body: (f) => ({ ...tool(f), name: "Taken over" }) },
+  "tool execute": { path: (f) => `/api/tools/${f.toolId}/execute`, body: () => ({ parameters: {} }) },
+  assistant: { path: (f) => `/api/assistants/${f.assistantId}`, body: () => ({ ...assistant(), name: "Taken over" }) },
+  call: { path: (f) => `/api/calls/${f.callId}`, body: () => ({ ended_reason: "taken over" }) },
+  credential: { path: () => "/api/credentials/openai_api_key", body: () => ({ value: "sk-taken-over-000" }) },
+  "test session": { path: () => "/api/calls/test-session", body: (f) => ({ assistantId: f.assistantId }) },
+  "assistant with the owner's tool": { path: () => "/api/assistants", body: (f) => ({ name: "Borrower", tool_ids: [f.toolId] }) },
+};
+
+/** Lists: every verb, and none may show the owner's data. */
+export const LIST_ROUTES: readonly string[] = ["/api/tools", "/api/assistants", "/api/calls", "/api/assistants/defaults"];
