@@ -107,20 +107,22 @@ export interface FakeTwilioRest {
 
 export const fakeSid = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;
 
-const DEFAULT_AVAILABLE: Record<string, string[]> = {
-  US: ["+14155550100", "+14155550101", "+14155550102", "+14155550103"],
-  CA: ["+16045550100", "+16045550101"],
-  GB: ["+442071838750", "+442071838751"],
-  AU: ["+61255501000", "+61255501001"],
-  DE: ["+4930555010", "+4930555011"],
-  FR: ["+33155501000", "+33155501001"],
-};
+/** Until a test sets a country's list, Twilio never runs out there: numbers follow these prefixes. */
+const DEFAULT_PREFIX: Record<string, string> = { US: "+1415555", CA: "+1604555", GB: "+4420718", AU: "+612555", DE: "+49305550", FR: "+331555" };
+const DEFAULT_OFFERED = 4;
 
 const rfc2822 = (d: Date) => d.toUTCString().replace("GMT", "+0000");
 
 export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
   const accounts = new Map<string, FakeAccount>();
-  const available = new Map(Object.entries(DEFAULT_AVAILABLE).map(([c, list]) => [c, [...list]]));
+  const available = new Map(Object.keys(DEFAULT_PREFIX).map((c) => [c, [] as string[]]));
+  const endless = new Set(Object.keys(DEFAULT_PREFIX));
+  let serial = 100;
+  const topUp = (country: string) => {
+    const list = available.get(country)!;
+    while (endless.has(country) && list.length < DEFAULT_OFFERED) list.push(`${DEFAULT_PREFIX[country]}${String(serial++).padStart(4, "0")}`);
+  };
+  for (const country of endless) topUp(country);
   const numbers = new Map<string, FakeIncomingNumber>();
   const calls = new Map<string, FakeCall>();
   const failures = new Map<TwilioOperation, TwilioErrorSpec[]>();
@@ -185,6 +187,7 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
         const country = [...available].find(([, list]) => list.includes(wanted))?.[0];
         if (!country) return sendError(res, TWILIO_ERRORS.numberUnavailable(wanted));
         available.set(country, available.get(country)!.filter((n) => n !== wanted));
+        topUp(country);
         const number: FakeIncomingNumber = {
           sid: fakeSid("PN"),
           accountSid: account.sid,
@@ -234,7 +237,10 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
     account: addAccount(),
     requests,
     addAccount,
-    setAvailable: (country, list) => void available.set(country, [...list]),
+    setAvailable(country, list) {
+      endless.delete(country);
+      available.set(country, [...list]);
+    },
     numbersOf: (accountSid) => [...numbers.values()].filter((n) => n.accountSid === accountSid),
     addCall(accountSid, call) {
       const created: FakeCall = { sid: call.sid ?? fakeSid("CA"), accountSid, from: call.from, to: call.to, status: call.status ?? "in-progress", twiml: null };

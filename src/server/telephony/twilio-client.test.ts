@@ -29,6 +29,7 @@ describe("the Twilio REST client against a Twilio-compatible endpoint", () => {
 
   it("searches voice-capable local numbers, buys one with both webhooks, updates and releases it", async () => {
     const client = rest();
+    twilio.setAvailable("GB", ["+442071838750", "+442071838751"]);
     const found = await client.searchLocalVoiceNumbers("GB", 1);
     expect(found).toEqual([expect.objectContaining({ phoneNumber: "+442071838750", isoCountry: "GB" })]);
     expect(twilio.requests.at(-1)!.query).toMatchObject({ VoiceEnabled: "true", PageSize: "1" });
