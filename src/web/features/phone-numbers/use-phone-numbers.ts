@@ -10,8 +10,6 @@ export function usePhoneNumbers(enabled: boolean) {
     queryKey: phoneNumbersQueryKey,
     queryFn: () => api<PhoneNumber[]>("/api/phone-numbers"),
     enabled,
-    // A lost session is not fixed by asking again.
-    retry: (count, err) => !(err instanceof Error && "status" in err && err.status === 401) && count < 2,
   });
 }
 
