@@ -108,7 +108,7 @@ export interface FakeTwilioRest {
 export const fakeSid = (prefix: string) => `${prefix}${randomBytes(16).toString("hex")}`;
 
 /** Until a test sets a country's list, Twilio never runs out there: numbers follow these prefixes. */
-const DEFAULT_PREFIX: Record<string, string> = { US: "+1415555", CA: "+1604555", GB: "+4420718", AU: "+612555", DE: "+49305550", FR: "+331555" };
+const DEFAULT_PREFIX: Record<string, string> = { US: "+1415555", CA: "+1604555", GB: "+44207183", AU: "+6125550", DE: "+49305550", FR: "+3315550" };
 const DEFAULT_OFFERED = 4;
 
 const rfc2822 = (d: Date) => d.toUTCString().replace("GMT", "+0000");
