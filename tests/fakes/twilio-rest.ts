@@ -102,6 +102,8 @@ export interface FakeTwilioRest {
   addCall(accountSid: string, call: { from: string; to: string; sid?: string; status?: string }): FakeCall;
   call(sid: string): FakeCall | undefined;
   failNext(operation: TwilioOperation, error: TwilioErrorSpec): void;
+  /** Runs `hook` once, while the next such request is being answered (e.g. to race it). */
+  duringNext(operation: TwilioOperation, hook: () => Promise<void> | void): void;
   close(): Promise<void>;
 }
 
@@ -126,6 +128,7 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
   const numbers = new Map<string, FakeIncomingNumber>();
   const calls = new Map<string, FakeCall>();
   const failures = new Map<TwilioOperation, TwilioErrorSpec[]>();
+  const hooks = new Map<TwilioOperation, (() => Promise<void> | void)[]>();
   const requests: RecordedTwilioRequest[] = [];
 
   const addAccount = (options: Partial<Omit<FakeAccount, "sid">> = {}): FakeAccount => {
@@ -169,6 +172,7 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
     if (!route || route.accountSid !== account.sid) return sendError(res, TWILIO_ERRORS.notFound(path));
     const failure = failures.get(route.operation)?.shift();
     if (failure) return sendError(res, failure);
+    await hooks.get(route.operation)?.shift()?.();
 
     switch (route.operation) {
       case "account":
@@ -250,6 +254,9 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
     call: (sid) => calls.get(sid),
     failNext(operation, error) {
       failures.set(operation, [...(failures.get(operation) ?? []), error]);
+    },
+    duringNext(operation, hook) {
+      hooks.set(operation, [...(hooks.get(operation) ?? []), hook]);
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -151,6 +151,20 @@ describe("POST /api/phone-numbers", () => {
     expect((await buy(who, desk.id, "AU")).phone_number).toBe("+61255509991");
   });
 
+  it("gives the number back to Twilio when it cannot be stored (its assistant was deleted meanwhile)", async () => {
+    const who = await customer();
+    const doomed = await assistant(who.userId, "Deleted in another tab");
+    twilio.duringNext("purchase", async () => {
+      await db.delete(assistants).where(eq(assistants.id, doomed.id));
+    });
+    const res = await call(who, "POST", "/api/phone-numbers", { country_code: "US", assistant_id: doomed.id });
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res)).toEqual({ code: "unknown_assistant", message: PHONE_NUMBER_MESSAGES.unknownAssistant });
+    expect(twilio.requests.filter((r) => r.username === who.account.sid).map((r) => r.operation)).toEqual(["account", "search", "purchase", "release"]);
+    expect(twilio.numbersOf(who.account.sid)).toEqual([]);
+    expect(await list(who)).toEqual([]);
+  });
+
   it("refuses another user's assistant, an unknown one and bad input before asking Twilio", async () => {
     const who = await customer();
     const other = await customer();
@@ -280,6 +294,17 @@ describe("DELETE /api/phone-numbers/:id", () => {
     twilio.failNext("release", TWILIO_ERRORS.notFound("/gone"));
     expect((await call(who, "DELETE", `/api/phone-numbers/${number.id}`)).statusCode).toBe(204);
     expect(await list(who)).toEqual([]);
+  });
+
+  it("keeps a Twilio number and points to Settings when the credentials were removed", async () => {
+    const who = await customer();
+    const number = await buy(who, (await assistant(who.userId, "Desk")).id);
+    await call(who, "DELETE", "/api/credentials/twilio_auth_token");
+    const res = await call(who, "DELETE", `/api/phone-numbers/${number.id}`);
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res)).toEqual({ code: "twilio_credentials_missing", message: PHONE_NUMBER_MESSAGES.twilioCredentialsMissing });
+    expect(await list(who)).toEqual([number]);
+    expect(twilio.numbersOf(who.account.sid)).toHaveLength(1);
   });
 
   it("answers 404 for another user's number and leaves it at Twilio", async () => {

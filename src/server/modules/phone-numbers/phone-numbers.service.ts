@@ -107,6 +107,8 @@ export function createPhoneNumbersService(ctx: Ctx) {
       } catch (err) {
         // The user would pay for a number they cannot see: give it back before failing.
         await release(twilio, bought!.sid).catch(() => undefined);
+        // The assistant was deleted (another tab) while Twilio was buying: the same answer as before.
+        if (!(await repo.findOwnAssistant(db, userId, assistant.id))) throw badRequest(PHONE_NUMBER_MESSAGES.unknownAssistant, "unknown_assistant");
         throw err;
       }
     },
