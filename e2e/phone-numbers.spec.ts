@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { and, eq } from "drizzle-orm";
 import { format } from "date-fns";
 import type { Page } from "@playwright/test";
@@ -22,6 +23,12 @@ async function saveTwilio(page: Page, server: TestServer): Promise<FakeAccount> 
 async function pick(page: Page, label: string, option: string) {
   await page.getByRole("dialog").getByLabel(label).click();
   await page.getByRole("option", { name: option, exact: true }).click();
+}
+
+/** Accessibility of what this page draws (the app shell's own findings are its own business). */
+async function expectAccessible(page: Page, selector: string) {
+  const { violations } = await new AxeBuilder({ page }).include(selector).analyze();
+  expect(violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
 }
 
 const rowMenu = (page: Page, number: string) => page.getByRole("button", { name: `Actions for ${number}` });
@@ -52,6 +59,7 @@ test("buy a number, see it in the table, link another assistant, delete it", asy
   await dialog.getByRole("button", { name: "Purchase Phone Number" }).click();
   await expect(dialog.getByText("Country code is required")).toBeVisible();
   await expect(dialog.getByText("Assistant is required")).toBeVisible();
+  await expectAccessible(page, "[role=dialog]");
 
   await dialog.getByLabel("Country").click();
   await expect(page.getByRole("option")).toHaveText(["US (+1)", "CA (+1)", "GB (+44)", "AU (+61)", "DE (+49)", "FR (+33)"]);
@@ -75,6 +83,7 @@ test("buy a number, see it in the table, link another assistant, delete it", asy
   await expect(row).toHaveCount(1);
   await expect(row.getByRole("cell")).toHaveText(["+442071839001", "GB (+44)", "active", "Front Desk", format(new Date(), "MMM d, yyyy"), ""]);
   await expect(row.locator("[data-slot=badge]")).toHaveAttribute("data-variant", "success");
+  await expectAccessible(page, "main");
   const [held] = server.twilio.numbersOf(account.sid);
   expect(held).toMatchObject({ phoneNumber: "+442071839001", voiceUrl: `${server.config.publicUrl}/telephony/twilio/voice`, statusCallback: `${server.config.publicUrl}/telephony/twilio/status` });
 

@@ -1,3 +1,4 @@
+import AxeBuilder from "@axe-core/playwright";
 import { expect, expectToast, test } from "./fixtures.ts";
 
 /** Holds one request until `release()` is called, so a transient state can be seen on screen. */
@@ -57,6 +58,8 @@ test("saving Twilio credentials walks through every status line", async ({ page,
   await expect(card.getByLabel("Auth Token")).toHaveAttribute("placeholder", "•".repeat(32));
   await expect(card.getByRole("button", { name: "Update Credentials" })).toBeVisible();
   await expect(page.locator("body")).not.toContainText(account.authToken);
+  const { violations } = await new AxeBuilder({ page }).include("main").analyze();
+  expect(violations.map((v) => v.id)).toEqual([]);
 
   // Only one half stored (the token was removed elsewhere): both must be entered again.
   expect((await page.request.delete("/api/credentials/twilio_auth_token")).status()).toBe(204);
