@@ -8,6 +8,7 @@ import { buildApp, defaultWebRoot, type AppConfig } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, type Db } from "../src/server/db/client.ts";
 import { startFakeRealtime, type FakeRealtime } from "../tests/fakes/fake-realtime.ts";
+import { startFakeTwilioRest, type FakeTwilioRest } from "../tests/fakes/twilio-rest.ts";
 
 export interface TestServer {
   url: string;
@@ -16,6 +17,8 @@ export interface TestServer {
   config: AppConfig;
   /** The fake OpenAI (REST + Realtime GA socket) this server talks to; its key is `openai.apiKey`. */
   openai: FakeRealtime;
+  /** The fake Twilio REST API (TWILIO_API_BASE points at it); `twilio.account` is a ready account. */
+  twilio: FakeTwilioRest;
 }
 
 /**
@@ -28,21 +31,23 @@ export const test = base.extend<{ user: { email: string; password: string; name:
     // oxlint-disable-next-line no-empty-pattern
     async ({}, use) => {
       const openai = await startFakeRealtime();
+      const twilio = await startFakeTwilioRest();
       const database = await openDatabase({ kind: "pglite" });
       await database.migrate();
       // PUBLIC_URL must be the address the browser uses (the live-call socket checks Origin against
       // it), so the port is chosen before the app is built.
       const port = await freePort();
       const url = `http://127.0.0.1:${port}`;
-      const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: String(port), PUBLIC_URL: url, TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TRUST_PROXY: "true" });
+      const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: String(port), PUBLIC_URL: url, TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TWILIO_API_BASE: twilio.baseUrl, TRUST_PROXY: "true" });
       const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };
       // E2E_WEB_ROOT lets parallel runs each serve their own build instead of racing on dist/web.
       const app = await buildApp(config, { database, webRoot: process.env.E2E_WEB_ROOT ?? defaultWebRoot });
       await app.listen({ host: "127.0.0.1", port });
-      await use({ url, db: database.db, app, config, openai });
+      await use({ url, db: database.db, app, config, openai, twilio });
       await app.close();
       await database.close();
       await openai.close();
+      await twilio.close();
     },
     { scope: "worker" },
   ],

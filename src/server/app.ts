@@ -25,6 +25,7 @@ import { LiveCalls } from "./modules/calls/live-calls.ts";
 import type { FrameMetrics } from "./voice/seams.ts";
 import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
+import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createSecretBox, type SecretBox } from "./secrets/crypto.ts";
 import { createDefaultStorage } from "./storage/local-storage.ts";
 import { mediaRoutes } from "./storage/media.routes.ts";
@@ -138,6 +139,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(credentialRoutes);
     await scope.register(callsRoutes);
     await scope.register(callsHistoryRoutes);
+    await scope.register(phoneNumbersRoutes);
   });
 
   const indexHtml = deps.webRoot ? await registerSpa(app, deps.webRoot) : null;

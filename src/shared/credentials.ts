@@ -26,3 +26,37 @@ export const credentialSaveResultSchema = credentialStatusSchema.extend({
   verification: z.object({ verified: z.boolean(), message: z.string() }).nullable(),
 });
 export type CredentialSaveResult = z.infer<typeof credentialSaveResultSchema>;
+
+// ── Twilio: the Account SID and Auth Token are saved and verified as one pair ─────────────────
+
+export const TWILIO_CREDENTIAL_MESSAGES = {
+  bothRequired: "Both Account SID and Auth Token are required",
+  sidFormat: "The Account SID starts with AC followed by 32 letters and digits (see the Twilio Console)",
+  checking: "Checking for existing credentials...",
+  existing: "Existing credentials found",
+  reenterBoth: "Please re-enter both credentials.",
+  none: "No existing credentials found",
+  saving: "Saving credentials...",
+  savedVerified: "Credentials saved and verified",
+  savedUnverified: "Saved, but verification failed",
+  savedToast: "Twilio Credentials Saved",
+  saveFailed: "Failed to save Twilio credentials: ",
+  fetchFailed: "Failed to fetch existing Twilio credentials.",
+} as const;
+
+const requiredBoth = z.string({ error: TWILIO_CREDENTIAL_MESSAGES.bothRequired }).trim().min(1, TWILIO_CREDENTIAL_MESSAGES.bothRequired);
+
+/** Body of PUT /api/credentials/twilio. */
+export const twilioCredentialsInputSchema = z.object({
+  // The SID becomes part of every Twilio REST path, so only Twilio's own shape is accepted.
+  account_sid: requiredBoth.max(64).regex(/^AC[0-9a-fA-F]{32}$/, TWILIO_CREDENTIAL_MESSAGES.sidFormat),
+  auth_token: requiredBoth.max(256),
+});
+export type TwilioCredentialsInput = z.infer<typeof twilioCredentialsInputSchema>;
+
+export const twilioCredentialsSaveResultSchema = z.object({
+  account_sid: credentialStatusSchema,
+  auth_token: credentialStatusSchema,
+  verification: z.object({ verified: z.boolean(), message: z.string() }),
+});
+export type TwilioCredentialsSaveResult = z.infer<typeof twilioCredentialsSaveResultSchema>;

@@ -20,6 +20,18 @@ export async function upsertCredential(db: Db, userId: string, name: CredentialN
   return row!;
 }
 
+/** Both values or neither: a pair (Twilio's SID and token) must never be half-replaced. */
+export async function upsertCredentials(db: Db, userId: string, values: { name: CredentialName; valueEncrypted: string }[]) {
+  await db.transaction(async (tx) => {
+    for (const { name, valueEncrypted } of values) {
+      await tx
+        .insert(credentials)
+        .values({ userId, name, valueEncrypted })
+        .onConflictDoUpdate({ target: [credentials.userId, credentials.name], set: { valueEncrypted, updatedAt: new Date() } });
+    }
+  });
+}
+
 export async function deleteCredential(db: Db, userId: string, name: CredentialName) {
   const rows = await db
     .delete(credentials)

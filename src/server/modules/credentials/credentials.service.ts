@@ -1,8 +1,15 @@
-import type { CredentialName, CredentialSaveResult, CredentialStatus } from "../../../shared/credentials.ts";
+import type {
+  CredentialName,
+  CredentialSaveResult,
+  CredentialStatus,
+  TwilioCredentialsInput,
+  TwilioCredentialsSaveResult,
+} from "../../../shared/credentials.ts";
 import type { ModuleContext } from "../../app.ts";
 import { AppError } from "../../errors.ts";
 import { maskSecret } from "../../secrets/crypto.ts";
-import { deleteCredential, findCredential, upsertCredential } from "./credentials.repo.ts";
+import { createTwilioRest, type TwilioCredentials } from "../../telephony/twilio-client.ts";
+import { deleteCredential, findCredential, upsertCredential, upsertCredentials } from "./credentials.repo.ts";
 
 type Ctx = Pick<ModuleContext, "db" | "secrets" | "config">;
 
@@ -43,7 +50,8 @@ export async function credentialStatus(ctx: Ctx, userId: string, name: Credentia
   return {
     name,
     exists: Boolean(row),
-    hint: row ? maskSecret(open(ctx, name, row.valueEncrypted)) : null,
+    // The Twilio token never comes back, not even as a hint; the others show a recognisable one.
+    hint: row && name !== "twilio_auth_token" ? maskSecret(open(ctx, name, row.valueEncrypted)) : null,
     updated_at: row ? row.updatedAt.toISOString() : null,
   };
 }
@@ -53,6 +61,41 @@ export async function saveCredential(ctx: Ctx, userId: string, name: CredentialN
   await upsertCredential(ctx.db, userId, name, ctx.secrets.encrypt(value));
   const verification = name === "openai_api_key" ? await verifyOpenAiKey(ctx.config.openaiBaseUrl, value) : null;
   return { ...(await credentialStatus(ctx, userId, name)), verification };
+}
+
+/** The user's Twilio pair, or null unless both halves are stored. */
+export async function readTwilioCredentials(ctx: Ctx, userId: string): Promise<TwilioCredentials | null> {
+  const [accountSid, authToken] = await Promise.all([
+    readCredential(ctx, userId, "twilio_account_sid"),
+    readCredential(ctx, userId, "twilio_auth_token"),
+  ]);
+  return accountSid && authToken ? { accountSid, authToken } : null;
+}
+
+/** Stores the SID and token together, then asks Twilio's account endpoint whether they work. */
+export async function saveTwilioCredentials(ctx: Ctx, userId: string, input: TwilioCredentialsInput): Promise<TwilioCredentialsSaveResult> {
+  await upsertCredentials(ctx.db, userId, [
+    { name: "twilio_account_sid", valueEncrypted: ctx.secrets.encrypt(input.account_sid) },
+    { name: "twilio_auth_token", valueEncrypted: ctx.secrets.encrypt(input.auth_token) },
+  ]);
+  const verification = await verifyTwilioCredentials(ctx.config.twilioApiBase, { accountSid: input.account_sid, authToken: input.auth_token });
+  const [accountSid, authToken] = await Promise.all([
+    credentialStatus(ctx, userId, "twilio_account_sid"),
+    credentialStatus(ctx, userId, "twilio_auth_token"),
+  ]);
+  return { account_sid: accountSid, auth_token: authToken, verification };
+}
+
+/** `GET /Accounts/{sid}.json` is Twilio's cheapest authenticated call; a suspended account is no use either. */
+export async function verifyTwilioCredentials(apiBase: string, credentials: TwilioCredentials): Promise<{ verified: boolean; message: string }> {
+  try {
+    const account = await createTwilioRest(credentials, apiBase).fetchAccount();
+    if (account.status !== "active") return { verified: false, message: `Twilio says the account is ${account.status}.` };
+    return { verified: true, message: `Twilio accepted the credentials for ${account.friendlyName}.` };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    return { verified: false, message: `Twilio did not accept the credentials: ${reason}` };
+  }
 }
 
 export async function removeCredential(ctx: Ctx, userId: string, name: CredentialName): Promise<boolean> {

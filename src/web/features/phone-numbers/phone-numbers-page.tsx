@@ -1,7 +1,162 @@
+import { Lock, Phone, Plus } from "lucide-react";
+import { useState } from "react";
+import { PHONE_NUMBER_MESSAGES as M, type PhoneNumber, type PhoneNumberPurchase } from "@shared/phone-numbers";
+import { ConfirmDeleteDialog } from "@/components/confirm-delete-dialog";
+import { EmptyState, LoadError } from "@/components/page-states";
+import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/sonner";
+import { Spinner } from "@/components/ui/spinner";
+import { useSession } from "@/features/auth/session";
+import { ApiError } from "@/lib/api";
+import { PhoneNumberDialog, type DialogState } from "./phone-number-dialog";
+import { PhoneNumbersTable } from "./phone-numbers-table";
+import { useAssistantOptions, useDeletePhoneNumber, usePhoneNumbers, usePurchasePhoneNumber, useUpdatePhoneNumber } from "./use-phone-numbers";
+
+const isSessionLost = (err: unknown) => err instanceof ApiError && err.status === 401;
+
 export function PhoneNumbersPage() {
+  const session = useSession();
+  const [sessionLost, setSessionLost] = useState(false);
+  const signedIn = Boolean(session.data) && !sessionLost;
+  const numbers = usePhoneNumbers(signedIn);
+  const assistants = useAssistantOptions(signedIn);
+  const purchase = usePurchasePhoneNumber();
+  const update = useUpdatePhoneNumber();
+  const remove = useDeletePhoneNumber();
+
+  const [dialog, setDialog] = useState<DialogState>({ open: false });
+  const [deleting, setDeleting] = useState<(PhoneNumber & { name: string }) | null>(null);
+
+  const authLost = !signedIn || isSessionLost(numbers.error);
+
+  const openCreate = () => {
+    if (!signedIn) {
+      toast.error(M.authErrorTitle, { description: M.mustBeLoggedIn });
+      return;
+    }
+    setDialog({ open: true, editing: null });
+  };
+
+  /** Spec §8: the banner gets the server's words; a toast says the request failed, or that the session is gone. */
+  const onSubmit = async (values: PhoneNumberPurchase, editing: PhoneNumber | null) => {
+    if (!signedIn) {
+      toast.error(M.authErrorTitle, { description: M.mustBeLoggedIn });
+      throw new Error(M.noValidSession);
+    }
+    try {
+      if (editing) {
+        await update.mutateAsync({ id: editing.id, patch: { assistant_id: values.assistant_id, country_code: editing.country_code as PhoneNumberPurchase["country_code"] } });
+        toast.success(M.updated, { description: M.updatedDescription });
+      } else {
+        const bought = await purchase.mutateAsync(values);
+        toast.success(M.purchased, { description: `${bought.phone_number} is answered by ${bought.assistant_name ?? "its assistant"}.` });
+      }
+      setDialog({ open: false });
+    } catch (err) {
+      if (isSessionLost(err)) {
+        toast.error(M.requestFailedTitle, { description: M.authLogBackIn });
+        setSessionLost(true);
+        throw new Error(M.noValidSession);
+      }
+      toast.error(M.requestFailedTitle, { description: M.requestFailed });
+      throw new Error(err instanceof Error && err.message ? err.message : M.purchaseFailed);
+    }
+  };
+
+  const onDelete = async (number: PhoneNumber) => {
+    try {
+      await remove.mutateAsync(number.id);
+      toast.success(M.deleted, { description: M.deletedDescription });
+    } catch (err) {
+      if (isSessionLost(err)) setSessionLost(true);
+      toast.error(M.deleteFailed, { description: err instanceof Error ? err.message : undefined });
+      throw err;
+    }
+  };
+
+  let body;
+  if (authLost) {
+    body = (
+      <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed px-6 py-16 text-center">
+        <Lock className="size-8 text-muted-foreground" />
+        <p className="font-medium">{M.authRequiredTitle}</p>
+        <p className="text-sm text-muted-foreground">{M.authRequiredText}</p>
+      </div>
+    );
+  } else if (numbers.isPending) {
+    body = (
+      <div className="flex justify-center py-16">
+        <Spinner className="size-8 text-muted-foreground" label="Loading phone numbers" />
+      </div>
+    );
+  } else if (numbers.isError) {
+    body = <LoadError what="phone numbers" message={`${M.fetchFailed}: ${numbers.error.message}`} onRetry={() => void numbers.refetch()} />;
+  } else if (numbers.data.length === 0) {
+    body = (
+      <EmptyState
+        icon={Phone}
+        title="No Phone Numbers Yet"
+        action={
+          <Button variant="outline" onClick={openCreate}>
+            <Plus />
+            Create New Phone Number
+          </Button>
+        }
+      >
+        Buy a phone number and link it to one of your assistants. Each number is answered by exactly one assistant, and callers talk to it
+        straight away.
+      </EmptyState>
+    );
+  } else {
+    body = (
+      <PhoneNumbersTable
+        numbers={numbers.data}
+        onEdit={(number) => setDialog({ open: true, editing: number })}
+        onDelete={(number) => setDeleting({ ...number, name: number.phone_number })}
+      />
+    );
+  }
+
   return (
-    <section className="space-y-2">
-      <h1 className="text-2xl font-semibold tracking-tight">Phone Numbers</h1>
+    <section className="mx-auto grid w-full max-w-6xl gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div className="grid gap-1">
+          <h1 className="text-2xl font-semibold tracking-tight">Phone Numbers</h1>
+          <p className="text-sm text-muted-foreground">Buy numbers through your Twilio account and choose which assistant answers each one.</p>
+        </div>
+        <Button onClick={openCreate} disabled={authLost}>
+          <Plus />
+          Create New
+        </Button>
+      </div>
+
+      <FetchErrorToast error={numbers.isError && !authLost ? numbers.error : null} />
+      {body}
+
+      <PhoneNumberDialog
+        state={dialog}
+        signedIn={signedIn}
+        assistants={assistants.data ?? []}
+        onOpenChange={(open) => !open && setDialog({ open: false })}
+        onSubmit={onSubmit}
+      />
+      <ConfirmDeleteDialog
+        item={deleting}
+        title="Are you absolutely sure?"
+        consequence="will be deleted and released from your Twilio account. Calls to it will no longer reach your assistant. This action cannot be undone."
+        onOpenChange={(open) => !open && setDeleting(null)}
+        onConfirm={onDelete}
+      />
     </section>
   );
+}
+
+/** Spec §8 "Error fetching phone numbers (toast with message)": once per failure. */
+function FetchErrorToast({ error }: { error: Error | null }) {
+  const [shown, setShown] = useState<Error | null>(null);
+  if (error && error !== shown) {
+    setShown(error);
+    toast.error(M.fetchFailed, { description: error.message });
+  }
+  return null;
 }

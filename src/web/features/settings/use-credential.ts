@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { CredentialName, CredentialSaveResult, CredentialStatus } from "@shared/credentials";
+import type { CredentialName, CredentialSaveResult, CredentialStatus, TwilioCredentialsInput, TwilioCredentialsSaveResult } from "@shared/credentials";
 import { api } from "@/lib/api";
 
 export function useCredential(name: CredentialName) {
@@ -14,5 +14,17 @@ export function useSaveCredential(name: CredentialName) {
   return useMutation({
     mutationFn: (value: string) => api<CredentialSaveResult>(`/api/credentials/${name}`, { method: "PUT", body: { value } }),
     onSuccess: (result) => queryClient.setQueryData(["credentials", name], result),
+  });
+}
+
+/** Twilio's SID and token go together: one request stores both and verifies them at Twilio. */
+export function useSaveTwilioCredentials() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: TwilioCredentialsInput) => api<TwilioCredentialsSaveResult>("/api/credentials/twilio", { method: "PUT", body: input }),
+    onSuccess: (result) => {
+      queryClient.setQueryData(["credentials", "twilio_account_sid"], result.account_sid);
+      queryClient.setQueryData(["credentials", "twilio_auth_token"], result.auth_token);
+    },
   });
 }

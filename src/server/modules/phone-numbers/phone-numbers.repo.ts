@@ -1,0 +1,62 @@
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { assistants, phoneNumbers } from "../../db/schema.ts";
+
+export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
+export type PhoneNumberWithAssistant = PhoneNumberRow & { assistantName: string | null };
+
+/** Every query here is scoped to `userId`: another user's numbers are invisible, never forbidden. */
+
+const withAssistant = (db: Db) =>
+  db
+    .select({ number: phoneNumbers, assistantName: assistants.name })
+    .from(phoneNumbers)
+    // The assistant must be the owner's too: a row can only ever show its owner's assistant name.
+    .leftJoin(assistants, and(eq(assistants.id, phoneNumbers.assistantId), eq(assistants.userId, phoneNumbers.userId)));
+
+export async function listPhoneNumbers(db: Db, userId: string): Promise<PhoneNumberWithAssistant[]> {
+  const rows = await withAssistant(db)
+    .where(eq(phoneNumbers.userId, userId))
+    .orderBy(desc(phoneNumbers.createdAt), desc(phoneNumbers.id));
+  return rows.map((r) => ({ ...r.number, assistantName: r.assistantName }));
+}
+
+export async function findPhoneNumber(db: Db, userId: string, id: string): Promise<PhoneNumberWithAssistant | null> {
+  const [row] = await withAssistant(db).where(and(eq(phoneNumbers.userId, userId), eq(phoneNumbers.id, id)));
+  return row ? { ...row.number, assistantName: row.assistantName } : null;
+}
+
+export async function findOwnAssistant(db: Db, userId: string, id: string): Promise<{ id: string; name: string } | null> {
+  const [row] = await db
+    .select({ id: assistants.id, name: assistants.name })
+    .from(assistants)
+    .where(and(eq(assistants.userId, userId), eq(assistants.id, id)));
+  return row ?? null;
+}
+
+export type NewPhoneNumber = Pick<PhoneNumberRow, "phoneNumber" | "countryCode" | "status" | "assistantId" | "providerSid">;
+
+export async function insertPhoneNumber(db: Db, userId: string, values: NewPhoneNumber): Promise<PhoneNumberRow> {
+  const [row] = await db
+    .insert(phoneNumbers)
+    .values({ ...values, userId })
+    .returning();
+  return row!;
+}
+
+export async function setAssistant(db: Db, userId: string, id: string, assistantId: string): Promise<boolean> {
+  const rows = await db
+    .update(phoneNumbers)
+    .set({ assistantId })
+    .where(and(eq(phoneNumbers.userId, userId), eq(phoneNumbers.id, id)))
+    .returning({ id: phoneNumbers.id });
+  return rows.length > 0;
+}
+
+export async function deletePhoneNumber(db: Db, userId: string, id: string): Promise<boolean> {
+  const rows = await db
+    .delete(phoneNumbers)
+    .where(and(eq(phoneNumbers.userId, userId), eq(phoneNumbers.id, id)))
+    .returning({ id: phoneNumbers.id });
+  return rows.length > 0;
+}

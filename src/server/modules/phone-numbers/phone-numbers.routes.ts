@@ -1,0 +1,29 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { phoneNumberPurchaseSchema, phoneNumberUpdateSchema } from "../../../shared/phone-numbers.ts";
+import { createPhoneNumbersService } from "./phone-numbers.service.ts";
+
+const params = z.object({ id: z.string() });
+
+/** /api/phone-numbers: the signed-in user's Twilio numbers (register inside the authenticated scope). */
+export const phoneNumbersRoutes: FastifyPluginAsync = async (plugin) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  const service = createPhoneNumbersService(app.ctx);
+
+  app.get("/api/phone-numbers", async (req) => service.list(req.user.id));
+
+  app.post("/api/phone-numbers", { schema: { body: phoneNumberPurchaseSchema } }, async (req, reply) => {
+    reply.status(201);
+    return service.purchase(req.user.id, req.body);
+  });
+
+  app.patch("/api/phone-numbers/:id", { schema: { params, body: phoneNumberUpdateSchema } }, async (req) =>
+    service.update(req.user.id, req.params.id, req.body),
+  );
+
+  app.delete("/api/phone-numbers/:id", { schema: { params } }, async (req, reply) => {
+    await service.remove(req.user.id, req.params.id);
+    return reply.status(204).send();
+  });
+};

@@ -1,0 +1,181 @@
+import { isUuid } from "../../../shared/assistants.ts";
+import {
+  PHONE_COUNTRIES,
+  PHONE_NUMBER_MESSAGES,
+  type PhoneNumber,
+  type PhoneNumberPurchase,
+  type PhoneNumberStatus,
+  type PhoneNumberUpdate,
+} from "../../../shared/phone-numbers.ts";
+import type { ModuleContext } from "../../app.ts";
+import { AppError, badRequest, notFound } from "../../errors.ts";
+import { createTwilioRest, numberWebhooks, TwilioError, type TwilioCredentials, type TwilioRest } from "../../telephony/twilio-client.ts";
+import { readTwilioCredentials } from "../credentials/credentials.service.ts";
+import * as repo from "./phone-numbers.repo.ts";
+
+type Ctx = Pick<ModuleContext, "db" | "secrets" | "config">;
+
+/** How many of Twilio's offered numbers a purchase tries when one is taken in the meantime. */
+const CANDIDATES = 5;
+const TWILIO_NUMBER_UNAVAILABLE = 21422;
+
+/**
+ * Twilio's refusal in Twilio's own words, as a 4xx the page shows in its banner; no answer at all
+ * is a 502 (our upstream failed, the request itself was fine).
+ */
+export function twilioFailure(err: unknown): never {
+  if (!(err instanceof TwilioError)) throw err;
+  if (err.status === 0 || err.status >= 500) throw new AppError(502, "twilio_unavailable", err.message);
+  if (err.isAuthFailure) {
+    throw badRequest(`Twilio did not accept your credentials (${err.message}). Check the Account SID and Auth Token in Settings.`, "twilio_auth_failed");
+  }
+  throw badRequest(err.message, "twilio_error");
+}
+
+const friendlyName = (assistantName: string) => `Switchboard: ${assistantName}`;
+
+export function createPhoneNumbersService(ctx: Ctx) {
+  const { db, config } = ctx;
+
+  async function twilioFor(userId: string): Promise<TwilioRest> {
+    const credentials: TwilioCredentials | null = await readTwilioCredentials(ctx, userId);
+    if (!credentials) throw badRequest(PHONE_NUMBER_MESSAGES.twilioCredentialsMissing, "twilio_credentials_missing");
+    return createTwilioRest(credentials, config.twilioApiBase);
+  }
+
+  async function ownAssistant(userId: string, assistantId: string) {
+    const assistant = await repo.findOwnAssistant(db, userId, assistantId);
+    if (!assistant) throw badRequest(PHONE_NUMBER_MESSAGES.unknownAssistant, "unknown_assistant");
+    return assistant;
+  }
+
+  async function findOr404(userId: string, id: string) {
+    const row = isUuid(id) ? await repo.findPhoneNumber(db, userId, id) : null;
+    if (!row) throw notFound("Phone number");
+    return row;
+  }
+
+  /** Releases at Twilio; a number Twilio no longer has is as good as released. */
+  async function release(twilio: TwilioRest, providerSid: string) {
+    try {
+      await twilio.releaseNumber(providerSid);
+    } catch (err) {
+      if (err instanceof TwilioError && err.isNotFound) return;
+      throw err;
+    }
+  }
+
+  return {
+    async list(userId: string): Promise<PhoneNumber[]> {
+      return (await repo.listPhoneNumbers(db, userId)).map(toView);
+    },
+
+    /**
+     * Search → buy → store. The assistant and credentials are checked before Twilio is asked, and
+     * a number bought but not stored is released again, so nothing is half-done either way.
+     */
+    async purchase(userId: string, input: PhoneNumberPurchase): Promise<PhoneNumber> {
+      const assistant = await ownAssistant(userId, input.assistant_id);
+      const twilio = await twilioFor(userId);
+      const candidates = await twilio.searchLocalVoiceNumbers(input.country_code, CANDIDATES).catch(twilioFailure);
+      if (candidates.length === 0) {
+        const country = PHONE_COUNTRIES.find((c) => c.code === input.country_code)?.name ?? input.country_code;
+        throw badRequest(`Twilio has no local voice numbers available in ${country} right now.`, "no_numbers_available");
+      }
+
+      let bought: Awaited<ReturnType<TwilioRest["purchaseNumber"]>> | null = null;
+      for (const candidate of candidates) {
+        try {
+          bought = await twilio.purchaseNumber(candidate.phoneNumber, numberWebhooks(config.publicUrl, friendlyName(assistant.name)));
+          break;
+        } catch (err) {
+          // Someone else bought it between the search and now: the next one will do.
+          if (err instanceof TwilioError && err.code === TWILIO_NUMBER_UNAVAILABLE && candidate !== candidates.at(-1)) continue;
+          twilioFailure(err);
+        }
+      }
+
+      try {
+        const row = await repo.insertPhoneNumber(db, userId, {
+          phoneNumber: bought!.phoneNumber,
+          countryCode: input.country_code,
+          status: "active",
+          assistantId: assistant.id,
+          providerSid: bought!.sid,
+        });
+        return toView({ ...row, assistantName: assistant.name });
+      } catch (err) {
+        // The user would pay for a number they cannot see: give it back before failing.
+        await release(twilio, bought!.sid).catch(() => undefined);
+        // The assistant was deleted (another tab) while Twilio was buying: the same answer as before.
+        if (!(await repo.findOwnAssistant(db, userId, assistant.id))) throw badRequest(PHONE_NUMBER_MESSAGES.unknownAssistant, "unknown_assistant");
+        throw err;
+      }
+    },
+
+    /**
+     * Re-links the number. It also re-points the number's webhooks at this server's PUBLIC_URL and
+     * names it after the assistant in the Twilio Console, so an edit repairs a number bought
+     * under an older address. The country is fixed once bought.
+     */
+    async update(userId: string, id: string, patch: PhoneNumberUpdate): Promise<PhoneNumber> {
+      const current = await findOr404(userId, id);
+      if (patch.country_code !== undefined && patch.country_code !== current.countryCode) {
+        throw badRequest(PHONE_NUMBER_MESSAGES.countryLocked, "country_locked");
+      }
+      const assistant = await ownAssistant(userId, patch.assistant_id);
+      if (current.providerSid) {
+        const twilio = await twilioFor(userId);
+        await twilio.updateNumber(current.providerSid, numberWebhooks(config.publicUrl, friendlyName(assistant.name))).catch(twilioFailure);
+      }
+      if (!(await repo.setAssistant(db, userId, id, assistant.id))) throw notFound("Phone number");
+      return toView({ ...current, assistantId: assistant.id, assistantName: assistant.name });
+    },
+
+    /** Twilio first: if the release fails the row stays, and the error says why. */
+    async remove(userId: string, id: string): Promise<void> {
+      const current = await findOr404(userId, id);
+      if (current.providerSid) await release(await twilioFor(userId), current.providerSid).catch(twilioFailure);
+      if (!(await repo.deletePhoneNumber(db, userId, id))) throw notFound("Phone number");
+    },
+  };
+}
+
+export type PhoneNumbersService = ReturnType<typeof createPhoneNumbersService>;
+
+export interface ReleaseAllResult {
+  released: string[];
+  /** Numbers still held (and still listed) because Twilio could not release them, with the reason. */
+  failed: { phone_number: string; message: string }[];
+}
+
+/**
+ * Releases every number of a user at Twilio and deletes its row (account deletion). A number
+ * that cannot be released keeps its row and is reported, so nobody pays for a number they can
+ * no longer see.
+ */
+export async function releaseAllPhoneNumbers(ctx: Ctx, userId: string): Promise<ReleaseAllResult> {
+  const service = createPhoneNumbersService(ctx);
+  const result: ReleaseAllResult = { released: [], failed: [] };
+  for (const number of await repo.listPhoneNumbers(ctx.db, userId)) {
+    try {
+      await service.remove(userId, number.id);
+      result.released.push(number.phoneNumber);
+    } catch (err) {
+      result.failed.push({ phone_number: number.phoneNumber, message: err instanceof Error ? err.message : String(err) });
+    }
+  }
+  return result;
+}
+
+function toView(row: repo.PhoneNumberWithAssistant): PhoneNumber {
+  return {
+    id: row.id,
+    phone_number: row.phoneNumber,
+    country_code: row.countryCode,
+    status: (["active", "inactive", "pending"].includes(row.status) ? row.status : "pending") as PhoneNumberStatus,
+    assistant_id: row.assistantName === null ? null : row.assistantId,
+    assistant_name: row.assistantName,
+    created_at: row.createdAt.toISOString(),
+  };
+}

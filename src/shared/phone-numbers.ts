@@ -1,0 +1,88 @@
+import { z } from "zod";
+
+// ── Option lists and enums (spec §3, §9) ─────────────────────────────────────────────────────
+
+/** Countries a number can be bought in, with their dialling codes (spec §3 "Phone country choices"). */
+export const PHONE_COUNTRIES = [
+  { code: "US", dial: "+1", name: "United States" },
+  { code: "CA", dial: "+1", name: "Canada" },
+  { code: "GB", dial: "+44", name: "United Kingdom" },
+  { code: "AU", dial: "+61", name: "Australia" },
+  { code: "DE", dial: "+49", name: "Germany" },
+  { code: "FR", dial: "+33", name: "France" },
+] as const;
+export const PHONE_COUNTRY_CODES = ["US", "CA", "GB", "AU", "DE", "FR"] as const;
+export type PhoneCountryCode = (typeof PHONE_COUNTRY_CODES)[number];
+
+export const PHONE_NUMBER_STATUSES = ["active", "inactive", "pending"] as const;
+export type PhoneNumberStatus = (typeof PHONE_NUMBER_STATUSES)[number];
+
+// ── User-facing texts (spec §2, §5, §8) ──────────────────────────────────────────────────────
+
+export const PHONE_NUMBER_MESSAGES = {
+  countryRequired: "Country code is required",
+  assistantRequired: "Assistant is required",
+  fetchFailed: "Error fetching phone numbers",
+  updated: "Phone number updated",
+  updatedDescription: "The phone number has been updated successfully.",
+  deleted: "Phone number deleted",
+  deletedDescription: "The phone number has been successfully removed.",
+  deleteFailed: "Error deleting phone number",
+  purchaseFailed: "Failed to purchase phone number",
+  requestFailedTitle: "Error",
+  requestFailed: "Failed to process phone number request",
+  authLogBackIn: "Authentication error. Please log out and log back in.",
+  authErrorTitle: "Authentication error",
+  mustBeLoggedIn: "You must be logged in to perform this action.",
+  mustBeLoggedInToPurchase: "You must be logged in to purchase phone numbers",
+  noValidSession: "Authentication error: No valid session found.",
+  authRequiredTitle: "Authentication Required",
+  authRequiredText: "Please log in to manage phone numbers",
+  // Beyond the spec: the server's own refusals, worded for the banner.
+  twilioCredentialsMissing: "Add your Twilio Account SID and Auth Token in Settings before buying or releasing phone numbers.",
+  unknownAssistant: "The assistant does not exist or is not one of your assistants.",
+  countryLocked: "The country of a phone number cannot be changed.",
+  purchased: "Phone number purchased",
+} as const;
+
+// ── Input (API body and form) ────────────────────────────────────────────────────────────────
+
+const countryField = z.enum(PHONE_COUNTRY_CODES, { error: PHONE_NUMBER_MESSAGES.countryRequired });
+// Assistant ids are uuids; a blank or other value could never name one of the caller's assistants.
+const assistantField = z
+  .string({ error: PHONE_NUMBER_MESSAGES.assistantRequired })
+  .trim()
+  .min(1, PHONE_NUMBER_MESSAGES.assistantRequired)
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, PHONE_NUMBER_MESSAGES.unknownAssistant)
+  .transform((id) => id.toLowerCase());
+
+/** Body of POST /api/phone-numbers: buy a number in this country, answered by this assistant. */
+export const phoneNumberPurchaseSchema = z.object({ country_code: countryField, assistant_id: assistantField });
+export type PhoneNumberPurchase = z.infer<typeof phoneNumberPurchaseSchema>;
+/** What the dialog holds before validation (the selects start empty). */
+export type PhoneNumberFormValues = { country_code: string; assistant_id: string };
+
+/** Body of PATCH /api/phone-numbers/:id: re-link; a country may be sent but must be the number's own. */
+export const phoneNumberUpdateSchema = z.object({ assistant_id: assistantField, country_code: countryField.optional() });
+export type PhoneNumberUpdate = z.infer<typeof phoneNumberUpdateSchema>;
+
+// ── Phone number as returned by the API (spec §3 plus assistant_name) ─────────────────────────
+
+export const phoneNumberSchema = z.object({
+  id: z.string(),
+  /** E.164, e.g. +14155550100 */
+  phone_number: z.string(),
+  country_code: z.string(),
+  status: z.enum(PHONE_NUMBER_STATUSES),
+  assistant_id: z.string().nullable(),
+  /** Null when the number is unassigned (its assistant was deleted). */
+  assistant_name: z.string().nullable(),
+  /** ISO 8601 */
+  created_at: z.string(),
+});
+export type PhoneNumber = z.infer<typeof phoneNumberSchema>;
+
+export function countryLabel(code: string): string {
+  const country = PHONE_COUNTRIES.find((c) => c.code === code);
+  return country ? `${country.code} (${country.dial})` : code;
+}

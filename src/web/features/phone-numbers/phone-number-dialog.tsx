@@ -1,0 +1,150 @@
+import { zodResolver } from "@hookform/resolvers/zod";
+import { AlertCircle, Loader2 } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Controller, useForm, type Resolver } from "react-hook-form";
+import {
+  PHONE_COUNTRIES,
+  PHONE_NUMBER_MESSAGES as M,
+  phoneNumberPurchaseSchema,
+  type PhoneNumber,
+  type PhoneNumberFormValues,
+  type PhoneNumberPurchase,
+} from "@shared/phone-numbers";
+import { Button } from "@/components/ui/button";
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { FormField } from "@/components/ui/form-field";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+
+export type DialogState = { open: false } | { open: true; editing: PhoneNumber | null };
+
+interface PhoneNumberDialogProps {
+  state: DialogState;
+  signedIn: boolean;
+  assistants: { id: string; name: string }[];
+  onOpenChange: (open: boolean) => void;
+  /** Resolves when done; a rejection's message is shown in the banner (the dialog stays open). */
+  onSubmit: (values: PhoneNumberPurchase, editing: PhoneNumber | null) => Promise<void>;
+}
+
+const empty: PhoneNumberFormValues = { country_code: "", assistant_id: "" };
+
+/** Spec §2: Purchase New Phone Number / Edit Phone Number, the country locked when editing. */
+export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, onSubmit }: PhoneNumberDialogProps) {
+  const editing = state.open ? state.editing : null;
+  const [banner, setBanner] = useState<string | null>(null);
+  const form = useForm<PhoneNumberFormValues, unknown, PhoneNumberPurchase>({
+    // The selects start empty (""), which the schema refuses with the spec's messages: the form's
+    // values are wider than the schema's input on purpose.
+    resolver: zodResolver(phoneNumberPurchaseSchema) as unknown as Resolver<PhoneNumberFormValues, unknown, PhoneNumberPurchase>,
+    defaultValues: empty,
+    mode: "onSubmit",
+    reValidateMode: "onChange",
+  });
+  const { errors, isSubmitting } = form.formState;
+
+  // Each opening starts without an old banner, from the number being edited or blank for a purchase.
+  const [openedFor, setOpenedFor] = useState(state);
+  if (state !== openedFor) {
+    setOpenedFor(state);
+    setBanner(null);
+  }
+  useEffect(() => {
+    if (!state.open) return;
+    form.reset(state.editing ? { country_code: state.editing.country_code, assistant_id: state.editing.assistant_id ?? "" } : empty);
+  }, [state, form]);
+
+  const submit = form.handleSubmit(async (values) => {
+    setBanner(null);
+    try {
+      await onSubmit(values, editing);
+    } catch (err) {
+      setBanner(err instanceof Error && err.message ? err.message : M.purchaseFailed);
+    }
+  });
+
+  return (
+    <Dialog open={state.open} onOpenChange={(open) => !isSubmitting && onOpenChange(open)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>{editing ? "Edit Phone Number" : "Purchase New Phone Number"}</DialogTitle>
+          <DialogDescription>
+            {editing
+              ? `Choose which assistant answers ${editing.phone_number}.`
+              : "Buy a local number through your Twilio account. Calls to it are answered by the assistant you choose."}
+          </DialogDescription>
+        </DialogHeader>
+        {!signedIn && (
+          <p role="alert" className="flex items-center gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
+            <AlertCircle className="size-4 shrink-0" />
+            {M.mustBeLoggedInToPurchase}
+          </p>
+        )}
+        {banner && (
+          <p role="alert" data-testid="phone-number-banner" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
+            <AlertCircle className="mt-0.5 size-4 shrink-0" />
+            {banner}
+          </p>
+        )}
+        <form id="phone-number-form" onSubmit={submit} noValidate className="grid gap-4">
+          <Controller
+            control={form.control}
+            name="country_code"
+            render={({ field }) => (
+              <FormField label="Country" error={errors.country_code?.message} description={editing ? "The country of a number cannot be changed." : undefined}>
+                {(control) => (
+                  <Select value={field.value} onValueChange={field.onChange} disabled={Boolean(editing)}>
+                    <SelectTrigger {...control} onBlur={field.onBlur}>
+                      <SelectValue placeholder="Select a country" />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {PHONE_COUNTRIES.map((c) => (
+                        <SelectItem key={c.code} value={c.code}>
+                          {c.code} ({c.dial})
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                )}
+              </FormField>
+            )}
+          />
+          <Controller
+            control={form.control}
+            name="assistant_id"
+            render={({ field }) => (
+              <FormField
+                label="Assistant"
+                error={errors.assistant_id?.message}
+                description={assistants.length === 0 ? "Create an assistant on the Assistants page first." : undefined}
+              >
+                {(control) => (
+                  <Select value={field.value} onValueChange={field.onChange}>
+                    <SelectTrigger {...control} onBlur={field.onBlur}>
+                      <SelectValue placeholder="Select an assistant" />
+                    </SelectTrigger>
+                    <SelectContent>
+                      {assistants.map((a) => (
+                        <SelectItem key={a.id} value={a.id}>
+                          {a.name}
+                        </SelectItem>
+                      ))}
+                    </SelectContent>
+                  </Select>
+                )}
+              </FormField>
+            )}
+          />
+        </form>
+        <DialogFooter>
+          <Button variant="outline" type="button" disabled={isSubmitting} onClick={() => onOpenChange(false)}>
+            Cancel
+          </Button>
+          <Button type="submit" form="phone-number-form" disabled={isSubmitting}>
+            {isSubmitting && <Loader2 className="animate-spin" />}
+            {isSubmitting ? "Processing..." : editing ? "Save Changes" : "Purchase Phone Number"}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

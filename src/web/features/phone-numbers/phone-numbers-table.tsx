@@ -1,0 +1,80 @@
+import { format } from "date-fns";
+import { MoreHorizontal, Pencil, Trash2 } from "lucide-react";
+import { countryLabel, type PhoneNumber, type PhoneNumberStatus } from "@shared/phone-numbers";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+
+/** Spec §4: active green, inactive gray, pending yellow. */
+const STATUS_VARIANT: Record<PhoneNumberStatus, "success" | "muted" | "warning"> = { active: "success", inactive: "muted", pending: "warning" };
+
+function createdDate(iso: string) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? "Invalid date" : format(date, "MMM d, yyyy");
+}
+
+export function PhoneNumbersTable({
+  numbers,
+  onEdit,
+  onDelete,
+}: {
+  numbers: PhoneNumber[];
+  onEdit: (number: PhoneNumber) => void;
+  onDelete: (number: PhoneNumber) => void;
+}) {
+  return (
+    <div className="overflow-hidden rounded-lg border bg-card">
+      <Table>
+        <TableHeader className="bg-muted/40">
+          <TableRow className="hover:bg-transparent">
+            <TableHead className="pl-4">Phone Number</TableHead>
+            <TableHead>Country</TableHead>
+            <TableHead>Status</TableHead>
+            <TableHead>Assistant</TableHead>
+            <TableHead className="hidden sm:table-cell">Created</TableHead>
+            <TableHead className="pr-4 text-right">
+              <span className="sr-only">Actions</span>
+            </TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {numbers.map((number) => (
+            <TableRow key={number.id} data-testid="phone-number-row">
+              <TableCell className="py-3 pl-4 font-medium tabular-nums">{number.phone_number}</TableCell>
+              <TableCell>{countryLabel(number.country_code)}</TableCell>
+              <TableCell>
+                <Badge variant={STATUS_VARIANT[number.status]} className="capitalize">
+                  {number.status}
+                </Badge>
+              </TableCell>
+              <TableCell className="max-w-[14rem] truncate">
+                {number.assistant_name ?? <span className="text-muted-foreground italic">Unassigned</span>}
+              </TableCell>
+              <TableCell className="hidden text-muted-foreground sm:table-cell">{createdDate(number.created_at)}</TableCell>
+              <TableCell className="pr-4 text-right">
+                <DropdownMenu>
+                  <DropdownMenuTrigger asChild>
+                    <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${number.phone_number}`}>
+                      <MoreHorizontal />
+                    </Button>
+                  </DropdownMenuTrigger>
+                  <DropdownMenuContent align="end">
+                    <DropdownMenuItem onSelect={() => onEdit(number)}>
+                      <Pencil />
+                      Edit
+                    </DropdownMenuItem>
+                    <DropdownMenuItem variant="destructive" onSelect={() => onDelete(number)}>
+                      <Trash2 />
+                      Delete
+                    </DropdownMenuItem>
+                  </DropdownMenuContent>
+                </DropdownMenu>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </div>
+  );
+}

@@ -1,0 +1,58 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { PhoneNumber, PhoneNumberPurchase, PhoneNumberUpdate } from "@shared/phone-numbers";
+import { api } from "@/lib/api";
+
+export const phoneNumbersQueryKey = ["phone-numbers"] as const;
+
+/** Spec §7: numbers are read only when signed in. */
+export function usePhoneNumbers(enabled: boolean) {
+  return useQuery({
+    queryKey: phoneNumbersQueryKey,
+    queryFn: () => api<PhoneNumber[]>("/api/phone-numbers"),
+    enabled,
+  });
+}
+
+/** The assistant select: id and name of the user's assistants (the Assistants page's list, same cache). */
+export function useAssistantOptions(enabled: boolean) {
+  return useQuery({
+    queryKey: ["assistants"],
+    queryFn: () => api<{ id: string; name: string }[]>("/api/assistants"),
+    enabled,
+    select: (list) => list.map(({ id, name }) => ({ id, name })),
+  });
+}
+
+export function usePurchasePhoneNumber() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: PhoneNumberPurchase) => api<PhoneNumber>("/api/phone-numbers", { method: "POST", body: input }),
+    onSuccess: (created) => {
+      queryClient.setQueryData<PhoneNumber[]>(phoneNumbersQueryKey, (list) => [created, ...(list ?? []).filter((n) => n.id !== created.id)]);
+      void queryClient.invalidateQueries({ queryKey: phoneNumbersQueryKey });
+    },
+  });
+}
+
+export function useUpdatePhoneNumber() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, patch }: { id: string; patch: PhoneNumberUpdate }) =>
+      api<PhoneNumber>(`/api/phone-numbers/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }),
+    onSuccess: (updated) => {
+      queryClient.setQueryData<PhoneNumber[]>(phoneNumbersQueryKey, (list) => list?.map((n) => (n.id === updated.id ? updated : n)));
+      void queryClient.invalidateQueries({ queryKey: phoneNumbersQueryKey });
+    },
+  });
+}
+
+export function useDeletePhoneNumber() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<null>(`/api/phone-numbers/${encodeURIComponent(id)}`, { method: "DELETE" }),
+    onSuccess: (_, id) => {
+      queryClient.setQueryData<PhoneNumber[]>(phoneNumbersQueryKey, (list) => list?.filter((n) => n.id !== id));
+      void queryClient.invalidateQueries({ queryKey: phoneNumbersQueryKey });
+    },
+  });
+}
