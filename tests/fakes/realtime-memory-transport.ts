@@ -19,11 +19,13 @@ export class MemoryTransport implements Transport {
   start(handlers: TransportHandlers): void {
     this.handlers = handlers;
   }
-  sendAudio(itemId: string, audio: Uint8Array): void {
+  sendAudio(itemId: string, audio: Uint8Array): boolean {
     this.audio.push({ itemId, bytes: audio.length });
+    return true;
   }
-  clearPlayback(): void {
+  clearPlayback(flushed: () => void): void {
     this.clears += 1;
+    flushed();
   }
   send(message: ServerMessage): void {
     this.sent.push(message);
