@@ -179,3 +179,6 @@ export function formatDuration(durationMs: number): string {
   const seconds = total % 60;
   return `${minutes}:${seconds.toString().padStart(2, "0")}`;
 }
+
+/** What a caller hears when the number they called is not in service (unknown, or no assistant). */
+export const PHONE_UNAVAILABLE_MESSAGE = "Sorry, this number is not available right now. Please try again later. Goodbye.";

@@ -111,6 +111,11 @@ export class FakeConnection {
   }
 
   /** Error codes the fake has sent (e.g. conversation_already_has_active_response). */
+  /** The conversation as the fake holds it (items in order). */
+  items(): readonly FakeItem[] {
+    return this.conversation;
+  }
+
   errorCodes(): string[] {
     return this.sentOf("error").map((e) => String((e["error"] as Json)["code"]));
   }

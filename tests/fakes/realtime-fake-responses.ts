@@ -29,7 +29,7 @@ export async function speak(ctx: ResponseContext, active: ActiveResponse, reply:
   ctx.send({ type: "conversation.item.added", item: { id: itemId, type: "message", role: "assistant", status: "in_progress", content: [] } });
   ctx.send({ type: "response.content_part.added", ...base, part: { type: "audio", transcript: "" } });
   const pieces = reply.pieces ?? splitWords(text);
-  const chunkMs = ctx.chunkMs ?? 100;
+  const chunkMs = reply.chunkMs ?? ctx.chunkMs ?? 100;
   const totalMs = reply.audioMs ?? 400;
   const chunks = Math.ceil(totalMs / chunkMs);
   const rate = ctx.outputFormat === "audio/pcm" ? 24 : 8;

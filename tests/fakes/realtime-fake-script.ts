@@ -22,6 +22,8 @@ export interface FakeReplySpec {
   pieceGapMs?: number;
   /** Audio generated for the spoken item (default 400 ms). */
   audioMs?: number;
+  /** Audio per output_audio.delta of this reply (default: the script's chunkMs). */
+  chunkMs?: number;
   /** Function calls emitted after any speech, in this same response. */
   toolCalls?: FakeToolCall[];
   /** End the response with status failed and this message. */
