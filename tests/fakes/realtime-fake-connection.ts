@@ -388,7 +388,7 @@ export class FakeConnection {
       conversation: this.conversation,
       outputFormat: this.outputFormat,
       chunkMs: this.script.chunkMs,
-      beforeAudioDelta: this.script.beforeAudioDelta,
+      beforeAudioDelta: this.script.beforeAudioDelta && ((audio, delta) => this.script.beforeAudioDelta?.(audio, { connection: this, ...delta })),
     };
   }
 
