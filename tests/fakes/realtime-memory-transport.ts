@@ -19,7 +19,11 @@ export class MemoryTransport implements Transport {
   start(handlers: TransportHandlers): void {
     this.handlers = handlers;
   }
+  /** Set to refuse assistant audio, as a backed-up socket does. */
+  refuseAudio = false;
+
   sendAudio(itemId: string, audio: Uint8Array): boolean {
+    if (this.refuseAudio) return false;
     this.audio.push({ itemId, bytes: audio.length });
     return true;
   }

@@ -357,10 +357,11 @@ export class CallSession {
     if (!this.playback.accepts(itemId, responseId)) return;
     const format = this.o.transport.audioFormat;
     const audio = Buffer.from(base64, "base64");
-    // Audio the transport refuses (backpressure) is neither recorded nor counted as sent.
-    if (!this.o.transport.sendAudio(itemId, audio)) return;
-    this.recorder.addAssistant(decodeToPcm16(format, audio), this.elapsed(), itemId);
-    this.playback.sent(itemId, durationMsOf(format, audio.length));
+    // Audio the transport refuses (backpressure) is neither recorded nor counted as sent; the
+    // item is still known, so a barge-in truncates it at what was really sent.
+    const sent = this.o.transport.sendAudio(itemId, audio);
+    this.playback.sent(itemId, sent ? durationMsOf(format, audio.length) : 0);
+    if (sent) this.recorder.addAssistant(decodeToPcm16(format, audio), this.elapsed(), itemId);
   }
 
   /**
