@@ -161,8 +161,6 @@ export const callTariffs: Record<CallKind, (durationMs: number) => number> = {
 export const PHONE_END_REASONS = {
   /** Twilio's `stop` (the caller put the phone down) or its stream closing. */
   callerHungUp: "Caller hung up",
-  /** The server ended the call (e.g. shutdown) and the assistant said goodbye. */
-  assistantEnded: "Assistant ended call",
   /** Twilio's stream went silent: no frame and no pong for a heartbeat. */
   connectionLost: "Connection to the caller lost",
 } as const;

@@ -225,7 +225,7 @@ export class CallSession {
       if (beforeOpen) {
         this.status("Connection failed", false);
         this.transcript.system(`Connection failed: ${message}`, true);
-        void this.end(message, true);
+        void this.end(this.o.isTest ? message : providerErrorReason(message), true);
         return;
       }
       this.lastProviderError = message;
