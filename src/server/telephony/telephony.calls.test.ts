@@ -179,6 +179,22 @@ describe("a phone call", () => {
   });
 });
 
+describe("how a phone call ends", () => {
+  it("the provider drops the session: Provider error with its reason; the caller's line is closed", async () => {
+    fake.script = { userSays: [] };
+    const call = await dial();
+    const index = fake.connections.length;
+    await call.openStream();
+    const conn = await fake.connection(index);
+    await call.until(() => call.receivedBytes >= 400 * 8, "greeting");
+    conn.drop(1011, "upstream failure");
+    await call.until(() => call.closed !== null, "line closed");
+    const row = await finishedRecord(call.callSid);
+    expect(row.endedReason).toBe("Provider error: upstream failure");
+    expect(callLogsSchema.parse(row.logs).isTest).toBe(false);
+  });
+});
+
 describe("refused calls", () => {
   it("a forged or unsigned webhook gets 403 and records nothing", async () => {
     const forged = await dial({ signature: "bm90IGEgc2lnbmF0dXJl" });
