@@ -29,6 +29,7 @@ import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes
 import { createSecretBox, type SecretBox } from "./secrets/crypto.ts";
 import { createDefaultStorage } from "./storage/local-storage.ts";
 import { mediaRoutes } from "./storage/media.routes.ts";
+import { telephonyRoutes } from "./telephony/telephony.routes.ts";
 import { createUrlSigner, type UrlSigner } from "./storage/signed-url.ts";
 import type { Storage } from "./storage/storage.ts";
 
@@ -129,6 +130,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(mediaRoutes, { storage, signer });
   await app.register(marketingRoutes);
   await app.register(demoRequestsRoutes);
+  // Twilio's webhooks and media streams: signed by Twilio, no session.
+  await app.register(telephonyRoutes);
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {

@@ -146,6 +146,30 @@ export function callCost(durationMs: number): number {
   return cents / 100;
 }
 
+/** The kinds of call, each with its tariff (spec §9: one tariff for both, for now). */
+export const callKinds = ["test", "phone"] as const;
+export type CallKind = (typeof callKinds)[number];
+
+export const callTariffs: Record<CallKind, (durationMs: number) => number> = {
+  test: callCost,
+  phone: callCost,
+};
+
+// ---------------------------------------------------------------------------
+// Ended reasons of a phone call (Calls page "Status")
+
+export const PHONE_END_REASONS = {
+  /** Twilio's `stop` (the caller put the phone down) or its stream closing. */
+  callerHungUp: "Caller hung up",
+  /** Twilio's stream went silent: no frame and no pong for a heartbeat. */
+  connectionLost: "Connection to the caller lost",
+} as const;
+
+/** A provider failure ending a phone call: "Provider error: <the provider's message>". */
+export function providerErrorReason(message: string): string {
+  return `Provider error: ${message}`;
+}
+
 /** Duration as m:ss (minutes are not wrapped into hours: 61:05). Whole seconds, rounded down. */
 export function formatDuration(durationMs: number): string {
   const total = Number.isFinite(durationMs) && durationMs > 0 ? Math.floor(durationMs / 1000) : 0;
@@ -153,3 +177,6 @@ export function formatDuration(durationMs: number): string {
   const seconds = total % 60;
   return `${minutes}:${seconds.toString().padStart(2, "0")}`;
 }
+
+/** What a caller hears when the number they called is not in service (unknown, or no assistant). */
+export const PHONE_UNAVAILABLE_MESSAGE = "Sorry, this number is not available right now. Please try again later. Goodbye.";

@@ -127,6 +127,11 @@ export class TestBrowser {
   }
 
   /** The browser vanishes without an end message. */
+  /** The browser goes silent without closing (laptop asleep): stops reading, so no pong answers a ping. */
+  freeze(): void {
+    this.ws.pause();
+  }
+
   disconnect(): void {
     this.ws.terminate();
   }

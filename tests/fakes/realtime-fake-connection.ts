@@ -29,6 +29,8 @@ export class FakeConnection {
   private readonly replies: FakeReply[];
   private readonly userSays: string[];
   private active: ActiveResponse | null = null;
+  /** A turn heard while a response was active (interrupt_response off): answered when it ends. */
+  private vadResponseWaiting = false;
   private counter = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly waiters = new Set<Waiter>();
@@ -109,6 +111,11 @@ export class FakeConnection {
   }
 
   /** Error codes the fake has sent (e.g. conversation_already_has_active_response). */
+  /** The conversation as the fake holds it (items in order). */
+  items(): readonly FakeItem[] {
+    return this.conversation;
+  }
+
   errorCodes(): string[] {
     return this.sentOf("error").map((e) => String((e["error"] as Json)["code"]));
   }
@@ -272,7 +279,9 @@ export class FakeConnection {
   private hearUser(text: string): void {
     const itemId = this.nextId("item_user");
     this.send({ type: "input_audio_buffer.speech_started", audio_start_ms: Math.round(this.totalAudioMs - this.bufferedMs), item_id: itemId });
-    if (this.active) this.cancelActive("turn_detected");
+    // The provider's defaults: both true unless the session says otherwise.
+    const vad = ((this.session["audio"] as { input: Json }).input["turn_detection"] ?? {}) as Json;
+    if (this.active && vad["interrupt_response"] !== false) this.cancelActive("turn_detected");
     this.send({ type: "input_audio_buffer.speech_stopped", audio_end_ms: Math.round(this.totalAudioMs), item_id: itemId });
     const previous = this.conversation[this.conversation.length - 1]?.id ?? null;
     this.send({ type: "input_audio_buffer.committed", item_id: itemId, previous_item_id: previous });
@@ -291,7 +300,12 @@ export class FakeConnection {
     const delay = this.script.transcriptionDelayMs ?? 0;
     if (delay > 0) this.later(delay, complete);
     else complete();
-    if (this.script.autoRespond ?? true) this.startResponse(undefined);
+    if ((this.script.autoRespond ?? true) && vad["create_response"] !== false) {
+      // With interrupt_response off the client cancels (a real turn ends a second later than
+      // it starts; here both come at once): answer the turn when the active response ends.
+      if (this.active) this.vadResponseWaiting = true;
+      else this.startResponse(undefined);
+    }
   }
 
   private onItemCreate(event: Json): void {
@@ -338,6 +352,13 @@ export class FakeConnection {
       type: "response.done",
       response: { id: active.id, object: "realtime.response", status: "cancelled", status_details: { type: "cancelled", reason }, output: [] },
     });
+    this.answerWaitingTurn();
+  }
+
+  private answerWaitingTurn(): void {
+    if (!this.vadResponseWaiting || this.active) return;
+    this.vadResponseWaiting = false;
+    this.startResponse(undefined);
   }
 
   private chooseReply(request: Json | undefined): FakeReplySpec {
@@ -367,7 +388,7 @@ export class FakeConnection {
       conversation: this.conversation,
       outputFormat: this.outputFormat,
       chunkMs: this.script.chunkMs,
-      beforeAudioDelta: this.script.beforeAudioDelta,
+      beforeAudioDelta: this.script.beforeAudioDelta && ((audio, delta) => this.script.beforeAudioDelta?.(audio, { connection: this, ...delta })),
     };
   }
 
@@ -396,5 +417,6 @@ export class FakeConnection {
         usage: { total_tokens: 100, input_tokens: 80, output_tokens: 20 },
       },
     });
+    this.answerWaitingTurn();
   }
 }

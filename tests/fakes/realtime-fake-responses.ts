@@ -16,7 +16,7 @@ export interface ResponseContext {
   conversation: FakeItem[];
   outputFormat: CallAudioFormat;
   chunkMs: number | undefined;
-  beforeAudioDelta?: (audio: Buffer) => void;
+  beforeAudioDelta?: (audio: Buffer, delta: { itemId: string; offsetMs: number }) => void;
 }
 
 export async function speak(ctx: ResponseContext, active: ActiveResponse, reply: FakeReplySpec): Promise<Json> {
@@ -29,7 +29,7 @@ export async function speak(ctx: ResponseContext, active: ActiveResponse, reply:
   ctx.send({ type: "conversation.item.added", item: { id: itemId, type: "message", role: "assistant", status: "in_progress", content: [] } });
   ctx.send({ type: "response.content_part.added", ...base, part: { type: "audio", transcript: "" } });
   const pieces = reply.pieces ?? splitWords(text);
-  const chunkMs = ctx.chunkMs ?? 100;
+  const chunkMs = reply.chunkMs ?? ctx.chunkMs ?? 100;
   const totalMs = reply.audioMs ?? 400;
   const chunks = Math.ceil(totalMs / chunkMs);
   const rate = ctx.outputFormat === "audio/pcm" ? 24 : 8;
@@ -40,7 +40,7 @@ export async function speak(ctx: ResponseContext, active: ActiveResponse, reply:
     if (i < chunks) {
       const ms = Math.min(chunkMs, totalMs - i * chunkMs);
       const audio = tone(ctx.outputFormat, ms, i * chunkMs * rate);
-      ctx.beforeAudioDelta?.(audio);
+      ctx.beforeAudioDelta?.(audio, { itemId, offsetMs: i * chunkMs });
       ctx.send({ type: "response.output_audio.delta", ...base, delta: audio.toString("base64") });
       item.audioMs! += ms;
     }

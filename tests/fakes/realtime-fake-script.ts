@@ -22,6 +22,8 @@ export interface FakeReplySpec {
   pieceGapMs?: number;
   /** Audio generated for the spoken item (default 400 ms). */
   audioMs?: number;
+  /** Audio per output_audio.delta of this reply (default: the script's chunkMs). */
+  chunkMs?: number;
   /** Function calls emitted after any speech, in this same response. */
   toolCalls?: FakeToolCall[];
   /** End the response with status failed and this message. */
@@ -64,7 +66,7 @@ export interface FakeScript {
   /** Called for every client event after the fake handled it (for cues). */
   onClientEvent?: (event: Record<string, unknown>, connection: FakeConnection) => void;
   /** Called with each chunk of assistant audio before it is sent; may write into it (the bench stamps a send time). */
-  beforeAudioDelta?: (audio: Buffer) => void;
+  beforeAudioDelta?: (audio: Buffer, delta: { connection: FakeConnection; itemId: string; offsetMs: number }) => void;
   /**
    * Keep audio events (input_audio_buffer.append, response.output_audio.delta) in `received`,
    * `sent` and `timeline` (default true). The bench turns this off: hundreds of calls streaming

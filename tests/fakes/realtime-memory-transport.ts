@@ -19,11 +19,17 @@ export class MemoryTransport implements Transport {
   start(handlers: TransportHandlers): void {
     this.handlers = handlers;
   }
-  sendAudio(itemId: string, audio: Uint8Array): void {
+  /** Set to refuse assistant audio, as a backed-up socket does. */
+  refuseAudio = false;
+
+  sendAudio(itemId: string, audio: Uint8Array): boolean {
+    if (this.refuseAudio) return false;
     this.audio.push({ itemId, bytes: audio.length });
+    return true;
   }
-  clearPlayback(): void {
+  clearPlayback(flushed: () => void): void {
     this.clears += 1;
+    flushed();
   }
   send(message: ServerMessage): void {
     this.sent.push(message);

@@ -61,6 +61,9 @@ function checkTurnDetection(value: unknown): SessionProblem | null {
   if (threshold !== undefined && (typeof threshold !== "number" || threshold < 0 || threshold > 1)) {
     return invalid(`${param}.threshold`, "threshold must be between 0 and 1.");
   }
+  for (const key of ["create_response", "interrupt_response"]) {
+    if (value[key] !== undefined && typeof value[key] !== "boolean") return invalid(`${param}.${key}`, `${key} must be a boolean.`);
+  }
   for (const key of ["prefix_padding_ms", "silence_duration_ms"]) {
     const ms = value[key];
     if (ms !== undefined && (!Number.isInteger(ms) || (ms as number) < 0)) return invalid(`${param}.${key}`, `${key} must be a non-negative integer.`);

@@ -173,6 +173,19 @@ describe("exit paths", () => {
   });
 });
 
+describe("a browser that vanishes silently", () => {
+  it("is billed to the last pong heard, not to when the heartbeat noticed", async () => {
+    const { browser, session } = await connectedCall({ browserHeartbeatMs: 100, session: { now: Date.now } });
+    const frozeAt = Date.now();
+    browser.freeze();
+    const outcome = await session.closed;
+    const noticedAt = Date.now();
+    expect(outcome.reason).toBe("Client disconnected");
+    expect(noticedAt - frozeAt).toBeGreaterThanOrEqual(100);
+    expect(Date.parse(outcome.endTime)).toBeLessThanOrEqual(frozeAt);
+  });
+});
+
 describe("without sockets", () => {
   function session(store = new MemoryCallStore()) {
     const transport = new MemoryTransport();
@@ -191,6 +204,24 @@ describe("without sockets", () => {
     });
     return { s, transport, provider, store };
   }
+
+  it("audio the transport refuses under backpressure is neither recorded nor counted as heard", async () => {
+    const { s, transport, provider } = session();
+    transport.refuseAudio = true;
+    s.start();
+    provider.isOpen = true;
+    const emit = (event: Record<string, unknown>) => provider.handlers!.event(event as never);
+    provider.handlers!.open();
+    emit({ type: "session.updated", session: {} });
+    emit({ type: "response.created", response: { id: "resp_1" } });
+    emit({ type: "response.output_audio.delta", response_id: "resp_1", item_id: "item_1", delta: Buffer.alloc(4800).toString("base64") });
+    emit({ type: "input_audio_buffer.speech_started", audio_start_ms: 0, item_id: "item_u" });
+    // Nothing reached the caller: the item is cut at 0 ms, and the recording holds no assistant audio.
+    expect(provider.calls.filter((c) => c === "truncate")).toHaveLength(1);
+    expect(transport.clears).toBe(1);
+    const outcome = await s.close("User ended call");
+    expect(outcome.recording).toBeNull();
+  });
 
   it("blocks typed text while connecting", () => {
     const { s, transport, provider } = session();

@@ -1,7 +1,7 @@
 /** The constructor options and the result of a CallSession (call-session.ts). */
 import type { CallLogs } from "../../shared/calls.ts";
 import type { RealtimeProvider } from "./providers/openai-realtime.ts";
-import type { CallStore, SaveRecording, SessionLogger, ToolRunner, Transport } from "./seams.ts";
+import type { CallStore, PhoneCallParty, SaveRecording, SessionLogger, ToolRunner, Transport } from "./seams.ts";
 import type { ToolDefinition } from "./tool-resolution.ts";
 
 /** The assistant as a call needs it: configuration sent inline in session.update. */
@@ -23,7 +23,10 @@ export interface CallSessionOptions {
   saveRecording: SaveRecording;
   assistant: CallAssistant;
   userId: string;
+  /** A browser test call (true) or a real phone call (false): the record's logs.isTest and the tariff. */
   isTest: boolean;
+  /** A phone call's parties: who called, which number, Twilio's CallSid. */
+  phone?: PhoneCallParty;
   /** Clock in ms (tests pass a controllable one). */
   now?: () => number;
   /** Give up when the provider session is not ready by then. */

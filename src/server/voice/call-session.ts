@@ -13,9 +13,10 @@
  * and a user/system item saying "greet the caller" would stay in the conversation; the
  * per-response instructions leave no trace but the spoken greeting itself.
  */
-import { callCost, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
+import { callTariffs, providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
 import { decodeToPcm16, durationMsOf, sampleRateOf } from "./audio.ts";
 import { finishCallRecord } from "./call-record.ts";
+import { EarlyAudio } from "./early-audio.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
 import type { RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
@@ -37,13 +38,15 @@ export function greetingInstructions(firstMessage: string): string {
 }
 
 export class CallSession {
-  private readonly o: Required<Omit<CallSessionOptions, "logger">> & { logger: SessionLogger };
+  private readonly o: Required<Omit<CallSessionOptions, "logger" | "phone">> & { logger: SessionLogger; phone?: CallSessionOptions["phone"] };
   private readonly transcript: TranscriptBuilder;
   private readonly toolCalls: ToolCalls;
   private readonly recorder: CallRecorder;
   private readonly abort = new AbortController();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly playback = new PlaybackLedger();
+  /** Caller audio before the provider is configured: up to 10 s, sent when it is. */
+  private readonly earlyAudio: EarlyAudio;
   private readonly responses: ResponseQueue;
   private phase: CallState | "idle" = "idle";
   private startedAt = 0;
@@ -69,6 +72,7 @@ export class CallSession {
       this.o.transport.send({ type: "transcript", index, entry }),
     );
     this.recorder = new CallRecorder(sampleRateOf(this.o.transport.audioFormat));
+    this.earlyAudio = new EarlyAudio(10 * sampleRateOf(this.o.transport.audioFormat) * (this.o.transport.audioFormat === "audio/pcm" ? 2 : 1));
     this.responses = new ResponseQueue((response) => this.o.provider.createResponse(response));
     this.toolCalls = new ToolCalls({
       catalog: new ToolCatalog(this.o.assistant.tools),
@@ -106,6 +110,7 @@ export class CallSession {
         userId: this.o.userId,
         startTime: new Date(this.startedAt).toISOString(),
         logs: { isTest: this.o.isTest, transcript: [], toolsUsed: [] },
+        phone: this.o.phone,
       })
       .then(
         (id) => {
@@ -185,13 +190,14 @@ export class CallSession {
       const audio = format === "audio/pcm" && chunk.length % 2 === 1 ? chunk.subarray(0, chunk.length - 1) : chunk;
       this.recorder.addCaller(decodeToPcm16(format, audio), this.elapsed());
       if (this.phase === "active") this.o.provider.appendAudio(audio);
+      else this.earlyAudio.push(audio);
     },
     userText: (text) => {
       if (!this.ending) this.sendUserText(text);
     },
     playback: (itemId, playedMs) => this.playback.played(itemId, playedMs),
     end: (reason: UserEndReason) => void this.close(reason),
-    disconnect: () => void this.end("Client disconnected", false),
+    disconnect: (left) => void this.end(left.reason, false, left.lastHeardAt),
   };
 
   // -------------------------------------------------------------------------
@@ -219,7 +225,7 @@ export class CallSession {
       if (beforeOpen) {
         this.status("Connection failed", false);
         this.transcript.system(`Connection failed: ${message}`, true);
-        void this.end(message, true);
+        void this.end(this.o.isTest ? message : providerErrorReason(message), true);
         return;
       }
       this.lastProviderError = message;
@@ -230,7 +236,8 @@ export class CallSession {
       if (this.ending) return;
       this.status(`Disconnected (${code}) - ${reason}`);
       if (code === 1000) this.transcript.system("Session ended normally");
-      void this.end(reason || this.lastProviderError || `Disconnected (${code})`, true);
+      const message = reason || this.lastProviderError || `Disconnected (${code})`;
+      void this.end(this.o.isTest ? message : providerErrorReason(message), true);
     },
   };
 
@@ -247,9 +254,11 @@ export class CallSession {
         break;
       case "response.created":
         this.responses.created();
+        this.playback.responseStarted(event.response.id);
         this.status("Assistant is responding");
         break;
       case "response.done":
+        this.playback.responseDone(event.response.id);
         this.onResponseDone(event.response);
         break;
       case "response.output_item.added":
@@ -265,7 +274,7 @@ export class CallSession {
         this.toolCalls.argumentsDone(event.response_id, event.call_id, event.name, event.arguments);
         break;
       case "response.output_audio.delta":
-        this.onAssistantAudio(event.item_id, event.delta);
+        this.onAssistantAudio(event.response_id, event.item_id, event.delta);
         break;
       case "response.output_audio.done":
         this.playback.audioDone(event.item_id);
@@ -302,10 +311,14 @@ export class CallSession {
     this.status(`Connected to ${this.o.assistant.name}`);
     const first = this.o.assistant.firstMessage?.trim();
     if (first) this.requestResponse({ instructions: greetingInstructions(first), tool_choice: "none" });
+    // After the greeting's request, so the first message is spoken first.
+    this.earlyAudio.drain((chunk) => this.o.provider.appendAudio(chunk));
   }
 
   private onProviderError(error: ProviderError): void {
     const message = error.message;
+    // Our barge-in cancel raced the response's own end: nothing was left to cancel.
+    if (error.code === "response_cancel_not_active") return;
     if (error.code === "conversation_already_has_active_response") {
       // Raced a response the server started itself (VAD): ask again when that one is done.
       this.responses.refusedAsActive();
@@ -339,42 +352,52 @@ export class CallSession {
     this.responses.done();
   }
 
-  private onAssistantAudio(itemId: string, base64: string): void {
-    // Late deltas of an interrupted item must not reach the caller's (flushed) queue.
-    if (this.playback.isInterrupted(itemId)) return;
+  private onAssistantAudio(responseId: string, itemId: string, base64: string): void {
+    // Late deltas of an interrupted item or a cancelled response must not reach the caller's (flushed) queue.
+    if (!this.playback.accepts(itemId, responseId)) return;
     const format = this.o.transport.audioFormat;
     const audio = Buffer.from(base64, "base64");
-    this.recorder.addAssistant(decodeToPcm16(format, audio), this.elapsed(), itemId);
-    this.playback.sent(itemId, durationMsOf(format, audio.length));
-    this.o.transport.sendAudio(itemId, audio);
+    // Audio the transport refuses (backpressure) is neither recorded nor counted as sent; the
+    // item is still known, so a barge-in truncates it at what was really sent.
+    const sent = this.o.transport.sendAudio(itemId, audio);
+    this.playback.sent(itemId, sent ? durationMsOf(format, audio.length) : 0);
+    if (sent) this.recorder.addAssistant(decodeToPcm16(format, audio), this.elapsed(), itemId);
   }
 
   /**
-   * The caller started speaking: flush the caller's playback queue (always — it may hold
-   * audio we believe played), and truncate the provider's item at what was actually heard.
+   * The caller started speaking (protocols §1.9, Algorithm B): flush the caller's playback
+   * queue (always — it may hold audio we believe played), cancel the active response, and
+   * truncate every item not heard in full at what was really heard — once the transport's
+   * figures are final (Twilio: at once; browser: its flush report).
    */
   private bargeIn(): void {
-    this.o.transport.clearPlayback();
-    const cut = this.playback.interrupt();
-    if (!cut) return;
-    this.o.provider.truncate(cut.itemId, cut.playedMs);
-    this.recorder.cutAssistantItem(cut.itemId, cut.playedMs);
+    const interrupted = this.playback.interrupt();
+    if (this.responses.isActive) this.o.provider.cancelResponse();
+    this.o.transport.clearPlayback(() => {
+      if (this.ending) return;
+      const cuts = this.playback.truncations(interrupted);
+      for (const cut of cuts) this.o.provider.truncate(cut.itemId, cut.audioEndMs);
+      // The recording keeps what was heard of the first; everything after it was flushed unplayed.
+      const first = cuts[0];
+      if (first) this.recorder.cutAssistantItem(first.itemId, first.audioEndMs);
+    });
   }
 
   // -------------------------------------------------------------------------
   // The one way out
 
-  private end(reason: string, failed: boolean): Promise<CallOutcome> {
+  /** `endedAt`: when the caller was last heard from, for a caller found gone late (Unix ms). */
+  private end(reason: string, failed: boolean, endedAt?: number): Promise<CallOutcome> {
     // Set synchronously, before any of finalise() runs: closing the provider and the
     // transport calls back into the handlers, which must already see the call as ending.
-    this.ending ??= Promise.resolve().then(() => this.finalise(reason, failed));
+    this.ending ??= Promise.resolve().then(() => this.finalise(reason, failed, endedAt));
     return this.ending;
   }
 
-  private async finalise(reason: string, failed: boolean): Promise<CallOutcome> {
+  private async finalise(reason: string, failed: boolean, lastHeardAt?: number): Promise<CallOutcome> {
     if (this.phase === "idle") this.startedAt = this.o.now();
     this.phase = "ended";
-    const endedAt = this.o.now();
+    const endedAt = Math.max(this.startedAt, Math.min(this.o.now(), lastHeardAt ?? Infinity));
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.abort.abort();
@@ -382,7 +405,7 @@ export class CallSession {
 
     const durationMs = Math.max(0, endedAt - this.startedAt);
     // A call that never reached the assistant is recorded (with its reason) but not billed.
-    const cost = this.connected ? callCost(durationMs) : 0;
+    const cost = this.connected ? callTariffs[this.o.isTest ? "test" : "phone"](durationMs) : 0;
     const startTime = new Date(this.startedAt).toISOString();
     const endTime = new Date(endedAt).toISOString();
     this.recorder.trimAssistant(durationMs);

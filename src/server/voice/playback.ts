@@ -1,8 +1,17 @@
 /**
- * What the caller has heard of each assistant item: milliseconds sent to the transport and
- * milliseconds the transport reports played. Barge-in truncates the provider's item at the
- * played point, so the model's context matches what the caller heard.
+ * What the caller has heard of each assistant item, across every item still queued for
+ * playback (a filler, then a tool answer, ...): milliseconds sent to the transport and
+ * milliseconds the transport reports played (Twilio's echoed marks, the browser's reports).
+ *
+ * Barge-in (protocols §1.9, Algorithm B): the items with audio the caller has not heard in
+ * full are interrupted — the one being heard is truncated at `min(sent, played + 50 ms)`
+ * (a mark or report lags the speaker by up to a chunk), every later queued item at 0 — and
+ * the response that was active is cancelled: late audio deltas of it, or of an interrupted
+ * item, are dropped.
  */
+
+/** Playback reports lag what the speaker has played by up to this much. */
+export const HEARD_MARGIN_MS = 50;
 
 interface ItemPlayback {
   sentMs: number;
@@ -11,34 +20,56 @@ interface ItemPlayback {
   interrupted: boolean;
 }
 
-export interface Interruption {
+export interface Truncation {
   itemId: string;
-  playedMs: number;
+  audioEndMs: number;
 }
 
-export class PlaybackLedger {
-  private readonly items = new Map<string, ItemPlayback>();
-  private lastItemId: string | null = null;
+/** Cancelled response ids remembered (for late deltas); older ones are long finished. */
+const MAX_CANCELLED = 16;
 
-  private item(itemId: string): ItemPlayback {
+export class PlaybackLedger {
+  /** In the order their audio was first sent, which is the order the caller hears them. */
+  private readonly items = new Map<string, ItemPlayback>();
+  private activeResponseId: string | null = null;
+  private readonly cancelled: string[] = [];
+
+  /** response.created */
+  responseStarted(responseId: string): void {
+    this.activeResponseId = responseId;
+  }
+
+  /** response.done */
+  responseDone(responseId: string): void {
+    if (this.activeResponseId === responseId) this.activeResponseId = null;
+  }
+
+  /** Whether audio of this item (of this response) may still go to the caller. */
+  accepts(itemId: string, responseId: string): boolean {
+    return !this.isInterrupted(itemId) && !this.cancelled.includes(responseId);
+  }
+
+  /** Audio of the item went to the caller (only what the transport really sent). */
+  sent(itemId: string, ms: number): void {
     let item = this.items.get(itemId);
     if (!item) {
       item = { sentMs: 0, playedMs: 0, audioDone: false, interrupted: false };
       this.items.set(itemId, item);
     }
-    return item;
-  }
-
-  /** Audio of the item goes to the caller. */
-  sent(itemId: string, ms: number): void {
-    this.item(itemId).sentMs += ms;
-    this.lastItemId = itemId;
+    item.sentMs += ms;
   }
 
   /** The transport's report; never beyond what was sent, never backwards. */
   played(itemId: string, ms: number): void {
     const item = this.items.get(itemId);
-    if (item) item.playedMs = Math.max(item.playedMs, Math.min(ms, item.sentMs));
+    if (!item) return;
+    item.playedMs = Math.max(item.playedMs, Math.min(ms, item.sentMs));
+    // Heard in full and complete: nothing left to account for.
+    if (item.audioDone && !item.interrupted && item.playedMs >= item.sentMs) this.items.delete(itemId);
+  }
+
+  playedMs(itemId: string): number {
+    return this.items.get(itemId)?.playedMs ?? 0;
   }
 
   /** response.output_audio.done: no more audio will come for the item. */
@@ -52,17 +83,39 @@ export class PlaybackLedger {
     return this.items.get(itemId)?.interrupted ?? false;
   }
 
+  /** Whether a response is in progress (between response.created and response.done). */
+  get responseActive(): boolean {
+    return this.activeResponseId !== null;
+  }
+
   /**
-   * The caller started speaking: the item to truncate and where, or null when the latest
-   * item was heard in full (or nothing was playing). Marks the item interrupted.
+   * The caller started speaking: marks every item not heard in full as interrupted and the
+   * active response as cancelled, and returns those items in play order. Their truncation
+   * points are read later with `truncations`, once the transport's figures are final.
    */
-  interrupt(): Interruption | null {
-    const itemId = this.lastItemId;
-    const item = itemId ? this.items.get(itemId) : undefined;
-    if (!itemId || !item || item.interrupted) return null;
-    const playedMs = Math.min(item.playedMs, item.sentMs);
-    if (item.audioDone && playedMs >= item.sentMs) return null;
-    item.interrupted = true;
-    return { itemId, playedMs };
+  interrupt(): string[] {
+    if (this.activeResponseId) {
+      this.cancelled.push(this.activeResponseId);
+      if (this.cancelled.length > MAX_CANCELLED) this.cancelled.shift();
+      this.activeResponseId = null;
+    }
+    const pending: string[] = [];
+    for (const [itemId, item] of this.items) {
+      if (item.interrupted) continue;
+      if (item.audioDone && item.playedMs >= item.sentMs) continue;
+      item.interrupted = true;
+      pending.push(itemId);
+    }
+    return pending;
+  }
+
+  /** Where to truncate interrupted items: the first one at what was heard, later ones at 0. */
+  truncations(itemIds: readonly string[]): Truncation[] {
+    return itemIds.map((itemId, index) => {
+      const item = this.items.get(itemId);
+      // Floored: a value beyond the item's audio is an error at the provider.
+      if (!item || index > 0) return { itemId, audioEndMs: 0 };
+      return { itemId, audioEndMs: Math.floor(Math.min(item.sentMs, item.playedMs + HEARD_MARGIN_MS)) };
+    });
   }
 }

@@ -20,17 +20,37 @@ export interface TransportHandlers {
   /** The caller asked to end the call. */
   end(reason: UserEndReason): void;
   /** The caller's connection is gone without an end request (hang-up, tab closed, timeout). */
-  disconnect(): void;
+  disconnect(left: CallerLeft): void;
+}
+
+/** Why and when the caller left, as the transport saw it. */
+export interface CallerLeft {
+  /** The call's ended reason ("Client disconnected", "Caller hung up", ...). */
+  reason: string;
+  /**
+   * Unix ms the caller was last heard from, when that is earlier than now: a socket that died
+   * silently is found by the heartbeat late, and the call ends (and is billed) at this moment.
+   */
+  lastHeardAt?: number;
 }
 
 export interface Transport {
   readonly audioFormat: CallAudioFormat;
   /** Attach the session; called once, synchronously after construction of the session. */
   start(handlers: TransportHandlers): void;
-  /** Assistant audio of provider item `itemId`, in `audioFormat`, to be played in order. */
-  sendAudio(itemId: string, audio: Uint8Array): void;
-  /** Barge-in: drop every queued, unplayed assistant sample (Twilio `clear`). */
-  clearPlayback(): void;
+  /**
+   * Assistant audio of provider item `itemId`, in `audioFormat`, to be played in order.
+   * Returns false when the audio was not sent (socket closed or backed up): it is then neither
+   * recorded nor counted as played-out audio of the item.
+   */
+  sendAudio(itemId: string, audio: Uint8Array): boolean;
+  /**
+   * Barge-in: drop every queued, unplayed assistant sample (Twilio `clear`, the browser's
+   * `clear`), then call `flushed` once the played figures reported so far are final for the
+   * flushed audio (at once for Twilio, whose marks already say it; after the browser's flush
+   * report, or a short timeout, for the browser).
+   */
+  clearPlayback(flushed: () => void): void;
   /** A control message (status, transcript, ...). Transports without a UI may ignore it. */
   send(message: ServerMessage): void;
   /** End the caller's connection and release its listeners and timers. Idempotent. */

@@ -29,7 +29,7 @@ describe("call session tokens", () => {
     const tokens = createCallTokens(SECRET);
     const [payload, mac] = tokens.issue("u", "a", T0).split(".");
     const claims = JSON.parse(Buffer.from(payload!, "base64url").toString()) as Record<string, unknown>;
-    const forged = `${Buffer.from(JSON.stringify({ ...claims, u: "someone-else" })).toString("base64url")}.${mac}`;
+    const forged = `${Buffer.from(JSON.stringify({ ...claims, c: { u: "someone-else", a: "a" } })).toString("base64url")}.${mac}`;
     expect(tokens.redeem(forged, "someone-else", T0 + 1)).toEqual({ ok: false, reason: "bad_signature" });
     for (const junk of [undefined, "", "abc", `${payload}.short`, ["a", "b"], 42]) {
       expect(tokens.redeem(junk, "u", T0 + 1)).toEqual({ ok: false, reason: "malformed" });

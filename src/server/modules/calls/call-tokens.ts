@@ -1,25 +1,16 @@
 /**
- * The session id of a test call (POST /api/calls/test-session → WS /api/calls/live).
- *
- * It is a signed token, not a key into server memory: `<payload>.<mac>` where the payload
- * (base64url JSON) names the user, the assistant, a random nonce and the expiry, and the mac
- * is an HMAC-SHA256 under a key derived from APP_SECRET. Any instance behind a load balancer
- * can verify it (DESIGN.md §2: no instance needs another's memory).
- *
- * Single use is the one thing a signature cannot give: each instance remembers the nonces it
- * has accepted until they expire (at most a minute's worth). A replay on *another* instance
- * within those 60 s is possible in a multi-instance deployment; it needs the same user's
- * session cookie too, so all it can do is open a second call billed to that user's own key
- * (see docs/decisions/006-server-side-call-engine.md).
+ * The session id of a test call (POST /api/calls/test-session → WS /api/calls/live): a
+ * signed, single-use token (secrets/signed-tokens.ts) naming the user and the assistant,
+ * valid 60 s. Redeeming needs the same user's session: it can only open a call billed to
+ * that user's own key (see docs/decisions/006-server-side-call-engine.md).
  */
-import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createSignedTokens } from "../../secrets/signed-tokens.ts";
 
 export const CALL_TOKEN_TTL_MS = 60_000;
 
 // HKDF "info" label: the app secret also encrypts credentials and signs media URLs; each use
 // gets its own derived key, so one can never be passed off as another.
 const SIGNING_LABEL = "switchboard/call-session-token/v1";
-const TOKEN = /^([A-Za-z0-9_-]{1,600})\.([A-Za-z0-9_-]{43})$/;
 
 export interface CallTokenClaims {
   userId: string;
@@ -39,55 +30,15 @@ export interface CallTokens {
   redeem(token: unknown, userId: string, now?: number): CallTokenCheck;
 }
 
-interface Payload {
-  u: string;
-  a: string;
-  e: number;
-  n: string;
-}
-
-function parsePayload(text: string): Payload | null {
-  try {
-    const value = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<Payload>;
-    const ok =
-      typeof value.u === "string" && typeof value.a === "string" && typeof value.n === "string" && Number.isSafeInteger(value.e);
-    return ok ? (value as Payload) : null;
-  } catch {
-    return null;
-  }
-}
-
 export function createCallTokens(secret: string, ttlMs = CALL_TOKEN_TTL_MS): CallTokens {
-  const key = Buffer.from(hkdfSync("sha256", secret, "", SIGNING_LABEL, 32));
-  const mac = (payload: string) => createHmac("sha256", key).update(payload).digest("base64url");
-  /** Accepted nonces → their expiry; pruned as they expire, so it holds at most a minute of calls. */
-  const used = new Map<string, number>();
-
-  const prune = (now: number) => {
-    for (const [nonce, expiresAt] of used) if (expiresAt <= now) used.delete(nonce);
-  };
-
+  const tokens = createSignedTokens<{ u: string; a: string }>(secret, SIGNING_LABEL, ttlMs);
   return {
-    issue(userId, assistantId, now = Date.now()) {
-      const payload: Payload = { u: userId, a: assistantId, e: now + ttlMs, n: randomBytes(16).toString("base64url") };
-      const encoded = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
-      return `${encoded}.${mac(encoded)}`;
-    },
-
-    redeem(token, userId, now = Date.now()) {
-      const match = typeof token === "string" ? TOKEN.exec(token) : null;
-      if (!match) return { ok: false, reason: "malformed" };
-      const [, encoded = "", signature = ""] = match;
-      // Compare the text: base64url has several spellings of a digest's last bits; accept one.
-      if (!timingSafeEqual(Buffer.from(signature), Buffer.from(mac(encoded)))) return { ok: false, reason: "bad_signature" };
-      const payload = parsePayload(encoded);
-      if (!payload) return { ok: false, reason: "malformed" };
-      if (payload.u !== userId) return { ok: false, reason: "wrong_user" };
-      if (now >= payload.e) return { ok: false, reason: "expired" };
-      prune(now);
-      if (used.has(payload.n)) return { ok: false, reason: "used" };
-      used.set(payload.n, payload.e);
-      return { ok: true, claims: { userId: payload.u, assistantId: payload.a, expiresAt: payload.e, nonce: payload.n } };
+    issue: (userId, assistantId, now) => tokens.issue({ u: userId, a: assistantId }, now),
+    redeem(token, userId, now) {
+      const check = tokens.redeem(token, now, (claims) => claims.u === userId);
+      if (!check.ok) return { ok: false, reason: check.reason === "rejected" ? "wrong_user" : check.reason };
+      const { claims, expiresAt, nonce } = check;
+      return { ok: true, claims: { userId: claims.u, assistantId: claims.a, expiresAt, nonce } };
     },
   };
 }

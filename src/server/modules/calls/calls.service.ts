@@ -10,6 +10,7 @@ import type { ModuleContext } from "../../app.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
 import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts";
+import type { PhoneCallParty, Transport } from "../../voice/seams.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
 import { findAssistant } from "../assistants/assistants.repo.ts";
 import { readCredential } from "../credentials/credentials.service.ts";
@@ -124,7 +125,12 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
         return { ok: false, ...refusal };
       }
       // Re-checked: the assistant or the key may have gone since the session id was issued.
-      const row = await ownAssistant(userId, check.claims.assistantId);
+      return this.loadCall(userId, check.claims.assistantId);
+    },
+
+    /** The assistant (with its tools) and the OpenAI key of a call of `userId`; never throws on missing data. */
+    async loadCall(userId: string, assistantId: string): Promise<PrepareResult> {
+      const row = await ownAssistant(userId, assistantId);
       if (!row) return { ok: false, ...REFUSALS.assistant };
       const apiKey = await apiKeyOf(userId);
       if (!apiKey) return { ok: false, ...REFUSALS.apiKey };
@@ -141,12 +147,17 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
       return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs } };
     },
 
-    /** Runs the call on the upgraded socket; it is tracked until it ends. */
+    /** Runs the test call on the upgraded socket; it is tracked until it ends. */
     startLiveCall(socket: WebSocket, call: PreparedCall, log: FastifyBaseLogger): CallSession {
+      return this.startCall(new BrowserTransport(socket, { metrics: liveCalls.metrics }), call, log, { isTest: true });
+    },
+
+    /** Runs a call (test or phone) on its transport; it is tracked until it ends. */
+    startCall(transport: Transport, call: PreparedCall, log: FastifyBaseLogger, kind: { isTest: boolean; phone?: PhoneCallParty }): CallSession {
       const logger = log.child({ assistantId: call.assistant.id });
       const metrics = liveCalls.metrics;
       const session = new CallSession({
-        transport: new BrowserTransport(socket, { metrics }),
+        transport,
         provider: new OpenAIRealtimeProvider({
           baseUrl: config.openaiBaseUrl,
           apiKey: call.apiKey,
@@ -161,7 +172,8 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
         },
         assistant: call.assistant,
         userId: call.userId,
-        isTest: true,
+        isTest: kind.isTest,
+        phone: kind.phone,
         logger,
       });
       session.start();

@@ -71,7 +71,7 @@ describe("buildSessionConfig", () => {
         input: {
           format: { type: "audio/pcm", rate: 24000 },
           transcription: { model: "gpt-4o-mini-transcribe" },
-          turn_detection: { type: "server_vad", threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 1000 },
+          turn_detection: { type: "server_vad", threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 1000, create_response: true, interrupt_response: false },
         },
         output: { format: { type: "audio/pcm", rate: 24000 }, voice: "marin" },
       },

@@ -16,12 +16,20 @@ export function providerAudioFormat(format: CallAudioFormat): RealtimeAudioForma
   return format === "audio/pcm" ? { type: "audio/pcm", rate: 24000 } : { type: "audio/pcmu" };
 }
 
-/** Spec §9 voice activity: threshold 0.5, 300 ms prefix padding, 1000 ms silence. */
+/**
+ * Spec §9 voice activity: threshold 0.5, 300 ms prefix padding, 1000 ms silence. Set
+ * explicitly rather than left to defaults: the provider answers each finished turn on its own
+ * (`create_response`), and does NOT cancel on speech start (`interrupt_response: false`) —
+ * the engine does, on `speech_started`, together with the clear and the truncation, so one
+ * party owns the barge-in and no cancel races another (docs/decisions/013-barge-in-ledger.md).
+ */
 export const TURN_DETECTION = {
   type: "server_vad",
   threshold: 0.5,
   prefix_padding_ms: 300,
   silence_duration_ms: 1000,
+  create_response: true,
+  interrupt_response: false,
 } as const;
 
 export const TRANSCRIPTION_MODEL = "gpt-4o-mini-transcribe";

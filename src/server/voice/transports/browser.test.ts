@@ -43,7 +43,7 @@ async function pair(options: { heartbeatMs?: number; autoPong?: boolean } = {}) 
     userText: (text) => calls.push(["userText", text]),
     playback: (itemId, ms) => calls.push(["playback", itemId, ms]),
     end: (reason) => calls.push(["end", reason]),
-    disconnect: () => calls.push(["disconnect"]),
+    disconnect: (left) => calls.push(["disconnect", left.reason, left.lastHeardAt !== undefined]),
   };
   const transportReady = new Promise<BrowserTransport>((resolve) =>
     wss.once("connection", (ws) => {
@@ -96,7 +96,7 @@ describe("BrowserTransport", () => {
     const { transport, received } = await pair();
     transport.sendAudio("item_a", Buffer.from([1, 2]));
     transport.sendAudio("item_a", Buffer.from([3, 4]));
-    transport.clearPlayback();
+    transport.clearPlayback(() => {});
     transport.sendAudio("item_a", Buffer.from([5, 6]));
     transport.sendAudio("item_b", Buffer.from([7, 8]));
     await until(() => received.length === 8);
@@ -127,13 +127,13 @@ describe("BrowserTransport", () => {
     client.terminate();
     await until(() => calls.length > 0);
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(calls).toEqual([["disconnect"]]);
+    expect(calls).toEqual([["disconnect", "Client disconnected", false]]);
   });
 
-  it("drops a browser that stops answering pings", async () => {
+  it("drops a browser that stops answering pings, reporting when it was last heard", async () => {
     const { calls, closed } = await pair({ heartbeatMs: 30, autoPong: false });
     await until(() => calls.length > 0);
-    expect(calls).toEqual([["disconnect"]]);
+    expect(calls).toEqual([["disconnect", "Client disconnected", true]]);
     await until(() => closed() !== null);
     expect(closed()?.[0]).toBe(1006);
   });

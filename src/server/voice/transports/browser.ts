@@ -1,12 +1,19 @@
 /**
- * The Test Call panel's side of a call, over the `ws` WebSocket of WS /api/calls/live.
- * Binary frames are PCM16 LE 24 kHz mono both ways; text frames are the JSON control
- * messages of src/shared/calls.ts. A heartbeat ping finds browsers that vanished without a
- * close frame (sleeping laptop, dropped Wi-Fi).
+ * The Test Call panel's side of a call, over the `ws` WebSocket of WS /api/calls/live: the
+ * shared socket handling (socket-link.ts) plus the panel's wire codec (browser-codec.ts).
+ *
+ * Barge-in: the server sends `clear`; the panel drops its queue and reports what it had
+ * played of the item (the flush report). Truncation waits for that report — the periodic
+ * reports lag up to 0.4 s behind — or for `flushReportTimeoutMs` when none comes (nothing was
+ * playing, or an old client).
  */
-import WebSocket from "ws";
-import { clientMessageSchema, type ServerMessage } from "../../../shared/calls.ts";
+import type WebSocket from "ws";
 import type { FrameMetrics, Transport, TransportHandlers } from "../seams.ts";
+import type { ServerMessage } from "../../../shared/calls.ts";
+import { decodeBrowserFrame, encodeServerMessage, INVALID_MESSAGE } from "./browser-codec.ts";
+import { SocketLink } from "./socket-link.ts";
+
+export const BROWSER_DISCONNECTED = "Client disconnected";
 
 export interface BrowserTransportOptions {
   /** Ping period; a missing pong by the next ping drops the connection. Spec §9: 30 s. */
@@ -16,80 +23,54 @@ export interface BrowserTransportOptions {
    * must not grow the server's memory. 8 MB is about 3 minutes of 24 kHz PCM16.
    */
   maxBufferedBytes?: number;
+  /** How long a barge-in waits for the panel's flush report before truncating on what it has. */
+  flushReportTimeoutMs?: number;
   /** Off by default: the bench passes a sink to time each caller frame through the server. */
   metrics?: Pick<FrameMetrics, "uplink">;
 }
 
-const CLOSE_REASON_MAX_BYTES = 123;
-
-function toBuffer(data: WebSocket.RawData): Buffer {
-  if (Buffer.isBuffer(data)) return data;
-  if (Array.isArray(data)) return Buffer.concat(data);
-  return Buffer.from(data);
-}
-
-function closeReason(reason: string): string {
-  const bytes = Buffer.from(reason, "utf8");
-  return bytes.length <= CLOSE_REASON_MAX_BYTES ? reason : bytes.subarray(0, CLOSE_REASON_MAX_BYTES).toString("utf8").replace(/\uFFFD+$/, "");
-}
-
 export class BrowserTransport implements Transport {
   readonly audioFormat = "audio/pcm" as const;
+  private readonly link: SocketLink;
   private handlers: TransportHandlers | null = null;
   private currentItemId: string | null = null;
-  private heartbeat: NodeJS.Timeout | null = null;
-  private awaitingPong = false;
-  private closed = false;
-  private readonly heartbeatMs: number;
-  private readonly maxBufferedBytes: number;
+  private flushWaiter: { done: () => void; timer: NodeJS.Timeout } | null = null;
+  private readonly flushTimeoutMs: number;
   private readonly metrics: Pick<FrameMetrics, "uplink"> | undefined;
 
-  constructor(
-    private readonly ws: WebSocket,
-    options: BrowserTransportOptions = {},
-  ) {
-    this.heartbeatMs = options.heartbeatMs ?? 30_000;
-    this.maxBufferedBytes = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+  constructor(ws: WebSocket, options: BrowserTransportOptions = {}) {
+    this.link = new SocketLink(ws, { heartbeatMs: options.heartbeatMs ?? 30_000, maxBufferedBytes: options.maxBufferedBytes ?? 8 * 1024 * 1024 });
+    this.flushTimeoutMs = options.flushReportTimeoutMs ?? 300;
     this.metrics = options.metrics;
   }
 
   start(handlers: TransportHandlers): void {
     this.handlers = handlers;
-    this.ws.on("message", this.onMessage);
-    this.ws.on("close", this.onClose);
-    this.ws.on("error", this.onError);
-    this.ws.on("pong", this.onPong);
-    if (this.heartbeatMs > 0) {
-      this.heartbeat = setInterval(this.beat, this.heartbeatMs);
-      this.heartbeat.unref();
-    }
-    // The browser may already be gone by the time the session attaches.
-    if (this.ws.readyState === WebSocket.CLOSING || this.ws.readyState === WebSocket.CLOSED) this.onClose();
+    this.link.attach({
+      message: (data, isBinary) => this.onFrame(data, isBinary),
+      gone: ({ lastHeardAt, timedOut }) => {
+        const current = this.handlers;
+        this.release();
+        current?.disconnect({ reason: BROWSER_DISCONNECTED, lastHeardAt: timedOut ? lastHeardAt : undefined });
+      },
+    });
   }
 
-  private readonly onMessage = (data: WebSocket.RawData, isBinary: boolean): void => {
+  private onFrame(data: Buffer, isBinary: boolean): void {
     const handlers = this.handlers;
-    if (!handlers || this.closed) return;
-    if (isBinary) {
-      const startedAt = this.metrics ? performance.now() : 0;
-      const audio = toBuffer(data);
-      if (audio.length > 0) handlers.audio(audio);
-      this.metrics?.uplink(performance.now() - startedAt);
-      return;
+    if (!handlers) return;
+    const startedAt = this.metrics ? performance.now() : 0;
+    const frame = decodeBrowserFrame(data, isBinary);
+    switch (frame.kind) {
+      case "audio":
+        if (frame.audio.length > 0) handlers.audio(frame.audio);
+        this.metrics?.uplink(performance.now() - startedAt);
+        return;
+      case "invalid":
+        this.send(INVALID_MESSAGE);
+        return;
     }
-    let json: unknown;
-    try {
-      json = JSON.parse(toBuffer(data).toString("utf8"));
-    } catch {
-      this.send({ type: "error", message: "Invalid message" });
-      return;
-    }
-    const parsed = clientMessageSchema.safeParse(json);
-    if (!parsed.success) {
-      this.send({ type: "error", message: "Invalid message" });
-      return;
-    }
-    const message = parsed.data;
+    const message = frame.message;
     switch (message.type) {
       case "user_text":
         handlers.userText(message.text);
@@ -99,74 +80,54 @@ export class BrowserTransport implements Transport {
         break;
       case "playback":
         handlers.playback(message.itemId, message.playedMs);
+        // The first report after a clear is the flush report: what was heard when it took effect.
+        this.settleFlush();
         break;
     }
-  };
-
-  private readonly onClose = (): void => {
-    if (this.closed) return;
-    const handlers = this.handlers;
-    this.release();
-    handlers?.disconnect();
-  };
-
-  // Socket errors are followed by a close event; that is where the session hears of it.
-  private readonly onError = (): void => {};
-
-  private readonly onPong = (): void => {
-    this.awaitingPong = false;
-  };
-
-  private readonly beat = (): void => {
-    if (this.ws.readyState !== WebSocket.OPEN) return;
-    if (this.awaitingPong) {
-      this.ws.terminate();
-      return;
-    }
-    this.awaitingPong = true;
-    this.ws.ping();
-  };
-
-  private get isOpen(): boolean {
-    return !this.closed && this.ws.readyState === WebSocket.OPEN;
   }
 
-  sendAudio(itemId: string, audio: Uint8Array): void {
-    if (!this.isOpen || audio.length === 0) return;
-    if (this.ws.bufferedAmount > this.maxBufferedBytes) return;
+  private settleFlush(): void {
+    const waiter = this.flushWaiter;
+    if (!waiter) return;
+    this.flushWaiter = null;
+    clearTimeout(waiter.timer);
+    waiter.done();
+  }
+
+  sendAudio(itemId: string, audio: Uint8Array): boolean {
+    if (audio.length === 0 || !this.link.canSend) return false;
     if (itemId !== this.currentItemId) {
       this.currentItemId = itemId;
       this.send({ type: "audio_start", itemId });
     }
-    this.ws.send(audio, { binary: true });
+    return this.link.send(audio, true);
   }
 
-  clearPlayback(): void {
+  clearPlayback(flushed: () => void): void {
     // After a flush the next audio always re-announces its item.
     this.currentItemId = null;
-    this.send({ type: "clear" });
+    this.settleFlush();
+    if (!this.link.send(encodeServerMessage({ type: "clear" }))) {
+      flushed();
+      return;
+    }
+    const timer = setTimeout(() => this.settleFlush(), this.flushTimeoutMs);
+    timer.unref();
+    this.flushWaiter = { done: flushed, timer };
   }
 
   send(message: ServerMessage): void {
-    if (this.isOpen) this.ws.send(JSON.stringify(message));
+    this.link.send(encodeServerMessage(message));
   }
 
   private release(): void {
-    this.closed = true;
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = null;
-    this.ws.off("message", this.onMessage);
-    this.ws.off("close", this.onClose);
-    this.ws.off("pong", this.onPong);
-    // onError stays attached: an 'error' emitted with no listener would crash the process.
     this.handlers = null;
+    if (this.flushWaiter) clearTimeout(this.flushWaiter.timer);
+    this.flushWaiter = null;
   }
 
   close(code = 1000, reason = ""): void {
-    if (this.closed) return;
     this.release();
-    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) {
-      this.ws.close(code, closeReason(reason));
-    }
+    this.link.close(code, reason);
   }
 }

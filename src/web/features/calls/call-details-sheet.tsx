@@ -75,6 +75,8 @@ export function CallDetailsSheet({ call, open, onOpenChange, onRecordingUnavaila
                 <Field label="Status">
                   <CallStatusBadge call={call} />
                 </Field>
+                {call.caller_number && <Field label="Caller">{call.caller_number}</Field>}
+                {call.called_number && <Field label="Number Called">{call.called_number}</Field>}
                 <Field label="End Reason" wide>
                   {call.ended_reason ?? <span className="text-muted-foreground">{call.end_time ? "N/A" : "Call in progress"}</span>}
                 </Field>

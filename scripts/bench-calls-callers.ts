@@ -1,0 +1,186 @@
+/**
+ * Child process of `npm run bench:calls`: N simulated phone calls speaking Twilio's side
+ * (signed voice webhook, media stream with `connected`/`start`/20 ms µ-law `media`, marks
+ * echoed when their audio would have finished playing, `clear` honoured, `stop`). Lighter
+ * than tests/fakes/twilio-caller.ts: one timer drives every call's frames and mark echoes.
+ */
+import { randomBytes } from "node:crypto";
+import twilio from "twilio";
+import WebSocket from "ws";
+import { BYTES_PER_MS, FRAME_BYTES, FRAME_MS, readTag, type CallersMessage, type CallersRequest, type CallerTarget, type Cuts } from "./bench-calls-shared.ts";
+import { ageOfFrame, nextMessage, send, stampFrame, summarize, within, type FrameAge } from "./bench-voice-shared.ts";
+
+interface Chunk {
+  key: string | null;
+  offsetMs: number;
+  ms: number;
+  endsAt: number;
+}
+
+const downlink: FrameAge[] = [];
+const webhookToFirstAudio: number[] = [];
+const heard: Cuts = {};
+let framesSent = 0;
+let framesReceived = 0;
+let marksEchoed = 0;
+let clears = 0;
+let closedNormally = 0;
+
+class BenchCall {
+  ws: WebSocket | null = null;
+  readonly callSid = `CA${randomBytes(16).toString("hex")}`;
+  readonly streamSid = `MZ${randomBytes(16).toString("hex")}`;
+  private dialedAt = 0;
+  private firstAudio = false;
+  private queue: Chunk[] = [];
+  private lastPlayed: Chunk | null = null;
+  private playheadEnd = 0;
+  private marks: Array<{ name: string; dueAt: number }> = [];
+  private framesDue = 0;
+  private startedAt = 0;
+  closed = false;
+
+  constructor(private readonly target: CallerTarget) {}
+
+  async dial(): Promise<void> {
+    this.dialedAt = performance.now();
+    const params = { AccountSid: `AC${"0".repeat(32)}`, CallSid: this.callSid, CallStatus: "ringing", Direction: "inbound", From: "+15559876", To: this.target.to };
+    const url = `${this.target.origin}/telephony/twilio/voice`;
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilio.getExpectedTwilioSignature(this.target.authToken, url, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    const twiml = await res.text();
+    const token = /<Parameter name="token" value="([^"]+)"/.exec(twiml)?.[1];
+    const streamUrl = /<Stream url="([^"]+)"/.exec(twiml)?.[1];
+    if (!token || !streamUrl) throw new Error(`webhook ${res.status}: ${twiml.slice(0, 200)}`);
+    const ws = new WebSocket(streamUrl, { headers: { "x-twilio-signature": twilio.getExpectedTwilioSignature(this.target.authToken, streamUrl, {}) } });
+    this.ws = ws;
+    ws.on("message", (data) => this.onMessage(data.toString()));
+    ws.on("close", (code) => {
+      this.closed = true;
+      if (code === 1000 || code === 1005) closedNormally += 1;
+    });
+    ws.on("error", () => {});
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    ws.send(JSON.stringify({ event: "connected", protocol: "Call", version: "1.0.0" }));
+    ws.send(
+      JSON.stringify({
+        event: "start",
+        sequenceNumber: "1",
+        streamSid: this.streamSid,
+        start: { streamSid: this.streamSid, callSid: this.callSid, tracks: ["inbound"], customParameters: { token }, mediaFormat: { encoding: "audio/x-mulaw", sampleRate: 8000, channels: 1 } },
+      }),
+    );
+    // The caller talks from the first moment (before the provider is ready: nothing may be lost).
+    this.startedAt = performance.now();
+  }
+
+  /** Frames due since the start, and mark echoes due; called by the shared timer. */
+  tick(now: number, until: number): void {
+    if (this.closed || !this.ws) return;
+    const due = Math.floor((Math.min(now, until) - this.startedAt) / FRAME_MS);
+    while (this.framesDue < due) {
+      const frame = Buffer.alloc(FRAME_BYTES, 0xff);
+      stampFrame(frame);
+      this.framesDue += 1;
+      this.ws.send(
+        `{"event":"media","sequenceNumber":"${this.framesDue + 1}","streamSid":"${this.streamSid}","media":{"track":"inbound","chunk":"${this.framesDue}","timestamp":"${this.framesDue * FRAME_MS}","payload":"${frame.toString("base64")}"}}`,
+      );
+      framesSent += 1;
+    }
+    while (this.marks[0] && this.marks[0].dueAt <= now) this.echo(this.marks.shift()!.name);
+  }
+
+  private echo(name: string): void {
+    marksEchoed += 1;
+    this.ws?.send(`{"event":"mark","streamSid":"${this.streamSid}","mark":{"name":"${name}"}}`);
+  }
+
+  private onMessage(text: string): void {
+    const now = performance.now();
+    const message = JSON.parse(text) as { event: string; media?: { payload: string }; mark?: { name: string } };
+    if (message.event === "media") {
+      const audio = Buffer.from(message.media!.payload, "base64");
+      framesReceived += 1;
+      if (!this.firstAudio) {
+        this.firstAudio = true;
+        webhookToFirstAudio.push(now - this.dialedAt);
+      }
+      const age = ageOfFrame(audio);
+      if (age) downlink.push(age);
+      const tag = readTag(audio);
+      while (this.queue[0] && this.queue[0].endsAt <= now) this.lastPlayed = this.queue.shift()!;
+      const ms = audio.length / BYTES_PER_MS;
+      this.playheadEnd = Math.max(now, this.playheadEnd) + ms;
+      this.queue.push({ key: tag ? `${tag.connection}:${tag.item}` : null, offsetMs: tag?.offsetMs ?? 0, ms, endsAt: this.playheadEnd });
+    } else if (message.event === "mark") {
+      this.marks.push({ name: message.mark!.name, dueAt: this.playheadEnd });
+    } else if (message.event === "clear") {
+      clears += 1;
+      // What the caller was hearing when the clear took effect: that item, that far in.
+      while (this.queue[0] && this.queue[0].endsAt <= now) this.lastPlayed = this.queue.shift()!;
+      const playing = this.queue[0];
+      if (playing?.key && now >= playing.endsAt - playing.ms) heard[playing.key] = playing.offsetMs + (now - (playing.endsAt - playing.ms));
+      else if (this.lastPlayed?.key) heard[this.lastPlayed.key] = this.lastPlayed.offsetMs + this.lastPlayed.ms;
+      this.queue = [];
+      this.lastPlayed = null;
+      this.playheadEnd = now;
+      // Twilio echoes the marks of the discarded audio at once.
+      for (const mark of this.marks.splice(0)) this.echo(mark.name);
+    }
+  }
+
+  hangUp(): void {
+    if (!this.ws || this.closed) return;
+    this.ws.send(JSON.stringify({ event: "stop", streamSid: this.streamSid, stop: { callSid: this.callSid } }));
+    this.ws.close(1000);
+  }
+}
+
+const start = await nextMessage<CallersRequest, "start">(process, "start");
+const calls = Array.from({ length: start.calls }, () => new BenchCall(start.target));
+let failed = 0;
+let firstFailure: string | null = null;
+// Dialled in batches, like calls arriving over a second or two.
+for (let i = 0; i < calls.length; i += 50) {
+  await Promise.all(
+    calls.slice(i, i + 50).map((call) =>
+      call.dial().catch((err: unknown) => {
+        failed += 1;
+        firstFailure ??= String(err);
+        call.closed = true;
+      }),
+    ),
+  );
+}
+const until = performance.now() + start.seconds * 1000;
+const timer = setInterval(() => {
+  const now = performance.now();
+  for (const call of calls) call.tick(now, until);
+}, 5);
+send(process, { type: "streaming", connected: calls.length - failed, failed, firstFailure } satisfies CallersMessage);
+await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - performance.now()) + 50));
+send(process, { type: "streamed" } satisfies CallersMessage);
+
+const window = await nextMessage<CallersRequest, "end">(process, "end");
+clearInterval(timer);
+for (const call of calls) call.hangUp();
+const deadline = Date.now() + 60_000;
+while (calls.some((c) => !c.closed) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+send(process, {
+  type: "report",
+  framesSent,
+  framesReceived,
+  marksEchoed,
+  clears,
+  downlinkE2e: summarize(within(downlink, window)),
+  webhookToFirstAudio: summarize(webhookToFirstAudio),
+  heard,
+  closedNormally,
+} satisfies CallersMessage);
+process.disconnect();

@@ -1,0 +1,88 @@
+/**
+ * Short-lived, single-use signed tokens: `<payload>.<mac>` where the payload (base64url JSON)
+ * carries the claims, a random nonce and the expiry, and the mac is an HMAC-SHA256 under a
+ * key derived from APP_SECRET with a per-use label (HKDF "info"), so a token of one kind can
+ * never be passed off as another. Any instance can verify one (DESIGN.md §2).
+ *
+ * Single use is the one thing a signature cannot give: each instance remembers the nonces it
+ * has accepted until they expire (at most one TTL's worth). A replay on *another* instance
+ * within the TTL is possible in a multi-instance deployment (docs/decisions/006).
+ *
+ * Used by test calls (modules/calls/call-tokens.ts) and phone calls' media streams
+ * (telephony/stream-tokens.ts).
+ */
+import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+
+const TOKEN = /^([A-Za-z0-9_-]{1,1200})\.([A-Za-z0-9_-]{43})$/;
+
+export type TokenClaims = Record<string, string>;
+
+export type SignedTokenCheck<C extends TokenClaims> =
+  | { ok: true; claims: C; expiresAt: number; nonce: string }
+  | { ok: false; reason: "malformed" | "bad_signature" | "rejected" | "expired" | "used" };
+
+export interface SignedTokens<C extends TokenClaims> {
+  issue(claims: C, now?: number): string;
+  /**
+   * Verifies the token and, when valid and `accept`ed (default: any claims), marks it used
+   * (later checks say "used"). A token refused by `accept` is not used up.
+   */
+  redeem(token: unknown, now?: number, accept?: (claims: C) => boolean): SignedTokenCheck<C>;
+}
+
+interface Payload {
+  c: TokenClaims;
+  e: number;
+  n: string;
+}
+
+function parsePayload(text: string): Payload | null {
+  try {
+    const value = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as Partial<Payload>;
+    const claims = value.c;
+    const ok =
+      typeof claims === "object" &&
+      claims !== null &&
+      Object.values(claims).every((v) => typeof v === "string") &&
+      typeof value.n === "string" &&
+      Number.isSafeInteger(value.e);
+    return ok ? (value as Payload) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function createSignedTokens<C extends TokenClaims>(secret: string, label: string, ttlMs: number): SignedTokens<C> {
+  const key = Buffer.from(hkdfSync("sha256", secret, "", label, 32));
+  const mac = (payload: string) => createHmac("sha256", key).update(payload).digest("base64url");
+  /** Accepted nonces → their expiry; pruned as they expire. */
+  const used = new Map<string, number>();
+
+  const prune = (now: number) => {
+    for (const [nonce, expiresAt] of used) if (expiresAt <= now) used.delete(nonce);
+  };
+
+  return {
+    issue(claims, now = Date.now()) {
+      const payload: Payload = { c: claims, e: now + ttlMs, n: randomBytes(16).toString("base64url") };
+      const encoded = Buffer.from(JSON.stringify(payload), "utf8").toString("base64url");
+      return `${encoded}.${mac(encoded)}`;
+    },
+
+    redeem(token, now = Date.now(), accept = () => true) {
+      const match = typeof token === "string" ? TOKEN.exec(token) : null;
+      if (!match) return { ok: false, reason: "malformed" };
+      const [, encoded = "", signature = ""] = match;
+      // Compare the text: base64url has several spellings of a digest's last bits; accept one.
+      if (!timingSafeEqual(Buffer.from(signature), Buffer.from(mac(encoded)))) return { ok: false, reason: "bad_signature" };
+      const payload = parsePayload(encoded);
+      if (!payload) return { ok: false, reason: "malformed" };
+      if (!accept(payload.c as C)) return { ok: false, reason: "rejected" };
+      if (now >= payload.e) return { ok: false, reason: "expired" };
+      prune(now);
+      if (used.has(payload.n)) return { ok: false, reason: "used" };
+      used.set(payload.n, payload.e);
+      return { ok: true, claims: payload.c as C, expiresAt: payload.e, nonce: payload.n };
+    },
+  };
+}

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync, FastifyReply } from "fastify";
+import { createCallTokens } from "../modules/calls/call-tokens.ts";
+import { createCallsService } from "../modules/calls/calls.service.ts";
+import { createStreamTokens } from "./stream-tokens.ts";
+import { createTelephonyService, MEDIA_PATH, type WebhookAnswer } from "./telephony.service.ts";
+
+/**
+ * Twilio's side of phone calls (public: Twilio has no session; signatures and stream tokens
+ * stand in for it). Register at the root, outside the authenticated /api scope.
+ */
+export const telephonyRoutes: FastifyPluginAsync = async (app) => {
+  const calls = createCallsService({ ctx: app.ctx, tokens: createCallTokens(app.ctx.config.appSecret), liveCalls: app.ctx.liveCalls });
+  const service = createTelephonyService({ ctx: app.ctx, calls, tokens: createStreamTokens(app.ctx.config.appSecret) });
+
+  // Twilio posts its webhooks form-encoded; parsed here only (this plugin's scope).
+  app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+
+  const formOf = (body: unknown): Record<string, string> =>
+    body && typeof body === "object" ? Object.fromEntries(Object.entries(body).filter((e): e is [string, string] => typeof e[1] === "string")) : {};
+
+  const answer = (reply: FastifyReply, result: WebhookAnswer) => {
+    if (result.status === 403) return reply.status(403).send({ error: { code: "forbidden", message: "Invalid Twilio signature" } });
+    if (result.status === 204) return reply.status(204).send();
+    return reply.status(200).type("text/xml").send(result.twiml);
+  };
+
+  app.post("/telephony/twilio/voice", async (req, reply) =>
+    answer(reply, await service.voice(formOf(req.body), req.headers["x-twilio-signature"], req.url)),
+  );
+  app.post("/telephony/twilio/status", async (req, reply) =>
+    answer(reply, await service.status(formOf(req.body), req.headers["x-twilio-signature"], req.url)),
+  );
+  app.get(MEDIA_PATH, { websocket: true }, (socket, req) => {
+    service.acceptStream(socket, req.headers["x-twilio-signature"], req.log);
+  });
+};

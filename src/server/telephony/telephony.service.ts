@@ -1,0 +1,138 @@
+/**
+ * Inbound phone calls from Twilio (protocols §3):
+ *
+ * 1. POST /telephony/twilio/voice — Twilio asks what to do with a call to one of our numbers.
+ *    The number (by `To`) names its owner, whose auth token checks the signature. The answer
+ *    is TwiML: an apology and a hang-up when nobody answers on that number, otherwise a
+ *    bidirectional stream to WS /telephony/twilio/media carrying a single-use call token.
+ * 2. WS /telephony/twilio/media — the stream: its `start` message carries the token; the call
+ *    then runs in a CallSession over a TwilioTransport, exactly as a browser test call does.
+ * 3. POST /telephony/twilio/status — Twilio's end-of-call callback: fills in a record the
+ *    stream left without figures.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import twilio from "twilio";
+import type WebSocket from "ws";
+import { callTariffs, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
+import type { ModuleContext } from "../app.ts";
+import type { CallsService } from "../modules/calls/calls.service.ts";
+import { readCredential } from "../modules/credentials/credentials.service.ts";
+import { TwilioTransport } from "../voice/transports/twilio.ts";
+import { STREAM_TOKEN_PARAMETER, type TwilioStart } from "../voice/transports/twilio-codec.ts";
+import { findCallBySid, findNumberByE164, findNumberById, finishFromTwilio } from "./inbound.repo.ts";
+import type { StreamTokens } from "./stream-tokens.ts";
+import { publicUrlOf, publicWsUrlOf, validTwilioSignature } from "./twilio-signature.ts";
+
+export const MEDIA_PATH = "/telephony/twilio/media";
+
+/** Close codes of a refused stream (Twilio then hangs up). */
+export const STREAM_REFUSALS = {
+  noStart: { code: 1008, reason: "No start message" },
+  badToken: { code: 1008, reason: "Invalid stream token" },
+  badSignature: { code: 1008, reason: "Invalid signature" },
+  unavailable: { code: 1011, reason: "Number not in service" },
+  shuttingDown: { code: 1001, reason: "Server shutting down" },
+} as const;
+
+export type WebhookAnswer = { status: 403 } | { status: 200; twiml: string } | { status: 204 };
+
+type Ctx = Pick<ModuleContext, "db" | "config" | "secrets" | "liveCalls">;
+
+export interface TelephonyDeps {
+  ctx: Ctx;
+  calls: CallsService;
+  tokens: StreamTokens;
+}
+
+function apology(): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.say(PHONE_UNAVAILABLE_MESSAGE);
+  response.hangup();
+  return response.toString();
+}
+
+export function createTelephonyService({ ctx, calls, tokens }: TelephonyDeps) {
+  const { db, config } = ctx;
+
+  async function authTokenOf(userId: string): Promise<string | null> {
+    try {
+      return await readCredential(ctx, userId, "twilio_auth_token");
+    } catch {
+      return null; // sealed under another APP_SECRET: nothing can be verified with it
+    }
+  }
+
+  async function signedBy(userId: string, signature: unknown, url: string, params: Record<string, string>): Promise<boolean> {
+    const authToken = await authTokenOf(userId);
+    return authToken !== null && validTwilioSignature(authToken, signature, url, params);
+  }
+
+  return {
+    /** The voice webhook. `pathAndQuery` is the request's, so the signed URL is exactly the one called. */
+    async voice(params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
+      const number = params["To"] ? await findNumberByE164(db, params["To"]) : null;
+      // No number, no owner, no token to check a signature with: there is nothing to protect,
+      // and the caller deserves to hear why nobody answers.
+      if (!number) return { status: 200, twiml: apology() };
+      if (!(await signedBy(number.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!number.assistantId || number.status !== "active" || !params["CallSid"]) return { status: 200, twiml: apology() };
+      const token = tokens.issue({ numberId: number.id, callSid: params["CallSid"], from: params["From"] ?? "", to: number.phoneNumber });
+      const response = new twilio.twiml.VoiceResponse();
+      response.connect().stream({ url: publicWsUrlOf(config.publicUrl, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
+      return { status: 200, twiml: response.toString() };
+    },
+
+    /** The status callback: finalises a record still without figures; duplicates change nothing. */
+    async status(params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
+      const callSid = params["CallSid"];
+      const record = callSid ? await findCallBySid(db, callSid) : null;
+      const number = record?.phoneNumberId ? await findNumberById(db, record.phoneNumberId) : params["To"] ? await findNumberByE164(db, params["To"]) : null;
+      const owner = record?.userId ?? number?.userId;
+      if (!owner || !(await signedBy(owner, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!record || record.userId !== owner) return { status: 204 };
+      const seconds = Number(params["CallDuration"] ?? "0");
+      const durationMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+      await finishFromTwilio(db, record.id, {
+        durationMs,
+        cost: callTariffs.phone(durationMs),
+        endedReason: `Call ${params["CallStatus"] ?? "completed"} (reported by Twilio)`,
+      });
+      return { status: 204 };
+    },
+
+    /**
+     * The media stream socket, attached synchronously on upgrade (the transport listens at
+     * once and keeps early audio); the call starts once `start` proves the token.
+     */
+    acceptStream(socket: WebSocket, upgradeSignature: unknown, log: FastifyBaseLogger): void {
+      const transport = new TwilioTransport(socket, { metrics: ctx.liveCalls.metrics });
+      const refuse = (refusal: { code: number; reason: string }, detail?: object) => {
+        log.warn({ ...detail, reason: refusal.reason }, "media stream refused");
+        transport.close(refusal.code, refusal.reason);
+      };
+      void transport.started.then(async (start: TwilioStart | null) => {
+        if (!start) return refuse(STREAM_REFUSALS.noStart);
+        if (ctx.liveCalls.isClosing) return refuse(STREAM_REFUSALS.shuttingDown);
+        const check = tokens.redeem(start.customParameters[STREAM_TOKEN_PARAMETER]);
+        if (!check.ok || check.claims.callSid !== start.callSid) return refuse(STREAM_REFUSALS.badToken, { check: check.ok ? "call_sid" : check.reason });
+        const number = await findNumberById(db, check.claims.numberId);
+        if (!number?.assistantId) return refuse(STREAM_REFUSALS.unavailable);
+        // Twilio signs the upgrade too; checked when present (a proxy may strip it).
+        if (upgradeSignature !== undefined && !(await signedBy(number.userId, upgradeSignature, publicWsUrlOf(config.publicUrl, MEDIA_PATH), {}))) {
+          return refuse(STREAM_REFUSALS.badSignature);
+        }
+        const prepared = await calls.loadCall(number.userId, number.assistantId);
+        if (!prepared.ok) return refuse(STREAM_REFUSALS.unavailable, { detail: prepared.reason });
+        calls.startCall(transport, prepared.call, log.child({ callSid: start.callSid }), {
+          isTest: false,
+          phone: { callerNumber: check.claims.from, calledNumber: check.claims.to, phoneNumberId: number.id, providerCallSid: check.claims.callSid },
+        });
+      }).catch((err: unknown) => {
+        log.error({ err }, "starting a phone call failed");
+        transport.close(1011, "Failed to start call");
+      });
+    },
+  };
+}
+
+export type TelephonyService = ReturnType<typeof createTelephonyService>;

@@ -1,0 +1,32 @@
+/**
+ * Caller audio that arrives before the provider session is ready (socket opening, waiting for
+ * `session.updated`): kept, bounded, and sent once the session is configured — a caller who
+ * starts talking at once is heard from the first frame. Appending before `session.updated`
+ * would be decoded in the provider's default format.
+ */
+export class EarlyAudio {
+  private chunks: Uint8Array[] = [];
+  private bytes = 0;
+  /** Frames dropped because the buffer was full (the provider took too long). */
+  dropped = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  push(chunk: Uint8Array): void {
+    if (this.bytes + chunk.length > this.maxBytes) {
+      this.dropped += 1;
+      return;
+    }
+    // Copied: socket buffers may be slices of a pooled allocation reused afterwards.
+    this.chunks.push(Uint8Array.from(chunk));
+    this.bytes += chunk.length;
+  }
+
+  /** Hands every kept chunk over, in order, and empties the buffer. */
+  drain(send: (chunk: Uint8Array) => void): void {
+    const chunks = this.chunks;
+    this.chunks = [];
+    this.bytes = 0;
+    for (const chunk of chunks) send(chunk);
+  }
+}

@@ -1,0 +1,142 @@
+/**
+ * The socket handling every caller transport shares (browser test calls, Twilio media
+ * streams): listeners attached once and released once, one keep-alive heartbeat, the time
+ * the caller was last heard from, a send that refuses rather than queues under backpressure,
+ * and a bounded close reason. The transports keep only their wire codec and their playback
+ * bookkeeping.
+ *
+ * Keep-alive: a ping every `heartbeatMs`; a pong missing by the next ping drops the socket.
+ * The caller is "last heard" at the last message or pong: a caller that vanished without a
+ * close frame left at that moment, not when the heartbeat noticed (up to two periods later),
+ * so the call is not billed for the silence after it.
+ */
+import WebSocket from "ws";
+
+export interface SocketLinkOptions {
+  /** Ping period (spec §9: 30 s); 0 turns the heartbeat off. */
+  heartbeatMs: number;
+  /** Sends are refused while more than this many bytes wait unsent in the socket. */
+  maxBufferedBytes: number;
+}
+
+export interface SocketLinkHandlers {
+  message(data: Buffer, isBinary: boolean): void;
+  /** The socket is gone (close frame, reset, or the heartbeat gave up); once. `lastHeardAt` is Unix ms. */
+  gone(info: { lastHeardAt: number; timedOut: boolean }): void;
+}
+
+const CLOSE_REASON_MAX_BYTES = 123;
+
+function toBuffer(data: WebSocket.RawData): Buffer {
+  if (Buffer.isBuffer(data)) return data;
+  if (Array.isArray(data)) return Buffer.concat(data);
+  return Buffer.from(data);
+}
+
+/** A close reason fits in 123 bytes of UTF-8; cut on a character boundary. */
+export function closeReason(reason: string): string {
+  const bytes = Buffer.from(reason, "utf8");
+  return bytes.length <= CLOSE_REASON_MAX_BYTES ? reason : bytes.subarray(0, CLOSE_REASON_MAX_BYTES).toString("utf8").replace(/\uFFFD+$/, "");
+}
+
+export class SocketLink {
+  private handlers: SocketLinkHandlers | null = null;
+  private heartbeat: NodeJS.Timeout | null = null;
+  private awaitingPong = false;
+  private pingSentAt = 0;
+  private timedOut = false;
+  private released = false;
+  /** Unix ms of the last message or pong (or of the attach). */
+  lastHeardAt = Date.now();
+
+  constructor(
+    readonly ws: WebSocket,
+    private readonly options: SocketLinkOptions,
+  ) {}
+
+  attach(handlers: SocketLinkHandlers): void {
+    this.handlers = handlers;
+    this.lastHeardAt = Date.now();
+    this.ws.on("message", this.onMessage);
+    this.ws.on("close", this.onClose);
+    this.ws.on("error", this.onError);
+    this.ws.on("pong", this.onPong);
+    if (this.options.heartbeatMs > 0) {
+      this.heartbeat = setInterval(this.beat, this.options.heartbeatMs);
+      this.heartbeat.unref();
+    }
+    // The caller may already be gone by the time the session attaches.
+    if (this.ws.readyState === WebSocket.CLOSING || this.ws.readyState === WebSocket.CLOSED) this.onClose();
+  }
+
+  get isOpen(): boolean {
+    return !this.released && this.ws.readyState === WebSocket.OPEN;
+  }
+
+  /** Whether the socket can take more now (open and not backed up). */
+  get canSend(): boolean {
+    return this.isOpen && this.ws.bufferedAmount <= this.options.maxBufferedBytes;
+  }
+
+  /** Sends when open; returns false when nothing was sent. */
+  send(data: string | Buffer | Uint8Array, binary = false): boolean {
+    if (!this.isOpen) return false;
+    this.ws.send(data, { binary });
+    return true;
+  }
+
+  private readonly onMessage = (data: WebSocket.RawData, isBinary: boolean): void => {
+    if (this.released) return;
+    this.lastHeardAt = Date.now();
+    this.handlers?.message(toBuffer(data), isBinary);
+  };
+
+  private readonly onClose = (): void => {
+    if (this.released) return;
+    const handlers = this.handlers;
+    this.release();
+    handlers?.gone({ lastHeardAt: this.lastHeardAt, timedOut: this.timedOut });
+  };
+
+  // Socket errors are followed by a close event; that is where the session hears of it.
+  private readonly onError = (): void => {};
+
+  private readonly onPong = (): void => {
+    this.awaitingPong = false;
+    this.lastHeardAt = Date.now();
+  };
+
+  private readonly beat = (): void => {
+    if (this.ws.readyState !== WebSocket.OPEN) return;
+    // Any message since the ping proves the peer alive as well as a pong does (Twilio streams
+    // a frame every 20 ms; a pong stuck behind them must not end the call).
+    if (this.awaitingPong && this.lastHeardAt < this.pingSentAt) {
+      this.timedOut = true;
+      this.ws.terminate();
+      return;
+    }
+    this.awaitingPong = true;
+    this.pingSentAt = Date.now();
+    this.ws.ping();
+  };
+
+  private release(): void {
+    this.released = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
+    this.ws.off("message", this.onMessage);
+    this.ws.off("close", this.onClose);
+    this.ws.off("pong", this.onPong);
+    // onError stays attached: an 'error' emitted with no listener would crash the process.
+    this.handlers = null;
+  }
+
+  /** Closes without reporting `gone` (the session asked). Idempotent. */
+  close(code = 1000, reason = ""): void {
+    if (this.released) return;
+    this.release();
+    if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) {
+      this.ws.close(code, closeReason(reason));
+    }
+  }
+}

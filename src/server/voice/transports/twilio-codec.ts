@@ -1,0 +1,70 @@
+/**
+ * Twilio Media Streams wire messages (reference/protocols.md §3.4–3.5): parsed once at the
+ * edge with zod, built here for the way back. Always JSON text frames (a binary frame is
+ * Twilio error 31950). Audio is base64 µ-law 8 kHz, passed through untouched.
+ */
+import { z } from "zod";
+
+const startSchema = z.looseObject({
+  streamSid: z.string().min(1),
+  callSid: z.string().min(1),
+  accountSid: z.string().optional(),
+  customParameters: z.record(z.string(), z.string()).optional().default({}),
+  mediaFormat: z.looseObject({ encoding: z.string(), sampleRate: z.number(), channels: z.number() }).optional(),
+});
+
+export const twilioInboundSchema = z.discriminatedUnion("event", [
+  z.looseObject({ event: z.literal("connected") }),
+  z.looseObject({ event: z.literal("start"), streamSid: z.string().optional(), start: startSchema }),
+  z.looseObject({
+    event: z.literal("media"),
+    media: z.looseObject({ payload: z.string(), timestamp: z.string().optional(), track: z.string().optional() }),
+  }),
+  z.looseObject({ event: z.literal("mark"), mark: z.looseObject({ name: z.string() }) }),
+  z.looseObject({ event: z.literal("dtmf"), dtmf: z.looseObject({ digit: z.string() }) }),
+  z.looseObject({ event: z.literal("stop") }),
+]);
+export type TwilioInbound = z.infer<typeof twilioInboundSchema>;
+export type TwilioStart = z.infer<typeof startSchema>;
+
+/** A Twilio frame, or null when it is not one we understand (Twilio may add events: never fail on them). */
+export function decodeTwilioFrame(data: Buffer | string): TwilioInbound | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(typeof data === "string" ? data : data.toString("utf8"));
+  } catch {
+    return null;
+  }
+  // Media and marks are 50+ frames a second per call: checked by hand, the same rules as the
+  // schema (a schema parse per frame costs more than everything else the frame needs).
+  if (typeof json === "object" && json !== null) {
+    const frame = json as { event?: unknown; media?: { payload?: unknown; track?: unknown }; mark?: { name?: unknown } };
+    if (frame.event === "media" && typeof frame.media?.payload === "string" && (frame.media.track === undefined || typeof frame.media.track === "string")) {
+      return frame as TwilioInbound;
+    }
+    if (frame.event === "mark" && typeof frame.mark?.name === "string") return frame as TwilioInbound;
+  }
+  const parsed = twilioInboundSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The media frame's payload as µ-law bytes. */
+export function mediaBytes(payload: string): Buffer {
+  return Buffer.from(payload, "base64");
+}
+
+export function encodeMedia(streamSid: string, audio: Uint8Array): string {
+  const payload = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString("base64");
+  return `{"event":"media","streamSid":${JSON.stringify(streamSid)},"media":{"payload":"${payload}"}}`;
+}
+
+export function encodeMark(streamSid: string, name: string): string {
+  return JSON.stringify({ event: "mark", streamSid, mark: { name } });
+}
+
+export function encodeClear(streamSid: string): string {
+  return JSON.stringify({ event: "clear", streamSid });
+}
+
+/** The `<Parameter>` carrying the per-call stream token. */
+export const STREAM_TOKEN_PARAMETER = "token";

@@ -1,0 +1,178 @@
+/**
+ * A phone caller's side of a call: a Twilio bidirectional Media Stream (`<Connect><Stream>`)
+ * on the shared socket handling (socket-link.ts) and the Twilio wire codec (twilio-codec.ts).
+ *
+ * - µ-law 8 kHz passes through untouched both ways (the provider speaks `audio/pcmu`).
+ * - The socket is attached the moment it opens (before any await), so `connected`, `start`
+ *   and the first media frames are never missed; caller audio that arrives before the session
+ *   attaches is kept (bounded) and handed over first.
+ * - Every outgoing `media` message is followed by a `mark` naming the item and how much of it
+ *   has been sent; Twilio echoes the mark when that audio has played, so echoed marks are the
+ *   truth of what the caller heard (protocols §1.9, Algorithm B). A `clear` makes Twilio echo
+ *   every pending mark at once: those echoes are ignored (the mark table is emptied first).
+ */
+import type WebSocket from "ws";
+import { PHONE_END_REASONS } from "../../../shared/calls.ts";
+import { PCMU_SAMPLE_RATE } from "../audio.ts";
+import type { CallerLeft, FrameMetrics, Transport, TransportHandlers } from "../seams.ts";
+import { decodeTwilioFrame, encodeClear, encodeMark, encodeMedia, mediaBytes, type TwilioStart } from "./twilio-codec.ts";
+import { SocketLink } from "./socket-link.ts";
+
+const BYTES_PER_MS = PCMU_SAMPLE_RATE / 1000;
+
+export interface TwilioTransportOptions {
+  heartbeatMs?: number;
+  /** Outgoing audio is refused (not queued) beyond this many unsent bytes: ~2 min of µ-law. */
+  maxBufferedBytes?: number;
+  /** Caller audio kept while the session is not attached yet: 10 s of µ-law by default. */
+  maxEarlyAudioBytes?: number;
+  /** How long to wait for `start` after the socket opens. */
+  startTimeoutMs?: number;
+  metrics?: Pick<FrameMetrics, "uplink">;
+}
+
+interface PendingMark {
+  itemId: string;
+  endMs: number;
+}
+
+export class TwilioTransport implements Transport {
+  readonly audioFormat = "audio/pcmu" as const;
+  private readonly link: SocketLink;
+  private handlers: TransportHandlers | null = null;
+  private streamSid: string | null = null;
+  private readonly early: Buffer[] = [];
+  private earlyBytes = 0;
+  private left: CallerLeft | null = null;
+  private released = false;
+  /** Mark name → what it acknowledges; emptied on clear so late echoes are ignored. */
+  private readonly marks = new Map<string, PendingMark>();
+  /** Bytes sent per item (for the mark's cumulative ms). */
+  private readonly sentBytes = new Map<string, number>();
+  private markSeq = 0;
+  private generation = 0;
+  private readonly maxEarlyAudioBytes: number;
+  private readonly metrics: Pick<FrameMetrics, "uplink"> | undefined;
+  private startTimer: NodeJS.Timeout | null;
+  private resolveStart!: (start: TwilioStart | null) => void;
+  /** The `start` message, or null when the socket went away (or stayed silent) before it. */
+  readonly started: Promise<TwilioStart | null>;
+
+  constructor(ws: WebSocket, options: TwilioTransportOptions = {}) {
+    this.link = new SocketLink(ws, { heartbeatMs: options.heartbeatMs ?? 30_000, maxBufferedBytes: options.maxBufferedBytes ?? 1024 * 1024 });
+    this.maxEarlyAudioBytes = options.maxEarlyAudioBytes ?? 10_000 * BYTES_PER_MS;
+    this.metrics = options.metrics;
+    this.started = new Promise((resolve) => (this.resolveStart = resolve));
+    this.startTimer = setTimeout(() => this.resolveStart(null), options.startTimeoutMs ?? 10_000);
+    this.startTimer.unref();
+    this.link.attach({
+      message: (data) => this.onFrame(data),
+      gone: ({ lastHeardAt, timedOut }) =>
+        this.callerLeft(timedOut ? { reason: PHONE_END_REASONS.connectionLost, lastHeardAt } : { reason: PHONE_END_REASONS.callerHungUp }),
+    });
+  }
+
+  start(handlers: TransportHandlers): void {
+    if (this.released) {
+      handlers.disconnect(this.left ?? { reason: PHONE_END_REASONS.callerHungUp });
+      return;
+    }
+    this.handlers = handlers;
+    for (const chunk of this.early.splice(0)) handlers.audio(chunk);
+    this.earlyBytes = 0;
+  }
+
+  private onFrame(data: Buffer): void {
+    const startedAt = this.metrics ? performance.now() : 0;
+    const message = decodeTwilioFrame(data);
+    if (!message) return;
+    switch (message.event) {
+      case "media": {
+        // Only the caller's track carries audio for us (inbound is all a <Connect> stream sends).
+        if (message.media.track !== undefined && message.media.track !== "inbound") return;
+        const audio = mediaBytes(message.media.payload);
+        if (audio.length === 0) return;
+        if (this.handlers) {
+          this.handlers.audio(audio);
+          this.metrics?.uplink(performance.now() - startedAt);
+        } else if (this.earlyBytes + audio.length <= this.maxEarlyAudioBytes) {
+          this.early.push(audio);
+          this.earlyBytes += audio.length;
+        }
+        return;
+      }
+      case "mark": {
+        const mark = this.marks.get(message.mark.name);
+        if (!mark) return; // echoed after a clear, or not ours
+        this.marks.delete(message.mark.name);
+        this.handlers?.playback(mark.itemId, mark.endMs);
+        return;
+      }
+      case "start":
+        if (this.streamSid) return;
+        this.streamSid = message.start.streamSid;
+        if (this.startTimer) clearTimeout(this.startTimer);
+        this.startTimer = null;
+        this.resolveStart(message.start);
+        return;
+      case "stop":
+        this.callerLeft({ reason: PHONE_END_REASONS.callerHungUp });
+        this.link.close(1000, "Stream stopped");
+        return;
+      case "connected":
+      case "dtmf":
+        return;
+    }
+  }
+
+  private callerLeft(left: CallerLeft): void {
+    if (this.released) return;
+    this.left = left;
+    const handlers = this.handlers;
+    this.release();
+    this.resolveStart(null);
+    handlers?.disconnect(left);
+  }
+
+  sendAudio(itemId: string, audio: Uint8Array): boolean {
+    const streamSid = this.streamSid;
+    if (!streamSid || audio.length === 0 || !this.link.canSend) return false;
+    const bytes = (this.sentBytes.get(itemId) ?? 0) + audio.length;
+    this.sentBytes.set(itemId, bytes);
+    this.markSeq += 1;
+    const name = `${this.generation}.${this.markSeq}`;
+    this.marks.set(name, { itemId, endMs: bytes / BYTES_PER_MS });
+    this.link.send(encodeMedia(streamSid, audio));
+    this.link.send(encodeMark(streamSid, name));
+    return true;
+  }
+
+  clearPlayback(flushed: () => void): void {
+    // Always sent, even when all audio was already sent: Twilio may still be playing it.
+    if (this.streamSid) this.link.send(encodeClear(this.streamSid));
+    this.generation += 1;
+    this.marks.clear();
+    // The marks echoed before the clear are all there is to know: no flush report to wait for.
+    flushed();
+  }
+
+  /** A phone has no panel: status and transcript messages have nowhere to go. */
+  send(): void {}
+
+  private release(): void {
+    this.released = true;
+    this.handlers = null;
+    this.early.length = 0;
+    this.marks.clear();
+    if (this.startTimer) clearTimeout(this.startTimer);
+    this.startTimer = null;
+  }
+
+  close(code = 1000, reason = ""): void {
+    if (!this.released) {
+      this.release();
+      this.resolveStart(null);
+    }
+    this.link.close(code, reason);
+  }
+}

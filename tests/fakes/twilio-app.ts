@@ -1,0 +1,53 @@
+/**
+ * The real app on a real port whose PUBLIC_URL is its own address (so Twilio's signatures,
+ * computed over PUBLIC_URL, match), the fake OpenAI behind it, and a user owning a phone
+ * number with Twilio credentials — inserted directly, as the phone-numbers module would.
+ */
+import { createServer } from "node:net";
+import type { AppDeps } from "../../src/server/app.ts";
+import { phoneNumbers } from "../../src/server/db/schema.ts";
+import { saveCredential } from "../../src/server/modules/credentials/credentials.service.ts";
+import { buildTestApp } from "../harness.ts";
+import type { FakeRealtime } from "./fake-realtime.ts";
+import { signUpCaller, type Caller } from "./realtime-app.ts";
+
+export const TEST_AUTH_TOKEN = "twilio-auth-token-0123456789abcdef";
+export const TEST_ACCOUNT_SID = `AC${"1".repeat(32)}`;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startPhoneApp(fake: FakeRealtime, config: Record<string, string> = {}, deps: Partial<AppDeps> = {}) {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const built = await buildTestApp({ config: { OPENAI_BASE_URL: fake.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1", PUBLIC_URL: origin, ...config }, deps });
+  if (deps.database) built.db = deps.database.db;
+  await built.app.listen({ port, host: "127.0.0.1" });
+  return { ...built, origin };
+}
+
+export type PhoneApp = Awaited<ReturnType<typeof startPhoneApp>>;
+
+/** A user with an OpenAI key (the fake's) and Twilio credentials. */
+export async function phoneOwner(app: PhoneApp, apiKey: string, authToken = TEST_AUTH_TOKEN): Promise<Caller> {
+  const who = await signUpCaller(app.app, apiKey);
+  await saveCredential(app.app.ctx, who.userId, "twilio_account_sid", TEST_ACCOUNT_SID);
+  await saveCredential(app.app.ctx, who.userId, "twilio_auth_token", authToken);
+  return who;
+}
+
+export async function insertPhoneNumber(app: PhoneApp, who: Caller, e164: string, assistantId: string | null, status = "active"): Promise<string> {
+  const [row] = await app.db
+    .insert(phoneNumbers)
+    .values({ userId: who.userId, phoneNumber: e164, countryCode: "US", status, assistantId, providerSid: `PN${"2".repeat(32)}` })
+    .returning({ id: phoneNumbers.id });
+  return row!.id;
+}
