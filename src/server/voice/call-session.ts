@@ -65,8 +65,12 @@ export class CallSession {
       logger: options.logger ?? silentLogger,
     };
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
-    this.transcript = new TranscriptBuilder(this.o.now, (index, entry) =>
-      this.o.transport.send({ type: "transcript", index, entry }),
+    this.transcript = new TranscriptBuilder(this.o.now, (change) =>
+      this.o.transport.send(
+        change.kind === "set"
+          ? { type: "transcript", index: change.index, entry: change.entry }
+          : { type: "transcript_delta", index: change.index, text: change.text },
+      ),
     );
     this.recorder = new CallRecorder(sampleRateOf(this.o.transport.audioFormat));
     this.responses = new ResponseQueue((response) => this.o.provider.createResponse(response));
@@ -273,10 +277,11 @@ export class CallSession {
       case "response.output_audio_transcript.delta":
       case "response.output_text.delta":
         // After a barge-in the rest of the text was never heard: the entry is flagged instead.
-        if (!this.playback.isInterrupted(event.item_id)) this.transcript.assistantPiece(event.delta, event.item_id);
+        // An item cut before its first piece still gets its entry (flagged), or it would vanish.
+        if (this.takesText(event.item_id)) this.transcript.assistantPiece(event.delta, event.item_id);
         break;
       case "response.output_audio_transcript.done":
-        if (!this.playback.isInterrupted(event.item_id)) this.transcript.assistantDone(event.item_id, event.transcript);
+        if (this.takesText(event.item_id)) this.transcript.assistantDone(event.item_id, event.transcript);
         break;
       case "input_audio_buffer.speech_started":
         this.bargeIn();
@@ -311,6 +316,20 @@ export class CallSession {
       this.responses.refusedAsActive();
       return;
     }
+    // Errors name the client event that caused them: that decides what is now broken.
+    const cause = error.event_id ? this.o.provider.clientEventType(error.event_id) : undefined;
+    if (cause === "session.update" && this.phase === "connecting") {
+      // Nothing will make this session usable: say why at once instead of timing out.
+      const reason = `Failed to initialize session: ${message}`;
+      this.lastProviderError = reason;
+      this.status("Connection failed", false);
+      this.transcript.system(reason, true);
+      void this.end(reason, true);
+      return;
+    }
+    // A refused response.create never becomes a response: free the slot, or every later
+    // request (typed text, tool outputs) waits behind it for ever.
+    if (cause === "response.create") this.responses.refused();
     this.lastProviderError = message;
     this.status(`Error: ${message}`, false);
     this.transcript.system(`Error from the provider: ${message}`, true);
@@ -318,8 +337,20 @@ export class CallSession {
     if (error.code === "session_expired") void this.end(message, true);
   }
 
+  /** Text of an assistant item goes to the transcript unless the item was cut after some text was shown. */
+  private takesText(itemId: string): boolean {
+    return !this.playback.isInterrupted(itemId) || !this.transcript.hasAssistantItem(itemId);
+  }
+
   private onResponseDone(response: ProviderResponse): void {
     this.status("Assistant finished responding");
+    // A response cancelled by a barge-in lists what its cut item had generated; if none of that
+    // text had streamed yet, it is the only text the item will ever have.
+    for (const item of response.output ?? []) {
+      if (item.type !== "message" || item.id === undefined || !this.playback.isInterrupted(item.id)) continue;
+      const spoken = item.content?.find((part) => typeof part.transcript === "string" && part.transcript !== "")?.transcript;
+      if (spoken) this.transcript.assistantDone(item.id, spoken);
+    }
     if (response.status === "failed") {
       const message = response.status_details?.error?.message ?? "The response failed";
       this.transcript.system(`Error from the provider: ${message}`, true);

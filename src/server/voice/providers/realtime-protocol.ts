@@ -90,6 +90,8 @@ const item = z.looseObject({
   name: z.string().optional(),
   arguments: z.string().optional(),
   status: z.string().optional(),
+  /** message items: their parts (output_audio carries the transcript). */
+  content: z.array(z.looseObject({ type: z.string(), transcript: z.string().nullish(), text: z.string().nullish() })).optional(),
 });
 
 const errorBody = z.looseObject({
