@@ -28,7 +28,7 @@ export interface HarnessOptions {
   assistant?: Partial<CallAssistant>;
   toolRunner?: ToolRunner;
   apiKey?: string;
-  session?: Partial<Pick<CallSessionOptions, "now" | "connectTimeoutMs" | "toolTimeoutMs" | "isTest">>;
+  session?: Partial<Pick<CallSessionOptions, "now" | "connectTimeoutMs" | "toolTimeoutMs" | "isTest" | "finalWriteRetryDelaysMs">>;
   browserHeartbeatMs?: number;
 }
 
@@ -55,7 +55,7 @@ export class CallHarness {
         }),
         toolRunner: this.toolRunner,
         store: this.store,
-        saveRecording: this.recordings.save,
+        openRecording: this.recordings.open,
         assistant,
         userId: "user_1",
         isTest: options.session?.isTest ?? true,

@@ -1,7 +1,7 @@
 /** The constructor options and the result of a CallSession (call-session.ts). */
 import type { CallLogs } from "../../shared/calls.ts";
 import type { RealtimeProvider } from "./providers/openai-realtime.ts";
-import type { CallStore, SaveRecording, SessionLogger, ToolRunner, Transport } from "./seams.ts";
+import type { CallStore, OpenRecording, SessionLogger, ToolRunner, Transport } from "./seams.ts";
 import type { ToolDefinition } from "./tool-resolution.ts";
 
 /** The assistant as a call needs it: configuration sent inline in session.update. */
@@ -20,7 +20,8 @@ export interface CallSessionOptions {
   provider: RealtimeProvider;
   toolRunner: ToolRunner;
   store: CallStore;
-  saveRecording: SaveRecording;
+  /** Where the recording is streamed while the call runs. */
+  openRecording: OpenRecording;
   assistant: CallAssistant;
   userId: string;
   isTest: boolean;
@@ -29,6 +30,8 @@ export interface CallSessionOptions {
   /** Give up when the provider session is not ready by then. */
   connectTimeoutMs?: number;
   toolTimeoutMs?: number;
+  /** Pauses before each retry of a failed final write of the record (call-record.ts). */
+  finalWriteRetryDelaysMs?: readonly number[];
   logger?: SessionLogger;
 }
 

@@ -15,12 +15,13 @@
  */
 import { callCost, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
 import { decodeToPcm16, durationMsOf, sampleRateOf } from "./audio.ts";
-import { finishCallRecord } from "./call-record.ts";
+import { finishCallRecord, recordingKey } from "./call-record.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
 import type { RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
 import { buildSessionConfig, type RealtimeServerEvent } from "./providers/realtime-protocol.ts";
 import { CallRecorder } from "./recorder.ts";
+import { RecordingStream } from "./recording-stream.ts";
 import { ResponseQueue } from "./response-queue.ts";
 import { silentLogger, type SessionLogger, type TransportHandlers } from "./seams.ts";
 import { ToolCalls } from "./tool-calls.ts";
@@ -37,10 +38,12 @@ export function greetingInstructions(firstMessage: string): string {
 }
 
 export class CallSession {
-  private readonly o: Required<Omit<CallSessionOptions, "logger">> & { logger: SessionLogger };
+  private readonly o: Required<Omit<CallSessionOptions, "logger" | "finalWriteRetryDelaysMs">> &
+    Pick<CallSessionOptions, "finalWriteRetryDelaysMs"> & { logger: SessionLogger };
   private readonly transcript: TranscriptBuilder;
   private readonly toolCalls: ToolCalls;
   private readonly recorder: CallRecorder;
+  private readonly recording: RecordingStream;
   private readonly abort = new AbortController();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly playback = new PlaybackLedger();
@@ -73,6 +76,7 @@ export class CallSession {
       ),
     );
     this.recorder = new CallRecorder(sampleRateOf(this.o.transport.audioFormat));
+    this.recording = new RecordingStream(this.recorder, () => this.elapsed(), this.o.logger);
     this.responses = new ResponseQueue((response) => this.o.provider.createResponse(response));
     this.toolCalls = new ToolCalls({
       catalog: new ToolCatalog(this.o.assistant.tools),
@@ -114,6 +118,7 @@ export class CallSession {
       .then(
         (id) => {
           if (!this.ending) transport.send({ type: "started", callId: id });
+          this.recording.open(this.o.openRecording, recordingKey(id));
           return id;
         },
         (err: unknown) => {
@@ -420,14 +425,17 @@ export class CallSession {
     const callId = await this.record;
 
     const logs: CallLogs = { isTest: this.o.isTest, transcript: this.transcript.entries(), toolsUsed: [...this.toolCalls.used] };
-    const { recording, verified } = callId
-      ? await finishCallRecord({ ...this.o, recorder: this.recorder, callId, endedAt, reason, cost, logs })
-      : { recording: null, verified: false };
-    if (callId && !verified) this.o.transport.send({ type: "error", message: "Failed to update call record" });
-
     const { transport } = this.o;
+    // The caller's side learns the outcome first: the recording and the database may be slow,
+    // and the browser may hang up as soon as it has its figures.
     transport.send({ type: "status", state: "ended", text: failed && this.lastStatus ? this.lastStatus : "Call completed" });
     transport.send({ type: "ended", callId, reason, durationMs, cost });
+
+    const recording = await this.recording.finish();
+    const { verified } = callId
+      ? await finishCallRecord({ ...this.o, callId, endedAt, reason, cost, logs, recording, retryDelaysMs: this.o.finalWriteRetryDelaysMs })
+      : { verified: false };
+    if (callId && !verified) transport.send({ type: "error", message: "Failed to update call record" });
     transport.close(1000, reason);
     this.o.logger.info({ callId, reason, durationMs, cost, verified }, "call ended");
     const outcome: CallOutcome = { callId, reason, startTime, endTime, durationMs, cost, recording, logs, verified };

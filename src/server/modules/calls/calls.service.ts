@@ -161,9 +161,7 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
         }),
         toolRunner: createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }),
         store,
-        saveRecording: async (key, wav) => {
-          await storage.put(key, wav, { contentType: "audio/wav" });
-        },
+        openRecording: (key) => storage.openAppend(key, { contentType: "audio/wav" }),
         assistant: call.assistant,
         userId: call.userId,
         isTest: true,
