@@ -18,6 +18,13 @@ export interface CallAssistant {
 export interface CallSessionOptions {
   transport: Transport;
   provider: RealtimeProvider;
+  /**
+   * Opens another session of the same provider (same key and model): with it, a call outlives
+   * a provider session (session-renewal.ts). Without it, the end of the session ends the call.
+   */
+  newProvider?: () => RealtimeProvider;
+  /** How long before a session's `expires_at` its replacement is prepared (default 5 min). */
+  renewBeforeExpiryMs?: number;
   toolRunner: ToolRunner;
   store: CallStore;
   /** Where the recording is streamed while the call runs. */

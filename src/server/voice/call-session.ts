@@ -18,11 +18,13 @@ import { decodeToPcm16, durationMsOf, sampleRateOf } from "./audio.ts";
 import { finishCallRecord, recordingKey } from "./call-record.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
-import type { RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
+import type { RealtimeProvider, RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
 import { buildSessionConfig, type RealtimeServerEvent } from "./providers/realtime-protocol.ts";
 import { CallRecorder } from "./recorder.ts";
 import { RecordingStream } from "./recording-stream.ts";
 import { ResponseQueue } from "./response-queue.ts";
+import { contextItems } from "./session-context.ts";
+import { RENEW_BEFORE_EXPIRY_MS, SessionRenewal } from "./session-renewal.ts";
 import { silentLogger, type SessionLogger, type TransportHandlers } from "./seams.ts";
 import { ToolCalls } from "./tool-calls.ts";
 import { ToolCatalog } from "./tool-resolution.ts";
@@ -38,8 +40,10 @@ export function greetingInstructions(firstMessage: string): string {
 }
 
 export class CallSession {
-  private readonly o: Required<Omit<CallSessionOptions, "logger" | "finalWriteRetryDelaysMs">> &
-    Pick<CallSessionOptions, "finalWriteRetryDelaysMs"> & { logger: SessionLogger };
+  private readonly o: Required<Omit<CallSessionOptions, "logger" | "finalWriteRetryDelaysMs" | "newProvider">> &
+    Pick<CallSessionOptions, "finalWriteRetryDelaysMs" | "newProvider"> & { logger: SessionLogger };
+  /** Replaces the provider session before its cap or after it ends (null: no way to open another). */
+  private readonly renewal: SessionRenewal | null;
   private readonly transcript: TranscriptBuilder;
   private readonly toolCalls: ToolCalls;
   private readonly recorder: CallRecorder;
@@ -65,6 +69,7 @@ export class CallSession {
       now: options.now ?? Date.now,
       connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
       toolTimeoutMs: options.toolTimeoutMs ?? 30_000,
+      renewBeforeExpiryMs: options.renewBeforeExpiryMs ?? RENEW_BEFORE_EXPIRY_MS,
       logger: options.logger ?? silentLogger,
     };
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
@@ -87,6 +92,30 @@ export class CallSession {
       timeoutMs: this.o.toolTimeoutMs,
       after: (ms, fn) => this.after(ms, fn),
     });
+    const newProvider = this.o.newProvider;
+    this.renewal = newProvider
+      ? new SessionRenewal({
+          current: () => this.o.provider,
+          newProvider,
+          handlersFor: (provider) => this.handlersFor(provider),
+          sessionConfig: () => this.sessionConfig(),
+          context: () => contextItems(this.transcript.entries()),
+          quiet: () => !this.responses.isActive && !this.toolCalls.pending,
+          swap: (provider) => {
+            this.o.provider = provider;
+            this.responses.reset();
+          },
+          fail: (reason) => {
+            this.status("Connection failed", false);
+            this.transcript.system(`Connection failed: ${reason}`, true);
+            void this.end(reason, true);
+          },
+          after: (ms, fn) => this.after(ms, fn),
+          connectTimeoutMs: this.o.connectTimeoutMs,
+          renewBeforeMs: this.o.renewBeforeExpiryMs,
+          logger: this.o.logger,
+        })
+      : null;
   }
 
   get state(): CallState | "idle" {
@@ -101,7 +130,7 @@ export class CallSession {
     const { transport, provider, assistant } = this.o;
     transport.start(this.transportHandlers);
     this.status("Connecting...");
-    provider.connect(this.providerHandlers);
+    provider.connect(this.handlersFor(provider));
     this.after(this.o.connectTimeoutMs, () => {
       if (this.phase !== "connecting") return;
       this.status("Connection failed", false);
@@ -183,6 +212,30 @@ export class CallSession {
     if (!this.ending && this.phase === "active") this.responses.request(options);
   }
 
+  /** The same session configuration for every provider session of the call. */
+  private sessionConfig() {
+    const { assistant, transport } = this.o;
+    return buildSessionConfig({
+      model: assistant.model,
+      instructions: assistant.instructions,
+      voice: assistant.voice,
+      format: transport.audioFormat,
+      tools: new ToolCatalog(assistant.tools).providerTools(),
+    });
+  }
+
+  /** The session's handlers for `provider`: silent unless it is the call's current session. */
+  private handlersFor(provider: RealtimeProvider): RealtimeProviderHandlers {
+    const h = this.providerHandlers;
+    const current = () => provider === this.o.provider;
+    return {
+      open: () => current() && h.open(),
+      event: (event) => current() && h.event(event),
+      error: (message, beforeOpen) => current() && h.error(message, beforeOpen),
+      close: (code, reason) => current() && h.close(code, reason),
+    };
+  }
+
   // -------------------------------------------------------------------------
   // Caller side
 
@@ -208,17 +261,7 @@ export class CallSession {
 
   private readonly providerHandlers: RealtimeProviderHandlers = {
     open: () => {
-      if (this.ending) return;
-      const { assistant, transport, provider } = this.o;
-      provider.updateSession(
-        buildSessionConfig({
-          model: assistant.model,
-          instructions: assistant.instructions,
-          voice: assistant.voice,
-          format: transport.audioFormat,
-          tools: new ToolCatalog(assistant.tools).providerTools(),
-        }),
-      );
+      if (!this.ending) this.o.provider.updateSession(this.sessionConfig());
     },
     event: (event) => {
       if (!this.ending) this.onProviderEvent(event);
@@ -237,6 +280,9 @@ export class CallSession {
     },
     close: (code, reason) => {
       if (this.ending) return;
+      // A session that ends under a live call is replaced, not the end of the call; only a
+      // normal close (1000) is taken as the provider meaning to end it.
+      if (code !== 1000 && this.phase === "active" && this.renewal?.recover(reason || `Disconnected (${code})`)) return;
       this.status(`Disconnected (${code}) - ${reason}`);
       if (code === 1000) this.transcript.system("Session ended normally");
       void this.end(reason || this.lastProviderError || `Disconnected (${code})`, true);
@@ -244,6 +290,11 @@ export class CallSession {
   };
 
   private onProviderEvent(event: RealtimeServerEvent): void {
+    this.handleProviderEvent(event);
+    if (!this.ending) this.renewal?.observe(event);
+  }
+
+  private handleProviderEvent(event: RealtimeServerEvent): void {
     switch (event.type) {
       case "session.created":
       case "input_audio_buffer.speech_stopped":
@@ -316,6 +367,8 @@ export class CallSession {
 
   private onProviderError(error: ProviderError): void {
     const message = error.message;
+    // The 60-minute cap (or an earlier one): the provider closes the session right after this.
+    if (error.code === "session_expired" && this.phase === "active" && this.renewal?.recover(message)) return;
     if (error.code === "conversation_already_has_active_response") {
       // Raced a response the server started itself (VAD): ask again when that one is done.
       this.responses.refusedAsActive();
@@ -414,6 +467,7 @@ export class CallSession {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.abort.abort();
+    this.renewal?.stop();
     this.o.provider.close(1000, "Call ended");
 
     const durationMs = Math.max(0, endedAt - this.startedAt);

@@ -64,10 +64,11 @@ export class ResponseQueue {
     this.drain();
   }
 
-  /** A new provider session: nothing of the old one is in progress any more. */
+  /** A new provider session: nothing of the old one is in progress any more; a queued request goes to the new one. */
   reset(): void {
     this.active = false;
     this.inFlight = false;
+    this.drain();
   }
 
   /**

@@ -72,6 +72,11 @@ export class ToolCalls {
 
   constructor(private readonly deps: ToolCallsDeps) {}
 
+  /** Some call of the model still waits for its output (a session must not be swapped now). */
+  get pending(): boolean {
+    return this.calls.size > 0;
+  }
+
   private call(callId: string, responseId: string, name = ""): PendingCall {
     let call = this.calls.get(callId);
     if (!call) {

@@ -150,15 +150,19 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
     startLiveCall(socket: WebSocket, call: PreparedCall, log: FastifyBaseLogger): CallSession {
       const logger = log.child({ assistantId: call.assistant.id });
       const metrics = liveCalls.metrics;
-      const session = new CallSession({
-        transport: new BrowserTransport(socket, { metrics }),
-        provider: new OpenAIRealtimeProvider({
+      // One per provider session: a call outlives the provider's 60-minute cap on new ones.
+      const newProvider = () =>
+        new OpenAIRealtimeProvider({
           baseUrl: config.openaiBaseUrl,
           apiKey: call.apiKey,
           model: call.assistant.model,
           logger,
           metrics,
-        }),
+        });
+      const session = new CallSession({
+        transport: new BrowserTransport(socket, { metrics }),
+        provider: newProvider(),
+        newProvider,
         toolRunner: createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }),
         store,
         openRecording: (key) => storage.openAppend(key, { contentType: "audio/wav" }),
