@@ -128,6 +128,11 @@ export class FakeConnection {
     else this.ws.close(code, reason);
   }
 
+  /** Cue: the provider stops reading its socket (overloaded): the client's sends back up. */
+  stall(): void {
+    (this.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+  }
+
   /** Cue: the 60-minute cap, as the provider reports it. */
   expire(): void {
     const message = "Your session hit the maximum duration of 60 minutes.";
