@@ -175,7 +175,7 @@ async function run(calls: number): Promise<Row> {
   // The measured window: every connected call streaming both ways, after a warm-up second
   // (the first frames run through code the JIT has not optimised yet; a running server has).
   send(callers, { type: "stream" } satisfies CallersRequest);
-  const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed");
+  const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed", (seconds + 120) * 1000);
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
