@@ -49,7 +49,8 @@ export default defineConfig({
         test: {
           name: "server",
           environment: "node",
-          include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "tests/**/*.test.ts"],
+          // src/web: pure functions only (no DOM), e.g. the capture resampler.
+          include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "src/web/**/*.test.ts", "tests/**/*.test.ts"],
           globalSetup: ["tests/global-setup.ts"],
           testTimeout: 20_000,
           hookTimeout: 60_000,

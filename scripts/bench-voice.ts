@@ -1,6 +1,7 @@
 /**
- * `npm run bench:voice [-- --calls 10,100,500] [--seconds 10]`: N simultaneous browser test
- * calls through the real server, for each N.
+ * `npm run bench:voice [-- --calls 10,100,500] [--seconds 10] [--memory-every 30]`: N simultaneous
+ * browser test calls through the real server, for each N. For memory over a long call:
+ * `npm run bench:voice -- --calls 5 --seconds 300 --memory-every 30` (five minutes of talk).
  *
  * Three processes, so each one's work is counted where it belongs:
  *  - this one: the real app (buildApp, embedded database in a temporary DATA_DIR, a real port),
@@ -49,6 +50,12 @@ const counts = (option("--calls") ?? "10,100,500")
   .map((n) => Number(n.trim()))
   .filter((n) => Number.isInteger(n) && n > 0);
 const seconds = Math.max(3, Number(option("--seconds") ?? 10) || 10);
+/**
+ * `--memory-every 30`: also measure the memory the calls hold every that many seconds of talk
+ * (a full GC each time), to show it stays flat however long the calls last. With
+ * `--seconds 300` this prints memory per call after 30 s and after 5 minutes.
+ */
+const memoryEvery = Number(option("--memory-every") ?? 0) || 0;
 const AIM = { p99Ms: 1, at: 100, capacity: 500 };
 const WARM_UP_MS = 1000;
 
@@ -114,6 +121,8 @@ interface Row {
   answered: number;
   errors: string[];
   finaliseMs: number;
+  /** Held memory per call (MB) after `t` seconds of talk, with --memory-every. */
+  memory: Array<{ t: number; perCallMb: number }>;
 }
 
 async function run(calls: number): Promise<Row> {
@@ -166,7 +175,7 @@ async function run(calls: number): Promise<Row> {
   // The measured window: every connected call streaming both ways, after a warm-up second
   // (the first frames run through code the JIT has not optimised yet; a running server has).
   send(callers, { type: "stream" } satisfies CallersRequest);
-  const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed");
+  const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed", (seconds + 120) * 1000);
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
   const loopDelay = monitorEventLoopDelay({ resolution: 1 });
   loopDelay.enable();
@@ -179,7 +188,23 @@ async function run(calls: number): Promise<Row> {
   const sampler = setInterval(() => (peakRss = Math.max(peakRss, process.memoryUsage.rss())), 250);
   measuring = true;
   const windowFrom = process.hrtime.bigint();
+  const memory: Row["memory"] = [];
+  const talkStart = performance.now() - WARM_UP_MS;
+  let sampling = false;
+  const memorySampler =
+    memoryEvery > 0
+      ? setInterval(() => {
+          if (sampling) return;
+          sampling = true;
+          const t = Math.round((performance.now() - talkStart) / 1000);
+          void collectGarbage().then(() => {
+            memory.push({ t, perCallMb: (retainedOf(process.memoryUsage()) - retainedOf(baseline)) / MB / Math.max(1, connected.connected) });
+            sampling = false;
+          });
+        }, memoryEvery * 1000)
+      : null;
   await streamed;
+  if (memorySampler) clearInterval(memorySampler);
   measuring = false;
   const window = { from: String(windowFrom), to: String(process.hrtime.bigint()) };
   clearInterval(sampler);
@@ -239,7 +264,17 @@ async function run(calls: number): Promise<Row> {
     answered: report.answered,
     errors: report.errors,
     finaliseMs,
+    memory,
   };
+}
+
+/** The first talk time after which held memory never grows by more than 10 % (or 0.1 MB) again. */
+function plateauOf(memory: Row["memory"]): number | null {
+  for (let i = 0; i < memory.length; i += 1) {
+    const base = memory[i]!.perCallMb;
+    if (memory.slice(i + 1).every((m) => m.perCallMb <= Math.max(base * 1.1, base + 0.1))) return memory[i]!.t;
+  }
+  return null;
 }
 
 const ms = (v: number) => (Number.isFinite(v) ? (v < 10 ? v.toFixed(3) : v.toFixed(1)) : "n/a");
@@ -303,9 +338,16 @@ console.log(
   "server up/down: time the server spends on one audio frame, from its arrival at one socket to its hand-off to the other (measured in the server).\n" +
     "e2e: the same frame timed from the sending process to the receiving one (client → server → fake, fake → server → client), including both other\n" +
     "processes, the kernel and time queued in each event loop — an upper bound on what the server adds. CPU and memory are the server process's;\n" +
-    "held/call: JS heap + buffers after a full GC at the end of the window, less the idle baseline, per call (each call's recording alone\n" +
-    "is ~96 KB per second of call, ~0.9 MB at that point); peak RSS: the server process's resident memory during the window.",
+    "held/call: JS heap + buffers after a full GC at the end of the window, less the idle baseline, per call (recordings are streamed to\n" +
+    "storage as the call goes: a call holds at most its last ~10 s of audio, ~1 MB); peak RSS: the server process's resident memory during the window.",
 );
+for (const row of rows.filter((r) => r.memory.length > 0)) {
+  const plateau = plateauOf(row.memory);
+  console.log(
+    `Memory per call over the talk (${row.connected} calls): ${row.memory.map((m) => `${m.t} s ${m.perCallMb.toFixed(2)} MB`).join(", ")}; ` +
+      (plateau === null ? "still growing at the end." : `stops growing after ${plateau} s of talk.`),
+  );
+}
 const at = rows.find((r) => r.calls === AIM.at);
 if (at) {
   const worst = Math.max(at.uplink.p99, at.downlink.p99);

@@ -7,6 +7,7 @@ import { closeInterruptedCalls } from "./modules/calls/calls.repo.ts";
 import { sealLegacyToolHeaders } from "./modules/tools/tool-secrets.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
 import { ensureAppSecret } from "./secrets/app-secret.ts";
+import { onShutdown } from "./shutdown.ts";
 
 async function main() {
   let config;
@@ -47,17 +48,13 @@ async function main() {
   if (!config.smtpUrl) app.log.info("SMTP_URL is not set: e-mail confirmation is off, so new accounts are active at once");
   app.log.info(`Database: ${database.kind === "pglite" ? `embedded PostgreSQL in ${config.dataDir}/pglite` : "PostgreSQL server (DATABASE_URL)"}`);
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info(`${signal} received: finishing live calls and closing`);
-    await app.close();
-    await database.close();
-    process.exit(0);
-  };
-  process.on("SIGINT", () => void shutdown("SIGINT"));
-  process.on("SIGTERM", () => void shutdown("SIGTERM"));
+  onShutdown(
+    { info: (msg) => app.log.info(msg), error: (obj, msg) => app.log.error(obj, msg) },
+    async () => {
+      await app.close();
+      await database.close();
+    },
+  );
 
   await app.listen({ port: config.port, host: config.host });
 }

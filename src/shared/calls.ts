@@ -105,6 +105,12 @@ export const serverMessageSchema = z.discriminatedUnion("type", [
    * turn whose transcription is still running); render in index order, skipping holes.
    */
   z.object({ type: z.literal("transcript"), index: z.number().int().nonnegative(), entry: transcriptEntrySchema }),
+  /**
+   * Append `text` to the content of `entries[index]` (set earlier by a `transcript` message): a
+   * further piece of an assistant entry being spoken. The entry itself is not sent again, so a
+   * long turn costs traffic in proportion to its length.
+   */
+  z.object({ type: z.literal("transcript_delta"), index: z.number().int().nonnegative(), text: z.string() }),
   /** A failure to show as a toast (e.g. "Failed to send message"). */
   z.object({ type: z.literal("error"), message: z.string() }),
   /** The binary frames that follow belong to this assistant item (until the next audio_start). */

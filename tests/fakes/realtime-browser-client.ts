@@ -33,6 +33,11 @@ export class TestBrowser {
         if (message.type === "audio_start") this.currentItem = message.itemId;
         if (message.type === "clear") this.currentItem = null;
         if (message.type === "transcript") this.entries[message.index] = message.entry;
+        if (message.type === "transcript_delta") {
+          const entry = this.entries[message.index];
+          if (!entry) throw new Error(`transcript_delta for unknown entry ${message.index}`);
+          this.entries[message.index] = { ...entry, content: entry.content + message.text };
+        }
       }
       this.notify();
     });

@@ -1,5 +1,5 @@
 /** In-memory CallStore and recording sink for call-engine tests (the database comes later). */
-import type { CallFinish, CallRecordCheck, CallStart, CallStore, SaveRecording } from "../../src/server/voice/seams.ts";
+import type { CallFinish, CallRecordCheck, CallStart, CallStore, OpenRecording } from "../../src/server/voice/seams.ts";
 
 export interface MemoryCallRecord extends CallStart {
   id: string;
@@ -12,8 +12,13 @@ export interface MemoryCallRecord extends CallStart {
 export class MemoryCallStore implements CallStore {
   readonly records = new Map<string, MemoryCallRecord>();
   readonly reads: string[] = [];
+  finishAttempts = 0;
   failInsert = false;
   failFinish = false;
+  /** Refuse a finish() whose logs hold any transcript entry (as a database refusing their text would). */
+  refuseLogs = false;
+  /** Fail this many finish() calls, then succeed. */
+  failFinishTimes = 0;
   /** Simulate a write that did not stick (the re-read shows no end time). */
   loseFinish = false;
   private counter = 0;
@@ -27,7 +32,13 @@ export class MemoryCallStore implements CallStore {
   }
 
   async finish(id: string, update: CallFinish): Promise<void> {
+    this.finishAttempts += 1;
     if (this.failFinish) throw new Error("update failed");
+    if (this.refuseLogs && update.logs.transcript.length > 0) throw new Error("unsupported Unicode escape sequence");
+    if (this.failFinishTimes > 0) {
+      this.failFinishTimes -= 1;
+      throw new Error("update failed");
+    }
     const record = this.records.get(id);
     if (!record) throw new Error(`no call ${id}`);
     if (this.loseFinish) return;
@@ -46,7 +57,35 @@ export class MemoryCallStore implements CallStore {
   }
 }
 
-export function memoryRecordings(): { saved: Map<string, Buffer>; save: SaveRecording } {
+/**
+ * Recordings kept in memory, written the way storage gets them: appended in slices, the header
+ * patched at the end. `saved` holds finished ones; `slices` counts appends per key.
+ */
+export function memoryRecordings(): { saved: Map<string, Buffer>; slices: Map<string, number>; open: OpenRecording; failOpen: boolean } {
   const saved = new Map<string, Buffer>();
-  return { saved, save: async (key, wav) => void saved.set(key, wav) };
+  const slices = new Map<string, number>();
+  const sink = {
+    saved,
+    slices,
+    failOpen: false,
+    open: async (key: string) => {
+      if (sink.failOpen) throw new Error("storage unavailable");
+      const parts: Buffer[] = [];
+      return {
+        append: async (chunk: Uint8Array) => {
+          parts.push(Buffer.from(chunk));
+          slices.set(key, (slices.get(key) ?? 0) + 1);
+        },
+        finish: async ({ head }: { head: Uint8Array }) => {
+          const whole = Buffer.concat(parts);
+          Buffer.from(head).copy(whole, 0);
+          saved.set(key, whole);
+        },
+        abort: async () => {
+          parts.length = 0;
+        },
+      };
+    },
+  };
+  return sink;
 }

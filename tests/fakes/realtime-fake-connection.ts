@@ -34,6 +34,7 @@ export class FakeConnection {
   private counter = 0;
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly waiters = new Set<Waiter>();
+  private readonly refusals: Array<{ type: string; code: string; message: string }> = [];
 
   constructor(
     private readonly ws: WebSocket,
@@ -57,7 +58,10 @@ export class FakeConnection {
       tools: [],
       tool_choice: "auto",
       max_output_tokens: "inf",
+      expires_at: Math.floor((Date.now() + (script.sessionCapMs ?? 60 * 60_000)) / 1000),
     };
+    this.refusals.push(...(script.refuse ?? []));
+    if (script.sessionCapMs !== undefined) this.later(script.sessionCapMs, () => this.expire());
     ws.on("message", (data, isBinary) => this.onMessage(data.toString(), isBinary));
     ws.on("close", (code, reason) => {
       this.closed = { code, reason: reason.toString() };
@@ -111,11 +115,6 @@ export class FakeConnection {
   }
 
   /** Error codes the fake has sent (e.g. conversation_already_has_active_response). */
-  /** The conversation as the fake holds it (items in order). */
-  items(): readonly FakeItem[] {
-    return this.conversation;
-  }
-
   errorCodes(): string[] {
     return this.sentOf("error").map((e) => String((e["error"] as Json)["code"]));
   }
@@ -131,11 +130,29 @@ export class FakeConnection {
     else this.ws.close(code, reason);
   }
 
+  /** Cue: the provider stops reading its socket (overloaded): the client's sends back up. */
+  stall(): void {
+    (this.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+  }
+
   /** Cue: the 60-minute cap, as the provider reports it. */
   expire(): void {
     const message = "Your session hit the maximum duration of 60 minutes.";
     this.sendError("session_expired", message);
     this.ws.close(1001, message);
+  }
+
+  /**
+   * Cue: answer the next client event of `type` with an error naming it (its event_id), as the
+   * service does for a request it refuses, instead of handling it.
+   */
+  refuseNext(type: string, code: string, message: string): void {
+    this.refusals.push({ type, code, message });
+  }
+
+  /** The conversation as the fake holds it (items created by the client included). */
+  get items(): readonly FakeItem[] {
+    return this.conversation;
   }
 
   /** Cue: the fake's VAD hears the caller without waiting for audio. */
@@ -221,6 +238,11 @@ export class FakeConnection {
   }
 
   private handle(event: Json): void {
+    const refusal = this.refusals.findIndex((r) => r.type === event["type"]);
+    if (refusal >= 0) {
+      const [r] = this.refusals.splice(refusal, 1);
+      return this.clientError(event, r!.code, r!.message);
+    }
     switch (event["type"]) {
       case "session.update":
         return this.onSessionUpdate(event);
@@ -318,10 +340,12 @@ export class FakeConnection {
       }
       if (typeof item["output"] !== "string") return this.clientError(event, "invalid_type", "item.output must be a string", "item.output");
       this.conversation.push({ id, type: "function_call_output", call_id: callId as string, output: item["output"] });
-    } else if (item?.["type"] === "message" && (item["role"] === "user" || item["role"] === "system")) {
+    } else if (item?.["type"] === "message" && (item["role"] === "user" || item["role"] === "system" || item["role"] === "assistant")) {
+      // Clients may create assistant *text* items (output_text), never assistant audio.
+      const textType = item["role"] === "assistant" ? "output_text" : "input_text";
       const content = item["content"] as Json[] | undefined;
-      const text = content?.find((c) => c["type"] === "input_text")?.["text"];
-      if (typeof text !== "string") return this.clientError(event, "invalid_value", "Expected input_text content", "item.content");
+      const text = content?.find((c) => c["type"] === textType)?.["text"];
+      if (typeof text !== "string") return this.clientError(event, "invalid_value", `Expected ${textType} content`, "item.content");
       this.conversation.push({ id, type: "message", role: item["role"], text });
     } else {
       return this.clientError(event, "invalid_value", "Unsupported item", "item");
@@ -350,7 +374,7 @@ export class FakeConnection {
     this.active = null;
     this.send({
       type: "response.done",
-      response: { id: active.id, object: "realtime.response", status: "cancelled", status_details: { type: "cancelled", reason }, output: [] },
+      response: { id: active.id, object: "realtime.response", status: "cancelled", status_details: { type: "cancelled", reason }, output: active.partial ? [active.partial] : [] },
     });
     this.answerWaitingTurn();
   }

@@ -6,6 +6,8 @@ import { splitWords, type FakeItem, type FakeReplySpec, type FakeToolCall, type 
 export interface ActiveResponse {
   id: string;
   cancelled: boolean;
+  /** The item being spoken, as response.done lists it if the response is cancelled now. */
+  partial?: Json;
 }
 
 export interface ResponseContext {
@@ -33,10 +35,15 @@ export async function speak(ctx: ResponseContext, active: ActiveResponse, reply:
   const totalMs = reply.audioMs ?? 400;
   const chunks = Math.ceil(totalMs / chunkMs);
   const rate = ctx.outputFormat === "audio/pcm" ? 24 : 8;
-  for (let i = 0; i < Math.max(chunks, pieces.length); i += 1) {
-    if (i > 0 && i < pieces.length && reply.pieceGapMs) await ctx.tick(reply.pieceGapMs);
+  const lag = reply.transcriptLagChunks ?? 0;
+  for (let i = 0; i < Math.max(chunks, pieces.length + lag); i += 1) {
+    const piece = i - lag;
+    if (piece > 0 && piece < pieces.length && reply.pieceGapMs) await ctx.tick(reply.pieceGapMs);
     if (active.cancelled) break;
-    if (i < pieces.length) ctx.send({ type: "response.output_audio_transcript.delta", ...base, delta: pieces[i] });
+    // What the model has generated so far (its text runs ahead of the transcript deltas).
+    const generated = pieces.slice(0, i + 1).join("");
+    active.partial = { id: itemId, type: "message", role: "assistant", status: "incomplete", content: [{ type: "output_audio", transcript: generated }] };
+    if (piece >= 0 && piece < pieces.length) ctx.send({ type: "response.output_audio_transcript.delta", ...base, delta: pieces[piece] });
     if (i < chunks) {
       const ms = Math.min(chunkMs, totalMs - i * chunkMs);
       const audio = tone(ctx.outputFormat, ms, i * chunkMs * rate);
@@ -47,6 +54,7 @@ export async function speak(ctx: ResponseContext, active: ActiveResponse, reply:
     await ctx.tick();
   }
   if (!active.cancelled) {
+    active.partial = undefined;
     ctx.send({ type: "response.output_audio.done", ...base });
     ctx.send({ type: "response.output_audio_transcript.done", ...base, transcript: pieces.join("") });
     ctx.send({ type: "response.content_part.done", ...base, part: { type: "audio", transcript: pieces.join("") } });

@@ -28,6 +28,11 @@ export interface FakeReplySpec {
   toolCalls?: FakeToolCall[];
   /** End the response with status failed and this message. */
   fail?: string;
+  /**
+   * Transcript deltas start this many audio chunks late (default 0). The real service often
+   * streams audio ahead of its transcript, so a barge-in can come before the first text.
+   */
+  transcriptLagChunks?: number;
 }
 
 export interface FakeItem {
@@ -73,6 +78,13 @@ export interface FakeScript {
    * for seconds would otherwise hold every audio byte in the fake's memory.
    */
   keepAudioEvents?: boolean;
+  /**
+   * The session's maximum duration (the real cap is 60 minutes): session.created carries the
+   * matching `expires_at`, and the session ends with `session_expired` when it is reached.
+   */
+  sessionCapMs?: number;
+  /** Client events to refuse with an error naming them, as `refuseNext` does (e.g. a session.update). */
+  refuse?: Array<{ type: string; code: string; message: string }>;
 }
 
 

@@ -28,7 +28,9 @@ export interface HarnessOptions {
   assistant?: Partial<CallAssistant>;
   toolRunner?: ToolRunner;
   apiKey?: string;
-  session?: Partial<Pick<CallSessionOptions, "now" | "connectTimeoutMs" | "toolTimeoutMs" | "isTest">>;
+  session?: Partial<Pick<CallSessionOptions, "now" | "connectTimeoutMs" | "toolTimeoutMs" | "isTest" | "finalWriteRetryDelaysMs" | "renewBeforeExpiryMs">>;
+  /** Give the session a way to open further provider sessions (outliving one), as the app does. */
+  renew?: boolean;
   browserHeartbeatMs?: number;
 }
 
@@ -45,17 +47,20 @@ export class CallHarness {
     this.toolRunner = options.toolRunner ?? new RecordingToolRunner();
     this.wss.on("connection", (ws) => {
       const assistant = { ...defaultAssistant, ...options.assistant };
-      const session = new CallSession({
-        transport: new BrowserTransport(ws, { heartbeatMs: options.browserHeartbeatMs ?? 0 }),
-        provider: new OpenAIRealtimeProvider({
+      const newProvider = () =>
+        new OpenAIRealtimeProvider({
           baseUrl: fake.baseUrl,
           apiKey: options.apiKey ?? fake.apiKey,
           model: assistant.model,
           pingIntervalMs: 0,
-        }),
+        });
+      const session = new CallSession({
+        transport: new BrowserTransport(ws, { heartbeatMs: options.browserHeartbeatMs ?? 0 }),
+        provider: newProvider(),
+        ...(options.renew ? { newProvider } : {}),
         toolRunner: this.toolRunner,
         store: this.store,
-        saveRecording: this.recordings.save,
+        openRecording: this.recordings.open,
         assistant,
         userId: "user_1",
         isTest: options.session?.isTest ?? true,

@@ -71,6 +71,9 @@ export class SilentProvider implements RealtimeProvider {
   truncate(): boolean {
     return this.record("truncate");
   }
+  clientEventType(): string | undefined {
+    return undefined;
+  }
   close(code = 1000, reason = ""): void {
     if (this.closed) return;
     this.closed = true;

@@ -26,6 +26,32 @@ afterEach(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
+describe("local storage: objects written in pieces", () => {
+  it("appends, patches the head at the end, and shows nothing under the key before", async () => {
+    const writer = await storage.openAppend("recordings/call-2.wav", { contentType: "audio/wav" });
+    await writer.append(Buffer.from("HEAD"));
+    await writer.append(Buffer.from("-one"));
+    await writer.append(Buffer.from("-two"));
+    expect(writer.size).toBe(12);
+    expect(await storage.exists("recordings/call-2.wav")).toBe(false);
+    const info = await writer.finish({ head: Buffer.from("RIFF") });
+    expect(info).toMatchObject({ key: "recordings/call-2.wav", size: 12, contentType: "audio/wav" });
+    expect((await storage.get("recordings/call-2.wav"))?.body.toString()).toBe("RIFF-one-two");
+    // No temporary file is left beside it.
+    expect((await readdir(path.join(root, "recordings"))).filter((name) => name.endsWith(".tmp"))).toEqual([]);
+  });
+
+  it("leaves nothing behind when aborted, and refuses invalid keys", async () => {
+    const writer = await storage.openAppend("recordings/call-3.wav");
+    await writer.append(Buffer.from("partial"));
+    await writer.abort();
+    await writer.abort();
+    expect(await storage.exists("recordings/call-3.wav")).toBe(false);
+    expect(await readdir(path.join(root, "recordings"))).toEqual([]);
+    await expect(storage.openAppend("../escape.wav")).rejects.toBeInstanceOf(StorageError);
+  });
+});
+
 describe("local storage", () => {
   it("puts and gets buffers, with the type derived from the extension", async () => {
     const info = await storage.put("recordings/call-1.wav", Buffer.from("RIFF...."));

@@ -6,7 +6,7 @@ import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { contentTypeForKey, isValidContentType, isValidKey } from "./keys.ts";
-import { StorageError, type ByteRange, type ObjectInfo, type PutOptions, type Storage } from "./storage.ts";
+import { StorageError, type AppendWriter, type ByteRange, type ObjectInfo, type PutOptions, type Storage } from "./storage.ts";
 
 /** A folder served read-only under a key prefix, e.g. shipped assets under "media". */
 export interface ReadOnlyMount {
@@ -88,6 +88,62 @@ class LocalStorage implements Storage {
       throw error;
     }
     return this.infoOf(key, { file, stats: await stat(file) });
+  }
+
+  /** Appends go to a temporary file beside the target, renamed into place by finish. */
+  async openAppend(key: string, options: PutOptions = {}): Promise<AppendWriter> {
+    const file = this.writablePath(key);
+    const { contentType } = options;
+    if (contentType !== undefined && !isValidContentType(contentType)) {
+      throw new StorageError("invalid_content_type", `Invalid content type: ${JSON.stringify(contentType)}`);
+    }
+    await mkdir(path.dirname(file), { recursive: true });
+    const temp = tempOf(file);
+    const handle = await open(temp, "wx");
+    let size = 0;
+    let closed = false;
+    const release = async () => {
+      if (closed) return;
+      closed = true;
+      await handle.close();
+    };
+    return {
+      key,
+      get size() {
+        return size;
+      },
+      append: async (chunk) => {
+        if (closed) throw new Error(`append to a closed object: ${key}`);
+        let at = 0;
+        while (at < chunk.length) {
+          const { bytesWritten } = await handle.write(chunk, at, chunk.length - at, size + at);
+          at += bytesWritten;
+        }
+        size += chunk.length;
+      },
+      finish: async ({ head } = {}) => {
+        if (closed) throw new Error(`finish of a closed object: ${key}`);
+        try {
+          if (head) {
+            if (head.length > size) throw new Error("head is longer than what was written");
+            await handle.write(head, 0, head.length, 0);
+          }
+          await release();
+          if (contentType === undefined) await rm(sidecarOf(file), { force: true });
+          else await writeAtomically(sidecarOf(file), JSON.stringify({ contentType }));
+          await rename(temp, file);
+        } catch (error) {
+          await release().catch(() => {});
+          await rm(temp, { force: true });
+          throw error;
+        }
+        return this.infoOf(key, { file, stats: await stat(file) });
+      },
+      abort: async () => {
+        await release().catch(() => {});
+        await rm(temp, { force: true });
+      },
+    };
   }
 
   async get(key: string): Promise<{ body: Buffer; info: ObjectInfo } | null> {

@@ -264,6 +264,7 @@ describe("an object removed between stat and read", () => {
   it("answers 404, not 500", async () => {
     const vanishing: Storage = {
       put: (key, body, options) => storage.put(key, body, options),
+      openAppend: (key, options) => storage.openAppend(key, options),
       get: (key) => storage.get(key),
       stat: (key) => storage.stat(key),
       delete: (key) => storage.delete(key),

@@ -99,7 +99,7 @@ describe("a phone call", () => {
     await call.speak(mulawSpeech("Where is my order forty two?"), 1000);
     await conn.until(() => conn.receivedOf("conversation.item.create").length > 0, 8000, "tool output");
     expect(upstream.requests.map((r) => [r.path, r.query])).toEqual([["/orders", { order_id: "42" }]]);
-    const assistantItems = () => conn.items().filter((i) => i.role === "assistant").map((i) => i.id);
+    const assistantItems = () => conn.items.filter((i) => i.role === "assistant").map((i) => i.id);
     await conn.until(() => assistantItems().length === 3, 5000, "answer item");
     const [greetingItem, fillerItem, answerItem] = assistantItems();
     expect(greetingItem).toBe(greeting["item_id"]);

@@ -134,6 +134,14 @@ export function silentStereoWav(frames: number, sampleRate: number): Buffer {
   return out;
 }
 
+/** The 44-byte header of a stereo PCM16 WAV holding `frames` frames (patched in when a streamed recording ends). */
+export function stereoWavHeader(frames: number, sampleRate: number): Buffer {
+  const header = silentStereoWav(0, sampleRate);
+  header.writeUInt32LE(36 + frames * 4, 4);
+  header.writeUInt32LE(frames * 4, 40);
+  return header;
+}
+
 /** Writes `samples` into one channel (0 left, 1 right) of a stereo WAV from frame `startFrame`; what does not fit is dropped. */
 export function writeWavChannel(wav: Buffer, channel: 0 | 1, startFrame: number, samples: Int16Array): void {
   const frames = (wav.length - WAV_HEADER_BYTES) >> 2;

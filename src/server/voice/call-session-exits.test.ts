@@ -163,6 +163,36 @@ describe("exit paths", () => {
     expect(harness.store.only().logs.transcript).toMatchObject([{ type: "system", isError: true, content: `Connection failed: ${outcome.reason}` }]);
   });
 
+  it("a failed final write is retried, and the record closes", async () => {
+    const { browser, session, h } = await connectedCall({ session: { finalWriteRetryDelaysMs: [5, 5, 5] } });
+    h.store.failFinishTimes = 2;
+    clock = T0 + 10_000;
+    browser.end();
+    const outcome = await session.closed;
+    expect(h.store.finishAttempts).toBe(3);
+    expect(outcome.verified).toBe(true);
+    expect(h.store.only()).toMatchObject({ endTime: iso(T0 + 10_000), endedReason: "User ended call", cost: 0.05 });
+    expect(h.store.only().logs.transcript).toHaveLength(1);
+  });
+
+  it("a final write that keeps failing still closes the record with what can be stored, and says so", async () => {
+    const { browser, session, h } = await connectedCall({ session: { finalWriteRetryDelaysMs: [5, 5] } });
+    h.store.refuseLogs = true;
+    clock = T0 + 10_000;
+    browser.end();
+    const outcome = await session.closed;
+    expect(h.store.finishAttempts).toBe(4); // three full attempts, then one without the logs
+    expect(outcome.verified).toBe(false);
+    const record = h.store.only();
+    expect(record).toMatchObject({ endTime: iso(T0 + 10_000), endedReason: "User ended call", cost: 0.05, recording: `recordings/${record.id}.wav` });
+    expect(record.logs.transcript).toEqual([]);
+    await browser.untilClosed();
+    expect(browser.errors()).toContain("Failed to update call record");
+    // The browser had its figures before the slow part began.
+    const kinds = browser.messages.map((m) => m.type);
+    expect(kinds.indexOf("ended")).toBeLessThan(kinds.indexOf("error"));
+  });
+
   it("a record that does not verify is reported to the browser", async () => {
     const { browser, session, h } = await connectedCall();
     h.store.loseFinish = true;
@@ -195,7 +225,7 @@ describe("without sockets", () => {
       provider,
       toolRunner: new RecordingToolRunner(),
       store,
-      saveRecording: async () => {},
+      openRecording: async () => ({ append: async () => {}, finish: async () => {}, abort: async () => {} }),
       assistant: { id: "a", name: "Ava", instructions: "", model: "m", voice: "marin", tools: [] },
       userId: "u",
       isTest: true,

@@ -197,14 +197,31 @@ describe("tool calls", () => {
     expect(runner.runs.map((r) => r.args)).toEqual([{ raw: '{"city": Par' }]);
   });
 
-  it("refuses a call id that does not start with call_", async () => {
-    const { browser, conn, runner } = await toolCall([{ toolCalls: [{ name: "Get_Weather", arguments: { city: "Rome" }, callId: "fc_123" }] }]);
+  it("refuses a call id that does not start with call_, but answers the model with an error output so the conversation goes on", async () => {
+    const { browser, conn, runner } = await toolCall([{ toolCalls: [{ name: "Get_Weather", arguments: { city: "Rome" }, callId: "fc_123" }] }, "Sorry, I could not check that."]);
     browser.sendText("Go");
-    await finished(browser, 1);
-    await browser.until(() => browser.transcript().some((e) => e.type === "system"), "refusal");
-    expect(browser.transcript().at(-1)).toMatchObject({ type: "system", content: 'Refused tool call "Get_Weather": invalid call id "fc_123"', isError: true });
+    await finished(browser, 2);
+    const refusal = 'Refused tool call "Get_Weather": invalid call id "fc_123"';
+    expect(browser.transcript()).toContainEqual(expect.objectContaining({ type: "system", content: refusal, isError: true }));
     expect(runner.runs).toEqual([]);
-    expect(outputs(conn)).toEqual([]);
-    expect(conn.receivedOf("response.create")).toHaveLength(1);
+    expect(outputs(conn)).toEqual([{ call_id: "fc_123", output: { error: refusal } }]);
+    expect(conn.receivedOf("response.create")).toHaveLength(2);
+    expect(browser.transcript().at(-1)).toMatchObject({ type: "assistant", content: "Sorry, I could not check that." });
+  });
+
+  it('runs the tool the model was given under a colliding name ("Get Weather" vs "Get_Weather")', async () => {
+    const spaced: ToolDefinition = { id: "tool-spaced", name: "Get Weather", parameters: { type: "object", properties: {} } };
+    const underscored: ToolDefinition = { id: "tool-underscored", name: "Get_Weather", parameters: { type: "object", properties: {} } };
+    fake.script = { replies: [{ toolCalls: [{ name: "Get_Weather", arguments: {}, callId: "call_1" }, { name: "Get_Weather_2", arguments: { x: 1 }, callId: "call_2" }] }] };
+    const runner = new RecordingToolRunner();
+    harness = await startHarness(fake, { assistant: { firstMessage: null, tools: [spaced, underscored] }, toolRunner: runner });
+    const { browser } = await harness.call();
+    await browser.untilStatus("Connected to Ava");
+    const conn = await fake.connection();
+    const update = await conn.waitFor("session.update");
+    expect((update["session"] as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["Get_Weather", "Get_Weather_2"]);
+    browser.sendText("Go");
+    await finished(browser, 2);
+    expect(runner.runs.map((r) => r.tool.id)).toEqual(["tool-spaced", "tool-underscored"]);
   });
 });

@@ -1,7 +1,7 @@
 /** The constructor options and the result of a CallSession (call-session.ts). */
 import type { CallLogs } from "../../shared/calls.ts";
 import type { RealtimeProvider } from "./providers/openai-realtime.ts";
-import type { CallStore, PhoneCallParty, SaveRecording, SessionLogger, ToolRunner, Transport } from "./seams.ts";
+import type { CallStore, OpenRecording, PhoneCallParty, SessionLogger, ToolRunner, Transport } from "./seams.ts";
 import type { ToolDefinition } from "./tool-resolution.ts";
 
 /** The assistant as a call needs it: configuration sent inline in session.update. */
@@ -18,9 +18,17 @@ export interface CallAssistant {
 export interface CallSessionOptions {
   transport: Transport;
   provider: RealtimeProvider;
+  /**
+   * Opens another session of the same provider (same key and model): with it, a call outlives
+   * a provider session (session-renewal.ts). Without it, the end of the session ends the call.
+   */
+  newProvider?: () => RealtimeProvider;
+  /** How long before a session's `expires_at` its replacement is prepared (default 5 min). */
+  renewBeforeExpiryMs?: number;
   toolRunner: ToolRunner;
   store: CallStore;
-  saveRecording: SaveRecording;
+  /** Where the recording is streamed while the call runs. */
+  openRecording: OpenRecording;
   assistant: CallAssistant;
   userId: string;
   /** A browser test call (true) or a real phone call (false): the record's logs.isTest and the tariff. */
@@ -32,6 +40,8 @@ export interface CallSessionOptions {
   /** Give up when the provider session is not ready by then. */
   connectTimeoutMs?: number;
   toolTimeoutMs?: number;
+  /** Pauses before each retry of a failed final write of the record (call-record.ts). */
+  finalWriteRetryDelaysMs?: readonly number[];
   logger?: SessionLogger;
 }
 

@@ -260,7 +260,7 @@ describe("phone format (a Transport in µ-law)", () => {
       provider: new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: fake.apiKey, model: "gpt-realtime-2.1", pingIntervalMs: 0 }),
       toolRunner: new RecordingToolRunner(),
       store,
-      saveRecording: recordings.save,
+      openRecording: recordings.open,
       assistant: defaultAssistant,
       userId: "user_1",
       isTest: false,

@@ -15,14 +15,17 @@
  */
 import { callTariffs, providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
 import { decodeToPcm16, durationMsOf, sampleRateOf } from "./audio.ts";
-import { finishCallRecord } from "./call-record.ts";
+import { finishCallRecord, recordingKey } from "./call-record.ts";
 import { EarlyAudio } from "./early-audio.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
-import type { RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
+import type { RealtimeProvider, RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
 import { buildSessionConfig, type RealtimeServerEvent } from "./providers/realtime-protocol.ts";
 import { CallRecorder } from "./recorder.ts";
+import { RecordingStream } from "./recording-stream.ts";
 import { ResponseQueue } from "./response-queue.ts";
+import { contextItems } from "./session-context.ts";
+import { RENEW_BEFORE_EXPIRY_MS, SessionRenewal } from "./session-renewal.ts";
 import { silentLogger, type SessionLogger, type TransportHandlers } from "./seams.ts";
 import { ToolCalls } from "./tool-calls.ts";
 import { ToolCatalog } from "./tool-resolution.ts";
@@ -38,10 +41,14 @@ export function greetingInstructions(firstMessage: string): string {
 }
 
 export class CallSession {
-  private readonly o: Required<Omit<CallSessionOptions, "logger" | "phone">> & { logger: SessionLogger; phone?: CallSessionOptions["phone"] };
+  private readonly o: Required<Omit<CallSessionOptions, "logger" | "finalWriteRetryDelaysMs" | "newProvider" | "phone">> &
+    Pick<CallSessionOptions, "finalWriteRetryDelaysMs" | "newProvider" | "phone"> & { logger: SessionLogger };
+  /** Replaces the provider session before its cap or after it ends (null: no way to open another). */
+  private readonly renewal: SessionRenewal | null;
   private readonly transcript: TranscriptBuilder;
   private readonly toolCalls: ToolCalls;
   private readonly recorder: CallRecorder;
+  private readonly recording: RecordingStream;
   private readonly abort = new AbortController();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly playback = new PlaybackLedger();
@@ -65,14 +72,20 @@ export class CallSession {
       now: options.now ?? Date.now,
       connectTimeoutMs: options.connectTimeoutMs ?? 15_000,
       toolTimeoutMs: options.toolTimeoutMs ?? 30_000,
+      renewBeforeExpiryMs: options.renewBeforeExpiryMs ?? RENEW_BEFORE_EXPIRY_MS,
       logger: options.logger ?? silentLogger,
     };
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
-    this.transcript = new TranscriptBuilder(this.o.now, (index, entry) =>
-      this.o.transport.send({ type: "transcript", index, entry }),
+    this.transcript = new TranscriptBuilder(this.o.now, (change) =>
+      this.o.transport.send(
+        change.kind === "set"
+          ? { type: "transcript", index: change.index, entry: change.entry }
+          : { type: "transcript_delta", index: change.index, text: change.text },
+      ),
     );
     this.recorder = new CallRecorder(sampleRateOf(this.o.transport.audioFormat));
     this.earlyAudio = new EarlyAudio(10 * sampleRateOf(this.o.transport.audioFormat) * (this.o.transport.audioFormat === "audio/pcm" ? 2 : 1));
+    this.recording = new RecordingStream(this.recorder, () => this.elapsed(), this.o.logger);
     this.responses = new ResponseQueue((response) => this.o.provider.createResponse(response));
     this.toolCalls = new ToolCalls({
       catalog: new ToolCatalog(this.o.assistant.tools),
@@ -83,6 +96,30 @@ export class CallSession {
       timeoutMs: this.o.toolTimeoutMs,
       after: (ms, fn) => this.after(ms, fn),
     });
+    const newProvider = this.o.newProvider;
+    this.renewal = newProvider
+      ? new SessionRenewal({
+          current: () => this.o.provider,
+          newProvider,
+          handlersFor: (provider) => this.handlersFor(provider),
+          sessionConfig: () => this.sessionConfig(),
+          context: () => contextItems(this.transcript.entries()),
+          quiet: () => !this.responses.isActive && !this.toolCalls.pending,
+          swap: (provider) => {
+            this.o.provider = provider;
+            this.responses.reset();
+          },
+          fail: (reason) => {
+            this.status("Connection failed", false);
+            this.transcript.system(`Connection failed: ${reason}`, true);
+            void this.end(reason, true);
+          },
+          after: (ms, fn) => this.after(ms, fn),
+          connectTimeoutMs: this.o.connectTimeoutMs,
+          renewBeforeMs: this.o.renewBeforeExpiryMs,
+          logger: this.o.logger,
+        })
+      : null;
   }
 
   get state(): CallState | "idle" {
@@ -97,7 +134,7 @@ export class CallSession {
     const { transport, provider, assistant } = this.o;
     transport.start(this.transportHandlers);
     this.status("Connecting...");
-    provider.connect(this.providerHandlers);
+    provider.connect(this.handlersFor(provider));
     this.after(this.o.connectTimeoutMs, () => {
       if (this.phase !== "connecting") return;
       this.status("Connection failed", false);
@@ -115,6 +152,7 @@ export class CallSession {
       .then(
         (id) => {
           if (!this.ending) transport.send({ type: "started", callId: id });
+          this.recording.open(this.o.openRecording, recordingKey(id));
           return id;
         },
         (err: unknown) => {
@@ -179,6 +217,30 @@ export class CallSession {
     if (!this.ending && this.phase === "active") this.responses.request(options);
   }
 
+  /** The same session configuration for every provider session of the call. */
+  private sessionConfig() {
+    const { assistant, transport } = this.o;
+    return buildSessionConfig({
+      model: assistant.model,
+      instructions: assistant.instructions,
+      voice: assistant.voice,
+      format: transport.audioFormat,
+      tools: new ToolCatalog(assistant.tools).providerTools(),
+    });
+  }
+
+  /** The session's handlers for `provider`: silent unless it is the call's current session. */
+  private handlersFor(provider: RealtimeProvider): RealtimeProviderHandlers {
+    const h = this.providerHandlers;
+    const current = () => provider === this.o.provider;
+    return {
+      open: () => current() && h.open(),
+      event: (event) => current() && h.event(event),
+      error: (message, beforeOpen) => current() && h.error(message, beforeOpen),
+      close: (code, reason) => current() && h.close(code, reason),
+    };
+  }
+
   // -------------------------------------------------------------------------
   // Caller side
 
@@ -205,17 +267,7 @@ export class CallSession {
 
   private readonly providerHandlers: RealtimeProviderHandlers = {
     open: () => {
-      if (this.ending) return;
-      const { assistant, transport, provider } = this.o;
-      provider.updateSession(
-        buildSessionConfig({
-          model: assistant.model,
-          instructions: assistant.instructions,
-          voice: assistant.voice,
-          format: transport.audioFormat,
-          tools: new ToolCatalog(assistant.tools).providerTools(),
-        }),
-      );
+      if (!this.ending) this.o.provider.updateSession(this.sessionConfig());
     },
     event: (event) => {
       if (!this.ending) this.onProviderEvent(event);
@@ -234,6 +286,9 @@ export class CallSession {
     },
     close: (code, reason) => {
       if (this.ending) return;
+      // A session that ends under a live call is replaced, not the end of the call; only a
+      // normal close (1000) is taken as the provider meaning to end it.
+      if (code !== 1000 && this.phase === "active" && this.renewal?.recover(reason || `Disconnected (${code})`)) return;
       this.status(`Disconnected (${code}) - ${reason}`);
       if (code === 1000) this.transcript.system("Session ended normally");
       const message = reason || this.lastProviderError || `Disconnected (${code})`;
@@ -242,6 +297,11 @@ export class CallSession {
   };
 
   private onProviderEvent(event: RealtimeServerEvent): void {
+    this.handleProviderEvent(event);
+    if (!this.ending) this.renewal?.observe(event);
+  }
+
+  private handleProviderEvent(event: RealtimeServerEvent): void {
     switch (event.type) {
       case "session.created":
       case "input_audio_buffer.speech_stopped":
@@ -282,10 +342,11 @@ export class CallSession {
       case "response.output_audio_transcript.delta":
       case "response.output_text.delta":
         // After a barge-in the rest of the text was never heard: the entry is flagged instead.
-        if (!this.playback.isInterrupted(event.item_id)) this.transcript.assistantPiece(event.delta, event.item_id);
+        // An item cut before its first piece still gets its entry (flagged), or it would vanish.
+        if (this.takesText(event.item_id)) this.transcript.assistantPiece(event.delta, event.item_id);
         break;
       case "response.output_audio_transcript.done":
-        if (!this.playback.isInterrupted(event.item_id)) this.transcript.assistantDone(event.item_id, event.transcript);
+        if (this.takesText(event.item_id)) this.transcript.assistantDone(event.item_id, event.transcript);
         break;
       case "input_audio_buffer.speech_started":
         this.bargeIn();
@@ -319,11 +380,27 @@ export class CallSession {
     const message = error.message;
     // Our barge-in cancel raced the response's own end: nothing was left to cancel.
     if (error.code === "response_cancel_not_active") return;
+    // The 60-minute cap (or an earlier one): the provider closes the session right after this.
+    if (error.code === "session_expired" && this.phase === "active" && this.renewal?.recover(message)) return;
     if (error.code === "conversation_already_has_active_response") {
       // Raced a response the server started itself (VAD): ask again when that one is done.
       this.responses.refusedAsActive();
       return;
     }
+    // Errors name the client event that caused them: that decides what is now broken.
+    const cause = error.event_id ? this.o.provider.clientEventType(error.event_id) : undefined;
+    if (cause === "session.update" && this.phase === "connecting") {
+      // Nothing will make this session usable: say why at once instead of timing out.
+      const reason = `Failed to initialize session: ${message}`;
+      this.lastProviderError = reason;
+      this.status("Connection failed", false);
+      this.transcript.system(reason, true);
+      void this.end(reason, true);
+      return;
+    }
+    // A refused response.create never becomes a response: free the slot, or every later
+    // request (typed text, tool outputs) waits behind it for ever.
+    if (cause === "response.create") this.responses.refused();
     this.lastProviderError = message;
     this.status(`Error: ${message}`, false);
     this.transcript.system(`Error from the provider: ${message}`, true);
@@ -331,8 +408,20 @@ export class CallSession {
     if (error.code === "session_expired") void this.end(message, true);
   }
 
+  /** Text of an assistant item goes to the transcript unless the item was cut after some text was shown. */
+  private takesText(itemId: string): boolean {
+    return !this.playback.isInterrupted(itemId) || !this.transcript.hasAssistantItem(itemId);
+  }
+
   private onResponseDone(response: ProviderResponse): void {
     this.status("Assistant finished responding");
+    // A response cancelled by a barge-in lists what its cut item had generated; if none of that
+    // text had streamed yet, it is the only text the item will ever have.
+    for (const item of response.output ?? []) {
+      if (item.type !== "message" || item.id === undefined || !this.playback.isInterrupted(item.id)) continue;
+      const spoken = item.content?.find((part) => typeof part.transcript === "string" && part.transcript !== "")?.transcript;
+      if (spoken) this.transcript.assistantDone(item.id, spoken);
+    }
     if (response.status === "failed") {
       const message = response.status_details?.error?.message ?? "The response failed";
       this.transcript.system(`Error from the provider: ${message}`, true);
@@ -401,6 +490,7 @@ export class CallSession {
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
     this.abort.abort();
+    this.renewal?.stop();
     this.o.provider.close(1000, "Call ended");
 
     const durationMs = Math.max(0, endedAt - this.startedAt);
@@ -412,14 +502,17 @@ export class CallSession {
     const callId = await this.record;
 
     const logs: CallLogs = { isTest: this.o.isTest, transcript: this.transcript.entries(), toolsUsed: [...this.toolCalls.used] };
-    const { recording, verified } = callId
-      ? await finishCallRecord({ ...this.o, recorder: this.recorder, callId, endedAt, reason, cost, logs })
-      : { recording: null, verified: false };
-    if (callId && !verified) this.o.transport.send({ type: "error", message: "Failed to update call record" });
-
     const { transport } = this.o;
+    // The caller's side learns the outcome first: the recording and the database may be slow,
+    // and the browser may hang up as soon as it has its figures.
     transport.send({ type: "status", state: "ended", text: failed && this.lastStatus ? this.lastStatus : "Call completed" });
     transport.send({ type: "ended", callId, reason, durationMs, cost });
+
+    const recording = await this.recording.finish();
+    const { verified } = callId
+      ? await finishCallRecord({ ...this.o, callId, endedAt, reason, cost, logs, recording, retryDelaysMs: this.o.finalWriteRetryDelaysMs })
+      : { verified: false };
+    if (callId && !verified) transport.send({ type: "error", message: "Failed to update call record" });
     transport.close(1000, reason);
     this.o.logger.info({ callId, reason, durationMs, cost, verified }, "call ended");
     const outcome: CallOutcome = { callId, reason, startTime, endTime, durationMs, cost, recording, logs, verified };

@@ -1,20 +1,45 @@
 import { describe, expect, it } from "vitest";
+import { WAV_HEADER_BYTES } from "./audio.ts";
 import { CallRecorder } from "./recorder.ts";
 
-/** A long call's WAV is written in slices, yielding in between, so other calls' audio keeps flowing. */
-describe("CallRecorder.toWavInSlices", () => {
-  it("writes the same WAV as toWav, pausing between slices of a long recording", async () => {
-    const rec = new CallRecorder(24_000);
-    const chunk = (value: number) => new Int16Array(4096).map((_, i) => (value * 1000 + i) % 30_000);
-    // 40 s of caller audio and 20 s of assistant audio, in 4096-sample frames.
-    for (let i = 0; i < 235; i += 1) rec.addCaller(chunk(i), ((i + 1) * 4096 * 1000) / 24_000);
-    for (let i = 0; i < 117; i += 1) rec.addAssistant(chunk(i + 7), 5_000, `item-${Math.floor(i / 10)}`);
-    let pauses = 0;
-    const sliced = await rec.toWavInSlices(async () => {
-      pauses += 1;
+/** A long call's recording is handed over a slice at a time, so memory per call stays flat. */
+describe("CallRecorder.take", () => {
+  const chunk = (value: number) => new Int16Array(4096).map((_, i) => (value * 1000 + i) % 30_000);
+  function fill(rec: CallRecorder, onFrame: (ms: number) => void = () => {}) {
+    // 40 s of caller audio and 20 s of assistant audio, in 4096-sample frames; item-3 is cut.
+    for (let i = 0; i < 235; i += 1) {
+      const ms = ((i + 1) * 4096 * 1000) / 24_000;
+      rec.addCaller(chunk(i), ms);
+      if (i >= 30 && i < 147) rec.addAssistant(chunk(i - 23), ms, `item-${Math.floor((i - 30) / 10)}`);
+      if (i === 70) rec.cutAssistantItem("item-3", 900);
+      onFrame(ms);
+    }
+  }
+
+  it("hands over the same data as one WAV, keeping only the last seconds in memory", () => {
+    const whole = new CallRecorder(24_000);
+    fill(whole);
+    const streamed = new CallRecorder(24_000);
+    const parts: Buffer[] = [];
+    let held = 0;
+    fill(streamed, (ms) => {
+      // Everything older than 5 s is settled: hand it over.
+      const part = streamed.take(streamed.positionOf(ms - 5_000));
+      if (part) parts.push(part);
+      held = Math.max(held, streamed.frames - streamed.taken);
     });
-    expect(pauses).toBeGreaterThan(2);
-    expect(sliced.equals(rec.toWav())).toBe(true);
-    expect(sliced.readInt16LE(44 + 4 * 5_000 * 24 + 2)).toBe(chunk(7)[0]);
+    parts.push(streamed.take(streamed.frames)!);
+    expect(Buffer.concat(parts).equals(whole.toWav().subarray(WAV_HEADER_BYTES))).toBe(true);
+    expect(held).toBeLessThan(24_000 * 7);
+  });
+
+  it("clamps a cut of audio already handed over to the handed-over point", () => {
+    const rec = new CallRecorder(1000);
+    rec.addAssistant(new Int16Array(100).fill(1), 0, "a");
+    expect(rec.take(50)?.length).toBe(50 * 4);
+    rec.cutAssistantItem("a", 20);
+    expect(rec.frames).toBe(50);
+    rec.addAssistant(new Int16Array(10).fill(2), 0, "b");
+    expect([...new Int16Array(rec.toWav().buffer.slice(WAV_HEADER_BYTES))].filter((_, i) => i % 2 === 1)).toEqual(Array.from({ length: 10 }, () => 2));
   });
 });

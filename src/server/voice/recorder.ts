@@ -12,19 +12,16 @@
  *   barge-in (`cutAssistantItem`, at the milliseconds the transport reports played) and at
  *   hang-up (`trimAssistant`, audio still queued when the call ended).
  *
- * The recorder keeps samples in memory (24 kHz: about 5.8 MB per stereo minute; 8 kHz:
- * about 1.9 MB) and renders the WAV once, when the call ends — a slice at a time, yielding in
- * between, because that runs on the thread carrying every other call's audio.
+ * Memory stays flat whatever the length of the call: `take(upTo)` hands over the finished
+ * part of the timeline as interleaved stereo PCM (the WAV's data) and forgets it; the session
+ * streams that to storage (recording-stream.ts) and keeps only the last seconds, which a
+ * barge-in may still cut. Cuts and late audio before the handed-over point are clamped to it.
  */
-import { silentStereoWav, writeWavChannel } from "./audio.ts";
+import { WAV_HEADER_BYTES, silentStereoWav, writeWavChannel } from "./audio.ts";
 
 const CALLER_JITTER_MS = 250;
-/** The provider caps a session at 60 minutes; keep a margin, then stop growing. */
-const MAX_RECORDING_MS = 65 * 60_000;
-/** Samples written between two yields when rendering the WAV (a few milliseconds of work). */
-const WAV_SLICE_SAMPLES = 1 << 18;
-
-const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Beyond this a WAV's 32-bit sizes would overflow at 24 kHz stereo; far beyond any real call. */
+const MAX_RECORDING_MS = 6 * 60 * 60_000;
 
 interface Segment {
   start: number;
@@ -37,13 +34,19 @@ class Track {
   cursor = 0;
 
   place(samples: Int16Array, start: number, tag?: string): void {
+    if (start < this.floor) {
+      // Arrived after its place on the timeline was written out: keep only the rest.
+      samples = samples.subarray(Math.min(samples.length, this.floor - start));
+      start = this.floor;
+      if (samples.length === 0) return;
+    }
     this.segments.push({ start, samples, tag });
     this.cursor = start + samples.length;
   }
 
-  /** Drop every sample at or after `position`. */
+  /** Drop every sample at or after `position` (never before what was handed over). */
   cutAt(position: number): void {
-    const at = Math.max(0, Math.floor(position));
+    const at = Math.max(this.floor, Math.floor(position));
     while (this.segments.length > 0) {
       const last = this.segments[this.segments.length - 1]!;
       if (last.start >= at) {
@@ -58,9 +61,33 @@ class Track {
 
   get end(): number {
     const last = this.segments[this.segments.length - 1];
-    return last ? last.start + last.samples.length : 0;
+    return last ? last.start + last.samples.length : this.floor;
   }
 
+  /** Samples before this were handed over (take) and are gone. */
+  floor = 0;
+  /** Samples of each tagged item handed over already, so a later cut still counts from its start. */
+  readonly takenOfTag = new Map<string, number>();
+
+  /** Forget every sample before `position` (they were written out). */
+  dropBefore(position: number): void {
+    this.floor = Math.max(this.floor, position);
+    let drop = 0;
+    for (const segment of this.segments) {
+      if (segment.start >= position) break;
+      const taken = Math.min(segment.samples.length, position - segment.start);
+      if (segment.tag !== undefined) this.takenOfTag.set(segment.tag, (this.takenOfTag.get(segment.tag) ?? 0) + taken);
+      if (taken === segment.samples.length) {
+        drop += 1;
+      } else {
+        segment.samples = segment.samples.subarray(taken);
+        segment.start += taken;
+        break;
+      }
+    }
+    this.segments.splice(0, drop);
+    this.cursor = Math.max(this.cursor, this.floor);
+  }
 }
 
 export class CallRecorder {
@@ -99,7 +126,11 @@ export class CallRecorder {
    * assistant channel holds after that point was flushed unplayed (including later items).
    */
   cutAssistantItem(itemId: string, playedMs: number): void {
-    let keep = this.toSamples(playedMs);
+    let keep = this.toSamples(playedMs) - (this.assistant.takenOfTag.get(itemId) ?? 0);
+    if (keep < 0) {
+      this.assistant.cutAt(this.assistant.floor);
+      return;
+    }
     for (const segment of this.assistant.segments) {
       if (segment.tag !== itemId) continue;
       if (keep <= segment.samples.length) {
@@ -120,43 +151,53 @@ export class CallRecorder {
     return this.caller.end === 0 && this.assistant.end === 0;
   }
 
+  /** Length of the timeline so far (what the WAV will hold). */
+  get frames(): number {
+    return Math.max(this.caller.end, this.assistant.end);
+  }
+
   get durationMs(): number {
-    return (Math.max(this.caller.end, this.assistant.end) * 1000) / this.sampleRate;
+    return (this.frames * 1000) / this.sampleRate;
   }
 
-  /** The WAV in one go. */
-  toWav(): Buffer {
-    const wav = silentStereoWav(Math.max(this.caller.end, this.assistant.end), this.sampleRate);
-    const steps = this.fill(wav);
-    while (!steps.next().done);
-    return wav;
+  /** Samples handed over by `take` so far. */
+  get taken(): number {
+    return this.caller.floor;
   }
 
-  /** The WAV, written a slice at a time with `pause()` (the next turn of the event loop) in between. */
-  async toWavInSlices(pause: () => Promise<void> = yieldToEventLoop): Promise<Buffer> {
-    const wav = silentStereoWav(Math.max(this.caller.end, this.assistant.end), this.sampleRate);
-    const steps = this.fill(wav);
-    while (!steps.next().done) await pause();
-    return wav;
+  /** Timeline position of `ms` after the start, in samples. */
+  positionOf(ms: number): number {
+    return this.toSamples(ms);
   }
 
-  /** Writes both tracks into `wav`, stopping after every WAV_SLICE_SAMPLES samples. */
-  private *fill(wav: Buffer): Generator<void> {
-    let sinceStop = 0;
+  /**
+   * The WAV data (interleaved stereo PCM16 LE) from the last handed-over point up to `upTo`
+   * samples, forgetting it; null when there is nothing new. Silence fills what neither side said.
+   */
+  take(upTo: number): Buffer | null {
+    const from = this.caller.floor;
+    const to = Math.min(Math.floor(upTo), this.maxSamples);
+    if (to <= from) return null;
+    const slice = this.render(from, to).subarray(WAV_HEADER_BYTES);
+    this.caller.dropBefore(to);
+    this.assistant.dropBefore(to);
+    return slice;
+  }
+
+  /** A WAV of the timeline from `from` to `to` (writeWavChannel counts frames after the header). */
+  private render(from: number, to: number): Buffer {
+    const wav = silentStereoWav(to - from, this.sampleRate);
     for (const [track, channel] of [[this.caller, 0], [this.assistant, 1]] as const) {
       for (const segment of track.segments) {
-        let at = 0;
-        while (at < segment.samples.length) {
-          const take = Math.min(segment.samples.length - at, WAV_SLICE_SAMPLES - sinceStop);
-          writeWavChannel(wav, channel, segment.start + at, segment.samples.subarray(at, at + take));
-          at += take;
-          sinceStop += take;
-          if (sinceStop >= WAV_SLICE_SAMPLES) {
-            sinceStop = 0;
-            yield;
-          }
-        }
+        if (segment.start >= to) break;
+        writeWavChannel(wav, channel, segment.start - from, segment.samples.subarray(0, to - segment.start));
       }
     }
+    return wav;
+  }
+
+  /** What has not been taken yet, as a whole WAV, leaving the recorder as it is (tests). */
+  toWav(): Buffer {
+    return this.render(this.taken, Math.max(this.taken, this.frames));
   }
 }

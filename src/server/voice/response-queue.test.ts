@@ -45,4 +45,22 @@ describe("ResponseQueue", () => {
     q.request();
     expect(q.isActive).toBe(false);
   });
+
+  it("frees the slot when our request is refused for another reason, and sends what was queued meanwhile", () => {
+    const { sent, q } = queue();
+    q.request({ instructions: "a" });
+    q.request({ instructions: "b" }); // typed text while "a" is believed active
+    q.refused();
+    expect(sent).toEqual([{ instructions: "a" }, { instructions: "b" }]);
+    q.created();
+    q.done();
+    expect(q.isActive).toBe(false);
+  });
+
+  it("keeps a server-started response active when a refusal is not about our request", () => {
+    const { q } = queue();
+    q.created();
+    q.refused();
+    expect(q.isActive).toBe(true);
+  });
 });

@@ -6,7 +6,10 @@
 import type { ResponseOptions } from "./providers/realtime-protocol.ts";
 
 export class ResponseQueue {
+  /** A response is in progress (response.created seen, or counted from our send). */
   private active = false;
+  /** Our response.create is out and its response.created has not come back yet. */
+  private inFlight = false;
   private wanted: { options: ResponseOptions | undefined } | null = null;
   private lastSent: ResponseOptions | undefined;
 
@@ -25,6 +28,7 @@ export class ResponseQueue {
     if (this.send(options)) {
       // Counted as active from the moment it is sent, before response.created comes back.
       this.active = true;
+      this.inFlight = true;
       this.lastSent = options;
     }
   }
@@ -32,14 +36,39 @@ export class ResponseQueue {
   /** response.created — also for responses the server's VAD starts on its own. */
   created(): void {
     this.active = true;
+    this.inFlight = false;
   }
 
   /** response.done: the slot is free; a queued request goes out now. */
   done(): void {
     this.active = false;
+    this.inFlight = false;
+    this.drain();
+  }
+
+  private drain(): void {
     const wanted = this.wanted;
     this.wanted = null;
     if (wanted) this.request(wanted.options);
+  }
+
+  /**
+   * Our request was refused for another reason (bad options, rate limit, ...): no response will
+   * come of it, so the slot is free again. A request queued meanwhile goes out now; the refused
+   * one is not retried (it would be refused the same way).
+   */
+  refused(): void {
+    if (!this.inFlight) return; // not ours, or already answered: the active response stands
+    this.inFlight = false;
+    this.active = false;
+    this.drain();
+  }
+
+  /** A new provider session: nothing of the old one is in progress any more; a queued request goes to the new one. */
+  reset(): void {
+    this.active = false;
+    this.inFlight = false;
+    this.drain();
   }
 
   /**

@@ -115,8 +115,18 @@ export interface CallStore {
   read(id: string): Promise<CallRecordCheck | null>;
 }
 
-/** Stores the recording under `key` (the storage module's put). */
-export type SaveRecording = (key: string, wav: Buffer) => Promise<void>;
+/**
+ * A recording written while the call runs (the storage module's AppendWriter): appended in
+ * slices, the WAV header patched in by `finish({ head })`.
+ */
+export interface RecordingWriter {
+  append(chunk: Uint8Array): Promise<void>;
+  finish(options: { head: Uint8Array }): Promise<unknown>;
+  abort(): Promise<void>;
+}
+
+/** Opens the recording object under `key` (the storage module's openAppend). */
+export type OpenRecording = (key: string) => Promise<RecordingWriter>;
 
 export interface SessionLogger {
   info(obj: object, msg?: string): void;

@@ -72,6 +72,11 @@ export class ToolCalls {
 
   constructor(private readonly deps: ToolCallsDeps) {}
 
+  /** Some call of the model still waits for its output (a session must not be swapped now). */
+  get pending(): boolean {
+    return this.calls.size > 0;
+  }
+
   private call(callId: string, responseId: string, name = ""): PendingCall {
     let call = this.calls.get(callId);
     if (!call) {
@@ -135,16 +140,19 @@ export class ToolCalls {
 
   private async execute(call: PendingCall): Promise<FunctionCallOutput | null> {
     const { transcript } = this.deps;
-    if (!call.callId.startsWith(CALL_ID_PREFIX)) {
-      transcript.system(`Refused tool call "${call.name}": invalid call id "${call.callId}"`, true);
-      return null;
-    }
-    const args = parseArguments(call.args);
     const answer = (value: unknown): FunctionCallOutput => ({
       type: "function_call_output",
       call_id: call.callId,
       output: outputText(value),
     });
+    if (!call.callId.startsWith(CALL_ID_PREFIX)) {
+      // Refused (spec), never run — but the model still gets an answer for its call, or it
+      // waits for one and the assistant falls silent.
+      const refusal = `Refused tool call "${call.name}": invalid call id "${call.callId}"`;
+      transcript.system(refusal, true);
+      return answer({ error: refusal });
+    }
+    const args = parseArguments(call.args);
 
     const resolution = this.deps.catalog.resolve(call.name, args);
     if (!resolution.ok) {

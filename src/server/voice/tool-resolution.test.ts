@@ -60,6 +60,18 @@ describe("ToolCatalog.resolve, in the order of spec §8", () => {
     expect(resolved("get_weather_forecast_now")).toEqual(["tool-weather", "partial"]));
   it("by containment of words in any order", () => expect(resolved("lookup-order-status")).toEqual(["tool-order", "containment"]));
 
+  it("resolves a declared name to the tool it was declared for, before any other rule", () => {
+    const clash = new ToolCatalog([
+      { id: "a", name: "Get Weather" },
+      { id: "b", name: "Get_Weather" },
+    ]);
+    expect(clash.providerTools().map((t) => t.name)).toEqual(["Get_Weather", "Get_Weather_2"]);
+    const first = clash.resolve("Get_Weather", {});
+    const second = clash.resolve("Get_Weather_2", {});
+    expect(first.ok && [first.tool.id, first.rule]).toEqual(["a", "provider-name"]);
+    expect(second.ok && [second.tool.id, second.rule]).toEqual(["b", "provider-name"]);
+  });
+
   it("prefers an earlier rule over a later one", () => {
     const tricky = new ToolCatalog([
       { id: "Get Weather", name: "Something" },

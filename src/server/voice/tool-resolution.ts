@@ -114,7 +114,7 @@ export class ToolCatalog {
   }
 
   /**
-   * Rules, first match wins: id, exact name, our sanitised provider name, underscores to
+   * Rules, first match wins: our declared provider name, id, exact name, underscores to
    * capitalised words, then — if the model said "item" — inference from the argument names
    * or the only tool, then partial name (one normalised name inside the other) and
    * containment (every word of one name among the words of the other, in any order).
@@ -126,7 +126,14 @@ export class ToolCatalog {
       tool ? { ok: true, tool, rule } : undefined;
     const tools = this.tools;
     const wanted = normalise(name);
+    // The names we declared come first: they are the only names the model was given, so
+    // "Get_Weather" means the tool declared as Get_Weather ("Get Weather"), never the tool
+    // *named* "Get_Weather" that had to be declared as Get_Weather_2. Then spec §8's order.
     const result =
+      found(
+        tools.find((t) => this.providerName(t) === name),
+        "provider-name",
+      ) ??
       found(
         tools.find((t) => t.id === name),
         "id",
@@ -134,10 +141,6 @@ export class ToolCatalog {
       found(
         tools.find((t) => t.name === name),
         "exact",
-      ) ??
-      found(
-        tools.find((t) => this.providerName(t) === name),
-        "provider-name",
       ) ??
       found(
         tools.find((t) => t.name === underscoresToWords(name)),

@@ -4,10 +4,10 @@ import { MERGE_WINDOW_MS, TranscriptBuilder } from "./transcript.ts";
 
 function setup() {
   let t = Date.UTC(2026, 0, 1);
-  const changes: Array<[number, TranscriptEntry]> = [];
+  const changes: Array<[number, TranscriptEntry | string]> = [];
   const builder = new TranscriptBuilder(
     () => t,
-    (index, entry) => changes.push([index, entry]),
+    (change) => changes.push([change.index, change.kind === "set" ? change.entry : change.text]),
   );
   return { builder, changes, advance: (ms: number) => (t += ms) };
 }
@@ -22,6 +22,8 @@ describe("TranscriptBuilder", () => {
     builder.assistantPiece(", friend.", "a2");
     expect(builder.entries()).toMatchObject([{ type: "assistant", content: "Hello there, friend." }]);
     expect(changes.map(([index]) => index)).toEqual([0, 0, 0]);
+    // The entry once, then only the appended pieces: traffic grows with the text, not its square.
+    expect(changes.map(([, change]) => (typeof change === "string" ? change : change.content))).toEqual(["Hello", " there", ", friend."]);
     expect(builder.entries()[0]!.timestamp).toBe(new Date(Date.UTC(2026, 0, 1)).toISOString());
   });
 
@@ -97,5 +99,12 @@ describe("TranscriptBuilder", () => {
       { type: "system", isError: true },
     ]);
     expect(builder.entries()[0]).not.toHaveProperty("isError");
+  });
+
+  it("keeps the interruption mark of an item cut before its first text, and applies it when the text comes", () => {
+    const { builder } = setup();
+    builder.markInterrupted("a1", 320.4);
+    builder.assistantDone("a1", "Sure, let me");
+    expect(builder.entries()).toMatchObject([{ type: "assistant", content: "Sure, let me", interruptedAtMs: 320 }]);
   });
 });

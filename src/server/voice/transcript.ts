@@ -11,7 +11,13 @@ import type { ToolData, TranscriptEntry } from "../../shared/calls.ts";
 /** Consecutive assistant pieces closer than this merge into one entry (spec §9). */
 export const MERGE_WINDOW_MS = 2000;
 
-export type TranscriptListener = (index: number, entry: TranscriptEntry) => void;
+/**
+ * A change of the transcript, as the live socket carries it: a whole entry (new, or replaced:
+ * a user slot filled, an interruption mark), or text appended to an entry. Appends keep a long
+ * assistant turn's traffic linear: each piece is sent once, never the grown entry again.
+ */
+export type TranscriptChange = { kind: "set"; index: number; entry: TranscriptEntry } | { kind: "append"; index: number; text: string };
+export type TranscriptListener = (change: TranscriptChange) => void;
 
 export class TranscriptBuilder {
   private readonly slots: Array<TranscriptEntry | undefined> = [];
@@ -29,9 +35,12 @@ export class TranscriptBuilder {
     return new Date(this.now()).toISOString();
   }
 
+  /** Interruption marks of items whose entry does not exist yet (cut before their first text). */
+  private readonly pendingMarks = new Map<string, number>();
+
   private put(index: number, entry: TranscriptEntry): number {
     this.slots[index] = entry;
-    this.onChange(index, { ...entry });
+    this.onChange({ kind: "set", index, entry: { ...entry } });
     return index;
   }
 
@@ -50,13 +59,27 @@ export class TranscriptBuilder {
     let index: number;
     if (last && last.index === this.slots.length - 1 && at - last.at < MERGE_WINDOW_MS) {
       const entry = this.slots[last.index]!;
-      index = this.put(last.index, { ...entry, content: entry.content + text });
+      index = last.index;
+      this.slots[index] = { ...entry, content: entry.content + text };
+      this.onChange({ kind: "append", index, text });
     } else {
       index = this.append({ type: "assistant", content: text, timestamp: this.stamp() });
     }
     this.lastPiece = { index, at };
-    if (itemId !== undefined && !this.assistantSlots.has(itemId)) this.assistantSlots.set(itemId, index);
+    if (itemId !== undefined && !this.assistantSlots.has(itemId)) {
+      this.assistantSlots.set(itemId, index);
+      const mark = this.pendingMarks.get(itemId);
+      if (mark !== undefined) {
+        this.pendingMarks.delete(itemId);
+        this.markInterrupted(itemId, mark);
+      }
+    }
     return index;
+  }
+
+  /** True once some text of this assistant item is in the transcript. */
+  hasAssistantItem(itemId: string): boolean {
+    return this.assistantSlots.has(itemId);
   }
 
   /** The full text of an assistant item; used only when no piece of it was streamed. */
@@ -67,7 +90,11 @@ export class TranscriptBuilder {
   /** The caller barged in: only `atMs` of this item's audio was heard. */
   markInterrupted(itemId: string, atMs: number): void {
     const index = this.assistantSlots.get(itemId);
-    if (index === undefined) return;
+    if (index === undefined) {
+      // Cut before its first transcript piece: the mark waits for the item's text.
+      this.pendingMarks.set(itemId, atMs);
+      return;
+    }
     const entry = this.slots[index]!;
     this.put(index, { ...entry, interruptedAtMs: Math.max(0, Math.round(atMs)) });
     // Whatever comes next is a new turn, even within the merge window.

@@ -186,15 +186,33 @@ describe("every way out finalises the record", () => {
     expect(live.app.ctx.liveCalls.size).toBe(0);
   });
 
-  it("the provider drops the connection: its reason", async () => {
+  it("the provider drops the connection: the call goes on in a new session, one record", async () => {
     const { browser, callId } = await startCall();
-    const conn = await fake.connection(fake.connections.length - 1);
-    conn.drop(1011, "Internal server error");
+    const before = fake.connections.length;
+    fake.connections[before - 1]!.drop(1011, "Internal server error");
+    const second = await fake.connection(before, 5000);
+    await second.waitForSent("session.updated");
+    await second.until(() => second.receivedOf("conversation.item.create").length > 0, 5000, "context");
+    expect(browser.statuses()).not.toContain("Connection failed");
+    browser.sendText("Still there?");
+    await browser.until(() => responsesDone(browser) >= 2, "an answer from the new session");
+    browser.end();
+    await browser.untilClosed();
+    expect(endedOf(browser)).toMatchObject({ callId, reason: "User ended call" });
+    expect(await recordOf(live.db, callId)).toMatchObject({ endedReason: "User ended call" });
+    expect(contents(browser).filter(([type]) => type === "assistant")[0]).toEqual(["assistant", "Hello, this is Ava. How can I help?"]);
+  });
+
+  it("the provider drops the connection and no new session can be set up: that reason", async () => {
+    const { browser, callId } = await startCall();
+    fake.script = { refuse: [{ type: "session.update", code: "invalid_value", message: "Model not available." }] };
+    fake.connections[fake.connections.length - 1]!.drop(1011, "Internal server error");
     await browser.untilClosed();
     expect(browser.closed?.code).toBe(1000);
-    expect(endedOf(browser)).toMatchObject({ callId, reason: "Internal server error", cost: 0.05 });
-    expect(browser.statuses()).toContain("Disconnected (1011) - Internal server error");
-    expect(await recordOf(live.db, callId)).toMatchObject({ endedReason: "Internal server error", cost: 0.05 });
+    const reason = "Failed to initialize session: Model not available.";
+    expect(endedOf(browser)).toMatchObject({ callId, reason, cost: 0.05 });
+    expect(browser.statuses()).toContain("Connection failed");
+    expect(await recordOf(live.db, callId)).toMatchObject({ endedReason: reason, cost: 0.05 });
   });
 
   describe("server shutdown", () => {

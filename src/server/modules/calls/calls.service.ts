@@ -156,20 +156,22 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
     startCall(transport: Transport, call: PreparedCall, log: FastifyBaseLogger, kind: { isTest: boolean; phone?: PhoneCallParty }): CallSession {
       const logger = log.child({ assistantId: call.assistant.id });
       const metrics = liveCalls.metrics;
-      const session = new CallSession({
-        transport,
-        provider: new OpenAIRealtimeProvider({
+      // One per provider session: a call outlives the provider's 60-minute cap on new ones.
+      const newProvider = () =>
+        new OpenAIRealtimeProvider({
           baseUrl: config.openaiBaseUrl,
           apiKey: call.apiKey,
           model: call.assistant.model,
           logger,
           metrics,
-        }),
+        });
+      const session = new CallSession({
+        transport,
+        provider: newProvider(),
+        newProvider,
         toolRunner: createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }),
         store,
-        saveRecording: async (key, wav) => {
-          await storage.put(key, wav, { contentType: "audio/wav" });
-        },
+        openRecording: (key) => storage.openAppend(key, { contentType: "audio/wav" }),
         assistant: call.assistant,
         userId: call.userId,
         isTest: kind.isTest,

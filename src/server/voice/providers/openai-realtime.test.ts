@@ -1,7 +1,7 @@
 import WebSocket from "ws";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { OpenAIRealtimeProvider, realtimeUrl, type RealtimeProviderHandlers } from "./openai-realtime.ts";
+import { MAX_BUFFERED_AUDIO_BYTES, OpenAIRealtimeProvider, realtimeUrl, type RealtimeProviderHandlers } from "./openai-realtime.ts";
 import { buildSessionConfig, parseServerEvent, type RealtimeServerEvent } from "./realtime-protocol.ts";
 
 function recorder() {
@@ -213,5 +213,38 @@ describe("the fake GA server", () => {
     await conn.until(() => conn.errorCodes().length === 3);
     expect(conn.errorCodes().slice(1)).toEqual(["invalid_value", "response_cancel_not_active"]);
     client.ws.close();
+  });
+});
+
+describe("outbound audio backpressure", () => {
+  let fake: FakeRealtime;
+  beforeEach(async () => {
+    fake = await startFakeRealtime({ apiKey: "sk-bp" });
+  });
+  afterEach(async () => {
+    await fake.close();
+  });
+
+  it("drops caller audio instead of queueing it without bound when the provider stops reading", async () => {
+    const provider = new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: "sk-bp", model: "gpt-realtime-2.1", pingIntervalMs: 0 });
+    const r = recorder();
+    provider.connect(r.handlers);
+    await r.until(() => r.opened());
+    const conn = await fake.connection();
+    conn.stall();
+    // 2,000 frames of 4096 samples: about 5.7 minutes of audio, 22 MB as base64 JSON.
+    const frame = new Uint8Array(8192).fill(7);
+    let accepted = 0;
+    for (let i = 0; i < 2000; i += 1) {
+      if (provider.appendAudio(frame)) accepted += 1;
+      if (i % 50 === 0) await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(provider.droppedAudioFrames).toBeGreaterThan(0);
+    expect(accepted + provider.droppedAudioFrames).toBe(2000);
+    // What waits in our socket stays near the limit (plus the one frame that crossed it).
+    expect(provider.bufferedAmount).toBeLessThanOrEqual(MAX_BUFFERED_AUDIO_BYTES + 12_000);
+    // Control events still go out (they are small and must not be lost).
+    expect(provider.createResponse()).toBe(true);
+    provider.close();
   });
 });

@@ -38,6 +38,11 @@ export interface RealtimeProvider {
   createResponse(response?: ResponseOptions): boolean;
   cancelResponse(): boolean;
   truncate(itemId: string, audioEndMs: number): boolean;
+  /**
+   * The type of a recent client event we sent, by its `event_id` (an `error` names the event
+   * that caused it in `error.event_id`); undefined when unknown or long gone.
+   */
+  clientEventType(eventId: string): string | undefined;
   close(code?: number, reason?: string): void;
 }
 
@@ -68,6 +73,14 @@ export function realtimeUrl(baseUrl: string, model: string): string {
 }
 
 const MAX_ERROR_BODY = 4096;
+/** Control events remembered for error attribution (audio appends are not: they never fail alone). */
+const RECENT_EVENTS = 64;
+/**
+ * Caller audio waiting in our socket's send buffer beyond this is dropped instead of queued
+ * (about 2.5 s of 24 kHz PCM as base64 JSON): a stalled provider link must not grow memory
+ * without bound, and audio that late is of no use to a live conversation anyway.
+ */
+export const MAX_BUFFERED_AUDIO_BYTES = 192 * 1024;
 
 export class OpenAIRealtimeProvider implements RealtimeProvider {
   private ws: WebSocket | null = null;
@@ -79,6 +92,9 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
   /** Set once the refusal has been reported, so ws's own abort error is not reported again. */
   private handshakeRejected = false;
   private eventCounter = 0;
+  private readonly recent = new Map<string, string>();
+  /** Caller audio frames dropped because the provider socket was backed up. */
+  droppedAudioFrames = 0;
 
   constructor(private readonly options: OpenAIRealtimeOptions) {}
 
@@ -169,12 +185,26 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     this.handlers?.close(code, reason);
   }
 
-  private send(event: Record<string, unknown>): boolean {
+  private send(event: Record<string, unknown> & { type: string }): boolean {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
     this.eventCounter += 1;
-    ws.send(JSON.stringify({ event_id: `evt_sb_${this.eventCounter}`, ...event }));
+    const eventId = `evt_sb_${this.eventCounter}`;
+    if (event.type !== "input_audio_buffer.append") {
+      this.recent.set(eventId, event.type);
+      if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value!);
+    }
+    ws.send(JSON.stringify({ event_id: eventId, ...event }));
     return true;
+  }
+
+  clientEventType(eventId: string): string | undefined {
+    return this.recent.get(eventId);
+  }
+
+  /** Bytes queued in our socket, not yet handed to the network. */
+  get bufferedAmount(): number {
+    return this.ws?.bufferedAmount ?? 0;
   }
 
   updateSession(session: RealtimeSessionConfig): boolean {
@@ -183,6 +213,11 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
 
   appendAudio(audio: Uint8Array): boolean {
     if (audio.length === 0) return true;
+    if (this.bufferedAmount > MAX_BUFFERED_AUDIO_BYTES) {
+      this.droppedAudioFrames += 1;
+      if (this.droppedAudioFrames === 1) this.options.logger?.warn?.({ bufferedAmount: this.bufferedAmount }, "provider socket backed up: dropping caller audio");
+      return false;
+    }
     return this.send({ type: "input_audio_buffer.append", audio: Buffer.from(audio.buffer, audio.byteOffset, audio.length).toString("base64") });
   }
 

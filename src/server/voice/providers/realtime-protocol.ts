@@ -80,6 +80,8 @@ export function buildSessionConfig(input: SessionConfigInput): RealtimeSessionCo
 
 export type ConversationItem =
   | { type: "message"; role: "user" | "system"; content: Array<{ type: "input_text"; text: string }> }
+  /** Clients may create assistant text items (never assistant audio): a renewed session's context. */
+  | { type: "message"; role: "assistant"; content: Array<{ type: "output_text"; text: string }> }
   | { type: "function_call_output"; call_id: string; output: string };
 
 /** Per-response overrides of `response.create` (GA field names). */
@@ -98,6 +100,8 @@ const item = z.looseObject({
   name: z.string().optional(),
   arguments: z.string().optional(),
   status: z.string().optional(),
+  /** message items: their parts (output_audio carries the transcript). */
+  content: z.array(z.looseObject({ type: z.string(), transcript: z.string().nullish(), text: z.string().nullish() })).optional(),
 });
 
 const errorBody = z.looseObject({
@@ -110,7 +114,7 @@ const errorBody = z.looseObject({
 
 const serverEvent = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("error"), error: errorBody }),
-  z.looseObject({ type: z.literal("session.created"), session: z.looseObject({}) }),
+  z.looseObject({ type: z.literal("session.created"), session: z.looseObject({ expires_at: z.number().optional() }) }),
   z.looseObject({ type: z.literal("session.updated"), session: z.looseObject({}) }),
   z.looseObject({ type: z.literal("response.created"), response: z.looseObject({ id: z.string() }) }),
   z.looseObject({

@@ -57,6 +57,7 @@ export type CallAction =
   | { type: "status"; state: CallState; text: string }
   | { type: "started"; callId: string }
   | { type: "transcript"; index: number; entry: TranscriptEntry }
+  | { type: "transcript-delta"; index: number; text: string }
   | { type: "ending" }
   | { type: "mic"; on: boolean }
   | { type: "ended"; outcome: CallOutcome }
@@ -120,6 +121,14 @@ export function callReducer(state: CallView, action: CallAction): CallView {
     case "transcript": {
       const entries = state.entries.slice();
       entries[action.index] = action.entry;
+      return { ...state, entries };
+    }
+    case "transcript-delta": {
+      const entry = state.entries[action.index];
+      // A piece of an entry this view never received (cannot happen on one socket): ignored.
+      if (!entry) return state;
+      const entries = state.entries.slice();
+      entries[action.index] = { ...entry, content: entry.content + action.text };
       return { ...state, entries };
     }
     case "ending":

@@ -2,11 +2,13 @@
  * AudioWorklet processor: microphone → PCM16 little-endian, 24 kHz mono, posted in chunks of
  * 4096 samples (spec §9) with the chunk's RMS level for the meter.
  *
- * Loaded as its own file through `?worker&url` (CSP script-src 'self'); it must import nothing.
- * Chromium resamples the microphone into a 24 kHz context itself; browsers that refuse to join
- * a microphone to a context of another rate (Firefox) get a context at the device's rate, and
- * this processor resamples by linear interpolation.
+ * Loaded as its own file through `?worker&url` (CSP script-src 'self'), which bundles its one
+ * import (resampler.ts, itself import-free) into it. Chromium resamples the microphone into a
+ * 24 kHz context itself; browsers that refuse to join a microphone to a context of another rate
+ * (Firefox) get a context at the device's rate, and this processor low-pass filters, then
+ * resamples (resampler.ts).
  */
+import { Resampler } from "./resampler";
 
 // The AudioWorkletGlobalScope is not in TypeScript's DOM lib; the few names used here.
 declare const sampleRate: number;
@@ -29,11 +31,8 @@ class CaptureProcessor extends AudioWorkletProcessor {
   private filled = 0;
   private sumSquares = 0;
   private enabled = true;
-  /** Input samples per output sample. */
-  private readonly step = sampleRate / TARGET_RATE;
-  /** Position of the next output sample, in input samples from the start of the current block (-1 = `last`). */
-  private position = 0;
-  private last = 0;
+  private readonly resampler = new Resampler(sampleRate, TARGET_RATE);
+  private readonly emit = (value: number) => this.push(value);
 
   constructor() {
     super();
@@ -68,25 +67,10 @@ class CaptureProcessor extends AudioWorkletProcessor {
     const input = inputs[0]?.[0];
     if (!input || input.length === 0) return true;
     if (!this.enabled) {
-      this.last = input[input.length - 1] ?? 0;
+      this.resampler.skip(input);
       return true;
     }
-    if (this.step === 1) {
-      for (let i = 0; i < input.length; i += 1) this.push(input[i] ?? 0);
-      return true;
-    }
-    const n = input.length;
-    let t = this.position;
-    while (t <= n - 1) {
-      const i = Math.floor(t);
-      const frac = t - i;
-      const a = i < 0 ? this.last : (input[i] ?? 0);
-      const b = frac === 0 ? a : (input[i + 1] ?? a);
-      this.push(a + (b - a) * frac);
-      t += this.step;
-    }
-    this.position = t - n;
-    this.last = input[n - 1] ?? 0;
+    this.resampler.process(input, this.emit);
     return true;
   }
 }

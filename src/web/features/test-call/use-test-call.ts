@@ -74,6 +74,9 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
         case "transcript":
           dispatch({ type: "transcript", index: message.index, entry: message.entry });
           break;
+        case "transcript_delta":
+          dispatch({ type: "transcript-delta", index: message.index, text: message.text });
+          break;
         case "error":
           toast.error(message.message);
           break;
