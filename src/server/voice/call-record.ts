@@ -3,6 +3,7 @@
  * the record to verify the write (spec §4 "Test call"). Failures are logged and reported in
  * the result, never thrown: a call must end even when the database or storage cannot.
  */
+import type { ProviderCost } from "../../shared/call-records.ts";
 import type { CallLogs } from "../../shared/calls.ts";
 import type { CallRecorder } from "./recorder.ts";
 import type { CallStore, SaveRecording, SessionLogger } from "./seams.ts";
@@ -17,6 +18,7 @@ export interface FinishCallRecord {
   reason: string;
   cost: number;
   logs: CallLogs;
+  providerCost?: ProviderCost | null;
 }
 
 export function recordingKey(callId: string): string {
@@ -36,7 +38,7 @@ export async function finishCallRecord(input: FinishCallRecord): Promise<{ recor
   }
   const endTime = new Date(endedAt).toISOString();
   try {
-    await store.finish(callId, { endTime, endedReason: input.reason, cost, logs: input.logs, recording });
+    await store.finish(callId, { endTime, endedReason: input.reason, cost, logs: input.logs, recording, providerCost: input.providerCost ?? null });
     const check = await store.read(callId);
     // Compared as instants and numbers: a database may format timestamps or numerics its own way.
     const verified = check !== null && check.endTime !== null && Date.parse(check.endTime) === endedAt && Number(check.cost) === cost;

@@ -19,13 +19,14 @@ import { finishCallRecord } from "./call-record.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
 import type { RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
-import { buildSessionConfig, type RealtimeServerEvent } from "./providers/realtime-protocol.ts";
+import { buildSessionConfig, TRANSCRIPTION_MODEL, type RealtimeServerEvent } from "./providers/realtime-protocol.ts";
 import { CallRecorder } from "./recorder.ts";
 import { ResponseQueue } from "./response-queue.ts";
 import { silentLogger, type SessionLogger, type TransportHandlers } from "./seams.ts";
 import { ToolCalls } from "./tool-calls.ts";
 import { ToolCatalog } from "./tool-resolution.ts";
 import { TranscriptBuilder } from "./transcript.ts";
+import { UsageMeter } from "./usage-meter.ts";
 
 export type { CallAssistant, CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 
@@ -45,6 +46,7 @@ export class CallSession {
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly playback = new PlaybackLedger();
   private readonly responses: ResponseQueue;
+  private readonly usage: UsageMeter;
   private phase: CallState | "idle" = "idle";
   private startedAt = 0;
   private connected = false;
@@ -69,6 +71,7 @@ export class CallSession {
       this.o.transport.send({ type: "transcript", index, entry }),
     );
     this.recorder = new CallRecorder(sampleRateOf(this.o.transport.audioFormat));
+    this.usage = new UsageMeter(this.o.assistant.model, TRANSCRIPTION_MODEL);
     this.responses = new ResponseQueue((response) => this.o.provider.createResponse(response));
     this.toolCalls = new ToolCalls({
       catalog: new ToolCatalog(this.o.assistant.tools),
@@ -250,6 +253,7 @@ export class CallSession {
         this.status("Assistant is responding");
         break;
       case "response.done":
+        this.usage.response(event.response.usage);
         this.onResponseDone(event.response);
         break;
       case "response.output_item.added":
@@ -285,6 +289,7 @@ export class CallSession {
         this.transcript.reserveUser(event.item_id);
         break;
       case "conversation.item.input_audio_transcription.completed":
+        this.usage.transcribed(event.usage);
         this.transcript.fillUser(event.item_id, event.transcript);
         break;
       case "conversation.item.input_audio_transcription.failed":
@@ -390,7 +395,7 @@ export class CallSession {
 
     const logs: CallLogs = { isTest: this.o.isTest, transcript: this.transcript.entries(), toolsUsed: [...this.toolCalls.used] };
     const { recording, verified } = callId
-      ? await finishCallRecord({ ...this.o, recorder: this.recorder, callId, endedAt, reason, cost, logs })
+      ? await finishCallRecord({ ...this.o, recorder: this.recorder, callId, endedAt, reason, cost, logs, providerCost: this.usage.summary() })
       : { recording: null, verified: false };
     if (callId && !verified) this.o.transport.send({ type: "error", message: "Failed to update call record" });
 
