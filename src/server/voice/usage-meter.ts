@@ -82,5 +82,5 @@ export class UsageMeter {
   }
 }
 
-/** Provider costs are fractions of a cent per turn: kept to 1/10,000 of a dollar. */
-const roundUsd = (usd: number) => Math.round(usd * 10_000) / 10_000;
+/** Provider costs are fractions of a cent per turn: kept to a millionth of a dollar. */
+const roundUsd = (usd: number) => Math.round(usd * 1e6) / 1e6;

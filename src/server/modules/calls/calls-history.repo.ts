@@ -90,8 +90,9 @@ export async function callsPerDay(db: Db, userId: string, filters: CallFilters, 
     .select({ day, calls: sql<number>`count(*)::int` })
     .from(calls)
     .where(callConditions(userId, filters))
-    .groupBy(day)
-    .orderBy(day);
+    // By position: the zone is a parameter, and "$1" in the select and "$2" in GROUP BY are not the same expression to PostgreSQL.
+    .groupBy(sql`1`)
+    .orderBy(sql`1`);
 }
 
 export type DeleteOutcome = { deleted: true; recording: string | null } | { deleted: false; inProgress: boolean };
