@@ -14,7 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const put = (who: Who, payload: unknown) => app.inject({ method: "PUT", url: "/api/settings/retention", headers: { cookie: who.cookie }, payload });
+const put = (who: Who, payload: Record<string, unknown>) => app.inject({ method: "PUT", url: "/api/settings/retention", headers: { cookie: who.cookie }, payload });
 const read = (who: Who) => app.inject({ method: "GET", url: "/api/settings/retention", headers: { cookie: who.cookie } });
 
 describe("retention settings", () => {
