@@ -1,5 +1,6 @@
 import { ShieldCheck } from "lucide-react";
 import { OpenAiKeyCard } from "./openai-key-card";
+import { RetentionCard } from "./retention-card";
 
 export function SettingsPage() {
   return (
@@ -16,6 +17,7 @@ export function SettingsPage() {
         </p>
       </div>
       <OpenAiKeyCard />
+      <RetentionCard />
     </section>
   );
 }
