@@ -4,7 +4,7 @@
  */
 import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
 import { CALL_MESSAGES, type CallFilters } from "../../../shared/call-records.ts";
-import { CALL_SEARCH_DOCUMENT, calls } from "../../db/schema.ts";
+import { calls } from "../../db/schema.ts";
 import { badRequest } from "../../errors.ts";
 
 /** Where a page ends: the last row's exact start (microseconds, as the database holds it) and id. */
@@ -54,7 +54,7 @@ export function callConditions(userId: string, filters: CallFilters, cursor?: Ca
   if (filters.from) parts.push(gte(calls.startTime, new Date(filters.from)));
   if (filters.to) parts.push(lt(calls.startTime, new Date(filters.to)));
   const search = searchQuery(filters.q);
-  if (search) parts.push(sql`${sql.raw(CALL_SEARCH_DOCUMENT)} @@ to_tsquery('simple', ${search})`);
+  if (search) parts.push(sql`${calls.search} @@ to_tsquery('simple', ${search})`);
   // A row comparison: the btree serves it as one range, newest first, under any of the indexes.
   if (cursor) parts.push(sql`(${calls.startTime}, ${calls.id}) < (${cursor.start}::timestamptz, ${cursor.id}::uuid)`);
   return and(...parts)!;
