@@ -36,8 +36,11 @@ const recordColumns = {
   providerCost: calls.providerCost,
 };
 
-/** A page of the user's calls, newest start first, after `cursor` (keyset: no gaps or repeats as calls arrive). */
-export async function listCallSummaries(db: Db, userId: string, filters: CallFilters, limit: number, cursor?: CallCursor) {
+/**
+ * A page of the user's calls, newest start first, after `cursor` (keyset: no gaps or repeats as
+ * calls arrive). Returns the query itself (await it), so npm run bench:api can EXPLAIN it.
+ */
+export function listCallSummaries(db: Db, userId: string, filters: CallFilters, limit: number, cursor?: CallCursor) {
   return db
     .select(summaryColumns)
     .from(calls)
@@ -70,7 +73,12 @@ export interface CallTotals {
 
 /** Sums over the filtered calls in one pass of the index range. */
 export async function callTotals(db: Db, userId: string, filters: CallFilters): Promise<CallTotals> {
-  const [row] = await db
+  const [row] = await callTotalsQuery(db, userId, filters);
+  return row!;
+}
+
+export function callTotalsQuery(db: Db, userId: string, filters: CallFilters) {
+  return db
     .select({
       calls: sql<number>`count(*)::int`,
       ended: sql<number>`count(${calls.endTime})::int`,
@@ -80,11 +88,10 @@ export async function callTotals(db: Db, userId: string, filters: CallFilters): 
     })
     .from(calls)
     .where(callConditions(userId, filters));
-  return row!;
 }
 
 /** Calls per day in `timeZone` (validated by the caller), oldest first; days without calls are absent. */
-export async function callsPerDay(db: Db, userId: string, filters: CallFilters, timeZone: string) {
+export function callsPerDay(db: Db, userId: string, filters: CallFilters, timeZone: string) {
   const day = sql<string>`to_char(${calls.startTime} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
   return db
     .select({ day, calls: sql<number>`count(*)::int` })
