@@ -115,7 +115,8 @@ export async function seedBenchData({ url, calls, mainUserId, log }: SeedOptions
                       'timestamp', to_char((c.start + make_interval(secs => k * 7)) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')))
                     FROM generate_series(0, 5 + g % 6) k))
          FROM generate_series($2::int, $3::int) g
-         CROSS JOIN LATERAL (SELECT g % 5 = 0 AS test, random() AS r, 20 + floor(random() * 400) AS seconds,
+         -- g / users, not g: the user is g mod users, and every fifth call of each user is a test call.
+         CROSS JOIN LATERAL (SELECT (g / ${BENCH_USERS}) % 5 = 0 AS test, random() AS r, 20 + floor(random() * 400) AS seconds,
                                     now() - random() * interval '365 days' AS start) c
          JOIN bu ON bu.idx = g % ${BENCH_USERS}
          JOIN ba ON ba.idx = bu.idx AND ba.slot = (g / ${BENCH_USERS}) % 3`,

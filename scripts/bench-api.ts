@@ -89,7 +89,7 @@ async function startServer(port: number) {
   const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-api-"));
   const child = spawn(join(root, "node_modules/.bin/tsx"), ["src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), DATABASE_URL: benchUrl, DATA_DIR: dataDir, APP_SECRET: randomBytes(32).toString("hex") },
+    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: benchUrl, DATA_DIR: dataDir, APP_SECRET: randomBytes(32).toString("hex") },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
@@ -112,9 +112,11 @@ async function startServer(port: number) {
 /** The benchmark's own account: signed up once, logged in on every run. */
 async function signIn(url: string): Promise<{ cookie: string; userId: string }> {
   const credentials = { email: "bench-000@example.com", password: "bench-password-123" };
-  const signUp = await fetch(`${url}/api/auth/sign-up/email`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ ...credentials, name: "Bench user 0" }) });
+  // The auth library checks the Origin of browser-style requests against PUBLIC_URL.
+  const headers = { "content-type": "application/json", origin: url };
+  const signUp = await fetch(`${url}/api/auth/sign-up/email`, { method: "POST", headers, body: JSON.stringify({ ...credentials, name: "Bench user 0" }) });
   if (!signUp.ok && signUp.status !== 422 && signUp.status !== 400) throw new Error(`sign-up failed: ${signUp.status}`);
-  const login = await fetch(`${url}/api/auth/sign-in/email`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(credentials) });
+  const login = await fetch(`${url}/api/auth/sign-in/email`, { method: "POST", headers, body: JSON.stringify(credentials) });
   if (!login.ok) throw new Error(`login failed: ${login.status} ${await login.text()}`);
   const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
   return { cookie, userId: ((await login.json()) as { user: { id: string } }).user.id };
