@@ -269,7 +269,9 @@ test("while loading it says so; a failed fetch is logged to the console and can 
   });
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
-  await page.route("**/api/calls", async (route) => {
+  // The list only (its query string carries the page size), not the stats or a single call.
+  const listUrl = (url: URL) => url.pathname === "/api/calls";
+  await page.route(listUrl, async (route) => {
     await held;
     await route.fulfill({ status: 500, contentType: "application/json", body: JSON.stringify({ error: { code: "internal", message: "Internal Server Error" } }) });
   });
@@ -283,7 +285,7 @@ test("while loading it says so; a failed fetch is logged to the console and can 
   // Console only: no toast.
   await expect(page.locator("[data-sonner-toast]")).toHaveCount(0);
 
-  await page.unroute("**/api/calls");
+  await page.unroute(listUrl);
   await retry.click();
   await expect(rows(page)).toHaveCount(4);
 });

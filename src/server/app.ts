@@ -24,6 +24,8 @@ import { callsHistoryRoutes } from "./modules/calls/calls-history.routes.ts";
 import { LiveCalls } from "./modules/calls/live-calls.ts";
 import type { FrameMetrics } from "./voice/seams.ts";
 import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
+import { scheduleRetention } from "./modules/retention/retention.job.ts";
+import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createSecretBox, type SecretBox } from "./secrets/crypto.ts";
@@ -50,6 +52,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** Failed-login brake; defaults to one counting in this process's memory. */
   loginThrottle?: LoginThrottle;
+  /** Run the hourly retention job (Settings → Data retention). Default: on, except under NODE_ENV=test, where tests run it directly. */
+  retentionJob?: boolean;
 }
 
 /** What every module gets: the few shared services, passed explicitly rather than via globals. */
@@ -143,7 +147,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(callsRoutes);
     await scope.register(callsHistoryRoutes);
     await scope.register(phoneNumbersRoutes);
+    await scope.register(retentionRoutes);
   });
+
+  if (deps.retentionJob ?? config.env !== "test") {
+    let stop: (() => void) | null = null;
+    app.addHook("onReady", async () => {
+      stop = scheduleRetention(deps.database.db, storage, app.log.child({ job: "retention" }));
+    });
+    app.addHook("onClose", async () => stop?.());
+  }
 
   const indexHtml = deps.webRoot ? await registerSpa(app, deps.webRoot) : null;
   app.setNotFoundHandler(async (req, reply) => {

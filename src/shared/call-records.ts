@@ -7,8 +7,9 @@ import { z } from "zod";
 // ".js", not ".ts": the one spelling both the server's NodeNext and the web's bundler resolution accept.
 import { formatDuration, toolUseSchema, transcriptEntrySchema } from "./calls.js";
 
-/** How many calls the list returns, newest first. */
-export const CALL_LIST_LIMIT = 200;
+/** GET /api/calls pages: 50 by default, at most 100. */
+export const CALL_PAGE_DEFAULT = 50;
+export const CALL_PAGE_MAX = 100;
 
 /** How long a recording's signed address stays valid. */
 export const RECORDING_URL_LIFETIME_MS = 3_600_000;
@@ -28,27 +29,140 @@ export const callRecordLogsSchema = z.looseObject({
 });
 export type CallRecordLogs = z.infer<typeof callRecordLogsSchema>;
 
-export const callRecordSchema = z.object({
+export const CALL_TYPES = ["Test", "Real", "Unknown"] as const;
+export type CallType = (typeof CALL_TYPES)[number];
+
+/** The status filter's classes (the badge shows the reason itself; see callStatus). */
+export const CALL_STATUS_FILTERS = ["in_progress", "completed", "error"] as const;
+export type CallStatusFilter = (typeof CALL_STATUS_FILTERS)[number];
+
+// ---------------------------------------------------------------------------
+// Provider cost (stored on the record when the call ends)
+
+/** One model's share: tokens by kind (per protocols §1.10) or seconds for duration-billed ASR. */
+export const providerCostLineSchema = z.object({
+  model: z.string(),
+  kind: z.enum(["realtime", "transcription"]),
+  text_in: z.number(),
+  text_cached: z.number(),
+  audio_in: z.number(),
+  audio_cached: z.number(),
+  text_out: z.number(),
+  audio_out: z.number(),
+  seconds: z.number(),
+  /** USD; null when the price table has no entry for the model. */
+  cost: z.number().nullable(),
+});
+export type ProviderCostLine = z.infer<typeof providerCostLineSchema>;
+
+export const providerCostSchema = z.object({
+  /** USD; null when any line's model is unpriced. */
+  total: z.number().nullable(),
+  lines: z.array(providerCostLineSchema),
+});
+export type ProviderCost = z.infer<typeof providerCostSchema>;
+
+// ---------------------------------------------------------------------------
+// GET /api/calls (a page of summaries), GET /api/calls/:id (the whole record)
+
+/** A row of the Calls table: no transcript, so a page of 100 stays small. */
+export const callSummarySchema = z.object({
   id: z.string(),
   /** null once the assistant is deleted; the record keeps its name. */
   assistant_id: z.string().nullable(),
   assistant_name: z.string().nullable(),
-  user_id: z.string(),
+  type: z.enum(CALL_TYPES),
+  /** The caller's number for phone calls; for browser test calls the user who made them. */
+  customer: z.string().nullable(),
+  /** The number called (phone calls, E.164); null for test calls. */
+  called_number: z.string().nullable(),
   start_time: z.iso.datetime(),
   /** null while the call is in progress. */
   end_time: z.iso.datetime().nullable(),
-  ended_reason: z.string().nullable(),
-  /** USD; null until the call has ended. */
+  /** null while in progress (the page counts it up from start_time). */
+  duration_ms: z.number().nullable(),
+  /** USD billed; null until the call has ended. */
   cost: z.number().nullable(),
+  status: z.enum(CALL_STATUS_FILTERS),
+  ended_reason: z.string().nullable(),
+  has_recording: z.boolean(),
+});
+export type CallSummary = z.infer<typeof callSummarySchema>;
+
+export const callPageSchema = z.object({ data: z.array(callSummarySchema), next_cursor: z.string().nullable() });
+export type CallPage = z.infer<typeof callPageSchema>;
+
+export const callRecordSchema = callSummarySchema.extend({
+  user_id: z.string(),
   /** A signed address of the recording (valid RECORDING_URL_LIFETIME_MS), or null without one. */
   recording_url: z.string().nullable(),
-  /** Phone calls: the caller's number and the number called (E.164); null for browser test calls. */
+  /** Phone calls: the caller's number (E.164); null for browser test calls. */
   caller_number: z.string().nullable(),
-  called_number: z.string().nullable(),
   /** null when the record has no logs at all. */
   logs: callRecordLogsSchema.nullable(),
+  provider_cost: providerCostSchema.nullable(),
 });
 export type CallRecord = z.infer<typeof callRecordSchema>;
+
+// ---------------------------------------------------------------------------
+// Filters: the same query string drives the list, the stats, the CSV and the page's URL.
+
+const CALL_TYPE_FILTERS = ["test", "real"] as const;
+export type CallTypeFilter = (typeof CALL_TYPE_FILTERS)[number];
+export const CALL_QUERY_MAX_LENGTH = 100;
+
+const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
+
+export const callFiltersSchema = z.object({
+  assistant_id: optional(z.uuid({ message: "assistant_id must be an assistant's id" })),
+  type: optional(z.enum(CALL_TYPE_FILTERS, { message: "type must be test or real" })),
+  status: optional(z.enum(CALL_STATUS_FILTERS, { message: "status must be in_progress, completed or error" })),
+  /** Calls that started at or after `from`, and before `to`. */
+  from: optional(z.iso.datetime({ offset: true, message: "from must be an ISO date-time" })),
+  to: optional(z.iso.datetime({ offset: true, message: "to must be an ISO date-time" })),
+  q: optional(z.string().trim().max(CALL_QUERY_MAX_LENGTH, `q must be at most ${CALL_QUERY_MAX_LENGTH} characters`)),
+});
+export type CallFilters = z.infer<typeof callFiltersSchema>;
+
+export const callListQuerySchema = callFiltersSchema.extend({
+  limit: optional(
+    z.coerce
+      .number({ message: `limit must be a whole number from 1 to ${CALL_PAGE_MAX}` })
+      .int(`limit must be a whole number from 1 to ${CALL_PAGE_MAX}`)
+      .min(1, `limit must be a whole number from 1 to ${CALL_PAGE_MAX}`)
+      .max(CALL_PAGE_MAX, `limit must be a whole number from 1 to ${CALL_PAGE_MAX}`),
+  ),
+  cursor: optional(z.string().max(200)),
+});
+export type CallListQuery = z.infer<typeof callListQuerySchema>;
+
+export const callStatsQuerySchema = callFiltersSchema.omit({ q: true, status: true }).extend({
+  /** IANA zone the days of the chart are counted in (the browser's); UTC by default. */
+  tz: optional(z.string().max(64)),
+});
+export type CallStatsQuery = z.infer<typeof callStatsQuerySchema>;
+
+export const callStatsSchema = z.object({
+  calls: z.number(),
+  /** Of ended calls. */
+  minutes: z.number(),
+  cost: z.number(),
+  /** ms, of ended calls; null without any. */
+  average_duration_ms: z.number().nullable(),
+  /** 0..1 of ended calls whose reason is an error; null without any. */
+  error_share: z.number().nullable(),
+  /** Every day of the period that has calls, oldest first, as YYYY-MM-DD in `tz`. */
+  per_day: z.array(z.object({ day: z.string(), calls: z.number() })),
+});
+export type CallStats = z.infer<typeof callStatsSchema>;
+
+/** The query string of a filter set, without empty values (for URLs and API calls alike). */
+export function callFiltersQuery(filters: Partial<Record<string, string | number | undefined | null>>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(filters)) if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+  return params.toString();
+}
 
 export const CALL_MESSAGES = {
   notFound: "Call not found",
@@ -59,12 +173,14 @@ export const CALL_MESSAGES = {
   emptyTranscript: "No transcript data available",
   recordingAvailable: "Recording available",
   noRecording: "No recording available yet",
+  inProgressDelete: "A call in progress cannot be deleted",
+  badCursor: "The cursor is not valid; start again from the first page",
+  badTimeZone: "tz must be an IANA time zone such as Europe/Paris",
+  badRange: "from must be before to",
 } as const;
 
 // ---------------------------------------------------------------------------
 // Derived values
-
-export type CallType = "Test" | "Real" | "Unknown";
 
 /** Spec §3: Test, Real or Unknown from logs.isTest. */
 export function callType(logs: CallRecordLogs | null): CallType {
@@ -79,7 +195,7 @@ export type CallStatusKind = "in-progress" | "completed" | "error" | "other";
  * Spec §4: "In progress" without an end time; otherwise the ended reason, or "Completed".
  * The kind picks the badge style: reasons mentioning an error or a failure are errors.
  */
-export function callStatus(call: Pick<CallRecord, "end_time" | "ended_reason">): { label: string; kind: CallStatusKind } {
+export function callStatus(call: Pick<CallSummary, "end_time" | "ended_reason">): { label: string; kind: CallStatusKind } {
   if (!call.end_time) return { label: "In progress", kind: "in-progress" };
   const reason = call.ended_reason?.trim();
   if (!reason) return { label: "Completed", kind: "completed" };
@@ -89,14 +205,14 @@ export function callStatus(call: Pick<CallRecord, "end_time" | "ended_reason">):
 }
 
 /** From start to end, or to `now` while the call is in progress; 0 for unreadable times. */
-export function callDurationMs(call: Pick<CallRecord, "start_time" | "end_time">, now: number): number {
+export function callDurationMs(call: Pick<CallSummary, "start_time" | "end_time">, now: number): number {
   const start = Date.parse(call.start_time);
   const end = call.end_time ? Date.parse(call.end_time) : now;
   return Number.isFinite(start) && Number.isFinite(end) ? Math.max(0, end - start) : 0;
 }
 
 /** Spec §3: minutes:seconds. */
-export const callDuration = (call: Pick<CallRecord, "start_time" | "end_time">, now: number) => formatDuration(callDurationMs(call, now));
+export const callDuration = (call: Pick<CallSummary, "start_time" | "end_time">, now: number) => formatDuration(callDurationMs(call, now));
 
 /** Spec §9: a dollar sign and 2 decimals, N/A if null. */
 export function formatCost(cost: number | null): string {

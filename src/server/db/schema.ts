@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import type { ProviderCost } from "../../shared/call-records.ts";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -141,6 +142,18 @@ export const phoneNumbers = pgTable(
   (t) => [index("phone_numbers_user_id_idx").on(t.userId, t.createdAt)],
 );
 
+/**
+ * The text search reads (q of GET /api/calls): the caller's number as digits, its last 10 and last
+ * 4 digits (so "5551234567" and "4567" find "+15551234567"), and every transcript entry's
+ * content. 'simple' keeps words as typed (no stemming, any language). Stored (ADR 019): a search
+ * that walks one owner's calls newest first tests each row without re-parsing its transcript.
+ */
+export const CALL_SEARCH_DOCUMENT =
+  "to_tsvector('simple'::regconfig, coalesce(ltrim(caller_number, '+') || ' ' || right(caller_number, 10) || ' ' || right(caller_number, 4), ''))" +
+  " || to_tsvector('simple'::regconfig, jsonb_path_query_array(logs, '$.transcript[*].content'))";
+
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
+
 export const calls = pgTable(
   "calls",
   {
@@ -161,9 +174,43 @@ export const calls = pgTable(
     phoneNumberId: uuid("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
     providerCallSid: text("provider_call_sid"),
     logs: jsonb("logs").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** What the call cost at the AI provider, from the usage it reported; null before the call ends (or for older records). */
+    providerCost: jsonb("provider_cost").$type<ProviderCost>(),
+    /**
+     * Derived from the record so the Calls page's filters use a btree instead of reading jsonb
+     * (ADR 019). The database keeps them in step with every write; nothing sets them.
+     * is_test: logs.isTest when it is a boolean (Test/Real), else null (Unknown).
+     */
+    isTest: boolean("is_test").generatedAlwaysAs(
+      sql`CASE WHEN jsonb_typeof(logs -> 'isTest') = 'boolean' THEN (logs ->> 'isTest')::boolean END`,
+    ),
+    /** The status filter's classes; the same rule as callStatus() in src/shared/call-records.ts. */
+    status: text("status").generatedAlwaysAs(
+      sql`CASE WHEN end_time IS NULL THEN 'in_progress' WHEN ended_reason ~* '(error|fail)' THEN 'error' ELSE 'completed' END`,
+    ),
+    /** What q searches (CALL_SEARCH_DOCUMENT); never selected for the wire. */
+    search: tsvector("search").generatedAlwaysAs(sql.raw(CALL_SEARCH_DOCUMENT)),
   },
-  (t) => [index("calls_user_id_idx").on(t.userId, t.startTime)],
+  (t) => [
+    // Newest first per owner; id breaks ties so the keyset cursor (start_time, id) is exact.
+    index("calls_user_start_idx").on(t.userId, t.startTime, t.id),
+    index("calls_user_assistant_start_idx").on(t.userId, t.assistantId, t.startTime, t.id),
+    index("calls_user_type_start_idx").on(t.userId, t.isTest, t.startTime, t.id),
+    index("calls_user_status_start_idx").on(t.userId, t.status, t.startTime, t.id),
+    // Search (q): the caller's number and the transcript's words.
+    index("calls_search_idx").using("gin", t.search),
+  ],
 );
+
+/** A call's retention rule per owner (Settings): null days = keep forever. */
+export const callRetention = pgTable("call_retention", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  recordingsDays: integer("recordings_days"),
+  callsDays: integer("calls_days"),
+  updatedAt: updatedAt(),
+});
 
 export const credentials = pgTable(
   "credentials",

@@ -7,6 +7,7 @@
  * of times, each attempt time-limited; if it still fails, the record is closed with what can be
  * stored (end time, reason, cost, recording, without the logs), so it never stays "In progress".
  */
+import type { ProviderCost } from "../../shared/call-records.ts";
 import type { CallLogs } from "../../shared/calls.ts";
 import { cleanForStorage, cleanText } from "./clean-text.ts";
 import type { CallFinish, CallStore, SessionLogger } from "./seams.ts";
@@ -25,6 +26,7 @@ export interface FinishCallRecord {
   retryDelaysMs?: readonly number[];
   /** One attempt (write + re-read) that takes longer counts as failed (default 5 s). */
   attemptTimeoutMs?: number;
+  providerCost?: ProviderCost | null;
 }
 
 export type RecordWrite = "full" | "without-logs" | "failed";
@@ -54,6 +56,7 @@ export async function finishCallRecord(input: FinishCallRecord): Promise<{ verif
     cost,
     logs: cleanForStorage(input.logs),
     recording: input.recording,
+    providerCost: input.providerCost ?? null,
   };
 
   const attempt = async (values: CallFinish): Promise<boolean> => {

@@ -20,7 +20,7 @@ import { EarlyAudio } from "./early-audio.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
 import type { RealtimeProvider, RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
-import { buildSessionConfig, type RealtimeServerEvent } from "./providers/realtime-protocol.ts";
+import { buildSessionConfig, TRANSCRIPTION_MODEL, type RealtimeServerEvent } from "./providers/realtime-protocol.ts";
 import { CallRecorder } from "./recorder.ts";
 import { RecordingStream } from "./recording-stream.ts";
 import { ResponseQueue } from "./response-queue.ts";
@@ -30,6 +30,7 @@ import { silentLogger, type SessionLogger, type TransportHandlers } from "./seam
 import { ToolCalls } from "./tool-calls.ts";
 import { ToolCatalog } from "./tool-resolution.ts";
 import { TranscriptBuilder } from "./transcript.ts";
+import { UsageMeter } from "./usage-meter.ts";
 
 export type { CallAssistant, CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 
@@ -55,6 +56,7 @@ export class CallSession {
   /** Caller audio before the provider is configured: up to 10 s, sent when it is. */
   private readonly earlyAudio: EarlyAudio;
   private readonly responses: ResponseQueue;
+  private readonly usage: UsageMeter;
   private phase: CallState | "idle" = "idle";
   private startedAt = 0;
   private connected = false;
@@ -86,6 +88,7 @@ export class CallSession {
     this.recorder = new CallRecorder(sampleRateOf(this.o.transport.audioFormat));
     this.earlyAudio = new EarlyAudio(10 * sampleRateOf(this.o.transport.audioFormat) * (this.o.transport.audioFormat === "audio/pcm" ? 2 : 1));
     this.recording = new RecordingStream(this.recorder, () => this.elapsed(), this.o.logger);
+    this.usage = new UsageMeter(this.o.assistant.model, TRANSCRIPTION_MODEL);
     this.responses = new ResponseQueue((response) => this.o.provider.createResponse(response));
     this.toolCalls = new ToolCalls({
       catalog: new ToolCatalog(this.o.assistant.tools),
@@ -319,6 +322,7 @@ export class CallSession {
         break;
       case "response.done":
         this.playback.responseDone(event.response.id);
+        this.usage.response(event.response.usage);
         this.onResponseDone(event.response);
         break;
       case "response.output_item.added":
@@ -355,6 +359,7 @@ export class CallSession {
         this.transcript.reserveUser(event.item_id);
         break;
       case "conversation.item.input_audio_transcription.completed":
+        this.usage.transcribed(event.usage);
         this.transcript.fillUser(event.item_id, event.transcript);
         break;
       case "conversation.item.input_audio_transcription.failed":
@@ -510,7 +515,7 @@ export class CallSession {
 
     const recording = await this.recording.finish();
     const { verified } = callId
-      ? await finishCallRecord({ ...this.o, callId, endedAt, reason, cost, logs, recording, retryDelaysMs: this.o.finalWriteRetryDelaysMs })
+      ? await finishCallRecord({ ...this.o, callId, endedAt, reason, cost, logs, recording, providerCost: this.usage.summary(), retryDelaysMs: this.o.finalWriteRetryDelaysMs })
       : { verified: false };
     if (callId && !verified) transport.send({ type: "error", message: "Failed to update call record" });
     transport.close(1000, reason);

@@ -3,6 +3,7 @@
  * the database, the storage module, the HTTP tool engine and the socket libraries: the app
  * wires the real ones, tests wire in-memory ones or real local fakes.
  */
+import type { ProviderCost } from "../../shared/call-records.ts";
 import type { CallLogs, ServerMessage, UserEndReason } from "../../shared/calls.ts";
 import type { CallAudioFormat } from "./audio.ts";
 import type { ToolDefinition } from "./tool-resolution.ts";
@@ -100,6 +101,8 @@ export interface CallFinish {
   logs: CallLogs;
   /** Storage key of the WAV, or null when nothing was recorded or saving failed. */
   recording: string | null;
+  /** What the call cost at the AI provider, from the usage it reported (usage-meter.ts). */
+  providerCost?: ProviderCost | null;
 }
 
 /** What the session re-reads after finishing, to verify the write (spec §4 "Test call"). */

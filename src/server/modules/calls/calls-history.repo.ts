@@ -1,49 +1,119 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import type { CallFilters } from "../../../shared/call-records.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
-
-export type CallHistoryRow = typeof calls.$inferSelect;
+import { callConditions, cursorStart, type CallCursor } from "./calls-query.ts";
 
 /**
  * The assistant's current name while it exists (it may have been renamed since the call), else
  * the name copied onto the record when the call started. The join is scoped to the same owner.
  */
-const columns = {
+const assistantName = sql<string | null>`coalesce(${assistants.name}, ${calls.assistantName})`;
+const assistantOfCall = and(eq(assistants.id, calls.assistantId), eq(assistants.userId, calls.userId));
+
+/** What a row of the list needs: never the logs, which hold the whole transcript. */
+const summaryColumns = {
   id: calls.id,
-  userId: calls.userId,
   assistantId: calls.assistantId,
-  assistantName: sql<string | null>`coalesce(${assistants.name}, ${calls.assistantName})`,
+  assistantName,
   startTime: calls.startTime,
+  cursorStart,
   endTime: calls.endTime,
   endedReason: calls.endedReason,
   cost: calls.cost,
-  recording: calls.recording,
-  logs: calls.logs,
+  isTest: calls.isTest,
+  status: calls.status,
   callerNumber: calls.callerNumber,
   calledNumber: calls.calledNumber,
-  phoneNumberId: calls.phoneNumberId,
-  providerCallSid: calls.providerCallSid,
+  hasRecording: sql<boolean>`${calls.recording} IS NOT NULL`,
 };
 
-const assistantOfCall = and(eq(assistants.id, calls.assistantId), eq(assistants.userId, calls.userId));
+const recordColumns = {
+  ...summaryColumns,
+  userId: calls.userId,
+  recording: calls.recording,
+  logs: calls.logs,
+  providerCost: calls.providerCost,
+};
 
-/** The user's calls, newest start first. */
-export function listCalls(db: Db, userId: string, limit: number): Promise<CallHistoryRow[]> {
+/**
+ * A page of the user's calls, newest start first, after `cursor` (keyset: no gaps or repeats as
+ * calls arrive). Returns the query itself (await it), so npm run bench:api can EXPLAIN it.
+ */
+export function listCallSummaries(db: Db, userId: string, filters: CallFilters, limit: number, cursor?: CallCursor) {
   return db
-    .select(columns)
+    .select(summaryColumns)
     .from(calls)
     .leftJoin(assistants, assistantOfCall)
-    .where(eq(calls.userId, userId))
+    .where(callConditions(userId, filters, cursor))
     .orderBy(desc(calls.startTime), desc(calls.id))
     .limit(limit);
 }
 
+export type CallSummaryRow = Awaited<ReturnType<typeof listCallSummaries>>[number];
+
 /** One of the user's calls; another user's call is absent, like one that does not exist. */
-export async function findCall(db: Db, userId: string, id: string): Promise<CallHistoryRow | null> {
+export async function findCall(db: Db, userId: string, id: string) {
   const [row] = await db
-    .select(columns)
+    .select(recordColumns)
     .from(calls)
     .leftJoin(assistants, assistantOfCall)
     .where(and(eq(calls.userId, userId), eq(calls.id, id)));
   return row ?? null;
+}
+export type CallRecordRow = NonNullable<Awaited<ReturnType<typeof findCall>>>;
+
+export interface CallTotals {
+  calls: number;
+  ended: number;
+  endedMs: number;
+  cost: number;
+  errors: number;
+}
+
+/** Sums over the filtered calls in one pass of the index range. */
+export async function callTotals(db: Db, userId: string, filters: CallFilters): Promise<CallTotals> {
+  const [row] = await callTotalsQuery(db, userId, filters);
+  return row!;
+}
+
+export function callTotalsQuery(db: Db, userId: string, filters: CallFilters) {
+  return db
+    .select({
+      calls: sql<number>`count(*)::int`,
+      ended: sql<number>`count(${calls.endTime})::int`,
+      endedMs: sql<number>`coalesce(sum(extract(epoch from ${calls.endTime} - ${calls.startTime}) * 1000), 0)::float8`,
+      cost: sql<number>`coalesce(sum(${calls.cost}), 0)::float8`,
+      errors: sql<number>`(count(*) filter (where ${calls.status} = 'error'))::int`,
+    })
+    .from(calls)
+    .where(callConditions(userId, filters));
+}
+
+/** Calls per day in `timeZone` (validated by the caller), oldest first; days without calls are absent. */
+export function callsPerDay(db: Db, userId: string, filters: CallFilters, timeZone: string) {
+  const day = sql<string>`to_char(${calls.startTime} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
+  return db
+    .select({ day, calls: sql<number>`count(*)::int` })
+    .from(calls)
+    .where(callConditions(userId, filters))
+    // By position: the zone is a parameter, and "$1" in the select and "$2" in GROUP BY are not the same expression to PostgreSQL.
+    .groupBy(sql`1`)
+    .orderBy(sql`1`);
+}
+
+export type DeleteOutcome = { deleted: true; recording: string | null } | { deleted: false; inProgress: boolean };
+
+/** Removes an ended call of the user's; a call in progress stays (its engine still writes to it). */
+export async function deleteCall(db: Db, userId: string, id: string): Promise<DeleteOutcome> {
+  const [row] = await db
+    .delete(calls)
+    .where(and(eq(calls.userId, userId), eq(calls.id, id), isNotNull(calls.endTime)))
+    .returning({ recording: calls.recording });
+  if (row) return { deleted: true, recording: row.recording };
+  const [live] = await db
+    .select({ id: calls.id })
+    .from(calls)
+    .where(and(eq(calls.userId, userId), eq(calls.id, id)));
+  return { deleted: false, inProgress: live !== undefined };
 }

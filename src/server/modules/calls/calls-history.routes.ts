@@ -1,95 +1,108 @@
-import type { FastifyBaseLogger, FastifyPluginAsync } from "fastify";
+import { Readable } from "node:stream";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { isUuid } from "../../../shared/assistants.ts";
 import {
-  CALL_LIST_LIMIT,
   CALL_MESSAGES,
-  callRecordLogsSchema,
-  RECORDING_URL_LIFETIME_MS,
+  CALL_PAGE_DEFAULT,
+  callFiltersSchema,
+  callListQuerySchema,
+  callStatsQuerySchema,
+  type CallPage,
   type CallRecord,
-  type CallRecordLogs,
+  type CallStats,
 } from "../../../shared/call-records.ts";
-import { toolUseSchema, transcriptEntrySchema } from "../../../shared/calls.ts";
-import { AppError } from "../../errors.ts";
-import type { UrlSigner } from "../../storage/signed-url.ts";
-import { findCall, listCalls, type CallHistoryRow } from "./calls-history.repo.ts";
+import { AppError, badRequest } from "../../errors.ts";
+import { callsPerDay, callTotals, deleteCall, findCall, listCallSummaries } from "./calls-history.repo.ts";
+import { exportCallsCsv } from "./calls-export.ts";
+import { decodeCursor, encodeCursor } from "./calls-query.ts";
+import { toCallRecord, toCallSummary } from "./calls-wire.ts";
 
 const params = z.object({ id: z.string() });
+const notFound = () => new AppError(404, "not_found", CALL_MESSAGES.notFound);
+
+/** Who a browser test call's Customer is: the signed-in user. */
+const customerOf = (req: FastifyRequest) => req.user.name || req.user.email;
 
 /**
- * The Calls page's read side (register inside the authenticated scope):
- * - GET /api/calls      → CallRecord[] of the signed-in user, newest start_time first (at most 200)
- * - GET /api/calls/:id  → CallRecord; another user's call (or none) → 404 "Call not found"
- * Records are written only by the call engine (calls.routes.ts); nothing here changes them.
- * Every answer signs fresh recording addresses, so a reload always gets playable ones.
+ * The Calls page's side of the calls table (register inside the authenticated scope). Records are
+ * written only by the call engine (calls.routes.ts); here they are read, summed, exported, deleted.
+ * - GET    /api/calls             → { data: CallSummary[], next_cursor }, newest start first (keyset)
+ * - GET    /api/calls/stats       → CallStats of the filtered calls
+ * - GET    /api/calls/export.csv  → the filtered calls as CSV, streamed
+ * - GET    /api/calls/:id         → CallRecord (logs, transcript, signed recording address)
+ * - DELETE /api/calls/:id         → 204; the record and its recording are gone
+ * Another user's call (or none) → 404 "Call not found".
  */
 export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const { db, signer } = app.ctx;
+  const { db, signer, storage } = app.ctx;
 
-  app.get("/api/calls", async (req): Promise<CallRecord[]> => {
-    const rows = await listCalls(db, req.user.id, CALL_LIST_LIMIT);
-    return rows.map((row) => toCallRecord(row, signer, req.log));
+  app.get("/api/calls", { schema: { querystring: callListQuerySchema } }, async (req): Promise<CallPage> => {
+    const { limit = CALL_PAGE_DEFAULT, cursor, ...filters } = req.query;
+    // One row more than asked tells whether another page exists without a count.
+    const rows = await listCallSummaries(db, req.user.id, filters, limit + 1, cursor ? decodeCursor(cursor) : undefined);
+    const page = rows.slice(0, limit);
+    const last = page[page.length - 1];
+    return {
+      data: page.map((row) => toCallSummary(row, customerOf(req))),
+      next_cursor: rows.length > limit && last ? encodeCursor({ start: last.cursorStart, id: last.id }) : null,
+    };
+  });
+
+  app.get("/api/calls/stats", { schema: { querystring: callStatsQuerySchema } }, async (req): Promise<CallStats> => {
+    const { tz = "UTC", ...filters } = req.query;
+    if (!isTimeZone(tz)) throw badRequest(CALL_MESSAGES.badTimeZone);
+    const [totals, perDay] = await Promise.all([callTotals(db, req.user.id, filters), callsPerDay(db, req.user.id, filters, tz)]);
+    return {
+      calls: totals.calls,
+      minutes: Math.round((totals.endedMs / 60_000) * 100) / 100,
+      cost: Math.round(totals.cost * 100) / 100,
+      average_duration_ms: totals.ended > 0 ? Math.round(totals.endedMs / totals.ended) : null,
+      error_share: totals.ended > 0 ? totals.errors / totals.ended : null,
+      per_day: perDay,
+    };
+  });
+
+  app.get("/api/calls/export.csv", { schema: { querystring: callFiltersSchema } }, async (req, reply) => {
+    const rows = exportCallsCsv(db, req.user.id, customerOf(req), req.query);
+    const stream = Readable.from(rows);
+    // Headers are gone once the first byte is out: a later failure can only cut the download short.
+    stream.on("error", (err) => req.log.error({ err }, "calls export failed midway"));
+    const day = new Date().toISOString().slice(0, 10);
+    return reply
+      .header("content-type", "text/csv; charset=utf-8")
+      .header("content-disposition", `attachment; filename="calls-${day}.csv"`)
+      .header("cache-control", "no-store")
+      .send(stream);
   });
 
   app.get("/api/calls/:id", { schema: { params } }, async (req): Promise<CallRecord> => {
     // A malformed id names no call; checking first also keeps it away from the uuid cast.
     const row = isUuid(req.params.id) ? await findCall(db, req.user.id, req.params.id) : null;
-    if (!row) throw new AppError(404, "not_found", CALL_MESSAGES.notFound);
-    return toCallRecord(row, signer, req.log);
+    if (!row) throw notFound();
+    return toCallRecord(row, customerOf(req), signer, req.log);
+  });
+
+  app.delete("/api/calls/:id", { schema: { params } }, async (req, reply) => {
+    if (!isUuid(req.params.id)) throw notFound();
+    const outcome = await deleteCall(db, req.user.id, req.params.id);
+    if (!outcome.deleted) throw outcome.inProgress ? new AppError(409, "call_in_progress", CALL_MESSAGES.inProgressDelete) : notFound();
+    if (outcome.recording) {
+      // The record is gone either way; an object left behind is logged for the operator, not shown as a failure.
+      await storage.delete(outcome.recording).catch((err: unknown) => req.log.error({ err, key: outcome.recording }, "deleting a call's recording failed"));
+    }
+    req.log.info({ callId: req.params.id, recording: outcome.recording !== null }, "call deleted by its owner");
+    return reply.status(204).send();
   });
 };
 
-function toCallRecord(row: CallHistoryRow, signer: UrlSigner, log: FastifyBaseLogger): CallRecord {
-  return {
-    id: row.id,
-    assistant_id: row.assistantId,
-    assistant_name: row.assistantName,
-    user_id: row.userId,
-    start_time: row.startTime.toISOString(),
-    end_time: row.endTime?.toISOString() ?? null,
-    ended_reason: row.endedReason,
-    cost: row.cost,
-    recording_url: recordingUrl(row, signer, log),
-    caller_number: row.callerNumber,
-    called_number: row.calledNumber,
-    logs: toLogs(row.logs),
-  };
-}
-
-function recordingUrl(row: CallHistoryRow, signer: UrlSigner, log: FastifyBaseLogger): string | null {
-  if (!row.recording) return null;
+function isTimeZone(tz: string): boolean {
   try {
-    return signer.signUrl(row.recording, { expiresInMs: RECORDING_URL_LIFETIME_MS });
-  } catch (err) {
-    // Only the engine writes the key, so this is a bug; the rest of the record is still worth showing.
-    log.error({ err, callId: row.id }, "the call's recording key cannot be signed");
-    return null;
+    new Intl.DateTimeFormat("en-US", { timeZone: tz });
+    return true;
+  } catch {
+    return false;
   }
-}
-
-/**
- * An empty object is "no logs". A record the engine wrote parses as is; anything unreadable in an
- * older or damaged one is dropped entry by entry rather than hiding the whole transcript.
- */
-function toLogs(raw: unknown): CallRecordLogs | null {
-  if (!raw || typeof raw !== "object" || Array.isArray(raw) || Object.keys(raw).length === 0) return null;
-  const parsed = callRecordLogsSchema.safeParse(raw);
-  if (parsed.success) return parsed.data;
-  const logs = raw as Record<string, unknown>;
-  return {
-    ...logs,
-    isTest: typeof logs["isTest"] === "boolean" ? logs["isTest"] : undefined,
-    transcript: readable(logs["transcript"], transcriptEntrySchema),
-    toolsUsed: readable(logs["toolsUsed"], toolUseSchema),
-  };
-}
-
-function readable<T>(value: unknown, schema: z.ZodType<T>): T[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  return value.flatMap((item) => {
-    const parsed = schema.safeParse(item);
-    return parsed.success ? [parsed.data] : [];
-  });
 }

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp } from "../../../../tests/fakes/realtime-app.ts";
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
-import type { CallRecord } from "../../../shared/call-records.ts";
+import type { CallPage, CallRecord, CallSummary } from "../../../shared/call-records.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
@@ -24,8 +24,13 @@ afterAll(() => app.close());
 type Who = { cookie: string };
 const get = (who: Who | null, url: string, headers: Record<string, string> = {}) =>
   app.inject({ method: "GET", url, headers: { ...(who ? { cookie: who.cookie } : {}), ...headers } });
-const list = async (who: Who): Promise<CallRecord[]> => {
+const list = async (who: Who): Promise<CallSummary[]> => {
   const res = await get(who, "/api/calls");
+  expect(res.statusCode, res.body).toBe(200);
+  return (res.json() as CallPage).data;
+};
+const detail = async (who: Who, id: string): Promise<CallRecord> => {
+  const res = await get(who, `/api/calls/${id}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 };
@@ -87,37 +92,50 @@ describe("GET /api/calls", () => {
     const calls = await list(carol);
     expect(calls.map((c) => c.id)).toEqual([newest.id, middle.id, older.id]);
     expect(calls.map((c) => c.id)).not.toContain(others.id);
+    // A summary: no transcript; the Customer of a browser test call is the user who made it.
     expect(calls[2]).toEqual({
       id: older.id,
       assistant_id: assistant!.id,
       assistant_name: "Ava",
-      user_id: carol.userId,
+      type: "Test",
+      customer: "Carol",
+      called_number: null,
       start_time: "2026-03-14T15:04:05.000Z",
       end_time: "2026-03-14T15:05:17.000Z",
-      ended_reason: "User ended call",
+      duration_ms: 72_000,
       cost: 0.07,
+      status: "completed",
+      ended_reason: "User ended call",
+      has_recording: false,
+    });
+    expect(calls[1]).toMatchObject({ type: "Real", status: "in_progress", duration_ms: null });
+    expect(await detail(carol, older.id)).toEqual({
+      ...calls[2],
+      user_id: carol.userId,
       recording_url: null,
       caller_number: null,
-      called_number: null,
       logs: { isTest: true, transcript: TRANSCRIPT, toolsUsed: [] },
+      provider_cost: null,
     });
+  });
+
+  it("names the caller's number as the Customer of a phone call", async () => {
+    const pat = await signUpAndLogIn(app, "Pat");
+    const row = await insertCall(pat.userId, {
+      callerNumber: "+15551234567",
+      calledNumber: "+15557654321",
+      logs: { isTest: false, transcript: [] },
+      endTime: at("2026-03-14T15:06:05Z"),
+      endedReason: "Caller hung up",
+    });
+    expect(await list(pat)).toEqual([expect.objectContaining({ id: row.id, type: "Real", customer: "+15551234567", called_number: "+15557654321", duration_ms: 120_000 })]);
   });
 
   it("shows a call in progress without end, reason or cost", async () => {
     const dave = await signUpAndLogIn(app);
     const row = await insertCall(dave.userId, { startTime: new Date() });
     const [call] = await list(dave);
-    expect(call).toMatchObject({ id: row.id, end_time: null, ended_reason: null, cost: null, recording_url: null, logs: { isTest: true, transcript: [] } });
-  });
-
-  it("returns at most 200 calls, the newest", async () => {
-    const erin = await signUpAndLogIn(app);
-    const base = Date.parse("2026-01-01T00:00:00Z");
-    await db.insert(calls).values(Array.from({ length: 205 }, (_, i) => ({ userId: erin.userId, startTime: new Date(base + i * 60_000) })));
-    const calls200 = await list(erin);
-    expect(calls200).toHaveLength(200);
-    expect(calls200[0]!.start_time).toBe(new Date(base + 204 * 60_000).toISOString());
-    expect(calls200.at(-1)!.start_time).toBe(new Date(base + 5 * 60_000).toISOString());
+    expect(call).toMatchObject({ id: row.id, end_time: null, ended_reason: null, cost: null, duration_ms: null, has_recording: false, status: "in_progress", type: "Test" });
   });
 
   it("keeps the name of a deleted assistant and shows the current name of a renamed one", async () => {
@@ -147,9 +165,9 @@ describe("GET /api/calls", () => {
       startTime: at("2026-03-02T10:00:00Z"),
       logs: { transcript: [TRANSCRIPT[0], { type: "nonsense", content: 3 }], note: "kept" },
     });
-    const byId = new Map((await list(gina)).map((c) => [c.id, c]));
-    expect(byId.get(empty.id)!.logs).toBeNull();
-    expect(byId.get(damaged.id)!.logs).toEqual({ transcript: [TRANSCRIPT[0]], note: "kept" });
+    expect((await detail(gina, empty.id)).logs).toBeNull();
+    expect((await detail(gina, damaged.id)).logs).toEqual({ transcript: [TRANSCRIPT[0]], note: "kept" });
+    expect((await list(gina)).map((c) => c.type)).toEqual(["Unknown", "Unknown"]);
   });
 });
 
@@ -183,8 +201,9 @@ describe("recordings", () => {
 
     const before = Date.now();
     const [listed] = await list(harry);
-    const single = (await get(harry, `/api/calls/${row.id}`)).json() as CallRecord;
-    for (const url of [listed!.recording_url, single.recording_url]) {
+    expect(listed!.has_recording).toBe(true);
+    const single = await detail(harry, row.id);
+    for (const url of [single.recording_url]) {
       expect(url).toMatch(new RegExp(`^/api/media/recordings/${row.id}\\.wav\\?exp=\\d+&sig=[\\w-]+$`));
       const exp = Number(new URL(url!, "http://x").searchParams.get("exp"));
       expect(exp - before).toBeGreaterThanOrEqual(3_600_000);
@@ -201,14 +220,15 @@ describe("recordings", () => {
     }
 
     // Without a valid signature the recording is not served.
-    const forged = listed!.recording_url!.replace(/sig=[\w-]+/, `sig=${"A".repeat(43)}`);
+    const forged = single.recording_url!.replace(/sig=[\w-]+/, `sig=${"A".repeat(43)}`);
     expect((await get(null, forged)).statusCode).toBe(403);
   });
 
   it("is null when the call has no recording", async () => {
     const ivy = await signUpAndLogIn(app);
-    await insertCall(ivy.userId, { endTime: at("2026-03-14T15:04:15Z"), endedReason: "User ended call", cost: 0.05, recording: null });
-    expect((await list(ivy))[0]!.recording_url).toBeNull();
+    const row = await insertCall(ivy.userId, { endTime: at("2026-03-14T15:04:15Z"), endedReason: "User ended call", cost: 0.05, recording: null });
+    expect((await list(ivy))[0]!.has_recording).toBe(false);
+    expect((await detail(ivy, row.id)).recording_url).toBeNull();
   });
 });
 
@@ -223,16 +243,22 @@ describe("a real test call", () => {
       await browser.until(() => browser.of("started").length > 0, "call record");
       await browser.until(() => browser.statuses().includes("Assistant finished responding"), "first message");
       const callId = browser.of("started")[0]!.callId;
-      const listAt = async () => (await live.app.inject({ url: "/api/calls", headers: { cookie: caller.cookie } })).json() as CallRecord[];
+      const listAt = async () => ((await live.app.inject({ url: "/api/calls", headers: { cookie: caller.cookie } })).json() as CallPage).data;
+      const detailOf = async () => (await live.app.inject({ url: `/api/calls/${callId}`, headers: { cookie: caller.cookie } })).json() as CallRecord;
 
       const [running] = await listAt();
-      expect(running).toMatchObject({ id: callId, assistant_id: assistant.id, assistant_name: "Ava", end_time: null, cost: null, recording_url: null });
-      expect(running!.logs?.isTest).toBe(true);
+      expect(running).toMatchObject({ id: callId, assistant_id: assistant.id, assistant_name: "Ava", end_time: null, cost: null, has_recording: false, type: "Test", status: "in_progress" });
 
       browser.end();
       await browser.untilClosed();
-      const [ended] = await listAt();
+      const [listed] = await listAt();
+      expect(listed).toMatchObject({ id: callId, ended_reason: "User ended call", cost: 0.05, has_recording: true, status: "completed" });
+      const ended = await detailOf();
       expect(ended).toMatchObject({ id: callId, ended_reason: "User ended call", cost: 0.05, logs: { isTest: true } });
+      // The fake reports 80 input and 20 output tokens per response without a text/audio split (counted as text).
+      const realtime = ended.provider_cost!.lines.find((l) => l.kind === "realtime")!;
+      expect(realtime).toMatchObject({ text_in: 80, text_out: 20, audio_in: 0, audio_out: 0 });
+      expect(ended.provider_cost!.total).toBeGreaterThan(0);
       expect(ended!.end_time).not.toBeNull();
       expect(ended!.logs!.transcript!.map((e) => [e.type, e.content])).toEqual([["assistant", "Hello, this is Ava. How can I help?"]]);
       const media = await live.app.inject({ url: ended!.recording_url! });

@@ -34,6 +34,7 @@ export function createDbCallStore(db: Db): CallStore {
           cost: update.cost,
           logs: update.logs as unknown as Record<string, unknown>,
           recording: update.recording,
+          providerCost: update.providerCost ?? null,
         })
         .where(eq(calls.id, id));
     },

@@ -112,6 +112,38 @@ const errorBody = z.looseObject({
   event_id: z.string().nullish(),
 });
 
+/** protocols §1.10: what a response consumed. Every part optional: failed responses report zeros or less. */
+const tokenCount = z.number().nonnegative().optional();
+const responseUsage = z.looseObject({
+  total_tokens: tokenCount,
+  input_tokens: tokenCount,
+  output_tokens: tokenCount,
+  input_token_details: z
+    .looseObject({
+      text_tokens: tokenCount,
+      audio_tokens: tokenCount,
+      image_tokens: tokenCount,
+      cached_tokens: tokenCount,
+      cached_tokens_details: z.looseObject({ text_tokens: tokenCount, audio_tokens: tokenCount, image_tokens: tokenCount }).nullish(),
+    })
+    .nullish(),
+  output_token_details: z.looseObject({ text_tokens: tokenCount, audio_tokens: tokenCount }).nullish(),
+});
+export type ResponseUsage = z.infer<typeof responseUsage>;
+
+/** Input transcription is billed apart: by tokens, or by duration for some models. */
+const transcriptionUsage = z.union([
+  z.looseObject({ type: z.literal("duration"), seconds: z.number().nonnegative() }),
+  z.looseObject({
+    type: z.literal("tokens"),
+    input_tokens: tokenCount,
+    output_tokens: tokenCount,
+    total_tokens: tokenCount,
+    input_token_details: z.looseObject({ audio_tokens: tokenCount, text_tokens: tokenCount }).nullish(),
+  }),
+]);
+export type TranscriptionUsage = z.infer<typeof transcriptionUsage>;
+
 const serverEvent = z.discriminatedUnion("type", [
   z.looseObject({ type: z.literal("error"), error: errorBody }),
   z.looseObject({ type: z.literal("session.created"), session: z.looseObject({ expires_at: z.number().optional() }) }),
@@ -130,6 +162,8 @@ const serverEvent = z.discriminatedUnion("type", [
         })
         .nullish(),
       output: z.array(item).optional(),
+      // An unreadable usage must not cost the response: it is dropped, not the event.
+      usage: responseUsage.nullish().catch(null),
     }),
   }),
   z.looseObject({ type: z.literal("response.output_item.added"), response_id: z.string(), item }),
@@ -161,6 +195,7 @@ const serverEvent = z.discriminatedUnion("type", [
     type: z.literal("conversation.item.input_audio_transcription.completed"),
     item_id: z.string(),
     transcript: z.string(),
+    usage: transcriptionUsage.nullish().catch(null),
   }),
   z.looseObject({
     type: z.literal("conversation.item.input_audio_transcription.failed"),

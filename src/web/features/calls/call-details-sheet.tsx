@@ -1,30 +1,38 @@
-import { FileJson } from "lucide-react";
+import { FileJson, Trash2 } from "lucide-react";
 import { useState, type ReactNode } from "react";
-import { callDurationMs, callType, formatCost, type CallRecord } from "@shared/call-records";
+import { toast } from "sonner";
+import { CALL_MESSAGES, callDurationMs, formatCost, type CallSummary } from "@shared/call-records";
+import { ConfirmDeleteDialog } from "@/components/confirm-delete-dialog";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { cn } from "@/lib/utils";
+import { Spinner } from "@/components/ui/spinner";
 import { CallAudioPlayer } from "./call-audio-player";
+import { CallCostBreakdown } from "./call-cost-breakdown";
 import { AssistantName, CallDuration, CallStatusBadge, formatCallDate } from "./call-format";
 import { CallTranscript } from "./call-transcript";
 import { RawLogsDrawer } from "./raw-logs-drawer";
-import { useNow } from "./use-calls";
+import { useCall, useDeleteCall, useNow } from "./use-calls";
 
 interface CallDetailsSheetProps {
-  /** The call shown; kept while the panel animates closed. */
-  call: CallRecord | null;
+  /** The row shown; kept while the panel animates closed. The whole record is read when it opens. */
+  summary: CallSummary | null;
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  /** A recording address failed (expired): re-read the calls for fresh ones. */
-  onRecordingUnavailable: () => void;
 }
 
 // Spec §2/§9: calls' panel is 45 to 60% wide; phones get the whole width.
 const WIDTH = "w-full sm:w-[60%] lg:w-[45%]";
 
-export function CallDetailsSheet({ call, open, onOpenChange, onRecordingUnavailable }: CallDetailsSheetProps) {
+export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsSheetProps) {
   const [rawLogsOpen, setRawLogsOpen] = useState(false);
+  const [confirming, setConfirming] = useState<{ id: string; name: string } | null>(null);
+  const record = useCall(summary?.id ?? null);
+  const remove = useDeleteCall();
+  const full = record.data?.id === summary?.id ? record.data : undefined;
+  // The row's values at once; the record's (fresher, with the transcript) once it is read.
+  const call = full ?? summary;
   const now = useNow(open && call !== null && !call.end_time);
 
   return (
@@ -49,10 +57,24 @@ export function CallDetailsSheet({ call, open, onOpenChange, onRecordingUnavaila
               )}
             </SheetDescription>
           </div>
-          <Button variant="outline" size="sm" className="w-fit" disabled={!call} onClick={() => setRawLogsOpen(true)}>
-            <FileJson />
-            View Raw Logs
-          </Button>
+          <div className="flex flex-wrap gap-2">
+            <Button variant="outline" size="sm" className="w-fit" disabled={!full} onClick={() => setRawLogsOpen(true)}>
+              <FileJson />
+              View Raw Logs
+            </Button>
+            <Button
+              variant="outline"
+              size="sm"
+              className="w-fit text-destructive hover:text-destructive"
+              // The engine still writes to a call in progress; the server refuses to delete it too.
+              disabled={!call || !call.end_time}
+              title={call && !call.end_time ? CALL_MESSAGES.inProgressDelete : undefined}
+              onClick={() => call && setConfirming({ id: call.id, name: `The call of ${formatCallDate(call.start_time)}` })}
+            >
+              <Trash2 />
+              Delete
+            </Button>
+          </div>
         </SheetHeader>
 
         {call && (
@@ -62,7 +84,7 @@ export function CallDetailsSheet({ call, open, onOpenChange, onRecordingUnavaila
                 <Field label="Date" className="col-span-2 sm:col-span-1">
                   {formatCallDate(call.start_time)}
                 </Field>
-                <Field label="Type">{callType(call.logs)}</Field>
+                <Field label="Type">{call.type}</Field>
                 <Field label="Assistant">
                   <AssistantName call={call} />
                 </Field>
@@ -75,7 +97,7 @@ export function CallDetailsSheet({ call, open, onOpenChange, onRecordingUnavaila
                 <Field label="Status">
                   <CallStatusBadge call={call} />
                 </Field>
-                {call.caller_number && <Field label="Caller">{call.caller_number}</Field>}
+                {full?.caller_number && <Field label="Caller">{full.caller_number}</Field>}
                 {call.called_number && <Field label="Number Called">{call.called_number}</Field>}
                 <Field label="End Reason" wide>
                   {call.ended_reason ?? <span className="text-muted-foreground">{call.end_time ? "N/A" : "Call in progress"}</span>}
@@ -83,25 +105,56 @@ export function CallDetailsSheet({ call, open, onOpenChange, onRecordingUnavaila
               </dl>
             </Section>
 
+            <Section title="Cost Breakdown">
+              {full ? <CallCostBreakdown call={full} /> : <Loading />}
+            </Section>
+
             <Section title="Call Audio">
-              <CallAudioPlayer
-                key={call.id}
-                src={call.recording_url}
-                fallbackDurationMs={callDurationMs(call, now)}
-                onUnavailable={onRecordingUnavailable}
-              />
+              {full ? (
+                <CallAudioPlayer
+                  key={full.id}
+                  src={full.recording_url}
+                  fallbackDurationMs={callDurationMs(full, now)}
+                  onUnavailable={() => void record.refetch()}
+                />
+              ) : (
+                <Loading />
+              )}
             </Section>
 
             <Separator />
 
-            <Section title="Conversation Transcript">
-              <CallTranscript logs={call.logs} />
-            </Section>
+            <Section title="Conversation Transcript">{full ? <CallTranscript logs={full.logs} /> : <Loading />}</Section>
           </div>
         )}
-        <RawLogsDrawer logs={call?.logs ?? null} open={rawLogsOpen} onOpenChange={setRawLogsOpen} />
+        <RawLogsDrawer logs={full?.logs ?? null} open={rawLogsOpen} onOpenChange={setRawLogsOpen} />
+        <ConfirmDeleteDialog
+          item={confirming}
+          title="Delete this call?"
+          consequence="will be deleted permanently, with its recording and transcript. This cannot be undone."
+          onOpenChange={(isOpen) => !isOpen && setConfirming(null)}
+          onConfirm={async (item) => {
+            try {
+              await remove.mutateAsync(item.id);
+            } catch (err) {
+              toast.error(err instanceof Error ? err.message : "Failed to delete the call");
+              throw err;
+            }
+            toast.success("Call deleted");
+            onOpenChange(false);
+          }}
+        />
       </SheetContent>
     </Sheet>
+  );
+}
+
+function Loading() {
+  return (
+    <div className="flex items-center gap-2 text-sm text-muted-foreground">
+      <Spinner label={CALL_MESSAGES.loading} className="size-4" />
+      {CALL_MESSAGES.loading}
+    </div>
   );
 }
 

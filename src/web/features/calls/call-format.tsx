@@ -1,5 +1,5 @@
 import { format } from "date-fns";
-import { callDuration, callStatus, callType, type CallRecord, type CallStatusKind } from "@shared/call-records";
+import { callDuration, callStatus, type CallStatusKind, type CallSummary, type CallType } from "@shared/call-records";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
 import { useNow } from "./use-calls";
@@ -36,7 +36,7 @@ const STATUS_STYLES: Record<CallStatusKind, string> = {
 };
 
 /** Spec §4 "Call status shown": In progress, the ended reason, or Completed. */
-export function CallStatusBadge({ call, className }: { call: Pick<CallRecord, "end_time" | "ended_reason">; className?: string }) {
+export function CallStatusBadge({ call, className }: { call: Pick<CallSummary, "end_time" | "ended_reason">; className?: string }) {
   const { label, kind } = callStatus(call);
   return (
     <Badge className={cn(STATUS_STYLES[kind], "max-w-full", className)} data-status={kind} title={label}>
@@ -51,8 +51,7 @@ export function CallStatusBadge({ call, className }: { call: Pick<CallRecord, "e
   );
 }
 
-export function CallTypeBadge({ logs }: { logs: CallRecord["logs"] }) {
-  const type = callType(logs);
+export function CallTypeBadge({ type }: { type: CallType }) {
   return (
     <Badge
       variant={type === "Unknown" ? "muted" : "outline"}
@@ -65,7 +64,7 @@ export function CallTypeBadge({ logs }: { logs: CallRecord["logs"] }) {
 }
 
 /** Start to end as m:ss; a call in progress counts up every second. */
-export function CallDuration({ call }: { call: Pick<CallRecord, "start_time" | "end_time"> }) {
+export function CallDuration({ call }: { call: Pick<CallSummary, "start_time" | "end_time"> }) {
   const now = useNow(!call.end_time);
   return <span className="tabular-nums">{callDuration(call, now)}</span>;
 }
@@ -74,7 +73,7 @@ export function CallDuration({ call }: { call: Pick<CallRecord, "start_time" | "
  * The assistant's name. A deleted assistant's calls keep the name they were made with, marked
  * "(deleted)"; "Deleted assistant" when even that is unknown.
  */
-export function AssistantName({ call, className }: { call: Pick<CallRecord, "assistant_id" | "assistant_name">; className?: string }) {
+export function AssistantName({ call, className }: { call: Pick<CallSummary, "assistant_id" | "assistant_name">; className?: string }) {
   if (call.assistant_id === null) {
     return call.assistant_name ? (
       <span className={className}>

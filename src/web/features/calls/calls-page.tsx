@@ -1,32 +1,48 @@
-import { PhoneCall, RefreshCw } from "lucide-react";
-import { useState } from "react";
+import { format } from "date-fns";
+import { Download, PhoneCall, RefreshCw, SearchX } from "lucide-react";
+import { useMemo, useState } from "react";
 import { Link } from "react-router";
-import { CALL_MESSAGES } from "@shared/call-records";
+import { CALL_MESSAGES, callFiltersQuery } from "@shared/call-records";
 import { EmptyState } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
 import { Spinner } from "@/components/ui/spinner";
-import { useSession } from "@/features/auth/session";
 import { cn } from "@/lib/utils";
 import { CallDetailsSheet } from "./call-details-sheet";
+import { CallFiltersBar } from "./call-filters-bar";
+import { CallStatsCards } from "./call-stats-cards";
 import { CallsTable } from "./calls-table";
-import { useCalls } from "./use-calls";
+import { toApiFilters, useCallFilters, type CallViewFilters } from "./use-call-filters";
+import { useCallStats, useCalls } from "./use-calls";
+
+function periodText({ from, to }: CallViewFilters): string {
+  const day = (d: string) => format(new Date(`${d}T00:00:00`), "MMM d, yyyy");
+  if (from && to) return `${day(from)} – ${day(to)}`;
+  if (from) return `Since ${day(from)}`;
+  if (to) return `Until ${day(to)}`;
+  return "All time";
+}
 
 export function CallsPage() {
-  const calls = useCalls();
-  const { data: user } = useSession();
+  const { filters, setFilters, clear, active } = useCallFilters();
+  const apiFilters = useMemo(() => toApiFilters(filters), [filters]);
+  const calls = useCalls(apiFilters);
+  const stats = useCallStats(apiFilters);
   const [panel, setPanel] = useState<{ open: boolean; id: string | null }>({ open: false, id: null });
 
-  const list = calls.data ?? [];
-  const selected = list.find((c) => c.id === panel.id) ?? null;
+  const list = useMemo(() => calls.data?.pages.flatMap((p) => p.data) ?? [], [calls.data]);
+  // Kept while the panel is open even if a filter change drops the row from the list.
+  const [selected, setSelected] = useState<(typeof list)[number] | null>(null);
+  const fresh = list.find((c) => c.id === panel.id);
+  if (fresh && fresh !== selected) setSelected(fresh);
   const live = list.some((c) => !c.end_time);
-  const customer = user?.name || user?.email || "You";
-  const refetch = () => void calls.refetch();
   // Only a refresh the user asked for spins its icon; the polling while calls are live stays quiet.
   const [refreshing, setRefreshing] = useState(false);
   const refresh = () => {
     setRefreshing(true);
-    void calls.refetch().finally(() => setRefreshing(false));
+    void Promise.all([calls.refetch(), stats.refetch()]).finally(() => setRefreshing(false));
   };
+  const exportHref = `/api/calls/export.csv?${callFiltersQuery({ ...apiFilters })}`;
+  const nothingAtAll = !active && list.length === 0;
 
   return (
     <section className="mx-auto grid w-full max-w-6xl gap-6">
@@ -35,7 +51,7 @@ export function CallsPage() {
           <h1 className="text-2xl font-semibold tracking-tight">Calls</h1>
           <p className="text-sm text-muted-foreground">Every call your assistants have taken: transcripts, recordings and costs.</p>
         </div>
-        {list.length > 0 && (
+        {!calls.isPending && !nothingAtAll && (
           <div className="flex items-center gap-3">
             {live && (
               <span className="flex items-center gap-2 text-xs font-medium text-sky-700" data-testid="live-indicator">
@@ -47,6 +63,13 @@ export function CallsPage() {
               </span>
             )}
             {calls.isError && <span className="text-xs text-muted-foreground">Couldn&apos;t refresh</span>}
+            <Button variant="outline" size="sm" asChild>
+              {/* A plain download: the server streams the file, the browser saves it. */}
+              <a href={exportHref} download>
+                <Download />
+                Export CSV
+              </a>
+            </Button>
             <Button variant="outline" size="sm" onClick={refresh} disabled={refreshing}>
               <RefreshCw className={cn(refreshing && "animate-spin motion-reduce:animate-none")} />
               Refresh
@@ -69,7 +92,7 @@ export function CallsPage() {
             Retry
           </Button>
         </div>
-      ) : list.length === 0 ? (
+      ) : nothingAtAll ? (
         <EmptyState
           icon={PhoneCall}
           title={CALL_MESSAGES.empty}
@@ -86,15 +109,36 @@ export function CallsPage() {
           transcript, recording and cost.
         </EmptyState>
       ) : (
-        <CallsTable calls={list} customer={customer} selectedId={panel.open ? panel.id : null} onOpen={(c) => setPanel({ open: true, id: c.id })} />
+        <>
+          <CallStatsCards stats={stats.data} from={filters.from} to={filters.to} period={periodText(filters)} />
+          <CallFiltersBar filters={filters} onChange={setFilters} onClear={clear} active={active} />
+          {list.length === 0 ? (
+            <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed px-6 py-12 text-center text-sm text-muted-foreground">
+              <SearchX className="size-6" aria-hidden="true" />
+              <p>{CALL_MESSAGES.empty}</p>
+              <Button variant="outline" size="sm" onClick={clear}>
+                Clear filters
+              </Button>
+            </div>
+          ) : (
+            <div className={cn("grid gap-3 transition-opacity", calls.isPlaceholderData && "opacity-60")}>
+              <CallsTable calls={list} selectedId={panel.open ? panel.id : null} onOpen={(c) => setPanel({ open: true, id: c.id })} />
+              <div className="flex items-center justify-between gap-3 text-sm text-muted-foreground">
+                <span data-testid="calls-shown">
+                  {list.length.toLocaleString("en-US")} {list.length === 1 ? "call" : "calls"} shown{calls.hasNextPage ? "; older calls follow" : ""}
+                </span>
+                {calls.hasNextPage && (
+                  <Button variant="outline" size="sm" onClick={() => void calls.fetchNextPage()} disabled={calls.isFetchingNextPage}>
+                    {calls.isFetchingNextPage ? "Loading..." : "Load more"}
+                  </Button>
+                )}
+              </div>
+            </div>
+          )}
+        </>
       )}
 
-      <CallDetailsSheet
-        call={selected}
-        open={panel.open && selected !== null}
-        onOpenChange={(open) => setPanel((p) => ({ ...p, open }))}
-        onRecordingUnavailable={refetch}
-      />
+      <CallDetailsSheet summary={selected} open={panel.open && selected !== null} onOpenChange={(open) => setPanel((p) => ({ ...p, open }))} />
     </section>
   );
 }

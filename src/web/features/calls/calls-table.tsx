@@ -1,17 +1,15 @@
 import type { KeyboardEvent } from "react";
-import { formatCost, type CallRecord } from "@shared/call-records";
+import { formatCost, type CallSummary } from "@shared/call-records";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { AssistantName, CallDuration, CallStatusBadge, CallTypeBadge, formatCallDate } from "./call-format";
 
 interface CallsTableProps {
-  calls: CallRecord[];
-  /** Every row is the signed-in user's own call, so the Customer column names them. */
-  customer: string;
+  calls: CallSummary[];
   selectedId: string | null;
-  onOpen: (call: CallRecord) => void;
+  onOpen: (call: CallSummary) => void;
 }
 
-export function CallsTable({ calls, customer, selectedId, onOpen }: CallsTableProps) {
+export function CallsTable({ calls, selectedId, onOpen }: CallsTableProps) {
   return (
     <div className="overflow-hidden rounded-lg border bg-card">
       <Table>
@@ -49,10 +47,11 @@ export function CallsTable({ calls, customer, selectedId, onOpen }: CallsTablePr
                 <AssistantName call={call} className="mt-0.5 block max-w-[11rem] truncate text-xs text-muted-foreground md:hidden" />
               </TableCell>
               <TableCell className="hidden sm:table-cell">
-                <CallTypeBadge logs={call.logs} />
+                <CallTypeBadge type={call.type} />
               </TableCell>
-              <TableCell className="hidden max-w-[12rem] truncate lg:table-cell" title={customer}>
-                {customer}
+              {/* The caller's number for phone calls; the user who made it for a browser test call. */}
+              <TableCell className="hidden max-w-[12rem] truncate tabular-nums lg:table-cell" title={call.customer ?? undefined}>
+                {call.customer ?? <span className="text-muted-foreground">Unknown</span>}
               </TableCell>
               <TableCell className="hidden max-w-[14rem] truncate md:table-cell">
                 <AssistantName call={call} />

@@ -1,13 +1,22 @@
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { CALL_MESSAGES, CALLS_REFRESH_MS, type CallRecord } from "@shared/call-records";
+import {
+  CALL_MESSAGES,
+  CALL_PAGE_DEFAULT,
+  CALLS_REFRESH_MS,
+  callFiltersQuery,
+  type CallFilters,
+  type CallPage,
+  type CallRecord,
+  type CallStats,
+} from "@shared/call-records";
 import { api } from "@/lib/api";
 
 export const callsQueryKey = ["calls"] as const;
 
-async function fetchCalls(): Promise<CallRecord[]> {
+async function logged<T>(read: () => Promise<T>): Promise<T> {
   try {
-    return await api<CallRecord[]>("/api/calls");
+    return await read();
   } catch (err) {
     // Spec §8: call fetch failures are reported on the console only; the page offers a quiet retry.
     console.error(CALL_MESSAGES.fetchFailed, err);
@@ -15,12 +24,45 @@ async function fetchCalls(): Promise<CallRecord[]> {
   }
 }
 
-/** The user's calls, newest first; re-read every few seconds while any of them is in progress. */
-export function useCalls() {
+/** Pages of the filtered calls, newest first; all loaded pages are re-read every few seconds while any call is in progress. */
+export function useCalls(filters: CallFilters) {
+  return useInfiniteQuery({
+    queryKey: [...callsQueryKey, "list", filters],
+    queryFn: ({ pageParam }) =>
+      logged(() => api<CallPage>(`/api/calls?${callFiltersQuery({ ...filters, limit: CALL_PAGE_DEFAULT, cursor: pageParam })}`)),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_cursor,
+    placeholderData: keepPreviousData,
+    refetchInterval: (query) => (query.state.data?.pages.some((p) => p.data.some((call) => !call.end_time)) ? CALLS_REFRESH_MS : false),
+  });
+}
+
+/** The whole record behind a row (transcript, logs, recording address, cost breakdown). */
+export function useCall(id: string | null) {
   return useQuery({
-    queryKey: callsQueryKey,
-    queryFn: fetchCalls,
-    refetchInterval: (query) => (query.state.data?.some((call) => !call.end_time) ? CALLS_REFRESH_MS : false),
+    queryKey: [...callsQueryKey, "one", id],
+    queryFn: () => logged(() => api<CallRecord>(`/api/calls/${id}`)),
+    enabled: id !== null,
+    refetchInterval: (query) => (query.state.data && !query.state.data.end_time ? CALLS_REFRESH_MS : false),
+  });
+}
+
+/** The summary cards and the chart, for the same filters as the list (the search aside). */
+export function useCallStats(filters: CallFilters) {
+  const tz = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  const { q: _q, status: _status, ...statsFilters } = filters;
+  return useQuery({
+    queryKey: [...callsQueryKey, "stats", statsFilters, tz],
+    queryFn: () => logged(() => api<CallStats>(`/api/calls/stats?${callFiltersQuery({ ...statsFilters, tz })}`)),
+    placeholderData: keepPreviousData,
+  });
+}
+
+export function useDeleteCall() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<void>(`/api/calls/${id}`, { method: "DELETE" }),
+    onSuccess: () => client.invalidateQueries({ queryKey: callsQueryKey }),
   });
 }
 

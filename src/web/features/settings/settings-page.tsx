@@ -1,6 +1,7 @@
 import { ShieldCheck } from "lucide-react";
 import { OpenAiKeyCard } from "./openai-key-card";
 import { TwilioCredentialsCard } from "./twilio-credentials-card";
+import { RetentionCard } from "./retention-card";
 
 export function SettingsPage() {
   return (
@@ -18,6 +19,7 @@ export function SettingsPage() {
       </div>
       <OpenAiKeyCard />
       <TwilioCredentialsCard />
+      <RetentionCard />
     </section>
   );
 }

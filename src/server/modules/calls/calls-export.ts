@@ -1,0 +1,54 @@
+/**
+ * GET /api/calls/export.csv: the filtered calls as CSV, read in keyset pages and written as they
+ * come, so an export of a year of calls never sits whole in memory (or holds one long query open).
+ */
+import type { CallFilters, CallSummary } from "../../../shared/call-records.ts";
+import type { Db } from "../../db/client.ts";
+import { listCallSummaries } from "./calls-history.repo.ts";
+import type { CallCursor } from "./calls-query.ts";
+import { toCallSummary } from "./calls-wire.ts";
+
+export const EXPORT_BATCH = 1000;
+
+const HEADER = ["id", "start_time", "end_time", "type", "customer", "assistant", "called_number", "duration_seconds", "cost", "status", "ended_reason", "has_recording"];
+
+function row(call: CallSummary): string[] {
+  return [
+    call.id,
+    call.start_time,
+    call.end_time ?? "",
+    call.type,
+    call.customer ?? "",
+    call.assistant_name ?? "",
+    call.called_number ?? "",
+    call.duration_ms === null ? "" : (call.duration_ms / 1000).toFixed(1),
+    call.cost === null ? "" : call.cost.toFixed(2),
+    call.status,
+    call.ended_reason ?? "",
+    call.has_recording ? "yes" : "no",
+  ];
+}
+
+/**
+ * RFC 4180 quoting, and a leading quote on text a spreadsheet would run as a formula (an ended
+ * reason or assistant name starting with "=", "@", ...). Phone numbers ("+1555...") stay numbers.
+ */
+export function csvField(value: string): string {
+  const guarded = /^[=@\t\r]/.test(value) || /^[+-](?![\d\s]*$)/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
+}
+
+const line = (fields: string[]) => `${fields.map(csvField).join(",")}\r\n`;
+
+export async function* exportCallsCsv(db: Db, userId: string, customer: string, filters: CallFilters): AsyncGenerator<string> {
+  yield line(HEADER);
+  let cursor: CallCursor | undefined;
+  for (;;) {
+    const rows = await listCallSummaries(db, userId, filters, EXPORT_BATCH, cursor);
+    if (rows.length === 0) return;
+    yield rows.map((r) => line(row(toCallSummary(r, customer)))).join("");
+    if (rows.length < EXPORT_BATCH) return;
+    const last = rows[rows.length - 1]!;
+    cursor = { start: last.cursorStart, id: last.id };
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * The Calls page's filters as SQL, and the keyset cursor. One home for both so the list, the
+ * stats and the CSV export select exactly the same calls for the same query string.
+ */
+import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { CALL_MESSAGES, type CallFilters } from "../../../shared/call-records.ts";
+import { calls } from "../../db/schema.ts";
+import { badRequest } from "../../errors.ts";
+
+/** Where a page ends: the last row's exact start (microseconds, as the database holds it) and id. */
+export interface CallCursor {
+  start: string;
+  id: string;
+}
+
+const CURSOR_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
+const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function encodeCursor(cursor: CallCursor): string {
+  return Buffer.from(`${cursor.start}|${cursor.id}`, "utf8").toString("base64url");
+}
+
+/** An opaque string to the client; anything we did not write answers 400, never reaches SQL. */
+export function decodeCursor(raw: string): CallCursor {
+  const [start, id, extra] = Buffer.from(raw, "base64url").toString("utf8").split("|");
+  if (extra !== undefined || !start || !id || !CURSOR_SHAPE.test(start) || !UUID_SHAPE.test(id) || Number.isNaN(Date.parse(start))) {
+    throw badRequest(CALL_MESSAGES.badCursor, "invalid_cursor");
+  }
+  return { start, id };
+}
+
+/** The start time as the cursor spells it: microseconds, so rows started in the same ms are neither skipped nor repeated. */
+export const cursorStart = sql<string>`to_char(${calls.startTime} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+
+/**
+ * q as a prefix query on the search document: each word of letters or digits must start a word of
+ * the transcript or the caller's number. A q that looks like a phone number ("+1 (555) 123")
+ * becomes one run of digits. Only [letters, digits] reach to_tsquery, so q cannot break its syntax.
+ */
+export function searchQuery(q: string | undefined): string | null {
+  if (!q) return null;
+  const words = /^[+\d\s().-]+$/.test(q) ? [q.replace(/\D/g, "")] : q.toLowerCase().split(/[^\p{L}\p{N}]+/u);
+  const terms = words.filter((w) => w.length > 0).slice(0, 8);
+  return terms.length === 0 ? null : terms.map((w) => `${w}:*`).join(" & ");
+}
+
+/** The owner's calls matching the filters (every query of the Calls page starts here). */
+export function callConditions(userId: string, filters: CallFilters, cursor?: CallCursor): SQL {
+  if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to)) throw badRequest(CALL_MESSAGES.badRange);
+  const parts: Array<SQL | undefined> = [eq(calls.userId, userId)];
+  if (filters.assistant_id) parts.push(eq(calls.assistantId, filters.assistant_id));
+  if (filters.type) parts.push(eq(calls.isTest, filters.type === "test"));
+  if (filters.status) parts.push(eq(calls.status, filters.status));
+  if (filters.from) parts.push(gte(calls.startTime, new Date(filters.from)));
+  if (filters.to) parts.push(lt(calls.startTime, new Date(filters.to)));
+  const search = searchQuery(filters.q);
+  if (search) parts.push(sql`${calls.search} @@ to_tsquery('simple', ${search})`);
+  // A row comparison: the btree serves it as one range, newest first, under any of the indexes.
+  if (cursor) parts.push(sql`(${calls.startTime}, ${calls.id}) < (${cursor.start}::timestamptz, ${cursor.id}::uuid)`);
+  return and(...parts)!;
+}

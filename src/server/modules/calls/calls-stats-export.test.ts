@@ -1,0 +1,173 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import type { CallRecord, CallStats } from "../../../shared/call-records.ts";
+import type { Db } from "../../db/client.ts";
+import { assistants, calls } from "../../db/schema.ts";
+
+let app: TestApp;
+let db: Db;
+type Who = Awaited<ReturnType<typeof signUpAndLogIn>>;
+
+beforeAll(async () => {
+  ({ app, db } = await buildTestApp());
+});
+afterAll(() => app.close());
+
+const get = (who: Who | null, url: string) => app.inject({ method: "GET", url, headers: who ? { cookie: who.cookie } : {} });
+const del = (who: Who, id: string) => app.inject({ method: "DELETE", url: `/api/calls/${id}`, headers: { cookie: who.cookie } });
+const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
+
+const ended = (userId: string, start: string, seconds: number, cost: number, endedReason: string, isTest: boolean) => ({
+  userId,
+  startTime: new Date(start),
+  endTime: new Date(Date.parse(start) + seconds * 1000),
+  cost,
+  endedReason,
+  logs: { isTest, transcript: [] },
+});
+
+describe("GET /api/calls/stats", () => {
+  let gus: Who;
+  beforeAll(async () => {
+    gus = await signUpAndLogIn(app);
+    await db.insert(calls).values([
+      ended(gus.userId, "2026-03-01T09:00:00Z", 120, 0.1, "User ended call", true),
+      ended(gus.userId, "2026-03-01T23:30:00Z", 60, 0.05, "Caller hung up", false),
+      ended(gus.userId, "2026-03-02T10:00:00Z", 30, 0.03, "Provider error", false),
+      { userId: gus.userId, startTime: new Date("2026-03-03T09:00:00Z"), logs: { isTest: true, transcript: [] } },
+      // Outside the period below.
+      ended(gus.userId, "2026-02-20T09:00:00Z", 600, 1, "User ended call", true),
+    ]);
+    // Another user's call in the same period changes nothing.
+    const hal = await signUpAndLogIn(app);
+    await db.insert(calls).values(ended(hal.userId, "2026-03-02T11:00:00Z", 300, 0.5, "Provider error", false));
+  });
+
+  const stats = async (query: string): Promise<CallStats> => {
+    const res = await get(gus, `/api/calls/stats?${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json();
+  };
+  const period = "from=2026-03-01T00:00:00Z&to=2026-03-04T00:00:00Z";
+
+  it("sums calls, minutes, cost, average duration and the share ended by error over the period", async () => {
+    // 4 calls; ended ones last 120 + 60 + 30 s = 3.5 min, average 70 s; 1 of 3 ended by an error.
+    expect(await stats(period)).toEqual({
+      calls: 4,
+      minutes: 3.5,
+      cost: 0.18,
+      average_duration_ms: 70_000,
+      error_share: 1 / 3,
+      per_day: [
+        { day: "2026-03-01", calls: 2 },
+        { day: "2026-03-02", calls: 1 },
+        { day: "2026-03-03", calls: 1 },
+      ],
+    });
+  });
+
+  it("narrows by type and counts days in the browser's time zone", async () => {
+    expect(await stats(`${period}&type=real`)).toMatchObject({ calls: 2, minutes: 1.5, cost: 0.08, average_duration_ms: 45_000, error_share: 0.5 });
+    // Tokyo is 9 hours ahead: the 23:30 UTC call belongs to March 2nd there.
+    expect((await stats(`${period}&tz=Asia/Tokyo`)).per_day).toEqual([
+      { day: "2026-03-01", calls: 1 },
+      { day: "2026-03-02", calls: 2 },
+      { day: "2026-03-03", calls: 1 },
+    ]);
+    expect(await stats("")).toMatchObject({ calls: 5, minutes: 13.5, cost: 1.18 });
+  });
+
+  it("is empty without calls and refuses an unknown time zone", async () => {
+    const ida = await signUpAndLogIn(app);
+    expect((await get(ida, "/api/calls/stats")).json()).toEqual({ calls: 0, minutes: 0, cost: 0, average_duration_ms: null, error_share: null, per_day: [] });
+    const res = await get(gus, "/api/calls/stats?tz=Mars/Olympus");
+    expect(res.statusCode).toBe(400);
+    expect(errorOf(res).message).toBe("tz must be an IANA time zone such as Europe/Paris");
+  });
+});
+
+describe("GET /api/calls/export.csv", () => {
+  it("streams every filtered call as CSV, newest first, across many batches", async () => {
+    const jo = await signUpAndLogIn(app, "Jo");
+    const base = Date.parse("2025-06-01T00:00:00Z");
+    const total = 2345;
+    await db.insert(calls).values(
+      Array.from({ length: total }, (_, i) => ({
+        ...ended(jo.userId, new Date(base + i * 60_000).toISOString(), 65, 0.06, i % 2 ? "Caller hung up" : "User ended call", i % 2 === 0),
+        callerNumber: i % 2 ? "+15550000000" : null,
+      })),
+    );
+    const res = await get(jo, "/api/calls/export.csv");
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect(res.headers["content-disposition"]).toMatch(/^attachment; filename="calls-\d{4}-\d{2}-\d{2}\.csv"$/);
+    // Streamed: no length is known when the first byte goes out.
+    expect(res.headers["content-length"]).toBeUndefined();
+    const lines = res.body.trimEnd().split("\r\n");
+    expect(lines[0]).toBe("id,start_time,end_time,type,customer,assistant,called_number,duration_seconds,cost,status,ended_reason,has_recording");
+    expect(lines).toHaveLength(total + 1);
+    const starts = lines.slice(1).map((l) => l.split(",")[1]!);
+    expect(starts[0]).toBe(new Date(base + (total - 1) * 60_000).toISOString());
+    expect(starts.at(-1)).toBe(new Date(base).toISOString());
+    expect(new Set(lines.slice(1).map((l) => l.split(",")[0])).size).toBe(total);
+    // The newest (i = 2344, even) is a test call: the Customer is the user.
+    expect(lines[1]!.split(",").slice(3)).toEqual(["Test", "Jo", "", "", "65.0", "0.06", "completed", "User ended call", "no"]);
+    expect(lines[2]!.split(",").slice(3, 5)).toEqual(["Real", "+15550000000"]);
+
+    const real = await get(jo, "/api/calls/export.csv?type=real&from=2025-06-01T00:00:00Z&to=2025-06-01T00:10:00Z");
+    expect(real.body.trimEnd().split("\r\n")).toHaveLength(1 + 5);
+  });
+
+  it("quotes commas and quotes, and defuses text a spreadsheet would run", async () => {
+    const kim = await signUpAndLogIn(app);
+    const [bot] = await db.insert(assistants).values({ userId: kim.userId, name: "=HYPERLINK(\"x\")", model: "gpt-realtime" }).returning();
+    await db.insert(calls).values({ ...ended(kim.userId, "2026-03-01T09:00:00Z", 10, 0.01, 'Tool "x" failed, badly', true), assistantId: bot!.id });
+    const line = (await get(kim, "/api/calls/export.csv")).body.split("\r\n")[1]!;
+    expect(line).toContain(`,"'=HYPERLINK(""x"")",`);
+    expect(line).toContain(`,error,"Tool ""x"" failed, badly",no`);
+  });
+
+  it("refuses bad filters before streaming anything", async () => {
+    const lee = await signUpAndLogIn(app);
+    const res = await get(lee, "/api/calls/export.csv?status=weird");
+    expect(res.statusCode).toBe(400);
+    expect(res.headers["content-type"]).toContain("application/json");
+    expect((await get(null, "/api/calls/export.csv")).statusCode).toBe(401);
+  });
+});
+
+describe("DELETE /api/calls/:id", () => {
+  it("removes the record and its recording; the old recording address no longer serves it", async () => {
+    const max = await signUpAndLogIn(app);
+    const nia = await signUpAndLogIn(app);
+    const [row] = await db.insert(calls).values(ended(max.userId, "2026-03-01T09:00:00Z", 10, 0.01, "User ended call", true)).returning();
+    const key = `recordings/${row!.id}.wav`;
+    await app.ctx.storage.put(key, Buffer.from("RIFF....WAVE"), { contentType: "audio/wav" });
+    await db.update(calls).set({ recording: key }).where(eq(calls.id, row!.id));
+    const url = ((await get(max, `/api/calls/${row!.id}`)).json() as CallRecord).recording_url!;
+    expect((await get(null, url)).statusCode).toBe(200);
+
+    // Someone else can neither delete it nor learn that it exists.
+    const foreign = await del(nia, row!.id);
+    expect(foreign.statusCode).toBe(404);
+    expect(errorOf(foreign)).toEqual({ code: "not_found", message: "Call not found" });
+    expect(await app.ctx.storage.exists(key)).toBe(true);
+
+    expect((await del(max, row!.id)).statusCode).toBe(204);
+    expect((await get(max, `/api/calls/${row!.id}`)).statusCode).toBe(404);
+    expect(await app.ctx.storage.exists(key)).toBe(false);
+    expect((await get(null, url)).statusCode).toBe(404);
+    expect((await del(max, row!.id)).statusCode).toBe(404);
+    expect((await del(max, "not-a-uuid")).statusCode).toBe(404);
+  });
+
+  it("refuses a call in progress", async () => {
+    const ola = await signUpAndLogIn(app);
+    const [row] = await db.insert(calls).values({ userId: ola.userId, logs: { isTest: true } }).returning();
+    const res = await del(ola, row!.id);
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res)).toEqual({ code: "call_in_progress", message: "A call in progress cannot be deleted" });
+    expect((await get(ola, `/api/calls/${row!.id}`)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,96 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import type { Db } from "../../db/client.ts";
+import { calls } from "../../db/schema.ts";
+import { runRetention } from "./retention.job.ts";
+
+let app: TestApp;
+let db: Db;
+type Who = Awaited<ReturnType<typeof signUpAndLogIn>>;
+
+beforeAll(async () => {
+  ({ app, db } = await buildTestApp());
+});
+afterAll(() => app.close());
+
+const put = (who: Who, payload: Record<string, unknown>) => app.inject({ method: "PUT", url: "/api/settings/retention", headers: { cookie: who.cookie }, payload });
+const read = (who: Who) => app.inject({ method: "GET", url: "/api/settings/retention", headers: { cookie: who.cookie } });
+
+describe("retention settings", () => {
+  it("are off by default, saved per user, and refuse anything but whole days from 1 to 3650", async () => {
+    const ann = await signUpAndLogIn(app);
+    const bo = await signUpAndLogIn(app);
+    expect((await read(ann)).json()).toEqual({ recordings_days: null, calls_days: null });
+    const saved = await put(ann, { recordings_days: 30, calls_days: 365 });
+    expect(saved.statusCode, saved.body).toBe(200);
+    expect(saved.json()).toEqual({ recordings_days: 30, calls_days: 365 });
+    expect((await read(ann)).json()).toEqual({ recordings_days: 30, calls_days: 365 });
+    expect((await read(bo)).json()).toEqual({ recordings_days: null, calls_days: null });
+    expect((await put(ann, { recordings_days: null, calls_days: 365 })).json()).toEqual({ recordings_days: null, calls_days: 365 });
+
+    for (const bad of [{ recordings_days: 0, calls_days: null }, { recordings_days: 1.5, calls_days: null }, { recordings_days: null, calls_days: 3651 }, { recordings_days: "7", calls_days: null }, {}]) {
+      const res = await put(ann, bad);
+      expect(res.statusCode, JSON.stringify(bad)).toBe(400);
+      expect(res.body).toContain("Enter a whole number of days from 1 to 3650");
+    }
+    expect((await read(ann)).json()).toEqual({ recordings_days: null, calls_days: 365 });
+  });
+});
+
+describe("the retention job", () => {
+  it("removes old recordings and old calls of users who asked, logs it, and leaves everything else", async () => {
+    const now = Date.parse("2026-11-22T12:00:00Z");
+    const daysAgo = (d: number) => new Date(now - d * 86_400_000);
+    const cy = await signUpAndLogIn(app);
+    const di = await signUpAndLogIn(app);
+    const keeper = await signUpAndLogIn(app);
+    await put(cy, { recordings_days: 7, calls_days: 30 });
+    await put(di, { recordings_days: null, calls_days: 10 });
+
+    async function call(userId: string, age: number, opts: { recording?: boolean; live?: boolean } = {}) {
+      const [row] = await db
+        .insert(calls)
+        .values({ userId, startTime: daysAgo(age), endTime: opts.live ? null : daysAgo(age), endedReason: opts.live ? null : "User ended call" })
+        .returning({ id: calls.id });
+      const key = `recordings/${row!.id}.wav`;
+      if (opts.recording) {
+        await app.ctx.storage.put(key, Buffer.from("RIFF"), { contentType: "audio/wav" });
+        await db.update(calls).set({ recording: key }).where(eq(calls.id, row!.id));
+      }
+      return { id: row!.id, key };
+    }
+    const cyFresh = await call(cy.userId, 2, { recording: true });
+    const cyWeekOld = await call(cy.userId, 8, { recording: true });
+    const cyOld = await call(cy.userId, 40, { recording: true });
+    const cyOldLive = await call(cy.userId, 40, { live: true });
+    const diOld = await call(di.userId, 11, { recording: true });
+    const diFresh = await call(di.userId, 9);
+    const keeperOld = await call(keeper.userId, 4000, { recording: true });
+
+    const logged: Array<Record<string, unknown>> = [];
+    const log = { info: (obj: object) => logged.push(obj as Record<string, unknown>), error: (obj: object) => logged.push({ error: obj }) };
+    expect(await runRetention(db, app.ctx.storage, log, now)).toEqual({ users: 2, calls: 2, recordings: 3 });
+
+    const left = new Map((await db.select({ id: calls.id, recording: calls.recording }).from(calls)).map((r) => [r.id, r.recording]));
+    expect(left.get(cyFresh.id)).toBe(cyFresh.key);
+    expect(left.has(cyWeekOld.id)).toBe(true);
+    expect(left.get(cyWeekOld.id)).toBeNull();
+    expect(left.has(cyOld.id)).toBe(false);
+    expect(left.has(cyOldLive.id)).toBe(true); // a call in progress is never cut from under its engine
+    expect(left.has(diOld.id)).toBe(false);
+    expect(left.has(diFresh.id)).toBe(true);
+    expect(left.get(keeperOld.id)).toBe(keeperOld.key);
+    for (const [key, exists] of [[cyFresh.key, true], [cyWeekOld.key, false], [cyOld.key, false], [diOld.key, false], [keeperOld.key, true]] as const) {
+      expect(await app.ctx.storage.exists(key), key).toBe(exists);
+    }
+    expect(logged).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ userId: cy.userId, calls: 1, recordings: 2 }),
+        expect.objectContaining({ userId: di.userId, calls: 1, recordings: 1 }),
+      ]),
+    );
+    // A second run finds nothing more.
+    expect(await runRetention(db, app.ctx.storage, log, now)).toEqual({ users: 0, calls: 0, recordings: 0 });
+  });
+});

@@ -1,0 +1,38 @@
+import { formatDuration } from "@shared/calls";
+import { formatCost, type CallStats } from "@shared/call-records";
+import { Skeleton } from "@/components/ui/skeleton";
+import { CallsPerDayChart } from "./calls-per-day-chart";
+
+interface CallStatsCardsProps {
+  stats: CallStats | undefined;
+  from?: string;
+  to?: string;
+  /** What the figures cover, e.g. "All time" or "Mar 1, 2026 – Mar 31, 2026". */
+  period: string;
+}
+
+/** Calls, minutes, cost and average duration of the chosen period, and the calls per day. */
+export function CallStatsCards({ stats, from, to, period }: CallStatsCardsProps) {
+  const cards = [
+    { label: "Calls", value: stats ? stats.calls.toLocaleString("en-US") : null },
+    { label: "Minutes", value: stats ? stats.minutes.toLocaleString("en-US", { maximumFractionDigits: 1 }) : null },
+    { label: "Cost", value: stats ? formatCost(stats.cost) : null },
+    { label: "Average duration", value: stats ? (stats.average_duration_ms === null ? "N/A" : formatDuration(stats.average_duration_ms)) : null },
+  ];
+  return (
+    <section className="grid gap-3" aria-label="Summary">
+      <p className="text-xs text-muted-foreground" data-testid="stats-period">
+        {period}
+      </p>
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        {cards.map((card) => (
+          <div key={card.label} className="grid gap-1 rounded-lg border bg-card p-4" data-testid="stat-card" data-stat={card.label}>
+            <span className="text-xs font-medium text-muted-foreground">{card.label}</span>
+            {card.value === null ? <Skeleton className="h-7 w-16" /> : <span className="text-2xl font-semibold tabular-nums">{card.value}</span>}
+          </div>
+        ))}
+      </div>
+      {stats && <CallsPerDayChart perDay={stats.per_day} from={from} to={to} />}
+    </section>
+  );
+}

@@ -1,0 +1,60 @@
+import { useCallback, useMemo } from "react";
+import { useSearchParams } from "react-router";
+import { CALL_STATUS_FILTERS, callFiltersQuery, type CallFilters, type CallStatusFilter, type CallTypeFilter } from "@shared/call-records";
+
+/**
+ * The page's filters live in the URL (?assistant_id=&type=&status=&from=&to=&q=), so a view can be
+ * shared and survives a reload. Dates are days (YYYY-MM-DD, both included) in the URL, and become
+ * instants at the browser's local midnight for the API.
+ */
+export interface CallViewFilters {
+  assistant_id?: string;
+  type?: CallTypeFilter;
+  status?: CallStatusFilter;
+  from?: string;
+  to?: string;
+  q?: string;
+}
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+const pick = <T extends string>(value: string | null, allowed: readonly T[]) => (allowed.includes(value as T) ? (value as T) : undefined);
+
+function localMidnight(day: string, plusDays = 0): string | undefined {
+  if (!DAY.test(day)) return undefined;
+  const [y, m, d] = day.split("-").map(Number);
+  const date = new Date(y!, m! - 1, d! + plusDays);
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
+}
+
+/** The view's filters as the API's (dates → instants; an inverted range is dropped rather than refused). */
+export function toApiFilters(view: CallViewFilters): CallFilters {
+  const from = view.from ? localMidnight(view.from) : undefined;
+  const to = view.to ? localMidnight(view.to, 1) : undefined;
+  const inverted = from && to && from >= to;
+  return { assistant_id: view.assistant_id, type: view.type, status: view.status, q: view.q, from: inverted ? undefined : from, to: inverted ? undefined : to };
+}
+
+export function useCallFilters() {
+  const [params, setParams] = useSearchParams();
+  const filters = useMemo<CallViewFilters>(
+    () => ({
+      assistant_id: params.get("assistant_id") || undefined,
+      type: pick(params.get("type"), ["test", "real"] as const),
+      status: pick(params.get("status"), CALL_STATUS_FILTERS),
+      from: DAY.test(params.get("from") ?? "") ? params.get("from")! : undefined,
+      to: DAY.test(params.get("to") ?? "") ? params.get("to")! : undefined,
+      q: params.get("q")?.trim() || undefined,
+    }),
+    [params],
+  );
+  const setFilters = useCallback(
+    (change: Partial<CallViewFilters>) => {
+      // Typing a search replaces the history entry; choosing a filter adds one (Back undoes it).
+      const next = new URLSearchParams(callFiltersQuery({ ...filters, ...change }));
+      setParams(next, { replace: Object.keys(change).length === 1 && "q" in change });
+    },
+    [filters, setParams],
+  );
+  const active = Object.values(filters).some((v) => v !== undefined);
+  return { filters, setFilters, clear: () => setParams(new URLSearchParams()), active };
+}
