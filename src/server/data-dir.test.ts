@@ -45,7 +45,7 @@ describe("DATA_DIR permissions", () => {
     });
     let output = "";
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 45_000);
+      const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 150_000);
       const onData = (chunk: Buffer) => {
         output += chunk.toString();
         if (output.includes("Server listening")) {
@@ -67,5 +67,5 @@ describe("DATA_DIR permissions", () => {
     expect(paths.filter((p) => statSync(p).isDirectory() && (mode(p) & 0o077) !== 0)).toEqual([]);
     expect(mode(join(dir, "app-secret"))).toBe(0o600);
     server.kill("SIGTERM");
-  }, 60_000);
+  }, 180_000);
 });
