@@ -14,6 +14,8 @@ import type { Database, Db } from "./db/client.ts";
 import { AppError, unauthorized } from "./errors.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { registerSpa } from "./http/spa.ts";
+import { accountPublicRoutes, accountRoutes } from "./modules/account/account.routes.ts";
+import { keepNumbersAtProvider, type ReleaseUserPhoneNumbers } from "./modules/account/account.service.ts";
 import { demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes.ts";
 import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
 import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
@@ -40,6 +42,11 @@ export interface AppDeps {
   storage?: Storage;
   /** Signs media addresses; defaults to one keyed by APP_SECRET. */
   signer?: UrlSigner;
+  /**
+   * Releases a user's phone numbers at Twilio before their account is deleted. The phone-numbers
+   * module provides it; until it is wired, nothing is released and the rows go with the account.
+   */
+  releaseUserPhoneNumbers?: ReleaseUserPhoneNumbers;
   /** Per-audio-frame timing of live calls (npm run bench:voice); off when absent. */
   callMetrics?: FrameMetrics;
 }
@@ -109,6 +116,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(mediaRoutes, { storage, signer });
   await app.register(marketingRoutes);
   await app.register(demoRequestsRoutes);
+  await app.register(accountPublicRoutes, { emailEnabled: Boolean(deps.mailer) });
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {
@@ -119,6 +127,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(credentialRoutes);
     await scope.register(callsRoutes);
     await scope.register(callsHistoryRoutes);
+    await scope.register(accountRoutes, { releasePhoneNumbers: deps.releaseUserPhoneNumbers ?? keepNumbersAtProvider });
   });
 
   const indexHtml = deps.webRoot ? await registerSpa(app, deps.webRoot) : null;
