@@ -34,6 +34,8 @@ const GuestOnly = page(() => import("@/features/auth/guards"), "GuestOnly");
 const RequireAuth = page(() => import("@/features/auth/guards"), "RequireAuth");
 const LoginPage = page(() => import("@/features/auth/login-page"), "LoginPage");
 const SignupPage = page(() => import("@/features/auth/signup-page"), "SignupPage");
+const ForgotPasswordPage = page(() => import("@/features/auth/forgot-password-page"), "ForgotPasswordPage");
+const ResetPasswordPage = page(() => import("@/features/auth/reset-password-page"), "ResetPasswordPage");
 const AppLayout = page(() => import("./app-layout"), "AppLayout");
 const AssistantsPage = page(() => import("@/features/assistants/assistants-page"), "AssistantsPage");
 const PhoneNumbersPage = page(() => import("@/features/phone-numbers/phone-numbers-page"), "PhoneNumbersPage");
@@ -66,7 +68,10 @@ export function AppRoutes() {
             <Route element={<GuestOnly />}>
               <Route path="/login" element={<LoginPage />} />
               <Route path="/signup" element={<SignupPage />} />
+              <Route path="/forgot-password" element={<ForgotPasswordPage />} />
             </Route>
+            {/* Not guest-only: the e-mailed link must work in a browser that is still signed in. */}
+            <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route element={<RequireAuth />}>
               <Route element={<AppLayout />}>
                 <Route path="/assistants" element={<AssistantsPage />} />

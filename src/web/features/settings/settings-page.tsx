@@ -1,5 +1,8 @@
 import { ShieldCheck } from "lucide-react";
+import { DeleteAccountCard } from "./delete-account-card";
 import { OpenAiKeyCard } from "./openai-key-card";
+import { PasswordCard } from "./password-card";
+import { ProfileCard } from "./profile-card";
 
 export function SettingsPage() {
   return (
@@ -16,6 +19,10 @@ export function SettingsPage() {
         </p>
       </div>
       <OpenAiKeyCard />
+      {/* Account cards: each one its own component, so other cards slot in without touching them. */}
+      <ProfileCard />
+      <PasswordCard />
+      <DeleteAccountCard />
     </section>
   );
 }

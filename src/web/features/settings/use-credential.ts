@@ -16,3 +16,11 @@ export function useSaveCredential(name: CredentialName) {
     onSuccess: (result) => queryClient.setQueryData(["credentials", name], result),
   });
 }
+
+export function useRemoveCredential(name: CredentialName) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<null>(`/api/credentials/${name}`, { method: "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["credentials", name] }),
+  });
+}
