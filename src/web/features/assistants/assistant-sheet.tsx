@@ -19,8 +19,8 @@ interface AssistantSheetProps {
   onTestCall: (assistant: Assistant) => void;
 }
 
-// Spec §2/§9: 600px, at most 60% (50% on large screens). On phones 60% is too narrow to type in,
-// so there the panel takes the whole width.
+// Spec §2/§9: 600px, at most 60% from sm (640 px) and at most 50% from lg (1024 px). Below 640 px
+// 60% is too narrow to type in, so there the panel takes the whole width.
 const WIDTH = "w-full sm:w-[600px] sm:max-w-[60%] lg:max-w-[50%]";
 
 export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUpdate, onTestCall }: AssistantSheetProps) {

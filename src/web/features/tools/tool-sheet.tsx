@@ -19,8 +19,9 @@ interface ToolSheetProps {
   onDelete: (tool: Tool) => void;
 }
 
-// Spec §9: panels are about 45% wide. Narrower screens get more of the width to type in.
-export const PANEL_WIDTH = "w-full sm:w-[80%] sm:max-w-[80%] md:w-[60%] md:max-w-[60%] xl:w-[45%] xl:max-w-[45%]";
+// Spec §9: panels are about 45% wide, at every breakpoint from sm (640 px) up. Below 640 px a
+// 45% panel is too narrow to type in, so there it takes the full width.
+export const PANEL_WIDTH = "w-full sm:w-[45%] sm:max-w-[45%]";
 
 export function ToolSheet({ panel, tool, onPanelChange, onCreate, onUpdate, onTest, onDelete }: ToolSheetProps) {
   const close = () => onPanelChange({ ...panel, open: false });
