@@ -1,5 +1,6 @@
 import type { Tool, ToolInput } from "@shared/tools";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { useUnsavedChangesGuard } from "@/components/unsaved-changes";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ToolConnectors } from "./tool-connectors";
 import { ToolDetails } from "./tool-details";
@@ -24,7 +25,9 @@ interface ToolSheetProps {
 export const PANEL_WIDTH = "w-full sm:w-[45%] sm:max-w-[45%]";
 
 export function ToolSheet({ panel, tool, onPanelChange, onCreate, onUpdate, onTest, onDelete }: ToolSheetProps) {
-  const close = () => onPanelChange({ ...panel, open: false });
+  // Closing the panel or cancelling an edit with unsaved changes asks first.
+  const { setDirty, guard, dialog } = useUnsavedChangesGuard();
+  const close = () => guard(() => onPanelChange({ ...panel, open: false }));
   const title = panel.view === "create" ? "Create Tool" : panel.view === "edit" ? "Edit Tool" : (tool?.name ?? "Tool Details");
   const description =
     panel.view === "create"
@@ -53,7 +56,7 @@ export function ToolSheet({ panel, tool, onPanelChange, onCreate, onUpdate, onTe
             </TabsList>
             {/* forceMount keeps what was typed when the user peeks at the connectors. */}
             <TabsContent value="api" forceMount className="flex flex-1 flex-col data-[state=inactive]:hidden">
-              <ToolForm key="create" onSubmit={onCreate} onCancel={close} />
+              <ToolForm key="create" onSubmit={onCreate} onCancel={close} onDirtyChange={setDirty} />
             </TabsContent>
             <TabsContent value="connectors">
               <ToolConnectors />
@@ -75,9 +78,11 @@ export function ToolSheet({ panel, tool, onPanelChange, onCreate, onUpdate, onTe
             key={`edit-${tool.id}`}
             tool={tool}
             onSubmit={(values) => onUpdate(tool.id, values)}
-            onCancel={() => onPanelChange({ open: true, view: "details", id: tool.id })}
+            onCancel={() => guard(() => onPanelChange({ open: true, view: "details", id: tool.id }))}
+            onDirtyChange={setDirty}
           />
         )}
+        {dialog}
       </SheetContent>
     </Sheet>
   );
