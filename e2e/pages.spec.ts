@@ -134,3 +134,22 @@ test("panel widths of spec §9 at each breakpoint", async ({ page, server, user:
     await page.keyboard.press("Escape");
   }
 });
+
+test("Resources in the top bar and Blog, Guides, Call Recordings and Press in the footer lead to their pages", async ({ page }) => {
+  await page.goto("/");
+  await page.getByTestId("marketing-header").getByRole("link", { name: "Resources" }).click();
+  await expect(page).toHaveURL(/\/resources\/guides$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Guides for building voice assistants");
+  for (const [label, path, heading] of [
+    ["Blog", "/blog", "Notes from building Switchboard"],
+    ["Guides", "/resources/guides", "Guides for building voice assistants"],
+    ["Call Recordings", "/resources/call-recordings", "Hear exactly what your callers heard"],
+    ["Press", "/company/press", "Switchboard in the press"],
+  ] as const) {
+    await page.goto("/");
+    await page.getByTestId("marketing-footer").getByRole("link", { name: label, exact: true }).click();
+    await expect(page).toHaveURL(new RegExp(`${path}$`));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(heading);
+    await expect(page).toHaveTitle(/Switchboard/);
+  }
+});

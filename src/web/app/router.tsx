@@ -18,12 +18,17 @@ const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 
 const marketingContent = () => import("@/features/marketing/company-pages");
 const solutions = () => import("@/features/marketing/solutions-pages");
+const resources = () => import("@/features/marketing/resources-pages");
 
 const HowItWorksPage = page(marketingContent, "HowItWorksPage");
 const PricingPage = page(marketingContent, "PricingPage");
 const AboutPage = page(marketingContent, "AboutPage");
 const ContactPage = page(marketingContent, "ContactPage");
 const PrivacyPolicyPage = page(() => import("@/features/marketing/privacy-policy-page"), "PrivacyPolicyPage");
+const GuidesPage = page(resources, "GuidesPage");
+const BlogPage = page(resources, "BlogPage");
+const CallRecordingsPage = page(resources, "CallRecordingsPage");
+const PressPage = page(resources, "PressPage");
 const IndustriesPage = page(solutions, "IndustriesPage");
 const UseCasesPage = page(solutions, "UseCasesPage");
 const IndustryPage = lazy(async () => ({ default: (await solutions()).IndustryPage }));
@@ -57,7 +62,11 @@ export function AppRoutes() {
             <Route path="/how-it-works" element={<HowItWorksPage />} />
             <Route path="/pricing" element={<PricingPage />} />
             <Route path="/company/about" element={<AboutPage />} />
+            <Route path="/company/press" element={<PressPage />} />
             <Route path="/contact" element={<ContactPage />} />
+            <Route path="/resources/guides" element={<GuidesPage />} />
+            <Route path="/resources/call-recordings" element={<CallRecordingsPage />} />
+            <Route path="/blog" element={<BlogPage />} />
             <Route path="/privacy-policy" element={<PrivacyPolicyPage />} />
             <Route path="/industries" element={<IndustriesPage />} />
             <Route path="/industries/:slug" element={<IndustryPage notFound={notFound} />} />
