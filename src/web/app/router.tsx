@@ -3,6 +3,7 @@ import { Route, Routes } from "react-router";
 import { LandingPage } from "@/features/marketing/landing-page";
 import { RequestADemoPage } from "@/features/marketing/request-a-demo-page";
 import { NotFoundPage } from "@/features/not-found/not-found-page";
+import { appChunks } from "./route-chunks";
 import { DeferredToaster, RouteErrorBoundary, ScrollToTop } from "./route-frame";
 
 /*
@@ -35,18 +36,18 @@ const IndustryPage = lazy(async () => ({ default: (await solutions()).IndustryPa
 const UseCasePage = lazy(async () => ({ default: (await solutions()).UseCasePage }));
 const ProductPage = lazy(async () => ({ default: (await import("@/features/marketing/product-pages")).ProductPage }));
 
-const GuestOnly = page(() => import("@/features/auth/guards"), "GuestOnly");
-const RequireAuth = page(() => import("@/features/auth/guards"), "RequireAuth");
+const GuestOnly = page(appChunks.guards, "GuestOnly");
+const RequireAuth = page(appChunks.guards, "RequireAuth");
 const LoginPage = page(() => import("@/features/auth/login-page"), "LoginPage");
 const SignupPage = page(() => import("@/features/auth/signup-page"), "SignupPage");
 const ForgotPasswordPage = page(() => import("@/features/auth/forgot-password-page"), "ForgotPasswordPage");
 const ResetPasswordPage = page(() => import("@/features/auth/reset-password-page"), "ResetPasswordPage");
-const AppLayout = page(() => import("./app-layout"), "AppLayout");
-const AssistantsPage = page(() => import("@/features/assistants/assistants-page"), "AssistantsPage");
-const PhoneNumbersPage = page(() => import("@/features/phone-numbers/phone-numbers-page"), "PhoneNumbersPage");
-const CallsPage = page(() => import("@/features/calls/calls-page"), "CallsPage");
-const ToolsPage = page(() => import("@/features/tools/tools-page"), "ToolsPage");
-const SettingsPage = page(() => import("@/features/settings/settings-page"), "SettingsPage");
+const AppLayout = page(appChunks.layout, "AppLayout");
+const AssistantsPage = page(appChunks.assistants, "AssistantsPage");
+const PhoneNumbersPage = page(appChunks.phoneNumbers, "PhoneNumbersPage");
+const CallsPage = page(appChunks.calls, "CallsPage");
+const ToolsPage = page(appChunks.tools, "ToolsPage");
+const SettingsPage = page(appChunks.settings, "SettingsPage");
 
 const notFound = <NotFoundPage />;
 
