@@ -157,6 +157,8 @@ test.describe("navigation at 1440 px", () => {
   });
 
   test("every header and footer link renders a real page", async ({ page }) => {
+    // Some forty page loads, each a real page with its own chunk: more than the default minute on a busy machine.
+    test.setTimeout(180_000);
     const errors = failOnPageErrors(page);
     await page.goto("/");
     const footer = page.getByTestId("marketing-footer");

@@ -14,7 +14,9 @@ type Body = Record<string, unknown> | unknown[] | undefined;
 /**
  * GET requests started before React renders (app/route-preload.ts), so the session check and a
  * page's data travel alongside its code instead of after it. The first `api()` GET of the same
- * path takes the response over; one left unclaimed for long is dropped rather than served stale.
+ * path takes the response over; one left unclaimed for long is dropped rather than served stale,
+ * and every one is dropped by the first request that may change state (a login, a save): a
+ * response read before signing in must never answer a request made after it.
  */
 const early = new Map<string, { at: number; response: Promise<Response | null> }>();
 const EARLY_MAX_AGE_MS = 10_000;
@@ -34,6 +36,7 @@ async function takeEarly(path: string): Promise<Response | null> {
 /** JSON over fetch with the session cookie. Errors come as `{ error: { code, message } }` (ours) or `{ code, message }` (auth). */
 export async function api<T>(path: string, init: { method?: string; body?: Body } = {}): Promise<T> {
   const method = init.method ?? (init.body ? "POST" : "GET");
+  if (method !== "GET") early.clear();
   let res: Response;
   try {
     const prefetched = method === "GET" ? await takeEarly(path) : null;
