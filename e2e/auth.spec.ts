@@ -17,7 +17,7 @@ test("sign up shows each validation message, then creates the account and goes t
   await expect(page.getByText("Passwords don't match")).toBeVisible();
   await page.getByLabel("Confirm password").fill("trustno1");
   await page.getByRole("button", { name: "Create Account" }).click();
-  await expectToast(page, "Your account has been created. Please check your email to confirm your account.");
+  await expectToast(page, "Your account has been created. You can now log in.");
   await expect(page).toHaveURL(/\/login$/);
 
   // The same address again: the server's reason in the Sign Up Failed toast.

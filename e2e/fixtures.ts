@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test as base, expect, type Page } from "@playwright/test";
 import type { FastifyInstance } from "fastify";
-import { buildApp, defaultWebRoot, type AppConfig } from "../src/server/app.ts";
+import { buildApp, defaultWebRoot, type AppConfig, type AppDeps } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, type Db } from "../src/server/db/client.ts";
 import { startFakeRealtime, type FakeRealtime } from "../tests/fakes/fake-realtime.ts";
@@ -22,6 +22,40 @@ export interface TestServer {
 }
 
 /**
+ * The real server on a random port with its own fresh embedded database and fake OpenAI.
+ * `deps` adds app dependencies (a mailer for the SMTP specs).
+ */
+export async function startTestServer(env: Record<string, string> = {}, deps: Partial<AppDeps> = {}): Promise<TestServer & { close(): Promise<void> }> {
+  const openai = await startFakeRealtime();
+  const twilio = await startFakeTwilioRest();
+  const database = await openDatabase({ kind: "pglite" });
+  await database.migrate();
+  // PUBLIC_URL must be the address the browser uses (the live-call socket checks Origin against
+  // it), so the port is chosen before the app is built.
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: String(port), PUBLIC_URL: url, TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TWILIO_API_BASE: twilio.baseUrl, TRUST_PROXY: "true", ...env });
+  const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };
+  // E2E_WEB_ROOT lets parallel runs each serve their own build instead of racing on dist/web.
+  const app = await buildApp(config, { database, webRoot: process.env.E2E_WEB_ROOT ?? defaultWebRoot, ...deps });
+  await app.listen({ host: "127.0.0.1", port });
+  return {
+    url,
+    db: database.db,
+    app,
+    config,
+    openai,
+    twilio,
+    async close() {
+      await app.close();
+      await database.close();
+      await openai.close();
+      await twilio.close();
+    },
+  };
+}
+
+/**
  * Each Playwright worker runs the real server in-process — production build, real socket, its own
  * fresh embedded database — so specs can check what landed in the database.
  */
@@ -30,24 +64,9 @@ export const test = base.extend<{ user: { email: string; password: string; name:
     // Playwright reads a fixture's dependencies from its destructuring pattern, so it must be `{}`.
     // oxlint-disable-next-line no-empty-pattern
     async ({}, use) => {
-      const openai = await startFakeRealtime();
-      const twilio = await startFakeTwilioRest();
-      const database = await openDatabase({ kind: "pglite" });
-      await database.migrate();
-      // PUBLIC_URL must be the address the browser uses (the live-call socket checks Origin against
-      // it), so the port is chosen before the app is built.
-      const port = await freePort();
-      const url = `http://127.0.0.1:${port}`;
-      const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: String(port), PUBLIC_URL: url, TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TWILIO_API_BASE: twilio.baseUrl, TRUST_PROXY: "true" });
-      const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };
-      // E2E_WEB_ROOT lets parallel runs each serve their own build instead of racing on dist/web.
-      const app = await buildApp(config, { database, webRoot: process.env.E2E_WEB_ROOT ?? defaultWebRoot });
-      await app.listen({ host: "127.0.0.1", port });
-      await use({ url, db: database.db, app, config, openai, twilio });
-      await app.close();
-      await database.close();
-      await openai.close();
-      await twilio.close();
+      const server = await startTestServer();
+      await use(server);
+      await server.close();
     },
     { scope: "worker" },
   ],

@@ -6,8 +6,13 @@
  *  2. runs Lighthouse (performance, accessibility) against a Chromium started here with
  *     --remote-debugging-port, with the mobile (default) and the desktop presets; the median of
  *     `--runs N` (default 3) is shown.
- * Options: --runs N, --skip-lighthouse, --verbose (list each file). BENCH_WEB_ROOT=<dir> measures a
- * build in another folder.
+ *  3. time to content: a cold load (fresh browser context, same signed-in cookie) of the landing page
+ *     and three app pages, from navigation start to the moment the page's content is in the DOM
+ *     (the landing headline; the rows of /assistants and /tools, seeded with 10 of each; the key
+ *     status on /settings); the median and the fastest of `--runs N`;
+ *  4. axe (WCAG 2.1 A/AA, best practice) over every page signed out and signed in: violations by impact.
+ * Options: --runs N, --skip-lighthouse, --skip-axe, --verbose (list each file). BENCH_WEB_ROOT=<dir>
+ * measures a build in another folder.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -17,7 +22,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import lighthouse, { desktopConfig } from "lighthouse";
-import { chromium } from "playwright-core";
+import { chromium, type Browser } from "playwright-core";
+import { axeViolations, settle, SIGNED_IN_PAGES, SIGNED_OUT_PAGES } from "../tests/a11y-pages.ts";
 import { buildApp, defaultWebRoot, type AppConfig } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase } from "../src/server/db/client.ts";
@@ -31,6 +37,7 @@ const root = resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
 const runs = Math.max(1, Number(args[args.indexOf("--runs") + 1]) || 3);
 const skipLighthouse = args.includes("--skip-lighthouse");
+const skipAxe = args.includes("--skip-axe");
 const verbose = args.includes("--verbose");
 const webRoot = resolve(process.env.BENCH_WEB_ROOT ?? defaultWebRoot);
 
@@ -186,6 +193,99 @@ async function runLighthouse(url: string, port: number, preset: "mobile" | "desk
   };
 }
 
+/** Where each page's content is, for time to content: a selector that appears, or a text. */
+const CONTENT_PAGES: { path: string; signedIn: boolean; selector?: string; text?: string }[] = [
+  { path: "/", signedIn: false, selector: "main h1" },
+  { path: "/assistants", signedIn: true, selector: "[data-testid=assistant-row]" },
+  { path: "/tools", signedIn: true, selector: "[data-testid=tool-row]" },
+  { path: "/settings", signedIn: true, text: "No key stored yet." },
+];
+
+/** A signed-in browser state with 10 assistants and 10 tools, made through the API. */
+async function signedInState(browser: Browser, baseUrl: string) {
+  const context = await browser.newContext();
+  const { request } = context;
+  const email = `bench-${randomBytes(4).toString("hex")}@example.com`;
+  await request.post(`${baseUrl}/api/auth/sign-up/email`, { data: { email, password: "bench-password", name: "Bench User" } });
+  const login = await request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email, password: "bench-password" } });
+  if (!login.ok()) throw new Error(`bench login failed: ${login.status()}`);
+  for (let i = 1; i <= 10; i++) {
+    await request.post(`${baseUrl}/api/tools`, { data: { name: `Tool ${i}`, type: "API", http_method: "GET", parameter_format: "standard", end_point_url: `https://example.com/t${i}` } });
+    await request.post(`${baseUrl}/api/assistants`, { data: { name: `Assistant ${i}`, description: "Answers the front desk line" } });
+  }
+  const state = await context.storageState();
+  await context.close();
+  return state;
+}
+
+/** Milliseconds from navigation start until the page's content is in the DOM, on a cold cache. */
+async function timeToContent(browser: Browser, url: string, target: (typeof CONTENT_PAGES)[number], storageState?: Awaited<ReturnType<typeof signedInState>>) {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState });
+  try {
+    const page = await context.newPage();
+    await page.addInitScript(({ selector, text }) => {
+      const w = window as unknown as { __contentAt: number | null };
+      w.__contentAt = null;
+      const observer = new MutationObserver(() => {
+        const found = selector ? document.querySelector(selector) : document.body?.innerText.includes(text ?? "");
+        if (!found || w.__contentAt !== null) return;
+        w.__contentAt = performance.now();
+        observer.disconnect();
+      });
+      observer.observe(document, { childList: true, subtree: true, characterData: true });
+    }, { selector: target.selector, text: target.text });
+    await page.goto(url);
+    await page.waitForFunction(() => (window as unknown as { __contentAt: number | null }).__contentAt !== null, undefined, { timeout: 30_000 });
+    return await page.evaluate(() => (window as unknown as { __contentAt: number }).__contentAt);
+  } finally {
+    await context.close();
+  }
+}
+
+async function contentTimes(baseUrl: string) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  try {
+    const state = await signedInState(browser, baseUrl);
+    console.log(`\nTime to content, cold load, ${runs} run(s) each (ms from navigation start)`);
+    console.log(`${"page".padEnd(12)}  ${"median".padStart(6)}  ${"fastest".padStart(7)}`);
+    for (const target of CONTENT_PAGES) {
+      const times: number[] = [];
+      for (let i = 0; i < runs; i++) times.push(await timeToContent(browser, baseUrl + target.path, target, target.signedIn ? state : undefined));
+      console.log(`${target.path.padEnd(12)}  ${String(Math.round(median(times))).padStart(6)}  ${String(Math.round(Math.min(...times))).padStart(7)}`);
+    }
+    return state;
+  } finally {
+    await browser.close();
+  }
+}
+
+async function axeCounts(baseUrl: string, state: Awaited<ReturnType<typeof signedInState>>) {
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+  const impacts = ["critical", "serious", "moderate", "minor"] as const;
+  const totals = { critical: 0, serious: 0, moderate: 0, minor: 0 };
+  try {
+    console.log(`\naxe (WCAG 2.1 A/AA + best practice): violations by impact`);
+    console.log(`${"page".padEnd(32)}  ${impacts.map((i) => i.padStart(8)).join("  ")}`);
+    for (const [pages, storageState] of [[SIGNED_OUT_PAGES, undefined], [SIGNED_IN_PAGES, state]] as const) {
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, storageState });
+      const page = await context.newPage();
+      for (const path of pages) {
+        await page.goto(baseUrl + path);
+        await settle(page);
+        const found = await axeViolations(page);
+        const counts = impacts.map((impact) => found.filter((f) => f.impact === impact).length);
+        impacts.forEach((impact, i) => (totals[impact] += counts[i]!));
+        console.log(`${(storageState ? "(signed in) " : "") + path}`.padEnd(32) + "  " + counts.map((c) => String(c).padStart(8)).join("  "));
+        if (verbose) for (const f of found) console.log(`    ${f.impact} ${f.id}: ${f.help}`);
+      }
+      await context.close();
+    }
+    console.log(`${"total".padEnd(32)}  ${impacts.map((i) => String(totals[i]).padStart(8)).join("  ")}`);
+  } finally {
+    await browser.close();
+  }
+}
+
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const kb = (value: number) => value.toFixed(1);
 
@@ -196,6 +296,8 @@ async function main() {
   try {
     const rows: string[][] = [];
     const notes: string[] = [];
+    const state = await contentTimes(server.url);
+    if (!skipAxe) await axeCounts(server.url, state);
     if (!skipLighthouse) chrome = await launchDebuggableChromium();
     for (const path of PAGES) {
       const transfer = await measureTransfer(server.url, path);

@@ -16,6 +16,8 @@ import { registerErrorHandler } from "./http/error-handler.ts";
 import { registerJsonBodyGuard } from "./http/json-body.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
 import { registerSpa } from "./http/spa.ts";
+import { accountPublicRoutes, accountRoutes } from "./modules/account/account.routes.ts";
+import type { ReleaseUserPhoneNumbers } from "./modules/account/account.service.ts";
 import { demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes.ts";
 import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
 import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
@@ -28,6 +30,7 @@ import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
+import { releaseNumbersBeforeAccountDeletion } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { createSecretBox, type SecretBox } from "./secrets/crypto.ts";
 import { createDefaultStorage } from "./storage/local-storage.ts";
 import { mediaRoutes } from "./storage/media.routes.ts";
@@ -46,6 +49,11 @@ export interface AppDeps {
   storage?: Storage;
   /** Signs media addresses; defaults to one keyed by APP_SECRET. */
   signer?: UrlSigner;
+  /**
+   * Releases a user's phone numbers at Twilio before their account is deleted; defaults to the
+   * phone-numbers module's, through the user's own Twilio account.
+   */
+  releaseUserPhoneNumbers?: ReleaseUserPhoneNumbers;
   /** Per-audio-frame timing of live calls (npm run bench:voice); off when absent. */
   callMetrics?: FrameMetrics;
   /** Where log lines go (tests read them); stdout when absent. */
@@ -136,6 +144,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(demoRequestsRoutes);
   // Twilio's webhooks and media streams: signed by Twilio, no session.
   await app.register(telephonyRoutes);
+  await app.register(accountPublicRoutes, { emailEnabled: Boolean(deps.mailer) });
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {
@@ -148,6 +157,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(callsHistoryRoutes);
     await scope.register(phoneNumbersRoutes);
     await scope.register(retentionRoutes);
+    await scope.register(accountRoutes, { releasePhoneNumbers: deps.releaseUserPhoneNumbers ?? ((userId) => releaseNumbersBeforeAccountDeletion(ctx, userId)) });
   });
 
   if (deps.retentionJob ?? config.env !== "test") {

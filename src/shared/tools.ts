@@ -2,8 +2,8 @@ import { z } from "zod";
 
 // ── Enumerations (spec §3, §9) ─────────────────────────────────────────────────────────────
 
-/** `function` is not offered by the spec's API tab, but the form colours it, so it stays valid. */
-export const TOOL_TYPES = ["API", "connector", "function"] as const;
+/** Spec §3/§9: API or connector. The spec's form only coloured a "Function" type; ADR 022 drops it. */
+export const TOOL_TYPES = ["API", "connector"] as const;
 export const toolTypeSchema = z.enum(TOOL_TYPES, { error: "Type is required" });
 export type ToolType = z.infer<typeof toolTypeSchema>;
 

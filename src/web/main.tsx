@@ -4,6 +4,7 @@ import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
 import { sessionQueryKey } from "@/features/auth/session";
 import { ApiError } from "@/lib/api";
+import { preloadRoute } from "./app/route-preload";
 import { AppRoutes } from "./app/router";
 import "./index.css";
 
@@ -16,6 +17,9 @@ const queryClient = new QueryClient({
   mutationCache: new MutationCache({ onError }),
   defaultOptions: { queries: { retry: (count, err) => !(err instanceof ApiError && err.status < 500) && count < 2, refetchOnWindowFocus: false } },
 });
+
+// An app page's session check, data and chunks start now, alongside this bundle's own work.
+preloadRoute(window.location.pathname);
 
 // Only what every page needs is loaded here. The toast outlet is fetched on first use (see
 // app/route-frame.tsx) and tooltips bring their own provider, so neither weighs on the entry chunk.

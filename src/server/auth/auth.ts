@@ -44,6 +44,19 @@ export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, 
       // account appeared, so there we sign in and auth.routes.ts discards that first session.
       autoSignIn: !mailer,
       requireEmailVerification: Boolean(mailer),
+      // Forgot password? (only with SMTP: without it there is nowhere to send the link). The link
+      // is /api/auth/reset-password/<token>, which redirects to the SPA's /reset-password?token=….
+      sendResetPassword: mailer
+        ? async ({ user, url }) => {
+            await mailer.send({
+              to: user.email,
+              subject: "Reset your Switchboard password",
+              text: `Hello ${user.name},\n\nSomeone asked to reset the password of your Switchboard account. To choose a new one, open:\n${url}\n\nThe link works for one hour. If it wasn't you, ignore this e-mail: your password stays as it is.\n`,
+            });
+          }
+        : undefined,
+      // A reset usually means the old password leaked: sign every device out.
+      revokeSessionsOnPasswordReset: true,
     },
     emailVerification: mailer
       ? {

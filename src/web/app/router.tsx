@@ -3,6 +3,7 @@ import { Route, Routes } from "react-router";
 import { LandingPage } from "@/features/marketing/landing-page";
 import { RequestADemoPage } from "@/features/marketing/request-a-demo-page";
 import { NotFoundPage } from "@/features/not-found/not-found-page";
+import { appChunks } from "./route-chunks";
 import { DeferredToaster, RouteErrorBoundary, ScrollToTop } from "./route-frame";
 
 /*
@@ -18,28 +19,35 @@ const page = <K extends string>(load: () => Promise<Record<K, ComponentType>>, n
 
 const marketingContent = () => import("@/features/marketing/company-pages");
 const solutions = () => import("@/features/marketing/solutions-pages");
+const resources = () => import("@/features/marketing/resources-pages");
 
 const HowItWorksPage = page(marketingContent, "HowItWorksPage");
 const PricingPage = page(marketingContent, "PricingPage");
 const AboutPage = page(marketingContent, "AboutPage");
 const ContactPage = page(marketingContent, "ContactPage");
 const PrivacyPolicyPage = page(() => import("@/features/marketing/privacy-policy-page"), "PrivacyPolicyPage");
+const GuidesPage = page(resources, "GuidesPage");
+const BlogPage = page(resources, "BlogPage");
+const CallRecordingsPage = page(resources, "CallRecordingsPage");
+const PressPage = page(resources, "PressPage");
 const IndustriesPage = page(solutions, "IndustriesPage");
 const UseCasesPage = page(solutions, "UseCasesPage");
 const IndustryPage = lazy(async () => ({ default: (await solutions()).IndustryPage }));
 const UseCasePage = lazy(async () => ({ default: (await solutions()).UseCasePage }));
 const ProductPage = lazy(async () => ({ default: (await import("@/features/marketing/product-pages")).ProductPage }));
 
-const GuestOnly = page(() => import("@/features/auth/guards"), "GuestOnly");
-const RequireAuth = page(() => import("@/features/auth/guards"), "RequireAuth");
+const GuestOnly = page(appChunks.guards, "GuestOnly");
+const RequireAuth = page(appChunks.guards, "RequireAuth");
 const LoginPage = page(() => import("@/features/auth/login-page"), "LoginPage");
 const SignupPage = page(() => import("@/features/auth/signup-page"), "SignupPage");
-const AppLayout = page(() => import("./app-layout"), "AppLayout");
-const AssistantsPage = page(() => import("@/features/assistants/assistants-page"), "AssistantsPage");
-const PhoneNumbersPage = page(() => import("@/features/phone-numbers/phone-numbers-page"), "PhoneNumbersPage");
-const CallsPage = page(() => import("@/features/calls/calls-page"), "CallsPage");
-const ToolsPage = page(() => import("@/features/tools/tools-page"), "ToolsPage");
-const SettingsPage = page(() => import("@/features/settings/settings-page"), "SettingsPage");
+const ForgotPasswordPage = page(() => import("@/features/auth/forgot-password-page"), "ForgotPasswordPage");
+const ResetPasswordPage = page(() => import("@/features/auth/reset-password-page"), "ResetPasswordPage");
+const AppLayout = page(appChunks.layout, "AppLayout");
+const AssistantsPage = page(appChunks.assistants, "AssistantsPage");
+const PhoneNumbersPage = page(appChunks.phoneNumbers, "PhoneNumbersPage");
+const CallsPage = page(appChunks.calls, "CallsPage");
+const ToolsPage = page(appChunks.tools, "ToolsPage");
+const SettingsPage = page(appChunks.settings, "SettingsPage");
 
 const notFound = <NotFoundPage />;
 
@@ -55,7 +63,11 @@ export function AppRoutes() {
             <Route path="/how-it-works" element={<HowItWorksPage />} />
             <Route path="/pricing" element={<PricingPage />} />
             <Route path="/company/about" element={<AboutPage />} />
+            <Route path="/company/press" element={<PressPage />} />
             <Route path="/contact" element={<ContactPage />} />
+            <Route path="/resources/guides" element={<GuidesPage />} />
+            <Route path="/resources/call-recordings" element={<CallRecordingsPage />} />
+            <Route path="/blog" element={<BlogPage />} />
             <Route path="/privacy-policy" element={<PrivacyPolicyPage />} />
             <Route path="/industries" element={<IndustriesPage />} />
             <Route path="/industries/:slug" element={<IndustryPage notFound={notFound} />} />
@@ -66,7 +78,10 @@ export function AppRoutes() {
             <Route element={<GuestOnly />}>
               <Route path="/login" element={<LoginPage />} />
               <Route path="/signup" element={<SignupPage />} />
+              <Route path="/forgot-password" element={<ForgotPasswordPage />} />
             </Route>
+            {/* Not guest-only: the e-mailed link must work in a browser that is still signed in. */}
+            <Route path="/reset-password" element={<ResetPasswordPage />} />
             <Route element={<RequireAuth />}>
               <Route element={<AppLayout />}>
                 <Route path="/assistants" element={<AssistantsPage />} />

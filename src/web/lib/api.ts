@@ -11,12 +11,37 @@ export class ApiError extends Error {
 
 type Body = Record<string, unknown> | unknown[] | undefined;
 
+/**
+ * GET requests started before React renders (app/route-preload.ts), so the session check and a
+ * page's data travel alongside its code instead of after it. The first `api()` GET of the same
+ * path takes the response over; one left unclaimed for long is dropped rather than served stale,
+ * and every one is dropped by the first request that may change state (a login, a save): a
+ * response read before signing in must never answer a request made after it.
+ */
+const early = new Map<string, { at: number; response: Promise<Response | null> }>();
+const EARLY_MAX_AGE_MS = 10_000;
+
+export function prefetchGet(path: string) {
+  if (early.has(path)) return;
+  early.set(path, { at: Date.now(), response: fetch(path, { credentials: "same-origin" }).catch(() => null) });
+}
+
+async function takeEarly(path: string): Promise<Response | null> {
+  const entry = early.get(path);
+  if (!entry) return null;
+  early.delete(path);
+  return Date.now() - entry.at <= EARLY_MAX_AGE_MS ? entry.response : null;
+}
+
 /** JSON over fetch with the session cookie. Errors come as `{ error: { code, message } }` (ours) or `{ code, message }` (auth). */
 export async function api<T>(path: string, init: { method?: string; body?: Body } = {}): Promise<T> {
+  const method = init.method ?? (init.body ? "POST" : "GET");
+  if (method !== "GET") early.clear();
   let res: Response;
   try {
-    res = await fetch(path, {
-      method: init.method ?? (init.body ? "POST" : "GET"),
+    const prefetched = method === "GET" ? await takeEarly(path) : null;
+    res = prefetched ?? await fetch(path, {
+      method,
       credentials: "same-origin",
       headers: init.body ? { "content-type": "application/json" } : undefined,
       body: init.body ? JSON.stringify(init.body) : undefined,

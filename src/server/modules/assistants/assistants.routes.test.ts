@@ -172,7 +172,7 @@ describe("POST /api/assistants", () => {
 describe("GET /api/assistants", () => {
   it("lists only the caller's assistants, newest first, each with its own tools", async () => {
     const user = await signUpAndLogIn(app);
-    const [a, b, c] = [await insertTool(user.userId, "A"), await insertTool(user.userId, "B"), await insertTool(user.userId, "C", "function")];
+    const [a, b, c] = [await insertTool(user.userId, "A"), await insertTool(user.userId, "B"), await insertTool(user.userId, "C", "connector")];
     const first = await create(user, { name: "First", tool_ids: [a.id] });
     const second = await create(user, { name: "Second" });
     const third = await create(user, { name: "Third", tool_ids: [c.id, b.id, a.id] });
@@ -182,7 +182,7 @@ describe("GET /api/assistants", () => {
     expect(rows.map((r) => r.name)).toEqual(["Third", "Second", "First"]);
     expect(rows.map((r) => r.id)).toEqual([third.id, second.id, first.id]);
     expect(rows[0]!.tools).toEqual([
-      { id: c.id, name: "C", type: "function" },
+      { id: c.id, name: "C", type: "connector" },
       { id: b.id, name: "B", type: "API" },
       { id: a.id, name: "A", type: "API" },
     ]);

@@ -168,6 +168,17 @@ export async function releaseAllPhoneNumbers(ctx: Ctx, userId: string): Promise<
   return result;
 }
 
+/**
+ * Account deletion: every number is released at Twilio first. One that cannot be released stops
+ * the deletion (a 409 naming it), so nobody keeps paying Twilio for a number they can no longer see.
+ */
+export async function releaseNumbersBeforeAccountDeletion(ctx: Ctx, userId: string): Promise<void> {
+  const { failed } = await releaseAllPhoneNumbers(ctx, userId);
+  if (failed.length === 0) return;
+  const list = failed.map((f) => `${f.phone_number} (${f.message})`).join(", ");
+  throw new AppError(409, "numbers_not_released", `Your account was not deleted: Twilio did not release ${list}. Delete these numbers on the Phone Numbers page and try again.`);
+}
+
 function toView(row: repo.PhoneNumberWithAssistant): PhoneNumber {
   return {
     id: row.id,

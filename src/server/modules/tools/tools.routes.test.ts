@@ -129,6 +129,7 @@ describe("validation", () => {
     ["a non-http endpoint", valid({ end_point_url: "ftp://example.com/file" }), "Must be a valid URL"],
     ["no type", valid({ type: undefined }), "Type is required"],
     ["an unknown type", valid({ type: "webhook" }), "Type is required"],
+    ["the dropped Function type (ADR 022)", valid({ type: "function" }), "Type is required"],
     ["no method", valid({ http_method: undefined }), "HTTP method is required"],
     ["an unknown method", valid({ http_method: "PATCH" }), "HTTP method is required"],
     ["no parameter format", valid({ parameter_format: undefined }), "Parameter format is required"],

@@ -54,7 +54,9 @@ export function AssistantDetails({ assistant, onEdit, onTestCall }: AssistantDet
             </ul>
           )}
         </Field>
-        <div className="grid grid-cols-2 gap-6">
+      </dl>
+      {/* A list of its own: a <dl> may hold only <div>-wrapped dt/dd groups, not a nested grid. */}
+      <dl className="grid grid-cols-2 gap-6">
           <Field label="Voice">
             <span className="capitalize">{assistant.voice}</span>
           </Field>
@@ -63,7 +65,6 @@ export function AssistantDetails({ assistant, onEdit, onTestCall }: AssistantDet
           </Field>
           <Field label="Created">{longDate(assistant.created_at)}</Field>
           <Field label="Last Updated">{longDate(assistant.updated_at)}</Field>
-        </div>
       </dl>
     </div>
   );

@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useId } from "react";
+import { useId, useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import {
   ASSISTANT_VOICES,
@@ -23,12 +23,14 @@ interface AssistantFormProps {
   models: string[];
   onSubmit: (values: AssistantInput) => Promise<void>;
   onCancel: () => void;
+  /** Told whether the form holds unsaved changes (false again when it goes away). */
+  onDirtyChange?: (dirty: boolean) => void;
 }
 
 const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** The Create Assistant and Edit Assistant form: same fields, validated with the API's schema. */
-export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCancel }: AssistantFormProps) {
+export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCancel, onDirtyChange }: AssistantFormProps) {
   const editing = assistant !== undefined;
   const toolsLabelId = useId();
   const form = useForm<AssistantFormValues, unknown, AssistantInput>({
@@ -43,7 +45,10 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
       model: assistant?.model ?? defaultModel,
     },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  const unsaved = isDirty;
+  useEffect(() => onDirtyChange?.(unsaved), [unsaved, onDirtyChange]);
+  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
   // An assistant saved with a model no longer offered keeps it as a choice.
   const modelChoices = assistant && !models.includes(assistant.model) ? [...models, assistant.model] : models;
   const voiceChoices: string[] = assistant && !(ASSISTANT_VOICES as readonly string[]).includes(assistant.voice) ? [...ASSISTANT_VOICES, assistant.voice] : [...ASSISTANT_VOICES];

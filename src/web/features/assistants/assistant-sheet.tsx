@@ -2,6 +2,7 @@ import type { Assistant, AssistantInput } from "@shared/assistants";
 import { modelOptions, REALTIME_MODELS } from "@shared/assistants";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { Skeleton } from "@/components/ui/skeleton";
+import { useUnsavedChangesGuard } from "@/components/unsaved-changes";
 import { AssistantDetails } from "./assistant-details";
 import { AssistantForm } from "./assistant-form";
 import { useAssistantDefaults } from "./use-assistants";
@@ -19,13 +20,15 @@ interface AssistantSheetProps {
   onTestCall: (assistant: Assistant) => void;
 }
 
-// Spec §2/§9: 600px, at most 60% (50% on large screens). On phones 60% is too narrow to type in,
-// so there the panel takes the whole width.
+// Spec §2/§9: 600px, at most 60% from sm (640 px) and at most 50% from lg (1024 px). Below 640 px
+// 60% is too narrow to type in, so there the panel takes the whole width.
 const WIDTH = "w-full sm:w-[600px] sm:max-w-[60%] lg:max-w-[50%]";
 
 export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUpdate, onTestCall }: AssistantSheetProps) {
   const defaults = useAssistantDefaults();
-  const close = () => onPanelChange({ ...panel, open: false });
+  // Closing the panel or cancelling an edit with unsaved changes asks first.
+  const { setDirty, guard, dialog } = useUnsavedChangesGuard();
+  const close = () => guard(() => onPanelChange({ ...panel, open: false }));
   const defaultModel = defaults.data?.model ?? REALTIME_MODELS[0];
   const models = defaults.data?.models ?? modelOptions(defaultModel);
   // A failed defaults request still leaves a usable form (the built-in list); only wait while it runs.
@@ -49,7 +52,7 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
 
         {panel.view === "create" &&
           (formReady ? (
-            <AssistantForm key="create" defaultModel={defaultModel} models={models} onSubmit={onCreate} onCancel={close} />
+            <AssistantForm key="create" defaultModel={defaultModel} models={models} onSubmit={onCreate} onCancel={close} onDirtyChange={setDirty} />
           ) : (
             <FormSkeleton />
           ))}
@@ -71,11 +74,13 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
               defaultModel={defaultModel}
               models={models}
               onSubmit={(values) => onUpdate(assistant.id, values)}
-              onCancel={() => onPanelChange({ open: true, view: "details", id: assistant.id })}
+              onCancel={() => guard(() => onPanelChange({ open: true, view: "details", id: assistant.id }))}
+              onDirtyChange={setDirty}
             />
           ) : (
             <FormSkeleton />
           ))}
+        {dialog}
       </SheetContent>
     </Sheet>
   );

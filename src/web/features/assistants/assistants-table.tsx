@@ -2,6 +2,7 @@ import { Pencil, PhoneCall, Trash2 } from "lucide-react";
 import type { KeyboardEvent } from "react";
 import type { Assistant } from "@shared/assistants";
 import { RowAction } from "@/components/row-action";
+import { byNumber, byText, SortableHead, TableSearch, useTableView } from "@/components/table-view";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { shortDate } from "./assistant-dates";
 
@@ -13,16 +14,26 @@ interface AssistantsTableProps {
   onDelete: (assistant: Assistant) => void;
 }
 
-export function AssistantsTable({ assistants, onOpen, onEdit, onTestCall, onDelete }: AssistantsTableProps) {
+const SORTS = {
+  name: byText((a: Assistant) => a.name),
+  tools: byNumber((a: Assistant) => a.tools.length),
+  created: byText((a: Assistant) => a.created_at ?? ""),
+};
+const nameOf = (a: Assistant) => a.name;
+
+export function AssistantsTable({ assistants: all, onOpen, onEdit, onTestCall, onDelete }: AssistantsTableProps) {
+  const { query, setQuery, sort, toggleSort, rows: assistants } = useTableView(all, nameOf, SORTS);
   return (
+    <div className="grid gap-3">
+    <TableSearch label="Search assistants by name" value={query} onChange={setQuery} />
     <div className="overflow-hidden rounded-lg border bg-card">
       <Table>
         <TableHeader className="bg-muted/40">
           <TableRow className="hover:bg-transparent">
-            <TableHead className="pl-4">Name</TableHead>
+            <SortableHead className="pl-4" label="Name" column="name" sort={sort} onSort={toggleSort} />
             <TableHead className="hidden md:table-cell">Description</TableHead>
-            <TableHead className="text-center">Tools</TableHead>
-            <TableHead className="hidden sm:table-cell">Created</TableHead>
+            <SortableHead className="text-center" label="Tools" column="tools" sort={sort} onSort={toggleSort} />
+            <SortableHead className="hidden sm:table-cell" label="Created" column="created" sort={sort} onSort={toggleSort} />
             <TableHead className="pr-4 text-right">Actions</TableHead>
           </TableRow>
         </TableHeader>
@@ -63,8 +74,16 @@ export function AssistantsTable({ assistants, onOpen, onEdit, onTestCall, onDele
               </TableCell>
             </TableRow>
           ))}
+          {assistants.length === 0 && (
+            <TableRow className="hover:bg-transparent">
+              <TableCell colSpan={5} className="py-8 text-center text-muted-foreground">
+                No assistants match &ldquo;{query.trim()}&rdquo;.
+              </TableCell>
+            </TableRow>
+          )}
         </TableBody>
       </Table>
+    </div>
     </div>
   );
 }

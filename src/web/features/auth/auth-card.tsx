@@ -11,7 +11,9 @@ export function AuthCard({ title, description, children, footer }: { title: stri
       </Link>
       <Card className="w-full max-w-md">
         <CardHeader>
-          <CardTitle className="text-2xl">{title}</CardTitle>
+          <CardTitle>
+            <h1 className="text-2xl">{title}</h1>
+          </CardTitle>
           <CardDescription>{description}</CardDescription>
         </CardHeader>
         <CardContent>{children}</CardContent>

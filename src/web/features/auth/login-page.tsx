@@ -48,6 +48,9 @@ export function LoginPage() {
         <FormField label="Password" error={errors.password?.message}>
           <Input type="password" autoComplete="current-password" {...form.register("password")} />
         </FormField>
+        <Link to="/forgot-password" className="-mt-2 justify-self-end text-sm font-medium text-primary underline-offset-4 hover:underline">
+          Forgot password?
+        </Link>
         <Button type="submit" disabled={isSubmitting} className="w-full">
           {isSubmitting ? "Logging in..." : "Log In"}
         </Button>

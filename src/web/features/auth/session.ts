@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import type { AccountOptions } from "@shared/account";
 import type { SessionUser } from "@shared/auth";
 import { api } from "@/lib/api";
 
@@ -30,4 +31,13 @@ export function useSignOut() {
     queryClient.clear();
     queryClient.setQueryData(sessionQueryKey, null);
   };
+}
+
+/** Whether this server can send e-mail (sign-up confirmation, password reset). Rarely changes. */
+export function useAccountOptions() {
+  return useQuery({
+    queryKey: ["account-options"],
+    queryFn: () => api<AccountOptions>("/api/account/options"),
+    staleTime: Infinity,
+  });
 }

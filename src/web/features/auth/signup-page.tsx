@@ -1,18 +1,21 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate } from "react-router";
+import { ACCOUNT_MESSAGES } from "@shared/account";
 import { fullName, signupSchema, type SignupInput } from "@shared/auth";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { AuthCard } from "./auth-card";
-import { signUp } from "./session";
+import { signUp, useAccountOptions } from "./session";
 
 const FALLBACK = "An unexpected error occurred. Please try again.";
 
 export function SignupPage() {
   const navigate = useNavigate();
+  // Only a server with SMTP sends a confirmation e-mail; otherwise the account works at once.
+  const options = useAccountOptions();
   const form = useForm<SignupInput>({
     resolver: zodResolver(signupSchema),
     defaultValues: { firstName: "", lastName: "", email: "", password: "", confirmPassword: "" },
@@ -22,7 +25,8 @@ export function SignupPage() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await signUp({ email: values.email, password: values.password, fullName: fullName(values) });
-      toast.success("Success", { description: "Your account has been created. Please check your email to confirm your account." });
+      const mailed = options.data?.email ?? false;
+      toast.success("Success", { description: mailed ? ACCOUNT_MESSAGES.signupConfirmEmail : ACCOUNT_MESSAGES.signupReady });
       navigate("/login");
     } catch (err) {
       toast.error("Sign Up Failed", { description: err instanceof Error && err.message ? err.message : FALLBACK });

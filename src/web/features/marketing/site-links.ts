@@ -1,4 +1,4 @@
-/** Every path the marketing header and footer link to (spec §2). Pages that don't exist yet render the not-found page. */
+/** Every path the marketing header and footer link to (spec §2); each one is a real page. */
 
 export interface SiteLink {
   label: string;

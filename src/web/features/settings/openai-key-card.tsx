@@ -8,12 +8,17 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
-import { useCredential, useSaveCredential } from "./use-credential";
+import { ConfirmDeleteDialog } from "@/components/confirm-delete-dialog";
+import { useCredential, useRemoveCredential, useSaveCredential } from "./use-credential";
+
+const STORED_KEY = { name: "Your OpenAI API key" };
 
 /** AI provider integration (spec §2 Settings): the user's OpenAI key, stored encrypted on the server. */
 export function OpenAiKeyCard() {
   const status = useCredential("openai_api_key");
   const save = useSaveCredential("openai_api_key");
+  const remove = useRemoveCredential("openai_api_key");
+  const [confirmRemove, setConfirmRemove] = useState(false);
   const [verification, setVerification] = useState<{ verified: boolean; message: string } | null>(null);
   const form = useForm<CredentialInput>({ resolver: zodResolver(credentialInputSchema), defaultValues: { value: "" } });
   const error = form.formState.errors.value?.message;
@@ -72,11 +77,34 @@ export function OpenAiKeyCard() {
               OpenAI dashboard <ExternalLink className="size-3" />
             </a>
           </div>
-          <Button type="submit" disabled={save.isPending}>
-            {save.isPending ? "Saving..." : "Save Key"}
-          </Button>
+          <div className="flex gap-2">
+            {status.data?.exists && (
+              <Button type="button" variant="outline" onClick={() => setConfirmRemove(true)}>
+                Remove Key
+              </Button>
+            )}
+            <Button type="submit" disabled={save.isPending}>
+              {save.isPending ? "Saving..." : "Save Key"}
+            </Button>
+          </div>
         </CardFooter>
       </form>
+      <ConfirmDeleteDialog
+        item={confirmRemove ? STORED_KEY : null}
+        title="Remove the OpenAI API key?"
+        consequence="will be deleted from Switchboard. Test calls and phone calls cannot start until you add a key again."
+        onOpenChange={setConfirmRemove}
+        onConfirm={async () => {
+          try {
+            await remove.mutateAsync();
+            setVerification(null);
+            toast.success("API Key Removed", { description: "Your OpenAI API key has been deleted." });
+          } catch (err) {
+            toast.error("Failed to remove API key.", { description: err instanceof Error ? err.message : undefined });
+            throw err;
+          }
+        }}
+      />
     </Card>
   );
 }

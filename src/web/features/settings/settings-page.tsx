@@ -1,7 +1,10 @@
 import { ShieldCheck } from "lucide-react";
+import { DeleteAccountCard } from "./delete-account-card";
 import { OpenAiKeyCard } from "./openai-key-card";
 import { TwilioCredentialsCard } from "./twilio-credentials-card";
 import { RetentionCard } from "./retention-card";
+import { PasswordCard } from "./password-card";
+import { ProfileCard } from "./profile-card";
 
 export function SettingsPage() {
   return (
@@ -20,6 +23,10 @@ export function SettingsPage() {
       <OpenAiKeyCard />
       <TwilioCredentialsCard />
       <RetentionCard />
+      {/* Account cards: each one its own component, so other cards slot in without touching them. */}
+      <ProfileCard />
+      <PasswordCard />
+      <DeleteAccountCard />
     </section>
   );
 }

@@ -28,3 +28,11 @@ export function useSaveTwilioCredentials() {
     },
   });
 }
+
+export function useRemoveCredential(name: CredentialName) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api<null>(`/api/credentials/${name}`, { method: "DELETE" }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["credentials", name] }),
+  });
+}

@@ -61,7 +61,8 @@ export function TestCallPanel({ assistant, open, onOpenChange }: TestCallPanelPr
   return (
     <Sheet open={open} onOpenChange={onSheetChange}>
       {/* Spec §2/§9: 60% on small screens, 45% on large; on phones 60% is too narrow to use. */}
-      <SheetContent className="w-full gap-0 overflow-hidden sm:w-[60%] lg:w-[45%]">
+      {/* Spec §9: 60% on small screens (from sm, 640 px), 45% on large (from lg, 1024 px); full width below 640 px. */}
+      <SheetContent className="w-full gap-0 overflow-hidden sm:w-[60%] sm:max-w-[60%] lg:w-[45%] lg:max-w-[45%]">
         <SheetHeader className="gap-3 border-b px-4 pt-5 pb-4 sm:px-6 sm:pt-6">
           <SheetTitle className="pr-8 text-xl break-words">Test Call: {assistant?.name || "Assistant"}</SheetTitle>
           <SheetDescription className="sr-only">Talk to your assistant in the browser and follow the transcript.</SheetDescription>

@@ -4,7 +4,7 @@
  * is call-state.ts; this hook runs its effects.
  */
 import { useCallback, useEffect, useReducer, useRef, useState, type Dispatch, type SetStateAction } from "react";
-import { formatDuration, type UserEndReason } from "@shared/calls";
+import { formatDuration, type TranscriptEntry, type UserEndReason } from "@shared/calls";
 import { toast } from "@/components/ui/sonner";
 import { ApiError, api } from "@/lib/api";
 import { MIC_REQUIRED_MESSAGE, isPermissionDenied, requestMicrophone, startCapture, stopStream, type Capture } from "./audio-capture";
@@ -21,7 +21,21 @@ export const CALL_MESSAGES = {
   micOn: "Microphone activated",
   micOff: "Microphone deactivated",
   micError: (message: string) => `Error initializing microphone: ${message}`,
+  toolFailed: "Failed to execute tool",
+  toolStatus: (status: number) => `Tool completed with status ${status}`,
+  initFailed: (reason: string) => `Failed to initialize session: ${reason}`,
 } as const;
+
+/**
+ * Spec §8: a tool that could not run (no HTTP answer: refused, timed out, unreachable) is an
+ * error toast; one whose endpoint answered with success false is a warning with its status.
+ */
+function toastToolOutcome(entry: TranscriptEntry) {
+  if (entry.type !== "tool-response" || !entry.isError) return;
+  const status = entry.toolData?.status ?? 0;
+  if (status > 0) toast.warning(CALL_MESSAGES.toolStatus(status));
+  else toast.error(CALL_MESSAGES.toolFailed, { description: entry.content });
+}
 
 export interface TestSession {
   session_id: string;
@@ -57,6 +71,9 @@ interface HandlerDeps {
 /** What the panel does with each event of the live socket (spec §4, §8). */
 function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): CallSocketHandlers {
   let opened = false;
+  // A transcript index can be sent again (replaced); its tool toast is shown once.
+  const toolToasts = new Set<number>();
+  let wasActive = false;
   return {
     open: () => {
       opened = true;
@@ -66,6 +83,7 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
       switch (message.type) {
         case "status":
           if (message.state === "active" && phase() === "connecting") toast.success(CALL_MESSAGES.started);
+          if (message.state === "active") wasActive = true;
           dispatch({ type: "status", state: message.state, text: message.text });
           break;
         case "started":
@@ -73,6 +91,10 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
           break;
         case "transcript":
           dispatch({ type: "transcript", index: message.index, entry: message.entry });
+          if (!toolToasts.has(message.index) && message.entry.type === "tool-response") {
+            toolToasts.add(message.index);
+            toastToolOutcome(message.entry);
+          }
           break;
         case "transcript_delta":
           dispatch({ type: "transcript-delta", index: message.index, text: message.text });
@@ -80,10 +102,14 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
         case "error":
           toast.error(message.message);
           break;
-        case "ended":
+        case "ended": {
+          // Ended before it was ever active: the engine could not open the provider's session.
+          const neverStarted = !wasActive;
           dispatch({ type: "ended", outcome: { reason: message.reason, durationMs: message.durationMs, cost: message.cost } });
-          toast.success(CALL_MESSAGES.ended, { description: `${formatDuration(message.durationMs)} · $${message.cost.toFixed(2)}` });
+          if (neverStarted) toast.error(CALL_MESSAGES.initFailed(message.reason));
+          else toast.success(CALL_MESSAGES.ended, { description: `${formatDuration(message.durationMs)} · $${message.cost.toFixed(2)}` });
           break;
+        }
         default:
           break;
       }
@@ -94,7 +120,7 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
     },
     close: (code, reason) => {
       // Refused after the upgrade (no such session, no key any more, ...): the call never started.
-      if (opened && phase() === "connecting" && code !== 1000) toast.error(CALL_MESSAGES.startFailed, { description: reason || `Disconnected (${code})` });
+      if (opened && phase() === "connecting" && code !== 1000) toast.error(CALL_MESSAGES.initFailed(reason || `Disconnected (${code})`));
       forget();
       dispatch({ type: "closed", code, reason, opened });
       setLevels(QUIET);

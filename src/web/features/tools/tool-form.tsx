@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useId, useState } from "react";
+import { useId, useState, useEffect } from "react";
 import { Controller, useForm, type FieldErrors } from "react-hook-form";
 import type { z } from "zod";
 import {
@@ -30,6 +30,8 @@ interface ToolFormProps {
   /** `api_key`: a new key, "" to keep the stored one, null to remove it. */
   onSubmit: (values: ToolInput) => Promise<void>;
   onCancel: () => void;
+  /** Told whether the form holds unsaved changes (false again when it goes away). */
+  onDirtyChange?: (dirty: boolean) => void;
 }
 
 const EXAMPLES = {
@@ -58,7 +60,7 @@ function parametersText(parameters: Tool["parameters"]): string {
 const JSON_TEXTAREA = "min-h-28 font-mono text-[13px] leading-relaxed md:text-[13px]";
 
 /** The Create Tool (API tab) and Edit Tool form, validated with the API's own rules. */
-export function ToolForm({ tool, onSubmit, onCancel }: ToolFormProps) {
+export function ToolForm({ tool, onSubmit, onCancel, onDirtyChange }: ToolFormProps) {
   const editing = tool !== undefined;
   const removeKeyId = useId();
   const [removeKey, setRemoveKey] = useState(false);
@@ -77,7 +79,10 @@ export function ToolForm({ tool, onSubmit, onCancel }: ToolFormProps) {
       request_body: tool ? jsonText(tool.request_body) : "",
     },
   });
-  const { errors, isSubmitting } = form.formState;
+  const { errors, isSubmitting, isDirty } = form.formState;
+  const unsaved = isDirty || removeKey;
+  useEffect(() => onDirtyChange?.(unsaved), [unsaved, onDirtyChange]);
+  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
 
   const submit = form.handleSubmit(
     (values) => onSubmit({ ...values, api_key: removeKey ? null : (values.api_key ?? "") }),

@@ -3,10 +3,10 @@ import type { HttpMethod, ParameterFormat, ToolType } from "@shared/tools";
 import { Badge, type BadgeProps } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
 
-export const TYPE_LABELS: Record<ToolType, string> = { API: "API", connector: "Connector", function: "Function" };
+export const TYPE_LABELS: Record<ToolType, string> = { API: "API", connector: "Connector" };
 export const FORMAT_LABELS: Record<ParameterFormat, string> = { standard: "Standard", "database-query": "Database query" };
 
-const TYPE_VARIANTS: Record<ToolType, BadgeProps["variant"]> = { API: "secondary", connector: "success", function: "warning" };
+const TYPE_VARIANTS: Record<ToolType, BadgeProps["variant"]> = { API: "secondary", connector: "success" };
 
 export function TypeBadge({ type }: { type: string }) {
   const known = type as ToolType;

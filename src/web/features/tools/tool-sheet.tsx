@@ -1,5 +1,6 @@
 import type { Tool, ToolInput } from "@shared/tools";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { useUnsavedChangesGuard } from "@/components/unsaved-changes";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ToolConnectors } from "./tool-connectors";
 import { ToolDetails } from "./tool-details";
@@ -19,11 +20,14 @@ interface ToolSheetProps {
   onDelete: (tool: Tool) => void;
 }
 
-// Spec §9: panels are about 45% wide. Narrower screens get more of the width to type in.
-export const PANEL_WIDTH = "w-full sm:w-[80%] sm:max-w-[80%] md:w-[60%] md:max-w-[60%] xl:w-[45%] xl:max-w-[45%]";
+// Spec §9: panels are about 45% wide, at every breakpoint from sm (640 px) up. Below 640 px a
+// 45% panel is too narrow to type in, so there it takes the full width.
+export const PANEL_WIDTH = "w-full sm:w-[45%] sm:max-w-[45%]";
 
 export function ToolSheet({ panel, tool, onPanelChange, onCreate, onUpdate, onTest, onDelete }: ToolSheetProps) {
-  const close = () => onPanelChange({ ...panel, open: false });
+  // Closing the panel or cancelling an edit with unsaved changes asks first.
+  const { setDirty, guard, dialog } = useUnsavedChangesGuard();
+  const close = () => guard(() => onPanelChange({ ...panel, open: false }));
   const title = panel.view === "create" ? "Create Tool" : panel.view === "edit" ? "Edit Tool" : (tool?.name ?? "Tool Details");
   const description =
     panel.view === "create"
@@ -52,7 +56,7 @@ export function ToolSheet({ panel, tool, onPanelChange, onCreate, onUpdate, onTe
             </TabsList>
             {/* forceMount keeps what was typed when the user peeks at the connectors. */}
             <TabsContent value="api" forceMount className="flex flex-1 flex-col data-[state=inactive]:hidden">
-              <ToolForm key="create" onSubmit={onCreate} onCancel={close} />
+              <ToolForm key="create" onSubmit={onCreate} onCancel={close} onDirtyChange={setDirty} />
             </TabsContent>
             <TabsContent value="connectors">
               <ToolConnectors />
@@ -74,9 +78,11 @@ export function ToolSheet({ panel, tool, onPanelChange, onCreate, onUpdate, onTe
             key={`edit-${tool.id}`}
             tool={tool}
             onSubmit={(values) => onUpdate(tool.id, values)}
-            onCancel={() => onPanelChange({ open: true, view: "details", id: tool.id })}
+            onCancel={() => guard(() => onPanelChange({ open: true, view: "details", id: tool.id }))}
+            onDirtyChange={setDirty}
           />
         )}
+        {dialog}
       </SheetContent>
     </Sheet>
   );

@@ -1,6 +1,7 @@
 import { FlaskConical, Pencil, Trash2 } from "lucide-react";
 import type { Tool } from "@shared/tools";
 import { RowAction } from "@/components/row-action";
+import { byText, SortableHead, TableSearch, useTableView } from "@/components/table-view";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { MethodBadge, TypeBadge } from "./tool-format";
 
@@ -12,15 +13,25 @@ interface ToolsTableProps {
   onDelete: (tool: Tool) => void;
 }
 
-export function ToolsTable({ tools, onOpen, onTest, onEdit, onDelete }: ToolsTableProps) {
+const SORTS = {
+  name: byText((t: Tool) => t.name),
+  type: byText((t: Tool) => t.type),
+  method: byText((t: Tool) => t.http_method),
+};
+const nameOf = (t: Tool) => t.name;
+
+export function ToolsTable({ tools: all, onOpen, onTest, onEdit, onDelete }: ToolsTableProps) {
+  const { query, setQuery, sort, toggleSort, rows: tools } = useTableView(all, nameOf, SORTS);
   return (
+    <div className="grid gap-3">
+    <TableSearch label="Search tools by name" value={query} onChange={setQuery} />
     <div className="overflow-hidden rounded-lg border bg-card">
       <Table>
         <TableHeader className="bg-muted/40">
           <TableRow className="hover:bg-transparent">
-            <TableHead className="pl-4">Name</TableHead>
-            <TableHead className="hidden sm:table-cell">Type</TableHead>
-            <TableHead>Method</TableHead>
+            <SortableHead className="pl-4" label="Name" column="name" sort={sort} onSort={toggleSort} />
+            <SortableHead className="hidden sm:table-cell" label="Type" column="type" sort={sort} onSort={toggleSort} />
+            <SortableHead label="Method" column="method" sort={sort} onSort={toggleSort} />
             <TableHead className="hidden md:table-cell">Endpoint</TableHead>
             <TableHead className="pr-4 text-right">Actions</TableHead>
           </TableRow>
@@ -65,8 +76,16 @@ export function ToolsTable({ tools, onOpen, onTest, onEdit, onDelete }: ToolsTab
               </TableCell>
             </TableRow>
           ))}
+          {tools.length === 0 && (
+            <TableRow className="hover:bg-transparent">
+              <TableCell colSpan={5} className="py-8 text-center text-muted-foreground">
+                No tools match &ldquo;{query.trim()}&rdquo;.
+              </TableCell>
+            </TableRow>
+          )}
         </TableBody>
       </Table>
+    </div>
     </div>
   );
 }

@@ -1,0 +1,177 @@
+/**
+ * Accounts: Forgot password? (with a real SMTP listener, and without SMTP), and Settings' profile,
+ * password and account deletion, plus removing the stored OpenAI key.
+ */
+import { createServer } from "node:net";
+import { eq } from "drizzle-orm";
+import { ACCOUNT_MESSAGES } from "../src/shared/account.ts";
+import { createSmtpMailer } from "../src/server/auth/mailer.ts";
+import { assistants, calls, credentials, tools, user as users } from "../src/server/db/schema.ts";
+import { firstLink, startFakeSmtp } from "../tests/fakes/smtp-server.ts";
+import { expect, expectToast, startTestServer, test } from "./fixtures.ts";
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return typeof address === "object" && address ? address.port : 0;
+}
+
+test("without SMTP: sign-up says the account is ready, and Forgot password? says to ask the administrator", async ({ page }) => {
+  await page.goto("/signup");
+  await page.getByLabel("First name").fill("Walter");
+  await page.getByLabel("Last name").fill("Skinner");
+  await page.getByLabel("Email").fill(`skinner-${Date.now()}@example.com`);
+  await page.getByLabel("Password", { exact: true }).fill("ad-skinner");
+  await page.getByLabel("Confirm password").fill("ad-skinner");
+  await page.getByRole("button", { name: "Create Account" }).click();
+  await expectToast(page, ACCOUNT_MESSAGES.signupReady);
+  await expect(page.locator("[data-sonner-toast]")).not.toContainText("check your email");
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.getByRole("link", { name: "Forgot password?" }).click();
+  await expect(page).toHaveURL(/\/forgot-password$/);
+  await expect(page.getByRole("status")).toHaveText(ACCOUNT_MESSAGES.resetUnavailable);
+  await expect(page.getByRole("button", { name: "Send Reset Link" })).toHaveCount(0);
+});
+
+test("with SMTP: the reset e-mail's link leads to /reset-password, and the new password logs in", async ({ page }) => {
+  const smtp = await startFakeSmtp();
+  const port = await freePort();
+  // PUBLIC_URL must be the address the browser uses: the e-mailed link and its redirect are built from it.
+  const server = await startTestServer({ PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}` }, { mailer: createSmtpMailer(smtp.url) });
+  try {
+    const email = `reyes-${Date.now()}@example.com`;
+    const confirmation = smtp.nextMessage();
+    expect((await page.request.post(`${server.url}/api/auth/sign-up/email`, { data: { email, password: "old-password", name: "Monica Reyes" } })).ok()).toBe(true);
+    await page.goto(firstLink(await confirmation)); // confirm the address, as the user would
+
+    await page.goto(`${server.url}/signup`);
+    await page.getByLabel("First name").fill("John");
+    await page.getByLabel("Last name").fill("Doggett");
+    await page.getByLabel("Email").fill(`doggett-${Date.now()}@example.com`);
+    await page.getByLabel("Password", { exact: true }).fill("agent-doggett");
+    await page.getByLabel("Confirm password").fill("agent-doggett");
+    const signupMail = smtp.nextMessage();
+    await page.getByRole("button", { name: "Create Account" }).click();
+    await expectToast(page, ACCOUNT_MESSAGES.signupConfirmEmail);
+    await signupMail;
+
+    await page.goto(`${server.url}/login`);
+    await page.getByRole("link", { name: "Forgot password?" }).click();
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await expect(page.getByText("Please enter a valid email address.")).toBeVisible();
+    await page.getByLabel("Email").fill(email);
+    const mailed = smtp.nextMessage();
+    await page.getByRole("button", { name: "Send Reset Link" }).click();
+    await expect(page.getByRole("status")).toHaveText(ACCOUNT_MESSAGES.resetEmailSent);
+    const mail = await mailed;
+    expect(mail.to).toEqual([email]);
+
+    await page.goto(firstLink(mail));
+    await expect(page).toHaveURL(/\/reset-password\?token=/);
+    await page.getByLabel("New password", { exact: true }).fill("new-password");
+    await page.getByLabel("Confirm new password").fill("other-password");
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await expect(page.getByText("Passwords don't match")).toBeVisible();
+    await page.getByLabel("Confirm new password").fill("new-password");
+    await page.getByRole("button", { name: "Reset Password" }).click();
+    await expectToast(page, ACCOUNT_MESSAGES.resetDone);
+    await expect(page).toHaveURL(/\/login$/);
+
+    await page.getByLabel("Email").fill(email);
+    await page.getByLabel("Password").fill("new-password");
+    await page.getByRole("button", { name: "Log In" }).click();
+    await expect(page).toHaveURL(/\/assistants$/);
+
+    // The link is single-use.
+    await page.goto(firstLink(mail));
+    await expect(page.getByRole("alert")).toHaveText(ACCOUNT_MESSAGES.resetLinkInvalid);
+  } finally {
+    await server.close();
+    await smtp.close();
+  }
+});
+
+test("Settings: change name and password", async ({ page, user }) => {
+  await page.goto("/settings");
+  const name = page.getByLabel("Name", { exact: true });
+  await expect(name).toHaveValue(user.name);
+  await name.fill(" ");
+  await page.getByRole("button", { name: "Save Name" }).click();
+  await expect(page.getByText(ACCOUNT_MESSAGES.nameRequired)).toBeVisible();
+  await name.fill("Dana K. Scully");
+  await page.getByRole("button", { name: "Save Name" }).click();
+  await expectToast(page, ACCOUNT_MESSAGES.nameUpdated);
+  await expect(page.locator("[data-slot=sidebar-footer]")).toContainText("Dana K. Scully");
+
+  await page.getByLabel("Current password").fill("not-my-password");
+  await page.getByLabel("New password", { exact: true }).fill("queequeg-1");
+  await page.getByLabel("Confirm new password").fill("queequeg-1");
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expect(page.getByText(ACCOUNT_MESSAGES.wrongPassword)).toBeVisible();
+  await page.getByLabel("Current password").fill(user.password);
+  await page.getByRole("button", { name: "Change Password" }).click();
+  await expectToast(page, ACCOUNT_MESSAGES.passwordChanged);
+  await expect(page.getByLabel("Current password")).toHaveValue("");
+
+  // Still signed in here; the new password is the one that works.
+  await page.reload();
+  await expect(page.getByRole("heading", { name: "Account Settings" })).toBeVisible();
+  await page.getByRole("button", { name: "Log out" }).click();
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill("queequeg-1");
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expect(page).toHaveURL(/\/assistants$/);
+});
+
+test("Settings: remove the stored OpenAI key", async ({ page, server, user: _user }) => {
+  expect((await page.request.put(`${server.url}/api/credentials/openai_api_key`, { data: { value: server.openai.apiKey } })).ok()).toBe(true);
+  await page.goto("/settings");
+  await expect(page.getByText(/A key is stored/)).toBeVisible();
+  await page.getByRole("button", { name: "Remove Key" }).click();
+  const dialog = page.getByRole("alertdialog");
+  await expect(dialog).toContainText("Your OpenAI API key will be deleted");
+  await dialog.getByRole("button", { name: "Delete" }).click();
+  await expectToast(page, "API Key Removed");
+  await expect(page.getByText("No key stored yet.")).toBeVisible();
+  await expect(page.getByRole("button", { name: "Remove Key" })).toHaveCount(0);
+  expect((await (await page.request.get(`${server.url}/api/credentials/openai_api_key`)).json()).exists).toBe(false);
+});
+
+test("Settings: delete my account names what goes, needs the password, and removes everything", async ({ page, server, user }) => {
+  expect((await page.request.post(`${server.url}/api/assistants`, { data: { name: "Front desk" } })).ok()).toBe(true);
+  expect((await page.request.put(`${server.url}/api/credentials/openai_api_key`, { data: { value: server.openai.apiKey } })).ok()).toBe(true);
+  const [row] = await server.db.select().from(users).where(eq(users.email, user.email));
+  const userId = row!.id;
+
+  await page.goto("/settings");
+  await page.getByRole("button", { name: "Delete My Account" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Delete your account?" });
+  const list = dialog.getByRole("list", { name: "What is deleted" });
+  await expect(list).toContainText("1 assistant");
+  for (const what of ["0 tools", "0 phone numbers, released from your Twilio account", "0 call records with their transcripts", "0 call recordings"]) {
+    await expect(list).toContainText(what);
+  }
+  await dialog.getByRole("button", { name: "Delete Account" }).click();
+  await expect(dialog.getByText(ACCOUNT_MESSAGES.deleteConfirmRequired)).toBeVisible();
+  await dialog.getByLabel("Your password").fill("not-my-password");
+  await dialog.getByRole("button", { name: "Delete Account" }).click();
+  await expect(dialog.getByText(ACCOUNT_MESSAGES.wrongPassword)).toBeVisible();
+  expect(await server.db.select().from(assistants).where(eq(assistants.userId, userId))).toHaveLength(1);
+
+  await dialog.getByLabel("Your password").fill(user.password);
+  await dialog.getByRole("button", { name: "Delete Account" }).click();
+  await expectToast(page, ACCOUNT_MESSAGES.accountDeleted);
+  await expect(page).toHaveURL(/\/$/);
+  for (const table of [assistants, tools, calls, credentials] as const) {
+    expect(await server.db.select().from(table).where(eq(table.userId, userId))).toHaveLength(0);
+  }
+  await page.goto("/assistants");
+  await expect(page).toHaveURL(/\/login$/);
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Log In" }).click();
+  await expectToast(page, "Login Failed");
+});

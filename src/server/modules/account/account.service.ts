@@ -1,0 +1,61 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { AccountSummary } from "../../../shared/account.ts";
+import { ACCOUNT_MESSAGES } from "../../../shared/account.ts";
+import type { Auth } from "../../auth/auth.ts";
+import type { Db } from "../../db/client.ts";
+import { AppError } from "../../errors.ts";
+import type { Storage } from "../../storage/storage.ts";
+import { recordingKey } from "../../voice/call-record.ts";
+import { createAccountRepo } from "./account.repo.ts";
+
+/**
+ * Releases every phone number of the user at the telephony provider (Twilio), so the account's
+ * deletion stops the provider billing for them. It runs before any row is removed; throwing
+ * stops the deletion with nothing removed. The phone-numbers module supplies it (app.ts).
+ */
+export type ReleaseUserPhoneNumbers = (userId: string) => Promise<void>;
+
+export interface AccountServiceDeps {
+  db: Db;
+  auth: Auth;
+  storage: Storage;
+  releasePhoneNumbers: ReleaseUserPhoneNumbers;
+}
+
+export const invalidPassword = () => new AppError(400, "invalid_password", ACCOUNT_MESSAGES.wrongPassword);
+
+export function createAccountService({ db, auth, storage, releasePhoneNumbers }: AccountServiceDeps) {
+  const repo = createAccountRepo(db);
+
+  async function checkPassword(userId: string, password: string): Promise<void> {
+    const hash = await repo.passwordHash(userId);
+    const ctx = await auth.$context;
+    if (!hash || !(await ctx.password.verify({ hash, password }))) throw invalidPassword();
+  }
+
+  return {
+    async summary(userId: string): Promise<AccountSummary> {
+      const [counts, recordings] = await Promise.all([repo.counts(userId), repo.callRecordings(userId)]);
+      return { ...counts, calls: recordings.length, recordings: recordings.filter((c) => c.recording).length };
+    },
+
+    /**
+     * Deletes the account and everything in it: numbers are released at the provider first, then
+     * the rows go in one cascading delete, then the recordings leave storage. A recording that
+     * cannot be removed is logged rather than resurrecting an account the user asked to delete.
+     */
+    async deleteAccount(userId: string, password: string, log: FastifyBaseLogger): Promise<void> {
+      await checkPassword(userId, password);
+      await releasePhoneNumbers(userId);
+      const recorded = await repo.callRecordings(userId);
+      if (!(await repo.deleteUser(userId))) throw new AppError(404, "not_found", "Account not found");
+      // The stored key, and the key a still-running call would write to (recordingKey), both go.
+      const keys = new Set(recorded.flatMap((c) => [c.recording, recordingKey(c.id)].filter((k): k is string => Boolean(k))));
+      await Promise.all(
+        [...keys].map((key) =>
+          storage.delete(key).catch((err: unknown) => log.error({ err, key }, "could not remove a deleted account's recording")),
+        ),
+      );
+    },
+  };
+}

@@ -1,0 +1,14 @@
+/**
+ * The code-split chunks of the signed-in app, in one place: the router renders them lazily and
+ * route-preload.ts starts downloading them with the entry chunk. The browser's module map makes
+ * both share one download.
+ */
+export const appChunks = {
+  guards: () => import("@/features/auth/guards"),
+  layout: () => import("./app-layout"),
+  assistants: () => import("@/features/assistants/assistants-page"),
+  phoneNumbers: () => import("@/features/phone-numbers/phone-numbers-page"),
+  calls: () => import("@/features/calls/calls-page"),
+  tools: () => import("@/features/tools/tools-page"),
+  settings: () => import("@/features/settings/settings-page"),
+};

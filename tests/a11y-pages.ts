@@ -1,0 +1,56 @@
+/**
+ * The pages the accessibility check visits (e2e/accessibility.spec.ts asserts, `npm run bench:web`
+ * reports), and one axe run over the page in front of the browser.
+ */
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+
+/** Every page a visitor can reach, plus the auth screens and the not-found page. */
+export const SIGNED_OUT_PAGES = [
+  "/",
+  "/request-a-demo",
+  "/how-it-works",
+  "/pricing",
+  "/company/about",
+  "/company/press",
+  "/contact",
+  "/privacy-policy",
+  "/industries",
+  "/industries/healthcare",
+  "/use-cases",
+  "/use-cases/faqs",
+  "/product/agent-studio",
+  "/resources/guides",
+  "/resources/call-recordings",
+  "/blog",
+  "/login",
+  "/signup",
+  "/forgot-password",
+  "/reset-password?token=example",
+  "/no-such-page",
+];
+
+/** The app pages, and the panels opened from them (a panel is a page of its own to a screen reader). */
+export const SIGNED_IN_PAGES = ["/assistants", "/phone-numbers", "/calls", "/tools", "/settings"];
+
+/** The `[data-ready]`-free way to know a page has settled: its main heading is on screen. */
+export async function settle(page: Page) {
+  await page.getByRole("heading", { level: 1 }).first().waitFor({ state: "visible" });
+  // Let entry animations finish so axe measures the final colours.
+  await page.waitForTimeout(400);
+}
+
+export interface AxeFinding {
+  id: string;
+  impact: string;
+  help: string;
+  targets: string[];
+}
+
+/** Axe's WCAG 2.x A/AA rules; every violation with its impact. */
+export async function axeViolations(page: Page): Promise<AxeFinding[]> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  return results.violations.map((v) => ({ id: v.id, impact: v.impact ?? "unknown", help: v.help, targets: v.nodes.map((n) => n.target.join(" ")) }));
+}
+
+export const isSerious = (f: AxeFinding) => f.impact === "serious" || f.impact === "critical";
