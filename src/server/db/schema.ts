@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, doublePrecision, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -155,8 +155,36 @@ export const calls = pgTable(
     phoneNumberId: uuid("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
     providerCallSid: text("provider_call_sid"),
     logs: jsonb("logs").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /** The instance carrying the call while it is live (instances.id); null on records from before ownership. */
+    instanceId: text("instance_id"),
   },
-  (t) => [index("calls_user_id_idx").on(t.userId, t.startTime)],
+  (t) => [index("calls_user_id_idx").on(t.userId, t.startTime), index("calls_open_idx").on(t.instanceId).where(sql`end_time IS NULL`)],
+);
+
+// ── Several instances (docs/decisions/025-shared-state.md) ─────────────────────────────────
+
+/**
+ * One row per running server instance. Its lease is renewed by a heartbeat; once it has
+ * expired, any other instance closes the live calls that name it (instance-lease.ts).
+ */
+export const instances = pgTable("instances", {
+  id: text("id").primaryKey(),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+  leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * Counters with an expiry shared by every instance: rate-limit windows, failed-login counts and
+ * used single-use tokens (shared-state/pg-counter-store.ts). Unused when REDIS_URL is set.
+ */
+export const sharedCounters = pgTable(
+  "shared_counters",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("shared_counters_expires_at_idx").on(t.expiresAt)],
 );
 
 export const credentials = pgTable(

@@ -15,7 +15,7 @@
  */
 import { callCost, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
 import { decodeToPcm16, durationMsOf, sampleRateOf } from "./audio.ts";
-import { finishCallRecord } from "./call-record.ts";
+import { finishCallRecord, saveCallProgress } from "./call-record.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
 import type { RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
@@ -335,6 +335,8 @@ export class CallSession {
         (err: unknown) => this.o.logger.error({ err }, "tool calls failed"),
       );
     }
+    // A finished turn is saved at once, so a crash of this instance loses at most the next one.
+    void saveCallProgress(this.o, this.record, { isTest: this.o.isTest, transcript: this.transcript.entries(), toolsUsed: [...this.toolCalls.used] });
     // Frees the slot; a request queued meanwhile (typed text, tool outputs ready) goes out now.
     this.responses.done();
   }

@@ -6,13 +6,12 @@
  * is an HMAC-SHA256 under a key derived from APP_SECRET. Any instance behind a load balancer
  * can verify it (DESIGN.md §2: no instance needs another's memory).
  *
- * Single use is the one thing a signature cannot give: each instance remembers the nonces it
- * has accepted until they expire (at most a minute's worth). A replay on *another* instance
- * within those 60 s is possible in a multi-instance deployment; it needs the same user's
- * session cookie too, so all it can do is open a second call billed to that user's own key
- * (see docs/decisions/006-server-side-call-engine.md).
+ * Single use is the one thing a signature cannot give: the nonce is consumed in the shared
+ * counter store (PostgreSQL, or Redis when REDIS_URL is set) for the token's remaining life, so
+ * a token redeemed on one instance is refused on every other (docs/decisions/025-shared-state.md).
  */
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { counterKey, type CounterStore } from "../../shared-state/index.ts";
 
 export const CALL_TOKEN_TTL_MS = 60_000;
 
@@ -35,8 +34,8 @@ export type CallTokenCheck =
 
 export interface CallTokens {
   issue(userId: string, assistantId: string, now?: number): string;
-  /** Verifies the token for `userId` and, when valid, marks it used (later checks say "used"). */
-  redeem(token: unknown, userId: string, now?: number): CallTokenCheck;
+  /** Verifies the token for `userId` and, when valid, marks it used on every instance (later checks say "used"). */
+  redeem(token: unknown, userId: string, now?: number): Promise<CallTokenCheck>;
 }
 
 interface Payload {
@@ -57,15 +56,15 @@ function parsePayload(text: string): Payload | null {
   }
 }
 
-export function createCallTokens(secret: string, ttlMs = CALL_TOKEN_TTL_MS): CallTokens {
+export interface CallTokenOptions {
+  /** Where used nonces are remembered; shared by every instance. */
+  counters: CounterStore;
+  ttlMs?: number;
+}
+
+export function createCallTokens(secret: string, { counters, ttlMs = CALL_TOKEN_TTL_MS }: CallTokenOptions): CallTokens {
   const key = Buffer.from(hkdfSync("sha256", secret, "", SIGNING_LABEL, 32));
   const mac = (payload: string) => createHmac("sha256", key).update(payload).digest("base64url");
-  /** Accepted nonces → their expiry; pruned as they expire, so it holds at most a minute of calls. */
-  const used = new Map<string, number>();
-
-  const prune = (now: number) => {
-    for (const [nonce, expiresAt] of used) if (expiresAt <= now) used.delete(nonce);
-  };
 
   return {
     issue(userId, assistantId, now = Date.now()) {
@@ -74,7 +73,7 @@ export function createCallTokens(secret: string, ttlMs = CALL_TOKEN_TTL_MS): Cal
       return `${encoded}.${mac(encoded)}`;
     },
 
-    redeem(token, userId, now = Date.now()) {
+    async redeem(token, userId, now = Date.now()) {
       const match = typeof token === "string" ? TOKEN.exec(token) : null;
       if (!match) return { ok: false, reason: "malformed" };
       const [, encoded = "", signature = ""] = match;
@@ -84,9 +83,10 @@ export function createCallTokens(secret: string, ttlMs = CALL_TOKEN_TTL_MS): Cal
       if (!payload) return { ok: false, reason: "malformed" };
       if (payload.u !== userId) return { ok: false, reason: "wrong_user" };
       if (now >= payload.e) return { ok: false, reason: "expired" };
-      prune(now);
-      if (used.has(payload.n)) return { ok: false, reason: "used" };
-      used.set(payload.n, payload.e);
+      // Remembered for a whole token lifetime more than it has left: instance clocks may differ
+      // by some seconds, and the expiry check must refuse it everywhere before the store forgets.
+      const used = !(await counters.consumeOnce(counterKey.token("call", payload.n), payload.e - now + ttlMs));
+      if (used) return { ok: false, reason: "used" };
       return { ok: true, claims: { userId: payload.u, assistantId: payload.a, expiresAt: payload.e, nonce: payload.n } };
     },
   };

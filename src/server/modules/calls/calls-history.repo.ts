@@ -2,7 +2,8 @@ import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
 
-export type CallHistoryRow = typeof calls.$inferSelect;
+// Which instance carries a live call is an operational detail, not part of the user's record.
+export type CallHistoryRow = Omit<typeof calls.$inferSelect, "instanceId">;
 
 /**
  * The assistant's current name while it exists (it may have been renamed since the call), else
