@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
 import { createAssistant, openLiveSocket, requestTestSession, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../tests/fakes/realtime-app.ts";
+import { freshDatabase } from "../../../tests/harness.ts";
+import type { Database } from "../db/client.ts";
 import { drainCalls, DRAINING_MESSAGE } from "./drain.ts";
 
 /** Readiness and draining on a real app with a live call over real sockets. */
@@ -10,8 +12,8 @@ beforeAll(async () => {
 });
 afterAll(() => fake.close());
 
-async function appWithCaller(): Promise<{ live: LiveApp; ada: Caller; assistantId: string }> {
-  const live = await startLiveApp(fake);
+async function appWithCaller(database?: Database): Promise<{ live: LiveApp; ada: Caller; assistantId: string }> {
+  const live = await startLiveApp(fake, {}, database ? { database } : {});
   const ada = await signUpCaller(live.app, fake.apiKey);
   const { id } = await createAssistant(live.app, ada);
   return { live, ada, assistantId: id };
@@ -23,17 +25,18 @@ describe("GET /api/health", () => {
     try {
       const res = await live.app.inject({ url: "/api/health" });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ ok: true, database: "pglite", database_reachable: true, draining: false, instance: live.app.ctx.instance.id });
+      expect(res.json()).toEqual({ ok: true, database: expect.stringMatching(/^(pglite|postgres)$/), database_reachable: true, draining: false, instance: live.app.ctx.instance.id });
     } finally {
       await live.app.close();
     }
   });
 
   it("answers 503 once the database is gone", async () => {
-    const { live } = await appWithCaller();
+    const database = await freshDatabase();
+    const { live } = await appWithCaller(database);
     try {
-      // The embedded database's client, closed under the app: every query fails from now on.
-      await (live.app.ctx.db as unknown as { $client: { close(): Promise<void> } }).$client.close();
+      // Closed under the running app: every query fails from now on.
+      await database.close();
       const res = await live.app.inject({ url: "/api/health" });
       expect(res.statusCode).toBe(503);
       expect(res.json()).toMatchObject({ ok: false, database_reachable: false, error: { code: "database_unreachable" } });
