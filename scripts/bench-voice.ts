@@ -45,6 +45,12 @@ const option = (name: string) => {
   const at = args.indexOf(name);
   return at >= 0 ? args[at + 1] : undefined;
 };
+// `--instances url1,url2`: calls spread over running servers instead of one in this process.
+if (option("--instances")) {
+  const { benchInstances } = await import("./bench-voice-instances.ts");
+  await benchInstances(args);
+  process.exit(0);
+}
 const counts = (option("--calls") ?? "10,100,500")
   .split(",")
   .map((n) => Number(n.trim()))

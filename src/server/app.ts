@@ -32,7 +32,11 @@ import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { releaseNumbersBeforeAccountDeletion } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { createSecretBox, type SecretBox } from "./secrets/crypto.ts";
-import { createDefaultStorage } from "./storage/local-storage.ts";
+import { Drain } from "./instances/drain.ts";
+import { healthRoutes } from "./instances/health.routes.ts";
+import { InstanceLease, newInstanceId } from "./instances/instance-lease.ts";
+import { createCounterStore, rateLimitStoreClass, type CounterStore } from "./shared-state/index.ts";
+import { createStorageFromConfig } from "./storage/storage-from-config.ts";
 import { mediaRoutes } from "./storage/media.routes.ts";
 import { telephonyRoutes } from "./telephony/telephony.routes.ts";
 import { createUrlSigner, type UrlSigner } from "./storage/signed-url.ts";
@@ -62,6 +66,8 @@ export interface AppDeps {
   loginThrottle?: LoginThrottle;
   /** Run the hourly retention job (Settings → Data retention). Default: on, except under NODE_ENV=test, where tests run it directly. */
   retentionJob?: boolean;
+  /** Shared counters (rate limits, single-use tokens); defaults to Redis or PostgreSQL per config. */
+  counters?: CounterStore;
 }
 
 /** What every module gets: the few shared services, passed explicitly rather than via globals. */
@@ -75,6 +81,12 @@ export interface ModuleContext {
   signer: UrlSigner;
   /** The calls this instance is carrying; shutdown ends each one and finalises its record. */
   liveCalls: LiveCalls;
+  /** Rate-limit windows, failed-login counts and used tokens, shared by every instance. */
+  counters: CounterStore;
+  /** This instance's id and lease: live call records name it (instances/instance-lease.ts). */
+  instance: InstanceLease;
+  /** Set on SIGTERM: no new calls are taken while the live ones finish. */
+  drain: Drain;
 }
 
 declare module "fastify" {
@@ -104,11 +116,28 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     trustProxy: config.trustProxy,
     secureCookies: config.secureCookies,
   });
-  const storage = deps.storage ?? createDefaultStorage(config.dataDir);
+  const storage = deps.storage ?? createStorageFromConfig(config);
   const signer = deps.signer ?? createUrlSigner({ secret: config.appSecret });
   const liveCalls = new LiveCalls(deps.callMetrics);
-  const ctx: ModuleContext = { config, db: deps.database.db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls };
+  const db = deps.database.db;
+  const counters = deps.counters ?? createCounterStore(config, db);
+  const instance = new InstanceLease({
+    db,
+    id: config.instanceId ?? newInstanceId(),
+    leaseMs: config.instanceLeaseMs,
+    logger: app.log,
+    upkeep: () => counters.prune(),
+  });
+  const drain = new Drain();
+  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain };
   app.decorate("ctx", ctx);
+  // The lease is taken before the first request (calls name this instance) and released only
+  // after preClose has ended and finalised every live call.
+  app.addHook("onReady", () => instance.start());
+  app.addHook("onClose", async () => {
+    await instance.stop();
+    if (!deps.counters) await counters.close();
+  });
 
   await app.register(helmet, {
     contentSecurityPolicy: {
@@ -125,8 +154,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     },
     crossOriginEmbedderPolicy: false,
   });
+  // Counted in the shared store, so a limit holds across every instance. If the store cannot be
+  // reached the request goes through: availability over a brake (docs/decisions/025-shared-state.md).
   await app.register(rateLimit, {
     global: false,
+    store: rateLimitStoreClass(counters),
+    skipOnError: true,
     // Every 429 in the one error shape with its own code; routes may word the message themselves.
     errorResponseBuilder: (_req, ctx) => new AppError(429, "rate_limited", `Too many requests. Please try again in ${ctx.after}.`),
   });
@@ -135,7 +168,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook("preClose", () => liveCalls.closeAll());
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
-  app.get("/api/health", async () => ({ ok: true, database: deps.database.kind }));
+  await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
   await app.register(authRoutes, { auth, throttle: deps.loginThrottle ?? createLoginThrottle(), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.

@@ -32,6 +32,29 @@ describe("configuration", () => {
     expect(() => loadConfig({ TRUST_PROXY: "yes please" })).toThrow(/TRUST_PROXY/);
   });
 
+  it("takes S3 storage only when all five S3 settings are given, and names the missing ones", () => {
+    const s3 = { S3_ENDPOINT: "http://127.0.0.1:9000/", S3_BUCKET: "recordings", S3_REGION: "eu-west-1", S3_ACCESS_KEY_ID: "id", S3_SECRET_ACCESS_KEY: "secret" };
+    expect(loadConfig({}).s3).toBeUndefined();
+    expect(loadConfig(s3).s3).toEqual({ endpoint: "http://127.0.0.1:9000", bucket: "recordings", region: "eu-west-1", accessKeyId: "id", secretAccessKey: "secret", forcePathStyle: true });
+    expect(() => loadConfig({ S3_ENDPOINT: "http://127.0.0.1:9000", S3_BUCKET: "recordings" })).toThrow(
+      /S3_REGION: is required when any S3_ setting is set\n\s+S3_ACCESS_KEY_ID: is required/,
+    );
+    expect(() => loadConfig({ ...s3, S3_BUCKET: "Not A Bucket" })).toThrow(/S3_BUCKET: must be a valid bucket name/);
+  });
+
+  it("reads the several-instances settings", () => {
+    expect(loadConfig({})).toMatchObject({ redisUrl: undefined, instanceId: undefined, instanceLeaseMs: 30_000, drainTimeoutMs: 60_000 });
+    expect(loadConfig({ REDIS_URL: "redis://127.0.0.1:6379", INSTANCE_ID: "web-1", INSTANCE_LEASE_MS: "2000", DRAIN_TIMEOUT_MS: "0" })).toMatchObject({
+      redisUrl: "redis://127.0.0.1:6379",
+      instanceId: "web-1",
+      instanceLeaseMs: 2000,
+      drainTimeoutMs: 0,
+    });
+    expect(() => loadConfig({ REDIS_URL: "http://x" })).toThrow(/REDIS_URL: must be a redis/);
+    expect(() => loadConfig({ INSTANCE_ID: "web 1" })).toThrow(/INSTANCE_ID/);
+    expect(() => loadConfig({ INSTANCE_LEASE_MS: "10" })).toThrow(/INSTANCE_LEASE_MS: must be at least 500/);
+  });
+
   it("parses the tool allow-list", () => {
     expect(loadConfig({ TOOL_ALLOWED_HOSTS: " api.internal , 127.0.0.1:4000 ," }).toolAllowedHosts).toEqual(["api.internal", "127.0.0.1:4000"]);
   });

@@ -24,7 +24,29 @@ const schema = z.object({
   // The one way to run production over plain http (an intranet without TLS): cookies lose Secure.
   ALLOW_HTTP_IN_PRODUCTION: z.enum(["true", "false"], { error: "must be true or false" }).default("false"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+  S3_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  S3_BUCKET: z.string().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, "must be a valid bucket name").optional(),
+  S3_REGION: z.string().regex(/^[a-z0-9-]{1,40}$/, "must be a region name such as eu-west-1").optional(),
+  S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+  S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+  S3_FORCE_PATH_STYLE: z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
+  INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1–64 letters, digits, dots, dashes or underscores").optional(),
+  INSTANCE_LEASE_MS: z.coerce.number().int().min(500, "must be at least 500").max(600_000).default(30_000),
+  DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
 });
+
+const S3_KEYS = ["S3_ENDPOINT", "S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
+
+export interface S3Config {
+  endpoint: string;
+  bucket: string;
+  region: string;
+  accessKeyId: string;
+  secretAccessKey: string;
+  /** `<endpoint>/<bucket>/<key>` addresses (MinIO, most self-hosted stores) rather than `<bucket>.<host>`. */
+  forcePathStyle: boolean;
+}
 
 export interface Config {
   env: "development" | "production" | "test";
@@ -45,6 +67,16 @@ export interface Config {
   logLevel: string;
   /** Session cookies carry Secure: production over https (see ALLOW_HTTP_IN_PRODUCTION). */
   secureCookies: boolean;
+  /** Shared counters and single-use tokens in Redis; PostgreSQL when unset. */
+  redisUrl: string | undefined;
+  /** Object storage in an S3-compatible bucket; the local folder when unset. */
+  s3: S3Config | undefined;
+  /** Names this process in the `instances` table and on the calls it carries; random per start by default. */
+  instanceId: string | undefined;
+  /** How long an instance's heartbeat lease lasts; its calls are closed by others once it lapses. */
+  instanceLeaseMs: number;
+  /** On SIGTERM, how long live calls may go on before they are ended. */
+  drainTimeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -70,6 +102,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         "set ALLOW_HTTP_IN_PRODUCTION=true to run over plain http on a private network",
     );
   }
+  // Half a storage configuration is a typo, not a choice: refuse it rather than fall back silently.
+  const missingS3 = S3_KEYS.filter((k) => e[k] === undefined);
+  if (missingS3.length > 0 && missingS3.length < S3_KEYS.length) {
+    throw new ConfigError(`Invalid configuration:\n  ${missingS3.map((k) => `${k}: is required when any S3_ setting is set`).join("\n  ")}`);
+  }
   return {
     env: e.NODE_ENV,
     port: e.PORT,
@@ -86,6 +123,21 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
     secureCookies: e.NODE_ENV === "production" && httpsPublicUrl,
+    redisUrl: e.REDIS_URL,
+    s3:
+      missingS3.length === 0
+        ? {
+            endpoint: e.S3_ENDPOINT!.replace(/\/+$/, ""),
+            bucket: e.S3_BUCKET!,
+            region: e.S3_REGION!,
+            accessKeyId: e.S3_ACCESS_KEY_ID!,
+            secretAccessKey: e.S3_SECRET_ACCESS_KEY!,
+            forcePathStyle: e.S3_FORCE_PATH_STYLE === "true",
+          }
+        : undefined,
+    instanceId: e.INSTANCE_ID,
+    instanceLeaseMs: e.INSTANCE_LEASE_MS,
+    drainTimeoutMs: e.DRAIN_TIMEOUT_MS,
   };
 }
 

@@ -3,11 +3,11 @@ import { createSmtpMailer } from "./auth/mailer.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { databaseSourceFromConfig, openDatabase } from "./db/client.ts";
 import { restrictNewFiles, secureDataDir } from "./data-dir.ts";
-import { closeInterruptedCalls } from "./modules/calls/calls.repo.ts";
 import { sealLegacyToolHeaders } from "./modules/tools/tool-secrets.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
+import { drainCalls } from "./instances/drain.ts";
 import { ensureAppSecret } from "./secrets/app-secret.ts";
-import { onShutdown } from "./shutdown.ts";
+import { onShutdown, SHUTDOWN_GRACE_MS } from "./shutdown.ts";
 
 async function main() {
   let config;
@@ -26,7 +26,6 @@ async function main() {
   const { secret, generated } = ensureAppSecret(config.dataDir, config.appSecret);
   const database = await openDatabase(databaseSourceFromConfig(config));
   await database.migrate();
-  const interrupted = await closeInterruptedCalls(database.db);
   const sealedTools = await sealLegacyToolHeaders(database.db, createSecretBox(secret));
   // PGlite writes its files 0666 whatever the umask; the 0700 folder is what guards the ones it
   // writes later, and this pass tidies the modes of those it wrote while opening.
@@ -43,20 +42,27 @@ async function main() {
   if (!config.secureCookies) {
     if (config.env === "production") app.log.warn("ALLOW_HTTP_IN_PRODUCTION=true: session cookies are sent over plain http");
   }
-  if (interrupted) app.log.warn(`Closed ${interrupted} call(s) left in progress when the server last stopped`);
   if (generated) app.log.info(`Generated APP_SECRET into ${config.dataDir}/app-secret (keep this file safe)`);
   if (!config.smtpUrl) app.log.info("SMTP_URL is not set: e-mail confirmation is off, so new accounts are active at once");
   app.log.info(`Database: ${database.kind === "pglite" ? `embedded PostgreSQL in ${config.dataDir}/pglite` : "PostgreSQL server (DATABASE_URL)"}`);
 
   onShutdown(
     { info: (msg) => app.log.info(msg), error: (obj, msg) => app.log.error(obj, msg) },
-    async () => {
+    async (signal) => {
+      if (signal === "SIGTERM") {
+        // A planned stop (deploy, scale-in): take no new calls, let the live ones finish a while.
+        const { drain, liveCalls } = app.ctx;
+        app.log.info(`SIGTERM received: draining ${liveCalls.size} live call(s) for up to ${config.drainTimeoutMs} ms`);
+        await drainCalls(drain, liveCalls, config.drainTimeoutMs);
+      }
       await app.close();
       await database.close();
     },
+    config.drainTimeoutMs + SHUTDOWN_GRACE_MS,
   );
 
   await app.listen({ port: config.port, host: config.host });
+  app.log.info(`Instance ${app.ctx.instance.id} (lease ${config.instanceLeaseMs} ms)`);
 }
 
 await main();

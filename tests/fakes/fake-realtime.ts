@@ -33,6 +33,8 @@ export interface FakeRealtimeOptions {
   apiKey?: string;
   /** The script of every connection opened afterwards (can be replaced through `fake.script`). */
   script?: FakeScript;
+  /** A fixed port (servers started beforehand point OPENAI_BASE_URL at it); a free one by default. */
+  port?: number;
 }
 
 export interface RejectedUpgrade {
@@ -76,7 +78,10 @@ export class FakeRealtime {
       send(404, { error: { message: "Not found", type: "invalid_request_error" } });
     });
     const fake = new FakeRealtime(server, apiKey, options);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(options.port ?? 0, "127.0.0.1", resolve);
+    });
     return fake;
   }
 

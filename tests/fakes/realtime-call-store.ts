@@ -1,4 +1,5 @@
 /** In-memory CallStore and recording sink for call-engine tests (the database comes later). */
+import type { CallLogs } from "../../src/shared/calls.ts";
 import type { CallFinish, CallRecordCheck, CallStart, CallStore, OpenRecording } from "../../src/server/voice/seams.ts";
 
 export interface MemoryCallRecord extends CallStart {
@@ -29,6 +30,16 @@ export class MemoryCallStore implements CallStore {
     const id = `call-record-${this.counter}`;
     this.records.set(id, { ...structuredClone(start), id, endTime: null, endedReason: null, cost: null, recording: null });
     return id;
+  }
+
+  /** Every progress snapshot saved, in order (call id and logs). */
+  readonly progress: Array<{ id: string; logs: CallLogs }> = [];
+
+  async saveProgress(id: string, logs: CallLogs): Promise<void> {
+    const record = this.records.get(id);
+    if (!record) throw new Error(`no call ${id}`);
+    this.progress.push({ id, logs: structuredClone(logs) });
+    if (record.endTime === null) record.logs = structuredClone(logs);
   }
 
   async finish(id: string, update: CallFinish): Promise<void> {

@@ -190,6 +190,8 @@ export const calls = pgTable(
     ),
     /** What q searches (CALL_SEARCH_DOCUMENT); never selected for the wire. */
     search: tsvector("search").generatedAlwaysAs(sql.raw(CALL_SEARCH_DOCUMENT)),
+    /** The instance carrying the call while it is live (instances.id); null on records from before ownership. */
+    instanceId: text("instance_id"),
   },
   (t) => [
     // Newest first per owner; id breaks ties so the keyset cursor (start_time, id) is exact.
@@ -199,7 +201,35 @@ export const calls = pgTable(
     index("calls_user_status_start_idx").on(t.userId, t.status, t.startTime, t.id),
     // Search (q): the caller's number and the transcript's words.
     index("calls_search_idx").using("gin", t.search),
+    // Open calls by the instance carrying them: what a lease sweep looks for.
+    index("calls_open_idx").on(t.instanceId).where(sql`end_time IS NULL`),
   ],
+);
+
+// ── Several instances (docs/decisions/025-shared-state.md) ─────────────────────────────────
+
+/**
+ * One row per running server instance. Its lease is renewed by a heartbeat; once it has
+ * expired, any other instance closes the live calls that name it (instance-lease.ts).
+ */
+export const instances = pgTable("instances", {
+  id: text("id").primaryKey(),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
+  leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }).notNull(),
+});
+
+/**
+ * Counters with an expiry shared by every instance: rate-limit windows, failed-login counts and
+ * used single-use tokens (shared-state/pg-counter-store.ts). Unused when REDIS_URL is set.
+ */
+export const sharedCounters = pgTable(
+  "shared_counters",
+  {
+    key: text("key").primaryKey(),
+    count: integer("count").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("shared_counters_expires_at_idx").on(t.expiresAt)],
 );
 
 /** A call's retention rule per owner (Settings): null days = keep forever. */

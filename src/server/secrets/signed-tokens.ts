@@ -4,14 +4,15 @@
  * key derived from APP_SECRET with a per-use label (HKDF "info"), so a token of one kind can
  * never be passed off as another. Any instance can verify one (DESIGN.md §2).
  *
- * Single use is the one thing a signature cannot give: each instance remembers the nonces it
- * has accepted until they expire (at most one TTL's worth). A replay on *another* instance
- * within the TTL is possible in a multi-instance deployment (docs/decisions/006).
+ * Single use is the one thing a signature cannot give: the nonce is consumed in the shared
+ * counter store (PostgreSQL, or Redis when REDIS_URL is set), so a token redeemed on one
+ * instance is refused on every other (docs/decisions/025-shared-state.md).
  *
  * Used by test calls (modules/calls/call-tokens.ts) and phone calls' media streams
  * (telephony/stream-tokens.ts).
  */
 import { createHmac, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { counterKey, type CounterStore } from "../shared-state/index.ts";
 
 const TOKEN = /^([A-Za-z0-9_-]{1,1200})\.([A-Za-z0-9_-]{43})$/;
 
@@ -24,10 +25,10 @@ export type SignedTokenCheck<C extends TokenClaims> =
 export interface SignedTokens<C extends TokenClaims> {
   issue(claims: C, now?: number): string;
   /**
-   * Verifies the token and, when valid and `accept`ed (default: any claims), marks it used
-   * (later checks say "used"). A token refused by `accept` is not used up.
+   * Verifies the token and, when valid and `accept`ed (default: any claims), marks it used on
+   * every instance (later checks say "used"). A token refused by `accept` is not used up.
    */
-  redeem(token: unknown, now?: number, accept?: (claims: C) => boolean): SignedTokenCheck<C>;
+  redeem(token: unknown, now?: number, accept?: (claims: C) => boolean): Promise<SignedTokenCheck<C>>;
 }
 
 interface Payload {
@@ -52,15 +53,9 @@ function parsePayload(text: string): Payload | null {
   }
 }
 
-export function createSignedTokens<C extends TokenClaims>(secret: string, label: string, ttlMs: number): SignedTokens<C> {
+export function createSignedTokens<C extends TokenClaims>(secret: string, label: string, ttlMs: number, counters: CounterStore): SignedTokens<C> {
   const key = Buffer.from(hkdfSync("sha256", secret, "", label, 32));
   const mac = (payload: string) => createHmac("sha256", key).update(payload).digest("base64url");
-  /** Accepted nonces → their expiry; pruned as they expire. */
-  const used = new Map<string, number>();
-
-  const prune = (now: number) => {
-    for (const [nonce, expiresAt] of used) if (expiresAt <= now) used.delete(nonce);
-  };
 
   return {
     issue(claims, now = Date.now()) {
@@ -69,7 +64,7 @@ export function createSignedTokens<C extends TokenClaims>(secret: string, label:
       return `${encoded}.${mac(encoded)}`;
     },
 
-    redeem(token, now = Date.now(), accept = () => true) {
+    async redeem(token, now = Date.now(), accept = () => true) {
       const match = typeof token === "string" ? TOKEN.exec(token) : null;
       if (!match) return { ok: false, reason: "malformed" };
       const [, encoded = "", signature = ""] = match;
@@ -79,9 +74,9 @@ export function createSignedTokens<C extends TokenClaims>(secret: string, label:
       if (!payload) return { ok: false, reason: "malformed" };
       if (!accept(payload.c as C)) return { ok: false, reason: "rejected" };
       if (now >= payload.e) return { ok: false, reason: "expired" };
-      prune(now);
-      if (used.has(payload.n)) return { ok: false, reason: "used" };
-      used.set(payload.n, payload.e);
+      // Remembered for a whole token lifetime more than it has left: instance clocks may differ
+      // by some seconds, and the expiry check must refuse it everywhere before the store forgets.
+      if (!(await counters.consumeOnce(counterKey.token(label, payload.n), payload.e - now + ttlMs))) return { ok: false, reason: "used" };
       return { ok: true, claims: payload.c as C, expiresAt: payload.e, nonce: payload.n };
     },
   };

@@ -5,6 +5,7 @@
  * stream within a second or two of receiving the TwiML.
  */
 import { createSignedTokens } from "../secrets/signed-tokens.ts";
+import type { CounterStore } from "../shared-state/index.ts";
 
 export const STREAM_TOKEN_TTL_MS = 60_000;
 const SIGNING_LABEL = "switchboard/twilio-stream-token/v1";
@@ -17,8 +18,8 @@ export interface StreamClaims extends Record<string, string> {
   to: string;
 }
 
-export function createStreamTokens(secret: string, ttlMs = STREAM_TOKEN_TTL_MS) {
-  return createSignedTokens<StreamClaims>(secret, SIGNING_LABEL, ttlMs);
+export function createStreamTokens(secret: string, counters: CounterStore, ttlMs = STREAM_TOKEN_TTL_MS) {
+  return createSignedTokens<StreamClaims>(secret, SIGNING_LABEL, ttlMs, counters);
 }
 
 export type StreamTokens = ReturnType<typeof createStreamTokens>;

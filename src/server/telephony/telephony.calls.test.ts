@@ -274,3 +274,16 @@ describe("status callback", () => {
     expect((await recordsOf(call.callSid))[0]).toMatchObject({ cost: 0.07, endTime: row!.endTime });
   });
 });
+
+// Last in the file: draining is one-way for the app under test.
+describe("a draining instance (SIGTERM)", () => {
+  it("sends a new call back to the public address to be answered elsewhere, and records nothing", async () => {
+    app.app.ctx.drain.begin();
+    const call = await dial();
+    expect(call.webhookStatus).toBe(200);
+    expect(call.twiml).toBe(
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Pause length="1"/><Redirect method="POST">${app.origin}/telephony/twilio/voice</Redirect></Response>`,
+    );
+    expect(await recordsOf(call.callSid)).toEqual([]);
+  });
+});

@@ -2,15 +2,15 @@ import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { createCallTokens } from "../modules/calls/call-tokens.ts";
 import { createCallsService } from "../modules/calls/calls.service.ts";
 import { createStreamTokens } from "./stream-tokens.ts";
-import { createTelephonyService, MEDIA_PATH, type WebhookAnswer } from "./telephony.service.ts";
+import { createTelephonyService, MEDIA_PATH, VOICE_PATH, type WebhookAnswer } from "./telephony.service.ts";
 
 /**
  * Twilio's side of phone calls (public: Twilio has no session; signatures and stream tokens
  * stand in for it). Register at the root, outside the authenticated /api scope.
  */
 export const telephonyRoutes: FastifyPluginAsync = async (app) => {
-  const calls = createCallsService({ ctx: app.ctx, tokens: createCallTokens(app.ctx.config.appSecret), liveCalls: app.ctx.liveCalls });
-  const service = createTelephonyService({ ctx: app.ctx, calls, tokens: createStreamTokens(app.ctx.config.appSecret) });
+  const calls = createCallsService({ ctx: app.ctx, tokens: createCallTokens(app.ctx.config.appSecret, { counters: app.ctx.counters }), liveCalls: app.ctx.liveCalls });
+  const service = createTelephonyService({ ctx: app.ctx, calls, tokens: createStreamTokens(app.ctx.config.appSecret, app.ctx.counters) });
 
   // Twilio posts its webhooks form-encoded; parsed here only (this plugin's scope).
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) => {
@@ -26,7 +26,7 @@ export const telephonyRoutes: FastifyPluginAsync = async (app) => {
     return reply.status(200).type("text/xml").send(result.twiml);
   };
 
-  app.post("/telephony/twilio/voice", async (req, reply) =>
+  app.post(VOICE_PATH, async (req, reply) =>
     answer(reply, await service.voice(formOf(req.body), req.headers["x-twilio-signature"], req.url)),
   );
   app.post("/telephony/twilio/status", async (req, reply) =>

@@ -24,6 +24,7 @@ import type { StreamTokens } from "./stream-tokens.ts";
 import { publicUrlOf, publicWsUrlOf, validTwilioSignature } from "./twilio-signature.ts";
 
 export const MEDIA_PATH = "/telephony/twilio/media";
+export const VOICE_PATH = "/telephony/twilio/voice";
 
 /** Close codes of a refused stream (Twilio then hangs up). */
 export const STREAM_REFUSALS = {
@@ -36,7 +37,7 @@ export const STREAM_REFUSALS = {
 
 export type WebhookAnswer = { status: 403 } | { status: 200; twiml: string } | { status: 204 };
 
-type Ctx = Pick<ModuleContext, "db" | "config" | "secrets" | "liveCalls">;
+type Ctx = Pick<ModuleContext, "db" | "config" | "secrets" | "liveCalls" | "drain">;
 
 export interface TelephonyDeps {
   ctx: Ctx;
@@ -48,6 +49,17 @@ function apology(): string {
   const response = new twilio.twiml.VoiceResponse();
   response.say(PHONE_UNAVAILABLE_MESSAGE);
   response.hangup();
+  return response.toString();
+}
+
+/**
+ * This instance is draining (SIGTERM): the caller waits a second while Twilio asks the public
+ * address again, which the load balancer sends to an instance that takes calls.
+ */
+function retryElsewhere(voiceUrl: string): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.pause({ length: 1 });
+  response.redirect({ method: "POST" }, voiceUrl);
   return response.toString();
 }
 
@@ -76,6 +88,7 @@ export function createTelephonyService({ ctx, calls, tokens }: TelephonyDeps) {
       if (!number) return { status: 200, twiml: apology() };
       if (!(await signedBy(number.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
       if (!number.assistantId || number.status !== "active" || !params["CallSid"]) return { status: 200, twiml: apology() };
+      if (ctx.drain.isDraining) return { status: 200, twiml: retryElsewhere(publicUrlOf(config.publicUrl, VOICE_PATH)) };
       const token = tokens.issue({ numberId: number.id, callSid: params["CallSid"], from: params["From"] ?? "", to: number.phoneNumber });
       const response = new twilio.twiml.VoiceResponse();
       response.connect().stream({ url: publicWsUrlOf(config.publicUrl, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
@@ -113,7 +126,7 @@ export function createTelephonyService({ ctx, calls, tokens }: TelephonyDeps) {
       void transport.started.then(async (start: TwilioStart | null) => {
         if (!start) return refuse(STREAM_REFUSALS.noStart);
         if (ctx.liveCalls.isClosing) return refuse(STREAM_REFUSALS.shuttingDown);
-        const check = tokens.redeem(start.customParameters[STREAM_TOKEN_PARAMETER]);
+        const check = await tokens.redeem(start.customParameters[STREAM_TOKEN_PARAMETER]);
         if (!check.ok || check.claims.callSid !== start.callSid) return refuse(STREAM_REFUSALS.badToken, { check: check.ok ? "call_sid" : check.reason });
         const number = await findNumberById(db, check.claims.numberId);
         if (!number?.assistantId) return refuse(STREAM_REFUSALS.unavailable);

@@ -31,6 +31,20 @@ export interface FinishCallRecord {
 
 export type RecordWrite = "full" | "without-logs" | "failed";
 
+/**
+ * Saves the transcript and tool calls so far (after a finished turn) once the record exists.
+ * Failures are logged, never thrown: the call goes on, and its end writes everything anyway.
+ */
+export function saveCallProgress(
+  o: { store: CallStore; logger: SessionLogger },
+  record: Promise<string | null>,
+  logs: CallLogs,
+): Promise<void> {
+  return record
+    .then((callId) => (callId ? o.store.saveProgress(callId, logs) : undefined))
+    .catch((err: unknown) => o.logger.warn({ err }, "saving the call's progress failed"));
+}
+
 export function recordingKey(callId: string): string {
   return `recordings/${callId}.wav`;
 }

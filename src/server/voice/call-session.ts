@@ -15,7 +15,7 @@
  */
 import { callTariffs, providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
 import { decodeToPcm16, durationMsOf, sampleRateOf } from "./audio.ts";
-import { finishCallRecord, recordingKey } from "./call-record.ts";
+import { finishCallRecord, recordingKey, saveCallProgress } from "./call-record.ts";
 import { EarlyAudio } from "./early-audio.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
@@ -442,6 +442,8 @@ export class CallSession {
         (err: unknown) => this.o.logger.error({ err }, "tool calls failed"),
       );
     }
+    // A finished turn is saved at once, so a crash of this instance loses at most the next one.
+    void saveCallProgress(this.o, this.record, { isTest: this.o.isTest, transcript: this.transcript.entries(), toolsUsed: [...this.toolCalls.used] });
     // Frees the slot; a request queued meanwhile (typed text, tool outputs ready) goes out now.
     this.responses.done();
   }

@@ -114,6 +114,11 @@ export interface CallRecordCheck {
 export interface CallStore {
   /** Insert the record of a call that starts; returns its id. */
   insert(start: CallStart): Promise<string>;
+  /**
+   * Saves the transcript and tool calls so far (after each finished turn), so a crash of the
+   * instance loses at most the turn in progress. Never overwrites a finished record.
+   */
+  saveProgress(id: string, logs: CallLogs): Promise<void>;
   finish(id: string, update: CallFinish): Promise<void>;
   read(id: string): Promise<CallRecordCheck | null>;
 }

@@ -1,10 +1,11 @@
 /**
  * The session id of a test call (POST /api/calls/test-session → WS /api/calls/live): a
  * signed, single-use token (secrets/signed-tokens.ts) naming the user and the assistant,
- * valid 60 s. Redeeming needs the same user's session: it can only open a call billed to
+ * valid 60 s, used up on every instance. Redeeming needs the same user's session: it can only open a call billed to
  * that user's own key (see docs/decisions/006-server-side-call-engine.md).
  */
 import { createSignedTokens } from "../../secrets/signed-tokens.ts";
+import type { CounterStore } from "../../shared-state/index.ts";
 
 export const CALL_TOKEN_TTL_MS = 60_000;
 
@@ -26,16 +27,22 @@ export type CallTokenCheck =
 
 export interface CallTokens {
   issue(userId: string, assistantId: string, now?: number): string;
-  /** Verifies the token for `userId` and, when valid, marks it used (later checks say "used"). */
-  redeem(token: unknown, userId: string, now?: number): CallTokenCheck;
+  /** Verifies the token for `userId` and, when valid, marks it used on every instance (later checks say "used"). */
+  redeem(token: unknown, userId: string, now?: number): Promise<CallTokenCheck>;
 }
 
-export function createCallTokens(secret: string, ttlMs = CALL_TOKEN_TTL_MS): CallTokens {
-  const tokens = createSignedTokens<{ u: string; a: string }>(secret, SIGNING_LABEL, ttlMs);
+export interface CallTokenOptions {
+  /** Where used nonces are remembered; shared by every instance. */
+  counters: CounterStore;
+  ttlMs?: number;
+}
+
+export function createCallTokens(secret: string, { counters, ttlMs = CALL_TOKEN_TTL_MS }: CallTokenOptions): CallTokens {
+  const tokens = createSignedTokens<{ u: string; a: string }>(secret, SIGNING_LABEL, ttlMs, counters);
   return {
     issue: (userId, assistantId, now) => tokens.issue({ u: userId, a: assistantId }, now),
-    redeem(token, userId, now) {
-      const check = tokens.redeem(token, now, (claims) => claims.u === userId);
+    async redeem(token, userId, now) {
+      const check = await tokens.redeem(token, now, (claims) => claims.u === userId);
       if (!check.ok) return { ok: false, reason: check.reason === "rejected" ? "wrong_user" : check.reason };
       const { claims, expiresAt, nonce } = check;
       return { ok: true, claims: { userId: claims.u, assistantId: claims.a, expiresAt, nonce } };

@@ -4,6 +4,9 @@ import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
 import { callConditions, cursorStart, type CallCursor } from "./calls-query.ts";
 
+// Which instance carries a live call is an operational detail, not part of the user's record.
+export type CallHistoryRow = Omit<typeof calls.$inferSelect, "instanceId">;
+
 /**
  * The assistant's current name while it exists (it may have been renamed since the call), else
  * the name copied onto the record when the call started. The join is scoped to the same owner.

@@ -165,11 +165,13 @@ describe("a whole test call", () => {
     await browser.untilClosed();
   });
 
-  it("inserts the record when the call starts, in progress until it ends", async () => {
+  it("inserts the record when the call starts, in progress until it ends, with each finished turn saved as it goes", async () => {
     const { browser, callId } = await startCall();
     const row = (await recordOf(live.db, callId))!;
     expect(row).toMatchObject({ userId: ada.userId, assistantId, endTime: null, endedReason: null, cost: null, recording: null });
-    expect(row.logs).toEqual({ isTest: true, transcript: [], toolsUsed: [] });
+    const savedTranscript = async () => callLogsSchema.parse((await recordOf(live.db, callId))!.logs).transcript.map((e) => [e.type, e.content]);
+    await expect.poll(savedTranscript).toEqual([["assistant", "Hello, this is Ava. How can I help?"]]);
+    expect(contents(browser)).toEqual(await savedTranscript());
     browser.end("Sheet closed");
     await browser.untilClosed();
     expect((await recordOf(live.db, callId))!.endedReason).toBe("Sheet closed");
@@ -183,7 +185,8 @@ describe("every way out finalises the record", () => {
     const row = await finishedRecord(live.db, callId);
     expect(row).toMatchObject({ endedReason: "Client disconnected", cost: 0.05 });
     expect(row.recording).toBe(`recordings/${callId}.wav`);
-    expect(live.app.ctx.liveCalls.size).toBe(0);
+    // The record is written before the call re-reads it and lets go of its registry entry.
+    await expect.poll(() => live.app.ctx.liveCalls.size).toBe(0);
   });
 
   it("the provider drops the connection: the call goes on in a new session, one record", async () => {

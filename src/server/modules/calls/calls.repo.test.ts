@@ -1,7 +1,15 @@
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
-import { assistants, calls } from "../../db/schema.ts";
-import { closeInterruptedCalls, createDbCallStore } from "./calls.repo.ts";
+import { assistants, calls, instances } from "../../db/schema.ts";
+import { closeOrphanedCalls, InstanceLease, ORPHANED_CALL_REASON, renewLease } from "../../instances/instance-lease.ts";
+import { createDbCallStore } from "./calls.repo.ts";
+
+const logs = (text?: string) => ({
+  isTest: true,
+  transcript: text ? [{ type: "assistant" as const, content: text, timestamp: "2026-11-21T10:00:01.000Z" }] : [],
+  toolsUsed: [],
+});
 
 describe("call records", () => {
   let app: TestApp;
@@ -11,35 +19,75 @@ describe("call records", () => {
   });
   afterAll(() => app.close());
 
-  it("inserts at start with the assistant's name, finishes, reads back, and survives the assistant's deletion", async () => {
+  async function newAssistant(name: string) {
     const { userId } = await signUpAndLogIn(app);
-    const [assistant] = await db.insert(assistants).values({ userId, name: "Front desk", model: "gpt-realtime-2.1" }).returning();
-    const store = createDbCallStore(db);
-    const id = await store.insert({ assistantId: assistant!.id, userId, startTime: "2026-11-21T10:00:00.000Z", logs: { isTest: true, transcript: [], toolsUsed: [] } });
+    const [assistant] = await db.insert(assistants).values({ userId, name, model: "gpt-realtime-2.1" }).returning();
+    return { userId, assistantId: assistant!.id };
+  }
+  const rowOf = async (id: string) => (await db.select().from(calls).where(eq(calls.id, id)))[0]!;
+
+  it("inserts at start with the assistant's name and this instance, finishes, reads back, and survives the assistant's deletion", async () => {
+    const { userId, assistantId } = await newAssistant("Front desk");
+    const store = createDbCallStore(db, "instance-a");
+    const id = await store.insert({ assistantId, userId, startTime: "2026-11-21T10:00:00.000Z", logs: logs() });
     expect(await store.read(id)).toEqual({ endTime: null, cost: null });
-    await store.finish(id, { endTime: "2026-11-21T10:01:13.000Z", endedReason: "User ended call", cost: 0.07, logs: { isTest: true, transcript: [], toolsUsed: [] }, recording: "recordings/x.wav" });
+    expect((await rowOf(id)).instanceId).toBe("instance-a");
+    await store.finish(id, { endTime: "2026-11-21T10:01:13.000Z", endedReason: "User ended call", cost: 0.07, logs: logs(), recording: "recordings/x.wav" });
     expect(await store.read(id)).toEqual({ endTime: "2026-11-21T10:01:13.000Z", cost: 0.07 });
 
-    const { eq } = await import("drizzle-orm");
-    await db.delete(assistants).where(eq(assistants.id, assistant!.id));
-    const [row] = await db.select().from(calls).where(eq(calls.id, id));
-    expect(row).toMatchObject({ assistantId: null, assistantName: "Front desk", endedReason: "User ended call", cost: 0.07, recording: "recordings/x.wav" });
+    await db.delete(assistants).where(eq(assistants.id, assistantId));
+    expect(await rowOf(id)).toMatchObject({ assistantId: null, assistantName: "Front desk", endedReason: "User ended call", cost: 0.07, recording: "recordings/x.wav" });
   });
 
-  it("closes calls a crash left in progress, and only those", async () => {
-    const { userId } = await signUpAndLogIn(app);
-    const store = createDbCallStore(db);
-    const [assistant] = await db.insert(assistants).values({ userId, name: "Night shift", model: "gpt-realtime-2.1" }).returning();
-    const logs = { isTest: true, transcript: [], toolsUsed: [] };
-    const open = await store.insert({ assistantId: assistant!.id, userId, startTime: new Date().toISOString(), logs });
-    const done = await store.insert({ assistantId: assistant!.id, userId, startTime: new Date().toISOString(), logs });
-    await store.finish(done, { endTime: new Date().toISOString(), endedReason: "User ended call", cost: 0.05, logs, recording: null });
-    expect(await closeInterruptedCalls(db)).toBeGreaterThanOrEqual(1);
-    const { eq } = await import("drizzle-orm");
-    const [openRow] = await db.select().from(calls).where(eq(calls.id, open));
-    const [doneRow] = await db.select().from(calls).where(eq(calls.id, done));
-    expect(openRow).toMatchObject({ endedReason: "Server stopped during the call" });
-    expect(openRow!.endTime).not.toBeNull();
-    expect(doneRow).toMatchObject({ endedReason: "User ended call" });
+  it("saves the transcript as the call goes, in order, and never over the finished record", async () => {
+    const { userId, assistantId } = await newAssistant("Progress");
+    const store = createDbCallStore(db, "instance-a");
+    const id = await store.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
+    await Promise.all([store.saveProgress(id, logs("one")), store.saveProgress(id, logs("two"))]);
+    expect((await rowOf(id)).logs).toEqual(logs("two"));
+
+    const late = store.saveProgress(id, logs("three"));
+    await store.finish(id, { endTime: new Date().toISOString(), endedReason: "User ended call", cost: 0.01, logs: logs("final"), recording: null });
+    await late;
+    await store.saveProgress(id, logs("after the end"));
+    expect((await rowOf(id)).logs).toEqual(logs("final"));
+  });
+
+  it("closes only the calls whose instance's lease has lapsed, keeping what was saved", async () => {
+    const { userId, assistantId } = await newAssistant("Night shift");
+    await renewLease(db, "alive", 60_000);
+    await renewLease(db, "dead", 60_000);
+    const aliveStore = createDbCallStore(db, "alive");
+    const deadStore = createDbCallStore(db, "dead");
+    const onAlive = await aliveStore.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
+    const onDead = await deadStore.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
+    await deadStore.saveProgress(onDead, logs("Hello, how can I help?"));
+    const finished = await deadStore.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
+    await deadStore.finish(finished, { endTime: new Date().toISOString(), endedReason: "User ended call", cost: 0.05, logs: logs(), recording: null });
+
+    expect(await closeOrphanedCalls(db)).toEqual([]);
+    // The dead instance's lease runs out (as if its heartbeat stopped a lease ago).
+    await db.update(instances).set({ leaseExpiresAt: new Date(Date.now() - 1000) }).where(eq(instances.id, "dead"));
+    expect(await closeOrphanedCalls(db)).toEqual([onDead]);
+
+    expect(await rowOf(onDead)).toMatchObject({ endedReason: ORPHANED_CALL_REASON, logs: logs("Hello, how can I help?") });
+    expect((await rowOf(onDead)).endTime).not.toBeNull();
+    expect(await rowOf(onAlive)).toMatchObject({ endTime: null, endedReason: null });
+    expect(await rowOf(finished)).toMatchObject({ endedReason: "User ended call" });
+    expect(await db.select().from(instances).where(eq(instances.id, "dead"))).toEqual([]);
+  });
+
+  it("at start closes calls left by an earlier run under the same INSTANCE_ID and records from before ownership", async () => {
+    const { userId, assistantId } = await newAssistant("Restart");
+    const previousRun = await createDbCallStore(db, "web-1").insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
+    const [legacy] = await db.insert(calls).values({ userId, assistantId, startTime: new Date(), logs: logs() }).returning({ id: calls.id });
+    // The earlier run's lease may still be valid: it is the same id, so nobody else carries the call.
+    await renewLease(db, "web-1", 60_000);
+    const lease = new InstanceLease({ db, id: "web-1", leaseMs: 60_000, logger: { info() {}, warn() {}, error() {} } });
+    await lease.start();
+    await lease.stop();
+    expect(await rowOf(previousRun)).toMatchObject({ endedReason: ORPHANED_CALL_REASON });
+    expect(await rowOf(legacy!.id)).toMatchObject({ endedReason: ORPHANED_CALL_REASON });
+    expect(await db.select().from(instances).where(eq(instances.id, "web-1"))).toEqual([]);
   });
 });

@@ -1,10 +1,24 @@
 import { and, eq, inArray, isNull } from "drizzle-orm";
+import type { CallLogs } from "../../../shared/calls.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls, tools } from "../../db/schema.ts";
 import type { CallStore } from "../../voice/seams.ts";
 
-/** The call engine's record of a call, in the `calls` table. Written by the server only. */
-export function createDbCallStore(db: Db): CallStore {
+/**
+ * The call engine's record of a call, in the `calls` table. Written by the server only.
+ * `instanceId` is the instance carrying the calls (instances/instance-lease.ts): the record names
+ * it while the call is live, so another instance closes it only once this one's lease lapsed.
+ */
+export function createDbCallStore(db: Db, instanceId: string): CallStore {
+  // Progress writes of one call run one after another, so an older snapshot never lands last.
+  const progress = new Map<string, Promise<void>>();
+  const writeProgress = async (id: string, logs: CallLogs) => {
+    // Only while the call is open: never over the final record, nor over one a sweep closed.
+    await db
+      .update(calls)
+      .set({ logs: logs as unknown as Record<string, unknown> })
+      .where(and(eq(calls.id, id), isNull(calls.endTime)));
+  };
   return {
     async insert(start) {
       // The name is copied so the record still says who answered after the assistant is deleted.
@@ -21,11 +35,23 @@ export function createDbCallStore(db: Db): CallStore {
           calledNumber: start.phone?.calledNumber ?? null,
           phoneNumberId: start.phone?.phoneNumberId ?? null,
           providerCallSid: start.phone?.providerCallSid ?? null,
+          instanceId,
         })
         .returning({ id: calls.id });
       return row!.id;
     },
+    saveProgress(id, logs) {
+      const snapshot = structuredClone(logs);
+      const next = (progress.get(id) ?? Promise.resolve()).then(() => writeProgress(id, snapshot));
+      const tracked = next.finally(() => {
+        if (progress.get(id) === tracked) progress.delete(id);
+      });
+      progress.set(id, tracked);
+      return next;
+    },
     async finish(id, update) {
+      // The final write waits for progress writes in flight, so it is the last word.
+      await progress.get(id)?.catch(() => undefined);
       await db
         .update(calls)
         .set({
@@ -43,19 +69,6 @@ export function createDbCallStore(db: Db): CallStore {
       return row ? { endTime: row.endTime?.toISOString() ?? null, cost: row.cost } : null;
     },
   };
-}
-
-/**
- * Calls still "in progress" when the server starts were cut off by a crash or a kill: no process
- * is carrying them any more. Closes them so they don't stay in progress forever.
- */
-export async function closeInterruptedCalls(db: Db, now = new Date()): Promise<number> {
-  const rows = await db
-    .update(calls)
-    .set({ endTime: now, endedReason: "Server stopped during the call" })
-    .where(isNull(calls.endTime))
-    .returning({ id: calls.id });
-  return rows.length;
 }
 
 /** The user's tools among `ids`, in the order of `ids` (an assistant's tool_ids); unknown ids are absent. */

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import { isOwnOrigin } from "../../http/origin.ts";
+import { DRAIN_RETRY_AFTER_S, drainingError } from "../../instances/drain.ts";
 import { createCallTokens } from "./call-tokens.ts";
 import { createCallsService, REFUSALS, type PrepareResult } from "./calls.service.ts";
 
@@ -20,15 +21,20 @@ const testSessionBody = z.object({
  */
 export const callsRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const { liveCalls } = app.ctx;
-  const service = createCallsService({ ctx: app.ctx, tokens: createCallTokens(app.ctx.config.appSecret), liveCalls });
+  const { liveCalls, drain } = app.ctx;
+  const service = createCallsService({ ctx: app.ctx, tokens: createCallTokens(app.ctx.config.appSecret, { counters: app.ctx.counters }), liveCalls });
   // The preparation is async (database); it runs before the upgrade, so the socket handler
   // below attaches the call synchronously and no early message from the browser is missed.
   const prepared = new WeakMap<FastifyRequest, PrepareResult>();
 
-  app.post("/api/calls/test-session", { schema: { body: testSessionBody } }, (req) =>
-    service.createTestSession(req.user.id, req.body.assistantId),
-  );
+  app.post("/api/calls/test-session", { schema: { body: testSessionBody } }, (req, reply) => {
+    if (drain.isDraining) {
+      // Retryable: nothing was created, and the load balancer sends the retry to another instance.
+      reply.header("retry-after", String(DRAIN_RETRY_AFTER_S));
+      throw drainingError();
+    }
+    return service.createTestSession(req.user.id, req.body.assistantId);
+  });
 
   app.get(
     "/api/calls/live",
@@ -57,7 +63,7 @@ export const callsRoutes: FastifyPluginAsync = async (plugin) => {
         socket.close(result.code, result.reason);
         return;
       }
-      if (liveCalls.isClosing) {
+      if (liveCalls.isClosing || drain.isDraining) {
         socket.close(REFUSALS.shuttingDown.code, REFUSALS.shuttingDown.reason);
         return;
       }

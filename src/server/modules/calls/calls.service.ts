@@ -58,7 +58,7 @@ export const REFUSALS = {
   failed: { code: 1011, reason: "Failed to start call" },
 } as const satisfies Record<string, RefusedCall>;
 
-type Ctx = Pick<ModuleContext, "db" | "secrets" | "config" | "storage">;
+type Ctx = Pick<ModuleContext, "db" | "secrets" | "config" | "storage" | "instance" | "drain">;
 
 export interface CallsServiceDeps {
   ctx: Ctx;
@@ -68,7 +68,7 @@ export interface CallsServiceDeps {
 
 export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps) {
   const { db, secrets, config, storage } = ctx;
-  const store = createDbCallStore(db);
+  const store = createDbCallStore(db, ctx.instance.id);
 
   async function ownAssistant(userId: string, id: string) {
     // A malformed id names no assistant; answering 404 also keeps it away from a uuid cast.
@@ -118,8 +118,8 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
 
     /** Redeems the session id and loads the call's configuration; never throws. */
     async prepareLiveCall(userId: string, sessionId: unknown): Promise<PrepareResult> {
-      if (liveCalls.isClosing) return { ok: false, ...REFUSALS.shuttingDown };
-      const check = tokens.redeem(sessionId, userId);
+      if (liveCalls.isClosing || ctx.drain.isDraining) return { ok: false, ...REFUSALS.shuttingDown };
+      const check = await tokens.redeem(sessionId, userId);
       if (!check.ok) {
         const refusal = check.reason === "expired" ? REFUSALS.expired : check.reason === "used" ? REFUSALS.used : REFUSALS.unknown;
         return { ok: false, ...refusal };

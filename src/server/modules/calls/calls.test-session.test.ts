@@ -118,7 +118,7 @@ describe("WS /api/calls/live refuses", () => {
 
   it("a session id older than 60 s", async () => {
     // What the server would have issued 61 s ago: same key, same format.
-    const tokens = createCallTokens(live.config.appSecret);
+    const tokens = createCallTokens(live.config.appSecret, { counters: live.app.ctx.counters });
     const stale = tokens.issue(ada.userId, assistantId, Date.now() - CALL_TOKEN_TTL_MS - 1000);
     const browser = await openLiveSocket(live, ada, stale);
     await browser.untilClosed();

@@ -29,6 +29,11 @@ export class LiveCalls {
     return this.closingAll !== null;
   }
 
+  /** Resolves once no call is live (at once when none is). For draining before shutdown. */
+  async idle(): Promise<void> {
+    while (this.calls.size > 0) await Promise.allSettled([...this.calls].map((call) => call.closed));
+  }
+
   /** Tracks the call until it ends. A call that arrives during shutdown is ended at once. */
   add(call: LiveCall): void {
     if (this.closingAll) {
