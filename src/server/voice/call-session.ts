@@ -461,6 +461,9 @@ export class CallSession {
    */
   private bargeIn(): void {
     const interrupted = this.playback.interrupt();
+    // Now, not at the provider's truncated event: that waits for the flush report, and the
+    // next turn's text may stream before it.
+    this.transcript.cutOff(interrupted);
     if (this.responses.isActive) this.o.provider.cancelResponse();
     this.o.transport.clearPlayback(() => {
       if (this.ending) return;
