@@ -36,10 +36,13 @@ export function testConfig(overrides: Record<string, string> = {}): AppConfig {
 }
 
 export async function buildTestApp(options: { config?: Record<string, string>; deps?: Partial<AppDeps> } = {}) {
-  const database = await freshDatabase();
+  // A database the test brings stays the test's (it may read it after close): no second one is
+  // opened (a PGlite clone costs seconds), and the app does not close it.
+  const own = options.deps?.database ? null : await freshDatabase();
+  const database = options.deps?.database ?? own!;
   const config = testConfig(options.config);
-  const app = await buildApp(config, { database, ...options.deps });
-  app.addHook("onClose", () => database.close());
+  const app = await buildApp(config, { ...options.deps, database });
+  if (own) app.addHook("onClose", () => own.close());
   await app.ready();
   return { app, db: database.db, config };
 }

@@ -49,6 +49,8 @@ export class FakeRealtime {
   readonly connections: FakeConnection[] = [];
   readonly rejected: RejectedUpgrade[] = [];
   script: FakeScript;
+  /** While set, every new connection is refused with this HTTP status and OpenAI error body (quota gone, outage, ...). */
+  refuseUpgrades: { status: number; statusText: string; code: string; message: string } | null = null;
   private readonly wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => [...protocols][0] ?? false });
   private readonly listeners = new Set<() => void>();
 
@@ -133,6 +135,8 @@ export class FakeRealtime {
       return this.refuse(socket, req, 401, "Unauthorized", "invalid_api_key", `Incorrect API key provided: ${shown}***.`);
     }
     if (!model) return this.refuse(socket, req, 400, "Bad Request", "missing_model", "Missing required parameter: 'model'.");
+    const refusal = this.refuseUpgrades;
+    if (refusal) return this.refuse(socket, req, refusal.status, refusal.statusText, refusal.code, refusal.message);
     const protocols = String(req.headers["sec-websocket-protocol"] ?? "");
     const beta = req.headers["openai-beta"] !== undefined || protocols.split(",").some((p) => p.trim() === BETA_PROTOCOL);
     this.wss.handleUpgrade(req, socket, head, (ws) => {

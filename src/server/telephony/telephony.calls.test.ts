@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
 import { createAssistant, createTool, type Caller } from "../../../tests/fakes/realtime-app.ts";
 import { startToolUpstream, type ToolUpstream } from "../../../tests/fakes/tool-upstream.ts";
@@ -179,18 +179,68 @@ describe("a phone call", () => {
   });
 });
 
-describe("how a phone call ends", () => {
-  it("the provider drops the session: Provider error with its reason; the caller's line is closed", async () => {
+describe("when the provider drops the session", () => {
+  const GREETING = "Hello, this is Ava. How can I help?";
+  const QUOTA = "You exceeded your current quota, please check your plan and billing details.";
+  afterEach(() => {
+    fake.refuseUpgrades = null;
+  });
+
+  it("the call carries on in a new provider session (µ-law, the conversation so far, no second greeting); the line stays open", async () => {
+    fake.script = { speechMs: 1000, chunkMs: 20, userSays: ["Are you still there?"], replies: ["Yes, I am still here."] };
+    const call = await dial();
+    const index = fake.connections.length;
+    await call.openStream();
+    const first = await fake.connection(index);
+    await first.until(() => first.sentOf("response.done").length === 1, 5000, "greeting generated");
+    await call.until(() => call.heardMs >= 400, "greeting heard");
+    first.drop(1011, "upstream failure");
+
+    const second = await fake.connection(index + 1);
+    const [update1, update2] = [await first.waitFor("session.update"), await second.waitFor("session.update")];
+    expect(update2["session"]).toEqual(update1["session"]);
+    expect(update2["session"]).toMatchObject({ audio: { input: { format: { type: "audio/pcmu" } }, output: { format: { type: "audio/pcmu" } } } });
+    await second.until(() => second.receivedOf("conversation.item.create").length === 1, 5000, "context items");
+    expect(second.receivedOf("conversation.item.create")[0]).toMatchObject({ item: { role: "assistant", content: [{ text: GREETING }] } });
+    expect(second.receivedOf("response.create")).toEqual([]);
+
+    // The caller talks on and hears the answer of the new session.
+    const heardBefore = call.heardMs;
+    await call.speak(mulawSpeech("Are you still there?"), 1000);
+    await second.until(() => second.sentOf("response.done").length === 1, 5000, "answer generated");
+    await call.until(() => call.heardMs >= heardBefore + 400, "answer heard");
+    expect(call.closed).toBeNull();
+    expect(second.receivedOf("response.create").filter((e) => (e["response"] as { instructions?: string } | undefined)?.instructions)).toEqual([]);
+    await call.hangUp();
+
+    const rows = await recordsOf(call.callSid);
+    expect(rows).toHaveLength(1);
+    const row = await finishedRecord(call.callSid);
+    expect(row.endedReason).toBe("Caller hung up");
+    const logs = callLogsSchema.parse(row.logs);
+    expect(logs.transcript.map((e) => [e.type, e.content])).toEqual([
+      ["assistant", GREETING],
+      ["user", "Are you still there?"],
+      ["assistant", "Yes, I am still here."],
+    ]);
+  });
+
+  it("no new session can be opened: Provider error with its reason; the caller's line is closed", async () => {
     fake.script = { userSays: [] };
     const call = await dial();
     const index = fake.connections.length;
     await call.openStream();
     const conn = await fake.connection(index);
     await call.until(() => call.receivedBytes >= 400 * 8, "greeting");
+    fake.refuseUpgrades = { status: 429, statusText: "Too Many Requests", code: "insufficient_quota", message: QUOTA };
+    const refusedBefore = fake.rejected.length;
     conn.drop(1011, "upstream failure");
     await call.until(() => call.closed !== null, "line closed");
+    // It tried: one new connection, refused by the provider.
+    expect(fake.rejected.slice(refusedBefore)).toMatchObject([{ status: 429, reason: QUOTA }]);
+    expect(fake.connections).toHaveLength(index + 1);
     const row = await finishedRecord(call.callSid);
-    expect(row.endedReason).toBe("Provider error: upstream failure");
+    expect(row.endedReason).toBe(`Provider error: Unexpected server response: 429: ${QUOTA}`);
     expect(callLogsSchema.parse(row.logs).isTest).toBe(false);
   });
 });

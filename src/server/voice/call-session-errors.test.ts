@@ -5,6 +5,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
 import { startHarness, type CallHarness } from "../../../tests/fakes/realtime-harness.ts";
+import { HEARD_MARGIN_MS } from "./playback.ts";
 
 let fake: FakeRealtime;
 let harness: CallHarness | undefined;
@@ -75,7 +76,10 @@ describe("interrupted items", () => {
     const entry = browser.transcript().find((e) => e.type === "assistant")!;
     expect(entry.content.length).toBeGreaterThan(0);
     expect("Sure, let me look that up for you.".startsWith(entry.content)).toBe(true);
-    expect(entry.interruptedAtMs).toBe(0);
+    // Nothing was reported played: what may have been heard is the report's margin (protocols §1.9).
+    const truncate = conn.receivedOf("conversation.item.truncate")[0]!;
+    expect(truncate).toMatchObject({ item_id: cut, audio_end_ms: HEARD_MARGIN_MS });
+    expect(entry.interruptedAtMs).toBe(HEARD_MARGIN_MS);
     expect(browser.transcript().map((e) => e.type).slice(0, 3)).toEqual(["user", "assistant", "user"]);
   });
 });

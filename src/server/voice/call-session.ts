@@ -115,7 +115,7 @@ export class CallSession {
           fail: (reason) => {
             this.status("Connection failed", false);
             this.transcript.system(`Connection failed: ${reason}`, true);
-            void this.end(reason, true);
+            void this.end(this.providerFailure(reason), true);
           },
           after: (ms, fn) => this.after(ms, fn),
           connectTimeoutMs: this.o.connectTimeoutMs,
@@ -216,6 +216,11 @@ export class CallSession {
     if (addLine && /error|fail/i.test(text)) this.transcript.system(text, true);
   }
 
+  /** The ended reason of a call the provider's side ended: a phone call's names the provider (issue 10). */
+  private providerFailure(message: string): string {
+    return this.o.isTest ? message : providerErrorReason(message);
+  }
+
   private requestResponse(options?: Parameters<ResponseQueue["request"]>[0]): void {
     if (!this.ending && this.phase === "active") this.responses.request(options);
   }
@@ -280,7 +285,7 @@ export class CallSession {
       if (beforeOpen) {
         this.status("Connection failed", false);
         this.transcript.system(`Connection failed: ${message}`, true);
-        void this.end(this.o.isTest ? message : providerErrorReason(message), true);
+        void this.end(this.providerFailure(message), true);
         return;
       }
       this.lastProviderError = message;
@@ -294,8 +299,7 @@ export class CallSession {
       if (code !== 1000 && this.phase === "active" && this.renewal?.recover(reason || `Disconnected (${code})`)) return;
       this.status(`Disconnected (${code}) - ${reason}`);
       if (code === 1000) this.transcript.system("Session ended normally");
-      const message = reason || this.lastProviderError || `Disconnected (${code})`;
-      void this.end(this.o.isTest ? message : providerErrorReason(message), true);
+      void this.end(this.providerFailure(reason || this.lastProviderError || `Disconnected (${code})`), true);
     },
   };
 
@@ -400,7 +404,7 @@ export class CallSession {
       this.lastProviderError = reason;
       this.status("Connection failed", false);
       this.transcript.system(reason, true);
-      void this.end(reason, true);
+      void this.end(this.providerFailure(reason), true);
       return;
     }
     // A refused response.create never becomes a response: free the slot, or every later
@@ -410,7 +414,7 @@ export class CallSession {
     this.status(`Error: ${message}`, false);
     this.transcript.system(`Error from the provider: ${message}`, true);
     // The 60-minute cap: the provider closes the session right after this event.
-    if (error.code === "session_expired") void this.end(message, true);
+    if (error.code === "session_expired") void this.end(this.providerFailure(message), true);
   }
 
   /** Text of an assistant item goes to the transcript unless the item was cut after some text was shown. */
@@ -468,6 +472,9 @@ export class CallSession {
    */
   private bargeIn(): void {
     const interrupted = this.playback.interrupt();
+    // Now, not at the provider's truncated event: that waits for the flush report, and the
+    // next turn's text may stream before it.
+    this.transcript.cutOff(interrupted);
     if (this.responses.isActive) this.o.provider.cancelResponse();
     this.o.transport.clearPlayback(() => {
       if (this.ending) return;

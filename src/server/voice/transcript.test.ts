@@ -107,4 +107,33 @@ describe("TranscriptBuilder", () => {
     builder.assistantDone("a1", "Sure, let me");
     expect(builder.entries()).toMatchObject([{ type: "assistant", content: "Sure, let me", interruptedAtMs: 320 }]);
   });
+
+  it("closes a cut entry at the barge-in: the next turn never joins it, even before the truncation is confirmed", () => {
+    const { builder } = setup();
+    builder.assistantPiece("A long answer", "a1");
+    builder.cutOff(["a1"]);
+    builder.assistantPiece("Okay.", "a2");
+    builder.markInterrupted("a1", 420);
+    expect(builder.entries()).toMatchObject([
+      { type: "assistant", content: "A long answer", interruptedAtMs: 420 },
+      { type: "assistant", content: "Okay." },
+    ]);
+  });
+
+  it("holds the place of an item cut before its first text, before the caller's words", () => {
+    const { builder } = setup();
+    builder.user("Tell me something.");
+    builder.cutOff(["a1"]);
+    builder.reserveUser("u1");
+    builder.fillUser("u1", "Wait, stop.");
+    builder.assistantDone("a1", "Sure, let me");
+    builder.assistantPiece("Okay.", "a2");
+    builder.markInterrupted("a1", 50);
+    expect(builder.entries()).toMatchObject([
+      { type: "user", content: "Tell me something." },
+      { type: "assistant", content: "Sure, let me", interruptedAtMs: 50 },
+      { type: "user", content: "Wait, stop." },
+      { type: "assistant", content: "Okay." },
+    ]);
+  });
 });

@@ -54,6 +54,11 @@ export class TranscriptBuilder {
    */
   assistantPiece(text: string, itemId?: string): number | undefined {
     if (text === "") return undefined;
+    const held = itemId === undefined ? undefined : this.assistantSlots.get(itemId);
+    if (held !== undefined && this.slots[held] === undefined) {
+      this.fillCutAssistant(held, itemId!, text);
+      return held;
+    }
     const at = this.now();
     const last = this.lastPiece;
     let index: number;
@@ -68,29 +73,57 @@ export class TranscriptBuilder {
     this.lastPiece = { index, at };
     if (itemId !== undefined && !this.assistantSlots.has(itemId)) {
       this.assistantSlots.set(itemId, index);
-      const mark = this.pendingMarks.get(itemId);
-      if (mark !== undefined) {
-        this.pendingMarks.delete(itemId);
-        this.markInterrupted(itemId, mark);
-      }
+      this.applyPendingMark(itemId);
     }
     return index;
   }
 
+  private applyPendingMark(itemId: string): void {
+    const mark = this.pendingMarks.get(itemId);
+    if (mark === undefined) return;
+    this.pendingMarks.delete(itemId);
+    this.markInterrupted(itemId, mark);
+  }
+
+  /** The first text of an item whose slot was held at a barge-in: it fills that slot, and takes no later piece. */
+  private fillCutAssistant(index: number, itemId: string, text: string): void {
+    this.put(index, { type: "assistant", content: text, timestamp: this.stamp() });
+    this.applyPendingMark(itemId);
+  }
+
   /** True once some text of this assistant item is in the transcript. */
   hasAssistantItem(itemId: string): boolean {
-    return this.assistantSlots.has(itemId);
+    const index = this.assistantSlots.get(itemId);
+    return index !== undefined && this.slots[index] !== undefined;
   }
 
   /** The full text of an assistant item; used only when no piece of it was streamed. */
   assistantDone(itemId: string, transcript: string): void {
-    if (!this.assistantSlots.has(itemId)) this.assistantPiece(transcript, itemId);
+    if (!this.hasAssistantItem(itemId)) this.assistantPiece(transcript, itemId);
+  }
+
+  /**
+   * The caller barged in on these items (in play order). Their entries are closed: the next
+   * turn's text never joins them, even when it streams before the provider confirms the
+   * truncation. An item heard before its first transcript piece keeps its place before the
+   * caller's words: its slot is held now and filled when its text arrives.
+   */
+  cutOff(itemIds: readonly string[]): void {
+    for (const itemId of itemIds) {
+      const index = this.assistantSlots.get(itemId);
+      if (index === undefined) {
+        this.assistantSlots.set(itemId, this.slots.length);
+        this.slots.push(undefined);
+      } else if (this.lastPiece?.index === index) {
+        this.lastPiece = null;
+      }
+    }
   }
 
   /** The caller barged in: only `atMs` of this item's audio was heard. */
   markInterrupted(itemId: string, atMs: number): void {
     const index = this.assistantSlots.get(itemId);
-    if (index === undefined) {
+    if (index === undefined || this.slots[index] === undefined) {
       // Cut before its first transcript piece: the mark waits for the item's text.
       this.pendingMarks.set(itemId, atMs);
       return;

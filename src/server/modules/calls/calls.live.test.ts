@@ -221,16 +221,21 @@ describe("every way out finalises the record", () => {
   describe("server shutdown", () => {
     let database: Database;
     let shutdownFake: FakeRealtime;
+    let other: LiveApp;
+    // Setup (a database clone, an app, a user: seconds on PGlite under load) stays out of the test's time.
+    beforeEach(async () => {
+      shutdownFake = await startFakeRealtime({ apiKey: "sk-shutdown" });
+      // Our own database handle, so the records can be read after app.close().
+      database = await freshDatabase();
+      other = await startLiveApp(shutdownFake, {}, { database });
+    });
     afterEach(async () => {
+      await other.app.close();
       await shutdownFake.close();
       await database.close();
     });
 
     it("ends every live call with Server shutting down and finalises each record before close resolves", async () => {
-      shutdownFake = await startFakeRealtime({ apiKey: "sk-shutdown" });
-      // Our own database handle, so the records can be read after app.close().
-      database = await freshDatabase();
-      const other = await startLiveApp(shutdownFake, {}, { database });
       const who = await signUpCaller(other.app, shutdownFake.apiKey);
       const assistant = await createAssistant(other.app, who);
       const first = await startCall(other, who, assistant.id);
