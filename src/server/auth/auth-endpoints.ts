@@ -26,9 +26,12 @@ const schemas = {
   "/change-password": z.object({ currentPassword: password, newPassword: password, revokeOtherSessions: z.boolean().optional() }),
   "/send-verification-email": z.object({ email, callbackURL }),
   "/sign-out": z.object({}),
+  // Forgot password (only with SMTP): the e-mailed link goes through GET /reset-password/<token>.
+  "/request-password-reset": z.object({ email, redirectTo: callbackURL }),
+  "/reset-password": z.object({ token: z.string({ error: "Token must be text" }).max(512, "Token must be at most 512 characters"), newPassword: password }),
 } as const;
 
-export type AuthEndpoint = "/get-session" | "/verify-email" | "/ok" | "/error" | keyof typeof schemas;
+export type AuthEndpoint = "/get-session" | "/verify-email" | "/ok" | "/error" | "/reset-password/:token" | keyof typeof schemas;
 const METHODS: Record<AuthEndpoint, "GET" | "POST"> = {
   "/get-session": "GET",
   "/verify-email": "GET",
@@ -40,12 +43,19 @@ const METHODS: Record<AuthEndpoint, "GET" | "POST"> = {
   "/change-password": "POST",
   "/send-verification-email": "POST",
   "/sign-out": "POST",
+  "/request-password-reset": "POST",
+  "/reset-password": "POST",
+  "/reset-password/:token": "GET",
 };
+
+/** The one endpoint with a path parameter: the reset link's token, as the library issues it. */
+const RESET_LINK = /^\/reset-password\/[A-Za-z0-9_-]{1,512}$/;
 
 /** The endpoint a canonical pathname names (exact match), or null. */
 export function authEndpointOf(method: string, pathname: string): AuthEndpoint | null {
   if (!pathname.startsWith(`${AUTH_BASE_PATH}/`)) return null;
-  const path = pathname.slice(AUTH_BASE_PATH.length) as AuthEndpoint;
+  const rest = pathname.slice(AUTH_BASE_PATH.length);
+  const path = (RESET_LINK.test(rest) ? "/reset-password/:token" : rest) as AuthEndpoint;
   return Object.hasOwn(METHODS, path) && METHODS[path] === method ? path : null;
 }
 
