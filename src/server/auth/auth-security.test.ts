@@ -6,6 +6,7 @@ import { user } from "../db/schema.ts";
 import type { CounterStore } from "../shared-state/index.ts";
 import { createPgCounterStore } from "../shared-state/pg-counter-store.ts";
 import { createRedisCounterStore } from "../shared-state/redis-counter-store.ts";
+import { LOGIN_UNAVAILABLE_MESSAGE } from "./auth.routes.ts";
 import { createLoginThrottle, delayAfter, type LoginThrottle } from "./login-throttle.ts";
 
 const SIGN_IN_SPELLINGS = [
@@ -156,4 +157,18 @@ describe.each([
     await two.recordSuccess(own);
     expect(await one.retryAfterMs(own)).toBeGreaterThan(0);
   });
+});
+
+it("refuses sign-in with a 503 while the counters cannot be reached, rather than counting no guess", async () => {
+  // Nothing listens on port 1: the store's every command fails, as in a Redis outage.
+  const { app } = await buildTestApp({ config: { REDIS_URL: "redis://127.0.0.1:1" } });
+  try {
+    const res = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email: "owner@example.com", password: "guess" } });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().error).toEqual({ code: "login_unavailable", message: LOGIN_UNAVAILABLE_MESSAGE });
+    expect(res.headers["retry-after"]).toBe("60");
+    expect(res.cookies).toHaveLength(0);
+  } finally {
+    await app.close();
+  }
 });
