@@ -64,7 +64,8 @@ async function start(): Promise<ServerProcess> {
 async function api(server: ServerProcess, path: string, init: { method?: string; cookie?: string; body?: unknown } = {}) {
   const res = await fetch(`${server.origin}${path}`, {
     method: init.method ?? "GET",
-    headers: { ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.body !== undefined ? { "content-type": "application/json" } : {}) },
+    // Origin as a browser on the page sends it: the auth library refuses a POST without one.
+    headers: { origin: server.origin, ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.body !== undefined ? { "content-type": "application/json" } : {}) },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   return res;
