@@ -6,7 +6,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
 import { createAuth, type Auth } from "./auth/auth.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
-import { createLoginThrottle, type LoginThrottle } from "./auth/login-throttle.ts";
+import { createLoginThrottle } from "./auth/login-throttle.ts";
 import type { Mailer } from "./auth/mailer.ts";
 import { readSession, requireUser } from "./auth/session.ts";
 import type { Config } from "./config.ts";
@@ -62,11 +62,9 @@ export interface AppDeps {
   callMetrics?: FrameMetrics;
   /** Where log lines go (tests read them); stdout when absent. */
   logStream?: { write(line: string): void };
-  /** Failed-login brake; defaults to one counting in this process's memory. */
-  loginThrottle?: LoginThrottle;
   /** Run the hourly retention job (Settings → Data retention). Default: on, except under NODE_ENV=test, where tests run it directly. */
   retentionJob?: boolean;
-  /** Shared counters (rate limits, single-use tokens); defaults to Redis or PostgreSQL per config. */
+  /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
   counters?: CounterStore;
 }
 
@@ -169,7 +167,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
-  await app.register(authRoutes, { auth, throttle: deps.loginThrottle ?? createLoginThrottle(), publicUrl: config.publicUrl });
+  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
   await app.register(mediaRoutes, { storage, signer });

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRecordSchema, type CallRecord } from "../../src/shared/call-records.ts";
+import { LOGIN_THROTTLE_DEFAULTS } from "../../src/server/auth/login-throttle.ts";
 import { ORPHANED_CALL_REASON } from "../../src/server/instances/instance-lease.ts";
 import { DEMO_REQUESTS_PER_MINUTE } from "../../src/server/modules/demo-requests/demo-requests.routes.ts";
 import { startFakeRealtime, type FakeRealtime } from "../fakes/fake-realtime.ts";
@@ -63,7 +64,8 @@ async function start(): Promise<ServerProcess> {
 async function api(server: ServerProcess, path: string, init: { method?: string; cookie?: string; body?: unknown } = {}) {
   const res = await fetch(`${server.origin}${path}`, {
     method: init.method ?? "GET",
-    headers: { ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.body !== undefined ? { "content-type": "application/json" } : {}) },
+    // Origin as a browser on the page sends it: the auth library refuses a POST without one.
+    headers: { origin: server.origin, ...(init.cookie ? { cookie: init.cookie } : {}), ...(init.body !== undefined ? { "content-type": "application/json" } : {}) },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
   return res;
@@ -75,13 +77,13 @@ async function json<T>(res: Response, status = 200): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-async function signUp(server: ServerProcess): Promise<string> {
+async function signUp(server: ServerProcess): Promise<{ cookie: string; email: string; password: string }> {
   const email = `ops-${randomBytes(3).toString("hex")}@example.com`;
   const password = "correct-horse-battery";
   await json(await api(server, "/api/auth/sign-up/email", { method: "POST", body: { name: "Grace Hopper", email, password } }));
   const login = await api(server, "/api/auth/sign-in/email", { method: "POST", body: { email, password } });
   expect(login.status).toBe(200);
-  return login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  return { cookie: login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "), email, password };
 }
 
 async function openCall(server: ServerProcess, cookie: string, sessionId: string): Promise<TestBrowser> {
@@ -98,7 +100,7 @@ async function callRecord(server: ServerProcess, cookie: string, id: string): Pr
 describe("two instances on one PostgreSQL", () => {
   it("share calls, tokens, limits and recordings, and close only a dead instance's calls", async () => {
     const one = await start();
-    const cookie = await signUp(one);
+    const { cookie, email, password } = await signUp(one);
     await json(await api(one, "/api/credentials/openai_api_key", { method: "PUT", cookie, body: { value: fake.apiKey } }));
     const assistant = await json<{ id: string }>(
       await api(one, "/api/assistants", { method: "POST", cookie, body: { name: "Ava", instructions: "You are Ava.", first_message: "Hello, this is Ava. How can I help?" } }),
@@ -148,6 +150,15 @@ describe("two instances on one PostgreSQL", () => {
     const statuses: number[] = [];
     for (let i = 0; i <= DEMO_REQUESTS_PER_MINUTE; i++) statuses.push((await api(i % 2 ? two : one, "/api/demo-requests", { method: "POST", body: {} })).status);
     expect(statuses).toEqual([...Array(DEMO_REQUESTS_PER_MINUTE).fill(400), 429]);
+
+    // The login throttle counts failures made on both: the free wrong passwords spread over the
+    // two, then neither lets this address try again, not even with the right password.
+    const signIn = (server: ServerProcess, pass: string) => api(server, "/api/auth/sign-in/email", { method: "POST", body: { email, password: pass } });
+    const failures: number[] = [];
+    for (let i = 0; i < LOGIN_THROTTLE_DEFAULTS.pair.free; i++) failures.push((await signIn(i % 2 ? two : one, `guess-${i}`)).status);
+    expect(failures).toEqual(Array(LOGIN_THROTTLE_DEFAULTS.pair.free).fill(401));
+    expect((await signIn(one, password)).status).toBe(429);
+    expect((await signIn(two, password)).status).toBe(429);
 
     // Instance 1 dies without a word: instance 2 closes its call once the lease lapses,
     // keeping the transcript saved so far.

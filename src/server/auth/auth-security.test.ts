@@ -1,8 +1,13 @@
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, rawRequest, signUpAndLogIn, type TestApp } from "../../../tests/harness.ts";
+import { buildTestApp, freshDatabase, rawRequest, signUpAndLogIn, type TestApp } from "../../../tests/harness.ts";
+import type { Database } from "../db/client.ts";
 import { user } from "../db/schema.ts";
-import { createLoginThrottle, delayAfter } from "./login-throttle.ts";
-import { createMemoryThrottleStore } from "./throttle-store.ts";
+import type { CounterStore } from "../shared-state/index.ts";
+import { createPgCounterStore } from "../shared-state/pg-counter-store.ts";
+import { createRedisCounterStore } from "../shared-state/redis-counter-store.ts";
+import { LOGIN_UNAVAILABLE_MESSAGE } from "./auth.routes.ts";
+import { createLoginThrottle, delayAfter, type LoginThrottle } from "./login-throttle.ts";
 
 const SIGN_IN_SPELLINGS = [
   "/api/auth/./sign-in/email",
@@ -78,28 +83,92 @@ describe("the login throttle cannot be stepped around (issue 9, findings 1 and 2
   });
 });
 
-describe("login throttle policy", () => {
-  it("doubles the wait past the free failures, per (e-mail, address) and per address, up to the cap", async () => {
-    const rule = { free: 5, baseDelayMs: 30_000 };
-    expect([4, 5, 6, 7].map((n) => delayAfter(n, rule, 15 * 60_000))).toEqual([0, 30_000, 60_000, 120_000]);
-    expect(delayAfter(40, rule, 15 * 60_000)).toBe(15 * 60_000);
+const REDIS_URL = "redis://127.0.0.1:6379";
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+// Unique per run: Redis outlives the test, and its keys must not meet a previous run's.
+const octets = () => randomBytes(2).join(".");
+const tag = () => randomBytes(4).toString("hex");
+// The real policy's shape with delays short enough to wait out in real time.
+const FAST = { pair: { free: 2, baseDelayMs: 300 }, address: { free: 8, baseDelayMs: 1000 }, maxDelayMs: 1200, memoryMs: 30_000 };
 
-    const throttle = createLoginThrottle({ store: createMemoryThrottleStore() });
-    const t0 = 1_000_000;
-    const guess = { email: "Owner@Example.com", ip: "198.51.100.1" };
-    for (let i = 0; i < 5; i++) await throttle.recordFailure(guess, t0);
-    expect(await throttle.retryAfterMs(guess, t0)).toBe(30_000);
-    expect(await throttle.retryAfterMs({ ...guess, email: "owner@example.com" }, t0)).toBe(30_000);
-    expect(await throttle.retryAfterMs({ ...guess, ip: "192.0.2.1" }, t0)).toBe(0);
-    expect(await throttle.retryAfterMs(guess, t0 + 30_000)).toBe(0);
-    await throttle.recordFailure(guess, t0 + 30_000);
-    expect(await throttle.retryAfterMs(guess, t0 + 30_000)).toBe(60_000);
+it("owes no wait before the free failures, then doubles it up to the cap", () => {
+  const rule = { free: 5, baseDelayMs: 30_000 };
+  expect([4, 5, 6, 7].map((n) => delayAfter(n, rule, 15 * 60_000))).toEqual([0, 30_000, 60_000, 120_000]);
+  expect(delayAfter(40, rule, 15 * 60_000)).toBe(15 * 60_000);
+});
 
-    // Twenty failures from one address over many e-mails slow that address for every e-mail.
-    const sprayer = "203.0.113.99";
-    for (let i = 0; i < 20; i++) await throttle.recordFailure({ email: `u${i}@example.com`, ip: sprayer }, t0);
-    expect(await throttle.retryAfterMs({ email: "fresh@example.com", ip: sprayer }, t0)).toBe(30_000);
-    await throttle.recordSuccess(guess);
-    expect(await throttle.retryAfterMs(guess, t0 + 30_000)).toBe(0);
+describe.each([
+  ["PostgreSQL", (db: Database) => createPgCounterStore(db.db)],
+  ["Redis", () => createRedisCounterStore(REDIS_URL)],
+] as const)("login throttle policy, counted in %s", (_name, makeStore) => {
+  let database: Database;
+  let stores: CounterStore[];
+  // Two throttles on two connections to one store stand for two instances.
+  let one: LoginThrottle;
+  let two: LoginThrottle;
+  beforeAll(async () => {
+    database = await freshDatabase();
+    stores = [makeStore(database), makeStore(database)];
+    [one, two] = stores.map((store) => createLoginThrottle(store, FAST)) as [LoginThrottle, LoginThrottle];
   });
+  afterAll(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    await database.close();
+  });
+
+  it("slows a pair past its free failures, doubling the wait up to the cap, whichever instance saw them", async () => {
+    const guess = { email: `Owner-${tag()}@Example.com`, ip: `198.51.${octets()}` };
+    await one.recordFailure(guess);
+    expect(await two.retryAfterMs(guess)).toBe(0);
+    await two.recordFailure(guess);
+    const first = await one.retryAfterMs(guess);
+    expect(first).toBeGreaterThan(0);
+    expect(first).toBeLessThanOrEqual(300);
+    // The e-mail's case does not matter; another address is not slowed at all.
+    expect(await two.retryAfterMs({ ...guess, email: guess.email.toLowerCase() })).toBeGreaterThan(0);
+    expect(await one.retryAfterMs({ ...guess, ip: `192.0.${octets()}` })).toBe(0);
+
+    await sleep(first + 50);
+    expect(await two.retryAfterMs(guess)).toBe(0);
+    await two.recordFailure(guess);
+    const second = await one.retryAfterMs(guess);
+    expect(second).toBeGreaterThan(300);
+    expect(second).toBeLessThanOrEqual(600);
+
+    for (let i = 0; i < 3; i++) await (i % 2 ? one : two).recordFailure(guess);
+    const capped = await two.retryAfterMs(guess);
+    expect(capped).toBeGreaterThan(600);
+    expect(capped).toBeLessThanOrEqual(FAST.maxDelayMs);
+
+    // The owner getting in clears the pair (the address, at 6 of its 8 free failures, owes nothing).
+    await one.recordSuccess(guess);
+    expect(await two.retryAfterMs(guess)).toBe(0);
+  });
+
+  it("slows an address trying many e-mails for every e-mail, and no other address", async () => {
+    const sprayer = `203.0.${octets()}`;
+    for (let i = 0; i < FAST.address.free; i++) await (i % 2 ? one : two).recordFailure({ email: `u${i}-${tag()}@example.com`, ip: sprayer });
+    const wait = await one.retryAfterMs({ email: `fresh-${tag()}@example.com`, ip: sprayer });
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(1000);
+    expect(await two.retryAfterMs({ email: `fresh-${tag()}@example.com`, ip: `192.0.${octets()}` })).toBe(0);
+    // A success on that address does not clear its count: a guesser may own an account too.
+    const own = { email: `own-${tag()}@example.com`, ip: sprayer };
+    await two.recordSuccess(own);
+    expect(await one.retryAfterMs(own)).toBeGreaterThan(0);
+  });
+});
+
+it("refuses sign-in with a 503 while the counters cannot be reached, rather than counting no guess", async () => {
+  // Nothing listens on port 1: the store's every command fails, as in a Redis outage.
+  const { app } = await buildTestApp({ config: { REDIS_URL: "redis://127.0.0.1:1" } });
+  try {
+    const res = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email: "owner@example.com", password: "guess" } });
+    expect(res.statusCode).toBe(503);
+    expect(res.json().error).toEqual({ code: "login_unavailable", message: LOGIN_UNAVAILABLE_MESSAGE });
+    expect(res.headers["retry-after"]).toBe("60");
+    expect(res.cookies).toHaveLength(0);
+  } finally {
+    await app.close();
+  }
 });

@@ -66,6 +66,8 @@ async function withoutSignUpSession(auth: Auth, res: Response): Promise<Response
   return new Response(JSON.stringify({ token: null, user: body.user }), { status: res.status, headers });
 }
 
+export const LOGIN_UNAVAILABLE_MESSAGE = "Sign-in is unavailable for a moment. Please try again in a minute.";
+
 function throttled(reply: FastifyReply, waitMs: number) {
   const seconds = Math.ceil(waitMs / 1000);
   const minutes = Math.ceil(waitMs / 60_000);
@@ -93,7 +95,12 @@ export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottl
       const isSignIn = endpoint === "/sign-in/email";
       const attempt = { email: isSignIn ? (body as { email: string }).email : "", ip: req.ip };
       if (isSignIn) {
-        const waitMs = await throttle.retryAfterMs(attempt);
+        // Fails closed: while the counters cannot be read, guesses would go uncounted.
+        const waitMs = await throttle.retryAfterMs(attempt).catch((err: unknown) => {
+          req.log.error({ err }, "login throttle store unreachable; sign-in refused");
+          reply.header("retry-after", 60);
+          throw new AppError(503, "login_unavailable", LOGIN_UNAVAILABLE_MESSAGE);
+        });
         if (waitMs > 0) throw throttled(reply, waitMs);
       }
 
@@ -108,8 +115,9 @@ export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottl
       let res = await auth.handler(request);
       if (endpoint === "/sign-up/email") res = await withoutSignUpSession(auth, res);
       if (isSignIn) {
-        if (res.status === 401) await throttle.recordFailure(attempt);
-        else if (res.ok) await throttle.recordSuccess(attempt);
+        // The library has answered; a store failing now costs one uncounted attempt, not the answer.
+        const recorded = res.status === 401 ? throttle.recordFailure(attempt) : res.ok ? throttle.recordSuccess(attempt) : null;
+        await recorded?.catch((err: unknown) => req.log.error({ err }, "login throttle store unreachable; attempt not counted"));
       }
       return sendWebResponse(reply, await inErrorShape(res));
     },

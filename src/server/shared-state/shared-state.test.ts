@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../app.ts";
-import { freshDatabase, testConfig } from "../../../tests/harness.ts";
+import { LOGIN_THROTTLE_DEFAULTS } from "../auth/login-throttle.ts";
+import { freshDatabase, signUpAndLogIn, testConfig, type TestApp } from "../../../tests/harness.ts";
 import type { Database } from "../db/client.ts";
 import { DEMO_REQUESTS_PER_MINUTE } from "../modules/demo-requests/demo-requests.routes.ts";
 import type { CounterStore } from "./counter-store.ts";
@@ -81,18 +82,29 @@ it("prunes expired PostgreSQL entries and keeps live ones", async () => {
   expect(await store.get(gone)).toBeNull();
 });
 
+/** Two apps on one database, each with its own store connection: two instances behind a balancer. */
+async function withTwoApps(env: Record<string, string>, use: (apps: TestApp[]) => Promise<void>) {
+  const shared = await freshDatabase();
+  const apps = await Promise.all([0, 1].map(() => buildApp(testConfig(env), { database: shared })));
+  try {
+    await Promise.all(apps.map((app) => app.ready()));
+    await use(apps);
+  } finally {
+    for (const app of apps) await app.close();
+    await shared.close();
+  }
+}
+
+// A client address of its own, so Redis keys from other runs never count.
+const freshAddress = () => `10.${randomBytes(3).join(".")}`;
+
 describe.each([
   ["PostgreSQL", {}],
   ["Redis", { REDIS_URL }],
-] as const)("rate limits across two app instances (%s)", (_name, env) => {
+] as const)("limits across two app instances (%s)", (_name, env) => {
   it(`refuses the ${DEMO_REQUESTS_PER_MINUTE + 1}th demo request of a minute, whichever instance receives it`, async () => {
-    // Two apps on one database, each with its own store connection: two instances behind a balancer.
-    const shared = await freshDatabase();
-    const apps = await Promise.all([0, 1].map(() => buildApp(testConfig(env), { database: shared })));
-    try {
-      await Promise.all(apps.map((app) => app.ready()));
-      // A client address of its own, so Redis keys from other runs never count.
-      const address = `10.${randomBytes(3).join(".")}`;
+    await withTwoApps(env, async (apps) => {
+      const address = freshAddress();
       const send = (i: number) => apps[i % 2]!.inject({ method: "POST", url: "/api/demo-requests", payload: {}, remoteAddress: address });
       const statuses: number[] = [];
       for (let i = 0; i <= DEMO_REQUESTS_PER_MINUTE; i++) statuses.push((await send(i)).statusCode);
@@ -102,9 +114,28 @@ describe.each([
       expect(statuses.at(-1)).toBe(429);
       expect(refused.statusCode).toBe(429);
       expect(refused.json()).toMatchObject({ error: { code: "rate_limited" } });
-    } finally {
-      for (const app of apps) await app.close();
-      await shared.close();
-    }
+    });
+  });
+
+  it("the login throttle counts failures made on both", async () => {
+    await withTwoApps(env, async (apps) => {
+      const { email, password } = await signUpAndLogIn(apps[0]!);
+      const [guesser, owner] = [freshAddress(), freshAddress()];
+      const signIn = (i: number, pass: string, remoteAddress = guesser) =>
+        apps[i % 2]!.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password: pass }, remoteAddress });
+      const statuses: number[] = [];
+      for (let i = 0; i < LOGIN_THROTTLE_DEFAULTS.pair.free; i++) statuses.push((await signIn(i, `guess-${i}`)).statusCode);
+      expect(statuses).toEqual(Array(LOGIN_THROTTLE_DEFAULTS.pair.free).fill(401));
+      // Neither instance lets the guesser try again yet, not even with the right password.
+      for (const i of [0, 1]) {
+        const refused = await signIn(i, password);
+        expect(refused.statusCode).toBe(429);
+        expect(refused.json().error.code).toBe("rate_limited");
+        expect(refused.json().error.message).toMatch(/^Too many failed login attempts\. Please try again in \d+ seconds\.$/);
+        expect(Number(refused.headers["retry-after"])).toBeGreaterThan(25);
+      }
+      // The owner, from their own address, gets in on either.
+      for (const i of [0, 1]) expect((await signIn(i, password, owner)).statusCode).toBe(200);
+    });
   });
 });
