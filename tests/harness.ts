@@ -96,3 +96,34 @@ export async function rawRequest(
     req.end(body);
   });
 }
+
+/** The error of a `{ "error": { "code", "message" } }` answer. */
+export interface ErrorBody {
+  code: string;
+  message: string;
+}
+export const errorOf = (res: { json: () => unknown }): ErrorBody => (res.json() as { error: ErrorBody }).error;
+
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/**
+ * Requests to `app` as a signed-in user (its session cookie), or anonymously with `null`:
+ * `as(app, ada).post("/api/tools", body)`. Extra headers add to (or replace) the cookie.
+ */
+export function as(app: TestApp, who: { cookie: string } | null) {
+  const request = (method: Method, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+    app.inject({
+      method,
+      url,
+      headers: { ...(who ? { cookie: who.cookie } : {}), ...headers },
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+  return {
+    request,
+    get: (url: string, headers?: Record<string, string>) => request("GET", url, undefined, headers),
+    post: (url: string, payload?: unknown) => request("POST", url, payload),
+    put: (url: string, payload?: unknown) => request("PUT", url, payload),
+    patch: (url: string, payload?: unknown) => request("PATCH", url, payload),
+    delete: (url: string) => request("DELETE", url),
+  };
+}

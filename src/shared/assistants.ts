@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { uuidSchema } from "./ids.js";
 
 // ── Voice and model (beyond the spec: the provider's GA options, DESIGN.md §1) ─────────────
 
@@ -55,9 +56,6 @@ const optionalText = (max: number, label: string) =>
     .nullish()
     .transform((v) => (v ? v : null));
 
-// Tool ids are database uuids; anything else could never name a tool, so it is refused up front.
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: string) => UUID.test(value);
 
 const fields = {
   name: z
@@ -69,7 +67,7 @@ const fields = {
   first_message: optionalText(4000, "First message"),
   instructions: optionalText(50_000, "Instructions"),
   tool_ids: z
-    .array(z.string().regex(UUID, "Each tool id must be the id of one of your tools"), { error: "tool_ids must be a list of tool ids" })
+    .array(uuidSchema("Each tool id must be the id of one of your tools"), { error: "tool_ids must be a list of tool ids" })
     .max(MAX_TOOLS_PER_ASSISTANT, `An assistant can have at most ${MAX_TOOLS_PER_ASSISTANT} tools`)
     // Lower-cased so the same tool picked twice in different spellings is kept once.
     .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),

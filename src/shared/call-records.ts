@@ -6,6 +6,7 @@
 import { z } from "zod";
 // ".js", not ".ts": the one spelling both the server's NodeNext and the web's bundler resolution accept.
 import { formatDuration, toolUseSchema, transcriptEntrySchema } from "./calls.js";
+import { uuidSchema } from "./ids.js";
 
 /** GET /api/calls pages: 50 by default, at most 100. */
 export const CALL_PAGE_DEFAULT = 50;
@@ -115,7 +116,7 @@ const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
 
 export const callFiltersSchema = z.object({
-  assistant_id: optional(z.uuid({ message: "assistant_id must be an assistant's id" })),
+  assistant_id: optional(uuidSchema("assistant_id must be an assistant's id")),
   type: optional(z.enum(CALL_TYPE_FILTERS, { message: "type must be test or real" })),
   status: optional(z.enum(CALL_STATUS_FILTERS, { message: "status must be in_progress, completed or error" })),
   /** Calls that started at or after `from`, and before `to`. */

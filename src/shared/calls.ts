@@ -60,6 +60,47 @@ export const callLogsSchema = z.object({
 export type CallLogs = z.infer<typeof callLogsSchema>;
 
 // ---------------------------------------------------------------------------
+// Test session (POST /api/calls/test-session { assistantId })
+
+/** A short-lived session id for the live socket below, and what the panel shows of the call. */
+export const testSessionSchema = z.object({
+  session_id: z.string(),
+  model: z.string(),
+  assistant: z.object({ id: z.string(), name: z.string() }),
+});
+export type TestSession = z.infer<typeof testSessionSchema>;
+
+/**
+ * Texts of a live call that the server sends and the browser shows or compares (spec §4 "Test
+ * call", §8): written once here, so the panel's checks cannot drift from what the server says.
+ */
+export const LIVE_CALL_TEXTS = {
+  /** The final status of a call that ended without a failure. */
+  callCompleted: "Call completed",
+  /** The system line of a normal (1000) close. */
+  sessionEndedNormally: "Session ended normally",
+  /** A call that could not start: the socket's close reason and the panel's toast title. */
+  startFailed: "Failed to start call",
+  /** The ended reason (and close reason) of every call still live when the server stops. */
+  shuttingDown: "Server shutting down",
+} as const;
+
+/** The Test Call panel's toasts (spec §4 "Test call", §8). */
+export const TEST_CALL_MESSAGES = {
+  noAssistant: "No assistant selected",
+  started: "Call started successfully",
+  startFailed: LIVE_CALL_TEXTS.startFailed,
+  ended: "Call ended",
+  sendFailed: "Failed to send message",
+  micOn: "Microphone activated",
+  micOff: "Microphone deactivated",
+  micError: (message: string) => `Error initializing microphone: ${message}`,
+  toolFailed: "Failed to execute tool",
+  toolStatus: (status: number) => `Tool completed with status ${status}`,
+  initFailed: (reason: string) => `Failed to initialize session: ${reason}`,
+} as const;
+
+// ---------------------------------------------------------------------------
 // Live socket of a test call (WS /api/calls/live)
 //
 // Binary frames both ways are PCM16 little-endian, 24 kHz, mono: browser → server is the

@@ -2,15 +2,15 @@ import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from "@ta
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router";
-import { sessionQueryKey } from "@/features/auth/session";
 import { ApiError } from "@/lib/api";
 import { preloadRoute } from "./app/route-preload";
 import { AppRoutes } from "./app/router";
 import "./index.css";
+import { queryKeys } from "@/lib/query-keys";
 
 // A 401 anywhere means the session ended on the server: forget the user so the guards send them to /login.
 const onError = (err: unknown) => {
-  if (err instanceof ApiError && err.status === 401) queryClient.setQueryData(sessionQueryKey, null);
+  if (err instanceof ApiError && err.status === 401) queryClient.setQueryData(queryKeys.session, null);
 };
 const queryClient = new QueryClient({
   queryCache: new QueryCache({ onError }),

@@ -68,13 +68,19 @@ class LocalStorage implements Storage {
     }));
   }
 
-  async put(key: string, body: Buffer | Uint8Array | Readable, options: PutOptions = {}): Promise<ObjectInfo> {
+  /** The target path of a write, its folder created, after refusing a malformed content type. */
+  private async prepareWrite(key: string, options: PutOptions): Promise<{ file: string; contentType: string | undefined }> {
     const file = this.writablePath(key);
     const { contentType } = options;
     if (contentType !== undefined && !isValidContentType(contentType)) {
       throw new StorageError("invalid_content_type", `Invalid content type: ${JSON.stringify(contentType)}`);
     }
     await mkdir(path.dirname(file), { recursive: true });
+    return { file, contentType };
+  }
+
+  async put(key: string, body: Buffer | Uint8Array | Readable, options: PutOptions = {}): Promise<ObjectInfo> {
+    const { file, contentType } = await this.prepareWrite(key, options);
     // Write beside the target and rename, so readers never see a half-written object.
     const temp = tempOf(file);
     try {
@@ -92,12 +98,7 @@ class LocalStorage implements Storage {
 
   /** Appends go to a temporary file beside the target, renamed into place by finish. */
   async openAppend(key: string, options: PutOptions = {}): Promise<AppendWriter> {
-    const file = this.writablePath(key);
-    const { contentType } = options;
-    if (contentType !== undefined && !isValidContentType(contentType)) {
-      throw new StorageError("invalid_content_type", `Invalid content type: ${JSON.stringify(contentType)}`);
-    }
-    await mkdir(path.dirname(file), { recursive: true });
+    const { file, contentType } = await this.prepareWrite(key, options);
     const temp = tempOf(file);
     const handle = await open(temp, "wx");
     let size = 0;

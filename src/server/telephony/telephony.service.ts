@@ -13,7 +13,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import twilio from "twilio";
 import type WebSocket from "ws";
-import { callTariffs, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
+import { callTariffs, LIVE_CALL_TEXTS, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
 import type { ModuleContext } from "../app.ts";
 import type { CallsService } from "../modules/calls/calls.service.ts";
 import { readCredential } from "../modules/credentials/credentials.service.ts";
@@ -32,7 +32,7 @@ export const STREAM_REFUSALS = {
   badToken: { code: 1008, reason: "Invalid stream token" },
   badSignature: { code: 1008, reason: "Invalid signature" },
   unavailable: { code: 1011, reason: "Number not in service" },
-  shuttingDown: { code: 1001, reason: "Server shutting down" },
+  shuttingDown: { code: 1001, reason: LIVE_CALL_TEXTS.shuttingDown },
 } as const;
 
 export type WebhookAnswer = { status: 403 } | { status: 200; twiml: string } | { status: 204 };
@@ -142,7 +142,7 @@ export function createTelephonyService({ ctx, calls, tokens }: TelephonyDeps) {
         });
       }).catch((err: unknown) => {
         log.error({ err }, "starting a phone call failed");
-        transport.close(1011, "Failed to start call");
+        transport.close(1011, LIVE_CALL_TEXTS.startFailed);
       });
     },
   };

@@ -13,7 +13,7 @@
  * and a user/system item saying "greet the caller" would stay in the conversation; the
  * per-response instructions leave no trace but the spoken greeting itself.
  */
-import { callTariffs, providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
+import { callTariffs, LIVE_CALL_TEXTS, providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
 import { decodeToPcm16, durationMsOf, sampleRateOf } from "./audio.ts";
 import { finishCallRecord, recordingKey, saveCallProgress } from "./call-record.ts";
 import { EarlyAudio } from "./early-audio.ts";
@@ -298,7 +298,7 @@ export class CallSession {
       // normal close (1000) is taken as the provider meaning to end it.
       if (code !== 1000 && this.phase === "active" && this.renewal?.recover(reason || `Disconnected (${code})`)) return;
       this.status(`Disconnected (${code}) - ${reason}`);
-      if (code === 1000) this.transcript.system("Session ended normally");
+      if (code === 1000) this.transcript.system(LIVE_CALL_TEXTS.sessionEndedNormally);
       void this.end(this.providerFailure(reason || this.lastProviderError || `Disconnected (${code})`), true);
     },
   };
@@ -519,7 +519,7 @@ export class CallSession {
     const { transport } = this.o;
     // The caller's side learns the outcome first: the recording and the database may be slow,
     // and the browser may hang up as soon as it has its figures.
-    transport.send({ type: "status", state: "ended", text: failed && this.lastStatus ? this.lastStatus : "Call completed" });
+    transport.send({ type: "status", state: "ended", text: failed && this.lastStatus ? this.lastStatus : LIVE_CALL_TEXTS.callCompleted });
     transport.send({ type: "ended", callId, reason, durationMs, cost });
 
     const recording = await this.recording.finish();

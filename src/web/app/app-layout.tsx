@@ -19,7 +19,7 @@ import {
 } from "@/components/ui/sidebar";
 import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
-import { useSession, useSignOut } from "@/features/auth/session";
+import { useSession, useSignOut } from "@/lib/session";
 
 const NAV = [
   { title: "Assistants", to: "/assistants", icon: Bot },

@@ -6,7 +6,7 @@
 export const appChunks = {
   guards: () => import("@/features/auth/guards"),
   layout: () => import("./app-layout"),
-  assistants: () => import("@/features/assistants/assistants-page"),
+  assistants: () => import("./assistants-route"),
   phoneNumbers: () => import("@/features/phone-numbers/phone-numbers-page"),
   calls: () => import("@/features/calls/calls-page"),
   tools: () => import("@/features/tools/tools-page"),

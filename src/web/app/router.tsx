@@ -43,7 +43,7 @@ const SignupPage = page(() => import("@/features/auth/signup-page"), "SignupPage
 const ForgotPasswordPage = page(() => import("@/features/auth/forgot-password-page"), "ForgotPasswordPage");
 const ResetPasswordPage = page(() => import("@/features/auth/reset-password-page"), "ResetPasswordPage");
 const AppLayout = page(appChunks.layout, "AppLayout");
-const AssistantsPage = page(appChunks.assistants, "AssistantsPage");
+const AssistantsPage = page(appChunks.assistants, "AssistantsRoute");
 const PhoneNumbersPage = page(appChunks.phoneNumbers, "PhoneNumbersPage");
 const CallsPage = page(appChunks.calls, "CallsPage");
 const ToolsPage = page(appChunks.tools, "ToolsPage");

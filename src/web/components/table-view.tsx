@@ -1,7 +1,7 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, Search } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Input } from "@/components/ui/input";
-import { TableHead } from "@/components/ui/table";
+import { TableCell, TableHead, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
 
 export type SortDirection = "asc" | "desc";
@@ -75,5 +75,16 @@ export function SortableHead<K extends string>({
         <span className="sr-only">{direction === "asc" ? ", sorted ascending" : direction === "desc" ? ", sorted descending" : ", not sorted"}</span>
       </button>
     </TableHead>
+  );
+}
+
+/** The one row of a filtered table that matched nothing: "No tools match “x”." */
+export function NoMatchRow({ what, query, columns }: { what: string; query: string; columns: number }) {
+  return (
+    <TableRow className="hover:bg-transparent">
+      <TableCell colSpan={columns} className="py-8 text-center text-muted-foreground">
+        No {what} match &ldquo;{query.trim()}&rdquo;.
+      </TableCell>
+    </TableRow>
   );
 }

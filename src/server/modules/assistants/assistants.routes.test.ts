@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import type { Assistant } from "../../../shared/assistants.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls, phoneNumbers, tools } from "../../db/schema.ts";
@@ -26,17 +26,14 @@ async function insertTool(userId: string, name: string, type = "API") {
 }
 
 type Who = { cookie: string };
-const call = (who: Who | null, method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: unknown) =>
-  app.inject({ method, url, headers: who ? { cookie: who.cookie } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
 
 async function create(who: Who, payload: Record<string, unknown>): Promise<Assistant> {
-  const res = await call(who, "POST", "/api/assistants", payload);
+  const res = await as(app, who).post("/api/assistants", payload);
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
-const list = async (who: Who): Promise<Assistant[]> => (await call(who, "GET", "/api/assistants")).json();
-const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
+const list = async (who: Who): Promise<Assistant[]> => (await as(app, who).get("/api/assistants")).json();
 
 describe("authentication", () => {
   it("refuses every route without a session", async () => {
@@ -48,7 +45,7 @@ describe("authentication", () => {
       ["PATCH", "/api/assistants/00000000-0000-4000-8000-000000000000"],
       ["DELETE", "/api/assistants/00000000-0000-4000-8000-000000000000"],
     ] as const) {
-      const res = await call(null, method, url, method === "POST" || method === "PATCH" ? { name: "x" } : undefined);
+      const res = await as(app, null).request(method, url, method === "POST" || method === "PATCH" ? { name: "x" } : undefined);
       expect(res.statusCode, `${method} ${url}`).toBe(401);
       expect(errorOf(res).message).toBe("Authentication required. Please sign in again.");
     }
@@ -57,7 +54,7 @@ describe("authentication", () => {
 
 describe("GET /api/assistants/defaults", () => {
   it("gives the default voice, the configured model and the models on offer", async () => {
-    const res = await call(alice, "GET", "/api/assistants/defaults");
+    const res = await as(app, alice).get("/api/assistants/defaults");
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       voice: "marin",
@@ -82,7 +79,7 @@ describe("GET /api/assistants/defaults", () => {
 
 describe("POST /api/assistants", () => {
   it("creates an assistant from a name alone, filling the defaults", async () => {
-    const res = await call(alice, "POST", "/api/assistants", { name: "  Front desk  " });
+    const res = await as(app, alice).post("/api/assistants", { name: "  Front desk  " });
     expect(res.statusCode).toBe(201);
     const body = res.json() as Assistant;
     expect(body).toEqual({
@@ -101,7 +98,7 @@ describe("POST /api/assistants", () => {
     });
     expect(body).not.toHaveProperty("openai_id");
     expect(new Date(body.created_at).toISOString()).toBe(body.created_at);
-    expect((await call(alice, "GET", `/api/assistants/${body.id}`)).json()).toEqual(body);
+    expect((await as(app, alice).get(`/api/assistants/${body.id}`)).json()).toEqual(body);
   });
 
   it("stores every field and connects the caller's own tools, listed as name and type in the order picked", async () => {
@@ -146,7 +143,7 @@ describe("POST /api/assistants", () => {
     [{ name: "Ok", model: "gpt-4o" }, expect.stringContaining("Model must be one of: gpt-realtime-2.1,")],
   ])("refuses %j with a 400 and saves nothing", async (payload, message) => {
     const user = await signUpAndLogIn(app);
-    const res = await call(user, "POST", "/api/assistants", payload);
+    const res = await as(app, user).post("/api/assistants", payload);
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toEqual(message);
     expect(await list(user)).toEqual([]);
@@ -158,11 +155,11 @@ describe("POST /api/assistants", () => {
     const bobs = await insertTool(bob.userId, "Bob's tool");
     const unknown = "6f1c1e0a-3b0e-4c56-9d4c-2d7a1f0b9e11";
 
-    const res = await call(user, "POST", "/api/assistants", { name: "Sneaky", tool_ids: [mine.id, bobs.id] });
+    const res = await as(app, user).post("/api/assistants", { name: "Sneaky", tool_ids: [mine.id, bobs.id] });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({ code: "unknown_tool", message: `Tool ${bobs.id} does not exist or is not one of your tools` });
 
-    const both = await call(user, "POST", "/api/assistants", { name: "Sneaky", tool_ids: [bobs.id, unknown] });
+    const both = await as(app, user).post("/api/assistants", { name: "Sneaky", tool_ids: [bobs.id, unknown] });
     expect(errorOf(both).message).toBe(`Tools ${bobs.id}, ${unknown} do not exist or are not among your tools`);
 
     expect(await list(user)).toEqual([]);
@@ -215,11 +212,11 @@ describe("GET /api/assistants/:id", () => {
   it("answers 404 for another user's assistant, an unknown id and a malformed id", async () => {
     const bobs = await create(bob, { name: "Private" });
     for (const id of [bobs.id, "00000000-0000-4000-8000-000000000000", "not-an-id"]) {
-      const res = await call(alice, "GET", `/api/assistants/${id}`);
+      const res = await as(app, alice).get(`/api/assistants/${id}`);
       expect(res.statusCode, id).toBe(404);
       expect(errorOf(res)).toEqual({ code: "not_found", message: "Assistant not found" });
     }
-    expect((await call(bob, "GET", `/api/assistants/${bobs.id}`)).statusCode).toBe(200);
+    expect((await as(app, bob).get(`/api/assistants/${bobs.id}`)).statusCode).toBe(200);
   });
 });
 
@@ -227,7 +224,7 @@ describe("PATCH /api/assistants/:id", () => {
   it("changes the fields sent, keeps the others and moves updated_at", async () => {
     const tool = await insertTool(alice.userId, "Orders");
     const created = await create(alice, { name: "Sales", description: "Sells", instructions: "Upsell", tool_ids: [tool.id] });
-    const res = await call(alice, "PATCH", `/api/assistants/${created.id}`, { name: "Sales team", description: "", voice: "ash" });
+    const res = await as(app, alice).patch(`/api/assistants/${created.id}`, { name: "Sales team", description: "", voice: "ash" });
     expect(res.statusCode).toBe(200);
     const updated = res.json() as Assistant;
     expect(updated).toMatchObject({
@@ -242,15 +239,15 @@ describe("PATCH /api/assistants/:id", () => {
       created_at: created.created_at,
     });
     expect(Date.parse(updated.updated_at)).toBeGreaterThan(Date.parse(created.updated_at));
-    expect((await call(alice, "GET", `/api/assistants/${created.id}`)).json()).toEqual(updated);
+    expect((await as(app, alice).get(`/api/assistants/${created.id}`)).json()).toEqual(updated);
   });
 
   it("replaces the tools and can remove them all", async () => {
     const [a, b] = [await insertTool(alice.userId, "a"), await insertTool(alice.userId, "b")];
     const created = await create(alice, { name: "Tools", tool_ids: [a.id] });
-    const swapped = (await call(alice, "PATCH", `/api/assistants/${created.id}`, { tool_ids: [b.id, a.id] })).json() as Assistant;
+    const swapped = (await as(app, alice).patch(`/api/assistants/${created.id}`, { tool_ids: [b.id, a.id] })).json() as Assistant;
     expect(swapped.tool_ids).toEqual([b.id, a.id]);
-    const cleared = (await call(alice, "PATCH", `/api/assistants/${created.id}`, { tool_ids: [] })).json() as Assistant;
+    const cleared = (await as(app, alice).patch(`/api/assistants/${created.id}`, { tool_ids: [] })).json() as Assistant;
     expect(cleared).toMatchObject({ tool_ids: [], tools: [] });
   });
 
@@ -259,34 +256,34 @@ describe("PATCH /api/assistants/:id", () => {
     const bobs = await insertTool(bob.userId, "Bob's");
     const created = await create(alice, { name: "Unchanged", tool_ids: [mine.id] });
 
-    const tool = await call(alice, "PATCH", `/api/assistants/${created.id}`, { name: "Changed", tool_ids: [bobs.id] });
+    const tool = await as(app, alice).patch(`/api/assistants/${created.id}`, { name: "Changed", tool_ids: [bobs.id] });
     expect(tool.statusCode).toBe(400);
     expect(errorOf(tool).message).toBe(`Tool ${bobs.id} does not exist or is not one of your tools`);
 
-    const name = await call(alice, "PATCH", `/api/assistants/${created.id}`, { name: " " });
+    const name = await as(app, alice).patch(`/api/assistants/${created.id}`, { name: " " });
     expect(name.statusCode).toBe(400);
     expect(errorOf(name).message).toBe("Name is required");
 
-    expect((await call(alice, "GET", `/api/assistants/${created.id}`)).json()).toEqual(created);
+    expect((await as(app, alice).get(`/api/assistants/${created.id}`)).json()).toEqual(created);
   });
 
   it("keeps an assistant's model when it is no longer offered, but refuses switching to an unknown one", async () => {
     const [row] = await db.insert(assistants).values({ userId: alice.userId, name: "Legacy", model: "gpt-realtime-preview-legacy" }).returning();
-    const same = await call(alice, "PATCH", `/api/assistants/${row!.id}`, { name: "Legacy 2", model: "gpt-realtime-preview-legacy" });
+    const same = await as(app, alice).patch(`/api/assistants/${row!.id}`, { name: "Legacy 2", model: "gpt-realtime-preview-legacy" });
     expect(same.statusCode).toBe(200);
     expect(same.json()).toMatchObject({ name: "Legacy 2", model: "gpt-realtime-preview-legacy" });
-    const other = await call(alice, "PATCH", `/api/assistants/${row!.id}`, { model: "gpt-4o" });
+    const other = await as(app, alice).patch(`/api/assistants/${row!.id}`, { model: "gpt-4o" });
     expect(other.statusCode).toBe(400);
-    const switched = await call(alice, "PATCH", `/api/assistants/${row!.id}`, { model: "gpt-realtime-2" });
+    const switched = await as(app, alice).patch(`/api/assistants/${row!.id}`, { model: "gpt-realtime-2" });
     expect(switched.json()).toMatchObject({ model: "gpt-realtime-2" });
   });
 
   it("answers 404 for another user's assistant and changes nothing", async () => {
     const bobs = await create(bob, { name: "Bob's" });
-    const res = await call(alice, "PATCH", `/api/assistants/${bobs.id}`, { name: "Hijacked" });
+    const res = await as(app, alice).patch(`/api/assistants/${bobs.id}`, { name: "Hijacked" });
     expect(res.statusCode).toBe(404);
     expect(errorOf(res).message).toBe("Assistant not found");
-    expect((await call(bob, "GET", `/api/assistants/${bobs.id}`)).json()).toEqual(bobs);
+    expect((await as(app, bob).get(`/api/assistants/${bobs.id}`)).json()).toEqual(bobs);
   });
 });
 
@@ -308,11 +305,11 @@ describe("DELETE /api/assistants/:id", () => {
       .values({ userId: user.userId, assistantId: doomed.id, assistantName: "Retired", endTime: new Date(), cost: 0.05, logs: { isTest: true, transcript: [] } })
       .returning();
 
-    const res = await call(user, "DELETE", `/api/assistants/${doomed.id}`);
+    const res = await as(app, user).delete(`/api/assistants/${doomed.id}`);
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe("");
 
-    expect((await call(user, "GET", `/api/assistants/${doomed.id}`)).statusCode).toBe(404);
+    expect((await as(app, user).get(`/api/assistants/${doomed.id}`)).statusCode).toBe(404);
     expect((await list(user)).map((a) => a.name)).toEqual(["Still here"]);
 
     const [numberAfter] = await db.select().from(phoneNumbers).where(eq(phoneNumbers.id, number!.id));
@@ -322,16 +319,16 @@ describe("DELETE /api/assistants/:id", () => {
     const [callAfter] = await db.select().from(calls).where(eq(calls.id, pastCall!.id));
     expect(callAfter).toMatchObject({ assistantId: null, assistantName: "Retired", cost: 0.05, logs: { isTest: true, transcript: [] } });
 
-    expect((await call(user, "DELETE", `/api/assistants/${doomed.id}`)).statusCode).toBe(404);
+    expect((await as(app, user).delete(`/api/assistants/${doomed.id}`)).statusCode).toBe(404);
   });
 
   it("answers 404 for another user's assistant and keeps it", async () => {
     const bobs = await create(bob, { name: "Keep me" });
     for (const id of [bobs.id, "nonsense"]) {
-      const res = await call(alice, "DELETE", `/api/assistants/${id}`);
+      const res = await as(app, alice).delete(`/api/assistants/${id}`);
       expect(res.statusCode).toBe(404);
       expect(errorOf(res).message).toBe("Assistant not found");
     }
-    expect((await call(bob, "GET", `/api/assistants/${bobs.id}`)).statusCode).toBe(200);
+    expect((await as(app, bob).get(`/api/assistants/${bobs.id}`)).statusCode).toBe(200);
   });
 });

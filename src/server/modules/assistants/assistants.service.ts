@@ -1,5 +1,6 @@
 import type { Assistant, AssistantInput, AssistantUpdate } from "../../../shared/assistants.ts";
-import { isUuid, modelOptions } from "../../../shared/assistants.ts";
+import { modelOptions } from "../../../shared/assistants.ts";
+import { isUuid } from "../../../shared/ids.ts";
 import type { Db } from "../../db/client.ts";
 import { badRequest, notFound } from "../../errors.ts";
 import * as repo from "./assistants.repo.ts";

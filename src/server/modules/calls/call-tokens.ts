@@ -1,8 +1,8 @@
 /**
  * The session id of a test call (POST /api/calls/test-session → WS /api/calls/live): a
  * signed, single-use token (secrets/signed-tokens.ts) naming the user and the assistant,
- * valid 60 s, used up on every instance. Redeeming needs the same user's session: it can only open a call billed to
- * that user's own key (see docs/decisions/006-server-side-call-engine.md).
+ * valid 60 s, used up on every instance. Redeeming needs the same user's session: it can only
+ * open a call billed to that user's own key (see docs/decisions/030-test-call-session-token.md).
  */
 import { createSignedTokens } from "../../secrets/signed-tokens.ts";
 import type { CounterStore } from "../../shared-state/index.ts";

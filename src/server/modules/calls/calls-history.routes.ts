@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { isUuid } from "../../../shared/assistants.ts";
+import { isUuid } from "../../../shared/ids.ts";
 import {
   CALL_MESSAGES,
   CALL_PAGE_DEFAULT,

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp } from "../../../../tests/fakes/realtime-app.ts";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import type { CallPage, CallRecord, CallSummary } from "../../../shared/call-records.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
 import type { Db } from "../../db/client.ts";
@@ -22,19 +22,16 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 type Who = { cookie: string };
-const get = (who: Who | null, url: string, headers: Record<string, string> = {}) =>
-  app.inject({ method: "GET", url, headers: { ...(who ? { cookie: who.cookie } : {}), ...headers } });
 const list = async (who: Who): Promise<CallSummary[]> => {
-  const res = await get(who, "/api/calls");
+  const res = await as(app, who).get("/api/calls");
   expect(res.statusCode, res.body).toBe(200);
   return (res.json() as CallPage).data;
 };
 const detail = async (who: Who, id: string): Promise<CallRecord> => {
-  const res = await get(who, `/api/calls/${id}`);
+  const res = await as(app, who).get(`/api/calls/${id}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 };
-const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
 
 const at = (iso: string) => new Date(iso);
 const TRANSCRIPT: TranscriptEntry[] = [
@@ -60,7 +57,7 @@ function smallWav(): Buffer {
 describe("authentication", () => {
   it("refuses both routes without a session", async () => {
     for (const url of ["/api/calls", "/api/calls/00000000-0000-4000-8000-000000000000"]) {
-      const res = await get(null, url);
+      const res = await as(app, null).get(url);
       expect(res.statusCode, url).toBe(401);
       expect(errorOf(res).message).toBe("Authentication required. Please sign in again.");
     }
@@ -174,7 +171,7 @@ describe("GET /api/calls", () => {
 describe("GET /api/calls/:id", () => {
   it("answers the user's own call and 404 for anyone else's, a missing or a malformed id", async () => {
     const mine = await insertCall(alice.userId, { endTime: at("2026-03-14T15:05:00Z"), endedReason: "Sheet closed", cost: 0.05 });
-    const ok = await get(alice, `/api/calls/${mine.id}`);
+    const ok = await as(app, alice).get(`/api/calls/${mine.id}`);
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ id: mine.id, user_id: alice.userId, ended_reason: "Sheet closed", cost: 0.05 });
 
@@ -183,7 +180,7 @@ describe("GET /api/calls/:id", () => {
       [alice, "00000000-0000-4000-8000-000000000000"],
       [alice, "not-a-uuid"],
     ] as const) {
-      const res = await get(who, `/api/calls/${id}`);
+      const res = await as(app, who).get(`/api/calls/${id}`);
       expect(res.statusCode, id).toBe(404);
       expect(errorOf(res)).toEqual({ code: "not_found", message: "Call not found" });
     }
@@ -210,18 +207,18 @@ describe("recordings", () => {
       expect(exp - Date.now()).toBeLessThanOrEqual(3_600_000);
 
       // The address works without the session cookie: an <audio> element fetches it as is.
-      const media = await get(null, url!);
+      const media = await as(app, null).get(url!);
       expect(media.statusCode).toBe(200);
       expect(media.headers["content-type"]).toBe("audio/wav");
       expect(media.rawPayload.equals(wav)).toBe(true);
-      const ranged = await get(null, url!, { range: "bytes=0-43" });
+      const ranged = await as(app, null).get(url!, { range: "bytes=0-43" });
       expect(ranged.statusCode).toBe(206);
       expect(ranged.rawPayload.subarray(0, 4).toString()).toBe("RIFF");
     }
 
     // Without a valid signature the recording is not served.
     const forged = single.recording_url!.replace(/sig=[\w-]+/, `sig=${"A".repeat(43)}`);
-    expect((await get(null, forged)).statusCode).toBe(403);
+    expect((await as(app, null).get(forged)).statusCode).toBe(403);
   });
 
   it("is null when the call has no recording", async () => {

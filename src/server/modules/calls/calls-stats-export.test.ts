@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import type { CallRecord, CallStats } from "../../../shared/call-records.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
@@ -14,9 +14,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const get = (who: Who | null, url: string) => app.inject({ method: "GET", url, headers: who ? { cookie: who.cookie } : {} });
-const del = (who: Who, id: string) => app.inject({ method: "DELETE", url: `/api/calls/${id}`, headers: { cookie: who.cookie } });
-const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
+const del = (who: Who, id: string) => as(app, who).delete(`/api/calls/${id}`);
 
 const ended = (userId: string, start: string, seconds: number, cost: number, endedReason: string, isTest: boolean) => ({
   userId,
@@ -45,7 +43,7 @@ describe("GET /api/calls/stats", () => {
   });
 
   const stats = async (query: string): Promise<CallStats> => {
-    const res = await get(gus, `/api/calls/stats?${query}`);
+    const res = await as(app, gus).get(`/api/calls/stats?${query}`);
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
   };
@@ -80,8 +78,8 @@ describe("GET /api/calls/stats", () => {
 
   it("is empty without calls and refuses an unknown time zone", async () => {
     const ida = await signUpAndLogIn(app);
-    expect((await get(ida, "/api/calls/stats")).json()).toEqual({ calls: 0, minutes: 0, cost: 0, average_duration_ms: null, error_share: null, per_day: [] });
-    const res = await get(gus, "/api/calls/stats?tz=Mars/Olympus");
+    expect((await as(app, ida).get("/api/calls/stats")).json()).toEqual({ calls: 0, minutes: 0, cost: 0, average_duration_ms: null, error_share: null, per_day: [] });
+    const res = await as(app, gus).get("/api/calls/stats?tz=Mars/Olympus");
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe("tz must be an IANA time zone such as Europe/Paris");
   });
@@ -98,7 +96,7 @@ describe("GET /api/calls/export.csv", () => {
         callerNumber: i % 2 ? "+15550000000" : null,
       })),
     );
-    const res = await get(jo, "/api/calls/export.csv");
+    const res = await as(app, jo).get("/api/calls/export.csv");
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(res.headers["content-disposition"]).toMatch(/^attachment; filename="calls-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -115,7 +113,7 @@ describe("GET /api/calls/export.csv", () => {
     expect(lines[1]!.split(",").slice(3)).toEqual(["Test", "Jo", "", "", "65.0", "0.06", "completed", "User ended call", "no"]);
     expect(lines[2]!.split(",").slice(3, 5)).toEqual(["Real", "+15550000000"]);
 
-    const real = await get(jo, "/api/calls/export.csv?type=real&from=2025-06-01T00:00:00Z&to=2025-06-01T00:10:00Z");
+    const real = await as(app, jo).get("/api/calls/export.csv?type=real&from=2025-06-01T00:00:00Z&to=2025-06-01T00:10:00Z");
     expect(real.body.trimEnd().split("\r\n")).toHaveLength(1 + 5);
   });
 
@@ -123,17 +121,17 @@ describe("GET /api/calls/export.csv", () => {
     const kim = await signUpAndLogIn(app);
     const [bot] = await db.insert(assistants).values({ userId: kim.userId, name: "=HYPERLINK(\"x\")", model: "gpt-realtime" }).returning();
     await db.insert(calls).values({ ...ended(kim.userId, "2026-03-01T09:00:00Z", 10, 0.01, 'Tool "x" failed, badly', true), assistantId: bot!.id });
-    const line = (await get(kim, "/api/calls/export.csv")).body.split("\r\n")[1]!;
+    const line = (await as(app, kim).get("/api/calls/export.csv")).body.split("\r\n")[1]!;
     expect(line).toContain(`,"'=HYPERLINK(""x"")",`);
     expect(line).toContain(`,error,"Tool ""x"" failed, badly",no`);
   });
 
   it("refuses bad filters before streaming anything", async () => {
     const lee = await signUpAndLogIn(app);
-    const res = await get(lee, "/api/calls/export.csv?status=weird");
+    const res = await as(app, lee).get("/api/calls/export.csv?status=weird");
     expect(res.statusCode).toBe(400);
     expect(res.headers["content-type"]).toContain("application/json");
-    expect((await get(null, "/api/calls/export.csv")).statusCode).toBe(401);
+    expect((await as(app, null).get("/api/calls/export.csv")).statusCode).toBe(401);
   });
 });
 
@@ -145,8 +143,8 @@ describe("DELETE /api/calls/:id", () => {
     const key = `recordings/${row!.id}.wav`;
     await app.ctx.storage.put(key, Buffer.from("RIFF....WAVE"), { contentType: "audio/wav" });
     await db.update(calls).set({ recording: key }).where(eq(calls.id, row!.id));
-    const url = ((await get(max, `/api/calls/${row!.id}`)).json() as CallRecord).recording_url!;
-    expect((await get(null, url)).statusCode).toBe(200);
+    const url = ((await as(app, max).get(`/api/calls/${row!.id}`)).json() as CallRecord).recording_url!;
+    expect((await as(app, null).get(url)).statusCode).toBe(200);
 
     // Someone else can neither delete it nor learn that it exists.
     const foreign = await del(nia, row!.id);
@@ -155,9 +153,9 @@ describe("DELETE /api/calls/:id", () => {
     expect(await app.ctx.storage.exists(key)).toBe(true);
 
     expect((await del(max, row!.id)).statusCode).toBe(204);
-    expect((await get(max, `/api/calls/${row!.id}`)).statusCode).toBe(404);
+    expect((await as(app, max).get(`/api/calls/${row!.id}`)).statusCode).toBe(404);
     expect(await app.ctx.storage.exists(key)).toBe(false);
-    expect((await get(null, url)).statusCode).toBe(404);
+    expect((await as(app, null).get(url)).statusCode).toBe(404);
     expect((await del(max, row!.id)).statusCode).toBe(404);
     expect((await del(max, "not-a-uuid")).statusCode).toBe(404);
   });
@@ -168,6 +166,6 @@ describe("DELETE /api/calls/:id", () => {
     const res = await del(ola, row!.id);
     expect(res.statusCode).toBe(409);
     expect(errorOf(res)).toEqual({ code: "call_in_progress", message: "A call in progress cannot be deleted" });
-    expect((await get(ola, `/api/calls/${row!.id}`)).statusCode).toBe(200);
+    expect((await as(app, ola).get(`/api/calls/${row!.id}`)).statusCode).toBe(200);
   });
 });

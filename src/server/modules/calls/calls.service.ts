@@ -5,7 +5,8 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type WebSocket from "ws";
-import { isUuid } from "../../../shared/assistants.ts";
+import { LIVE_CALL_TEXTS, type TestSession } from "../../../shared/calls.ts";
+import { isUuid } from "../../../shared/ids.ts";
 import type { ModuleContext } from "../../app.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
@@ -22,12 +23,6 @@ import { createDbCallStore, findCallTools } from "./calls.repo.ts";
 import type { LiveCalls } from "./live-calls.ts";
 
 export const MISSING_API_KEY_MESSAGE = "Add your OpenAI API key in Settings before starting a call.";
-
-export interface TestSession {
-  session_id: string;
-  model: string;
-  assistant: { id: string; name: string };
-}
 
 /** Everything a live call needs, loaded before the socket is upgraded. */
 export interface PreparedCall {
@@ -54,8 +49,8 @@ export const REFUSALS = {
   used: { code: 4401, reason: "Call session already used" },
   assistant: { code: 4404, reason: "Assistant not found" },
   apiKey: { code: 4400, reason: MISSING_API_KEY_MESSAGE },
-  shuttingDown: { code: 1001, reason: "Server shutting down" },
-  failed: { code: 1011, reason: "Failed to start call" },
+  shuttingDown: { code: 1001, reason: LIVE_CALL_TEXTS.shuttingDown },
+  failed: { code: 1011, reason: LIVE_CALL_TEXTS.startFailed },
 } as const satisfies Record<string, RefusedCall>;
 
 type Ctx = Pick<ModuleContext, "db" | "secrets" | "config" | "storage" | "instance" | "drain">;

@@ -13,6 +13,7 @@ import {
 } from "../../../../tests/fakes/realtime-app.ts";
 import { calls } from "../../db/schema.ts";
 import { CALL_TOKEN_TTL_MS, createCallTokens } from "./call-tokens.ts";
+import { errorOf } from "../../../../tests/harness.ts";
 
 /**
  * POST /api/calls/test-session and the doors of WS /api/calls/live: who may open a call, with
@@ -36,7 +37,6 @@ afterAll(async () => {
 });
 
 const callRows = (userId: string) => live.db.select().from(calls).where(eq(calls.userId, userId));
-const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
 
 describe("POST /api/calls/test-session", () => {
   it("returns a session id, the model and the assistant, and creates no call record", async () => {

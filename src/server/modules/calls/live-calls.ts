@@ -3,10 +3,11 @@
  * buildApp, never module state), so shutdown can end every call with its reason and a
  * finalised record before the process lets go of its sockets and its database.
  */
+import { LIVE_CALL_TEXTS } from "../../../shared/calls.ts";
 import type { CallOutcome } from "../../voice/call-session.ts";
 import type { FrameMetrics } from "../../voice/seams.ts";
 
-export const SHUTDOWN_REASON = "Server shutting down";
+const SHUTDOWN_REASON = LIVE_CALL_TEXTS.shuttingDown;
 
 /** What the registry needs of a call (a CallSession). */
 export interface LiveCall {

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeTwilioRest, TWILIO_ERRORS, type FakeAccount, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import { PHONE_NUMBER_MESSAGES, type PhoneNumber } from "../../../shared/phone-numbers.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, phoneNumbers } from "../../db/schema.ts";
@@ -24,10 +24,7 @@ afterAll(async () => {
 });
 
 type Who = { cookie: string; userId: string; account: FakeAccount };
-const call = (who: { cookie: string } | null, method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: unknown) =>
-  app.inject({ method, url, headers: who ? { cookie: who.cookie } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
-const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
-const list = async (who: { cookie: string }): Promise<PhoneNumber[]> => (await call(who, "GET", "/api/phone-numbers")).json();
+const list = async (who: { cookie: string }): Promise<PhoneNumber[]> => (await as(app, who).get("/api/phone-numbers")).json();
 
 /** A signed-in user with their own Twilio account saved in Settings. */
 async function customer(options: { withTwilio?: boolean } = {}): Promise<Who> {
@@ -46,7 +43,7 @@ async function assistant(userId: string, name: string) {
 }
 
 async function buy(who: Who, assistantId: string, country = "US"): Promise<PhoneNumber> {
-  const res = await call(who, "POST", "/api/phone-numbers", { country_code: country, assistant_id: assistantId });
+  const res = await as(app, who).post("/api/phone-numbers", { country_code: country, assistant_id: assistantId });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -55,7 +52,7 @@ describe("authentication", () => {
   it("refuses every route without a session", async () => {
     const id = "00000000-0000-4000-8000-000000000000";
     for (const [method, url] of [["GET", "/api/phone-numbers"], ["POST", "/api/phone-numbers"], ["PATCH", `/api/phone-numbers/${id}`], ["DELETE", `/api/phone-numbers/${id}`]] as const) {
-      const res = await call(null, method, url, method === "POST" || method === "PATCH" ? { country_code: "US", assistant_id: id } : undefined);
+      const res = await as(app, null).request(method, url, method === "POST" || method === "PATCH" ? { country_code: "US", assistant_id: id } : undefined);
       expect(res.statusCode, `${method} ${url}`).toBe(401);
     }
   });
@@ -97,7 +94,7 @@ describe("POST /api/phone-numbers", () => {
     const who = await customer({ withTwilio: false });
     const desk = await assistant(who.userId, "Desk");
     const before = twilio.requests.length;
-    const res = await call(who, "POST", "/api/phone-numbers", { country_code: "US", assistant_id: desk.id });
+    const res = await as(app, who).post("/api/phone-numbers", { country_code: "US", assistant_id: desk.id });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({ code: "twilio_credentials_missing", message: PHONE_NUMBER_MESSAGES.twilioCredentialsMissing });
     expect(errorOf(res).message).toContain("Settings");
@@ -109,7 +106,7 @@ describe("POST /api/phone-numbers", () => {
     const who = await customer();
     await app.inject({ method: "PUT", url: "/api/credentials/twilio", headers: { cookie: who.cookie }, payload: { account_sid: who.account.sid, auth_token: "stale-token" } });
     const desk = await assistant(who.userId, "Desk");
-    const res = await call(who, "POST", "/api/phone-numbers", { country_code: "US", assistant_id: desk.id });
+    const res = await as(app, who).post("/api/phone-numbers", { country_code: "US", assistant_id: desk.id });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({
       code: "twilio_auth_failed",
@@ -122,7 +119,7 @@ describe("POST /api/phone-numbers", () => {
     const who = await customer();
     const desk = await assistant(who.userId, "Desk");
     twilio.setAvailable("DE", []);
-    const res = await call(who, "POST", "/api/phone-numbers", { country_code: "DE", assistant_id: desk.id });
+    const res = await as(app, who).post("/api/phone-numbers", { country_code: "DE", assistant_id: desk.id });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({ code: "no_numbers_available", message: "Twilio has no local voice numbers available in Germany right now." });
     expect(twilio.numbersOf(who.account.sid)).toEqual([]);
@@ -136,7 +133,7 @@ describe("POST /api/phone-numbers", () => {
     const who = await customer();
     const desk = await assistant(who.userId, "Desk");
     twilio.failNext("purchase", refusal);
-    const res = await call(who, "POST", "/api/phone-numbers", { country_code: "FR", assistant_id: desk.id });
+    const res = await as(app, who).post("/api/phone-numbers", { country_code: "FR", assistant_id: desk.id });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({ code: "twilio_error", message: refusal.message });
     expect(twilio.numbersOf(who.account.sid)).toEqual([]);
@@ -157,7 +154,7 @@ describe("POST /api/phone-numbers", () => {
     twilio.duringNext("purchase", async () => {
       await db.delete(assistants).where(eq(assistants.id, doomed.id));
     });
-    const res = await call(who, "POST", "/api/phone-numbers", { country_code: "US", assistant_id: doomed.id });
+    const res = await as(app, who).post("/api/phone-numbers", { country_code: "US", assistant_id: doomed.id });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({ code: "unknown_assistant", message: PHONE_NUMBER_MESSAGES.unknownAssistant });
     expect(twilio.requests.filter((r) => r.username === who.account.sid).map((r) => r.operation)).toEqual(["account", "search", "purchase", "release"]);
@@ -178,7 +175,7 @@ describe("POST /api/phone-numbers", () => {
       [{ assistant_id: theirs.id }, PHONE_NUMBER_MESSAGES.countryRequired],
       [{ country_code: "JP", assistant_id: theirs.id }, PHONE_NUMBER_MESSAGES.countryRequired],
     ] as const) {
-      const res = await call(who, "POST", "/api/phone-numbers", payload);
+      const res = await as(app, who).post("/api/phone-numbers", payload);
       expect(res.statusCode, JSON.stringify(payload)).toBe(400);
       expect(errorOf(res).message).toBe(message);
     }
@@ -216,7 +213,7 @@ describe("PATCH /api/phone-numbers/:id", () => {
     const [held] = twilio.numbersOf(who.account.sid);
     held!.voiceUrl = "https://old-address.example.com/telephony/twilio/voice";
 
-    const res = await call(who, "PATCH", `/api/phone-numbers/${number.id}`, { assistant_id: second.id, country_code: number.country_code });
+    const res = await as(app, who).patch(`/api/phone-numbers/${number.id}`, { assistant_id: second.id, country_code: number.country_code });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ ...number, assistant_id: second.id, assistant_name: "Second" });
     expect(await list(who)).toEqual([res.json()]);
@@ -230,17 +227,17 @@ describe("PATCH /api/phone-numbers/:id", () => {
     const theirs = await assistant(other.userId, "Theirs");
     const number = await buy(who, mine.id);
 
-    const country = await call(who, "PATCH", `/api/phone-numbers/${number.id}`, { assistant_id: mine.id, country_code: "GB" });
+    const country = await as(app, who).patch(`/api/phone-numbers/${number.id}`, { assistant_id: mine.id, country_code: "GB" });
     expect(country.statusCode).toBe(400);
     expect(errorOf(country)).toEqual({ code: "country_locked", message: PHONE_NUMBER_MESSAGES.countryLocked });
 
-    const foreign = await call(who, "PATCH", `/api/phone-numbers/${number.id}`, { assistant_id: theirs.id });
+    const foreign = await as(app, who).patch(`/api/phone-numbers/${number.id}`, { assistant_id: theirs.id });
     expect(foreign.statusCode).toBe(400);
     expect(errorOf(foreign).message).toBe(PHONE_NUMBER_MESSAGES.unknownAssistant);
 
     const second = await assistant(who.userId, "Second");
     twilio.failNext("update", { status: 400, code: 21402, message: "VoiceUrl is not valid" });
-    const refused = await call(who, "PATCH", `/api/phone-numbers/${number.id}`, { assistant_id: second.id });
+    const refused = await as(app, who).patch(`/api/phone-numbers/${number.id}`, { assistant_id: second.id });
     expect(refused.statusCode).toBe(400);
     expect(errorOf(refused).message).toBe("VoiceUrl is not valid");
 
@@ -254,7 +251,7 @@ describe("PATCH /api/phone-numbers/:id", () => {
     const mine = await assistant(who.userId, "Mine");
     const theirs = await buy(owner, ownersAssistant.id);
     for (const id of [theirs.id, "00000000-0000-4000-8000-000000000000", "nonsense"]) {
-      const res = await call(who, "PATCH", `/api/phone-numbers/${id}`, { assistant_id: mine.id });
+      const res = await as(app, who).patch(`/api/phone-numbers/${id}`, { assistant_id: mine.id });
       expect(res.statusCode, id).toBe(404);
       expect(errorOf(res)).toEqual({ code: "not_found", message: "Phone number not found" });
     }
@@ -268,7 +265,7 @@ describe("DELETE /api/phone-numbers/:id", () => {
     const desk = await assistant(who.userId, "Desk");
     const number = await buy(who, desk.id);
     const sid = twilio.numbersOf(who.account.sid)[0]!.sid;
-    const res = await call(who, "DELETE", `/api/phone-numbers/${number.id}`);
+    const res = await as(app, who).delete(`/api/phone-numbers/${number.id}`);
     expect(res.statusCode).toBe(204);
     expect(twilio.requests.at(-1)).toMatchObject({ method: "DELETE", path: `/2010-04-01/Accounts/${who.account.sid}/IncomingPhoneNumbers/${sid}.json` });
     expect(twilio.numbersOf(who.account.sid)).toEqual([]);
@@ -280,7 +277,7 @@ describe("DELETE /api/phone-numbers/:id", () => {
     const desk = await assistant(who.userId, "Desk");
     const number = await buy(who, desk.id);
     twilio.failNext("release", { status: 400, code: 21613, message: "This phone number is still in use by an active call." });
-    const res = await call(who, "DELETE", `/api/phone-numbers/${number.id}`);
+    const res = await as(app, who).delete(`/api/phone-numbers/${number.id}`);
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe("This phone number is still in use by an active call.");
     expect(await list(who)).toEqual([number]);
@@ -292,15 +289,15 @@ describe("DELETE /api/phone-numbers/:id", () => {
     const desk = await assistant(who.userId, "Desk");
     const number = await buy(who, desk.id);
     twilio.failNext("release", TWILIO_ERRORS.notFound("/gone"));
-    expect((await call(who, "DELETE", `/api/phone-numbers/${number.id}`)).statusCode).toBe(204);
+    expect((await as(app, who).delete(`/api/phone-numbers/${number.id}`)).statusCode).toBe(204);
     expect(await list(who)).toEqual([]);
   });
 
   it("keeps a Twilio number and points to Settings when the credentials were removed", async () => {
     const who = await customer();
     const number = await buy(who, (await assistant(who.userId, "Desk")).id);
-    await call(who, "DELETE", "/api/credentials/twilio_auth_token");
-    const res = await call(who, "DELETE", `/api/phone-numbers/${number.id}`);
+    await as(app, who).delete("/api/credentials/twilio_auth_token");
+    const res = await as(app, who).delete(`/api/phone-numbers/${number.id}`);
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({ code: "twilio_credentials_missing", message: PHONE_NUMBER_MESSAGES.twilioCredentialsMissing });
     expect(await list(who)).toEqual([number]);
@@ -311,7 +308,7 @@ describe("DELETE /api/phone-numbers/:id", () => {
     const who = await customer();
     const owner = await customer();
     const theirs = await buy(owner, (await assistant(owner.userId, "Owner's")).id);
-    const res = await call(who, "DELETE", `/api/phone-numbers/${theirs.id}`);
+    const res = await as(app, who).delete(`/api/phone-numbers/${theirs.id}`);
     expect(res.statusCode).toBe(404);
     expect(await list(owner)).toEqual([theirs]);
     expect(twilio.numbersOf(owner.account.sid)).toHaveLength(1);

@@ -1,4 +1,4 @@
-import { isUuid } from "../../../shared/assistants.ts";
+import { isUuid } from "../../../shared/ids.ts";
 import {
   PHONE_COUNTRIES,
   PHONE_NUMBER_MESSAGES,

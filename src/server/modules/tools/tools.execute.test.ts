@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedRequest, ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { startToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import type { HttpMethod, ParameterFormat, Tool, ToolExecutionResponse } from "../../../shared/tools.ts";
 
 /**
@@ -56,7 +56,6 @@ async function run(overrides: Record<string, unknown>, parameters: Record<string
   return res.json() as ToolExecutionResponse;
 }
 
-const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
 
 /** Requests the upstream received from now on. */
 function requestsSince() {

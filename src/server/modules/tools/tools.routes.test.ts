@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import type { Tool } from "../../../shared/tools.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, tools } from "../../db/schema.ts";
@@ -18,10 +18,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 type Who = { cookie: string };
-const call = (who: Who | null, method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: unknown) =>
-  app.inject({ method, url, headers: who ? { cookie: who.cookie } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
 
-const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
 
 const valid = (overrides: Record<string, unknown> = {}) => ({
   name: "Order lookup",
@@ -34,12 +31,12 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function create(who: Who, payload: Record<string, unknown> = valid()): Promise<Tool> {
-  const res = await call(who, "POST", "/api/tools", payload);
+  const res = await as(app, who).post("/api/tools", payload);
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
-const list = async (who: Who): Promise<Tool[]> => (await call(who, "GET", "/api/tools")).json();
+const list = async (who: Who): Promise<Tool[]> => (await as(app, who).get("/api/tools")).json();
 
 describe("authentication", () => {
   it("refuses every route without a session", async () => {
@@ -52,7 +49,7 @@ describe("authentication", () => {
       ["DELETE", `/api/tools/${id}`],
       ["POST", `/api/tools/${id}/execute`],
     ] as const) {
-      const res = await call(null, method, url, method === "GET" || method === "DELETE" ? undefined : valid());
+      const res = await as(app, null).request(method, url, method === "GET" || method === "DELETE" ? undefined : valid());
       expect(res.statusCode, `${method} ${url}`).toBe(401);
       expect(errorOf(res).message).toBe("Authentication required. Please sign in again.");
     }
@@ -90,7 +87,7 @@ describe("create, read, list", () => {
       request_body: { source: "switchboard" },
     });
     expect(new Date(created.created_at).toISOString()).toBe(created.created_at);
-    const got = await call(user, "GET", `/api/tools/${created.id}`);
+    const got = await as(app, user).get(`/api/tools/${created.id}`);
     expect(got.statusCode).toBe(200);
     expect(got.json()).toEqual(created);
   });
@@ -151,7 +148,7 @@ describe("validation", () => {
 
   it.each(cases)("refuses %s with the spec's message and writes nothing", async (_, payload, message) => {
     const user = await signUpAndLogIn(app);
-    const res = await call(user, "POST", "/api/tools", payload);
+    const res = await as(app, user).post("/api/tools", payload);
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe(message);
     expect(await list(user)).toEqual([]);
@@ -165,11 +162,11 @@ describe("validation", () => {
       [{ end_point_url: "example.com" }, "Must be a valid URL"],
       [{ http_headers: { "Bad Header": "x" } }, "Header names may only contain letters, digits and !#$%&'*+-.^_`|~"],
     ] as const) {
-      const res = await call(user, "PATCH", `/api/tools/${tool.id}`, patch);
+      const res = await as(app, user).patch(`/api/tools/${tool.id}`, patch);
       expect(res.statusCode).toBe(400);
       expect(errorOf(res).message).toBe(message);
     }
-    expect((await call(user, "GET", `/api/tools/${tool.id}`)).json()).toEqual(tool);
+    expect((await as(app, user).get(`/api/tools/${tool.id}`)).json()).toEqual(tool);
   });
 });
 
@@ -177,7 +174,7 @@ describe("update", () => {
   it("changes the fields sent, keeps the others and moves updated_at", async () => {
     const user = await signUpAndLogIn(app);
     const tool = await create(user, valid({ http_headers: { "X-A": "1" } }));
-    const res = await call(user, "PATCH", `/api/tools/${tool.id}`, {
+    const res = await as(app, user).patch(`/api/tools/${tool.id}`, {
       name: "Order status",
       http_method: "PUT",
       request_body: { status: "shipped" },
@@ -196,7 +193,7 @@ describe("update", () => {
       created_at: tool.created_at,
     });
     expect(new Date(updated.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(tool.updated_at).getTime());
-    expect((await call(user, "GET", `/api/tools/${tool.id}`)).json()).toEqual(updated);
+    expect((await as(app, user).get(`/api/tools/${tool.id}`)).json()).toEqual(updated);
   });
 });
 
@@ -206,7 +203,7 @@ describe("the API key", () => {
 
   it("is stored encrypted and never sent back, only a masked hint", async () => {
     const user = await signUpAndLogIn(app);
-    const res = await call(user, "POST", "/api/tools", valid({ api_key: secret }));
+    const res = await as(app, user).post("/api/tools", valid({ api_key: secret }));
     expect(res.statusCode).toBe(201);
     const tool = res.json() as Tool;
     expect(tool).toMatchObject({ api_key_set: true, api_key_hint: "••••abcd" });
@@ -214,9 +211,9 @@ describe("the API key", () => {
 
     const bodies = [
       res.body,
-      (await call(user, "GET", "/api/tools")).body,
-      (await call(user, "GET", `/api/tools/${tool.id}`)).body,
-      (await call(user, "PATCH", `/api/tools/${tool.id}`, { name: "Renamed" })).body,
+      (await as(app, user).get("/api/tools")).body,
+      (await as(app, user).get(`/api/tools/${tool.id}`)).body,
+      (await as(app, user).patch(`/api/tools/${tool.id}`, { name: "Renamed" })).body,
     ];
     for (const body of bodies) {
       expect(body).not.toContain(secret);
@@ -232,14 +229,14 @@ describe("the API key", () => {
     const user = await signUpAndLogIn(app);
     const tool = await create(user, valid({ api_key: secret }));
     const patch = async (body: Record<string, unknown>) => {
-      const res = await call(user, "PATCH", `/api/tools/${tool.id}`, body);
+      const res = await as(app, user).patch(`/api/tools/${tool.id}`, body);
       expect(res.statusCode, res.body).toBe(200);
       return res.json() as Tool;
     };
     expect(await patch({ name: "No key field" })).toMatchObject({ api_key_set: true, api_key_hint: "••••abcd" });
     expect(await patch({ api_key: "" })).toMatchObject({ api_key_set: true, api_key_hint: "••••abcd" });
     expect(await patch({ api_key: "   " })).toMatchObject({ api_key_set: true, api_key_hint: "••••abcd" });
-    const replaced = await call(user, "PATCH", `/api/tools/${tool.id}`, { api_key: replacement });
+    const replaced = await as(app, user).patch(`/api/tools/${tool.id}`, { api_key: replacement });
     expect(replaced.json()).toMatchObject({ api_key_set: true, api_key_hint: "••••wxyz" });
     expect(replaced.body).not.toContain(replacement);
     expect(await patch({ api_key: null })).toMatchObject({ api_key_set: false, api_key_hint: null });
@@ -258,24 +255,24 @@ describe("another user's tool", () => {
   it("answers 404 on read, update, delete and execute, and stays untouched", async () => {
     const tool = await create(alice, valid({ name: "Alice's private tool" }));
     const attempts = [
-      call(bob, "GET", `/api/tools/${tool.id}`),
-      call(bob, "PATCH", `/api/tools/${tool.id}`, { name: "Stolen" }),
-      call(bob, "DELETE", `/api/tools/${tool.id}`),
-      call(bob, "POST", `/api/tools/${tool.id}/execute`, { parameters: {} }),
+      as(app, bob).get(`/api/tools/${tool.id}`),
+      as(app, bob).patch(`/api/tools/${tool.id}`, { name: "Stolen" }),
+      as(app, bob).delete(`/api/tools/${tool.id}`),
+      as(app, bob).post(`/api/tools/${tool.id}/execute`, { parameters: {} }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.statusCode).toBe(404);
       expect(errorOf(res)).toEqual({ code: "not_found", message: "Tool not found" });
     }
-    expect((await call(alice, "GET", `/api/tools/${tool.id}`)).json()).toEqual(tool);
+    expect((await as(app, alice).get(`/api/tools/${tool.id}`)).json()).toEqual(tool);
   });
 
   it("answers 404 for an id that does not exist or is not an id at all", async () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid", "1"]) {
-      const res = await call(alice, "GET", `/api/tools/${id}`);
+      const res = await as(app, alice).get(`/api/tools/${id}`);
       expect(res.statusCode, id).toBe(404);
-      expect((await call(alice, "DELETE", `/api/tools/${id}`)).statusCode, id).toBe(404);
-      expect((await call(alice, "PATCH", `/api/tools/${id}`, { name: "x" })).statusCode, id).toBe(404);
+      expect((await as(app, alice).delete(`/api/tools/${id}`)).statusCode, id).toBe(404);
+      expect((await as(app, alice).patch(`/api/tools/${id}`, { name: "x" })).statusCode, id).toBe(404);
     }
   });
 });
@@ -295,9 +292,9 @@ describe("delete", () => {
     const onlyDoomed = await insertAssistant(user.userId, "Uses doomed", [doomed.id]);
     const none = await insertAssistant(user.userId, "Uses none", [kept.id]);
 
-    const res = await call(user, "DELETE", `/api/tools/${doomed.id}`);
+    const res = await as(app, user).delete(`/api/tools/${doomed.id}`);
     expect(res.statusCode).toBe(204);
-    expect((await call(user, "GET", `/api/tools/${doomed.id}`)).statusCode).toBe(404);
+    expect((await as(app, user).get(`/api/tools/${doomed.id}`)).statusCode).toBe(404);
     expect((await list(user)).map((t) => t.name)).toEqual(["Kept"]);
     expect(await toolIdsOf(both.id)).toEqual([kept.id]);
     expect(await toolIdsOf(onlyDoomed.id)).toEqual([]);
@@ -306,14 +303,14 @@ describe("delete", () => {
     const [after] = await db.select().from(assistants).where(eq(assistants.id, both.id));
     expect(after!.updatedAt.toISOString()).toBe(both.updatedAt.toISOString());
 
-    expect((await call(user, "DELETE", `/api/tools/${doomed.id}`)).statusCode).toBe(404);
+    expect((await as(app, user).delete(`/api/tools/${doomed.id}`)).statusCode).toBe(404);
   });
 
   it("does not touch another user's assistant that lists the same id", async () => {
     const user = await signUpAndLogIn(app);
     const tool = await create(user);
     const foreign = await insertAssistant(bob.userId, "Bob's", [tool.id]);
-    expect((await call(user, "DELETE", `/api/tools/${tool.id}`)).statusCode).toBe(204);
+    expect((await as(app, user).delete(`/api/tools/${tool.id}`)).statusCode).toBe(204);
     expect(await toolIdsOf(foreign.id)).toEqual([tool.id]);
   });
 });

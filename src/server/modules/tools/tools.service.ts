@@ -1,5 +1,5 @@
-import { z } from "zod";
 import type { Tool, ToolExecutionResponse, ToolInput, ToolUpdate } from "../../../shared/tools.ts";
+import { isUuid } from "../../../shared/ids.ts";
 import { apiKeyView } from "../../../shared/tools.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -24,8 +24,6 @@ export interface ToolsServiceDeps {
   /** Engine options (allow list, limits); `allowedHosts` is usually `config.toolAllowedHosts`. */
   execution: ExecuteToolOptions;
 }
-
-const isUuid = (value: string) => z.uuid().safeParse(value).success;
 
 export function createToolsService(deps: ToolsServiceDeps): ToolsService {
   const { db, secrets, execution } = deps;

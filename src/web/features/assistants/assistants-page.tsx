@@ -1,11 +1,10 @@
 import { Bot, Plus } from "lucide-react";
-import { useState } from "react";
+import { useState, type ComponentType } from "react";
 import { ASSISTANT_MESSAGES, type Assistant, type AssistantInput } from "@shared/assistants";
 import { EmptyState, ListPageHeader, LoadError, TableSkeleton } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/sonner";
-import { TestCallPanel } from "@/features/test-call/test-call-panel";
 import { ApiError } from "@/lib/api";
 import { AssistantSheet, type PanelState } from "./assistant-sheet";
 import { AssistantsTable } from "./assistants-table";
@@ -18,7 +17,17 @@ function showFailure(title: string, err: unknown, id?: string | number) {
   else toast.error(title, { id, description: err instanceof Error ? err.message : undefined });
 }
 
-export function AssistantsPage() {
+/**
+ * What the page needs of a test-call panel. The app hands the test-call feature's panel in
+ * (app/assistants-route.tsx), and the type checker holds the two shapes together there.
+ */
+interface TestCallSlot {
+  assistant: { id: string; name: string } | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+}
+
+export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType<TestCallSlot> }) {
   const assistants = useAssistants();
   const createAssistant = useCreateAssistant();
   const updateAssistant = useUpdateAssistant();

@@ -2,7 +2,7 @@ import { Pencil, PhoneCall, Trash2 } from "lucide-react";
 import type { KeyboardEvent } from "react";
 import type { Assistant } from "@shared/assistants";
 import { RowAction } from "@/components/row-action";
-import { byNumber, byText, SortableHead, TableSearch, useTableView } from "@/components/table-view";
+import { byNumber, byText, NoMatchRow, SortableHead, TableSearch, useTableView } from "@/components/table-view";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { shortDate } from "./assistant-dates";
 
@@ -74,13 +74,7 @@ export function AssistantsTable({ assistants: all, onOpen, onEdit, onTestCall, o
               </TableCell>
             </TableRow>
           ))}
-          {assistants.length === 0 && (
-            <TableRow className="hover:bg-transparent">
-              <TableCell colSpan={5} className="py-8 text-center text-muted-foreground">
-                No assistants match &ldquo;{query.trim()}&rdquo;.
-              </TableCell>
-            </TableRow>
-          )}
+          {assistants.length === 0 && <NoMatchRow what="assistants" query={query} columns={5} />}
         </TableBody>
       </Table>
     </div>

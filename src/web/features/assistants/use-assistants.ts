@@ -2,11 +2,10 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Assistant, AssistantDefaults, AssistantInput, AssistantUpdate } from "@shared/assistants";
 import type { Tool } from "@shared/tools";
 import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 
-export const assistantsQueryKey = ["assistants"] as const;
-const defaultsQueryKey = ["assistant-defaults"] as const;
-// The same key as the Tools page, so a tool created there shows up in the picker at once.
-const toolsQueryKey = ["tools"] as const;
+// The tools key is the Tools page's, so a tool created there shows up in the picker at once.
+const { assistants: assistantsQueryKey, assistantDefaults: defaultsQueryKey, tools: toolsQueryKey } = queryKeys;
 
 export type ToolOption = Pick<Tool, "id" | "name" | "type">;
 
@@ -59,8 +58,8 @@ export function useDeleteAssistant() {
       queryClient.setQueryData<Assistant[]>(assistantsQueryKey, (list) => list?.filter((a) => a.id !== id));
       // Linked phone numbers became unassigned and past calls lost their link: their lists are stale.
       void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
-      void queryClient.invalidateQueries({ queryKey: ["phone-numbers"] });
-      void queryClient.invalidateQueries({ queryKey: ["calls"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.phoneNumbers });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.calls });
     },
   });
 }

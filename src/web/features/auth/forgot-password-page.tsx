@@ -11,7 +11,7 @@ import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/sonner";
 import { api } from "@/lib/api";
 import { AuthCard } from "./auth-card";
-import { useAccountOptions } from "./session";
+import { useAccountOptions } from "@/lib/session";
 
 const backToLogin = (
   <Link to="/login" className="font-medium text-primary underline-offset-4 hover:underline">

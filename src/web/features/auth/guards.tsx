@@ -1,6 +1,6 @@
 import { Navigate, Outlet, useLocation } from "react-router";
 import { Spinner } from "@/components/ui/spinner";
-import { useSession } from "./session";
+import { useSession } from "@/lib/session";
 
 function FullPageSpinner() {
   return (

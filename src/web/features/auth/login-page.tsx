@@ -8,7 +8,8 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { AuthCard } from "./auth-card";
-import { sessionQueryKey, signIn } from "./session";
+import { signIn } from "@/lib/session";
+import { queryKeys } from "@/lib/query-keys";
 
 const FALLBACK = "An unexpected error occurred. Please try again.";
 
@@ -21,7 +22,7 @@ export function LoginPage() {
   const onSubmit = form.handleSubmit(async ({ email, password }) => {
     try {
       const { user } = await signIn(email, password);
-      queryClient.setQueryData(sessionQueryKey, user);
+      queryClient.setQueryData(queryKeys.session, user);
       navigate("/assistants");
     } catch (err) {
       toast.error("Login Failed", { description: err instanceof Error && err.message ? err.message : FALLBACK });

@@ -8,7 +8,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { AuthCard } from "./auth-card";
-import { signUp, useAccountOptions } from "./session";
+import { signUp, useAccountOptions } from "@/lib/session";
 
 const FALLBACK = "An unexpected error occurred. Please try again.";
 

@@ -9,6 +9,7 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { api } from "@/lib/api";
 import type { CallViewFilters } from "./use-call-filters";
+import { queryKeys } from "@/lib/query-keys";
 
 const ALL = "all";
 const SEARCH_DELAY_MS = 300;
@@ -23,7 +24,7 @@ interface CallFiltersBarProps {
 /** Search, assistant, type, status and date range above the table; every change lands in the URL. */
 export function CallFiltersBar({ filters, onChange, onClear, active }: CallFiltersBarProps) {
   // The same key and shape as the Assistants page's list, so either page fills the other's cache.
-  const assistants = useQuery({ queryKey: ["assistants"], queryFn: () => api<Assistant[]>("/api/assistants") });
+  const assistants = useQuery({ queryKey: queryKeys.assistants, queryFn: () => api<Assistant[]>("/api/assistants") });
   const [text, setText] = useState(filters.q ?? "");
   // The URL changed under the field (Back, Clear filters): show what it says.
   const [shownQ, setShownQ] = useState(filters.q);

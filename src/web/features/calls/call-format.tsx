@@ -10,24 +10,6 @@ export function formatCallDate(iso: string): string {
   return Number.isNaN(date.getTime()) ? "Invalid date" : format(date, "MMM d, yyyy h:mm a");
 }
 
-/** Time of day of a transcript entry; empty when unreadable. */
-export function formatEntryTime(iso: string): string {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? "" : format(date, "h:mm:ss a");
-}
-
-/** JSON for people: indented, and a string holding JSON is shown as that JSON. */
-export function prettyJson(value: unknown): string {
-  if (typeof value === "string") {
-    try {
-      return JSON.stringify(JSON.parse(value), null, 2);
-    } catch {
-      return value;
-    }
-  }
-  return JSON.stringify(value, null, 2) ?? String(value);
-}
-
 const STATUS_STYLES: Record<CallStatusKind, string> = {
   "in-progress": "border-transparent bg-sky-100 text-sky-800",
   completed: "border-transparent bg-green-100 text-green-800",

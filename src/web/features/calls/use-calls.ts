@@ -11,8 +11,9 @@ import {
   type CallStats,
 } from "@shared/call-records";
 import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 
-export const callsQueryKey = ["calls"] as const;
+const callsQueryKey = queryKeys.calls;
 
 async function logged<T>(read: () => Promise<T>): Promise<T> {
   try {

@@ -6,7 +6,7 @@ import { EmptyState, LoadError } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
-import { useSession } from "@/features/auth/session";
+import { useSession } from "@/lib/session";
 import { ApiError } from "@/lib/api";
 import { PhoneNumberDialog, type DialogState } from "./phone-number-dialog";
 import { PhoneNumbersTable } from "./phone-numbers-table";

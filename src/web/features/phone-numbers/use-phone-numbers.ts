@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PhoneNumber, PhoneNumberPurchase, PhoneNumberUpdate } from "@shared/phone-numbers";
 import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 
-export const phoneNumbersQueryKey = ["phone-numbers"] as const;
+const phoneNumbersQueryKey = queryKeys.phoneNumbers;
 
 /** Spec §7: numbers are read only when signed in. */
 export function usePhoneNumbers(enabled: boolean) {
@@ -16,7 +17,7 @@ export function usePhoneNumbers(enabled: boolean) {
 /** The assistant select: id and name of the user's assistants (the Assistants page's list, same cache). */
 export function useAssistantOptions(enabled: boolean) {
   return useQuery({
-    queryKey: ["assistants"],
+    queryKey: queryKeys.assistants,
     queryFn: () => api<{ id: string; name: string }[]>("/api/assistants"),
     enabled,
     select: (list) => list.map(({ id, name }) => ({ id, name })),

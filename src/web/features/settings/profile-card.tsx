@@ -7,7 +7,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
-import { useSession } from "@/features/auth/session";
+import { useSession } from "@/lib/session";
 import { useUpdateName } from "./use-account";
 
 /** Profile: the name shown in the app, and the (fixed) e-mail address. */

@@ -7,8 +7,9 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 
-const queryKey = ["settings", "retention"] as const;
+const queryKey = queryKeys.retention;
 type Rule = { on: boolean; days: string };
 const toRule = (days: number | null | undefined): Rule => ({ on: days != null, days: days != null ? String(days) : "30" });
 

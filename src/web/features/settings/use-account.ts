@@ -1,19 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AccountSummary, ChangePasswordInput, DeleteAccountInput } from "@shared/account";
 import type { SessionUser } from "@shared/auth";
-import { sessionQueryKey } from "@/features/auth/session";
 import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 
 /** What deleting the account would remove; read when the confirmation opens. */
 export function useAccountSummary(enabled: boolean) {
-  return useQuery({ queryKey: ["account"], queryFn: () => api<AccountSummary>("/api/account"), enabled, staleTime: 0 });
+  return useQuery({ queryKey: queryKeys.account, queryFn: () => api<AccountSummary>("/api/account"), enabled, staleTime: 0 });
 }
 
 export function useUpdateName() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (name: string) => api<{ user: SessionUser }>("/api/account/name", { method: "PATCH", body: { name } }),
-    onSuccess: ({ user }) => queryClient.setQueryData(sessionQueryKey, user),
+    onSuccess: ({ user }) => queryClient.setQueryData(queryKeys.session, user),
   });
 }
 
@@ -27,7 +27,7 @@ export function useDeleteAccount() {
     mutationFn: (input: DeleteAccountInput) => api<null>("/api/account", { method: "DELETE", body: { ...input } }),
     onSuccess: () => {
       queryClient.clear();
-      queryClient.setQueryData(sessionQueryKey, null);
+      queryClient.setQueryData(queryKeys.session, null);
     },
   });
 }

@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { CredentialName, CredentialSaveResult, CredentialStatus, TwilioCredentialsInput, TwilioCredentialsSaveResult } from "@shared/credentials";
 import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 
 export function useCredential(name: CredentialName) {
   return useQuery({
-    queryKey: ["credentials", name],
+    queryKey: queryKeys.credential(name),
     queryFn: () => api<CredentialStatus>(`/api/credentials/${name}`),
   });
 }
@@ -33,6 +34,6 @@ export function useRemoveCredential(name: CredentialName) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () => api<null>(`/api/credentials/${name}`, { method: "DELETE" }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ["credentials", name] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.credential(name) }),
   });
 }

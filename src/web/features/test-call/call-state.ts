@@ -3,15 +3,12 @@
  * active → ended, driven by the user's actions and the live socket's messages. Pure: the hook
  * (use-test-call.ts) runs the side effects and dispatches what happened.
  */
-import type { CallState, TranscriptEntry } from "@shared/calls";
+import { LIVE_CALL_TEXTS, type CallState, type TranscriptEntry } from "@shared/calls";
 
 export type CallPhase = "idle" | CallState;
 
 export const NOT_CONNECTED = "Not connected";
 export const MIC_DENIED_STATUS = "Microphone access denied";
-export const SESSION_ENDED_NORMALLY = "Session ended normally";
-/** The server's final status of a call that ended without a failure. */
-export const CALL_COMPLETED = "Call completed";
 
 /** A line the browser adds itself (microphone refused, socket trouble), placed after the server entries it followed. */
 export interface LocalLine {
@@ -147,7 +144,7 @@ export function callReducer(state: CallView, action: CallAction): CallView {
       // Spec §4: a 1000 close adds "Session ended normally" — unless the server's last word was
       // a failure (its status then is the error, not "Call completed"): the socket to the browser
       // closes with 1000 either way.
-      const normal = action.code === 1000 && (isLive(state.phase) || state.status === CALL_COMPLETED);
+      const normal = action.code === 1000 && (isLive(state.phase) || state.status === LIVE_CALL_TEXTS.callCompleted);
       let next = state;
       if (isLive(state.phase)) {
         next = {
@@ -158,8 +155,8 @@ export function callReducer(state: CallView, action: CallAction): CallView {
           status: action.opened ? `Disconnected (${action.code}) - ${action.reason}` : state.status,
         };
       }
-      if (normal && lastContent(next) !== SESSION_ENDED_NORMALLY) {
-        next = { ...next, local: systemLine(next, SESSION_ENDED_NORMALLY, false) };
+      if (normal && lastContent(next) !== LIVE_CALL_TEXTS.sessionEndedNormally) {
+        next = { ...next, local: systemLine(next, LIVE_CALL_TEXTS.sessionEndedNormally, false) };
       }
       return next;
     }

@@ -4,27 +4,13 @@
  * is call-state.ts; this hook runs its effects.
  */
 import { useCallback, useEffect, useReducer, useRef, useState, type Dispatch, type SetStateAction } from "react";
-import { formatDuration, type TranscriptEntry, type UserEndReason } from "@shared/calls";
+import { formatDuration, TEST_CALL_MESSAGES, testSessionSchema, type TestSession, type TranscriptEntry, type UserEndReason } from "@shared/calls";
 import { toast } from "@/components/ui/sonner";
 import { ApiError, api } from "@/lib/api";
 import { MIC_REQUIRED_MESSAGE, isPermissionDenied, requestMicrophone, startCapture, stopStream, type Capture } from "./audio-capture";
 import { createPlayback } from "./audio-playback";
 import { CallSocket, type CallSocketHandlers } from "./call-socket";
 import { callReducer, initialCallView, isLive, type CallAction, type CallPhase, type Notice } from "./call-state";
-
-export const CALL_MESSAGES = {
-  noAssistant: "No assistant selected",
-  started: "Call started successfully",
-  startFailed: "Failed to start call",
-  ended: "Call ended",
-  sendFailed: "Failed to send message",
-  micOn: "Microphone activated",
-  micOff: "Microphone deactivated",
-  micError: (message: string) => `Error initializing microphone: ${message}`,
-  toolFailed: "Failed to execute tool",
-  toolStatus: (status: number) => `Tool completed with status ${status}`,
-  initFailed: (reason: string) => `Failed to initialize session: ${reason}`,
-} as const;
 
 /**
  * Spec §8: a tool that could not run (no HTTP answer: refused, timed out, unreachable) is an
@@ -33,14 +19,8 @@ export const CALL_MESSAGES = {
 function toastToolOutcome(entry: TranscriptEntry) {
   if (entry.type !== "tool-response" || !entry.isError) return;
   const status = entry.toolData?.status ?? 0;
-  if (status > 0) toast.warning(CALL_MESSAGES.toolStatus(status));
-  else toast.error(CALL_MESSAGES.toolFailed, { description: entry.content });
-}
-
-export interface TestSession {
-  session_id: string;
-  model: string;
-  assistant: { id: string; name: string };
+  if (status > 0) toast.warning(TEST_CALL_MESSAGES.toolStatus(status));
+  else toast.error(TEST_CALL_MESSAGES.toolFailed, { description: entry.content });
 }
 
 export interface Levels {
@@ -57,7 +37,7 @@ function errorMessage(err: unknown): string {
 
 function noticeOf(err: unknown): Notice {
   const missingKey = err instanceof ApiError && err.code === "missing_api_key";
-  return { title: CALL_MESSAGES.startFailed, message: errorMessage(err), settingsLink: missingKey };
+  return { title: TEST_CALL_MESSAGES.startFailed, message: errorMessage(err), settingsLink: missingKey };
 }
 
 interface HandlerDeps {
@@ -82,7 +62,7 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
     message: (message) => {
       switch (message.type) {
         case "status":
-          if (message.state === "active" && phase() === "connecting") toast.success(CALL_MESSAGES.started);
+          if (message.state === "active" && phase() === "connecting") toast.success(TEST_CALL_MESSAGES.started);
           if (message.state === "active") wasActive = true;
           dispatch({ type: "status", state: message.state, text: message.text });
           break;
@@ -106,8 +86,8 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
           // Ended before it was ever active: the engine could not open the provider's session.
           const neverStarted = !wasActive;
           dispatch({ type: "ended", outcome: { reason: message.reason, durationMs: message.durationMs, cost: message.cost } });
-          if (neverStarted) toast.error(CALL_MESSAGES.initFailed(message.reason));
-          else toast.success(CALL_MESSAGES.ended, { description: `${formatDuration(message.durationMs)} · $${message.cost.toFixed(2)}` });
+          if (neverStarted) toast.error(TEST_CALL_MESSAGES.initFailed(message.reason));
+          else toast.success(TEST_CALL_MESSAGES.ended, { description: `${formatDuration(message.durationMs)} · $${message.cost.toFixed(2)}` });
           break;
         }
         default:
@@ -115,12 +95,12 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
       }
     },
     error: (wasOpen) => {
-      if (!wasOpen) toast.error(CALL_MESSAGES.startFailed, { description: "Could not connect to the call server." });
+      if (!wasOpen) toast.error(TEST_CALL_MESSAGES.startFailed, { description: "Could not connect to the call server." });
       dispatch({ type: "socket-error", opened: wasOpen });
     },
     close: (code, reason) => {
       // Refused after the upgrade (no such session, no key any more, ...): the call never started.
-      if (opened && phase() === "connecting" && code !== 1000) toast.error(CALL_MESSAGES.initFailed(reason || `Disconnected (${code})`));
+      if (opened && phase() === "connecting" && code !== 1000) toast.error(TEST_CALL_MESSAGES.initFailed(reason || `Disconnected (${code})`));
       forget();
       dispatch({ type: "closed", code, reason, opened });
       setLevels(QUIET);
@@ -151,7 +131,7 @@ export function useTestCall(assistant: { id: string; name: string } | null) {
 
   const start = useCallback(async () => {
     if (!assistant) {
-      toast.error(CALL_MESSAGES.noAssistant);
+      toast.error(TEST_CALL_MESSAGES.noAssistant);
       return;
     }
     // Spec §4: starting while active or connecting does nothing.
@@ -170,7 +150,7 @@ export function useTestCall(assistant: { id: string; name: string } | null) {
       if (stream) stopStream(stream);
     };
     const micFailed = (err: unknown) => {
-      const message = CALL_MESSAGES.micError(errorMessage(err));
+      const message = TEST_CALL_MESSAGES.micError(errorMessage(err));
       dispatch({ type: "start-failed", notice: null, line: message });
       toast.error(message);
     };
@@ -183,7 +163,7 @@ export function useTestCall(assistant: { id: string; name: string } | null) {
       if (abandoned()) return;
       if (isPermissionDenied(err)) {
         dispatch({ type: "mic-denied", line: MIC_REQUIRED_MESSAGE });
-        toast.error(CALL_MESSAGES.startFailed, { description: MIC_REQUIRED_MESSAGE });
+        toast.error(TEST_CALL_MESSAGES.startFailed, { description: MIC_REQUIRED_MESSAGE });
       } else micFailed(err);
       return;
     }
@@ -201,14 +181,14 @@ export function useTestCall(assistant: { id: string; name: string } | null) {
 
     let session: TestSession;
     try {
-      const [created] = await Promise.all([api<TestSession>("/api/calls/test-session", { body: { assistantId: assistant.id } }), playback.ready]);
+      const [created] = await Promise.all([api<unknown>("/api/calls/test-session", { body: { assistantId: assistant.id } }).then((body) => testSessionSchema.parse(body)), playback.ready]);
       session = created;
     } catch (err) {
       release();
       if (abandoned()) return;
       const notice = noticeOf(err);
       dispatch({ type: "start-failed", notice });
-      toast.error(CALL_MESSAGES.startFailed, { description: notice.message });
+      toast.error(TEST_CALL_MESSAGES.startFailed, { description: notice.message });
       return;
     }
     if (abandoned()) return release();
@@ -242,7 +222,7 @@ export function useTestCall(assistant: { id: string; name: string } | null) {
     // Spec §4: blocked when blank, inactive or connecting.
     if (content === "" || phaseRef.current !== "active") return false;
     const sent = socketRef.current?.sendText(content) ?? false;
-    if (!sent) toast.error(CALL_MESSAGES.sendFailed);
+    if (!sent) toast.error(TEST_CALL_MESSAGES.sendFailed);
     return sent;
   }, []);
 
@@ -251,8 +231,8 @@ export function useTestCall(assistant: { id: string; name: string } | null) {
     const on = !view.micOn;
     socketRef.current.setMicrophone(on);
     dispatch({ type: "mic", on });
-    if (on) toast.success(CALL_MESSAGES.micOn);
-    else toast.info(CALL_MESSAGES.micOff);
+    if (on) toast.success(TEST_CALL_MESSAGES.micOn);
+    else toast.info(TEST_CALL_MESSAGES.micOff);
   }, [dispatch, view.micOn]);
 
   /** A fresh panel for the next call (nothing happens during one). */

@@ -3,7 +3,8 @@ import type { ReactNode } from "react";
 import type { Tool } from "@shared/tools";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
-import { FORMAT_LABELS, isEmptyJson, longDate, MethodBadge, orderedSchema, prettyJson, TypeBadge } from "./tool-format";
+import { prettyJson } from "@/lib/format";
+import { FORMAT_LABELS, isEmptyJson, longDate, MethodBadge, orderedSchema, TypeBadge } from "./tool-format";
 
 interface ToolDetailsProps {
   tool: Tool;

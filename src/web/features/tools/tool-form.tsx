@@ -20,7 +20,8 @@ import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/components/ui/sonner";
 import { Textarea } from "@/components/ui/textarea";
-import { FORMAT_LABELS, isEmptyJson, orderedSchema, prettyJson, TYPE_LABELS } from "./tool-format";
+import { prettyJson } from "@/lib/format";
+import { FORMAT_LABELS, isEmptyJson, orderedSchema, TYPE_LABELS } from "./tool-format";
 
 type ToolFormOutput = z.output<typeof toolFormSchema>;
 

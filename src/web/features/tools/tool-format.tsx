@@ -41,8 +41,6 @@ export function longDate(iso: string | null | undefined): string {
   return isValid(date) ? format(date, "MMMM d, yyyy 'at' h:mm a") : "Invalid date";
 }
 
-export const prettyJson = (value: unknown) => JSON.stringify(value, null, 2);
-
 /**
  * The database stores JSON as jsonb, which reorders keys ("required" before "properties");
  * a schema reads best in the order people write it.

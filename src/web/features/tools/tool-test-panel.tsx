@@ -8,8 +8,9 @@ import { Input } from "@/components/ui/input";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { toast } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
+import { prettyJson } from "@/lib/format";
 import { buildTestParameters, placeholderFor, testParametersOf } from "./test-parameters";
-import { MethodBadge, prettyJson } from "./tool-format";
+import { MethodBadge } from "./tool-format";
 import { PANEL_WIDTH } from "./tool-sheet";
 import { useExecuteTool } from "./use-tools";
 

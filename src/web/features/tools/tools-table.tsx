@@ -1,7 +1,7 @@
 import { FlaskConical, Pencil, Trash2 } from "lucide-react";
 import type { Tool } from "@shared/tools";
 import { RowAction } from "@/components/row-action";
-import { byText, SortableHead, TableSearch, useTableView } from "@/components/table-view";
+import { byText, NoMatchRow, SortableHead, TableSearch, useTableView } from "@/components/table-view";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { MethodBadge, TypeBadge } from "./tool-format";
 
@@ -76,13 +76,7 @@ export function ToolsTable({ tools: all, onOpen, onTest, onEdit, onDelete }: Too
               </TableCell>
             </TableRow>
           ))}
-          {tools.length === 0 && (
-            <TableRow className="hover:bg-transparent">
-              <TableCell colSpan={5} className="py-8 text-center text-muted-foreground">
-                No tools match &ldquo;{query.trim()}&rdquo;.
-              </TableCell>
-            </TableRow>
-          )}
+          {tools.length === 0 && <NoMatchRow what="tools" query={query} columns={5} />}
         </TableBody>
       </Table>
     </div>

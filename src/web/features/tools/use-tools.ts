@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Tool, ToolExecutionResponse, ToolInput, ToolUpdate } from "@shared/tools";
 import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 
-// Shared with the Assistants page's tool picker, so a change here shows up there at once.
-export const toolsQueryKey = ["tools"] as const;
-// Assistants show their tools' names and drop deleted ones: a tool change makes them stale.
-const assistantsQueryKey = ["assistants"] as const;
+// The tools key is shared with the Assistants page's tool picker, so a change here shows up there
+// at once; assistants show their tools' names and drop deleted ones, so a tool change makes them stale.
+const { tools: toolsQueryKey, assistants: assistantsQueryKey } = queryKeys;
 
 const toolPath = (id: string) => `/api/tools/${encodeURIComponent(id)}`;
 

@@ -2,13 +2,12 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import type { AccountOptions } from "@shared/account";
 import type { SessionUser } from "@shared/auth";
 import { api } from "@/lib/api";
-
-export const sessionQueryKey = ["session"] as const;
+import { queryKeys } from "@/lib/query-keys";
 
 /** The signed-in user, or null. The cookie is HttpOnly, so the server is the only one who knows. */
 export function useSession() {
   return useQuery({
-    queryKey: sessionQueryKey,
+    queryKey: queryKeys.session,
     queryFn: async () => (await api<{ user: SessionUser } | null>("/api/auth/get-session"))?.user ?? null,
     staleTime: 60_000,
   });
@@ -29,14 +28,14 @@ export function useSignOut() {
   return async () => {
     await api("/api/auth/sign-out", { body: {} });
     queryClient.clear();
-    queryClient.setQueryData(sessionQueryKey, null);
+    queryClient.setQueryData(queryKeys.session, null);
   };
 }
 
 /** Whether this server can send e-mail (sign-up confirmation, password reset). Rarely changes. */
 export function useAccountOptions() {
   return useQuery({
-    queryKey: ["account-options"],
+    queryKey: queryKeys.accountOptions,
     queryFn: () => api<AccountOptions>("/api/account/options"),
     staleTime: Infinity,
   });

@@ -1,0 +1,19 @@
+import type { CredentialName } from "@shared/credentials";
+
+/**
+ * Every React Query key of the client, in one place: several pages read the same data (the
+ * assistants list feeds the Assistants page, the phone-number dialog and the calls filter), so a
+ * change made on one page must invalidate the key the others read.
+ */
+export const queryKeys = {
+  session: ["session"],
+  accountOptions: ["account-options"],
+  account: ["account"],
+  assistants: ["assistants"],
+  assistantDefaults: ["assistant-defaults"],
+  tools: ["tools"],
+  calls: ["calls"],
+  phoneNumbers: ["phone-numbers"],
+  retention: ["settings", "retention"],
+  credential: (name: CredentialName) => ["credentials", name] as const,
+} as const;
