@@ -8,6 +8,7 @@ import { ACCOUNT_MESSAGES } from "../src/shared/account.ts";
 import { createSmtpMailer } from "../src/server/auth/mailer.ts";
 import { assistants, calls, credentials, tools, user as users } from "../src/server/db/schema.ts";
 import { firstLink, startFakeSmtp } from "../tests/fakes/smtp-server.ts";
+import { TWILIO_ERRORS } from "../tests/fakes/twilio-rest.ts";
 import { expect, expectToast, startTestServer, test } from "./fixtures.ts";
 
 async function freePort(): Promise<number> {
@@ -174,4 +175,34 @@ test("Settings: delete my account names what goes, needs the password, and remov
   await page.getByLabel("Password").fill(user.password);
   await page.getByRole("button", { name: "Log In" }).click();
   await expectToast(page, "Login Failed");
+});
+
+test("Settings: a number Twilio will not release stops the deletion; the dialog says which and what to do", async ({ page, server, user }) => {
+  const account = server.twilio.addAccount();
+  expect((await page.request.put(`${server.url}/api/credentials/twilio`, { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
+  const assistant = await (await page.request.post(`${server.url}/api/assistants`, { data: { name: "Front desk" } })).json();
+  const bought = await page.request.post(`${server.url}/api/phone-numbers`, { data: { country_code: "US", assistant_id: assistant.id } });
+  expect(bought.status()).toBe(201);
+  const { phone_number: number } = await bought.json();
+
+  await page.goto("/settings");
+  await page.getByRole("button", { name: "Delete My Account" }).click();
+  const dialog = page.getByRole("alertdialog", { name: "Delete your account?" });
+  await expect(dialog.getByRole("list", { name: "What is deleted" })).toContainText("1 phone number, released from your Twilio account");
+  server.twilio.failNext("release", TWILIO_ERRORS.authenticate);
+  await dialog.getByLabel("Your password").fill(user.password);
+  await dialog.getByRole("button", { name: "Delete Account" }).click();
+  const blocked = dialog.getByRole("alert");
+  await expect(blocked).toContainText(`Your account was not deleted: Twilio did not release ${number}`);
+  await expect(blocked).toContainText("Delete these numbers on the Phone Numbers page and try again.");
+  await expect(dialog).toBeVisible();
+  expect(server.twilio.numbersOf(account.sid).map((n) => n.phoneNumber)).toEqual([number]);
+  const [row] = await server.db.select().from(users).where(eq(users.email, user.email));
+  expect(row).toBeDefined();
+  expect(await server.db.select().from(assistants).where(eq(assistants.userId, row!.id))).toHaveLength(1);
+
+  // Twilio releases it the second time: the account goes.
+  await dialog.getByRole("button", { name: "Delete Account" }).click();
+  await expectToast(page, ACCOUNT_MESSAGES.accountDeleted);
+  expect(server.twilio.numbersOf(account.sid)).toEqual([]);
 });

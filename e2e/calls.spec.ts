@@ -206,12 +206,14 @@ test("the details panel: information, recording playback, transcript and raw log
 
 test("a recording address that stops working (expired) is replaced by a fresh one", async ({ page, server, user }) => {
   const { finished } = await seedCalls(server, user.email);
+  // The address the player asked for first, as the browser requested it. Reading the element's
+  // src after opening the panel would race the player: the refusal, the fresh read and the switch
+  // can all be over before the test looks, and then no further change ever comes.
+  const seen: { expired?: string } = {};
   let refused = 0;
-  let refusedAddress = "";
   await page.route(`**/api/media/recordings/${finished.id}.wav*`, async (route) => {
     if (refused++ === 0) {
-      const url = new URL(route.request().url());
-      refusedAddress = `${url.pathname}${url.search}`;
+      seen.expired = route.request().url();
       await route.fulfill({ status: 403, contentType: "application/json", body: JSON.stringify({ error: { code: "forbidden", message: "This media address has expired" } }) });
     } else {
       await route.continue();
@@ -221,10 +223,19 @@ test("a recording address that stops working (expired) is replaced by a fresh on
   await rows(page).filter({ hasText: "Mar 14, 2026 11:04 AM" }).click();
   const panel = details(page);
   const audio = panel.locator("audio");
-  // Compared with the address actually refused: the fresh one may already be in place by the
-  // time the attribute is first read.
-  await expect.poll(() => refused).toBeGreaterThan(0);
-  await expect.poll(() => audio.getAttribute("src")).not.toBe(refusedAddress);
+  await expect.poll(() => seen.expired).toBeDefined();
+  const expiredUrl = new URL(seen.expired!);
+  expect(expiredUrl.searchParams.get("sig")).toBeTruthy();
+  // The player now holds another signed address of the same recording.
+  const current = async () => {
+    const src = await audio.getAttribute("src");
+    return src === null ? null : new URL(src, page.url());
+  };
+  await expect.poll(async () => [null, expiredUrl.href].includes((await current())?.href ?? null)).toBe(false);
+  const fresh = (await current())!;
+  expect(fresh.pathname).toBe(expiredUrl.pathname);
+  expect(fresh.searchParams.get("sig")).toBeTruthy();
+  expect(fresh.searchParams.get("sig")).not.toBe(expiredUrl.searchParams.get("sig"));
   await panel.getByRole("button", { name: "Play recording" }).click();
   await expect.poll(() => audio.evaluate((el: HTMLAudioElement) => el.currentTime)).toBeGreaterThan(0.5);
   expect(refused).toBeGreaterThan(1);

@@ -32,7 +32,8 @@ export async function startTestServer(env: Record<string, string> = {}, deps: Pa
   await database.migrate();
   // PUBLIC_URL must be the address the browser uses (the live-call socket checks Origin against
   // it), so the port is chosen before the app is built.
-  const port = await freePort();
+  // A spec that chose its own PORT (and PUBLIC_URL from it) is listened on there.
+  const port = env.PORT ? Number(env.PORT) : await freePort();
   const url = `http://127.0.0.1:${port}`;
   const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: String(port), PUBLIC_URL: url, TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TWILIO_API_BASE: twilio.baseUrl, TRUST_PROXY: "true", ...env });
   const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };

@@ -1,39 +1,124 @@
 import { eq } from "drizzle-orm";
-import { assistants, phoneNumbers, user as users } from "../src/server/db/schema.ts";
+import { user as users } from "../src/server/db/schema.ts";
 import { saveCredential } from "../src/server/modules/credentials/credentials.service.ts";
+import { startToolUpstream, type ToolUpstream } from "../tests/fakes/tool-upstream.ts";
 import { TwilioCaller } from "../tests/fakes/twilio-caller.ts";
 import { mulawSpeech } from "../tests/fakes/twilio-speech.ts";
-import { expect, test } from "./fixtures.ts";
+import { expect, expectToast, test } from "./fixtures.ts";
 
 /**
- * A simulated phone call (Twilio's protocol over real HTTP and WebSocket, against the fake
- * OpenAI) to a number the user owns, then the Real call on the Calls page. The number row
- * and the Twilio credentials are inserted directly: buying numbers is the phone-numbers
- * module's part.
+ * Issue 10 §4, end to end: the user saves their Twilio credentials on Settings and buys a number
+ * on Phone Numbers linked to an assistant with a tool (at the fake Twilio REST server); a
+ * simulated caller (Twilio's webhook and media stream over real HTTP and WebSocket) phones it
+ * against the fake OpenAI, hears the first message, makes the tool run, interrupts the answer,
+ * hangs up; then the Real call is on the Calls page.
  */
-const AUTH_TOKEN = "e2e-twilio-auth-token-0123456789ab";
+let upstream: ToolUpstream;
+test.beforeAll(async () => {
+  upstream = await startToolUpstream();
+});
+test.afterAll(async () => {
+  await upstream?.close();
+});
 
-test("a caller phones the assistant; the Real call shows on the Calls page with the caller's number, transcript, recording and cost", async ({ page, server, user }) => {
+const CALLER = "+14155550123";
+const GREETING = "Thanks for calling, this is Ava.";
+
+test("a caller phones a number bought in the app; the assistant greets, runs its tool, is interrupted; the Real call shows on the Calls page", async ({ page, server, user }) => {
+  test.setTimeout(90_000);
+  // The OpenAI key is not this test's subject (the Settings spec covers it).
   const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, user.email));
-  const userId = owner!.id;
-  await saveCredential(server.app.ctx, userId, "openai_api_key", server.openai.apiKey);
-  await saveCredential(server.app.ctx, userId, "twilio_account_sid", `AC${"3".repeat(32)}`);
-  await saveCredential(server.app.ctx, userId, "twilio_auth_token", AUTH_TOKEN);
-  const [assistant] = await server.db
-    .insert(assistants)
-    .values({ userId, name: "Phone Ava", model: "gpt-realtime", instructions: "Help callers.", firstMessage: "Thanks for calling, this is Ava." })
-    .returning();
-  await server.db.insert(phoneNumbers).values({ userId, phoneNumber: "+15550142", countryCode: "US", status: "active", assistantId: assistant!.id });
-  server.openai.script = { speechMs: 800, userSays: ["I would like to check my booking."], replies: ["Sure, your booking is confirmed."] };
+  await saveCredential(server.app.ctx, owner!.id, "openai_api_key", server.openai.apiKey);
+  const api = async (url: string, data: object) => {
+    const res = await page.request.post(url, { data, headers: { origin: server.url } });
+    expect(res.status(), await res.text()).toBe(201);
+    return (await res.json()) as { id: string };
+  };
+  const tool = await api("/api/tools", {
+    name: "Lookup Order",
+    description: "Finds an order by its number",
+    type: "API",
+    http_method: "GET",
+    parameter_format: "standard",
+    end_point_url: `${upstream.origin}/orders`,
+    parameters: { type: "object", properties: { order_id: { type: "string", description: "Order number" } }, required: ["order_id"] },
+  });
+  await api("/api/assistants", { name: "Phone Ava", instructions: "Help callers.", first_message: GREETING, tool_ids: [tool.id] });
 
-  const call = await TwilioCaller.dial({ origin: server.url, publicUrl: server.config.publicUrl, authToken: AUTH_TOKEN, to: "+15550142", from: "+14155550123" });
+  // ── Settings: the user's own Twilio account, saved and verified at (fake) Twilio ──────────
+  const account = server.twilio.addAccount({ friendlyName: "Ava's contact centre" });
+  await page.goto("/settings");
+  const card = page.locator("form").filter({ has: page.getByLabel("Account SID") });
+  await expect(card.getByTestId("twilio-status")).toHaveText("No existing credentials found");
+  await card.getByLabel("Account SID").fill(account.sid);
+  await card.getByLabel("Auth Token").fill(account.authToken);
+  await card.getByRole("button", { name: "Save Credentials" }).click();
+  await expect(card.getByTestId("twilio-status")).toContainText("Credentials saved and verified");
+
+  // ── Phone Numbers: buy a US number answered by Phone Ava ─────────────────────────────────
+  server.twilio.setAvailable("US", ["+14155550188"]);
+  await page.goto("/phone-numbers");
+  await page.getByRole("button", { name: "Create New Phone Number" }).click();
+  const dialog = page.getByRole("dialog", { name: "Purchase New Phone Number" });
+  await dialog.getByLabel("Country").click();
+  await page.getByRole("option", { name: "US (+1)", exact: true }).click();
+  await dialog.getByLabel("Assistant").click();
+  await page.getByRole("option", { name: "Phone Ava", exact: true }).click();
+  await dialog.getByRole("button", { name: "Purchase Phone Number" }).click();
+  await expectToast(page, "Phone number purchased");
+  const numberRow = page.getByTestId("phone-number-row");
+  await expect(numberRow.getByRole("cell").nth(0)).toHaveText("+14155550188");
+  await expect(numberRow.getByRole("cell").nth(3)).toHaveText("Phone Ava");
+  const [held] = server.twilio.numbersOf(account.sid);
+  expect(held).toMatchObject({ phoneNumber: "+14155550188", voiceUrl: `${server.config.publicUrl}/telephony/twilio/voice` });
+
+  // ── The call: greeting, a question that runs the tool, an interruption of the answer ─────
+  const answerWords = Array.from({ length: 40 }, (_, i) => `word${i} `);
+  server.openai.script = {
+    speechMs: 1000,
+    chunkMs: 20,
+    userSays: ["Where is my order 42?", "Wait, stop."],
+    replies: [
+      { say: "Let me check that for you.", audioMs: 800, toolCalls: [{ name: "Lookup_Order", arguments: { order_id: "42" } }] },
+      // Generated a little faster than real time, so it is still streaming when the caller interrupts.
+      { say: answerWords.join(""), pieces: answerWords, pieceGapMs: 90, audioMs: 4000, chunkMs: 100 },
+      "Okay, anything else?",
+    ],
+  };
+  const call = await TwilioCaller.dial({ origin: server.url, publicUrl: server.config.publicUrl, authToken: account.authToken, to: "+14155550188", from: CALLER });
   expect(call.webhookStatus).toBe(200);
+  const index = server.openai.connections.length;
   await call.openStream();
-  await call.until(() => call.heardMs >= 400, "first message heard");
-  await call.speak(mulawSpeech("I would like to check my booking."), 800);
-  await call.until(() => call.heardMs >= 800, "answer heard");
+  const conn = await server.openai.connection(index, 10_000);
+
+  // The first message, heard in full (400 ms of µ-law by default).
+  await call.until(() => call.heardMs >= 400, "first message heard", 10_000);
+  expect(conn.receivedOf("response.create")[0]).toMatchObject({ response: { instructions: expect.stringContaining(GREETING) } });
+
+  await call.speak(mulawSpeech("Where is my order forty two?"), 1000);
+  await conn.until(() => conn.receivedOf("conversation.item.create").length > 0, 10_000, "tool output");
+  expect(upstream.requests.map((r) => [r.path, r.query])).toEqual([["/orders", { order_id: "42" }]]);
+  const assistantItems = () => conn.items.filter((i) => i.role === "assistant").map((i) => i.id);
+  await conn.until(() => assistantItems().length === 3, 10_000, "answer item");
+  const [, fillerItem, answerItem] = assistantItems();
+
+  // The caller hears the filler and about 0.7 s of the answer, then talks over it.
+  await call.until(() => call.heardMs >= 400 + 800 + 700, "answer playing", 10_000);
+  const clearsBefore = call.clears;
+  await call.speak(mulawSpeech("Wait, stop."), 1000);
+  await call.until(() => call.clears > clearsBefore, "clear", 10_000);
+  const truncate = await conn.waitFor("conversation.item.truncate");
+  // The item cut is the one being heard (the answer, not the filler heard in full), at what was heard of it.
+  const heardOfAnswer = call.heardAtClear.at(-1)! - 400 - 800;
+  expect(truncate["item_id"]).toBe(answerItem);
+  expect(truncate["item_id"]).not.toBe(fillerItem);
+  expect(Math.abs((truncate["audio_end_ms"] as number) - heardOfAnswer)).toBeLessThanOrEqual(55);
+  expect(conn.receivedOf("conversation.item.truncate")).toHaveLength(1);
+  await conn.until(() => conn.sentOf("response.done").length >= 4, 10_000, "reply to the interruption");
+  await call.until(() => call.heardMs >= call.heardAtClear.at(-1)! + 400, "reply heard", 10_000);
   await call.hangUp();
 
+  // ── Calls page: the Real call with the caller's number, transcript, recording and cost ────
   await page.goto("/calls");
   const row = page.getByTestId("call-row").filter({ hasText: "Phone Ava" });
   await expect(row).toHaveCount(1);
@@ -45,12 +130,13 @@ test("a caller phones the assistant; the Real call shows on the Calls page with 
   const panel = page.getByRole("dialog", { name: "Call Details" });
   const info = panel.getByRole("region", { name: "Call Information" });
   await expect(info.locator('[data-field="Type"] dd')).toHaveText("Real");
-  await expect(info.locator('[data-field="Caller"] dd')).toHaveText("+14155550123");
-  await expect(info.locator('[data-field="Number Called"] dd')).toHaveText("+15550142");
+  await expect(info.locator('[data-field="Caller"] dd')).toHaveText(CALLER);
+  await expect(info.locator('[data-field="Number Called"] dd')).toHaveText("+14155550188");
   await expect(info.locator('[data-field="Cost"] dd')).toHaveText("$0.05");
   await expect(panel.getByRole("region", { name: "Call Audio" }).getByText("Recording available")).toBeVisible();
   const transcript = panel.getByRole("region", { name: "Conversation Transcript" });
-  await expect(transcript.getByText("Thanks for calling, this is Ava.")).toBeVisible();
-  await expect(transcript.getByText("I would like to check my booking.")).toBeVisible();
-  await expect(transcript.getByText("Sure, your booking is confirmed.")).toBeVisible();
+  await expect(transcript.getByText(GREETING)).toBeVisible();
+  await expect(transcript.getByText("Where is my order 42?")).toBeVisible();
+  await expect(transcript.getByText("Calling tool Lookup Order")).toBeVisible();
+  await expect(transcript.getByText("Wait, stop.")).toBeVisible();
 });

@@ -17,7 +17,6 @@ import { registerJsonBodyGuard } from "./http/json-body.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
 import { registerSpa } from "./http/spa.ts";
 import { accountPublicRoutes, accountRoutes } from "./modules/account/account.routes.ts";
-import type { ReleaseUserPhoneNumbers } from "./modules/account/account.service.ts";
 import { demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes.ts";
 import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
 import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
@@ -53,11 +52,6 @@ export interface AppDeps {
   storage?: Storage;
   /** Signs media addresses; defaults to one keyed by APP_SECRET. */
   signer?: UrlSigner;
-  /**
-   * Releases a user's phone numbers at Twilio before their account is deleted; defaults to the
-   * phone-numbers module's, through the user's own Twilio account.
-   */
-  releaseUserPhoneNumbers?: ReleaseUserPhoneNumbers;
   /** Per-audio-frame timing of live calls (npm run bench:voice); off when absent. */
   callMetrics?: FrameMetrics;
   /** Where log lines go (tests read them); stdout when absent. */
@@ -188,7 +182,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(callsHistoryRoutes);
     await scope.register(phoneNumbersRoutes);
     await scope.register(retentionRoutes);
-    await scope.register(accountRoutes, { releasePhoneNumbers: deps.releaseUserPhoneNumbers ?? ((userId) => releaseNumbersBeforeAccountDeletion(ctx, userId)) });
+    // The account module asks the phone-numbers module to release the user's numbers at Twilio first.
+    await scope.register(accountRoutes, { releasePhoneNumbers: (userId) => releaseNumbersBeforeAccountDeletion(ctx, userId) });
   });
 
   if (deps.retentionJob ?? config.env !== "test") {

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calls } from "../../src/server/db/schema.ts";
 import type { Db } from "../../src/server/db/client.ts";
 import { startToolUpstream, type ToolUpstream } from "../fakes/tool-upstream.ts";
+import { startFakeTwilioRest, type FakeTwilioRest } from "../fakes/twilio-rest.ts";
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../harness.ts";
 import { badInputs, seededRandom } from "./bad-inputs.ts";
-import { JSON_ROUTES, type Fixtures } from "./route-table.ts";
+import { ownedResources } from "./fixtures.ts";
+import { JSON_ROUTES, QUERY_ROUTES, type Fixtures } from "./route-table.ts";
 import { changedTables, snapshot } from "./snapshot.ts";
 
 /**
@@ -14,6 +15,7 @@ import { changedTables, snapshot } from "./snapshot.ts";
 const SEED = 9;
 
 let upstream: ToolUpstream;
+let twilio: FakeTwilioRest;
 let app: TestApp;
 let db: Db;
 let cookie: string;
@@ -22,14 +24,17 @@ const figures: { route: string; tried: number; answered5xx: number; wrongShape: 
 
 beforeAll(async () => {
   upstream = await startToolUpstream();
-  ({ app, db } = await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1" } }));
+  // A real Twilio account at the fake: a bad input that slipped through would really buy or re-point a number.
+  twilio = await startFakeTwilioRest();
+  ({ app, db } = await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1", TWILIO_API_BASE: twilio.baseUrl } }));
   const user = await signUpAndLogIn(app);
   cookie = user.cookie;
   const upstreamUrl = `${upstream.origin}/echo`;
-  const tool = await app.inject({ method: "POST", url: "/api/tools", headers: { cookie }, payload: JSON_ROUTES["create tool"]!.valid({ upstreamUrl } as Fixtures) });
-  const assistant = await app.inject({ method: "POST", url: "/api/assistants", headers: { cookie }, payload: { name: "Fuzz target" } });
-  const [call] = await db.insert(calls).values({ userId: user.userId, assistantName: "Fuzz target" }).returning();
-  fixtures = { toolId: tool.json().id, assistantId: assistant.json().id, callId: call!.id, upstreamUrl };
+  fixtures = await ownedResources(app, twilio, user, {
+    upstreamUrl,
+    tool: JSON_ROUTES["create tool"]!.valid({ upstreamUrl } as Fixtures),
+    assistant: { name: "Fuzz target" },
+  });
 });
 
 afterAll(async () => {
@@ -38,12 +43,34 @@ afterAll(async () => {
   console.table(figures);
   await app?.close();
   await upstream?.close();
+  await twilio?.close();
 });
 
 let address = 0;
 // A fresh client address per request: per-address limits (demo requests, logins) must not turn
 // a bad input into a 429 that hides how the route itself answers it.
 const nextAddress = () => `10.99.${(++address >> 8) & 255}.${address & 255}`;
+
+const errorShapeOk = (text: string) => {
+  try {
+    const body = JSON.parse(text) as { error?: { code?: unknown; message?: unknown } };
+    return typeof body?.error?.code === "string" && typeof body.error.message === "string" && body.error.message.length > 0;
+  } catch {
+    return false;
+  }
+};
+
+/** Bad values for one query parameter, already URL-encoded (as a client could send them). */
+const BAD_QUERY_VALUES: Record<string, string> = {
+  "U+0000": "a%00b",
+  "lone surrogate (CESU bytes)": "x%ED%A0%80y",
+  "invalid UTF-8": "x%C3%28y",
+  "10 KB": "z".repeat(10_000),
+  "a number too big": "123456789012345678901234567890",
+  "not a date": "2026-13-45T99:99:99Z",
+  "SQL-looking": "1'%20OR%20'1'%3D'1",
+  "a zone that does not exist": "Mars%2FOlympus_Mons",
+};
 
 describe("fuzz: bad inputs to every JSON route", () => {
   for (const [name, route] of Object.entries(JSON_ROUTES)) {
@@ -78,6 +105,44 @@ describe("fuzz: bad inputs to every JSON route", () => {
         if (!shapeOk) row.wrongShape++;
         if (changed.length) row.stored++;
         if (res.statusCode >= 500 || res.statusCode < 400 || !shapeOk || changed.length) {
+          failures.push(`${bad.label}: ${res.statusCode} ${res.body.slice(0, 160)}${changed.length ? ` (changed ${changed.join(", ")})` : ""}`);
+        }
+      }
+      figures.push(row);
+      expect(failures).toEqual([]);
+    }, 120_000);
+  }
+});
+
+describe("fuzz: bad query strings to every filtered GET route", () => {
+  for (const [name, route] of Object.entries(QUERY_ROUTES)) {
+    it(`GET ${name}: typed parameters refused with a 4xx, free text never a 5xx, nothing stored`, async () => {
+      const valid = route.valid(fixtures);
+      const query = (params: Record<string, string>) => Object.entries(params).map(([k, v]) => `${k}=${v}`).join("&");
+      const encoded = Object.fromEntries(Object.entries(valid).map(([k, v]) => [k, encodeURIComponent(v)]));
+      const ok = await app.inject({ method: "GET", url: `${route.path}?${query(encoded)}`, headers: { cookie } });
+      expect(ok.statusCode, ok.body).toBe(200);
+      const cases: { label: string; url: string; typed: boolean }[] = [];
+      for (const key of [...route.typed, ...route.text]) {
+        const typed = route.typed.includes(key);
+        for (const [label, value] of Object.entries(BAD_QUERY_VALUES)) {
+          cases.push({ label: `${key}: ${label}`, url: `${route.path}?${query({ ...encoded, [key]: value })}`, typed });
+        }
+        // Sent twice, the parameter arrives as a list.
+        cases.push({ label: `${key}: repeated`, url: `${route.path}?${query(encoded)}&${key}=${encoded[key] ?? "x"}`, typed });
+      }
+      const failures: string[] = [];
+      const row = { route: `GET ${name}`, tried: cases.length, answered5xx: 0, wrongShape: 0, stored: 0 };
+      for (const bad of cases) {
+        const before = await snapshot(db);
+        const res = await app.inject({ method: "GET", url: bad.url, headers: { cookie } });
+        const changed = changedTables(before, await snapshot(db));
+        const refused = res.statusCode >= 400 && res.statusCode < 500;
+        const shapeOk = !refused || errorShapeOk(res.body);
+        if (res.statusCode >= 500) row.answered5xx++;
+        if (!shapeOk) row.wrongShape++;
+        if (changed.length) row.stored++;
+        if (res.statusCode >= 500 || !shapeOk || changed.length || (bad.typed && !refused) || (!refused && res.statusCode !== 200)) {
           failures.push(`${bad.label}: ${res.statusCode} ${res.body.slice(0, 160)}${changed.length ? ` (changed ${changed.join(", ")})` : ""}`);
         }
       }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { calls, credentials } from "../../src/server/db/schema.ts";
+import { credentials } from "../../src/server/db/schema.ts";
 import { startToolUpstream, type ToolUpstream } from "../fakes/tool-upstream.ts";
+import { startFakeTwilioRest, type FakeTwilioRest } from "../fakes/twilio-rest.ts";
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../harness.ts";
+import { ownedResources } from "./fixtures.ts";
 import { LIST_ROUTES, OWNED_ROUTES, VERBS, type Fixtures, type Verb } from "./route-table.ts";
 
 /**
@@ -12,6 +14,7 @@ import { LIST_ROUTES, OWNED_ROUTES, VERBS, type Fixtures, type Verb } from "./ro
  */
 
 let upstream: ToolUpstream;
+let twilio: FakeTwilioRest;
 let app: TestApp;
 let owner: Awaited<ReturnType<typeof signUpAndLogIn>>;
 let intruder: Awaited<ReturnType<typeof signUpAndLogIn>>;
@@ -21,26 +24,46 @@ const figures: { actor: string; attempts: number; leaks: number }[] = [];
 
 beforeAll(async () => {
   upstream = await startToolUpstream();
-  ({ app } = await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1" } }));
+  twilio = await startFakeTwilioRest();
+  ({ app } = await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1", TWILIO_API_BASE: twilio.baseUrl } }));
   owner = await signUpAndLogIn(app, "Alpha Owner");
   intruder = await signUpAndLogIn(app, "Bravo Intruder");
   const upstreamUrl = `${upstream.origin}/echo`;
-  const as = (method: "POST", url: string, payload: object) => app.inject({ method, url, headers: { cookie: owner.cookie }, payload });
-  const tool = await as("POST", "/api/tools", {
-    name: "ALPHA-MARKER tool",
-    type: "API",
-    http_method: "GET",
-    parameter_format: "standard",
-    end_point_url: upstreamUrl,
-    api_key: "sk-tool-ALPHA-WXWX",
-    http_headers: { "X-Alpha-Header": "header-ALPHA-HVHV" },
+  fixtures = await ownedResources(app, twilio, owner, {
+    upstreamUrl,
+    tool: {
+      name: "ALPHA-MARKER tool",
+      type: "API",
+      http_method: "GET",
+      parameter_format: "standard",
+      end_point_url: upstreamUrl,
+      api_key: "sk-tool-ALPHA-WXWX",
+      http_headers: { "X-Alpha-Header": "header-ALPHA-HVHV" },
+    },
+    assistant: { name: "ALPHA-MARKER assistant", instructions: "ALPHA-MARKER instructions" },
+    callerNumber: "+15557771234",
   });
-  const assistant = await as("POST", "/api/assistants", { name: "ALPHA-MARKER assistant", instructions: "ALPHA-MARKER instructions", tool_ids: [tool.json().id] });
-  const { db } = app.ctx;
-  await db.insert(credentials).values({ userId: owner.userId, name: "openai_api_key", valueEncrypted: app.ctx.secrets.encrypt("sk-alpha-key-QZQZ") });
-  const [call] = await db.insert(calls).values({ userId: owner.userId, assistantName: "ALPHA-MARKER assistant", logs: { transcript: [] } }).returning();
-  fixtures = { toolId: tool.json().id, assistantId: assistant.json().id, callId: call!.id, upstreamUrl };
-  markers = [fixtures.toolId, fixtures.assistantId, fixtures.callId, owner.userId, owner.email, "ALPHA", "WXWX", "HVHV", "QZQZ"];
+  // The intruder has a Twilio account of their own, so a refusal is about whose data it is, not missing settings.
+  const theirs = twilio.addAccount();
+  await app.inject({ method: "PUT", url: "/api/credentials/twilio", headers: { cookie: intruder.cookie }, payload: { account_sid: theirs.sid, auth_token: theirs.authToken } });
+  await app.ctx.db.insert(credentials).values({ userId: owner.userId, name: "openai_api_key", valueEncrypted: app.ctx.secrets.encrypt("sk-alpha-key-QZQZ") });
+  const [number] = twilio.numbersOf(fixtures.twilioSid);
+  markers = [
+    fixtures.toolId,
+    fixtures.assistantId,
+    fixtures.callId,
+    fixtures.phoneNumberId,
+    fixtures.twilioSid,
+    number!.phoneNumber,
+    number!.sid,
+    "5557771234",
+    owner.userId,
+    owner.email,
+    "ALPHA",
+    "WXWX",
+    "HVHV",
+    "QZQZ",
+  ];
 });
 
 afterAll(async () => {
@@ -49,14 +72,30 @@ afterAll(async () => {
   console.table(figures);
   await app?.close();
   await upstream?.close();
+  await twilio?.close();
 });
 
 /** Everything the owner can see of their own data, as one text. */
 async function ownerView(): Promise<string> {
-  const urls = [`/api/tools/${fixtures.toolId}`, `/api/assistants/${fixtures.assistantId}`, `/api/calls/${fixtures.callId}`, "/api/credentials/openai_api_key", "/api/tools", "/api/assistants", "/api/calls"];
+  const urls = [
+    `/api/tools/${fixtures.toolId}`,
+    `/api/assistants/${fixtures.assistantId}`,
+    `/api/calls/${fixtures.callId}`,
+    "/api/credentials/openai_api_key",
+    "/api/credentials/twilio_account_sid",
+    "/api/credentials/twilio_auth_token",
+    "/api/tools",
+    "/api/assistants",
+    "/api/calls",
+    "/api/phone-numbers",
+    "/api/settings/retention",
+    "/api/account",
+  ];
   const bodies = await Promise.all(urls.map(async (url) => (await app.inject({ method: "GET", url, headers: { cookie: owner.cookie } })).body));
   // Signed recording URLs and the credential's updated_at are the only parts that may legitimately differ between reads.
-  return bodies.join("\n").replace(/[?&](exp|sig)=[^"&]+/g, "");
+  // The owner's numbers at Twilio itself (where they point, that they are still held).
+  const atTwilio = JSON.stringify(twilio.numbersOf(fixtures.twilioSid).map((n) => [n.sid, n.phoneNumber, n.voiceUrl, n.statusCallback]));
+  return [...bodies, atTwilio].join("\n").replace(/[?&](exp|sig)=[^"&]+/g, "");
 }
 
 async function attempt(actor: { cookie?: string }, verb: Verb, url: string, body?: Record<string, unknown>) {
@@ -75,17 +114,19 @@ describe("isolation: two users, every route, every verb", () => {
       const leaks: string[] = [];
       let attempts = 0;
       const targets = [
-        ...Object.entries(OWNED_ROUTES).map(([name, r]) => ({ name, url: r.path(fixtures), body: r.body?.(fixtures) })),
-        ...LIST_ROUTES.map((url) => ({ name: url, url, body: {} as Record<string, unknown> })),
+        ...Object.entries(OWNED_ROUTES).map(([name, r]) => ({ name, url: r.path(fixtures), body: r.body?.(fixtures), listing: r.listing ?? false })),
+        ...LIST_ROUTES.map((url) => ({ name: url, url, body: {} as Record<string, unknown>, listing: true })),
       ];
       let view = await ownerView();
       for (const target of targets) {
         for (const verb of VERBS) {
           const res = await attempt(actor, verb, target.url, target.body);
           attempts++;
-          const namesOwnersResource = [fixtures.toolId, fixtures.assistantId, fixtures.callId].some((id) => target.url.includes(id));
           // An id the request itself carried may be echoed back ("... not found"): that tells nothing new.
-          const sent = `${target.url} ${JSON.stringify(target.body ?? {})}`;
+          const sent = `${target.url} ${verb === "GET" || verb === "DELETE" ? "" : JSON.stringify(target.body ?? {})}`;
+          // Naming the owner's resource in the path or the body (an assistant to link, a tool to borrow) must be refused,
+          // except by a list filtered by it, which must come back empty of the owner's data (the markers).
+          const namesOwnersResource = !target.listing && [fixtures.toolId, fixtures.assistantId, fixtures.callId, fixtures.phoneNumberId].some((id) => sent.includes(id));
           const shown = markers.filter((m) => res.body.includes(m) && !sent.includes(m));
           const after = await ownerView();
           const changed = after !== view;

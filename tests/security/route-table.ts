@@ -9,12 +9,17 @@ export interface Fixtures {
   toolId: string;
   assistantId: string;
   callId: string;
+  /** A number bought through the API at the fake Twilio, linked to the assistant. */
+  phoneNumberId: string;
+  /** The acting user's Twilio account at the fake Twilio (saved in their settings). */
+  twilioSid: string;
+  twilioToken: string;
   /** A tool endpoint on the local upstream (tools may run during the fuzz). */
   upstreamUrl: string;
 }
 
 export interface JsonRoute {
-  method: "POST" | "PUT" | "PATCH";
+  method: "POST" | "PUT" | "PATCH" | "DELETE";
   /** `:id`-style segments are filled from the fixtures by `path`. */
   path: (f: Fixtures) => string;
   /** Needs the signed-in user's cookie (every /api route outside auth, demo requests and media). */
@@ -78,6 +83,20 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
     valid: () => ({ currentPassword: "correct-horse-battery", newPassword: "another-horse-battery" }),
     required: ["currentPassword", "newPassword"],
   },
+  "request password reset": {
+    method: "POST",
+    path: () => "/api/auth/request-password-reset",
+    auth: false,
+    valid: () => ({ email: "fuzz-reset@example.com", redirectTo: "/reset-password" }),
+    required: ["email"],
+  },
+  "reset password": {
+    method: "POST",
+    path: () => "/api/auth/reset-password",
+    auth: false,
+    valid: () => ({ token: "fuzz-reset-token", newPassword: "another-horse-battery" }),
+    required: ["token", "newPassword"],
+  },
   "create tool": { method: "POST", path: () => "/api/tools", auth: true, valid: tool, required: ["name", "type", "http_method", "parameter_format", "end_point_url"] },
   "update tool": {
     method: "PATCH",
@@ -119,6 +138,57 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
     valid: (f) => ({ assistantId: f.assistantId }),
     required: ["assistantId"],
   },
+  "buy phone number": {
+    method: "POST",
+    path: () => "/api/phone-numbers",
+    auth: true,
+    valid: (f) => ({ country_code: "US", assistant_id: f.assistantId }),
+    required: ["country_code", "assistant_id"],
+  },
+  "relink phone number": {
+    method: "PATCH",
+    path: (f) => `/api/phone-numbers/${f.phoneNumberId}`,
+    auth: true,
+    // The number's own country: re-linking to another country is refused, so this body is accepted.
+    valid: (f) => ({ assistant_id: f.assistantId, country_code: "US" }),
+    required: ["assistant_id"],
+    badIdPath: (id) => `/api/phone-numbers/${id}`,
+  },
+  "save twilio credentials": {
+    method: "PUT",
+    path: () => "/api/credentials/twilio",
+    auth: true,
+    valid: (f) => ({ account_sid: f.twilioSid, auth_token: f.twilioToken }),
+    required: ["account_sid", "auth_token"],
+  },
+  "retention settings": {
+    method: "PUT",
+    path: () => "/api/settings/retention",
+    auth: true,
+    valid: () => ({ recordings_days: 30, calls_days: 90 }),
+    required: ["recordings_days", "calls_days"],
+  },
+  "rename account": {
+    method: "PATCH",
+    path: () => "/api/account/name",
+    auth: true,
+    valid: () => ({ name: "Renamed Account" }),
+    required: ["name"],
+  },
+  "account password": {
+    method: "POST",
+    path: () => "/api/account/password",
+    auth: true,
+    valid: () => ({ currentPassword: "correct-horse-battery", newPassword: "another-horse-battery" }),
+    required: ["currentPassword", "newPassword"],
+  },
+  "delete account": {
+    method: "DELETE",
+    path: () => "/api/account",
+    auth: true,
+    valid: () => ({ password: "correct-horse-battery" }),
+    required: ["password"],
+  },
   "demo request": {
     method: "POST",
     path: () => "/api/demo-requests",
@@ -138,6 +208,32 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
   },
 };
 
+/**
+ * GET routes driven by a query string: the fuzz suite replaces one parameter at a time with bad
+ * values. `typed` parameters must then be refused with a 4xx; free text (`text`) may also be
+ * answered 200, but never with a 5xx.
+ */
+export interface QueryRoute {
+  path: string;
+  valid: (f: Fixtures) => Record<string, string>;
+  typed: readonly string[];
+  text: readonly string[];
+}
+
+const callFilters = (f: Fixtures) => ({ assistant_id: f.assistantId, type: "real", from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z" });
+const FILTERS = ["assistant_id", "type", "from", "to"] as const;
+
+export const QUERY_ROUTES: Record<string, QueryRoute> = {
+  "call list": {
+    path: "/api/calls",
+    valid: (f) => ({ ...callFilters(f), status: "completed", q: "refund", limit: "20" }),
+    typed: [...FILTERS, "status", "limit", "cursor"],
+    text: ["q"],
+  },
+  "call stats": { path: "/api/calls/stats", valid: (f) => ({ ...callFilters(f), tz: "Europe/Paris" }), typed: [...FILTERS, "tz"], text: [] },
+  "call export": { path: "/api/calls/export.csv", valid: (f) => ({ ...callFilters(f), status: "error", q: "refund" }), typed: [...FILTERS, "status"], text: ["q"] },
+};
+
 export type Verb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export const VERBS: readonly Verb[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
@@ -148,6 +244,8 @@ export const VERBS: readonly Verb[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 export interface OwnedRoute {
   path: (f: Fixtures) => string;
   body?: (f: Fixtures) => Record<string, unknown>;
+  /** A list filtered by the owner's id: another user may get a 2xx, but an empty one. */
+  listing?: boolean;
 }
 
 export const OWNED_ROUTES: Record<string, OwnedRoute> = {
@@ -157,8 +255,27 @@ export const OWNED_ROUTES: Record<string, OwnedRoute> = {
   call: { path: (f) => `/api/calls/${f.callId}`, body: () => ({ ended_reason: "taken over" }) },
   credential: { path: () => "/api/credentials/openai_api_key", body: () => ({ value: "sk-taken-over-000" }) },
   "test session": { path: () => "/api/calls/test-session", body: (f) => ({ assistantId: f.assistantId }) },
+  "phone number": { path: (f) => `/api/phone-numbers/${f.phoneNumberId}`, body: (f) => ({ assistant_id: f.assistantId }) },
+  "number bought for the owner's assistant": { path: () => "/api/phone-numbers", body: (f) => ({ country_code: "US", assistant_id: f.assistantId }) },
+  "calls filtered by the owner's assistant": { path: (f) => `/api/calls?assistant_id=${f.assistantId}`, listing: true },
+  "stats filtered by the owner's assistant": { path: (f) => `/api/calls/stats?assistant_id=${f.assistantId}`, listing: true },
+  "export filtered by the owner's assistant": { path: (f) => `/api/calls/export.csv?assistant_id=${f.assistantId}`, listing: true },
+  "twilio credentials": { path: () => "/api/credentials/twilio", body: (f) => ({ account_sid: f.twilioSid, auth_token: f.twilioToken }) },
+  "twilio account sid": { path: () => "/api/credentials/twilio_account_sid" },
   "assistant with the owner's tool": { path: () => "/api/assistants", body: (f) => ({ name: "Borrower", tool_ids: [f.toolId] }) },
 };
 
 /** Lists: every verb, and none may show the owner's data. */
-export const LIST_ROUTES: readonly string[] = ["/api/tools", "/api/assistants", "/api/calls", "/api/assistants/defaults"];
+export const LIST_ROUTES: readonly string[] = [
+  "/api/tools",
+  "/api/assistants",
+  "/api/calls",
+  "/api/assistants/defaults",
+  "/api/phone-numbers",
+  "/api/calls/stats",
+  "/api/calls/export.csv",
+  "/api/settings/retention",
+  "/api/account",
+  "/api/account/name",
+  "/api/account/password",
+];

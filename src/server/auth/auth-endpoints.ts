@@ -26,10 +26,13 @@ const schemas = {
   "/change-password": z.object({ currentPassword: password, newPassword: password, revokeOtherSessions: z.boolean().optional() }),
   "/send-verification-email": z.object({ email, callbackURL }),
   "/sign-out": z.object({}),
-  // Forgot password (only with SMTP): the e-mailed link goes through GET /reset-password/<token>.
+  // Password recovery from /login (only answered when e-mail is set up; see auth.ts).
   "/request-password-reset": z.object({ email, redirectTo: callbackURL }),
-  "/reset-password": z.object({ token: z.string({ error: "Token must be text" }).max(512, "Token must be at most 512 characters"), newPassword: password }),
+  "/reset-password": z.object({ newPassword: password, token: z.string({ error: "Token must be text" }).max(256, "Token must be at most 256 characters") }),
 } as const;
+
+/** The e-mailed reset link, /reset-password/<token>: the only endpoint with a segment of its own. */
+const RESET_LINK = /^\/reset-password\/[A-Za-z0-9_-]{1,256}$/;
 
 export type AuthEndpoint = "/get-session" | "/verify-email" | "/ok" | "/error" | "/reset-password/:token" | keyof typeof schemas;
 const METHODS: Record<AuthEndpoint, "GET" | "POST"> = {
@@ -48,14 +51,12 @@ const METHODS: Record<AuthEndpoint, "GET" | "POST"> = {
   "/reset-password/:token": "GET",
 };
 
-/** The one endpoint with a path parameter: the reset link's token, as the library issues it. */
-const RESET_LINK = /^\/reset-password\/[A-Za-z0-9_-]{1,512}$/;
-
 /** The endpoint a canonical pathname names (exact match), or null. */
 export function authEndpointOf(method: string, pathname: string): AuthEndpoint | null {
   if (!pathname.startsWith(`${AUTH_BASE_PATH}/`)) return null;
-  const rest = pathname.slice(AUTH_BASE_PATH.length);
-  const path = (RESET_LINK.test(rest) ? "/reset-password/:token" : rest) as AuthEndpoint;
+  const path = pathname.slice(AUTH_BASE_PATH.length) as AuthEndpoint;
+  if (method === "GET" && RESET_LINK.test(path)) return "/reset-password/:token";
+  if (path === "/reset-password/:token") return null;
   return Object.hasOwn(METHODS, path) && METHODS[path] === method ? path : null;
 }
 

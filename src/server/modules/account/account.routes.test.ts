@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { startFakeTwilioRest, TWILIO_ERRORS, type FakeAccount, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
 import { firstLink, startFakeSmtp, type FakeSmtp } from "../../../../tests/fakes/smtp-server.ts";
 import { ACCOUNT_MESSAGES } from "../../../shared/account.ts";
 import { createSmtpMailer } from "../../auth/mailer.ts";
@@ -9,43 +10,46 @@ import { assistants, calls, credentials, phoneNumbers, session, tools, user } fr
 
 let app: TestApp;
 let db: Db;
-/** What the release seam was asked to do, in order, with what was still in the database then. */
-const released: Array<{ userId: string; numbersLeft: number }> = [];
-let failRelease = false;
+/** Twilio, as far as the server can tell: numbers are bought and released at this fake over REST. */
+let twilio: FakeTwilioRest;
 
 beforeAll(async () => {
-  ({ app, db } = await buildTestApp({
-    deps: {
-      releaseUserPhoneNumbers: async (userId) => {
-        const left = await db.select().from(phoneNumbers).where(eq(phoneNumbers.userId, userId));
-        released.push({ userId, numbersLeft: left.length });
-        if (failRelease) throw new Error("Twilio is down");
-      },
-    },
-  }));
+  twilio = await startFakeTwilioRest();
+  ({ app, db } = await buildTestApp({ config: { TWILIO_API_BASE: twilio.baseUrl, PUBLIC_URL: "https://switchboard.example.com" } }));
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await app.close();
+  await twilio.close();
+});
 
 type Who = { cookie: string };
-const call = (who: Who | null, method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: unknown) =>
+const call = (who: Who | null, method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, payload?: unknown) =>
   app.inject({ method, url, headers: who ? { cookie: who.cookie } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
 const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
 const logIn = (email: string, password: string) => app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password } });
 const sessionUser = async (who: Who) => (await call(who, "GET", "/api/auth/get-session")).json() as { user: { name: string } } | null;
 
-/** An account with one of everything, a stored recording included. */
+/**
+ * An account with one of everything, a stored recording included; its Twilio credentials are
+ * saved in Settings and its number is bought through the API, so it is held at the fake Twilio.
+ */
 async function populated(name: string) {
   const who = await signUpAndLogIn(app, name);
+  const account: FakeAccount = twilio.addAccount();
+  const saved = await call(who, "PUT", "/api/credentials/twilio", { account_sid: account.sid, auth_token: account.authToken });
+  expect(saved.json().verification.verified).toBe(true);
   const [assistant] = await db.insert(assistants).values({ userId: who.userId, name: `${name}'s assistant`, model: "gpt-realtime-2.1" }).returning();
   await db.insert(tools).values({ userId: who.userId, name: `${name}'s tool`, type: "API", httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com" });
-  await db.insert(phoneNumbers).values({ userId: who.userId, phoneNumber: "+15550100", countryCode: "US", status: "active", assistantId: assistant!.id });
+  const bought = await call(who, "POST", "/api/phone-numbers", { country_code: "US", assistant_id: assistant!.id });
+  expect(bought.statusCode, bought.body).toBe(201);
+  expect(twilio.numbersOf(account.sid).map((n) => n.phoneNumber)).toEqual([bought.json().phone_number]);
   const [withRecording] = await db.insert(calls).values({ userId: who.userId, assistantId: assistant!.id, assistantName: name }).returning();
   const key = `recordings/${withRecording!.id}.wav`;
   await app.ctx.storage.put(key, Buffer.from("RIFF....WAVE"));
   await db.update(calls).set({ recording: key }).where(eq(calls.id, withRecording!.id));
   await db.insert(calls).values({ userId: who.userId, assistantId: assistant!.id, assistantName: name });
   await db.insert(credentials).values({ userId: who.userId, name: "openai_api_key", valueEncrypted: "sealed" });
-  return { ...who, recordingKey: key };
+  return { ...who, recordingKey: key, account, phoneNumber: bought.json().phone_number as string };
 }
 
 describe("GET /api/account/options", () => {
@@ -127,11 +131,19 @@ describe("DELETE /api/account", () => {
   it("releases the numbers first, then removes every row and recording of the user, and nobody else's", async () => {
     const alice = await populated("Alice");
     const bob = await populated("Bob");
-    released.length = 0;
+    // Twilio is asked to release while the number's row still exists: the release comes first.
+    let rowsDuringRelease: number | undefined;
+    twilio.duringNext("release", async () => {
+      rowsDuringRelease = (await db.select().from(phoneNumbers).where(eq(phoneNumbers.userId, alice.userId))).length;
+    });
     const res = await call(alice, "DELETE", "/api/account", { password: alice.password });
     expect(res.statusCode, res.body).toBe(204);
 
-    expect(released).toEqual([{ userId: alice.userId, numbersLeft: 1 }]);
+    expect(rowsDuringRelease).toBe(1);
+    const releases = twilio.requests.filter((r) => r.operation === "release");
+    expect(releases.map((r) => r.username)).toEqual([alice.account.sid]);
+    expect(twilio.numbersOf(alice.account.sid)).toEqual([]);
+    expect(twilio.numbersOf(bob.account.sid).map((n) => n.phoneNumber)).toEqual([bob.phoneNumber]);
     for (const table of [assistants, tools, phoneNumbers, calls, credentials, session] as const) {
       expect(await db.select().from(table).where(eq(table.userId, alice.userId))).toHaveLength(0);
       expect(await db.select().from(table).where(eq(table.userId, bob.userId))).not.toHaveLength(0);
@@ -147,30 +159,36 @@ describe("DELETE /api/account", () => {
 
   it("refuses a wrong or missing password with 400 and deletes nothing", async () => {
     const dave = await populated("Dave");
-    released.length = 0;
     const wrong = await call(dave, "DELETE", "/api/account", { password: "not-my-password" });
     expect(wrong.statusCode).toBe(400);
     expect(errorOf(wrong).message).toBe(ACCOUNT_MESSAGES.wrongPassword);
     const missing = await call(dave, "DELETE", "/api/account", {});
     expect(missing.statusCode).toBe(400);
     expect(errorOf(missing).message).toBe(ACCOUNT_MESSAGES.deleteConfirmRequired);
-    expect(released).toEqual([]);
+    expect(twilio.requests.filter((r) => r.operation === "release" && r.username === dave.account.sid)).toEqual([]);
+    expect(twilio.numbersOf(dave.account.sid).map((n) => n.phoneNumber)).toEqual([dave.phoneNumber]);
     expect((await call(dave, "GET", "/api/account")).json()).toMatchObject({ assistants: 1, phoneNumbers: 1, calls: 2 });
     expect(await app.ctx.storage.exists(dave.recordingKey)).toBe(true);
   });
 
-  it("keeps everything when the numbers cannot be released", async () => {
+  it("stops with a 409 naming the number when Twilio refuses to release it, and removes nothing", async () => {
     const erin = await populated("Erin");
-    failRelease = true;
-    try {
-      const res = await call(erin, "DELETE", "/api/account", { password: erin.password });
-      expect(res.statusCode).toBe(500);
-      expect(errorOf(res).message).not.toContain("Twilio");
-    } finally {
-      failRelease = false;
-    }
-    expect((await call(erin, "GET", "/api/account")).json()).toMatchObject({ assistants: 1, phoneNumbers: 1, calls: 2 });
+    twilio.failNext("release", TWILIO_ERRORS.authenticate);
+    const res = await call(erin, "DELETE", "/api/account", { password: erin.password });
+    expect(res.statusCode, res.body).toBe(409);
+    expect(errorOf(res).code).toBe("numbers_not_released");
+    expect(errorOf(res).message).toMatch(new RegExp(`^Your account was not deleted: Twilio did not release \\${erin.phoneNumber} \\(.+\\)\\. Delete these numbers on the Phone Numbers page and try again\\.$`));
+
+    expect(twilio.numbersOf(erin.account.sid).map((n) => n.phoneNumber)).toEqual([erin.phoneNumber]);
+    expect((await call(erin, "GET", "/api/account")).json()).toEqual({ assistants: 1, tools: 1, phoneNumbers: 1, calls: 2, recordings: 1 });
     expect(await app.ctx.storage.exists(erin.recordingKey)).toBe(true);
+    expect((await logIn(erin.email, erin.password)).statusCode).toBe(200);
+
+    // Once Twilio releases it, the same request deletes the account.
+    const retry = await call(erin, "DELETE", "/api/account", { password: erin.password });
+    expect(retry.statusCode, retry.body).toBe(204);
+    expect(twilio.numbersOf(erin.account.sid)).toEqual([]);
+    expect(await db.select().from(user).where(eq(user.id, erin.userId))).toHaveLength(0);
   });
 });
 

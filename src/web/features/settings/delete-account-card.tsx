@@ -39,6 +39,9 @@ export function DeleteAccountCard() {
   const [open, setOpen] = useState(false);
   const [password, setPassword] = useState("");
   const [error, setError] = useState<string | null>(null);
+  // The server refused for a reason beyond the password (409: a number Twilio did not release):
+  // its message says what to do, so it stays in the dialog rather than in a passing toast.
+  const [blocked, setBlocked] = useState<string | null>(null);
   const summary = useAccountSummary(open);
   const remove = useDeleteAccount();
   const navigate = useNavigate();
@@ -48,16 +51,19 @@ export function DeleteAccountCard() {
     setOpen(next);
     setPassword("");
     setError(null);
+    setBlocked(null);
   };
 
   const confirm = async () => {
     if (!password) return setError(ACCOUNT_MESSAGES.deleteConfirmRequired);
+    setBlocked(null);
     try {
       await remove.mutateAsync({ password });
       toast.success(ACCOUNT_MESSAGES.accountDeleted);
       navigate("/", { replace: true });
     } catch (err) {
       if (err instanceof ApiError && err.status === 400) setError(err.message);
+      else if (err instanceof ApiError && err.status === 409) setBlocked(err.message);
       else toast.error("Failed to delete account", { description: err instanceof Error ? err.message : undefined });
     }
   };
@@ -84,6 +90,11 @@ export function DeleteAccountCard() {
               <li key={line}>{line}</li>
             ))}
           </ul>
+          {blocked && (
+            <p role="alert" data-testid="delete-account-blocked" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
+              {blocked}
+            </p>
+          )}
           <form
             noValidate
             onSubmit={(e) => {
