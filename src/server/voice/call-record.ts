@@ -32,7 +32,8 @@ export interface FinishCallRecord {
 export type RecordWrite = "full" | "without-logs" | "failed";
 
 /**
- * Saves the transcript and tool calls so far (after a finished turn) once the record exists.
+ * Saves the transcript and tool calls so far (after a finished turn) once the record exists,
+ * cleaned like the final write (clean-text.ts) so the database accepts every snapshot.
  * Failures are logged, never thrown: the call goes on, and its end writes everything anyway.
  */
 export function saveCallProgress(
@@ -41,7 +42,7 @@ export function saveCallProgress(
   logs: CallLogs,
 ): Promise<void> {
   return record
-    .then((callId) => (callId ? o.store.saveProgress(callId, logs) : undefined))
+    .then((callId) => (callId ? o.store.saveProgress(callId, cleanForStorage(logs)) : undefined))
     .catch((err: unknown) => o.logger.warn({ err }, "saving the call's progress failed"));
 }
 

@@ -43,7 +43,9 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
     saveProgress(id, logs) {
       const snapshot = structuredClone(logs);
       const next = (progress.get(id) ?? Promise.resolve()).then(() => writeProgress(id, snapshot));
-      const tracked = next.finally(() => {
+      // The chain itself never rejects: the caller handles `next`, and a failed snapshot must
+      // neither block the later ones nor surface as an unhandled rejection.
+      const tracked = next.catch(() => undefined).finally(() => {
         if (progress.get(id) === tracked) progress.delete(id);
       });
       progress.set(id, tracked);
@@ -51,7 +53,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
     },
     async finish(id, update) {
       // The final write waits for progress writes in flight, so it is the last word.
-      await progress.get(id)?.catch(() => undefined);
+      await progress.get(id);
       await db
         .update(calls)
         .set({
