@@ -61,6 +61,7 @@ function TranscriptItem({ entry }: { entry: TranscriptEntry }) {
             </Badge>
           )}
           {entry.toolData?.cached && <Badge variant="muted">cached</Badge>}
+          {entry.toolData?.builtIn && <Badge variant="muted">built-in</Badge>}
           {entry.isError && <Badge variant="destructive">Error</Badge>}
         </div>
         <p

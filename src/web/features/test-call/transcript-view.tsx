@@ -97,6 +97,7 @@ function ToolCard({ entry }: { entry: TranscriptEntry }) {
       data-error={entry.isError ? "true" : undefined}
     >
       <EntryMeta entry={entry}>
+        {entry.toolData?.builtIn && <Badge variant="muted">built-in</Badge>}
         {entry.toolData?.status !== undefined && (
           <Badge variant={entry.isError ? "destructive" : "success"} className="tabular-nums">
             {entry.toolData.status}
