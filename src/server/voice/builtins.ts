@@ -26,7 +26,8 @@ export interface HandoffSettings {
   keypadInput: boolean;
 }
 
-export const DEFAULT_HANDOFF: HandoffSettings = { transferDestinations: [], allowEndCall: true, keypadInput: true };
+/** A call given no settings (engine tests) gets no built-ins; assistants from the database always carry theirs. */
+export const DEFAULT_HANDOFF: HandoffSettings = { transferDestinations: [], allowEndCall: false, keypadInput: false };
 
 /** Carries out a transfer of a phone call (telephony: the live Twilio call is updated). */
 export interface CallTransfer {
