@@ -310,11 +310,7 @@ export class TwilioCaller {
    * (kept in `twiml`, so a new `<Stream>` can be opened with openStream()).
    */
   async followDial(twiml: string, dialStatus: "completed" | "busy" | "no-answer" | "failed"): Promise<{ number: string; whisperTwiml: string | null; actionStatus: number }> {
-    if (this.ws && this.closed === null) {
-      this.send({ event: "stop", sequenceNumber: String(++this.sequence), streamSid: this.streamSid, stop: { accountSid: "AC" + "0".repeat(32), callSid: this.callSid } });
-      this.ws.close(1000);
-      await this.until(() => this.closed !== null, "stream closed");
-    }
+    await this.stopStream();
     const unescape = (v: string) => v.replace(/&amp;/g, "&");
     const action = /<Dial [^>]*action="([^"]+)"/.exec(twiml)?.[1];
     const number = /<Number [^>]*url="([^"]+)"[^>]*>([^<]+)<\/Number>/.exec(twiml);
@@ -334,6 +330,15 @@ export class TwilioCaller {
     });
     this.twiml = res.body;
     return { number: number[2]!, whisperTwiml, actionStatus: res.status };
+  }
+
+  /** Twilio leaving the stream for other TwiML: `stop`, then the socket closes. */
+  async stopStream(): Promise<void> {
+    if (!this.ws || this.closed !== null) return;
+    this.stopSpeaking();
+    this.send({ event: "stop", sequenceNumber: String(++this.sequence), streamSid: this.streamSid, stop: { accountSid: "AC" + "0".repeat(32), callSid: this.callSid } });
+    this.ws.close(1000);
+    await this.until(() => this.closed !== null, "stream closed");
   }
 
   /** A signed form POST to one of our public URLs, sent to `origin`. */

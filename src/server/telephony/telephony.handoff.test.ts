@@ -121,6 +121,32 @@ describe("transfer_call on a phone call", () => {
     expect(rows[1]!.endedReason).toBe("Caller hung up");
   });
 
+  it("Twilio stopping the stream before answering the update is still the transfer, not a hang-up", async () => {
+    fake.script = { speechMs: 800, userSays: ["Billing please."], replies: [transferReply] };
+    const { call } = await connectedCall();
+    rest.duringNext("callUpdate", () => call.stopStream());
+    await call.speak(mulawSpeech("Billing please."), 1000);
+    await call.until(() => updates.length === 1, "call update", 10_000);
+    const [row] = await records(call.callSid);
+    expect(row!.endedReason).toBe("Transferred to Billing team");
+  });
+
+  it("Twilio refusing the update: an error line, the assistant is told and goes on with the caller", async () => {
+    fake.script = { speechMs: 800, userSays: ["Billing please."], replies: [transferReply, "Sorry, I could not transfer you. Can I help otherwise?"] };
+    rest.failNext("callUpdate", { status: 404, code: 20404, message: "The requested resource was not found" });
+    const { call, conn } = await connectedCall();
+    await call.speak(mulawSpeech("Billing please."), 1000);
+    await conn.until(() => conn.receivedOf("response.create").length === 1, 10_000, "the assistant asked to answer");
+    const told = conn.receivedOf("conversation.item.create").map((e) => e["item"] as { role?: string; content?: Array<{ text?: string }> });
+    expect(told.find((i) => i.role === "system")?.content?.[0]?.text).toContain("The transfer to Billing team failed");
+    expect(call.closed).toBeNull();
+    await call.hangUp();
+    const [row] = await records(call.callSid);
+    expect(row!.endedReason).toBe("Caller hung up");
+    const logs = callLogsSchema.parse(row!.logs);
+    expect(logs.transcript.find((e) => e.type === "system" && e.isError)?.content).toMatch(/^Transfer to Billing team failed: /);
+  });
+
   it("a dial-result or whisper request without our token, or replayed, is refused", async () => {
     fake.script = { speechMs: 800, userSays: ["Billing please."], replies: [transferReply] };
     const { call } = await connectedCall();

@@ -61,12 +61,21 @@ const MAX_SUMMARY = 500;
 
 export class BuiltIns {
   private finishingNow = false;
+  private transferringTo: string | null = null;
 
   constructor(private readonly deps: BuiltInsDeps) {}
 
   /** A hang-up or a transfer is under way: the model must not be asked for another response. */
   get finishing(): boolean {
     return this.finishingNow;
+  }
+
+  /**
+   * While the live call is being re-pointed, Twilio may stop the media stream before its REST
+   * answer reaches us: the caller's side going away then is the transfer, not a hang-up.
+   */
+  get leavingReason(): string | null {
+    return this.transferringTo;
   }
 
   has(name: string): boolean {
@@ -137,9 +146,12 @@ export class BuiltIns {
       return { value: { ok: true, message: `Transferring the caller to ${destination.label}.` }, isError: false };
     }
     this.whenHeard(() => {
+      const reason = HANDOFF_TEXTS.transferredTo(destination.label);
+      this.transferringTo = reason;
       transferer.transfer(destination, summary).then(
-        () => this.deps.hangUp(HANDOFF_TEXTS.transferredTo(destination.label)),
+        () => this.deps.hangUp(reason),
         (err: unknown) => {
+          this.transferringTo = null;
           const message = err instanceof Error ? err.message : String(err);
           this.deps.logger.warn({ err: message, destination: destination.label }, "transfer failed");
           transcript.system(`Transfer to ${destination.label} failed: ${message}`, true);

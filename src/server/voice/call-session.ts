@@ -285,7 +285,7 @@ export class CallSession {
       if (!this.ending && this.phase === "active") this.keypad?.press(digit);
     },
     end: (reason: UserEndReason) => void this.close(reason),
-    disconnect: (left) => void this.end(left.reason, false, left.lastHeardAt),
+    disconnect: (left) => void this.end(this.builtIns.leavingReason ?? left.reason, false, left.lastHeardAt),
   };
 
   // -------------------------------------------------------------------------
