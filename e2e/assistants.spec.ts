@@ -185,7 +185,7 @@ test("a lost session on save shows the sign-in message", async ({ page, user: _u
 });
 
 test("dates that are missing or unreadable show the fallbacks", async ({ page, user: _user }) => {
-  const base = { user_id: "u", description: null, first_message: null, instructions: null, tool_ids: [], tools: [], voice: "marin", model: "gpt-realtime-2.1" };
+  const base = { user_id: "u", description: null, first_message: null, instructions: null, tool_ids: [], tools: [], voice: "marin", model: "gpt-realtime-2.1", transfer_destinations: [], allow_end_call: true, keypad_input: true };
   await page.route("**/api/assistants", (route) =>
     route.fulfill({
       json: [

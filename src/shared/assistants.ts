@@ -57,6 +57,36 @@ const optionalText = (max: number, label: string) =>
     .transform((v) => (v ? v : null));
 
 
+// ── Hand-off (issue 13): transfer destinations and the built-in call controls ───────────────
+
+export const MAX_TRANSFER_DESTINATIONS = 20;
+/** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
+export const E164 = /^\+[1-9]\d{6,14}$/;
+
+export const TRANSFER_MESSAGES = {
+  labelRequired: "Each transfer destination needs a label",
+  phoneInvalid: "Phone number must be in E.164 format, e.g. +442071234567",
+  whenRequired: "Say when the assistant should use this destination",
+  duplicateLabel: "Transfer destination labels must be different",
+} as const;
+
+export const transferDestinationSchema = z.object({
+  label: z.string({ error: TRANSFER_MESSAGES.labelRequired }).trim().min(1, TRANSFER_MESSAGES.labelRequired).max(100, "Label must be at most 100 characters"),
+  phone_number: z
+    .string({ error: TRANSFER_MESSAGES.phoneInvalid })
+    // Spaces, dashes and brackets as people type them are dropped; what is left must be E.164.
+    .transform((v) => v.replace(/[\s\-().]/g, ""))
+    .pipe(z.string().regex(E164, TRANSFER_MESSAGES.phoneInvalid)),
+  when_to_use: z.string({ error: TRANSFER_MESSAGES.whenRequired }).trim().min(1, TRANSFER_MESSAGES.whenRequired).max(1000, "When to use must be at most 1000 characters"),
+});
+export type TransferDestination = z.infer<typeof transferDestinationSchema>;
+
+const transferDestinationsSchema = z
+  .array(transferDestinationSchema, { error: "transfer_destinations must be a list" })
+  .max(MAX_TRANSFER_DESTINATIONS, `An assistant can have at most ${MAX_TRANSFER_DESTINATIONS} transfer destinations`)
+  // The model names a destination by its label: two alike could not be told apart.
+  .refine((list) => new Set(list.map((d) => d.label.toLowerCase())).size === list.length, TRANSFER_MESSAGES.duplicateLabel);
+
 const fields = {
   name: z
     .string({ error: ASSISTANT_MESSAGES.nameRequired })
@@ -74,6 +104,11 @@ const fields = {
   voice: assistantVoiceSchema,
   /** Checked against the offered models by the server, which knows its configured default. */
   model: z.string({ error: "Model must be text" }).trim().min(1, "Model is required").max(100, "Model must be at most 100 characters"),
+  transfer_destinations: transferDestinationsSchema,
+  /** "Allow the assistant to end the call" */
+  allow_end_call: z.boolean({ error: "allow_end_call must be true or false" }),
+  /** "Keypad input": the caller's key presses reach the assistant. */
+  keypad_input: z.boolean({ error: "keypad_input must be true or false" }),
 };
 
 /** Body of POST /api/assistants: only the name is required; the server fills the model when omitted. */
@@ -82,6 +117,9 @@ export const assistantInputSchema = z.object({
   tool_ids: fields.tool_ids.default([]),
   voice: fields.voice.default(DEFAULT_VOICE),
   model: fields.model.optional(),
+  transfer_destinations: fields.transfer_destinations.default([]),
+  allow_end_call: fields.allow_end_call.default(true),
+  keypad_input: fields.keypad_input.default(true),
 });
 export type AssistantInput = z.infer<typeof assistantInputSchema>;
 /** What the form holds before validation. */
@@ -110,6 +148,9 @@ export const assistantSchema = z.object({
   tools: z.array(assistantToolSchema),
   voice: z.string(),
   model: z.string(),
+  transfer_destinations: z.array(transferDestinationSchema),
+  allow_end_call: z.boolean(),
+  keypad_input: z.boolean(),
   /** ISO 8601 */
   created_at: z.string(),
   /** ISO 8601 */

@@ -19,6 +19,8 @@ export const toolDataSchema = z.object({
   callId: z.string(),
   cached: z.boolean().optional(),
   status: z.number().int().optional(),
+  /** A built-in function of the engine (end_call, transfer_call), not one of the user's tools. */
+  builtIn: z.boolean().optional(),
 });
 export type ToolData = z.infer<typeof toolDataSchema>;
 
@@ -49,6 +51,8 @@ export const toolUseSchema = z.object({
   timestamp: z.iso.datetime(),
   callId: z.string().optional(),
   cached: z.boolean().optional(),
+  /** end_call / transfer_call (id "builtin:<name>"). */
+  builtIn: z.boolean().optional(),
 });
 export type ToolUse = z.infer<typeof toolUseSchema>;
 
@@ -210,6 +214,21 @@ export const PHONE_END_REASONS = {
   callerHungUp: "Caller hung up",
   /** Twilio's stream went silent: no frame and no pong for a heartbeat. */
   connectionLost: "Connection to the caller lost",
+} as const;
+
+/** Texts of the hand-off built-ins (issue 13): ended reasons, transcript lines, what the caller hears. */
+export const HANDOFF_TEXTS = {
+  assistantEnded: "Assistant ended call",
+  transferredTo: (label: string) => `Transferred to ${label}`,
+  wouldTransfer: (label: string, phone: string, summary: string) => `Would transfer to ${label} (${phone}) with: ${summary}`,
+  keypad: (digits: string) => `The caller pressed ${digits}`,
+  /** Said to the caller when the destination does not answer, before the assistant comes back. */
+  notAnswered: "Sorry, nobody is available to take your call right now. Let me bring the assistant back.",
+  /** Said when the call cannot return to the assistant. */
+  notAnsweredGoodbye: "Sorry, nobody is available to take your call right now. Please call again later. Goodbye.",
+  /** The record's ended reason after an unanswered transfer. */
+  transferNotAnswered: (label: string, status: string, returned: boolean) =>
+    `Transfer to ${label} not answered (${status}); ${returned ? "returned to the assistant" : "call ended"}`,
 } as const;
 
 /** A provider failure ending a phone call: "Provider error: <the provider's message>". */

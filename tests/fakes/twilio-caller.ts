@@ -133,6 +133,7 @@ export class TwilioCaller {
     if (!stream) throw new Error(`no <Stream> in the TwiML: ${this.twiml}`);
     const path = new URL(stream.url).pathname;
     const signature = options.upgradeSignature ?? (options.signUpgrade === false ? undefined : signTwilio(this.options.authToken, stream.url, {}));
+    this.closed = null;
     const ws = new WebSocket(`${this.options.origin.replace(/^http/, "ws")}${path}`, { headers: signature ? { "x-twilio-signature": signature } : {} });
     this.ws = ws;
     ws.on("message", (data) => this.onMessage(data.toString()));
@@ -294,6 +295,61 @@ export class TwilioCaller {
         else waiter();
       }, 20);
     });
+  }
+
+  /** A keypad key (bidirectional streams only), as Twilio sends it. */
+  pressKey(digit: string): void {
+    this.send({ event: "dtmf", streamSid: this.streamSid, sequenceNumber: String(++this.sequence), dtmf: { track: "inbound_track", digit } });
+  }
+
+  /**
+   * Twilio executing new TwiML for this call (a REST call update): the media stream is told
+   * `stop` and closed, then a `<Dial><Number url>` rings the number. When the person answers,
+   * Twilio fetches the Number's `url` (the whisper) on their leg; when the dial is over it
+   * posts the Dial `action` with DialCallStatus, and the call goes on with the TwiML answered
+   * (kept in `twiml`, so a new `<Stream>` can be opened with openStream()).
+   */
+  async followDial(twiml: string, dialStatus: "completed" | "busy" | "no-answer" | "failed"): Promise<{ number: string; whisperTwiml: string | null; actionStatus: number }> {
+    await this.stopStream();
+    const unescape = (v: string) => v.replace(/&amp;/g, "&");
+    const action = /<Dial [^>]*action="([^"]+)"/.exec(twiml)?.[1];
+    const number = /<Number [^>]*url="([^"]+)"[^>]*>([^<]+)<\/Number>/.exec(twiml);
+    if (!action || !number) throw new Error(`no <Dial action><Number url> in ${twiml}`);
+    let whisperTwiml: string | null = null;
+    const childSid = sid("CA");
+    if (dialStatus === "completed") {
+      // The whisper runs on the answering person's leg: its own CallSid, the parent's too.
+      const res = await this.post(unescape(number[1]!), { ...this.webhookParams(), CallSid: childSid, ParentCallSid: this.callSid, To: number[2]!, Direction: "outbound-dial", CallStatus: "in-progress" });
+      whisperTwiml = res.status === 200 ? res.body : null;
+    }
+    const res = await this.post(unescape(action), {
+      ...this.webhookParams(),
+      CallStatus: "in-progress",
+      DialCallStatus: dialStatus,
+      ...(dialStatus === "completed" ? { DialCallSid: childSid, DialCallDuration: "42" } : {}),
+    });
+    this.twiml = res.body;
+    return { number: number[2]!, whisperTwiml, actionStatus: res.status };
+  }
+
+  /** Twilio leaving the stream for other TwiML: `stop`, then the socket closes. */
+  async stopStream(): Promise<void> {
+    if (!this.ws || this.closed !== null) return;
+    this.stopSpeaking();
+    this.send({ event: "stop", sequenceNumber: String(++this.sequence), streamSid: this.streamSid, stop: { accountSid: "AC" + "0".repeat(32), callSid: this.callSid } });
+    this.ws.close(1000);
+    await this.until(() => this.closed !== null, "stream closed");
+  }
+
+  /** A signed form POST to one of our public URLs, sent to `origin`. */
+  private async post(publicUrl: string, params: Record<string, string>): Promise<{ status: number; body: string }> {
+    const url = new URL(publicUrl);
+    const res = await fetch(`${this.options.origin}${url.pathname}${url.search}`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signTwilio(this.options.authToken, publicUrl, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    return { status: res.status, body: await res.text() };
   }
 
   /** The caller puts the phone down: `stop`, then the socket closes. */

@@ -94,13 +94,16 @@ export interface FakeTwilioRest {
   /** An active account ready to use. */
   account: FakeAccount;
   requests: RecordedTwilioRequest[];
-  addAccount(options?: Partial<Omit<FakeAccount, "sid">>): FakeAccount;
+  /** A new account (its SID given or random). */
+  addAccount(options?: Partial<FakeAccount>): FakeAccount;
   /** Numbers Twilio offers in a country; `[]` makes the country run out. Defaults exist for the six choices. */
   setAvailable(isoCountry: string, phoneNumbers: string[]): void;
   /** The numbers an account holds now (bought and not released). */
   numbersOf(accountSid: string): FakeIncomingNumber[];
   addCall(accountSid: string, call: { from: string; to: string; sid?: string; status?: string }): FakeCall;
   call(sid: string): FakeCall | undefined;
+  /** Runs `listener` after each call update that carries TwiML (as Twilio starts executing it). */
+  onTwimlUpdate(listener: (call: FakeCall) => void): void;
   failNext(operation: TwilioOperation, error: TwilioErrorSpec): void;
   /** Runs `hook` once, while the next such request is being answered (e.g. to race it). */
   duringNext(operation: TwilioOperation, hook: () => Promise<void> | void): void;
@@ -130,10 +133,11 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
   const failures = new Map<TwilioOperation, TwilioErrorSpec[]>();
   const hooks = new Map<TwilioOperation, (() => Promise<void> | void)[]>();
   const requests: RecordedTwilioRequest[] = [];
+  const twimlListeners: Array<(call: FakeCall) => void> = [];
 
-  const addAccount = (options: Partial<Omit<FakeAccount, "sid">> = {}): FakeAccount => {
+  const addAccount = (options: Partial<FakeAccount> = {}): FakeAccount => {
     const account: FakeAccount = {
-      sid: fakeSid("AC"),
+      sid: options.sid ?? fakeSid("AC"),
       authToken: options.authToken ?? randomBytes(16).toString("hex"),
       friendlyName: options.friendlyName ?? "My first Twilio account",
       status: options.status ?? "active",
@@ -228,6 +232,7 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
         if (!call || call.accountSid !== account.sid) return sendError(res, TWILIO_ERRORS.notFound(path));
         if (form.Twiml !== undefined) call.twiml = form.Twiml;
         if (form.Status !== undefined) call.status = form.Status;
+        if (form.Twiml !== undefined) setImmediate(() => twimlListeners.forEach((l) => l(call)));
         return sendJson(res, 200, { sid: call.sid, account_sid: call.accountSid, from: call.from, to: call.to, status: call.status, direction: "inbound", api_version: "2010-04-01" });
       }
     }
@@ -252,6 +257,7 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
       return created;
     },
     call: (sid) => calls.get(sid),
+    onTwimlUpdate: (listener) => void twimlListeners.push(listener),
     failNext(operation, error) {
       failures.set(operation, [...(failures.get(operation) ?? []), error]);
     },

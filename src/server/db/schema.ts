@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import type { ProviderCost } from "../../shared/call-records.ts";
+import type { TransferDestination } from "../../shared/assistants.ts";
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -120,6 +121,9 @@ export const assistants = pgTable(
     toolIds: jsonb("tool_ids").$type<string[]>().notNull().default([]),
     voice: text("voice").notNull().default("marin"),
     model: text("model").notNull(),
+    transferDestinations: jsonb("transfer_destinations").$type<TransferDestination[]>().notNull().default([]),
+    allowEndCall: boolean("allow_end_call").notNull().default(true),
+    keypadInput: boolean("keypad_input").notNull().default(true),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { createCallTokens } from "../modules/calls/call-tokens.ts";
 import { createCallsService } from "../modules/calls/calls.service.ts";
+import { createHandoffTokens, DIAL_RESULT_PATH, WHISPER_PATH } from "./handoff.ts";
 import { createStreamTokens } from "./stream-tokens.ts";
 import { createTelephonyService, MEDIA_PATH, VOICE_PATH, type WebhookAnswer } from "./telephony.service.ts";
 
@@ -10,7 +11,12 @@ import { createTelephonyService, MEDIA_PATH, VOICE_PATH, type WebhookAnswer } fr
  */
 export const telephonyRoutes: FastifyPluginAsync = async (app) => {
   const calls = createCallsService({ ctx: app.ctx, tokens: createCallTokens(app.ctx.config.appSecret, { counters: app.ctx.counters }), liveCalls: app.ctx.liveCalls });
-  const service = createTelephonyService({ ctx: app.ctx, calls, tokens: createStreamTokens(app.ctx.config.appSecret, app.ctx.counters) });
+  const service = createTelephonyService({
+    ctx: app.ctx,
+    calls,
+    tokens: createStreamTokens(app.ctx.config.appSecret, app.ctx.counters),
+    handoffTokens: createHandoffTokens(app.ctx.config.appSecret, app.ctx.counters),
+  });
 
   // Twilio posts its webhooks form-encoded; parsed here only (this plugin's scope).
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) => {
@@ -31,6 +37,13 @@ export const telephonyRoutes: FastifyPluginAsync = async (app) => {
   );
   app.post("/telephony/twilio/status", async (req, reply) =>
     answer(reply, await service.status(formOf(req.body), req.headers["x-twilio-signature"], req.url)),
+  );
+  const tokenOf = (query: unknown) => (query && typeof query === "object" ? (query as Record<string, unknown>)["t"] : undefined);
+  app.post(WHISPER_PATH, async (req, reply) =>
+    answer(reply, await service.whisper(formOf(req.body), req.headers["x-twilio-signature"], req.url, tokenOf(req.query))),
+  );
+  app.post(DIAL_RESULT_PATH, async (req, reply) =>
+    answer(reply, await service.dialResult(formOf(req.body), req.headers["x-twilio-signature"], req.url, tokenOf(req.query))),
   );
   app.get(MEDIA_PATH, { websocket: true }, (socket, req) => {
     service.acceptStream(socket, req.headers["x-twilio-signature"], req.log);

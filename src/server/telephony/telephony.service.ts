@@ -16,9 +16,12 @@ import type WebSocket from "ws";
 import { callTariffs, LIVE_CALL_TEXTS, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
 import type { ModuleContext } from "../app.ts";
 import type { CallsService } from "../modules/calls/calls.service.ts";
-import { readCredential } from "../modules/credentials/credentials.service.ts";
+import { readCredential, readTwilioCredentials } from "../modules/credentials/credentials.service.ts";
 import { TwilioTransport } from "../voice/transports/twilio.ts";
 import { STREAM_TOKEN_PARAMETER, type TwilioStart } from "../voice/transports/twilio-codec.ts";
+import { dialWasAnswered, goodbyeTwiml, noteTransferOutcome, phoneTransfer, returnTwiml, whisperTwiml, type HandoffTokens } from "./handoff.ts";
+import { createTwilioRest, TwilioError } from "./twilio-client.ts";
+import { HANDOFF_TEXTS } from "../../shared/calls.ts";
 import { findCallBySid, findNumberByE164, findNumberById, finishFromTwilio } from "./inbound.repo.ts";
 import type { StreamTokens } from "./stream-tokens.ts";
 import { publicUrlOf, publicWsUrlOf, validTwilioSignature } from "./twilio-signature.ts";
@@ -43,6 +46,7 @@ export interface TelephonyDeps {
   ctx: Ctx;
   calls: CallsService;
   tokens: StreamTokens;
+  handoffTokens: HandoffTokens;
 }
 
 function apology(): string {
@@ -63,7 +67,7 @@ function retryElsewhere(voiceUrl: string): string {
   return response.toString();
 }
 
-export function createTelephonyService({ ctx, calls, tokens }: TelephonyDeps) {
+export function createTelephonyService({ ctx, calls, tokens, handoffTokens }: TelephonyDeps) {
   const { db, config } = ctx;
 
   async function authTokenOf(userId: string): Promise<string | null> {
@@ -79,7 +83,37 @@ export function createTelephonyService({ ctx, calls, tokens }: TelephonyDeps) {
     return authToken !== null && validTwilioSignature(authToken, signature, url, params);
   }
 
+  async function restFor(userId: string) {
+    const credentials = await readTwilioCredentials(ctx, userId);
+    if (!credentials) throw new TwilioError(0, null, "Twilio credentials are missing");
+    return createTwilioRest(credentials, config.twilioApiBase);
+  }
+
   return {
+    /** What the person who answers a transfer hears first: the summary (signed token, signed request). */
+    async whisper(params: Record<string, string>, signature: unknown, pathAndQuery: string, token: unknown): Promise<WebhookAnswer> {
+      const check = await handoffTokens.whisper.redeem(token);
+      if (!check.ok) return { status: 403 };
+      const number = await findNumberById(db, check.claims.numberId);
+      if (!number || !(await signedBy(number.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      return { status: 200, twiml: whisperTwiml(check.claims.summary) };
+    },
+
+    /** The end of a transfer's <Dial>: answered, the call ends; otherwise back to the assistant when it can. */
+    async dialResult(params: Record<string, string>, signature: unknown, pathAndQuery: string, token: unknown): Promise<WebhookAnswer> {
+      const check = await handoffTokens.dial.redeem(token);
+      if (!check.ok) return { status: 403 };
+      const { label, ...call } = check.claims;
+      const number = await findNumberById(db, call.numberId);
+      if (!number || !(await signedBy(number.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      const status = params["DialCallStatus"];
+      if (dialWasAnswered(status)) return { status: 200, twiml: goodbyeTwiml(true) };
+      const canReturn = Boolean(number.assistantId) && number.status === "active" && !ctx.liveCalls.isClosing;
+      await noteTransferOutcome(db, call.callSid, label, HANDOFF_TEXTS.transferNotAnswered(label, status ?? "failed", canReturn));
+      if (!canReturn) return { status: 200, twiml: goodbyeTwiml(false) };
+      return { status: 200, twiml: returnTwiml(config.publicUrl, MEDIA_PATH, tokens.issue(call)) };
+    },
+
     /** The voice webhook. `pathAndQuery` is the request's, so the signed URL is exactly the one called. */
     async voice(params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
       const number = params["To"] ? await findNumberByE164(db, params["To"]) : null;
@@ -138,6 +172,7 @@ export function createTelephonyService({ ctx, calls, tokens }: TelephonyDeps) {
         if (!prepared.ok) return refuse(STREAM_REFUSALS.unavailable, { detail: prepared.reason });
         calls.startCall(transport, prepared.call, log.child({ callSid: start.callSid }), {
           isTest: false,
+          transfer: phoneTransfer(() => restFor(number.userId), config.publicUrl, handoffTokens, check.claims),
           phone: { callerNumber: check.claims.from, calledNumber: check.claims.to, phoneNumberId: number.id, providerCallSid: check.claims.callSid },
         });
       }).catch((err: unknown) => {

@@ -1,6 +1,7 @@
 /** The constructor options and the result of a CallSession (call-session.ts). */
 import type { CallLogs } from "../../shared/calls.ts";
 import type { RealtimeProvider } from "./providers/openai-realtime.ts";
+import type { CallTransfer, HandoffSettings } from "./builtins.ts";
 import type { CallStore, OpenRecording, PhoneCallParty, SessionLogger, ToolRunner, Transport } from "./seams.ts";
 import type { ToolDefinition } from "./tool-resolution.ts";
 
@@ -13,6 +14,8 @@ export interface CallAssistant {
   model: string;
   voice: string;
   tools: ToolDefinition[];
+  /** Transfer destinations, end-call and keypad switches (defaults: none, on, on). */
+  handoff?: HandoffSettings;
 }
 
 export interface CallSessionOptions {
@@ -35,6 +38,8 @@ export interface CallSessionOptions {
   isTest: boolean;
   /** A phone call's parties: who called, which number, Twilio's CallSid. */
   phone?: PhoneCallParty;
+  /** How a transfer is carried out (phone calls); absent, a transfer is only shown (test calls). */
+  transfer?: CallTransfer;
   /** Clock in ms (tests pass a controllable one). */
   now?: () => number;
   /** Give up when the provider session is not ready by then. */

@@ -14,6 +14,7 @@
  * per-response instructions leave no trace but the spoken greeting itself.
  */
 import { callTariffs, LIVE_CALL_TEXTS, providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
+import { BuiltIns, DEFAULT_HANDOFF, KeypadBuffer, RESERVED_TOOL_NAMES } from "./builtins.ts";
 import { decodeToPcm16, durationMsOf, sampleRateOf } from "./audio.ts";
 import { finishCallRecord, recordingKey, saveCallProgress } from "./call-record.ts";
 import { EarlyAudio } from "./early-audio.ts";
@@ -42,12 +43,15 @@ export function greetingInstructions(firstMessage: string): string {
 }
 
 export class CallSession {
-  private readonly o: Required<Omit<CallSessionOptions, "logger" | "finalWriteRetryDelaysMs" | "newProvider" | "phone">> &
-    Pick<CallSessionOptions, "finalWriteRetryDelaysMs" | "newProvider" | "phone"> & { logger: SessionLogger };
+  private readonly o: Required<Omit<CallSessionOptions, "logger" | "finalWriteRetryDelaysMs" | "newProvider" | "phone" | "transfer">> &
+    Pick<CallSessionOptions, "finalWriteRetryDelaysMs" | "newProvider" | "phone" | "transfer"> & { logger: SessionLogger };
   /** Replaces the provider session before its cap or after it ends (null: no way to open another). */
   private readonly renewal: SessionRenewal | null;
   private readonly transcript: TranscriptBuilder;
   private readonly toolCalls: ToolCalls;
+  /** end_call, transfer_call and keypad digits (builtins.ts). */
+  private readonly builtIns: BuiltIns;
+  private readonly keypad: KeypadBuffer | null;
   private readonly recorder: CallRecorder;
   private readonly recording: RecordingStream;
   private readonly abort = new AbortController();
@@ -90,8 +94,24 @@ export class CallSession {
     this.recording = new RecordingStream(this.recorder, () => this.elapsed(), this.o.logger);
     this.usage = new UsageMeter(this.o.assistant.model, TRANSCRIPTION_MODEL);
     this.responses = new ResponseQueue((response) => this.o.provider.createResponse(response));
+    const handoff = this.o.assistant.handoff ?? DEFAULT_HANDOFF;
+    this.builtIns = new BuiltIns({
+      settings: handoff,
+      transferer: this.o.transfer,
+      transcript: this.transcript,
+      heardAll: () => !this.playback.responseActive && this.playback.allHeard(),
+      hangUp: (reason) => void this.close(reason),
+      resume: (text) => {
+        if (this.ending || !this.o.provider.createItem({ type: "message", role: "system", content: [{ type: "input_text", text }] })) return;
+        this.requestResponse();
+      },
+      after: (ms, fn) => this.after(ms, fn),
+      logger: this.o.logger,
+    });
+    this.keypad = handoff.keypadInput ? new KeypadBuffer((text) => this.sendUserText(text), (ms, fn) => this.after(ms, fn)) : null;
     this.toolCalls = new ToolCalls({
-      catalog: new ToolCatalog(this.o.assistant.tools),
+      builtIns: this.builtIns,
+      catalog: new ToolCatalog(this.o.assistant.tools, RESERVED_TOOL_NAMES),
       runner: this.o.toolRunner,
       transcript: this.transcript,
       now: this.o.now,
@@ -233,7 +253,7 @@ export class CallSession {
       instructions: assistant.instructions,
       voice: assistant.voice,
       format: transport.audioFormat,
-      tools: new ToolCatalog(assistant.tools).providerTools(),
+      tools: [...this.builtIns.providerTools(), ...new ToolCatalog(assistant.tools, RESERVED_TOOL_NAMES).providerTools()],
     });
   }
 
@@ -266,8 +286,11 @@ export class CallSession {
       if (!this.ending) this.sendUserText(text);
     },
     playback: (itemId, playedMs) => this.playback.played(itemId, playedMs),
+    keypad: (digit) => {
+      if (!this.ending && this.phase === "active") this.keypad?.press(digit);
+    },
     end: (reason: UserEndReason) => void this.close(reason),
-    disconnect: (left) => void this.end(left.reason, false, left.lastHeardAt),
+    disconnect: (left) => void this.end(this.builtIns.leavingReason ?? left.reason, false, left.lastHeardAt),
   };
 
   // -------------------------------------------------------------------------
@@ -441,7 +464,8 @@ export class CallSession {
         (items) => {
           if (this.ending) return;
           for (const item of items) this.o.provider.createItem(item);
-          if (items.length > 0) this.requestResponse();
+          // After end_call / transfer_call the assistant has had its last word.
+          if (items.length > 0 && !this.builtIns.finishing) this.requestResponse();
         },
         (err: unknown) => this.o.logger.error({ err }, "tool calls failed"),
       );

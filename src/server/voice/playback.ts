@@ -78,6 +78,12 @@ export class PlaybackLedger {
     if (item) item.audioDone = true;
   }
 
+  /** The caller has heard every item's audio sent so far (interrupted items were cut: nothing to wait for). */
+  allHeard(): boolean {
+    for (const item of this.items.values()) if (!item.interrupted && item.playedMs < item.sentMs) return false;
+    return true;
+  }
+
   /** After a barge-in, the rest of the item (late audio, text) was never heard. */
   isInterrupted(itemId: string): boolean {
     return this.items.get(itemId)?.interrupted ?? false;

@@ -18,6 +18,8 @@ export interface TransportHandlers {
   userText(text: string): void;
   /** The caller has heard `playedMs` of assistant item `itemId` (browser reports, Twilio marks). */
   playback(itemId: string, playedMs: number): void;
+  /** A keypad key the caller pressed (Twilio `dtmf`: 0-9, *, #). */
+  keypad?(digit: string): void;
   /** The caller asked to end the call. */
   end(reason: UserEndReason): void;
   /** The caller's connection is gone without an end request (hang-up, tab closed, timeout). */

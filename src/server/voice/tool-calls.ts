@@ -10,6 +10,7 @@
  */
 import type { ToolData, ToolUse } from "../../shared/calls.ts";
 import type { ConversationItem, RealtimeItem } from "./providers/realtime-protocol.ts";
+import type { BuiltIns } from "./builtins.ts";
 import type { ToolRunResult, ToolRunner } from "./seams.ts";
 import type { ToolCatalog, ToolDefinition } from "./tool-resolution.ts";
 import type { TranscriptBuilder } from "./transcript.ts";
@@ -24,6 +25,8 @@ export interface ToolCallsDeps {
   timeoutMs: number;
   /** Schedules a timer owned by the session (released when the call closes). */
   after: (ms: number, fn: () => void) => () => void;
+  /** end_call / transfer_call: answered by the engine itself, never by a user's tool. */
+  builtIns?: BuiltIns;
 }
 
 type FunctionCallOutput = Extract<ConversationItem, { type: "function_call_output" }>;
@@ -153,6 +156,7 @@ export class ToolCalls {
       return answer({ error: refusal });
     }
     const args = parseArguments(call.args);
+    if (this.deps.builtIns?.has(call.name)) return answer(this.builtIn(call, args));
 
     const resolution = this.deps.catalog.resolve(call.name, args);
     if (!resolution.ok) {
@@ -194,6 +198,18 @@ export class ToolCalls {
       ...(cached ? { cached } : {}),
     });
     return answer(value);
+  }
+
+  /** A built-in function: in the transcript and the record like a tool, flagged as built-in. */
+  private builtIn(call: PendingCall, args: Record<string, unknown>): unknown {
+    const { transcript } = this.deps;
+    const toolData: ToolData = { toolName: call.name, callId: call.callId, builtIn: true };
+    transcript.toolRequest(`Calling built-in function ${call.name}`, args, toolData);
+    const { value, isError } = this.deps.builtIns!.run(call.name, args);
+    const content = isError ? `Built-in function ${call.name} failed: ${String((value as { error?: unknown }).error)}` : `Built-in function ${call.name} completed`;
+    transcript.toolResponse(content, value, toolData, isError);
+    this.used.push({ name: call.name, id: `builtin:${call.name}`, parameters: args, result: value, timestamp: new Date(this.deps.now()).toISOString(), callId: call.callId, builtIn: true });
+    return value;
   }
 
   /** One real execution; never rejects (a thrown error or a timeout becomes a failed result). */

@@ -84,9 +84,10 @@ export class ToolCatalog {
   readonly tools: readonly ToolDefinition[];
   private readonly providerNames = new Map<ToolDefinition, string>();
 
-  constructor(tools: readonly ToolDefinition[]) {
+  /** `reserved`: names the engine declares itself (built-ins); a tool with such a name is declared as name_2. */
+  constructor(tools: readonly ToolDefinition[], reserved: readonly string[] = []) {
     this.tools = tools;
-    const taken = new Set<string>();
+    const taken = new Set<string>(reserved);
     for (const tool of tools) {
       const base = sanitiseToolName(tool.name);
       let candidate = base;

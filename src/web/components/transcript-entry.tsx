@@ -57,6 +57,7 @@ function EntryMeta({ entry, className, children }: { entry: TranscriptEntry; cla
         </Badge>
       )}
       {entry.toolData?.cached && <Badge variant="muted">cached</Badge>}
+      {entry.toolData?.builtIn && <Badge variant="muted">built-in</Badge>}
       {children}
     </div>
   );

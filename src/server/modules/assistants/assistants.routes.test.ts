@@ -93,6 +93,9 @@ describe("POST /api/assistants", () => {
       tools: [],
       voice: "marin",
       model: "gpt-realtime-2.1",
+      transfer_destinations: [],
+      allow_end_call: true,
+      keypad_input: true,
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

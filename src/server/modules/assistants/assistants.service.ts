@@ -68,6 +68,9 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         toolIds: input.tool_ids,
         voice: input.voice,
         model,
+        transferDestinations: input.transfer_destinations,
+        allowEndCall: input.allow_end_call,
+        keypadInput: input.keypad_input,
       });
       const [view] = await withTools(userId, [row]);
       return view!;
@@ -85,6 +88,9 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         toolIds: patch.tool_ids,
         voice: patch.voice,
         model: patch.model,
+        transferDestinations: patch.transfer_destinations,
+        allowEndCall: patch.allow_end_call,
+        keypadInput: patch.keypad_input,
       });
       // Deleted between the read and the write (another tab): same answer as never found.
       if (!row) throw notFound("Assistant");
@@ -115,6 +121,9 @@ function toView(row: repo.AssistantRow, toolsById: Map<string, repo.ToolSummaryR
     tools: connected.map(({ id, name, type }) => ({ id, name, type })),
     voice: row.voice,
     model: row.model,
+    transfer_destinations: row.transferDestinations,
+    allow_end_call: row.allowEndCall,
+    keypad_input: row.keypadInput,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -12,6 +12,7 @@ import { AppError, notFound } from "../../errors.ts";
 import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
 import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts";
 import type { PhoneCallParty, Transport } from "../../voice/seams.ts";
+import type { CallTransfer } from "../../voice/builtins.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
 import { findAssistant } from "../assistants/assistants.repo.ts";
 import { readCredential } from "../credentials/credentials.service.ts";
@@ -138,6 +139,7 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
         model: row.model,
         voice: row.voice,
         tools: definitions,
+        handoff: { transferDestinations: row.transferDestinations, allowEndCall: row.allowEndCall, keypadInput: row.keypadInput },
       };
       return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs } };
     },
@@ -148,7 +150,7 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
     },
 
     /** Runs a call (test or phone) on its transport; it is tracked until it ends. */
-    startCall(transport: Transport, call: PreparedCall, log: FastifyBaseLogger, kind: { isTest: boolean; phone?: PhoneCallParty }): CallSession {
+    startCall(transport: Transport, call: PreparedCall, log: FastifyBaseLogger, kind: { isTest: boolean; phone?: PhoneCallParty; transfer?: CallTransfer }): CallSession {
       const logger = log.child({ assistantId: call.assistant.id });
       const metrics = liveCalls.metrics;
       // One per provider session: a call outlives the provider's 60-minute cap on new ones.
@@ -171,6 +173,7 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
         userId: call.userId,
         isTest: kind.isTest,
         phone: kind.phone,
+        transfer: kind.transfer,
         logger,
       });
       session.start();

@@ -119,8 +119,10 @@ export class TwilioTransport implements Transport {
         this.callerLeft({ reason: PHONE_END_REASONS.callerHungUp });
         this.link.close(1000, "Stream stopped");
         return;
-      case "connected":
       case "dtmf":
+        this.handlers?.keypad?.(message.dtmf.digit);
+        return;
+      case "connected":
         return;
     }
   }

@@ -54,6 +54,20 @@ export function AssistantDetails({ assistant, onEdit, onTestCall }: AssistantDet
             </ul>
           )}
         </Field>
+        <Field label="Transfer destinations" fallback="No transfer destinations">
+          {assistant.transfer_destinations.length > 0 && (
+            <ul className="grid gap-1.5">
+              {assistant.transfer_destinations.map((d) => (
+                <li key={d.label}>
+                  <span className="font-medium">{d.label}</span> ({d.phone_number}): {d.when_to_use}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Field>
+        <Field label="Call controls">
+          {`Assistant can end the call: ${assistant.allow_end_call ? "On" : "Off"}\nKeypad input: ${assistant.keypad_input ? "On" : "Off"}`}
+        </Field>
       </dl>
       {/* A list of its own: a <dl> may hold only <div>-wrapped dt/dd groups, not a nested grid. */}
       <dl className="grid grid-cols-2 gap-6">

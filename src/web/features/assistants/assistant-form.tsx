@@ -14,6 +14,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
+import { HandoffFields } from "./handoff-fields";
 import { ToolPicker } from "./tool-picker";
 
 interface AssistantFormProps {
@@ -43,6 +44,9 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
       tool_ids: assistant?.tool_ids ?? [],
       voice: (assistant?.voice as AssistantFormValues["voice"]) ?? "marin",
       model: assistant?.model ?? defaultModel,
+      transfer_destinations: assistant?.transfer_destinations ?? [],
+      allow_end_call: assistant?.allow_end_call ?? true,
+      keypad_input: assistant?.keypad_input ?? true,
     },
   });
   const { errors, isSubmitting, isDirty } = form.formState;
@@ -131,6 +135,8 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
           />
           {errors.tool_ids && <p className="text-sm text-destructive">{errors.tool_ids.message ?? errors.tool_ids.root?.message}</p>}
         </div>
+
+        <HandoffFields control={form.control} register={form.register} errors={errors} />
       </div>
 
       <div className="sticky bottom-0 mt-auto flex justify-end gap-2 border-t bg-background px-6 py-4">

@@ -1,0 +1,87 @@
+import { Plus, Trash2 } from "lucide-react";
+import { useId } from "react";
+import { Controller, useFieldArray, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
+import { MAX_TRANSFER_DESTINATIONS, type AssistantFormValues, type AssistantInput } from "@shared/assistants";
+import { Button } from "@/components/ui/button";
+import { Checkbox } from "@/components/ui/checkbox";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+
+interface HandoffFieldsProps {
+  control: Control<AssistantFormValues, unknown, AssistantInput>;
+  register: UseFormRegister<AssistantFormValues>;
+  errors: FieldErrors<AssistantFormValues>;
+}
+
+/** Transfer destinations and the two call-control switches of the assistant form (issue 13). */
+export function HandoffFields({ control, register, errors }: HandoffFieldsProps) {
+  const headingId = useId();
+  const { fields, append, remove } = useFieldArray({ control, name: "transfer_destinations" });
+  const listError = errors.transfer_destinations?.message ?? errors.transfer_destinations?.root?.message;
+
+  return (
+    <fieldset className="grid gap-3" aria-labelledby={headingId}>
+      <Label id={headingId} className="text-base">
+        Transfer destinations
+      </Label>
+      <p className="text-sm text-muted-foreground">People the assistant may hand a phone call to, with a spoken briefing.</p>
+      {fields.map((field, index) => {
+        const e = errors.transfer_destinations?.[index];
+        return (
+          <div key={field.id} className="grid gap-3 rounded-md border p-3" data-testid="transfer-destination">
+            <div className="grid gap-3 sm:grid-cols-2">
+              <FormField label="Label" error={e?.label?.message}>
+                <Input placeholder="e.g. Billing team" autoComplete="off" {...register(`transfer_destinations.${index}.label`)} />
+              </FormField>
+              <FormField label="Phone number" error={e?.phone_number?.message}>
+                <Input placeholder="+442071234567" autoComplete="off" inputMode="tel" {...register(`transfer_destinations.${index}.phone_number`)} />
+              </FormField>
+            </div>
+            <FormField label="When to use" error={e?.when_to_use?.message}>
+              <Input placeholder="When the caller disputes a charge" autoComplete="off" {...register(`transfer_destinations.${index}.when_to_use`)} />
+            </FormField>
+            <div>
+              <Button type="button" variant="outline" size="sm" onClick={() => remove(index)}>
+                <Trash2 />
+                Remove destination
+              </Button>
+            </div>
+          </div>
+        );
+      })}
+      {listError && <p className="text-sm text-destructive">{listError}</p>}
+      <div>
+        <Button
+          type="button"
+          variant="outline"
+          size="sm"
+          disabled={fields.length >= MAX_TRANSFER_DESTINATIONS}
+          onClick={() => append({ label: "", phone_number: "", when_to_use: "" })}
+        >
+          <Plus />
+          Add transfer destination
+        </Button>
+      </div>
+
+      <Switch control={control} name="allow_end_call" label="Allow the assistant to end the call" />
+      <Switch control={control} name="keypad_input" label="Keypad input" />
+    </fieldset>
+  );
+}
+
+function Switch({ control, name, label }: { control: HandoffFieldsProps["control"]; name: "allow_end_call" | "keypad_input"; label: string }) {
+  const id = useId();
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <div className="flex items-center gap-2">
+          <Checkbox id={id} checked={field.value ?? true} onCheckedChange={(v) => field.onChange(v === true)} onBlur={field.onBlur} />
+          <Label htmlFor={id}>{label}</Label>
+        </div>
+      )}
+    />
+  );
+}
