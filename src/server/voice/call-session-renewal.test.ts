@@ -72,8 +72,10 @@ describe("a call longer than the provider's session", () => {
   });
 
   it("waits for the turn in progress before switching", async () => {
-    fake.script = { sessionCapMs: 5000, replies: [{ say: "A long answer.", audioMs: 400, pieces: ["A ", "long ", "answer."], pieceGapMs: 700 }] };
-    const { browser } = await call({ session: { renewBeforeExpiryMs: 4200 } });
+    // The replacement is opened 2 s into the session, well after the typed text has reached the
+    // server even on a loaded machine, while the answer (3 s of pieces) is still streaming.
+    fake.script = { sessionCapMs: 5000, replies: [{ say: "A long answer.", audioMs: 400, pieces: ["A ", "long ", "answer."], pieceGapMs: 1500 }] };
+    const { browser } = await call({ session: { renewBeforeExpiryMs: 3000 } });
     const first = await fake.connection(0);
     browser.sendText("Tell me.");
     const second = await fake.connection(1, 5000);
