@@ -24,6 +24,15 @@ export const toolDataSchema = z.object({
 });
 export type ToolData = z.infer<typeof toolDataSchema>;
 
+/**
+ * What a supervisor did on the live board (src/shared/live.ts). Kept on the transcript entry
+ * (type "system") that says it, so the record shows who listened, guided, took over and handed
+ * back, and when.
+ */
+export const supervisorActions = ["listen", "stop_listening", "guide", "take_over", "hand_back", "spoke", "end_call"] as const;
+export const supervisorActionSchema = z.enum(supervisorActions);
+export type SupervisorAction = z.infer<typeof supervisorActionSchema>;
+
 export const transcriptEntrySchema = z.object({
   type: transcriptEntryTypeSchema,
   content: z.string(),
@@ -40,6 +49,8 @@ export const transcriptEntrySchema = z.object({
    * unheard part from its context), so a reader knows the tail was never heard.
    */
   interruptedAtMs: z.number().int().nonnegative().optional(),
+  /** system only: the entry records a supervisor's action (who, what). */
+  supervisor: z.object({ name: z.string(), action: supervisorActionSchema }).optional(),
 });
 export type TranscriptEntry = z.infer<typeof transcriptEntrySchema>;
 
