@@ -5,7 +5,8 @@
  *  1. loads each page in Debian Chromium and sums the gzipped bodies of every JS and CSS file it fetched;
  *  2. runs Lighthouse (performance, accessibility) against a Chromium started here with
  *     --remote-debugging-port, with the mobile (default) and the desktop presets; the median of
- *     `--runs N` (default 3) is shown.
+ *     `--runs N` (default 3) is shown. Lighthouse is not a dependency of the product: it lives in
+ *     bench/ (its own package.json and lock, ADR 034), installed there on first use.
  *  3. time to content: a cold load (fresh browser context, same signed-in cookie) of the landing page
  *     and three app pages, from navigation start to the moment the page's content is in the DOM
  *     (the landing headline; the rows of /assistants and /tools, seeded with 10 of each; the key
@@ -14,14 +15,13 @@
  * Options: --runs N, --skip-lighthouse, --skip-axe, --verbose (list each file). BENCH_WEB_ROOT=<dir>
  * measures a build in another folder.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
-import lighthouse, { desktopConfig } from "lighthouse";
 import { chromium, type Browser } from "playwright-core";
 import { axeViolations, settle, SIGNED_IN_PAGES, SIGNED_OUT_PAGES } from "../tests/a11y-pages.ts";
 import { buildApp, defaultWebRoot, type AppConfig } from "../src/server/app.ts";
@@ -40,6 +40,19 @@ const skipLighthouse = args.includes("--skip-lighthouse");
 const skipAxe = args.includes("--skip-axe");
 const verbose = args.includes("--verbose");
 const webRoot = resolve(process.env.BENCH_WEB_ROOT ?? defaultWebRoot);
+
+const benchTools = join(root, "bench");
+const lighthouseBin = join(benchTools, "node_modules/.bin/lighthouse");
+
+/** Installs bench/ (Lighthouse at the version its lock pins) unless that version is already there. */
+function installLighthouseIfNeeded() {
+  const readVersion = (file: string) => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { version?: string; dependencies?: Record<string, string> }) : null);
+  const wanted = readVersion(join(benchTools, "package.json"))?.dependencies?.lighthouse;
+  if (existsSync(lighthouseBin) && readVersion(join(benchTools, "node_modules/lighthouse/package.json"))?.version === wanted) return;
+  console.log(`Installing Lighthouse ${wanted} into bench/ ...`);
+  const result = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: benchTools, stdio: "inherit" });
+  if (result.status !== 0) throw new Error("npm ci in bench/ failed");
+}
 
 function newestMtime(path: string): number {
   const stats = statSync(path);
@@ -171,16 +184,34 @@ interface Scores {
   failedA11y: string[];
 }
 
+/** The parts of Lighthouse's JSON report (its `lhr`) read here. */
+interface LighthouseReport {
+  runtimeError?: { code: string; message: string };
+  categories: Record<string, { score: number | null; auditRefs: { id: string }[] } | undefined>;
+  audits: Record<string, { id: string; score: number | null; scoreDisplayMode: string; numericValue?: number } | undefined>;
+}
+
+/** One Lighthouse CLI run against the Chromium listening on `port`; the report comes back on stdout. */
+function lighthouseReport(url: string, port: number, preset: "mobile" | "desktop"): Promise<LighthouseReport> {
+  const flags = [url, `--port=${port}`, "--output=json", "--output-path=stdout", "--only-categories=performance,accessibility", "--quiet"];
+  if (preset === "desktop") flags.push("--preset=desktop");
+  return new Promise((resolveReport, reject) => {
+    execFile(lighthouseBin, flags, { maxBuffer: 256 * 1024 * 1024 }, (error, stdout, stderr) => {
+      // A run that could not measure still prints its report (with runtimeError) and exits non-zero.
+      try {
+        resolveReport(JSON.parse(stdout) as LighthouseReport);
+      } catch {
+        reject(new Error(`Lighthouse gave no report for ${url}${error ? ` (${error.message})` : ""}:\n${stderr.slice(-2000)}`));
+      }
+    });
+  });
+}
+
 async function runLighthouse(url: string, port: number, preset: "mobile" | "desktop"): Promise<Scores> {
-  const result = await lighthouse(
-    url,
-    { port, logLevel: "error", output: "json", onlyCategories: ["performance", "accessibility"] },
-    preset === "desktop" ? desktopConfig : undefined,
-  );
-  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const lhr = await lighthouseReport(url, port, preset);
   // A run that could not measure (e.g. NO_FCP on an overloaded machine) scores 0: say so and retry rather than average it in.
-  if (result.lhr.runtimeError) throw new LighthouseRunError(`${result.lhr.runtimeError.code}: ${result.lhr.runtimeError.message}`);
-  const { categories, audits } = result.lhr;
+  if (lhr.runtimeError) throw new LighthouseRunError(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+  const { categories, audits } = lhr;
   const ms = (id: string) => `${Math.round(audits[id]?.numericValue ?? 0)}`;
   return {
     performance: Math.round((categories.performance?.score ?? 0) * 100),
@@ -291,6 +322,7 @@ const kb = (value: number) => value.toFixed(1);
 
 async function main() {
   buildIfNeeded();
+  if (!skipLighthouse) installLighthouseIfNeeded();
   const server = await startServer();
   let chrome: Awaited<ReturnType<typeof launchDebuggableChromium>> | null = null;
   try {
