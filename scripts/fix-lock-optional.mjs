@@ -3,7 +3,7 @@
 // platforms' optional packages out of package-lock.json — and `npm ci` then refuses the lock as
 // out of sync. This adds the missing optional entries (version only; npm skips optional
 // packages it cannot or need not install). Run after changing dependencies:
-//   node scripts/fix-lock-optional.mjs
+//   npm run lock:fix   (node scripts/fix-lock-optional.mjs)
 import { readFileSync, writeFileSync } from "node:fs";
 
 const file = new URL("../package-lock.json", import.meta.url);
