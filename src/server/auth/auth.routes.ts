@@ -1,23 +1,9 @@
+import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
 import { AppError } from "../errors.ts";
 import type { Auth } from "./auth.ts";
 import { authEndpointOf, parseAuthBody } from "./auth-endpoints.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
-
-export function toWebHeaders(req: FastifyRequest): Headers {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value === undefined) continue;
-    for (const v of Array.isArray(value) ? value : [value]) {
-      try {
-        headers.append(key, v);
-      } catch {
-        // A value the Fetch API refuses is one no header check downstream could use either.
-      }
-    }
-  }
-  return headers;
-}
 
 /**
  * The canonical form of the request's address, resolved against PUBLIC_URL rather than the Host
@@ -106,7 +92,7 @@ export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottl
 
       const request = new Request(url, {
         method: req.method,
-        headers: toWebHeaders(req),
+        headers: fromNodeHeaders(req.headers),
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       // The body forwarded is the checked one, re-encoded: the client's framing no longer applies.

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 import type { SessionUser } from "../../shared/auth.ts";
 import { unauthorized } from "../errors.ts";
 import type { Auth } from "./auth.ts";
-import { toWebHeaders } from "./auth.routes.ts";
+import { fromNodeHeaders } from "better-auth/node";
 
 declare module "fastify" {
   interface FastifyRequest {
@@ -13,7 +13,7 @@ declare module "fastify" {
 
 /** Reads the session cookie; forwards the refreshed cookie when the library slides the expiry. */
 export async function readSession(auth: Auth, req: FastifyRequest, reply?: FastifyReply): Promise<SessionUser | null> {
-  const { headers, response } = await auth.api.getSession({ headers: toWebHeaders(req), returnHeaders: true });
+  const { headers, response } = await auth.api.getSession({ headers: fromNodeHeaders(req.headers), returnHeaders: true });
   const cookies = headers.getSetCookie();
   if (reply && cookies.length) reply.header("set-cookie", cookies);
   if (!response) return null;

@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { isAPIError } from "better-auth/api";
 import { changePasswordSchema, deleteAccountSchema, updateNameSchema, type AccountOptions } from "../../../shared/account.ts";
 import type { SessionUser } from "../../../shared/auth.ts";
-import { toWebHeaders } from "../../auth/auth.routes.ts";
+import { fromNodeHeaders } from "better-auth/node";
 import { AppError } from "../../errors.ts";
 import { createAccountService, invalidPassword, type ReleaseUserPhoneNumbers } from "./account.service.ts";
 
@@ -40,7 +40,7 @@ export const accountRoutes: FastifyPluginAsync<{ releasePhoneNumbers: ReleaseUse
 
   app.patch("/api/account/name", { schema: { body: updateNameSchema } }, async (req, reply): Promise<{ user: SessionUser }> => {
     try {
-      const { headers } = await auth.api.updateUser({ body: { name: req.body.name }, headers: toWebHeaders(req), returnHeaders: true });
+      const { headers } = await auth.api.updateUser({ body: { name: req.body.name }, headers: fromNodeHeaders(req.headers), returnHeaders: true });
       forwardCookies(reply, headers);
     } catch (err) {
       libraryError(err);
@@ -52,7 +52,7 @@ export const accountRoutes: FastifyPluginAsync<{ releasePhoneNumbers: ReleaseUse
     try {
       const { headers } = await auth.api.changePassword({
         body: { currentPassword: req.body.currentPassword, newPassword: req.body.newPassword, revokeOtherSessions: true },
-        headers: toWebHeaders(req),
+        headers: fromNodeHeaders(req.headers),
         returnHeaders: true,
       });
       // Revoking the other sessions opens a new one for this browser: its cookie must reach it.
