@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { uuidSchema } from "./ids.js";
 
-// ── Voice and model (beyond the spec: the provider's GA options, DESIGN.md §1) ─────────────
+// ── Voice and model (beyond the spec: the provider's GA options, design §1) ─────────────
 
-/** The provider's built-in realtime voices (reference/protocols.md, `audio.output.voice`). */
+/** The provider's built-in realtime voices (protocols §1.3, `audio.output.voice`). */
 export const ASSISTANT_VOICES = ["alloy", "ash", "ballad", "coral", "echo", "sage", "shimmer", "verse", "marin", "cedar"] as const;
 export const assistantVoiceSchema = z.enum(ASSISTANT_VOICES, { error: "Voice must be one of the provider's voices" });
 export type AssistantVoice = z.infer<typeof assistantVoiceSchema>;
@@ -38,7 +38,7 @@ export const ASSISTANT_MESSAGES = {
   createFailed: "Failed to create assistant",
   updateFailed: "Failed to update assistant",
   authRequired: "Authentication required. Please sign in again.",
-  // Beyond the spec (delete works here, DESIGN.md §1); worded like the others.
+  // Beyond the spec (delete works here, design §1); worded like the others.
   deleted: "Assistant deleted successfully!",
   deleteFailed: "Failed to delete assistant",
 } as const;

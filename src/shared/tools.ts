@@ -33,7 +33,7 @@ export const TOOL_MESSAGES = {
   missingRequiredFields: "Missing required fields",
   created: "Tool created successfully!",
   createFailed: "Failed to create tool",
-  // Edit and delete work here (DESIGN §1); the spec has no texts for them, so these follow its style.
+  // Edit and delete work here (design §1); the spec has no texts for them, so these follow its style.
   updated: "Tool updated successfully!",
   updateFailed: "Failed to update tool",
   deleted: "Tool deleted successfully!",
@@ -138,7 +138,7 @@ export const toolUpdateSchema = z
 export type ToolUpdate = z.infer<typeof toolUpdateSchema>;
 
 /**
- * A textarea holding JSON: blank means empty, invalid JSON is an error on that field (DESIGN §1:
+ * A textarea holding JSON: blank means empty, invalid JSON is an error on that field (design §1:
  * nothing typed is dropped silently). Issues are reported on the field itself so the form can
  * show them under the textarea.
  */

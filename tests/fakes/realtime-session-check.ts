@@ -1,5 +1,5 @@
 /**
- * The fake OpenAI Realtime server's check of a GA `session.update` body (reference/protocols.md
+ * The fake OpenAI Realtime server's check of a GA `session.update` body (protocols
  * §1.3–1.4). Written independently of the engine's builder on purpose: it is the test of it.
  * Returns the first problem as the provider would report it, or null.
  */

@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
  * A real HTTP server on loopback that answers like Twilio's REST API (2010-04-01, JSON), for the
  * official `twilio` package pointed at it through TWILIO_API_BASE. It checks HTTP Basic auth
  * against the accounts it knows, keeps each account's numbers, and answers with Twilio's shapes
- * and its classic error body `{ code, message, more_info, status }` (protocols.md §3.7).
+ * and its classic error body `{ code, message, more_info, status }` (protocols §3.7).
  *
  * | request                                                        | answer                              |
  * |----------------------------------------------------------------|-------------------------------------|
@@ -327,7 +327,7 @@ function availableJson(phoneNumber: string, isoCountry: string) {
     iso_country: isoCountry,
     address_requirements: "none",
     beta: false,
-    // Twilio's JSON spells these SMS and MMS (protocols.md §3.7).
+    // Twilio's JSON spells these SMS and MMS (protocols §3.7).
     capabilities: { voice: true, SMS: true, MMS: false, fax: false },
   };
 }

@@ -2,7 +2,7 @@
  * Short-lived, single-use signed tokens: `<payload>.<mac>` where the payload (base64url JSON)
  * carries the claims, a random nonce and the expiry, and the mac is an HMAC-SHA256 under a
  * key derived from APP_SECRET with a per-use label (HKDF "info"), so a token of one kind can
- * never be passed off as another. Any instance can verify one (DESIGN.md §2).
+ * never be passed off as another. Any instance can verify one (design §2).
  *
  * Single use is the one thing a signature cannot give: the nonce is consumed in the shared
  * counter store (PostgreSQL, or Redis when REDIS_URL is set), so a token redeemed on one

@@ -1,5 +1,5 @@
 /**
- * What the AI provider charges, per model, in USD per 1M tokens (reference/protocols.md §1.11,
+ * What the AI provider charges, per model, in USD per 1M tokens (protocols §1.11,
  * checked 2026-11-22). The one place to update when prices change. Records keep the cost computed
  * at the end of each call, so a change here never rewrites past calls.
  */

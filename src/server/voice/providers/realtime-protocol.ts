@@ -1,5 +1,5 @@
 /**
- * OpenAI Realtime **GA** wire shapes (reference/protocols.md §1): the server events the call
+ * OpenAI Realtime **GA** wire shapes (protocols §1): the server events the call
  * engine handles, parsed once at the edge with zod, and the client payloads it sends.
  * The beta shape (`modalities`, `pcm16`, `temperature`, OpenAI-Beta header) is never used.
  */

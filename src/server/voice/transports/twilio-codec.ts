@@ -1,5 +1,5 @@
 /**
- * Twilio Media Streams wire messages (reference/protocols.md §3.4–3.5): parsed once at the
+ * Twilio Media Streams wire messages (protocols §3.4–3.5): parsed once at the
  * edge with zod, built here for the way back. Always JSON text frames (a binary frame is
  * Twilio error 31950). Audio is base64 µ-law 8 kHz, passed through untouched.
  */

@@ -15,7 +15,7 @@ interface CallAudioPlayerProps {
 }
 
 /**
- * Call Audio (spec §2; playback works here, DESIGN.md §1). The list is re-read while calls are in
+ * Call Audio (spec §2; playback works here, design §1). The list is re-read while calls are in
  * progress and every read signs a new address, so the player keeps the address it started with
  * and switches only when that one fails — otherwise each refresh would restart the recording.
  */
