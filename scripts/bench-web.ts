@@ -46,9 +46,9 @@ const lighthouseBin = join(benchTools, "node_modules/.bin/lighthouse");
 
 /** Installs bench/ (Lighthouse at the version its lock pins) unless that version is already there. */
 function installLighthouseIfNeeded() {
-  const readVersion = (file: string) => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { version?: string; dependencies?: Record<string, string> }) : null);
-  const wanted = readVersion(join(benchTools, "package.json"))?.dependencies?.lighthouse;
-  if (existsSync(lighthouseBin) && readVersion(join(benchTools, "node_modules/lighthouse/package.json"))?.version === wanted) return;
+  const readManifest = (file: string) => (existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { version?: string; dependencies?: Record<string, string> }) : null);
+  const wanted = readManifest(join(benchTools, "package.json"))?.dependencies?.lighthouse;
+  if (existsSync(lighthouseBin) && readManifest(join(benchTools, "node_modules/lighthouse/package.json"))?.version === wanted) return;
   console.log(`Installing Lighthouse ${wanted} into bench/ ...`);
   const result = spawnSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: benchTools, stdio: "inherit" });
   if (result.status !== 0) throw new Error("npm ci in bench/ failed");
