@@ -28,6 +28,7 @@ import { openDatabase } from "../src/server/db/client.ts";
 import { and, count, isNotNull } from "drizzle-orm";
 import { calls as callsTable, phoneNumbers } from "../src/server/db/schema.ts";
 import { saveCredential } from "../src/server/modules/credentials/credentials.service.ts";
+import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
 import type { CallersMessage, CallersRequest, ProviderMessage, ProviderRequest } from "./bench-calls-shared.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
 
@@ -118,11 +119,7 @@ async function run(calls: number): Promise<Row> {
   );
   await app.listen({ port, host: "127.0.0.1" });
 
-  const email = `bench-${Date.now()}@example.com`;
-  await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { name: "Bench", email, password: "bench-password" } });
-  const login = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password: "bench-password" } });
-  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-  const userId = (login.json() as { user: { id: string } }).user.id;
+  const { cookie, userId } = await signUp(injectPost(app), newAccount("Bench", "bench-"));
   await saveCredential(app.ctx, userId, "openai_api_key", apiKey);
   await saveCredential(app.ctx, userId, "twilio_auth_token", AUTH_TOKEN);
   const assistant = await app.inject({

@@ -29,6 +29,7 @@ import { buildApp } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { calls as callsTable } from "../src/server/db/schema.ts";
+import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
 import {
   nextMessage,
   send,
@@ -157,10 +158,7 @@ async function run(calls: number): Promise<Row> {
   const { port } = app.server.address() as AddressInfo;
 
   // One user with a key and an assistant without a first message: the caller speaks first.
-  const email = `bench-${Date.now()}@example.com`;
-  await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { name: "Bench", email, password: "bench-password" } });
-  const login = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password: "bench-password" } });
-  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  const { cookie } = await signUp(injectPost(app), newAccount("Bench", "bench-"));
   await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie }, payload: { value: apiKey } });
   const assistant = await app.inject({ method: "POST", url: "/api/assistants", headers: { cookie }, payload: { name: "Bench", instructions: "Talk." } });
   const assistantId = (assistant.json() as { id: string }).id;
