@@ -49,11 +49,20 @@ export default defineConfig({
         test: {
           name: "server",
           environment: "node",
-          // src/web: pure functions only (no DOM), e.g. the capture resampler.
-          include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "src/web/**/*.test.ts", "tests/**/*.test.ts"],
+          include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "tests/**/*.test.ts"],
           globalSetup: ["tests/global-setup.ts"],
           testTimeout: 20_000,
           hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The client's pure parts (call-state reducer, transcript rows, tool test parameters,
+          // the capture resampler): plain functions, so no DOM and no database.
+          name: "web",
+          environment: "node",
+          include: ["src/web/**/*.test.ts"],
         },
       },
     ],

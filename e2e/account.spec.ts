@@ -2,22 +2,14 @@
  * Accounts: Forgot password? (with a real SMTP listener, and without SMTP), and Settings' profile,
  * password and account deletion, plus removing the stored OpenAI key.
  */
-import { createServer } from "node:net";
 import { eq } from "drizzle-orm";
 import { ACCOUNT_MESSAGES } from "../src/shared/account.ts";
 import { createSmtpMailer } from "../src/server/auth/mailer.ts";
 import { assistants, calls, credentials, tools, user as users } from "../src/server/db/schema.ts";
 import { firstLink, startFakeSmtp } from "../tests/fakes/smtp-server.ts";
 import { TWILIO_ERRORS } from "../tests/fakes/twilio-rest.ts";
+import { freePort } from "../tests/free-port.ts";
 import { expect, expectToast, startTestServer, test } from "./fixtures.ts";
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const address = probe.address();
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return typeof address === "object" && address ? address.port : 0;
-}
 
 test("without SMTP: sign-up says the account is ready, and Forgot password? says to ask the administrator", async ({ page }) => {
   await page.goto("/signup");

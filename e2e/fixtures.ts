@@ -9,6 +9,8 @@ import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, type Db } from "../src/server/db/client.ts";
 import { startFakeRealtime, type FakeRealtime } from "../tests/fakes/fake-realtime.ts";
 import { startFakeTwilioRest, type FakeTwilioRest } from "../tests/fakes/twilio-rest.ts";
+import { freePort } from "../tests/free-port.ts";
+import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 
 export interface TestServer {
   url: string;
@@ -74,32 +76,12 @@ export const test = base.extend<{ user: { email: string; password: string; name:
   baseURL: async ({ server }, use) => use(server.url),
   /** A fresh account, signed in through the API so specs that aren't about login start on the app. */
   user: async ({ page, server }, use) => {
-    const email = `e2e-${randomBytes(4).toString("hex")}@example.com`;
-    const password = "correct-horse-battery";
-    const name = "Dana Scully";
-    const signUp = await page.request.post(`${server.url}/api/auth/sign-up/email`, { data: { email, password, name } });
-    expect(signUp.ok()).toBe(true);
-    const login = await page.request.post(`${server.url}/api/auth/sign-in/email`, { data: { email, password } });
-    expect(login.ok()).toBe(true);
+    const { email, password, name } = await signUp(requestPost(page.request, server.url), newAccount("Dana Scully", "e2e-"));
     await use({ email, password, name });
   },
 });
 
 export { expect };
-
-/** A port free right now on 127.0.0.1 (the OS picks it; it is released at once for the app to take). */
-async function freePort(): Promise<number> {
-  const { createServer } = await import("node:net");
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export async function expectToast(page: Page, title: string | RegExp) {
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: title }).first()).toBeVisible();

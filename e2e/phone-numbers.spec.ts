@@ -4,6 +4,7 @@ import { format } from "date-fns";
 import type { Page } from "@playwright/test";
 import { phoneNumbers, user as users } from "../src/server/db/schema.ts";
 import { TWILIO_ERRORS, type FakeAccount } from "../tests/fakes/twilio-rest.ts";
+import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
 
 async function createAssistant(page: Page, name: string): Promise<string> {
@@ -179,9 +180,7 @@ test("another user's numbers are not shown, and a lost session is reported", asy
   // Someone else's number in the same database.
   const other = await browser.newContext({ baseURL: server.url });
   const otherPage = await other.newPage();
-  const email = `other-${Date.now()}@example.com`;
-  await otherPage.request.post("/api/auth/sign-up/email", { data: { email, password: "correct-horse-battery", name: "Other" } });
-  await otherPage.request.post("/api/auth/sign-in/email", { data: { email, password: "correct-horse-battery" } });
+  await signUp(requestPost(otherPage.request), newAccount("Other", "other-"));
   await saveTwilio(otherPage, server);
   const theirAssistant = await createAssistant(otherPage, "Theirs");
   const bought = await otherPage.request.post("/api/phone-numbers", { data: { country_code: "FR", assistant_id: theirAssistant } });

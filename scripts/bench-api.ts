@@ -14,7 +14,6 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
@@ -26,6 +25,7 @@ import { callTotalsQuery, listCallSummaries } from "../src/server/modules/calls/
 import { encodeCursor } from "../src/server/modules/calls/calls-query.ts";
 import type { CallFilters } from "../src/shared/call-records.ts";
 import { seedBenchData } from "./bench-api-seed.ts";
+import { freePort } from "../tests/free-port.ts";
 
 const CALLS = 1_000_000;
 const DB_NAME = "switchboard_bench_api";
@@ -46,17 +46,6 @@ const connections = option("--connections", 10, 50);
 const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const benchUrl = withDatabase(adminUrl, DB_NAME);
 const log = (line: string) => console.log(line);
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 async function prepareDatabase(): Promise<boolean> {
   const admin = new pg.Client({ connectionString: adminUrl });

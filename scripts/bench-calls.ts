@@ -17,9 +17,7 @@
  * what the caller had heard of that item when the clear arrived), server CPU and memory per
  * call, and the callers' own CPU.
  */
-import { fork, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildApp } from "../src/server/app.ts";
@@ -28,8 +26,10 @@ import { openDatabase } from "../src/server/db/client.ts";
 import { and, count, isNotNull } from "drizzle-orm";
 import { calls as callsTable, phoneNumbers } from "../src/server/db/schema.ts";
 import { saveCredential } from "../src/server/modules/credentials/credentials.service.ts";
+import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
 import type { CallersMessage, CallersRequest, ProviderMessage, ProviderRequest } from "./bench-calls-shared.ts";
-import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
+import { child, collectGarbage, cpuSecondsOf, markdownTable, nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
+import { freePort } from "../tests/free-port.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -44,37 +44,6 @@ const WARM_UP_MS = 1000;
 const MB = 1024 * 1024;
 const AIM = { cpuPerCall: 0.1, p99Ms: 5, at: 500, truncationMs: 50, memoryPerCallMb: 1 };
 const AUTH_TOKEN = "bench-calls-auth-token-0123456789";
-
-function child(script: string): ChildProcess {
-  return fork(join(import.meta.dirname, script), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
-
-function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function collectGarbage(): Promise<void> {
-  for (let i = 0; i < 3; i += 1) {
-    global.gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 interface Row {
   calls: number;
@@ -118,11 +87,7 @@ async function run(calls: number): Promise<Row> {
   );
   await app.listen({ port, host: "127.0.0.1" });
 
-  const email = `bench-${Date.now()}@example.com`;
-  await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { name: "Bench", email, password: "bench-password" } });
-  const login = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password: "bench-password" } });
-  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-  const userId = (login.json() as { user: { id: string } }).user.id;
+  const { cookie, userId } = await signUp(injectPost(app), newAccount("Bench", "bench-"));
   await saveCredential(app.ctx, userId, "openai_api_key", apiKey);
   await saveCredential(app.ctx, userId, "twilio_auth_token", AUTH_TOKEN);
   const assistant = await app.inject({
@@ -232,9 +197,7 @@ function table(rows: Row[]): string {
     r.memoryPerCallMb.toFixed(2),
     r.callersCpu.toFixed(0),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(" | ")} |`;
-  return [line(head), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
+  return markdownTable(head, body);
 }
 
 const [load1] = loadavg();

@@ -10,9 +10,9 @@
  * (bench-voice-callers.ts) per instance streams real-time PCM16 frames for `--seconds`.
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { startFakeRealtime } from "../tests/fakes/fake-realtime.ts";
+import { fetchPost, newAccount, signUp } from "../tests/sign-up.ts";
 import { nextMessage, send, type CallersMessage, type CallersRequest } from "./bench-voice-shared.ts";
 
 const API_KEY = "sk-bench-voice";
@@ -109,11 +109,7 @@ async function post(origin: string, path: string, body: unknown, cookie?: string
 
 /** A new user signed in, with the fake provider's key stored; returns the session cookie. */
 async function setUp(origin: string): Promise<string> {
-  const email = `bench-${randomBytes(4).toString("hex")}@example.com`;
-  const password = "bench-password";
-  await post(origin, "/api/auth/sign-up/email", { name: "Bench", email, password });
-  const login = await post(origin, "/api/auth/sign-in/email", { email, password });
-  const cookie = login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; ");
+  const { cookie } = await signUp(fetchPost(origin), newAccount("Bench", "bench-"));
   await post(origin, "/api/credentials/openai_api_key", { value: API_KEY }, cookie, "PUT");
   return cookie;
 }

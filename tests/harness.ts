@@ -3,11 +3,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, beforeAll, inject } from "vitest";
 import { buildApp, type AppConfig, type AppDeps } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, type Database } from "../src/server/db/client.ts";
 import { withDatabase } from "./global-setup.ts";
+import { injectPost, newAccount, signUp, type SignedUp } from "./sign-up.ts";
 
 /** A fresh database for one test file: a clone of the migrated template (see global-setup.ts). */
 export async function freshDatabase(): Promise<Database> {
@@ -49,18 +50,35 @@ export async function buildTestApp(options: { config?: Record<string, string>; d
 
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>["app"];
 
-let counter = 0;
-/** Signs up and logs in a new user through the real auth routes; returns its cookie and id. */
-export async function signUpAndLogIn(app: TestApp, name = "Ada Lovelace") {
-  const email = `user${++counter}-${randomBytes(3).toString("hex")}@example.com`;
-  const password = "correct-horse-battery";
-  const signUp = await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { name, email, password } });
-  if (signUp.statusCode !== 200) throw new Error(`sign-up failed: ${signUp.statusCode} ${signUp.body}`);
-  const login = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password } });
-  if (login.statusCode !== 200) throw new Error(`login failed: ${login.statusCode} ${login.body}`);
-  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-  return { cookie, email, password, userId: (login.json() as { user: { id: string } }).user.id };
+export interface FileApp<U extends string> {
+  app: TestApp;
+  db: Database["db"];
+  config: AppConfig;
+  /** The users the file asked for, by name, signed up before its first test. */
+  users: Record<U, SignedUp>;
+  /** `as(app, who)` on this file's app. */
+  as: (who: { cookie: string } | null) => ReturnType<typeof as>;
 }
+
+/**
+ * One app for a whole test file: built (and the named users signed up) before its first test,
+ * closed after its last. Call at the top of the file and read the fields inside tests:
+ * `const file = useTestApp({ users: ["Alice", "Bob"] })`, then `file.as(file.users.Alice).get(...)`.
+ */
+export function useTestApp<const U extends string = never>(
+  options: { users?: readonly U[]; config?: Record<string, string>; deps?: Partial<AppDeps> } = {},
+): FileApp<U> {
+  const file = { users: {} as Record<U, SignedUp>, as: (who: { cookie: string } | null) => as(file.app, who) } as FileApp<U>;
+  beforeAll(async () => {
+    Object.assign(file, await buildTestApp(options));
+    for (const name of options.users ?? []) file.users[name] = await signUpAndLogIn(file.app, name);
+  });
+  afterAll(() => file.app?.close());
+  return file;
+}
+
+/** Signs up and logs in a new user through the real auth routes; returns its cookie and id. */
+export const signUpAndLogIn = (app: TestApp, name = "Ada Lovelace"): Promise<SignedUp> => signUp(injectPost(app), newAccount(name));
 
 export interface RawResponse {
   status: number;

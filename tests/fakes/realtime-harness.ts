@@ -4,12 +4,13 @@
  * at the fake provider + an in-memory CallStore and recording sink + a recording ToolRunner).
  */
 import { createServer } from "node:http";
+import { afterEach, beforeEach } from "vitest";
 import { WebSocketServer } from "ws";
 import { CallSession, type CallAssistant, type CallSessionOptions } from "../../src/server/voice/call-session.ts";
 import { OpenAIRealtimeProvider } from "../../src/server/voice/providers/openai-realtime.ts";
 import type { ToolRunner } from "../../src/server/voice/seams.ts";
 import { BrowserTransport } from "../../src/server/voice/transports/browser.ts";
-import type { FakeRealtime } from "./fake-realtime.ts";
+import { startFakeRealtime, type FakeRealtime } from "./fake-realtime.ts";
 import { TestBrowser } from "./realtime-browser-client.ts";
 import { MemoryCallStore, memoryRecordings } from "./realtime-call-store.ts";
 import { RecordingToolRunner } from "./realtime-tool-runner.ts";
@@ -112,4 +113,37 @@ export async function startHarness(fake: FakeRealtime, options: HarnessOptions =
   const harness = new CallHarness(fake, options);
   await harness.listen();
   return harness;
+}
+
+/**
+ * The fake provider and call harness of a voice test file, fresh for each test: the fake OpenAI
+ * starts before it; the harness the test started (if any) and the fake close after it.
+ * `const voice = useFakeCall()`, then `voice.fake.script = …` and `await voice.start(options)`.
+ */
+export function useFakeCall() {
+  let fake: FakeRealtime | undefined;
+  let harness: CallHarness | undefined;
+  beforeEach(async () => {
+    fake = await startFakeRealtime({ apiKey: "sk-test" });
+  });
+  afterEach(async () => {
+    await harness?.close();
+    harness = undefined;
+    await fake?.close();
+  });
+  return {
+    get fake(): FakeRealtime {
+      if (!fake) throw new Error("useFakeCall: the fake provider starts before each test");
+      return fake;
+    },
+    /** The harness this test started. */
+    get harness(): CallHarness {
+      if (!harness) throw new Error("useFakeCall: start() the harness first");
+      return harness;
+    },
+    async start(options: HarnessOptions = {}): Promise<CallHarness> {
+      harness = await startHarness(this.fake, options);
+      return harness;
+    },
+  };
 }

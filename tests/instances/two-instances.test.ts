@@ -15,6 +15,7 @@ import { TestBrowser } from "../fakes/realtime-browser-client.ts";
 import { startLocalS3, type LocalS3 } from "../fakes/s3-server.ts";
 import { startServerProcess, type ServerProcess } from "../fakes/server-process.ts";
 import { withDatabase } from "../global-setup.ts";
+import { fetchPost, newAccount, signUp } from "../sign-up.ts";
 
 const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const LEASE_MS = 1500;
@@ -77,14 +78,6 @@ async function json<T>(res: Response, status = 200): Promise<T> {
   return JSON.parse(text) as T;
 }
 
-async function signUp(server: ServerProcess): Promise<{ cookie: string; email: string; password: string }> {
-  const email = `ops-${randomBytes(3).toString("hex")}@example.com`;
-  const password = "correct-horse-battery";
-  await json(await api(server, "/api/auth/sign-up/email", { method: "POST", body: { name: "Grace Hopper", email, password } }));
-  const login = await api(server, "/api/auth/sign-in/email", { method: "POST", body: { email, password } });
-  expect(login.status).toBe(200);
-  return { cookie: login.headers.getSetCookie().map((c) => c.split(";")[0]).join("; "), email, password };
-}
 
 async function openCall(server: ServerProcess, cookie: string, sessionId: string): Promise<TestBrowser> {
   const url = `${server.origin.replace("http:", "ws:")}/api/calls/live?session_id=${encodeURIComponent(sessionId)}`;
@@ -100,7 +93,7 @@ async function callRecord(server: ServerProcess, cookie: string, id: string): Pr
 describe("two instances on one PostgreSQL", () => {
   it("share calls, tokens, limits and recordings, and close only a dead instance's calls", async () => {
     const one = await start();
-    const { cookie, email, password } = await signUp(one);
+    const { cookie, email, password } = await signUp(fetchPost(one.origin), newAccount("Grace Hopper", "ops-"));
     await json(await api(one, "/api/credentials/openai_api_key", { method: "PUT", cookie, body: { value: fake.apiKey } }));
     const assistant = await json<{ id: string }>(
       await api(one, "/api/assistants", { method: "POST", cookie, body: { name: "Ava", instructions: "You are Ava.", first_message: "Hello, this is Ava. How can I help?" } }),

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedRequest, ToolUpstream } from "../../../tests/fakes/tool-upstream.ts";
 import { startToolUpstream } from "../../../tests/fakes/tool-upstream.ts";
+import { executionFailure } from "../../../tests/tool-failure.ts";
 import type { ExecuteToolOptions, ToolHttpConfig } from "./index.ts";
-import { executeTool, TOOL_EXECUTION_DEFAULTS, ToolExecutionError } from "./index.ts";
+import { executeTool, TOOL_EXECUTION_DEFAULTS } from "./index.ts";
 
 let upstream: ToolUpstream;
 let options: ExecuteToolOptions;
@@ -20,15 +21,6 @@ const get = (path: string, overrides: Partial<ToolHttpConfig> = {}): ToolHttpCon
   ...overrides,
 });
 
-async function failure(promise: Promise<unknown>): Promise<ToolExecutionError> {
-  const err = await promise.then(
-    () => expect.fail("expected the execution to fail"),
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ToolExecutionError);
-  return err as ToolExecutionError;
-}
-
 /** Requests the upstream received from now on. */
 function requestsSince() {
   const start = upstream.requests.length;
@@ -38,7 +30,7 @@ function requestsSince() {
 describe("timeouts", () => {
   it("gives up on a slow answer at the total timeout", async () => {
     const started = Date.now();
-    const err = await failure(executeTool(get("/slow?ms=3000"), {}, { ...options, timeoutMs: 300 }));
+    const err = await executionFailure(executeTool(get("/slow?ms=3000"), {}, { ...options, timeoutMs: 300 }));
     expect(Date.now() - started).toBeLessThan(2000);
     expect(err.code).toBe("tool_timeout");
     expect(err.status).toBe(504);
@@ -52,7 +44,7 @@ describe("timeouts", () => {
 
   it("gives up connecting at the connect timeout (name resolution included)", async () => {
     const started = Date.now();
-    const err = await failure(
+    const err = await executionFailure(
       executeTool(get("/echo", { end_point_url: "http://stuck.test/" }), {}, {
         allowedHosts: [],
         connectTimeoutMs: 200,
@@ -70,7 +62,7 @@ describe("answer size cap", () => {
   const limit = TOOL_EXECUTION_DEFAULTS.maxBytes;
 
   it("refuses a streamed answer over 1 MiB and hangs up instead of reading the rest", async () => {
-    const err = await failure(executeTool(get(`/large?bytes=${50 * limit}`), {}, options));
+    const err = await executionFailure(executeTool(get(`/large?bytes=${50 * limit}`), {}, options));
     expect(err.code).toBe("tool_response_too_large");
     expect(err.status).toBe(502);
     expect(err.message).toBe(`The answer from ${upstream.hostPort} is larger than the 1 MB limit, so it was not read.`);
@@ -78,7 +70,7 @@ describe("answer size cap", () => {
   });
 
   it("refuses an answer whose declared length is over the cap without reading it", async () => {
-    const err = await failure(executeTool(get(`/large?bytes=${50 * limit}&declare=1`), {}, options));
+    const err = await executionFailure(executeTool(get(`/large?bytes=${50 * limit}&declare=1`), {}, options));
     expect(err.code).toBe("tool_response_too_large");
     expect(await upstream.largeBodies.at(-1)).toBe(true);
   });
@@ -90,7 +82,7 @@ describe("answer size cap", () => {
   });
 
   it("honours a smaller cap", async () => {
-    const err = await failure(executeTool(get("/json"), {}, { ...options, maxBytes: 10 }));
+    const err = await executionFailure(executeTool(get("/json"), {}, { ...options, maxBytes: 10 }));
     expect(err.code).toBe("tool_response_too_large");
     expect(err.message).toContain("10-byte limit");
   });
@@ -111,7 +103,7 @@ describe("redirects", () => {
 
   it("refuses the fourth redirect", async () => {
     const seen = requestsSince();
-    const err = await failure(executeTool(get("/redirect/4"), {}, options));
+    const err = await executionFailure(executeTool(get("/redirect/4"), {}, options));
     expect(err.code).toBe("tool_too_many_redirects");
     expect(err.status).toBe(502);
     expect(err.message).toBe(`Too many redirects: ${upstream.hostPort} redirected again after 3, so it was not followed.`);
@@ -119,7 +111,7 @@ describe("redirects", () => {
   });
 
   it("honours a lower redirect limit", async () => {
-    const err = await failure(executeTool(get("/redirect/1"), {}, { ...options, maxRedirects: 0 }));
+    const err = await executionFailure(executeTool(get("/redirect/1"), {}, { ...options, maxRedirects: 0 }));
     expect(err.code).toBe("tool_too_many_redirects");
   });
 
@@ -163,7 +155,7 @@ describe("redirects", () => {
   });
 
   it("refuses a redirect to a non-http URL", async () => {
-    const err = await failure(executeTool(get(`/redirect-to?url=${encodeURIComponent("file:///etc/passwd")}`), {}, options));
+    const err = await executionFailure(executeTool(get(`/redirect-to?url=${encodeURIComponent("file:///etc/passwd")}`), {}, options));
     expect(err.code).toBe("tool_bad_redirect");
     expect(err.status).toBe(502);
   });

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedRequest, ToolUpstream } from "../../../tests/fakes/tool-upstream.ts";
 import { startToolUpstream } from "../../../tests/fakes/tool-upstream.ts";
+import { executionFailure } from "../../../tests/tool-failure.ts";
 import type { HttpMethod, ParameterFormat } from "../../shared/tools.ts";
 import type { ExecuteToolOptions, ToolHttpConfig } from "./index.ts";
-import { executeTool, ToolExecutionError } from "./index.ts";
+import { executeTool } from "./index.ts";
 
 let upstream: ToolUpstream;
 let options: ExecuteToolOptions;
@@ -26,15 +27,6 @@ async function echoed(config: ToolHttpConfig, parameters: Record<string, unknown
   const result = await executeTool(config, parameters, options);
   expect(result.success).toBe(true);
   return { result, seen: result.data as RecordedRequest };
-}
-
-async function failure(promise: Promise<unknown>): Promise<ToolExecutionError> {
-  const err = await promise.then(
-    () => expect.fail("expected the execution to fail"),
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(ToolExecutionError);
-  return err as ToolExecutionError;
 }
 
 describe("request building: each method × each format", () => {
@@ -138,7 +130,7 @@ describe("headers and API key", () => {
   });
 
   it("refuses a header value that would inject another header", async () => {
-    const err = await failure(executeTool(tool({ http_headers: { "X-A": "1\r\nX-B: 2" } }), {}, options));
+    const err = await executionFailure(executeTool(tool({ http_headers: { "X-A": "1\r\nX-B: 2" } }), {}, options));
     expect(err.code).toBe("tool_invalid_config");
     expect(err.status).toBe(400);
     expect(upstream.requests.some((r) => r.headers["x-b"] !== undefined)).toBe(false);
@@ -194,7 +186,7 @@ describe("failures without an answer", () => {
   it.each(["ftp://example.com/file", "not a url", "http://user:secret@example.com/", "javascript:alert(1)"])(
     "refuses the endpoint URL %s",
     async (url) => {
-      const err = await failure(executeTool(tool({ end_point_url: url }), {}, options));
+      const err = await executionFailure(executeTool(tool({ end_point_url: url }), {}, options));
       expect(err.code).toBe("tool_invalid_url");
       expect(err.status).toBe(400);
       expect(err.message).toMatch(/not a valid http:\/\/ or https:\/\/ URL/);
@@ -205,7 +197,7 @@ describe("failures without an answer", () => {
   it("reports a refused connection", async () => {
     const closed = await startToolUpstream();
     await closed.close();
-    const err = await failure(
+    const err = await executionFailure(
       executeTool(tool({ end_point_url: `${closed.origin}/echo` }), {}, { allowedHosts: [closed.hostPort] }),
     );
     expect(err.code).toBe("tool_connection_failed");
@@ -214,7 +206,7 @@ describe("failures without an answer", () => {
   });
 
   it("reports a host that does not resolve", async () => {
-    const err = await failure(
+    const err = await executionFailure(
       executeTool(tool({ end_point_url: "http://nowhere.test/" }), {}, { allowedHosts: [], resolve: async () => [] }),
     );
     expect(err.code).toBe("tool_dns_failed");
@@ -226,7 +218,7 @@ describe("failures without an answer", () => {
     const controller = new AbortController();
     const pending = executeTool(tool({ end_point_url: `${upstream.origin}/slow?ms=5000` }), {}, { ...options, signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
-    const err = await failure(pending);
+    const err = await executionFailure(pending);
     expect(err.code).toBe("tool_aborted");
     expect(err.message).toBe("The tool call was cancelled.");
   });

@@ -1,7 +1,7 @@
 /** The built-in functions end_call / transfer_call in a browser test call (issue 13), over real sockets. */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeReply, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
-import { startHarness, type CallHarness } from "../../../tests/fakes/realtime-harness.ts";
+import { describe, expect, it } from "vitest";
+import type { FakeReply } from "../../../tests/fakes/fake-realtime.ts";
+import { useFakeCall } from "../../../tests/fakes/realtime-harness.ts";
 import { RecordingToolRunner } from "../../../tests/fakes/realtime-tool-runner.ts";
 import type { HandoffSettings } from "./builtins.ts";
 import type { ToolDefinition } from "./tool-resolution.ts";
@@ -9,25 +9,16 @@ import type { ToolDefinition } from "./tool-resolution.ts";
 const billing = { label: "Billing team", phone_number: "+442071234567", when_to_use: "When the caller disputes a charge" };
 const userEndCall: ToolDefinition = { id: "tool-end", name: "end_call", description: "The user's own tool", parameters: { type: "object", properties: {} } };
 
-let fake: FakeRealtime;
-let harness: CallHarness | undefined;
+const voice = useFakeCall();
 
-beforeEach(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-test" });
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await fake.close();
-});
 
 async function connected(replies: FakeReply[], handoff: HandoffSettings, tools: ToolDefinition[] = []) {
-  fake.script = { replies };
+  voice.fake.script = { replies };
   const runner = new RecordingToolRunner();
-  harness = await startHarness(fake, { assistant: { firstMessage: null, tools, handoff }, toolRunner: runner });
+  const harness = await voice.start({ assistant: { firstMessage: null, tools, handoff }, toolRunner: runner });
   const { browser, session } = await harness.call();
   await browser.untilStatus("Connected to Ava");
-  return { browser, session, runner, conn: await fake.connection() };
+  return { browser, session, runner, conn: await voice.fake.connection() };
 }
 
 const declared = (update: Record<string, unknown>) => ((update["session"] as { tools: Array<{ name: string }> }).tools ?? []).map((t) => t.name);
@@ -53,8 +44,8 @@ describe("end_call", () => {
     expect(browser.of("ended")[0]?.reason).toBe("Assistant ended call");
     // One response for the typed text; none after the function output.
     expect(conn.receivedOf("response.create")).toHaveLength(1);
-    await harness!.sessions[0]!.closed;
-    const record = harness!.store.only();
+    await voice.harness.sessions[0]!.closed;
+    const record = voice.harness.store.only();
     expect(record.endedReason).toBe("Assistant ended call");
     expect(record.logs.toolsUsed).toMatchObject([{ name: "end_call", id: "builtin:end_call", builtIn: true }]);
   });

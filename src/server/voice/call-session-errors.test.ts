@@ -2,27 +2,17 @@
  * Provider errors tied to the client event that caused them, interrupted items' transcripts and
  * the transcript traffic of long turns, over real sockets and the fake provider.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
-import { startHarness, type CallHarness } from "../../../tests/fakes/realtime-harness.ts";
+import { describe, expect, it } from "vitest";
+import { useFakeCall } from "../../../tests/fakes/realtime-harness.ts";
 import { HEARD_MARGIN_MS } from "./playback.ts";
 
-let fake: FakeRealtime;
-let harness: CallHarness | undefined;
+const voice = useFakeCall();
 
-beforeEach(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-test" });
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await fake.close();
-});
 
 describe("provider errors", () => {
   it("a rejected session.update ends the call at once with the provider's message", async () => {
-    fake.script = { refuse: [{ type: "session.update", code: "invalid_value", message: "Invalid value: 'robot'. Supported voices are: alloy, marin." }] };
-    harness = await startHarness(fake, { session: { connectTimeoutMs: 15_000 } });
+    voice.fake.script = { refuse: [{ type: "session.update", code: "invalid_value", message: "Invalid value: 'robot'. Supported voices are: alloy, marin." }] };
+    const harness = await voice.start({ session: { connectTimeoutMs: 15_000 } });
     const startedAt = Date.now();
     const { browser, session } = await harness.call();
     const outcome = await session.closed;
@@ -37,11 +27,11 @@ describe("provider errors", () => {
   });
 
   it("a response.create refused for another reason does not wedge the queue: the next typed message is answered", async () => {
-    fake.script = { replies: ["First answer.", "Second answer."] };
-    harness = await startHarness(fake, { assistant: { firstMessage: null } });
+    voice.fake.script = { replies: ["First answer.", "Second answer."] };
+    const harness = await voice.start({ assistant: { firstMessage: null } });
     const { browser } = await harness.call();
     await browser.untilStatus("Connected to Ava");
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     conn.refuseNext("response.create", "rate_limit_exceeded", "Rate limit reached for requests.");
     browser.sendText("Hello?");
     await browser.until(() => browser.transcript().some((e) => e.content === "Error from the provider: Rate limit reached for requests."), "refusal line");
@@ -55,19 +45,19 @@ describe("provider errors", () => {
 describe("interrupted items", () => {
   it("keeps the transcript of an item interrupted before its first transcript delta, flagged", async () => {
     let chunks = 0;
-    fake.script = {
+    voice.fake.script = {
       replies: [{ say: "Sure, let me look that up for you.", audioMs: 3000, transcriptLagChunks: 10 }],
       chunkMs: 100,
       // The caller speaks after 3 chunks of audio, before any transcript delta was streamed.
       beforeAudioDelta: () => {
         chunks += 1;
-        if (chunks === 3) setImmediate(() => fake.connections[0]!.hear("Wait, stop."));
+        if (chunks === 3) setImmediate(() => voice.fake.connections[0]!.hear("Wait, stop."));
       },
     };
-    harness = await startHarness(fake, { assistant: { firstMessage: null } });
+    const harness = await voice.start({ assistant: { firstMessage: null } });
     const { browser } = await harness.call();
     await browser.untilStatus("Connected to Ava");
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     browser.sendText("Tell me something.");
     await conn.waitFor("conversation.item.truncate");
     const cut = (conn.sentOf("response.output_item.added")[0]!["item"] as { id: string }).id;
@@ -87,8 +77,8 @@ describe("interrupted items", () => {
 describe("transcript traffic", () => {
   it("grows linearly with a long assistant turn: each piece is sent once", async () => {
     const words = Array.from({ length: 400 }, (_, i) => `word${i}`).join(" ");
-    fake.script = { replies: [{ say: words, audioMs: 400 }] };
-    harness = await startHarness(fake, { assistant: { firstMessage: null } });
+    voice.fake.script = { replies: [{ say: words, audioMs: 400 }] };
+    const harness = await voice.start({ assistant: { firstMessage: null } });
     const { browser } = await harness.call();
     await browser.untilStatus("Connected to Ava");
     browser.sendText("Talk for a while.");

@@ -2,34 +2,26 @@
  * Every way a call ends goes through one close() that finalises the record with the right
  * reason and cost (spec §4 "Test call", §9 cost), over real sockets and the fake provider.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { MemoryCallStore } from "../../../tests/fakes/realtime-call-store.ts";
-import { startHarness, type CallHarness, type HarnessOptions } from "../../../tests/fakes/realtime-harness.ts";
+import { useFakeCall, type HarnessOptions } from "../../../tests/fakes/realtime-harness.ts";
 import { MemoryTransport, SilentProvider } from "../../../tests/fakes/realtime-memory-transport.ts";
 import { RecordingToolRunner } from "../../../tests/fakes/realtime-tool-runner.ts";
 import { CallSession } from "./call-session.ts";
 
 const T0 = Date.UTC(2026, 10, 21, 9, 0, 0);
-let fake: FakeRealtime;
-let harness: CallHarness | undefined;
+const voice = useFakeCall();
 let clock = T0;
 
-beforeEach(async () => {
+beforeEach(() => {
   clock = T0;
-  fake = await startFakeRealtime({ apiKey: "sk-test" });
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await fake.close();
 });
 
 async function connectedCall(options: HarnessOptions = {}) {
-  harness = await startHarness(fake, { ...options, session: { now: () => clock, ...options.session } });
+  const harness = await voice.start({ ...options, session: { now: () => clock, ...options.session } });
   const { browser, session } = await harness.call();
   await browser.untilStatus("Assistant finished responding");
-  const conn = await fake.connection();
+  const conn = await voice.fake.connection();
   return { browser, session, conn, h: harness };
 }
 
@@ -60,7 +52,7 @@ describe("exit paths", () => {
     expect(browser.statuses().at(-1)).toBe("Call completed");
     expect(browser.of("ended")).toEqual([{ type: "ended", callId: record.id, reason: "User ended call", durationMs: 73_000, cost: 0.07 }]);
     // The provider socket is closed too.
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     await conn.until(() => conn.closed !== null);
     expect(conn.closed?.code).toBe(1000);
   });
@@ -153,7 +145,7 @@ describe("exit paths", () => {
   });
 
   it("a wrong provider key: Connection failed, recorded with the provider's message and no charge", async () => {
-    harness = await startHarness(fake, { apiKey: "sk-wrong", session: { now: () => clock } });
+    const harness = await voice.start({ apiKey: "sk-wrong", session: { now: () => clock } });
     const { browser, session } = await harness.call();
     const outcome = await session.closed;
     expect(outcome.reason).toBe("Unexpected server response: 401: Incorrect API key provided: sk-wro***.");

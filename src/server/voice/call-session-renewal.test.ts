@@ -3,25 +3,16 @@
  * cap set to seconds, over real sockets: a planned switch between turns, and recovery when the
  * session ends anyway — one call, one record, one greeting.
  */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeConnection, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
-import { startHarness, type CallHarness, type HarnessOptions } from "../../../tests/fakes/realtime-harness.ts";
+import { describe, expect, it } from "vitest";
+import type { FakeConnection } from "../../../tests/fakes/fake-realtime.ts";
+import { useFakeCall, type HarnessOptions } from "../../../tests/fakes/realtime-harness.ts";
 
 const GREETING = "Hello, this is Ava. How can I help?";
-let fake: FakeRealtime;
-let harness: CallHarness | undefined;
+const voice = useFakeCall();
 
-beforeEach(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-test" });
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await fake.close();
-});
 
 async function call(options: HarnessOptions = {}) {
-  harness = await startHarness(fake, { renew: true, ...options });
+  const harness = await voice.start({ renew: true, ...options });
   const { browser, session } = await harness.call();
   await browser.untilStatus("Assistant finished responding");
   return { browser, session, h: harness };
@@ -37,14 +28,14 @@ const greetings = (conn: FakeConnection) => conn.receivedOf("response.create").f
 
 describe("a call longer than the provider's session", () => {
   it("switches to a new session before the cap, with the same configuration and the conversation so far", async () => {
-    fake.script = { sessionCapMs: 4000, replies: ["Your order ships today."] };
+    voice.fake.script = { sessionCapMs: 4000, replies: ["Your order ships today."] };
     const { browser, session, h } = await call({ session: { renewBeforeExpiryMs: 2500 } });
-    const first = await fake.connection(0);
+    const first = await voice.fake.connection(0);
     browser.sendText("Where is my order?");
     await browser.until(() => assistantLines(browser).length === 2, "the answer");
 
     // Before the 4 s cap: a second session, configured like the first, holding the conversation.
-    const second = await fake.connection(1, 5000);
+    const second = await voice.fake.connection(1, 5000);
     await first.until(() => first.closed !== null, 5000, "the old session closed");
     expect(first.closed?.code).toBe(1000);
     expect(first.errorCodes()).not.toContain("session_expired");
@@ -74,11 +65,11 @@ describe("a call longer than the provider's session", () => {
   it("waits for the turn in progress before switching", async () => {
     // The replacement is opened 2 s into the session, well after the typed text has reached the
     // server even on a loaded machine, while the answer (3 s of pieces) is still streaming.
-    fake.script = { sessionCapMs: 5000, replies: [{ say: "A long answer.", audioMs: 400, pieces: ["A ", "long ", "answer."], pieceGapMs: 1500 }] };
+    voice.fake.script = { sessionCapMs: 5000, replies: [{ say: "A long answer.", audioMs: 400, pieces: ["A ", "long ", "answer."], pieceGapMs: 1500 }] };
     const { browser } = await call({ session: { renewBeforeExpiryMs: 3000 } });
-    const first = await fake.connection(0);
+    const first = await voice.fake.connection(0);
     browser.sendText("Tell me.");
-    const second = await fake.connection(1, 5000);
+    const second = await voice.fake.connection(1, 5000);
     await second.waitForSent("session.updated");
     // The new session is ready while the answer is still streaming: no switch yet.
     expect(first.closed).toBeNull();
@@ -92,12 +83,12 @@ describe("a call longer than the provider's session", () => {
     ["an unexpected close", (c: FakeConnection) => c.drop(1011, "Internal server error")],
     ["a drop without a close frame", (c: FakeConnection) => c.drop(1006)],
   ])("recovers from %s without ending the call or greeting again", async (_what, end) => {
-    fake.script = { replies: ["First.", "Second."] };
+    voice.fake.script = { replies: ["First.", "Second."] };
     const { browser, session, h } = await call();
     browser.sendText("One?");
     await browser.until(() => assistantLines(browser).length === 2, "the first answer");
-    end(await fake.connection(0));
-    const second = await fake.connection(1, 5000);
+    end(await voice.fake.connection(0));
+    const second = await voice.fake.connection(1, 5000);
     await second.until(() => contextOf(second).length === 3, 5000, "context items");
     expect(contextOf(second)[0]).toEqual(["assistant", GREETING]);
     expect(greetings(second)).toEqual([]);
@@ -112,8 +103,8 @@ describe("a call longer than the provider's session", () => {
 
   it("ends the call with the reason when the replacement session cannot be set up", async () => {
     const { browser, session, h } = await call();
-    fake.script = { refuse: [{ type: "session.update", code: "invalid_value", message: "Model not available." }] };
-    (await fake.connection(0)).drop(1011, "Internal server error");
+    voice.fake.script = { refuse: [{ type: "session.update", code: "invalid_value", message: "Model not available." }] };
+    (await voice.fake.connection(0)).drop(1011, "Internal server error");
     const outcome = await session.closed;
     expect(outcome.reason).toBe("Failed to initialize session: Model not available.");
     expect(h.store.only()).toMatchObject({ endedReason: "Failed to initialize session: Model not available." });

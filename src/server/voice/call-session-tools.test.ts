@@ -1,8 +1,8 @@
 /** Tool calls during a call (spec §4 "Live conversation", §8 "Tool resolution"), over real sockets. */
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeReply, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
+import { describe, expect, it } from "vitest";
+import type { FakeReply } from "../../../tests/fakes/fake-realtime.ts";
 import type { TestBrowser } from "../../../tests/fakes/realtime-browser-client.ts";
-import { startHarness, type CallHarness } from "../../../tests/fakes/realtime-harness.ts";
+import { useFakeCall } from "../../../tests/fakes/realtime-harness.ts";
 import { RecordingToolRunner, type ToolHandler } from "../../../tests/fakes/realtime-tool-runner.ts";
 import type { ToolDefinition } from "./tool-resolution.ts";
 
@@ -19,26 +19,17 @@ const order: ToolDefinition = {
   parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] },
 };
 
-let fake: FakeRealtime;
-let harness: CallHarness | undefined;
+const voice = useFakeCall();
 
-beforeEach(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-test" });
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await fake.close();
-});
 
 /** A connected call (no greeting) whose replies are `replies`, with the weather and order tools. */
 async function toolCall(replies: FakeReply[], handler?: ToolHandler) {
-  fake.script = { replies };
+  voice.fake.script = { replies };
   const runner = new RecordingToolRunner(handler);
-  harness = await startHarness(fake, { assistant: { firstMessage: null, tools: [weather, order] }, toolRunner: runner });
+  const harness = await voice.start({ assistant: { firstMessage: null, tools: [weather, order] }, toolRunner: runner });
   const { browser, session } = await harness.call();
   await browser.untilStatus("Connected to Ava");
-  const conn = await fake.connection();
+  const conn = await voice.fake.connection();
   return { browser, session, conn, runner };
 }
 
@@ -148,9 +139,9 @@ describe("tool calls", () => {
   });
 
   it('uses the only tool when the model says "item" and the arguments say nothing', async () => {
-    fake.script = { replies: [{ toolCalls: [{ name: "item", arguments: {}, callId: "call_only" }] }] };
+    voice.fake.script = { replies: [{ toolCalls: [{ name: "item", arguments: {}, callId: "call_only" }] }] };
     const runner = new RecordingToolRunner();
-    harness = await startHarness(fake, { assistant: { firstMessage: null, tools: [order] }, toolRunner: runner });
+    const harness = await voice.start({ assistant: { firstMessage: null, tools: [order] }, toolRunner: runner });
     const { browser } = await harness.call();
     await browser.untilStatus("Connected to Ava");
     browser.sendText("Go");
@@ -212,12 +203,12 @@ describe("tool calls", () => {
   it('runs the tool the model was given under a colliding name ("Get Weather" vs "Get_Weather")', async () => {
     const spaced: ToolDefinition = { id: "tool-spaced", name: "Get Weather", parameters: { type: "object", properties: {} } };
     const underscored: ToolDefinition = { id: "tool-underscored", name: "Get_Weather", parameters: { type: "object", properties: {} } };
-    fake.script = { replies: [{ toolCalls: [{ name: "Get_Weather", arguments: {}, callId: "call_1" }, { name: "Get_Weather_2", arguments: { x: 1 }, callId: "call_2" }] }] };
+    voice.fake.script = { replies: [{ toolCalls: [{ name: "Get_Weather", arguments: {}, callId: "call_1" }, { name: "Get_Weather_2", arguments: { x: 1 }, callId: "call_2" }] }] };
     const runner = new RecordingToolRunner();
-    harness = await startHarness(fake, { assistant: { firstMessage: null, tools: [spaced, underscored] }, toolRunner: runner });
+    const harness = await voice.start({ assistant: { firstMessage: null, tools: [spaced, underscored] }, toolRunner: runner });
     const { browser } = await harness.call();
     await browser.untilStatus("Connected to Ava");
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     const update = await conn.waitFor("session.update");
     expect((update["session"] as { tools: Array<{ name: string }> }).tools.map((t) => t.name)).toEqual(["Get_Weather", "Get_Weather_2"]);
     browser.sendText("Go");

@@ -1,29 +1,19 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
+import { describe, expect, it } from "vitest";
 import type { TestBrowser } from "../../../tests/fakes/realtime-browser-client.ts";
 import { silence } from "../../../tests/fakes/realtime-audio.ts";
 import { MemoryCallStore, memoryRecordings } from "../../../tests/fakes/realtime-call-store.ts";
-import { defaultAssistant, startHarness, type CallHarness, type HarnessOptions } from "../../../tests/fakes/realtime-harness.ts";
+import { defaultAssistant, useFakeCall, type HarnessOptions } from "../../../tests/fakes/realtime-harness.ts";
 import { MemoryTransport } from "../../../tests/fakes/realtime-memory-transport.ts";
 import { RecordingToolRunner } from "../../../tests/fakes/realtime-tool-runner.ts";
 import { WAV_HEADER_BYTES } from "./audio.ts";
 import { CallSession } from "./call-session.ts";
 import { OpenAIRealtimeProvider } from "./providers/openai-realtime.ts";
 
-let fake: FakeRealtime;
-let harness: CallHarness | undefined;
+const voice = useFakeCall();
 
-beforeEach(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-test" });
-});
-afterEach(async () => {
-  await harness?.close();
-  harness = undefined;
-  await fake.close();
-});
 
 async function call(options: HarnessOptions = {}) {
-  harness = await startHarness(fake, options);
+  const harness = await voice.start(options);
   const { browser, session } = await harness.call();
   return { browser, session, h: harness };
 }
@@ -43,7 +33,7 @@ const contents = (b: TestBrowser) => b.transcript().map((e) => [e.type, e.conten
 describe("opening a call", () => {
   it("sends the GA session.update, then has the assistant say the first message", async () => {
     const { browser, h } = await call({ assistant: { instructions: "Be kind." } });
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     const update = await conn.waitFor("session.update");
     expect(update["session"]).toEqual({
       type: "realtime",
@@ -95,10 +85,10 @@ describe("opening a call", () => {
   });
 
   it("waits for the caller when there is no first message", async () => {
-    fake.script = { userSays: ["Hi there"], replies: ["Hello!"] };
+    voice.fake.script = { userSays: ["Hi there"], replies: ["Hello!"] };
     const { browser } = await call({ assistant: { firstMessage: "" } });
     await browser.untilStatus("Connected to Ava");
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     expect(conn.receivedOf("response.create")).toHaveLength(0);
     browser.speak(400);
     await browser.until(() => contents(browser).length === 2, "two entries");
@@ -113,7 +103,7 @@ describe("opening a call", () => {
 
 describe("audio and transcript", () => {
   it("forwards caller audio and keeps a late transcription before the reply it triggered", async () => {
-    fake.script = { userSays: ["Where is my order?"], replies: ["It ships tomorrow."], transcriptionDelayMs: 150 };
+    voice.fake.script = { userSays: ["Where is my order?"], replies: ["It ships tomorrow."], transcriptionDelayMs: 150 };
     const { browser } = await call();
     await untilIdle(browser);
     browser.speak(400);
@@ -123,7 +113,7 @@ describe("audio and transcript", () => {
       ["user", "Where is my order?"],
       ["assistant", "It ships tomorrow."],
     ]);
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     const appended = conn.receivedOf("input_audio_buffer.append").reduce((n, e) => n + Buffer.from(String(e["audio"]), "base64").length, 0);
     expect(appended).toBe(400 * 48);
   });
@@ -131,7 +121,7 @@ describe("audio and transcript", () => {
   it("merges assistant pieces less than 2 s apart and splits at 2 s or more", async () => {
     // A clock running 10× fast: a 300 ms real pause is 3 s of call time.
     const t0 = Date.now();
-    fake.script = {
+    voice.fake.script = {
       replies: [
         { say: "Hello there friend.", pieces: ["Hello ", "there ", "friend."] },
         { say: "One. Two.", pieces: ["One. ", "Two."], pieceGapMs: 300 },
@@ -159,10 +149,10 @@ describe("audio and transcript", () => {
 
 describe("typed messages", () => {
   it("adds a user entry and asks for a response; blank text is ignored", async () => {
-    fake.script = { replies: ["It is noon."] };
+    voice.fake.script = { replies: ["It is noon."] };
     const { browser } = await call();
     await untilIdle(browser);
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     browser.sendText("   ");
     browser.sendText("What time is it?");
     await untilResponses(browser, 2);
@@ -177,12 +167,12 @@ describe("typed messages", () => {
   });
 
   it("queues a response asked for while one is active: never two at once", async () => {
-    fake.script = {
+    voice.fake.script = {
       replies: [{ say: "A slow answer in parts.", pieces: ["A slow ", "answer ", "in parts."], pieceGapMs: 150 }, "Second answer."],
     };
     const { browser } = await call({ assistant: { firstMessage: null } });
     await browser.untilStatus("Connected to Ava");
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     browser.sendText("first");
     await conn.until(() => conn.hasActiveResponse, 3000, "active response");
     browser.sendText("second");
@@ -199,7 +189,7 @@ describe("typed messages", () => {
 
 describe("barge-in", () => {
   it("flushes the browser and truncates the item at what the flush report says was heard (+50 ms at most)", async () => {
-    fake.script = { replies: [{ say: "Once upon a time there was a very long story.", audioMs: 3000 }], userSays: ["Wait, stop."] };
+    voice.fake.script = { replies: [{ say: "Once upon a time there was a very long story.", audioMs: 3000 }], userSays: ["Wait, stop."] };
     // A clock the test moves: the caller "listens" for 5 s before hanging up.
     let now = Date.now();
     const { browser, session, h } = await call({ assistant: { firstMessage: null }, session: { now: () => now } });
@@ -214,7 +204,7 @@ describe("barge-in", () => {
     await browser.until(() => browser.of("clear").length > 0, "clear");
     browser.playback(itemId, 650);
 
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     const truncate = await conn.waitFor("conversation.item.truncate");
     expect(truncate).toMatchObject({ item_id: itemId, content_index: 0, audio_end_ms: 700 });
     await conn.waitForSent("conversation.item.truncated");
@@ -237,14 +227,14 @@ describe("barge-in", () => {
   });
 
   it("does not truncate an item the caller heard in full", async () => {
-    fake.script = { userSays: ["Thanks"], replies: ["You're welcome."] };
+    voice.fake.script = { userSays: ["Thanks"], replies: ["You're welcome."] };
     const { browser } = await call();
     await untilIdle(browser);
     const itemId = browser.of("audio_start")[0]!.itemId;
     browser.playback(itemId, 400);
     browser.speak(400);
     await browser.until(() => contents(browser).length === 3, "reply");
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     expect(conn.receivedOf("conversation.item.truncate")).toHaveLength(0);
     expect(browser.of("clear").length).toBe(1);
   });
@@ -252,13 +242,13 @@ describe("barge-in", () => {
 
 describe("phone format (a Transport in µ-law)", () => {
   it("uses audio/pcmu both ways, passes µ-law through untouched and records 8 kHz stereo", async () => {
-    fake.script = { userSays: ["Hello"], replies: ["Hi caller."] };
+    voice.fake.script = { userSays: ["Hello"], replies: ["Hi caller."] };
     const transport = new MemoryTransport("audio/pcmu");
     const store = new MemoryCallStore();
     const recordings = memoryRecordings();
     const session = new CallSession({
       transport,
-      provider: new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: fake.apiKey, model: "gpt-realtime-2.1", pingIntervalMs: 0 }),
+      provider: new OpenAIRealtimeProvider({ baseUrl: voice.fake.baseUrl, apiKey: voice.fake.apiKey, model: "gpt-realtime-2.1", pingIntervalMs: 0 }),
       toolRunner: new RecordingToolRunner(),
       store,
       openRecording: recordings.open,
@@ -267,7 +257,7 @@ describe("phone format (a Transport in µ-law)", () => {
       isTest: false,
     });
     session.start();
-    const conn = await fake.connection();
+    const conn = await voice.fake.connection();
     const update = (await conn.waitFor("session.update"))["session"] as { audio: { input: { format: unknown }; output: { format: unknown } } };
     expect(update.audio.input.format).toEqual({ type: "audio/pcmu" });
     expect(update.audio.output.format).toEqual({ type: "audio/pcmu" });

@@ -2,7 +2,8 @@ import { AlertCircle, Bot, Info, User, Wrench, type LucideIcon } from "lucide-re
 import { memo, type ReactNode } from "react";
 import type { TranscriptEntry, TranscriptEntryType } from "@shared/calls";
 import { Badge } from "@/components/ui/badge";
-import { formatEntryTime, prettyJson } from "@/lib/format";
+import { formatEntryTime } from "@/lib/format";
+import { interruptionText, toolJsonOf } from "@/lib/transcript";
 import { cn } from "@/lib/utils";
 
 /**
@@ -65,14 +66,15 @@ function EntryMeta({ entry, className, children }: { entry: TranscriptEntry; cla
 
 /** The point where the caller cut the assistant off; what follows was never heard. */
 function InterruptionLine({ entry }: { entry: TranscriptEntry }) {
-  if (entry.interruptedAtMs === undefined) return null;
-  return <p className="text-xs text-muted-foreground italic">Interrupted after {(entry.interruptedAtMs / 1000).toFixed(1)} s</p>;
+  const text = interruptionText(entry);
+  return text && <p className="text-xs text-muted-foreground italic">{text}</p>;
 }
 
 /** A tool request's Parameters or a tool response's Result. */
 function ToolJson({ entry, className }: { entry: TranscriptEntry; className?: string }) {
-  if (entry.type !== "tool-request" && entry.type !== "tool-response") return null;
-  const [label, value] = entry.type === "tool-request" ? ["Parameters", entry.parameters ?? {}] : ["Result", entry.result ?? null];
+  const shown = toolJsonOf(entry);
+  if (!shown) return null;
+  const { label, json } = shown;
   return (
     <div className="grid gap-1" data-testid={`entry-${label.toLowerCase()}`}>
       <p className="text-xs font-medium text-muted-foreground">{label}</p>
@@ -82,7 +84,7 @@ function ToolJson({ entry, className }: { entry: TranscriptEntry; className?: st
           className,
         )}
       >
-        {prettyJson(value)}
+        {json}
       </pre>
     </div>
   );

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import { startFakeTwilioRest, TWILIO_ERRORS, type FakeAccount, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
 import { firstLink, startFakeSmtp, type FakeSmtp } from "../../../../tests/fakes/smtp-server.ts";
 import { ACCOUNT_MESSAGES } from "../../../shared/account.ts";
@@ -23,9 +23,7 @@ afterAll(async () => {
 });
 
 type Who = { cookie: string };
-const call = (who: Who | null, method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, payload?: unknown) =>
-  app.inject({ method, url, headers: who ? { cookie: who.cookie } : {}, ...(payload === undefined ? {} : { payload: payload as object }) });
-const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
+const call = (who: Who | null, method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, payload?: unknown) => as(app, who).request(method, url, payload);
 const logIn = (email: string, password: string) => app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password } });
 const sessionUser = async (who: Who) => (await call(who, "GET", "/api/auth/get-session")).json() as { user: { name: string } } | null;
 

@@ -1,27 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { describe, expect, it } from "vitest";
+import { errorOf, useTestApp } from "../../../../tests/harness.ts";
 import { TRANSFER_MESSAGES, type Assistant } from "../../../shared/assistants.ts";
 
 /** Hand-off settings of an assistant (issue 13): transfer destinations and the two switches. */
 
-let app: TestApp;
-let alice: Awaited<ReturnType<typeof signUpAndLogIn>>;
-
-beforeAll(async () => {
-  ({ app } = await buildTestApp());
-  alice = await signUpAndLogIn(app, "Alice");
-});
-afterAll(() => app.close());
-
-const call = (method: "GET" | "POST" | "PATCH", url: string, payload?: object) =>
-  app.inject({ method, url, headers: { cookie: alice.cookie }, ...(payload ? { payload } : {}) });
-const errorOf = (res: { json: () => unknown }) => (res.json() as { error: { code: string; message: string } }).error;
+const file = useTestApp({ users: ["Alice"] });
+const alice = () => file.as(file.users.Alice);
 
 const billing = { label: "Billing team", phone_number: "+442071234567", when_to_use: "When the caller disputes a charge" };
 
 describe("hand-off settings", () => {
   it("start with no destinations, end-call allowed and keypad on", async () => {
-    const res = await call("POST", "/api/assistants", { name: "Plain" });
+    const res = await alice().post("/api/assistants", { name: "Plain" });
     expect(res.statusCode).toBe(201);
     const a = res.json<Assistant>();
     expect(a.transfer_destinations).toEqual([]);
@@ -30,7 +20,7 @@ describe("hand-off settings", () => {
   });
 
   it("stores destinations (numbers typed with spaces become E.164) and the switches, and reads them back", async () => {
-    const res = await call("POST", "/api/assistants", {
+    const res = await alice().post("/api/assistants", {
       name: "Front desk",
       transfer_destinations: [{ ...billing, phone_number: "+44 20 7123 4567" }],
       allow_end_call: false,
@@ -38,18 +28,18 @@ describe("hand-off settings", () => {
     });
     expect(res.statusCode, res.body).toBe(201);
     const created = res.json<Assistant>();
-    const read = (await call("GET", `/api/assistants/${created.id}`)).json<Assistant>();
+    const read = (await alice().get(`/api/assistants/${created.id}`)).json<Assistant>();
     expect(read.transfer_destinations).toEqual([billing]);
     expect(read.allow_end_call).toBe(false);
     expect(read.keypad_input).toBe(false);
 
-    const patched = await call("PATCH", `/api/assistants/${created.id}`, { keypad_input: true, transfer_destinations: [] });
+    const patched = await alice().patch(`/api/assistants/${created.id}`, { keypad_input: true, transfer_destinations: [] });
     expect(patched.statusCode).toBe(200);
     expect(patched.json<Assistant>()).toMatchObject({ transfer_destinations: [], allow_end_call: false, keypad_input: true });
   });
 
   it("refuses bad destinations with a clear 400 and saves nothing", async () => {
-    const created = (await call("POST", "/api/assistants", { name: "Keep", transfer_destinations: [billing] })).json<Assistant>();
+    const created = (await alice().post("/api/assistants", { name: "Keep", transfer_destinations: [billing] })).json<Assistant>();
     const cases: Array<[unknown, string]> = [
       [[{ ...billing, phone_number: "020 7123 4567" }], TRANSFER_MESSAGES.phoneInvalid],
       [[{ ...billing, phone_number: "+0123456789" }], TRANSFER_MESSAGES.phoneInvalid],
@@ -60,14 +50,14 @@ describe("hand-off settings", () => {
       ["Billing", "transfer_destinations must be a list"],
     ];
     for (const [destinations, message] of cases) {
-      const res = await call("PATCH", `/api/assistants/${created.id}`, { transfer_destinations: destinations });
+      const res = await alice().patch(`/api/assistants/${created.id}`, { transfer_destinations: destinations });
       expect(res.statusCode, JSON.stringify(destinations)).toBe(400);
       expect(errorOf(res).message).toContain(message);
     }
-    const bad = await call("PATCH", `/api/assistants/${created.id}`, { allow_end_call: "yes" });
+    const bad = await alice().patch(`/api/assistants/${created.id}`, { allow_end_call: "yes" });
     expect(bad.statusCode).toBe(400);
     expect(errorOf(bad).message).toContain("allow_end_call must be true or false");
-    const read = (await call("GET", `/api/assistants/${created.id}`)).json<Assistant>();
+    const read = (await alice().get(`/api/assistants/${created.id}`)).json<Assistant>();
     expect(read.transfer_destinations).toEqual([billing]);
     expect(read.allow_end_call).toBe(true);
   });

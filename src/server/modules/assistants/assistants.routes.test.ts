@@ -1,24 +1,13 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { describe, expect, it } from "vitest";
+import { as, buildTestApp, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import type { Assistant } from "../../../shared/assistants.ts";
-import type { Db } from "../../db/client.ts";
 import { assistants, calls, phoneNumbers, tools } from "../../db/schema.ts";
 
-let app: TestApp;
-let db: Db;
-let alice: Awaited<ReturnType<typeof signUpAndLogIn>>;
-let bob: Awaited<ReturnType<typeof signUpAndLogIn>>;
-
-beforeAll(async () => {
-  ({ app, db } = await buildTestApp());
-  alice = await signUpAndLogIn(app, "Alice");
-  bob = await signUpAndLogIn(app, "Bob");
-});
-afterAll(() => app.close());
+const file = useTestApp({ users: ["Alice", "Bob"] });
 
 async function insertTool(userId: string, name: string, type = "API") {
-  const [row] = await db
+  const [row] = await file.db
     .insert(tools)
     .values({ userId, name, type, httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com/api" })
     .returning();
@@ -28,12 +17,12 @@ async function insertTool(userId: string, name: string, type = "API") {
 type Who = { cookie: string };
 
 async function create(who: Who, payload: Record<string, unknown>): Promise<Assistant> {
-  const res = await as(app, who).post("/api/assistants", payload);
+  const res = await as(file.app, who).post("/api/assistants", payload);
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
-const list = async (who: Who): Promise<Assistant[]> => (await as(app, who).get("/api/assistants")).json();
+const list = async (who: Who): Promise<Assistant[]> => (await as(file.app, who).get("/api/assistants")).json();
 
 describe("authentication", () => {
   it("refuses every route without a session", async () => {
@@ -45,7 +34,7 @@ describe("authentication", () => {
       ["PATCH", "/api/assistants/00000000-0000-4000-8000-000000000000"],
       ["DELETE", "/api/assistants/00000000-0000-4000-8000-000000000000"],
     ] as const) {
-      const res = await as(app, null).request(method, url, method === "POST" || method === "PATCH" ? { name: "x" } : undefined);
+      const res = await as(file.app, null).request(method, url, method === "POST" || method === "PATCH" ? { name: "x" } : undefined);
       expect(res.statusCode, `${method} ${url}`).toBe(401);
       expect(errorOf(res).message).toBe("Authentication required. Please sign in again.");
     }
@@ -54,7 +43,7 @@ describe("authentication", () => {
 
 describe("GET /api/assistants/defaults", () => {
   it("gives the default voice, the configured model and the models on offer", async () => {
-    const res = await as(app, alice).get("/api/assistants/defaults");
+    const res = await as(file.app, file.users.Alice).get("/api/assistants/defaults");
     expect(res.statusCode).toBe(200);
     expect(res.json()).toEqual({
       voice: "marin",
@@ -79,12 +68,12 @@ describe("GET /api/assistants/defaults", () => {
 
 describe("POST /api/assistants", () => {
   it("creates an assistant from a name alone, filling the defaults", async () => {
-    const res = await as(app, alice).post("/api/assistants", { name: "  Front desk  " });
+    const res = await as(file.app, file.users.Alice).post("/api/assistants", { name: "  Front desk  " });
     expect(res.statusCode).toBe(201);
     const body = res.json() as Assistant;
     expect(body).toEqual({
       id: expect.any(String),
-      user_id: alice.userId,
+      user_id: file.users.Alice.userId,
       name: "Front desk",
       description: null,
       first_message: null,
@@ -101,13 +90,13 @@ describe("POST /api/assistants", () => {
     });
     expect(body).not.toHaveProperty("openai_id");
     expect(new Date(body.created_at).toISOString()).toBe(body.created_at);
-    expect((await as(app, alice).get(`/api/assistants/${body.id}`)).json()).toEqual(body);
+    expect((await as(file.app, file.users.Alice).get(`/api/assistants/${body.id}`)).json()).toEqual(body);
   });
 
   it("stores every field and connects the caller's own tools, listed as name and type in the order picked", async () => {
-    const crm = await insertTool(alice.userId, "CRM lookup", "API");
-    const desk = await insertTool(alice.userId, "Helpdesk", "connector");
-    const body = await create(alice, {
+    const crm = await insertTool(file.users.Alice.userId, "CRM lookup", "API");
+    const desk = await insertTool(file.users.Alice.userId, "Helpdesk", "connector");
+    const body = await create(file.users.Alice, {
       name: "Support",
       description: "Answers support calls",
       first_message: "Hello, how can I help?",
@@ -131,7 +120,7 @@ describe("POST /api/assistants", () => {
   });
 
   it("stores blank optional texts as empty (null)", async () => {
-    const body = await create(alice, { name: "Blank", description: "   ", first_message: "", instructions: null });
+    const body = await create(file.users.Alice, { name: "Blank", description: "   ", first_message: "", instructions: null });
     expect(body).toMatchObject({ description: null, first_message: null, instructions: null });
   });
 
@@ -145,24 +134,24 @@ describe("POST /api/assistants", () => {
     [{ name: "Ok", tool_ids: ["not-a-uuid"] }, "Each tool id must be the id of one of your tools"],
     [{ name: "Ok", model: "gpt-4o" }, expect.stringContaining("Model must be one of: gpt-realtime-2.1,")],
   ])("refuses %j with a 400 and saves nothing", async (payload, message) => {
-    const user = await signUpAndLogIn(app);
-    const res = await as(app, user).post("/api/assistants", payload);
+    const user = await signUpAndLogIn(file.app);
+    const res = await as(file.app, user).post("/api/assistants", payload);
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toEqual(message);
     expect(await list(user)).toEqual([]);
   });
 
   it("refuses another user's tool or an unknown tool id with a clear 400, saving nothing", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const mine = await insertTool(user.userId, "Mine");
-    const bobs = await insertTool(bob.userId, "Bob's tool");
+    const bobs = await insertTool(file.users.Bob.userId, "Bob's tool");
     const unknown = "6f1c1e0a-3b0e-4c56-9d4c-2d7a1f0b9e11";
 
-    const res = await as(app, user).post("/api/assistants", { name: "Sneaky", tool_ids: [mine.id, bobs.id] });
+    const res = await as(file.app, user).post("/api/assistants", { name: "Sneaky", tool_ids: [mine.id, bobs.id] });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({ code: "unknown_tool", message: `Tool ${bobs.id} does not exist or is not one of your tools` });
 
-    const both = await as(app, user).post("/api/assistants", { name: "Sneaky", tool_ids: [bobs.id, unknown] });
+    const both = await as(file.app, user).post("/api/assistants", { name: "Sneaky", tool_ids: [bobs.id, unknown] });
     expect(errorOf(both).message).toBe(`Tools ${bobs.id}, ${unknown} do not exist or are not among your tools`);
 
     expect(await list(user)).toEqual([]);
@@ -171,12 +160,12 @@ describe("POST /api/assistants", () => {
 
 describe("GET /api/assistants", () => {
   it("lists only the caller's assistants, newest first, each with its own tools", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const [a, b, c] = [await insertTool(user.userId, "A"), await insertTool(user.userId, "B"), await insertTool(user.userId, "C", "connector")];
     const first = await create(user, { name: "First", tool_ids: [a.id] });
     const second = await create(user, { name: "Second" });
     const third = await create(user, { name: "Third", tool_ids: [c.id, b.id, a.id] });
-    await create(bob, { name: "Bob's assistant" });
+    await create(file.users.Bob, { name: "Bob's assistant" });
 
     const rows = await list(user);
     expect(rows.map((r) => r.name)).toEqual(["Third", "Second", "First"]);
@@ -191,8 +180,8 @@ describe("GET /api/assistants", () => {
   });
 
   it("orders by creation time even when rows were inserted out of order", async () => {
-    const user = await signUpAndLogIn(app);
-    await db.insert(assistants).values([
+    const user = await signUpAndLogIn(file.app);
+    await file.db.insert(assistants).values([
       { userId: user.userId, name: "Middle", model: "gpt-realtime", createdAt: new Date("2025-02-01T00:00:00Z") },
       { userId: user.userId, name: "Newest", model: "gpt-realtime", createdAt: new Date("2025-03-01T00:00:00Z") },
       { userId: user.userId, name: "Oldest", model: "gpt-realtime", createdAt: new Date("2025-01-01T00:00:00Z") },
@@ -201,11 +190,11 @@ describe("GET /api/assistants", () => {
   });
 
   it("drops a connected tool from the list and the count once the tool is deleted", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const keep = await insertTool(user.userId, "Keep");
     const gone = await insertTool(user.userId, "Gone");
     const created = await create(user, { name: "Has tools", tool_ids: [keep.id, gone.id] });
-    await db.delete(tools).where(eq(tools.id, gone.id));
+    await file.db.delete(tools).where(eq(tools.id, gone.id));
     const [row] = await list(user);
     expect(row).toMatchObject({ id: created.id, tool_ids: [keep.id], tools: [{ id: keep.id, name: "Keep", type: "API" }] });
   });
@@ -213,21 +202,21 @@ describe("GET /api/assistants", () => {
 
 describe("GET /api/assistants/:id", () => {
   it("answers 404 for another user's assistant, an unknown id and a malformed id", async () => {
-    const bobs = await create(bob, { name: "Private" });
+    const bobs = await create(file.users.Bob, { name: "Private" });
     for (const id of [bobs.id, "00000000-0000-4000-8000-000000000000", "not-an-id"]) {
-      const res = await as(app, alice).get(`/api/assistants/${id}`);
+      const res = await as(file.app, file.users.Alice).get(`/api/assistants/${id}`);
       expect(res.statusCode, id).toBe(404);
       expect(errorOf(res)).toEqual({ code: "not_found", message: "Assistant not found" });
     }
-    expect((await as(app, bob).get(`/api/assistants/${bobs.id}`)).statusCode).toBe(200);
+    expect((await as(file.app, file.users.Bob).get(`/api/assistants/${bobs.id}`)).statusCode).toBe(200);
   });
 });
 
 describe("PATCH /api/assistants/:id", () => {
   it("changes the fields sent, keeps the others and moves updated_at", async () => {
-    const tool = await insertTool(alice.userId, "Orders");
-    const created = await create(alice, { name: "Sales", description: "Sells", instructions: "Upsell", tool_ids: [tool.id] });
-    const res = await as(app, alice).patch(`/api/assistants/${created.id}`, { name: "Sales team", description: "", voice: "ash" });
+    const tool = await insertTool(file.users.Alice.userId, "Orders");
+    const created = await create(file.users.Alice, { name: "Sales", description: "Sells", instructions: "Upsell", tool_ids: [tool.id] });
+    const res = await as(file.app, file.users.Alice).patch(`/api/assistants/${created.id}`, { name: "Sales team", description: "", voice: "ash" });
     expect(res.statusCode).toBe(200);
     const updated = res.json() as Assistant;
     expect(updated).toMatchObject({
@@ -242,96 +231,96 @@ describe("PATCH /api/assistants/:id", () => {
       created_at: created.created_at,
     });
     expect(Date.parse(updated.updated_at)).toBeGreaterThan(Date.parse(created.updated_at));
-    expect((await as(app, alice).get(`/api/assistants/${created.id}`)).json()).toEqual(updated);
+    expect((await as(file.app, file.users.Alice).get(`/api/assistants/${created.id}`)).json()).toEqual(updated);
   });
 
   it("replaces the tools and can remove them all", async () => {
-    const [a, b] = [await insertTool(alice.userId, "a"), await insertTool(alice.userId, "b")];
-    const created = await create(alice, { name: "Tools", tool_ids: [a.id] });
-    const swapped = (await as(app, alice).patch(`/api/assistants/${created.id}`, { tool_ids: [b.id, a.id] })).json() as Assistant;
+    const [a, b] = [await insertTool(file.users.Alice.userId, "a"), await insertTool(file.users.Alice.userId, "b")];
+    const created = await create(file.users.Alice, { name: "Tools", tool_ids: [a.id] });
+    const swapped = (await as(file.app, file.users.Alice).patch(`/api/assistants/${created.id}`, { tool_ids: [b.id, a.id] })).json() as Assistant;
     expect(swapped.tool_ids).toEqual([b.id, a.id]);
-    const cleared = (await as(app, alice).patch(`/api/assistants/${created.id}`, { tool_ids: [] })).json() as Assistant;
+    const cleared = (await as(file.app, file.users.Alice).patch(`/api/assistants/${created.id}`, { tool_ids: [] })).json() as Assistant;
     expect(cleared).toMatchObject({ tool_ids: [], tools: [] });
   });
 
   it("refuses another user's tool and an invalid name, leaving the assistant as it was", async () => {
-    const mine = await insertTool(alice.userId, "Mine");
-    const bobs = await insertTool(bob.userId, "Bob's");
-    const created = await create(alice, { name: "Unchanged", tool_ids: [mine.id] });
+    const mine = await insertTool(file.users.Alice.userId, "Mine");
+    const bobs = await insertTool(file.users.Bob.userId, "Bob's");
+    const created = await create(file.users.Alice, { name: "Unchanged", tool_ids: [mine.id] });
 
-    const tool = await as(app, alice).patch(`/api/assistants/${created.id}`, { name: "Changed", tool_ids: [bobs.id] });
+    const tool = await as(file.app, file.users.Alice).patch(`/api/assistants/${created.id}`, { name: "Changed", tool_ids: [bobs.id] });
     expect(tool.statusCode).toBe(400);
     expect(errorOf(tool).message).toBe(`Tool ${bobs.id} does not exist or is not one of your tools`);
 
-    const name = await as(app, alice).patch(`/api/assistants/${created.id}`, { name: " " });
+    const name = await as(file.app, file.users.Alice).patch(`/api/assistants/${created.id}`, { name: " " });
     expect(name.statusCode).toBe(400);
     expect(errorOf(name).message).toBe("Name is required");
 
-    expect((await as(app, alice).get(`/api/assistants/${created.id}`)).json()).toEqual(created);
+    expect((await as(file.app, file.users.Alice).get(`/api/assistants/${created.id}`)).json()).toEqual(created);
   });
 
   it("keeps an assistant's model when it is no longer offered, but refuses switching to an unknown one", async () => {
-    const [row] = await db.insert(assistants).values({ userId: alice.userId, name: "Legacy", model: "gpt-realtime-preview-legacy" }).returning();
-    const same = await as(app, alice).patch(`/api/assistants/${row!.id}`, { name: "Legacy 2", model: "gpt-realtime-preview-legacy" });
+    const [row] = await file.db.insert(assistants).values({ userId: file.users.Alice.userId, name: "Legacy", model: "gpt-realtime-preview-legacy" }).returning();
+    const same = await as(file.app, file.users.Alice).patch(`/api/assistants/${row!.id}`, { name: "Legacy 2", model: "gpt-realtime-preview-legacy" });
     expect(same.statusCode).toBe(200);
     expect(same.json()).toMatchObject({ name: "Legacy 2", model: "gpt-realtime-preview-legacy" });
-    const other = await as(app, alice).patch(`/api/assistants/${row!.id}`, { model: "gpt-4o" });
+    const other = await as(file.app, file.users.Alice).patch(`/api/assistants/${row!.id}`, { model: "gpt-4o" });
     expect(other.statusCode).toBe(400);
-    const switched = await as(app, alice).patch(`/api/assistants/${row!.id}`, { model: "gpt-realtime-2" });
+    const switched = await as(file.app, file.users.Alice).patch(`/api/assistants/${row!.id}`, { model: "gpt-realtime-2" });
     expect(switched.json()).toMatchObject({ model: "gpt-realtime-2" });
   });
 
   it("answers 404 for another user's assistant and changes nothing", async () => {
-    const bobs = await create(bob, { name: "Bob's" });
-    const res = await as(app, alice).patch(`/api/assistants/${bobs.id}`, { name: "Hijacked" });
+    const bobs = await create(file.users.Bob, { name: "Bob's" });
+    const res = await as(file.app, file.users.Alice).patch(`/api/assistants/${bobs.id}`, { name: "Hijacked" });
     expect(res.statusCode).toBe(404);
     expect(errorOf(res).message).toBe("Assistant not found");
-    expect((await as(app, bob).get(`/api/assistants/${bobs.id}`)).json()).toEqual(bobs);
+    expect((await as(file.app, file.users.Bob).get(`/api/assistants/${bobs.id}`)).json()).toEqual(bobs);
   });
 });
 
 describe("DELETE /api/assistants/:id", () => {
   it("deletes the assistant, unassigns its phone numbers and keeps its past calls", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const doomed = await create(user, { name: "Retired" });
     const kept = await create(user, { name: "Still here" });
-    const [number] = await db
+    const [number] = await file.db
       .insert(phoneNumbers)
       .values({ userId: user.userId, phoneNumber: "+15550100", countryCode: "US", status: "active", assistantId: doomed.id })
       .returning();
-    const [other] = await db
+    const [other] = await file.db
       .insert(phoneNumbers)
       .values({ userId: user.userId, phoneNumber: "+15550101", countryCode: "US", assistantId: kept.id })
       .returning();
-    const [pastCall] = await db
+    const [pastCall] = await file.db
       .insert(calls)
       .values({ userId: user.userId, assistantId: doomed.id, assistantName: "Retired", endTime: new Date(), cost: 0.05, logs: { isTest: true, transcript: [] } })
       .returning();
 
-    const res = await as(app, user).delete(`/api/assistants/${doomed.id}`);
+    const res = await as(file.app, user).delete(`/api/assistants/${doomed.id}`);
     expect(res.statusCode).toBe(204);
     expect(res.body).toBe("");
 
-    expect((await as(app, user).get(`/api/assistants/${doomed.id}`)).statusCode).toBe(404);
+    expect((await as(file.app, user).get(`/api/assistants/${doomed.id}`)).statusCode).toBe(404);
     expect((await list(user)).map((a) => a.name)).toEqual(["Still here"]);
 
-    const [numberAfter] = await db.select().from(phoneNumbers).where(eq(phoneNumbers.id, number!.id));
+    const [numberAfter] = await file.db.select().from(phoneNumbers).where(eq(phoneNumbers.id, number!.id));
     expect(numberAfter).toMatchObject({ phoneNumber: "+15550100", status: "active", assistantId: null });
-    const [otherAfter] = await db.select().from(phoneNumbers).where(eq(phoneNumbers.id, other!.id));
+    const [otherAfter] = await file.db.select().from(phoneNumbers).where(eq(phoneNumbers.id, other!.id));
     expect(otherAfter!.assistantId).toBe(kept.id);
-    const [callAfter] = await db.select().from(calls).where(eq(calls.id, pastCall!.id));
+    const [callAfter] = await file.db.select().from(calls).where(eq(calls.id, pastCall!.id));
     expect(callAfter).toMatchObject({ assistantId: null, assistantName: "Retired", cost: 0.05, logs: { isTest: true, transcript: [] } });
 
-    expect((await as(app, user).delete(`/api/assistants/${doomed.id}`)).statusCode).toBe(404);
+    expect((await as(file.app, user).delete(`/api/assistants/${doomed.id}`)).statusCode).toBe(404);
   });
 
   it("answers 404 for another user's assistant and keeps it", async () => {
-    const bobs = await create(bob, { name: "Keep me" });
+    const bobs = await create(file.users.Bob, { name: "Keep me" });
     for (const id of [bobs.id, "nonsense"]) {
-      const res = await as(app, alice).delete(`/api/assistants/${id}`);
+      const res = await as(file.app, file.users.Alice).delete(`/api/assistants/${id}`);
       expect(res.statusCode).toBe(404);
       expect(errorOf(res).message).toBe("Assistant not found");
     }
-    expect((await as(app, bob).get(`/api/assistants/${bobs.id}`)).statusCode).toBe(200);
+    expect((await as(file.app, file.users.Bob).get(`/api/assistants/${bobs.id}`)).statusCode).toBe(200);
   });
 });

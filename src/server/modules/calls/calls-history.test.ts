@@ -1,34 +1,23 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startFakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp } from "../../../../tests/fakes/realtime-app.ts";
-import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import type { CallPage, CallRecord, CallSummary } from "../../../shared/call-records.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
-import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
 import { writeStereoWav } from "../../voice/audio.ts";
 
-let app: TestApp;
-let db: Db;
-let alice: Awaited<ReturnType<typeof signUpAndLogIn>>;
-let bob: Awaited<ReturnType<typeof signUpAndLogIn>>;
-
-beforeAll(async () => {
-  ({ app, db } = await buildTestApp());
-  alice = await signUpAndLogIn(app, "Alice");
-  bob = await signUpAndLogIn(app, "Bob");
-});
-afterAll(() => app.close());
+const file = useTestApp({ users: ["Alice", "Bob"] });
 
 type Who = { cookie: string };
 const list = async (who: Who): Promise<CallSummary[]> => {
-  const res = await as(app, who).get("/api/calls");
+  const res = await as(file.app, who).get("/api/calls");
   expect(res.statusCode, res.body).toBe(200);
   return (res.json() as CallPage).data;
 };
 const detail = async (who: Who, id: string): Promise<CallRecord> => {
-  const res = await as(app, who).get(`/api/calls/${id}`);
+  const res = await as(file.app, who).get(`/api/calls/${id}`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 };
@@ -41,7 +30,7 @@ const TRANSCRIPT: TranscriptEntry[] = [
 ];
 
 async function insertCall(userId: string, values: Partial<typeof calls.$inferInsert> = {}) {
-  const [row] = await db
+  const [row] = await file.db
     .insert(calls)
     .values({ userId, startTime: at("2026-03-14T15:04:05Z"), logs: { isTest: true, transcript: [], toolsUsed: [] }, ...values })
     .returning();
@@ -57,7 +46,7 @@ function smallWav(): Buffer {
 describe("authentication", () => {
   it("refuses both routes without a session", async () => {
     for (const url of ["/api/calls", "/api/calls/00000000-0000-4000-8000-000000000000"]) {
-      const res = await as(app, null).get(url);
+      const res = await as(file.app, null).get(url);
       expect(res.statusCode, url).toBe(401);
       expect(errorOf(res).message).toBe("Authentication required. Please sign in again.");
     }
@@ -66,13 +55,13 @@ describe("authentication", () => {
 
 describe("GET /api/calls", () => {
   it("is empty for a user without calls", async () => {
-    const fresh = await signUpAndLogIn(app);
+    const fresh = await signUpAndLogIn(file.app);
     expect(await list(fresh)).toEqual([]);
   });
 
   it("lists only the user's own calls, newest start_time first, with every field", async () => {
-    const carol = await signUpAndLogIn(app, "Carol");
-    const [assistant] = await db.insert(assistants).values({ userId: carol.userId, name: "Ava", model: "gpt-realtime" }).returning();
+    const carol = await signUpAndLogIn(file.app, "Carol");
+    const [assistant] = await file.db.insert(assistants).values({ userId: carol.userId, name: "Ava", model: "gpt-realtime" }).returning();
     const older = await insertCall(carol.userId, {
       assistantId: assistant!.id,
       assistantName: "Ava",
@@ -84,7 +73,7 @@ describe("GET /api/calls", () => {
     });
     const newest = await insertCall(carol.userId, { assistantId: assistant!.id, assistantName: "Ava", startTime: at("2026-03-15T09:00:00Z") });
     const middle = await insertCall(carol.userId, { startTime: at("2026-03-14T20:00:00Z"), logs: { isTest: false, transcript: [] } });
-    const others = await insertCall(bob.userId, { startTime: at("2026-03-16T09:00:00Z") });
+    const others = await insertCall(file.users.Bob.userId, { startTime: at("2026-03-16T09:00:00Z") });
 
     const calls = await list(carol);
     expect(calls.map((c) => c.id)).toEqual([newest.id, middle.id, older.id]);
@@ -117,7 +106,7 @@ describe("GET /api/calls", () => {
   });
 
   it("names the caller's number as the Customer of a phone call", async () => {
-    const pat = await signUpAndLogIn(app, "Pat");
+    const pat = await signUpAndLogIn(file.app, "Pat");
     const row = await insertCall(pat.userId, {
       callerNumber: "+15551234567",
       calledNumber: "+15557654321",
@@ -129,15 +118,15 @@ describe("GET /api/calls", () => {
   });
 
   it("shows a call in progress without end, reason or cost", async () => {
-    const dave = await signUpAndLogIn(app);
+    const dave = await signUpAndLogIn(file.app);
     const row = await insertCall(dave.userId, { startTime: new Date() });
     const [call] = await list(dave);
     expect(call).toMatchObject({ id: row.id, end_time: null, ended_reason: null, cost: null, duration_ms: null, has_recording: false, status: "in_progress", type: "Test" });
   });
 
   it("keeps the name of a deleted assistant and shows the current name of a renamed one", async () => {
-    const frank = await signUpAndLogIn(app);
-    const [gone, renamed] = await db
+    const frank = await signUpAndLogIn(file.app);
+    const [gone, renamed] = await file.db
       .insert(assistants)
       .values([
         { userId: frank.userId, name: "Old Bot", model: "gpt-realtime" },
@@ -146,9 +135,9 @@ describe("GET /api/calls", () => {
       .returning();
     const deletedCall = await insertCall(frank.userId, { assistantId: gone!.id, assistantName: "Old Bot", startTime: at("2026-03-01T10:00:00Z") });
     const renamedCall = await insertCall(frank.userId, { assistantId: renamed!.id, assistantName: "Before", startTime: at("2026-03-02T10:00:00Z") });
-    const del = await app.inject({ method: "DELETE", url: `/api/assistants/${gone!.id}`, headers: { cookie: frank.cookie } });
+    const del = await file.app.inject({ method: "DELETE", url: `/api/assistants/${gone!.id}`, headers: { cookie: frank.cookie } });
     expect(del.statusCode).toBe(204);
-    await db.update(assistants).set({ name: "After" }).where(eq(assistants.id, renamed!.id));
+    await file.db.update(assistants).set({ name: "After" }).where(eq(assistants.id, renamed!.id));
 
     const byId = new Map((await list(frank)).map((c) => [c.id, c]));
     expect(byId.get(deletedCall.id)).toMatchObject({ assistant_id: null, assistant_name: "Old Bot" });
@@ -156,7 +145,7 @@ describe("GET /api/calls", () => {
   });
 
   it("gives null logs for a record without any, and drops only the unreadable entries of damaged ones", async () => {
-    const gina = await signUpAndLogIn(app);
+    const gina = await signUpAndLogIn(file.app);
     const empty = await insertCall(gina.userId, { logs: {}, startTime: at("2026-03-01T10:00:00Z") });
     const damaged = await insertCall(gina.userId, {
       startTime: at("2026-03-02T10:00:00Z"),
@@ -170,31 +159,31 @@ describe("GET /api/calls", () => {
 
 describe("GET /api/calls/:id", () => {
   it("answers the user's own call and 404 for anyone else's, a missing or a malformed id", async () => {
-    const mine = await insertCall(alice.userId, { endTime: at("2026-03-14T15:05:00Z"), endedReason: "Sheet closed", cost: 0.05 });
-    const ok = await as(app, alice).get(`/api/calls/${mine.id}`);
+    const mine = await insertCall(file.users.Alice.userId, { endTime: at("2026-03-14T15:05:00Z"), endedReason: "Sheet closed", cost: 0.05 });
+    const ok = await as(file.app, file.users.Alice).get(`/api/calls/${mine.id}`);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ id: mine.id, user_id: alice.userId, ended_reason: "Sheet closed", cost: 0.05 });
+    expect(ok.json()).toMatchObject({ id: mine.id, user_id: file.users.Alice.userId, ended_reason: "Sheet closed", cost: 0.05 });
 
     for (const [who, id] of [
-      [bob, mine.id],
-      [alice, "00000000-0000-4000-8000-000000000000"],
-      [alice, "not-a-uuid"],
+      [file.users.Bob, mine.id],
+      [file.users.Alice, "00000000-0000-4000-8000-000000000000"],
+      [file.users.Alice, "not-a-uuid"],
     ] as const) {
-      const res = await as(app, who).get(`/api/calls/${id}`);
+      const res = await as(file.app, who).get(`/api/calls/${id}`);
       expect(res.statusCode, id).toBe(404);
       expect(errorOf(res)).toEqual({ code: "not_found", message: "Call not found" });
     }
-    expect((await list(bob)).map((c) => c.id)).not.toContain(mine.id);
+    expect((await list(file.users.Bob)).map((c) => c.id)).not.toContain(mine.id);
   });
 });
 
 describe("recordings", () => {
   it("signs the recording for an hour and the media route serves it as WAV, with ranges", async () => {
-    const harry = await signUpAndLogIn(app);
+    const harry = await signUpAndLogIn(file.app);
     const wav = smallWav();
     const row = await insertCall(harry.userId, { endTime: at("2026-03-14T15:04:15Z"), endedReason: "User ended call", cost: 0.05 });
-    await app.ctx.storage.put(`recordings/${row.id}.wav`, wav, { contentType: "audio/wav" });
-    await db.update(calls).set({ recording: `recordings/${row.id}.wav` }).where(eq(calls.id, row.id));
+    await file.app.ctx.storage.put(`recordings/${row.id}.wav`, wav, { contentType: "audio/wav" });
+    await file.db.update(calls).set({ recording: `recordings/${row.id}.wav` }).where(eq(calls.id, row.id));
 
     const before = Date.now();
     const [listed] = await list(harry);
@@ -207,22 +196,22 @@ describe("recordings", () => {
       expect(exp - Date.now()).toBeLessThanOrEqual(3_600_000);
 
       // The address works without the session cookie: an <audio> element fetches it as is.
-      const media = await as(app, null).get(url!);
+      const media = await as(file.app, null).get(url!);
       expect(media.statusCode).toBe(200);
       expect(media.headers["content-type"]).toBe("audio/wav");
       expect(media.rawPayload.equals(wav)).toBe(true);
-      const ranged = await as(app, null).get(url!, { range: "bytes=0-43" });
+      const ranged = await as(file.app, null).get(url!, { range: "bytes=0-43" });
       expect(ranged.statusCode).toBe(206);
       expect(ranged.rawPayload.subarray(0, 4).toString()).toBe("RIFF");
     }
 
     // Without a valid signature the recording is not served.
     const forged = single.recording_url!.replace(/sig=[\w-]+/, `sig=${"A".repeat(43)}`);
-    expect((await as(app, null).get(forged)).statusCode).toBe(403);
+    expect((await as(file.app, null).get(forged)).statusCode).toBe(403);
   });
 
   it("is null when the call has no recording", async () => {
-    const ivy = await signUpAndLogIn(app);
+    const ivy = await signUpAndLogIn(file.app);
     const row = await insertCall(ivy.userId, { endTime: at("2026-03-14T15:04:15Z"), endedReason: "User ended call", cost: 0.05, recording: null });
     expect((await list(ivy))[0]!.has_recording).toBe(false);
     expect((await detail(ivy, row.id)).recording_url).toBeNull();

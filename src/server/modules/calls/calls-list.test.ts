@@ -1,21 +1,14 @@
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import type { CallPage, CallSummary } from "../../../shared/call-records.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
-import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
 
-let app: TestApp;
-let db: Db;
+const file = useTestApp();
 type Who = Awaited<ReturnType<typeof signUpAndLogIn>>;
 
-beforeAll(async () => {
-  ({ app, db } = await buildTestApp());
-});
-afterAll(() => app.close());
-
-const get = (who: Who, url: string) => app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
+const get = (who: Who, url: string) => file.as(who).get(url);
 async function page(who: Who, query: string): Promise<CallPage> {
   const res = await get(who, `/api/calls?${query}`);
   expect(res.statusCode, res.body).toBe(200);
@@ -39,10 +32,10 @@ const said = (...lines: string[]): TranscriptEntry[] => lines.map((content, i) =
 
 describe("keyset paging", () => {
   it("walks every call once, newest first, while new calls keep arriving", async () => {
-    const ann = await signUpAndLogIn(app);
+    const ann = await signUpAndLogIn(file.app);
     const base = Date.parse("2026-02-01T00:00:00Z");
     // 130 calls, some sharing a start time to the millisecond: the id breaks the tie.
-    await db.insert(calls).values(Array.from({ length: 130 }, (_, i) => ({ userId: ann.userId, startTime: new Date(base + Math.floor(i / 3) * 1000) })));
+    await file.db.insert(calls).values(Array.from({ length: 130 }, (_, i) => ({ userId: ann.userId, startTime: new Date(base + Math.floor(i / 3) * 1000) })));
 
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -53,14 +46,14 @@ describe("keyset paging", () => {
       seen.push(...ids(p));
       cursor = p.next_cursor;
       // A call that starts now lands before the first page, never inside the walk.
-      await db.insert(calls).values({ userId: ann.userId, startTime: new Date() });
+      await file.db.insert(calls).values({ userId: ann.userId, startTime: new Date() });
       pages++;
     } while (cursor);
     expect(pages).toBe(6);
     expect(seen).toHaveLength(130);
     expect(new Set(seen).size).toBe(130);
 
-    const rows = await db.select({ id: calls.id, startTime: calls.startTime }).from(calls);
+    const rows = await file.db.select({ id: calls.id, startTime: calls.startTime }).from(calls);
     const byId = new Map(rows.map((r) => [r.id, r.startTime.getTime()]));
     const times = seen.map((id) => byId.get(id)!);
     expect(times).toEqual([...times].sort((a, b) => b - a));
@@ -68,11 +61,11 @@ describe("keyset paging", () => {
   });
 
   it("keeps calls started within the same millisecond apart (the cursor holds microseconds)", async () => {
-    const ben = await signUpAndLogIn(app);
+    const ben = await signUpAndLogIn(file.app);
     for (const micro of ["100", "200", "300", "400", "500"]) {
-      const [row] = await db.insert(calls).values({ userId: ben.userId }).returning({ id: calls.id });
+      const [row] = await file.db.insert(calls).values({ userId: ben.userId }).returning({ id: calls.id });
       // Drizzle writes whole milliseconds; a row written by the database's clock may not be.
-      await db
+      await file.db
         .update(calls)
         .set({ startTime: sql`${`2026-02-03 10:00:00.000${micro}+00`}::timestamptz` })
         .where(eq(calls.id, row!.id));
@@ -83,8 +76,8 @@ describe("keyset paging", () => {
   });
 
   it("defaults to 50, caps at 100, and refuses a bad limit or cursor with a clear 400", async () => {
-    const cat = await signUpAndLogIn(app);
-    await db.insert(calls).values(Array.from({ length: 120 }, (_, i) => ({ userId: cat.userId, startTime: new Date(Date.UTC(2026, 0, 1, 0, i)) })));
+    const cat = await signUpAndLogIn(file.app);
+    await file.db.insert(calls).values(Array.from({ length: 120 }, (_, i) => ({ userId: cat.userId, startTime: new Date(Date.UTC(2026, 0, 1, 0, i)) })));
     expect((await page(cat, "")).data).toHaveLength(50);
     expect((await page(cat, "limit=100")).data).toHaveLength(100);
     const first = await page(cat, "limit=100");
@@ -116,8 +109,8 @@ describe("filters and search", () => {
   const made: Record<string, string> = {};
 
   beforeAll(async () => {
-    dee = await signUpAndLogIn(app, "Dee");
-    const [sales, support] = await db
+    dee = await signUpAndLogIn(file.app, "Dee");
+    const [sales, support] = await file.db
       .insert(assistants)
       .values([
         { userId: dee.userId, name: "Sales", model: "gpt-realtime-2.1" },
@@ -126,7 +119,7 @@ describe("filters and search", () => {
       .returning();
     made["sales"] = sales!.id;
     made["support"] = support!.id;
-    const rows = await db
+    const rows = await file.db
       .insert(calls)
       .values([
         // name, assistant, test?, start, end, reason, caller, transcript
@@ -139,8 +132,8 @@ describe("filters and search", () => {
       .returning({ id: calls.id });
     ["refund", "parcel", "london", "live", "broken"].forEach((name, i) => (made[name] = rows[i]!.id));
     // Another user's call that matches every filter and search below must never show.
-    const eve = await signUpAndLogIn(app);
-    await db.insert(calls).values({ userId: eve.userId, startTime: new Date("2026-03-03T10:00:00Z"), endTime: new Date("2026-03-03T10:01:00Z"), endedReason: "error", callerNumber: "+15551234567", logs: { isTest: false, transcript: said("refund parcel") } });
+    const eve = await signUpAndLogIn(file.app);
+    await file.db.insert(calls).values({ userId: eve.userId, startTime: new Date("2026-03-03T10:00:00Z"), endTime: new Date("2026-03-03T10:01:00Z"), endedReason: "error", callerNumber: "+15551234567", logs: { isTest: false, transcript: said("refund parcel") } });
   });
 
   const expectIds = async (query: string, names: string[]) => expect(ids(await page(dee, query)), query).toEqual(names.map((n) => made[n]));
@@ -182,7 +175,7 @@ describe("filters and search", () => {
   });
 
   it("gives another user's assistant filter nothing", async () => {
-    const fay = await signUpAndLogIn(app);
+    const fay = await signUpAndLogIn(file.app);
     expect(ids(await page(fay, `assistant_id=${made["sales"]}`))).toEqual([]);
   });
 });

@@ -1,20 +1,13 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { as, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import type { CallRecord, CallStats } from "../../../shared/call-records.ts";
-import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
 
-let app: TestApp;
-let db: Db;
+const file = useTestApp();
 type Who = Awaited<ReturnType<typeof signUpAndLogIn>>;
 
-beforeAll(async () => {
-  ({ app, db } = await buildTestApp());
-});
-afterAll(() => app.close());
-
-const del = (who: Who, id: string) => as(app, who).delete(`/api/calls/${id}`);
+const del = (who: Who, id: string) => file.as(who).delete(`/api/calls/${id}`);
 
 const ended = (userId: string, start: string, seconds: number, cost: number, endedReason: string, isTest: boolean) => ({
   userId,
@@ -28,8 +21,8 @@ const ended = (userId: string, start: string, seconds: number, cost: number, end
 describe("GET /api/calls/stats", () => {
   let gus: Who;
   beforeAll(async () => {
-    gus = await signUpAndLogIn(app);
-    await db.insert(calls).values([
+    gus = await signUpAndLogIn(file.app);
+    await file.db.insert(calls).values([
       ended(gus.userId, "2026-03-01T09:00:00Z", 120, 0.1, "User ended call", true),
       ended(gus.userId, "2026-03-01T23:30:00Z", 60, 0.05, "Caller hung up", false),
       ended(gus.userId, "2026-03-02T10:00:00Z", 30, 0.03, "Provider error", false),
@@ -38,12 +31,12 @@ describe("GET /api/calls/stats", () => {
       ended(gus.userId, "2026-02-20T09:00:00Z", 600, 1, "User ended call", true),
     ]);
     // Another user's call in the same period changes nothing.
-    const hal = await signUpAndLogIn(app);
-    await db.insert(calls).values(ended(hal.userId, "2026-03-02T11:00:00Z", 300, 0.5, "Provider error", false));
+    const hal = await signUpAndLogIn(file.app);
+    await file.db.insert(calls).values(ended(hal.userId, "2026-03-02T11:00:00Z", 300, 0.5, "Provider error", false));
   });
 
   const stats = async (query: string): Promise<CallStats> => {
-    const res = await as(app, gus).get(`/api/calls/stats?${query}`);
+    const res = await as(file.app, gus).get(`/api/calls/stats?${query}`);
     expect(res.statusCode, res.body).toBe(200);
     return res.json();
   };
@@ -77,9 +70,9 @@ describe("GET /api/calls/stats", () => {
   });
 
   it("is empty without calls and refuses an unknown time zone", async () => {
-    const ida = await signUpAndLogIn(app);
-    expect((await as(app, ida).get("/api/calls/stats")).json()).toEqual({ calls: 0, minutes: 0, cost: 0, average_duration_ms: null, error_share: null, per_day: [] });
-    const res = await as(app, gus).get("/api/calls/stats?tz=Mars/Olympus");
+    const ida = await signUpAndLogIn(file.app);
+    expect((await as(file.app, ida).get("/api/calls/stats")).json()).toEqual({ calls: 0, minutes: 0, cost: 0, average_duration_ms: null, error_share: null, per_day: [] });
+    const res = await as(file.app, gus).get("/api/calls/stats?tz=Mars/Olympus");
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe("tz must be an IANA time zone such as Europe/Paris");
   });
@@ -87,16 +80,16 @@ describe("GET /api/calls/stats", () => {
 
 describe("GET /api/calls/export.csv", () => {
   it("streams every filtered call as CSV, newest first, across many batches", async () => {
-    const jo = await signUpAndLogIn(app, "Jo");
+    const jo = await signUpAndLogIn(file.app, "Jo");
     const base = Date.parse("2025-06-01T00:00:00Z");
     const total = 2345;
-    await db.insert(calls).values(
+    await file.db.insert(calls).values(
       Array.from({ length: total }, (_, i) => ({
         ...ended(jo.userId, new Date(base + i * 60_000).toISOString(), 65, 0.06, i % 2 ? "Caller hung up" : "User ended call", i % 2 === 0),
         callerNumber: i % 2 ? "+15550000000" : null,
       })),
     );
-    const res = await as(app, jo).get("/api/calls/export.csv");
+    const res = await as(file.app, jo).get("/api/calls/export.csv");
     expect(res.statusCode).toBe(200);
     expect(res.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(res.headers["content-disposition"]).toMatch(/^attachment; filename="calls-\d{4}-\d{2}-\d{2}\.csv"$/);
@@ -113,59 +106,59 @@ describe("GET /api/calls/export.csv", () => {
     expect(lines[1]!.split(",").slice(3)).toEqual(["Test", "Jo", "", "", "65.0", "0.06", "completed", "User ended call", "no"]);
     expect(lines[2]!.split(",").slice(3, 5)).toEqual(["Real", "+15550000000"]);
 
-    const real = await as(app, jo).get("/api/calls/export.csv?type=real&from=2025-06-01T00:00:00Z&to=2025-06-01T00:10:00Z");
+    const real = await as(file.app, jo).get("/api/calls/export.csv?type=real&from=2025-06-01T00:00:00Z&to=2025-06-01T00:10:00Z");
     expect(real.body.trimEnd().split("\r\n")).toHaveLength(1 + 5);
   });
 
   it("quotes commas and quotes, and defuses text a spreadsheet would run", async () => {
-    const kim = await signUpAndLogIn(app);
-    const [bot] = await db.insert(assistants).values({ userId: kim.userId, name: "=HYPERLINK(\"x\")", model: "gpt-realtime" }).returning();
-    await db.insert(calls).values({ ...ended(kim.userId, "2026-03-01T09:00:00Z", 10, 0.01, 'Tool "x" failed, badly', true), assistantId: bot!.id });
-    const line = (await as(app, kim).get("/api/calls/export.csv")).body.split("\r\n")[1]!;
+    const kim = await signUpAndLogIn(file.app);
+    const [bot] = await file.db.insert(assistants).values({ userId: kim.userId, name: "=HYPERLINK(\"x\")", model: "gpt-realtime" }).returning();
+    await file.db.insert(calls).values({ ...ended(kim.userId, "2026-03-01T09:00:00Z", 10, 0.01, 'Tool "x" failed, badly', true), assistantId: bot!.id });
+    const line = (await as(file.app, kim).get("/api/calls/export.csv")).body.split("\r\n")[1]!;
     expect(line).toContain(`,"'=HYPERLINK(""x"")",`);
     expect(line).toContain(`,error,"Tool ""x"" failed, badly",no`);
   });
 
   it("refuses bad filters before streaming anything", async () => {
-    const lee = await signUpAndLogIn(app);
-    const res = await as(app, lee).get("/api/calls/export.csv?status=weird");
+    const lee = await signUpAndLogIn(file.app);
+    const res = await as(file.app, lee).get("/api/calls/export.csv?status=weird");
     expect(res.statusCode).toBe(400);
     expect(res.headers["content-type"]).toContain("application/json");
-    expect((await as(app, null).get("/api/calls/export.csv")).statusCode).toBe(401);
+    expect((await as(file.app, null).get("/api/calls/export.csv")).statusCode).toBe(401);
   });
 });
 
 describe("DELETE /api/calls/:id", () => {
   it("removes the record and its recording; the old recording address no longer serves it", async () => {
-    const max = await signUpAndLogIn(app);
-    const nia = await signUpAndLogIn(app);
-    const [row] = await db.insert(calls).values(ended(max.userId, "2026-03-01T09:00:00Z", 10, 0.01, "User ended call", true)).returning();
+    const max = await signUpAndLogIn(file.app);
+    const nia = await signUpAndLogIn(file.app);
+    const [row] = await file.db.insert(calls).values(ended(max.userId, "2026-03-01T09:00:00Z", 10, 0.01, "User ended call", true)).returning();
     const key = `recordings/${row!.id}.wav`;
-    await app.ctx.storage.put(key, Buffer.from("RIFF....WAVE"), { contentType: "audio/wav" });
-    await db.update(calls).set({ recording: key }).where(eq(calls.id, row!.id));
-    const url = ((await as(app, max).get(`/api/calls/${row!.id}`)).json() as CallRecord).recording_url!;
-    expect((await as(app, null).get(url)).statusCode).toBe(200);
+    await file.app.ctx.storage.put(key, Buffer.from("RIFF....WAVE"), { contentType: "audio/wav" });
+    await file.db.update(calls).set({ recording: key }).where(eq(calls.id, row!.id));
+    const url = ((await as(file.app, max).get(`/api/calls/${row!.id}`)).json() as CallRecord).recording_url!;
+    expect((await as(file.app, null).get(url)).statusCode).toBe(200);
 
     // Someone else can neither delete it nor learn that it exists.
     const foreign = await del(nia, row!.id);
     expect(foreign.statusCode).toBe(404);
     expect(errorOf(foreign)).toEqual({ code: "not_found", message: "Call not found" });
-    expect(await app.ctx.storage.exists(key)).toBe(true);
+    expect(await file.app.ctx.storage.exists(key)).toBe(true);
 
     expect((await del(max, row!.id)).statusCode).toBe(204);
-    expect((await as(app, max).get(`/api/calls/${row!.id}`)).statusCode).toBe(404);
-    expect(await app.ctx.storage.exists(key)).toBe(false);
-    expect((await as(app, null).get(url)).statusCode).toBe(404);
+    expect((await as(file.app, max).get(`/api/calls/${row!.id}`)).statusCode).toBe(404);
+    expect(await file.app.ctx.storage.exists(key)).toBe(false);
+    expect((await as(file.app, null).get(url)).statusCode).toBe(404);
     expect((await del(max, row!.id)).statusCode).toBe(404);
     expect((await del(max, "not-a-uuid")).statusCode).toBe(404);
   });
 
   it("refuses a call in progress", async () => {
-    const ola = await signUpAndLogIn(app);
-    const [row] = await db.insert(calls).values({ userId: ola.userId, logs: { isTest: true } }).returning();
+    const ola = await signUpAndLogIn(file.app);
+    const [row] = await file.db.insert(calls).values({ userId: ola.userId, logs: { isTest: true } }).returning();
     const res = await del(ola, row!.id);
     expect(res.statusCode).toBe(409);
     expect(errorOf(res)).toEqual({ code: "call_in_progress", message: "A call in progress cannot be deleted" });
-    expect((await as(app, ola).get(`/api/calls/${row!.id}`)).statusCode).toBe(200);
+    expect((await as(file.app, ola).get(`/api/calls/${row!.id}`)).statusCode).toBe(200);
   });
 });

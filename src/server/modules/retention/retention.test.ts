@@ -1,26 +1,19 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
-import type { Db } from "../../db/client.ts";
+import { describe, expect, it } from "vitest";
+import { signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import { calls } from "../../db/schema.ts";
 import { runRetention } from "./retention.job.ts";
 
-let app: TestApp;
-let db: Db;
+const file = useTestApp();
 type Who = Awaited<ReturnType<typeof signUpAndLogIn>>;
 
-beforeAll(async () => {
-  ({ app, db } = await buildTestApp());
-});
-afterAll(() => app.close());
-
-const put = (who: Who, payload: Record<string, unknown>) => app.inject({ method: "PUT", url: "/api/settings/retention", headers: { cookie: who.cookie }, payload });
-const read = (who: Who) => app.inject({ method: "GET", url: "/api/settings/retention", headers: { cookie: who.cookie } });
+const put = (who: Who, payload: Record<string, unknown>) => file.as(who).put("/api/settings/retention", payload);
+const read = (who: Who) => file.as(who).get("/api/settings/retention");
 
 describe("retention settings", () => {
   it("are off by default, saved per user, and refuse anything but whole days from 1 to 3650", async () => {
-    const ann = await signUpAndLogIn(app);
-    const bo = await signUpAndLogIn(app);
+    const ann = await signUpAndLogIn(file.app);
+    const bo = await signUpAndLogIn(file.app);
     expect((await read(ann)).json()).toEqual({ recordings_days: null, calls_days: null });
     const saved = await put(ann, { recordings_days: 30, calls_days: 365 });
     expect(saved.statusCode, saved.body).toBe(200);
@@ -42,21 +35,21 @@ describe("the retention job", () => {
   it("removes old recordings and old calls of users who asked, logs it, and leaves everything else", async () => {
     const now = Date.parse("2026-11-22T12:00:00Z");
     const daysAgo = (d: number) => new Date(now - d * 86_400_000);
-    const cy = await signUpAndLogIn(app);
-    const di = await signUpAndLogIn(app);
-    const keeper = await signUpAndLogIn(app);
+    const cy = await signUpAndLogIn(file.app);
+    const di = await signUpAndLogIn(file.app);
+    const keeper = await signUpAndLogIn(file.app);
     await put(cy, { recordings_days: 7, calls_days: 30 });
     await put(di, { recordings_days: null, calls_days: 10 });
 
     async function call(userId: string, age: number, opts: { recording?: boolean; live?: boolean } = {}) {
-      const [row] = await db
+      const [row] = await file.db
         .insert(calls)
         .values({ userId, startTime: daysAgo(age), endTime: opts.live ? null : daysAgo(age), endedReason: opts.live ? null : "User ended call" })
         .returning({ id: calls.id });
       const key = `recordings/${row!.id}.wav`;
       if (opts.recording) {
-        await app.ctx.storage.put(key, Buffer.from("RIFF"), { contentType: "audio/wav" });
-        await db.update(calls).set({ recording: key }).where(eq(calls.id, row!.id));
+        await file.app.ctx.storage.put(key, Buffer.from("RIFF"), { contentType: "audio/wav" });
+        await file.db.update(calls).set({ recording: key }).where(eq(calls.id, row!.id));
       }
       return { id: row!.id, key };
     }
@@ -70,9 +63,9 @@ describe("the retention job", () => {
 
     const logged: Array<Record<string, unknown>> = [];
     const log = { info: (obj: object) => logged.push(obj as Record<string, unknown>), error: (obj: object) => logged.push({ error: obj }) };
-    expect(await runRetention(db, app.ctx.storage, log, now)).toEqual({ users: 2, calls: 2, recordings: 3 });
+    expect(await runRetention(file.db, file.app.ctx.storage, log, now)).toEqual({ users: 2, calls: 2, recordings: 3 });
 
-    const left = new Map((await db.select({ id: calls.id, recording: calls.recording }).from(calls)).map((r) => [r.id, r.recording]));
+    const left = new Map((await file.db.select({ id: calls.id, recording: calls.recording }).from(calls)).map((r) => [r.id, r.recording]));
     expect(left.get(cyFresh.id)).toBe(cyFresh.key);
     expect(left.has(cyWeekOld.id)).toBe(true);
     expect(left.get(cyWeekOld.id)).toBeNull();
@@ -82,7 +75,7 @@ describe("the retention job", () => {
     expect(left.has(diFresh.id)).toBe(true);
     expect(left.get(keeperOld.id)).toBe(keeperOld.key);
     for (const [key, exists] of [[cyFresh.key, true], [cyWeekOld.key, false], [cyOld.key, false], [diOld.key, false], [keeperOld.key, true]] as const) {
-      expect(await app.ctx.storage.exists(key), key).toBe(exists);
+      expect(await file.app.ctx.storage.exists(key), key).toBe(exists);
     }
     expect(logged).toEqual(
       expect.arrayContaining([
@@ -91,6 +84,6 @@ describe("the retention job", () => {
       ]),
     );
     // A second run finds nothing more.
-    expect(await runRetention(db, app.ctx.storage, log, now)).toEqual({ users: 0, calls: 0, recordings: 0 });
+    expect(await runRetention(file.db, file.app.ctx.storage, log, now)).toEqual({ users: 0, calls: 0, recordings: 0 });
   });
 });

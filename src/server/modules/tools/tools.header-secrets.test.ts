@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedRequest, ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { startToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import type { Tool, ToolExecutionResponse } from "../../../shared/tools.ts";
 import type { Db } from "../../db/client.ts";
 import { tools } from "../../db/schema.ts";
@@ -31,8 +31,7 @@ afterAll(async () => {
   await upstream.close();
 });
 
-const call = (method: "GET" | "POST" | "PATCH", url: string, payload?: unknown) =>
-  app.inject({ method, url, headers: { cookie: user.cookie }, ...(payload === undefined ? {} : { payload: payload as object }) });
+const call = (method: "GET" | "POST" | "PATCH", url: string, payload?: unknown) => as(app, user).request(method, url, payload);
 
 async function createTool(headers: Record<string, string>): Promise<Tool> {
   const res = await call("POST", "/api/tools", {

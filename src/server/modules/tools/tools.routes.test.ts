@@ -1,21 +1,10 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { describe, expect, it } from "vitest";
+import { as, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import type { Tool } from "../../../shared/tools.ts";
-import type { Db } from "../../db/client.ts";
 import { assistants, tools } from "../../db/schema.ts";
 
-let app: TestApp;
-let db: Db;
-let alice: Awaited<ReturnType<typeof signUpAndLogIn>>;
-let bob: Awaited<ReturnType<typeof signUpAndLogIn>>;
-
-beforeAll(async () => {
-  ({ app, db } = await buildTestApp());
-  alice = await signUpAndLogIn(app, "Alice");
-  bob = await signUpAndLogIn(app, "Bob");
-});
-afterAll(() => app.close());
+const file = useTestApp({ users: ["Alice", "Bob"] });
 
 type Who = { cookie: string };
 
@@ -31,12 +20,12 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function create(who: Who, payload: Record<string, unknown> = valid()): Promise<Tool> {
-  const res = await as(app, who).post("/api/tools", payload);
+  const res = await as(file.app, who).post("/api/tools", payload);
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
-const list = async (who: Who): Promise<Tool[]> => (await as(app, who).get("/api/tools")).json();
+const list = async (who: Who): Promise<Tool[]> => (await as(file.app, who).get("/api/tools")).json();
 
 describe("authentication", () => {
   it("refuses every route without a session", async () => {
@@ -49,7 +38,7 @@ describe("authentication", () => {
       ["DELETE", `/api/tools/${id}`],
       ["POST", `/api/tools/${id}/execute`],
     ] as const) {
-      const res = await as(app, null).request(method, url, method === "GET" || method === "DELETE" ? undefined : valid());
+      const res = await as(file.app, null).request(method, url, method === "GET" || method === "DELETE" ? undefined : valid());
       expect(res.statusCode, `${method} ${url}`).toBe(401);
       expect(errorOf(res).message).toBe("Authentication required. Please sign in again.");
     }
@@ -58,7 +47,7 @@ describe("authentication", () => {
 
 describe("create, read, list", () => {
   it("creates a tool with every field and reads it back the same way", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const parameters = {
       type: "object",
       properties: { order_id: { type: "string", description: "The order number" } },
@@ -87,13 +76,13 @@ describe("create, read, list", () => {
       request_body: { source: "switchboard" },
     });
     expect(new Date(created.created_at).toISOString()).toBe(created.created_at);
-    const got = await as(app, user).get(`/api/tools/${created.id}`);
+    const got = await as(file.app, user).get(`/api/tools/${created.id}`);
     expect(got.statusCode).toBe(200);
     expect(got.json()).toEqual(created);
   });
 
   it("stores missing JSON fields as empty objects and a blank description as none", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const created = await create(user, valid({ description: "  " }));
     expect(created).toMatchObject({
       description: null,
@@ -104,16 +93,16 @@ describe("create, read, list", () => {
   });
 
   it("lists only the user's own tools, newest first", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     expect(await list(user)).toEqual([]);
     const first = await create(user, valid({ name: "First" }));
     const second = await create(user, valid({ name: "Second" }));
-    await create(bob, valid({ name: "Bob's tool" }));
+    await create(file.users.Bob, valid({ name: "Bob's tool" }));
     const names = (await list(user)).map((t) => t.name);
     expect(names).toEqual(["Second", "First"]);
     expect((await list(user)).map((t) => t.id)).toEqual([second.id, first.id]);
-    expect((await list(bob)).map((t) => t.name)).toContain("Bob's tool");
-    expect((await list(bob)).map((t) => t.name)).not.toContain("First");
+    expect((await list(file.users.Bob)).map((t) => t.name)).toContain("Bob's tool");
+    expect((await list(file.users.Bob)).map((t) => t.name)).not.toContain("First");
   });
 });
 
@@ -147,34 +136,34 @@ describe("validation", () => {
   ];
 
   it.each(cases)("refuses %s with the spec's message and writes nothing", async (_, payload, message) => {
-    const user = await signUpAndLogIn(app);
-    const res = await as(app, user).post("/api/tools", payload);
+    const user = await signUpAndLogIn(file.app);
+    const res = await as(file.app, user).post("/api/tools", payload);
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe(message);
     expect(await list(user)).toEqual([]);
   });
 
   it("refuses an invalid update and keeps the tool as it was", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const tool = await create(user);
     for (const [patch, message] of [
       [{ name: "" }, "Name is required"],
       [{ end_point_url: "example.com" }, "Must be a valid URL"],
       [{ http_headers: { "Bad Header": "x" } }, "Header names may only contain letters, digits and !#$%&'*+-.^_`|~"],
     ] as const) {
-      const res = await as(app, user).patch(`/api/tools/${tool.id}`, patch);
+      const res = await as(file.app, user).patch(`/api/tools/${tool.id}`, patch);
       expect(res.statusCode).toBe(400);
       expect(errorOf(res).message).toBe(message);
     }
-    expect((await as(app, user).get(`/api/tools/${tool.id}`)).json()).toEqual(tool);
+    expect((await as(file.app, user).get(`/api/tools/${tool.id}`)).json()).toEqual(tool);
   });
 });
 
 describe("update", () => {
   it("changes the fields sent, keeps the others and moves updated_at", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const tool = await create(user, valid({ http_headers: { "X-A": "1" } }));
-    const res = await as(app, user).patch(`/api/tools/${tool.id}`, {
+    const res = await as(file.app, user).patch(`/api/tools/${tool.id}`, {
       name: "Order status",
       http_method: "PUT",
       request_body: { status: "shipped" },
@@ -193,7 +182,7 @@ describe("update", () => {
       created_at: tool.created_at,
     });
     expect(new Date(updated.updated_at).getTime()).toBeGreaterThanOrEqual(new Date(tool.updated_at).getTime());
-    expect((await as(app, user).get(`/api/tools/${tool.id}`)).json()).toEqual(updated);
+    expect((await as(file.app, user).get(`/api/tools/${tool.id}`)).json()).toEqual(updated);
   });
 });
 
@@ -202,8 +191,8 @@ describe("the API key", () => {
   const replacement = "rk-second-key-9876543210-wxyz";
 
   it("is stored encrypted and never sent back, only a masked hint", async () => {
-    const user = await signUpAndLogIn(app);
-    const res = await as(app, user).post("/api/tools", valid({ api_key: secret }));
+    const user = await signUpAndLogIn(file.app);
+    const res = await as(file.app, user).post("/api/tools", valid({ api_key: secret }));
     expect(res.statusCode).toBe(201);
     const tool = res.json() as Tool;
     expect(tool).toMatchObject({ api_key_set: true, api_key_hint: "••••abcd" });
@@ -211,41 +200,41 @@ describe("the API key", () => {
 
     const bodies = [
       res.body,
-      (await as(app, user).get("/api/tools")).body,
-      (await as(app, user).get(`/api/tools/${tool.id}`)).body,
-      (await as(app, user).patch(`/api/tools/${tool.id}`, { name: "Renamed" })).body,
+      (await as(file.app, user).get("/api/tools")).body,
+      (await as(file.app, user).get(`/api/tools/${tool.id}`)).body,
+      (await as(file.app, user).patch(`/api/tools/${tool.id}`, { name: "Renamed" })).body,
     ];
     for (const body of bodies) {
       expect(body).not.toContain(secret);
       expect(body).not.toContain("SECRET");
     }
 
-    const [row] = await db.select().from(tools).where(eq(tools.id, tool.id));
+    const [row] = await file.db.select().from(tools).where(eq(tools.id, tool.id));
     expect(row!.apiKeyEncrypted).toBeTruthy();
     expect(row!.apiKeyEncrypted).not.toContain(secret);
   });
 
   it("is kept when an update omits it or leaves it blank, replaced when a new one is sent, removed by null", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const tool = await create(user, valid({ api_key: secret }));
     const patch = async (body: Record<string, unknown>) => {
-      const res = await as(app, user).patch(`/api/tools/${tool.id}`, body);
+      const res = await as(file.app, user).patch(`/api/tools/${tool.id}`, body);
       expect(res.statusCode, res.body).toBe(200);
       return res.json() as Tool;
     };
     expect(await patch({ name: "No key field" })).toMatchObject({ api_key_set: true, api_key_hint: "••••abcd" });
     expect(await patch({ api_key: "" })).toMatchObject({ api_key_set: true, api_key_hint: "••••abcd" });
     expect(await patch({ api_key: "   " })).toMatchObject({ api_key_set: true, api_key_hint: "••••abcd" });
-    const replaced = await as(app, user).patch(`/api/tools/${tool.id}`, { api_key: replacement });
+    const replaced = await as(file.app, user).patch(`/api/tools/${tool.id}`, { api_key: replacement });
     expect(replaced.json()).toMatchObject({ api_key_set: true, api_key_hint: "••••wxyz" });
     expect(replaced.body).not.toContain(replacement);
     expect(await patch({ api_key: null })).toMatchObject({ api_key_set: false, api_key_hint: null });
-    const [row] = await db.select().from(tools).where(eq(tools.id, tool.id));
+    const [row] = await file.db.select().from(tools).where(eq(tools.id, tool.id));
     expect(row!.apiKeyEncrypted).toBeNull();
   });
 
   it("shows a short key as set without revealing any of it", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const tool = await create(user, valid({ api_key: "abc123" }));
     expect(tool).toMatchObject({ api_key_set: true, api_key_hint: "••••" });
   });
@@ -253,64 +242,64 @@ describe("the API key", () => {
 
 describe("another user's tool", () => {
   it("answers 404 on read, update, delete and execute, and stays untouched", async () => {
-    const tool = await create(alice, valid({ name: "Alice's private tool" }));
+    const tool = await create(file.users.Alice, valid({ name: "Alice's private tool" }));
     const attempts = [
-      as(app, bob).get(`/api/tools/${tool.id}`),
-      as(app, bob).patch(`/api/tools/${tool.id}`, { name: "Stolen" }),
-      as(app, bob).delete(`/api/tools/${tool.id}`),
-      as(app, bob).post(`/api/tools/${tool.id}/execute`, { parameters: {} }),
+      as(file.app, file.users.Bob).get(`/api/tools/${tool.id}`),
+      as(file.app, file.users.Bob).patch(`/api/tools/${tool.id}`, { name: "Stolen" }),
+      as(file.app, file.users.Bob).delete(`/api/tools/${tool.id}`),
+      as(file.app, file.users.Bob).post(`/api/tools/${tool.id}/execute`, { parameters: {} }),
     ];
     for (const res of await Promise.all(attempts)) {
       expect(res.statusCode).toBe(404);
       expect(errorOf(res)).toEqual({ code: "not_found", message: "Tool not found" });
     }
-    expect((await as(app, alice).get(`/api/tools/${tool.id}`)).json()).toEqual(tool);
+    expect((await as(file.app, file.users.Alice).get(`/api/tools/${tool.id}`)).json()).toEqual(tool);
   });
 
   it("answers 404 for an id that does not exist or is not an id at all", async () => {
     for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid", "1"]) {
-      const res = await as(app, alice).get(`/api/tools/${id}`);
+      const res = await as(file.app, file.users.Alice).get(`/api/tools/${id}`);
       expect(res.statusCode, id).toBe(404);
-      expect((await as(app, alice).delete(`/api/tools/${id}`)).statusCode, id).toBe(404);
-      expect((await as(app, alice).patch(`/api/tools/${id}`, { name: "x" })).statusCode, id).toBe(404);
+      expect((await as(file.app, file.users.Alice).delete(`/api/tools/${id}`)).statusCode, id).toBe(404);
+      expect((await as(file.app, file.users.Alice).patch(`/api/tools/${id}`, { name: "x" })).statusCode, id).toBe(404);
     }
   });
 });
 
 describe("delete", () => {
   async function insertAssistant(userId: string, name: string, toolIds: string[]) {
-    const [row] = await db.insert(assistants).values({ userId, name, toolIds, model: "gpt-realtime-2.1" }).returning();
+    const [row] = await file.db.insert(assistants).values({ userId, name, toolIds, model: "gpt-realtime-2.1" }).returning();
     return row!;
   }
-  const toolIdsOf = async (id: string) => (await db.select().from(assistants).where(eq(assistants.id, id)))[0]!.toolIds;
+  const toolIdsOf = async (id: string) => (await file.db.select().from(assistants).where(eq(assistants.id, id)))[0]!.toolIds;
 
   it("removes the tool and its id from the owner's assistants, leaving other tools and users alone", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const doomed = await create(user, valid({ name: "Doomed" }));
     const kept = await create(user, valid({ name: "Kept" }));
     const both = await insertAssistant(user.userId, "Uses both", [doomed.id, kept.id]);
     const onlyDoomed = await insertAssistant(user.userId, "Uses doomed", [doomed.id]);
     const none = await insertAssistant(user.userId, "Uses none", [kept.id]);
 
-    const res = await as(app, user).delete(`/api/tools/${doomed.id}`);
+    const res = await as(file.app, user).delete(`/api/tools/${doomed.id}`);
     expect(res.statusCode).toBe(204);
-    expect((await as(app, user).get(`/api/tools/${doomed.id}`)).statusCode).toBe(404);
+    expect((await as(file.app, user).get(`/api/tools/${doomed.id}`)).statusCode).toBe(404);
     expect((await list(user)).map((t) => t.name)).toEqual(["Kept"]);
     expect(await toolIdsOf(both.id)).toEqual([kept.id]);
     expect(await toolIdsOf(onlyDoomed.id)).toEqual([]);
     expect(await toolIdsOf(none.id)).toEqual([kept.id]);
     // Taking a deleted tool out is not an edit of the assistant.
-    const [after] = await db.select().from(assistants).where(eq(assistants.id, both.id));
+    const [after] = await file.db.select().from(assistants).where(eq(assistants.id, both.id));
     expect(after!.updatedAt.toISOString()).toBe(both.updatedAt.toISOString());
 
-    expect((await as(app, user).delete(`/api/tools/${doomed.id}`)).statusCode).toBe(404);
+    expect((await as(file.app, user).delete(`/api/tools/${doomed.id}`)).statusCode).toBe(404);
   });
 
   it("does not touch another user's assistant that lists the same id", async () => {
-    const user = await signUpAndLogIn(app);
+    const user = await signUpAndLogIn(file.app);
     const tool = await create(user);
-    const foreign = await insertAssistant(bob.userId, "Bob's", [tool.id]);
-    expect((await as(app, user).delete(`/api/tools/${tool.id}`)).statusCode).toBe(204);
+    const foreign = await insertAssistant(file.users.Bob.userId, "Bob's", [tool.id]);
+    expect((await as(file.app, user).delete(`/api/tools/${tool.id}`)).statusCode).toBe(204);
     expect(await toolIdsOf(foreign.id)).toEqual([tool.id]);
   });
 });

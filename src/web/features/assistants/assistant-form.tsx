@@ -8,11 +8,11 @@ import {
   type AssistantFormValues,
   type AssistantInput,
 } from "@shared/assistants";
-import { Button } from "@/components/ui/button";
+import { SelectField } from "@/components/select-field";
+import { SheetFormFooter } from "@/components/sheet-form-footer";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
 import { HandoffFields } from "./handoff-fields";
 import { ToolPicker } from "./tool-picker";
@@ -74,55 +74,31 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
         </FormField>
 
         <div className="grid gap-5 sm:grid-cols-2">
-          <Controller
+          <SelectField
             control={form.control}
             name="voice"
-            render={({ field }) => (
-              <FormField label="Voice" error={errors.voice?.message}>
-                {(control) => (
-                  <Select value={field.value} onValueChange={field.onChange}>
-                    <SelectTrigger {...control} onBlur={field.onBlur}>
-                      <SelectValue placeholder="Choose a voice" />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {voiceChoices.map((voice) => (
-                        <SelectItem key={voice} value={voice}>
-                          {capitalise(voice)}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                )}
-              </FormField>
-            )}
+            label="Voice"
+            error={errors.voice?.message}
+            placeholder="Choose a voice"
+            options={voiceChoices.map((voice) => ({ value: voice, label: capitalise(voice) }))}
           />
-          <Controller
+          <SelectField
             control={form.control}
             name="model"
-            render={({ field }) => (
-              <FormField label="Model" error={errors.model?.message}>
-                {(control) => (
-                  <Select value={field.value ?? undefined} onValueChange={field.onChange}>
-                    <SelectTrigger {...control} onBlur={field.onBlur}>
-                      <SelectValue placeholder="Choose a model" />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {modelChoices.map((model) => (
-                        <SelectItem key={model} value={model}>
-                          {model}
-                          {model === defaultModel && (
-                            <>
-                              {" "}
-                              <span className="text-muted-foreground">(default)</span>
-                            </>
-                          )}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                )}
-              </FormField>
-            )}
+            label="Model"
+            error={errors.model?.message}
+            placeholder="Choose a model"
+            options={modelChoices.map((model) => ({
+              value: model,
+              label:
+                model === defaultModel ? (
+                  <>
+                    {model} <span className="text-muted-foreground">(default)</span>
+                  </>
+                ) : (
+                  model
+                ),
+            }))}
           />
         </div>
 
@@ -139,14 +115,11 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
         <HandoffFields control={form.control} register={form.register} errors={errors} />
       </div>
 
-      <div className="sticky bottom-0 mt-auto flex justify-end gap-2 border-t bg-background px-6 py-4">
-        <Button type="button" variant="outline" onClick={onCancel} disabled={isSubmitting}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={isSubmitting}>
-          {editing ? (isSubmitting ? "Updating..." : "Update Assistant") : isSubmitting ? "Creating..." : "Create Assistant"}
-        </Button>
-      </div>
+      <SheetFormFooter
+        onCancel={onCancel}
+        submitting={isSubmitting}
+        submitLabel={editing ? (isSubmitting ? "Updating..." : "Update Assistant") : isSubmitting ? "Creating..." : "Create Assistant"}
+      />
     </form>
   );
 }

@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { AlertCircle, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import { Controller, useForm, type Resolver } from "react-hook-form";
+import { useForm, type Resolver } from "react-hook-form";
 import {
   PHONE_COUNTRIES,
   PHONE_NUMBER_MESSAGES as M,
@@ -10,10 +10,9 @@ import {
   type PhoneNumberFormValues,
   type PhoneNumberPurchase,
 } from "@shared/phone-numbers";
+import { SelectField } from "@/components/select-field";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
-import { FormField } from "@/components/ui/form-field";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 
 export type DialogState = { open: false } | { open: true; editing: PhoneNumber | null };
 
@@ -86,53 +85,24 @@ export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, o
           </p>
         )}
         <form id="phone-number-form" onSubmit={submit} noValidate className="grid gap-4">
-          <Controller
+          <SelectField
             control={form.control}
             name="country_code"
-            render={({ field }) => (
-              <FormField label="Country" error={errors.country_code?.message} description={editing ? "The country of a number cannot be changed." : undefined}>
-                {(control) => (
-                  <Select value={field.value} onValueChange={field.onChange} disabled={Boolean(editing)}>
-                    <SelectTrigger {...control} onBlur={field.onBlur}>
-                      <SelectValue placeholder="Select a country" />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {PHONE_COUNTRIES.map((c) => (
-                        <SelectItem key={c.code} value={c.code}>
-                          {c.code} ({c.dial})
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                )}
-              </FormField>
-            )}
+            label="Country"
+            error={errors.country_code?.message}
+            description={editing ? "The country of a number cannot be changed." : undefined}
+            placeholder="Select a country"
+            disabled={Boolean(editing)}
+            options={PHONE_COUNTRIES.map((c) => ({ value: c.code, label: `${c.code} (${c.dial})` }))}
           />
-          <Controller
+          <SelectField
             control={form.control}
             name="assistant_id"
-            render={({ field }) => (
-              <FormField
-                label="Assistant"
-                error={errors.assistant_id?.message}
-                description={assistants.length === 0 ? "Create an assistant on the Assistants page first." : undefined}
-              >
-                {(control) => (
-                  <Select value={field.value} onValueChange={field.onChange}>
-                    <SelectTrigger {...control} onBlur={field.onBlur}>
-                      <SelectValue placeholder="Select an assistant" />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {assistants.map((a) => (
-                        <SelectItem key={a.id} value={a.id}>
-                          {a.name}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                )}
-              </FormField>
-            )}
+            label="Assistant"
+            error={errors.assistant_id?.message}
+            description={assistants.length === 0 ? "Create an assistant on the Assistants page first." : undefined}
+            placeholder="Select an assistant"
+            options={assistants.map((a) => ({ value: a.id, label: a.name }))}
           />
         </form>
         <DialogFooter>

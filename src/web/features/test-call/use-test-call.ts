@@ -3,7 +3,7 @@
  * the audio, with the toasts and transcript lines of spec §4 and §8. The state machine itself
  * is call-state.ts; this hook runs its effects.
  */
-import { useCallback, useEffect, useReducer, useRef, useState, type Dispatch, type SetStateAction } from "react";
+import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import { formatDuration, TEST_CALL_MESSAGES, testSessionSchema, type TestSession, type TranscriptEntry, type UserEndReason } from "@shared/calls";
 import { toast } from "@/components/ui/sonner";
 import { ApiError, api } from "@/lib/api";
@@ -111,22 +111,21 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
 }
 
 export function useTestCall(assistant: { id: string; name: string } | null) {
-  const [view, dispatchView] = useReducer(callReducer, initialCallView);
+  const [view, setView] = useState(initialCallView);
   const [levels, setLevels] = useState<Levels>(QUIET);
   const [now, setNow] = useState(() => Date.now());
-  // Mirrors for handlers that outlive a render: the current phase and the live call's pieces.
-  const phaseRef = useRef(view.phase);
+  // The one state machine (call-state.ts), run here rather than by useReducer so handlers that
+  // outlive a render read the state of the last action at once: a second click in the same tick
+  // sees "connecting". React's state is its copy for rendering.
+  const viewRef = useRef(initialCallView);
+  const phase = useCallback(() => viewRef.current.phase, []);
   const socketRef = useRef<CallSocket | null>(null);
   /** Bumped by each start and by unmount: effects of an abandoned start check it and clean up. */
   const attemptRef = useRef(0);
 
   const dispatch = useCallback((action: CallAction) => {
-    dispatchView(action);
-    // Keep the ref in step at once so a second click in the same tick sees "connecting".
-    if (action.type === "starting") phaseRef.current = "connecting";
-    else if (action.type === "status") phaseRef.current = phaseRef.current === "ended" || phaseRef.current === "idle" ? phaseRef.current : action.state;
-    else if (action.type === "mic-denied" || action.type === "start-failed" || action.type === "reset") phaseRef.current = "idle";
-    else if (action.type === "ended" || (action.type === "closed" && isLive(phaseRef.current))) phaseRef.current = "ended";
+    viewRef.current = callReducer(viewRef.current, action);
+    setView(viewRef.current);
   }, []);
 
   const start = useCallback(async () => {
@@ -135,7 +134,7 @@ export function useTestCall(assistant: { id: string; name: string } | null) {
       return;
     }
     // Spec §4: starting while active or connecting does nothing.
-    if (isLive(phaseRef.current)) return;
+    if (isLive(phase())) return;
     const attempt = ++attemptRef.current;
     const abandoned = () => attempt !== attemptRef.current;
     dispatch({ type: "starting" });
@@ -196,14 +195,14 @@ export function useTestCall(assistant: { id: string; name: string } | null) {
     const forget = () => {
       if (socketRef.current === socket) socketRef.current = null;
     };
-    const socket = new CallSocket(session.session_id, playback, socketHandlers({ dispatch, setLevels, phase: () => phaseRef.current, forget }));
+    const socket = new CallSocket(session.session_id, playback, socketHandlers({ dispatch, setLevels, phase, forget }));
     socketRef.current = socket;
     socket.attachCapture(capture);
-  }, [assistant, dispatch]);
+  }, [assistant, dispatch, phase]);
 
   const end = useCallback(
     (reason: UserEndReason = "User ended call") => {
-      if (!isLive(phaseRef.current)) return;
+      if (!isLive(phase())) return;
       const socket = socketRef.current;
       if (!socket) {
         // Still asking for the microphone or the session: abandon the attempt.
@@ -214,32 +213,32 @@ export function useTestCall(assistant: { id: string; name: string } | null) {
       dispatch({ type: "ending" });
       socket.end(reason);
     },
-    [dispatch],
+    [dispatch, phase],
   );
 
   const sendMessage = useCallback((text: string): boolean => {
     const content = text.trim();
     // Spec §4: blocked when blank, inactive or connecting.
-    if (content === "" || phaseRef.current !== "active") return false;
+    if (content === "" || phase() !== "active") return false;
     const sent = socketRef.current?.sendText(content) ?? false;
     if (!sent) toast.error(TEST_CALL_MESSAGES.sendFailed);
     return sent;
-  }, []);
+  }, [phase]);
 
   const toggleMic = useCallback(() => {
-    if (phaseRef.current !== "active" || !socketRef.current) return;
-    const on = !view.micOn;
+    if (phase() !== "active" || !socketRef.current) return;
+    const on = !viewRef.current.micOn;
     socketRef.current.setMicrophone(on);
     dispatch({ type: "mic", on });
     if (on) toast.success(TEST_CALL_MESSAGES.micOn);
     else toast.info(TEST_CALL_MESSAGES.micOff);
-  }, [dispatch, view.micOn]);
+  }, [dispatch, phase]);
 
   /** A fresh panel for the next call (nothing happens during one). */
   const reset = useCallback(() => {
-    if (isLive(phaseRef.current)) return;
+    if (isLive(phase())) return;
     dispatch({ type: "reset" });
-  }, [dispatch]);
+  }, [dispatch, phase]);
 
   // The running duration ticks while the call is live.
   useEffect(() => {

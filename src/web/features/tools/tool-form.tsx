@@ -1,6 +1,6 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId, useState, useEffect } from "react";
-import { Controller, useForm, type FieldErrors } from "react-hook-form";
+import { useForm, type FieldErrors } from "react-hook-form";
 import type { z } from "zod";
 import {
   HTTP_METHODS,
@@ -12,12 +12,12 @@ import {
   type ToolFormValues,
   type ToolInput,
 } from "@shared/tools";
-import { Button } from "@/components/ui/button";
+import { SelectField } from "@/components/select-field";
+import { SheetFormFooter } from "@/components/sheet-form-footer";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/components/ui/sonner";
 import { Textarea } from "@/components/ui/textarea";
 import { prettyJson } from "@/lib/format";
@@ -100,27 +100,13 @@ export function ToolForm({ tool, onSubmit, onCancel, onDirtyChange }: ToolFormPr
     options: readonly string[],
     labels?: Record<string, string>,
   ) => (
-    <Controller
+    <SelectField
       control={form.control}
       name={name}
-      render={({ field }) => (
-        <FormField label={label} error={errors[name]?.message}>
-          {(control) => (
-            <Select value={field.value ?? ""} onValueChange={field.onChange}>
-              <SelectTrigger {...control} onBlur={field.onBlur}>
-                <SelectValue placeholder={`Select ${label.toLowerCase()}`} />
-              </SelectTrigger>
-              <SelectContent>
-                {options.map((option) => (
-                  <SelectItem key={option} value={option}>
-                    {labels?.[option] ?? option}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          )}
-        </FormField>
-      )}
+      label={label}
+      error={errors[name]?.message}
+      placeholder={`Select ${label.toLowerCase()}`}
+      options={options.map((option) => ({ value: option, label: labels?.[option] ?? option }))}
     />
   );
 
@@ -191,14 +177,11 @@ export function ToolForm({ tool, onSubmit, onCancel, onDirtyChange }: ToolFormPr
         </FormField>
       </div>
 
-      <div className="sticky bottom-0 mt-auto flex justify-end gap-2 border-t bg-background px-6 py-4">
-        <Button type="button" variant="outline" onClick={onCancel} disabled={isSubmitting}>
-          Cancel
-        </Button>
-        <Button type="submit" disabled={isSubmitting}>
-          {editing ? (isSubmitting ? "Saving..." : "Save Changes") : isSubmitting ? "Creating..." : "Create Tool"}
-        </Button>
-      </div>
+      <SheetFormFooter
+        onCancel={onCancel}
+        submitting={isSubmitting}
+        submitLabel={editing ? (isSubmitting ? "Saving..." : "Save Changes") : isSubmitting ? "Creating..." : "Create Tool"}
+      />
     </form>
   );
 }

@@ -1,0 +1,60 @@
+import type { ReactNode } from "react";
+import { Controller, type Control, type FieldPath, type FieldValues } from "react-hook-form";
+import { FormField } from "@/components/ui/form-field";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+
+export interface SelectOption {
+  value: string;
+  label: ReactNode;
+}
+
+/**
+ * A labelled select bound to one field of a react-hook-form form: the assistant, tool and phone
+ * number forms choose from lists this way, so the label, error and blur wiring live once.
+ */
+export function SelectField<T extends FieldValues, C, V extends FieldValues = T>({
+  control,
+  name,
+  label,
+  error,
+  description,
+  placeholder,
+  options,
+  disabled,
+}: {
+  /** The form's control (any context and transformed values: the field only reads and sets its value). */
+  control: Control<T, C, V>;
+  name: FieldPath<T>;
+  label: string;
+  error?: string;
+  description?: ReactNode;
+  placeholder: string;
+  options: readonly SelectOption[];
+  disabled?: boolean;
+}) {
+  return (
+    <Controller
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormField label={label} error={error} description={description}>
+          {(props) => (
+            // "" (nothing chosen yet) shows the placeholder.
+            <Select value={field.value ?? ""} onValueChange={field.onChange} disabled={disabled}>
+              <SelectTrigger {...props} onBlur={field.onBlur}>
+                <SelectValue placeholder={placeholder} />
+              </SelectTrigger>
+              <SelectContent>
+                {options.map((option) => (
+                  <SelectItem key={option.value} value={option.value}>
+                    {option.label}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+        </FormField>
+      )}
+    />
+  );
+}
