@@ -18,11 +18,12 @@
 import { execFile, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { gzipSync } from "node:zlib";
 import { chromium, type Browser } from "playwright-core";
+import { freePort } from "../tests/free-port.ts";
+import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { axeViolations, settle, SIGNED_IN_PAGES, SIGNED_OUT_PAGES } from "../tests/a11y-pages.ts";
 import { buildApp, defaultWebRoot, type AppConfig } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
@@ -68,17 +69,6 @@ function buildIfNeeded() {
   console.log(`Building the client into ${webRoot} ...`);
   const result = spawnSync(join(root, "node_modules/.bin/vite"), ["build", "--outDir", webRoot, "--emptyOutDir", "--logLevel", "warn"], { cwd: root, stdio: "inherit" });
   if (result.status !== 0) throw new Error("vite build failed");
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolvePort(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 async function startServer() {
@@ -236,10 +226,7 @@ const CONTENT_PAGES: { path: string; signedIn: boolean; selector?: string; text?
 async function signedInState(browser: Browser, baseUrl: string) {
   const context = await browser.newContext();
   const { request } = context;
-  const email = `bench-${randomBytes(4).toString("hex")}@example.com`;
-  await request.post(`${baseUrl}/api/auth/sign-up/email`, { data: { email, password: "bench-password", name: "Bench User" } });
-  const login = await request.post(`${baseUrl}/api/auth/sign-in/email`, { data: { email, password: "bench-password" } });
-  if (!login.ok()) throw new Error(`bench login failed: ${login.status()}`);
+  await signUp(requestPost(request, baseUrl), newAccount("Bench User", "bench"));
   for (let i = 1; i <= 10; i++) {
     await request.post(`${baseUrl}/api/tools`, { data: { name: `Tool ${i}`, type: "API", http_method: "GET", parameter_format: "standard", end_point_url: `https://example.com/t${i}` } });
     await request.post(`${baseUrl}/api/assistants`, { data: { name: `Assistant ${i}`, description: "Answers the front desk line" } });
