@@ -6,6 +6,7 @@
 import { createServer } from "node:net";
 import type { AppDeps } from "../../src/server/app.ts";
 import { phoneNumbers } from "../../src/server/db/schema.ts";
+import type { PhoneNumberStatus } from "../../src/shared/phone-numbers.ts";
 import { saveCredential } from "../../src/server/modules/credentials/credentials.service.ts";
 import { buildTestApp } from "../harness.ts";
 import type { FakeRealtime } from "./fake-realtime.ts";
@@ -44,7 +45,7 @@ export async function phoneOwner(app: PhoneApp, apiKey: string, authToken = TEST
   return who;
 }
 
-export async function insertPhoneNumber(app: PhoneApp, who: Caller, e164: string, assistantId: string | null, status = "active"): Promise<string> {
+export async function insertPhoneNumber(app: PhoneApp, who: Caller, e164: string, assistantId: string | null, status: PhoneNumberStatus = "active"): Promise<string> {
   const [row] = await app.db
     .insert(phoneNumbers)
     .values({ userId: who.userId, phoneNumber: e164, countryCode: "US", status, assistantId, providerSid: `PN${"2".repeat(32)}` })

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import type { Assistant } from "../../../shared/assistants.ts";
+import type { ToolType } from "../../../shared/tools.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls, phoneNumbers, tools } from "../../db/schema.ts";
 
@@ -17,7 +18,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-async function insertTool(userId: string, name: string, type = "API") {
+async function insertTool(userId: string, name: string, type: ToolType = "API") {
   const [row] = await db
     .insert(tools)
     .values({ userId, name, type, httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com/api" })

@@ -16,7 +16,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
     // Only while the call is open: never over the final record, nor over one a sweep closed.
     await db
       .update(calls)
-      .set({ logs: logs as unknown as Record<string, unknown> })
+      .set({ logs: logs })
       .where(and(eq(calls.id, id), isNull(calls.endTime)));
   };
   return {
@@ -30,7 +30,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
           assistantId: start.assistantId,
           assistantName: assistant?.name ?? null,
           startTime: new Date(start.startTime),
-          logs: start.logs as unknown as Record<string, unknown>,
+          logs: start.logs,
           callerNumber: start.phone?.callerNumber ?? null,
           calledNumber: start.phone?.calledNumber ?? null,
           phoneNumberId: start.phone?.phoneNumberId ?? null,
@@ -60,7 +60,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
           endTime: new Date(update.endTime),
           endedReason: update.endedReason,
           cost: update.cost,
-          logs: update.logs as unknown as Record<string, unknown>,
+          logs: update.logs,
           recording: update.recording,
           providerCost: update.providerCost ?? null,
         })

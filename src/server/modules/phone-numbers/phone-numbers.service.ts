@@ -4,7 +4,6 @@ import {
   PHONE_NUMBER_MESSAGES,
   type PhoneNumber,
   type PhoneNumberPurchase,
-  type PhoneNumberStatus,
   type PhoneNumberUpdate,
 } from "../../../shared/phone-numbers.ts";
 import type { ModuleContext } from "../../app.ts";
@@ -184,7 +183,7 @@ function toView(row: repo.PhoneNumberWithAssistant): PhoneNumber {
     id: row.id,
     phone_number: row.phoneNumber,
     country_code: row.countryCode,
-    status: (["active", "inactive", "pending"].includes(row.status) ? row.status : "pending") as PhoneNumberStatus,
+    status: row.status,
     assistant_id: row.assistantName === null ? null : row.assistantId,
     assistant_name: row.assistantName,
     created_at: row.createdAt.toISOString(),

@@ -44,9 +44,9 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
       user_id: row.userId,
       name: row.name,
       description: row.description,
-      type: row.type as Tool["type"],
-      http_method: row.httpMethod as Tool["http_method"],
-      parameter_format: row.parameterFormat as Tool["parameter_format"],
+      type: row.type,
+      http_method: row.httpMethod,
+      parameter_format: row.parameterFormat,
       end_point_url: row.endPointUrl,
       // A key that can no longer be decrypted is still "set": the hint alone says so.
       ...(apiKey === undefined ? { api_key_set: true, api_key_hint: "••••" } : apiKeyView(apiKey)),
@@ -124,9 +124,8 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
 /** What the engine needs from a stored tool; `apiKey` and `headers` are already decrypted (tool-secrets.ts). */
 export function toHttpConfig(row: repo.ToolRow, apiKey: string | null, headers: Record<string, string>): ToolHttpConfig {
   return {
-    // Written through the shared schema's enums, so the text columns hold one of their values.
-    http_method: row.httpMethod as ToolHttpConfig["http_method"],
-    parameter_format: row.parameterFormat as ToolHttpConfig["parameter_format"],
+    http_method: row.httpMethod,
+    parameter_format: row.parameterFormat,
     end_point_url: row.endPointUrl,
     api_key: apiKey,
     http_headers: headers,
