@@ -14,7 +14,7 @@ import type { FastifyBaseLogger } from "fastify";
 import twilio from "twilio";
 import type WebSocket from "ws";
 import { callTariffs, LIVE_CALL_TEXTS, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
-import type { ModuleContext } from "../app.ts";
+import type { ModuleContext } from "../context.ts";
 import type { CallsService } from "../modules/calls/calls.service.ts";
 import { readCredential, readTwilioCredentials } from "../modules/credentials/credentials.service.ts";
 import { TwilioTransport } from "../voice/transports/twilio.ts";

@@ -7,7 +7,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type WebSocket from "ws";
 import { LIVE_CALL_TEXTS, type TestSession } from "../../../shared/calls.ts";
 import { isUuid } from "../../../shared/ids.ts";
-import type { ModuleContext } from "../../app.ts";
+import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
 import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts";

@@ -5,7 +5,7 @@ import type {
   TwilioCredentialsInput,
   TwilioCredentialsSaveResult,
 } from "../../../shared/credentials.ts";
-import type { ModuleContext } from "../../app.ts";
+import type { ModuleContext } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import { maskSecret } from "../../secrets/crypto.ts";
 import { createTwilioRest, type TwilioCredentials } from "../../telephony/twilio-client.ts";

@@ -6,7 +6,7 @@ import {
   type PhoneNumberPurchase,
   type PhoneNumberUpdate,
 } from "../../../shared/phone-numbers.ts";
-import type { ModuleContext } from "../../app.ts";
+import type { ModuleContext } from "../../context.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import { createTwilioRest, numberWebhooks, TwilioError, type TwilioCredentials, type TwilioRest } from "../../telephony/twilio-client.ts";
 import { readTwilioCredentials } from "../credentials/credentials.service.ts";
