@@ -27,7 +27,7 @@ import { loadConfig } from "../src/server/config.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { and, count, isNotNull } from "drizzle-orm";
 import { calls as callsTable, phoneNumbers } from "../src/server/db/schema.ts";
-import { saveCredential } from "../src/server/modules/credentials/credentials.service.ts";
+import { createCredentialsService } from "../src/server/modules/credentials/credentials.service.ts";
 import type { CallersMessage, CallersRequest, ProviderMessage, ProviderRequest } from "./bench-calls-shared.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
 
@@ -123,8 +123,9 @@ async function run(calls: number): Promise<Row> {
   const login = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password: "bench-password" } });
   const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
   const userId = (login.json() as { user: { id: string } }).user.id;
-  await saveCredential(app.ctx, userId, "openai_api_key", apiKey);
-  await saveCredential(app.ctx, userId, "twilio_auth_token", AUTH_TOKEN);
+  const credentials = createCredentialsService(app.ctx);
+  await credentials.save(userId, "openai_api_key", apiKey);
+  await credentials.save(userId, "twilio_auth_token", AUTH_TOKEN);
   const assistant = await app.inject({
     method: "POST",
     url: "/api/assistants",

@@ -29,8 +29,8 @@ import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
-import { releaseNumbersBeforeAccountDeletion } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
+import { createServices } from "./services.ts";
 import { Drain } from "./instances/drain.ts";
 import { healthRoutes } from "./instances/health.routes.ts";
 import { InstanceLease, newInstanceId } from "./instances/instance-lease.ts";
@@ -98,6 +98,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const drain = new Drain();
   const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain };
   app.decorate("ctx", ctx);
+  const services = createServices(ctx);
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call.
   app.addHook("onReady", () => instance.start());
@@ -141,24 +142,23 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // Public modules (no session): demo requests and signed media are registered here.
   await app.register(mediaRoutes, { storage, signer });
   await app.register(marketingRoutes);
-  await app.register(demoRequestsRoutes);
+  await app.register(demoRequestsRoutes, { service: services.demoRequests });
   // Twilio's webhooks and media streams: signed by Twilio, no session.
-  await app.register(telephonyRoutes);
+  await app.register(telephonyRoutes, { service: services.telephony });
   await app.register(accountPublicRoutes, { emailEnabled: Boolean(deps.mailer) });
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {
     scope.addHook("onRequest", requireUser(auth));
     // Authenticated modules are registered here.
-    await scope.register(assistantsRoutes);
-    await scope.register(toolsRoutes);
-    await scope.register(credentialRoutes);
-    await scope.register(callsRoutes);
+    await scope.register(assistantsRoutes, { service: services.assistants });
+    await scope.register(toolsRoutes, { service: services.tools });
+    await scope.register(credentialRoutes, { service: services.credentials });
+    await scope.register(callsRoutes, { service: services.calls });
     await scope.register(callsHistoryRoutes);
-    await scope.register(phoneNumbersRoutes);
+    await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
-    // The account module asks the phone-numbers module to release the user's numbers at Twilio first.
-    await scope.register(accountRoutes, { releasePhoneNumbers: (userId) => releaseNumbersBeforeAccountDeletion(ctx, userId) });
+    await scope.register(accountRoutes, { service: services.account });
   });
 
   if (deps.retentionJob ?? config.env !== "test") {

@@ -7,7 +7,7 @@ import { createServer } from "node:net";
 import type { AppDeps } from "../../src/server/app.ts";
 import { phoneNumbers } from "../../src/server/db/schema.ts";
 import type { PhoneNumberStatus } from "../../src/shared/phone-numbers.ts";
-import { saveCredential } from "../../src/server/modules/credentials/credentials.service.ts";
+import { createCredentialsService } from "../../src/server/modules/credentials/credentials.service.ts";
 import { buildTestApp } from "../harness.ts";
 import type { FakeRealtime } from "./fake-realtime.ts";
 import { signUpCaller, type Caller } from "./realtime-app.ts";
@@ -40,8 +40,9 @@ export type PhoneApp = Awaited<ReturnType<typeof startPhoneApp>>;
 /** A user with an OpenAI key (the fake's) and Twilio credentials. */
 export async function phoneOwner(app: PhoneApp, apiKey: string, authToken = TEST_AUTH_TOKEN): Promise<Caller> {
   const who = await signUpCaller(app.app, apiKey);
-  await saveCredential(app.app.ctx, who.userId, "twilio_account_sid", TEST_ACCOUNT_SID);
-  await saveCredential(app.app.ctx, who.userId, "twilio_auth_token", authToken);
+  const credentials = createCredentialsService(app.app.ctx);
+  await credentials.save(who.userId, "twilio_account_sid", TEST_ACCOUNT_SID);
+  await credentials.save(who.userId, "twilio_auth_token", authToken);
   return who;
 }
 
