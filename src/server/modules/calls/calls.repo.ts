@@ -16,7 +16,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
     // Only while the call is open: never over the final record, nor over one a sweep closed.
     await db
       .update(calls)
-      .set({ logs: logs })
+      .set({ logs })
       .where(and(eq(calls.id, id), isNull(calls.endTime)));
   };
   return {
