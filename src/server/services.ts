@@ -23,7 +23,7 @@ export function createServices(ctx: ModuleContext) {
   const assistants = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
   const phoneNumbers = createPhoneNumbersService({ db, config, credentials });
   // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
-  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, tools, credentials });
+  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials });
   const telephony = createTelephonyService({
     ctx,
     calls,

@@ -6,7 +6,6 @@
 import type { FastifyBaseLogger } from "fastify";
 import type WebSocket from "ws";
 import { LIVE_CALL_TEXTS, type TestSession } from "../../../shared/calls.ts";
-import { isUuid } from "../../../shared/ids.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
@@ -14,7 +13,7 @@ import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts
 import type { PhoneCallParty, Transport } from "../../voice/seams.ts";
 import type { CallTransfer } from "../../voice/builtins.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
-import { findAssistant } from "../assistants/assistants.repo.ts";
+import type { AssistantsService } from "../assistants/assistants.service.ts";
 import type { CredentialsService } from "../credentials/credentials.service.ts";
 import type { ToolsService } from "../tools/tools.service.ts";
 import type { CallTokens } from "./call-tokens.ts";
@@ -59,20 +58,19 @@ export interface CallsServiceDeps {
   ctx: Ctx;
   tokens: CallTokens;
   liveCalls: LiveCalls;
+  /** The assistant a call runs comes from the assistants module. */
+  assistants: AssistantsService;
   /** The assistant's tools, with their secrets opened, come from the tools module. */
   tools: ToolsService;
   /** The user's OpenAI key comes from the credentials module. */
   credentials: CredentialsService;
 }
 
-export function createCallsService({ ctx, tokens, liveCalls, tools, credentials }: CallsServiceDeps) {
+export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials }: CallsServiceDeps) {
   const { db, config, storage } = ctx;
   const store = createDbCallStore(db, ctx.instance.id);
 
-  async function ownAssistant(userId: string, id: string) {
-    // A malformed id names no assistant; answering 404 also keeps it away from a uuid cast.
-    return isUuid(id) ? findAssistant(db, userId, id) : null;
-  }
+  const ownAssistant = (userId: string, id: string) => assistants.forCall(userId, id);
 
   /** Missing or no longer readable: either way the fix is the same (enter it again in Settings). */
   const apiKeyOf = (userId: string) => credentials.readUsable(userId, "openai_api_key");
