@@ -5,7 +5,7 @@ import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
 
 async function insertTools(server: TestServer, email: string) {
   const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  const base = { userId: owner!.id, httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com/api" };
+  const base = { userId: owner!.id, httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com/api" } as const;
   await server.db.insert(tools).values([
     { ...base, name: "Lookup Order", type: "API" },
     { ...base, name: "Open Ticket", type: "connector" },

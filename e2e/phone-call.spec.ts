@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { user as users } from "../src/server/db/schema.ts";
-import { saveCredential } from "../src/server/modules/credentials/credentials.service.ts";
+import { createCredentialsService } from "../src/server/modules/credentials/credentials.service.ts";
 import { startToolUpstream, type ToolUpstream } from "../tests/fakes/tool-upstream.ts";
 import { TwilioCaller } from "../tests/fakes/twilio-caller.ts";
 import { mulawSpeech } from "../tests/fakes/twilio-speech.ts";
@@ -28,7 +28,7 @@ test("a caller phones a number bought in the app; the assistant greets, runs its
   test.setTimeout(90_000);
   // The OpenAI key is not this test's subject (the Settings spec covers it).
   const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, user.email));
-  await saveCredential(server.app.ctx, owner!.id, "openai_api_key", server.openai.apiKey);
+  await createCredentialsService(server.app.ctx).save(owner!.id, "openai_api_key", server.openai.apiKey);
   const api = async (url: string, data: object) => {
     const res = await page.request.post(url, { data, headers: { origin: server.url } });
     expect(res.status(), await res.text()).toBe(201);

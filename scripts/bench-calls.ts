@@ -25,7 +25,7 @@ import { loadConfig } from "../src/server/config.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { and, count, isNotNull } from "drizzle-orm";
 import { calls as callsTable, phoneNumbers } from "../src/server/db/schema.ts";
-import { saveCredential } from "../src/server/modules/credentials/credentials.service.ts";
+import { createCredentialsService } from "../src/server/modules/credentials/credentials.service.ts";
 import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
 import type { CallersMessage, CallersRequest, ProviderMessage, ProviderRequest } from "./bench-calls-shared.ts";
 import { child, collectGarbage, cpuSecondsOf, markdownTable, nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
@@ -88,8 +88,9 @@ async function run(calls: number): Promise<Row> {
   await app.listen({ port, host: "127.0.0.1" });
 
   const { cookie, userId } = await signUp(injectPost(app), newAccount("Bench", "bench-"));
-  await saveCredential(app.ctx, userId, "openai_api_key", apiKey);
-  await saveCredential(app.ctx, userId, "twilio_auth_token", AUTH_TOKEN);
+  const credentials = createCredentialsService(app.ctx);
+  await credentials.save(userId, "openai_api_key", apiKey);
+  await credentials.save(userId, "twilio_auth_token", AUTH_TOKEN);
   const assistant = await app.inject({
     method: "POST",
     url: "/api/assistants",

@@ -4,13 +4,13 @@ import rateLimit from "@fastify/rate-limit";
 import websocket from "@fastify/websocket";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod";
-import { createAuth, type Auth } from "./auth/auth.ts";
+import { createAuth } from "./auth/auth.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { createLoginThrottle } from "./auth/login-throttle.ts";
 import type { Mailer } from "./auth/mailer.ts";
 import { readSession, requireUser } from "./auth/session.ts";
-import type { Config } from "./config.ts";
-import type { Database, Db } from "./db/client.ts";
+import type { AppConfig, ModuleContext } from "./context.ts";
+import type { Database } from "./db/client.ts";
 import { AppError, unauthorized } from "./errors.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { registerJsonBodyGuard } from "./http/json-body.ts";
@@ -29,8 +29,8 @@ import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
-import { releaseNumbersBeforeAccountDeletion } from "./modules/phone-numbers/phone-numbers.service.ts";
-import { createSecretBox, type SecretBox } from "./secrets/crypto.ts";
+import { createSecretBox } from "./secrets/crypto.ts";
+import { createServices } from "./services.ts";
 import { Drain } from "./instances/drain.ts";
 import { healthRoutes } from "./instances/health.routes.ts";
 import { InstanceLease, newInstanceId } from "./instances/instance-lease.ts";
@@ -41,7 +41,7 @@ import { telephonyRoutes } from "./telephony/telephony.routes.ts";
 import { createUrlSigner, type UrlSigner } from "./storage/signed-url.ts";
 import type { Storage } from "./storage/storage.ts";
 
-export type AppConfig = Config & { appSecret: string };
+export type { AppConfig, ModuleContext } from "./context.ts";
 
 export interface AppDeps {
   database: Database;
@@ -60,31 +60,6 @@ export interface AppDeps {
   retentionJob?: boolean;
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
   counters?: CounterStore;
-}
-
-/** What every module gets: the few shared services, passed explicitly rather than via globals. */
-export interface ModuleContext {
-  config: AppConfig;
-  db: Db;
-  secrets: SecretBox;
-  auth: Auth;
-  /** Media and recordings; hand them out only through `signer.signUrl` addresses. */
-  storage: Storage;
-  signer: UrlSigner;
-  /** The calls this instance is carrying; shutdown ends each one and finalises its record. */
-  liveCalls: LiveCalls;
-  /** Rate-limit windows, failed-login counts and used tokens, shared by every instance. */
-  counters: CounterStore;
-  /** This instance's id and lease: live call records name it (instances/instance-lease.ts). */
-  instance: InstanceLease;
-  /** Set on SIGTERM: no new calls are taken while the live ones finish. */
-  drain: Drain;
-}
-
-declare module "fastify" {
-  interface FastifyInstance {
-    ctx: ModuleContext;
-  }
 }
 
 export async function buildApp(config: AppConfig, deps: AppDeps): Promise<FastifyInstance> {
@@ -123,6 +98,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const drain = new Drain();
   const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain };
   app.decorate("ctx", ctx);
+  const services = createServices(ctx);
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call.
   app.addHook("onReady", () => instance.start());
@@ -166,24 +142,23 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // Public modules (no session): demo requests and signed media are registered here.
   await app.register(mediaRoutes, { storage, signer });
   await app.register(marketingRoutes);
-  await app.register(demoRequestsRoutes);
+  await app.register(demoRequestsRoutes, { service: services.demoRequests });
   // Twilio's webhooks and media streams: signed by Twilio, no session.
-  await app.register(telephonyRoutes);
+  await app.register(telephonyRoutes, { service: services.telephony });
   await app.register(accountPublicRoutes, { emailEnabled: Boolean(deps.mailer) });
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {
     scope.addHook("onRequest", requireUser(auth));
     // Authenticated modules are registered here.
-    await scope.register(assistantsRoutes);
-    await scope.register(toolsRoutes);
-    await scope.register(credentialRoutes);
-    await scope.register(callsRoutes);
+    await scope.register(assistantsRoutes, { service: services.assistants });
+    await scope.register(toolsRoutes, { service: services.tools });
+    await scope.register(credentialRoutes, { service: services.credentials });
+    await scope.register(callsRoutes, { service: services.calls });
     await scope.register(callsHistoryRoutes);
-    await scope.register(phoneNumbersRoutes);
+    await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
-    // The account module asks the phone-numbers module to release the user's numbers at Twilio first.
-    await scope.register(accountRoutes, { releasePhoneNumbers: (userId) => releaseNumbersBeforeAccountDeletion(ctx, userId) });
+    await scope.register(accountRoutes, { service: services.account });
   });
 
   if (deps.retentionJob ?? config.env !== "test") {

@@ -30,7 +30,7 @@ export const CALL_VOLUME_OPTIONS = [
   { value: "500000+", label: "500,000+" },
 ] as const;
 export type CallVolume = (typeof CALL_VOLUME_OPTIONS)[number]["value"];
-const CALL_VOLUME_VALUES = CALL_VOLUME_OPTIONS.map((o) => o.value) as [CallVolume, ...CallVolume[]];
+export const CALL_VOLUME_VALUES = CALL_VOLUME_OPTIONS.map((o) => o.value) as [CallVolume, ...CallVolume[]];
 
 export const DEMO_TEXT_MAX = 200;
 export const DEMO_COMMENTS_MAX = 5000;

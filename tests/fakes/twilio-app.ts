@@ -5,8 +5,9 @@
  */
 import type { AppDeps } from "../../src/server/app.ts";
 import { phoneNumbers } from "../../src/server/db/schema.ts";
-import { saveCredential } from "../../src/server/modules/credentials/credentials.service.ts";
 import { freePort } from "../free-port.ts";
+import type { PhoneNumberStatus } from "../../src/shared/phone-numbers.ts";
+import { createCredentialsService } from "../../src/server/modules/credentials/credentials.service.ts";
 import { buildTestApp } from "../harness.ts";
 import type { FakeRealtime } from "./fake-realtime.ts";
 import { signUpCaller, type Caller } from "./realtime-app.ts";
@@ -28,12 +29,13 @@ export type PhoneApp = Awaited<ReturnType<typeof startPhoneApp>>;
 /** A user with an OpenAI key (the fake's) and Twilio credentials. */
 export async function phoneOwner(app: PhoneApp, apiKey: string, authToken = TEST_AUTH_TOKEN): Promise<Caller> {
   const who = await signUpCaller(app.app, apiKey);
-  await saveCredential(app.app.ctx, who.userId, "twilio_account_sid", TEST_ACCOUNT_SID);
-  await saveCredential(app.app.ctx, who.userId, "twilio_auth_token", authToken);
+  const credentials = createCredentialsService(app.app.ctx);
+  await credentials.save(who.userId, "twilio_account_sid", TEST_ACCOUNT_SID);
+  await credentials.save(who.userId, "twilio_auth_token", authToken);
   return who;
 }
 
-export async function insertPhoneNumber(app: PhoneApp, who: Caller, e164: string, assistantId: string | null, status = "active"): Promise<string> {
+export async function insertPhoneNumber(app: PhoneApp, who: Caller, e164: string, assistantId: string | null, status: PhoneNumberStatus = "active"): Promise<string> {
   const [row] = await app.db
     .insert(phoneNumbers)
     .values({ userId: who.userId, phoneNumber: e164, countryCode: "US", status, assistantId, providerSid: `PN${"2".repeat(32)}` })

@@ -1,7 +1,15 @@
 import { sql } from "drizzle-orm";
 import { boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import type { ProviderCost } from "../../shared/call-records.ts";
-import type { TransferDestination } from "../../shared/assistants.ts";
+import { ASSISTANT_VOICES, type TransferDestination } from "../../shared/assistants.ts";
+import { CALL_STATUS_FILTERS, type ProviderCost } from "../../shared/call-records.ts";
+import type { CallLogs } from "../../shared/calls.ts";
+import { CREDENTIAL_NAMES } from "../../shared/credentials.ts";
+import { CALL_VOLUME_VALUES, DEMO_COUNTRIES } from "../../shared/demo-requests.ts";
+import { PHONE_COUNTRY_CODES, PHONE_NUMBER_STATUSES } from "../../shared/phone-numbers.ts";
+import { HTTP_METHODS, PARAMETER_FORMATS, TOOL_TYPES, type ToolRequestBody } from "../../shared/tools.ts";
+
+// Text columns whose values are a shared enum say so (`{ enum }`): TypeScript-only, the SQL stays
+// plain text, so changing an enum needs no migration.
 
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () =>
@@ -88,9 +96,9 @@ export const tools = pgTable(
     userId: owner(),
     name: text("name").notNull(),
     description: text("description"),
-    type: text("type").notNull(),
-    httpMethod: text("http_method").notNull(),
-    parameterFormat: text("parameter_format").notNull(),
+    type: text("type", { enum: TOOL_TYPES }).notNull(),
+    httpMethod: text("http_method", { enum: HTTP_METHODS }).notNull(),
+    parameterFormat: text("parameter_format", { enum: PARAMETER_FORMATS }).notNull(),
     endPointUrl: text("end_point_url").notNull(),
     /** AES-GCM sealed (secrets/crypto.ts); never returned whole. */
     apiKeyEncrypted: text("api_key_encrypted"),
@@ -102,7 +110,7 @@ export const tools = pgTable(
     /** AES-GCM sealed JSON of the headers with their real values; null when there are none. */
     httpHeadersEncrypted: text("http_headers_encrypted"),
     parameters: jsonb("parameters").$type<Record<string, unknown>>().notNull().default({}),
-    requestBody: jsonb("request_body").$type<Record<string, unknown>>().notNull().default({}),
+    requestBody: jsonb("request_body").$type<ToolRequestBody>().notNull().default({}),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -119,7 +127,7 @@ export const assistants = pgTable(
     firstMessage: text("first_message"),
     instructions: text("instructions"),
     toolIds: jsonb("tool_ids").$type<string[]>().notNull().default([]),
-    voice: text("voice").notNull().default("marin"),
+    voice: text("voice", { enum: ASSISTANT_VOICES }).notNull().default("marin"),
     model: text("model").notNull(),
     transferDestinations: jsonb("transfer_destinations").$type<TransferDestination[]>().notNull().default([]),
     allowEndCall: boolean("allow_end_call").notNull().default(true),
@@ -136,8 +144,8 @@ export const phoneNumbers = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     userId: owner(),
     phoneNumber: text("phone_number").notNull(),
-    countryCode: text("country_code").notNull(),
-    status: text("status").notNull().default("pending"),
+    countryCode: text("country_code", { enum: PHONE_COUNTRY_CODES }).notNull(),
+    status: text("status", { enum: PHONE_NUMBER_STATUSES }).notNull().default("pending"),
     /** Deleting an assistant leaves its numbers unassigned rather than deleting them. */
     assistantId: uuid("assistant_id").references(() => assistants.id, { onDelete: "set null" }),
     providerSid: text("provider_sid"),
@@ -177,7 +185,11 @@ export const calls = pgTable(
     calledNumber: text("called_number"),
     phoneNumberId: uuid("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
     providerCallSid: text("provider_call_sid"),
-    logs: jsonb("logs").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    /**
+     * What the engine writes (CallLogs); `{}` is the column default, and records from older
+     * versions may differ, so readers parse it (calls-wire.ts) rather than trust this type.
+     */
+    logs: jsonb("logs").$type<CallLogs | Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
     /** What the call cost at the AI provider, from the usage it reported; null before the call ends (or for older records). */
     providerCost: jsonb("provider_cost").$type<ProviderCost>(),
     /**
@@ -189,7 +201,7 @@ export const calls = pgTable(
       sql`CASE WHEN jsonb_typeof(logs -> 'isTest') = 'boolean' THEN (logs ->> 'isTest')::boolean END`,
     ),
     /** The status filter's classes; the same rule as callStatus() in src/shared/call-records.ts. */
-    status: text("status").generatedAlwaysAs(
+    status: text("status", { enum: CALL_STATUS_FILTERS }).generatedAlwaysAs(
       sql`CASE WHEN end_time IS NULL THEN 'in_progress' WHEN ended_reason ~* '(error|fail)' THEN 'error' ELSE 'completed' END`,
     ),
     /** What q searches (CALL_SEARCH_DOCUMENT); never selected for the wire. */
@@ -250,7 +262,7 @@ export const credentials = pgTable(
   "credentials",
   {
     userId: owner(),
-    name: text("name").notNull(),
+    name: text("name", { enum: CREDENTIAL_NAMES }).notNull(),
     valueEncrypted: text("value_encrypted").notNull(),
     updatedAt: updatedAt(),
   },
@@ -265,8 +277,8 @@ export const demoRequests = pgTable("demo_requests", {
   workEmail: text("work_email").notNull(),
   role: text("role").notNull(),
   phoneNumber: text("phone_number").notNull(),
-  location: text("location").notNull(),
-  yearlyCallVolume: text("yearly_call_volume").notNull(),
+  location: text("location", { enum: DEMO_COUNTRIES }).notNull(),
+  yearlyCallVolume: text("yearly_call_volume", { enum: CALL_VOLUME_VALUES }).notNull(),
   comments: text("comments"),
   createdAt: createdAt(),
 });

@@ -1,23 +1,12 @@
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
-import { createCallTokens } from "../modules/calls/call-tokens.ts";
-import { createCallsService } from "../modules/calls/calls.service.ts";
-import { createHandoffTokens, DIAL_RESULT_PATH, WHISPER_PATH } from "./handoff.ts";
-import { createStreamTokens } from "./stream-tokens.ts";
-import { createTelephonyService, MEDIA_PATH, VOICE_PATH, type WebhookAnswer } from "./telephony.service.ts";
+import { DIAL_RESULT_PATH, WHISPER_PATH } from "./handoff.ts";
+import { MEDIA_PATH, VOICE_PATH, type TelephonyService, type WebhookAnswer } from "./telephony.service.ts";
 
 /**
  * Twilio's side of phone calls (public: Twilio has no session; signatures and stream tokens
  * stand in for it). Register at the root, outside the authenticated /api scope.
  */
-export const telephonyRoutes: FastifyPluginAsync = async (app) => {
-  const calls = createCallsService({ ctx: app.ctx, tokens: createCallTokens(app.ctx.config.appSecret, { counters: app.ctx.counters }), liveCalls: app.ctx.liveCalls });
-  const service = createTelephonyService({
-    ctx: app.ctx,
-    calls,
-    tokens: createStreamTokens(app.ctx.config.appSecret, app.ctx.counters),
-    handoffTokens: createHandoffTokens(app.ctx.config.appSecret, app.ctx.counters),
-  });
-
+export const telephonyRoutes: FastifyPluginAsync<{ service: TelephonyService }> = async (app, { service }) => {
   // Twilio posts its webhooks form-encoded; parsed here only (this plugin's scope).
   app.addContentTypeParser("application/x-www-form-urlencoded", { parseAs: "string", bodyLimit: 64 * 1024 }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));

@@ -14,9 +14,9 @@ import type { FastifyBaseLogger } from "fastify";
 import twilio from "twilio";
 import type WebSocket from "ws";
 import { callTariffs, LIVE_CALL_TEXTS, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
-import type { ModuleContext } from "../app.ts";
+import type { ModuleContext } from "../context.ts";
 import type { CallsService } from "../modules/calls/calls.service.ts";
-import { readCredential, readTwilioCredentials } from "../modules/credentials/credentials.service.ts";
+import type { CredentialsService } from "../modules/credentials/credentials.service.ts";
 import { TwilioTransport } from "../voice/transports/twilio.ts";
 import { STREAM_TOKEN_PARAMETER, type TwilioStart } from "../voice/transports/twilio-codec.ts";
 import { dialWasAnswered, goodbyeTwiml, noteTransferOutcome, phoneTransfer, returnTwiml, whisperTwiml, type HandoffTokens } from "./handoff.ts";
@@ -40,11 +40,13 @@ export const STREAM_REFUSALS = {
 
 export type WebhookAnswer = { status: 403 } | { status: 200; twiml: string } | { status: 204 };
 
-type Ctx = Pick<ModuleContext, "db" | "config" | "secrets" | "liveCalls" | "drain">;
+type Ctx = Pick<ModuleContext, "db" | "config" | "liveCalls" | "drain">;
 
 export interface TelephonyDeps {
   ctx: Ctx;
   calls: CallsService;
+  /** The number owner's Twilio credentials (signatures, transfers) come from the credentials module. */
+  credentials: CredentialsService;
   tokens: StreamTokens;
   handoffTokens: HandoffTokens;
 }
@@ -67,26 +69,19 @@ function retryElsewhere(voiceUrl: string): string {
   return response.toString();
 }
 
-export function createTelephonyService({ ctx, calls, tokens, handoffTokens }: TelephonyDeps) {
+export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens }: TelephonyDeps) {
   const { db, config } = ctx;
 
-  async function authTokenOf(userId: string): Promise<string | null> {
-    try {
-      return await readCredential(ctx, userId, "twilio_auth_token");
-    } catch {
-      return null; // sealed under another APP_SECRET: nothing can be verified with it
-    }
-  }
-
   async function signedBy(userId: string, signature: unknown, url: string, params: Record<string, string>): Promise<boolean> {
-    const authToken = await authTokenOf(userId);
+    // Unreadable (sealed under another APP_SECRET) is as good as missing: nothing can be verified with it.
+    const authToken = await credentials.readUsable(userId, "twilio_auth_token");
     return authToken !== null && validTwilioSignature(authToken, signature, url, params);
   }
 
   async function restFor(userId: string) {
-    const credentials = await readTwilioCredentials(ctx, userId);
-    if (!credentials) throw new TwilioError(0, null, "Twilio credentials are missing");
-    return createTwilioRest(credentials, config.twilioApiBase);
+    const pair = await credentials.readTwilio(userId);
+    if (!pair) throw new TwilioError(0, null, "Twilio credentials are missing");
+    return createTwilioRest(pair, config.twilioApiBase);
   }
 
   return {

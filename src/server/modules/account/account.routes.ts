@@ -5,7 +5,7 @@ import { changePasswordSchema, deleteAccountSchema, updateNameSchema, type Accou
 import type { SessionUser } from "../../../shared/auth.ts";
 import { fromNodeHeaders } from "better-auth/node";
 import { AppError } from "../../errors.ts";
-import { createAccountService, invalidPassword, type ReleaseUserPhoneNumbers } from "./account.service.ts";
+import { invalidPassword, type AccountService } from "./account.service.ts";
 
 /** The library refuses a wrong current password as INVALID_PASSWORD; anything else stays a server error. */
 function libraryError(err: unknown): never {
@@ -31,10 +31,9 @@ export const accountPublicRoutes: FastifyPluginAsync<{ emailEnabled: boolean }> 
  * - POST   /api/account/password  { currentPassword, newPassword } → 204; other sessions end
  * - DELETE /api/account           { password } → 204; everything of the user is gone
  */
-export const accountRoutes: FastifyPluginAsync<{ releasePhoneNumbers: ReleaseUserPhoneNumbers }> = async (plugin, { releasePhoneNumbers }) => {
+export const accountRoutes: FastifyPluginAsync<{ service: AccountService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const { db, auth, storage } = app.ctx;
-  const service = createAccountService({ db, auth, storage, releasePhoneNumbers });
+  const { auth } = app.ctx;
 
   app.get("/api/account", async (req) => service.summary(req.user.id));
 

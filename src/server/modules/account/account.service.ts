@@ -11,7 +11,7 @@ import { createAccountRepo } from "./account.repo.ts";
 /**
  * Releases every phone number of the user at the telephony provider (Twilio), so the account's
  * deletion stops the provider billing for them. It runs before any row is removed; throwing
- * stops the deletion with nothing removed. The phone-numbers module supplies it (app.ts).
+ * stops the deletion with nothing removed. The phone-numbers module supplies it (services.ts).
  */
 export type ReleaseUserPhoneNumbers = (userId: string) => Promise<void>;
 
@@ -22,9 +22,15 @@ export interface AccountServiceDeps {
   releasePhoneNumbers: ReleaseUserPhoneNumbers;
 }
 
+export interface AccountService {
+  /** What deleting the account would remove. */
+  summary(userId: string): Promise<AccountSummary>;
+  deleteAccount(userId: string, password: string, log: FastifyBaseLogger): Promise<void>;
+}
+
 export const invalidPassword = () => new AppError(400, "invalid_password", ACCOUNT_MESSAGES.wrongPassword);
 
-export function createAccountService({ db, auth, storage, releasePhoneNumbers }: AccountServiceDeps) {
+export function createAccountService({ db, auth, storage, releasePhoneNumbers }: AccountServiceDeps): AccountService {
   const repo = createAccountRepo(db);
 
   async function checkPassword(userId: string, password: string): Promise<void> {
@@ -34,7 +40,7 @@ export function createAccountService({ db, auth, storage, releasePhoneNumbers }:
   }
 
   return {
-    async summary(userId: string): Promise<AccountSummary> {
+    async summary(userId) {
       const [counts, recordings] = await Promise.all([repo.counts(userId), repo.callRecordings(userId)]);
       return { ...counts, calls: recordings.length, recordings: recordings.filter((c) => c.recording).length };
     },
@@ -44,7 +50,7 @@ export function createAccountService({ db, auth, storage, releasePhoneNumbers }:
      * the rows go in one cascading delete, then the recordings leave storage. A recording that
      * cannot be removed is logged rather than resurrecting an account the user asked to delete.
      */
-    async deleteAccount(userId: string, password: string, log: FastifyBaseLogger): Promise<void> {
+    async deleteAccount(userId, password, log) {
       await checkPassword(userId, password);
       await releasePhoneNumbers(userId);
       const recorded = await repo.callRecordings(userId);

@@ -2,11 +2,12 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { as, buildTestApp, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import type { Assistant } from "../../../shared/assistants.ts";
+import type { ToolType } from "../../../shared/tools.ts";
 import { assistants, calls, phoneNumbers, tools } from "../../db/schema.ts";
 
 const file = useTestApp({ users: ["Alice", "Bob"] });
 
-async function insertTool(userId: string, name: string, type = "API") {
+async function insertTool(userId: string, name: string, type: ToolType = "API") {
   const [row] = await file.db
     .insert(tools)
     .values({ userId, name, type, httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com/api" })

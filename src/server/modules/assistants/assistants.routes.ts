@@ -8,15 +8,14 @@ import {
   modelOptions,
   type AssistantDefaults,
 } from "../../../shared/assistants.ts";
-import { createAssistantsService } from "./assistants.service.ts";
+import type { AssistantsService } from "./assistants.service.ts";
 
 const params = z.object({ id: z.string() });
 
 /** /api/assistants: the signed-in user's voice assistants (register inside the authenticated scope). */
-export const assistantsRoutes: FastifyPluginAsync = async (plugin) => {
+export const assistantsRoutes: FastifyPluginAsync<{ service: AssistantsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const { db, config } = app.ctx;
-  const service = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
+  const { config } = app.ctx;
 
   // Static, so it wins over /:id: what the Create form starts with.
   app.get("/api/assistants/defaults", async (): Promise<AssistantDefaults> => ({

@@ -11,6 +11,8 @@ export interface AssistantsService {
   create(userId: string, input: AssistantInput): Promise<Assistant>;
   update(userId: string, id: string, patch: AssistantUpdate): Promise<Assistant>;
   remove(userId: string, id: string): Promise<void>;
+  /** The stored assistant a call runs (server-side: no 404, null when it is not the user's). */
+  forCall(userId: string, id: string): Promise<repo.AssistantRow | null>;
 }
 
 export function createAssistantsService(deps: { db: Db; defaultModel: string }): AssistantsService {
@@ -100,6 +102,11 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
 
     async remove(userId, id) {
       if (!isUuid(id) || !(await repo.deleteAssistant(db, userId, id))) throw notFound("Assistant");
+    },
+
+    async forCall(userId, id) {
+      // A malformed id names no assistant; answering null also keeps it away from a uuid cast.
+      return isUuid(id) ? repo.findAssistant(db, userId, id) : null;
     },
   };
 }

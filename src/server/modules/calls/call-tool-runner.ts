@@ -3,11 +3,11 @@
  * limits, redirects) the Tools page's Test button uses, with the tool's configuration as stored
  * when the call started.
  */
-import { executeTool, type ExecuteToolOptions, type ToolHttpConfig } from "../../tools/index.ts";
+import { executeTool, type ExecuteToolOptions } from "../../tools/index.ts";
 import type { ToolRunResult, ToolRunner } from "../../voice/seams.ts";
+import type { CallToolConfig } from "../tools/tools.service.ts";
 
-/** A tool's request configuration, or why it cannot be run. */
-export type CallToolConfig = { ok: true; http: ToolHttpConfig } | { ok: false; error: string };
+export type { CallToolConfig };
 
 export function createCallToolRunner(
   configs: ReadonlyMap<string, CallToolConfig>,

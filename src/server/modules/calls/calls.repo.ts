@@ -1,7 +1,7 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import type { CallLogs } from "../../../shared/calls.ts";
 import type { Db } from "../../db/client.ts";
-import { assistants, calls, tools } from "../../db/schema.ts";
+import { assistants, calls } from "../../db/schema.ts";
 import type { CallStore } from "../../voice/seams.ts";
 
 /**
@@ -16,7 +16,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
     // Only while the call is open: never over the final record, nor over one a sweep closed.
     await db
       .update(calls)
-      .set({ logs: logs as unknown as Record<string, unknown> })
+      .set({ logs })
       .where(and(eq(calls.id, id), isNull(calls.endTime)));
   };
   return {
@@ -30,7 +30,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
           assistantId: start.assistantId,
           assistantName: assistant?.name ?? null,
           startTime: new Date(start.startTime),
-          logs: start.logs as unknown as Record<string, unknown>,
+          logs: start.logs,
           callerNumber: start.phone?.callerNumber ?? null,
           calledNumber: start.phone?.calledNumber ?? null,
           phoneNumberId: start.phone?.phoneNumberId ?? null,
@@ -60,7 +60,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
           endTime: new Date(update.endTime),
           endedReason: update.endedReason,
           cost: update.cost,
-          logs: update.logs as unknown as Record<string, unknown>,
+          logs: update.logs,
           recording: update.recording,
           providerCost: update.providerCost ?? null,
         })
@@ -71,15 +71,4 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
       return row ? { endTime: row.endTime?.toISOString() ?? null, cost: row.cost } : null;
     },
   };
-}
-
-/** The user's tools among `ids`, in the order of `ids` (an assistant's tool_ids); unknown ids are absent. */
-export async function findCallTools(db: Db, userId: string, ids: readonly string[]): Promise<Array<typeof tools.$inferSelect>> {
-  if (ids.length === 0) return [];
-  const rows = await db
-    .select()
-    .from(tools)
-    .where(and(eq(tools.userId, userId), inArray(tools.id, [...ids])));
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return ids.flatMap((id) => byId.get(id) ?? []);
 }

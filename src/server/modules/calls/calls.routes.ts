@@ -4,8 +4,7 @@ import { z } from "zod";
 import { AppError } from "../../errors.ts";
 import { isOwnOrigin } from "../../http/origin.ts";
 import { DRAIN_RETRY_AFTER_S, drainingError } from "../../instances/drain.ts";
-import { createCallTokens } from "./call-tokens.ts";
-import { createCallsService, REFUSALS, type PrepareResult } from "./calls.service.ts";
+import { REFUSALS, type CallsService, type PrepareResult } from "./calls.service.ts";
 
 const testSessionBody = z.object({
   assistantId: z.string({ error: "No assistant selected" }).trim().min(1, "No assistant selected"),
@@ -19,10 +18,9 @@ const testSessionBody = z.object({
  * The live route needs the session cookie (the scope's hook refuses the upgrade with 401
  * without one) and a session id issued to that same user within the last 60 s, used once.
  */
-export const callsRoutes: FastifyPluginAsync = async (plugin) => {
+export const callsRoutes: FastifyPluginAsync<{ service: CallsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { liveCalls, drain } = app.ctx;
-  const service = createCallsService({ ctx: app.ctx, tokens: createCallTokens(app.ctx.config.appSecret, { counters: app.ctx.counters }), liveCalls });
   // The preparation is async (database); it runs before the upgrade, so the socket handler
   // below attaches the call synchronously and no early message from the browser is missed.
   const prepared = new WeakMap<FastifyRequest, PrepareResult>();

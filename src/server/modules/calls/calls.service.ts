@@ -6,21 +6,19 @@
 import type { FastifyBaseLogger } from "fastify";
 import type WebSocket from "ws";
 import { LIVE_CALL_TEXTS, type TestSession } from "../../../shared/calls.ts";
-import { isUuid } from "../../../shared/ids.ts";
-import type { ModuleContext } from "../../app.ts";
+import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
 import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts";
 import type { PhoneCallParty, Transport } from "../../voice/seams.ts";
 import type { CallTransfer } from "../../voice/builtins.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
-import { findAssistant } from "../assistants/assistants.repo.ts";
-import { readCredential } from "../credentials/credentials.service.ts";
-import { openApiKey, openHeaders } from "../tools/tool-secrets.ts";
-import { toHttpConfig } from "../tools/tools.service.ts";
+import type { AssistantsService } from "../assistants/assistants.service.ts";
+import type { CredentialsService } from "../credentials/credentials.service.ts";
+import type { ToolsService } from "../tools/tools.service.ts";
 import type { CallTokens } from "./call-tokens.ts";
 import { createCallToolRunner, type CallToolConfig } from "./call-tool-runner.ts";
-import { createDbCallStore, findCallTools } from "./calls.repo.ts";
+import { createDbCallStore } from "./calls.repo.ts";
 import type { LiveCalls } from "./live-calls.ts";
 
 export const MISSING_API_KEY_MESSAGE = "Add your OpenAI API key in Settings before starting a call.";
@@ -54,50 +52,28 @@ export const REFUSALS = {
   failed: { code: 1011, reason: LIVE_CALL_TEXTS.startFailed },
 } as const satisfies Record<string, RefusedCall>;
 
-type Ctx = Pick<ModuleContext, "db" | "secrets" | "config" | "storage" | "instance" | "drain">;
+type Ctx = Pick<ModuleContext, "db" | "config" | "storage" | "instance" | "drain">;
 
 export interface CallsServiceDeps {
   ctx: Ctx;
   tokens: CallTokens;
   liveCalls: LiveCalls;
+  /** The assistant a call runs comes from the assistants module. */
+  assistants: AssistantsService;
+  /** The assistant's tools, with their secrets opened, come from the tools module. */
+  tools: ToolsService;
+  /** The user's OpenAI key comes from the credentials module. */
+  credentials: CredentialsService;
 }
 
-export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps) {
-  const { db, secrets, config, storage } = ctx;
+export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials }: CallsServiceDeps) {
+  const { db, config, storage } = ctx;
   const store = createDbCallStore(db, ctx.instance.id);
 
-  async function ownAssistant(userId: string, id: string) {
-    // A malformed id names no assistant; answering 404 also keeps it away from a uuid cast.
-    return isUuid(id) ? findAssistant(db, userId, id) : null;
-  }
+  const ownAssistant = (userId: string, id: string) => assistants.forCall(userId, id);
 
-  async function apiKeyOf(userId: string): Promise<string | null> {
-    try {
-      return await readCredential(ctx, userId, "openai_api_key");
-    } catch {
-      // Sealed under another APP_SECRET: as good as missing, and the fix is the same (enter it again).
-      return null;
-    }
-  }
-
-  async function loadTools(userId: string, toolIds: readonly string[]) {
-    const rows = await findCallTools(db, userId, toolIds.filter(isUuid));
-    const configs = new Map<string, CallToolConfig>();
-    for (const row of rows) {
-      const apiKey = openApiKey(secrets, row);
-      const headers = openHeaders(secrets, row);
-      configs.set(
-        row.id,
-        apiKey === undefined
-          ? { ok: false, error: `The API key of tool "${row.name}" can no longer be read. Edit the tool and enter the key again.` }
-          : headers === undefined
-            ? { ok: false, error: `The header values of tool "${row.name}" can no longer be read. Edit the tool and enter them again.` }
-            : { ok: true, http: toHttpConfig(row, apiKey, headers) },
-      );
-    }
-    const definitions = rows.map((row) => ({ id: row.id, name: row.name, description: row.description, parameters: row.parameters }));
-    return { definitions, configs };
-  }
+  /** Missing or no longer readable: either way the fix is the same (enter it again in Settings). */
+  const apiKeyOf = (userId: string) => credentials.readUsable(userId, "openai_api_key");
 
   return {
     /** Checks the assistant and the key; creates no call record (that happens when the call starts). */
@@ -130,7 +106,7 @@ export function createCallsService({ ctx, tokens, liveCalls }: CallsServiceDeps)
       if (!row) return { ok: false, ...REFUSALS.assistant };
       const apiKey = await apiKeyOf(userId);
       if (!apiKey) return { ok: false, ...REFUSALS.apiKey };
-      const { definitions, configs } = await loadTools(userId, row.toolIds);
+      const { definitions, configs } = await tools.forCall(userId, row.toolIds);
       const assistant: CallAssistant = {
         id: row.id,
         name: row.name,

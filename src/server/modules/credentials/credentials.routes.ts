@@ -2,23 +2,23 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { credentialInputSchema, credentialNameSchema, twilioCredentialsInputSchema } from "../../../shared/credentials.ts";
-import { credentialStatus, removeCredential, saveCredential, saveTwilioCredentials } from "./credentials.service.ts";
+import type { CredentialsService } from "./credentials.service.ts";
 
 const params = z.object({ name: credentialNameSchema });
 
 /** `get_user_credential` / `set_user_credential` of the spec, as GET/PUT /api/credentials/:name. */
-export const credentialRoutes: FastifyPluginAsync = async (base) => {
+export const credentialRoutes: FastifyPluginAsync<{ service: CredentialsService }> = async (base, { service }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   // Static, so it wins over /:name: Twilio's SID and token are saved and verified as one pair.
   app.put("/api/credentials/twilio", { schema: { body: twilioCredentialsInputSchema } }, (req) =>
-    saveTwilioCredentials(app.ctx, req.user.id, req.body),
+    service.saveTwilio(req.user.id, req.body),
   );
-  app.get("/api/credentials/:name", { schema: { params } }, (req) => credentialStatus(app.ctx, req.user.id, req.params.name));
+  app.get("/api/credentials/:name", { schema: { params } }, (req) => service.status(req.user.id, req.params.name));
   app.put("/api/credentials/:name", { schema: { params, body: credentialInputSchema } }, (req) =>
-    saveCredential(app.ctx, req.user.id, req.params.name, req.body.value),
+    service.save(req.user.id, req.params.name, req.body.value),
   );
   app.delete("/api/credentials/:name", { schema: { params } }, async (req, reply) => {
-    await removeCredential(app.ctx, req.user.id, req.params.name);
+    await service.remove(req.user.id, req.params.name);
     return reply.status(204).send();
   });
 };

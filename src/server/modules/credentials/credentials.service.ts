@@ -5,13 +5,32 @@ import type {
   TwilioCredentialsInput,
   TwilioCredentialsSaveResult,
 } from "../../../shared/credentials.ts";
-import type { ModuleContext } from "../../app.ts";
+import type { ModuleContext } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import { maskSecret } from "../../secrets/crypto.ts";
 import { createTwilioRest, type TwilioCredentials } from "../../telephony/twilio-client.ts";
-import { deleteCredential, findCredential, upsertCredential, upsertCredentials } from "./credentials.repo.ts";
+import * as repo from "./credentials.repo.ts";
 
-type Ctx = Pick<ModuleContext, "db" | "secrets" | "config">;
+/** The database, the SecretBox that seals the values, and the providers' addresses (verification). */
+export type CredentialsServiceDeps = Pick<ModuleContext, "db" | "secrets" | "config">;
+
+export interface CredentialsService {
+  status(userId: string, name: CredentialName): Promise<CredentialStatus>;
+  /** Stores the value, then asks the provider whether it accepts it; a refusal is reported, not fatal. */
+  save(userId: string, name: CredentialName, value: string): Promise<CredentialSaveResult>;
+  /** Stores the SID and token together, then asks Twilio's account endpoint whether they work. */
+  saveTwilio(userId: string, input: TwilioCredentialsInput): Promise<TwilioCredentialsSaveResult>;
+  remove(userId: string, name: CredentialName): Promise<void>;
+  /**
+   * The plaintext of a stored credential, for server-side use only (the call engine, telephony).
+   * Throws `credentialUnreadable` (409) when it was sealed under another APP_SECRET.
+   */
+  read(userId: string, name: CredentialName): Promise<string | null>;
+  /** As `read`, but null when the value can no longer be read: for callers whose fix is the same as for a missing one. */
+  readUsable(userId: string, name: CredentialName): Promise<string | null>;
+  /** The user's Twilio pair, or null unless both halves are stored (409 when unreadable). */
+  readTwilio(userId: string): Promise<TwilioCredentials | null>;
+}
 
 const LABELS: Record<CredentialName, string> = {
   openai_api_key: "OpenAI API key",
@@ -28,62 +47,72 @@ export function credentialUnreadable(name: CredentialName): AppError {
   );
 }
 
-function open(ctx: Ctx, name: CredentialName, sealed: string): string {
-  try {
-    return ctx.secrets.decrypt(sealed);
-  } catch {
-    throw credentialUnreadable(name);
+export function createCredentialsService(deps: CredentialsServiceDeps): CredentialsService {
+  const { db, secrets, config } = deps;
+
+  function open(name: CredentialName, sealed: string): string {
+    try {
+      return secrets.decrypt(sealed);
+    } catch {
+      throw credentialUnreadable(name);
+    }
   }
-}
 
-/**
- * The plaintext of a stored credential, for server-side use only (the call engine, telephony).
- * Throws `credentialUnreadable` (409) when it was sealed under another APP_SECRET.
- */
-export async function readCredential(ctx: Ctx, userId: string, name: CredentialName): Promise<string | null> {
-  const row = await findCredential(ctx.db, userId, name);
-  return row ? open(ctx, name, row.valueEncrypted) : null;
-}
+  async function read(userId: string, name: CredentialName): Promise<string | null> {
+    const row = await repo.findCredential(db, userId, name);
+    return row ? open(name, row.valueEncrypted) : null;
+  }
 
-export async function credentialStatus(ctx: Ctx, userId: string, name: CredentialName): Promise<CredentialStatus> {
-  const row = await findCredential(ctx.db, userId, name);
+  async function status(userId: string, name: CredentialName): Promise<CredentialStatus> {
+    const row = await repo.findCredential(db, userId, name);
+    return {
+      name,
+      exists: Boolean(row),
+      // The Twilio token never comes back, not even as a hint; the others show a recognisable one.
+      hint: row && name !== "twilio_auth_token" ? maskSecret(open(name, row.valueEncrypted)) : null,
+      updated_at: row ? row.updatedAt.toISOString() : null,
+    };
+  }
+
   return {
-    name,
-    exists: Boolean(row),
-    // The Twilio token never comes back, not even as a hint; the others show a recognisable one.
-    hint: row && name !== "twilio_auth_token" ? maskSecret(open(ctx, name, row.valueEncrypted)) : null,
-    updated_at: row ? row.updatedAt.toISOString() : null,
+    status,
+    read,
+
+    async readUsable(userId, name) {
+      try {
+        return await read(userId, name);
+      } catch {
+        // Sealed under another APP_SECRET: as good as missing, and the fix is the same (enter it again).
+        return null;
+      }
+    },
+
+    async readTwilio(userId) {
+      const [accountSid, authToken] = await Promise.all([read(userId, "twilio_account_sid"), read(userId, "twilio_auth_token")]);
+      return accountSid && authToken ? { accountSid, authToken } : null;
+    },
+
+    async save(userId, name, value) {
+      await repo.upsertCredential(db, userId, name, secrets.encrypt(value));
+      const verification = name === "openai_api_key" ? await verifyOpenAiKey(config.openaiBaseUrl, value) : null;
+      return { ...(await status(userId, name)), verification };
+    },
+
+    async saveTwilio(userId, input) {
+      await repo.upsertCredentials(db, userId, [
+        { name: "twilio_account_sid", valueEncrypted: secrets.encrypt(input.account_sid) },
+        { name: "twilio_auth_token", valueEncrypted: secrets.encrypt(input.auth_token) },
+      ]);
+      const verification = await verifyTwilioCredentials(config.twilioApiBase, { accountSid: input.account_sid, authToken: input.auth_token });
+      const [accountSid, authToken] = await Promise.all([status(userId, "twilio_account_sid"), status(userId, "twilio_auth_token")]);
+      return { account_sid: accountSid, auth_token: authToken, verification };
+    },
+
+    async remove(userId, name) {
+      // Removing what is not stored is no error: the outcome the user asked for holds.
+      await repo.deleteCredential(db, userId, name);
+    },
   };
-}
-
-/** Stores the value, then asks the provider whether it accepts it; a refusal is reported, not fatal. */
-export async function saveCredential(ctx: Ctx, userId: string, name: CredentialName, value: string): Promise<CredentialSaveResult> {
-  await upsertCredential(ctx.db, userId, name, ctx.secrets.encrypt(value));
-  const verification = name === "openai_api_key" ? await verifyOpenAiKey(ctx.config.openaiBaseUrl, value) : null;
-  return { ...(await credentialStatus(ctx, userId, name)), verification };
-}
-
-/** The user's Twilio pair, or null unless both halves are stored. */
-export async function readTwilioCredentials(ctx: Ctx, userId: string): Promise<TwilioCredentials | null> {
-  const [accountSid, authToken] = await Promise.all([
-    readCredential(ctx, userId, "twilio_account_sid"),
-    readCredential(ctx, userId, "twilio_auth_token"),
-  ]);
-  return accountSid && authToken ? { accountSid, authToken } : null;
-}
-
-/** Stores the SID and token together, then asks Twilio's account endpoint whether they work. */
-export async function saveTwilioCredentials(ctx: Ctx, userId: string, input: TwilioCredentialsInput): Promise<TwilioCredentialsSaveResult> {
-  await upsertCredentials(ctx.db, userId, [
-    { name: "twilio_account_sid", valueEncrypted: ctx.secrets.encrypt(input.account_sid) },
-    { name: "twilio_auth_token", valueEncrypted: ctx.secrets.encrypt(input.auth_token) },
-  ]);
-  const verification = await verifyTwilioCredentials(ctx.config.twilioApiBase, { accountSid: input.account_sid, authToken: input.auth_token });
-  const [accountSid, authToken] = await Promise.all([
-    credentialStatus(ctx, userId, "twilio_account_sid"),
-    credentialStatus(ctx, userId, "twilio_auth_token"),
-  ]);
-  return { account_sid: accountSid, auth_token: authToken, verification };
 }
 
 /** `GET /Accounts/{sid}.json` is Twilio's cheapest authenticated call; a suspended account is no use either. */
@@ -96,10 +125,6 @@ export async function verifyTwilioCredentials(apiBase: string, credentials: Twil
     const reason = err instanceof Error ? err.message : String(err);
     return { verified: false, message: `Twilio did not accept the credentials: ${reason}` };
   }
-}
-
-export async function removeCredential(ctx: Ctx, userId: string, name: CredentialName): Promise<boolean> {
-  return deleteCredential(ctx.db, userId, name);
 }
 
 const VERIFY_TIMEOUT_MS = 10_000;

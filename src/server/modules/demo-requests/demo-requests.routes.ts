@@ -2,15 +2,14 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { demoRequestSchema } from "../../../shared/demo-requests.ts";
 import { AppError } from "../../errors.ts";
-import { createDemoRequestsService } from "./demo-requests.service.ts";
+import type { DemoRequestsService } from "./demo-requests.service.ts";
 
 /** A visitor sends a handful at most; a bot gets 429 long before it can fill the table. */
 export const DEMO_REQUESTS_PER_MINUTE = 5;
 
 /** POST /api/demo-requests: the public Request a demo form (register in the public section). */
-export const demoRequestsRoutes: FastifyPluginAsync = async (plugin) => {
+export const demoRequestsRoutes: FastifyPluginAsync<{ service: DemoRequestsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const service = createDemoRequestsService({ db: app.ctx.db });
 
   app.post(
     "/api/demo-requests",

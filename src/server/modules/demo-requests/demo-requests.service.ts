@@ -2,9 +2,17 @@ import type { DemoRequestCreated, DemoRequestInput } from "../../../shared/demo-
 import type { Db } from "../../db/client.ts";
 import { insertDemoRequest } from "./demo-requests.repo.ts";
 
-export function createDemoRequestsService({ db }: { db: Db }) {
+export interface DemoRequestsService {
+  create(input: DemoRequestInput): Promise<DemoRequestCreated>;
+}
+
+export interface DemoRequestsServiceDeps {
+  db: Db;
+}
+
+export function createDemoRequestsService({ db }: DemoRequestsServiceDeps): DemoRequestsService {
   return {
-    async create(input: DemoRequestInput): Promise<DemoRequestCreated> {
+    async create(input) {
       const row = await insertDemoRequest(db, {
         firstName: input.first_name,
         lastName: input.last_name,

@@ -5,7 +5,8 @@ import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../.
 import { PHONE_NUMBER_MESSAGES, type PhoneNumber } from "../../../shared/phone-numbers.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, phoneNumbers } from "../../db/schema.ts";
-import { releaseAllPhoneNumbers } from "./phone-numbers.service.ts";
+import { createCredentialsService } from "../credentials/credentials.service.ts";
+import { createPhoneNumbersService } from "./phone-numbers.service.ts";
 
 const PUBLIC_URL = "https://switchboard.example.com";
 let app: TestApp;
@@ -315,7 +316,9 @@ describe("DELETE /api/phone-numbers/:id", () => {
   });
 });
 
-describe("releaseAllPhoneNumbers (account deletion)", () => {
+describe("releaseAll (account deletion)", () => {
+  const releaseAll = (userId: string) => createPhoneNumbersService({ ...ctx, credentials: createCredentialsService(ctx) }).releaseAll(userId);
+
   it("releases and deletes every number of the user, keeping and reporting one Twilio will not release", async () => {
     const who = await customer();
     const desk = await assistant(who.userId, "Desk");
@@ -325,13 +328,13 @@ describe("releaseAllPhoneNumbers (account deletion)", () => {
     const kept = await buy(bystander, (await assistant(bystander.userId, "B")).id);
 
     twilio.failNext("release", { status: 400, code: 21613, message: "In use" });
-    const result = await releaseAllPhoneNumbers(ctx, who.userId);
+    const result = await releaseAll(who.userId);
     // Newest first: b was bought last, so it met the injected failure.
     expect(result).toEqual({ released: [a.phone_number], failed: [{ phone_number: b.phone_number, message: "In use" }] });
     expect((await list(who)).map((n) => n.id)).toEqual([b.id]);
     expect(await list(bystander)).toEqual([kept]);
 
-    expect(await releaseAllPhoneNumbers(ctx, who.userId)).toEqual({ released: [b.phone_number], failed: [] });
+    expect(await releaseAll(who.userId)).toEqual({ released: [b.phone_number], failed: [] });
     expect(twilio.numbersOf(who.account.sid)).toEqual([]);
   });
 });

@@ -2,14 +2,13 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { phoneNumberPurchaseSchema, phoneNumberUpdateSchema } from "../../../shared/phone-numbers.ts";
-import { createPhoneNumbersService } from "./phone-numbers.service.ts";
+import type { PhoneNumbersService } from "./phone-numbers.service.ts";
 
 const params = z.object({ id: z.string() });
 
 /** /api/phone-numbers: the signed-in user's Twilio numbers (register inside the authenticated scope). */
-export const phoneNumbersRoutes: FastifyPluginAsync = async (plugin) => {
+export const phoneNumbersRoutes: FastifyPluginAsync<{ service: PhoneNumbersService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const service = createPhoneNumbersService(app.ctx);
 
   app.get("/api/phone-numbers", async (req) => service.list(req.user.id));
 

@@ -4,16 +4,39 @@ import {
   PHONE_NUMBER_MESSAGES,
   type PhoneNumber,
   type PhoneNumberPurchase,
-  type PhoneNumberStatus,
   type PhoneNumberUpdate,
 } from "../../../shared/phone-numbers.ts";
-import type { ModuleContext } from "../../app.ts";
+import type { ModuleContext } from "../../context.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import { createTwilioRest, numberWebhooks, TwilioError, type TwilioCredentials, type TwilioRest } from "../../telephony/twilio-client.ts";
-import { readTwilioCredentials } from "../credentials/credentials.service.ts";
+import type { CredentialsService } from "../credentials/credentials.service.ts";
 import * as repo from "./phone-numbers.repo.ts";
 
-type Ctx = Pick<ModuleContext, "db" | "secrets" | "config">;
+/** The user's Twilio credentials come from the credentials module. */
+export type PhoneNumbersServiceDeps = Pick<ModuleContext, "db" | "config"> & { credentials: CredentialsService };
+
+export interface ReleaseAllResult {
+  released: string[];
+  /** Numbers still held (and still listed) because Twilio could not release them, with the reason. */
+  failed: { phone_number: string; message: string }[];
+}
+
+export interface PhoneNumbersService {
+  list(userId: string): Promise<PhoneNumber[]>;
+  purchase(userId: string, input: PhoneNumberPurchase): Promise<PhoneNumber>;
+  update(userId: string, id: string, patch: PhoneNumberUpdate): Promise<PhoneNumber>;
+  remove(userId: string, id: string): Promise<void>;
+  /**
+   * Releases every number of a user at Twilio and deletes its row. A number that cannot be
+   * released keeps its row and is reported, so nobody pays for a number they can no longer see.
+   */
+  releaseAll(userId: string): Promise<ReleaseAllResult>;
+  /**
+   * Account deletion: every number is released at Twilio first. One that cannot be released stops
+   * the deletion (a 409 naming it), so nobody keeps paying Twilio for a number they can no longer see.
+   */
+  releaseBeforeAccountDeletion(userId: string): Promise<void>;
+}
 
 /** How many of Twilio's offered numbers a purchase tries when one is taken in the meantime. */
 const CANDIDATES = 5;
@@ -34,11 +57,11 @@ export function twilioFailure(err: unknown): never {
 
 const friendlyName = (assistantName: string) => `Switchboard: ${assistantName}`;
 
-export function createPhoneNumbersService(ctx: Ctx) {
-  const { db, config } = ctx;
+export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneNumbersService {
+  const { db, config } = deps;
 
   async function twilioFor(userId: string): Promise<TwilioRest> {
-    const credentials: TwilioCredentials | null = await readTwilioCredentials(ctx, userId);
+    const credentials: TwilioCredentials | null = await deps.credentials.readTwilio(userId);
     if (!credentials) throw badRequest(PHONE_NUMBER_MESSAGES.twilioCredentialsMissing, "twilio_credentials_missing");
     return createTwilioRest(credentials, config.twilioApiBase);
   }
@@ -65,7 +88,37 @@ export function createPhoneNumbersService(ctx: Ctx) {
     }
   }
 
+  /** Twilio first: if the release fails the row stays, and the error says why. */
+  async function remove(userId: string, id: string): Promise<void> {
+    const current = await findOr404(userId, id);
+    if (current.providerSid) await release(await twilioFor(userId), current.providerSid).catch(twilioFailure);
+    if (!(await repo.deletePhoneNumber(db, userId, id))) throw notFound("Phone number");
+  }
+
+  async function releaseAll(userId: string): Promise<ReleaseAllResult> {
+    const result: ReleaseAllResult = { released: [], failed: [] };
+    for (const number of await repo.listPhoneNumbers(db, userId)) {
+      try {
+        await remove(userId, number.id);
+        result.released.push(number.phoneNumber);
+      } catch (err) {
+        result.failed.push({ phone_number: number.phoneNumber, message: err instanceof Error ? err.message : String(err) });
+      }
+    }
+    return result;
+  }
+
   return {
+    remove,
+    releaseAll,
+
+    async releaseBeforeAccountDeletion(userId) {
+      const { failed } = await releaseAll(userId);
+      if (failed.length === 0) return;
+      const list = failed.map((f) => `${f.phone_number} (${f.message})`).join(", ");
+      throw new AppError(409, "numbers_not_released", `Your account was not deleted: Twilio did not release ${list}. Delete these numbers on the Phone Numbers page and try again.`);
+    },
+
     async list(userId: string): Promise<PhoneNumber[]> {
       return (await repo.listPhoneNumbers(db, userId)).map(toView);
     },
@@ -131,52 +184,7 @@ export function createPhoneNumbersService(ctx: Ctx) {
       if (!(await repo.setAssistant(db, userId, id, assistant.id))) throw notFound("Phone number");
       return toView({ ...current, assistantId: assistant.id, assistantName: assistant.name });
     },
-
-    /** Twilio first: if the release fails the row stays, and the error says why. */
-    async remove(userId: string, id: string): Promise<void> {
-      const current = await findOr404(userId, id);
-      if (current.providerSid) await release(await twilioFor(userId), current.providerSid).catch(twilioFailure);
-      if (!(await repo.deletePhoneNumber(db, userId, id))) throw notFound("Phone number");
-    },
   };
-}
-
-export type PhoneNumbersService = ReturnType<typeof createPhoneNumbersService>;
-
-export interface ReleaseAllResult {
-  released: string[];
-  /** Numbers still held (and still listed) because Twilio could not release them, with the reason. */
-  failed: { phone_number: string; message: string }[];
-}
-
-/**
- * Releases every number of a user at Twilio and deletes its row (account deletion). A number
- * that cannot be released keeps its row and is reported, so nobody pays for a number they can
- * no longer see.
- */
-export async function releaseAllPhoneNumbers(ctx: Ctx, userId: string): Promise<ReleaseAllResult> {
-  const service = createPhoneNumbersService(ctx);
-  const result: ReleaseAllResult = { released: [], failed: [] };
-  for (const number of await repo.listPhoneNumbers(ctx.db, userId)) {
-    try {
-      await service.remove(userId, number.id);
-      result.released.push(number.phoneNumber);
-    } catch (err) {
-      result.failed.push({ phone_number: number.phoneNumber, message: err instanceof Error ? err.message : String(err) });
-    }
-  }
-  return result;
-}
-
-/**
- * Account deletion: every number is released at Twilio first. One that cannot be released stops
- * the deletion (a 409 naming it), so nobody keeps paying Twilio for a number they can no longer see.
- */
-export async function releaseNumbersBeforeAccountDeletion(ctx: Ctx, userId: string): Promise<void> {
-  const { failed } = await releaseAllPhoneNumbers(ctx, userId);
-  if (failed.length === 0) return;
-  const list = failed.map((f) => `${f.phone_number} (${f.message})`).join(", ");
-  throw new AppError(409, "numbers_not_released", `Your account was not deleted: Twilio did not release ${list}. Delete these numbers on the Phone Numbers page and try again.`);
 }
 
 function toView(row: repo.PhoneNumberWithAssistant): PhoneNumber {
@@ -184,7 +192,7 @@ function toView(row: repo.PhoneNumberWithAssistant): PhoneNumber {
     id: row.id,
     phone_number: row.phoneNumber,
     country_code: row.countryCode,
-    status: (["active", "inactive", "pending"].includes(row.status) ? row.status : "pending") as PhoneNumberStatus,
+    status: row.status,
     assistant_id: row.assistantName === null ? null : row.assistantId,
     assistant_name: row.assistantName,
     created_at: row.createdAt.toISOString(),

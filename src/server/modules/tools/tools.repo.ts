@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { assistants, tools } from "../../db/schema.ts";
 
@@ -21,6 +21,17 @@ export async function findTool(db: Db, userId: string, id: string): Promise<Tool
     .from(tools)
     .where(and(eq(tools.userId, userId), eq(tools.id, id)));
   return row ?? null;
+}
+
+/** The user's tools among `ids`, in the order of `ids` (an assistant's tool_ids); unknown ids are absent. */
+export async function findToolsInOrder(db: Db, userId: string, ids: readonly string[]): Promise<ToolRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select()
+    .from(tools)
+    .where(and(eq(tools.userId, userId), inArray(tools.id, [...ids])));
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 export async function insertTool(db: Db, userId: string, values: ToolValues): Promise<ToolRow> {

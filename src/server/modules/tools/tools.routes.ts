@@ -2,15 +2,13 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { toolExecutionRequestSchema, toolInputSchema, toolUpdateSchema } from "../../../shared/tools.ts";
-import { createToolsService } from "./tools.service.ts";
+import type { ToolsService } from "./tools.service.ts";
 
 const params = z.object({ id: z.string() });
 
 /** /api/tools: the signed-in user's HTTP tools (register inside the authenticated scope). */
-export const toolsRoutes: FastifyPluginAsync = async (plugin) => {
+export const toolsRoutes: FastifyPluginAsync<{ service: ToolsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  const { db, secrets, config } = app.ctx;
-  const service = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
 
   app.get("/api/tools", async (req) => service.list(req.user.id));
 

@@ -6,6 +6,7 @@ import { AppError, notFound } from "../../errors.ts";
 import type { SecretBox } from "../../secrets/crypto.ts";
 import type { ExecuteToolOptions, ToolHttpConfig } from "../../tools/index.ts";
 import { executeTool } from "../../tools/index.ts";
+import type { ToolDefinition } from "../../voice/tool-resolution.ts";
 import { headerHints, openApiKey, openHeaders, resolveHeaderEdit, sealHeaders, UNREADABLE_MESSAGES } from "./tool-secrets.ts";
 import * as repo from "./tools.repo.ts";
 
@@ -16,7 +17,23 @@ export interface ToolsService {
   update(userId: string, id: string, patch: ToolUpdate): Promise<Tool>;
   remove(userId: string, id: string): Promise<void>;
   execute(userId: string, id: string, parameters: Record<string, unknown>): Promise<ToolExecutionResponse>;
+  /**
+   * What a call needs of the user's tools among `ids` (an assistant's tool_ids, in that order;
+   * unknown ids are absent): their definitions for the model and, by id, what running each takes.
+   */
+  forCall(userId: string, ids: readonly string[]): Promise<CallTools>;
 }
+
+/** A tool's request configuration with its secrets opened, or why it cannot be run. */
+export type CallToolConfig = { ok: true; http: ToolHttpConfig } | { ok: false; error: string };
+
+export interface CallTools {
+  definitions: ToolDefinition[];
+  configs: Map<string, CallToolConfig>;
+}
+
+/** Which secret of a tool could not be opened (sealed under another APP_SECRET). */
+type Runnable = { ok: true; http: ToolHttpConfig } | { ok: false; unreadable: "apiKey" | "headers" };
 
 export interface ToolsServiceDeps {
   db: Db;
@@ -35,18 +52,25 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
     return row;
   }
 
-  const readApiKey = (row: repo.ToolRow) => openApiKey(secrets, row);
+  /** The one place a stored tool's key and headers are opened for a request. */
+  function runnable(row: repo.ToolRow): Runnable {
+    const apiKey = openApiKey(secrets, row);
+    if (apiKey === undefined) return { ok: false, unreadable: "apiKey" };
+    const headers = openHeaders(secrets, row);
+    if (headers === undefined) return { ok: false, unreadable: "headers" };
+    return { ok: true, http: toHttpConfig(row, apiKey, headers) };
+  }
 
   function toView(row: repo.ToolRow): Tool {
-    const apiKey = readApiKey(row);
+    const apiKey = openApiKey(secrets, row);
     return {
       id: row.id,
       user_id: row.userId,
       name: row.name,
       description: row.description,
-      type: row.type as Tool["type"],
-      http_method: row.httpMethod as Tool["http_method"],
-      parameter_format: row.parameterFormat as Tool["parameter_format"],
+      type: row.type,
+      http_method: row.httpMethod,
+      parameter_format: row.parameterFormat,
       end_point_url: row.endPointUrl,
       // A key that can no longer be decrypted is still "set": the hint alone says so.
       ...(apiKey === undefined ? { api_key_set: true, api_key_hint: "••••" } : apiKeyView(apiKey)),
@@ -111,22 +135,37 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
     },
 
     async execute(userId, id, parameters) {
-      const row = await findOr404(userId, id);
-      const apiKey = readApiKey(row);
-      if (apiKey === undefined) throw new AppError(400, "tool_api_key_unreadable", UNREADABLE_MESSAGES.apiKey);
-      const headers = openHeaders(secrets, row);
-      if (headers === undefined) throw new AppError(400, "tool_headers_unreadable", UNREADABLE_MESSAGES.headers);
-      return executeTool(toHttpConfig(row, apiKey, headers), parameters, execution);
+      const tool = runnable(await findOr404(userId, id));
+      if (!tool.ok && tool.unreadable === "apiKey") throw new AppError(400, "tool_api_key_unreadable", UNREADABLE_MESSAGES.apiKey);
+      if (!tool.ok) throw new AppError(400, "tool_headers_unreadable", UNREADABLE_MESSAGES.headers);
+      return executeTool(tool.http, parameters, execution);
+    },
+
+    async forCall(userId, ids) {
+      // A malformed id names no tool; leaving it out also keeps it away from a uuid cast.
+      const rows = await repo.findToolsInOrder(db, userId, ids.filter(isUuid));
+      const configs = new Map<string, CallToolConfig>();
+      for (const row of rows) {
+        const tool = runnable(row);
+        // What the model is told when it asks for a tool that cannot run: named, with the fix.
+        const error = tool.ok
+          ? null
+          : tool.unreadable === "apiKey"
+            ? `The API key of tool "${row.name}" can no longer be read. Edit the tool and enter the key again.`
+            : `The header values of tool "${row.name}" can no longer be read. Edit the tool and enter them again.`;
+        configs.set(row.id, tool.ok ? tool : { ok: false, error: error! });
+      }
+      const definitions = rows.map((row) => ({ id: row.id, name: row.name, description: row.description, parameters: row.parameters }));
+      return { definitions, configs };
     },
   };
 }
 
 /** What the engine needs from a stored tool; `apiKey` and `headers` are already decrypted (tool-secrets.ts). */
-export function toHttpConfig(row: repo.ToolRow, apiKey: string | null, headers: Record<string, string>): ToolHttpConfig {
+function toHttpConfig(row: repo.ToolRow, apiKey: string | null, headers: Record<string, string>): ToolHttpConfig {
   return {
-    // Written through the shared schema's enums, so the text columns hold one of their values.
-    http_method: row.httpMethod as ToolHttpConfig["http_method"],
-    parameter_format: row.parameterFormat as ToolHttpConfig["parameter_format"],
+    http_method: row.httpMethod,
+    parameter_format: row.parameterFormat,
     end_point_url: row.endPointUrl,
     api_key: apiKey,
     http_headers: headers,

@@ -1,0 +1,42 @@
+/**
+ * The types every module is built from: the configuration the app runs with and the few shared
+ * services (ModuleContext). They live apart from app.ts so that a service can name them without
+ * importing the composition root that imports it (app → routes → service → app was a cycle).
+ */
+import type { Auth } from "./auth/auth.ts";
+import type { Config } from "./config.ts";
+import type { Db } from "./db/client.ts";
+import type { Drain } from "./instances/drain.ts";
+import type { InstanceLease } from "./instances/instance-lease.ts";
+import type { LiveCalls } from "./modules/calls/live-calls.ts";
+import type { SecretBox } from "./secrets/crypto.ts";
+import type { CounterStore } from "./shared-state/index.ts";
+import type { UrlSigner } from "./storage/signed-url.ts";
+import type { Storage } from "./storage/storage.ts";
+
+export type AppConfig = Config & { appSecret: string };
+
+/** What every module gets: the few shared services, passed explicitly rather than via globals. */
+export interface ModuleContext {
+  config: AppConfig;
+  db: Db;
+  secrets: SecretBox;
+  auth: Auth;
+  /** Media and recordings; hand them out only through `signer.signUrl` addresses. */
+  storage: Storage;
+  signer: UrlSigner;
+  /** The calls this instance is carrying; shutdown ends each one and finalises its record. */
+  liveCalls: LiveCalls;
+  /** Rate-limit windows, failed-login counts and used tokens, shared by every instance. */
+  counters: CounterStore;
+  /** This instance's id and lease: live call records name it (instances/instance-lease.ts). */
+  instance: InstanceLease;
+  /** Set on SIGTERM: no new calls are taken while the live ones finish. */
+  drain: Drain;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    ctx: ModuleContext;
+  }
+}

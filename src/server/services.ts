@@ -1,0 +1,40 @@
+/**
+ * Where the modules' services are made: each once, from the shared context, and handed to the
+ * routes that serve it (app.ts). A service that needs another module asks that module's service
+ * (calls → tools and credentials), never its repository, so each table has one owner.
+ */
+import type { ModuleContext } from "./context.ts";
+import { createAccountService } from "./modules/account/account.service.ts";
+import { createAssistantsService } from "./modules/assistants/assistants.service.ts";
+import { createCallTokens } from "./modules/calls/call-tokens.ts";
+import { createCallsService } from "./modules/calls/calls.service.ts";
+import { createCredentialsService } from "./modules/credentials/credentials.service.ts";
+import { createDemoRequestsService } from "./modules/demo-requests/demo-requests.service.ts";
+import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
+import { createToolsService } from "./modules/tools/tools.service.ts";
+import { createHandoffTokens } from "./telephony/handoff.ts";
+import { createStreamTokens } from "./telephony/stream-tokens.ts";
+import { createTelephonyService } from "./telephony/telephony.service.ts";
+
+export function createServices(ctx: ModuleContext) {
+  const { db, secrets, config, auth, storage, liveCalls, counters } = ctx;
+  const credentials = createCredentialsService({ db, secrets, config });
+  const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
+  const assistants = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
+  const phoneNumbers = createPhoneNumbersService({ db, config, credentials });
+  // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
+  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials });
+  const telephony = createTelephonyService({
+    ctx,
+    calls,
+    credentials,
+    tokens: createStreamTokens(config.appSecret, counters),
+    handoffTokens: createHandoffTokens(config.appSecret, counters),
+  });
+  // Deleting an account releases the user's numbers at Twilio first.
+  const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (userId) => phoneNumbers.releaseBeforeAccountDeletion(userId) });
+  const demoRequests = createDemoRequestsService({ db });
+  return { account, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools };
+}
+
+export type Services = ReturnType<typeof createServices>;
