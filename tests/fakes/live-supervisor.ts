@@ -4,6 +4,7 @@
  * binary frames (PCM16 audio) kept with their arrival time.
  */
 import WebSocket from "ws";
+import { Waiters } from "./waiters.ts";
 import {
   boardServerMessageSchema,
   callServerMessageSchema,
@@ -19,7 +20,7 @@ export class LiveClient<M extends Message> {
   /** Binary frames received, with performance.now() at arrival. */
   readonly frames: Array<{ data: Buffer; at: number }> = [];
   closed: { code: number; reason: string } | null = null;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Waiters();
 
   private constructor(
     private readonly ws: WebSocket,
@@ -59,24 +60,11 @@ export class LiveClient<M extends Message> {
   }
 
   private notify(): void {
-    for (const waiter of this.waiters) waiter();
+    this.waiters.notify();
   }
 
   until(check: () => boolean, what = "condition", timeoutMs = 5000): Promise<void> {
-    if (check()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const waiter = () => {
-        if (!check()) return;
-        this.waiters.delete(waiter);
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        reject(new Error(`live client: timed out waiting for ${what}; got ${this.messages.map((m) => m.type).join(", ")}`));
-      }, timeoutMs);
-      this.waiters.add(waiter);
-    });
+    return this.waiters.until(check, () => `live client: timed out waiting for ${what}; got ${this.messages.map((m) => m.type).join(", ")}`, timeoutMs);
   }
 
   of<T extends M["type"]>(type: T): Array<Extract<M, { type: T }>> {

@@ -66,17 +66,20 @@ export class ListenMixer {
     return { mixed: pcm16ToBytes(mixed), caller: pcm16ToBytes(samples) };
   }
 
-  /** Ticker: while the caller is quiet, the heard audio alone (silence when there is none). */
-  idle(): Buffer | null {
+  /** Ticker: while the caller is quiet, the heard audio alone (silence when there is none), in whole 20 ms frames. */
+  idle(): Buffer[] {
     const now = this.now();
-    if (now - this.lastCallerAt < CALLER_QUIET_MS) return null;
-    const ms = Math.min(now - this.lastIdleAt, 10 * MIX_FRAME_MS);
-    const count = Math.floor((ms * this.sampleRate) / 1000);
-    if (count <= 0) return null;
-    this.lastIdleAt += (count * 1000) / this.sampleRate;
-    const frame = new Int16Array(count);
-    this.addPlayed(frame);
-    return pcm16ToBytes(frame);
+    if (now - this.lastCallerAt < CALLER_QUIET_MS) return [];
+    // A stalled timer does not make the supervisor wait for a burst: at most 200 ms are caught up.
+    const due = Math.min(Math.floor((now - this.lastIdleAt) / MIX_FRAME_MS), 10);
+    if (due <= 0) return [];
+    this.lastIdleAt = Math.max(this.lastIdleAt + due * MIX_FRAME_MS, now - MIX_FRAME_MS);
+    const frameSamples = (MIX_FRAME_MS * this.sampleRate) / 1000;
+    return Array.from({ length: due }, () => {
+      const frame = new Int16Array(frameSamples);
+      this.addPlayed(frame);
+      return pcm16ToBytes(frame);
+    });
   }
 
   /** Adds (clipping) the next `into.length` samples of the heard queue, which are then played. */

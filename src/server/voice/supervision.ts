@@ -428,9 +428,12 @@ export class CallSupervision {
   }
 
   private tick(): void {
-    const frame = this.mixer?.idle();
-    if (!frame) return;
+    const frames = this.mixer?.idle();
+    if (!frames?.length) return;
     const controller = this.takeOver?.watcher;
-    for (const [watcher, state] of this.watchers) if (state.listening && watcher !== controller) watcher.audio(frame);
+    for (const [watcher, state] of this.watchers) {
+      if (!state.listening || watcher === controller) continue;
+      for (const frame of frames) watcher.audio(frame);
+    }
   }
 }
