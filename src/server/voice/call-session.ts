@@ -369,6 +369,8 @@ export class CallSession {
       case "response.created":
         this.responses.created();
         this.playback.responseStarted(event.response.id);
+        // One the provider started as a supervisor took over (before answers went off): stopped.
+        if (!this.supervision.assistantAnswers) this.o.provider.cancelResponse();
         this.status("Assistant is responding");
         break;
       case "response.done":
@@ -502,8 +504,9 @@ export class CallSession {
   }
 
   private onAssistantAudio(responseId: string, itemId: string, base64: string): void {
-    // Late deltas of an interrupted item or a cancelled response must not reach the caller's (flushed) queue.
-    if (!this.playback.accepts(itemId, responseId)) return;
+    // Late deltas of an interrupted item or a cancelled response must not reach the caller's
+    // (flushed) queue; nor does anything the assistant says while a supervisor has the call.
+    if (!this.playback.accepts(itemId, responseId) || !this.supervision.assistantAnswers) return;
     const format = this.o.transport.audioFormat;
     const audio = Buffer.from(base64, "base64");
     // Audio the transport refuses (backpressure) is neither recorded nor counted as sent; the

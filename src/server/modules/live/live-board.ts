@@ -35,7 +35,7 @@ export class LiveBoard {
     // Nothing is expected from the board; whatever comes is ignored.
     socket.on("error", () => {});
     const calls = this.liveCalls.supervisedBy(userId).map((supervision) => supervision.summary());
-    socket.send(JSON.stringify({ type: "calls", calls } satisfies BoardServerMessage));
+    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "calls", calls } satisfies BoardServerMessage));
   }
 
   private send(userId: string, message: BoardServerMessage): void {
