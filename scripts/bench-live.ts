@@ -78,6 +78,9 @@ try {
   await streamed;
   send(callers, { type: "end", ...window } satisfies CallersRequest);
   await nextMessage<CallersMessage, "report">(callers, "report", 120_000);
+  // The same frames' way to the provider in the same window: what the loaded machine adds anyway.
+  send(provider, { type: "report", ...window } satisfies ProviderRequest);
+  const toProvider = (await nextMessage<ProviderMessage, "report">(provider, "report")).uplinkE2e;
 
   const perCall = alone / Math.max(1, streaming.connected);
   const perListener = (withListeners - alone) / Math.max(1, listening.listeners);
@@ -85,7 +88,17 @@ try {
   console.log();
   console.log(
     markdownTable(
-      ["calls", "listeners", "server CPU %core, 0 listeners", `with ${listening.listeners}`, "extra per listener %core", "per call %core", "frames heard", "delay ms p50/p99/max (n)"],
+      [
+        "calls",
+        "listeners",
+        "server CPU %core, 0 listeners",
+        `with ${listening.listeners}`,
+        "extra per listener %core",
+        "per call %core",
+        "frames heard",
+        "caller→supervisor ms p50/p99/max (n)",
+        "caller→provider ms p50/p99",
+      ],
       [
         [
           String(streaming.connected),
@@ -96,6 +109,7 @@ try {
           perCall.toFixed(3),
           String(heard.frames),
           `${ms(heard.delay.p50)} / ${ms(heard.delay.p99)} / ${ms(heard.delay.max)} (${heard.stamped})`,
+          `${ms(toProvider.p50)} / ${ms(toProvider.p99)}`,
         ],
       ],
     ),
@@ -104,7 +118,8 @@ try {
   console.log(
     "extra per listener: (server CPU with the listeners − without) / listeners, % of one core; per call: server CPU without listeners / calls.\n" +
       "delay: from the caller process stamping a 20 ms frame to the supervisor process receiving the mixed frame that carries it (monotonic clock shared by the processes);\n" +
-      "frames whose stamp the assistant's audio overlapped in the mix are left out of the delay (n counts those read).",
+      "frames whose stamp the assistant's audio overlapped in the mix are left out of the delay (n counts those read).\n" +
+      "caller→provider: the same callers' frames to the fake provider in the same window, through the call engine (what the machine's load adds to any path).",
   );
   const [loadEnd] = loadavg();
   console.log(
