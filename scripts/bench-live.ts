@@ -62,15 +62,34 @@ try {
   const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed", 300_000);
   await sleep(SETTLE_MS);
   const live = bench.app.ctx.liveCalls.supervisedBy(bench.userId);
+  // The process CPU of a loaded, shared machine wobbles by more than ten listeners cost: the
+  // audio taps of every call are also timed directly (mix and send to the listeners' sockets).
+  let tapMs = 0;
+  for (const supervision of live) {
+    for (const tap of ["callerAudio", "assistantAudio"] as const) {
+      const original = supervision[tap].bind(supervision);
+      supervision[tap] = (samples: Int16Array) => {
+        // CPU time, not wall time: on a loaded machine a tap may be preempted midway.
+        const started = process.cpuUsage();
+        original(samples);
+        const used = process.cpuUsage(started);
+        tapMs += (used.user + used.system) / 1000;
+      };
+    }
+  }
 
+  tapMs = 0;
   const alone = await serverCpu(phaseSeconds * 1000);
+  const tapsAlone = tapMs;
 
   const base = bench.origin.replace(/^http/, "ws");
   send(supervisors, { type: "start", base, cookie: bench.cookie, callIds: live.slice(0, listeners).map((s) => s.callId!) } satisfies SupervisorsRequest);
   const listening = await nextMessage<SupervisorsMessage, "listening">(supervisors, "listening");
   await sleep(SETTLE_MS);
   const from = String(process.hrtime.bigint());
+  tapMs = 0;
   const withListeners = await serverCpu(phaseSeconds * 1000);
+  const tapsWith = tapMs;
   const window = { from, to: String(process.hrtime.bigint()) };
   send(supervisors, { type: "end", ...window } satisfies SupervisorsRequest);
   const heard = await nextMessage<SupervisorsMessage, "report">(supervisors, "report");
@@ -84,6 +103,7 @@ try {
 
   const perCall = alone / Math.max(1, streaming.connected);
   const perListener = (withListeners - alone) / Math.max(1, listening.listeners);
+  const tapPerListener = ((tapsWith - tapsAlone) / (phaseSeconds * 1000) / Math.max(1, listening.listeners)) * 100;
   const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "n/a");
   console.log();
   console.log(
@@ -94,6 +114,7 @@ try {
         "server CPU %core, 0 listeners",
         `with ${listening.listeners}`,
         "extra per listener %core",
+        "listen work per listener %core",
         "per call %core",
         "frames heard",
         "caller→supervisor ms p50/p99/max (n)",
@@ -106,6 +127,7 @@ try {
           alone.toFixed(1),
           withListeners.toFixed(1),
           perListener.toFixed(3),
+          tapPerListener.toFixed(4),
           perCall.toFixed(3),
           String(heard.frames),
           `${ms(heard.delay.p50)} / ${ms(heard.delay.p99)} / ${ms(heard.delay.max)} (${heard.stamped})`,
@@ -117,13 +139,14 @@ try {
   console.log();
   console.log(
     "extra per listener: (server CPU with the listeners − without) / listeners, % of one core; per call: server CPU without listeners / calls.\n" +
+      "listen work per listener: time spent in the calls' audio taps (mixing, handing frames to the listeners' sockets) with the listeners − without, / listeners.\n" +
       "delay: from the caller process stamping a 20 ms frame to the supervisor process receiving the mixed frame that carries it (monotonic clock shared by the processes);\n" +
       "frames whose stamp the assistant's audio overlapped in the mix are left out of the delay (n counts those read).\n" +
       "caller→provider: the same callers' frames to the fake provider in the same window, through the call engine (what the machine's load adds to any path).",
   );
   const [loadEnd] = loadavg();
   console.log(
-    `Aims: listening costs less than a call — ${perListener < perCall ? "met" : "not met"} (${perListener.toFixed(3)} vs ${perCall.toFixed(3)} % of a core); ` +
+    `Aims: listening costs less than a call — ${Math.max(perListener, tapPerListener) < perCall ? "met" : "not met"} (${perListener.toFixed(3)} by process CPU, ${tapPerListener.toFixed(4)} by the taps, vs ${perCall.toFixed(3)} % of a core per call); ` +
       `delay p99 < ${AIM.p99Ms} ms — ${heard.delay.p99 < AIM.p99Ms ? "met" : "not met"} (${ms(heard.delay.p99)} ms). Load average ${loadEnd!.toFixed(2)} at the end.` +
       (streaming.firstFailure ? ` First call failure: ${streaming.firstFailure}.` : "") +
       (listening.firstFailure ? ` First listener failure: ${listening.firstFailure}.` : ""),
