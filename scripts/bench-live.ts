@@ -1,5 +1,5 @@
 /**
- * `npm run bench:live [-- --calls 100 --listeners 10 --seconds 15]`: what listening in on calls
+ * `npm run bench:live [-- --calls 100 --listeners 10 --seconds 12]`: what listening in on calls
  * (the live board, issue 17) costs the server, and how late the supervisor hears the caller.
  *
  * Four processes, all on 127.0.0.1 through real sockets:
@@ -28,7 +28,9 @@ const option = (name: string, fallback: number) => {
 };
 const calls = Math.round(option("--calls", 100));
 const listeners = Math.min(calls, Math.round(option("--listeners", 10)));
-const phaseSeconds = Math.min(20, option("--seconds", 15));
+const phaseSeconds = Math.min(20, option("--seconds", 12));
+/** After the last call is dialled, until every call is past its start (sessions opened, greetings spoken). */
+const CALLS_SETTLE_MS = 6000;
 const SETTLE_MS = 2000;
 const AIM = { p99Ms: 300 };
 
@@ -50,7 +52,7 @@ console.log(
 );
 
 const provider = child("bench-calls-provider.ts");
-const callSeconds = 2 * phaseSeconds + 4 * (SETTLE_MS / 1000) + 2;
+const callSeconds = 2 * phaseSeconds + (CALLS_SETTLE_MS + 3 * SETTLE_MS) / 1000;
 send(provider, { type: "start", seconds: callSeconds, bargeInEveryMs: 3000 } satisfies ProviderRequest);
 const { baseUrl, apiKey } = await nextMessage<ProviderMessage, "listening">(provider, "listening");
 const bench = await startPhoneBenchApp({ baseUrl, apiKey });
@@ -60,7 +62,7 @@ try {
   send(callers, { type: "start", target: bench.target, calls, seconds: callSeconds } satisfies CallersRequest);
   const streaming = await nextMessage<CallersMessage, "streaming">(callers, "streaming", 120_000);
   const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed", 300_000);
-  await sleep(SETTLE_MS);
+  await sleep(CALLS_SETTLE_MS);
   const live = bench.app.ctx.liveCalls.supervisedBy(bench.userId);
   // The process CPU of a loaded, shared machine wobbles by more than ten listeners cost: the
   // audio taps of every call are also timed directly (mix and send to the listeners' sockets).
