@@ -52,7 +52,8 @@ console.log(
 );
 
 const provider = child("bench-calls-provider.ts");
-const callSeconds = 2 * phaseSeconds + (CALLS_SETTLE_MS + 3 * SETTLE_MS) / 1000;
+// With a margin: connecting the supervisors takes a while on a loaded machine.
+const callSeconds = 2 * phaseSeconds + (CALLS_SETTLE_MS + 4 * SETTLE_MS) / 1000;
 send(provider, { type: "start", seconds: callSeconds, bargeInEveryMs: 3000 } satisfies ProviderRequest);
 const { baseUrl, apiKey } = await nextMessage<ProviderMessage, "listening">(provider, "listening");
 const bench = await startPhoneBenchApp({ baseUrl, apiKey });
@@ -67,6 +68,7 @@ try {
   // The process CPU of a loaded, shared machine wobbles by more than ten listeners cost: the
   // audio taps of every call are also timed directly (mix and send to the listeners' sockets).
   let tapMs = 0;
+  let callerFrames = 0;
   for (const supervision of live) {
     for (const tap of ["callerAudio", "assistantAudio"] as const) {
       const original = supervision[tap].bind(supervision);
@@ -74,6 +76,7 @@ try {
         // CPU time, not wall time: on a loaded machine a tap may be preempted midway.
         const started = process.cpuUsage();
         original(samples);
+        if (tap === "callerAudio") callerFrames += 1;
         const used = process.cpuUsage(started);
         tapMs += (used.user + used.system) / 1000;
       };
@@ -81,8 +84,10 @@ try {
   }
 
   tapMs = 0;
+  callerFrames = 0;
   const alone = await serverCpu(phaseSeconds * 1000);
   const tapsAlone = tapMs;
+  const framesAlone = callerFrames;
 
   const base = bench.origin.replace(/^http/, "ws");
   send(supervisors, { type: "start", base, cookie: bench.cookie, callIds: live.slice(0, listeners).map((s) => s.callId!) } satisfies SupervisorsRequest);
@@ -90,8 +95,10 @@ try {
   await sleep(SETTLE_MS);
   const from = String(process.hrtime.bigint());
   tapMs = 0;
+  callerFrames = 0;
   const withListeners = await serverCpu(phaseSeconds * 1000);
   const tapsWith = tapMs;
+  const framesWith = callerFrames;
   const window = { from, to: String(process.hrtime.bigint()) };
   send(supervisors, { type: "end", ...window } satisfies SupervisorsRequest);
   const heard = await nextMessage<SupervisorsMessage, "report">(supervisors, "report");
@@ -150,6 +157,7 @@ try {
   console.log(
     `Aims: listening costs less than a call — ${Math.max(perListener, tapPerListener) < perCall ? "met" : "not met"} (${perListener.toFixed(3)} by process CPU, ${tapPerListener.toFixed(4)} by the taps, vs ${perCall.toFixed(3)} % of a core per call); ` +
       `delay p99 < ${AIM.p99Ms} ms — ${heard.delay.p99 < AIM.p99Ms ? "met" : "not met"} (${ms(heard.delay.p99)} ms). Load average ${loadEnd!.toFixed(2)} at the end.` +
+      ` Caller frames reaching the calls: ${framesAlone} without listeners, ${framesWith} with (${Math.round((phaseSeconds * 1000 * live.length) / 20)} expected).` +
       (streaming.firstFailure ? ` First call failure: ${streaming.firstFailure}.` : "") +
       (listening.firstFailure ? ` First listener failure: ${listening.firstFailure}.` : ""),
   );
