@@ -5,7 +5,6 @@
  */
 import { fork, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { join } from "node:path";
 
 /** A child running `scripts/<script>` under tsx, with an IPC channel. */
@@ -25,16 +24,7 @@ export function cpuSecondsOf(pid: number | undefined): number {
   }
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from "../tests/fakes/free-port.ts";
 
 /** Full collections until memory settles (the previous run's database is freed through finalisers). */
 export async function collectGarbage(): Promise<void> {

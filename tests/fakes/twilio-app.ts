@@ -3,27 +3,16 @@
  * computed over PUBLIC_URL, match), the fake OpenAI behind it, and a user owning a phone
  * number with Twilio credentials — inserted directly, as the phone-numbers module would.
  */
-import { createServer } from "node:net";
 import type { AppDeps } from "../../src/server/app.ts";
 import { phoneNumbers } from "../../src/server/db/schema.ts";
 import { saveCredential } from "../../src/server/modules/credentials/credentials.service.ts";
 import { buildTestApp } from "../harness.ts";
+import { freePort } from "./free-port.ts";
 import type { FakeRealtime } from "./fake-realtime.ts";
 import { signUpCaller, type Caller } from "./realtime-app.ts";
 
 export const TEST_AUTH_TOKEN = "twilio-auth-token-0123456789abcdef";
 export const TEST_ACCOUNT_SID = `AC${"1".repeat(32)}`;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startPhoneApp(fake: FakeRealtime, config: Record<string, string> = {}, deps: Partial<AppDeps> = {}) {
   const port = await freePort();
