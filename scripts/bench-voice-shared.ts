@@ -2,9 +2,7 @@
  * What the three processes of `npm run bench:voice` share: the audio framing, the send-time
  * stamp written into audio frames, percentiles, and the messages they exchange over IPC.
  */
-import { fork, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
+import type { ChildProcess } from "node:child_process";
 
 export const SAMPLE_RATE = 24_000;
 /** The browser's worklet sends 4096-sample PCM16 frames (spec §9). */
@@ -111,36 +109,4 @@ export function nextMessage<M extends { type: string }, T extends M["type"]>(cha
 
 export function send<M extends { type: string }>(channel: Channel, message: M): void {
   channel.send?.(message);
-}
-
-/** The benches' result table: Markdown, cells right-aligned, each column as wide as its widest cell. */
-export function markdownTable(head: readonly string[], body: readonly string[][]): string {
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(" | ")} |`;
-  return [line(head), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
-}
-
-/** One of the bench's helper processes (scripts/<script>), run through tsx with an IPC channel. */
-export function child(script: string): ChildProcess {
-  return fork(join(import.meta.dirname, script), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
-
-const CLOCK_TICKS_PER_S = 100;
-
-/** CPU seconds a process has used so far (Linux /proc; NaN elsewhere). */
-export function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
-  } catch {
-    return Number.NaN;
-  }
-}
-
-/** Full collections until memory settles (a previous run's database is freed through finalisers); needs --expose-gc. */
-export async function collectGarbage(): Promise<void> {
-  for (let i = 0; i < 3; i += 1) {
-    global.gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }

@@ -25,15 +25,12 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay, performance, PerformanceObserver } from "node:perf_hooks";
 import { buildApp } from "../src/server/app.ts";
+import { child, collectGarbage, cpuSecondsOf, markdownTable } from "./bench-process.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { calls as callsTable } from "../src/server/db/schema.ts";
 import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
 import {
-  child,
-  collectGarbage,
-  cpuSecondsOf,
-  markdownTable,
   nextMessage,
   send,
   summarize,
@@ -70,6 +67,7 @@ const AIM = { p99Ms: 1, at: 100, capacity: 500 };
 const WARM_UP_MS = 1000;
 
 const MB = 1024 * 1024;
+
 /** Garbage-collection pauses of this process while `active`. */
 function watchGc() {
   const pauses: number[] = [];

@@ -23,6 +23,7 @@ import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
 import { callsRoutes } from "./modules/calls/calls.routes.ts";
 import { callsHistoryRoutes } from "./modules/calls/calls-history.routes.ts";
 import { LiveCalls } from "./modules/calls/live-calls.ts";
+import { liveRoutes } from "./modules/live/live.routes.ts";
 import type { FrameMetrics } from "./voice/seams.ts";
 import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
@@ -156,6 +157,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(credentialRoutes, { service: services.credentials });
     await scope.register(callsRoutes, { service: services.calls });
     await scope.register(callsHistoryRoutes);
+    await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
     await scope.register(accountRoutes, { service: services.account });

@@ -3,6 +3,7 @@
  * protocol of src/shared/calls.ts (binary PCM16 24 kHz, JSON control messages).
  */
 import WebSocket from "ws";
+import { Waiters } from "./waiters.ts";
 import {
   serverMessageSchema,
   type ClientMessage,
@@ -19,7 +20,7 @@ export class TestBrowser {
   readonly entries: Array<TranscriptEntry | undefined> = [];
   closed: { code: number; reason: string } | null = null;
   private currentItem: string | null = null;
-  private readonly waiters = new Set<() => void>();
+  private readonly waiters = new Waiters();
 
   private constructor(private readonly ws: WebSocket) {
     ws.on("message", (data, isBinary) => {
@@ -60,24 +61,11 @@ export class TestBrowser {
   }
 
   private notify(): void {
-    for (const waiter of this.waiters) waiter();
+    this.waiters.notify();
   }
 
   until(check: () => boolean, what = "condition", timeoutMs = 5000): Promise<void> {
-    if (check()) return Promise.resolve();
-    return new Promise((resolve, reject) => {
-      const waiter = () => {
-        if (!check()) return;
-        this.waiters.delete(waiter);
-        clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
-        this.waiters.delete(waiter);
-        reject(new Error(`browser: timed out waiting for ${what}; statuses: ${this.statuses().join(" | ")}`));
-      }, timeoutMs);
-      this.waiters.add(waiter);
-    });
+    return this.waiters.until(check, () => `browser: timed out waiting for ${what}; statuses: ${this.statuses().join(" | ")}`, timeoutMs);
   }
 
   /** The transcript as shown: entries in index order, holes skipped. */
