@@ -4,9 +4,9 @@
  * JSON control messages both ways. Owns the capture and playback for the call's lifetime.
  */
 import { serverMessageSchema, type ClientMessage, type ServerMessage, type UserEndReason } from "@shared/calls";
-import type { Capture } from "./audio-capture";
-import type { Playback } from "./audio-playback";
-import type { PlaybackReport } from "./playback-worklet";
+import type { Capture } from "@/lib/audio/audio-capture";
+import type { Playback } from "@/lib/audio/audio-playback";
+import type { PlaybackReport } from "@/lib/audio/playback-worklet";
 
 export interface CallSocketHandlers {
   open(): void;
