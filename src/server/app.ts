@@ -23,6 +23,7 @@ import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
 import { callsRoutes } from "./modules/calls/calls.routes.ts";
 import { callsHistoryRoutes } from "./modules/calls/calls-history.routes.ts";
 import { LiveCalls } from "./modules/calls/live-calls.ts";
+import { liveRoutes } from "./modules/live/live.routes.ts";
 import type { FrameMetrics } from "./voice/seams.ts";
 import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
@@ -180,6 +181,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(credentialRoutes);
     await scope.register(callsRoutes);
     await scope.register(callsHistoryRoutes);
+    await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes);
     await scope.register(retentionRoutes);
     // The account module asks the phone-numbers module to release the user's numbers at Twilio first.

@@ -41,6 +41,12 @@ export const LIVE_TEXTS = {
   /** Refusal when another supervisor already has the call. */
   alreadyTakenOver: (name: string) => `${name} has already taken over this call`,
   notLive: "This call is no longer in progress",
+  /** Refusal of a hand back by a supervisor who has not taken over. */
+  notInControl: "Only the supervisor who took over can hand the call back",
+  /** Transcript line when a supervisor ends the call. */
+  endedBy: (name: string) => `${name} ended the call`,
+  /** A command the server could not read. */
+  invalidCommand: "Invalid command",
 } as const;
 
 /** Why the board flags a caller as possibly stuck; the UI names each rule next to its badge. */

@@ -109,6 +109,11 @@ export function decodeToPcm16(format: CallAudioFormat, bytes: Uint8Array): Int16
   return format === "audio/pcm" ? pcm16FromBytes(bytes) : mulawToPcm16(bytes);
 }
 
+/** PCM16 samples as a transport's wire audio (a supervisor's voice to the caller). */
+export function encodeFromPcm16(format: CallAudioFormat, samples: Int16Array): Uint8Array {
+  return format === "audio/pcm" ? pcm16ToBytes(samples) : pcm16ToMulaw(samples);
+}
+
 // ---------------------------------------------------------------------------
 // WAV
 

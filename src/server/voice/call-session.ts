@@ -15,19 +15,20 @@
  */
 import { callTariffs, LIVE_CALL_TEXTS, providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
 import { BuiltIns, DEFAULT_HANDOFF, KeypadBuffer, RESERVED_TOOL_NAMES } from "./builtins.ts";
-import { decodeToPcm16, durationMsOf, sampleRateOf } from "./audio.ts";
+import { decodeToPcm16, durationMsOf, encodeFromPcm16, sampleRateOf } from "./audio.ts";
 import { finishCallRecord, recordingKey, saveCallProgress } from "./call-record.ts";
 import { EarlyAudio } from "./early-audio.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
 import type { RealtimeProvider, RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
-import { buildSessionConfig, TRANSCRIPTION_MODEL, type RealtimeServerEvent } from "./providers/realtime-protocol.ts";
+import { answersUpdate, buildSessionConfig, TRANSCRIPTION_MODEL, type RealtimeServerEvent } from "./providers/realtime-protocol.ts";
 import { CallRecorder } from "./recorder.ts";
 import { RecordingStream } from "./recording-stream.ts";
 import { ResponseQueue } from "./response-queue.ts";
 import { contextItems } from "./session-context.ts";
 import { RENEW_BEFORE_EXPIRY_MS, SessionRenewal } from "./session-renewal.ts";
 import { silentLogger, type SessionLogger, type TransportHandlers } from "./seams.ts";
+import { CallSupervision, type SupervisedCall } from "./supervision.ts";
 import { ToolCalls } from "./tool-calls.ts";
 import { ToolCatalog } from "./tool-resolution.ts";
 import { TranscriptBuilder } from "./transcript.ts";
@@ -71,6 +72,8 @@ export class CallSession {
   private lastProviderError: string | null = null;
   /** Resolves with the outcome once the call is closed and its record finalised. */
   readonly closed: Promise<CallOutcome>;
+  /** The live board's hold on the call (supervision.ts): fed here, acts through `supervised()`. */
+  readonly supervision: CallSupervision;
 
   constructor(options: CallSessionOptions) {
     this.o = {
@@ -82,13 +85,27 @@ export class CallSession {
       logger: options.logger ?? silentLogger,
     };
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
-    this.transcript = new TranscriptBuilder(this.o.now, (change) =>
+    const { phone } = this.o;
+    this.supervision = new CallSupervision(
+      {
+        userId: this.o.userId,
+        assistant: { id: this.o.assistant.id, name: this.o.assistant.name },
+        kind: this.o.isTest ? "test" : "phone",
+        callerNumber: phone?.callerNumber ?? null,
+        calledNumber: phone?.calledNumber ?? null,
+        sampleRate: sampleRateOf(this.o.transport.audioFormat),
+      },
+      this.supervised(),
+      this.o.now,
+    );
+    this.transcript = new TranscriptBuilder(this.o.now, (change) => {
       this.o.transport.send(
         change.kind === "set"
           ? { type: "transcript", index: change.index, entry: change.entry }
           : { type: "transcript_delta", index: change.index, text: change.text },
-      ),
-    );
+      );
+      this.supervision.transcriptChanged(change);
+    });
     this.recorder = new CallRecorder(sampleRateOf(this.o.transport.audioFormat));
     this.earlyAudio = new EarlyAudio(10 * sampleRateOf(this.o.transport.audioFormat) * (this.o.transport.audioFormat === "audio/pcm" ? 2 : 1));
     this.recording = new RecordingStream(this.recorder, () => this.elapsed(), this.o.logger);
@@ -174,7 +191,10 @@ export class CallSession {
       })
       .then(
         (id) => {
-          if (!this.ending) transport.send({ type: "started", callId: id });
+          if (!this.ending) {
+            transport.send({ type: "started", callId: id });
+            this.supervision.begin(id, this.startedAt);
+          }
           this.recording.open(this.o.openRecording, recordingKey(id));
           return id;
         },
@@ -242,7 +262,8 @@ export class CallSession {
   }
 
   private requestResponse(options?: Parameters<ResponseQueue["request"]>[0]): void {
-    if (!this.ending && this.phase === "active") this.responses.request(options);
+    // While a supervisor has taken over, the assistant stays silent whatever asks it to speak.
+    if (!this.ending && this.phase === "active" && this.supervision.assistantAnswers) this.responses.request(options);
   }
 
   /** The same session configuration for every provider session of the call. */
@@ -253,6 +274,7 @@ export class CallSession {
       instructions: assistant.instructions,
       voice: assistant.voice,
       format: transport.audioFormat,
+      answers: this.supervision.assistantAnswers,
       tools: [...this.builtIns.providerTools(), ...new ToolCatalog(assistant.tools, RESERVED_TOOL_NAMES).providerTools()],
     });
   }
@@ -278,7 +300,9 @@ export class CallSession {
       const format = this.o.transport.audioFormat;
       // PCM16 frames must hold whole samples, or every later sample is misread.
       const audio = format === "audio/pcm" && chunk.length % 2 === 1 ? chunk.subarray(0, chunk.length - 1) : chunk;
-      this.recorder.addCaller(decodeToPcm16(format, audio), this.elapsed());
+      const samples = decodeToPcm16(format, audio);
+      this.recorder.addCaller(samples, this.elapsed());
+      this.supervision.callerAudio(samples);
       if (this.phase === "active") this.o.provider.appendAudio(audio);
       else this.earlyAudio.push(audio);
     },
@@ -380,7 +404,8 @@ export class CallSession {
         if (this.takesText(event.item_id)) this.transcript.assistantDone(event.item_id, event.transcript);
         break;
       case "input_audio_buffer.speech_started":
-        this.bargeIn();
+        // While a supervisor talks, the caller speaking over them must not flush their voice.
+        if (this.supervision.assistantAnswers) this.bargeIn();
         break;
       case "input_audio_buffer.committed":
         this.transcript.reserveUser(event.item_id);
@@ -485,7 +510,10 @@ export class CallSession {
     // item is still known, so a barge-in truncates it at what was really sent.
     const sent = this.o.transport.sendAudio(itemId, audio);
     this.playback.sent(itemId, sent ? durationMsOf(format, audio.length) : 0);
-    if (sent) this.recorder.addAssistant(decodeToPcm16(format, audio), this.elapsed(), itemId);
+    if (!sent) return;
+    const samples = decodeToPcm16(format, audio);
+    this.recorder.addAssistant(samples, this.elapsed(), itemId);
+    this.supervision.assistantAudio(samples);
   }
 
   /**
@@ -499,6 +527,7 @@ export class CallSession {
     // Now, not at the provider's truncated event: that waits for the flush report, and the
     // next turn's text may stream before it.
     this.transcript.cutOff(interrupted);
+    this.supervision.playbackCleared();
     if (this.responses.isActive) this.o.provider.cancelResponse();
     this.o.transport.clearPlayback(() => {
       if (this.ending) return;
@@ -508,6 +537,38 @@ export class CallSession {
       const first = cuts[0];
       if (first) this.recorder.cutAssistantItem(first.itemId, first.audioEndMs);
     });
+  }
+
+  // -------------------------------------------------------------------------
+  // Live board (supervision.ts decides; this only carries it out)
+
+  private supervised(): SupervisedCall {
+    let supervisorItems = 0;
+    return {
+      instruct: (text) => !this.ending && this.phase === "active" && this.o.provider.createItem({ type: "message", role: "system", content: [{ type: "input_text", text }] }),
+      silence: () => {
+        if (this.ending) return;
+        supervisorItems += 1;
+        this.bargeIn();
+        this.o.provider.updateSession(answersUpdate(false));
+      },
+      resume: (context) => {
+        if (this.ending) return;
+        this.o.provider.updateSession(answersUpdate(true));
+        if (this.o.provider.createItem({ type: "message", role: "system", content: [{ type: "input_text", text: context }] })) this.requestResponse();
+      },
+      speak: (samples) => {
+        if (this.ending) return;
+        // Its own item id: the transport's playback reports name no provider item (the ledger
+        // ignores them, nothing is ever truncated at the provider) and the recording tags it apart.
+        const itemId = `supervisor_${supervisorItems}`;
+        if (this.o.transport.sendAudio(itemId, encodeFromPcm16(this.o.transport.audioFormat, samples))) this.recorder.addAssistant(samples, this.elapsed(), itemId);
+      },
+      note: (content, supervisor) => void this.transcript.supervisorNote(content, supervisor),
+      end: (reason) => void this.close(reason),
+      transcript: () => this.transcript.snapshot(),
+      toolsUsed: () => [...this.toolCalls.used],
+    };
   }
 
   // -------------------------------------------------------------------------
@@ -524,6 +585,8 @@ export class CallSession {
   private async finalise(reason: string, failed: boolean, lastHeardAt?: number): Promise<CallOutcome> {
     if (this.phase === "idle") this.startedAt = this.o.now();
     this.phase = "ended";
+    // Off the board at once: the record and the recording may take a while to finish.
+    this.supervision.end(reason);
     const endedAt = Math.max(this.startedAt, Math.min(this.o.now(), lastHeardAt ?? Infinity));
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();

@@ -6,7 +6,7 @@
  * user's line stays before the reply it triggered even when the transcription comes late.
  * Every change is reported as (slot index, entry) — the live socket's `transcript` message.
  */
-import type { ToolData, TranscriptEntry } from "../../shared/calls.ts";
+import type { SupervisorAction, ToolData, TranscriptEntry } from "../../shared/calls.ts";
 
 /** Consecutive assistant pieces closer than this merge into one entry (spec §9). */
 export const MERGE_WINDOW_MS = 2000;
@@ -163,6 +163,11 @@ export class TranscriptBuilder {
     return this.append({ type: "system", content, timestamp: this.stamp(), ...(isError ? { isError } : {}) });
   }
 
+  /** What a supervisor did on the live board (who, what, when): kept in the record like any line. */
+  supervisorNote(content: string, supervisor: { name: string; action: SupervisorAction }): number {
+    return this.append({ type: "system", content, timestamp: this.stamp(), supervisor: { ...supervisor } });
+  }
+
   toolRequest(content: string, parameters: unknown, toolData: ToolData): number {
     return this.append({ type: "tool-request", content, timestamp: this.stamp(), parameters, toolData });
   }
@@ -176,6 +181,11 @@ export class TranscriptBuilder {
       toolData,
       ...(isError ? { isError } : {}),
     });
+  }
+
+  /** Every slot as it is now, holes as null: indexes match the `transcript` changes (the live board's snapshot). */
+  snapshot(): Array<TranscriptEntry | null> {
+    return this.slots.map((entry) => (entry ? { ...entry } : null));
   }
 
   /** The transcript to store: filled slots in order (never-filled user slots are dropped). */

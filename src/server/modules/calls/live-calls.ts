@@ -6,6 +6,7 @@
 import { LIVE_CALL_TEXTS } from "../../../shared/calls.ts";
 import type { CallOutcome } from "../../voice/call-session.ts";
 import type { FrameMetrics } from "../../voice/seams.ts";
+import type { CallSupervision, SupervisionListener } from "../../voice/supervision.ts";
 
 const SHUTDOWN_REASON = LIVE_CALL_TEXTS.shuttingDown;
 
@@ -13,10 +14,14 @@ const SHUTDOWN_REASON = LIVE_CALL_TEXTS.shuttingDown;
 export interface LiveCall {
   close(reason: string): Promise<CallOutcome>;
   readonly closed: Promise<CallOutcome>;
+  /** The live board's hold on the call (owner, summary, supervisors). */
+  readonly supervision: CallSupervision;
 }
 
 export class LiveCalls {
   private readonly calls = new Set<LiveCall>();
+  /** The live board (modules/live): told of every summary change and every end, of every call. */
+  private readonly boards = new Set<SupervisionListener>();
   private closingAll: Promise<void> | null = null;
 
   /** Per-frame timing sink for `npm run bench:voice`; undefined (off) in production. */
@@ -42,7 +47,33 @@ export class LiveCalls {
       return;
     }
     this.calls.add(call);
+    call.supervision.subscribe({
+      changed: (supervision, summary) => {
+        for (const board of this.boards) board.changed(supervision, summary);
+      },
+      removed: (supervision) => {
+        for (const board of this.boards) board.removed(supervision);
+      },
+    });
     void call.closed.then(() => this.calls.delete(call));
+  }
+
+  /** The calls of `userId` on the board (with a record, not ended). This instance's only. */
+  supervisedBy(userId: string): CallSupervision[] {
+    const found: CallSupervision[] = [];
+    for (const call of this.calls) if (call.supervision.isLive && call.supervision.userId === userId) found.push(call.supervision);
+    return found;
+  }
+
+  /** One live call of `userId`, or null (another account's, finished, unknown: all the same). */
+  findSupervised(userId: string, callId: string): CallSupervision | null {
+    return this.supervisedBy(userId).find((supervision) => supervision.callId === callId) ?? null;
+  }
+
+  /** Follow every call's board changes; returns the unsubscribe. */
+  watchBoard(listener: SupervisionListener): () => void {
+    this.boards.add(listener);
+    return () => this.boards.delete(listener);
   }
 
   /** Ends every live call and waits until each record is finalised. Idempotent. */

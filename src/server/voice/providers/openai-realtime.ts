@@ -14,6 +14,7 @@ import {
   type ConversationItem,
   type RealtimeServerEvent,
   type RealtimeSessionConfig,
+  type RealtimeSessionUpdate,
   type ResponseOptions,
 } from "./realtime-protocol.ts";
 
@@ -32,7 +33,7 @@ export interface RealtimeProvider {
   connect(handlers: RealtimeProviderHandlers): void;
   readonly isOpen: boolean;
   /** Each send returns false when the socket is not open (nothing was sent). */
-  updateSession(session: RealtimeSessionConfig): boolean;
+  updateSession(session: RealtimeSessionConfig | RealtimeSessionUpdate): boolean;
   appendAudio(audio: Uint8Array): boolean;
   createItem(item: ConversationItem): boolean;
   createResponse(response?: ResponseOptions): boolean;
@@ -207,7 +208,7 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     return this.ws?.bufferedAmount ?? 0;
   }
 
-  updateSession(session: RealtimeSessionConfig): boolean {
+  updateSession(session: RealtimeSessionConfig | RealtimeSessionUpdate): boolean {
     return this.send({ type: "session.update", session });
   }
 

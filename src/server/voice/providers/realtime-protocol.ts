@@ -32,6 +32,28 @@ export const TURN_DETECTION = {
   interrupt_response: false,
 } as const;
 
+export type TurnDetection = Omit<typeof TURN_DETECTION, "create_response"> & { create_response: boolean };
+
+/** Turn detection with the assistant answering each finished turn (normal) or not (a supervisor has taken over). */
+export function turnDetection(answers: boolean): TurnDetection {
+  return { ...TURN_DETECTION, create_response: answers };
+}
+
+/**
+ * A partial `session.update` (protocols §1.3: only fields present change) that switches the
+ * assistant's own answers off or on. Speech detection and input transcription go on, so the
+ * caller's turns keep reaching the conversation and the transcript while a supervisor talks.
+ * Nothing else is resent: the voice, for one, cannot change once the model has spoken.
+ */
+export function answersUpdate(answers: boolean): RealtimeSessionUpdate {
+  return { type: "realtime", audio: { input: { turn_detection: turnDetection(answers) } } };
+}
+
+export interface RealtimeSessionUpdate {
+  type: "realtime";
+  audio: { input: { turn_detection: TurnDetection } };
+}
+
 export const TRANSCRIPTION_MODEL = "gpt-4o-mini-transcribe";
 
 export interface RealtimeSessionConfig {
@@ -43,7 +65,7 @@ export interface RealtimeSessionConfig {
     input: {
       format: RealtimeAudioFormat;
       transcription: { model: string };
-      turn_detection: typeof TURN_DETECTION;
+      turn_detection: TurnDetection;
     };
     output: { format: RealtimeAudioFormat; voice: string };
   };
@@ -58,6 +80,8 @@ export interface SessionConfigInput {
   voice: string;
   format: CallAudioFormat;
   tools: ProviderFunctionTool[];
+  /** False while a supervisor has taken over: the session then does not answer turns itself. */
+  answers?: boolean;
 }
 
 /** The GA `session.update` body. The model's temperature is not part of GA: never sent. */
@@ -69,7 +93,7 @@ export function buildSessionConfig(input: SessionConfigInput): RealtimeSessionCo
     instructions: input.instructions,
     output_modalities: ["audio"],
     audio: {
-      input: { format, transcription: { model: TRANSCRIPTION_MODEL }, turn_detection: TURN_DETECTION },
+      input: { format, transcription: { model: TRANSCRIPTION_MODEL }, turn_detection: turnDetection(input.answers ?? true) },
       output: { format, voice: input.voice },
     },
     tools: input.tools,

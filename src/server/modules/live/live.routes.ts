@@ -1,0 +1,61 @@
+/**
+ * The live board's sockets (register inside the authenticated scope: no session cookie, 401
+ * before the upgrade). Both refuse other sites' pages (403), like the test call's socket.
+ * - WS /api/live/board: the account's calls in progress, pushed per change.
+ * - WS /api/live/calls/:callId: one call; 404 before the upgrade unless it is a live call of
+ *   the signed-in account on this instance.
+ */
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
+import { AppError, notFound } from "../../errors.ts";
+import { isOwnOrigin } from "../../http/origin.ts";
+import type { CallSupervision } from "../../voice/supervision.ts";
+import { LiveBoard } from "./live-board.ts";
+import { watchCall } from "./live-watch.ts";
+
+export const liveRoutes: FastifyPluginAsync = async (app) => {
+  const { liveCalls, config } = app.ctx;
+  const board = new LiveBoard(liveCalls);
+  app.addHook("onClose", async () => board.stop());
+  const found = new WeakMap<FastifyRequest, CallSupervision>();
+
+  const checkOrigin = (req: FastifyRequest) => {
+    if (!isOwnOrigin(req.headers.origin, config.publicUrl)) {
+      throw new AppError(403, "forbidden_origin", "The live board can only be opened from this site's own pages.");
+    }
+  };
+
+  app.get(
+    "/api/live/board",
+    {
+      websocket: true,
+      preHandler: async (req) => {
+        if (req.ws) checkOrigin(req);
+      },
+    },
+    (socket, req) => board.open(req.user.id, socket),
+  );
+
+  app.get<{ Params: { callId: string } }>(
+    "/api/live/calls/:callId",
+    {
+      websocket: true,
+      preHandler: async (req) => {
+        if (!req.ws) return;
+        checkOrigin(req);
+        // Another account's call, a finished one and junk all answer the same.
+        const supervision = liveCalls.findSupervised(req.user.id, req.params.callId);
+        if (!supervision) throw notFound("Call");
+        found.set(req, supervision);
+      },
+    },
+    (socket, req) => {
+      const supervision = found.get(req);
+      found.delete(req);
+      if (!supervision) {
+        socket.close(1008, "Call not found");
+        return;
+      }
+      watchCall(supervision, socket, req.user.name.trim() || req.user.email);
+    },
+  );
+};
