@@ -16,7 +16,8 @@ import { saveCredential } from "../src/server/modules/credentials/credentials.se
 import { mulawToPcm16 } from "../src/server/voice/audio.ts";
 import { LIVE_TEXTS, STUCK_RULES } from "../src/shared/live.ts";
 import { TwilioCaller } from "../tests/fakes/twilio-caller.ts";
-import { expect, test, type TestServer } from "./fixtures.ts";
+import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
+import { openTestCall, storeOpenAiKey } from "./test-call.helpers.ts";
 
 /** espeak-ng speaks the supervisor's line; sox makes it what a microphone delivers (48 kHz mono 16-bit). */
 function makeSupervisorWav(): { dir: string; wav: string } {
@@ -215,4 +216,61 @@ test("a phone call on the live board: it appears, its transcript streams, Listen
   await expect(supervisorEntries.filter({ hasText: `${user.name} took over the call` })).toHaveAttribute("data-supervisor", "take_over");
   await expect(supervisorEntries.filter({ hasText: `${user.name} handed the call back to the assistant` })).toHaveAttribute("data-supervisor", "hand_back");
   await expect(supervisorEntries.filter({ hasText: `${user.name} ended the call` })).toHaveAttribute("data-supervisor", "end_call");
+});
+
+test("a browser test call watched from a second browser context: listen, take over between the two, end", async ({ page, server, user, browser }) => {
+  test.setTimeout(120_000);
+  await storeOpenAiKey(page, server);
+  expect((await page.request.post(`${server.url}/api/assistants`, { data: { name: "Desk Bot", first_message: "Hello from the desk." } })).ok()).toBe(true);
+  // The test caller's microphone is heard but says nothing scripted; typed messages make the turns.
+  server.openai.script = { replies: ["Typed words received."] };
+
+  // The supervisor: the same account, signed in in a second context.
+  const board = await browser.newContext({ baseURL: server.url });
+  expect((await board.request.post(`${server.url}/api/auth/sign-in/email`, { data: { email: user.email, password: user.password } })).ok()).toBe(true);
+  const supervisor = await board.newPage();
+  await supervisor.goto("/live");
+  await expect(supervisor.getByText(LIVE_TEXTS.empty)).toBeVisible();
+
+  const testCall = await openTestCall(page, "Desk Bot");
+  await testCall.getByRole("button", { name: "Start Call" }).click();
+  await expectToast(page, "Call started successfully");
+  const conn = await server.openai.connection(server.openai.connections.length - 1, 10_000);
+
+  const row = supervisor.getByTestId("live-call-row");
+  await expect(row).toHaveCount(1);
+  await expect(row.locator("[data-kind]")).toHaveText("Test");
+  await row.click();
+  const panel = supervisor.getByRole("dialog", { name: "Live call: Desk Bot" });
+  const transcript = panel.getByRole("list", { name: "Transcript" });
+  await expect(transcript.getByText("Hello from the desk.")).toBeVisible();
+
+  // What the tester types streams to the board.
+  const message = testCall.getByRole("textbox", { name: "Message" });
+  await message.fill("Is anyone watching?");
+  await message.press("Enter");
+  await expect(transcript.getByTestId("transcript-entry").filter({ hasText: "Is anyone watching?" })).toHaveAttribute("data-type", "user");
+  await expect(transcript.getByText("Typed words received.")).toBeVisible();
+
+  // Listen at the test call's 24 kHz.
+  const controls = panel.getByRole("group", { name: "Call controls" });
+  await controls.getByRole("button", { name: "Listen", exact: true }).click();
+  await expect.poll(async () => Number(await panel.getByTestId("heard").getAttribute("data-played-ms")), { timeout: 10_000 }).toBeGreaterThan(1000);
+
+  // Take over: the tester's panel plays the supervisor's voice while the model says nothing.
+  await conn.until(() => !conn.hasActiveResponse, 10_000, "assistant done speaking");
+  await expect(testCall.getByText("Assistant is speaking")).toHaveCount(0);
+  await controls.getByRole("button", { name: "Take over", exact: true }).click();
+  await expect(controls.getByRole("button", { name: "Hand back", exact: true })).toBeVisible();
+  await expect(testCall.getByText("Assistant is speaking")).toBeVisible({ timeout: 15_000 });
+  expect(conn.hasActiveResponse).toBe(false);
+  await expect(testCall.getByTestId("transcript-entry").filter({ hasText: `${user.name} took over the call` })).toHaveAttribute("data-supervisor", "take_over");
+
+  // End call from the board: both sides see it end.
+  await controls.getByRole("button", { name: "End call", exact: true }).click();
+  await supervisor.getByRole("alertdialog", { name: "End this call?" }).getByRole("button", { name: "End call", exact: true }).click();
+  await expect(panel.getByTestId("watch-ended")).toHaveText(`This call has ended: ${LIVE_TEXTS.endedBySupervisor}`);
+  await expect(supervisor.getByTestId("live-call-row")).toHaveCount(0);
+  await expect(testCall.getByRole("button", { name: "Start Call" })).toBeVisible({ timeout: 15_000 });
+  await board.close();
 });
