@@ -15,6 +15,7 @@ import { calls, user as users } from "../src/server/db/schema.ts";
 import { saveCredential } from "../src/server/modules/credentials/credentials.service.ts";
 import { mulawToPcm16 } from "../src/server/voice/audio.ts";
 import { LIVE_TEXTS, STUCK_RULES } from "../src/shared/live.ts";
+import { axeViolations, isSerious } from "../tests/a11y-pages.ts";
 import { TwilioCaller } from "../tests/fakes/twilio-caller.ts";
 import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
 import { openTestCall, storeOpenAiKey } from "./test-call.helpers.ts";
@@ -142,6 +143,8 @@ test("a phone call on the live board: it appears, its transcript streams, Listen
   await expect(transcript.getByTestId("transcript-entry").filter({ hasText: "Where is my order 42?" })).toHaveAttribute("data-type", "user");
   await expect(transcript.getByText("Sure, let me look into your order.")).toBeVisible();
   await expect(row.getByTestId("last-said")).toContainText("Assistant: Sure, let me look into your order.");
+  // The board with a call and its open panel pass the accessibility rules the other pages do.
+  expect((await axeViolations(page)).filter(isSerious)).toEqual([]);
 
   // ── Listen: the call's audio plays in this browser ───────────────────────────────────────
   const controls = panel.getByRole("group", { name: "Call controls" });

@@ -64,7 +64,7 @@ export function LiveTable({ calls, selectedId, now, onOpen }: LiveTableProps) {
               <TableCell className="hidden max-w-[22rem] md:table-cell" data-testid="last-said">
                 {call.lastSaid ? (
                   <p className="truncate text-sm" title={call.lastSaid.text}>
-                    <span className="font-medium text-muted-foreground">{SPEAKER[call.lastSaid.speaker]}: </span>
+                    <span className="font-medium">{SPEAKER[call.lastSaid.speaker]}: </span>
                     {call.lastSaid.text}
                   </p>
                 ) : (
