@@ -62,6 +62,8 @@ export class TwilioCaller {
   readonly echoed: ReceivedMark[] = [];
   /** Audio played before each clear, in ms (what the caller heard of the assistant so far). */
   readonly heardAtClear: number[] = [];
+  /** Sees every outbound audio payload (µ-law bytes) as it arrives: tests that check what the caller is sent. */
+  onMedia: ((mulaw: Buffer) => void) | null = null;
   /** Time the first assistant audio arrived (performance.now()). */
   firstAudioAt: number | null = null;
   private playheadEnd = 0;
@@ -232,7 +234,9 @@ export class TwilioCaller {
     const now = performance.now();
     switch (message.event) {
       case "media": {
-        const bytes = Buffer.from(message.media!.payload, "base64").length;
+        const audio = Buffer.from(message.media!.payload, "base64");
+        this.onMedia?.(audio);
+        const bytes = audio.length;
         this.firstAudioAt ??= now;
         // Chunks played to their end are only a count now (keeps long calls cheap).
         while (this.queue[0] && this.queue[0].endsAt <= now) this.playedBytesBeforeQueue += this.queue.shift()!.bytes;

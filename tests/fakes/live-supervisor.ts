@@ -1,0 +1,136 @@
+/**
+ * A supervisor's side of the live board for tests: a real `ws` client on WS /api/live/board or
+ * WS /api/live/calls/:callId, every message checked against the contract (src/shared/live.ts),
+ * binary frames (PCM16 audio) kept with their arrival time.
+ */
+import WebSocket from "ws";
+import {
+  boardServerMessageSchema,
+  callServerMessageSchema,
+  type BoardServerMessage,
+  type CallServerMessage,
+  type SupervisorMessage,
+} from "../../src/shared/live.ts";
+
+type Message = { type: string };
+
+export class LiveClient<M extends Message> {
+  readonly messages: M[] = [];
+  /** Binary frames received, with performance.now() at arrival. */
+  readonly frames: Array<{ data: Buffer; at: number }> = [];
+  closed: { code: number; reason: string } | null = null;
+  private readonly waiters = new Set<() => void>();
+
+  private constructor(
+    private readonly ws: WebSocket,
+    parse: (json: unknown) => M,
+    onFrame?: (data: Buffer, at: number) => void,
+  ) {
+    ws.on("message", (data, isBinary) => {
+      if (isBinary) {
+        const at = performance.now();
+        if (onFrame) onFrame(data as Buffer, at);
+        else this.frames.push({ data: data as Buffer, at });
+      } else {
+        this.messages.push(parse(JSON.parse(data.toString())));
+      }
+      this.notify();
+    });
+    ws.on("close", (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      this.notify();
+    });
+    ws.on("error", () => {});
+  }
+
+  /** Rejects with "Unexpected server response: <status>" when the upgrade is refused. */
+  static async open<M extends Message>(
+    url: string,
+    parse: (json: unknown) => M,
+    options: { headers?: Record<string, string>; onFrame?: (data: Buffer, at: number) => void } = {},
+  ): Promise<LiveClient<M>> {
+    const ws = new WebSocket(url, { headers: options.headers });
+    const client = new LiveClient(ws, parse, options.onFrame);
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    return client;
+  }
+
+  private notify(): void {
+    for (const waiter of this.waiters) waiter();
+  }
+
+  until(check: () => boolean, what = "condition", timeoutMs = 5000): Promise<void> {
+    if (check()) return Promise.resolve();
+    return new Promise((resolve, reject) => {
+      const waiter = () => {
+        if (!check()) return;
+        this.waiters.delete(waiter);
+        clearTimeout(timer);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new Error(`live client: timed out waiting for ${what}; got ${this.messages.map((m) => m.type).join(", ")}`));
+      }, timeoutMs);
+      this.waiters.add(waiter);
+    });
+  }
+
+  of<T extends M["type"]>(type: T): Array<Extract<M, { type: T }>> {
+    return this.messages.filter((m): m is Extract<M, { type: T }> => m.type === type);
+  }
+
+  /** The latest message of `type` once at least `count` have come. */
+  async next<T extends M["type"]>(type: T, count = 1, timeoutMs?: number): Promise<Extract<M, { type: T }>> {
+    await this.until(() => this.of(type).length >= count, `${count} × ${type}`, timeoutMs);
+    return this.of(type).at(-1)!;
+  }
+
+  send(message: SupervisorMessage | Record<string, unknown>): void {
+    this.ws.send(JSON.stringify(message));
+  }
+
+  sendRaw(data: string | Buffer): void {
+    this.ws.send(data, { binary: Buffer.isBuffer(data) });
+  }
+
+  get bytesReceived(): number {
+    return this.frames.reduce((sum, frame) => sum + frame.data.length, 0);
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+
+  untilClosed(timeoutMs?: number): Promise<void> {
+    return this.until(() => this.closed !== null, "close", timeoutMs);
+  }
+}
+
+export type BoardClient = LiveClient<BoardServerMessage>;
+export type CallClient = LiveClient<CallServerMessage>;
+
+export interface LiveSocketOptions {
+  cookie?: string;
+  origin?: string;
+  onFrame?: (data: Buffer, at: number) => void;
+}
+
+function headers(options: LiveSocketOptions): Record<string, string> {
+  return { ...(options.cookie ? { cookie: options.cookie } : {}), ...(options.origin ? { origin: options.origin } : {}) };
+}
+
+/** `base`: ws://127.0.0.1:<port> */
+export function openBoard(base: string, options: LiveSocketOptions): Promise<BoardClient> {
+  return LiveClient.open(`${base}/api/live/board`, (json) => boardServerMessageSchema.parse(json), { headers: headers(options) });
+}
+
+export function openCall(base: string, callId: string, options: LiveSocketOptions): Promise<CallClient> {
+  return LiveClient.open(`${base}/api/live/calls/${encodeURIComponent(callId)}`, (json) => callServerMessageSchema.parse(json), {
+    headers: headers(options),
+    onFrame: options.onFrame,
+  });
+}
