@@ -86,7 +86,7 @@ function socketOpens(page: Page, path: string): Promise<boolean> {
 }
 
 test("a phone call on the live board: it appears, its transcript streams, Listen plays it, Guide reaches the assistant, Take over talks to the caller, End call ends it", async ({ page, server, user, browser }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const { account, number } = await phoneNumberFor(page, server, user.email);
   server.openai.script = { replies: ["Sure, let me look into your order.", "I will offer you a refund."] };
 
@@ -195,6 +195,13 @@ test("a phone call on the live board: it appears, its transcript streams, Listen
   await expect(transcript.getByText(`${user.name} handed the call back to the assistant`)).toBeVisible();
   await expect(controls.getByRole("button", { name: "Take over", exact: true })).toBeEnabled();
   await expect(row.getByTestId("taken-over")).toHaveCount(0);
+
+  // Nobody speaks for a while: the board flags the call, and the badge names the rule.
+  const stuck = row.getByTestId("stuck-badge");
+  await expect(stuck).toHaveAttribute("data-reasons", /\bsilence\b/, { timeout: 30_000 });
+  // The open panel shows the same badge; its tooltip says why.
+  await panel.getByTestId("stuck-badge").hover();
+  await expect(page.getByRole("tooltip")).toContainText(STUCK_RULES.silence);
 
   // ── End call: confirmed, then the call ends and leaves the board ──────────────────────────
   await controls.getByRole("button", { name: "End call", exact: true }).click();
