@@ -94,9 +94,11 @@ describe("watched call", () => {
     expect(ended.control?.listening).toBe(false);
   });
 
-  it("a close after `ended` keeps the ended reason; a close without one records why", () => {
+  it("a close after `ended` keeps the ended reason; a close without one is a lost connection, not an end", () => {
     const ended = watchReducer(watching(), { type: "ended", callId: "a", reason: "Caller hung up" });
-    expect(watchReducer(ended, { type: "closed", reason: "gone" }).ended).toEqual({ reason: "Caller hung up" });
-    expect(watchReducer(watching(), { type: "closed", reason: "Connection lost" }).ended).toEqual({ reason: "Connection lost" });
+    expect(watchReducer(ended, { type: "closed", reason: "gone" })).toMatchObject({ ended: { reason: "Caller hung up" }, lost: null });
+    const lost = watchReducer(watching(), { type: "closed", reason: "Connection lost" });
+    expect(lost).toMatchObject({ ended: null, lost: "Connection lost" });
+    expect(takeOverState(lost).canTakeOver).toBe(false);
   });
 });

@@ -60,13 +60,18 @@ export interface WatchView {
   control: SupervisorControl | null;
   /** Rate of the binary PCM16 frames both ways. */
   sampleRate: number | null;
-  /** Set once the call is over (or the socket closed for good). */
+  /** The server said the call is over, and why. */
   ended: { reason: string } | null;
+  /** The socket closed without that (refused, or the connection dropped): what to tell the supervisor. */
+  lost: string | null;
 }
 
 export type WatchAction = Exclude<CallServerMessage, { type: "error" }> | { type: "closed"; reason: string } | { type: "reset" };
 
-export const initialWatch: WatchView = { call: null, entries: [], control: null, sampleRate: null, ended: null };
+export const initialWatch: WatchView = { call: null, entries: [], control: null, sampleRate: null, ended: null, lost: null };
+
+/** Nothing more can be done on this call from here. */
+export const isOver = (view: WatchView) => view.ended !== null || view.lost !== null;
 
 export function watchReducer(state: WatchView, action: WatchAction): WatchView {
   switch (action.type) {
@@ -79,6 +84,7 @@ export function watchReducer(state: WatchView, action: WatchAction): WatchView {
         control: action.control,
         sampleRate: action.sampleRate,
         ended: null,
+        lost: null,
       };
     case "transcript": {
       const entries = state.entries.slice();
@@ -99,8 +105,8 @@ export function watchReducer(state: WatchView, action: WatchAction): WatchView {
     case "ended":
       return { ...state, ended: { reason: action.reason }, control: state.control && { ...state.control, listening: false, youHaveControl: false } };
     case "closed":
-      // A close without `ended` (the call finished between snapshot and open, the server went away).
-      return state.ended ? state : { ...state, ended: { reason: action.reason } };
+      // A close without `ended` (the call finished before the socket opened, the server went away).
+      return state.ended ? state : { ...state, lost: action.reason };
   }
 }
 
@@ -114,7 +120,7 @@ export function watchRows(entries: ReadonlyArray<TranscriptEntry | undefined>): 
 /** What a supervisor may do now, and why not (the Take over button's explanation). */
 export function takeOverState(view: WatchView): { canTakeOver: boolean; canHandBack: boolean; blockedBy: string | null } {
   const control = view.control;
-  if (!control || view.ended) return { canTakeOver: false, canHandBack: false, blockedBy: null };
+  if (!control || isOver(view)) return { canTakeOver: false, canHandBack: false, blockedBy: null };
   if (control.youHaveControl) return { canTakeOver: false, canHandBack: true, blockedBy: null };
   if (control.takenOverBy) return { canTakeOver: false, canHandBack: false, blockedBy: control.takenOverBy };
   return { canTakeOver: true, canHandBack: false, blockedBy: null };

@@ -34,7 +34,7 @@ export function useWatchCall(callId: string | null) {
         if (socketRef.current !== socket) return;
         socketRef.current = null;
         // Refused before the upgrade: not (or no longer) a call in progress of this account.
-        dispatch({ type: "closed", reason: opened ? "Disconnected" : LIVE_TEXTS.notLive });
+        dispatch({ type: "closed", reason: opened ? "The connection to this call was lost. Open it again from the board." : LIVE_TEXTS.notLive });
         setMicStarting(false);
       },
       heard: (playedMs, level) => setHeard((h) => (h.playedMs === playedMs && h.level === level ? h : { playedMs, level })),

@@ -13,7 +13,7 @@ import {
 } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
-import { takeOverState, type WatchView } from "./live-state";
+import { isOver, takeOverState, type WatchView } from "./live-state";
 import type { Heard } from "./use-watch-call";
 
 interface WatchControlsProps {
@@ -29,7 +29,7 @@ interface WatchControlsProps {
 /** Listen, Take over / Hand back and End call, for the call open on the board. */
 export function WatchControls({ view, heard, micStarting, onListen, onTakeOver, onHandBack, onEndCall }: WatchControlsProps) {
   const [confirming, setConfirming] = useState(false);
-  const live = view.control !== null && view.ended === null;
+  const live = view.control !== null && !isOver(view);
   const listening = view.control?.listening ?? false;
   const { canTakeOver, canHandBack, blockedBy } = takeOverState(view);
   // The level shows as a soft ring on the Listen button (RMS of speech is rarely above 0.3).

@@ -5,7 +5,7 @@ import { TranscriptEntryItem } from "@/components/transcript-entry";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { Spinner } from "@/components/ui/spinner";
 import { KindBadge, LiveDuration, StuckBadge, TakenOverBadge } from "./live-format";
-import { watchRows } from "./live-state";
+import { isOver, watchRows } from "./live-state";
 import { useWatchCall } from "./use-watch-call";
 import { GuideBox, WatchControls } from "./watch-controls";
 
@@ -26,7 +26,7 @@ export function WatchSheet({ summary, open, now, onOpenChange }: WatchSheetProps
   const { view } = watch;
   const call = view.call ?? summary;
   const rows = useMemo(() => watchRows(view.entries), [view.entries]);
-  const live = view.control !== null && view.ended === null;
+  const live = view.control !== null && !isOver(view);
 
   return (
     <Sheet open={open} onOpenChange={onOpenChange}>
@@ -38,7 +38,7 @@ export function WatchSheet({ summary, open, now, onOpenChange }: WatchSheetProps
               {call && <KindBadge kind={call.kind} />}
               {call?.callerNumber && <span className="tabular-nums">From {call.callerNumber}</span>}
               {call?.calledNumber && <span className="tabular-nums">To {call.calledNumber}</span>}
-              {call && !view.ended && <LiveDuration startedAt={call.startedAt} now={now} />}
+              {call && !isOver(view) && <LiveDuration startedAt={call.startedAt} now={now} />}
               {view.control && <span>{view.control.watchers} watching</span>}
               {call && <StuckBadge reasons={call.stuck} />}
               {call && <TakenOverBadge name={call.takenOverBy} />}
@@ -48,6 +48,11 @@ export function WatchSheet({ summary, open, now, onOpenChange }: WatchSheetProps
             <p role="status" className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm font-medium" data-testid="watch-ended">
               <CircleStop className="size-4 text-muted-foreground" aria-hidden="true" />
               This call has ended{view.ended.reason ? `: ${view.ended.reason}` : ""}
+            </p>
+          ) : view.lost ? (
+            <p role="status" className="flex items-center gap-2 rounded-md bg-muted px-3 py-2 text-sm font-medium" data-testid="watch-lost">
+              <CircleStop className="size-4 text-muted-foreground" aria-hidden="true" />
+              {view.lost}
             </p>
           ) : view.control === null ? (
             <p className="flex items-center gap-2 text-sm text-muted-foreground">
