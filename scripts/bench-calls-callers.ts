@@ -7,8 +7,8 @@
 import { randomBytes } from "node:crypto";
 import twilio from "twilio";
 import WebSocket from "ws";
-import { BYTES_PER_MS, FRAME_BYTES, FRAME_MS, readTag, type CallersMessage, type CallersRequest, type CallerTarget, type Cuts } from "./bench-calls-shared.ts";
-import { ageOfFrame, nextMessage, send, stampFrame, summarize, within, type FrameAge } from "./bench-voice-shared.ts";
+import { BYTES_PER_MS, FRAME_BYTES, FRAME_MS, readTag, stampCallerFrame, type CallersMessage, type CallersRequest, type CallerTarget, type Cuts } from "./bench-calls-shared.ts";
+import { ageOfFrame, nextMessage, send, summarize, within, type FrameAge } from "./bench-voice-shared.ts";
 
 interface Chunk {
   key: string | null;
@@ -86,7 +86,7 @@ class BenchCall {
     const due = Math.floor((Math.min(now, until) - this.startedAt) / FRAME_MS);
     while (this.framesDue < due) {
       const frame = Buffer.alloc(FRAME_BYTES, 0xff);
-      stampFrame(frame);
+      stampCallerFrame(frame);
       this.framesDue += 1;
       this.ws.send(
         `{"event":"media","sequenceNumber":"${this.framesDue + 1}","streamSid":"${this.streamSid}","media":{"track":"inbound","chunk":"${this.framesDue}","timestamp":"${this.framesDue * FRAME_MS}","payload":"${frame.toString("base64")}"}}`,

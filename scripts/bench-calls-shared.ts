@@ -3,12 +3,34 @@
  * provider writes into each assistant audio chunk, and the IPC messages. Percentiles, the
  * send-time stamp and IPC helpers come from bench-voice-shared.ts.
  */
-import type { Summary } from "./bench-voice-shared.ts";
+import { stampFrame, type Summary } from "./bench-voice-shared.ts";
 
 /** Twilio's cadence: 20 ms of µ-law 8 kHz = 160 bytes, both ways. */
 export const FRAME_MS = 20;
 export const FRAME_BYTES = 160;
 export const BYTES_PER_MS = 8;
+
+/**
+ * A caller frame's send stamp (bytes 0–7, for the provider), and again as 32 signed full-scale
+ * samples (bit set: +32124, clear: −32124) of the microsecond clock's low 32 bits, twice: at
+ * samples 16–47 and 96–127. bench:live reads it back from the supervisor's mixed audio: the
+ * assistant's tone (±8000) never flips a sign, and its tagged chunk heads (20 samples, at most
+ * one per 160) may spoil one copy, never both.
+ */
+export const STAMP_COPIES = [16, 96] as const;
+const MULAW_HIGH = 0x80;
+const MULAW_LOW = 0x00;
+
+/** Low 32 bits of the monotonic clock in µs (wraps every ~71 minutes; ages are taken modulo). */
+export function clockUs(): number {
+  return Number((process.hrtime.bigint() / 1000n) & 0xffffffffn);
+}
+
+export function stampCallerFrame(frame: Buffer): void {
+  stampFrame(frame);
+  const us = clockUs();
+  for (const at of STAMP_COPIES) for (let bit = 0; bit < 32; bit += 1) frame[at + bit] = (us >>> bit) & 1 ? MULAW_HIGH : MULAW_LOW;
+}
 
 /**
  * Bytes 0–7 of each assistant chunk: the send stamp (bench-voice-shared `stampFrame`);
@@ -62,3 +84,9 @@ export type CallersMessage =
       heard: Cuts;
       closedNormally: number;
     };
+
+// bench:live's supervisors (bench-live-supervisors.ts)
+export type SupervisorsRequest = { type: "start"; base: string; cookie: string; callIds: string[] } | { type: "end"; from: string; to: string };
+export type SupervisorsMessage =
+  | { type: "listening"; listeners: number; failed: number; firstFailure: string | null }
+  | { type: "report"; frames: number; stamped: number; bytes: number; delay: Summary };

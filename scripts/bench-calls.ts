@@ -17,18 +17,12 @@
  * what the caller had heard of that item when the clear arrived), server CPU and memory per
  * call, and the callers' own CPU.
  */
-import { fork, type ChildProcess } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { join } from "node:path";
-import { buildApp } from "../src/server/app.ts";
-import { loadConfig } from "../src/server/config.ts";
-import { openDatabase } from "../src/server/db/client.ts";
 import { and, count, isNotNull } from "drizzle-orm";
-import { calls as callsTable, phoneNumbers } from "../src/server/db/schema.ts";
-import { saveCredential } from "../src/server/modules/credentials/credentials.service.ts";
+import { cpus, loadavg } from "node:os";
+import { calls as callsTable } from "../src/server/db/schema.ts";
 import type { CallersMessage, CallersRequest, ProviderMessage, ProviderRequest } from "./bench-calls-shared.ts";
+import { startPhoneBenchApp } from "./bench-phone-app.ts";
+import { child, collectGarbage, cpuSecondsOf, markdownTable } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
@@ -43,38 +37,10 @@ const bargeInEveryMs = Math.max(1000, (Number(option("--barge-in-every") ?? 3) |
 const WARM_UP_MS = 1000;
 const MB = 1024 * 1024;
 const AIM = { cpuPerCall: 0.1, p99Ms: 5, at: 500, truncationMs: 50, memoryPerCallMb: 1 };
-const AUTH_TOKEN = "bench-calls-auth-token-0123456789";
 
-function child(script: string): ChildProcess {
-  return fork(join(import.meta.dirname, script), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
 
-function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return Number.NaN;
-  }
-}
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
-async function collectGarbage(): Promise<void> {
-  for (let i = 0; i < 3; i += 1) {
-    global.gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 interface Row {
   calls: number;
@@ -103,43 +69,20 @@ async function run(calls: number): Promise<Row> {
   send(provider, { type: "start", seconds, bargeInEveryMs } satisfies ProviderRequest);
   const { baseUrl, apiKey } = await nextMessage<ProviderMessage, "listening">(provider, "listening");
 
-  const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-calls-"));
-  const database = await openDatabase({ kind: "pglite" });
-  await database.migrate();
-  const port = await freePort();
-  const origin = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, OPENAI_BASE_URL: baseUrl, PUBLIC_URL: origin });
   const uplink: number[] = [];
   const downlink: number[] = [];
   let measuring = false;
-  const app = await buildApp(
-    { ...config, appSecret: "bench-calls-secret-0123456789abcdef0123456789" },
-    { database, callMetrics: { uplink: (ms) => measuring && uplink.push(ms), downlink: (ms) => measuring && downlink.push(ms) } },
+  const bench = await startPhoneBenchApp(
+    { baseUrl, apiKey },
+    { uplink: (ms) => measuring && uplink.push(ms), downlink: (ms) => measuring && downlink.push(ms) },
   );
-  await app.listen({ port, host: "127.0.0.1" });
-
-  const email = `bench-${Date.now()}@example.com`;
-  await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { name: "Bench", email, password: "bench-password" } });
-  const login = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password: "bench-password" } });
-  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
-  const userId = (login.json() as { user: { id: string } }).user.id;
-  await saveCredential(app.ctx, userId, "openai_api_key", apiKey);
-  await saveCredential(app.ctx, userId, "twilio_auth_token", AUTH_TOKEN);
-  const assistant = await app.inject({
-    method: "POST",
-    url: "/api/assistants",
-    headers: { cookie },
-    payload: { name: "Bench", instructions: "Talk.", first_message: "Hello, thanks for calling." },
-  });
-  const assistantId = (assistant.json() as { id: string }).id;
-  const to = "+15550100";
-  await database.db.insert(phoneNumbers).values({ userId, phoneNumber: to, countryCode: "US", status: "active", assistantId });
+  const { app, database } = bench;
 
   await collectGarbage();
   const baseline = process.memoryUsage();
   const held = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external;
   const callers = child("bench-calls-callers.ts");
-  send(callers, { type: "start", target: { origin, authToken: AUTH_TOKEN, to }, calls, seconds } satisfies CallersRequest);
+  send(callers, { type: "start", target: bench.target, calls, seconds } satisfies CallersRequest);
   const streaming = await nextMessage<CallersMessage, "streaming">(callers, "streaming", 300_000);
   const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed", 900_000);
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
@@ -168,9 +111,7 @@ async function run(calls: number): Promise<Row> {
   const [counted] = await database.db.select({ n: count() }).from(callsTable).where(and(isNotNull(callsTable.endTime), isNotNull(callsTable.cost)));
   const finalised = counted?.n ?? 0;
 
-  await app.close();
-  await database.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await bench.close();
   for (const proc of [callers, provider]) if (proc.exitCode === null) proc.kill();
 
   const errors: number[] = [];
@@ -232,9 +173,7 @@ function table(rows: Row[]): string {
     r.memoryPerCallMb.toFixed(2),
     r.callersCpu.toFixed(0),
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(" | ")} |`;
-  return [line(head), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
+  return markdownTable(head, body);
 }
 
 const [load1] = loadavg();

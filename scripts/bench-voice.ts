@@ -18,14 +18,14 @@
  * the kernel, so an upper bound); the server's event-loop delay; CPU and memory per call; and
  * frames dropped anywhere on the way.
  */
-import { fork, type ChildProcess } from "node:child_process";
 import { and, count, isNotNull } from "drizzle-orm";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay, performance, PerformanceObserver } from "node:perf_hooks";
 import { buildApp } from "../src/server/app.ts";
+import { child, collectGarbage, cpuSecondsOf, markdownTable } from "./bench-process.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { calls as callsTable } from "../src/server/db/schema.ts";
@@ -65,30 +65,10 @@ const memoryEvery = Number(option("--memory-every") ?? 0) || 0;
 const AIM = { p99Ms: 1, at: 100, capacity: 500 };
 const WARM_UP_MS = 1000;
 
-function child(script: string): ChildProcess {
-  return fork(join(import.meta.dirname, script), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
-}
 
 const MB = 1024 * 1024;
-const CLOCK_TICKS_PER_S = 100;
 
-/** CPU seconds a process has used so far (Linux /proc; NaN elsewhere). */
-function cpuSecondsOf(pid: number | undefined): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
-  } catch {
-    return Number.NaN;
-  }
-}
 
-/** Full collections until memory settles (the previous run's database is freed through finalisers). */
-async function collectGarbage(): Promise<void> {
-  for (let i = 0; i < 3; i += 1) {
-    global.gc?.();
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Garbage-collection pauses of this process while `active`. */
 function watchGc() {
@@ -313,9 +293,7 @@ function table(rows: Row[]): string {
     `${r.droppedUp}/${r.framesUp}`,
     `${r.droppedDown}/${r.framesDown}`,
   ]);
-  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(" | ")} |`;
-  return [line(head), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
+  return markdownTable(head, body);
 }
 
 const [load1] = loadavg();

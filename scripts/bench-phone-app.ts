@@ -1,0 +1,73 @@
+/**
+ * The server side of the phone-call benches (bench:calls, bench:live): the real app in this
+ * process (embedded database, a real port that is also its PUBLIC_URL), a user owning a phone
+ * number with Twilio credentials, and an assistant with a first message.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { buildApp } from "../src/server/app.ts";
+import { loadConfig } from "../src/server/config.ts";
+import { openDatabase, type Database } from "../src/server/db/client.ts";
+import { phoneNumbers } from "../src/server/db/schema.ts";
+import { saveCredential } from "../src/server/modules/credentials/credentials.service.ts";
+import type { FrameMetrics } from "../src/server/voice/seams.ts";
+import { freePort } from "./bench-process.ts";
+import type { CallerTarget } from "./bench-calls-shared.ts";
+
+const AUTH_TOKEN = "bench-calls-auth-token-0123456789";
+
+export interface PhoneBenchApp {
+  app: FastifyInstance;
+  database: Database;
+  origin: string;
+  /** The number owner's session cookie. */
+  cookie: string;
+  userId: string;
+  /** What the simulated callers dial. */
+  target: CallerTarget;
+  close(): Promise<void>;
+}
+
+export async function startPhoneBenchApp(provider: { baseUrl: string; apiKey: string }, callMetrics?: FrameMetrics): Promise<PhoneBenchApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-phone-"));
+  const database = await openDatabase({ kind: "pglite" });
+  await database.migrate();
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, OPENAI_BASE_URL: provider.baseUrl, PUBLIC_URL: origin });
+  const app = await buildApp({ ...config, appSecret: "bench-calls-secret-0123456789abcdef0123456789" }, { database, callMetrics });
+  await app.listen({ port, host: "127.0.0.1" });
+
+  const email = `bench-${Date.now()}@example.com`;
+  await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { name: "Bench", email, password: "bench-password" } });
+  const login = await app.inject({ method: "POST", url: "/api/auth/sign-in/email", payload: { email, password: "bench-password" } });
+  const cookie = login.cookies.map((c) => `${c.name}=${c.value}`).join("; ");
+  const userId = (login.json() as { user: { id: string } }).user.id;
+  await saveCredential(app.ctx, userId, "openai_api_key", provider.apiKey);
+  await saveCredential(app.ctx, userId, "twilio_auth_token", AUTH_TOKEN);
+  const assistant = await app.inject({
+    method: "POST",
+    url: "/api/assistants",
+    headers: { cookie },
+    payload: { name: "Bench", instructions: "Talk.", first_message: "Hello, thanks for calling." },
+  });
+  const assistantId = (assistant.json() as { id: string }).id;
+  const to = "+15550100";
+  await database.db.insert(phoneNumbers).values({ userId, phoneNumber: to, countryCode: "US", status: "active", assistantId });
+
+  return {
+    app,
+    database,
+    origin,
+    cookie,
+    userId,
+    target: { origin, authToken: AUTH_TOKEN, to },
+    close: async () => {
+      await app.close();
+      await database.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

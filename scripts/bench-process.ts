@@ -1,0 +1,52 @@
+/**
+ * Process plumbing every multi-process bench shares (bench:voice, bench:calls, bench:live):
+ * forking a child that runs TypeScript, reading a process's CPU time, a free port, settling
+ * the heap, and the one way results are printed (a Markdown table, right-aligned).
+ */
+import { fork, type ChildProcess } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+/** A child running `scripts/<script>` under tsx, with an IPC channel. */
+export function child(script: string): ChildProcess {
+  return fork(join(import.meta.dirname, script), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+}
+
+const CLOCK_TICKS_PER_S = 100;
+
+/** CPU seconds a process has used so far (Linux /proc; NaN elsewhere). */
+export function cpuSecondsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS_PER_S;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Full collections until memory settles (the previous run's database is freed through finalisers). */
+export async function collectGarbage(): Promise<void> {
+  for (let i = 0; i < 3; i += 1) {
+    global.gc?.();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A Markdown table, every cell right-aligned to its column. */
+export function markdownTable(head: readonly string[], body: ReadonlyArray<readonly string[]>): string {
+  const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
+  const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(" | ")} |`;
+  return [line(head), `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`, ...body.map(line)].join("\n");
+}
