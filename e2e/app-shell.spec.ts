@@ -4,6 +4,7 @@ const items = [
   { name: "Assistants", path: "/assistants", heading: "Assistants" },
   { name: "Phone Numbers", path: "/phone-numbers", heading: "Phone Numbers" },
   { name: "Calls", path: "/calls", heading: "Calls" },
+  { name: "Live", path: "/live", heading: "Live" },
   { name: "Tools", path: "/tools", heading: "Tools" },
   { name: "Settings", path: "/settings", heading: "Account Settings" },
 ];
@@ -14,7 +15,7 @@ test("every sidebar item leads to its page and is highlighted there", async ({ p
   await expect(sidebar.getByText("Switchboard")).toBeVisible();
   await expect(sidebar.getByText(user.name)).toBeVisible();
   const links = sidebar.getByRole("link");
-  await expect(links.filter({ hasText: /^(Assistants|Phone Numbers|Calls|Tools|Settings)$/ })).toHaveText(items.map((i) => i.name));
+  await expect(links.filter({ hasText: /^(Assistants|Phone Numbers|Calls|Live|Tools|Settings)$/ })).toHaveText(items.map((i) => i.name));
   for (const item of items) {
     await sidebar.getByRole("link", { name: item.name }).click();
     await expect(page).toHaveURL(new RegExp(`${item.path}$`));

@@ -1,4 +1,4 @@
-import { Bot, LogOut, PhoneCall, Phone, Settings, Wrench } from "lucide-react";
+import { Bot, LogOut, PhoneCall, Phone, Radio, Settings, Wrench } from "lucide-react";
 import { Suspense } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { BrandLogo } from "@/components/brand-logo";
@@ -25,6 +25,7 @@ const NAV = [
   { title: "Assistants", to: "/assistants", icon: Bot },
   { title: "Phone Numbers", to: "/phone-numbers", icon: Phone },
   { title: "Calls", to: "/calls", icon: PhoneCall },
+  { title: "Live", to: "/live", icon: Radio },
   { title: "Tools", to: "/tools", icon: Wrench },
 ] as const;
 

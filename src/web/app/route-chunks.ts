@@ -9,6 +9,7 @@ export const appChunks = {
   assistants: () => import("./assistants-route"),
   phoneNumbers: () => import("@/features/phone-numbers/phone-numbers-page"),
   calls: () => import("@/features/calls/calls-page"),
+  live: () => import("@/features/live/live-page"),
   tools: () => import("@/features/tools/tools-page"),
   settings: () => import("@/features/settings/settings-page"),
 };

@@ -13,6 +13,8 @@ const APP_PAGES: Record<string, { chunk: () => Promise<unknown>; data: string[] 
   "/assistants": { chunk: appChunks.assistants, data: ["/api/assistants"] },
   "/phone-numbers": { chunk: appChunks.phoneNumbers, data: [] },
   "/calls": { chunk: appChunks.calls, data: ["/api/calls"] },
+  // The board's list arrives on its socket, not by GET.
+  "/live": { chunk: appChunks.live, data: [] },
   "/tools": { chunk: appChunks.tools, data: ["/api/tools"] },
   "/settings": { chunk: appChunks.settings, data: ["/api/credentials/openai_api_key"] },
 };

@@ -46,6 +46,7 @@ const AppLayout = page(appChunks.layout, "AppLayout");
 const AssistantsPage = page(appChunks.assistants, "AssistantsRoute");
 const PhoneNumbersPage = page(appChunks.phoneNumbers, "PhoneNumbersPage");
 const CallsPage = page(appChunks.calls, "CallsPage");
+const LivePage = page(appChunks.live, "LivePage");
 const ToolsPage = page(appChunks.tools, "ToolsPage");
 const SettingsPage = page(appChunks.settings, "SettingsPage");
 
@@ -87,6 +88,7 @@ export function AppRoutes() {
                 <Route path="/assistants" element={<AssistantsPage />} />
                 <Route path="/phone-numbers" element={<PhoneNumbersPage />} />
                 <Route path="/calls" element={<CallsPage />} />
+                <Route path="/live" element={<LivePage />} />
                 <Route path="/tools" element={<ToolsPage />} />
                 <Route path="/settings" element={<SettingsPage />} />
               </Route>

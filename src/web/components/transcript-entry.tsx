@@ -1,4 +1,4 @@
-import { AlertCircle, Bot, Info, User, Wrench, type LucideIcon } from "lucide-react";
+import { AlertCircle, Bot, Headset, Info, User, Wrench, type LucideIcon } from "lucide-react";
 import { memo, type ReactNode } from "react";
 import type { TranscriptEntry, TranscriptEntryType } from "@shared/calls";
 import { Badge } from "@/components/ui/badge";
@@ -10,6 +10,8 @@ import { cn } from "@/lib/utils";
  * One renderer of a transcript entry, for the Test Call panel (a live chat: bubbles, tool cards,
  * system lines) and the Calls details (a timeline). Both layouts share the type labels, the time,
  * the JSON blocks, the tool status and the interruption line, so the two pages never disagree.
+ * The live board renders its calls with it too; a system entry that records a supervisor's
+ * action (listened, guided, took over, ...) is labelled "Supervisor" with who did it.
  */
 export type TranscriptLayout = "chat" | "timeline";
 
@@ -20,6 +22,9 @@ const TYPES: Record<TranscriptEntryType, { label: string; icon: LucideIcon; dot:
   "tool-request": { label: "Tool request", icon: Wrench, dot: "bg-amber-100 text-amber-800" },
   "tool-response": { label: "Tool response", icon: Wrench, dot: "bg-emerald-100 text-emerald-800" },
 };
+const SUPERVISOR = { label: "Supervisor", icon: Headset, dot: "bg-violet-100 text-violet-800" };
+
+const kindOf = (entry: TranscriptEntry) => (entry.supervisor ? SUPERVISOR : TYPES[entry.type]);
 
 export const TranscriptEntryItem = memo(function TranscriptEntryItem({ entry, layout }: { entry: TranscriptEntry; layout: TranscriptLayout }) {
   return (
@@ -27,6 +32,7 @@ export const TranscriptEntryItem = memo(function TranscriptEntryItem({ entry, la
       className={cn(layout === "timeline" && "relative flex gap-3")}
       data-testid="transcript-entry"
       data-type={entry.type}
+      data-supervisor={entry.supervisor?.action}
       data-error={entry.isError ? "true" : undefined}
     >
       {layout === "timeline" ? (
@@ -47,8 +53,9 @@ function EntryMeta({ entry, className, children }: { entry: TranscriptEntry; cla
   return (
     <div className={cn("flex flex-wrap items-center gap-x-2 gap-y-1 text-xs text-muted-foreground", className)}>
       <span className="font-semibold text-foreground/85" data-testid="entry-type">
-        {TYPES[entry.type].label}
+        {kindOf(entry).label}
       </span>
+      {entry.supervisor && <span data-testid="entry-supervisor">{entry.supervisor.name}</span>}
       <time dateTime={entry.timestamp} className="tabular-nums" data-testid="entry-time">
         {formatEntryTime(entry.timestamp)}
       </time>
@@ -91,7 +98,7 @@ function ToolJson({ entry, className }: { entry: TranscriptEntry; className?: st
 }
 
 function TimelineEntry({ entry }: { entry: TranscriptEntry }) {
-  const type = TYPES[entry.type];
+  const type = kindOf(entry);
   const Icon = entry.isError ? AlertCircle : type.icon;
   return (
     <>
@@ -165,7 +172,7 @@ function ToolCard({ entry }: { entry: TranscriptEntry }) {
 }
 
 function SystemLine({ entry }: { entry: TranscriptEntry }) {
-  const Icon = entry.isError ? AlertCircle : Info;
+  const Icon = entry.isError ? AlertCircle : entry.supervisor ? Headset : Info;
   return (
     <div
       className={cn(

@@ -13,7 +13,8 @@ import { CallCostBreakdown } from "./call-cost-breakdown";
 import { AssistantName, CallDuration, CallStatusBadge, formatCallDate } from "./call-format";
 import { CallTranscript } from "./call-transcript";
 import { RawLogsDrawer } from "./raw-logs-drawer";
-import { useCall, useDeleteCall, useNow } from "./use-calls";
+import { useNow } from "@/hooks/use-now";
+import { useCall, useDeleteCall } from "./use-calls";
 
 interface CallDetailsSheetProps {
   /** The row shown; kept while the panel animates closed. The whole record is read when it opens. */

@@ -2,7 +2,7 @@ import { format } from "date-fns";
 import { callDuration, callStatus, type CallStatusKind, type CallSummary, type CallType } from "@shared/call-records";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
-import { useNow } from "./use-calls";
+import { useNow } from "@/hooks/use-now";
 
 /** Spec §9: call dates like "Mar 14, 2026 11:04 AM"; spec §8's fallback when unreadable. */
 export function formatCallDate(iso: string): string {

@@ -1,5 +1,4 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useState } from "react";
 import {
   CALL_MESSAGES,
   CALL_PAGE_DEFAULT,
@@ -65,17 +64,4 @@ export function useDeleteCall() {
     mutationFn: (id: string) => api<void>(`/api/calls/${id}`, { method: "DELETE" }),
     onSuccess: () => client.invalidateQueries({ queryKey: callsQueryKey }),
   });
-}
-
-/** The current time, advancing every second while `active` (a call in progress); frozen otherwise. */
-export function useNow(active: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
-  useEffect(() => {
-    if (!active) return;
-    const tick = () => setNow(Date.now());
-    tick();
-    const timer = setInterval(tick, 1000);
-    return () => clearInterval(timer);
-  }, [active]);
-  return now;
 }

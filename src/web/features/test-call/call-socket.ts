@@ -4,9 +4,10 @@
  * JSON control messages both ways. Owns the capture and playback for the call's lifetime.
  */
 import { serverMessageSchema, type ClientMessage, type ServerMessage, type UserEndReason } from "@shared/calls";
-import type { Capture } from "./audio-capture";
-import type { Playback } from "./audio-playback";
-import type { PlaybackReport } from "./playback-worklet";
+import type { Capture } from "@/lib/audio/audio-capture";
+import type { Playback } from "@/lib/audio/audio-playback";
+import type { PlaybackReport } from "@/lib/audio/playback-worklet";
+import { socketUrl } from "@/lib/socket-url";
 
 export interface CallSocketHandlers {
   open(): void;
@@ -27,8 +28,7 @@ const MAX_BUFFERED_BYTES = 1024 * 1024;
 const END_GRACE_MS = 5000;
 
 export function liveCallUrl(sessionId: string, location: Location = window.location): string {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  return `${scheme}//${location.host}/api/calls/live?session_id=${encodeURIComponent(sessionId)}`;
+  return socketUrl(`/api/calls/live?session_id=${encodeURIComponent(sessionId)}`, location);
 }
 
 export class CallSocket {

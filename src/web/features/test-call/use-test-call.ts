@@ -7,8 +7,8 @@ import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateA
 import { formatDuration, TEST_CALL_MESSAGES, testSessionSchema, type TestSession, type TranscriptEntry, type UserEndReason } from "@shared/calls";
 import { toast } from "@/components/ui/sonner";
 import { ApiError, api } from "@/lib/api";
-import { MIC_REQUIRED_MESSAGE, isPermissionDenied, requestMicrophone, startCapture, stopStream, type Capture } from "./audio-capture";
-import { createPlayback } from "./audio-playback";
+import { MIC_REQUIRED_MESSAGE, isPermissionDenied, requestMicrophone, startCapture, stopStream, type Capture } from "@/lib/audio/audio-capture";
+import { createPlayback } from "@/lib/audio/audio-playback";
 import { CallSocket, type CallSocketHandlers } from "./call-socket";
 import { callReducer, initialCallView, isLive, type CallAction, type CallPhase, type Notice } from "./call-state";
 

@@ -1,8 +1,9 @@
 /**
- * The speaker side of a test call: an AudioWorklet at 24 kHz playing the assistant's PCM16
- * from a queue (playback-worklet.ts), reporting the milliseconds played per item.
+ * The speaker side of a call in the browser: an AudioWorklet playing PCM16 from a queue
+ * (playback-worklet.ts), reporting the milliseconds played per item. The Test Call plays the
+ * assistant at 24 kHz; the live board plays a call it listens to at the call's own rate.
  */
-import type { PlaybackReport, PlaybackWorkletMessage } from "./playback-worklet";
+import type { PlaybackOptions, PlaybackReport, PlaybackWorkletMessage } from "./playback-worklet";
 // Vite bundles the worklet as its own file and hands back its URL (the linter cannot see Vite's default export).
 // oxlint-disable-next-line import/default
 import playbackWorkletUrl from "./playback-worklet.ts?worker&url";
@@ -24,8 +25,8 @@ export interface PlaybackHandlers {
  * The context is created synchronously so a caller can do it inside the click that starts the
  * call (Safari only lets audio start from a user gesture); the worklet loads when `ready` resolves.
  */
-export function createPlayback(handlers: PlaybackHandlers): Playback & { ready: Promise<void> } {
-  const context = new AudioContext({ sampleRate: 24_000, latencyHint: "interactive" });
+export function createPlayback(handlers: PlaybackHandlers, { sampleRate = 24_000, ...options }: PlaybackOptions & { sampleRate?: number } = {}): Playback & { ready: Promise<void> } {
+  const context = new AudioContext({ sampleRate, latencyHint: "interactive" });
   let node: AudioWorkletNode | null = null;
   let closed = false;
   // Audio that arrives before the worklet is loaded waits here (the greeting can be that quick).
@@ -41,7 +42,12 @@ export function createPlayback(handlers: PlaybackHandlers): Playback & { ready: 
   const ready = (async () => {
     await context.audioWorklet.addModule(playbackWorkletUrl);
     if (closed) return;
-    const created = new AudioWorkletNode(context, "playback-processor", { numberOfInputs: 0, numberOfOutputs: 1, outputChannelCount: [1] });
+    const created = new AudioWorkletNode(context, "playback-processor", {
+      numberOfInputs: 0,
+      numberOfOutputs: 1,
+      outputChannelCount: [1],
+      processorOptions: options,
+    });
     created.port.onmessage = (event: MessageEvent<PlaybackReport>) => {
       if (!closed) handlers.played(event.data);
     };

@@ -1,10 +1,12 @@
 /**
- * AudioWorklet processor: microphone → PCM16 little-endian, 24 kHz mono, posted in chunks of
- * 4096 samples (spec §9) with the chunk's RMS level for the meter.
+ * AudioWorklet processor: microphone → PCM16 little-endian mono at the target rate (24 kHz for
+ * a test call, the call's rate for a supervisor who took over), posted in chunks (4096 samples
+ * for a test call, spec §9; shorter for the live board, where each chunk is delay) with the
+ * chunk's RMS level for the meter.
  *
  * Loaded as its own file through `?worker&url` (CSP script-src 'self'), which bundles its one
  * import (resampler.ts, itself import-free) into it. Chromium resamples the microphone into a
- * 24 kHz context itself; browsers that refuse to join a microphone to a context of another rate
+ * context at the target rate itself; browsers that refuse to join a microphone to a context of another rate
  * (Firefox) get a context at the device's rate, and this processor low-pass filters, then
  * resamples (resampler.ts).
  */
@@ -15,10 +17,14 @@ declare const sampleRate: number;
 declare class AudioWorkletProcessor {
   readonly port: MessagePort;
 }
-declare function registerProcessor(name: string, processor: new () => AudioWorkletProcessor): void;
+declare function registerProcessor(name: string, processor: new (options?: { processorOptions?: CaptureOptions }) => AudioWorkletProcessor): void;
 
-const TARGET_RATE = 24_000;
-const CHUNK_SAMPLES = 4096;
+export interface CaptureOptions {
+  /** Rate of the PCM16 posted (default 24 kHz). */
+  targetRate?: number;
+  /** Samples per posted chunk (default 4096). */
+  chunkSamples?: number;
+}
 
 export type CaptureWorkletMessage = { type: "enabled"; enabled: boolean };
 export interface CaptureChunk {
@@ -27,15 +33,19 @@ export interface CaptureChunk {
 }
 
 class CaptureProcessor extends AudioWorkletProcessor {
-  private chunk = new Int16Array(CHUNK_SAMPLES);
+  private readonly chunkSamples: number;
+  private chunk: Int16Array;
   private filled = 0;
   private sumSquares = 0;
   private enabled = true;
-  private readonly resampler = new Resampler(sampleRate, TARGET_RATE);
+  private readonly resampler: Resampler;
   private readonly emit = (value: number) => this.push(value);
 
-  constructor() {
+  constructor(options?: { processorOptions?: CaptureOptions }) {
     super();
+    this.chunkSamples = options?.processorOptions?.chunkSamples ?? 4096;
+    this.chunk = new Int16Array(this.chunkSamples);
+    this.resampler = new Resampler(sampleRate, options?.processorOptions?.targetRate ?? 24_000);
     this.port.onmessage = (event: MessageEvent<CaptureWorkletMessage>) => {
       if (event.data.type !== "enabled") return;
       this.enabled = event.data.enabled;
@@ -54,12 +64,12 @@ class CaptureProcessor extends AudioWorkletProcessor {
     this.chunk[this.filled] = clamped < 0 ? clamped * 0x8000 : clamped * 0x7fff;
     this.sumSquares += clamped * clamped;
     this.filled += 1;
-    if (this.filled < CHUNK_SAMPLES) return;
-    const level = Math.sqrt(this.sumSquares / CHUNK_SAMPLES);
+    if (this.filled < this.chunkSamples) return;
+    const level = Math.sqrt(this.sumSquares / this.chunkSamples);
     const pcm = this.chunk.buffer as ArrayBuffer;
     const message: CaptureChunk = { pcm, level };
     this.port.postMessage(message, [pcm]);
-    this.chunk = new Int16Array(CHUNK_SAMPLES);
+    this.chunk = new Int16Array(this.chunkSamples);
     this.reset();
   }
 

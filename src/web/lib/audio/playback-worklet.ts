@@ -1,23 +1,28 @@
 /**
- * AudioWorklet processor: plays the assistant's PCM16 24 kHz audio from a queue, without gaps
- * between chunks, and accounts for what was actually played per assistant item (the server
- * truncates the model's item at that point on barge-in).
+ * AudioWorklet processor: plays PCM16 audio from a queue, without gaps between chunks, and
+ * accounts for what was actually played per item (a test call's server truncates the model's
+ * item at that point on barge-in; the live board shows how much of a call it has played).
  *
  * - A short prebuffer absorbs network jitter before playback starts (or restarts after running
  *   dry); it grows each time an item runs dry in the middle.
  * - Starting and stopping ramp over a few milliseconds, so neither a flush nor an underrun clicks.
  * - `clear` drops everything queued at the next render quantum (after a 2.7 ms fade).
+ * - A live stream (the board's Listen) caps the queue: audio that arrives in a burst after a
+ *   network stall is dropped from the oldest end rather than heard ever later.
  *
  * Loaded as its own file through `?worker&url` (CSP script-src 'self'); it must import nothing.
- * The context runs at 24 kHz, so samples are played one for one.
+ * The context runs at the audio's sample rate (24 kHz for a test call, 8 kHz for a phone call),
+ * so samples are played one for one.
  */
 
+// The AudioWorkletGlobalScope is not in TypeScript's DOM lib; the few names used here.
+declare const sampleRate: number;
 declare class AudioWorkletProcessor {
   readonly port: MessagePort;
 }
-declare function registerProcessor(name: string, processor: new () => AudioWorkletProcessor): void;
+declare function registerProcessor(name: string, processor: new (options?: { processorOptions?: PlaybackOptions }) => AudioWorkletProcessor): void;
 
-const SAMPLES_PER_MS = 24;
+const SAMPLES_PER_MS = sampleRate / 1000;
 /**
  * Wait for this much audio (or this long) before starting from silence. Audio usually arrives
  * faster than it plays; when it does not (the queue ran dry inside an item), the wait grows, as
@@ -29,6 +34,11 @@ const PREBUFFER_MAX = 300 * SAMPLES_PER_MS;
 const RAMP_SAMPLES = 64;
 /** Progress reports while playing: about every 100 ms. */
 const REPORT_EVERY_SAMPLES = 100 * SAMPLES_PER_MS;
+
+export interface PlaybackOptions {
+  /** Live streams: never hold more than this much audio (the oldest is dropped). */
+  maxQueuedMs?: number;
+}
 
 export type PlaybackWorkletMessage = { type: "push"; itemId: string; pcm: ArrayBuffer } | { type: "clear" };
 /** Played milliseconds of an item, and the output level for the speaking indicator. */
@@ -55,9 +65,12 @@ class PlaybackProcessor extends AudioWorkletProcessor {
   private prebuffer = PREBUFFER_START;
   /** The item whose audio ran out last; more audio for it means the queue ran dry too early. */
   private drainedItem: string | null = null;
+  private readonly maxQueued: number;
 
-  constructor() {
+  constructor(options?: { processorOptions?: PlaybackOptions }) {
     super();
+    const maxMs = options?.processorOptions?.maxQueuedMs;
+    this.maxQueued = maxMs ? Math.round(maxMs * SAMPLES_PER_MS) : Number.POSITIVE_INFINITY;
     this.port.onmessage = (event: MessageEvent<PlaybackWorkletMessage>) => {
       const message = event.data;
       if (message.type === "clear") {
@@ -71,7 +84,19 @@ class PlaybackProcessor extends AudioWorkletProcessor {
       this.drainedItem = null;
       this.queue.push({ itemId: message.itemId, samples, offset: 0 });
       this.queued += samples.length;
+      this.trim();
     };
+  }
+
+  /** Drops the oldest queued audio beyond the cap (live streams only). */
+  private trim(): void {
+    while (this.queued > this.maxQueued) {
+      const chunk = this.queue[0]!;
+      const drop = Math.min(this.queued - this.maxQueued, chunk.samples.length - chunk.offset);
+      chunk.offset += drop;
+      this.queued -= drop;
+      if (chunk.offset >= chunk.samples.length) this.queue.shift();
+    }
   }
 
   private report(): void {

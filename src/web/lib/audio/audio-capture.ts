@@ -1,8 +1,9 @@
 /**
- * The microphone side of a test call: permission, then an AudioWorklet that turns the
- * microphone into PCM16 24 kHz chunks of 4096 samples (capture-worklet.ts).
+ * The microphone side of a call in the browser: permission, then an AudioWorklet that turns the
+ * microphone into PCM16 chunks (capture-worklet.ts): 24 kHz chunks of 4096 samples for a test
+ * call; the call's rate in short chunks for a supervisor who took over a live call.
  */
-import type { CaptureChunk, CaptureWorkletMessage } from "./capture-worklet";
+import type { CaptureChunk, CaptureOptions, CaptureWorkletMessage } from "./capture-worklet";
 // Vite bundles the worklet as its own file and hands back its URL (the linter cannot see Vite's default export).
 // oxlint-disable-next-line import/default
 import captureWorkletUrl from "./capture-worklet.ts?worker&url";
@@ -47,8 +48,8 @@ function sourceIn(context: AudioContext, stream: MediaStream): MediaStreamAudioS
 }
 
 /** Starts sending the stream's audio to `onChunk`. The stream's tracks are stopped by `stop()`. */
-export async function startCapture(stream: MediaStream, onChunk: (chunk: CaptureChunk) => void): Promise<Capture> {
-  let context = new AudioContext({ sampleRate: 24_000, latencyHint: "interactive" });
+export async function startCapture(stream: MediaStream, onChunk: (chunk: CaptureChunk) => void, options: CaptureOptions = {}): Promise<Capture> {
+  let context = new AudioContext({ sampleRate: options.targetRate ?? 24_000, latencyHint: "interactive" });
   let source = sourceIn(context, stream);
   if (!source) {
     void context.close();
@@ -57,7 +58,14 @@ export async function startCapture(stream: MediaStream, onChunk: (chunk: Capture
   }
   try {
     await context.audioWorklet.addModule(captureWorkletUrl);
-    const node = new AudioWorkletNode(context, "capture-processor", { numberOfInputs: 1, numberOfOutputs: 1, outputChannelCount: [1], channelCount: 1, channelCountMode: "explicit" });
+    const node = new AudioWorkletNode(context, "capture-processor", {
+      numberOfInputs: 1,
+      numberOfOutputs: 1,
+      outputChannelCount: [1],
+      channelCount: 1,
+      channelCountMode: "explicit",
+      processorOptions: options,
+    });
     node.port.onmessage = (event: MessageEvent<CaptureChunk>) => onChunk(event.data);
     source.connect(node);
     // The node writes silence; joining it to the destination keeps the graph pulling it.

@@ -1,0 +1,53 @@
+/**
+ * The board's list of calls in progress, from `WS /api/live/board` (src/shared/live.ts): a
+ * snapshot on open, then one message per change — no polling. A dropped socket is opened again
+ * with backoff; its fresh snapshot replaces the stale list.
+ */
+import { useEffect, useReducer } from "react";
+import { boardServerMessageSchema } from "@shared/live";
+import { socketUrl } from "@/lib/socket-url";
+import { boardReducer, initialBoard, reconnectDelayMs } from "./live-state";
+
+export function useLiveBoard() {
+  const [board, dispatch] = useReducer(boardReducer, initialBoard);
+
+  useEffect(() => {
+    let ws: WebSocket | null = null;
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let attempt = 0;
+    let disposed = false;
+
+    const connect = () => {
+      timer = null;
+      const socket = new WebSocket(socketUrl("/api/live/board"));
+      ws = socket;
+      socket.onopen = () => {
+        attempt = 0;
+        dispatch({ type: "connected" });
+      };
+      socket.onmessage = (event: MessageEvent<unknown>) => {
+        if (typeof event.data !== "string") return;
+        try {
+          dispatch(boardServerMessageSchema.parse(JSON.parse(event.data)));
+        } catch {
+          // A message this client does not know (a newer server): ignored.
+        }
+      };
+      socket.onclose = () => {
+        if (disposed || ws !== socket) return;
+        dispatch({ type: "disconnected" });
+        timer = setTimeout(connect, reconnectDelayMs(attempt));
+        attempt += 1;
+      };
+    };
+    connect();
+
+    return () => {
+      disposed = true;
+      if (timer) clearTimeout(timer);
+      ws?.close(1000, "Board closed");
+    };
+  }, []);
+
+  return board;
+}
