@@ -1,5 +1,6 @@
 import { CircleStop, MessageSquare } from "lucide-react";
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useMemo } from "react";
+import { useFollowScroll } from "@/hooks/use-follow-scroll";
 import type { LiveCallSummary } from "@shared/live";
 import { TranscriptEntryItem } from "@/components/transcript-entry";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
@@ -80,23 +81,7 @@ export function WatchSheet({ summary, open, now, onOpenChange }: WatchSheetProps
 
 /** The transcript as it is spoken; follows new entries unless the reader has scrolled up. */
 function LiveTranscript({ rows }: { rows: ReturnType<typeof watchRows> }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const onScroll = () => {
-      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-    };
-    el.addEventListener("scroll", onScroll, { passive: true });
-    return () => el.removeEventListener("scroll", onScroll);
-  }, []);
-
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [rows]);
+  const scroller = useFollowScroll(rows);
 
   return (
     <div ref={scroller} className="flex min-h-0 flex-1 flex-col overflow-y-auto" data-testid="live-transcript">

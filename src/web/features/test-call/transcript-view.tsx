@@ -1,5 +1,6 @@
 import { MessageSquare } from "lucide-react";
-import { useEffect, useLayoutEffect, useRef, type ReactNode } from "react";
+import type { ReactNode } from "react";
+import { useFollowScroll } from "@/hooks/use-follow-scroll";
 import { TranscriptEntryItem } from "@/components/transcript-entry";
 import type { TranscriptRow } from "./call-state";
 
@@ -17,23 +18,7 @@ export function TranscriptEmpty() {
 
 /** The live transcript; follows new entries unless the reader has scrolled up. */
 export function TranscriptView({ rows, notice }: { rows: TranscriptRow[]; notice?: ReactNode }) {
-  const scroller = useRef<HTMLDivElement>(null);
-  const stick = useRef(true);
-
-  useEffect(() => {
-    const el = scroller.current;
-    if (!el) return;
-    const onScroll = () => {
-      stick.current = el.scrollHeight - el.scrollTop - el.clientHeight < 80;
-    };
-    el.addEventListener("scroll", onScroll, { passive: true });
-    return () => el.removeEventListener("scroll", onScroll);
-  }, []);
-
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el && stick.current) el.scrollTop = el.scrollHeight;
-  }, [rows]);
+  const scroller = useFollowScroll(rows);
 
   return (
     <div ref={scroller} className="flex min-h-0 flex-1 flex-col overflow-y-auto" data-testid="test-call-transcript">
