@@ -3,7 +3,14 @@
  * panels and dialogs the app opens: no serious or critical violation anywhere.
  */
 import { axeViolations, isSerious, settle, SIGNED_IN_PAGES, SIGNED_OUT_PAGES, type AxeFinding } from "../tests/a11y-pages.ts";
+import type { Page } from "@playwright/test";
 import { expect, test } from "./fixtures.ts";
+
+/** Escape, then wait until the dialog has gone: a click while it animates out is swallowed. */
+async function closeDialog(page: Page) {
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("dialog")).toHaveCount(0);
+}
 
 const report = (where: string, findings: AxeFinding[]) => findings.filter(isSerious).map((f) => `${where}: ${f.id} (${f.impact}) ${f.help} → ${f.targets.slice(0, 3).join(", ")}`);
 
@@ -36,15 +43,15 @@ test("signed in: every app page, its panels and dialogs", async ({ page, server,
   await page.getByRole("button", { name: "Create new" }).click();
   await page.getByRole("dialog").getByLabel("Name").waitFor();
   await check("/assistants Create Assistant");
-  await page.keyboard.press("Escape");
+  await closeDialog(page);
   await page.getByTestId("assistant-row").first().click();
   await page.getByRole("dialog").getByRole("button", { name: "Edit" }).waitFor();
   await check("/assistants details");
-  await page.keyboard.press("Escape");
+  await closeDialog(page);
   await page.getByTestId("assistant-row").first().getByRole("button", { name: "Test call" }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Start Call" }).waitFor();
   await check("/assistants Test Call");
-  await page.keyboard.press("Escape");
+  await closeDialog(page);
 
   await page.goto("/tools");
   await page.getByRole("button", { name: "Create new" }).click();
@@ -52,11 +59,11 @@ test("signed in: every app page, its panels and dialogs", async ({ page, server,
   await check("/tools Create Tool");
   await page.getByRole("dialog").getByRole("tab", { name: "Connectors" }).click();
   await check("/tools Connectors");
-  await page.keyboard.press("Escape");
+  await closeDialog(page);
   await page.getByTestId("tool-row").first().getByRole("button", { name: /^Test / }).click();
   await page.getByRole("dialog").getByRole("button", { name: "Launch Test" }).waitFor();
   await check("/tools Test Tool");
-  await page.keyboard.press("Escape");
+  await closeDialog(page);
 
   await page.goto("/settings");
   await settle(page);

@@ -62,7 +62,7 @@ export async function startTestServer(env: Record<string, string> = {}, deps: Pa
  * Each Playwright worker runs the real server in-process — production build, real socket, its own
  * fresh embedded database — so specs can check what landed in the database.
  */
-export const test = base.extend<{ user: { email: string; password: string; name: string } }, { server: TestServer }>({
+export const test = base.extend<{ user: { email: string; password: string; name: string }; twilioStock: void }, { server: TestServer }>({
   server: [
     // Playwright reads a fixture's dependencies from its destructuring pattern, so it must be `{}`.
     // oxlint-disable-next-line no-empty-pattern
@@ -74,6 +74,14 @@ export const test = base.extend<{ user: { email: string; password: string; name:
     { scope: "worker" },
   ],
   baseURL: async ({ server }, use) => use(server.url),
+  /** The worker's server outlives each test: numbers one test made Twilio run out of are back for the next. */
+  twilioStock: [
+    async ({ server }, use) => {
+      server.twilio.resetAvailable();
+      await use();
+    },
+    { auto: true },
+  ],
   /** A fresh account, signed in through the API so specs that aren't about login start on the app. */
   user: async ({ page, server }, use) => {
     const { email, password, name } = await signUp(requestPost(page.request, server.url), newAccount("Dana Scully", "e2e-"));

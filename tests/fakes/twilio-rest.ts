@@ -98,6 +98,8 @@ export interface FakeTwilioRest {
   addAccount(options?: Partial<FakeAccount>): FakeAccount;
   /** Numbers Twilio offers in a country; `[]` makes the country run out. Defaults exist for the six choices. */
   setAvailable(isoCountry: string, phoneNumbers: string[]): void;
+  /** Every country offers endless numbers again (undoes `setAvailable`; for a server shared by several tests). */
+  resetAvailable(): void;
   /** The numbers an account holds now (bought and not released). */
   numbersOf(accountSid: string): FakeIncomingNumber[];
   addCall(accountSid: string, call: { from: string; to: string; sid?: string; status?: string }): FakeCall;
@@ -249,6 +251,13 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
     setAvailable(country, list) {
       endless.delete(country);
       available.set(country, [...list]);
+    },
+    resetAvailable() {
+      for (const country of Object.keys(DEFAULT_PREFIX)) {
+        endless.add(country);
+        available.set(country, []);
+        topUp(country);
+      }
     },
     numbersOf: (accountSid) => [...numbers.values()].filter((n) => n.accountSid === accountSid),
     addCall(accountSid, call) {
