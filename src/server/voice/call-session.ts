@@ -12,16 +12,20 @@
  * assistant *audio* (clients may only create assistant text items, which are never spoken),
  * and a user/system item saying "greet the caller" would stay in the conversation; the
  * per-response instructions leave no trace but the spoken greeting itself.
+ *
+ * This file keeps the lifecycle and the caller's side; what the provider's events mean is in
+ * provider-events.ts, and how the end is reported and recorded is in call-finish.ts.
  */
-import { callTariffs, LIVE_CALL_TEXTS, providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
+import { providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
 import { BuiltIns, DEFAULT_HANDOFF, KeypadBuffer, RESERVED_TOOL_NAMES } from "./builtins.ts";
 import { decodeToPcm16, encodeFromPcm16, sampleRateOf } from "./audio.ts";
-import { finishCallRecord, recordingKey, saveCallProgress } from "./call-record.ts";
+import { recordingKey, saveCallProgress } from "./call-record.ts";
+import { finishCall } from "./call-finish.ts";
 import { EarlyAudio } from "./early-audio.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
 import { ProviderEvents } from "./provider-events.ts";
-import { answersUpdate, buildSessionConfig, TRANSCRIPTION_MODEL } from "./providers/realtime-protocol.ts";
+import { answersUpdate, TRANSCRIPTION_MODEL } from "./providers/realtime-protocol.ts";
 import { CallRecorder } from "./recorder.ts";
 import { RecordingStream } from "./recording-stream.ts";
 import { ResponseQueue } from "./response-queue.ts";
@@ -135,6 +139,7 @@ export class CallSession {
       after: (ms, fn) => this.after(ms, fn),
     });
     this.events = new ProviderEvents({
+      assistant: this.o.assistant,
       transport: this.o.transport,
       transcript: this.transcript,
       playback: this.playback,
@@ -150,7 +155,6 @@ export class CallSession {
       phase: () => this.phase,
       ending: () => this.ending !== null,
       activate: () => this.activate(),
-      sessionConfig: () => this.sessionConfig(),
       status: (text, addLine) => this.status(text, addLine),
       fail: (message) => this.providerFailed(message),
       requestResponse: () => this.requestResponse(),
@@ -163,7 +167,7 @@ export class CallSession {
           current: () => this.o.provider,
           newProvider,
           handlersFor: (provider) => this.events.handlersFor(provider),
-          sessionConfig: () => this.sessionConfig(),
+          sessionConfig: () => this.events.sessionConfig(),
           context: () => contextItems(this.transcript.entries()),
           quiet: () => !this.responses.isActive && !this.toolCalls.pending,
           swap: (provider) => {
@@ -292,19 +296,6 @@ export class CallSession {
     if (!this.ending && this.phase === "active" && this.supervision.assistantAnswers) this.responses.request(options);
   }
 
-  /** The same session configuration for every provider session of the call. */
-  private sessionConfig() {
-    const { assistant, transport } = this.o;
-    return buildSessionConfig({
-      model: assistant.model,
-      instructions: assistant.instructions,
-      voice: assistant.voice,
-      format: transport.audioFormat,
-      answers: this.supervision.assistantAnswers,
-      tools: [...this.builtIns.providerTools(), ...new ToolCatalog(assistant.tools, RESERVED_TOOL_NAMES).providerTools()],
-    });
-  }
-
   // -------------------------------------------------------------------------
   // Caller side
 
@@ -396,29 +387,11 @@ export class CallSession {
     this.renewal?.stop();
     this.o.provider.close(1000, "Call ended");
 
-    const durationMs = Math.max(0, endedAt - this.startedAt);
-    // A call that never reached the assistant is recorded (with its reason) but not billed.
-    const cost = this.connected ? callTariffs[this.o.isTest ? "test" : "phone"](durationMs) : 0;
-    const startTime = new Date(this.startedAt).toISOString();
-    const endTime = new Date(endedAt).toISOString();
-    this.recorder.trimAssistant(durationMs);
-    const callId = await this.record;
-
-    const logs = this.logs();
-    const { transport } = this.o;
-    // The caller's side learns the outcome first: the recording and the database may be slow,
-    // and the browser may hang up as soon as it has its figures.
-    transport.send({ type: "status", state: "ended", text: failed && this.lastStatus ? this.lastStatus : LIVE_CALL_TEXTS.callCompleted });
-    transport.send({ type: "ended", callId, reason, durationMs, cost });
-
-    const recording = await this.recording.finish();
-    const { verified } = callId
-      ? await finishCallRecord({ ...this.o, callId, endedAt, reason, cost, logs, recording, providerCost: this.usage.summary(), retryDelaysMs: this.o.finalWriteRetryDelaysMs })
-      : { verified: false };
-    if (callId && !verified) transport.send({ type: "error", message: "Failed to update call record" });
-    transport.close(1000, reason);
-    this.o.logger.info({ callId, reason, durationMs, cost, verified }, "call ended");
-    const outcome: CallOutcome = { callId, reason, startTime, endTime, durationMs, cost, recording, logs, verified };
+    const outcome = await finishCall({
+      ...this.o,
+      reason, failed, lastStatus: this.lastStatus, connected: this.connected, startedAt: this.startedAt, endedAt,
+      record: this.record, recorder: this.recorder, recording: this.recording, usage: this.usage, logs: () => this.logs(),
+    });
     this.resolveClosed(outcome);
     return outcome;
   }

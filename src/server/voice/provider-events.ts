@@ -1,6 +1,7 @@
 /**
- * The provider's side of one live call: what each event of the Realtime session means for the
- * call's parts (transcript, playback, responses, tool calls, usage, recording, the live board).
+ * The provider's side of one live call: how each Realtime session is configured, and what each
+ * of its events means for the call's parts (transcript, playback, responses, tool calls, usage,
+ * recording, the live board).
  *
  * The CallSession (call-session.ts) builds and owns those parts and the call's lifecycle; this
  * only acts on them, and ends the call only through the host (`fail`). Every handler goes quiet
@@ -9,17 +10,19 @@
  * (`handlersFor`).
  */
 import { LIVE_CALL_TEXTS, type CallState } from "../../shared/calls.ts";
-import type { BuiltIns } from "./builtins.ts";
+import { RESERVED_TOOL_NAMES, type BuiltIns } from "./builtins.ts";
+import type { CallAssistant } from "./call-session-types.ts";
 import { decodeToPcm16, durationMsOf } from "./audio.ts";
 import type { PlaybackLedger } from "./playback.ts";
 import type { RealtimeProvider, RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
-import type { RealtimeServerEvent, RealtimeSessionConfig } from "./providers/realtime-protocol.ts";
+import { buildSessionConfig, type RealtimeServerEvent, type RealtimeSessionConfig } from "./providers/realtime-protocol.ts";
 import type { CallRecorder } from "./recorder.ts";
 import type { ResponseQueue } from "./response-queue.ts";
 import type { SessionLogger, Transport } from "./seams.ts";
 import type { SessionRenewal } from "./session-renewal.ts";
 import type { CallSupervision } from "./supervision.ts";
 import type { ToolCalls } from "./tool-calls.ts";
+import { ToolCatalog } from "./tool-resolution.ts";
 import type { TranscriptBuilder } from "./transcript.ts";
 import type { UsageMeter } from "./usage-meter.ts";
 
@@ -28,6 +31,7 @@ type ProviderResponse = Extract<RealtimeServerEvent, { type: "response.done" }>[
 
 /** The call as its provider side sees it: the parts it acts on, the state it reads, the exits it takes. */
 export interface ProviderEventsHost {
+  readonly assistant: CallAssistant;
   readonly transport: Transport;
   readonly transcript: TranscriptBuilder;
   readonly playback: PlaybackLedger;
@@ -46,7 +50,6 @@ export interface ProviderEventsHost {
   ending(): boolean;
   /** The session is configured: the call goes live (greeting, early audio). */
   activate(): void;
-  sessionConfig(): RealtimeSessionConfig;
   /** Status line; texts with "error"/"fail" also add an error system line unless `addLine` is false. */
   status(text: string, addLine?: boolean): void;
   /** The provider's side ended the call with this message. */
@@ -77,9 +80,22 @@ export class ProviderEvents {
     };
   }
 
+  /** The same session configuration for every provider session of the call. */
+  sessionConfig(): RealtimeSessionConfig {
+    const { assistant, transport } = this.call;
+    return buildSessionConfig({
+      model: assistant.model,
+      instructions: assistant.instructions,
+      voice: assistant.voice,
+      format: transport.audioFormat,
+      answers: this.call.supervision.assistantAnswers,
+      tools: [...this.call.builtIns.providerTools(), ...new ToolCatalog(assistant.tools, RESERVED_TOOL_NAMES).providerTools()],
+    });
+  }
+
   private readonly handlers: RealtimeProviderHandlers = {
     open: () => {
-      if (!this.call.ending()) this.call.provider().updateSession(this.call.sessionConfig());
+      if (!this.call.ending()) this.call.provider().updateSession(this.sessionConfig());
     },
     event: (event) => {
       if (!this.call.ending()) this.onProviderEvent(event);
