@@ -63,7 +63,7 @@ export class CallSession {
   private readonly earlyAudio: EarlyAudio;
   private readonly responses: ResponseQueue;
   private readonly usage: UsageMeter;
-  /** What each event of the provider session means for the call (provider-events.ts). */
+  /** How each provider session is configured and what its events mean for the call (provider-events.ts). */
   private readonly events: ProviderEvents;
   private phase: CallState | "idle" = "idle";
   private startedAt = 0;
