@@ -12,16 +12,20 @@
  * assistant *audio* (clients may only create assistant text items, which are never spoken),
  * and a user/system item saying "greet the caller" would stay in the conversation; the
  * per-response instructions leave no trace but the spoken greeting itself.
+ *
+ * This file keeps the lifecycle and the caller's side; what the provider's events mean is in
+ * provider-events.ts, and how the end is reported and recorded is in call-finish.ts.
  */
-import { callTariffs, LIVE_CALL_TEXTS, providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
+import { providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
 import { BuiltIns, DEFAULT_HANDOFF, KeypadBuffer, RESERVED_TOOL_NAMES } from "./builtins.ts";
-import { decodeToPcm16, durationMsOf, encodeFromPcm16, sampleRateOf } from "./audio.ts";
-import { finishCallRecord, recordingKey, saveCallProgress } from "./call-record.ts";
+import { decodeToPcm16, encodeFromPcm16, sampleRateOf } from "./audio.ts";
+import { recordingKey, saveCallProgress } from "./call-record.ts";
+import { finishCall } from "./call-finish.ts";
 import { EarlyAudio } from "./early-audio.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
-import type { RealtimeProvider, RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
-import { answersUpdate, buildSessionConfig, TRANSCRIPTION_MODEL, type RealtimeServerEvent } from "./providers/realtime-protocol.ts";
+import { ProviderEvents } from "./provider-events.ts";
+import { answersUpdate, TRANSCRIPTION_MODEL } from "./providers/realtime-protocol.ts";
 import { CallRecorder } from "./recorder.ts";
 import { RecordingStream } from "./recording-stream.ts";
 import { ResponseQueue } from "./response-queue.ts";
@@ -35,9 +39,6 @@ import { TranscriptBuilder } from "./transcript.ts";
 import { UsageMeter } from "./usage-meter.ts";
 
 export type { CallAssistant, CallOutcome, CallSessionOptions } from "./call-session-types.ts";
-
-type ProviderError = Extract<RealtimeServerEvent, { type: "error" }>["error"];
-type ProviderResponse = Extract<RealtimeServerEvent, { type: "response.done" }>["response"];
 
 export function greetingInstructions(firstMessage: string): string {
   return `Greet the caller by saying exactly the following text, word for word, and nothing else:\n"${firstMessage}"`;
@@ -62,6 +63,8 @@ export class CallSession {
   private readonly earlyAudio: EarlyAudio;
   private readonly responses: ResponseQueue;
   private readonly usage: UsageMeter;
+  /** How each provider session is configured and what its events mean for the call (provider-events.ts). */
+  private readonly events: ProviderEvents;
   private phase: CallState | "idle" = "idle";
   private startedAt = 0;
   private connected = false;
@@ -69,7 +72,6 @@ export class CallSession {
   private ending: Promise<CallOutcome> | null = null;
   private resolveClosed!: (outcome: CallOutcome) => void;
   private lastStatus = "";
-  private lastProviderError: string | null = null;
   /** Resolves with the outcome once the call is closed and its record finalised. */
   readonly closed: Promise<CallOutcome>;
   /** The live board's hold on the call (supervision.ts): fed here, acts through `supervised()`. */
@@ -136,13 +138,36 @@ export class CallSession {
       timeoutMs: this.o.toolTimeoutMs,
       after: (ms, fn) => this.after(ms, fn),
     });
+    this.events = new ProviderEvents({
+      assistant: this.o.assistant,
+      transport: this.o.transport,
+      transcript: this.transcript,
+      playback: this.playback,
+      responses: this.responses,
+      toolCalls: this.toolCalls,
+      usage: this.usage,
+      supervision: this.supervision,
+      recorder: this.recorder,
+      builtIns: this.builtIns,
+      logger: this.o.logger,
+      provider: () => this.o.provider,
+      renewal: () => this.renewal,
+      phase: () => this.phase,
+      ending: () => this.ending !== null,
+      activate: () => this.activate(),
+      status: (text, addLine) => this.status(text, addLine),
+      fail: (message) => this.providerFailed(message),
+      requestResponse: () => this.requestResponse(),
+      saveProgress: () => void saveCallProgress(this.o, this.record, this.logs()),
+      elapsed: () => this.elapsed(),
+    });
     const newProvider = this.o.newProvider;
     this.renewal = newProvider
       ? new SessionRenewal({
           current: () => this.o.provider,
           newProvider,
-          handlersFor: (provider) => this.handlersFor(provider),
-          sessionConfig: () => this.sessionConfig(),
+          handlersFor: (provider) => this.events.handlersFor(provider),
+          sessionConfig: () => this.events.sessionConfig(),
           context: () => contextItems(this.transcript.entries()),
           quiet: () => !this.responses.isActive && !this.toolCalls.pending,
           swap: (provider) => {
@@ -152,7 +177,7 @@ export class CallSession {
           fail: (reason) => {
             this.status("Connection failed", false);
             this.transcript.system(`Connection failed: ${reason}`, true);
-            void this.end(this.providerFailure(reason), true);
+            this.providerFailed(reason);
           },
           after: (ms, fn) => this.after(ms, fn),
           connectTimeoutMs: this.o.connectTimeoutMs,
@@ -174,7 +199,7 @@ export class CallSession {
     const { transport, provider, assistant } = this.o;
     transport.start(this.transportHandlers);
     this.status("Connecting...");
-    provider.connect(this.handlersFor(provider));
+    provider.connect(this.events.handlersFor(provider));
     this.after(this.o.connectTimeoutMs, () => {
       if (this.phase !== "connecting") return;
       this.status("Connection failed", false);
@@ -249,6 +274,11 @@ export class CallSession {
     return this.o.now() - this.startedAt;
   }
 
+  /** What the record keeps of the call so far. */
+  private logs(): CallLogs {
+    return { isTest: this.o.isTest, transcript: this.transcript.entries(), toolsUsed: [...this.toolCalls.used] };
+  }
+
   /** Status line; texts with "error"/"fail" also add an error system line (spec §4) unless the caller adds a better one. */
   private status(text: string, addLine = true): void {
     this.lastStatus = text;
@@ -256,39 +286,14 @@ export class CallSession {
     if (addLine && /error|fail/i.test(text)) this.transcript.system(text, true);
   }
 
-  /** The ended reason of a call the provider's side ended: a phone call's names the provider (issue 10). */
-  private providerFailure(message: string): string {
-    return this.o.isTest ? message : providerErrorReason(message);
+  /** The provider's side ended the call: a phone call's ended reason names the provider (issue 10). */
+  private providerFailed(message: string): void {
+    void this.end(this.o.isTest ? message : providerErrorReason(message), true);
   }
 
   private requestResponse(options?: Parameters<ResponseQueue["request"]>[0]): void {
     // While a supervisor has taken over, the assistant stays silent whatever asks it to speak.
     if (!this.ending && this.phase === "active" && this.supervision.assistantAnswers) this.responses.request(options);
-  }
-
-  /** The same session configuration for every provider session of the call. */
-  private sessionConfig() {
-    const { assistant, transport } = this.o;
-    return buildSessionConfig({
-      model: assistant.model,
-      instructions: assistant.instructions,
-      voice: assistant.voice,
-      format: transport.audioFormat,
-      answers: this.supervision.assistantAnswers,
-      tools: [...this.builtIns.providerTools(), ...new ToolCatalog(assistant.tools, RESERVED_TOOL_NAMES).providerTools()],
-    });
-  }
-
-  /** The session's handlers for `provider`: silent unless it is the call's current session. */
-  private handlersFor(provider: RealtimeProvider): RealtimeProviderHandlers {
-    const h = this.providerHandlers;
-    const current = () => provider === this.o.provider;
-    return {
-      open: () => current() && h.open(),
-      event: (event) => current() && h.event(event),
-      error: (message, beforeOpen) => current() && h.error(message, beforeOpen),
-      close: (code, reason) => current() && h.close(code, reason),
-    };
   }
 
   // -------------------------------------------------------------------------
@@ -317,114 +322,6 @@ export class CallSession {
     disconnect: (left) => void this.end(this.builtIns.leavingReason ?? left.reason, false, left.lastHeardAt),
   };
 
-  // -------------------------------------------------------------------------
-  // Provider side
-
-  private readonly providerHandlers: RealtimeProviderHandlers = {
-    open: () => {
-      if (!this.ending) this.o.provider.updateSession(this.sessionConfig());
-    },
-    event: (event) => {
-      if (!this.ending) this.onProviderEvent(event);
-    },
-    error: (message, beforeOpen) => {
-      if (this.ending) return;
-      if (beforeOpen) {
-        this.status("Connection failed", false);
-        this.transcript.system(`Connection failed: ${message}`, true);
-        void this.end(this.providerFailure(message), true);
-        return;
-      }
-      this.lastProviderError = message;
-      this.status("Connection error", false);
-      this.transcript.system(`Connection error: ${message}`, true);
-    },
-    close: (code, reason) => {
-      if (this.ending) return;
-      // A session that ends under a live call is replaced, not the end of the call; only a
-      // normal close (1000) is taken as the provider meaning to end it.
-      if (code !== 1000 && this.phase === "active" && this.renewal?.recover(reason || `Disconnected (${code})`)) return;
-      this.status(`Disconnected (${code}) - ${reason}`);
-      if (code === 1000) this.transcript.system(LIVE_CALL_TEXTS.sessionEndedNormally);
-      void this.end(this.providerFailure(reason || this.lastProviderError || `Disconnected (${code})`), true);
-    },
-  };
-
-  private onProviderEvent(event: RealtimeServerEvent): void {
-    this.handleProviderEvent(event);
-    if (!this.ending) this.renewal?.observe(event);
-  }
-
-  private handleProviderEvent(event: RealtimeServerEvent): void {
-    switch (event.type) {
-      case "session.created":
-      case "input_audio_buffer.speech_stopped":
-        break;
-      case "session.updated":
-        if (this.phase === "connecting") this.activate();
-        break;
-      case "error":
-        this.onProviderError(event.error);
-        break;
-      case "response.created":
-        this.responses.created();
-        this.playback.responseStarted(event.response.id);
-        // One the provider started as a supervisor took over (before answers went off): stopped.
-        if (!this.supervision.assistantAnswers) this.o.provider.cancelResponse();
-        this.status("Assistant is responding");
-        break;
-      case "response.done":
-        this.playback.responseDone(event.response.id);
-        this.usage.response(event.response.usage);
-        this.onResponseDone(event.response);
-        break;
-      case "response.output_item.added":
-        this.toolCalls.item(event.response_id, event.item, false);
-        break;
-      case "response.output_item.done":
-        this.toolCalls.item(event.response_id, event.item, true);
-        break;
-      case "response.function_call_arguments.delta":
-        this.toolCalls.delta(event.response_id, event.call_id, event.delta);
-        break;
-      case "response.function_call_arguments.done":
-        this.toolCalls.argumentsDone(event.response_id, event.call_id, event.name, event.arguments);
-        break;
-      case "response.output_audio.delta":
-        this.onAssistantAudio(event.response_id, event.item_id, event.delta);
-        break;
-      case "response.output_audio.done":
-        this.playback.audioDone(event.item_id);
-        break;
-      case "response.output_audio_transcript.delta":
-      case "response.output_text.delta":
-        // After a barge-in the rest of the text was never heard: the entry is flagged instead.
-        // An item cut before its first piece still gets its entry (flagged), or it would vanish.
-        if (this.takesText(event.item_id)) this.transcript.assistantPiece(event.delta, event.item_id);
-        break;
-      case "response.output_audio_transcript.done":
-        if (this.takesText(event.item_id)) this.transcript.assistantDone(event.item_id, event.transcript);
-        break;
-      case "input_audio_buffer.speech_started":
-        // While a supervisor talks, the caller speaking over them must not flush their voice.
-        if (this.supervision.assistantAnswers) this.bargeIn();
-        break;
-      case "input_audio_buffer.committed":
-        this.transcript.reserveUser(event.item_id);
-        break;
-      case "conversation.item.input_audio_transcription.completed":
-        this.usage.transcribed(event.usage);
-        this.transcript.fillUser(event.item_id, event.transcript);
-        break;
-      case "conversation.item.input_audio_transcription.failed":
-        this.transcript.fillUser(event.item_id, `(transcription failed: ${event.error?.message ?? "unknown error"})`, true);
-        break;
-      case "conversation.item.truncated":
-        this.transcript.markInterrupted(event.item_id, event.audio_end_ms);
-        break;
-    }
-  }
-
   private activate(): void {
     this.phase = "active";
     this.connected = true;
@@ -433,113 +330,6 @@ export class CallSession {
     if (first) this.requestResponse({ instructions: greetingInstructions(first), tool_choice: "none" });
     // After the greeting's request, so the first message is spoken first.
     this.earlyAudio.drain((chunk) => this.o.provider.appendAudio(chunk));
-  }
-
-  private onProviderError(error: ProviderError): void {
-    const message = error.message;
-    // Our barge-in cancel raced the response's own end: nothing was left to cancel.
-    if (error.code === "response_cancel_not_active") return;
-    // The 60-minute cap (or an earlier one): the provider closes the session right after this.
-    if (error.code === "session_expired" && this.phase === "active" && this.renewal?.recover(message)) return;
-    if (error.code === "conversation_already_has_active_response") {
-      // Raced a response the server started itself (VAD): ask again when that one is done.
-      this.responses.refusedAsActive();
-      return;
-    }
-    // Errors name the client event that caused them: that decides what is now broken.
-    const cause = error.event_id ? this.o.provider.clientEventType(error.event_id) : undefined;
-    if (cause === "session.update" && this.phase === "connecting") {
-      // Nothing will make this session usable: say why at once instead of timing out.
-      const reason = `Failed to initialize session: ${message}`;
-      this.lastProviderError = reason;
-      this.status("Connection failed", false);
-      this.transcript.system(reason, true);
-      void this.end(this.providerFailure(reason), true);
-      return;
-    }
-    // A refused response.create never becomes a response: free the slot, or every later
-    // request (typed text, tool outputs) waits behind it for ever.
-    if (cause === "response.create") this.responses.refused();
-    this.lastProviderError = message;
-    this.status(`Error: ${message}`, false);
-    this.transcript.system(`Error from the provider: ${message}`, true);
-    // The 60-minute cap: the provider closes the session right after this event.
-    if (error.code === "session_expired") void this.end(this.providerFailure(message), true);
-  }
-
-  /** Text of an assistant item goes to the transcript unless the item was cut after some text was shown. */
-  private takesText(itemId: string): boolean {
-    return !this.playback.isInterrupted(itemId) || !this.transcript.hasAssistantItem(itemId);
-  }
-
-  private onResponseDone(response: ProviderResponse): void {
-    this.status("Assistant finished responding");
-    // A response cancelled by a barge-in lists what its cut item had generated; if none of that
-    // text had streamed yet, it is the only text the item will ever have.
-    for (const item of response.output ?? []) {
-      if (item.type !== "message" || item.id === undefined || !this.playback.isInterrupted(item.id)) continue;
-      const spoken = item.content?.find((part) => typeof part.transcript === "string" && part.transcript !== "")?.transcript;
-      if (spoken) this.transcript.assistantDone(item.id, spoken);
-    }
-    if (response.status === "failed") {
-      const message = response.status_details?.error?.message ?? "The response failed";
-      this.transcript.system(`Error from the provider: ${message}`, true);
-    }
-    const outputs = this.toolCalls.responseDone(response.id, response.output, (response.status ?? "completed") === "completed");
-    if (outputs) {
-      outputs.then(
-        (items) => {
-          if (this.ending) return;
-          for (const item of items) this.o.provider.createItem(item);
-          // After end_call / transfer_call the assistant has had its last word.
-          if (items.length > 0 && !this.builtIns.finishing) this.requestResponse();
-        },
-        (err: unknown) => this.o.logger.error({ err }, "tool calls failed"),
-      );
-    }
-    // A finished turn is saved at once, so a crash of this instance loses at most the next one.
-    void saveCallProgress(this.o, this.record, { isTest: this.o.isTest, transcript: this.transcript.entries(), toolsUsed: [...this.toolCalls.used] });
-    // Frees the slot; a request queued meanwhile (typed text, tool outputs ready) goes out now.
-    this.responses.done();
-  }
-
-  private onAssistantAudio(responseId: string, itemId: string, base64: string): void {
-    // Late deltas of an interrupted item or a cancelled response must not reach the caller's
-    // (flushed) queue; nor does anything the assistant says while a supervisor has the call.
-    if (!this.playback.accepts(itemId, responseId) || !this.supervision.assistantAnswers) return;
-    const format = this.o.transport.audioFormat;
-    const audio = Buffer.from(base64, "base64");
-    // Audio the transport refuses (backpressure) is neither recorded nor counted as sent; the
-    // item is still known, so a barge-in truncates it at what was really sent.
-    const sent = this.o.transport.sendAudio(itemId, audio);
-    this.playback.sent(itemId, sent ? durationMsOf(format, audio.length) : 0);
-    if (!sent) return;
-    const samples = decodeToPcm16(format, audio);
-    this.recorder.addAssistant(samples, this.elapsed(), itemId);
-    this.supervision.assistantAudio(samples);
-  }
-
-  /**
-   * The caller started speaking (protocols §1.9, Algorithm B): flush the caller's playback
-   * queue (always — it may hold audio we believe played), cancel the active response, and
-   * truncate every item not heard in full at what was really heard — once the transport's
-   * figures are final (Twilio: at once; browser: its flush report).
-   */
-  private bargeIn(): void {
-    const interrupted = this.playback.interrupt();
-    // Now, not at the provider's truncated event: that waits for the flush report, and the
-    // next turn's text may stream before it.
-    this.transcript.cutOff(interrupted);
-    this.supervision.playbackCleared();
-    if (this.responses.isActive) this.o.provider.cancelResponse();
-    this.o.transport.clearPlayback(() => {
-      if (this.ending) return;
-      const cuts = this.playback.truncations(interrupted);
-      for (const cut of cuts) this.o.provider.truncate(cut.itemId, cut.audioEndMs);
-      // The recording keeps what was heard of the first; everything after it was flushed unplayed.
-      const first = cuts[0];
-      if (first) this.recorder.cutAssistantItem(first.itemId, first.audioEndMs);
-    });
   }
 
   // -------------------------------------------------------------------------
@@ -552,7 +342,7 @@ export class CallSession {
       silence: () => {
         if (this.ending) return;
         supervisorItems += 1;
-        this.bargeIn();
+        this.events.bargeIn();
         this.o.provider.updateSession(answersUpdate(false));
       },
       resume: (context) => {
@@ -597,29 +387,11 @@ export class CallSession {
     this.renewal?.stop();
     this.o.provider.close(1000, "Call ended");
 
-    const durationMs = Math.max(0, endedAt - this.startedAt);
-    // A call that never reached the assistant is recorded (with its reason) but not billed.
-    const cost = this.connected ? callTariffs[this.o.isTest ? "test" : "phone"](durationMs) : 0;
-    const startTime = new Date(this.startedAt).toISOString();
-    const endTime = new Date(endedAt).toISOString();
-    this.recorder.trimAssistant(durationMs);
-    const callId = await this.record;
-
-    const logs: CallLogs = { isTest: this.o.isTest, transcript: this.transcript.entries(), toolsUsed: [...this.toolCalls.used] };
-    const { transport } = this.o;
-    // The caller's side learns the outcome first: the recording and the database may be slow,
-    // and the browser may hang up as soon as it has its figures.
-    transport.send({ type: "status", state: "ended", text: failed && this.lastStatus ? this.lastStatus : LIVE_CALL_TEXTS.callCompleted });
-    transport.send({ type: "ended", callId, reason, durationMs, cost });
-
-    const recording = await this.recording.finish();
-    const { verified } = callId
-      ? await finishCallRecord({ ...this.o, callId, endedAt, reason, cost, logs, recording, providerCost: this.usage.summary(), retryDelaysMs: this.o.finalWriteRetryDelaysMs })
-      : { verified: false };
-    if (callId && !verified) transport.send({ type: "error", message: "Failed to update call record" });
-    transport.close(1000, reason);
-    this.o.logger.info({ callId, reason, durationMs, cost, verified }, "call ended");
-    const outcome: CallOutcome = { callId, reason, startTime, endTime, durationMs, cost, recording, logs, verified };
+    const outcome = await finishCall({
+      ...this.o,
+      reason, failed, lastStatus: this.lastStatus, connected: this.connected, startedAt: this.startedAt, endedAt,
+      record: this.record, recorder: this.recorder, recording: this.recording, usage: this.usage, logs: () => this.logs(),
+    });
     this.resolveClosed(outcome);
     return outcome;
   }
