@@ -78,7 +78,7 @@ async function startServer(port: number) {
   const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-api-"));
   const child = spawn(join(root, "node_modules/.bin/tsx"), ["src/server/main.ts"], {
     cwd: root,
-    env: { ...process.env, NODE_ENV: "production", LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: benchUrl, DATA_DIR: dataDir, APP_SECRET: randomBytes(32).toString("hex") },
+    env: { ...process.env, NODE_ENV: "production", ALLOW_HTTP_IN_PRODUCTION: "true", LOG_LEVEL: "warn", HOST: "127.0.0.1", PORT: String(port), PUBLIC_URL: `http://127.0.0.1:${port}`, DATABASE_URL: benchUrl, DATA_DIR: dataDir, APP_SECRET: randomBytes(32).toString("hex") },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
