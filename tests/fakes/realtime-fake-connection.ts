@@ -6,12 +6,45 @@ import type WebSocket from "ws";
 import type { CallAudioFormat } from "../../src/server/voice/audio.ts";
 import { bytesPerMsOf } from "./realtime-audio.ts";
 import { callTool, speak, type ActiveResponse, type ResponseContext } from "./realtime-fake-responses.ts";
-import { quoted, type FakeItem, type FakeReply, type FakeReplyContext, type FakeReplySpec, type FakeScript, type Json } from "./realtime-fake-script.ts";
+import { quoted, type FakeItem, type FakeReply, type FakeReplyContext, type FakeReplySpec, type Json } from "./realtime-fake-script.ts";
 import { checkResponseCreate, checkSessionUpdate } from "./realtime-session-check.ts";
 
-export type { FakeItem, FakeReply, FakeReplyContext, FakeReplySpec, FakeScript, FakeToolCall } from "./realtime-fake-script.ts";
+export type { FakeItem, FakeReply, FakeReplyContext, FakeReplySpec, FakeToolCall } from "./realtime-fake-script.ts";
 
 type Waiter = { check: () => boolean; resolve: () => void };
+
+/** How a fake session behaves: what the caller says, what the model answers, and test hooks. */
+export interface FakeScript {
+  /** What the caller "says": one transcription per detected turn, in order. */
+  userSays?: string[];
+  /** Appended audio that makes one user turn (default 300 ms). */
+  speechMs?: number;
+  /** Delay of the transcription.completed event after the commit (default 0). */
+  transcriptionDelayMs?: number;
+  /** Replies of responses not carrying instructions, in order; then a default reply. */
+  replies?: FakeReply[];
+  /** Server VAD creates a response after each user turn (default true). */
+  autoRespond?: boolean;
+  /** Audio per output_audio.delta (default 100 ms). */
+  chunkMs?: number;
+  /** Called for every client event after the fake handled it (for cues). */
+  onClientEvent?: (event: Record<string, unknown>, connection: FakeConnection) => void;
+  /** Called with each chunk of assistant audio before it is sent; may write into it (the bench stamps a send time). */
+  beforeAudioDelta?: (audio: Buffer, delta: { connection: FakeConnection; itemId: string; offsetMs: number }) => void;
+  /**
+   * Keep audio events (input_audio_buffer.append, response.output_audio.delta) in `received`,
+   * `sent` and `timeline` (default true). The bench turns this off: hundreds of calls streaming
+   * for seconds would otherwise hold every audio byte in the fake's memory.
+   */
+  keepAudioEvents?: boolean;
+  /**
+   * The session's maximum duration (the real cap is 60 minutes): session.created carries the
+   * matching `expires_at`, and the session ends with `session_expired` when it is reached.
+   */
+  sessionCapMs?: number;
+  /** Client events to refuse with an error naming them, as `refuseNext` does (e.g. a session.update). */
+  refuse?: Array<{ type: string; code: string; message: string }>;
+}
 
 export class FakeConnection {
   readonly received: Json[] = [];

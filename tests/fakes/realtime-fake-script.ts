@@ -1,7 +1,5 @@
 /** The script of a fake Realtime connection: what the caller says and how the model replies. */
 
-import type { FakeConnection } from "./realtime-fake-connection.ts";
-
 export type Json = Record<string, unknown>;
 
 export interface FakeToolCall {
@@ -55,37 +53,6 @@ export interface FakeReplyContext {
 
 export type FakeReply = string | FakeReplySpec | ((ctx: FakeReplyContext) => string | FakeReplySpec);
 
-export interface FakeScript {
-  /** What the caller "says": one transcription per detected turn, in order. */
-  userSays?: string[];
-  /** Appended audio that makes one user turn (default 300 ms). */
-  speechMs?: number;
-  /** Delay of the transcription.completed event after the commit (default 0). */
-  transcriptionDelayMs?: number;
-  /** Replies of responses not carrying instructions, in order; then a default reply. */
-  replies?: FakeReply[];
-  /** Server VAD creates a response after each user turn (default true). */
-  autoRespond?: boolean;
-  /** Audio per output_audio.delta (default 100 ms). */
-  chunkMs?: number;
-  /** Called for every client event after the fake handled it (for cues). */
-  onClientEvent?: (event: Record<string, unknown>, connection: FakeConnection) => void;
-  /** Called with each chunk of assistant audio before it is sent; may write into it (the bench stamps a send time). */
-  beforeAudioDelta?: (audio: Buffer, delta: { connection: FakeConnection; itemId: string; offsetMs: number }) => void;
-  /**
-   * Keep audio events (input_audio_buffer.append, response.output_audio.delta) in `received`,
-   * `sent` and `timeline` (default true). The bench turns this off: hundreds of calls streaming
-   * for seconds would otherwise hold every audio byte in the fake's memory.
-   */
-  keepAudioEvents?: boolean;
-  /**
-   * The session's maximum duration (the real cap is 60 minutes): session.created carries the
-   * matching `expires_at`, and the session ends with `session_expired` when it is reached.
-   */
-  sessionCapMs?: number;
-  /** Client events to refuse with an error naming them, as `refuseNext` does (e.g. a session.update). */
-  refuse?: Array<{ type: string; code: string; message: string }>;
-}
 
 
 export function splitWords(text: string): string[] {
