@@ -4,6 +4,8 @@
  * that acts for the signed-in user must refuse other origins (cross-site WebSocket hijacking).
  * No Origin at all is a non-browser client: it has to hold the cookie itself, nothing to hijack.
  */
+import { AppError } from "../errors.ts";
+
 export function isOwnOrigin(origin: string | undefined, publicUrl: string): boolean {
   if (origin === undefined) return true;
   try {
@@ -11,4 +13,9 @@ export function isOwnOrigin(origin: string | undefined, publicUrl: string): bool
   } catch {
     return false;
   }
+}
+
+/** Refuses (403 `forbidden_origin`) a socket opened from another site's page; `what` names the socket. */
+export function requireOwnOrigin(origin: string | undefined, publicUrl: string, what: string): void {
+  if (!isOwnOrigin(origin, publicUrl)) throw new AppError(403, "forbidden_origin", `${what} can only be opened from this site's own pages.`);
 }

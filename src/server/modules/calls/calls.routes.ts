@@ -1,8 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { AppError } from "../../errors.ts";
-import { isOwnOrigin } from "../../http/origin.ts";
+import { requireOwnOrigin } from "../../http/origin.ts";
 import { DRAIN_RETRY_AFTER_S, drainingError } from "../../instances/drain.ts";
 import { REFUSALS, type CallsService, type PrepareResult } from "./calls.service.ts";
 
@@ -42,9 +41,7 @@ export const callsRoutes: FastifyPluginAsync<{ service: CallsService }> = async 
         // A plain GET (no upgrade) gets the plugin's 404 and must not use the session id up.
         if (!req.ws) return;
         // Refused before the session id is used up: a page on another site cannot open a call.
-        if (!isOwnOrigin(req.headers.origin, app.ctx.config.publicUrl)) {
-          throw new AppError(403, "forbidden_origin", "Live calls can only be opened from this site's own pages.");
-        }
+        requireOwnOrigin(req.headers.origin, app.ctx.config.publicUrl, "Live calls");
         const query = req.query as Record<string, unknown>;
         try {
           prepared.set(req, await service.prepareLiveCall(req.user.id, query["session_id"]));

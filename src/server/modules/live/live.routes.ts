@@ -6,8 +6,8 @@
  *   the signed-in account on this instance.
  */
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
-import { AppError, notFound } from "../../errors.ts";
-import { isOwnOrigin } from "../../http/origin.ts";
+import { notFound } from "../../errors.ts";
+import { requireOwnOrigin } from "../../http/origin.ts";
 import type { CallSupervision } from "../../voice/supervision.ts";
 import { LiveBoard } from "./live-board.ts";
 import { watchCall } from "./live-watch.ts";
@@ -18,11 +18,7 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
   app.addHook("onClose", async () => board.stop());
   const found = new WeakMap<FastifyRequest, CallSupervision>();
 
-  const checkOrigin = (req: FastifyRequest) => {
-    if (!isOwnOrigin(req.headers.origin, config.publicUrl)) {
-      throw new AppError(403, "forbidden_origin", "The live board can only be opened from this site's own pages.");
-    }
-  };
+  const checkOrigin = (req: FastifyRequest) => requireOwnOrigin(req.headers.origin, config.publicUrl, "The live board");
 
   app.get(
     "/api/live/board",
