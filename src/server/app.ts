@@ -29,6 +29,8 @@ import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
+import { doNotCallRoutes } from "./modules/do-not-call/do-not-call.routes.ts";
+import { outboundRoutes } from "./modules/outbound/outbound.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
 import { createServices } from "./services.ts";
@@ -156,6 +158,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(toolsRoutes, { service: services.tools });
     await scope.register(credentialRoutes, { service: services.credentials });
     await scope.register(callsRoutes, { service: services.calls });
+    await scope.register(outboundRoutes, { service: services.outbound });
+    await scope.register(doNotCallRoutes, { service: services.doNotCall });
     await scope.register(callsHistoryRoutes);
     await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });

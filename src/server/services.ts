@@ -11,6 +11,8 @@ import { createCallsService } from "./modules/calls/calls.service.ts";
 import { createCredentialsService } from "./modules/credentials/credentials.service.ts";
 import { createDemoRequestsService } from "./modules/demo-requests/demo-requests.service.ts";
 import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
+import { createDoNotCallService } from "./modules/do-not-call/do-not-call.service.ts";
+import { createOutboundService } from "./modules/outbound/outbound.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
@@ -30,11 +32,14 @@ export function createServices(ctx: ModuleContext) {
     credentials,
     tokens: createStreamTokens(config.appSecret, counters),
     handoffTokens: createHandoffTokens(config.appSecret, counters),
+    assistants,
   });
   // Deleting an account releases the user's numbers at Twilio first.
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (userId) => phoneNumbers.releaseBeforeAccountDeletion(userId) });
   const demoRequests = createDemoRequestsService({ db });
-  return { account, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools };
+  const doNotCall = createDoNotCallService({ db });
+  const outbound = createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall });
+  return { account, assistants, calls, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { uuidSchema } from "./ids.js";
+import { isTimeZone } from "./variables.js";
 
 // ── Voice and model (beyond the spec: the provider's GA options, design §1) ─────────────
 
@@ -87,6 +88,32 @@ const transferDestinationsSchema = z
   // The model names a destination by its label: two alike could not be told apart.
   .refine((list) => new Set(list.map((d) => d.label.toLowerCase())).size === list.length, TRANSFER_MESSAGES.duplicateLabel);
 
+// ── Outbound calls: time zone of {{now}}, what to do when a machine answers, do-not-call function ──
+
+export const DEFAULT_TIMEZONE = "UTC";
+export const VOICEMAIL_ACTIONS = ["hang_up", "leave_message"] as const;
+export const VOICEMAIL_TEXTS = {
+  label: "If a machine answers",
+  off: "Talk as with a person",
+  hangUp: "Hang up",
+  leaveMessage: "Leave this message",
+  messageRequired: "Write the message to leave after the beep",
+} as const;
+/** null: no machine detection (the assistant talks to whoever answers). */
+export const voicemailSchema = z
+  .object({
+    action: z.enum(VOICEMAIL_ACTIONS, { error: "voicemail.action must be hang_up or leave_message" }),
+    message: z.string({ error: "voicemail.message must be text" }).trim().max(2000, "The voicemail message must be at most 2000 characters").nullish().transform((v) => v || null),
+  })
+  .refine((v) => v.action !== "leave_message" || v.message, { message: VOICEMAIL_TEXTS.messageRequired, path: ["message"] })
+  .nullable();
+export type Voicemail = z.infer<typeof voicemailSchema>;
+
+const timezoneSchema = z
+  .string({ error: "Time zone must be text" })
+  .trim()
+  .refine(isTimeZone, "Time zone must be an IANA time zone, e.g. Europe/London");
+
 const fields = {
   name: z
     .string({ error: ASSISTANT_MESSAGES.nameRequired })
@@ -109,6 +136,11 @@ const fields = {
   allow_end_call: z.boolean({ error: "allow_end_call must be true or false" }),
   /** "Keypad input": the caller's key presses reach the assistant. */
   keypad_input: z.boolean({ error: "keypad_input must be true or false" }),
+  /** The time zone of `{{now}}`. */
+  timezone: timezoneSchema,
+  voicemail: voicemailSchema,
+  /** "Let the assistant add the caller to the do-not-call list" */
+  allow_do_not_call: z.boolean({ error: "allow_do_not_call must be true or false" }),
 };
 
 /** Body of POST /api/assistants: only the name is required; the server fills the model when omitted. */
@@ -120,6 +152,9 @@ export const assistantInputSchema = z.object({
   transfer_destinations: fields.transfer_destinations.default([]),
   allow_end_call: fields.allow_end_call.default(true),
   keypad_input: fields.keypad_input.default(true),
+  timezone: fields.timezone.default(DEFAULT_TIMEZONE),
+  voicemail: fields.voicemail.default(null),
+  allow_do_not_call: fields.allow_do_not_call.default(false),
 });
 export type AssistantInput = z.infer<typeof assistantInputSchema>;
 /** What the form holds before validation. */
@@ -151,6 +186,11 @@ export const assistantSchema = z.object({
   transfer_destinations: z.array(transferDestinationSchema),
   allow_end_call: z.boolean(),
   keypad_input: z.boolean(),
+  timezone: z.string(),
+  voicemail: voicemailSchema,
+  allow_do_not_call: z.boolean(),
+  /** The `{{placeholders}}` found in the instructions and the first message. */
+  variables: z.array(z.string()),
   /** ISO 8601 */
   created_at: z.string(),
   /** ISO 8601 */

@@ -6,6 +6,7 @@
 import { z } from "zod";
 // ".js", not ".ts": the one spelling both the server's NodeNext and the web's bundler resolution accept.
 import { formatDuration, toolUseSchema, transcriptEntrySchema } from "./calls.js";
+import { CALL_DIRECTIONS } from "./outbound.js";
 import { uuidSchema } from "./ids.js";
 
 /** GET /api/calls pages: 50 by default, at most 100. */
@@ -87,6 +88,10 @@ export const callSummarySchema = z.object({
   status: z.enum(CALL_STATUS_FILTERS),
   ended_reason: z.string().nullable(),
   has_recording: z.boolean(),
+  /** inbound (callers and browser test calls) or outbound (dialled by the assistant). */
+  direction: z.enum(CALL_DIRECTIONS),
+  /** Outbound calls: Twilio's status of the call (queued, ringing, in-progress, completed, busy, ...); null otherwise. */
+  twilio_status: z.string().nullable(),
 });
 export type CallSummary = z.infer<typeof callSummarySchema>;
 
@@ -102,6 +107,8 @@ export const callRecordSchema = callSummarySchema.extend({
   /** null when the record has no logs at all. */
   logs: callRecordLogsSchema.nullable(),
   provider_cost: providerCostSchema.nullable(),
+  /** The `{{name}}` values the call ran with; null for calls that had none recorded. */
+  variables: z.record(z.string(), z.string()).nullable(),
 });
 export type CallRecord = z.infer<typeof callRecordSchema>;
 
@@ -119,6 +126,7 @@ export const callFiltersSchema = z.object({
   assistant_id: optional(uuidSchema("assistant_id must be an assistant's id")),
   type: optional(z.enum(CALL_TYPE_FILTERS, { message: "type must be test or real" })),
   status: optional(z.enum(CALL_STATUS_FILTERS, { message: "status must be in_progress, completed or error" })),
+  direction: optional(z.enum(CALL_DIRECTIONS, { message: "direction must be inbound or outbound" })),
   /** Calls that started at or after `from`, and before `to`. */
   from: optional(z.iso.datetime({ offset: true, message: "from must be an ISO date-time" })),
   to: optional(z.iso.datetime({ offset: true, message: "to must be an ISO date-time" })),

@@ -34,6 +34,11 @@ export interface DialOptions {
   callSid?: string;
   /** Override the signature (forged-request tests); null sends none. */
   signature?: string | null;
+  /**
+   * An outbound call the callee answered (twilio-far-end.ts): Twilio requests the call's `Url`
+   * (a public URL) with these fields instead of the number's voice webhook.
+   */
+  outbound?: { url: string; params: Record<string, string> };
 }
 
 export interface ReceivedMark {
@@ -85,6 +90,7 @@ export class TwilioCaller {
 
   /** The voice webhook's form fields, as Twilio sends them for an inbound call. */
   webhookParams(): Record<string, string> {
+    if (this.options.outbound) return this.options.outbound.params;
     return {
       AccountSid: "AC" + "0".repeat(32),
       ApiVersion: "2010-04-01",
@@ -105,6 +111,12 @@ export class TwilioCaller {
   }
 
   private async callWebhook(): Promise<void> {
+    if (this.options.outbound) {
+      const res = await this.post(this.options.outbound.url, this.options.outbound.params);
+      this.webhookStatus = res.status;
+      this.twiml = res.body;
+      return;
+    }
     const params = this.webhookParams();
     const url = `${this.publicUrl}/telephony/twilio/voice`;
     const signature = this.options.signature === undefined ? signTwilio(this.options.authToken, url, params) : this.options.signature;

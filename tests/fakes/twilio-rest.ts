@@ -15,13 +15,14 @@ import type { AddressInfo } from "node:net";
  * | POST   …/IncomingPhoneNumbers.json (PhoneNumber, VoiceUrl, …)  | 201 IncomingPhoneNumber             |
  * | POST   …/IncomingPhoneNumbers/{PN}.json                        | 200 IncomingPhoneNumber             |
  * | DELETE …/IncomingPhoneNumbers/{PN}.json                        | 204                                 |
+ * | POST   …/Calls.json (To, From, Url or Twiml, StatusCallback, …) | 201 Call (queued); twilio-far-end.ts plays it |
  * | POST   …/Calls/{CA}.json (Twiml or Status)                     | 200 Call                            |
  *
  * `failNext(operation, error)` makes the next such request fail with Twilio's error body, and
  * every request is recorded in `requests` so a test can assert what Twilio received.
  */
 
-export type TwilioOperation = "account" | "search" | "purchase" | "update" | "release" | "callUpdate";
+export type TwilioOperation = "account" | "search" | "purchase" | "update" | "release" | "callCreate" | "callUpdate";
 
 export interface TwilioErrorSpec {
   status: number;
@@ -45,6 +46,9 @@ export const TWILIO_ERRORS = {
   },
   numberUnavailable: (phoneNumber: string) => ({ status: 400, code: 21422, message: `PhoneNumber ${phoneNumber} is not available.` }),
   notFound: (path: string) => ({ status: 404, code: 20404, message: `The requested resource ${path} was not found` }),
+  invalidTo: (to: string) => ({ status: 400, code: 21211, message: `Invalid 'To' Phone Number: ${to}` }),
+  fromNotOwned: (from: string) => ({ status: 400, code: 21210, message: `The source phone number provided, ${from}, is not yet verified for your account. You may only make calls from phone numbers that you've verified or purchased from Twilio.` }),
+  urlRequired: { status: 400, code: 21205, message: "Either Url, Twiml or ApplicationSid must be provided" },
 } satisfies Record<string, TwilioErrorSpec | ((arg: string) => TwilioErrorSpec)>;
 
 export interface FakeAccount {
@@ -75,6 +79,11 @@ export interface FakeCall {
   status: string;
   /** The last TwiML a `calls(sid).update({ twiml })` sent. */
   twiml: string | null;
+  direction: "inbound" | "outbound-api";
+  /** Calls.create's form (outbound calls only). */
+  created?: Record<string, string>;
+  /** Calls.create's StatusCallbackEvent values (a repeated field). */
+  events?: string[];
 }
 
 export interface RecordedTwilioRequest {
@@ -100,12 +109,18 @@ export interface FakeTwilioRest {
   setAvailable(isoCountry: string, phoneNumbers: string[]): void;
   /** Every country offers endless numbers again (undoes `setAvailable`; for a server shared by several tests). */
   resetAvailable(): void;
+  /** A number the account holds already (bought before the test): outbound calls may come from it. */
+  addNumber(accountSid: string, phoneNumber: string): FakeIncomingNumber;
   /** The numbers an account holds now (bought and not released). */
   numbersOf(accountSid: string): FakeIncomingNumber[];
   addCall(accountSid: string, call: { from: string; to: string; sid?: string; status?: string }): FakeCall;
   call(sid: string): FakeCall | undefined;
   /** Runs `listener` after each call update that carries TwiML (as Twilio starts executing it). */
   onTwimlUpdate(listener: (call: FakeCall) => void): void;
+  /** Runs `listener` after every call update (its form: Twiml, Status). */
+  onCallUpdate(listener: (call: FakeCall, form: Record<string, string>) => void): void;
+  /** Runs `listener` after Calls.create answered 201 (twilio-far-end.ts plays the callee). */
+  onCallCreated(listener: (call: FakeCall) => void): void;
   failNext(operation: TwilioOperation, error: TwilioErrorSpec): void;
   /** Runs `hook` once, while the next such request is being answered (e.g. to race it). */
   duringNext(operation: TwilioOperation, hook: () => Promise<void> | void): void;
@@ -136,6 +151,8 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
   const hooks = new Map<TwilioOperation, (() => Promise<void> | void)[]>();
   const requests: RecordedTwilioRequest[] = [];
   const twimlListeners: Array<(call: FakeCall) => void> = [];
+  const updateListeners: Array<(call: FakeCall, form: Record<string, string>) => void> = [];
+  const createListeners: Array<(call: FakeCall) => void> = [];
 
   const addAccount = (options: Partial<FakeAccount> = {}): FakeAccount => {
     const account: FakeAccount = {
@@ -166,7 +183,8 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
     const url = new URL(req.url ?? "/", "http://fake");
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const form = Object.fromEntries(new URLSearchParams(Buffer.concat(chunks).toString("utf8")));
+    const fields = new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+    const form = Object.fromEntries(fields);
     const auth = parseBasic(req.headers.authorization);
     const path = url.pathname;
     const route = matchRoute(req.method ?? "GET", path);
@@ -229,13 +247,25 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
         if (form.FriendlyName !== undefined) number.friendlyName = form.FriendlyName;
         return sendJson(res, 200, incomingJson(number));
       }
+      case "callCreate": {
+        const to = form.To ?? "";
+        if (!/^\+[1-9]\d{6,14}$/.test(to)) return sendError(res, TWILIO_ERRORS.invalidTo(to));
+        const from = form.From ?? "";
+        if (![...numbers.values()].some((n) => n.accountSid === account.sid && n.phoneNumber === from)) return sendError(res, TWILIO_ERRORS.fromNotOwned(from));
+        if (!form.Url && !form.Twiml) return sendError(res, TWILIO_ERRORS.urlRequired);
+        const call: FakeCall = { sid: fakeSid("CA"), accountSid: account.sid, from, to, status: "queued", twiml: form.Twiml ?? null, direction: "outbound-api", created: form, events: fields.getAll("StatusCallbackEvent") };
+        calls.set(call.sid, call);
+        setImmediate(() => createListeners.forEach((l) => l(call)));
+        return sendJson(res, 201, callJson(call));
+      }
       case "callUpdate": {
         const call = calls.get(route.id!);
         if (!call || call.accountSid !== account.sid) return sendError(res, TWILIO_ERRORS.notFound(path));
         if (form.Twiml !== undefined) call.twiml = form.Twiml;
         if (form.Status !== undefined) call.status = form.Status;
         if (form.Twiml !== undefined) setImmediate(() => twimlListeners.forEach((l) => l(call)));
-        return sendJson(res, 200, { sid: call.sid, account_sid: call.accountSid, from: call.from, to: call.to, status: call.status, direction: "inbound", api_version: "2010-04-01" });
+        setImmediate(() => updateListeners.forEach((l) => l(call, form)));
+        return sendJson(res, 200, callJson(call));
       }
     }
   }
@@ -259,14 +289,32 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
         topUp(country);
       }
     },
+    addNumber(accountSid, phoneNumber) {
+      const number: FakeIncomingNumber = {
+        sid: fakeSid("PN"),
+        accountSid,
+        phoneNumber,
+        isoCountry: "US",
+        friendlyName: formatNumber(phoneNumber),
+        voiceUrl: null,
+        voiceMethod: "POST",
+        statusCallback: null,
+        statusCallbackMethod: "POST",
+        dateCreated: new Date(),
+      };
+      numbers.set(number.sid, number);
+      return number;
+    },
     numbersOf: (accountSid) => [...numbers.values()].filter((n) => n.accountSid === accountSid),
     addCall(accountSid, call) {
-      const created: FakeCall = { sid: call.sid ?? fakeSid("CA"), accountSid, from: call.from, to: call.to, status: call.status ?? "in-progress", twiml: null };
+      const created: FakeCall = { sid: call.sid ?? fakeSid("CA"), accountSid, from: call.from, to: call.to, status: call.status ?? "in-progress", twiml: null, direction: "inbound" };
       calls.set(created.sid, created);
       return created;
     },
     call: (sid) => calls.get(sid),
     onTwimlUpdate: (listener) => void twimlListeners.push(listener),
+    onCallUpdate: (listener) => void updateListeners.push(listener),
+    onCallCreated: (listener) => void createListeners.push(listener),
     failNext(operation, error) {
       failures.set(operation, [...(failures.get(operation) ?? []), error]);
     },
@@ -302,8 +350,33 @@ function matchRoute(method: string, path: string): { operation: TwilioOperation;
     if (method === "POST") return { operation: "update", accountSid, id: r[1] };
     if (method === "DELETE") return { operation: "release", accountSid, id: r[1] };
   }
+  if (rest === "/Calls" && method === "POST") return { operation: "callCreate", accountSid };
   if ((r = /^\/Calls\/(CA\w+)$/.exec(rest)) && method === "POST") return { operation: "callUpdate", accountSid, id: r[1] };
   return null;
+}
+
+function callJson(c: FakeCall) {
+  const now = rfc2822(new Date());
+  return {
+    sid: c.sid,
+    account_sid: c.accountSid,
+    from: c.from,
+    from_formatted: formatNumber(c.from),
+    to: c.to,
+    to_formatted: formatNumber(c.to),
+    status: c.status,
+    direction: c.direction,
+    answered_by: null,
+    api_version: "2010-04-01",
+    date_created: now,
+    date_updated: now,
+    start_time: null,
+    end_time: null,
+    duration: null,
+    price: null,
+    price_unit: "USD",
+    uri: `/2010-04-01/Accounts/${c.accountSid}/Calls/${c.sid}.json`,
+  };
 }
 
 function accountJson(a: FakeAccount) {

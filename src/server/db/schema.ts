@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
-import { ASSISTANT_VOICES, type TransferDestination } from "../../shared/assistants.ts";
+import { ASSISTANT_VOICES, type TransferDestination, type Voicemail } from "../../shared/assistants.ts";
+import { CALL_DIRECTIONS, TWILIO_CALL_STATUSES } from "../../shared/outbound.ts";
 import { CALL_STATUS_FILTERS, type ProviderCost } from "../../shared/call-records.ts";
 import type { CallLogs } from "../../shared/calls.ts";
 import { CREDENTIAL_NAMES } from "../../shared/credentials.ts";
@@ -132,6 +133,12 @@ export const assistants = pgTable(
     transferDestinations: jsonb("transfer_destinations").$type<TransferDestination[]>().notNull().default([]),
     allowEndCall: boolean("allow_end_call").notNull().default(true),
     keypadInput: boolean("keypad_input").notNull().default(true),
+    /** IANA zone of `{{now}}`. */
+    timezone: text("timezone").notNull().default("UTC"),
+    /** Outbound calls: what to do when a machine answers; null = no machine detection. */
+    voicemail: jsonb("voicemail").$type<Voicemail>(),
+    /** The built-in function that adds the caller to the do-not-call list. */
+    allowDoNotCall: boolean("allow_do_not_call").notNull().default(false),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -208,6 +215,14 @@ export const calls = pgTable(
     search: tsvector("search").generatedAlwaysAs(sql.raw(CALL_SEARCH_DOCUMENT)),
     /** The instance carrying the call while it is live (instances.id); null on records from before ownership. */
     instanceId: text("instance_id"),
+    /** Who dialled: Twilio called us (inbound, also browser test calls) or we called out. */
+    direction: text("direction", { enum: CALL_DIRECTIONS }).notNull().default("inbound"),
+    /** Outbound calls: Twilio's status of the call as its callbacks report it. */
+    providerStatus: text("provider_status", { enum: TWILIO_CALL_STATUSES }),
+    /** Outbound calls with machine detection: Twilio's AnsweredBy (human, machine_end_beep, ...). */
+    answeredBy: text("answered_by"),
+    /** The `{{name}}` values the call ran with (built-ins included). */
+    variables: jsonb("variables").$type<Record<string, string>>(),
   },
   (t) => [
     // Newest first per owner; id breaks ties so the keyset cursor (start_time, id) is exact.
@@ -219,6 +234,9 @@ export const calls = pgTable(
     index("calls_search_idx").using("gin", t.search),
     // Open calls by the instance carrying them: what a lease sweep looks for.
     index("calls_open_idx").on(t.instanceId).where(sql`end_time IS NULL`),
+    index("calls_user_direction_start_idx").on(t.userId, t.direction, t.startTime, t.id),
+    // Open outbound calls per owner: the concurrency limit's count.
+    index("calls_open_outbound_idx").on(t.userId).where(sql`end_time IS NULL AND direction = 'outbound'`),
   ],
 );
 
@@ -257,6 +275,26 @@ export const callRetention = pgTable("call_retention", {
   callsDays: integer("calls_days"),
   updatedAt: updatedAt(),
 });
+
+/** Settings → Calls per owner; no row = the defaults. */
+export const callSettings = pgTable("call_settings", {
+  userId: text("user_id")
+    .primaryKey()
+    .references(() => user.id, { onDelete: "cascade" }),
+  maxConcurrentCalls: integer("max_concurrent_calls").notNull(),
+  updatedAt: updatedAt(),
+});
+
+/** Numbers never to be dialled, per owner (E.164). */
+export const doNotCall = pgTable(
+  "do_not_call",
+  {
+    userId: owner(),
+    phone: text("phone").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.phone] })],
+);
 
 export const credentials = pgTable(
   "credentials",

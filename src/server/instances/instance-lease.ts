@@ -43,10 +43,13 @@ export async function closeOrphanedCalls(db: Db, options: { includeUnowned?: boo
   const orphaned = options.includeUnowned
     ? sql`(${calls.instanceId} IS NULL OR NOT ${ownerAlive})`
     : sql`(${calls.instanceId} IS NOT NULL AND NOT ${ownerAlive})`;
+  // An outbound call Twilio has not connected yet is carried by no instance: its status callback
+  // ends it (any instance takes it). Only one Twilio forgot about for an hour is swept.
+  const awaitingTwilio = sql`(${calls.direction} = 'outbound' AND ${calls.providerStatus} IN ('queued', 'initiated', 'ringing') AND ${calls.startTime} > now() - interval '1 hour')`;
   const rows = await db
     .update(calls)
     .set({ endTime: sql`now()`, endedReason: ORPHANED_CALL_REASON })
-    .where(and(isNull(calls.endTime), orphaned))
+    .where(and(isNull(calls.endTime), orphaned, sql`NOT ${awaitingTwilio}`))
     .returning({ id: calls.id });
   // Lapsed instances have nothing left to own; their rows would only grow the table.
   await db.delete(instances).where(lte(instances.leaseExpiresAt, sql`now()`));

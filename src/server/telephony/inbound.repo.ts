@@ -7,6 +7,7 @@
 import { and, desc, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { calls, phoneNumbers } from "../db/schema.ts";
+import { endedReasonUnlessVoicemail } from "../modules/calls/calls.repo.ts";
 
 export interface InboundNumber {
   id: string;
@@ -68,7 +69,7 @@ export async function finishFromTwilio(
     .set({
       endTime: sql`${calls.startTime} + make_interval(secs => ${figures.durationMs / 1000})`,
       cost: figures.cost,
-      endedReason: sql`coalesce(${calls.endedReason}, ${figures.endedReason})`,
+      endedReason: sql`coalesce(${calls.endedReason}, ${endedReasonUnlessVoicemail(figures.endedReason)})`,
     })
     .where(and(eq(calls.id, id), isNull(calls.cost)))
     .returning({ id: calls.id });

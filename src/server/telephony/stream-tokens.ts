@@ -16,6 +16,8 @@ export interface StreamClaims extends Record<string, string> {
   callSid: string;
   from: string;
   to: string;
+  /** An outbound call: the id of the record made when it was dialled ("" for an inbound call). */
+  callId: string;
 }
 
 export function createStreamTokens(secret: string, counters: CounterStore, ttlMs = STREAM_TOKEN_TTL_MS) {

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import { DIAL_RESULT_PATH, WHISPER_PATH } from "./handoff.ts";
+import { AMD_PATH } from "./outbound-calls.ts";
 import { MEDIA_PATH, VOICE_PATH, type TelephonyService, type WebhookAnswer } from "./telephony.service.ts";
 
 /**
@@ -26,6 +27,9 @@ export const telephonyRoutes: FastifyPluginAsync<{ service: TelephonyService }> 
   );
   app.post("/telephony/twilio/status", async (req, reply) =>
     answer(reply, await service.status(formOf(req.body), req.headers["x-twilio-signature"], req.url)),
+  );
+  app.post(AMD_PATH, async (req, reply) =>
+    answer(reply, await service.amd(formOf(req.body), req.headers["x-twilio-signature"], req.url)),
   );
   const tokenOf = (query: unknown) => (query && typeof query === "object" ? (query as Record<string, unknown>)["t"] : undefined);
   app.post(WHISPER_PATH, async (req, reply) =>

@@ -15,6 +15,7 @@ import twilio from "twilio";
 import type WebSocket from "ws";
 import { callTariffs, LIVE_CALL_TEXTS, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
 import type { ModuleContext } from "../context.ts";
+import type { AssistantsService } from "../modules/assistants/assistants.service.ts";
 import type { CallsService } from "../modules/calls/calls.service.ts";
 import type { CredentialsService } from "../modules/credentials/credentials.service.ts";
 import { TwilioTransport } from "../voice/transports/twilio.ts";
@@ -23,6 +24,8 @@ import { dialWasAnswered, goodbyeTwiml, noteTransferOutcome, phoneTransfer, retu
 import { createTwilioRest, TwilioError } from "./twilio-client.ts";
 import { HANDOFF_TEXTS } from "../../shared/calls.ts";
 import { findCallBySid, findNumberByE164, findNumberById, finishFromTwilio } from "./inbound.repo.ts";
+import * as outboundRepo from "../modules/outbound/outbound.repo.ts";
+import { applyOutboundStatus, isMachine, outboundCallIdOf, voicemailTwiml } from "./outbound-calls.ts";
 import type { StreamTokens } from "./stream-tokens.ts";
 import { publicUrlOf, publicWsUrlOf, validTwilioSignature } from "./twilio-signature.ts";
 
@@ -49,6 +52,8 @@ export interface TelephonyDeps {
   credentials: CredentialsService;
   tokens: StreamTokens;
   handoffTokens: HandoffTokens;
+  /** An outbound call's voicemail setting comes from the assistants module. */
+  assistants: AssistantsService;
 }
 
 function apology(): string {
@@ -69,7 +74,7 @@ function retryElsewhere(voiceUrl: string): string {
   return response.toString();
 }
 
-export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens }: TelephonyDeps) {
+export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens, assistants }: TelephonyDeps) {
   const { db, config } = ctx;
 
   async function signedBy(userId: string, signature: unknown, url: string, params: Record<string, string>): Promise<boolean> {
@@ -111,6 +116,8 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
 
     /** The voice webhook. `pathAndQuery` is the request's, so the signed URL is exactly the one called. */
     async voice(params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
+      const outboundId = outboundCallIdOf(pathAndQuery);
+      if (outboundId) return this.outboundVoice(outboundId, params, signature, pathAndQuery);
       const number = params["To"] ? await findNumberByE164(db, params["To"]) : null;
       // No number, no owner, no token to check a signature with: there is nothing to protect,
       // and the caller deserves to hear why nobody answers.
@@ -118,14 +125,53 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       if (!(await signedBy(number.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
       if (!number.assistantId || number.status !== "active" || !params["CallSid"]) return { status: 200, twiml: apology() };
       if (ctx.drain.isDraining) return { status: 200, twiml: retryElsewhere(publicUrlOf(config.publicUrl, VOICE_PATH)) };
-      const token = tokens.issue({ numberId: number.id, callSid: params["CallSid"], from: params["From"] ?? "", to: number.phoneNumber });
+      const token = tokens.issue({ numberId: number.id, callSid: params["CallSid"], from: params["From"] ?? "", to: number.phoneNumber, callId: "" });
       const response = new twilio.twiml.VoiceResponse();
       response.connect().stream({ url: publicWsUrlOf(config.publicUrl, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
       return { status: 200, twiml: response.toString() };
     },
 
+    /** An outbound call was answered: the same stream as an inbound call, its token naming the dialled record. */
+    async outboundVoice(callId: string, params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
+      const record = await outboundRepo.findOutbound(db, callId);
+      if (!record || !(await signedBy(record.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      const callSid = params["CallSid"];
+      if (!callSid || (record.providerCallSid && record.providerCallSid !== callSid) || record.ended || !record.phoneNumberId) return { status: 200, twiml: goodbyeTwiml(false) };
+      const token = tokens.issue({ numberId: record.phoneNumberId, callSid, from: record.callerNumber ?? "", to: record.calledNumber ?? "", callId: record.id });
+      const response = new twilio.twiml.VoiceResponse();
+      response.connect().stream({ url: publicWsUrlOf(config.publicUrl, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
+      return { status: 200, twiml: response.toString() };
+    },
+
+    /** Twilio's answering-machine verdict on an outbound call (AsyncAmd, after the beep). */
+    async amd(params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
+      const callId = outboundCallIdOf(pathAndQuery);
+      const record = callId ? await outboundRepo.findOutbound(db, callId) : null;
+      if (!record || !(await signedBy(record.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      const answeredBy = params["AnsweredBy"] ?? "unknown";
+      await outboundRepo.setAnsweredBy(db, record.id, answeredBy);
+      const callSid = params["CallSid"] ?? record.providerCallSid;
+      if (!isMachine(answeredBy) || !callSid || record.ended) return { status: 204 };
+      const assistant = record.assistantId ? await assistants.forCall(record.userId, record.assistantId) : null;
+      const twiml = assistant ? voicemailTwiml(assistant.voicemail, record.variables ?? {}) : null;
+      const rest = await restFor(record.userId);
+      await (twiml ? rest.updateCallTwiml(callSid, twiml) : rest.endCall(callSid)).catch((err: unknown) => {
+        // The callee's machine may already have hung up: the status callback closes the record then.
+        if (!(err instanceof TwilioError)) throw err;
+      });
+      return { status: 204 };
+    },
+
     /** The status callback: finalises a record still without figures; duplicates change nothing. */
     async status(params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
+      const outboundId = outboundCallIdOf(pathAndQuery);
+      if (outboundId) {
+        const record = await outboundRepo.findOutbound(db, outboundId);
+        if (!record || !(await signedBy(record.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+        const final = await applyOutboundStatus(db, record, params);
+        // Answered: the stream's session closes the record; if it never did, Twilio's figures do.
+        if (final !== "completed" || record.providerStatus !== "in-progress") return { status: 204 };
+      }
       const callSid = params["CallSid"];
       const record = callSid ? await findCallBySid(db, callSid) : null;
       const number = record?.phoneNumberId ? await findNumberById(db, record.phoneNumberId) : params["To"] ? await findNumberByE164(db, params["To"]) : null;
@@ -158,17 +204,32 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         const check = await tokens.redeem(start.customParameters[STREAM_TOKEN_PARAMETER]);
         if (!check.ok || check.claims.callSid !== start.callSid) return refuse(STREAM_REFUSALS.badToken, { check: check.ok ? "call_sid" : check.reason });
         const number = await findNumberById(db, check.claims.numberId);
-        if (!number?.assistantId) return refuse(STREAM_REFUSALS.unavailable);
+        // An outbound call runs the assistant it was dialled with, whatever the number answers with.
+        if (!number || (!number.assistantId && !check.claims.callId)) return refuse(STREAM_REFUSALS.unavailable);
         // Twilio signs the upgrade too; checked when present (a proxy may strip it).
         if (upgradeSignature !== undefined && !(await signedBy(number.userId, upgradeSignature, publicWsUrlOf(config.publicUrl, MEDIA_PATH), {}))) {
           return refuse(STREAM_REFUSALS.badSignature);
         }
-        const prepared = await calls.loadCall(number.userId, number.assistantId);
+        const claims = check.claims;
+        const callId = claims.callId;
+        const outbound = callId ? await outboundRepo.findOutbound(db, callId) : null;
+        if (callId && (!outbound?.assistantId || outbound.ended)) return refuse(STREAM_REFUSALS.unavailable);
+        const prepared = outbound
+          ? await calls.loadCall(outbound.userId, outbound.assistantId!, { callerNumber: claims.from, calledNumber: claims.to, direction: "outbound", given: outbound.variables ?? {} })
+          : await calls.loadCall(number.userId, number.assistantId!, { callerNumber: claims.from, calledNumber: claims.to, direction: "inbound" });
         if (!prepared.ok) return refuse(STREAM_REFUSALS.unavailable, { detail: prepared.reason });
         calls.startCall(transport, prepared.call, log.child({ callSid: start.callSid }), {
           isTest: false,
-          transfer: phoneTransfer(() => restFor(number.userId), config.publicUrl, handoffTokens, check.claims),
-          phone: { callerNumber: check.claims.from, calledNumber: check.claims.to, phoneNumberId: number.id, providerCallSid: check.claims.callSid },
+          // A caller returned from an unanswered transfer comes back on a new record, as an inbound one does.
+          transfer: phoneTransfer(() => restFor(number.userId), config.publicUrl, handoffTokens, { ...claims, callId: "" }),
+          phone: {
+            callerNumber: claims.from,
+            calledNumber: claims.to,
+            phoneNumberId: number.id,
+            providerCallSid: claims.callSid,
+            variables: prepared.call.variables,
+            ...(outbound ? { recordId: outbound.id } : {}),
+          },
         });
       }).catch((err: unknown) => {
         log.error({ err }, "starting a phone call failed");

@@ -74,6 +74,21 @@ export interface TwilioRest {
   releaseNumber(numberSid: string): Promise<void>;
   /** Replaces a live call's TwiML (e.g. `<Dial>` for a hand-off to a person). */
   updateCallTwiml(callSid: string, twiml: string): Promise<void>;
+  /** Places an outbound call (Calls.create); Twilio answers with the new call's sid, status "queued". */
+  createCall(call: OutboundCallRequest): Promise<{ sid: string; status: string }>;
+  /** Ends a call: a live one hangs up (completed), a queued or ringing one is cancelled. */
+  endCall(callSid: string): Promise<void>;
+}
+
+/** What Calls.create is sent for an outbound call (the API's own field names, twilio-node spelling). */
+export interface OutboundCallRequest {
+  to: string;
+  from: string;
+  /** Our voice webhook for this call: Twilio fetches the TwiML from it when the callee answers. */
+  url: string;
+  statusCallback: string;
+  /** With voicemail handling on: Twilio reports a machine once its greeting ends (the beep). */
+  machineDetection?: { callback: string };
 }
 
 const TWILIO_DEFAULT_BASE = "https://api.twilio.com";
@@ -179,6 +194,28 @@ export function createTwilioRest(credentials: TwilioCredentials, apiBase: string
     releaseNumber: (numberSid) =>
       twilioCall(async () => {
         await client.incomingPhoneNumbers(numberSid).remove();
+      }),
+
+    createCall: (call) =>
+      twilioCall(async () => {
+        const created = await client.calls.create({
+          to: call.to,
+          from: call.from,
+          url: call.url,
+          method: "POST",
+          statusCallback: call.statusCallback,
+          statusCallbackMethod: "POST",
+          statusCallbackEvent: ["initiated", "ringing", "answered", "completed"],
+          ...(call.machineDetection
+            ? { machineDetection: "DetectMessageEnd", asyncAmd: "true", asyncAmdStatusCallback: call.machineDetection.callback, asyncAmdStatusCallbackMethod: "POST" }
+            : {}),
+        });
+        return { sid: created.sid, status: created.status };
+      }),
+
+    endCall: (callSid) =>
+      twilioCall(async () => {
+        await client.calls(callSid).update({ status: "completed" });
       }),
 
     updateCallTwiml: (callSid, twiml) =>

@@ -86,6 +86,10 @@ export interface PhoneCallParty {
   phoneNumberId: string;
   /** Twilio's CallSid. */
   providerCallSid: string;
+  /** An outbound call: the record made when it was dialled, which the call takes over. */
+  recordId?: string;
+  /** The `{{name}}` values the call runs with, kept on the record. */
+  variables?: Record<string, string>;
 }
 
 export interface CallStart {

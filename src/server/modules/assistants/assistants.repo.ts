@@ -32,7 +32,7 @@ export async function findOwnTools(db: Db, userId: string, ids: readonly string[
     .where(and(eq(tools.userId, userId), inArray(tools.id, [...ids])));
 }
 
-export type AssistantValues = Pick<AssistantRow, "name" | "description" | "firstMessage" | "instructions" | "toolIds" | "voice" | "model" | "transferDestinations" | "allowEndCall" | "keypadInput">;
+export type AssistantValues = Pick<AssistantRow, "name" | "description" | "firstMessage" | "instructions" | "toolIds" | "voice" | "model" | "transferDestinations" | "allowEndCall" | "keypadInput" | "timezone" | "voicemail" | "allowDoNotCall">;
 
 export async function insertAssistant(db: Db, userId: string, values: AssistantValues): Promise<AssistantRow> {
   const [row] = await db

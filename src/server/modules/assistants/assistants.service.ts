@@ -1,6 +1,7 @@
 import type { Assistant, AssistantInput, AssistantUpdate } from "../../../shared/assistants.ts";
 import { modelOptions } from "../../../shared/assistants.ts";
 import { isUuid } from "../../../shared/ids.ts";
+import { findPlaceholders } from "../../../shared/variables.ts";
 import type { Db } from "../../db/client.ts";
 import { badRequest, notFound } from "../../errors.ts";
 import * as repo from "./assistants.repo.ts";
@@ -73,6 +74,9 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         transferDestinations: input.transfer_destinations,
         allowEndCall: input.allow_end_call,
         keypadInput: input.keypad_input,
+        timezone: input.timezone,
+        voicemail: input.voicemail,
+        allowDoNotCall: input.allow_do_not_call,
       });
       const [view] = await withTools(userId, [row]);
       return view!;
@@ -93,6 +97,9 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         transferDestinations: patch.transfer_destinations,
         allowEndCall: patch.allow_end_call,
         keypadInput: patch.keypad_input,
+        timezone: patch.timezone,
+        voicemail: patch.voicemail,
+        allowDoNotCall: patch.allow_do_not_call,
       });
       // Deleted between the read and the write (another tab): same answer as never found.
       if (!row) throw notFound("Assistant");
@@ -131,6 +138,10 @@ function toView(row: repo.AssistantRow, toolsById: Map<string, repo.ToolSummaryR
     transfer_destinations: row.transferDestinations,
     allow_end_call: row.allowEndCall,
     keypad_input: row.keypadInput,
+    timezone: row.timezone,
+    voicemail: row.voicemail ?? null,
+    allow_do_not_call: row.allowDoNotCall,
+    variables: findPlaceholders(row.instructions, row.firstMessage),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

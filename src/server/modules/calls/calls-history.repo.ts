@@ -28,6 +28,8 @@ const summaryColumns = {
   status: calls.status,
   callerNumber: calls.callerNumber,
   calledNumber: calls.calledNumber,
+  direction: calls.direction,
+  providerStatus: calls.providerStatus,
   hasRecording: sql<boolean>`${calls.recording} IS NOT NULL`,
 };
 
@@ -37,6 +39,7 @@ const recordColumns = {
   recording: calls.recording,
   logs: calls.logs,
   providerCost: calls.providerCost,
+  variables: calls.variables,
 };
 
 /**

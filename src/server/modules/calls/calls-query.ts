@@ -51,6 +51,7 @@ export function callConditions(userId: string, filters: CallFilters, cursor?: Ca
   if (filters.assistant_id) parts.push(eq(calls.assistantId, filters.assistant_id));
   if (filters.type) parts.push(eq(calls.isTest, filters.type === "test"));
   if (filters.status) parts.push(eq(calls.status, filters.status));
+  if (filters.direction) parts.push(eq(calls.direction, filters.direction));
   if (filters.from) parts.push(gte(calls.startTime, new Date(filters.from)));
   if (filters.to) parts.push(lt(calls.startTime, new Date(filters.to)));
   const search = searchQuery(filters.q);

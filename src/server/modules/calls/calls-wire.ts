@@ -21,7 +21,8 @@ export function toCallSummary(row: CallSummaryRow, customer: string): CallSummar
     assistant_id: row.assistantId,
     assistant_name: row.assistantName,
     type: row.isTest === true ? "Test" : row.isTest === false ? "Real" : "Unknown",
-    customer: row.callerNumber ?? customer,
+    // The person on the line: who called us, or whom the assistant called.
+    customer: (row.direction === "outbound" ? row.calledNumber : row.callerNumber) ?? customer,
     called_number: row.calledNumber,
     start_time: row.startTime.toISOString(),
     end_time: row.endTime?.toISOString() ?? null,
@@ -31,6 +32,8 @@ export function toCallSummary(row: CallSummaryRow, customer: string): CallSummar
     status: row.status ?? "completed",
     ended_reason: row.endedReason,
     has_recording: row.hasRecording,
+    direction: row.direction,
+    twilio_status: row.providerStatus,
   };
 }
 
@@ -42,6 +45,7 @@ export function toCallRecord(row: CallRecordRow, customer: string, signer: UrlSi
     caller_number: row.callerNumber,
     logs: toLogs(row.logs),
     provider_cost: toProviderCost(row.providerCost),
+    variables: row.variables ?? null,
   };
 }
 

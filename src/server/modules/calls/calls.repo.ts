@@ -1,8 +1,16 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql, type SQL } from "drizzle-orm";
+import { OUTBOUND_ENDED } from "../../../shared/outbound.ts";
 import type { CallLogs } from "../../../shared/calls.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
 import type { CallStore } from "../../voice/seams.ts";
+
+/**
+ * A machine answered (Twilio's AnsweredBy, which any instance may have received): whatever
+ * ended the stream, the call was a voicemail.
+ */
+export const endedReasonUnlessVoicemail = (reason: string | SQL) =>
+  sql`CASE WHEN ${calls.answeredBy} LIKE 'machine%' OR ${calls.answeredBy} = 'fax' THEN ${OUTBOUND_ENDED.voicemail} ELSE ${reason} END`;
 
 /**
  * The call engine's record of a call, in the `calls` table. Written by the server only.
@@ -21,6 +29,17 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
   };
   return {
     async insert(start) {
+      const recordId = start.phone?.recordId;
+      if (recordId) {
+        // An outbound call's record exists since it was dialled: the answered call takes it over.
+        const [adopted] = await db
+          .update(calls)
+          .set({ startTime: new Date(start.startTime), logs: start.logs, providerStatus: "in-progress", variables: start.phone?.variables ?? null, instanceId })
+          .where(and(eq(calls.id, recordId), isNull(calls.endTime)))
+          .returning({ id: calls.id });
+        if (!adopted) throw new Error("the outbound call's record is closed");
+        return adopted.id;
+      }
       // The name is copied so the record still says who answered after the assistant is deleted.
       const [assistant] = await db.select({ name: assistants.name }).from(assistants).where(eq(assistants.id, start.assistantId));
       const [row] = await db
@@ -35,6 +54,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
           calledNumber: start.phone?.calledNumber ?? null,
           phoneNumberId: start.phone?.phoneNumberId ?? null,
           providerCallSid: start.phone?.providerCallSid ?? null,
+          variables: start.phone?.variables ?? null,
           instanceId,
         })
         .returning({ id: calls.id });
@@ -58,7 +78,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
         .update(calls)
         .set({
           endTime: new Date(update.endTime),
-          endedReason: update.endedReason,
+          endedReason: endedReasonUnlessVoicemail(update.endedReason),
           cost: update.cost,
           logs: update.logs,
           recording: update.recording,

@@ -6,6 +6,8 @@
 import type { FastifyBaseLogger } from "fastify";
 import type WebSocket from "ws";
 import { LIVE_CALL_TEXTS, type TestSession } from "../../../shared/calls.ts";
+import type { CallDirection } from "../../../shared/outbound.ts";
+import { callVariables, fillPlaceholders, type CallVariables } from "../../../shared/variables.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
@@ -29,6 +31,16 @@ export interface PreparedCall {
   apiKey: string;
   assistant: CallAssistant;
   toolConfigs: Map<string, CallToolConfig>;
+  /** The `{{name}}` values filled into the instructions and first message. */
+  variables: CallVariables;
+}
+
+/** Who is on the line, for the built-in variables; `given` are the request's or the campaign row's. */
+export interface CallParties {
+  callerNumber: string;
+  calledNumber: string;
+  direction: CallDirection;
+  given?: CallVariables;
 }
 
 /**
@@ -101,23 +113,24 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, 
     },
 
     /** The assistant (with its tools) and the OpenAI key of a call of `userId`; never throws on missing data. */
-    async loadCall(userId: string, assistantId: string): Promise<PrepareResult> {
+    async loadCall(userId: string, assistantId: string, parties: CallParties = { callerNumber: "", calledNumber: "", direction: "inbound" }): Promise<PrepareResult> {
       const row = await ownAssistant(userId, assistantId);
       if (!row) return { ok: false, ...REFUSALS.assistant };
       const apiKey = await apiKeyOf(userId);
       if (!apiKey) return { ok: false, ...REFUSALS.apiKey };
       const { definitions, configs } = await tools.forCall(userId, row.toolIds);
+      const variables = callVariables(parties.given ?? {}, { ...parties, timeZone: row.timezone, at: new Date() });
       const assistant: CallAssistant = {
         id: row.id,
         name: row.name,
-        instructions: row.instructions ?? "",
-        firstMessage: row.firstMessage,
+        instructions: fillPlaceholders(row.instructions ?? "", variables),
+        firstMessage: row.firstMessage === null ? null : fillPlaceholders(row.firstMessage, variables),
         model: row.model,
         voice: row.voice,
         tools: definitions,
         handoff: { transferDestinations: row.transferDestinations, allowEndCall: row.allowEndCall, keypadInput: row.keypadInput },
       };
-      return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs } };
+      return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs, variables } };
     },
 
     /** Runs the test call on the upgraded socket; it is tracked until it ends. */

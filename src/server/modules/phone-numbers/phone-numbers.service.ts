@@ -36,6 +36,8 @@ export interface PhoneNumbersService {
    * the deletion (a 409 naming it), so nobody keeps paying Twilio for a number they can no longer see.
    */
   releaseBeforeAccountDeletion(userId: string): Promise<void>;
+  /** The user's number an outbound call is made from (server-side: null when it is not theirs). */
+  forCall(userId: string, id: string): Promise<{ id: string; phoneNumber: string; status: string } | null>;
 }
 
 /** How many of Twilio's offered numbers a purchase tries when one is taken in the meantime. */
@@ -117,6 +119,11 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
       if (failed.length === 0) return;
       const list = failed.map((f) => `${f.phone_number} (${f.message})`).join(", ");
       throw new AppError(409, "numbers_not_released", `Your account was not deleted: Twilio did not release ${list}. Delete these numbers on the Phone Numbers page and try again.`);
+    },
+
+    async forCall(userId, id) {
+      const row = isUuid(id) ? await repo.findPhoneNumber(db, userId, id) : null;
+      return row ? { id: row.id, phoneNumber: row.phoneNumber, status: row.status } : null;
     },
 
     async list(userId: string): Promise<PhoneNumber[]> {

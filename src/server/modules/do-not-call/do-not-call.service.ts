@@ -1,0 +1,49 @@
+import { DNC_TEXTS, e164Schema, type DncInput, type DncPage } from "../../../shared/outbound.ts";
+import type { Db } from "../../db/client.ts";
+import { badRequest, notFound } from "../../errors.ts";
+import * as repo from "./do-not-call.repo.ts";
+
+export interface DoNotCallService {
+  list(userId: string, options: { limit: number; cursor?: string }): Promise<DncPage & { next_cursor: string | null }>;
+  add(userId: string, input: DncInput): Promise<{ added: number }>;
+  remove(userId: string, phone: string): Promise<void>;
+  /** Whether a number is on the list (checked right before each dial). */
+  isListed(userId: string, phone: string): Promise<boolean>;
+  /** Which of these numbers are on the list (campaign validation). */
+  listed(userId: string, phones: string[]): Promise<Set<string>>;
+}
+
+const phoneOf = e164Schema(DNC_TEXTS.phoneInvalid);
+
+export function createDoNotCallService({ db }: { db: Db }): DoNotCallService {
+  return {
+    async list(userId, { limit, cursor }) {
+      let after: { createdAt: Date; phone: string } | null = null;
+      if (cursor) {
+        const [at, phone] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
+        const createdAt = new Date(at ?? "");
+        if (!phone || Number.isNaN(createdAt.getTime())) throw badRequest("cursor is not one this list gave", "invalid_cursor");
+        after = { createdAt, phone };
+      }
+      const { rows, total } = await repo.page(db, userId, limit, after);
+      const last = rows.length === limit ? rows[rows.length - 1] : undefined;
+      return {
+        data: rows.map((r) => ({ phone: r.phone, created_at: r.createdAt.toISOString() })),
+        total,
+        next_cursor: last ? Buffer.from(`${last.createdAt.toISOString()}|${last.phone}`).toString("base64url") : null,
+      };
+    },
+    async add(userId, input) {
+      const phones = "phone" in input ? [input.phone] : [...new Set(input.phones)];
+      return { added: await repo.addNumbers(db, userId, phones) };
+    },
+    async remove(userId, phone) {
+      const parsed = phoneOf.safeParse(phone);
+      if (!parsed.success || !(await repo.removeNumber(db, userId, parsed.data))) throw notFound("Number");
+    },
+    async isListed(userId, phone) {
+      return (await repo.listed(db, userId, [phone])).has(phone);
+    },
+    listed: (userId, phones) => repo.listed(db, userId, phones),
+  };
+}

@@ -1,0 +1,85 @@
+/**
+ * One outbound call: checks everything that can be refused before anything is dialled (the
+ * assistant, the number, the credentials, the do-not-call list, the account's concurrent-call
+ * limit), records the call, then asks Twilio to dial it with the owner's own account. Twilio's
+ * callbacks and the answered call are telephony's (telephony/outbound-calls.ts).
+ */
+import { OUTBOUND_TEXTS, type CallSettings, type OutboundCall, type OutboundCallInput } from "../../../shared/outbound.ts";
+import type { ModuleContext } from "../../context.ts";
+import { AppError, badRequest, notFound } from "../../errors.ts";
+import { outboundUrls } from "../../telephony/outbound-calls.ts";
+import { VOICE_PATH } from "../../telephony/telephony.service.ts";
+import { createTwilioRest, TwilioError } from "../../telephony/twilio-client.ts";
+import type { AssistantsService } from "../assistants/assistants.service.ts";
+import { MISSING_API_KEY_MESSAGE } from "../calls/calls.service.ts";
+import type { CredentialsService } from "../credentials/credentials.service.ts";
+import type { DoNotCallService } from "../do-not-call/do-not-call.service.ts";
+import type { PhoneNumbersService } from "../phone-numbers/phone-numbers.service.ts";
+import * as repo from "./outbound.repo.ts";
+
+export const STATUS_PATH = "/telephony/twilio/status";
+
+export interface OutboundDeps {
+  ctx: Pick<ModuleContext, "db" | "config">;
+  assistants: AssistantsService;
+  phoneNumbers: PhoneNumbersService;
+  credentials: CredentialsService;
+  doNotCall: DoNotCallService;
+}
+
+export interface OutboundService {
+  place(userId: string, input: OutboundCallInput): Promise<OutboundCall>;
+  settings(userId: string): Promise<CallSettings>;
+  saveSettings(userId: string, settings: CallSettings): Promise<CallSettings>;
+}
+
+export function createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall }: OutboundDeps): OutboundService {
+  const { db, config } = ctx;
+  return {
+    async place(userId, input) {
+      const assistant = await assistants.forCall(userId, input.assistant_id);
+      if (!assistant) throw notFound("Assistant");
+      const number = await phoneNumbers.forCall(userId, input.phone_number_id);
+      if (!number) throw notFound("Phone number");
+      if (number.status !== "active") throw new AppError(409, "number_inactive", OUTBOUND_TEXTS.numberInactive);
+      const pair = await credentials.readTwilio(userId);
+      if (!pair) throw badRequest(OUTBOUND_TEXTS.noTwilio, "twilio_credentials_missing");
+      // Without it the callee would answer to silence.
+      if (!(await credentials.readUsable(userId, "openai_api_key"))) throw badRequest(MISSING_API_KEY_MESSAGE, "missing_api_key");
+      if (await doNotCall.isListed(userId, input.to)) throw new AppError(409, "do_not_call", OUTBOUND_TEXTS.doNotCall(input.to));
+      const max = await repo.readMaxConcurrentCalls(db, userId);
+      const id = await repo.insertWithinLimit(
+        db,
+        { userId, assistantId: assistant.id, phoneNumberId: number.id, from: number.phoneNumber, to: input.to, variables: input.variables ?? {} },
+        max,
+      );
+      if (!id) throw new AppError(429, "concurrent_call_limit", OUTBOUND_TEXTS.limit(max));
+      const urls = outboundUrls(config.publicUrl, id, { voice: VOICE_PATH, status: STATUS_PATH });
+      try {
+        const created = await createTwilioRest(pair, config.twilioApiBase).createCall({
+          to: input.to,
+          from: number.phoneNumber,
+          url: urls.voice,
+          statusCallback: urls.status,
+          ...(assistant.voicemail ? { machineDetection: { callback: urls.amd } } : {}),
+        });
+        await repo.setCallSid(db, id, created.sid);
+        return { id, status: "queued", twilio_call_sid: created.sid };
+      } catch (err) {
+        await repo.deleteUndialled(db, id);
+        if (!(err instanceof TwilioError)) throw err;
+        if (err.status === 0 || err.status >= 500) throw new AppError(502, "twilio_unavailable", err.message);
+        throw badRequest(OUTBOUND_TEXTS.twilioRefused(err.message), "twilio_refused");
+      }
+    },
+
+    async settings(userId) {
+      return { max_concurrent_calls: await repo.readMaxConcurrentCalls(db, userId) };
+    },
+
+    async saveSettings(userId, settings) {
+      await repo.saveMaxConcurrentCalls(db, userId, settings.max_concurrent_calls);
+      return this.settings(userId);
+    },
+  };
+}

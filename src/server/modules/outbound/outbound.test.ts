@@ -1,0 +1,245 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { createAssistant, signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
+import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import { signTwilio } from "../../../../tests/fakes/twilio-caller.ts";
+import { attachFarEnd, type FarEnd } from "../../../../tests/fakes/twilio-far-end.ts";
+import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
+import { OUTBOUND_ENDED, OUTBOUND_TEXTS } from "../../../shared/outbound.ts";
+import { calls } from "../../db/schema.ts";
+
+/**
+ * One outbound call end to end through real sockets: POST /api/calls/outbound, the fake Twilio
+ * REST API receiving Calls.create and playing the callee (signed callbacks, the answered call's
+ * media stream, a machine), the fake OpenAI Realtime server, the record in the database.
+ */
+
+const OURS = "+15550100";
+const PERSON = "+442071234500";
+let fake: FakeRealtime;
+let rest: FakeTwilioRest;
+let farEnd: FarEnd;
+let app: PhoneApp;
+let owner: Caller;
+let assistantId: string;
+let numberId: string;
+
+beforeAll(async () => {
+  fake = await startFakeRealtime({ apiKey: "sk-outbound-test" });
+  rest = await startFakeTwilioRest();
+  rest.addAccount({ sid: TEST_ACCOUNT_SID, authToken: TEST_AUTH_TOKEN });
+  rest.addNumber(TEST_ACCOUNT_SID, OURS);
+  app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl });
+  farEnd = attachFarEnd(rest, { origin: app.origin, authToken: TEST_AUTH_TOKEN });
+  owner = await phoneOwner(app, fake.apiKey);
+  assistantId = (
+    await createAssistant(app.app, owner, {
+      instructions: "You call {{first_name}} about order {{ order }}. Direction: {{direction}}. Called: {{called_number}}. From: {{caller_number}}. Missing: [{{nothing}}]",
+      first_message: "Hello {{first_name}}, this is Ava.",
+      timezone: "Europe/London",
+    })
+  ).id;
+  numberId = await insertPhoneNumber(app, owner, OURS, null);
+});
+afterAll(async () => {
+  await app.app.close();
+  await rest.close();
+  await fake.close();
+});
+beforeEach(() => {
+  fake.script = {};
+  farEnd.setDefault("answer");
+});
+
+const post = (who: Caller, body: unknown) => app.app.inject({ method: "POST", url: "/api/calls/outbound", headers: { cookie: who.cookie }, payload: body as object });
+const get = (url: string, who: Caller = owner) => app.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
+const dial = (body: Record<string, unknown> = {}) => post(owner, { assistant_id: assistantId, phone_number_id: numberId, to: PERSON, ...body });
+
+async function ended(id: string, timeoutMs = 8000) {
+  for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((r) => setTimeout(r, 25))) {
+    const [row] = await app.db.select().from(calls).where(eq(calls.id, id));
+    if (row?.endTime && row.cost !== null) return row;
+  }
+  throw new Error(`call ${id} did not end`);
+}
+
+describe("POST /api/calls/outbound", () => {
+  it("dials with the user's Twilio account; answered, the call runs like an inbound one with the variables filled, and is recorded as outbound", async () => {
+    const index = fake.connections.length;
+    const res = await dial({ variables: { first_name: "Ann", order: 42 } });
+    expect(res.statusCode, res.body).toBe(201);
+    const body = res.json();
+    expect(body).toEqual({ id: expect.any(String), status: "queued", twilio_call_sid: expect.stringMatching(/^CA/) });
+
+    const created = rest.requests.find((r) => r.operation === "callCreate")!;
+    expect(created.username).toBe(TEST_ACCOUNT_SID);
+    expect(created.form).toMatchObject({ To: PERSON, From: OURS, Method: "POST", StatusCallbackMethod: "POST" });
+    expect(created.form.Url).toBe(`${app.origin}/telephony/twilio/voice?call=${body.id}`);
+    expect(created.form.StatusCallback).toBe(`${app.origin}/telephony/twilio/status?call=${body.id}`);
+    expect(created.form.MachineDetection).toBeUndefined();
+    expect(rest.call(body.twilio_call_sid)!.events).toEqual(["initiated", "ringing", "answered", "completed"]);
+
+    const phone = await farEnd.answered(body.twilio_call_sid);
+    const conn = await fake.connection(index);
+    const update = await conn.waitFor("session.update");
+    const instructions = (update["session"] as { instructions: string }).instructions;
+    expect(instructions).toContain(`You call Ann about order 42. Direction: outbound. Called: ${PERSON}. From: ${OURS}. Missing: []`);
+    // The assistant speaks first: the first message, filled.
+    const greeting = await conn.waitFor("response.create");
+    expect(JSON.stringify(greeting)).toContain("Hello Ann, this is Ava.");
+    await phone.until(() => phone.receivedBytes > 0, "the greeting's audio");
+
+    await farEnd.hangUp(body.twilio_call_sid);
+    const row = await ended(body.id);
+    expect(row).toMatchObject({ direction: "outbound", callerNumber: OURS, calledNumber: PERSON, providerCallSid: body.twilio_call_sid, phoneNumberId: numberId });
+    expect(row.variables).toMatchObject({ first_name: "Ann", order: "42", direction: "outbound", caller_number: OURS, called_number: PERSON });
+    expect(row.variables!["now"]).toMatch(/\(Europe\/London\)$/);
+    expect(row.cost).toBeGreaterThan(0);
+
+    const record = (await get(`/api/calls/${body.id}`)).json();
+    expect(record).toMatchObject({ direction: "outbound", customer: PERSON, variables: expect.objectContaining({ first_name: "Ann" }) });
+    await farEnd.calls.get(body.twilio_call_sid)!.ended;
+    expect((await get(`/api/calls/${body.id}`)).json().twilio_status).toBe("completed");
+    const outboundIds = (await get("/api/calls?direction=outbound")).json().data.map((c: { id: string }) => c.id);
+    const inboundIds = (await get("/api/calls?direction=inbound")).json().data.map((c: { id: string }) => c.id);
+    expect(outboundIds).toContain(body.id);
+    expect(inboundIds).not.toContain(body.id);
+    expect((await get("/api/calls?direction=sideways")).statusCode).toBe(400);
+  });
+
+  it.each([
+    ["no-answer", OUTBOUND_ENDED.noAnswer, "no-answer"],
+    ["busy", OUTBOUND_ENDED.busy, "busy"],
+    ["failed", OUTBOUND_ENDED.failed("SIP 404"), "failed"],
+  ] as const)("a callee who does not answer (%s) ends the record with a readable reason and no cost", async (outcome, reason, status) => {
+    farEnd.setDefault(outcome);
+    const res = await dial();
+    expect(res.statusCode, res.body).toBe(201);
+    const row = await ended(res.json().id);
+    expect(row).toMatchObject({ endedReason: reason, cost: 0, providerStatus: status, direction: "outbound" });
+    const summary = (await get(`/api/calls/${row.id}`)).json();
+    expect(summary.ended_reason).toBe(reason);
+  });
+
+  it("a machine answering: the assistant's message is left after the beep, then the call hangs up as 'Voicemail'", async () => {
+    const vm = await createAssistant(app.app, owner, { first_message: null, voicemail: { action: "leave_message", message: "Hi {{first_name}}, please call us back." } });
+    farEnd.setDefault("machine");
+    const res = await post(owner, { assistant_id: vm.id, phone_number_id: numberId, to: PERSON, variables: { first_name: "Bo" } });
+    expect(res.statusCode, res.body).toBe(201);
+    const { id, twilio_call_sid: sid } = res.json();
+    const form = rest.requests.filter((r) => r.operation === "callCreate").at(-1)!.form;
+    expect(form).toMatchObject({ MachineDetection: "DetectMessageEnd", AsyncAmd: "true", AsyncAmdStatusCallback: `${app.origin}/telephony/twilio/amd?call=${id}` });
+    const call = farEnd.calls.get(sid)!;
+    await call.ended;
+    expect(call.said).toEqual(["Hi Bo, please call us back."]);
+    expect(await ended(id)).toMatchObject({ endedReason: OUTBOUND_ENDED.voicemail, answeredBy: "machine_end_beep" });
+  });
+
+  it("a machine answering with 'hang up': the call is ended at Twilio and recorded as 'Voicemail'", async () => {
+    const vm = await createAssistant(app.app, owner, { first_message: null, voicemail: { action: "hang_up" } });
+    farEnd.setDefault("machine");
+    const res = await post(owner, { assistant_id: vm.id, phone_number_id: numberId, to: PERSON });
+    const { id, twilio_call_sid: sid } = res.json();
+    await farEnd.calls.get(sid)!.ended;
+    expect(farEnd.calls.get(sid)!.said).toEqual([]);
+    expect(rest.requests.some((r) => r.operation === "callUpdate" && r.path.includes(sid) && r.form.Status === "completed")).toBe(true);
+    expect(await ended(id)).toMatchObject({ endedReason: OUTBOUND_ENDED.voicemail });
+  });
+
+  it("a person answering when voicemail handling is on talks to the assistant as usual", async () => {
+    const vm = await createAssistant(app.app, owner, { voicemail: { action: "hang_up" } });
+    const res = await post(owner, { assistant_id: vm.id, phone_number_id: numberId, to: PERSON });
+    const { id, twilio_call_sid: sid } = res.json();
+    await farEnd.answered(sid);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(farEnd.calls.get(sid)!.callbacks.some((c) => c.params["AnsweredBy"] === "human" && c.status === 204)).toBe(true);
+    await farEnd.hangUp(sid);
+    const row = await ended(id);
+    expect(row.endedReason).not.toBe(OUTBOUND_ENDED.voicemail);
+    expect(row.answeredBy).toBe("human");
+  });
+
+  it("refuses, dialling nothing: a number not in E.164, one on the do-not-call list, another user's assistant or number, missing Twilio credentials", async () => {
+    const before = rest.requests.filter((r) => r.operation === "callCreate").length;
+    const bad = await dial({ to: "020 7123 4500" });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toContain(OUTBOUND_TEXTS.toInvalid);
+
+    expect((await app.app.inject({ method: "POST", url: "/api/dnc", headers: { cookie: owner.cookie }, payload: { phone: "+442071234599" } })).statusCode).toBe(201);
+    const dnc = await dial({ to: "+44 20 7123 4599" });
+    expect(dnc.statusCode).toBe(409);
+    expect(dnc.json().error).toEqual({ code: "do_not_call", message: OUTBOUND_TEXTS.doNotCall("+442071234599") });
+
+    const other = await phoneOwner(app, fake.apiKey);
+    const theirAssistant = (await createAssistant(app.app, other)).id;
+    const theirNumber = await insertPhoneNumber(app, other, "+15550199", null);
+    expect((await dial({ assistant_id: theirAssistant })).statusCode).toBe(404);
+    expect((await dial({ phone_number_id: theirNumber })).statusCode).toBe(404);
+
+    const noTwilio = await signUpCaller(app.app, fake.apiKey);
+    const a = (await createAssistant(app.app, noTwilio)).id;
+    const n = await insertPhoneNumber(app, noTwilio, "+15550198", null);
+    const refused = await post(noTwilio, { assistant_id: a, phone_number_id: n, to: PERSON });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error.message).toBe(OUTBOUND_TEXTS.noTwilio);
+
+    expect(rest.requests.filter((r) => r.operation === "callCreate").length).toBe(before);
+  });
+
+  it("refuses a call over the account's max_concurrent_calls (Settings, default 10)", async () => {
+    expect((await get("/api/settings/calls")).json()).toEqual({ max_concurrent_calls: 10 });
+    const put = (v: unknown) => app.app.inject({ method: "PUT", url: "/api/settings/calls", headers: { cookie: owner.cookie }, payload: { max_concurrent_calls: v } });
+    expect((await put(0)).statusCode).toBe(400);
+    expect((await put(1)).json()).toEqual({ max_concurrent_calls: 1 });
+    const first = await dial();
+    expect(first.statusCode).toBe(201);
+    await farEnd.answered(first.json().twilio_call_sid);
+    const second = await dial();
+    expect(second.statusCode).toBe(429);
+    expect(second.json().error.message).toBe(OUTBOUND_TEXTS.limit(1));
+    await farEnd.hangUp(first.json().twilio_call_sid);
+    await ended(first.json().id);
+    expect((await dial()).statusCode).toBe(201);
+    await put(10);
+  });
+
+  it("Twilio refusing the call answers 400 with Twilio's words and keeps no record", async () => {
+    rest.failNext("callCreate", { status: 400, code: 21215, message: "Account not authorized to call +442071234500." });
+    const res = await dial();
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toBe(OUTBOUND_TEXTS.twilioRefused("Account not authorized to call +442071234500."));
+    const rows = await app.db.select({ id: calls.id }).from(calls).where(eq(calls.providerCallSid, ""));
+    expect(rows).toHaveLength(0);
+  });
+
+  it("callbacks must be signed with the owner's auth token", async () => {
+    farEnd.setDefault("no-answer");
+    const res = await dial();
+    const { id } = res.json();
+    await ended(id);
+    const url = `${app.origin}/telephony/twilio/status?call=${id}`;
+    const params = { CallSid: res.json().twilio_call_sid, CallStatus: "completed" };
+    const send = (signature: string) =>
+      fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature }, body: new URLSearchParams(params).toString() });
+    expect((await send(signTwilio("wrong-token", url, params))).status).toBe(403);
+    expect((await send(signTwilio(TEST_AUTH_TOKEN, url, params))).status).toBe(204);
+  });
+});
+
+describe("do-not-call list", () => {
+  it("adds one or many numbers (normalised, no repeats), lists them newest first, removes one; other users see none of them", async () => {
+    const who = await signUpCaller(app.app);
+    const send = (method: "POST" | "DELETE", url: string, payload?: object) => app.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload ? { payload } : {}) });
+    expect((await send("POST", "/api/dnc", { phone: "+1 (415) 555-0101" })).json()).toEqual({ added: 1 });
+    expect((await send("POST", "/api/dnc", { phones: ["+14155550101", "+14155550102", "+14155550102"] })).json()).toEqual({ added: 1 });
+    expect((await send("POST", "/api/dnc", { phones: ["12"] })).statusCode).toBe(400);
+    const list = (await get("/api/dnc", who)).json();
+    expect(list.total).toBe(2);
+    expect(list.data.map((e: { phone: string }) => e.phone).sort()).toEqual(["+14155550101", "+14155550102"]);
+    expect((await get("/api/dnc", owner)).json().data.map((e: { phone: string }) => e.phone)).not.toContain("+14155550101");
+    expect((await send("DELETE", `/api/dnc/${encodeURIComponent("+14155550101")}`)).statusCode).toBe(204);
+    expect((await send("DELETE", `/api/dnc/${encodeURIComponent("+14155550101")}`)).statusCode).toBe(404);
+    expect((await get("/api/dnc", who)).json().total).toBe(1);
+  });
+});

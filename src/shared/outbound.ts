@@ -1,0 +1,100 @@
+/**
+ * Outbound calls (the assistant dials): the request, its answer, the account's limit, the
+ * do-not-call list, the voicemail setting and the readable ended reasons. Both sides use it.
+ */
+import { z } from "zod";
+import { E164 } from "./assistants.js";
+import { uuidSchema } from "./ids.js";
+
+export const OUTBOUND_TEXTS = {
+  toInvalid: "The number to call must be in E.164 format, e.g. +442071234567",
+  doNotCall: (phone: string) => `${phone} is on the do-not-call list`,
+  noTwilio: "Add your Twilio Account SID and Auth Token in Settings before making calls.",
+  noAssistant: "Assign an assistant to this call",
+  limit: (max: number) => `You already have ${max} outbound calls in progress, the most your settings allow. Try again when one ends.`,
+  twilioRefused: (message: string) => `Twilio refused the call: ${message}`,
+  numberInactive: "This phone number is not active",
+  calling: "Calling...",
+  called: (to: string) => `Calling ${to}`,
+  dncAdded: "Added to the do-not-call list",
+  dncRemoved: "Removed from the do-not-call list",
+  settingsSaved: "Call settings saved",
+} as const;
+
+/** The ended reasons of an outbound call that never reached the assistant (or met a machine). */
+export const OUTBOUND_ENDED = {
+  completed: "Completed",
+  noAnswer: "No answer",
+  busy: "Busy",
+  failed: (reason: string) => `Failed: ${reason}`,
+  voicemail: "Voicemail",
+  cancelled: "Cancelled",
+} as const;
+
+/** Twilio's call statuses (protocols: Calls resource), as the record keeps them. */
+export const TWILIO_CALL_STATUSES = ["queued", "initiated", "ringing", "in-progress", "completed", "busy", "no-answer", "failed", "canceled"] as const;
+export type TwilioCallStatus = (typeof TWILIO_CALL_STATUSES)[number];
+
+/** Outcomes a campaign retries on, spelled as the API spells them. */
+export const CALL_OUTCOMES = ["no_answer", "busy", "failed", "voicemail"] as const;
+export type CallOutcome = (typeof CALL_OUTCOMES)[number];
+
+export const CALL_DIRECTIONS = ["inbound", "outbound"] as const;
+export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+
+export const e164Schema = (message: string) =>
+  z
+    .string({ error: message })
+    .transform((v) => v.replace(/[\s\-().]/g, ""))
+    .pipe(z.string().regex(E164, message));
+
+/** Variable values: text, numbers and booleans are kept as text; names as placeholders spell them. */
+export const variablesSchema = z
+  .record(
+    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Variable names use letters, digits and underscores").max(64, "Variable names must be at most 64 characters"),
+    z.union([z.string().max(2000, "A variable's value must be at most 2000 characters"), z.number(), z.boolean()]).transform(String),
+    { error: "variables must be an object of names and values" },
+  )
+  .refine((v) => Object.keys(v).length <= 100, "At most 100 variables");
+
+/** POST /api/calls/outbound */
+export const outboundCallInputSchema = z.object({
+  assistant_id: uuidSchema("Assistant not found"),
+  phone_number_id: uuidSchema("Phone number not found"),
+  to: e164Schema(OUTBOUND_TEXTS.toInvalid),
+  variables: variablesSchema.optional(),
+});
+export type OutboundCallInput = z.infer<typeof outboundCallInputSchema>;
+
+export const outboundCallSchema = z.object({ id: z.string(), status: z.literal("queued"), twilio_call_sid: z.string() });
+export type OutboundCall = z.infer<typeof outboundCallSchema>;
+
+// ── Settings → Calls ────────────────────────────────────────────────────────────────────────
+
+export const DEFAULT_MAX_CONCURRENT_CALLS = 10;
+export const MAX_CONCURRENT_CALLS_LIMIT = 1000;
+
+export const callSettingsSchema = z.object({
+  max_concurrent_calls: z
+    .number({ error: "Maximum concurrent calls must be a number" })
+    .int("Maximum concurrent calls must be a whole number")
+    .min(1, "Maximum concurrent calls must be at least 1")
+    .max(MAX_CONCURRENT_CALLS_LIMIT, `Maximum concurrent calls must be at most ${MAX_CONCURRENT_CALLS_LIMIT}`),
+});
+export type CallSettings = z.infer<typeof callSettingsSchema>;
+
+// ── Do-not-call list ────────────────────────────────────────────────────────────────────────
+
+export const DNC_TEXTS = { phoneInvalid: "Phone number must be in E.164 format, e.g. +442071234567", tooMany: "At most 10,000 numbers at once" } as const;
+export const MAX_DNC_BATCH = 10_000;
+
+export const dncInputSchema = z.union([
+  z.object({ phone: e164Schema(DNC_TEXTS.phoneInvalid) }).strict(),
+  z.object({ phones: z.array(e164Schema(DNC_TEXTS.phoneInvalid)).min(1, DNC_TEXTS.phoneInvalid).max(MAX_DNC_BATCH, DNC_TEXTS.tooMany) }).strict(),
+], { error: "Send {phone} or {phones: [...]}" });
+export type DncInput = z.infer<typeof dncInputSchema>;
+
+export const dncEntrySchema = z.object({ phone: z.string(), created_at: z.string() });
+export type DncEntry = z.infer<typeof dncEntrySchema>;
+export const dncPageSchema = z.object({ data: z.array(dncEntrySchema), total: z.number() });
+export type DncPage = z.infer<typeof dncPageSchema>;
