@@ -224,7 +224,7 @@ export const calls = pgTable(
 
 /**
  * A live call's transcript entries and tool calls, one row each, written as they change
- * (docs/decisions/035-transcript-entries.md): a turn costs one small row, whatever the call's
+ * (docs/decisions/036-transcript-entries.md): a turn costs one small row, whatever the call's
  * length, where rewriting `calls.logs` cost the whole transcript and its search vector. When the
  * call ends its final logs go into `calls.logs` once (the search built then) and these rows go.
  * `position` is the entry's slot in the transcript (holes allowed) or the tool call's index.

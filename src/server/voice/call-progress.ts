@@ -1,7 +1,7 @@
 /**
  * What of a call's transcript and tool calls changed since the last save. The transcript's
  * changes name their slot; tool calls are only ever appended. A save then writes just those
- * (docs/decisions/035-transcript-entries.md): a turn costs the same at minute 60 as at minute 1.
+ * (docs/decisions/036-transcript-entries.md): a turn costs the same at minute 60 as at minute 1.
  */
 import type { ToolUse, TranscriptEntry } from "../../shared/calls.ts";
 import { cleanForStorage } from "./clean-text.ts";
