@@ -29,6 +29,7 @@ import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
+import { campaignsRoutes } from "./modules/campaigns/campaigns.routes.ts";
 import { doNotCallRoutes } from "./modules/do-not-call/do-not-call.routes.ts";
 import { outboundRoutes } from "./modules/outbound/outbound.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
@@ -60,6 +61,8 @@ export interface AppDeps {
   callMetrics?: FrameMetrics;
   /** Where log lines go (tests read them); stdout when absent. */
   logStream?: { write(line: string): void };
+  /** The clock of scheduled work (campaign windows, retries); tests control it. */
+  clock?: () => Date;
   /** Run the hourly retention job (Settings → Data retention). Default: on, except under NODE_ENV=test, where tests run it directly. */
   retentionJob?: boolean;
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
@@ -101,14 +104,17 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   const drain = new Drain();
   const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
-  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs };
+  const clock = deps.clock ?? (() => new Date());
+  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, clock };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
-  const services = createServices(ctx);
+  const services = createServices(ctx, app.log);
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
   app.addHook("onReady", () => jobs.start());
+  // A campaign started before a restart goes on.
+  app.addHook("onReady", () => services.campaigns.resumeAll());
   app.addHook("onClose", async () => {
     await jobs.stop(JOB_STOP_TIMEOUT_MS);
     await instance.stop();
@@ -165,6 +171,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(callsRoutes, { service: services.calls });
     await scope.register(outboundRoutes, { service: services.outbound });
     await scope.register(doNotCallRoutes, { service: services.doNotCall });
+    await scope.register(campaignsRoutes, { service: services.campaigns });
     await scope.register(callsHistoryRoutes);
     await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });

@@ -36,6 +36,8 @@ export interface ModuleContext {
   drain: Drain;
   /** The durable job queue (jobs/job-queue.ts): register handlers while services are made. */
   jobs: JobQueue;
+  /** The wall clock of scheduled work (campaign windows, retries); tests pass a controllable one. */
+  clock: () => Date;
 }
 
 declare module "fastify" {

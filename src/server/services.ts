@@ -3,6 +3,7 @@
  * routes that serve it (app.ts). A service that needs another module asks that module's service
  * (calls → tools and credentials), never its repository, so each table has one owner.
  */
+import type { FastifyBaseLogger } from "fastify";
 import type { ModuleContext } from "./context.ts";
 import { createAccountService } from "./modules/account/account.service.ts";
 import { createAssistantsService } from "./modules/assistants/assistants.service.ts";
@@ -11,6 +12,7 @@ import { createCallsService } from "./modules/calls/calls.service.ts";
 import { createCredentialsService } from "./modules/credentials/credentials.service.ts";
 import { createDemoRequestsService } from "./modules/demo-requests/demo-requests.service.ts";
 import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
+import { createCampaignsService } from "./modules/campaigns/campaigns.service.ts";
 import { createDoNotCallService } from "./modules/do-not-call/do-not-call.service.ts";
 import { createOutboundService } from "./modules/outbound/outbound.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
@@ -18,7 +20,7 @@ import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
 
-export function createServices(ctx: ModuleContext) {
+export function createServices(ctx: ModuleContext, logger: FastifyBaseLogger) {
   const { db, secrets, config, auth, storage, liveCalls, counters } = ctx;
   const credentials = createCredentialsService({ db, secrets, config });
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
@@ -39,7 +41,8 @@ export function createServices(ctx: ModuleContext) {
   const demoRequests = createDemoRequestsService({ db });
   const doNotCall = createDoNotCallService({ db });
   const outbound = createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall });
-  return { account, assistants, calls, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools };
+  const campaigns = createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger: logger.child({ module: "campaigns" }) });
+  return { account, assistants, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools };
 }
 
 export type Services = ReturnType<typeof createServices>;

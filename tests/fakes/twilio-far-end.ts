@@ -60,6 +60,8 @@ export interface FarEnd {
   /** Calls between create and their end now, and the most there ever were at once. */
   readonly live: number;
   readonly peak: number;
+  /** Starts counting `peak` again from the calls live now. */
+  resetPeak(): void;
   /** Every call placed, in order. */
   readonly placed: { sid: string; to: string; at: number }[];
 }
@@ -232,6 +234,7 @@ export function attachFarEnd(rest: FakeTwilioRest, options: FarEndOptions): FarE
     get peak() {
       return peak;
     },
+    resetPeak: () => void (peak = live),
     placed,
   };
 }

@@ -168,6 +168,21 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
     valid: () => ({ recordings_days: 30, calls_days: 90 }),
     required: ["recordings_days", "calls_days"],
   },
+  "call settings": {
+    method: "PUT",
+    path: () => "/api/settings/calls",
+    auth: true,
+    valid: () => ({ max_concurrent_calls: 5 }),
+    required: ["max_concurrent_calls"],
+  },
+  "add to do-not-call list": { method: "POST", path: () => "/api/dnc", auth: true, valid: () => ({ phone: "+442071230000" }), required: ["phone"] },
+  "outbound call": {
+    method: "POST",
+    path: () => "/api/calls/outbound",
+    auth: true,
+    valid: (f) => ({ assistant_id: f.assistantId, phone_number_id: f.phoneNumberId, to: "+442071230001", variables: { first_name: "Ann" } }),
+    required: ["assistant_id", "phone_number_id", "to"],
+  },
   "rename account": {
     method: "PATCH",
     path: () => "/api/account/name",
@@ -226,8 +241,8 @@ const FILTERS = ["assistant_id", "type", "from", "to"] as const;
 export const QUERY_ROUTES: Record<string, QueryRoute> = {
   "call list": {
     path: "/api/calls",
-    valid: (f) => ({ ...callFilters(f), status: "completed", q: "refund", limit: "20" }),
-    typed: [...FILTERS, "status", "limit", "cursor"],
+    valid: (f) => ({ ...callFilters(f), status: "completed", direction: "outbound", q: "refund", limit: "20" }),
+    typed: [...FILTERS, "status", "direction", "limit", "cursor"],
     text: ["q"],
   },
   "call stats": { path: "/api/calls/stats", valid: (f) => ({ ...callFilters(f), tz: "Europe/Paris" }), typed: [...FILTERS, "tz"], text: [] },
@@ -257,6 +272,7 @@ export const OWNED_ROUTES: Record<string, OwnedRoute> = {
   "test session": { path: () => "/api/calls/test-session", body: (f) => ({ assistantId: f.assistantId }) },
   "phone number": { path: (f) => `/api/phone-numbers/${f.phoneNumberId}`, body: (f) => ({ assistant_id: f.assistantId }) },
   "number bought for the owner's assistant": { path: () => "/api/phone-numbers", body: (f) => ({ country_code: "US", assistant_id: f.assistantId }) },
+  "outbound call with the owner's assistant and number": { path: () => "/api/calls/outbound", body: (f) => ({ assistant_id: f.assistantId, phone_number_id: f.phoneNumberId, to: "+442071230002" }) },
   "calls filtered by the owner's assistant": { path: (f) => `/api/calls?assistant_id=${f.assistantId}`, listing: true },
   "stats filtered by the owner's assistant": { path: (f) => `/api/calls/stats?assistant_id=${f.assistantId}`, listing: true },
   "export filtered by the owner's assistant": { path: (f) => `/api/calls/export.csv?assistant_id=${f.assistantId}`, listing: true },

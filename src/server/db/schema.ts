@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import { boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
 import { ASSISTANT_VOICES, type TransferDestination, type Voicemail } from "../../shared/assistants.ts";
 import { CALL_DIRECTIONS, TWILIO_CALL_STATUSES } from "../../shared/outbound.ts";
+import { CAMPAIGN_STATUSES, CONTACT_OUTCOMES, CONTACT_STATES, type CampaignRetry, type CampaignWindow } from "../../shared/campaigns.ts";
 import { CALL_STATUS_FILTERS, type ProviderCost } from "../../shared/call-records.ts";
 import type { CallLogs } from "../../shared/calls.ts";
 import { CREDENTIAL_NAMES } from "../../shared/credentials.ts";
@@ -221,6 +222,8 @@ export const calls = pgTable(
     providerStatus: text("provider_status", { enum: TWILIO_CALL_STATUSES }),
     /** Outbound calls with machine detection: Twilio's AnsweredBy (human, machine_end_beep, ...). */
     answeredBy: text("answered_by"),
+    /** A campaign's call: which campaign (and its contact row) dialled it. */
+    campaignId: uuid("campaign_id"),
     /** The `{{name}}` values the call ran with (built-ins included). */
     variables: jsonb("variables").$type<Record<string, string>>(),
   },
@@ -295,6 +298,55 @@ export const callRetention = pgTable("call_retention", {
   callsDays: integer("calls_days"),
   updatedAt: updatedAt(),
 });
+
+// ── Campaigns ──────────────────────────────────────────────────────────────────────────────
+
+export const campaigns = pgTable(
+  "campaigns",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: owner(),
+    name: text("name").notNull(),
+    assistantId: uuid("assistant_id").references(() => assistants.id, { onDelete: "set null" }),
+    phoneNumberId: uuid("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
+    /** draft, running, paused, completed, cancelled ("waiting" is running outside its windows). */
+    status: text("status", { enum: CAMPAIGN_STATUSES }).notNull().default("draft"),
+    waitingReason: text("waiting_reason"),
+    timezone: text("timezone").notNull(),
+    startAt: timestamp("start_at", { withTimezone: true }),
+    windows: jsonb("windows").$type<CampaignWindow[]>().notNull(),
+    maxConcurrentCalls: integer("max_concurrent_calls").notNull(),
+    callsPerMinute: integer("calls_per_minute"),
+    retry: jsonb("retry").$type<CampaignRetry>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("campaigns_user_created_idx").on(t.userId, t.createdAt)],
+);
+
+export const campaignContacts = pgTable(
+  "campaign_contacts",
+  {
+    campaignId: uuid("campaign_id")
+      .notNull()
+      .references(() => campaigns.id, { onDelete: "cascade" }),
+    /** The CSV's data row (1 = the first after the header). */
+    row: integer("row").notNull(),
+    phone: text("phone").notNull(),
+    timezone: text("timezone"),
+    variables: jsonb("variables").$type<Record<string, string>>().notNull(),
+    state: text("state", { enum: CONTACT_STATES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    lastDialledAt: timestamp("last_dialled_at", { withTimezone: true }),
+    lastOutcome: text("last_outcome", { enum: CONTACT_OUTCOMES }),
+    callId: uuid("call_id"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.campaignId, t.row] }),
+    index("campaign_contacts_due_idx").on(t.campaignId, t.state, t.nextAttemptAt),
+    index("campaign_contacts_dialled_idx").on(t.campaignId, t.lastDialledAt),
+  ],
+);
 
 /** Settings → Calls per owner; no row = the defaults. */
 export const callSettings = pgTable("call_settings", {

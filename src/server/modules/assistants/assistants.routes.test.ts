@@ -86,6 +86,10 @@ describe("POST /api/assistants", () => {
       transfer_destinations: [],
       allow_end_call: true,
       keypad_input: true,
+      timezone: "UTC",
+      voicemail: null,
+      allow_do_not_call: false,
+      variables: [],
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

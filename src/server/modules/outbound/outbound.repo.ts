@@ -28,6 +28,7 @@ export interface NewOutboundRecord {
   from: string;
   to: string;
   variables: Record<string, string>;
+  campaignId?: string;
 }
 
 /** The owner's open outbound calls (dialled, ringing or talking). */
@@ -56,6 +57,7 @@ export async function insertWithinLimit(db: Db, record: NewOutboundRecord, max: 
         calledNumber: record.to,
         phoneNumberId: record.phoneNumberId,
         variables: record.variables,
+        campaignId: record.campaignId ?? null,
         logs: { isTest: false, transcript: [], toolsUsed: [] },
       })
       .returning({ id: calls.id });

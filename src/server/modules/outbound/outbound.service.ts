@@ -28,7 +28,8 @@ export interface OutboundDeps {
 }
 
 export interface OutboundService {
-  place(userId: string, input: OutboundCallInput): Promise<OutboundCall>;
+  /** `campaignId`: the call is one of a campaign's (kept on the record). */
+  place(userId: string, input: OutboundCallInput, options?: { campaignId?: string }): Promise<OutboundCall>;
   settings(userId: string): Promise<CallSettings>;
   saveSettings(userId: string, settings: CallSettings): Promise<CallSettings>;
 }
@@ -36,7 +37,7 @@ export interface OutboundService {
 export function createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall }: OutboundDeps): OutboundService {
   const { db, config } = ctx;
   return {
-    async place(userId, input) {
+    async place(userId, input, options = {}) {
       const assistant = await assistants.forCall(userId, input.assistant_id);
       if (!assistant) throw notFound("Assistant");
       const number = await phoneNumbers.forCall(userId, input.phone_number_id);
@@ -50,7 +51,7 @@ export function createOutboundService({ ctx, assistants, phoneNumbers, credentia
       const max = await repo.readMaxConcurrentCalls(db, userId);
       const id = await repo.insertWithinLimit(
         db,
-        { userId, assistantId: assistant.id, phoneNumberId: number.id, from: number.phoneNumber, to: input.to, variables: input.variables ?? {} },
+        { userId, assistantId: assistant.id, phoneNumberId: number.id, from: number.phoneNumber, to: input.to, variables: input.variables ?? {}, ...(options.campaignId ? { campaignId: options.campaignId } : {}) },
         max,
       );
       if (!id) throw new AppError(429, "concurrent_call_limit", OUTBOUND_TEXTS.limit(max));

@@ -8,6 +8,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { api } from "@/lib/api";
+import type { CallDirection } from "@shared/outbound";
 import type { CallViewFilters } from "./use-call-filters";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -78,6 +79,16 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
           <SelectItem value={ALL}>All types</SelectItem>
           <SelectItem value="test">Test</SelectItem>
           <SelectItem value="real">Real</SelectItem>
+        </SelectContent>
+      </Select>
+      <Select value={filters.direction ?? ALL} onValueChange={(v) => onChange({ direction: v === ALL ? undefined : (v as CallDirection) })}>
+        <SelectTrigger aria-label="Direction">
+          <SelectValue />
+        </SelectTrigger>
+        <SelectContent>
+          <SelectItem value={ALL}>All directions</SelectItem>
+          <SelectItem value="inbound">Inbound</SelectItem>
+          <SelectItem value="outbound">Outbound</SelectItem>
         </SelectContent>
       </Select>
       <Select value={filters.status ?? ALL} onValueChange={(v) => onChange({ status: v === ALL ? undefined : (v as CallStatusFilter) })}>

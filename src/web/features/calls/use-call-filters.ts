@@ -1,5 +1,6 @@
 import { useCallback, useMemo } from "react";
 import { useSearchParams } from "react-router";
+import { CALL_DIRECTIONS, type CallDirection } from "@shared/outbound";
 import { CALL_STATUS_FILTERS, callFiltersQuery, type CallFilters, type CallStatusFilter, type CallTypeFilter } from "@shared/call-records";
 
 /**
@@ -11,6 +12,7 @@ export interface CallViewFilters {
   assistant_id?: string;
   type?: CallTypeFilter;
   status?: CallStatusFilter;
+  direction?: CallDirection;
   from?: string;
   to?: string;
   q?: string;
@@ -31,7 +33,7 @@ export function toApiFilters(view: CallViewFilters): CallFilters {
   const from = view.from ? localMidnight(view.from) : undefined;
   const to = view.to ? localMidnight(view.to, 1) : undefined;
   const inverted = from && to && from >= to;
-  return { assistant_id: view.assistant_id, type: view.type, status: view.status, q: view.q, from: inverted ? undefined : from, to: inverted ? undefined : to };
+  return { assistant_id: view.assistant_id, type: view.type, status: view.status, direction: view.direction, q: view.q, from: inverted ? undefined : from, to: inverted ? undefined : to };
 }
 
 export function useCallFilters() {
@@ -41,6 +43,7 @@ export function useCallFilters() {
       assistant_id: params.get("assistant_id") || undefined,
       type: pick(params.get("type"), ["test", "real"] as const),
       status: pick(params.get("status"), CALL_STATUS_FILTERS),
+      direction: pick(params.get("direction"), CALL_DIRECTIONS),
       from: DAY.test(params.get("from") ?? "") ? params.get("from")! : undefined,
       to: DAY.test(params.get("to") ?? "") ? params.get("to")! : undefined,
       q: params.get("q")?.trim() || undefined,

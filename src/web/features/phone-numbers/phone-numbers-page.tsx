@@ -8,9 +8,11 @@ import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { useSession } from "@/lib/session";
 import { ApiError } from "@/lib/api";
+import { CallDialog } from "./call-dialog";
 import { PhoneNumberDialog, type DialogState } from "./phone-number-dialog";
 import { PhoneNumbersTable } from "./phone-numbers-table";
-import { useAssistantOptions, useDeletePhoneNumber, usePhoneNumbers, usePurchasePhoneNumber, useUpdatePhoneNumber } from "./use-phone-numbers";
+import { useAssistantOptions, useDeletePhoneNumber, useOutboundCall, usePhoneNumbers, usePurchasePhoneNumber, useUpdatePhoneNumber } from "./use-phone-numbers";
+import { OUTBOUND_TEXTS } from "@shared/outbound";
 
 const isSessionLost = (err: unknown) => err instanceof ApiError && err.status === 401;
 
@@ -26,6 +28,8 @@ export function PhoneNumbersPage() {
 
   const [dialog, setDialog] = useState<DialogState>({ open: false });
   const [deleting, setDeleting] = useState<(PhoneNumber & { name: string }) | null>(null);
+  const [calling, setCalling] = useState<PhoneNumber | null>(null);
+  const outbound = useOutboundCall();
 
   const authLost = !signedIn || isSessionLost(numbers.error);
 
@@ -112,6 +116,7 @@ export function PhoneNumbersPage() {
       <PhoneNumbersTable
         numbers={numbers.data}
         onEdit={(number) => setDialog({ open: true, editing: number })}
+        onCall={setCalling}
         onDelete={(number) => setDeleting({ ...number, name: number.phone_number })}
       />
     );
@@ -139,6 +144,16 @@ export function PhoneNumbersPage() {
         assistants={assistants.data ?? []}
         onOpenChange={(open) => !open && setDialog({ open: false })}
         onSubmit={onSubmit}
+      />
+      <CallDialog
+        number={calling}
+        assistants={assistants.data ?? []}
+        onOpenChange={(open) => !open && setCalling(null)}
+        onCall={async (input) => {
+          await outbound.mutateAsync(input);
+          toast.success(OUTBOUND_TEXTS.called(input.to));
+          setCalling(null);
+        }}
       />
       <ConfirmDeleteDialog
         item={deleting}

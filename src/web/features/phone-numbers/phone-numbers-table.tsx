@@ -1,5 +1,5 @@
 import { format } from "date-fns";
-import { MoreHorizontal, Pencil, Trash2 } from "lucide-react";
+import { MoreHorizontal, Pencil, PhoneOutgoing, Trash2 } from "lucide-react";
 import { countryLabel, type PhoneNumber, type PhoneNumberStatus } from "@shared/phone-numbers";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -17,10 +17,12 @@ function createdDate(iso: string) {
 export function PhoneNumbersTable({
   numbers,
   onEdit,
+  onCall,
   onDelete,
 }: {
   numbers: PhoneNumber[];
   onEdit: (number: PhoneNumber) => void;
+  onCall: (number: PhoneNumber) => void;
   onDelete: (number: PhoneNumber) => void;
 }) {
   return (
@@ -60,6 +62,10 @@ export function PhoneNumbersTable({
                     </Button>
                   </DropdownMenuTrigger>
                   <DropdownMenuContent align="end">
+                    <DropdownMenuItem onSelect={() => onCall(number)} disabled={number.status !== "active"}>
+                      <PhoneOutgoing />
+                      Call
+                    </DropdownMenuItem>
                     <DropdownMenuItem onSelect={() => onEdit(number)}>
                       <Pencil />
                       Edit

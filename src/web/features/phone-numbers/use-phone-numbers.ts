@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PhoneNumber, PhoneNumberPurchase, PhoneNumberUpdate } from "@shared/phone-numbers";
+import type { OutboundCall, OutboundCallInput } from "@shared/outbound";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -55,5 +56,14 @@ export function useDeletePhoneNumber() {
       queryClient.setQueryData<PhoneNumber[]>(phoneNumbersQueryKey, (list) => list?.filter((n) => n.id !== id));
       void queryClient.invalidateQueries({ queryKey: phoneNumbersQueryKey });
     },
+  });
+}
+
+/** POST /api/calls/outbound; the Calls page's list shows the new call. */
+export function useOutboundCall() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: OutboundCallInput) => api<OutboundCall>("/api/calls/outbound", { method: "POST", body: input }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.calls }),
   });
 }

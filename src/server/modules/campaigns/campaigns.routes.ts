@@ -1,0 +1,54 @@
+import { Readable } from "node:stream";
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { CAMPAIGN_ACTIONS, campaignInputSchema } from "../../../shared/campaigns.ts";
+import type { CampaignsService } from "./campaigns.service.ts";
+
+const params = z.object({ id: z.string() });
+const actionParams = z.object({ id: z.string(), action: z.enum(CAMPAIGN_ACTIONS, { error: "The action is start, pause, resume or cancel" }) });
+const pageQuery = z.object({
+  limit: z.coerce.number({ error: "limit must be a number" }).int().min(1, "limit must be at least 1").max(1000, "limit must be at most 1000").default(100),
+  cursor: z.coerce.number({ error: "cursor is not one this list gave" }).int().min(0).default(0),
+});
+/** A CSV of 100,000 rows with a few columns. */
+const CSV_BODY_LIMIT = 32 * 1024 * 1024;
+
+const csvCell = (v: unknown) => {
+  const s = v === null || v === undefined ? "" : String(v);
+  // Quoted when needed; a leading = + - @ is neutralised so a spreadsheet never runs it.
+  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
+  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+};
+
+/** /api/campaigns (register inside the authenticated scope). */
+export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> = async (base, { service }) => {
+  const app = base.withTypeProvider<ZodTypeProvider>();
+  app.post("/api/campaigns", { bodyLimit: CSV_BODY_LIMIT, schema: { body: campaignInputSchema } }, async (req, reply) => {
+    const created = await service.create(req.user.id, req.body);
+    reply.status(201);
+    return created;
+  });
+  app.get("/api/campaigns", async (req) => service.list(req.user.id));
+  app.get("/api/campaigns/:id", { schema: { params } }, async (req) => service.get(req.user.id, req.params.id));
+  app.post("/api/campaigns/:id/:action", { schema: { params: actionParams } }, async (req) => service.act(req.user.id, req.params.id, req.params.action));
+  app.get("/api/campaigns/:id/contacts", { schema: { params, querystring: pageQuery } }, async (req) =>
+    service.contacts(req.user.id, req.params.id, req.query.limit, req.query.cursor),
+  );
+  app.get("/api/campaigns/:id/contacts.csv", { schema: { params } }, async (req, reply) => {
+    const first = await service.contacts(req.user.id, req.params.id, 1000, 0);
+    reply.header("content-type", "text/csv; charset=utf-8").header("content-disposition", `attachment; filename="campaign-${req.params.id}.csv"`);
+    const userId = req.user.id;
+    const id = req.params.id;
+    async function* rows() {
+      yield "row,phone,attempts,last_outcome,state,call_id\n";
+      let page = first;
+      for (;;) {
+        for (const c of page.data) yield [c.row, c.phone, c.attempts, c.last_outcome, c.state, c.call_id].map(csvCell).join(",") + "\n";
+        if (page.next_cursor === null) return;
+        page = await service.contacts(userId, id, 1000, page.next_cursor);
+      }
+    }
+    return reply.send(Readable.from(rows()));
+  });
+};

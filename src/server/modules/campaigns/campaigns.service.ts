@@ -1,0 +1,131 @@
+import type { Readable } from "node:stream";
+import { CAMPAIGN_TEXTS, type Campaign, type CampaignAction, type CampaignContact, type CampaignInput, type CampaignStatus, type InvalidContact } from "../../../shared/campaigns.ts";
+import { isUuid } from "../../../shared/ids.ts";
+import type { ModuleContext } from "../../context.ts";
+import { AppError, notFound } from "../../errors.ts";
+import type { AssistantsService } from "../assistants/assistants.service.ts";
+import type { DoNotCallService } from "../do-not-call/do-not-call.service.ts";
+import type { OutboundService } from "../outbound/outbound.service.ts";
+import type { PhoneNumbersService } from "../phone-numbers/phone-numbers.service.ts";
+import * as repo from "./campaigns.repo.ts";
+import { importContacts } from "./contacts-csv.ts";
+import { createDialler } from "./dialler.ts";
+
+export interface CampaignsDeps {
+  ctx: Pick<ModuleContext, "db" | "jobs" | "clock">;
+  assistants: AssistantsService;
+  phoneNumbers: PhoneNumbersService;
+  doNotCall: DoNotCallService;
+  outbound: OutboundService;
+  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+/** Which statuses each action moves a campaign from, and to. */
+const TRANSITIONS: Record<CampaignAction, { from: CampaignStatus[]; to: CampaignStatus }> = {
+  start: { from: ["draft"], to: "running" },
+  pause: { from: ["running"], to: "paused" },
+  resume: { from: ["paused"], to: "running" },
+  cancel: { from: ["draft", "running", "paused"], to: "cancelled" },
+};
+
+export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger }: CampaignsDeps) {
+  const { db } = ctx;
+  const dialler = createDialler({ db, jobs: ctx.jobs, outbound, now: ctx.clock, logger });
+
+  async function findOr404(userId: string, id: string) {
+    const row = isUuid(id) ? await repo.findCampaign(db, userId, id) : null;
+    if (!row) throw notFound("Campaign");
+    return row;
+  }
+
+  async function view(rows: repo.CampaignRow[]): Promise<Campaign[]> {
+    const counts = await repo.countsOf(db, rows.map((r) => r.id));
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      assistant_id: r.assistantId,
+      phone_number_id: r.phoneNumberId,
+      status: r.status === "running" && r.waitingReason ? "waiting" : r.status,
+      waiting_reason: r.status === "running" ? r.waitingReason : null,
+      max_concurrent_calls: r.maxConcurrentCalls,
+      calls_per_minute: r.callsPerMinute,
+      schedule: { timezone: r.timezone, start_at: r.startAt?.toISOString() ?? null, windows: r.windows },
+      retry: r.retry,
+      counts: counts.get(r.id)!,
+      created_at: r.createdAt.toISOString(),
+    }));
+  }
+
+  return {
+    dialler,
+    resumeAll: () => dialler.resumeAll(),
+
+    async create(userId: string, input: CampaignInput, csv?: Readable): Promise<{ id: string; status: "draft"; contacts: { valid: number; invalid: InvalidContact[] } }> {
+      const assistant = await assistants.forCall(userId, input.assistant_id);
+      if (!assistant) throw notFound("Assistant");
+      const number = await phoneNumbers.forCall(userId, input.phone_number_id);
+      if (!number) throw notFound("Phone number");
+      const id = await repo.insertCampaign(db, {
+        userId,
+        name: input.name,
+        assistantId: assistant.id,
+        phoneNumberId: number.id,
+        timezone: input.schedule.timezone,
+        startAt: input.schedule.start_at ? new Date(input.schedule.start_at) : null,
+        windows: input.schedule.windows,
+        maxConcurrentCalls: input.max_concurrent_calls,
+        callsPerMinute: input.calls_per_minute ?? null,
+        retry: input.retry,
+      });
+      try {
+        const result = await importContacts(csv ?? input.contacts_csv, {
+          dncListed: (phones) => doNotCall.listed(userId, phones),
+          write: (batch) => repo.insertContacts(db, id, batch),
+        });
+        return { id, status: "draft", contacts: { valid: result.valid, invalid: result.invalid } };
+      } catch (err) {
+        // Nothing half-written: a CSV that cannot be read leaves no campaign behind.
+        await repo.deleteCampaign(db, id);
+        throw err;
+      }
+    },
+
+    async list(userId: string): Promise<Campaign[]> {
+      return view(await repo.listCampaigns(db, userId));
+    },
+
+    async get(userId: string, id: string): Promise<Campaign> {
+      const [one] = await view([await findOr404(userId, id)]);
+      return one!;
+    },
+
+    async act(userId: string, id: string, action: CampaignAction): Promise<Campaign> {
+      const current = await findOr404(userId, id);
+      const { from, to } = TRANSITIONS[action];
+      if (!(await repo.setStatus(db, userId, id, from, to))) throw new AppError(409, "invalid_transition", CAMPAIGN_TEXTS.notAllowed(action, current.status));
+      if (to === "running") await dialler.kick(id);
+      return this.get(userId, id);
+    },
+
+    async contacts(userId: string, id: string, limit: number, after: number): Promise<{ data: CampaignContact[]; next_cursor: number | null }> {
+      await findOr404(userId, id);
+      const rows = await repo.contactsPage(db, id, limit, after);
+      return {
+        data: rows.map((r) => ({
+          row: r.row,
+          phone: r.phone,
+          timezone: r.timezone,
+          variables: r.variables,
+          state: r.state,
+          attempts: r.attempts,
+          last_outcome: r.lastOutcome,
+          next_attempt_at: r.state === "pending" ? (r.nextAttemptAt?.toISOString() ?? null) : null,
+          call_id: r.callId,
+        })),
+        next_cursor: rows.length === limit ? rows[rows.length - 1]!.row : null,
+      };
+    },
+  };
+}
+
+export type CampaignsService = ReturnType<typeof createCampaignsService>;

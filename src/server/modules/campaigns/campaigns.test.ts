@@ -1,0 +1,186 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { createAssistant, type Caller } from "../../../../tests/fakes/realtime-app.ts";
+import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import { attachFarEnd, type FarEnd } from "../../../../tests/fakes/twilio-far-end.ts";
+import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
+import { CAMPAIGN_TEXTS, type Campaign } from "../../../shared/campaigns.ts";
+
+/**
+ * Campaigns end to end: the real app dialling through the durable job queue, the fake Twilio
+ * playing each callee, and a controllable clock for calling windows, retries and pacing.
+ */
+
+const OURS = "+15550100";
+let fake: FakeRealtime;
+let rest: FakeTwilioRest;
+let farEnd: FarEnd;
+let app: PhoneApp;
+let owner: Caller;
+let assistantId: string;
+let numberId: string;
+// Monday 23 November 2026, 15:00 UTC: 10:00 in New York, 15:00 in London, 00:00 Tuesday in Tokyo.
+let now = new Date("2026-11-23T15:00:00Z");
+
+beforeAll(async () => {
+  fake = await startFakeRealtime({ apiKey: "sk-campaign-test" });
+  rest = await startFakeTwilioRest();
+  rest.addAccount({ sid: TEST_ACCOUNT_SID, authToken: TEST_AUTH_TOKEN });
+  rest.addNumber(TEST_ACCOUNT_SID, OURS);
+  app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl, JOB_POLL_INTERVAL_MS: "500" }, { clock: () => now });
+  farEnd = attachFarEnd(rest, { origin: app.origin, authToken: TEST_AUTH_TOKEN, talkMs: 400 });
+  owner = await phoneOwner(app, fake.apiKey);
+  assistantId = (await createAssistant(app.app, owner, { first_message: null, instructions: "Remind {{first_name}}." })).id;
+  numberId = await insertPhoneNumber(app, owner, OURS, null);
+  await app.app.inject({ method: "PUT", url: "/api/settings/calls", headers: { cookie: owner.cookie }, payload: { max_concurrent_calls: 50 } });
+  // Generous: starting the app, its job queue and the fakes is slow on a busy machine.
+}, 180_000);
+afterAll(async () => {
+  await app.app.close();
+  await rest.close();
+  await fake.close();
+});
+beforeEach(() => {
+  farEnd.setDefault("no-answer");
+});
+
+const send = (method: "GET" | "POST", url: string, payload?: object) => app.app.inject({ method, url, headers: { cookie: owner.cookie }, ...(payload ? { payload } : {}) });
+const weekdays = { timezone: "UTC", windows: [{ days: [1, 2, 3, 4, 5], start: "09:00", end: "17:00" }] };
+const placedTo = (phone: string) => farEnd.placed.filter((p) => p.to === phone).length;
+
+async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+const campaign = (id: string) => send("GET", `/api/campaigns/${id}`).then((r) => r.json() as Campaign);
+
+describe("campaigns", () => {
+  it("validates the CSV by row, dials in each contact's own calling window, re-checks the do-not-call list, retries what it should", async () => {
+    await send("POST", "/api/dnc", { phone: "+15550001003" });
+    const csv = [
+      "phone,first_name,timezone",
+      "+15550001001,Ann,America/New_York",
+      "+15550001002,Bob,Asia/Tokyo",
+      "not a number,Cy,",
+      "+1 555 000 1001,Dup,",
+      "+15550001003,Dee,Europe/London",
+      "+15550001004,Eve,Mars/Base",
+      "+15550001005,Fay,",
+    ].join("\n");
+    const res = await send("POST", "/api/campaigns", {
+      name: "Reminders",
+      assistant_id: assistantId,
+      phone_number_id: numberId,
+      contacts_csv: csv,
+      max_concurrent_calls: 5,
+      schedule: weekdays,
+      retry: { max_attempts: 2, delay_seconds: 60, on: ["no_answer"] },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const body = res.json();
+    expect(body).toEqual({
+      id: expect.any(String),
+      status: "draft",
+      contacts: {
+        valid: 3,
+        invalid: [
+          { row: 3, phone: "not a number", reason: CAMPAIGN_TEXTS.invalidPhone },
+          { row: 4, phone: "+1 555 000 1001", reason: CAMPAIGN_TEXTS.duplicate },
+          { row: 5, phone: "+15550001003", reason: CAMPAIGN_TEXTS.dnc },
+          { row: 6, phone: "+15550001004", reason: CAMPAIGN_TEXTS.badTimeZone },
+        ],
+      },
+    });
+    const id = body.id as string;
+    // Put on the list after the upload: checked again right before the dial.
+    await send("POST", "/api/dnc", { phone: "+15550001005" });
+    expect(placedTo("+15550001001")).toBe(0);
+    expect((await send("POST", `/api/campaigns/${id}/start`)).json().status).toMatch(/running|waiting/);
+    expect((await send("POST", `/api/campaigns/${id}/start`)).statusCode).toBe(409);
+
+    // New York is open: dialled, no answer, a retry scheduled; Fay never dialled; Tokyo waits.
+    const first = await until("the first round", () => campaign(id), (c) => c.counts.retries_scheduled === 1 && c.counts.dnc === 1 && c.status === "waiting");
+    expect(first.waiting_reason).toBe(CAMPAIGN_TEXTS.outsideWindows);
+    expect(placedTo("+15550001001")).toBe(1);
+    expect(placedTo("+15550001005")).toBe(0);
+    expect(placedTo("+15550001002")).toBe(0);
+
+    // A minute later the retry is due: dialled again, and done after its second attempt.
+    now = new Date(now.getTime() + 61_000);
+    await until("the retry", () => campaign(id), (c) => c.counts.no_answer === 1 && c.counts.retries_scheduled === 0);
+    expect(placedTo("+15550001001")).toBe(2);
+    expect(placedTo("+15550001002")).toBe(0);
+
+    // Tuesday 09:30 in Tokyo: Bob is called, twice, and the campaign completes.
+    now = new Date("2026-11-24T00:30:00Z");
+    await until("Tokyo's first call", () => campaign(id), (c) => c.counts.retries_scheduled === 1);
+    now = new Date(now.getTime() + 61_000);
+    const done = await until("completion", () => campaign(id), (c) => c.status === "completed");
+    expect(done.counts).toMatchObject({ pending: 0, calling: 0, no_answer: 2, dnc: 1 });
+    expect(placedTo("+15550001002")).toBe(2);
+
+    const contacts = (await send("GET", `/api/campaigns/${id}/contacts?limit=2`)).json();
+    expect(contacts.data.map((c: { row: number }) => c.row)).toEqual([1, 2]);
+    expect(contacts.data[0]).toMatchObject({ phone: "+15550001001", attempts: 2, last_outcome: "no_answer", call_id: expect.any(String) });
+    const rest2 = (await send("GET", `/api/campaigns/${id}/contacts?cursor=${contacts.next_cursor}`)).json();
+    expect(rest2.data).toEqual([expect.objectContaining({ row: 7, attempts: 1, last_outcome: "dnc" })]);
+    const exported = await send("GET", `/api/campaigns/${id}/contacts.csv`);
+    expect(exported.body.split("\n")[0]).toBe("row,phone,attempts,last_outcome,state,call_id");
+    expect(exported.body).toContain("1,+15550001001,2,no_answer,done,");
+  });
+
+  it("never has more calls at once than max_concurrent_calls, starts at most calls_per_minute, and stops at once on Pause", async () => {
+    farEnd.setDefault("answer");
+    farEnd.resetPeak();
+    const phones = Array.from({ length: 8 }, (_, i) => `+1555000200${i}`);
+    const res = await send("POST", "/api/campaigns", {
+      name: "Paced",
+      assistant_id: assistantId,
+      phone_number_id: numberId,
+      contacts_csv: ["phone,first_name", ...phones.map((p, i) => `${p},P${i}`)].join("\n"),
+      max_concurrent_calls: 2,
+      calls_per_minute: 6,
+      schedule: weekdays,
+    });
+    const id = res.json().id as string;
+    now = new Date("2026-11-25T12:00:00Z");
+    await send("POST", `/api/campaigns/${id}/start`);
+    const placed = () => phones.reduce((n, p) => n + placedTo(p), 0);
+    // Six calls in this minute of the (frozen) clock, never more than two at once.
+    await until("six calls", async () => placed(), (n) => n >= 6, 30_000);
+    await until("the sixth call ended", () => campaign(id), (c) => c.counts.calling === 0);
+    expect(placed()).toBe(6);
+    expect(farEnd.peak).toBeLessThanOrEqual(2);
+    expect(farEnd.peak).toBe(2);
+
+    await send("POST", `/api/campaigns/${id}/pause`);
+    now = new Date(now.getTime() + 61_000);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(placed()).toBe(6);
+    expect((await campaign(id)).status).toBe("paused");
+
+    await send("POST", `/api/campaigns/${id}/resume`);
+    const done = await until("completion", () => campaign(id), (c) => c.status === "completed", 30_000);
+    expect(done.counts.completed).toBe(8);
+    expect(placed()).toBe(8);
+    expect(farEnd.peak).toBeLessThanOrEqual(2);
+    expect((await send("POST", `/api/campaigns/${id}/cancel`)).statusCode).toBe(409);
+  });
+
+  it("answers 404 for another user's campaign and 400 for a CSV without a phone column", async () => {
+    const bad = await send("POST", "/api/campaigns", { name: "X", assistant_id: assistantId, phone_number_id: numberId, contacts_csv: "number\n+15550003000", max_concurrent_calls: 1, schedule: weekdays });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error.message).toBe(CAMPAIGN_TEXTS.phoneColumn);
+    const other = await phoneOwner(app, fake.apiKey);
+    const mine = (await send("GET", "/api/campaigns")).json() as Campaign[];
+    expect(mine.length).toBeGreaterThan(0);
+    const theirs = await app.app.inject({ method: "GET", url: `/api/campaigns/${mine[0]!.id}`, headers: { cookie: other.cookie } });
+    expect(theirs.statusCode).toBe(404);
+    expect((await app.app.inject({ method: "POST", url: `/api/campaigns/${mine[0]!.id}/cancel`, headers: { cookie: other.cookie } })).statusCode).toBe(404);
+  });
+});

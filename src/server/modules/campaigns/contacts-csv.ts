@@ -1,0 +1,90 @@
+/**
+ * A campaign's contacts from CSV: streamed through csv-parse and written in batches of 1,000,
+ * so the rows are never held as objects all at once (only the phone numbers seen, for the
+ * duplicate check). A `phone` column is required; an optional `timezone` column gives the
+ * contact's own zone; every other column becomes a variable of the contact's call.
+ * Invalid rows (not E.164, duplicate, on the do-not-call list, unknown time zone) are reported
+ * by data row (1 = the first after the header) and not stored.
+ */
+import { Readable } from "node:stream";
+import { parse } from "csv-parse";
+import { E164 } from "../../../shared/assistants.ts";
+import { CAMPAIGN_TEXTS, MAX_CAMPAIGN_CONTACTS, type InvalidContact } from "../../../shared/campaigns.ts";
+import { isTimeZone } from "../../../shared/variables.ts";
+import { badRequest } from "../../errors.ts";
+import type { NewContact } from "./campaigns.repo.ts";
+
+const BATCH = 1000;
+/** The invalid rows reported in full; past this many only the count grows. */
+const MAX_REPORTED = 1000;
+
+export interface ImportResult {
+  valid: number;
+  invalid: InvalidContact[];
+  invalidCount: number;
+}
+
+export async function importContacts(
+  source: string | Readable,
+  deps: { dncListed(phones: string[]): Promise<Set<string>>; write(batch: NewContact[]): Promise<void> },
+): Promise<ImportResult> {
+  const parser = (typeof source === "string" ? Readable.from([source]) : source).pipe(
+    parse({ columns: (header: string[]) => header.map((h) => h.trim()), skip_empty_lines: true, trim: true, bom: true, relax_column_count: true }),
+  );
+  const seen = new Set<string>();
+  const result: ImportResult = { valid: 0, invalid: [], invalidCount: 0 };
+  const reject = (row: number, phone: string, reason: string) => {
+    result.invalidCount += 1;
+    if (result.invalid.length < MAX_REPORTED) result.invalid.push({ row, phone, reason });
+  };
+  let batch: NewContact[] = [];
+  const flush = async () => {
+    const listed = await deps.dncListed(batch.map((c) => c.phone));
+    const keep = batch.filter((c) => !listed.has(c.phone));
+    for (const c of batch) if (listed.has(c.phone)) reject(c.row, c.phone, CAMPAIGN_TEXTS.dnc);
+    await deps.write(keep);
+    result.valid += keep.length;
+    batch = [];
+  };
+  let row = 0;
+  let checkedHeader = false;
+  try {
+  for await (const record of parser as AsyncIterable<Record<string, string>>) {
+    if (!checkedHeader) {
+      if (!Object.hasOwn(record, "phone")) throw badRequest(CAMPAIGN_TEXTS.phoneColumn, "invalid_csv");
+      checkedHeader = true;
+    }
+    row += 1;
+    if (row > MAX_CAMPAIGN_CONTACTS) throw badRequest(CAMPAIGN_TEXTS.tooMany, "too_many_contacts");
+    const { phone: raw = "", timezone = "", ...rest } = record;
+    const phone = raw.replace(/[\s\-().]/g, "");
+    if (!E164.test(phone)) {
+      reject(row, raw, CAMPAIGN_TEXTS.invalidPhone);
+      continue;
+    }
+    if (seen.has(phone)) {
+      reject(row, raw, CAMPAIGN_TEXTS.duplicate);
+      continue;
+    }
+    if (timezone && !isTimeZone(timezone)) {
+      reject(row, raw, CAMPAIGN_TEXTS.badTimeZone);
+      continue;
+    }
+    seen.add(phone);
+    const variables: Record<string, string> = {};
+    for (const [k, v] of Object.entries(rest)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) variables[k] = v ?? "";
+    batch.push({ row, phone, timezone: timezone || null, variables });
+    if (batch.length >= BATCH) await flush();
+  }
+  } catch (err) {
+    // csv-parse's own errors (an unclosed quote, ...) are the file's fault, said in its words.
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("CSV_")) throw badRequest(`The CSV could not be read: ${(err as Error).message}`, "invalid_csv");
+    throw err;
+  }
+  if (!checkedHeader) throw badRequest(CAMPAIGN_TEXTS.noContacts, "invalid_csv");
+  if (batch.length > 0) await flush();
+  // Do-not-call hits are found a batch at a time; the report reads by row.
+  result.invalid.sort((a, b) => a.row - b.row);
+  return result;
+}

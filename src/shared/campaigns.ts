@@ -1,0 +1,128 @@
+/**
+ * Campaigns: a list of contacts the assistant calls, with calling windows (in each contact's
+ * time zone), pacing and retries. The API's shapes and the page's texts; both sides use it.
+ */
+import { z } from "zod";
+import { uuidSchema } from "./ids.js";
+import { CALL_OUTCOMES } from "./outbound.js";
+import { isTimeZone } from "./variables.js";
+
+export const CAMPAIGN_STATUSES = ["draft", "waiting", "running", "paused", "completed", "cancelled"] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+export const CAMPAIGN_ACTIONS = ["start", "pause", "resume", "cancel"] as const;
+export type CampaignAction = (typeof CAMPAIGN_ACTIONS)[number];
+
+/** A contact's last outcome: a call's, or `dnc` when the list stopped it. */
+export const CONTACT_OUTCOMES = ["completed", ...CALL_OUTCOMES, "dnc"] as const;
+export type ContactOutcome = (typeof CONTACT_OUTCOMES)[number];
+export const CONTACT_STATES = ["pending", "calling", "done"] as const;
+export type ContactState = (typeof CONTACT_STATES)[number];
+
+export const MAX_CAMPAIGN_CONTACTS = 100_000;
+export const MIN_RETRY_DELAY_SECONDS = 30;
+
+export const CAMPAIGN_TEXTS = {
+  phoneColumn: "The CSV needs a phone column",
+  invalidPhone: "Not an E.164 phone number",
+  duplicate: "Duplicate of an earlier row",
+  dnc: "On the do-not-call list",
+  badTimeZone: "Unknown time zone",
+  tooMany: `A campaign can have at most ${MAX_CAMPAIGN_CONTACTS.toLocaleString("en-US")} contacts`,
+  noContacts: "The CSV has no valid contacts",
+  outsideWindows: "Outside its calling windows",
+  beforeStart: (at: string) => `Starts at ${at}`,
+  notAllowed: (action: string, status: string) => `A ${status} campaign cannot ${action}`,
+} as const;
+
+const hhmm = z.string({ error: "Times are HH:MM" }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Times are HH:MM, e.g. 09:00");
+
+export const campaignWindowSchema = z
+  .object({
+    days: z.array(z.number().int().min(1, "Days are ISO weekdays 1 (Monday) to 7 (Sunday)").max(7, "Days are ISO weekdays 1 (Monday) to 7 (Sunday)")).min(1, "Pick at least one day"),
+    start: hhmm,
+    end: hhmm,
+  })
+  .refine((w) => w.start < w.end, { message: "A window ends after it starts", path: ["end"] });
+export type CampaignWindow = z.infer<typeof campaignWindowSchema>;
+
+const timeZone = z.string({ error: "Time zone must be text" }).refine(isTimeZone, "Time zone must be an IANA time zone, e.g. Europe/London");
+
+export const campaignScheduleSchema = z.object({
+  timezone: timeZone,
+  start_at: z.iso.datetime({ offset: true, message: "start_at must be an ISO date-time" }).nullish(),
+  windows: z.array(campaignWindowSchema).min(1, "Add at least one calling window").max(14, "At most 14 windows"),
+});
+export type CampaignSchedule = z.infer<typeof campaignScheduleSchema>;
+
+export const campaignRetrySchema = z.object({
+  max_attempts: z.number({ error: "max_attempts must be a number" }).int().min(1, "max_attempts must be at least 1").max(10, "max_attempts must be at most 10"),
+  delay_seconds: z.number({ error: "delay_seconds must be a number" }).int().min(MIN_RETRY_DELAY_SECONDS, `delay_seconds must be at least ${MIN_RETRY_DELAY_SECONDS}`).max(7 * 86400, "delay_seconds must be at most a week"),
+  on: z.array(z.enum(CALL_OUTCOMES, { error: "Retry outcomes are no_answer, busy, failed or voicemail" })),
+});
+export type CampaignRetry = z.infer<typeof campaignRetrySchema>;
+
+export const campaignInputSchema = z.object({
+  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name must be at most 200 characters"),
+  assistant_id: uuidSchema("Assistant not found"),
+  phone_number_id: uuidSchema("Phone number not found"),
+  contacts_csv: z.string({ error: "contacts_csv must be the CSV's text" }).min(1, CAMPAIGN_TEXTS.noContacts),
+  max_concurrent_calls: z.number({ error: "max_concurrent_calls must be a number" }).int().min(1, "max_concurrent_calls must be at least 1").max(1000, "max_concurrent_calls must be at most 1000"),
+  calls_per_minute: z.number().int().min(1, "calls_per_minute must be at least 1").max(6000, "calls_per_minute must be at most 6000").nullish(),
+  schedule: campaignScheduleSchema,
+  retry: campaignRetrySchema.default({ max_attempts: 1, delay_seconds: 300, on: [] }),
+});
+export type CampaignInput = z.infer<typeof campaignInputSchema>;
+
+export const invalidContactSchema = z.object({ row: z.number(), phone: z.string(), reason: z.string() });
+export type InvalidContact = z.infer<typeof invalidContactSchema>;
+
+export const campaignCountsSchema = z.object({
+  pending: z.number(),
+  calling: z.number(),
+  completed: z.number(),
+  no_answer: z.number(),
+  busy: z.number(),
+  failed: z.number(),
+  voicemail: z.number(),
+  dnc: z.number(),
+  retries_scheduled: z.number(),
+});
+export type CampaignCounts = z.infer<typeof campaignCountsSchema>;
+
+export const campaignSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  assistant_id: z.string().nullable(),
+  phone_number_id: z.string().nullable(),
+  status: z.enum(CAMPAIGN_STATUSES),
+  waiting_reason: z.string().nullable(),
+  max_concurrent_calls: z.number(),
+  calls_per_minute: z.number().nullable(),
+  schedule: campaignScheduleSchema,
+  retry: campaignRetrySchema,
+  counts: campaignCountsSchema,
+  created_at: z.string(),
+});
+export type Campaign = z.infer<typeof campaignSchema>;
+
+export const campaignContactSchema = z.object({
+  row: z.number(),
+  phone: z.string(),
+  timezone: z.string().nullable(),
+  variables: z.record(z.string(), z.string()),
+  state: z.enum(CONTACT_STATES),
+  attempts: z.number(),
+  last_outcome: z.enum(CONTACT_OUTCOMES).nullable(),
+  next_attempt_at: z.string().nullable(),
+  call_id: z.string().nullable(),
+});
+export type CampaignContact = z.infer<typeof campaignContactSchema>;
+
+/** Whether `at` falls in one of the windows, read on the wall clock of `timeZone`. */
+export function inWindows(windows: readonly CampaignWindow[], timeZone: string, at: Date): boolean {
+  const parts = new Intl.DateTimeFormat("en-US", { timeZone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);
+  const get = (type: string) => parts.find((p) => p.type === type)?.value ?? "";
+  const day = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].indexOf(get("weekday")) + 1;
+  const time = `${get("hour")}:${get("minute")}`;
+  return windows.some((w) => w.days.includes(day) && w.start <= time && time < w.end);
+}
