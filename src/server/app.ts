@@ -29,6 +29,7 @@ import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
+import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
 import { createServices } from "./services.ts";
@@ -60,6 +61,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** Run the hourly retention job (Settings → Data retention). Default: on, except under NODE_ENV=test, where tests run it directly. */
   retentionJob?: boolean;
+  /** Webhook retry schedule and attempt timeout (tests shorten them); the by default. */
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
   counters?: CounterStore;
 }
@@ -102,7 +105,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
-  const services = createServices(ctx);
+  const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks });
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
@@ -165,6 +168,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
+    await scope.register(webhooksRoutes, { service: services.webhooks });
     await scope.register(accountRoutes, { service: services.account });
   });
 
