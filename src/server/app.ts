@@ -7,8 +7,10 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { createAuth } from "./auth/auth.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { createLoginThrottle } from "./auth/login-throttle.ts";
+import { createMailThrottle } from "./auth/mail-throttle.ts";
 import type { Mailer } from "./auth/mailer.ts";
 import { readSession, requireUser } from "./auth/session.ts";
+import { liveSessionsCheck, SocketSessions } from "./auth/socket-sessions.ts";
 import type { AppConfig, ModuleContext } from "./context.ts";
 import type { Database } from "./db/client.ts";
 import { AppError, unauthorized } from "./errors.ts";
@@ -97,13 +99,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     upkeep: () => counters.prune(),
   });
   const drain = new Drain();
-  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain };
+  const socketSessions = new SocketSessions(liveSessionsCheck(db), app.log);
+  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, socketSessions };
   app.decorate("ctx", ctx);
   const services = createServices(ctx);
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call.
   app.addHook("onReady", () => instance.start());
   app.addHook("onClose", async () => {
+    socketSessions.stop();
     await instance.stop();
     if (!deps.counters) await counters.close();
   });
@@ -138,7 +142,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
-  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), publicUrl: config.publicUrl });
+  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), mailThrottle: createMailThrottle(counters), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
   await app.register(mediaRoutes, { storage, signer });

@@ -4,6 +4,7 @@
  * importing the composition root that imports it (app → routes → service → app was a cycle).
  */
 import type { Auth } from "./auth/auth.ts";
+import type { SocketSessions } from "./auth/socket-sessions.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { Drain } from "./instances/drain.ts";
@@ -33,6 +34,8 @@ export interface ModuleContext {
   instance: InstanceLease;
   /** Set on SIGTERM: no new calls are taken while the live ones finish. */
   drain: Drain;
+  /** Live sockets opened with a sign-in session, closed (4401) soon after that session ends. */
+  socketSessions: SocketSessions;
 }
 
 declare module "fastify" {
