@@ -7,8 +7,10 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { createAuth } from "./auth/auth.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { createLoginThrottle } from "./auth/login-throttle.ts";
+import { createMailThrottle } from "./auth/mail-throttle.ts";
 import type { Mailer } from "./auth/mailer.ts";
 import { readSession, requireUser } from "./auth/session.ts";
+import { liveSessionsCheck, SocketSessions } from "./auth/socket-sessions.ts";
 import type { AppConfig, ModuleContext } from "./context.ts";
 import type { Database } from "./db/client.ts";
 import { AppError, unauthorized } from "./errors.ts";
@@ -102,7 +104,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   const drain = new Drain();
   const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
-  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs };
+  const socketSessions = new SocketSessions(liveSessionsCheck(db), app.log);
+  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
   const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks });
@@ -111,6 +114,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook("onReady", () => instance.start());
   app.addHook("onReady", () => jobs.start());
   app.addHook("onClose", async () => {
+    socketSessions.stop();
     await jobs.stop(JOB_STOP_TIMEOUT_MS);
     await instance.stop();
     if (!deps.counters) await counters.close();
@@ -146,7 +150,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
-  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), publicUrl: config.publicUrl });
+  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), mailThrottle: createMailThrottle(counters), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
   await app.register(mediaRoutes, { storage, signer });
