@@ -7,8 +7,10 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { createAuth } from "./auth/auth.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { createLoginThrottle } from "./auth/login-throttle.ts";
+import { createMailThrottle } from "./auth/mail-throttle.ts";
 import type { Mailer } from "./auth/mailer.ts";
 import { readSession, requireUser } from "./auth/session.ts";
+import { liveSessionsCheck, SocketSessions } from "./auth/socket-sessions.ts";
 import type { AppConfig, ModuleContext } from "./context.ts";
 import type { Database } from "./db/client.ts";
 import { AppError, unauthorized } from "./errors.ts";
@@ -32,6 +34,8 @@ import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { campaignsRoutes } from "./modules/campaigns/campaigns.routes.ts";
 import { doNotCallRoutes } from "./modules/do-not-call/do-not-call.routes.ts";
 import { outboundRoutes } from "./modules/outbound/outbound.routes.ts";
+import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
+import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
 import { createServices } from "./services.ts";
@@ -65,6 +69,8 @@ export interface AppDeps {
   clock?: () => Date;
   /** Run the hourly retention job (Settings → Data retention). Default: on, except under NODE_ENV=test, where tests run it directly. */
   retentionJob?: boolean;
+  /** Webhook retry schedule and attempt timeout (tests shorten them); the issue's by default. */
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
   counters?: CounterStore;
 }
@@ -104,11 +110,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   const drain = new Drain();
   const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
+  const socketSessions = new SocketSessions(liveSessionsCheck(db), app.log);
   const clock = deps.clock ?? (() => new Date());
-  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, clock };
+  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions, clock };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
-  const services = createServices(ctx, app.log);
+  const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks });
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
@@ -116,6 +123,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // A campaign started before a restart goes on.
   app.addHook("onReady", () => services.campaigns.resumeAll());
   app.addHook("onClose", async () => {
+    socketSessions.stop();
     await jobs.stop(JOB_STOP_TIMEOUT_MS);
     await instance.stop();
     if (!deps.counters) await counters.close();
@@ -151,7 +159,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
-  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), publicUrl: config.publicUrl });
+  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), mailThrottle: createMailThrottle(counters), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
   await app.register(mediaRoutes, { storage, signer });
@@ -163,7 +171,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {
-    scope.addHook("onRequest", requireUser(auth));
+    // A session cookie, or `Authorization: Bearer <API key>` acting as the key's owner.
+    scope.addHook("onRequest", requireUser(auth, { authenticate: (key) => services.apiKeys.authenticate(key), counters }));
     // Authenticated modules are registered here.
     await scope.register(assistantsRoutes, { service: services.assistants });
     await scope.register(toolsRoutes, { service: services.tools });
@@ -176,7 +185,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
-    await scope.register(accountRoutes, { service: services.account });
+    await scope.register(webhooksRoutes, { service: services.webhooks });
+    // Session only: with an API key these answer 403 (account management, the keys themselves).
+    await scope.register(async (sessionOnly) => {
+      sessionOnly.addHook("onRoute", (route) => {
+        route.config = { ...route.config, sessionOnly: true };
+      });
+      await sessionOnly.register(accountRoutes, { service: services.account });
+      await sessionOnly.register(apiKeysRoutes, { service: services.apiKeys });
+    });
   });
 
   if (deps.retentionJob ?? config.env !== "test") {

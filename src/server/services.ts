@@ -16,18 +16,28 @@ import { createCampaignsService } from "./modules/campaigns/campaigns.service.ts
 import { createDoNotCallService } from "./modules/do-not-call/do-not-call.service.ts";
 import { createOutboundService } from "./modules/outbound/outbound.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
+import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
+import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
 
-export function createServices(ctx: ModuleContext, logger: FastifyBaseLogger) {
-  const { db, secrets, config, auth, storage, liveCalls, counters } = ctx;
+export interface ServiceOptions {
+  logger: FastifyBaseLogger;
+  /** Tests shorten the webhook retry schedule and attempt timeout. */
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
+}
+
+export function createServices(ctx: ModuleContext, options: ServiceOptions) {
+  const { db, secrets, config, auth, storage, liveCalls, counters, jobs } = ctx;
+  // Other modules emit their events through this one service (webhooks.emit).
+  const webhooks = createWebhooksService({ db, secrets, jobs, allowedHosts: config.toolAllowedHosts, logger: options.logger.child({ module: "webhooks" }), ...options.webhooks });
   const credentials = createCredentialsService({ db, secrets, config });
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
   const assistants = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
   const phoneNumbers = createPhoneNumbersService({ db, config, credentials });
   // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
-  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials });
+  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials, emit: webhooks.emit });
   const telephony = createTelephonyService({
     ctx,
     calls,
@@ -41,8 +51,10 @@ export function createServices(ctx: ModuleContext, logger: FastifyBaseLogger) {
   const demoRequests = createDemoRequestsService({ db });
   const doNotCall = createDoNotCallService({ db });
   const outbound = createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall });
-  const campaigns = createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger: logger.child({ module: "campaigns" }) });
-  return { account, assistants, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools };
+  const campaigns = createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger: options.logger.child({ module: "campaigns" }) });
+  
+  const apiKeys = createApiKeysService({ db });
+  return { account, apiKeys, assistants, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -7,6 +7,7 @@ import type { Db } from "../../db/client.ts";
 import { listCallSummaries } from "./calls-history.repo.ts";
 import type { CallCursor } from "./calls-query.ts";
 import { toCallSummary } from "./calls-wire.ts";
+import { csvField } from "../../http/csv-field.ts";
 
 export const EXPORT_BATCH = 1000;
 
@@ -27,15 +28,6 @@ function row(call: CallSummary): string[] {
     call.ended_reason ?? "",
     call.has_recording ? "yes" : "no",
   ];
-}
-
-/**
- * RFC 4180 quoting, and a leading quote on text a spreadsheet would run as a formula (an ended
- * reason or assistant name starting with "=", "@", ...). Phone numbers ("+1555...") stay numbers.
- */
-export function csvField(value: string): string {
-  const guarded = /^[=@\t\r]/.test(value) || /^[+-](?![\d\s]*$)/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
 }
 
 const line = (fields: string[]) => `${fields.map(csvField).join(",")}\r\n`;

@@ -40,6 +40,7 @@ const recordColumns = {
   recording: calls.recording,
   logs: calls.logs,
   providerCost: calls.providerCost,
+  providerCallSid: calls.providerCallSid,
   variables: calls.variables,
 };
 

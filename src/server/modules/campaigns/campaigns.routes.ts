@@ -3,6 +3,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { CAMPAIGN_ACTIONS, campaignInputSchema } from "../../../shared/campaigns.ts";
+import { csvField } from "../../http/csv-field.ts";
 import type { CampaignsService } from "./campaigns.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -14,12 +15,6 @@ const pageQuery = z.object({
 /** A CSV of 100,000 rows with a few columns. */
 const CSV_BODY_LIMIT = 32 * 1024 * 1024;
 
-const csvCell = (v: unknown) => {
-  const s = v === null || v === undefined ? "" : String(v);
-  // Quoted when needed; a leading = + - @ is neutralised so a spreadsheet never runs it.
-  const safe = /^[=+\-@]/.test(s) ? `'${s}` : s;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-};
 
 /** /api/campaigns (register inside the authenticated scope). */
 export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> = async (base, { service }) => {
@@ -41,10 +36,10 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
     const userId = req.user.id;
     const id = req.params.id;
     async function* rows() {
-      yield "row,phone,attempts,last_outcome,state,call_id\n";
+      yield "row,phone,attempts,last_outcome,state,call_id\r\n";
       let page = first;
       for (;;) {
-        for (const c of page.data) yield [c.row, c.phone, c.attempts, c.last_outcome, c.state, c.call_id].map(csvCell).join(",") + "\n";
+        for (const c of page.data) yield [c.row, c.phone, c.attempts, c.last_outcome, c.state, c.call_id].map((v) => csvField(v === null ? "" : String(v))).join(",") + "\r\n";
         if (page.next_cursor === null) return;
         page = await service.contacts(userId, id, 1000, page.next_cursor);
       }
