@@ -36,8 +36,9 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
   const assistants = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
   const phoneNumbers = createPhoneNumbersService({ db, config, credentials });
+  const doNotCall = createDoNotCallService({ db });
   // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
-  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials, emit: webhooks.emit });
+  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials, emit: webhooks.emit, doNotCall });
   const telephony = createTelephonyService({
     ctx,
     calls,
@@ -49,9 +50,8 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   // Deleting an account releases the user's numbers at Twilio first.
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (userId) => phoneNumbers.releaseBeforeAccountDeletion(userId) });
   const demoRequests = createDemoRequestsService({ db });
-  const doNotCall = createDoNotCallService({ db });
   const outbound = createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall });
-  const campaigns = createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger: options.logger.child({ module: "campaigns" }) });
+  const campaigns = createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger: options.logger.child({ module: "campaigns" }), emit: webhooks.emit });
   
   const apiKeys = createApiKeysService({ db });
   return { account, apiKeys, assistants, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools, webhooks };

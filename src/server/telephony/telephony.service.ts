@@ -228,7 +228,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
             phoneNumberId: number.id,
             providerCallSid: claims.callSid,
             variables: prepared.call.variables,
-            ...(outbound ? { recordId: outbound.id } : {}),
+            ...(outbound ? { recordId: outbound.id, ...(outbound.campaignId ? { campaignId: outbound.campaignId } : {}) } : {}),
           },
         });
       }).catch((err: unknown) => {

@@ -90,6 +90,8 @@ export interface PhoneCallParty {
   recordId?: string;
   /** The `{{name}}` values the call runs with, kept on the record. */
   variables?: Record<string, string>;
+  /** A campaign's call: which campaign (its webhooks name it). */
+  campaignId?: string;
 }
 
 export interface CallStart {

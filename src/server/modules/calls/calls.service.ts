@@ -12,7 +12,7 @@ import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
 import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts";
-import type { PhoneCallParty, Transport } from "../../voice/seams.ts";
+import type { PhoneCallParty, ToolRunner, Transport } from "../../voice/seams.ts";
 import type { CallTransfer } from "../../voice/builtins.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
@@ -34,7 +34,17 @@ export interface PreparedCall {
   toolConfigs: Map<string, CallToolConfig>;
   /** The `{{name}}` values filled into the instructions and first message. */
   variables: CallVariables;
+  /** With the assistant's do-not-call function on: the other party's number it adds (phone calls). */
+  doNotCallNumber: string | null;
 }
+
+/** The built-in function that puts the person on the line on the do-not-call list (an assistant's switch). */
+const DO_NOT_CALL_TOOL = {
+  id: "builtin:add_to_do_not_call",
+  name: "add_to_do_not_call",
+  description: "The person asked never to be called again: add their number to the do-not-call list. Confirm to them that they will not be called again.",
+  parameters: { type: "object", properties: {} },
+};
 
 /** Who is on the line, for the built-in variables; `given` are the request's or the campaign row's. */
 export interface CallParties {
@@ -79,9 +89,11 @@ export interface CallsServiceDeps {
   credentials: CredentialsService;
   /** call.* events go out as webhooks (the webhooks module's emit). */
   emit: EmitEvent;
+  /** The assistant's do-not-call function adds numbers through the do-not-call module. */
+  doNotCall?: { add(userId: string, input: { phone: string }): Promise<unknown> };
 }
 
-export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials, emit }: CallsServiceDeps) {
+export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials, doNotCall, emit }: CallsServiceDeps) {
   const { db, config, storage } = ctx;
   const store = createDbCallStore(db, ctx.instance.id);
   const callEvents = createCallEvents({ db, publicUrl: config.publicUrl, emit });
@@ -90,6 +102,18 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, 
 
   /** Missing or no longer readable: either way the fix is the same (enter it again in Settings). */
   const apiKeyOf = (userId: string) => credentials.readUsable(userId, "openai_api_key");
+
+  /** The do-not-call function runs here, beside the HTTP tools. */
+  function withDoNotCall(runner: ToolRunner, call: PreparedCall): ToolRunner {
+    return {
+      async run(tool, args, signal) {
+        if (tool.id !== DO_NOT_CALL_TOOL.id) return runner.run(tool, args, signal);
+        if (!call.doNotCallNumber || !doNotCall) return { success: false, status: 0, data: null, error: "There is no phone number to add on this call" };
+        await doNotCall.add(call.userId, { phone: call.doNotCallNumber });
+        return { success: true, status: 200, data: { ok: true, message: "The number will not be called again." } };
+      },
+    };
+  }
 
   return {
     /** Checks the assistant and the key; creates no call record (that happens when the call starts). */
@@ -131,10 +155,11 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, 
         firstMessage: row.firstMessage === null ? null : fillPlaceholders(row.firstMessage, variables),
         model: row.model,
         voice: row.voice,
-        tools: definitions,
+        tools: row.allowDoNotCall ? [...definitions, DO_NOT_CALL_TOOL] : definitions,
         handoff: { transferDestinations: row.transferDestinations, allowEndCall: row.allowEndCall, keypadInput: row.keypadInput },
       };
-      return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs, variables } };
+      const other = parties.direction === "outbound" ? parties.calledNumber : parties.callerNumber;
+      return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs, variables, doNotCallNumber: row.allowDoNotCall && other ? other : null } };
     },
 
     /** Runs the test call on the upgraded socket; it is tracked until it ends. */
@@ -160,7 +185,7 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, 
         transport,
         provider: newProvider(),
         newProvider,
-        toolRunner: createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }),
+        toolRunner: withDoNotCall(createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }), call),
         store: events.store,
         openRecording: (key) => storage.openAppend(key, { contentType: "audio/wav" }),
         assistant: call.assistant,

@@ -18,6 +18,8 @@ export interface CampaignsDeps {
   doNotCall: DoNotCallService;
   outbound: OutboundService;
   logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** campaign.started / campaign.completed webhooks. */
+  emit: (userId: string, type: "campaign.started" | "campaign.completed", data: unknown) => Promise<void>;
 }
 
 /** Which statuses each action moves a campaign from, and to. */
@@ -28,9 +30,13 @@ const TRANSITIONS: Record<CampaignAction, { from: CampaignStatus[]; to: Campaign
   cancel: { from: ["draft", "running", "paused"], to: "cancelled" },
 };
 
-export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger }: CampaignsDeps) {
+export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger, emit }: CampaignsDeps) {
   const { db } = ctx;
-  const dialler = createDialler({ db, jobs: ctx.jobs, outbound, now: ctx.clock, logger });
+  const announce = (c: repo.CampaignRow, type: "campaign.started" | "campaign.completed") =>
+    void view([c])
+      .then(([v]) => emit(c.userId, type, { campaign_id: c.id, name: c.name, status: type === "campaign.completed" ? "completed" : "running", counts: v!.counts }))
+      .catch((err: unknown) => logger.warn({ err, campaignId: c.id }, "campaign webhook not stored"));
+  const dialler = createDialler({ db, jobs: ctx.jobs, outbound, now: ctx.clock, logger, onCompleted: (c) => announce(c, "campaign.completed") });
 
   async function findOr404(userId: string, id: string) {
     const row = isUuid(id) ? await repo.findCampaign(db, userId, id) : null;
@@ -104,6 +110,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
       const { from, to } = TRANSITIONS[action];
       if (!(await repo.setStatus(db, userId, id, from, to))) throw new AppError(409, "invalid_transition", CAMPAIGN_TEXTS.notAllowed(action, current.status));
       if (to === "running") await dialler.kick(id);
+      if (action === "start") announce(current, "campaign.started");
       return this.get(userId, id);
     },
 

@@ -59,7 +59,8 @@ async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => bool
 }
 const campaign = (id: string) => send("GET", `/api/campaigns/${id}`).then((r) => r.json() as Campaign);
 
-describe("campaigns", () => {
+// Each test waits on real ticks of the job queue: generous on a busy machine.
+describe("campaigns", { timeout: 120_000 }, () => {
   it("validates the CSV by row, dials in each contact's own calling window, re-checks the do-not-call list, retries what it should", async () => {
     await send("POST", "/api/dnc", { phone: "+15550001003" });
     const csv = [

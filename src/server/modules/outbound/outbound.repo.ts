@@ -84,6 +84,7 @@ export interface OutboundRecord {
   providerCallSid: string | null;
   providerStatus: TwilioCallStatus | null;
   variables: Record<string, string> | null;
+  campaignId: string | null;
   ended: boolean;
 }
 
@@ -100,6 +101,7 @@ export async function findOutbound(db: Db, id: string): Promise<OutboundRecord |
       providerCallSid: calls.providerCallSid,
       providerStatus: calls.providerStatus,
       variables: calls.variables,
+      campaignId: calls.campaignId,
       endTime: calls.endTime,
     })
     .from(calls)

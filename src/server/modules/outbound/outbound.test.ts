@@ -254,3 +254,26 @@ describe("assistant variables", () => {
     expect(bad.statusCode).toBe(400);
   });
 });
+
+describe("the do-not-call function", { timeout: 60_000 }, () => {
+  it("with the assistant's switch on, adds the person on the line when they ask not to be called again", async () => {
+    const dncAssistant = await createAssistant(app.app, owner, { first_message: null, allow_do_not_call: true });
+    const to = "+442071234577";
+    fake.script = { speechMs: 600, userSays: ["Please never call me again."], replies: [{ say: "Understood, you will not be called again.", audioMs: 400, toolCalls: [{ name: "add_to_do_not_call", arguments: {} }] }] };
+    const index = fake.connections.length;
+    const res = await post(owner, { assistant_id: dncAssistant.id, phone_number_id: numberId, to });
+    const phone = await farEnd.answered(res.json().twilio_call_sid);
+    const conn = await fake.connection(index);
+    const update = await conn.waitFor("session.update");
+    expect(JSON.stringify(update)).toContain("add_to_do_not_call");
+    await phone.speak(Buffer.alloc(8000, 0x10), 900);
+    for (let waited = 0; waited < 10_000; waited += 100) {
+      const listed = (await get("/api/dnc")).json().data.map((e: { phone: string }) => e.phone);
+      if (listed.includes(to)) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    expect((await get("/api/dnc")).json().data.map((e: { phone: string }) => e.phone)).toContain(to);
+    await farEnd.hangUp(res.json().twilio_call_sid);
+    await ended(res.json().id);
+  });
+});
