@@ -56,7 +56,8 @@ const provider = child("bench-calls-provider.ts");
 const callSeconds = 2 * phaseSeconds + (CALLS_SETTLE_MS + 4 * SETTLE_MS) / 1000;
 send(provider, { type: "start", seconds: callSeconds, bargeInEveryMs: 3000 } satisfies ProviderRequest);
 const { baseUrl, apiKey } = await nextMessage<ProviderMessage, "listening">(provider, "listening");
-const bench = await startPhoneBenchApp({ baseUrl, apiKey });
+// Every call of the run is carried: this bench measures the board, not MAX_CALLS.
+const bench = await startPhoneBenchApp({ baseUrl, apiKey }, undefined, { MAX_CALLS: String(calls) });
 const callers = child("bench-calls-callers.ts");
 const supervisors = child("bench-live-supervisors.ts");
 try {

@@ -87,7 +87,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   const storage = deps.storage ?? createStorageFromConfig(config);
   const signer = deps.signer ?? createUrlSigner({ secret: config.appSecret });
-  const liveCalls = new LiveCalls(deps.callMetrics);
+  const liveCalls = new LiveCalls(deps.callMetrics, config.maxCalls);
   const db = deps.database.db;
   const counters = deps.counters ?? createCounterStore(config, db);
   const instance = new InstanceLease({
@@ -142,7 +142,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook("preClose", () => liveCalls.closeAll());
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
-  await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
+  await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id, calls: liveCalls });
   await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
