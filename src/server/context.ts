@@ -4,6 +4,7 @@
  * importing the composition root that imports it (app → routes → service → app was a cycle).
  */
 import type { Auth } from "./auth/auth.ts";
+import type { SocketSessions } from "./auth/socket-sessions.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { Drain } from "./instances/drain.ts";
@@ -36,6 +37,8 @@ export interface ModuleContext {
   drain: Drain;
   /** The durable job queue (jobs/job-queue.ts): register handlers while services are made. */
   jobs: JobQueue;
+  /** Live sockets opened with a sign-in session, closed (4401) soon after that session ends. */
+  socketSessions: SocketSessions;
 }
 
 declare module "fastify" {
