@@ -32,6 +32,7 @@ import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
+import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
 import { createServices } from "./services.ts";
@@ -162,7 +163,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {
-    scope.addHook("onRequest", requireUser(auth));
+    // A session cookie, or `Authorization: Bearer <API key>` acting as the key's owner.
+    scope.addHook("onRequest", requireUser(auth, { authenticate: (key) => services.apiKeys.authenticate(key), counters }));
     // Authenticated modules are registered here.
     await scope.register(assistantsRoutes, { service: services.assistants });
     await scope.register(toolsRoutes, { service: services.tools });
@@ -173,7 +175,14 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
     await scope.register(webhooksRoutes, { service: services.webhooks });
-    await scope.register(accountRoutes, { service: services.account });
+    // Session only: with an API key these answer 403 (account management, the keys themselves).
+    await scope.register(async (sessionOnly) => {
+      sessionOnly.addHook("onRoute", (route) => {
+        route.config = { ...route.config, sessionOnly: true };
+      });
+      await sessionOnly.register(accountRoutes, { service: services.account });
+      await sessionOnly.register(apiKeysRoutes, { service: services.apiKeys });
+    });
   });
 
   if (deps.retentionJob ?? config.env !== "test") {
