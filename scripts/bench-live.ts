@@ -1,6 +1,6 @@
 /**
  * `npm run bench:live [-- --calls 100 --listeners 10 --seconds 12]`: what listening in on calls
- * (the live board, issue 17) costs the server, and how late the supervisor hears the caller.
+ * (the live board) costs the server, and how late the supervisor hears the caller.
  *
  * Four processes, all on 127.0.0.1 through real sockets:
  *  - this one: the real app (bench-phone-app.ts), the server being measured;

@@ -227,7 +227,7 @@ export const PHONE_END_REASONS = {
   connectionLost: "Connection to the caller lost",
 } as const;
 
-/** Texts of the hand-off built-ins (issue 13): ended reasons, transcript lines, what the caller hears. */
+/** Texts of the hand-off built-ins: ended reasons, transcript lines, what the caller hears. */
 export const HANDOFF_TEXTS = {
   assistantEnded: "Assistant ended call",
   transferredTo: (label: string) => `Transferred to ${label}`,
