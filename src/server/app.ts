@@ -96,7 +96,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   const storage = deps.storage ?? createStorageFromConfig(config);
   const signer = deps.signer ?? createUrlSigner({ secret: config.appSecret });
-  const liveCalls = new LiveCalls(deps.callMetrics);
+  const liveCalls = new LiveCalls(deps.callMetrics, config.maxCalls);
   const db = deps.database.db;
   const counters = deps.counters ?? createCounterStore(config, db);
   const instance = new InstanceLease({
@@ -156,7 +156,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
   // Before every route it documents (it collects them as they are added).
   await registerOpenApi(app, { publicUrl: config.publicUrl });
-  await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
+  await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id, calls: liveCalls });
   await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), mailThrottle: createMailThrottle(counters), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
