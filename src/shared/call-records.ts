@@ -43,7 +43,8 @@ export type CallStatusFilter = (typeof CALL_STATUS_FILTERS)[number];
 /** One model's share: tokens by kind (per protocols §1.10) or seconds for duration-billed ASR. */
 export const providerCostLineSchema = z.object({
   model: z.string(),
-  kind: z.enum(["realtime", "transcription"]),
+  /** "analysis": the post-call analysis's text model (every run of it, summed). */
+  kind: z.enum(["realtime", "transcription", "analysis"]),
   text_in: z.number(),
   text_cached: z.number(),
   audio_in: z.number(),
