@@ -8,6 +8,7 @@
 import { randomUUID } from "node:crypto";
 import {
   ANALYSIS_MESSAGES,
+  callAnalysisSchema,
   MAX_BACKFILL_CALLS,
   type AnalysisBackfillInput,
   type AnalysisRun,
@@ -81,13 +82,6 @@ const pending = (settings: AnalysisSettings, run: string, batch?: string): repo.
   run,
   ...(batch ? { batch } : {}),
 });
-
-/** The wire shape: what the record shows (the run ids stay on the server). */
-export function toCallAnalysis(stored: unknown): CallAnalysis | null {
-  if (!stored || typeof stored !== "object") return null;
-  const { run: _run, batch: _batch, ...analysis } = stored as repo.StoredAnalysis;
-  return analysis;
-}
 
 /** Why an analysis failed, in words a user can act on. */
 function failureText(err: unknown): string {
@@ -211,7 +205,8 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       if (!call) throw notFound("Call");
       if (!call.endTime) throw new AppError(409, "call_in_progress", ANALYSIS_MESSAGES.inProgress);
       const analysis = await request(call.id, await settingsFor(userId, call.assistantId));
-      return toCallAnalysis(analysis)!;
+      // Parsing drops the run ids, which stay on the server.
+      return callAnalysisSchema.parse(analysis);
     },
 
     /** "Analyse past calls": the assistant's last N ended calls or those of a date range, at most MAX_BACKFILL_CALLS. */
