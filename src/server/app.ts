@@ -35,6 +35,7 @@ import { createServices } from "./services.ts";
 import { Drain } from "./instances/drain.ts";
 import { healthRoutes } from "./instances/health.routes.ts";
 import { InstanceLease, newInstanceId } from "./instances/instance-lease.ts";
+import { createJobQueue, JOB_STOP_TIMEOUT_MS } from "./jobs/job-queue.ts";
 import { createCounterStore, rateLimitStoreClass, type CounterStore } from "./shared-state/index.ts";
 import { createStorageFromConfig } from "./storage/storage-from-config.ts";
 import { mediaRoutes } from "./storage/media.routes.ts";
@@ -97,13 +98,17 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     upkeep: () => counters.prune(),
   });
   const drain = new Drain();
-  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain };
+  const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
+  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs };
   app.decorate("ctx", ctx);
+  // Every module registers its job handlers here, before the queue starts.
   const services = createServices(ctx);
   // The lease is taken before the first request (calls name this instance) and released only
-  // after preClose has ended and finalised every live call.
+  // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
+  app.addHook("onReady", () => jobs.start());
   app.addHook("onClose", async () => {
+    await jobs.stop(JOB_STOP_TIMEOUT_MS);
     await instance.stop();
     if (!deps.counters) await counters.close();
   });

@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { Drain } from "./instances/drain.ts";
 import type { InstanceLease } from "./instances/instance-lease.ts";
+import type { JobQueue } from "./jobs/job-queue.ts";
 import type { LiveCalls } from "./modules/calls/live-calls.ts";
 import type { SecretBox } from "./secrets/crypto.ts";
 import type { CounterStore } from "./shared-state/index.ts";
@@ -33,6 +34,8 @@ export interface ModuleContext {
   instance: InstanceLease;
   /** Set on SIGTERM: no new calls are taken while the live ones finish. */
   drain: Drain;
+  /** The durable job queue (jobs/job-queue.ts): register handlers while services are made. */
+  jobs: JobQueue;
 }
 
 declare module "fastify" {
