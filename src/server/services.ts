@@ -5,6 +5,7 @@
  */
 import type { ModuleContext } from "./context.ts";
 import { createAccountService } from "./modules/account/account.service.ts";
+import { createAnalysisService } from "./modules/analysis/analysis.service.ts";
 import { createAssistantsService } from "./modules/assistants/assistants.service.ts";
 import { createCallTokens } from "./modules/calls/call-tokens.ts";
 import { createCallsService } from "./modules/calls/calls.service.ts";
@@ -17,13 +18,31 @@ import { createStreamTokens } from "./telephony/stream-tokens.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
 
 export function createServices(ctx: ModuleContext) {
-  const { db, secrets, config, auth, storage, liveCalls, counters } = ctx;
+  const { db, secrets, config, auth, storage, liveCalls, counters, jobs } = ctx;
   const credentials = createCredentialsService({ db, secrets, config });
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
   const assistants = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
   const phoneNumbers = createPhoneNumbersService({ db, config, credentials });
+  const analysis = createAnalysisService({
+    db,
+    openaiBaseUrl: config.openaiBaseUrl,
+    jobs,
+    assistants,
+    credentials,
+    logger: ctx.logger.child({ module: "analysis" }),
+    ...config.analysis,
+  });
   // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
-  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials });
+  const calls = createCallsService({
+    ctx,
+    tokens: createCallTokens(config.appSecret, { counters }),
+    liveCalls,
+    assistants,
+    tools,
+    credentials,
+    // Every ended call (phone or browser, transferred too) is analysed off the call path.
+    onCallEnded: (call) => analysis.afterCall(call),
+  });
   const telephony = createTelephonyService({
     ctx,
     calls,
@@ -34,7 +53,7 @@ export function createServices(ctx: ModuleContext) {
   // Deleting an account releases the user's numbers at Twilio first.
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (userId) => phoneNumbers.releaseBeforeAccountDeletion(userId) });
   const demoRequests = createDemoRequestsService({ db });
-  return { account, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools };
+  return { account, analysis, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -148,7 +148,9 @@ export const callFiltersSchema = z.object({
    */
   data: optional(
     z
-      .record(z.string().regex(DATA_FILTER_KEY, "data filters are data.<field> or data.<field>.contains, with a snake_case field name"), z.string().max(200, "A data filter's value must be at most 200 characters"))
+      .record(z.string(), z.string({ error: "A data filter's value must be text" }).max(200, "A data filter's value must be at most 200 characters"))
+      // Keys checked here rather than by the record's key schema, whose error would not say which rule.
+      .refine((d) => Object.keys(d).every((key) => DATA_FILTER_KEY.test(key)), "data filters are data.<field> or data.<field>.contains, with a snake_case field name")
       .refine((d) => Object.keys(d).length <= MAX_DATA_FILTERS, `At most ${MAX_DATA_FILTERS} data filters`),
   ),
 });
