@@ -26,6 +26,7 @@ import { cpus, loadavg } from "node:os";
 import { calls as callsTable } from "../src/server/db/schema.ts";
 import type { FrameMetrics } from "../src/server/voice/seams.ts";
 import type { CallersMessage, CallersRequest, CallerTarget, ProviderMessage, ProviderRequest, RelayMessage, RelayRequest } from "./bench-calls-shared.ts";
+import { transcriptCost } from "./bench-calls-transcript.ts";
 import { startPhoneBenchApp } from "./bench-phone-app.ts";
 import { child, collectGarbage, cpuSecondsOf, markdownTable } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
@@ -292,3 +293,9 @@ for (const calls of counts) {
       `Switchboard: frames lost ${ours.lostUp}, truncation within ${AIM.truncationMs} ms — ${trunc <= AIM.truncationMs ? "held" : "NOT held"} (${ms(trunc)} ms).`,
   );
 }
+
+const cost = await transcriptCost();
+console.log(
+  `Transcript, one turn saved (two entries, embedded database, ms p50/max over ${20} turns): first turns of a 60-minute call ${ms(cost.first.p50)} / ${ms(cost.first.max)}, ` +
+    `last turns ${ms(cost.last.p50)} / ${ms(cost.last.max)}; the whole transcript (${cost.turns * 2} entries) written once at the end: ${ms(cost.finishMs)} ms.`,
+);

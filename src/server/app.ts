@@ -7,8 +7,10 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { createAuth } from "./auth/auth.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { createLoginThrottle } from "./auth/login-throttle.ts";
+import { createMailThrottle } from "./auth/mail-throttle.ts";
 import type { Mailer } from "./auth/mailer.ts";
 import { readSession, requireUser } from "./auth/session.ts";
+import { liveSessionsCheck, SocketSessions } from "./auth/socket-sessions.ts";
 import type { AppConfig, ModuleContext } from "./context.ts";
 import type { Database } from "./db/client.ts";
 import { AppError, unauthorized } from "./errors.ts";
@@ -30,6 +32,7 @@ import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
+import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
 import { createServices } from "./services.ts";
@@ -61,6 +64,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** Run the hourly retention job (Settings → Data retention). Default: on, except under NODE_ENV=test, where tests run it directly. */
   retentionJob?: boolean;
+  /** Webhook retry schedule and attempt timeout (tests shorten them); the issue's by default. */
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
   counters?: CounterStore;
 }
@@ -100,15 +105,17 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   const drain = new Drain();
   const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
-  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, logger: app.log };
+  const socketSessions = new SocketSessions(liveSessionsCheck(db), app.log);
+  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
-  const services = createServices(ctx);
+  const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks });
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
   app.addHook("onReady", () => jobs.start());
   app.addHook("onClose", async () => {
+    socketSessions.stop();
     await jobs.stop(JOB_STOP_TIMEOUT_MS);
     await instance.stop();
     if (!deps.counters) await counters.close();
@@ -144,7 +151,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
-  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), publicUrl: config.publicUrl });
+  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), mailThrottle: createMailThrottle(counters), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
   await app.register(mediaRoutes, { storage, signer });
@@ -167,6 +174,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
+    await scope.register(webhooksRoutes, { service: services.webhooks });
     await scope.register(accountRoutes, { service: services.account });
   });
 

@@ -3,8 +3,8 @@
  * services (ModuleContext). They live apart from app.ts so that a service can name them without
  * importing the composition root that imports it (app → routes → service → app was a cycle).
  */
-import type { FastifyBaseLogger } from "fastify";
 import type { Auth } from "./auth/auth.ts";
+import type { SocketSessions } from "./auth/socket-sessions.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { Drain } from "./instances/drain.ts";
@@ -37,8 +37,8 @@ export interface ModuleContext {
   drain: Drain;
   /** The durable job queue (jobs/job-queue.ts): register handlers while services are made. */
   jobs: JobQueue;
-  /** The app's logger, for work outside a request (job handlers). */
-  logger: FastifyBaseLogger;
+  /** Live sockets opened with a sign-in session, closed (4401) soon after that session ends. */
+  socketSessions: SocketSessions;
 }
 
 declare module "fastify" {

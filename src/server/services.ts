@@ -3,6 +3,7 @@
  * routes that serve it (app.ts). A service that needs another module asks that module's service
  * (calls → tools and credentials), never its repository, so each table has one owner.
  */
+import type { FastifyBaseLogger } from "fastify";
 import type { ModuleContext } from "./context.ts";
 import { createAccountService } from "./modules/account/account.service.ts";
 import { createAnalysisService } from "./modules/analysis/analysis.service.ts";
@@ -13,12 +14,21 @@ import { createCredentialsService } from "./modules/credentials/credentials.serv
 import { createDemoRequestsService } from "./modules/demo-requests/demo-requests.service.ts";
 import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
+import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
 
-export function createServices(ctx: ModuleContext) {
+export interface ServiceOptions {
+  logger: FastifyBaseLogger;
+  /** Tests shorten the webhook retry schedule and attempt timeout. */
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
+}
+
+export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const { db, secrets, config, auth, storage, liveCalls, counters, jobs } = ctx;
+  // Other modules emit their events through this one service (webhooks.emit).
+  const webhooks = createWebhooksService({ db, secrets, jobs, allowedHosts: config.toolAllowedHosts, logger: options.logger.child({ module: "webhooks" }), ...options.webhooks });
   const credentials = createCredentialsService({ db, secrets, config });
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
   const assistants = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
@@ -29,7 +39,8 @@ export function createServices(ctx: ModuleContext) {
     jobs,
     assistants,
     credentials,
-    logger: ctx.logger.child({ module: "analysis" }),
+    logger: options.logger.child({ module: "analysis" }),
+    emit: webhooks.emit,
     ...config.analysis,
   });
   // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
@@ -40,6 +51,7 @@ export function createServices(ctx: ModuleContext) {
     assistants,
     tools,
     credentials,
+    emit: webhooks.emit,
     // Every ended call (phone or browser, transferred too) is analysed off the call path.
     onCallEnded: (call) => analysis.afterCall(call),
   });
@@ -53,7 +65,7 @@ export function createServices(ctx: ModuleContext) {
   // Deleting an account releases the user's numbers at Twilio first.
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (userId) => phoneNumbers.releaseBeforeAccountDeletion(userId) });
   const demoRequests = createDemoRequestsService({ db });
-  return { account, analysis, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools };
+  return { account, analysis, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

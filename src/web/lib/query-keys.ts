@@ -15,5 +15,8 @@ export const queryKeys = {
   calls: ["calls"],
   phoneNumbers: ["phone-numbers"],
   retention: ["settings", "retention"],
+  webhooks: ["webhooks"],
+  webhookDeliveries: (endpointId: string) => ["webhooks", endpointId, "deliveries"] as const,
+  apiKeys: ["api-keys"],
   credential: (name: CredentialName) => ["credentials", name] as const,
 } as const;

@@ -24,6 +24,7 @@ import type { JobContext, JobQueue } from "../../jobs/job-queue.ts";
 import { createResponsesClient, ResponsesError } from "../../openai/responses-client.ts";
 import { textCost } from "../../voice/provider-prices.ts";
 import { analysisSettingsOf } from "../assistants/assistants.repo.ts";
+import type { EmitEvent } from "../calls/call-events.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
 import type { CredentialsService } from "../credentials/credentials.service.ts";
 import { analysisRequest, hasCallerTurn, readAnswer } from "./analysis-request.ts";
@@ -50,6 +51,8 @@ export interface AnalysisServiceDeps {
   assistants: Pick<AssistantsService, "forCall">;
   credentials: Pick<CredentialsService, "readUsable">;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /** call.analyzed goes out as a webhook (the webhooks module's emit). */
+  emit: EmitEvent;
   /** Analyses run at once per instance. */
   concurrency: number;
   /** One Responses request longer than this is a (retryable) timeout. */
@@ -138,7 +141,16 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     const line = usage
       ? { model: settings.model, kind: "analysis" as const, text_in: usage.input_tokens - usage.cached_tokens, text_cached: usage.cached_tokens, audio_in: 0, audio_cached: 0, text_out: usage.output_tokens, audio_out: 0, seconds: 0, cost }
       : null;
-    return repo.completeAnalysis(db, callId, run, analysis, line);
+    const written = await repo.completeAnalysis(db, callId, run, analysis, line);
+    if (written && call) await analyzed(call.userId, callId, call.assistantId, analysis);
+    return written;
+  }
+
+  /** call.analyzed: the call's id and its analysis, once per finished analysis (never throws). */
+  async function analyzed(userId: string, callId: string, assistantId: string | null, analysis: repo.StoredAnalysis) {
+    await deps.emit(userId, "call.analyzed", { call_id: callId, assistant_id: assistantId, analysis: callAnalysisSchema.parse(analysis) }).catch((err: unknown) => {
+      logger.warn({ err, callId }, "emitting call.analyzed failed");
+    });
   }
 
   /** The queue's handler: one attempt at one analysis. Throws only to be retried. */
@@ -193,7 +205,11 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       try {
         const settings = await settingsFor(call.userId, call.assistantId);
         if (hasCallerTurn(call.transcript)) await request(call.callId, settings);
-        else await repo.beginAnalysis(db, call.callId, { ...pending(settings, randomUUID()), status: "skipped", cost: 0, completed_at: new Date().toISOString() });
+        else {
+          const skipped: repo.StoredAnalysis = { ...pending(settings, randomUUID()), status: "skipped", cost: 0, completed_at: new Date().toISOString() };
+          await repo.beginAnalysis(db, call.callId, skipped);
+          await analyzed(call.userId, call.callId, call.assistantId, skipped);
+        }
       } catch (err) {
         logger.warn({ err, callId: call.callId }, "queueing the call's analysis failed");
       }

@@ -2,6 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { startFakeResponses, type FakeResponses } from "../../../../tests/fakes/fake-responses.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
 import { as, errorOf } from "../../../../tests/harness.ts";
 import type { AnalysisRun, CallAnalysis } from "../../../shared/analysis.ts";
@@ -19,6 +20,7 @@ let responses: FakeResponses;
 let live: LiveApp;
 let ada: Caller;
 let assistantId: string;
+let receiver: WebhookReceiver;
 
 const ANALYSIS = {
   summary: { enabled: true, prompt: "Summarise in two sentences for a supervisor" },
@@ -42,9 +44,14 @@ beforeAll(async () => {
   live = await startLiveApp(realtime, { JOB_POLL_INTERVAL_MS: "500", ANALYSIS_RETRY_DELAYS_MS: "1000,1000", ANALYSIS_REQUEST_TIMEOUT_MS: "1000" });
   ada = await signUpCaller(live.app, realtime.apiKey);
   assistantId = (await createAssistant(live.app, ada, { analysis: ANALYSIS })).id;
+  receiver = await startWebhookReceiver();
+  const endpoint = await as(live.app, ada).post("/api/webhooks", { url: receiver.url, events: ["call.analyzed"] });
+  expect(endpoint.statusCode, endpoint.body).toBe(201);
+  receiver.secret = (endpoint.json() as { secret: string }).secret;
 });
 afterAll(async () => {
   await live.app.close();
+  await receiver.close();
   await responses.close();
   await realtime.close();
 });
@@ -103,6 +110,10 @@ describe("after a call", () => {
       completed_at: expect.any(String),
     });
     expect(record.success).toBe("pass");
+    // call.analyzed: signed, with the call's id and the analysis as the record shows it.
+    await expect.poll(() => receiver.requests.find((r) => r.data.call_id === callId), { timeout: 10_000 }).toBeTruthy();
+    const event = receiver.requests.find((r) => r.data.call_id === callId)!;
+    expect(event).toMatchObject({ type: "call.analyzed", verified: true, data: { call_id: callId, assistant_id: assistantId, analysis: record.analysis } });
     expect(record.analysis_status).toBe("done");
     expect(record.provider_cost?.lines).toContainEqual(expect.objectContaining({ kind: "analysis", model: "gpt-5-mini", text_in: 2000, text_out: 500, cost: 0.0015 }));
     // The rest of the record is the call's.

@@ -13,6 +13,7 @@ import {
   type CallRecord,
   type CallStats,
   withDataFilters,
+  RECORDING_URL_LIFETIME_MS,
 } from "../../../shared/call-records.ts";
 import { AppError, badRequest } from "../../errors.ts";
 import { callsPerDay, callTotals, deleteCall, findCall, listCallSummaries } from "./calls-history.repo.ts";
@@ -23,6 +24,16 @@ import { toCallRecord, toCallSummary } from "./calls-wire.ts";
 
 const params = z.object({ id: z.string() });
 const notFound = () => new AppError(404, "not_found", CALL_MESSAGES.notFound);
+
+/**
+ * Summing and exporting read every call of the filter, so each user gets a budget per minute
+ * (429 with Retry-After beyond it): the Calls page asks for stats on each filter change, an
+ * export is a click. Counted in the shared store, so the budget holds across instances, and
+ * after the query is checked: a refused filter costs no work and keeps its own 400.
+ */
+export const CALLS_STATS_PER_MINUTE = 60;
+export const CALLS_EXPORTS_PER_MINUTE = 10;
+const perUser = (max: number) => ({ rateLimit: { max, timeWindow: 60_000, hook: "preHandler" as const, keyGenerator: (req: FastifyRequest) => req.user.id } });
 
 /** Who a browser test call's Customer is: the signed-in user. */
 const customerOf = (req: FastifyRequest) => req.user.name || req.user.email;
@@ -53,7 +64,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     };
   });
 
-  app.get("/api/calls/stats", { schema: { querystring: withDataFilters(callStatsQuerySchema) } }, async (req): Promise<CallStats> => {
+  app.get("/api/calls/stats", { schema: { querystring: withDataFilters(callStatsQuerySchema) }, config: perUser(CALLS_STATS_PER_MINUTE) }, async (req): Promise<CallStats> => {
     const { tz = "UTC", ...filters } = req.query;
     if (!isTimeZone(tz)) throw badRequest(CALL_MESSAGES.badTimeZone);
     const [totals, perDay, success] = await Promise.all([
@@ -74,7 +85,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     };
   });
 
-  app.get("/api/calls/export.csv", { schema: { querystring: withDataFilters(callFiltersSchema) } }, async (req, reply) => {
+  app.get("/api/calls/export.csv", { schema: { querystring: withDataFilters(callFiltersSchema) }, config: perUser(CALLS_EXPORTS_PER_MINUTE) }, async (req, reply) => {
     const rows = exportCallsCsv(db, req.user.id, customerOf(req), req.query);
     const stream = Readable.from(rows);
     // Headers are gone once the first byte is out: a later failure can only cut the download short.
@@ -92,6 +103,14 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     const row = isUuid(req.params.id) ? await findCall(db, req.user.id, req.params.id) : null;
     if (!row) throw notFound();
     return toCallRecord(row, customerOf(req), signer, req.log);
+  });
+
+  // A stable address for the recording (the call.ended webhook names it): redirects to a fresh
+  // signed link, so it works for as long as the recording exists, with a session or an API key.
+  app.get("/api/calls/:id/recording", { schema: { params } }, async (req, reply) => {
+    const row = isUuid(req.params.id) ? await findCall(db, req.user.id, req.params.id) : null;
+    if (!row?.recording) throw new AppError(404, "not_found", "Recording not found");
+    return reply.header("cache-control", "no-store").redirect(signer.signUrl(row.recording, { expiresInMs: RECORDING_URL_LIFETIME_MS }), 302);
   });
 
   app.delete("/api/calls/:id", { schema: { params } }, async (req, reply) => {

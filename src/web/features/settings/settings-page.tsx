@@ -3,6 +3,7 @@ import { DeleteAccountCard } from "./delete-account-card";
 import { OpenAiKeyCard } from "./openai-key-card";
 import { TwilioCredentialsCard } from "./twilio-credentials-card";
 import { RetentionCard } from "./retention-card";
+import { WebhooksCard } from "./webhooks-card";
 import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 
@@ -23,6 +24,7 @@ export function SettingsPage() {
       <OpenAiKeyCard />
       <TwilioCredentialsCard />
       <RetentionCard />
+      <WebhooksCard />
       {/* Account cards: each one its own component, so other cards slot in without touching them. */}
       <ProfileCard />
       <PasswordCard />
