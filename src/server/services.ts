@@ -15,6 +15,7 @@ import { createDemoRequestsService } from "./modules/demo-requests/demo-requests
 import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
 import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
+import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
@@ -65,7 +66,8 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   // Deleting an account releases the user's numbers at Twilio first.
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (userId) => phoneNumbers.releaseBeforeAccountDeletion(userId) });
   const demoRequests = createDemoRequestsService({ db });
-  return { account, analysis, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools, webhooks };
+  const apiKeys = createApiKeysService({ db });
+  return { account, analysis, apiKeys, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -4,6 +4,7 @@ import { OpenAiKeyCard } from "./openai-key-card";
 import { TwilioCredentialsCard } from "./twilio-credentials-card";
 import { RetentionCard } from "./retention-card";
 import { WebhooksCard } from "./webhooks-card";
+import { ApiKeysCard } from "./api-keys-card";
 import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 
@@ -24,6 +25,7 @@ export function SettingsPage() {
       <OpenAiKeyCard />
       <TwilioCredentialsCard />
       <RetentionCard />
+      <ApiKeysCard />
       <WebhooksCard />
       {/* Account cards: each one its own component, so other cards slot in without touching them. */}
       <ProfileCard />
