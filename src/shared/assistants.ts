@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { analysisSettingsSchema, DEFAULT_ANALYSIS_SETTINGS } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
 import { isTimeZone } from "./variables.js";
 
@@ -141,6 +142,8 @@ const fields = {
   voicemail: voicemailSchema,
   /** "Let the assistant add the caller to the do-not-call list" */
   allow_do_not_call: z.boolean({ error: "allow_do_not_call must be true or false" }),
+  /** Post-call analysis: summary, fields to extract, success rubric, text model (shared/analysis.ts). */
+  analysis: analysisSettingsSchema,
 };
 
 /** Body of POST /api/assistants: only the name is required; the server fills the model when omitted. */
@@ -155,6 +158,7 @@ export const assistantInputSchema = z.object({
   timezone: fields.timezone.default(DEFAULT_TIMEZONE),
   voicemail: fields.voicemail.default(null),
   allow_do_not_call: fields.allow_do_not_call.default(false),
+  analysis: fields.analysis.default(DEFAULT_ANALYSIS_SETTINGS),
 });
 export type AssistantInput = z.infer<typeof assistantInputSchema>;
 /** What the form holds before validation. */
@@ -191,6 +195,7 @@ export const assistantSchema = z.object({
   allow_do_not_call: z.boolean(),
   /** The `{{placeholders}}` found in the instructions and the first message. */
   variables: z.array(z.string()),
+  analysis: analysisSettingsSchema,
   /** ISO 8601 */
   created_at: z.string(),
   /** ISO 8601 */

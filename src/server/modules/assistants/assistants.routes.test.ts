@@ -90,6 +90,7 @@ describe("POST /api/assistants", () => {
       voicemail: null,
       allow_do_not_call: false,
       variables: [],
+      analysis: { summary: { enabled: true, prompt: null }, fields: [], success: { rubric: null, scale: "pass_fail" }, model: "gpt-5-mini" },
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

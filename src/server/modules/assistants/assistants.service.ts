@@ -77,6 +77,7 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         timezone: input.timezone,
         voicemail: input.voicemail,
         allowDoNotCall: input.allow_do_not_call,
+        analysis: input.analysis,
       });
       const [view] = await withTools(userId, [row]);
       return view!;
@@ -100,6 +101,7 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         timezone: patch.timezone,
         voicemail: patch.voicemail,
         allowDoNotCall: patch.allow_do_not_call,
+        analysis: patch.analysis,
       });
       // Deleted between the read and the write (another tab): same answer as never found.
       if (!row) throw notFound("Assistant");
@@ -142,6 +144,7 @@ function toView(row: repo.AssistantRow, toolsById: Map<string, repo.ToolSummaryR
     voicemail: row.voicemail ?? null,
     allow_do_not_call: row.allowDoNotCall,
     variables: findPlaceholders(row.instructions, row.firstMessage),
+    analysis: repo.analysisSettingsOf(row),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

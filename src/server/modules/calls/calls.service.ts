@@ -15,6 +15,7 @@ import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts
 import type { PhoneCallParty, ToolRunner, Transport } from "../../voice/seams.ts";
 import type { CallTransfer } from "../../voice/builtins.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
+import type { EndedCall } from "../analysis/analysis.service.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
 import type { CredentialsService } from "../credentials/credentials.service.ts";
 import type { ToolsService } from "../tools/tools.service.ts";
@@ -91,9 +92,11 @@ export interface CallsServiceDeps {
   emit: EmitEvent;
   /** The assistant's do-not-call function adds numbers through the do-not-call module. */
   doNotCall?: { add(userId: string, input: { phone: string }): Promise<unknown> };
+  /** Told once each call has ended and its record is written (post-call analysis); must not throw. */
+  onCallEnded?: (call: EndedCall) => Promise<void>;
 }
 
-export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials, doNotCall, emit }: CallsServiceDeps) {
+export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials, emit, onCallEnded, doNotCall }: CallsServiceDeps) {
   const { db, config, storage } = ctx;
   const store = createDbCallStore(db, ctx.instance.id);
   const callEvents = createCallEvents({ db, publicUrl: config.publicUrl, emit });
@@ -198,6 +201,11 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, 
       void session.closed.then((outcome) => events.ended(outcome.callId), () => undefined);
       session.start();
       liveCalls.add(session);
+      if (onCallEnded) {
+        void session.closed.then((outcome) =>
+          onCallEnded({ callId: outcome.verified ? outcome.callId : null, userId: call.userId, assistantId: call.assistant.id, transcript: outcome.logs.transcript }),
+        );
+      }
       return session;
     },
   };
