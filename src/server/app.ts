@@ -28,6 +28,7 @@ import type { FrameMetrics } from "./voice/seams.ts";
 import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
+import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
@@ -153,6 +154,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     scope.addHook("onRequest", requireUser(auth));
     // Authenticated modules are registered here.
     await scope.register(assistantsRoutes, { service: services.assistants });
+    await scope.register(versionsRoutes, { service: services.versions });
     await scope.register(toolsRoutes, { service: services.tools });
     await scope.register(credentialRoutes, { service: services.credentials });
     await scope.register(callsRoutes, { service: services.calls });

@@ -12,6 +12,7 @@ import { createCredentialsService } from "./modules/credentials/credentials.serv
 import { createDemoRequestsService } from "./modules/demo-requests/demo-requests.service.ts";
 import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
+import { createVersionsService } from "./modules/versions/versions.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
@@ -20,10 +21,20 @@ export function createServices(ctx: ModuleContext) {
   const { db, secrets, config, auth, storage, liveCalls, counters } = ctx;
   const credentials = createCredentialsService({ db, secrets, config });
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
-  const assistants = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
-  const phoneNumbers = createPhoneNumbersService({ db, config, credentials });
+  const drafts = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
+  const versions = createVersionsService({ db, assistants: drafts });
+  // A new assistant is published as v1 when first saved, so its numbers answer with it at once.
+  const assistants: typeof drafts = {
+    ...drafts,
+    async create(userId, input) {
+      const created = await drafts.create(userId, input);
+      await versions.publishFirst(userId, created.id);
+      return created;
+    },
+  };
+  const phoneNumbers = createPhoneNumbersService({ db, config, credentials, versions });
   // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
-  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials });
+  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, versions, tools, credentials });
   const telephony = createTelephonyService({
     ctx,
     calls,
@@ -34,7 +45,7 @@ export function createServices(ctx: ModuleContext) {
   // Deleting an account releases the user's numbers at Twilio first.
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (userId) => phoneNumbers.releaseBeforeAccountDeletion(userId) });
   const demoRequests = createDemoRequestsService({ db });
-  return { account, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools };
+  return { account, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools, versions };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -72,6 +72,8 @@ export const callSummarySchema = z.object({
   /** null once the assistant is deleted; the record keeps its name. */
   assistant_id: z.string().nullable(),
   assistant_name: z.string().nullable(),
+  /** The published version of the assistant the call ran; null for a test call of the draft (and older records). */
+  assistant_version: z.number().nullable(),
   type: z.enum(CALL_TYPES),
   /** The caller's number for phone calls; for browser test calls the user who made them. */
   customer: z.string().nullable(),
@@ -117,6 +119,8 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefin
 
 export const callFiltersSchema = z.object({
   assistant_id: optional(uuidSchema("assistant_id must be an assistant's id")),
+  /** The version a call ran: a number, or "draft" for test calls of the draft (with assistant_id, compares versions). */
+  assistant_version: optional(z.string().regex(/^(draft|[1-9]\d{0,8})$/, "assistant_version must be a version number or draft")),
   type: optional(z.enum(CALL_TYPE_FILTERS, { message: "type must be test or real" })),
   status: optional(z.enum(CALL_STATUS_FILTERS, { message: "status must be in_progress, completed or error" })),
   /** Calls that started at or after `from`, and before `to`. */

@@ -163,7 +163,8 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         if (upgradeSignature !== undefined && !(await signedBy(number.userId, upgradeSignature, publicWsUrlOf(config.publicUrl, MEDIA_PATH), {}))) {
           return refuse(STREAM_REFUSALS.badSignature);
         }
-        const prepared = await calls.loadCall(number.userId, number.assistantId);
+        // A phone call runs the live version (the one pinned on the number, else the latest), never the draft.
+        const prepared = await calls.loadCall(number.userId, number.assistantId, { pinned: number.assistantVersion });
         if (!prepared.ok) return refuse(STREAM_REFUSALS.unavailable, { detail: prepared.reason });
         calls.startCall(transport, prepared.call, log.child({ callSid: start.callSid }), {
           isTest: false,

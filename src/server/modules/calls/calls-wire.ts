@@ -20,6 +20,7 @@ export function toCallSummary(row: CallSummaryRow, customer: string): CallSummar
     id: row.id,
     assistant_id: row.assistantId,
     assistant_name: row.assistantName,
+    assistant_version: row.assistantVersion,
     type: row.isTest === true ? "Test" : row.isTest === false ? "Real" : "Unknown",
     customer: row.callerNumber ?? customer,
     called_number: row.calledNumber,

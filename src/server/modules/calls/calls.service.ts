@@ -14,6 +14,7 @@ import type { PhoneCallParty, Transport } from "../../voice/seams.ts";
 import type { CallTransfer } from "../../voice/builtins.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
+import type { VersionChoice, VersionsService } from "../versions/versions.service.ts";
 import type { CredentialsService } from "../credentials/credentials.service.ts";
 import type { ToolsService } from "../tools/tools.service.ts";
 import type { CallTokens } from "./call-tokens.ts";
@@ -60,13 +61,15 @@ export interface CallsServiceDeps {
   liveCalls: LiveCalls;
   /** The assistant a call runs comes from the assistants module. */
   assistants: AssistantsService;
+  /** Which content of the assistant a call runs (draft or a published version) comes from the versions module. */
+  versions: VersionsService;
   /** The assistant's tools, with their secrets opened, come from the tools module. */
   tools: ToolsService;
   /** The user's OpenAI key comes from the credentials module. */
   credentials: CredentialsService;
 }
 
-export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials }: CallsServiceDeps) {
+export function createCallsService({ ctx, tokens, liveCalls, assistants, versions, tools, credentials }: CallsServiceDeps) {
   const { db, config, storage } = ctx;
   const store = createDbCallStore(db, ctx.instance.id);
 
@@ -97,25 +100,31 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, 
         return { ok: false, ...refusal };
       }
       // Re-checked: the assistant or the key may have gone since the session id was issued.
-      return this.loadCall(userId, check.claims.assistantId);
+      // The browser Test Call runs the draft, what the form is editing.
+      return this.loadCall(userId, check.claims.assistantId, "draft");
     },
 
-    /** The assistant (with its tools) and the OpenAI key of a call of `userId`; never throws on missing data. */
-    async loadCall(userId: string, assistantId: string): Promise<PrepareResult> {
-      const row = await ownAssistant(userId, assistantId);
-      if (!row) return { ok: false, ...REFUSALS.assistant };
+    /**
+     * The assistant's chosen content (draft, live or pinned version) with its tools, and the
+     * OpenAI key of a call of `userId`; never throws on missing data.
+     */
+    async loadCall(userId: string, assistantId: string, choice: VersionChoice): Promise<PrepareResult> {
+      const runnable = await versions.forCall(userId, assistantId, choice);
+      if (!runnable) return { ok: false, ...REFUSALS.assistant };
       const apiKey = await apiKeyOf(userId);
       if (!apiKey) return { ok: false, ...REFUSALS.apiKey };
-      const { definitions, configs } = await tools.forCall(userId, row.toolIds);
+      const { content } = runnable;
+      const { definitions, configs } = await tools.forCall(userId, content.tool_ids);
       const assistant: CallAssistant = {
-        id: row.id,
-        name: row.name,
-        instructions: row.instructions ?? "",
-        firstMessage: row.firstMessage,
-        model: row.model,
-        voice: row.voice,
+        id: runnable.id,
+        name: runnable.name,
+        version: runnable.version,
+        instructions: content.instructions ?? "",
+        firstMessage: content.first_message,
+        model: content.model,
+        voice: content.voice,
         tools: definitions,
-        handoff: { transferDestinations: row.transferDestinations, allowEndCall: row.allowEndCall, keypadInput: row.keypadInput },
+        handoff: { transferDestinations: content.transfer_destinations, allowEndCall: content.allow_end_call, keypadInput: content.keypad_input },
       };
       return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs } };
     },
