@@ -15,5 +15,8 @@ export const queryKeys = {
   calls: ["calls"],
   phoneNumbers: ["phone-numbers"],
   retention: ["settings", "retention"],
+  /** An assistant's published versions (its History panel); publishing also changes what numbers run. */
+  versions: (assistantId: string) => ["assistants", assistantId, "versions"] as const,
+  version: (assistantId: string, n: number) => ["assistants", assistantId, "versions", n] as const,
   credential: (name: CredentialName) => ["credentials", name] as const,
 } as const;

@@ -83,6 +83,7 @@ describe("GET /api/calls", () => {
       id: older.id,
       assistant_id: assistant!.id,
       assistant_name: "Ava",
+      assistant_version: null,
       type: "Test",
       customer: "Carol",
       called_number: null,

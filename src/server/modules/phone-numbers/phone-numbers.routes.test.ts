@@ -72,6 +72,7 @@ describe("POST /api/phone-numbers", () => {
       status: "active",
       assistant_id: desk.id,
       assistant_name: "Front desk",
+      assistant_version: null,
       created_at: expect.any(String),
     });
 

@@ -1,3 +1,4 @@
+import { versionLabel } from "@shared/versions";
 import { FileJson, Trash2 } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
@@ -89,6 +90,7 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
                 <Field label="Assistant">
                   <AssistantName call={call} />
                 </Field>
+                <Field label="Version">{versionLabel(call.assistant_version)}</Field>
                 <Field label="Duration">
                   <CallDuration call={call} />
                 </Field>

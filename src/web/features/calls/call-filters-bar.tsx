@@ -3,6 +3,7 @@ import { Search, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { Assistant } from "@shared/assistants";
 import { CALL_QUERY_MAX_LENGTH, type CallStatusFilter, type CallTypeFilter } from "@shared/call-records";
+import { versionLabel } from "@shared/versions";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -53,7 +54,7 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
           onChange={(e) => setText(e.target.value)}
         />
       </div>
-      <Select value={filters.assistant_id ?? ALL} onValueChange={(v) => onChange({ assistant_id: v === ALL ? undefined : v })}>
+      <Select value={filters.assistant_id ?? ALL} onValueChange={(v) => onChange({ assistant_id: v === ALL ? undefined : v, assistant_version: undefined })}>
         <SelectTrigger aria-label="Assistant">
           <SelectValue />
         </SelectTrigger>
@@ -93,6 +94,12 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
       </Select>
       <DateField label="From" value={filters.from} max={filters.to} onChange={(from) => onChange({ from })} />
       <DateField label="To" value={filters.to} min={filters.from} onChange={(to) => onChange({ to })} />
+      {filters.assistant_version && (
+        <Button variant="outline" onClick={() => onChange({ assistant_version: undefined })} aria-label="Remove the version filter" className="self-end">
+          {versionLabel(filters.assistant_version === "draft" ? null : Number(filters.assistant_version))}
+          <X />
+        </Button>
+      )}
       <Button variant="ghost" onClick={onClear} disabled={!active} className="self-end">
         <X />
         Clear filters

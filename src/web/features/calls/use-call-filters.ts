@@ -3,12 +3,14 @@ import { useSearchParams } from "react-router";
 import { CALL_STATUS_FILTERS, callFiltersQuery, type CallFilters, type CallStatusFilter, type CallTypeFilter } from "@shared/call-records";
 
 /**
- * The page's filters live in the URL (?assistant_id=&type=&status=&from=&to=&q=), so a view can be
+ * The page's filters live in the URL (?assistant_id=&assistant_version=&type=&status=&from=&to=&q=), so a view can be
  * shared and survives a reload. Dates are days (YYYY-MM-DD, both included) in the URL, and become
  * instants at the browser's local midnight for the API.
  */
 export interface CallViewFilters {
   assistant_id?: string;
+  /** A version number or "draft" (from an assistant's History panel). */
+  assistant_version?: string;
   type?: CallTypeFilter;
   status?: CallStatusFilter;
   from?: string;
@@ -31,7 +33,7 @@ export function toApiFilters(view: CallViewFilters): CallFilters {
   const from = view.from ? localMidnight(view.from) : undefined;
   const to = view.to ? localMidnight(view.to, 1) : undefined;
   const inverted = from && to && from >= to;
-  return { assistant_id: view.assistant_id, type: view.type, status: view.status, q: view.q, from: inverted ? undefined : from, to: inverted ? undefined : to };
+  return { assistant_id: view.assistant_id, assistant_version: view.assistant_version, type: view.type, status: view.status, q: view.q, from: inverted ? undefined : from, to: inverted ? undefined : to };
 }
 
 export function useCallFilters() {
@@ -39,6 +41,7 @@ export function useCallFilters() {
   const filters = useMemo<CallViewFilters>(
     () => ({
       assistant_id: params.get("assistant_id") || undefined,
+      assistant_version: /^(draft|[1-9]\d{0,8})$/.test(params.get("assistant_version") ?? "") ? params.get("assistant_version")! : undefined,
       type: pick(params.get("type"), ["test", "real"] as const),
       status: pick(params.get("status"), CALL_STATUS_FILTERS),
       from: DAY.test(params.get("from") ?? "") ? params.get("from")! : undefined,
