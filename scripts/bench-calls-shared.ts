@@ -63,6 +63,9 @@ export type ProviderMessage =
   | { type: "listening"; baseUrl: string; apiKey: string }
   | { type: "report"; appendedFrames: number; deltas: number; uplinkE2e: Summary; providerDelay: Summary; truncations: Cuts; connections: number };
 
+export type RelayRequest = { type: "start"; providerUrl: string; apiKey: string };
+export type RelayMessage = { type: "listening"; origin: string };
+
 export interface CallerTarget {
   origin: string;
   authToken: string;

@@ -1,8 +1,11 @@
 /**
- * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3]`: N
- * simultaneous simulated phone calls through the real server, for each N.
+ * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard]`:
+ * N simultaneous simulated phone calls, for each N, first through a bare pass-through relay
+ * (bench-calls-relay.ts, the yardstick) and then through the real server, in one sitting,
+ * with the ratio of the two printed.
  *
- * Three processes, so each one's work is counted where it belongs:
+ * Three processes, so each one's work is counted where it belongs (for the relay, the relay's
+ * own process takes the place of the app):
  *  - this one: the real app (buildApp, embedded database, a real port that is also its
  *    PUBLIC_URL), with the call engine's per-frame timing hook on; a user owning a phone
  *    number with Twilio credentials and an assistant with a first message;
@@ -18,9 +21,12 @@
  * call, and the callers' own CPU.
  */
 import { and, count, isNotNull } from "drizzle-orm";
+import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { calls as callsTable } from "../src/server/db/schema.ts";
-import type { CallersMessage, CallersRequest, ProviderMessage, ProviderRequest } from "./bench-calls-shared.ts";
+import type { FrameMetrics } from "../src/server/voice/seams.ts";
+import type { CallersMessage, CallersRequest, CallerTarget, ProviderMessage, ProviderRequest, RelayMessage, RelayRequest } from "./bench-calls-shared.ts";
+import { transcriptCost } from "./bench-calls-transcript.ts";
 import { startPhoneBenchApp } from "./bench-phone-app.ts";
 import { child, collectGarbage, cpuSecondsOf, markdownTable } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
@@ -36,9 +42,13 @@ const seconds = Math.max(5, Number(option("--seconds") ?? 30) || 30);
 const bargeInEveryMs = Math.max(1000, (Number(option("--barge-in-every") ?? 3) || 3) * 1000);
 const WARM_UP_MS = 1000;
 const MB = 1024 * 1024;
-const AIM = { cpuPerCall: 0.1, p99Ms: 5, at: 500, truncationMs: 50, memoryPerCallMb: 1 };
+const AIM = { cpuRatio: 1.0, p99Ratio: 1.5, truncationMs: 50 };
+const only = option("--only");
+const systems = (["relay", "switchboard"] as const).filter((s) => !only || only === s);
+type System = (typeof systems)[number];
 
 interface Row {
+  system: System;
   calls: number;
   connected: number;
   firstFailure: string | null;
@@ -55,12 +65,75 @@ interface Row {
   clears: number;
   cpuPerCall: number;
   memoryPerCallMb: number;
+  rssMb: number;
   callersCpu: number;
   providerCpu: number;
   finalised: number;
 }
 
-async function run(calls: number): Promise<Row> {
+/** Resident memory of a process (Linux /proc), MB. */
+function rssMbOf(pid: number | undefined): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return Number(kb) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** The bare relay in its own process, as the server under test; CPU and memory are read from outside. */
+async function startRelay(provider: { baseUrl: string; apiKey: string }): Promise<ServerUnderTest> {
+  const relay = child("bench-calls-relay.ts");
+  send(relay, { type: "start", providerUrl: provider.baseUrl, apiKey: provider.apiKey } satisfies RelayRequest);
+  const { origin } = await nextMessage<RelayMessage, "listening">(relay, "listening");
+  return {
+    target: { origin, authToken: "relay", to: "+15550100" },
+    cpuSeconds: () => cpuSecondsOf(relay.pid),
+    rssMb: () => rssMbOf(relay.pid),
+    heldBytes: () => Number.NaN,
+    liveCalls: () => 0,
+    finalised: async () => Number.NaN,
+    close: async () => {
+      if (relay.exitCode === null) relay.kill();
+    },
+  };
+}
+
+interface ServerUnderTest {
+  target: CallerTarget;
+  cpuSeconds(): number;
+  rssMb(): number;
+  /** JS heap + buffers after a full GC (in-process only). */
+  heldBytes(): number;
+  liveCalls(): number;
+  finalised(): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, metrics: FrameMetrics): Promise<ServerUnderTest> {
+  const bench = await startPhoneBenchApp(provider, metrics);
+  const { app, database } = bench;
+  return {
+    target: bench.target,
+    cpuSeconds: () => {
+      const used = process.cpuUsage();
+      return (used.user + used.system) / 1e6;
+    },
+    rssMb: () => process.memoryUsage().rss / MB,
+    heldBytes: () => {
+      const m = process.memoryUsage();
+      return m.heapUsed + m.external;
+    },
+    liveCalls: () => app.ctx.liveCalls.size,
+    finalised: async () => {
+      const [counted] = await database.db.select({ n: count() }).from(callsTable).where(and(isNotNull(callsTable.endTime), isNotNull(callsTable.cost)));
+      return counted?.n ?? 0;
+    },
+    close: () => bench.close(),
+  };
+}
+
+async function run(system: System, calls: number): Promise<Row> {
   const provider = child("bench-calls-provider.ts");
   send(provider, { type: "start", seconds, bargeInEveryMs } satisfies ProviderRequest);
   const { baseUrl, apiKey } = await nextMessage<ProviderMessage, "listening">(provider, "listening");
@@ -68,21 +141,17 @@ async function run(calls: number): Promise<Row> {
   const uplink: number[] = [];
   const downlink: number[] = [];
   let measuring = false;
-  const bench = await startPhoneBenchApp(
-    { baseUrl, apiKey },
-    { uplink: (ms) => measuring && uplink.push(ms), downlink: (ms) => measuring && downlink.push(ms) },
-  );
-  const { app, database } = bench;
+  const metrics: FrameMetrics = { uplink: (ms) => measuring && uplink.push(ms), downlink: (ms) => measuring && downlink.push(ms) };
+  const bench = system === "relay" ? await startRelay({ baseUrl, apiKey }) : await startSwitchboard({ baseUrl, apiKey }, metrics);
 
   await collectGarbage();
-  const baseline = process.memoryUsage();
-  const held = (m: NodeJS.MemoryUsage) => m.heapUsed + m.external;
+  const baseline = bench.heldBytes();
   const callers = child("bench-calls-callers.ts");
   send(callers, { type: "start", target: bench.target, calls, seconds } satisfies CallersRequest);
   const streaming = await nextMessage<CallersMessage, "streaming">(callers, "streaming", 300_000);
   const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed", 900_000);
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
-  const cpu = process.cpuUsage();
+  const cpu = bench.cpuSeconds();
   const childCpu = [cpuSecondsOf(callers.pid), cpuSecondsOf(provider.pid)];
   const wallStart = performance.now();
   measuring = true;
@@ -91,21 +160,21 @@ async function run(calls: number): Promise<Row> {
   measuring = false;
   const window = { from, to: String(process.hrtime.bigint()) };
   const wallMs = performance.now() - wallStart;
-  const used = process.cpuUsage(cpu);
+  const used = bench.cpuSeconds() - cpu;
+  const rssMb = bench.rssMb();
   const callersCpu = (cpuSecondsOf(callers.pid) - childCpu[0]!) * 1000 / wallMs;
   const providerCpu = (cpuSecondsOf(provider.pid) - childCpu[1]!) * 1000 / wallMs;
   await collectGarbage();
-  const memory = process.memoryUsage();
+  const held = bench.heldBytes();
 
   send(callers, { type: "end", ...window } satisfies CallersRequest);
   const report = await nextMessage<CallersMessage, "report">(callers, "report", 300_000);
-  while (app.ctx.liveCalls.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (bench.liveCalls() > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   // Frames in flight at the hang-up have had time to arrive.
   await new Promise((resolve) => setTimeout(resolve, 200));
   send(provider, { type: "report", ...window } satisfies ProviderRequest);
   const fake = await nextMessage<ProviderMessage, "report">(provider, "report");
-  const [counted] = await database.db.select({ n: count() }).from(callsTable).where(and(isNotNull(callsTable.endTime), isNotNull(callsTable.cost)));
-  const finalised = counted?.n ?? 0;
+  const finalised = await bench.finalised();
 
   await bench.close();
   for (const proc of [callers, provider]) if (proc.exitCode === null) proc.kill();
@@ -117,6 +186,7 @@ async function run(calls: number): Promise<Row> {
   }
   const connected = Math.max(1, streaming.connected);
   return {
+    system,
     calls,
     connected: streaming.connected,
     firstFailure: streaming.firstFailure,
@@ -131,8 +201,9 @@ async function run(calls: number): Promise<Row> {
     truncation: summarize(errors),
     truncations: errors.length,
     clears: report.clears,
-    cpuPerCall: ((used.user + used.system) / 1000 / wallMs / connected) * 100,
-    memoryPerCallMb: (held(memory) - held(baseline)) / MB / connected,
+    cpuPerCall: ((used * 1000) / wallMs / connected) * 100,
+    memoryPerCallMb: (held - baseline) / MB / connected,
+    rssMb,
     callersCpu: callersCpu * 100,
     providerCpu: providerCpu * 100,
     finalised,
@@ -144,6 +215,7 @@ const trio = (s: Summary) => `${ms(s.p50)} / ${ms(s.p99)} / ${ms(s.max)}`;
 
 function table(rows: Row[]): string {
   const head = [
+    "server",
     "calls",
     "server in ms p50/p99/max",
     "server out ms p50/p99/max",
@@ -153,10 +225,13 @@ function table(rows: Row[]): string {
     "webhook→audio ms p50/p99",
     "trunc err ms p50/p99/max",
     "CPU/call %core",
+    "CPU %core",
+    "RSS MB",
     "mem/call MB",
     "callers %core",
   ];
   const body = rows.map((r) => [
+    r.system,
     r.connected === r.calls ? String(r.calls) : `${r.connected}/${r.calls}`,
     trio(r.uplink),
     trio(r.downlink),
@@ -166,27 +241,31 @@ function table(rows: Row[]): string {
     `${ms(r.firstAudio.p50 - r.providerDelayP50)} / ${ms(r.firstAudio.p99 - r.providerDelayP50)}`,
     `${trio(r.truncation)} (n=${r.truncations})`,
     r.cpuPerCall.toFixed(3),
-    r.memoryPerCallMb.toFixed(2),
+    (r.cpuPerCall * Math.max(1, r.connected)).toFixed(0),
+    r.rssMb.toFixed(0),
+    Number.isFinite(r.memoryPerCallMb) ? r.memoryPerCallMb.toFixed(2) : "n/a",
     r.callersCpu.toFixed(0),
   ]);
   return markdownTable(head, body);
 }
 
-const [load1] = loadavg();
+const [load1, load5] = loadavg();
 console.log(
-  `bench:calls: ${counts.join(", ")} simultaneous phone calls, ${seconds} s each, 20 ms µ-law frames both ways, a barge-in every ${bargeInEveryMs / 1000} s ` +
-    `(Node ${process.version}, ${cpus().length} CPUs, load average ${load1!.toFixed(2)} at start)`,
+  `bench:calls: ${counts.join(", ")} simultaneous phone calls through ${systems.join(" and ")}, ${seconds} s each, 20 ms µ-law frames both ways, a barge-in every ${bargeInEveryMs / 1000} s ` +
+    `(Node ${process.version}, ${cpus().length} CPUs ${cpus()[0]?.model ?? ""}, load average ${load1!.toFixed(2)} / ${load5!.toFixed(2)} at start)`,
 );
 const rows: Row[] = [];
 for (const calls of counts) {
-  const started = performance.now();
-  const row = await run(calls);
-  rows.push(row);
-  console.log(
-    `  ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${row.finalised} records finalised; fake provider ${row.providerCpu.toFixed(0)} % of a core; ` +
-      `provider's own first-audio delay p50 ${ms(row.providerDelayP50)} ms; ${((performance.now() - started) / 1000).toFixed(1)} s` +
-      (row.firstFailure ? `; first failure: ${row.firstFailure}` : ""),
-  );
+  for (const system of systems) {
+    const started = performance.now();
+    const row = await run(system, calls);
+    rows.push(row);
+    console.log(
+      `  ${system}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${Number.isFinite(row.finalised) ? `${row.finalised} records finalised; ` : ""}fake provider ${row.providerCpu.toFixed(0)} % of a core; ` +
+        `provider's own first-audio delay p50 ${ms(row.providerDelayP50)} ms; ${((performance.now() - started) / 1000).toFixed(1)} s; load average ${loadavg()[0]!.toFixed(2)}` +
+        (row.firstFailure ? `; first failure: ${row.firstFailure}` : ""),
+    );
+  }
 }
 console.log();
 console.log(table(rows));
@@ -197,15 +276,26 @@ console.log(
     "frames lost: caller frames that never reached the provider, counting those sent before the provider session was ready.\n" +
     "webhook→audio: from the voice webhook request to the first assistant audio at the caller, less the fake provider's own delay (p50).\n" +
     "trunc err: audio_end_ms of each truncation minus what the caller had heard of that item when the clear arrived.\n" +
-    "CPU/call: server process CPU during the window / calls, % of one core; mem/call: JS heap + buffers after a full GC, less the idle baseline.",
+    "CPU/call: server process CPU during the window / calls, % of one core; RSS: the server process's resident memory at the end of the window;\n" +
+    "mem/call: JS heap + buffers after a full GC, less the idle baseline (Switchboard only: it runs in this process).",
 );
-const at = rows.find((r) => r.calls === AIM.at) ?? rows.at(-1);
-if (at) {
-  const worst = Math.max(at.uplinkE2e.p99, at.downlinkE2e.p99);
-  const trunc = Math.max(Math.abs(at.truncation.max), Math.abs(at.truncation.p50));
+for (const calls of counts) {
+  const relay = rows.find((r) => r.system === "relay" && r.calls === calls);
+  const ours = rows.find((r) => r.system === "switchboard" && r.calls === calls);
+  if (!relay || !ours) continue;
+  const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : "n/a");
+  const p99 = (r: Row) => Math.max(r.uplinkE2e.p99, r.downlinkE2e.p99);
+  const trunc = Math.max(Math.abs(ours.truncation.max), Math.abs(ours.truncation.p50));
   console.log(
-    `Aims at ${at.calls} calls: ≤ ${AIM.cpuPerCall} % of a core per call — ${at.cpuPerCall <= AIM.cpuPerCall ? "met" : "not met"} (${at.cpuPerCall.toFixed(3)}); ` +
-      `p99 < ${AIM.p99Ms} ms both ways — ${worst < AIM.p99Ms ? "met" : "not met"} (${ms(worst)} e2e); no lost frames — ${at.lostUp === 0 ? "met" : "not met"}; ` +
-      `truncation within ${AIM.truncationMs} ms — ${trunc <= AIM.truncationMs ? "met" : "not met"}; < ${AIM.memoryPerCallMb} MB per call — ${at.memoryPerCallMb < AIM.memoryPerCallMb ? "met" : "not met"}.`,
+    `${calls} calls, Switchboard / relay: CPU per call ${ratio(ours.cpuPerCall, relay.cpuPerCall)} (aim ≤ ${AIM.cpuRatio}×), ` +
+      `e2e p99 ${ratio(p99(ours), p99(relay))} (aim ≤ ${AIM.p99Ratio}×), RSS ${ratio(ours.rssMb, relay.rssMb)}; ` +
+      `media streams never opened ${ours.calls - ours.connected} vs ${relay.calls - relay.connected}; ` +
+      `Switchboard: frames lost ${ours.lostUp}, truncation within ${AIM.truncationMs} ms — ${trunc <= AIM.truncationMs ? "held" : "NOT held"} (${ms(trunc)} ms).`,
   );
 }
+
+const cost = await transcriptCost();
+console.log(
+  `Transcript, one turn saved (two entries, embedded database, ms p50/max over ${20} turns): first turns of a 60-minute call ${ms(cost.first.p50)} / ${ms(cost.first.max)}, ` +
+    `last turns ${ms(cost.last.p50)} / ${ms(cost.last.max)}; the whole transcript (${cost.turns * 2} entries) written once at the end: ${ms(cost.finishMs)} ms.`,
+);

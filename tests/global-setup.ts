@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { openDatabase } from "../src/server/db/client.ts";
+import { openDatabase, type Database } from "../src/server/db/client.ts";
+import { createJobQueue } from "../src/server/jobs/job-queue.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -22,6 +23,7 @@ export default async function setup(project: TestProject) {
     await admin.query(`CREATE DATABASE ${name}`);
     const database = await openDatabase({ kind: "postgres", url: withDatabase(adminUrl, name) });
     await database.migrate();
+    await installJobQueue(database);
     await database.close();
     project.provide("pgTemplate", { adminUrl, name });
     project.provide("pgliteTemplate", null);
@@ -35,10 +37,18 @@ export default async function setup(project: TestProject) {
   }
   const database = await openDatabase({ kind: "pglite" });
   await database.migrate();
+  await installJobQueue(database);
   const dump = await database.pglite!.dumpDataDir("none");
   await database.close();
   project.provide("pgliteTemplate", await dump.arrayBuffer());
   project.provide("pgTemplate", null);
+}
+
+/** The job queue creates its tables on its first start; in the template, no test file pays for it. */
+async function installJobQueue(database: Database) {
+  const queue = createJobQueue({ database, pollIntervalMs: 500, logger: { warn: () => undefined, error: () => undefined } });
+  await queue.start();
+  await queue.stop(1000);
 }
 
 export function withDatabase(url: string, name: string) {

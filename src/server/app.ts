@@ -7,8 +7,10 @@ import { serializerCompiler, validatorCompiler } from "fastify-type-provider-zod
 import { createAuth } from "./auth/auth.ts";
 import { authRoutes } from "./auth/auth.routes.ts";
 import { createLoginThrottle } from "./auth/login-throttle.ts";
+import { createMailThrottle } from "./auth/mail-throttle.ts";
 import type { Mailer } from "./auth/mailer.ts";
 import { readSession, requireUser } from "./auth/session.ts";
+import { liveSessionsCheck, SocketSessions } from "./auth/socket-sessions.ts";
 import type { AppConfig, ModuleContext } from "./context.ts";
 import type { Database } from "./db/client.ts";
 import { AppError, unauthorized } from "./errors.ts";
@@ -36,6 +38,7 @@ import { createServices } from "./services.ts";
 import { Drain } from "./instances/drain.ts";
 import { healthRoutes } from "./instances/health.routes.ts";
 import { InstanceLease, newInstanceId } from "./instances/instance-lease.ts";
+import { createJobQueue, JOB_STOP_TIMEOUT_MS } from "./jobs/job-queue.ts";
 import { createCounterStore, rateLimitStoreClass, type CounterStore } from "./shared-state/index.ts";
 import { createStorageFromConfig } from "./storage/storage-from-config.ts";
 import { mediaRoutes } from "./storage/media.routes.ts";
@@ -98,13 +101,19 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     upkeep: () => counters.prune(),
   });
   const drain = new Drain();
-  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain };
+  const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
+  const socketSessions = new SocketSessions(liveSessionsCheck(db), app.log);
+  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions };
   app.decorate("ctx", ctx);
+  // Every module registers its job handlers here, before the queue starts.
   const services = createServices(ctx);
   // The lease is taken before the first request (calls name this instance) and released only
-  // after preClose has ended and finalised every live call.
+  // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
+  app.addHook("onReady", () => jobs.start());
   app.addHook("onClose", async () => {
+    socketSessions.stop();
+    await jobs.stop(JOB_STOP_TIMEOUT_MS);
     await instance.stop();
     if (!deps.counters) await counters.close();
   });
@@ -139,7 +148,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
   await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
-  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), publicUrl: config.publicUrl });
+  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), mailThrottle: createMailThrottle(counters), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
   await app.register(mediaRoutes, { storage, signer });

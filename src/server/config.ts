@@ -34,6 +34,7 @@ const schema = z.object({
   INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1–64 letters, digits, dots, dashes or underscores").optional(),
   INSTANCE_LEASE_MS: z.coerce.number().int().min(500, "must be at least 500").max(600_000).default(30_000),
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
+  JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(500, "must be at least 500").max(60_000).default(2000),
 });
 
 const S3_KEYS = ["S3_ENDPOINT", "S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
@@ -77,6 +78,8 @@ export interface Config {
   instanceLeaseMs: number;
   /** On SIGTERM, how long live calls may go on before they are ended. */
   drainTimeoutMs: number;
+  /** How often an idle job worker looks for due jobs (jobs sent by this instance wake it at once). */
+  jobPollIntervalMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -138,6 +141,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     instanceId: e.INSTANCE_ID,
     instanceLeaseMs: e.INSTANCE_LEASE_MS,
     drainTimeoutMs: e.DRAIN_TIMEOUT_MS,
+    jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
   };
 }
 

@@ -4,10 +4,12 @@
  * importing the composition root that imports it (app → routes → service → app was a cycle).
  */
 import type { Auth } from "./auth/auth.ts";
+import type { SocketSessions } from "./auth/socket-sessions.ts";
 import type { Config } from "./config.ts";
 import type { Db } from "./db/client.ts";
 import type { Drain } from "./instances/drain.ts";
 import type { InstanceLease } from "./instances/instance-lease.ts";
+import type { JobQueue } from "./jobs/job-queue.ts";
 import type { LiveCalls } from "./modules/calls/live-calls.ts";
 import type { SecretBox } from "./secrets/crypto.ts";
 import type { CounterStore } from "./shared-state/index.ts";
@@ -33,6 +35,10 @@ export interface ModuleContext {
   instance: InstanceLease;
   /** Set on SIGTERM: no new calls are taken while the live ones finish. */
   drain: Drain;
+  /** The durable job queue (jobs/job-queue.ts): register handlers while services are made. */
+  jobs: JobQueue;
+  /** Live sockets opened with a sign-in session, closed (4401) soon after that session ends. */
+  socketSessions: SocketSessions;
 }
 
 declare module "fastify" {

@@ -26,3 +26,6 @@ export interface SessionUser {
   name: string;
   email: string;
 }
+
+/** The close a live socket (board, watched call, test call) gets once its sign-in session has ended. */
+export const SESSION_ENDED_CLOSE = { code: 4401, reason: "Your session has ended. Please sign in again." } as const;

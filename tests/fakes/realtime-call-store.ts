@@ -1,6 +1,6 @@
 /** In-memory CallStore and recording sink for call-engine tests (the database comes later). */
-import type { CallLogs } from "../../src/shared/calls.ts";
-import type { CallFinish, CallRecordCheck, CallStart, CallStore, OpenRecording } from "../../src/server/voice/seams.ts";
+import type { ToolUse, TranscriptEntry } from "../../src/shared/calls.ts";
+import type { CallEntryWrite, CallFinish, CallRecordCheck, CallStart, CallStore, OpenRecording } from "../../src/server/voice/seams.ts";
 
 export interface MemoryCallRecord extends CallStart {
   id: string;
@@ -32,14 +32,27 @@ export class MemoryCallStore implements CallStore {
     return id;
   }
 
-  /** Every progress snapshot saved, in order (call id and logs). */
-  readonly progress: Array<{ id: string; logs: CallLogs }> = [];
+  /** Every progress save, in order (call id and the entries it wrote). */
+  readonly progress: Array<{ id: string; entries: CallEntryWrite[] }> = [];
 
-  async saveProgress(id: string, logs: CallLogs): Promise<void> {
+  /** Like the database: each entry replaces the one at its position while the call is open. */
+  async saveProgress(id: string, entries: readonly CallEntryWrite[]): Promise<void> {
     const record = this.records.get(id);
     if (!record) throw new Error(`no call ${id}`);
-    this.progress.push({ id, logs: structuredClone(logs) });
-    if (record.endTime === null) record.logs = structuredClone(logs);
+    this.progress.push({ id, entries: structuredClone([...entries]) });
+    if (record.endTime !== null) return;
+    for (const e of entries) this.saved(id, e.kind)[e.position] = structuredClone(e.body);
+    record.logs = { ...record.logs, transcript: this.savedOf(id, "transcript") as TranscriptEntry[], toolsUsed: this.savedOf(id, "tool") as ToolUse[] };
+  }
+
+  private readonly entries = new Map<string, unknown[]>();
+  private saved(id: string, kind: string): unknown[] {
+    let list = this.entries.get(`${id}/${kind}`);
+    if (!list) this.entries.set(`${id}/${kind}`, (list = []));
+    return list;
+  }
+  private savedOf(id: string, kind: string): unknown[] {
+    return this.saved(id, kind).filter((e) => e !== undefined);
   }
 
   async finish(id: string, update: CallFinish): Promise<void> {

@@ -4,6 +4,7 @@ import { AppError } from "../errors.ts";
 import type { Auth } from "./auth.ts";
 import { authEndpointOf, parseAuthBody } from "./auth-endpoints.ts";
 import type { LoginThrottle } from "./login-throttle.ts";
+import type { MailThrottle } from "./mail-throttle.ts";
 
 /**
  * The canonical form of the request's address, resolved against PUBLIC_URL rather than the Host
@@ -54,15 +55,22 @@ async function withoutSignUpSession(auth: Auth, res: Response): Promise<Response
 
 export const LOGIN_UNAVAILABLE_MESSAGE = "Sign-in is unavailable for a moment. Please try again in a minute.";
 
-function throttled(reply: FastifyReply, waitMs: number) {
+/** A 429 with Retry-After; `what` opens the message ("Too many failed login attempts"). */
+function throttled(reply: FastifyReply, waitMs: number, what: string) {
   const seconds = Math.ceil(waitMs / 1000);
   const minutes = Math.ceil(waitMs / 60_000);
   const after = seconds < 60 ? `${seconds} second${seconds === 1 ? "" : "s"}` : `${minutes} minute${minutes === 1 ? "" : "s"}`;
   reply.header("retry-after", seconds);
-  return new AppError(429, "rate_limited", `Too many failed login attempts. Please try again in ${after}.`);
+  return new AppError(429, "rate_limited", `${what}. Please try again in ${after}.`);
 }
 
-export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottle; publicUrl: string }> = async (app, { auth, throttle, publicUrl }) => {
+/** The endpoints that send e-mail, each counted by the mail throttle. */
+const SENDS_MAIL = new Set(["/request-password-reset", "/send-verification-email"]);
+
+export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottle; mailThrottle: MailThrottle; publicUrl: string }> = async (
+  app,
+  { auth, throttle, mailThrottle, publicUrl },
+) => {
   app.route({
     method: ["GET", "POST"],
     url: "/api/auth/*",
@@ -87,7 +95,15 @@ export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottl
           reply.header("retry-after", 60);
           throw new AppError(503, "login_unavailable", LOGIN_UNAVAILABLE_MESSAGE);
         });
-        if (waitMs > 0) throw throttled(reply, waitMs);
+        if (waitMs > 0) throw throttled(reply, waitMs, "Too many failed login attempts");
+      }
+      if (SENDS_MAIL.has(endpoint)) {
+        // Fails open: a store outage must not stop password recovery; the SMTP server still limits.
+        const waitMs = await mailThrottle.take({ email: (body as { email: string }).email, ip: req.ip }).catch((err: unknown) => {
+          req.log.error({ err }, "mail throttle store unreachable; e-mail request not counted");
+          return 0;
+        });
+        if (waitMs > 0) throw throttled(reply, waitMs, "Too many e-mail requests");
       }
 
       const request = new Request(url, {

@@ -4,6 +4,7 @@ import type { Db } from "../db/client.ts";
 import * as schema from "../db/schema.ts";
 import { PASSWORD_MIN_LENGTH } from "../../shared/auth.ts";
 import type { Mailer } from "./mailer.ts";
+import { revokeResetTokens } from "./reset-tokens.repo.ts";
 
 export interface AuthOptions {
   db: Db;
@@ -55,8 +56,21 @@ export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, 
             });
           }
         : undefined,
-      // A reset usually means the old password leaked: sign every device out.
+      // A reset usually means the old password leaked: sign every device out, and void the
+      // other links still in someone's mailbox.
       revokeSessionsOnPasswordReset: true,
+      onPasswordReset: async ({ user }) => revokeResetTokens(db, user.id),
+    },
+    // A password change (Settings, or the library's own endpoint) voids outstanding reset links
+    // too. The credential account row is only ever updated to set its password.
+    databaseHooks: {
+      account: {
+        update: {
+          after: async (account) => {
+            if (account.password) await revokeResetTokens(db, account.userId);
+          },
+        },
+      },
     },
     emailVerification: mailer
       ? {

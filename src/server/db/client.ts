@@ -17,6 +17,11 @@ export interface Database {
   kind: "pglite" | "postgres";
   migrate(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Raw SQL on the same connection(s) as `db`, for a library that brings its own statements (the
+   * job queue). Without values the text may hold several statements; the last one's rows answer.
+   */
+  sql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number }>;
   /** Set for the embedded database: the test harness dumps a migrated one and clones it per file. */
   pglite?: PGlite;
 }
@@ -36,6 +41,11 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
       db,
       kind: "postgres",
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      sql: async (text, values) => {
+        const result = await pool.query(text, values?.length ? values : undefined);
+        const last = Array.isArray(result) ? (result.at(-1) as pg.QueryResult) : result;
+        return { rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 };
+      },
       close: () => pool.end(),
     };
   }
@@ -46,6 +56,15 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
     db,
     kind: "pglite",
     migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    sql: async (text, values) => {
+      // PGlite's extended protocol takes one statement; its simple protocol (exec) takes several.
+      if (values?.length) {
+        const result = await client.query<Record<string, unknown>>(text, values);
+        return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      }
+      const last = (await client.exec(text)).at(-1);
+      return { rows: (last?.rows ?? []) as Record<string, unknown>[], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
+    },
     close: () => client.close(),
     pglite: client,
   };

@@ -252,6 +252,26 @@ export const calls = pgTable(
   ],
 );
 
+/**
+ * A live call's transcript entries and tool calls, one row each, written as they change
+ * (docs/decisions/036-transcript-entries.md): a turn costs one small row, whatever the call's
+ * length, where rewriting `calls.logs` cost the whole transcript and its search vector. When the
+ * call ends its final logs go into `calls.logs` once (the search built then) and these rows go.
+ * `position` is the entry's slot in the transcript (holes allowed) or the tool call's index.
+ */
+export const callEntries = pgTable(
+  "call_entries",
+  {
+    callId: uuid("call_id")
+      .notNull()
+      .references(() => calls.id, { onDelete: "cascade" }),
+    kind: text("kind", { enum: ["transcript", "tool"] }).notNull(),
+    position: integer("position").notNull(),
+    body: jsonb("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.callId, t.kind, t.position] })],
+);
+
 // ── Several instances (docs/decisions/025-shared-state.md) ─────────────────────────────────
 
 /**

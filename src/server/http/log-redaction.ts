@@ -1,12 +1,35 @@
 import type { FastifyRequest } from "fastify";
+import { isUuid } from "../../shared/ids.ts";
+
+const REDACTED = "[redacted]";
+/** The e-mailed reset link carries its token as the last path segment (auth.ts). */
+const RESET_LINK_PREFIX = "/api/auth/reset-password/";
+/**
+ * A path segment that looks like a secret: 20+ token characters mixing lower case with upper
+ * case or digits (a library token, an API key, a signature). Our own words (`send-verification-
+ * email`) are lower case only; record ids, even with a file extension, are uuids and stay.
+ */
+const SECRET_LIKE = /^(?=.*[a-z])(?=.*[A-Z0-9])[A-Za-z0-9._~%+=-]{20,}$/;
+const isRecordId = (segment: string) => isUuid(segment.replace(/\.[a-z0-9]{1,5}$/, ""));
+
+function redactPath(path: string): string {
+  if (path.startsWith(RESET_LINK_PREFIX)) return `${RESET_LINK_PREFIX}${REDACTED}`;
+  // The built client's file names carry content hashes, not secrets.
+  if (path.startsWith("/assets/")) return path;
+  return path
+    .split("/")
+    .map((segment) => (SECRET_LIKE.test(segment) && !isRecordId(segment) ? REDACTED : segment))
+    .join("/");
+}
 
 /**
- * The request line as logged: the path with every query value replaced, so signed media
- * signatures, one-time session ids and verification tokens never land in a log file.
+ * The request line as logged: every query value replaced, and path segments that carry a
+ * secret (the reset link's token, anything token-like), so signed media signatures, one-time
+ * session ids, reset and verification tokens never land in a log file, whatever the path.
  */
 export function redactUrl(url: string): string {
   const at = url.indexOf("?");
-  if (at === -1) return url;
+  if (at === -1) return redactPath(url);
   const query = url
     .slice(at + 1)
     .split("&")
@@ -15,7 +38,7 @@ export function redactUrl(url: string): string {
       return eq === -1 ? pair : `${pair.slice(0, eq)}=[redacted]`;
     })
     .join("&");
-  return `${url.slice(0, at)}?${query}`;
+  return `${redactPath(url.slice(0, at))}?${query}`;
 }
 
 /** Fastify's default request serializer, with the query redacted. */

@@ -11,9 +11,10 @@
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { calls, instances } from "../db/schema.ts";
+import { callEntries, calls, instances } from "../db/schema.ts";
+import { logsWithEntries } from "../modules/calls/calls.repo.ts";
 
 export const ORPHANED_CALL_REASON = "Server handling the call stopped";
 
@@ -33,6 +34,13 @@ export async function renewLease(db: Db, id: string, leaseMs: number): Promise<v
     .onConflictDoUpdate({ target: instances.id, set: { leaseExpiresAt: leaseEnd(leaseMs) } });
 }
 
+/** A record nobody carries any more, closed with what its engine saved as it went (calls.repo.ts). */
+const closedOrphan = { endTime: sql`now()`, endedReason: ORPHANED_CALL_REASON, logs: logsWithEntries };
+
+async function dropEntries(db: Db, rows: Array<{ id: string }>): Promise<void> {
+  if (rows.length > 0) await db.delete(callEntries).where(inArray(callEntries.callId, rows.map((r) => r.id)));
+}
+
 /**
  * Closes the calls no live instance carries: their owner's lease has lapsed (or the owner row is
  * gone). With `includeUnowned`, also records from before call ownership existed (no instance).
@@ -45,9 +53,10 @@ export async function closeOrphanedCalls(db: Db, options: { includeUnowned?: boo
     : sql`(${calls.instanceId} IS NOT NULL AND NOT ${ownerAlive})`;
   const rows = await db
     .update(calls)
-    .set({ endTime: sql`now()`, endedReason: ORPHANED_CALL_REASON })
+    .set(closedOrphan)
     .where(and(isNull(calls.endTime), orphaned))
     .returning({ id: calls.id });
+  await dropEntries(db, rows);
   // Lapsed instances have nothing left to own; their rows would only grow the table.
   await db.delete(instances).where(lte(instances.leaseExpiresAt, sql`now()`));
   return rows.map((r) => r.id);
@@ -57,9 +66,10 @@ export async function closeOrphanedCalls(db: Db, options: { includeUnowned?: boo
 async function closeCallsLeftBy(db: Db, id: string): Promise<string[]> {
   const rows = await db
     .update(calls)
-    .set({ endTime: sql`now()`, endedReason: ORPHANED_CALL_REASON })
+    .set(closedOrphan)
     .where(and(isNull(calls.endTime), eq(calls.instanceId, id)))
     .returning({ id: calls.id });
+  await dropEntries(db, rows);
   return rows.map((r) => r.id);
 }
 

@@ -40,6 +40,8 @@ export const counterKey = {
   token: (kind: string, nonce: string) => `tok:${kind}:${nonce}`,
   /** For the login throttle: `login:ip:<address>`, `login:pair:<email>:<address>`, ... */
   login: (...parts: string[]) => `login:${parts.join(":")}`,
+  /** For the e-mail throttle: `mail:address:<email>`, `mail:client:<address>`. */
+  mail: (...parts: string[]) => `mail:${parts.join(":")}`,
 } as const;
 
 /** A positive whole number of milliseconds; stores round up so a window never ends early. */

@@ -10,7 +10,7 @@
 import type { ProviderCost } from "../../shared/call-records.ts";
 import type { CallLogs } from "../../shared/calls.ts";
 import { cleanForStorage, cleanText } from "./clean-text.ts";
-import type { CallFinish, CallStore, SessionLogger } from "./seams.ts";
+import type { CallEntryWrite, CallFinish, CallStore, SessionLogger } from "./seams.ts";
 
 export interface FinishCallRecord {
   store: CallStore;
@@ -32,17 +32,18 @@ export interface FinishCallRecord {
 export type RecordWrite = "full" | "without-logs" | "failed";
 
 /**
- * Saves the transcript and tool calls so far (after a finished turn) once the record exists,
- * cleaned like the final write (clean-text.ts) so the database accepts every snapshot.
- * Failures are logged, never thrown: the call goes on, and its end writes everything anyway.
+ * Saves the transcript entries and tool calls changed since the last save (after a finished
+ * turn) once the record exists; `entries` come cleaned (call-progress.ts). Failures are logged,
+ * never thrown: the call goes on, and its end writes everything anyway.
  */
 export function saveCallProgress(
   o: { store: CallStore; logger: SessionLogger },
   record: Promise<string | null>,
-  logs: CallLogs,
+  entries: readonly CallEntryWrite[],
 ): Promise<void> {
+  if (entries.length === 0) return Promise.resolve();
   return record
-    .then((callId) => (callId ? o.store.saveProgress(callId, cleanForStorage(logs)) : undefined))
+    .then((callId) => (callId ? o.store.saveProgress(callId, entries) : undefined))
     .catch((err: unknown) => o.logger.warn({ err }, "saving the call's progress failed"));
 }
 

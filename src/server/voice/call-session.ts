@@ -34,6 +34,7 @@ import { RENEW_BEFORE_EXPIRY_MS, SessionRenewal } from "./session-renewal.ts";
 import { silentLogger, type SessionLogger, type TransportHandlers } from "./seams.ts";
 import { CallSupervision, type SupervisedCall } from "./supervision.ts";
 import { ToolCalls } from "./tool-calls.ts";
+import { CallProgress } from "./call-progress.ts";
 import { ToolCatalog } from "./tool-resolution.ts";
 import { TranscriptBuilder } from "./transcript.ts";
 import { UsageMeter } from "./usage-meter.ts";
@@ -51,6 +52,11 @@ export class CallSession {
   private readonly renewal: SessionRenewal | null;
   private readonly transcript: TranscriptBuilder;
   private readonly toolCalls: ToolCalls;
+  /** What a progress save writes: the entries changed since the last one. */
+  private readonly progress = new CallProgress(
+    (slot) => this.transcript.entryAt(slot),
+    () => this.toolCalls.used,
+  );
   /** end_call, transfer_call and keypad digits (builtins.ts). */
   private readonly builtIns: BuiltIns;
   private readonly keypad: KeypadBuffer | null;
@@ -107,6 +113,7 @@ export class CallSession {
           : { type: "transcript_delta", index: change.index, text: change.text },
       );
       this.supervision.transcriptChanged(change);
+      this.progress.slotChanged(change.index);
     });
     this.recorder = new CallRecorder(sampleRateOf(this.o.transport.audioFormat));
     this.earlyAudio = new EarlyAudio(10 * sampleRateOf(this.o.transport.audioFormat) * (this.o.transport.audioFormat === "audio/pcm" ? 2 : 1));
@@ -158,7 +165,7 @@ export class CallSession {
       status: (text, addLine) => this.status(text, addLine),
       fail: (message) => this.providerFailed(message),
       requestResponse: () => this.requestResponse(),
-      saveProgress: () => void saveCallProgress(this.o, this.record, this.logs()),
+      saveProgress: () => void saveCallProgress(this.o, this.record, this.progress.take()),
       elapsed: () => this.elapsed(),
     });
     const newProvider = this.o.newProvider;

@@ -4,7 +4,7 @@
  * wires the real ones, tests wire in-memory ones or real local fakes.
  */
 import type { ProviderCost } from "../../shared/call-records.ts";
-import type { CallLogs, ServerMessage, UserEndReason } from "../../shared/calls.ts";
+import type { CallLogs, ServerMessage, ToolUse, TranscriptEntry, UserEndReason } from "../../shared/calls.ts";
 import type { CallAudioFormat } from "./audio.ts";
 import type { ToolDefinition } from "./tool-resolution.ts";
 
@@ -115,14 +115,18 @@ export interface CallRecordCheck {
   cost: number | null;
 }
 
+/** One transcript entry (by its slot) or tool call (by its index) as it is now. */
+export type CallEntryWrite = { kind: "transcript"; position: number; body: TranscriptEntry } | { kind: "tool"; position: number; body: ToolUse };
+
 export interface CallStore {
   /** Insert the record of a call that starts; returns its id. */
   insert(start: CallStart): Promise<string>;
   /**
-   * Saves the transcript and tool calls so far (after each finished turn), so a crash of the
-   * instance loses at most the turn in progress. Never overwrites a finished record.
+   * Saves the transcript entries and tool calls changed since the last save (after each finished
+   * turn), so a crash of the instance loses at most the turn in progress; the cost of a save is
+   * that of what changed, not of the call so far. Never writes to a finished record.
    */
-  saveProgress(id: string, logs: CallLogs): Promise<void>;
+  saveProgress(id: string, entries: readonly CallEntryWrite[]): Promise<void>;
   finish(id: string, update: CallFinish): Promise<void>;
   read(id: string): Promise<CallRecordCheck | null>;
 }

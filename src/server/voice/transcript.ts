@@ -188,6 +188,12 @@ export class TranscriptBuilder {
     return this.slots.map((entry) => (entry ? { ...entry } : null));
   }
 
+  /** The entry in a slot, as it is now (undefined for a hole). */
+  entryAt(slot: number): TranscriptEntry | undefined {
+    const entry = this.slots[slot];
+    return entry && { ...entry };
+  }
+
   /** The transcript to store: filled slots in order (never-filled user slots are dropped). */
   entries(): TranscriptEntry[] {
     return this.slots.filter((entry): entry is TranscriptEntry => entry !== undefined).map((entry) => ({ ...entry }));

@@ -3,6 +3,7 @@ import type { CallFilters } from "../../../shared/call-records.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
 import { callConditions, cursorStart, type CallCursor } from "./calls-query.ts";
+import { savedEntries } from "./calls.repo.ts";
 
 // Which instance carries a live call is an operational detail, not part of the user's record.
 export type CallHistoryRow = Omit<typeof calls.$inferSelect, "instanceId">;
@@ -56,14 +57,19 @@ export function listCallSummaries(db: Db, userId: string, filters: CallFilters, 
 
 export type CallSummaryRow = Awaited<ReturnType<typeof listCallSummaries>>[number];
 
-/** One of the user's calls; another user's call is absent, like one that does not exist. */
+/**
+ * One of the user's calls; another user's call is absent, like one that does not exist. A call
+ * in progress shows the transcript and tool calls its engine has saved so far (call_entries).
+ */
 export async function findCall(db: Db, userId: string, id: string) {
   const [row] = await db
     .select(recordColumns)
     .from(calls)
     .leftJoin(assistants, assistantOfCall)
     .where(and(eq(calls.userId, userId), eq(calls.id, id)));
-  return row ?? null;
+  if (!row) return null;
+  const saved = row.endTime === null ? await savedEntries(db, row.id) : null;
+  return saved ? { ...row, logs: { ...row.logs, ...saved } } : row;
 }
 export type CallRecordRow = NonNullable<Awaited<ReturnType<typeof findCall>>>;
 

@@ -22,6 +22,16 @@ import { toCallRecord, toCallSummary } from "./calls-wire.ts";
 const params = z.object({ id: z.string() });
 const notFound = () => new AppError(404, "not_found", CALL_MESSAGES.notFound);
 
+/**
+ * Summing and exporting read every call of the filter, so each user gets a budget per minute
+ * (429 with Retry-After beyond it): the Calls page asks for stats on each filter change, an
+ * export is a click. Counted in the shared store, so the budget holds across instances, and
+ * after the query is checked: a refused filter costs no work and keeps its own 400.
+ */
+export const CALLS_STATS_PER_MINUTE = 60;
+export const CALLS_EXPORTS_PER_MINUTE = 10;
+const perUser = (max: number) => ({ rateLimit: { max, timeWindow: 60_000, hook: "preHandler" as const, keyGenerator: (req: FastifyRequest) => req.user.id } });
+
 /** Who a browser test call's Customer is: the signed-in user. */
 const customerOf = (req: FastifyRequest) => req.user.name || req.user.email;
 
@@ -51,7 +61,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     };
   });
 
-  app.get("/api/calls/stats", { schema: { querystring: callStatsQuerySchema } }, async (req): Promise<CallStats> => {
+  app.get("/api/calls/stats", { schema: { querystring: callStatsQuerySchema }, config: perUser(CALLS_STATS_PER_MINUTE) }, async (req): Promise<CallStats> => {
     const { tz = "UTC", ...filters } = req.query;
     if (!isTimeZone(tz)) throw badRequest(CALL_MESSAGES.badTimeZone);
     const [totals, perDay] = await Promise.all([callTotals(db, req.user.id, filters), callsPerDay(db, req.user.id, filters, tz)]);
@@ -65,7 +75,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     };
   });
 
-  app.get("/api/calls/export.csv", { schema: { querystring: callFiltersSchema } }, async (req, reply) => {
+  app.get("/api/calls/export.csv", { schema: { querystring: callFiltersSchema }, config: perUser(CALLS_EXPORTS_PER_MINUTE) }, async (req, reply) => {
     const rows = exportCallsCsv(db, req.user.id, customerOf(req), req.query);
     const stream = Readable.from(rows);
     // Headers are gone once the first byte is out: a later failure can only cut the download short.

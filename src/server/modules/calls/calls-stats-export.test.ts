@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { as, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import type { CallRecord, CallStats } from "../../../shared/call-records.ts";
 import { assistants, calls } from "../../db/schema.ts";
+import { CALLS_EXPORTS_PER_MINUTE, CALLS_STATS_PER_MINUTE } from "./calls-history.routes.ts";
 
 const file = useTestApp();
 type Who = Awaited<ReturnType<typeof signUpAndLogIn>>;
@@ -160,5 +161,26 @@ describe("DELETE /api/calls/:id", () => {
     expect(res.statusCode).toBe(409);
     expect(errorOf(res)).toEqual({ code: "call_in_progress", message: "A call in progress cannot be deleted" });
     expect((await as(file.app, ola).get(`/api/calls/${row!.id}`)).statusCode).toBe(200);
+  });
+});
+
+describe("stats and export budgets", () => {
+  it("limits each user's exports and stats per minute (429 with Retry-After); another user keeps their own budget", async () => {
+    const ivy = await signUpAndLogIn(file.app);
+    const jon = await signUpAndLogIn(file.app);
+    const exports = [];
+    for (let i = 0; i < CALLS_EXPORTS_PER_MINUTE + 2; i += 1) exports.push(await file.as(ivy).get("/api/calls/export.csv"));
+    expect(exports.slice(0, CALLS_EXPORTS_PER_MINUTE).every((r) => r.statusCode === 200)).toBe(true);
+    const refused = exports.at(-1)!;
+    expect(refused.statusCode).toBe(429);
+    expect(errorOf(refused).code).toBe("rate_limited");
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    expect((await file.as(jon).get("/api/calls/export.csv")).statusCode).toBe(200);
+
+    const stats = [];
+    for (let i = 0; i < CALLS_STATS_PER_MINUTE + 1; i += 1) stats.push((await file.as(ivy).get("/api/calls/stats")).statusCode);
+    expect(stats.slice(0, CALLS_STATS_PER_MINUTE).every((s) => s === 200)).toBe(true);
+    expect(stats.at(-1)).toBe(429);
+    expect((await file.as(jon).get("/api/calls/stats")).statusCode).toBe(200);
   });
 });

@@ -169,7 +169,11 @@ describe("a whole test call", () => {
     const { browser, callId } = await startCall();
     const row = (await recordOf(live.db, callId))!;
     expect(row).toMatchObject({ userId: ada.userId, assistantId, endTime: null, endedReason: null, cost: null, recording: null });
-    const savedTranscript = async () => callLogsSchema.parse((await recordOf(live.db, callId))!.logs).transcript.map((e) => [e.type, e.content]);
+    // What the Calls page shows of the running call: its details, read through the API.
+    const savedTranscript = async () => {
+      const res = await live.app.inject({ method: "GET", url: `/api/calls/${callId}`, headers: { cookie: ada.cookie } });
+      return callLogsSchema.parse((res.json() as { logs: unknown }).logs).transcript.map((e) => [e.type, e.content]);
+    };
     await expect.poll(savedTranscript).toEqual([["assistant", "Hello, this is Ava. How can I help?"]]);
     expect(contents(browser)).toEqual(await savedTranscript());
     browser.end("Sheet closed");

@@ -1,10 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
-import { assistants, calls, instances } from "../../db/schema.ts";
+import { assistants, callEntries, calls, instances } from "../../db/schema.ts";
 import { closeOrphanedCalls, InstanceLease, ORPHANED_CALL_REASON, renewLease } from "../../instances/instance-lease.ts";
+import { findCall } from "./calls-history.repo.ts";
 import { createDbCallStore } from "./calls.repo.ts";
 
+const entryBody = (text: string) => ({ type: "assistant" as const, content: text, timestamp: "2026-11-21T10:00:01.000Z" });
+const entry = (position: number, text: string) => ({ kind: "transcript" as const, position, body: entryBody(text) });
 const logs = (text?: string) => ({
   isTest: true,
   transcript: text ? [{ type: "assistant" as const, content: text, timestamp: "2026-11-21T10:00:01.000Z" }] : [],
@@ -39,18 +42,25 @@ describe("call records", () => {
     expect(await rowOf(id)).toMatchObject({ assistantId: null, assistantName: "Front desk", endedReason: "User ended call", cost: 0.07, recording: "recordings/x.wav" });
   });
 
-  it("saves the transcript as the call goes, in order, and never over the finished record", async () => {
+  it("saves the changed entries as the call goes, shown in the call's details in order, and never beside the finished record", async () => {
     const { userId, assistantId } = await newAssistant("Progress");
     const store = createDbCallStore(db, "instance-a");
     const id = await store.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
-    await Promise.all([store.saveProgress(id, logs("one")), store.saveProgress(id, logs("two"))]);
-    expect((await rowOf(id)).logs).toEqual(logs("two"));
+    const tool = { name: "Lookup", id: "t1", parameters: { order: "42" }, result: { ok: true }, timestamp: "2026-11-21T10:00:03.000Z" };
+    await Promise.all([store.saveProgress(id, [entry(0, "one"), entry(2, "three")]), store.saveProgress(id, [entry(0, "one, two"), { kind: "tool", position: 0, body: tool }])]);
+    // A slot filled late (position 1) lands between the others; a changed entry replaces its row.
+    await store.saveProgress(id, [entry(1, "late")]);
+    const details = (await findCall(db, userId, id))!.logs;
+    expect(details).toEqual({ isTest: true, transcript: [entryBody("one, two"), entryBody("late"), entryBody("three")], toolsUsed: [tool] });
+    expect((await rowOf(id)).logs).toEqual(logs());
 
-    const late = store.saveProgress(id, logs("three"));
+    const late = store.saveProgress(id, [entry(3, "in flight")]);
     await store.finish(id, { endTime: new Date().toISOString(), endedReason: "User ended call", cost: 0.01, logs: logs("final"), recording: null });
     await late;
-    await store.saveProgress(id, logs("after the end"));
+    await store.saveProgress(id, [entry(4, "after the end")]);
     expect((await rowOf(id)).logs).toEqual(logs("final"));
+    expect((await findCall(db, userId, id))!.logs).toEqual(logs("final"));
+    expect(await db.select().from(callEntries).where(eq(callEntries.callId, id))).toEqual([]);
   });
 
   it("closes only the calls whose instance's lease has lapsed, keeping what was saved", async () => {
@@ -61,7 +71,7 @@ describe("call records", () => {
     const deadStore = createDbCallStore(db, "dead");
     const onAlive = await aliveStore.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
     const onDead = await deadStore.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
-    await deadStore.saveProgress(onDead, logs("Hello, how can I help?"));
+    await deadStore.saveProgress(onDead, [entry(0, "Hello, how can I help?")]);
     const finished = await deadStore.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
     await deadStore.finish(finished, { endTime: new Date().toISOString(), endedReason: "User ended call", cost: 0.05, logs: logs(), recording: null });
 

@@ -1,8 +1,27 @@
-import { and, eq, isNull } from "drizzle-orm";
-import type { CallLogs } from "../../../shared/calls.ts";
+import { eq, sql, type SQL } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { assistants, calls } from "../../db/schema.ts";
-import type { CallStore } from "../../voice/seams.ts";
+import { assistants, callEntries, calls } from "../../db/schema.ts";
+import type { CallEntryWrite, CallStore } from "../../voice/seams.ts";
+
+/**
+ * A call's logs with the entries saved while it ran folded in (for a record closed without its
+ * engine's final write: an instance that died). Records without entries keep their logs.
+ */
+export const logsWithEntries: SQL = sql`CASE WHEN EXISTS (SELECT 1 FROM ${callEntries} e WHERE e.call_id = ${calls.id}) THEN ${calls.logs} || jsonb_build_object(
+  'transcript', coalesce((SELECT jsonb_agg(e.body ORDER BY e.position) FROM ${callEntries} e WHERE e.call_id = ${calls.id} AND e.kind = 'transcript'), '[]'::jsonb),
+  'toolsUsed', coalesce((SELECT jsonb_agg(e.body ORDER BY e.position) FROM ${callEntries} e WHERE e.call_id = ${calls.id} AND e.kind = 'tool'), '[]'::jsonb)
+) ELSE ${calls.logs} END`;
+
+/** The entries a live call has saved so far, in order (the call's details while it runs). */
+export async function savedEntries(db: Db, callId: string) {
+  const rows = await db
+    .select({ kind: callEntries.kind, body: callEntries.body })
+    .from(callEntries)
+    .where(eq(callEntries.callId, callId))
+    .orderBy(callEntries.kind, callEntries.position);
+  if (rows.length === 0) return null;
+  return { transcript: rows.filter((r) => r.kind === "transcript").map((r) => r.body), toolsUsed: rows.filter((r) => r.kind === "tool").map((r) => r.body) };
+}
 
 /**
  * The call engine's record of a call, in the `calls` table. Written by the server only.
@@ -12,12 +31,15 @@ import type { CallStore } from "../../voice/seams.ts";
 export function createDbCallStore(db: Db, instanceId: string): CallStore {
   // Progress writes of one call run one after another, so an older snapshot never lands last.
   const progress = new Map<string, Promise<void>>();
-  const writeProgress = async (id: string, logs: CallLogs) => {
-    // Only while the call is open: never over the final record, nor over one a sweep closed.
-    await db
-      .update(calls)
-      .set({ logs })
-      .where(and(eq(calls.id, id), isNull(calls.endTime)));
+  const writeProgress = async (id: string, entries: readonly CallEntryWrite[]) => {
+    // Only while the call is open: never beside the final record, nor one a sweep closed.
+    // One statement, one row per changed entry: the cost of the turn, not of the call so far.
+    await db.execute(sql`
+      INSERT INTO ${callEntries} (call_id, kind, position, body)
+      SELECT c.id, e.kind, e.position, e.body
+      FROM ${calls} c, jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) AS e(kind text, position int, body jsonb)
+      WHERE c.id = ${id} AND c.end_time IS NULL
+      ON CONFLICT (call_id, kind, position) DO UPDATE SET body = excluded.body`);
   };
   return {
     async insert(start) {
@@ -41,9 +63,8 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
         .returning({ id: calls.id });
       return row!.id;
     },
-    saveProgress(id, logs) {
-      const snapshot = structuredClone(logs);
-      const next = (progress.get(id) ?? Promise.resolve()).then(() => writeProgress(id, snapshot));
+    saveProgress(id, entries) {
+      const next = (progress.get(id) ?? Promise.resolve()).then(() => writeProgress(id, entries));
       // The chain itself never rejects: the caller handles `next`, and a failed snapshot must
       // neither block the later ones nor surface as an unhandled rejection.
       const tracked = next.catch(() => undefined).finally(() => {
@@ -53,19 +74,23 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
       return next;
     },
     async finish(id, update) {
-      // The final write waits for progress writes in flight, so it is the last word.
+      // The final write waits for progress writes in flight, so it is the last word. The whole
+      // logs go into the record once (its search vector built then); the entries have served.
       await progress.get(id);
-      await db
-        .update(calls)
-        .set({
-          endTime: new Date(update.endTime),
-          endedReason: update.endedReason,
-          cost: update.cost,
-          logs: update.logs,
-          recording: update.recording,
-          providerCost: update.providerCost ?? null,
-        })
-        .where(eq(calls.id, id));
+      await db.transaction(async (tx) => {
+        await tx
+          .update(calls)
+          .set({
+            endTime: new Date(update.endTime),
+            endedReason: update.endedReason,
+            cost: update.cost,
+            logs: update.logs,
+            recording: update.recording,
+            providerCost: update.providerCost ?? null,
+          })
+          .where(eq(calls.id, id));
+        await tx.delete(callEntries).where(eq(callEntries.callId, id));
+      });
     },
     async read(id) {
       const [row] = await db.select({ endTime: calls.endTime, cost: calls.cost }).from(calls).where(eq(calls.id, id));

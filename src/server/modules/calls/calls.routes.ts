@@ -63,6 +63,8 @@ export const callsRoutes: FastifyPluginAsync<{ service: CallsService }> = async 
         return;
       }
       service.startLiveCall(socket, result.call, req.log);
+      // The browser leaving ends the call (the transport hears the close).
+      app.ctx.socketSessions.hold({ sessionId: req.sessionId, userId: req.user.id }, socket);
     },
   );
 };

@@ -3,16 +3,24 @@
  * snapshot when one opens, then one `call_updated` / `call_removed` per change of one of the
  * account's calls, pushed by the LiveCalls registry (already throttled per call by the call's
  * supervision). A board sees the calls this instance carries (docs/decisions/032-live-board.md).
+ *
+ * Each socket is a SocketLink: a heartbeat drops a board whose network died, and a board that
+ * stops reading is cut off once its backlog passes twice MAX_BUFFERED_BYTES (the page reconnects
+ * and gets a fresh snapshot) instead of queueing summaries in this process without bound.
  */
-import WebSocket from "ws";
+import type WebSocket from "ws";
 import type { BoardServerMessage } from "../../../shared/live.ts";
+import { SocketLink } from "../../voice/transports/socket-link.ts";
 import type { LiveCalls } from "../calls/live-calls.ts";
 
+const MAX_BUFFERED_BYTES = 256 * 1024;
+const HEARTBEAT_MS = 30_000;
+
 export class LiveBoard {
-  private readonly sockets = new Map<string, Set<WebSocket>>();
+  private readonly links = new Map<string, Set<SocketLink>>();
   readonly stop: () => void;
 
-  constructor(private readonly liveCalls: LiveCalls) {
+  constructor(private readonly liveCalls: Pick<LiveCalls, "watchBoard" | "supervisedBy">) {
     this.stop = liveCalls.watchBoard({
       changed: (supervision, call) => this.send(supervision.userId, { type: "call_updated", call }),
       removed: (supervision) => {
@@ -22,26 +30,29 @@ export class LiveBoard {
   }
 
   open(userId: string, socket: WebSocket): void {
-    let own = this.sockets.get(userId);
+    let own = this.links.get(userId);
     if (!own) {
       own = new Set();
-      this.sockets.set(userId, own);
+      this.links.set(userId, own);
     }
-    own.add(socket);
-    socket.on("close", () => {
-      own.delete(socket);
-      if (own.size === 0 && this.sockets.get(userId) === own) this.sockets.delete(userId);
+    const link = new SocketLink(socket, { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES });
+    own.add(link);
+    link.attach({
+      // Nothing is expected from the board; whatever comes is ignored.
+      message: () => {},
+      gone: () => {
+        own.delete(link);
+        if (own.size === 0 && this.links.get(userId) === own) this.links.delete(userId);
+      },
     });
-    // Nothing is expected from the board; whatever comes is ignored.
-    socket.on("error", () => {});
     const calls = this.liveCalls.supervisedBy(userId).map((supervision) => supervision.summary());
-    if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "calls", calls } satisfies BoardServerMessage));
+    link.send(JSON.stringify({ type: "calls", calls } satisfies BoardServerMessage));
   }
 
   private send(userId: string, message: BoardServerMessage): void {
-    const own = this.sockets.get(userId);
+    const own = this.links.get(userId);
     if (!own) return;
     const text = JSON.stringify(message);
-    for (const socket of own) if (socket.readyState === WebSocket.OPEN) socket.send(text);
+    for (const link of own) link.send(text);
   }
 }

@@ -8,6 +8,7 @@
  * microphone (PCM16 at the call's rate), used only from the supervisor who took over.
  */
 import type WebSocket from "ws";
+import { SESSION_ENDED_CLOSE } from "../../../shared/auth.ts";
 import { LIVE_TEXTS, supervisorMessageSchema, type CallServerMessage } from "../../../shared/live.ts";
 import { SocketLink } from "../../voice/transports/socket-link.ts";
 import type { CallSupervision, Watcher } from "../../voice/supervision.ts";
@@ -24,7 +25,8 @@ function parseCommand(data: Buffer) {
   }
 }
 
-export function watchCall(supervision: CallSupervision, socket: WebSocket, name: string): void {
+/** Returns the end for a supervisor whose session ended: no more commands, gone from the call, closed with 4401. */
+export function watchCall(supervision: CallSupervision, socket: WebSocket, name: string): () => void {
   const link = new SocketLink(socket, { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES });
   const watcher: Watcher = {
     name,
@@ -45,4 +47,8 @@ export function watchCall(supervision: CallSupervision, socket: WebSocket, name:
     gone: () => supervision.leave(watcher),
   });
   supervision.join(watcher);
+  return () => {
+    link.close(SESSION_ENDED_CLOSE.code, SESSION_ENDED_CLOSE.reason);
+    supervision.leave(watcher);
+  };
 }

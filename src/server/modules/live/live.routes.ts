@@ -13,7 +13,7 @@ import { LiveBoard } from "./live-board.ts";
 import { watchCall } from "./live-watch.ts";
 
 export const liveRoutes: FastifyPluginAsync = async (app) => {
-  const { liveCalls, config } = app.ctx;
+  const { liveCalls, config, socketSessions } = app.ctx;
   const board = new LiveBoard(liveCalls);
   app.addHook("onClose", async () => board.stop());
   const found = new WeakMap<FastifyRequest, CallSupervision>();
@@ -28,7 +28,10 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         if (req.ws) checkOrigin(req);
       },
     },
-    (socket, req) => board.open(req.user.id, socket),
+    (socket, req) => {
+      board.open(req.user.id, socket);
+      socketSessions.hold({ sessionId: req.sessionId, userId: req.user.id }, socket);
+    },
   );
 
   app.get<{ Params: { callId: string } }>(
@@ -51,7 +54,8 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         socket.close(1008, "Call not found");
         return;
       }
-      watchCall(supervision, socket, req.user.name.trim() || req.user.email);
+      const end = watchCall(supervision, socket, req.user.name.trim() || req.user.email);
+      socketSessions.hold({ sessionId: req.sessionId, userId: req.user.id }, socket, end);
     },
   );
 };

@@ -15,7 +15,10 @@ import WebSocket from "ws";
 export interface SocketLinkOptions {
   /** Ping period (spec §9: 30 s); 0 turns the heartbeat off. */
   heartbeatMs: number;
-  /** Sends are refused while more than this many bytes wait unsent in the socket. */
+  /**
+   * Binary sends (audio) are dropped while more than this many bytes wait unsent in the socket;
+   * a peer with more than twice this waiting is not reading at all and is cut off.
+   */
   maxBufferedBytes: number;
 }
 
@@ -78,9 +81,22 @@ export class SocketLink {
     return this.isOpen && this.ws.bufferedAmount <= this.options.maxBufferedBytes;
   }
 
-  /** Sends when open; returns false when nothing was sent. */
+  /**
+   * Sends when open and not backed up; returns false when nothing was sent. Over the cap audio
+   * (binary) is dropped, never queued. Text (control messages, whose loss would leave the peer
+   * wrong) still goes up to twice the cap; beyond that the peer has stopped reading and the
+   * socket is dropped (`gone` reports it) rather than grow this process's memory.
+   */
   send(data: string | Buffer | Uint8Array, binary = false): boolean {
     if (!this.isOpen) return false;
+    const waiting = this.ws.bufferedAmount;
+    if (waiting > this.options.maxBufferedBytes) {
+      if (binary) return false;
+      if (waiting > 2 * this.options.maxBufferedBytes) {
+        this.ws.terminate();
+        return false;
+      }
+    }
     this.ws.send(data, { binary });
     return true;
   }

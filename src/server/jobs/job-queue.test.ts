@@ -1,0 +1,139 @@
+import { randomBytes } from "node:crypto";
+import pg from "pg";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { freshDatabase } from "../../../tests/harness.ts";
+import { withDatabase } from "../../../tests/global-setup.ts";
+import { openDatabase, type Database } from "../db/client.ts";
+import { createJobQueue, type JobContext, type JobQueue } from "./job-queue.ts";
+
+const silent = { warn: () => undefined, error: () => undefined };
+const queues: JobQueue[] = [];
+const databases: Database[] = [];
+
+function queueOn(database: Database): JobQueue {
+  const queue = createJobQueue({ database, pollIntervalMs: 500, logger: silent });
+  queues.push(queue);
+  return queue;
+}
+
+afterEach(async () => {
+  for (const q of queues.splice(0)) await q.stop(2000);
+});
+afterAll(async () => {
+  for (const d of databases) await d.close();
+});
+
+async function database(): Promise<Database> {
+  const d = await freshDatabase();
+  databases.push(d);
+  return d;
+}
+
+describe("the job queue", () => {
+  it("keeps a job across a restart: sent before a stop, run by the next start on the same database", async () => {
+    const db = await database();
+    const first = queueOn(db);
+    const ranOnFirst: unknown[] = [];
+    first.register<{ n: number }>("restart.test", async (data) => void ranOnFirst.push(data));
+    await first.start();
+    await first.send("restart.test", { n: 1 }, { startAfter: 1500 });
+    await first.stop();
+
+    const second = queueOn(db);
+    const ranOnSecond: unknown[] = [];
+    second.register<{ n: number }>("restart.test", async (data) => void ranOnSecond.push(data));
+    await second.start();
+    await expect.poll(() => ranOnSecond, { timeout: 8000, interval: 100 }).toEqual([{ n: 1 }]);
+    expect(ranOnFirst).toEqual([]);
+  });
+
+  it("retries a failing job after each delay of its schedule, then gives up", async () => {
+    const db = await database();
+    const queue = queueOn(db);
+    const runs: (JobContext & { at: number })[] = [];
+    queue.register<object>(
+      "retry.test",
+      async (_data, job) => {
+        runs.push({ ...job, at: Date.now() });
+        throw new Error("endpoint down");
+      },
+      { retryDelaysMs: [1000, 2000] },
+    );
+    await queue.start();
+    await queue.send("retry.test", {});
+    await expect.poll(() => runs.length, { timeout: 12_000, interval: 100 }).toBe(3);
+    expect(runs.map((r) => [r.attempt, r.lastAttempt])).toEqual([[1, false], [2, false], [3, true]]);
+    expect(new Set(runs.map((r) => r.id)).size).toBe(1);
+    // Each wait is at least its delay (the schedule), not the poll interval.
+    expect(runs[1]!.at - runs[0]!.at).toBeGreaterThanOrEqual(900);
+    expect(runs[2]!.at - runs[1]!.at).toBeGreaterThanOrEqual(1900);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(runs).toHaveLength(3);
+  });
+
+  it("runs a job once per key and succeeds on a retry", async () => {
+    const db = await database();
+    const queue = queueOn(db);
+    const seen: string[] = [];
+    queue.register<{ v: string }>(
+      "keyed.test",
+      async (data, job) => {
+        seen.push(`${data.v}#${job.attempt}`);
+        if (job.attempt === 1) throw new Error("first try fails");
+      },
+      { retryDelaysMs: [0] },
+    );
+    await queue.start();
+    expect(await queue.send("keyed.test", { v: "a" }, { key: "call-1" })).toEqual(expect.any(String));
+    expect(await queue.send("keyed.test", { v: "b" }, { key: "call-1" })).toBeNull();
+    await expect.poll(() => seen, { timeout: 8000, interval: 100 }).toEqual(["a#1", "a#2"]);
+  });
+});
+
+describe("two instances on one PostgreSQL server", () => {
+  const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
+  const name = `switchboard_jobs_${randomBytes(4).toString("hex")}`;
+  afterAll(async () => {
+    for (const q of queues.splice(0)) await q.stop(2000);
+    for (const d of databases.splice(0)) await d.close();
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  });
+
+  it("run each job exactly once between them", async () => {
+    const admin = new pg.Client({ connectionString: adminUrl });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name}`);
+    await admin.end();
+    const runs = new Map<number, string[]>();
+    const instances = await Promise.all(
+      ["one", "two"].map(async (who) => {
+        const db = await openDatabase({ kind: "postgres", url: withDatabase(adminUrl, name) });
+        databases.push(db);
+        const queue = queueOn(db);
+        queue.register<{ n: number }>(
+          "once.test",
+          async ({ n }) => {
+            runs.set(n, [...(runs.get(n) ?? []), who]);
+            await new Promise((r) => setTimeout(r, 5));
+          },
+          { concurrency: 4 },
+        );
+        return queue;
+      }),
+    );
+    // Both install the schema at once: the install itself must be safe to race.
+    await Promise.all(instances.map((q) => q.start()));
+    const total = 200;
+    await Promise.all(Array.from({ length: total }, (_, n) => instances[n % 2]!.send("once.test", { n })));
+    await expect.poll(() => runs.size, { timeout: 15_000, interval: 100 }).toBe(total);
+    await new Promise((r) => setTimeout(r, 1000));
+    expect([...runs.values()].filter((who) => who.length !== 1)).toEqual([]);
+    const byInstance = [...runs.values()].flat();
+    // Both took work: the queue is shared, not per instance.
+    expect(byInstance.filter((w) => w === "one").length).toBeGreaterThan(0);
+    expect(byInstance.filter((w) => w === "two").length).toBeGreaterThan(0);
+  });
+});

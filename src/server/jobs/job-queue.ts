@@ -1,0 +1,163 @@
+/**
+ * The one durable job queue every background feature uses (webhook deliveries, analyses,
+ * campaign dialling, test runs): pg-boss 10 over the app's own database handle, so it runs the
+ * same on the embedded PGlite (one connection) and on a PostgreSQL server
+ * (docs/decisions/035-job-queue.md). Jobs live in the database (schema `pgboss`): they survive a
+ * restart, and a job is taken by one worker of one instance at a time (FOR UPDATE SKIP LOCKED).
+ *
+ * Delivery is at least once: a job whose instance dies mid-run is run again once its timeout has
+ * passed, so a handler must be safe to repeat (check what it already did).
+ */
+import { createHash } from "node:crypto";
+import PgBoss from "pg-boss";
+import type { Database } from "../db/client.ts";
+
+export const JOB_SCHEMA = "pgboss";
+/** On shutdown, how long running jobs may finish: within the shutdown's grace (shutdown.ts). */
+export const JOB_STOP_TIMEOUT_MS = 10_000;
+
+export interface JobContext {
+  id: string;
+  /** 1 for the first run, 2 for the first retry, … */
+  attempt: number;
+  /** No retry follows if this run fails. */
+  lastAttempt: boolean;
+}
+
+export type JobHandler<T> = (data: T, job: JobContext) => Promise<void>;
+
+export interface JobOptions {
+  /** Jobs of this name run at most this many at a time in each instance (default 1). */
+  concurrency?: number;
+  /**
+   * A failed run (the handler threw) is retried after each of these delays in turn, then the job
+   * is failed for good; whole seconds (rounded). Default: no retry.
+   */
+  retryDelaysMs?: readonly number[];
+  /** A run still going after this long is failed (and retried): an instance died. Default 15 min. */
+  timeoutMs?: number;
+}
+
+export interface SendOptions {
+  /** Not before this time (a Date) or this many ms from now. */
+  startAfter?: Date | number;
+  /** A second job of the same name and key is not queued while the first is kept: `send` answers null. */
+  key?: string;
+}
+
+export interface JobQueue {
+  /** Before `start`: the handler for jobs of `name`, run on every instance that registers it. */
+  register<T extends object>(name: string, handler: JobHandler<T>, options?: JobOptions): void;
+  /** Stores the job (durable once this resolves); answers its id, or null for a duplicate key. */
+  send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  start(): Promise<void>;
+  /** Takes no new jobs, waits up to `timeoutMs` for running ones (their job is retried if cut). */
+  stop(timeoutMs?: number): Promise<void>;
+}
+
+export interface JobQueueOptions {
+  database: Pick<Database, "sql">;
+  /** How often an idle worker polls (≥ 500 ms); jobs sent by this instance wake its workers at once. */
+  pollIntervalMs: number;
+  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+}
+
+interface Registration {
+  name: string;
+  handler: JobHandler<object>;
+  options: JobOptions;
+  workerIds: string[];
+}
+
+const seconds = (ms: number) => Math.max(0, Math.round(ms / 1000));
+
+/** A stable job id per (name, key): pg-boss inserts with ON CONFLICT DO NOTHING, which is the dedupe. */
+function keyedId(name: string, key: string): string {
+  const h = createHash("sha256").update(`${name}\0${key}`).digest("hex");
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export function createJobQueue(options: JobQueueOptions): JobQueue {
+  const boss = new PgBoss({
+    db: { executeSql: (text, values) => options.database.sql(text, values) },
+    schema: JOB_SCHEMA,
+    // Cron is not used; maintenance (expiring stuck runs, archiving) runs on one instance at a time.
+    schedule: false,
+    pollingIntervalSeconds: options.pollIntervalMs / 1000,
+  });
+  boss.on("error", (err) => options.logger.error({ err }, "job queue error"));
+  const registrations = new Map<string, Registration>();
+  let started = false;
+
+  async function run(reg: Registration, job: PgBoss.JobWithMetadata<object>): Promise<void> {
+    const delays = reg.options.retryDelaysMs ?? [];
+    const attempt = job.retryCount + 1;
+    try {
+      await reg.handler(job.data, { id: job.id, attempt, lastAttempt: attempt > delays.length });
+    } catch (err) {
+      // pg-boss waits `retry_delay` before the next run; one delay per attempt gives the schedule.
+      // Written before the failure is recorded, so the retry that follows uses it.
+      const next = delays[attempt - 1];
+      if (next !== undefined && attempt > 1) {
+        await options.database.sql(`UPDATE ${JOB_SCHEMA}.job SET retry_delay = $1 WHERE name = $2 AND id = $3`, [seconds(next), reg.name, job.id]);
+      }
+      options.logger.warn({ err, job: reg.name, id: job.id, attempt }, "job failed");
+      throw err;
+    }
+  }
+
+  return {
+    register(name, handler, jobOptions = {}) {
+      if (started) throw new Error(`Job handler "${name}" registered after the queue started`);
+      if (registrations.has(name)) throw new Error(`Job handler "${name}" registered twice`);
+      registrations.set(name, { name, handler: handler as JobHandler<object>, options: jobOptions, workerIds: [] });
+    },
+
+    async send(name, data, sendOptions = {}) {
+      const { startAfter, key } = sendOptions;
+      const id = await boss.send(name, data, {
+        ...(key ? { id: keyedId(name, key) } : {}),
+        ...(startAfter === undefined ? {} : { startAfter: startAfter instanceof Date ? startAfter : new Date(Date.now() + startAfter) }),
+      });
+      const due = startAfter === undefined || (startAfter instanceof Date ? startAfter.getTime() <= Date.now() : startAfter <= 0);
+      const reg = registrations.get(name);
+      if (id && due && reg && started) for (const workerId of reg.workerIds) boss.notifyWorker(workerId);
+      return id;
+    },
+
+    async start() {
+      if (started) return;
+      await boss.start();
+      for (const reg of registrations.values()) {
+        const delays = reg.options.retryDelaysMs ?? [];
+        const queue = {
+          name: reg.name,
+          retryLimit: delays.length,
+          retryDelay: seconds(delays[0] ?? 0),
+          retryBackoff: false,
+          expireInSeconds: Math.max(1, seconds(reg.options.timeoutMs ?? 15 * 60_000)),
+        };
+        await boss.createQueue(reg.name, queue);
+        // createQueue keeps an existing queue as it was: a changed schedule or timeout applies too.
+        await boss.updateQueue(reg.name, queue);
+        for (let i = 0; i < (reg.options.concurrency ?? 1); i++) {
+          reg.workerIds.push(
+            await boss.work<object>(reg.name, { batchSize: 1, includeMetadata: true }, async ([job]) => {
+              if (job) await run(reg, job);
+            }),
+          );
+        }
+      }
+      started = true;
+    },
+
+    async stop(timeoutMs = 30_000) {
+      if (!started) return;
+      started = false;
+      await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
+      // pg-boss records a finished job without awaiting it; one more statement behind it (queued
+      // after it on PGlite's one connection) lets it land before the database is closed.
+      await options.database.sql("SELECT 1").catch(() => undefined);
+    },
+  };
+}
