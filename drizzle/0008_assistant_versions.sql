@@ -19,14 +19,6 @@ ALTER TABLE "assistant_versions" ADD CONSTRAINT "assistant_versions_published_by
 CREATE UNIQUE INDEX "assistant_versions_assistant_version_idx" ON "assistant_versions" USING btree ("assistant_id","version");--> statement-breakpoint
 CREATE INDEX "assistant_versions_user_idx" ON "assistant_versions" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "calls_user_assistant_version_start_idx" ON "calls" USING btree ("user_id","assistant_id","assistant_version","start_time","id");--> statement-breakpoint
-ALTER TABLE "calls" ADD COLUMN "assistant_version" integer;--> statement-breakpoint
-ALTER TABLE "phone_numbers" ADD COLUMN "assistant_version" integer;--> statement-breakpoint
-ALTER TABLE "assistant_versions" ADD CONSTRAINT "assistant_versions_user_id_user_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."user"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "assistant_versions" ADD CONSTRAINT "assistant_versions_assistant_id_assistants_id_fk" FOREIGN KEY ("assistant_id") REFERENCES "public"."assistants"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
-ALTER TABLE "assistant_versions" ADD CONSTRAINT "assistant_versions_published_by_user_id_fk" FOREIGN KEY ("published_by") REFERENCES "public"."user"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
-CREATE UNIQUE INDEX "assistant_versions_assistant_version_idx" ON "assistant_versions" USING btree ("assistant_id","version");--> statement-breakpoint
-CREATE INDEX "assistant_versions_user_idx" ON "assistant_versions" USING btree ("user_id");--> statement-breakpoint
-CREATE INDEX "calls_user_assistant_version_start_idx" ON "calls" USING btree ("user_id","assistant_id","assistant_version","start_time","id");--> statement-breakpoint
 -- Every assistant that exists before versions is published as v1 with what it has now, so
 -- its numbers keep answering exactly as before (hand-written: docs/decisions/038-assistant-versions.md).
 INSERT INTO "assistant_versions" ("user_id", "assistant_id", "version", "content", "created_at")
