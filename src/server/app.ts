@@ -32,6 +32,8 @@ import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
+import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
+import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
 import { createServices } from "./services.ts";
@@ -63,6 +65,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** Run the hourly retention job (Settings → Data retention). Default: on, except under NODE_ENV=test, where tests run it directly. */
   retentionJob?: boolean;
+  /** Webhook retry schedule and attempt timeout (tests shorten them); the issue's by default. */
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
   counters?: CounterStore;
 }
@@ -106,7 +110,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
-  const services = createServices(ctx);
+  const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks });
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
@@ -160,7 +164,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {
-    scope.addHook("onRequest", requireUser(auth));
+    // A session cookie, or `Authorization: Bearer <API key>` acting as the key's owner.
+    scope.addHook("onRequest", requireUser(auth, { authenticate: (key) => services.apiKeys.authenticate(key), counters }));
     // Authenticated modules are registered here.
     await scope.register(assistantsRoutes, { service: services.assistants });
     await scope.register(versionsRoutes, { service: services.versions });
@@ -171,7 +176,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
-    await scope.register(accountRoutes, { service: services.account });
+    await scope.register(webhooksRoutes, { service: services.webhooks });
+    // Session only: with an API key these answer 403 (account management, the keys themselves).
+    await scope.register(async (sessionOnly) => {
+      sessionOnly.addHook("onRoute", (route) => {
+        route.config = { ...route.config, sessionOnly: true };
+      });
+      await sessionOnly.register(accountRoutes, { service: services.account });
+      await sessionOnly.register(apiKeysRoutes, { service: services.apiKeys });
+    });
   });
 
   if (deps.retentionJob ?? config.env !== "test") {

@@ -39,6 +39,7 @@ const recordColumns = {
   recording: calls.recording,
   logs: calls.logs,
   providerCost: calls.providerCost,
+  providerCallSid: calls.providerCallSid,
 };
 
 /**

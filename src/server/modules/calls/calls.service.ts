@@ -18,6 +18,7 @@ import type { VersionChoice, VersionsService } from "../versions/versions.servic
 import type { CredentialsService } from "../credentials/credentials.service.ts";
 import type { ToolsService } from "../tools/tools.service.ts";
 import type { CallTokens } from "./call-tokens.ts";
+import { createCallEvents, type EmitEvent } from "./call-events.ts";
 import { createCallToolRunner, type CallToolConfig } from "./call-tool-runner.ts";
 import { createDbCallStore } from "./calls.repo.ts";
 import type { LiveCalls } from "./live-calls.ts";
@@ -67,11 +68,14 @@ export interface CallsServiceDeps {
   tools: ToolsService;
   /** The user's OpenAI key comes from the credentials module. */
   credentials: CredentialsService;
+  /** call.* events go out as webhooks (the webhooks module's emit). */
+  emit: EmitEvent;
 }
 
-export function createCallsService({ ctx, tokens, liveCalls, assistants, versions, tools, credentials }: CallsServiceDeps) {
+export function createCallsService({ ctx, tokens, liveCalls, assistants, versions, tools, credentials, emit }: CallsServiceDeps) {
   const { db, config, storage } = ctx;
   const store = createDbCallStore(db, ctx.instance.id);
+  const callEvents = createCallEvents({ db, publicUrl: config.publicUrl, emit });
 
   const ownAssistant = (userId: string, id: string) => assistants.forCall(userId, id);
 
@@ -147,20 +151,22 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
           logger,
           metrics,
         });
+      const events = callEvents.track({ userId: call.userId, assistant: call.assistant, isTest: kind.isTest, phone: kind.phone }, store, kind.transfer);
       const session = new CallSession({
         transport,
         provider: newProvider(),
         newProvider,
         toolRunner: createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }),
-        store,
+        store: events.store,
         openRecording: (key) => storage.openAppend(key, { contentType: "audio/wav" }),
         assistant: call.assistant,
         userId: call.userId,
         isTest: kind.isTest,
         phone: kind.phone,
-        transfer: kind.transfer,
+        transfer: events.transfer,
         logger,
       });
+      void session.closed.then((outcome) => events.ended(outcome.callId), () => undefined);
       session.start();
       liveCalls.add(session);
       return session;

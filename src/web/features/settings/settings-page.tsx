@@ -3,6 +3,8 @@ import { DeleteAccountCard } from "./delete-account-card";
 import { OpenAiKeyCard } from "./openai-key-card";
 import { TwilioCredentialsCard } from "./twilio-credentials-card";
 import { RetentionCard } from "./retention-card";
+import { WebhooksCard } from "./webhooks-card";
+import { ApiKeysCard } from "./api-keys-card";
 import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 
@@ -23,6 +25,8 @@ export function SettingsPage() {
       <OpenAiKeyCard />
       <TwilioCredentialsCard />
       <RetentionCard />
+      <ApiKeysCard />
+      <WebhooksCard />
       {/* Account cards: each one its own component, so other cards slot in without touching them. */}
       <ProfileCard />
       <PasswordCard />
