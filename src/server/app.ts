@@ -17,6 +17,7 @@ import { AppError, unauthorized } from "./errors.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { registerJsonBodyGuard } from "./http/json-body.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
+import { registerOpenApi } from "./http/openapi.ts";
 import { registerSpa } from "./http/spa.ts";
 import { accountPublicRoutes, accountRoutes } from "./modules/account/account.routes.ts";
 import { demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes.ts";
@@ -65,6 +66,8 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** Run the hourly retention job (Settings → Data retention). Default: on, except under NODE_ENV=test, where tests run it directly. */
   retentionJob?: boolean;
+  /** Sees every route as it is added (the OpenAPI completeness test). */
+  onRoute?: (route: import("fastify").RouteOptions) => void;
   /** Webhook retry schedule and attempt timeout (tests shorten them); the by default. */
   webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
@@ -94,7 +97,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   const storage = deps.storage ?? createStorageFromConfig(config);
   const signer = deps.signer ?? createUrlSigner({ secret: config.appSecret });
-  const liveCalls = new LiveCalls(deps.callMetrics);
+  const liveCalls = new LiveCalls(deps.callMetrics, config.maxCalls);
   const db = deps.database.db;
   const counters = deps.counters ?? createCounterStore(config, db);
   const instance = new InstanceLease({
@@ -151,7 +154,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook("preClose", () => liveCalls.closeAll());
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
-  await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
+  if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
+  // Before every route it documents (it collects them as they are added).
+  await registerOpenApi(app, { publicUrl: config.publicUrl });
+  await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id, calls: liveCalls });
   await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), mailThrottle: createMailThrottle(counters), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
