@@ -147,6 +147,22 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
     required: ["assistant_version"],
     badIdPath: (id) => `/api/phone-numbers/${id}`,
   },
+  "run a call's analysis again": {
+    method: "POST",
+    path: (f) => `/api/calls/${f.callId}/analysis`,
+    auth: true,
+    valid: () => ({}),
+    required: [],
+    badIdPath: (id) => `/api/calls/${id}/analysis`,
+  },
+  "analyse past calls": {
+    method: "POST",
+    path: (f) => `/api/assistants/${f.assistantId}/analysis-runs`,
+    auth: true,
+    valid: () => ({ last: 10 }),
+    required: [],
+    badIdPath: (id) => `/api/assistants/${id}/analysis-runs`,
+  },
   "save credential": {
     method: "PUT",
     path: () => "/api/credentials/openai_api_key",
@@ -250,8 +266,8 @@ const FILTERS = ["assistant_id", "assistant_version", "type", "from", "to"] as c
 export const QUERY_ROUTES: Record<string, QueryRoute> = {
   "call list": {
     path: "/api/calls",
-    valid: (f) => ({ ...callFilters(f), status: "completed", q: "refund", limit: "20" }),
-    typed: [...FILTERS, "status", "limit", "cursor"],
+    valid: (f) => ({ ...callFilters(f), status: "completed", q: "refund", limit: "20", success: "pass", success_min: "1", success_max: "10", "data.order_id": "42" }),
+    typed: [...FILTERS, "status", "limit", "cursor", "success_min", "success_max"],
     text: ["q"],
   },
   "call stats": { path: "/api/calls/stats", valid: (f) => ({ ...callFilters(f), tz: "Europe/Paris" }), typed: [...FILTERS, "tz"], text: [] },
@@ -282,6 +298,9 @@ export const OWNED_ROUTES: Record<string, OwnedRoute> = {
   "publish the owner's assistant": { path: (f) => `/api/assistants/${f.assistantId}/publish`, body: () => ({ note: "taken over" }) },
   "roll back the owner's assistant": { path: (f) => `/api/assistants/${f.assistantId}/rollback`, body: () => ({ version: 1 }) },
   "pin on the owner's number": { path: (f) => `/api/phone-numbers/${f.phoneNumberId}`, body: () => ({ assistant_version: 1 }) },
+  "call analysis": { path: (f) => `/api/calls/${f.callId}/analysis`, body: () => ({}) },
+  "analysis runs": { path: (f) => `/api/assistants/${f.assistantId}/analysis-runs`, body: () => ({ last: 5 }) },
+  "latest analysis run": { path: (f) => `/api/assistants/${f.assistantId}/analysis-runs/latest` },
   credential: { path: () => "/api/credentials/openai_api_key", body: () => ({ value: "sk-taken-over-000" }) },
   "test session": { path: () => "/api/calls/test-session", body: (f) => ({ assistantId: f.assistantId }) },
   "phone number": { path: (f) => `/api/phone-numbers/${f.phoneNumberId}`, body: (f) => ({ assistant_id: f.assistantId }) },

@@ -12,6 +12,8 @@ export function contentOf(row: AssistantRow): AssistantContent {
     transfer_destinations: row.transferDestinations,
     allow_end_call: row.allowEndCall,
     keypad_input: row.keypadInput,
+    // Null (never set) is left out, so it compares equal to a version made before analysis existed.
+    ...(row.analysis ? { analysis: row.analysis } : {}),
   };
 }
 

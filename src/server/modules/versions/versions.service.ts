@@ -1,5 +1,5 @@
 /**
- * Assistant versions (docs/decisions/038-assistant-versions.md). The assistants row is the draft;
+ * Assistant versions (docs/decisions/040-assistant-versions.md). The assistants row is the draft;
  * publishing copies its content into the next numbered, immutable version. Phone numbers run the
  * live version (latest, or the one pinned on the number); the browser Test Call runs the draft.
  */

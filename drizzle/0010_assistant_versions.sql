@@ -20,12 +20,12 @@ CREATE UNIQUE INDEX "assistant_versions_assistant_version_idx" ON "assistant_ver
 CREATE INDEX "assistant_versions_user_idx" ON "assistant_versions" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "calls_user_assistant_version_start_idx" ON "calls" USING btree ("user_id","assistant_id","assistant_version","start_time","id");--> statement-breakpoint
 -- Every assistant that exists before versions is published as v1 with what it has now, so
--- its numbers keep answering exactly as before (hand-written: docs/decisions/038-assistant-versions.md).
+-- its numbers keep answering exactly as before (hand-written: docs/decisions/040-assistant-versions.md).
 INSERT INTO "assistant_versions" ("user_id", "assistant_id", "version", "content", "created_at")
 SELECT "user_id", "id", 1,
   jsonb_build_object(
     'first_message', "first_message", 'instructions', "instructions", 'tool_ids', "tool_ids",
     'voice', "voice", 'model', "model", 'transfer_destinations', "transfer_destinations",
-    'allow_end_call', "allow_end_call", 'keypad_input', "keypad_input"),
+    'allow_end_call', "allow_end_call", 'keypad_input', "keypad_input") || CASE WHEN "analysis" IS NULL THEN '{}'::jsonb ELSE jsonb_build_object('analysis', "analysis") END,
   "updated_at"
 FROM "assistants";
