@@ -30,7 +30,9 @@ describe("versions of an assistant", () => {
         { version: 1, note: null, published_at: expect.any(String), published_by: { id: file.users.Alice.userId, name: expect.any(String) }, published_with_failures: false, rolled_back_from: null },
       ],
     });
+    // The analysis settings are versioned too (their shape is the analysis module's).
     expect((await versionOf(a.id, 1)).content).toEqual({
+      analysis: expect.any(Object),
       first_message: "Hello!",
       instructions: "Be kind.",
       tool_ids: [],
