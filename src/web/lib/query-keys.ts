@@ -15,5 +15,7 @@ export const queryKeys = {
   calls: ["calls"],
   phoneNumbers: ["phone-numbers"],
   retention: ["settings", "retention"],
+  demoRequests: ["demo-requests"],
+  reachability: ["telephony", "reachability"],
   credential: (name: CredentialName) => ["credentials", name] as const,
 } as const;

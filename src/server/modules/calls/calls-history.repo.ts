@@ -38,6 +38,7 @@ const recordColumns = {
   recording: calls.recording,
   logs: calls.logs,
   providerCost: calls.providerCost,
+  providerCallSid: calls.providerCallSid,
 };
 
 /**
