@@ -1,5 +1,5 @@
 /**
- * Hand-off in the browser (issue 13): transfer destinations and the call-control switches in
+ * Hand-off in the browser: transfer destinations and the call-control switches in
  * the assistant form and details panel, and the built-ins in a Test Call — end_call ends the
  * call once the goodbye has played; transfer_call shows where the call would go and ends it.
  */

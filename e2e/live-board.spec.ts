@@ -1,5 +1,5 @@
 /**
- * The live board end to end (issue 17): a simulated phone call (Twilio's webhook and media
+ * The live board end to end: a simulated phone call (Twilio's webhook and media
  * stream, the real server, the fake OpenAI) is watched from /live in one browser context, while
  * another account's context must not see it. The supervisor's microphone is Chromium's fake
  * one playing a WAV spoken by espeak-ng.

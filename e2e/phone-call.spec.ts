@@ -7,7 +7,7 @@ import { mulawSpeech } from "../tests/fakes/twilio-speech.ts";
 import { expect, expectToast, test } from "./fixtures.ts";
 
 /**
- * Issue 10 §4, end to end: the user saves their Twilio credentials on Settings and buys a number
+ * End to end: the user saves their Twilio credentials on Settings and buys a number
  * on Phone Numbers linked to an assistant with a tool (at the fake Twilio REST server); a
  * simulated caller (Twilio's webhook and media stream over real HTTP and WebSocket) phones it
  * against the fake OpenAI, hears the first message, makes the tool run, interrupts the answer,

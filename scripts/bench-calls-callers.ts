@@ -26,6 +26,9 @@ let marksEchoed = 0;
 let clears = 0;
 let closedNormally = 0;
 
+/** The webhook answered with a polite message and a hang-up (the instance was full). */
+class Refused extends Error {}
+
 class BenchCall {
   ws: WebSocket | null = null;
   readonly callSid = `CA${randomBytes(16).toString("hex")}`;
@@ -54,6 +57,7 @@ class BenchCall {
     const twiml = await res.text();
     const token = /<Parameter name="token" value="([^"]+)"/.exec(twiml)?.[1];
     const streamUrl = /<Stream url="([^"]+)"/.exec(twiml)?.[1];
+    if (!streamUrl && /<Say>[^<]+<\/Say><Hangup\/>/.test(twiml)) throw new Refused();
     if (!token || !streamUrl) throw new Error(`webhook ${res.status}: ${twiml.slice(0, 200)}`);
     const ws = new WebSocket(streamUrl, { headers: { "x-twilio-signature": twilio.getExpectedTwilioSignature(this.target.authToken, streamUrl, {}) } });
     this.ws = ws;
@@ -145,15 +149,20 @@ class BenchCall {
 const start = await nextMessage<CallersRequest, "start">(process, "start");
 const calls = Array.from({ length: start.calls }, () => new BenchCall(start.target));
 let failed = 0;
+let refused = 0;
 let firstFailure: string | null = null;
 // Dialled in batches, like calls arriving over a second or two.
 for (let i = 0; i < calls.length; i += 50) {
   await Promise.all(
     calls.slice(i, i + 50).map((call) =>
       call.dial().catch((err: unknown) => {
+        call.closed = true;
+        if (err instanceof Refused) {
+          refused += 1;
+          return;
+        }
         failed += 1;
         firstFailure ??= String(err);
-        call.closed = true;
       }),
     ),
   );
@@ -163,7 +172,7 @@ const timer = setInterval(() => {
   const now = performance.now();
   for (const call of calls) call.tick(now, until);
 }, 5);
-send(process, { type: "streaming", connected: calls.length - failed, failed, firstFailure } satisfies CallersMessage);
+send(process, { type: "streaming", connected: calls.length - failed - refused, failed, refused, firstFailure } satisfies CallersMessage);
 await new Promise((resolve) => setTimeout(resolve, Math.max(0, until - performance.now()) + 50));
 send(process, { type: "streamed" } satisfies CallersMessage);
 

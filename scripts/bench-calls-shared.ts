@@ -74,7 +74,7 @@ export interface CallerTarget {
 
 export type CallersRequest = { type: "start"; target: CallerTarget; calls: number; seconds: number } | { type: "end"; from: string; to: string };
 export type CallersMessage =
-  | { type: "streaming"; connected: number; failed: number; firstFailure: string | null }
+  | { type: "streaming"; connected: number; failed: number; refused: number; firstFailure: string | null }
   | { type: "streamed" }
   | {
       type: "report";

@@ -44,6 +44,8 @@ const WARM_UP_MS = 1000;
 const MB = 1024 * 1024;
 const AIM = { cpuRatio: 1.0, p99Ratio: 1.5, truncationMs: 50 };
 const only = option("--only");
+/** MAX_CALLS of the server under test (its default otherwise; the relay has no limit). */
+const maxCalls = option("--max-calls");
 const systems = (["relay", "switchboard"] as const).filter((s) => !only || only === s);
 type System = (typeof systems)[number];
 
@@ -51,6 +53,8 @@ interface Row {
   system: System;
   calls: number;
   connected: number;
+  /** Refused politely at the webhook (MAX_CALLS). */
+  refused: number;
   firstFailure: string | null;
   uplink: Summary;
   downlink: Summary;
@@ -111,7 +115,7 @@ interface ServerUnderTest {
 }
 
 async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, metrics: FrameMetrics): Promise<ServerUnderTest> {
-  const bench = await startPhoneBenchApp(provider, metrics);
+  const bench = await startPhoneBenchApp(provider, metrics, maxCalls ? { MAX_CALLS: maxCalls } : {});
   const { app, database } = bench;
   return {
     target: bench.target,
@@ -189,6 +193,7 @@ async function run(system: System, calls: number): Promise<Row> {
     system,
     calls,
     connected: streaming.connected,
+    refused: streaming.refused,
     firstFailure: streaming.firstFailure,
     uplink: summarize(uplink),
     downlink: summarize(downlink),
@@ -232,7 +237,7 @@ function table(rows: Row[]): string {
   ];
   const body = rows.map((r) => [
     r.system,
-    r.connected === r.calls ? String(r.calls) : `${r.connected}/${r.calls}`,
+    r.connected === r.calls ? String(r.calls) : `${r.connected}/${r.calls}` + (r.refused ? ` (${r.refused} busy)` : ""),
     trio(r.uplink),
     trio(r.downlink),
     trio(r.uplinkE2e),
@@ -289,7 +294,9 @@ for (const calls of counts) {
   console.log(
     `${calls} calls, Switchboard / relay: CPU per call ${ratio(ours.cpuPerCall, relay.cpuPerCall)} (aim ≤ ${AIM.cpuRatio}×), ` +
       `e2e p99 ${ratio(p99(ours), p99(relay))} (aim ≤ ${AIM.p99Ratio}×), RSS ${ratio(ours.rssMb, relay.rssMb)}; ` +
-      `media streams never opened ${ours.calls - ours.connected} vs ${relay.calls - relay.connected}; ` +
+      `calls left silent (neither streamed nor refused politely) ${ours.calls - ours.connected - ours.refused} vs ${relay.calls - relay.connected - relay.refused}` +
+      (ours.refused ? ` (${ours.refused} refused politely at MAX_CALLS ${maxCalls ?? "default"})` : "") +
+      "; " +
       `Switchboard: frames lost ${ours.lostUp}, truncation within ${AIM.truncationMs} ms — ${trunc <= AIM.truncationMs ? "held" : "NOT held"} (${ms(trunc)} ms).`,
   );
 }

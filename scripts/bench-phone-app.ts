@@ -31,13 +31,13 @@ export interface PhoneBenchApp {
   close(): Promise<void>;
 }
 
-export async function startPhoneBenchApp(provider: { baseUrl: string; apiKey: string }, callMetrics?: FrameMetrics): Promise<PhoneBenchApp> {
+export async function startPhoneBenchApp(provider: { baseUrl: string; apiKey: string }, callMetrics?: FrameMetrics, env: Record<string, string> = {}): Promise<PhoneBenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-phone-"));
   const database = await openDatabase({ kind: "pglite" });
   await database.migrate();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, OPENAI_BASE_URL: provider.baseUrl, PUBLIC_URL: origin });
+  const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, OPENAI_BASE_URL: provider.baseUrl, PUBLIC_URL: origin, ...env });
   const app = await buildApp({ ...config, appSecret: "bench-calls-secret-0123456789abcdef0123456789" }, { database, callMetrics });
   await app.listen({ port, host: "127.0.0.1" });
 

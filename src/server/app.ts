@@ -17,6 +17,7 @@ import { AppError, unauthorized } from "./errors.ts";
 import { registerErrorHandler } from "./http/error-handler.ts";
 import { registerJsonBodyGuard } from "./http/json-body.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
+import { registerOpenApi } from "./http/openapi.ts";
 import { registerSpa } from "./http/spa.ts";
 import { isPagePath } from "../shared/page-paths.ts";
 import { accountPublicRoutes, accountRoutes } from "./modules/account/account.routes.ts";
@@ -32,6 +33,8 @@ import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
+import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
+import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
 import { createServices } from "./services.ts";
@@ -63,6 +66,10 @@ export interface AppDeps {
   logStream?: { write(line: string): void };
   /** Run the hourly retention job (Settings → Data retention). Default: on, except under NODE_ENV=test, where tests run it directly. */
   retentionJob?: boolean;
+  /** Sees every route as it is added (the OpenAPI completeness test). */
+  onRoute?: (route: import("fastify").RouteOptions) => void;
+  /** Webhook retry schedule and attempt timeout (tests shorten them); the issue's by default. */
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
   counters?: CounterStore;
 }
@@ -90,7 +97,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   const storage = deps.storage ?? createStorageFromConfig(config);
   const signer = deps.signer ?? createUrlSigner({ secret: config.appSecret });
-  const liveCalls = new LiveCalls(deps.callMetrics);
+  const liveCalls = new LiveCalls(deps.callMetrics, config.maxCalls);
   const db = deps.database.db;
   const counters = deps.counters ?? createCounterStore(config, db);
   const instance = new InstanceLease({
@@ -106,7 +113,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
-  const services = createServices(ctx);
+  const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks });
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
@@ -147,7 +154,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook("preClose", () => liveCalls.closeAll());
   await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
 
-  await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id });
+  if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
+  // Before every route it documents (it collects them as they are added).
+  await registerOpenApi(app, { publicUrl: config.publicUrl });
+  await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id, calls: liveCalls });
   await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), mailThrottle: createMailThrottle(counters), publicUrl: config.publicUrl });
 
   // Public modules (no session): demo requests and signed media are registered here.
@@ -160,7 +170,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {
-    scope.addHook("onRequest", requireUser(auth));
+    // A session cookie, or `Authorization: Bearer <API key>` acting as the key's owner.
+    scope.addHook("onRequest", requireUser(auth, { authenticate: (key) => services.apiKeys.authenticate(key), counters }));
     // Authenticated modules are registered here.
     await scope.register(assistantsRoutes, { service: services.assistants });
     await scope.register(toolsRoutes, { service: services.tools });
@@ -170,8 +181,16 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
-    await scope.register(accountRoutes, { service: services.account });
-    await scope.register(demoRequestsOwnerRoutes, { service: services.demoRequests });
+    await scope.register(webhooksRoutes, { service: services.webhooks });
+    // Session only: with an API key these answer 403 (account management, the keys themselves).
+    await scope.register(async (sessionOnly) => {
+      sessionOnly.addHook("onRoute", (route) => {
+        route.config = { ...route.config, sessionOnly: true };
+      });
+      await sessionOnly.register(accountRoutes, { service: services.account });
+      await sessionOnly.register(apiKeysRoutes, { service: services.apiKeys });
+      await sessionOnly.register(demoRequestsOwnerRoutes, { service: services.demoRequests });
+    });
   });
 
   if (deps.retentionJob ?? config.env !== "test") {

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { secureDataDir } from "./data-dir.ts";
 
-/** Issue 9, finding 5: nothing in DATA_DIR is readable by other local users. */
+/** Nothing in DATA_DIR is readable by other local users. */
 
 const mode = (path: string) => statSync(path).mode & 0o777;
 

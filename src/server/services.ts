@@ -3,6 +3,7 @@
  * routes that serve it (app.ts). A service that needs another module asks that module's service
  * (calls → tools and credentials), never its repository, so each table has one owner.
  */
+import type { FastifyBaseLogger } from "fastify";
 import type { ModuleContext } from "./context.ts";
 import { createAccountService } from "./modules/account/account.service.ts";
 import { createAssistantsService } from "./modules/assistants/assistants.service.ts";
@@ -12,18 +13,28 @@ import { createCredentialsService } from "./modules/credentials/credentials.serv
 import { createDemoRequestsService } from "./modules/demo-requests/demo-requests.service.ts";
 import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
+import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
+import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
 
-export function createServices(ctx: ModuleContext) {
-  const { db, secrets, config, auth, storage, liveCalls, counters } = ctx;
+export interface ServiceOptions {
+  logger: FastifyBaseLogger;
+  /** Tests shorten the webhook retry schedule and attempt timeout. */
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
+}
+
+export function createServices(ctx: ModuleContext, options: ServiceOptions) {
+  const { db, secrets, config, auth, storage, liveCalls, counters, jobs } = ctx;
+  // Other modules emit their events through this one service (webhooks.emit).
+  const webhooks = createWebhooksService({ db, secrets, jobs, allowedHosts: config.toolAllowedHosts, logger: options.logger.child({ module: "webhooks" }), ...options.webhooks });
   const credentials = createCredentialsService({ db, secrets, config });
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
   const assistants = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
   const phoneNumbers = createPhoneNumbersService({ db, config, credentials });
   // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
-  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials });
+  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials, emit: webhooks.emit });
   const telephony = createTelephonyService({
     ctx,
     calls,
@@ -34,7 +45,8 @@ export function createServices(ctx: ModuleContext) {
   // Deleting an account releases the user's numbers at Twilio first.
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (userId) => phoneNumbers.releaseBeforeAccountDeletion(userId) });
   const demoRequests = createDemoRequestsService({ db });
-  return { account, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools };
+  const apiKeys = createApiKeysService({ db });
+  return { account, apiKeys, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -57,7 +57,7 @@ const optionalText = (max: number, label: string) =>
     .transform((v) => (v ? v : null));
 
 
-// ── Hand-off (issue 13): transfer destinations and the built-in call controls ───────────────
+// ── Hand-off: transfer destinations and the built-in call controls ───────────────
 
 export const MAX_TRANSFER_DESTINATIONS = 20;
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */

@@ -227,7 +227,7 @@ export const PHONE_END_REASONS = {
   connectionLost: "Connection to the caller lost",
 } as const;
 
-/** Texts of the hand-off built-ins (issue 13): ended reasons, transcript lines, what the caller hears. */
+/** Texts of the hand-off built-ins: ended reasons, transcript lines, what the caller hears. */
 export const HANDOFF_TEXTS = {
   assistantEnded: "Assistant ended call",
   transferredTo: (label: string) => `Transferred to ${label}`,
@@ -254,6 +254,11 @@ export function formatDuration(durationMs: number): string {
   const seconds = total % 60;
   return `${minutes}:${seconds.toString().padStart(2, "0")}`;
 }
+
+/** What a caller hears when every line of the instance their call reached is taken (MAX_CALLS). */
+export const PHONE_BUSY_MESSAGE = "All our lines are busy right now. Please call again in a few minutes. Goodbye.";
+/** A test call refused for the same reason (HTTP 503; the panel's toast says Failed to start call). */
+export const AT_CAPACITY_MESSAGE = "All lines are busy right now. Please try again in a few minutes.";
 
 /** What a caller hears when the number they called is not in service (unknown, or no assistant). */
 export const PHONE_UNAVAILABLE_MESSAGE = "Sorry, this number is not available right now. Please try again later. Goodbye.";

@@ -9,7 +9,7 @@ import { JSON_ROUTES, QUERY_ROUTES, type Fixtures } from "./route-table.ts";
 import { changedTables, snapshot } from "./snapshot.ts";
 
 /**
- * Issue 9: every JSON route, auth included, answers a fixed, seeded set of bad inputs with a 4xx
+ * Every JSON route, auth included, answers a fixed, seeded set of bad inputs with a 4xx
  * in the error shape `{ error: { code, message } }`, and stores nothing.
  */
 const SEED = 9;

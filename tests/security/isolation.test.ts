@@ -7,7 +7,7 @@ import { ownedResources } from "./fixtures.ts";
 import { LIST_ROUTES, OWNED_ROUTES, VERBS, type Fixtures, type Verb } from "./route-table.ts";
 
 /**
- * Issue 9: tenant isolation. The owner's resources are tried by another signed-in user and by an
+ * Tenant isolation. The owner's resources are tried by another signed-in user and by an
  * anonymous client on every route in the table with every verb. A leak is another user's 2xx on
  * a path naming the owner's resource, any of the owner's data in an answer, or any change to
  * what the owner sees.

@@ -20,7 +20,7 @@ const SIGN_IN_SPELLINGS = [
   "/api/auth/sign-in/email/.",
 ];
 
-describe("the login throttle cannot be stepped around (issue 9, findings 1 and 2)", () => {
+describe("the login throttle cannot be stepped around", () => {
   let app: TestApp;
   let db: Awaited<ReturnType<typeof buildTestApp>>["db"];
   beforeAll(async () => {

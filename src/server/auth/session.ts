@@ -1,6 +1,8 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { SessionUser } from "../../shared/auth.ts";
-import { unauthorized } from "../errors.ts";
+import { API_KEY_MESSAGES, API_KEY_REQUESTS_PER_MINUTE } from "../../shared/api-keys.ts";
+import { AppError, unauthorized } from "../errors.ts";
+import { counterKey, type CounterStore } from "../shared-state/index.ts";
 import type { Auth } from "./auth.ts";
 import { fromNodeHeaders } from "better-auth/node";
 
@@ -10,7 +12,44 @@ declare module "fastify" {
     user: SessionUser;
     /** The id of the session row the request came with (set by `requireUser`): sockets re-check it. */
     sessionId: string;
+    /** Set when the request authenticated with `Authorization: Bearer <API key>` instead of a session. */
+    apiKeyId?: string;
   }
+  interface FastifyContextConfig {
+    /** Account management and API keys: a session only, an API key answers 403. */
+    sessionOnly?: boolean;
+  }
+}
+
+/** How a Bearer token becomes the key's owner (the api-keys module), and the shared rate-limit counters. */
+export interface BearerAuth {
+  authenticate(key: string): Promise<{ keyId: string; user: SessionUser } | null>;
+  counters: CounterStore;
+}
+
+const invalidKey = () => new AppError(401, "invalid_api_key", API_KEY_MESSAGES.invalid);
+
+/**
+ * The API-key branch of authentication: no cookie is read or set and no Origin is asked for (a
+ * server calls, not a browser). Checked against the database on every request, so a revoked key
+ * is refused at once on every instance; counted per key in the shared counters.
+ */
+async function authenticateBearer(bearer: BearerAuth, header: string, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  const found = match?.[1] ? await bearer.authenticate(match[1]) : null;
+  if (!found) throw invalidKey();
+  if (req.routeOptions.config.sessionOnly || req.headers.upgrade?.toLowerCase() === "websocket") {
+    throw new AppError(403, "session_required", API_KEY_MESSAGES.sessionOnly);
+  }
+  const window = await bearer.counters.increment(counterKey.rateLimit("api-key", found.keyId), 60_000).catch(() => null);
+  if (window && window.count > API_KEY_REQUESTS_PER_MINUTE) {
+    const seconds = Math.max(1, Math.ceil(window.resetInMs / 1000));
+    reply.header("retry-after", String(seconds));
+    throw new AppError(429, "rate_limited", `Too many requests with this API key. Please try again in ${seconds} seconds.`);
+  }
+  req.user = found.user;
+  req.sessionId = "";
+  req.apiKeyId = found.keyId;
 }
 
 /** Reads the session cookie; forwards the refreshed cookie when the library slides the expiry. */
@@ -27,8 +66,10 @@ export async function readSession(auth: Auth, req: FastifyRequest, reply?: Fasti
   return (await readSignedIn(auth, req, reply))?.user ?? null;
 }
 
-export function requireUser(auth: Auth) {
+export function requireUser(auth: Auth, bearer?: BearerAuth) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
+    const authorization = req.headers.authorization;
+    if (bearer && authorization) return authenticateBearer(bearer, authorization, req, reply);
     const signedIn = await readSignedIn(auth, req, reply);
     if (!signedIn) throw unauthorized();
     req.user = signedIn.user;

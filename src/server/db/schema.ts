@@ -7,6 +7,7 @@ import { CREDENTIAL_NAMES } from "../../shared/credentials.ts";
 import { CALL_VOLUME_VALUES, DEMO_COUNTRIES } from "../../shared/demo-requests.ts";
 import { PHONE_COUNTRY_CODES, PHONE_NUMBER_STATUSES } from "../../shared/phone-numbers.ts";
 import { HTTP_METHODS, PARAMETER_FORMATS, TOOL_TYPES, type ToolRequestBody } from "../../shared/tools.ts";
+import { WEBHOOK_DELIVERY_STATUSES } from "../../shared/webhooks.ts";
 
 // Text columns whose values are a shared enum say so (`{ enum }`): TypeScript-only, the SQL stays
 // plain text, so changing an enum needs no migration.
@@ -302,3 +303,67 @@ export const demoRequests = pgTable("demo_requests", {
   comments: text("comments"),
   createdAt: createdAt(),
 });
+
+// ── Integrations: webhooks and API keys ────────────────────────────────────────────────────
+
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: owner(),
+    url: text("url").notNull(),
+    description: text("description"),
+    events: jsonb("events").$type<string[]>().notNull(),
+    enabled: boolean("enabled").notNull().default(true),
+    /** `whsec_…`, AES-GCM sealed (secrets/crypto.ts): shown again on "Reveal". */
+    secretEncrypted: text("secret_encrypted").notNull(),
+    /** The first failed attempt since the last success; 3 days of that disables the endpoint. */
+    failingSince: timestamp("failing_since", { withTimezone: true }),
+    disabledReason: text("disabled_reason"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhook_endpoints_user_id_idx").on(t.userId, t.createdAt)],
+);
+
+/** One event for one endpoint: stored before any attempt, so a restart loses no event. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: owner(),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** `webhook-id`: the same on every attempt and resend of this delivery. */
+    messageId: text("message_id").notNull(),
+    eventType: text("event_type").notNull(),
+    /** The exact body sent (signed as is on every attempt). */
+    payload: text("payload").notNull(),
+    status: text("status", { enum: WEBHOOK_DELIVERY_STATUSES }).notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    lastStatusCode: integer("last_status_code"),
+    lastError: text("last_error"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt)],
+);
+
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: owner(),
+    name: text("name").notNull(),
+    /** The first 8 characters (`sk_` and 5 more), shown to tell keys apart. */
+    prefix: text("prefix").notNull(),
+    /** SHA-256 of the whole key, hex: the key itself is never stored. */
+    keyHash: text("key_hash").notNull().unique(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("api_keys_user_id_idx").on(t.userId, t.createdAt)],
+);

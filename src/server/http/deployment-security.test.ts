@@ -3,7 +3,7 @@ import { buildTestApp, signUpAndLogIn } from "../../../tests/harness.ts";
 import { loadConfig } from "../config.ts";
 import { redactUrl } from "./log-redaction.ts";
 
-/** Issue 9, findings 7 and 8: production cookies, forwarded headers, what the request log shows. */
+/** Production cookies, forwarded headers, what the request log shows. */
 
 const SECRET = "x".repeat(40);
 

@@ -3,6 +3,7 @@
  * load balancer stops sending it work, and a browser call start answers a retryable 503), lets
  * the calls it carries finish for up to DRAIN_TIMEOUT_MS, then closes.
  */
+import { AT_CAPACITY_MESSAGE } from "../../shared/calls.ts";
 import { AppError } from "../errors.ts";
 
 export const DRAINING_MESSAGE = "This server is restarting. Please try again in a moment.";
@@ -24,6 +25,11 @@ export class Drain {
 /** The retryable refusal of new work while draining (send `retry-after` with it). */
 export function drainingError(): AppError {
   return new AppError(503, "draining", DRAINING_MESSAGE);
+}
+
+/** This instance carries MAX_CALLS calls: retryable, like draining (a load balancer may pick another). */
+export function atCapacityError(): AppError {
+  return new AppError(503, "at_capacity", AT_CAPACITY_MESSAGE);
 }
 
 interface Drainable {

@@ -25,7 +25,7 @@ describe("GET /api/health", () => {
     try {
       const res = await live.app.inject({ url: "/api/health" });
       expect(res.statusCode).toBe(200);
-      expect(res.json()).toEqual({ ok: true, database: expect.stringMatching(/^(pglite|postgres)$/), database_reachable: true, draining: false, instance: live.app.ctx.instance.id });
+      expect(res.json()).toEqual({ ok: true, database: expect.stringMatching(/^(pglite|postgres)$/), database_reachable: true, draining: false, instance: live.app.ctx.instance.id, calls: 0, max_calls: 50, has_room: true });
     } finally {
       await live.app.close();
     }

@@ -1,5 +1,5 @@
 /**
- * Transfers of a live phone call to a person (issue 13, ADR 028).
+ * Transfers of a live phone call to a person (ADR 028).
  *
  * 1. The call engine's `transfer_call` (voice/builtins.ts), once the caller has heard the
  *    hand-off sentence, updates the live call over REST with TwiML

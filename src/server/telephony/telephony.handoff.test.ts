@@ -10,7 +10,7 @@ import { callLogsSchema, HANDOFF_TEXTS } from "../../shared/calls.ts";
 import { calls } from "../db/schema.ts";
 
 /**
- * Hand-off on phone calls (issue 13), end to end through real sockets: the simulated Twilio
+ * Hand-off on phone calls, end to end through real sockets: the simulated Twilio
  * caller (signed webhooks, media stream, marks, dtmf), the fake Twilio REST API receiving the
  * call update, the fake OpenAI Realtime server, the record in the database.
  */

@@ -13,7 +13,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import twilio from "twilio";
 import type WebSocket from "ws";
-import { callTariffs, LIVE_CALL_TEXTS, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
+import { callTariffs, LIVE_CALL_TEXTS, PHONE_BUSY_MESSAGE, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
 import type { ModuleContext } from "../context.ts";
 import type { CallsService } from "../modules/calls/calls.service.ts";
 import type { CredentialsService } from "../modules/credentials/credentials.service.ts";
@@ -51,12 +51,16 @@ export interface TelephonyDeps {
   handoffTokens: HandoffTokens;
 }
 
-function apology(): string {
+function sayAndHangUp(message: string): string {
   const response = new twilio.twiml.VoiceResponse();
-  response.say(PHONE_UNAVAILABLE_MESSAGE);
+  response.say(message);
   response.hangup();
   return response.toString();
 }
+
+const apology = () => sayAndHangUp(PHONE_UNAVAILABLE_MESSAGE);
+/** Every line of this instance is taken (MAX_CALLS): said at once, never a caller left to silence. */
+const BUSY_TWIML = sayAndHangUp(PHONE_BUSY_MESSAGE);
 
 /**
  * This instance is draining (SIGTERM): the caller waits a second while Twilio asks the public
@@ -111,6 +115,9 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
 
     /** The voice webhook. `pathAndQuery` is the request's, so the signed URL is exactly the one called. */
     async voice(params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
+      // Full: answered before any database work, so the refusal is immediate however loaded the
+      // instance is (the message is the same for every number; nothing about them is revealed).
+      if (!ctx.liveCalls.hasRoom) return { status: 200, twiml: BUSY_TWIML };
       const number = params["To"] ? await findNumberByE164(db, params["To"]) : null;
       // No number, no owner, no token to check a signature with: there is nothing to protect,
       // and the caller deserves to hear why nobody answers.
@@ -118,6 +125,8 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       if (!(await signedBy(number.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
       if (!number.assistantId || number.status !== "active" || !params["CallSid"]) return { status: 200, twiml: apology() };
       if (ctx.drain.isDraining) return { status: 200, twiml: retryElsewhere(publicUrlOf(config.publicUrl, VOICE_PATH)) };
+      // The place is held from here until the stream arrives: a call told to stream always has room.
+      if (!ctx.liveCalls.hold(params["CallSid"])) return { status: 200, twiml: BUSY_TWIML };
       const token = tokens.issue({ numberId: number.id, callSid: params["CallSid"], from: params["From"] ?? "", to: number.phoneNumber });
       const response = new twilio.twiml.VoiceResponse();
       response.connect().stream({ url: publicWsUrlOf(config.publicUrl, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
@@ -152,8 +161,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         log.warn({ ...detail, reason: refusal.reason }, "media stream refused");
         transport.close(refusal.code, refusal.reason);
       };
-      void transport.started.then(async (start: TwilioStart | null) => {
-        if (!start) return refuse(STREAM_REFUSALS.noStart);
+      const begin = async (start: TwilioStart) => {
         if (ctx.liveCalls.isClosing) return refuse(STREAM_REFUSALS.shuttingDown);
         const check = await tokens.redeem(start.customParameters[STREAM_TOKEN_PARAMETER]);
         if (!check.ok || check.claims.callSid !== start.callSid) return refuse(STREAM_REFUSALS.badToken, { check: check.ok ? "call_sid" : check.reason });
@@ -170,6 +178,15 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
           transfer: phoneTransfer(() => restFor(number.userId), config.publicUrl, handoffTokens, check.claims),
           phone: { callerNumber: check.claims.from, calledNumber: check.claims.to, phoneNumberId: number.id, providerCallSid: check.claims.callSid },
         });
+      };
+      void transport.started.then(async (start: TwilioStart | null) => {
+        if (!start) return refuse(STREAM_REFUSALS.noStart);
+        try {
+          await begin(start);
+        } finally {
+          // Started (the call now counts itself) or refused: the place held at the webhook goes.
+          ctx.liveCalls.unhold(start.callSid);
+        }
       }).catch((err: unknown) => {
         log.error({ err }, "starting a phone call failed");
         transport.close(1011, LIVE_CALL_TEXTS.startFailed);

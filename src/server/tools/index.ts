@@ -5,4 +5,7 @@ export { isToolExecutionError, TOOL_ERROR_STATUS, ToolExecutionError } from "./e
 export type { ExecuteToolOptions } from "./execute-tool.ts";
 export { executeTool, TOOL_EXECUTION_DEFAULTS } from "./execute-tool.ts";
 export type { ResolvedAddress, Resolver } from "./ssrf-guard.ts";
-export { describeBlockedAddress, isHostAllowed, systemResolver } from "./ssrf-guard.ts";
+export { assertIpLiteralAllowed, describeBlockedAddress, isHostAllowed, systemResolver } from "./ssrf-guard.ts";
+// Webhook deliveries go out through the same guarded, redirect-refusing request as tools.
+export type { HopResult } from "./http-client.ts";
+export { sendRequest } from "./http-client.ts";

@@ -1,4 +1,4 @@
-/** The built-in functions end_call / transfer_call in a browser test call (issue 13), over real sockets. */
+/** The built-in functions end_call / transfer_call in a browser test call, over real sockets. */
 import { describe, expect, it } from "vitest";
 import type { FakeReply } from "../../../tests/fakes/fake-realtime.ts";
 import { useFakeCall } from "../../../tests/fakes/realtime-harness.ts";

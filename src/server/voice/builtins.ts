@@ -1,5 +1,5 @@
 /**
- * The engine's built-in functions (issue 13): `end_call` and `transfer_call`, offered to the
+ * The engine's built-in functions: `end_call` and `transfer_call`, offered to the
  * model beside the user's tools, and the keypad (DTMF) digits of a phone caller.
  *
  * Both functions act only once the caller has HEARD what the assistant said before them (its

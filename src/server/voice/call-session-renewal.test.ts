@@ -1,5 +1,5 @@
 /**
- * Calls longer than a provider session (issue 11 item 2), against the fake provider with its
+ * Calls longer than a provider session, against the fake provider with its
  * cap set to seconds, over real sockets: a planned switch between turns, and recovery when the
  * session ends anyway — one call, one record, one greeting.
  */

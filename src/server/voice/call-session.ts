@@ -293,7 +293,7 @@ export class CallSession {
     if (addLine && /error|fail/i.test(text)) this.transcript.system(text, true);
   }
 
-  /** The provider's side ended the call: a phone call's ended reason names the provider (issue 10). */
+  /** The provider's side ended the call: a phone call's ended reason names the provider. */
   private providerFailed(message: string): void {
     void this.end(this.o.isTest ? message : providerErrorReason(message), true);
   }

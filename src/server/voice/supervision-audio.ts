@@ -1,5 +1,5 @@
 /**
- * The audio side of the live board (issue 17): what a listening supervisor hears, and when the
+ * The audio side of the live board: what a listening supervisor hears, and when the
  * supervisor who took over is speaking.
  *
  * ListenMixer: the call as the caller lives it — the caller's audio plus what the caller hears

@@ -1,5 +1,5 @@
 /**
- * The live board's hold on one call (issue 17, docs/decisions/032-live-board.md). Owned by the
+ * The live board's hold on one call (docs/decisions/032-live-board.md). Owned by the
  * CallSession, which feeds it (transcript changes, audio taps) and carries out what it asks
  * (`SupervisedCall`); the board's sockets talk only to this object.
  *

@@ -17,5 +17,8 @@ export const queryKeys = {
   retention: ["settings", "retention"],
   demoRequests: ["demo-requests"],
   reachability: ["telephony", "reachability"],
+  webhooks: ["webhooks"],
+  webhookDeliveries: (endpointId: string) => ["webhooks", endpointId, "deliveries"] as const,
+  apiKeys: ["api-keys"],
   credential: (name: CredentialName) => ["credentials", name] as const,
 } as const;

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { errorOf, useTestApp } from "../../../../tests/harness.ts";
 import { TRANSFER_MESSAGES, type Assistant } from "../../../shared/assistants.ts";
 
-/** Hand-off settings of an assistant (issue 13): transfer destinations and the two switches. */
+/** Hand-off settings of an assistant: transfer destinations and the two switches. */
 
 const file = useTestApp({ users: ["Alice"] });
 const alice = () => file.as(file.users.Alice);

@@ -12,6 +12,7 @@ import {
   type CallPage,
   type CallRecord,
   type CallStats,
+  RECORDING_URL_LIFETIME_MS,
 } from "../../../shared/call-records.ts";
 import { AppError, badRequest } from "../../errors.ts";
 import { callsPerDay, callTotals, deleteCall, findCall, listCallSummaries } from "./calls-history.repo.ts";
@@ -93,6 +94,14 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     const row = isUuid(req.params.id) ? await findCall(db, req.user.id, req.params.id) : null;
     if (!row) throw notFound();
     return toCallRecord(row, customerOf(req), signer, req.log);
+  });
+
+  // A stable address for the recording (the call.ended webhook names it): redirects to a fresh
+  // signed link, so it works for as long as the recording exists, with a session or an API key.
+  app.get("/api/calls/:id/recording", { schema: { params } }, async (req, reply) => {
+    const row = isUuid(req.params.id) ? await findCall(db, req.user.id, req.params.id) : null;
+    if (!row?.recording) throw new AppError(404, "not_found", "Recording not found");
+    return reply.header("cache-control", "no-store").redirect(signer.signUrl(row.recording, { expiresInMs: RECORDING_URL_LIFETIME_MS }), 302);
   });
 
   app.delete("/api/calls/:id", { schema: { params } }, async (req, reply) => {

@@ -6,7 +6,7 @@ import { callLogsSchema } from "../../../shared/calls.ts";
 import { calls } from "../../db/schema.ts";
 
 /**
- * Issue 9 finding 4: PostgreSQL's jsonb refuses U+0000 (and unpaired surrogates cannot be stored
+ * PostgreSQL's jsonb refuses U+0000 (and unpaired surrogates cannot be stored
  * as UTF-8). Text of that kind in a typed message or the model's reply must not keep the call
  * record "In progress": it is cleaned before the final write, in the real database.
  */

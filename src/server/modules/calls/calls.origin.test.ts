@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { TestBrowser } from "../../../../tests/fakes/realtime-browser-client.ts";
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 
-/** Issue 9, finding 8: the live-call socket only opens for pages of PUBLIC_URL. */
+/** The live-call socket only opens for pages of PUBLIC_URL. */
 describe("live-call socket origin", () => {
   let app: TestApp;
   let cookie: string;

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireOwnOrigin } from "../../http/origin.ts";
-import { DRAIN_RETRY_AFTER_S, drainingError } from "../../instances/drain.ts";
+import { atCapacityError, DRAIN_RETRY_AFTER_S, drainingError } from "../../instances/drain.ts";
 import { REFUSALS, type CallsService, type PrepareResult } from "./calls.service.ts";
 
 const testSessionBody = z.object({
@@ -29,6 +29,10 @@ export const callsRoutes: FastifyPluginAsync<{ service: CallsService }> = async 
       // Retryable: nothing was created, and the load balancer sends the retry to another instance.
       reply.header("retry-after", String(DRAIN_RETRY_AFTER_S));
       throw drainingError();
+    }
+    if (!liveCalls.hasRoom) {
+      reply.header("retry-after", String(DRAIN_RETRY_AFTER_S));
+      throw atCapacityError();
     }
     return service.createTestSession(req.user.id, req.body.assistantId);
   });

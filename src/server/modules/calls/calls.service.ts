@@ -17,6 +17,7 @@ import type { AssistantsService } from "../assistants/assistants.service.ts";
 import type { CredentialsService } from "../credentials/credentials.service.ts";
 import type { ToolsService } from "../tools/tools.service.ts";
 import type { CallTokens } from "./call-tokens.ts";
+import { createCallEvents, type EmitEvent } from "./call-events.ts";
 import { createCallToolRunner, type CallToolConfig } from "./call-tool-runner.ts";
 import { createDbCallStore } from "./calls.repo.ts";
 import type { LiveCalls } from "./live-calls.ts";
@@ -64,11 +65,14 @@ export interface CallsServiceDeps {
   tools: ToolsService;
   /** The user's OpenAI key comes from the credentials module. */
   credentials: CredentialsService;
+  /** call.* events go out as webhooks (the webhooks module's emit). */
+  emit: EmitEvent;
 }
 
-export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials }: CallsServiceDeps) {
+export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials, emit }: CallsServiceDeps) {
   const { db, config, storage } = ctx;
   const store = createDbCallStore(db, ctx.instance.id);
+  const callEvents = createCallEvents({ db, publicUrl: config.publicUrl, emit });
 
   const ownAssistant = (userId: string, id: string) => assistants.forCall(userId, id);
 
@@ -138,20 +142,22 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, 
           logger,
           metrics,
         });
+      const events = callEvents.track({ userId: call.userId, assistant: call.assistant, isTest: kind.isTest, phone: kind.phone }, store, kind.transfer);
       const session = new CallSession({
         transport,
         provider: newProvider(),
         newProvider,
         toolRunner: createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }),
-        store,
+        store: events.store,
         openRecording: (key) => storage.openAppend(key, { contentType: "audio/wav" }),
         assistant: call.assistant,
         userId: call.userId,
         isTest: kind.isTest,
         phone: kind.phone,
-        transfer: kind.transfer,
+        transfer: events.transfer,
         logger,
       });
+      void session.closed.then((outcome) => events.ended(outcome.callId), () => undefined);
       session.start();
       liveCalls.add(session);
       return session;

@@ -2,6 +2,10 @@
  * The calls this app instance is carrying right now. One registry per app (created in
  * buildApp, never module state), so shutdown can end every call with its reason and a
  * finalised record before the process lets go of its sockets and its database.
+ *
+ * It also keeps the instance within MAX_CALLS: a phone call takes its place at the voice
+ * webhook (before Twilio opens the stream), so every call told to stream finds room when its
+ * stream arrives; a place the stream never claims is given back after PLACE_HOLD_MS.
  */
 import { LIVE_CALL_TEXTS } from "../../../shared/calls.ts";
 import type { CallOutcome } from "../../voice/call-session.ts";
@@ -9,6 +13,8 @@ import type { FrameMetrics } from "../../voice/seams.ts";
 import type { CallSupervision, SupervisionListener } from "../../voice/supervision.ts";
 
 const SHUTDOWN_REASON = LIVE_CALL_TEXTS.shuttingDown;
+/** Longer than Twilio takes to open a stream it was told to open (and the stream's own start wait). */
+export const PLACE_HOLD_MS = 15_000;
 
 /** What the registry needs of a call (a CallSession). */
 export interface LiveCall {
@@ -23,12 +29,49 @@ export class LiveCalls {
   /** The live board (modules/live): told of every summary change and every end, of every call. */
   private readonly boards = new Set<SupervisionListener>();
   private closingAll: Promise<void> | null = null;
+  /** Places taken at the voice webhook, by CallSid: when each lapses (Unix ms). */
+  private readonly held = new Map<string, number>();
 
-  /** Per-frame timing sink for `npm run bench:voice`; undefined (off) in production. */
-  constructor(readonly metrics?: FrameMetrics) {}
+  /**
+   * @param metrics per-frame timing sink for `npm run bench:voice`; undefined (off) in production.
+   * @param maxCalls the most calls this instance carries at once (MAX_CALLS).
+   */
+  constructor(
+    readonly metrics?: FrameMetrics,
+    readonly maxCalls = Number.POSITIVE_INFINITY,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   get size(): number {
     return this.calls.size;
+  }
+
+  /** Live calls and places held for streams on their way. */
+  get taken(): number {
+    this.dropLapsed();
+    return this.calls.size + this.held.size;
+  }
+
+  get hasRoom(): boolean {
+    return this.taken < this.maxCalls;
+  }
+
+  /** Holds a place for the phone call `callSid` whose stream is on its way; false when full. */
+  hold(callSid: string): boolean {
+    if (this.held.has(callSid)) return true;
+    if (!this.hasRoom) return false;
+    this.held.set(callSid, this.now() + PLACE_HOLD_MS);
+    return true;
+  }
+
+  /** The stream of `callSid` arrived (its call now counts itself) or was refused. */
+  unhold(callSid: string): void {
+    this.held.delete(callSid);
+  }
+
+  private dropLapsed(): void {
+    const now = this.now();
+    for (const [sid, until] of this.held) if (until <= now) this.held.delete(sid);
   }
 
   get isClosing(): boolean {

@@ -64,7 +64,7 @@ describe("credentials", () => {
   });
 });
 
-describe("a credential sealed under a previous APP_SECRET (issue 9, finding 8)", () => {
+describe("a credential sealed under a previous APP_SECRET", () => {
   it("answers a 409 telling the user to save the key again, and saving again fixes it", async () => {
     const { app, db } = await buildTestApp();
     const { cookie, userId } = await signUpAndLogIn(app);

@@ -9,7 +9,7 @@ import { tools } from "../../db/schema.ts";
 import { createSecretBox } from "../../secrets/crypto.ts";
 import { sealLegacyToolHeaders } from "./tool-secrets.ts";
 
-/** Issue 9, finding 6: tool header values are secrets — sealed at rest, masked on the wire, never logged. */
+/** Tool header values are secrets — sealed at rest, masked on the wire, never logged. */
 
 const SECRET = "hk-live-0123456789-SECRET-wxyz";
 let upstream: ToolUpstream;

@@ -16,7 +16,7 @@ it("limits how often one user can make the server call out through tool tests", 
   for (let i = 0; i < 60; i++) expect((await execute(alice.cookie)).statusCode).toBe(403); // refused host, no request made
   const limited = await execute(alice.cookie);
   expect(limited.statusCode).toBe(429);
-  // Issue 9, finding 8: a 429 says so in its code.
+  // A 429 says so in its code.
   expect(limited.json().error).toEqual({ code: "rate_limited", message: expect.stringMatching(/^Too many requests\. Please try again in /) });
 
   // Another user has a budget of their own.

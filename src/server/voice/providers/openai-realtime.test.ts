@@ -91,6 +91,12 @@ describe("parseServerEvent", () => {
     expect(parseServerEvent('{"type":"response.created","response":{"id":"r1"}}')).toMatchObject({ kind: "event", event: { type: "response.created" } });
     expect(parseServerEvent('{"type":"rate_limits.updated","rate_limits":[]}')).toEqual({ kind: "ignored", type: "rate_limits.updated" });
     expect(parseServerEvent('{"type":"response.output_audio.delta"}').kind).toBe("invalid");
+    // Audio deltas take a hand-checked path: the same event, the same refusals.
+    expect(parseServerEvent('{"type":"response.output_audio.delta","response_id":"r1","item_id":"i1","output_index":0,"delta":"AAA="}')).toEqual({
+      kind: "event",
+      event: { type: "response.output_audio.delta", response_id: "r1", item_id: "i1", output_index: 0, delta: "AAA=" },
+    });
+    expect(parseServerEvent('{"type":"response.output_audio.delta","response_id":"r1","item_id":"i1","delta":7}')).toEqual({ kind: "invalid", reason: "response.output_audio.delta: delta expected string" });
     expect(parseServerEvent("nope").kind).toBe("invalid");
   });
 });

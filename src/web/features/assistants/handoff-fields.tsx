@@ -14,7 +14,7 @@ interface HandoffFieldsProps {
   errors: FieldErrors<AssistantFormValues>;
 }
 
-/** Transfer destinations and the two call-control switches of the assistant form (issue 13). */
+/** Transfer destinations and the two call-control switches of the assistant form. */
 export function HandoffFields({ control, register, errors }: HandoffFieldsProps) {
   const headingId = useId();
   const { fields, append, remove } = useFieldArray({ control, name: "transfer_destinations" });

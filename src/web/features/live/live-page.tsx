@@ -9,7 +9,7 @@ import { useLiveBoard } from "./use-live-board";
 import { WatchSheet } from "./watch-sheet";
 
 /**
- * The live board (`/live`, issue 17): the account's calls in progress, pushed by the server as
+ * The live board (`/live`): the account's calls in progress, pushed by the server as
  * they change; a row opens the call to listen, guide, take over or end it.
  */
 export function LivePage() {

@@ -5,6 +5,8 @@ import { ReachabilityCard } from "./reachability-card";
 import { OpenAiKeyCard } from "./openai-key-card";
 import { TwilioCredentialsCard } from "./twilio-credentials-card";
 import { RetentionCard } from "./retention-card";
+import { WebhooksCard } from "./webhooks-card";
+import { ApiKeysCard } from "./api-keys-card";
 import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 
@@ -26,6 +28,8 @@ export function SettingsPage() {
       <TwilioCredentialsCard />
       <ReachabilityCard />
       <RetentionCard />
+      <ApiKeysCard />
+      <WebhooksCard />
       <DemoRequestsCard />
       {/* Account cards: each one its own component, so other cards slot in without touching them. */}
       <ProfileCard />

@@ -1,0 +1,23 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { apiKeyInputSchema } from "../../../shared/api-keys.ts";
+import type { ApiKeysService } from "./api-keys.service.ts";
+
+const params = z.object({ id: z.string() });
+
+/** /api/api-keys: registered among the session-only routes (app.ts): a key cannot mint or list keys. */
+export const apiKeysRoutes: FastifyPluginAsync<{ service: ApiKeysService }> = async (plugin, { service }) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  app.get("/api/api-keys", async (req) => service.list(req.user.id));
+
+  app.post("/api/api-keys", { schema: { body: apiKeyInputSchema } }, async (req, reply) => {
+    reply.status(201).header("cache-control", "no-store");
+    return service.create(req.user.id, req.body);
+  });
+
+  app.delete("/api/api-keys/:id", { schema: { params } }, async (req, reply) => {
+    await service.revoke(req.user.id, req.params.id);
+    return reply.status(204).send();
+  });
+};

@@ -1,0 +1,74 @@
+/**
+ * API keys: `sk_` + 40 base62 characters from the CSPRNG, stored only as a SHA-256 hash (a key
+ * has 238 bits of entropy, so an unsalted fast hash is enough: nothing to brute-force). The key
+ * is answered once, on creation, and never logged (log-redaction drops the Authorization header).
+ */
+import { createHash, randomInt } from "node:crypto";
+import { API_KEY_MESSAGES, API_KEY_RANDOM_LENGTH, MAX_API_KEYS, type ApiKey, type ApiKeyInput, type CreatedApiKey } from "../../../shared/api-keys.ts";
+import type { SessionUser } from "../../../shared/auth.ts";
+import { isUuid } from "../../../shared/ids.ts";
+import type { Db } from "../../db/client.ts";
+import { AppError, notFound } from "../../errors.ts";
+import * as repo from "./api-keys.repo.ts";
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+export const API_KEY_PATTERN = /^sk_[0-9A-Za-z]{32,}$/;
+
+const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
+
+function newKey(): string {
+  let out = "sk_";
+  for (let i = 0; i < API_KEY_RANDOM_LENGTH; i++) out += BASE62[randomInt(62)];
+  return out;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+export interface ApiKeysService {
+  list(userId: string): Promise<ApiKey[]>;
+  create(userId: string, input: ApiKeyInput): Promise<CreatedApiKey>;
+  revoke(userId: string, id: string): Promise<void>;
+  /** The key's owner and id, or null for a wrong, revoked or expired key. */
+  authenticate(key: string): Promise<{ keyId: string; user: SessionUser } | null>;
+}
+
+export function createApiKeysService(deps: { db: Db }): ApiKeysService {
+  const { db } = deps;
+  return {
+    async list(userId) {
+      return (await repo.listLiveKeys(db, userId)).map((row) => ({
+        id: row.id,
+        name: row.name,
+        prefix: row.prefix,
+        created_at: row.createdAt.toISOString(),
+        last_used_at: iso(row.lastUsedAt),
+        expires_at: iso(row.expiresAt),
+      }));
+    },
+
+    async create(userId, input) {
+      if ((await repo.countLiveKeys(db, userId)) >= MAX_API_KEYS) throw new AppError(409, "too_many_api_keys", API_KEY_MESSAGES.tooMany);
+      const key = newKey();
+      const row = await repo.insertKey(db, {
+        userId,
+        name: input.name,
+        prefix: key.slice(0, 8),
+        keyHash: hashKey(key),
+        expiresAt: input.expires_at ? new Date(input.expires_at) : null,
+      });
+      return { id: row.id, name: row.name, key, prefix: row.prefix, created_at: row.createdAt.toISOString(), expires_at: iso(row.expiresAt) };
+    },
+
+    async revoke(userId, id) {
+      if (!isUuid(id) || !(await repo.revokeKey(db, userId, id))) throw notFound("API key");
+    },
+
+    async authenticate(key) {
+      if (!API_KEY_PATTERN.test(key)) return null;
+      const found = await repo.findByHash(db, hashKey(key));
+      if (!found) return null;
+      if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > 60_000) void repo.touchKey(db, found.id).catch(() => undefined);
+      return { keyId: found.id, user: found.user };
+    },
+  };
+}

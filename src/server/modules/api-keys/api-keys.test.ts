@@ -1,0 +1,115 @@
+import { describe, expect, it } from "vitest";
+import { apiKeys } from "../../db/schema.ts";
+import { errorOf, useTestApp } from "../../../../tests/harness.ts";
+import { API_KEY_MESSAGES, API_KEY_REQUESTS_PER_MINUTE, MAX_API_KEYS, type ApiKey, type CreatedApiKey } from "../../../shared/api-keys.ts";
+import { counterKey } from "../../shared-state/index.ts";
+import { sql } from "drizzle-orm";
+
+const file = useTestApp({ users: ["Ada", "Bob"] });
+
+async function createKey(who: "Ada" | "Bob", body: Record<string, unknown> = { name: "CRM" }): Promise<CreatedApiKey> {
+  const res = await file.as(file.users[who]).post("/api/api-keys", body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+/** A request as an API client: the key, no cookie, no Origin. */
+const withKey = (key: string, method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: object) =>
+  file.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
+
+describe("API keys", () => {
+  it("are shown once on creation, listed without the secret, and stored only as a hash", async () => {
+    const created = await createKey("Ada", { name: "CRM", expires_at: new Date(Date.now() + 86_400_000).toISOString() });
+    expect(created.key).toMatch(/^sk_[0-9A-Za-z]{32,}$/);
+    expect(created.prefix).toBe(created.key.slice(0, 8));
+    expect(Object.keys(created).sort()).toEqual(["created_at", "expires_at", "id", "key", "name", "prefix"]);
+
+    const list = (await file.as(file.users.Ada).get("/api/api-keys")).json() as ApiKey[];
+    const listed = list.find((k) => k.id === created.id)!;
+    expect(Object.keys(listed).sort()).toEqual(["created_at", "expires_at", "id", "last_used_at", "name", "prefix"]);
+    expect(listed.last_used_at).toBeNull();
+    expect(JSON.stringify(list)).not.toContain(created.key);
+
+    const rows = await file.db.select().from(apiKeys);
+    expect(JSON.stringify(rows)).not.toContain(created.key);
+    expect(JSON.stringify(rows)).not.toContain(created.key.slice(8));
+  });
+
+  it("act as the key's owner on the JSON API, with no cookie set and no Origin needed", async () => {
+    const { key } = await createKey("Ada");
+    const created = await withKey(key, "POST", "/api/assistants", { name: "Ava" });
+    expect(created.statusCode, created.body).toBe(201);
+    expect(created.headers["set-cookie"]).toBeUndefined();
+    const mine = await withKey(key, "GET", "/api/assistants");
+    expect(mine.json().map((a: { id: string }) => a.id)).toContain(created.json().id);
+    expect((await withKey(key, "GET", "/api/calls")).statusCode).toBe(200);
+    expect((await withKey(key, "GET", "/api/webhooks")).statusCode).toBe(200);
+
+    // Bob's assistant does not exist for Ada's key.
+    const bobs = await file.as(file.users.Bob).post("/api/assistants", { name: "Bo" });
+    expect((await withKey(key, "GET", `/api/assistants/${bobs.json().id}`)).statusCode).toBe(404);
+    expect((await withKey(key, "DELETE", `/api/assistants/${bobs.json().id}`)).statusCode).toBe(404);
+
+    const listed = ((await file.as(file.users.Ada).get("/api/api-keys")).json() as ApiKey[]).find((k) => key.startsWith(k.prefix))!;
+    expect(listed.last_used_at).not.toBeNull();
+  });
+
+  it("cannot manage keys or the account: 403", async () => {
+    const { key, id } = await createKey("Ada");
+    for (const res of [
+      await withKey(key, "GET", "/api/api-keys"),
+      await withKey(key, "POST", "/api/api-keys", { name: "minted" }),
+      await withKey(key, "DELETE", `/api/api-keys/${id}`),
+      await withKey(key, "PATCH", "/api/account/name", { name: "Eve" }),
+    ]) {
+      expect(res.statusCode, res.body).toBe(403);
+      expect(errorOf(res)).toEqual({ code: "session_required", message: API_KEY_MESSAGES.sessionOnly });
+    }
+    expect((await file.as(file.users.Ada).get("/api/api-keys")).json().map((k: ApiKey) => k.name)).not.toContain("minted");
+  });
+
+  it("answer 401 invalid_api_key when wrong, revoked (at once) or expired", async () => {
+    const wrong = await withKey("sk_" + "x".repeat(40), "GET", "/api/assistants");
+    expect(wrong.statusCode).toBe(401);
+    expect(errorOf(wrong).code).toBe("invalid_api_key");
+    expect((await withKey("not-a-key", "GET", "/api/assistants")).statusCode).toBe(401);
+
+    const { key, id } = await createKey("Ada");
+    expect((await withKey(key, "GET", "/api/assistants")).statusCode).toBe(200);
+    expect((await file.as(file.users.Bob).delete(`/api/api-keys/${id}`)).statusCode).toBe(404);
+    expect((await file.as(file.users.Ada).delete(`/api/api-keys/${id}`)).statusCode).toBe(204);
+    const revoked = await withKey(key, "GET", "/api/assistants");
+    expect(revoked.statusCode).toBe(401);
+    expect(errorOf(revoked).code).toBe("invalid_api_key");
+
+    const soon = await createKey("Ada", { name: "Short", expires_at: new Date(Date.now() + 60_000).toISOString() });
+    expect((await withKey(soon.key, "GET", "/api/assistants")).statusCode).toBe(200);
+    await file.db.update(apiKeys).set({ expiresAt: sql`now() - interval '1 second'` }).where(sql`${apiKeys.id} = ${soon.id}`);
+    expect(errorOf(await withKey(soon.key, "GET", "/api/assistants")).code).toBe("invalid_api_key");
+  });
+
+  it("refuse a bad name, a past expiry and a 21st live key, storing nothing", async () => {
+    const bob = file.as(file.users.Bob);
+    expect(errorOf(await bob.post("/api/api-keys", { name: " " })).message).toBe(API_KEY_MESSAGES.nameRequired);
+    expect(errorOf(await bob.post("/api/api-keys", { name: "Old", expires_at: "2020-01-01T00:00:00Z" })).message).toBe(API_KEY_MESSAGES.expiryInPast);
+    expect((await bob.get("/api/api-keys")).json()).toEqual([]);
+    for (let i = 0; i < MAX_API_KEYS; i++) await createKey("Bob", { name: `k${i}` });
+    const more = await bob.post("/api/api-keys", { name: "one more" });
+    expect(more.statusCode).toBe(409);
+    expect(errorOf(more).message).toBe(API_KEY_MESSAGES.tooMany);
+    expect((await bob.get("/api/api-keys")).json()).toHaveLength(MAX_API_KEYS);
+  });
+
+  it("are rate limited per key with Retry-After", async () => {
+    const { key, id } = await createKey("Ada");
+    // The window is the shared counter every instance increments: fill it to the limit.
+    const k = counterKey.rateLimit("api-key", id);
+    for (let i = 0; i < API_KEY_REQUESTS_PER_MINUTE; i++) await file.app.ctx.counters.increment(k, 60_000);
+    const limited = await withKey(key, "GET", "/api/assistants");
+    expect(limited.statusCode).toBe(429);
+    expect(errorOf(limited).code).toBe("rate_limited");
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    // Another key of the same user is not limited.
+    expect((await withKey((await createKey("Ada")).key, "GET", "/api/assistants")).statusCode).toBe(200);
+  });
+});

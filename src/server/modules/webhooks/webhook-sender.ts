@@ -1,0 +1,50 @@
+/**
+ * One delivery attempt: a POST through the tools' HTTP client, so the same SSRF guard applies
+ * (private, loopback and link-local addresses refused unless in TOOL_ALLOWED_HOSTS, checked on
+ * the address connected to) and redirects are not followed — a 3xx is a failed attempt.
+ */
+import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../../shared/webhooks.ts";
+import { isToolExecutionError, sendRequest, systemResolver, type Resolver } from "../../tools/index.ts";
+import { signWebhook } from "./webhook-signature.ts";
+
+export interface AttemptResult {
+  ok: boolean;
+  /** The endpoint's HTTP status; null when none came (refused, timed out, unreachable). */
+  statusCode: number | null;
+  error: string | null;
+}
+
+export interface SenderOptions {
+  allowedHosts: readonly string[];
+  resolve?: Resolver;
+  timeoutMs?: number;
+}
+
+/** Endpoints answer with a short acknowledgement; more is not read. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+export async function attemptDelivery(
+  target: { url: string; secret: string; messageId: string; body: string },
+  options: SenderOptions,
+): Promise<AttemptResult> {
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
+  const headers = {
+    ...signWebhook(target.secret, target.messageId, Math.floor(Date.now() / 1000), target.body),
+    "content-type": "application/json",
+    "user-agent": "Switchboard-Webhooks/1",
+  };
+  const signal = AbortSignal.timeout(timeoutMs);
+  try {
+    const result = await sendRequest(
+      { method: "POST", url: new URL(target.url), headers, body: Buffer.from(target.body), configuredHeaders: [] },
+      { allowedHosts: options.allowedHosts, resolve: options.resolve ?? systemResolver, connectTimeoutMs: timeoutMs, maxBytes: MAX_RESPONSE_BYTES, signal },
+    );
+    if (result.kind === "redirect") return { ok: false, statusCode: result.status, error: `Redirects are not followed (${result.status} to ${result.location})` };
+    const ok = result.status >= 200 && result.status < 300;
+    return { ok, statusCode: result.status, error: ok ? null : `HTTP ${result.status}` };
+  } catch (err) {
+    if (signal.aborted) return { ok: false, statusCode: null, error: `No answer within ${timeoutMs / 1000} s` };
+    if (isToolExecutionError(err)) return { ok: false, statusCode: null, error: err.message };
+    return { ok: false, statusCode: null, error: err instanceof Error ? err.message : String(err) };
+  }
+}

@@ -1,0 +1,100 @@
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type EndpointValues = Pick<EndpointRow, "url" | "description" | "events" | "enabled" | "secretEncrypted">;
+
+/** Every query here is scoped to `userId`, except the delivery worker's (`forDelivery`, by id). */
+
+export function listEndpoints(db: Db, userId: string): Promise<EndpointRow[]> {
+  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+}
+
+export async function countEndpoints(db: Db, userId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
+  return row?.n ?? 0;
+}
+
+export async function findEndpoint(db: Db, userId: string, id: string): Promise<EndpointRow | null> {
+  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.id, id)));
+  return row ?? null;
+}
+
+export async function insertEndpoint(db: Db, userId: string, values: EndpointValues): Promise<EndpointRow> {
+  const [row] = await db.insert(webhookEndpoints).values({ userId, ...values }).returning();
+  return row!;
+}
+
+export async function updateEndpoint(db: Db, userId: string, id: string, values: Partial<EndpointRow>): Promise<EndpointRow | null> {
+  const [row] = await db.update(webhookEndpoints).set(values).where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.id, id))).returning();
+  return row ?? null;
+}
+
+export async function deleteEndpoint(db: Db, userId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.id, id))).returning({ id: webhookEndpoints.id });
+  return rows.length > 0;
+}
+
+/** The enabled endpoints of `userId` subscribed to `type`. */
+export function subscribedEndpoints(db: Db, userId: string, type: string): Promise<{ id: string }[]> {
+  return db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.enabled, true), sql`${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb`));
+}
+
+export async function insertDeliveries(
+  db: Db,
+  rows: { userId: string; endpointId: string; messageId: string; eventType: string; payload: string }[],
+): Promise<DeliveryRow[]> {
+  if (rows.length === 0) return [];
+  return db.insert(webhookDeliveries).values(rows).returning();
+}
+
+export function listDeliveries(db: Db, userId: string, endpointId: string, limit: number): Promise<DeliveryRow[]> {
+  return db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.userId, userId), eq(webhookDeliveries.endpointId, endpointId)))
+    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
+    .limit(limit);
+}
+
+export async function findDelivery(db: Db, userId: string, id: string): Promise<DeliveryRow | null> {
+  const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.userId, userId), eq(webhookDeliveries.id, id)));
+  return row ?? null;
+}
+
+export async function updateDelivery(db: Db, id: string, values: Partial<DeliveryRow>): Promise<void> {
+  await db.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, id));
+}
+
+/** The worker's read: a delivery and its endpoint by the delivery's id (the job names no owner). */
+export async function forDelivery(db: Db, id: string): Promise<{ delivery: DeliveryRow; endpoint: EndpointRow } | null> {
+  const [row] = await db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(eq(webhookDeliveries.id, id));
+  return row ?? null;
+}
+
+/** A failed attempt: starts the endpoint's failing period if none is running; answers its start. */
+export async function markEndpointFailing(db: Db, id: string): Promise<Date | null> {
+  const [row] = await db
+    .update(webhookEndpoints)
+    .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, now())` })
+    .where(eq(webhookEndpoints.id, id))
+    .returning({ failingSince: webhookEndpoints.failingSince });
+  return row?.failingSince ?? null;
+}
+
+export async function markEndpointHealthy(db: Db, id: string): Promise<void> {
+  await db.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, id), sql`${webhookEndpoints.failingSince} is not null`));
+}
+
+export async function disableEndpoint(db: Db, id: string, reason: string): Promise<void> {
+  await db.update(webhookEndpoints).set({ enabled: false, disabledReason: reason }).where(eq(webhookEndpoints.id, id));
+}

@@ -1,0 +1,245 @@
+/**
+ * Webhook endpoints (owner-scoped CRUD, secrets sealed at rest) and their deliveries. `emit` is
+ * the one function other modules call: it stores one delivery per subscribed endpoint, then
+ * queues a job for each; the job queue's worker makes the attempts (webhook-sender.ts) on the
+ * retry schedule, on whichever instance takes the job.
+ */
+import {
+  MAX_WEBHOOK_ENDPOINTS,
+  WEBHOOK_DELIVERIES_SHOWN,
+  WEBHOOK_DISABLE_AFTER_MS,
+  WEBHOOK_MESSAGES,
+  WEBHOOK_RETRY_DELAYS_MS,
+  WEBHOOK_TEST_EVENT,
+  type WebhookDelivery,
+  type WebhookEmittedType,
+  type WebhookEndpoint,
+  type WebhookInput,
+  type WebhookPayload,
+  type WebhookUpdate,
+  type WebhookWithSecret,
+} from "../../../shared/webhooks.ts";
+import { isUuid } from "../../../shared/ids.ts";
+import type { Db } from "../../db/client.ts";
+import { AppError, badRequest, notFound } from "../../errors.ts";
+import type { JobQueue } from "../../jobs/job-queue.ts";
+import type { SecretBox } from "../../secrets/crypto.ts";
+import { assertIpLiteralAllowed, isHostAllowed, type Resolver } from "../../tools/index.ts";
+import { attemptDelivery } from "./webhook-sender.ts";
+import { newMessageId, newWebhookSecret } from "./webhook-signature.ts";
+import * as repo from "./webhooks.repo.ts";
+
+export const DELIVER_JOB = "webhooks.deliver";
+
+export interface WebhooksService {
+  list(userId: string): Promise<WebhookEndpoint[]>;
+  get(userId: string, id: string): Promise<WebhookEndpoint>;
+  create(userId: string, input: WebhookInput): Promise<WebhookWithSecret>;
+  update(userId: string, id: string, patch: WebhookUpdate): Promise<WebhookEndpoint>;
+  remove(userId: string, id: string): Promise<void>;
+  reveal(userId: string, id: string): Promise<WebhookWithSecret>;
+  rotate(userId: string, id: string): Promise<WebhookWithSecret>;
+  sendTest(userId: string, id: string): Promise<WebhookDelivery>;
+  deliveries(userId: string, id: string): Promise<WebhookDelivery[]>;
+  resend(userId: string, deliveryId: string): Promise<WebhookDelivery>;
+  /**
+   * Stores `type` with `data` for every enabled endpoint of `userId` subscribed to it, then queues
+   * their delivery. Resolves once stored; never throws into the caller's path (logs instead).
+   */
+  emit(userId: string, type: WebhookEmittedType, data: unknown): Promise<void>;
+}
+
+export interface WebhooksDeps {
+  db: Db;
+  secrets: SecretBox;
+  jobs: JobQueue;
+  allowedHosts: readonly string[];
+  logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
+  /** Tests shorten the schedule; production uses the issue's (5 s … 12 h). */
+  retryDelaysMs?: readonly number[];
+  attemptTimeoutMs?: number;
+  resolve?: Resolver;
+}
+
+const iso = (d: Date | null) => (d ? d.toISOString() : null);
+
+function toEndpoint(row: repo.EndpointRow): WebhookEndpoint {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    enabled: row.enabled,
+    disabled_reason: row.disabledReason,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+function toDelivery(row: repo.DeliveryRow): WebhookDelivery {
+  return {
+    id: row.id,
+    event_type: row.eventType,
+    status: row.status,
+    attempts: row.attempts,
+    last_status_code: row.lastStatusCode,
+    next_attempt_at: row.status === "pending" ? iso(row.nextAttemptAt) : null,
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
+  const { db, secrets, jobs, allowedHosts, logger } = deps;
+  const delays = deps.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
+
+  /** https only, unless the host is allow-listed; a private IP literal is refused as tools refuse it. */
+  function checkUrl(raw: string) {
+    const url = new URL(raw);
+    const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
+    if (isHostAllowed(allowedHosts, url.hostname, port)) return;
+    if (url.protocol !== "https:") throw badRequest(WEBHOOK_MESSAGES.httpsRequired, "invalid_url");
+    assertIpLiteralAllowed(url.hostname);
+  }
+
+  async function findOr404(userId: string, id: string) {
+    const row = isUuid(id) ? await repo.findEndpoint(db, userId, id) : null;
+    if (!row) throw notFound("Webhook endpoint");
+    return row;
+  }
+
+  const withSecret = (row: repo.EndpointRow): WebhookWithSecret => ({ ...toEndpoint(row), secret: secrets.decrypt(row.secretEncrypted) });
+
+  async function queue(delivery: repo.DeliveryRow) {
+    // Keyed by delivery and attempt count, so a resend queues again but a repeat of this call does not.
+    await jobs.send(DELIVER_JOB, { deliveryId: delivery.id }, { key: `${delivery.id}:${delivery.attempts}` });
+  }
+
+  async function store(userId: string, endpointIds: string[], type: WebhookEmittedType, data: unknown) {
+    const body: WebhookPayload = { type, timestamp: new Date().toISOString(), data };
+    const payload = JSON.stringify(body);
+    const rows = await repo.insertDeliveries(
+      db,
+      endpointIds.map((endpointId) => ({ userId, endpointId, messageId: newMessageId(), eventType: type, payload })),
+    );
+    for (const row of rows) await queue(row);
+    return rows;
+  }
+
+  async function deliver({ deliveryId }: { deliveryId: string }, job: { attempt: number; lastAttempt: boolean }) {
+    const found = await repo.forDelivery(db, deliveryId);
+    // Gone (endpoint deleted) or already done (a repeated job): nothing to send.
+    if (!found || found.delivery.status !== "pending") return;
+    const { delivery, endpoint } = found;
+    if (!endpoint.enabled) {
+      await repo.updateDelivery(db, delivery.id, { status: "failed", nextAttemptAt: null, lastError: "The endpoint is disabled" });
+      return;
+    }
+    const result = await attemptDelivery(
+      { url: endpoint.url, secret: secrets.decrypt(endpoint.secretEncrypted), messageId: delivery.messageId, body: delivery.payload },
+      { allowedHosts, resolve: deps.resolve, timeoutMs: deps.attemptTimeoutMs },
+    );
+    const attempts = delivery.attempts + 1;
+    if (result.ok) {
+      await repo.updateDelivery(db, delivery.id, { status: "delivered", attempts, lastStatusCode: result.statusCode, lastError: null, nextAttemptAt: null });
+      await repo.markEndpointHealthy(db, endpoint.id);
+      return;
+    }
+    const failingSince = await repo.markEndpointFailing(db, endpoint.id);
+    const disable = failingSince !== null && Date.now() - failingSince.getTime() >= WEBHOOK_DISABLE_AFTER_MS;
+    if (disable) await repo.disableEndpoint(db, endpoint.id, WEBHOOK_MESSAGES.disabledForFailures);
+    const next = delays[job.attempt - 1];
+    const last = job.lastAttempt || disable || next === undefined;
+    await repo.updateDelivery(db, delivery.id, {
+      status: last ? "failed" : "pending",
+      attempts,
+      lastStatusCode: result.statusCode,
+      lastError: result.error,
+      nextAttemptAt: last ? null : new Date(Date.now() + next),
+    });
+    // Throwing hands the retry to the queue, which waits the schedule's next delay.
+    if (!last) throw new Error(`Webhook delivery ${delivery.id} attempt ${attempts} failed: ${result.error}`);
+  }
+
+  jobs.register(DELIVER_JOB, deliver, { concurrency: 8, retryDelaysMs: delays, timeoutMs: 60_000 });
+
+  return {
+    async list(userId) {
+      return (await repo.listEndpoints(db, userId)).map(toEndpoint);
+    },
+
+    async get(userId, id) {
+      return toEndpoint(await findOr404(userId, id));
+    },
+
+    async create(userId, input) {
+      checkUrl(input.url);
+      if ((await repo.countEndpoints(db, userId)) >= MAX_WEBHOOK_ENDPOINTS) throw new AppError(409, "too_many_webhooks", WEBHOOK_MESSAGES.tooMany);
+      const row = await repo.insertEndpoint(db, userId, {
+        url: input.url,
+        events: input.events,
+        description: input.description ?? null,
+        enabled: input.enabled ?? true,
+        secretEncrypted: secrets.encrypt(newWebhookSecret()),
+      });
+      return withSecret(row);
+    },
+
+    async update(userId, id, patch) {
+      await findOr404(userId, id);
+      if (patch.url !== undefined) checkUrl(patch.url);
+      const row = await repo.updateEndpoint(db, userId, id, {
+        url: patch.url,
+        events: patch.events,
+        description: patch.description,
+        enabled: patch.enabled,
+        // Enabling again starts a fresh failing period and clears the notice.
+        ...(patch.enabled ? { disabledReason: null, failingSince: null } : {}),
+      });
+      if (!row) throw notFound("Webhook endpoint");
+      return toEndpoint(row);
+    },
+
+    async remove(userId, id) {
+      if (!isUuid(id) || !(await repo.deleteEndpoint(db, userId, id))) throw notFound("Webhook endpoint");
+    },
+
+    async reveal(userId, id) {
+      return withSecret(await findOr404(userId, id));
+    },
+
+    async rotate(userId, id) {
+      await findOr404(userId, id);
+      const row = await repo.updateEndpoint(db, userId, id, { secretEncrypted: secrets.encrypt(newWebhookSecret()) });
+      if (!row) throw notFound("Webhook endpoint");
+      return withSecret(row);
+    },
+
+    async sendTest(userId, id) {
+      const endpoint = await findOr404(userId, id);
+      const [row] = await store(userId, [endpoint.id], WEBHOOK_TEST_EVENT, { message: "A test event from Switchboard", endpoint_id: endpoint.id });
+      return toDelivery(row!);
+    },
+
+    async deliveries(userId, id) {
+      await findOr404(userId, id);
+      return (await repo.listDeliveries(db, userId, id, WEBHOOK_DELIVERIES_SHOWN)).map(toDelivery);
+    },
+
+    async resend(userId, deliveryId) {
+      const row = isUuid(deliveryId) ? await repo.findDelivery(db, userId, deliveryId) : null;
+      if (!row) throw notFound("Delivery");
+      await repo.updateDelivery(db, row.id, { status: "pending", nextAttemptAt: new Date() });
+      const updated = { ...row, status: "pending" as const, nextAttemptAt: new Date() };
+      await queue(updated);
+      return toDelivery(updated);
+    },
+
+    async emit(userId, type, data) {
+      try {
+        const endpoints = await repo.subscribedEndpoints(db, userId, type);
+        if (endpoints.length > 0) await store(userId, endpoints.map((e) => e.id), type, data);
+      } catch (err) {
+        logger.error({ err, type }, "storing a webhook event failed");
+      }
+    },
+  };
+}

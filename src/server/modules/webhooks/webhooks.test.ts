@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
+import { as, errorOf } from "../../../../tests/harness.ts";
+import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_MESSAGES, type WebhookDelivery, type WebhookEndpoint, type WebhookWithSecret } from "../../../shared/webhooks.ts";
+
+/**
+ * Webhooks end to end: endpoints through the API, deliveries signed the Standard Webhooks way to
+ * a real receiver verifying with the `standardwebhooks` package, retried through the job queue
+ * (a short schedule here) while the receiver fails and is restarted, and call.* from a real call.
+ */
+
+let fake: FakeRealtime;
+let live: LiveApp;
+let ada: Caller;
+let bob: Caller;
+
+beforeAll(async () => {
+  fake = await startFakeRealtime({ apiKey: "sk-webhooks-test" });
+  live = await startLiveApp(fake, { JOB_POLL_INTERVAL_MS: "500" }, { webhooks: { retryDelaysMs: [1000, 1000, 1000], attemptTimeoutMs: 2000 } });
+  ada = await signUpCaller(live.app, fake.apiKey);
+  bob = await signUpCaller(live.app, fake.apiKey);
+});
+afterAll(async () => {
+  await live.app.close();
+  await fake.close();
+});
+
+async function createEndpoint(who: Caller, body: Record<string, unknown>): Promise<WebhookWithSecret> {
+  const res = await as(live.app, who).post("/api/webhooks", body);
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+const deliveriesOf = async (who: Caller, id: string): Promise<WebhookDelivery[]> => (await as(live.app, who).get(`/api/webhooks/${id}/deliveries`)).json();
+
+describe("webhook endpoints", () => {
+  it("create answers the whsec_ secret once; list and get never show it; Reveal and rotate do", async () => {
+    const created = await createEndpoint(ada, { url: "https://hooks.example.com/in", events: ["call.ended"], description: "CRM" });
+    expect(created).toMatchObject({ url: "https://hooks.example.com/in", events: ["call.ended"], description: "CRM", enabled: true });
+    expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{40,}={0,2}$/);
+    expect(Buffer.from(created.secret.slice(6), "base64").length).toBeGreaterThanOrEqual(24);
+
+    const list = (await as(live.app, ada).get("/api/webhooks")).json() as WebhookEndpoint[];
+    expect(list.map((e) => e.id)).toContain(created.id);
+    expect(JSON.stringify(list)).not.toContain(created.secret);
+    expect((await as(live.app, ada).get(`/api/webhooks/${created.id}`)).json()).not.toHaveProperty("secret");
+
+    expect((await as(live.app, ada).post(`/api/webhooks/${created.id}/reveal`)).json().secret).toBe(created.secret);
+    const rotated = (await as(live.app, ada).post(`/api/webhooks/${created.id}/rotate`)).json() as WebhookWithSecret;
+    expect(rotated.secret).not.toBe(created.secret);
+    expect((await as(live.app, ada).post(`/api/webhooks/${created.id}/reveal`)).json().secret).toBe(rotated.secret);
+
+    const patched = await as(live.app, ada).patch(`/api/webhooks/${created.id}`, { enabled: false, events: ["call.started", "call.ended"] });
+    expect(patched.json()).toMatchObject({ enabled: false, events: ["call.started", "call.ended"] });
+
+    // Another account's endpoint does not exist for Bob.
+    for (const res of [
+      await as(live.app, bob).get(`/api/webhooks/${created.id}`),
+      await as(live.app, bob).post(`/api/webhooks/${created.id}/reveal`),
+      await as(live.app, bob).get(`/api/webhooks/${created.id}/deliveries`),
+      await as(live.app, bob).delete(`/api/webhooks/${created.id}`),
+    ]) expect(res.statusCode).toBe(404);
+    expect((await as(live.app, ada).delete(`/api/webhooks/${created.id}`)).statusCode).toBe(204);
+    expect((await as(live.app, ada).get(`/api/webhooks/${created.id}`)).statusCode).toBe(404);
+  });
+
+  it("refuses unknown events, plain http, private addresses and a 21st endpoint in the user's words, storing nothing", async () => {
+    const who = await signUpCaller(live.app);
+    const refuse = async (body: unknown, status: number, message: string) => {
+      const res = await as(live.app, who).post("/api/webhooks", body);
+      expect(res.statusCode, res.body).toBe(status);
+      expect(errorOf(res).message).toContain(message);
+    };
+    await refuse({ url: "https://hooks.example.com", events: ["call.exploded"] }, 400, WEBHOOK_MESSAGES.unknownEvent("call.exploded"));
+    await refuse({ url: "https://hooks.example.com", events: [] }, 400, WEBHOOK_MESSAGES.eventsRequired);
+    await refuse({ url: "not a url", events: ["call.ended"] }, 400, WEBHOOK_MESSAGES.invalidUrl);
+    await refuse({ url: "http://hooks.example.com/in", events: ["call.ended"] }, 400, WEBHOOK_MESSAGES.httpsRequired);
+    // The tools' guard and its words.
+    await refuse({ url: "https://10.1.2.3/in", events: ["call.ended"] }, 403, "Refused to connect to 10.1.2.3: it is a private network address.");
+    await refuse({ url: "https://169.254.169.254/latest", events: ["call.ended"] }, 403, "it is a cloud metadata address");
+    expect((await as(live.app, who).get("/api/webhooks")).json()).toEqual([]);
+
+    for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS; i++) await createEndpoint(who, { url: `https://hooks.example.com/${i}`, events: ["call.ended"] });
+    await refuse({ url: "https://hooks.example.com/one-more", events: ["call.ended"] }, 409, WEBHOOK_MESSAGES.tooMany);
+    expect((await as(live.app, who).get("/api/webhooks")).json()).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
+  });
+});
+
+describe("deliveries", () => {
+  let receiver: WebhookReceiver;
+  beforeAll(async () => {
+    receiver = await startWebhookReceiver();
+  });
+  afterAll(() => receiver.close());
+
+  it("retries a failing receiver on the schedule, through its restart, until it verifies and accepts the event once", async () => {
+    receiver.failFirst = 2;
+    receiver.requests = [];
+    const endpoint = await createEndpoint(ada, { url: receiver.url, events: ["call.ended"] });
+    receiver.secret = endpoint.secret;
+    const test = await as(live.app, ada).post(`/api/webhooks/${endpoint.id}/test`);
+    expect(test.statusCode, test.body).toBe(202);
+
+    // Two refusals (500), then the receiver is down for a while: those attempts find nobody.
+    await expect.poll(() => receiver.requests.length, { timeout: 10_000, interval: 50 }).toBe(2);
+    const [pending] = await deliveriesOf(ada, endpoint.id);
+    expect(pending).toMatchObject({ event_type: "webhook.test", status: "pending", last_status_code: 500 });
+    expect(pending!.next_attempt_at).not.toBeNull();
+    await receiver.stop();
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.attempts, { timeout: 10_000, interval: 200 }).toBeGreaterThanOrEqual(3);
+    await receiver.start();
+
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.status, { timeout: 15_000, interval: 200 }).toBe("delivered");
+    const accepted = receiver.requests.filter((r) => r.status === 200);
+    expect(accepted).toHaveLength(1);
+    expect(receiver.requests.every((r) => r.verified)).toBe(true);
+    // One event: the same webhook-id on every attempt.
+    expect(new Set(receiver.requests.map((r) => r.id)).size).toBe(1);
+    expect(accepted[0]).toMatchObject({ type: "webhook.test" });
+    // Each retry waited at least the schedule's delay.
+    expect(receiver.requests[1]!.at - receiver.requests[0]!.at).toBeGreaterThanOrEqual(900);
+
+    // Resend: the same event, sent again.
+    const [delivered] = await deliveriesOf(ada, endpoint.id);
+    const resend = await as(live.app, ada).post(`/api/webhooks/deliveries/${delivered!.id}/resend`);
+    expect(resend.statusCode, resend.body).toBe(202);
+    await expect.poll(() => receiver.requests.filter((r) => r.status === 200).length, { timeout: 10_000, interval: 100 }).toBe(2);
+    expect(new Set(receiver.requests.map((r) => r.id)).size).toBe(1);
+    expect((await as(live.app, bob).post(`/api/webhooks/deliveries/${delivered!.id}/resend`)).statusCode).toBe(404);
+    await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
+  });
+
+  it("marks a delivery failed after the last retry", async () => {
+    const dead = await startWebhookReceiver({ failFirst: 100 });
+    const endpoint = await createEndpoint(ada, { url: dead.url, events: ["call.ended"] });
+    dead.secret = endpoint.secret;
+    await as(live.app, ada).post(`/api/webhooks/${endpoint.id}/test`);
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.status, { timeout: 20_000, interval: 200 }).toBe("failed");
+    const [failed] = await deliveriesOf(ada, endpoint.id);
+    expect(failed).toMatchObject({ attempts: 4, last_status_code: 500, next_attempt_at: null });
+    expect(dead.requests).toHaveLength(4);
+    await dead.close();
+    await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
+  });
+
+  it("sends call.started and call.ended of a real call, with the report and a recording URL the owner can fetch", async () => {
+    receiver.failFirst = 0;
+    receiver.requests = [];
+    const endpoint = await createEndpoint(ada, { url: receiver.url, events: ["call.started", "call.ended"] });
+    receiver.secret = endpoint.secret;
+    const assistant = await createAssistant(live.app, ada, { name: "Ava" });
+    fake.script = {};
+    const browser = await openLiveSocket(live, ada, await sessionIdFor(live.app, ada, assistant.id));
+    await browser.until(() => browser.of("started").length > 0, "call record");
+    const callId = browser.of("started")[0]!.callId;
+    await browser.until(() => browser.statuses().includes("Assistant finished responding"), "first message");
+    browser.end();
+    await browser.untilClosed();
+
+    await expect.poll(() => receiver.requests.map((r) => r.type).sort(), { timeout: 10_000, interval: 100 }).toEqual(["call.ended", "call.started"]);
+    const started = receiver.requests.find((r) => r.type === "call.started")!;
+    expect(started.data).toMatchObject({ call_id: callId, assistant_id: assistant.id, type: "test", direction: "inbound" });
+    const ended = receiver.requests.find((r) => r.type === "call.ended")!;
+    const record = (await as(live.app, ada).get(`/api/calls/${callId}`)).json();
+    expect(ended.data).toMatchObject({
+      call_id: callId,
+      assistant_id: assistant.id,
+      assistant_name: "Ava",
+      type: "test",
+      start_time: record.start_time,
+      end_time: record.end_time,
+      duration_ms: record.duration_ms,
+      ended_reason: record.ended_reason,
+      cost: record.cost,
+      transcript: record.logs.transcript,
+      tool_calls: [],
+    });
+    expect(receiver.requests.every((r) => r.verified)).toBe(true);
+    const recordingUrl = String(ended.data.recording_url);
+    const path = new URL(recordingUrl).pathname;
+    expect(path).toBe(`/api/calls/${callId}/recording`);
+    const fetched = await as(live.app, ada).get(path);
+    expect(fetched.statusCode).toBe(302);
+    expect((await live.app.inject({ method: "GET", url: String(fetched.headers.location) })).statusCode).toBe(200);
+    expect((await as(live.app, bob).get(path)).statusCode).toBe(404);
+  });
+});

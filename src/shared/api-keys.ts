@@ -1,0 +1,42 @@
+import { z } from "zod";
+
+export const MAX_API_KEYS = 20;
+/** Requests per key per minute, on every instance together. */
+export const API_KEY_REQUESTS_PER_MINUTE = 600;
+/** `sk_` + this many base62 characters. */
+export const API_KEY_RANDOM_LENGTH = 40;
+
+export const API_KEY_MESSAGES = {
+  nameRequired: "Name is required",
+  expiryInPast: "The expiry date must be in the future",
+  tooMany: `You can have at most ${MAX_API_KEYS} API keys. Revoke one first.`,
+  invalid: "The API key is missing, wrong, revoked or expired.",
+  sessionOnly: "This action needs a signed-in session; an API key cannot do it.",
+  created: "API key created",
+  revoked: "API key revoked",
+  copyOnce: "Copy this key now: it will not be shown again.",
+} as const;
+
+export const apiKeyInputSchema = z.object({
+  name: z.string({ error: API_KEY_MESSAGES.nameRequired }).trim().min(1, API_KEY_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+  expires_at: z.iso
+    .datetime({ offset: true, error: "expires_at must be an ISO date-time" })
+    .refine((d) => Date.parse(d) > Date.now(), API_KEY_MESSAGES.expiryInPast)
+    .nullable()
+    .optional(),
+});
+export type ApiKeyInput = z.infer<typeof apiKeyInputSchema>;
+
+export const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string(),
+  created_at: z.iso.datetime(),
+  last_used_at: z.iso.datetime().nullable(),
+  expires_at: z.iso.datetime().nullable(),
+});
+export type ApiKey = z.infer<typeof apiKeySchema>;
+
+/** Only the answer to creation holds the key itself. */
+export const createdApiKeySchema = apiKeySchema.omit({ last_used_at: true }).extend({ key: z.string() });
+export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;

@@ -1,0 +1,118 @@
+import { z } from "zod";
+
+// ── Events ─────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Every event type an endpoint can subscribe to: one list, extended by each feature that emits
+ * (analysis adds call.analyzed, outbound campaign.*). `webhook.test` is sent only on demand.
+ */
+export const WEBHOOK_EVENT_TYPES = ["call.started", "call.ended", "call.transferred"] as const;
+export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
+export const WEBHOOK_TEST_EVENT = "webhook.test";
+export type WebhookEmittedType = WebhookEventType | typeof WEBHOOK_TEST_EVENT;
+
+export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
+  "call.started": "A call was answered (phone or browser)",
+  "call.ended": "The end-of-call report: transcript, tool calls, cost, recording",
+  "call.transferred": "A call was handed to a person",
+};
+
+// ── Limits (the issue's numbers) ───────────────────────────────────────────────────────────
+
+export const MAX_WEBHOOK_ENDPOINTS = 20;
+/** After the first attempt, each retry waits this long; then the delivery is failed. */
+export const WEBHOOK_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000, 43_200_000] as const;
+export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 10_000;
+/** An endpoint whose deliveries have failed without a success for this long is disabled. */
+export const WEBHOOK_DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
+export const WEBHOOK_DELIVERIES_SHOWN = 50;
+
+export const WEBHOOK_MESSAGES = {
+  urlRequired: "URL is required",
+  invalidUrl: "Must be a valid URL",
+  httpsRequired: "The URL must start with https:// (other schemes only for hosts in TOOL_ALLOWED_HOSTS)",
+  eventsRequired: "Choose at least one event",
+  unknownEvent: (type: string) => `Unknown event type: ${type}`,
+  tooMany: `You can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints.`,
+  created: "Webhook endpoint created",
+  updated: "Webhook endpoint updated",
+  deleted: "Webhook endpoint deleted",
+  rotated: "Signing secret rotated",
+  testSent: "Test event queued",
+  resent: "Delivery queued again",
+  disabledForFailures: "Disabled after failing for 3 days. Fix the endpoint, then enable it again.",
+} as const;
+
+// ── JSON fields ────────────────────────────────────────────────────────────────────────────
+
+const eventTypeSchema = z.string().refine((t): t is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t), {
+  error: (issue) => WEBHOOK_MESSAGES.unknownEvent(String(issue.input)),
+});
+
+const eventsSchema = z
+  .array(eventTypeSchema, { error: WEBHOOK_MESSAGES.eventsRequired })
+  .min(1, WEBHOOK_MESSAGES.eventsRequired)
+  .max(WEBHOOK_EVENT_TYPES.length * 4)
+  .transform((list) => [...new Set(list)] as WebhookEventType[]);
+
+export const webhookUrlSchema = z
+  .string({ error: WEBHOOK_MESSAGES.urlRequired })
+  .trim()
+  .min(1, WEBHOOK_MESSAGES.urlRequired)
+  .max(2048)
+  .pipe(z.url({ protocol: /^https?$/, error: WEBHOOK_MESSAGES.invalidUrl }));
+
+const descriptionSchema = z.string().trim().max(500).transform((d) => d || null).nullable();
+
+export const webhookInputSchema = z.object({
+  url: webhookUrlSchema,
+  events: eventsSchema,
+  description: descriptionSchema.optional(),
+  enabled: z.boolean().optional(),
+});
+export type WebhookInput = z.infer<typeof webhookInputSchema>;
+
+export const webhookUpdateSchema = z.object({
+  url: webhookUrlSchema.optional(),
+  events: eventsSchema.optional(),
+  description: descriptionSchema.optional(),
+  enabled: z.boolean().optional(),
+});
+export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
+
+export const webhookEndpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.string().nullable(),
+  enabled: z.boolean(),
+  /** Set when the server disabled the endpoint after 3 days of failures. */
+  disabled_reason: z.string().nullable(),
+  created_at: z.iso.datetime(),
+});
+export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
+
+/** Creation, "Reveal" and rotation answer the secret; listings never do. */
+export const webhookWithSecretSchema = webhookEndpointSchema.extend({ secret: z.string() });
+export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>;
+
+export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+export const webhookDeliverySchema = z.object({
+  id: z.string(),
+  event_type: z.string(),
+  status: z.enum(WEBHOOK_DELIVERY_STATUSES),
+  attempts: z.number().int(),
+  last_status_code: z.number().int().nullable(),
+  next_attempt_at: z.iso.datetime().nullable(),
+  created_at: z.iso.datetime(),
+});
+export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+
+/** The body every delivery carries (Standard Webhooks' recommended shape). */
+export interface WebhookPayload<T = unknown> {
+  type: WebhookEmittedType;
+  timestamp: string;
+  data: T;
+}
