@@ -25,6 +25,7 @@ import { demoRequestsOwnerRoutes, demoRequestsRoutes } from "./modules/demo-requ
 import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
 import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
 import { callsRoutes } from "./modules/calls/calls.routes.ts";
+import { analysisRoutes } from "./modules/analysis/analysis.routes.ts";
 import { callsHistoryRoutes } from "./modules/calls/calls-history.routes.ts";
 import { LiveCalls } from "./modules/calls/live-calls.ts";
 import { liveRoutes } from "./modules/live/live.routes.ts";
@@ -178,6 +179,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(credentialRoutes, { service: services.credentials });
     await scope.register(callsRoutes, { service: services.calls });
     await scope.register(callsHistoryRoutes);
+    await scope.register(analysisRoutes, { service: services.analysis });
     await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);

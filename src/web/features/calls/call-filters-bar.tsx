@@ -8,6 +8,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { api } from "@/lib/api";
+import { CallAnalysisFilters } from "./call-analysis-filters";
 import { isInvertedRange, type CallViewFilters } from "./use-call-filters";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -49,7 +50,7 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
         <Input
           type="search"
           aria-label="Search calls"
-          placeholder="Search transcripts or caller number"
+          placeholder="Search transcripts, summaries or caller number"
           className="pl-8"
           maxLength={CALL_QUERY_MAX_LENGTH}
           value={text}
@@ -107,6 +108,9 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
           {CALL_MESSAGES.invertedRange}
         </p>
       )}
+      <div className="basis-full">
+        <CallAnalysisFilters filters={filters} assistants={assistants.data ?? []} onChange={onChange} />
+      </div>
     </div>
   );
 }
