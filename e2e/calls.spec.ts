@@ -103,7 +103,7 @@ test("the table lists the calls, newest first, with their derived values", async
   await seedCalls(server, user.email);
   await page.goto("/calls");
 
-  await expect(page.getByRole("columnheader")).toHaveText(["Date", "Type", "Customer", "Assistant", "Duration", "Cost", "Status"]);
+  await expect(page.getByRole("columnheader")).toHaveText(["Date", "Type", "Customer", "Assistant", "Duration", "Cost", "Success", "Status"]);
   await expect(rows(page)).toHaveCount(4);
 
   // The call in progress: first (newest), counting up, no cost yet.

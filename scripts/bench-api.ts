@@ -152,7 +152,7 @@ async function run() {
     const cursor = deep.rows[0] ? { start: deep.rows[0].start, id: deep.rows[0].id } : undefined;
     const now = new Date();
     const monthAgo = new Date(now.getTime() - 30 * 86_400_000);
-    const filtered: CallFilters = { assistant_id: assistant.rows[0]!.id, type: "real", status: "completed" };
+    const filtered = { assistant_id: assistant.rows[0]!.id, type: "real", status: "completed" } satisfies CallFilters;
     const search: CallFilters = { q: "refund" };
     const numberSearch: CallFilters = { q: caller.rows[0]?.n.slice(-4) ?? "0000" };
     const period: CallFilters = { from: monthAgo.toISOString(), to: now.toISOString() };

@@ -24,6 +24,7 @@ import { demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes
 import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
 import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
 import { callsRoutes } from "./modules/calls/calls.routes.ts";
+import { analysisRoutes } from "./modules/analysis/analysis.routes.ts";
 import { callsHistoryRoutes } from "./modules/calls/calls-history.routes.ts";
 import { LiveCalls } from "./modules/calls/live-calls.ts";
 import { liveRoutes } from "./modules/live/live.routes.ts";
@@ -177,6 +178,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(credentialRoutes, { service: services.credentials });
     await scope.register(callsRoutes, { service: services.calls });
     await scope.register(callsHistoryRoutes);
+    await scope.register(analysisRoutes, { service: services.analysis });
     await scope.register(liveRoutes);
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);

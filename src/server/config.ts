@@ -42,6 +42,14 @@ const schema = z.object({
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   MAX_CALLS: z.coerce.number().int().min(1, "must be at least 1").max(100_000).default(DEFAULT_MAX_CALLS),
   JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(500, "must be at least 500").max(60_000).default(2000),
+  // Post-call analysis (modules/analysis): analyses at once per instance, one request's time limit,
+  // and the pauses before each retry of a rate-limited or failed request.
+  ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  ANALYSIS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000, "must be at least 1000").max(600_000).default(60_000),
+  ANALYSIS_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "must be a comma-separated list of milliseconds")
+    .default("5000,30000,120000,600000,1800000"),
 });
 
 const S3_KEYS = ["S3_ENDPOINT", "S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
@@ -89,6 +97,7 @@ export interface Config {
   maxCalls: number;
   /** How often an idle job worker looks for due jobs (jobs sent by this instance wake it at once). */
   jobPollIntervalMs: number;
+  analysis: { concurrency: number; requestTimeoutMs: number; retryDelaysMs: number[] };
 }
 
 export class ConfigError extends Error {}
@@ -152,6 +161,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     drainTimeoutMs: e.DRAIN_TIMEOUT_MS,
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
     maxCalls: e.MAX_CALLS,
+    analysis: {
+      concurrency: e.ANALYSIS_CONCURRENCY,
+      requestTimeoutMs: e.ANALYSIS_REQUEST_TIMEOUT_MS,
+      retryDelaysMs: e.ANALYSIS_RETRY_DELAYS_MS.split(",").map((ms) => Number(ms.trim())),
+    },
   };
 }
 

@@ -6,6 +6,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { ModuleContext } from "./context.ts";
 import { createAccountService } from "./modules/account/account.service.ts";
+import { createAnalysisService } from "./modules/analysis/analysis.service.ts";
 import { createAssistantsService } from "./modules/assistants/assistants.service.ts";
 import { createCallTokens } from "./modules/calls/call-tokens.ts";
 import { createCallsService } from "./modules/calls/calls.service.ts";
@@ -33,8 +34,28 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
   const assistants = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
   const phoneNumbers = createPhoneNumbersService({ db, config, credentials });
+  const analysis = createAnalysisService({
+    db,
+    openaiBaseUrl: config.openaiBaseUrl,
+    jobs,
+    assistants,
+    credentials,
+    logger: options.logger.child({ module: "analysis" }),
+    emit: webhooks.emit,
+    ...config.analysis,
+  });
   // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
-  const calls = createCallsService({ ctx, tokens: createCallTokens(config.appSecret, { counters }), liveCalls, assistants, tools, credentials, emit: webhooks.emit });
+  const calls = createCallsService({
+    ctx,
+    tokens: createCallTokens(config.appSecret, { counters }),
+    liveCalls,
+    assistants,
+    tools,
+    credentials,
+    emit: webhooks.emit,
+    // Every ended call (phone or browser, transferred too) is analysed off the call path.
+    onCallEnded: (call) => analysis.afterCall(call),
+  });
   const telephony = createTelephonyService({
     ctx,
     calls,
@@ -46,7 +67,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (userId) => phoneNumbers.releaseBeforeAccountDeletion(userId) });
   const demoRequests = createDemoRequestsService({ db });
   const apiKeys = createApiKeysService({ db });
-  return { account, apiKeys, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools, webhooks };
+  return { account, analysis, apiKeys, assistants, calls, credentials, demoRequests, phoneNumbers, telephony, tools, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

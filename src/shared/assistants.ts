@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { analysisSettingsSchema, DEFAULT_ANALYSIS_SETTINGS } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
 
 // ── Voice and model (beyond the spec: the provider's GA options, design §1) ─────────────
@@ -109,6 +110,8 @@ const fields = {
   allow_end_call: z.boolean({ error: "allow_end_call must be true or false" }),
   /** "Keypad input": the caller's key presses reach the assistant. */
   keypad_input: z.boolean({ error: "keypad_input must be true or false" }),
+  /** Post-call analysis: summary, fields to extract, success rubric, text model (shared/analysis.ts). */
+  analysis: analysisSettingsSchema,
 };
 
 /** Body of POST /api/assistants: only the name is required; the server fills the model when omitted. */
@@ -120,6 +123,7 @@ export const assistantInputSchema = z.object({
   transfer_destinations: fields.transfer_destinations.default([]),
   allow_end_call: fields.allow_end_call.default(true),
   keypad_input: fields.keypad_input.default(true),
+  analysis: fields.analysis.default(DEFAULT_ANALYSIS_SETTINGS),
 });
 export type AssistantInput = z.infer<typeof assistantInputSchema>;
 /** What the form holds before validation. */
@@ -151,6 +155,7 @@ export const assistantSchema = z.object({
   transfer_destinations: z.array(transferDestinationSchema),
   allow_end_call: z.boolean(),
   keypad_input: z.boolean(),
+  analysis: analysisSettingsSchema,
   /** ISO 8601 */
   created_at: z.string(),
   /** ISO 8601 */

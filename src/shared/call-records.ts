@@ -6,6 +6,7 @@
 import { z } from "zod";
 // ".js", not ".ts": the one spelling both the server's NodeNext and the web's bundler resolution accept.
 import { formatDuration, toolUseSchema, transcriptEntrySchema } from "./calls.js";
+import { ANALYSIS_STATUSES, callAnalysisSchema, SCORE_MAX, SCORE_MIN, successValueSchema } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
 
 /** GET /api/calls pages: 50 by default, at most 100. */
@@ -43,7 +44,8 @@ export type CallStatusFilter = (typeof CALL_STATUS_FILTERS)[number];
 /** One model's share: tokens by kind (per protocols §1.10) or seconds for duration-billed ASR. */
 export const providerCostLineSchema = z.object({
   model: z.string(),
-  kind: z.enum(["realtime", "transcription"]),
+  /** "analysis": the post-call analysis's text model (every run of it, summed). */
+  kind: z.enum(["realtime", "transcription", "analysis"]),
   text_in: z.number(),
   text_cached: z.number(),
   audio_in: z.number(),
@@ -87,6 +89,10 @@ export const callSummarySchema = z.object({
   status: z.enum(CALL_STATUS_FILTERS),
   ended_reason: z.string().nullable(),
   has_recording: z.boolean(),
+  /** The post-call analysis's state (null: never analysed, e.g. before analysis existed). */
+  analysis_status: z.enum(ANALYSIS_STATUSES).nullable(),
+  /** Its success value ("pass" | "fail", a score or a category) once done. */
+  success: successValueSchema.nullable(),
 });
 export type CallSummary = z.infer<typeof callSummarySchema>;
 
@@ -102,6 +108,7 @@ export const callRecordSchema = callSummarySchema.extend({
   /** null when the record has no logs at all. */
   logs: callRecordLogsSchema.nullable(),
   provider_cost: providerCostSchema.nullable(),
+  analysis: callAnalysisSchema.nullable(),
 });
 export type CallRecord = z.infer<typeof callRecordSchema>;
 
@@ -115,6 +122,14 @@ export const CALL_QUERY_MAX_LENGTH = 100;
 const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
 
+const DATA_FILTER_KEY = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?:\.contains)?$/;
+export const MAX_DATA_FILTERS = 10;
+const scoreFilter = (name: string) =>
+  z.coerce
+    .number({ message: `${name} must be a score from ${SCORE_MIN} to ${SCORE_MAX}` })
+    .min(SCORE_MIN, `${name} must be a score from ${SCORE_MIN} to ${SCORE_MAX}`)
+    .max(SCORE_MAX, `${name} must be a score from ${SCORE_MIN} to ${SCORE_MAX}`);
+
 export const callFiltersSchema = z.object({
   assistant_id: optional(uuidSchema("assistant_id must be an assistant's id")),
   type: optional(z.enum(CALL_TYPE_FILTERS, { message: "type must be test or real" })),
@@ -123,8 +138,40 @@ export const callFiltersSchema = z.object({
   from: optional(z.iso.datetime({ offset: true, message: "from must be an ISO date-time" })),
   to: optional(z.iso.datetime({ offset: true, message: "to must be an ISO date-time" })),
   q: optional(z.string().trim().max(CALL_QUERY_MAX_LENGTH, `q must be at most ${CALL_QUERY_MAX_LENGTH} characters`)),
+  /** The analysis's success value: pass, fail, a category, or a score (as text). */
+  success: optional(z.string().trim().min(1).max(60, "success must be at most 60 characters")),
+  success_min: optional(scoreFilter("success_min")),
+  success_max: optional(scoreFilter("success_max")),
+  /**
+   * Extracted data: `data.<field>=value` (equals, ignoring case) and `data.<field>.contains=text`
+   * in the query string, gathered here under their keys by `withDataFilters`.
+   */
+  data: optional(
+    z
+      .record(z.string(), z.string({ error: "A data filter's value must be text" }).max(200, "A data filter's value must be at most 200 characters"))
+      // Keys checked here rather than by the record's key schema, whose error would not say which rule.
+      .refine((d) => Object.keys(d).every((key) => DATA_FILTER_KEY.test(key)), "data filters are data.<field> or data.<field>.contains, with a snake_case field name")
+      .refine((d) => Object.keys(d).length <= MAX_DATA_FILTERS, `At most ${MAX_DATA_FILTERS} data filters`),
+  ),
 });
 export type CallFilters = z.infer<typeof callFiltersSchema>;
+
+/**
+ * The query string's `data.<field>[.contains]` keys moved under `data` (a query string is flat),
+ * before `schema` validates it; every other key is left as is.
+ */
+export function withDataFilters<T extends z.ZodType>(schema: T) {
+  return z.preprocess((raw) => {
+    if (!raw || typeof raw !== "object" || Array.isArray(raw)) return raw;
+    const rest: Record<string, unknown> = {};
+    const data: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(raw)) {
+      if (key.startsWith("data.")) data[key.slice(5)] = value;
+      else rest[key] = value;
+    }
+    return Object.keys(data).length > 0 ? { ...rest, data } : rest;
+  }, schema);
+}
 
 export const callListQuerySchema = callFiltersSchema.extend({
   limit: optional(
@@ -144,6 +191,19 @@ export const callStatsQuerySchema = callFiltersSchema.omit({ q: true, status: tr
 });
 export type CallStatsQuery = z.infer<typeof callStatsQuerySchema>;
 
+/** Success figures of a set of analysed calls. */
+export const analysisStatsSchema = z.object({
+  /** Calls with a success value. */
+  analysed: z.number(),
+  /** 0..1 of the pass/fail ones that passed; null without any. */
+  success_rate: z.number().nullable(),
+  /** Mean of the scored ones; null without any. */
+  average_score: z.number().nullable(),
+  /** Each category's calls and share of the categorised ones, most first. */
+  categories: z.array(z.object({ category: z.string(), calls: z.number(), share: z.number() })),
+});
+export type AnalysisStats = z.infer<typeof analysisStatsSchema>;
+
 export const callStatsSchema = z.object({
   calls: z.number(),
   /** Of ended calls. */
@@ -155,13 +215,30 @@ export const callStatsSchema = z.object({
   error_share: z.number().nullable(),
   /** Every day of the period that has calls, oldest first, as YYYY-MM-DD in `tz`. */
   per_day: z.array(z.object({ day: z.string(), calls: z.number() })),
+  /** 0..1 of ended calls handed to a person; null without any. */
+  transfer_rate: z.number().nullable(),
+  /** 0..1 of ended calls that ended without being handed to a person; null without any. */
+  containment: z.number().nullable(),
+  /** The post-call analysis: over all the filtered calls, per assistant and per day. */
+  success: analysisStatsSchema.extend({
+    per_assistant: z.array(analysisStatsSchema.extend({ assistant_id: z.string().nullable(), assistant_name: z.string().nullable() })),
+    per_day: z.array(analysisStatsSchema.extend({ day: z.string() })),
+  }),
 });
 export type CallStats = z.infer<typeof callStatsSchema>;
 
-/** The query string of a filter set, without empty values (for URLs and API calls alike). */
-export function callFiltersQuery(filters: Partial<Record<string, string | number | undefined | null>>): string {
+type QueryValue = string | number | undefined | null;
+
+/** The query string of a filter set, without empty values (for URLs and API calls alike); `data` as `data.<key>`. */
+export function callFiltersQuery(filters: Partial<Record<string, QueryValue | Record<string, QueryValue>>>): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(filters)) if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+  const add = (key: string, value: QueryValue) => {
+    if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
+  };
+  for (const [key, value] of Object.entries(filters)) {
+    if (value !== null && typeof value === "object") for (const [field, v] of Object.entries(value)) add(`data.${field}`, v);
+    else add(key, value);
+  }
   return params.toString();
 }
 

@@ -6,7 +6,7 @@ import { z } from "zod";
  * Every event type an endpoint can subscribe to: one list, extended by each feature that emits
  * (analysis adds call.analyzed, outbound campaign.*). `webhook.test` is sent only on demand.
  */
-export const WEBHOOK_EVENT_TYPES = ["call.started", "call.ended", "call.transferred"] as const;
+export const WEBHOOK_EVENT_TYPES = ["call.started", "call.ended", "call.transferred", "call.analyzed"] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 export const WEBHOOK_TEST_EVENT = "webhook.test";
 export type WebhookEmittedType = WebhookEventType | typeof WEBHOOK_TEST_EVENT;
@@ -15,6 +15,7 @@ export const WEBHOOK_EVENT_DESCRIPTIONS: Record<WebhookEventType, string> = {
   "call.started": "A call was answered (phone or browser)",
   "call.ended": "The end-of-call report: transcript, tool calls, cost, recording",
   "call.transferred": "A call was handed to a person",
+  "call.analyzed": "A call's post-call analysis finished: summary, extracted data, success (or why it failed)",
 };
 
 // ── Limits (the issue's numbers) ───────────────────────────────────────────────────────────

@@ -22,7 +22,7 @@
  * A response.create carrying `response.instructions` speaks the double-quoted text in them
  * (the engine's first-message instructions).
  */
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocketServer } from "ws";
 import { FakeConnection, type FakeScript } from "./realtime-fake-connection.ts";
@@ -49,6 +49,8 @@ export class FakeRealtime {
   readonly connections: FakeConnection[] = [];
   readonly rejected: RejectedUpgrade[] = [];
   script: FakeScript;
+  /** Answers the REST requests this fake does not (one OPENAI_BASE_URL serves Realtime and Responses). */
+  rest: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
   /** While set, every new connection is refused with this HTTP status and OpenAI error body (quota gone, outage, ...). */
   refuseUpgrades: { status: number; statusText: string; code: string; message: string } | null = null;
   private readonly wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => [...protocols][0] ?? false });
@@ -77,6 +79,8 @@ export class FakeRealtime {
         }
         return send(200, { object: "list", data: [{ id: "gpt-realtime-2.1", object: "model", created: 1760000000, owned_by: "system" }] });
       }
+      // Other REST endpoints of the same base URL (the Responses API: fake-responses.ts `serveOn`).
+      if (fake.rest) return fake.rest(req, res);
       send(404, { error: { message: "Not found", type: "invalid_request_error" } });
     });
     const fake = new FakeRealtime(server, apiKey, options);

@@ -9,6 +9,9 @@
  *   fake.requests                                               // what arrived (accepted or not)
  *   await fake.close();
  *
+ * With a fake Realtime server (one OPENAI_BASE_URL for both, as the app has one):
+ *   const responses = await startFakeResponses({ apiKey: realtime.apiKey, serveOn: realtime });
+ *
  * `POST {base}/responses` only. Checked like the service: `Authorization: Bearer <apiKey>` (401
  * invalid_api_key), a JSON body (400), `model` among the known text models (400 model_not_found),
  * `input` present, and `text.format`: a json_schema's name (^[a-zA-Z0-9_-]{1,64}$) and, when
@@ -56,6 +59,8 @@ export interface FakeResponsesOptions {
   /** Added before every answer (the model's thinking time). */
   delayMs?: number;
   port?: number;
+  /** Answer on this server's REST fallback (its base URL) instead of a port of its own. */
+  serveOn?: { rest: ((req: IncomingMessage, res: ServerResponse) => void) | null; baseUrl: string };
 }
 
 type Json = Record<string, unknown>;
@@ -72,19 +77,29 @@ export class FakeResponses {
   private served = 0;
 
   private constructor(
-    private readonly server: Server,
+    private readonly server: Server | null,
     readonly apiKey: string,
     readonly models: string[],
     delayMs: number,
+    private readonly hostBaseUrl: string | null = null,
   ) {
     this.delayMs = delayMs;
-    server.on("connection", (socket) => {
+    server?.on("connection", (socket) => {
       this.sockets.add(socket);
       socket.on("close", () => this.sockets.delete(socket));
     });
   }
 
   static async start(options: FakeResponsesOptions = {}): Promise<FakeResponses> {
+    if (options.serveOn) {
+      const host = options.serveOn;
+      const fake = new FakeResponses(null, options.apiKey ?? "sk-test", options.models ?? FAKE_TEXT_MODELS, options.delayMs ?? 0, host.baseUrl);
+      host.rest = (req, res) => {
+        fake.track(req.socket);
+        void fake.handle(req, res);
+      };
+      return fake;
+    }
     let fake: FakeResponses | null = null;
     const server = createServer((req, res) => void fake!.handle(req, res));
     fake = new FakeResponses(server, options.apiKey ?? "sk-test", options.models ?? FAKE_TEXT_MODELS, options.delayMs ?? 0);
@@ -93,7 +108,8 @@ export class FakeResponses {
   }
 
   get baseUrl(): string {
-    const address = this.server.address();
+    if (this.hostBaseUrl) return this.hostBaseUrl;
+    const address = this.server!.address();
     return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/v1`;
   }
 
@@ -109,7 +125,13 @@ export class FakeResponses {
 
   async close(): Promise<void> {
     for (const socket of this.sockets) socket.destroy();
-    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+    if (this.server) await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+  }
+
+  private track(socket: Socket): void {
+    if (this.sockets.has(socket)) return;
+    this.sockets.add(socket);
+    socket.on("close", () => this.sockets.delete(socket));
   }
 
   private send(res: ServerResponse, record: FakeResponsesRequest, status: number, body: unknown, headers: Record<string, string> = {}) {

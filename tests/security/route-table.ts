@@ -123,6 +123,22 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
     required: [],
     badIdPath: (id) => `/api/assistants/${id}`,
   },
+  "run a call's analysis again": {
+    method: "POST",
+    path: (f) => `/api/calls/${f.callId}/analysis`,
+    auth: true,
+    valid: () => ({}),
+    required: [],
+    badIdPath: (id) => `/api/calls/${id}/analysis`,
+  },
+  "analyse past calls": {
+    method: "POST",
+    path: (f) => `/api/assistants/${f.assistantId}/analysis-runs`,
+    auth: true,
+    valid: () => ({ last: 10 }),
+    required: [],
+    badIdPath: (id) => `/api/assistants/${id}/analysis-runs`,
+  },
   "save credential": {
     method: "PUT",
     path: () => "/api/credentials/openai_api_key",
@@ -226,8 +242,8 @@ const FILTERS = ["assistant_id", "type", "from", "to"] as const;
 export const QUERY_ROUTES: Record<string, QueryRoute> = {
   "call list": {
     path: "/api/calls",
-    valid: (f) => ({ ...callFilters(f), status: "completed", q: "refund", limit: "20" }),
-    typed: [...FILTERS, "status", "limit", "cursor"],
+    valid: (f) => ({ ...callFilters(f), status: "completed", q: "refund", limit: "20", success: "pass", success_min: "1", success_max: "10", "data.order_id": "42" }),
+    typed: [...FILTERS, "status", "limit", "cursor", "success_min", "success_max"],
     text: ["q"],
   },
   "call stats": { path: "/api/calls/stats", valid: (f) => ({ ...callFilters(f), tz: "Europe/Paris" }), typed: [...FILTERS, "tz"], text: [] },
@@ -253,6 +269,9 @@ export const OWNED_ROUTES: Record<string, OwnedRoute> = {
   "tool execute": { path: (f) => `/api/tools/${f.toolId}/execute`, body: () => ({ parameters: {} }) },
   assistant: { path: (f) => `/api/assistants/${f.assistantId}`, body: () => ({ ...assistant(), name: "Taken over" }) },
   call: { path: (f) => `/api/calls/${f.callId}`, body: () => ({ ended_reason: "taken over" }) },
+  "call analysis": { path: (f) => `/api/calls/${f.callId}/analysis`, body: () => ({}) },
+  "analysis runs": { path: (f) => `/api/assistants/${f.assistantId}/analysis-runs`, body: () => ({ last: 5 }) },
+  "latest analysis run": { path: (f) => `/api/assistants/${f.assistantId}/analysis-runs/latest` },
   credential: { path: () => "/api/credentials/openai_api_key", body: () => ({ value: "sk-taken-over-000" }) },
   "test session": { path: () => "/api/calls/test-session", body: (f) => ({ assistantId: f.assistantId }) },
   "phone number": { path: (f) => `/api/phone-numbers/${f.phoneNumberId}`, body: (f) => ({ assistant_id: f.assistantId }) },

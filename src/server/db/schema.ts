@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import type { AnalysisSettings, CallAnalysis } from "../../shared/analysis.ts";
 import { ASSISTANT_VOICES, type TransferDestination } from "../../shared/assistants.ts";
 import { CALL_STATUS_FILTERS, type ProviderCost } from "../../shared/call-records.ts";
 import type { CallLogs } from "../../shared/calls.ts";
@@ -133,6 +134,8 @@ export const assistants = pgTable(
     transferDestinations: jsonb("transfer_destinations").$type<TransferDestination[]>().notNull().default([]),
     allowEndCall: boolean("allow_end_call").notNull().default(true),
     keypadInput: boolean("keypad_input").notNull().default(true),
+    /** Post-call analysis settings; null on assistants from before analysis: DEFAULT_ANALYSIS_SETTINGS. */
+    analysis: jsonb("analysis").$type<AnalysisSettings>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -158,12 +161,13 @@ export const phoneNumbers = pgTable(
 /**
  * The text search reads (q of GET /api/calls): the caller's number as digits, its last 10 and last
  * 4 digits (so "5551234567" and "4567" find "+15551234567"), and every transcript entry's
- * content. 'simple' keeps words as typed (no stemming, any language). Stored (ADR 019): a search
+ * content, and the analysis's summary. 'simple' keeps words as typed (no stemming, any language). Stored (ADR 019): a search
  * that walks one owner's calls newest first tests each row without re-parsing its transcript.
  */
 export const CALL_SEARCH_DOCUMENT =
   "to_tsvector('simple'::regconfig, coalesce(ltrim(caller_number, '+') || ' ' || right(caller_number, 10) || ' ' || right(caller_number, 4), ''))" +
-  " || to_tsvector('simple'::regconfig, jsonb_path_query_array(logs, '$.transcript[*].content'))";
+  " || to_tsvector('simple'::regconfig, jsonb_path_query_array(logs, '$.transcript[*].content'))" +
+  " || to_tsvector('simple'::regconfig, coalesce(analysis ->> 'summary', ''))";
 
 const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
@@ -207,6 +211,8 @@ export const calls = pgTable(
     ),
     /** What q searches (CALL_SEARCH_DOCUMENT); never selected for the wire. */
     search: tsvector("search").generatedAlwaysAs(sql.raw(CALL_SEARCH_DOCUMENT)),
+    /** Post-call analysis (summary, extracted data, success); null until the call has ended. */
+    analysis: jsonb("analysis").$type<CallAnalysis>(),
     /** The instance carrying the call while it is live (instances.id); null on records from before ownership. */
     instanceId: text("instance_id"),
   },
@@ -241,6 +247,25 @@ export const callEntries = pgTable(
     body: jsonb("body").notNull(),
   },
   (t) => [primaryKey({ columns: [t.callId, t.kind, t.position] })],
+);
+
+/**
+ * "Analyse past calls" for an assistant: one row per request, its progress counted up by each
+ * call's analysis job as it finishes (the calls themselves carry their analysis).
+ */
+export const analysisRuns = pgTable(
+  "analysis_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: owner(),
+    assistantId: uuid("assistant_id")
+      .notNull()
+      .references(() => assistants.id, { onDelete: "cascade" }),
+    total: integer("total").notNull(),
+    finished: integer("finished").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [index("analysis_runs_user_assistant_idx").on(t.userId, t.assistantId, t.createdAt)],
 );
 
 // ── Several instances (docs/decisions/025-shared-state.md) ─────────────────────────────────

@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray } from "drizzle-orm";
+import { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from "../../../shared/analysis.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, tools } from "../../db/schema.ts";
 
@@ -32,7 +33,7 @@ export async function findOwnTools(db: Db, userId: string, ids: readonly string[
     .where(and(eq(tools.userId, userId), inArray(tools.id, [...ids])));
 }
 
-export type AssistantValues = Pick<AssistantRow, "name" | "description" | "firstMessage" | "instructions" | "toolIds" | "voice" | "model" | "transferDestinations" | "allowEndCall" | "keypadInput">;
+export type AssistantValues = Pick<AssistantRow, "name" | "description" | "firstMessage" | "instructions" | "toolIds" | "voice" | "model" | "transferDestinations" | "allowEndCall" | "keypadInput" | "analysis">;
 
 export async function insertAssistant(db: Db, userId: string, values: AssistantValues): Promise<AssistantRow> {
   const [row] = await db
@@ -59,4 +60,9 @@ export async function deleteAssistant(db: Db, userId: string, id: string): Promi
     .where(and(eq(assistants.userId, userId), eq(assistants.id, id)))
     .returning({ id: assistants.id });
   return rows.length > 0;
+}
+
+/** An assistant's analysis settings; one saved before analysis existed analyses with the defaults. */
+export function analysisSettingsOf(row: Pick<AssistantRow, "analysis">): AnalysisSettings {
+  return row.analysis ?? DEFAULT_ANALYSIS_SETTINGS;
 }

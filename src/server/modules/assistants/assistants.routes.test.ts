@@ -86,6 +86,7 @@ describe("POST /api/assistants", () => {
       transfer_destinations: [],
       allow_end_call: true,
       keypad_input: true,
+      analysis: { summary: { enabled: true, prompt: null }, fields: [], success: { rubric: null, scale: "pass_fail" }, model: "gpt-5-mini" },
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -73,6 +73,7 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         transferDestinations: input.transfer_destinations,
         allowEndCall: input.allow_end_call,
         keypadInput: input.keypad_input,
+        analysis: input.analysis,
       });
       const [view] = await withTools(userId, [row]);
       return view!;
@@ -93,6 +94,7 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         transferDestinations: patch.transfer_destinations,
         allowEndCall: patch.allow_end_call,
         keypadInput: patch.keypad_input,
+        analysis: patch.analysis,
       });
       // Deleted between the read and the write (another tab): same answer as never found.
       if (!row) throw notFound("Assistant");
@@ -131,6 +133,7 @@ function toView(row: repo.AssistantRow, toolsById: Map<string, repo.ToolSummaryR
     transfer_destinations: row.transferDestinations,
     allow_end_call: row.allowEndCall,
     keypad_input: row.keypadInput,
+    analysis: repo.analysisSettingsOf(row),
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -4,15 +4,19 @@
  */
 import type { CallFilters, CallSummary } from "../../../shared/call-records.ts";
 import type { Db } from "../../db/client.ts";
-import { listCallSummaries } from "./calls-history.repo.ts";
+import type { CallAnalysis } from "../../../shared/analysis.ts";
+import { analysisFieldNames, listCallSummaries } from "./calls-history.repo.ts";
 import type { CallCursor } from "./calls-query.ts";
-import { toCallSummary } from "./calls-wire.ts";
+import { toCallAnalysis, toCallSummary } from "./calls-wire.ts";
 
 export const EXPORT_BATCH = 1000;
 
-const HEADER = ["id", "start_time", "end_time", "type", "customer", "assistant", "called_number", "duration_seconds", "cost", "status", "ended_reason", "has_recording"];
+const HEADER = ["id", "start_time", "end_time", "type", "customer", "assistant", "called_number", "duration_seconds", "cost", "status", "ended_reason", "has_recording", "summary", "success", "success_reason"];
 
-function row(call: CallSummary): string[] {
+const cell = (value: unknown): string => (value === null || value === undefined ? "" : typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value));
+
+function row(call: CallSummary, analysis: CallAnalysis | null, fields: readonly string[]): string[] {
+  const done = analysis?.status === "done" ? analysis : null;
   return [
     call.id,
     call.start_time,
@@ -26,6 +30,10 @@ function row(call: CallSummary): string[] {
     call.status,
     call.ended_reason ?? "",
     call.has_recording ? "yes" : "no",
+    done?.summary ?? "",
+    cell(done?.success?.value),
+    done?.success?.reason ?? "",
+    ...fields.map((name) => cell(done?.data[name])),
   ];
 }
 
@@ -41,12 +49,14 @@ export function csvField(value: string): string {
 const line = (fields: string[]) => `${fields.map(csvField).join(",")}\r\n`;
 
 export async function* exportCallsCsv(db: Db, userId: string, customer: string, filters: CallFilters): AsyncGenerator<string> {
-  yield line(HEADER);
+  // One column per extracted field of the assistants in the export (all the owner's, or the filtered one's).
+  const fields = await analysisFieldNames(db, userId, filters.assistant_id);
+  yield line([...HEADER, ...fields.map((name) => `data.${name}`)]);
   let cursor: CallCursor | undefined;
   for (;;) {
     const rows = await listCallSummaries(db, userId, filters, EXPORT_BATCH, cursor);
     if (rows.length === 0) return;
-    yield rows.map((r) => line(row(toCallSummary(r, customer)))).join("");
+    yield rows.map((r) => line(row(toCallSummary(r, customer), toCallAnalysis(r.analysis), fields))).join("");
     if (rows.length < EXPORT_BATCH) return;
     const last = rows[rows.length - 1]!;
     cursor = { start: last.cursorStart, id: last.id };

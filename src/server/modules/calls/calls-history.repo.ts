@@ -1,5 +1,6 @@
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { CallFilters } from "../../../shared/call-records.ts";
+import { HANDOFF_TEXTS } from "../../../shared/calls.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
 import { callConditions, cursorStart, type CallCursor } from "./calls-query.ts";
@@ -30,6 +31,8 @@ const summaryColumns = {
   callerNumber: calls.callerNumber,
   calledNumber: calls.calledNumber,
   hasRecording: sql<boolean>`${calls.recording} IS NOT NULL`,
+  // Summary, data and success: small, and the CSV's columns.
+  analysis: calls.analysis,
 };
 
 const recordColumns = {
@@ -73,12 +76,17 @@ export async function findCall(db: Db, userId: string, id: string) {
 }
 export type CallRecordRow = NonNullable<Awaited<ReturnType<typeof findCall>>>;
 
+/** How a handed-off call's ended reason starts ("Transferred to <label>"). */
+const TRANSFERRED_PREFIX = HANDOFF_TEXTS.transferredTo("");
+
 export interface CallTotals {
   calls: number;
   ended: number;
   endedMs: number;
   cost: number;
   errors: number;
+  /** Ended calls handed to a person. */
+  transferred: number;
 }
 
 /** Sums over the filtered calls in one pass of the index range. */
@@ -95,6 +103,7 @@ export function callTotalsQuery(db: Db, userId: string, filters: CallFilters) {
       endedMs: sql<number>`coalesce(sum(extract(epoch from ${calls.endTime} - ${calls.startTime}) * 1000), 0)::float8`,
       cost: sql<number>`coalesce(sum(${calls.cost}), 0)::float8`,
       errors: sql<number>`(count(*) filter (where ${calls.status} = 'error'))::int`,
+      transferred: sql<number>`(count(*) filter (where ${calls.endTime} IS NOT NULL AND starts_with(${calls.endedReason}, ${TRANSFERRED_PREFIX})))::int`,
     })
     .from(calls)
     .where(callConditions(userId, filters));
@@ -126,4 +135,14 @@ export async function deleteCall(db: Db, userId: string, id: string): Promise<De
     .from(calls)
     .where(and(eq(calls.userId, userId), eq(calls.id, id)));
   return { deleted: false, inProgress: live !== undefined };
+}
+
+/** The names of the fields the owner's assistants (or the one given) extract, in order, once each. */
+export async function analysisFieldNames(db: Db, userId: string, assistantId?: string): Promise<string[]> {
+  const rows = await db
+    .select({ analysis: assistants.analysis })
+    .from(assistants)
+    .where(assistantId ? and(eq(assistants.userId, userId), eq(assistants.id, assistantId)) : eq(assistants.userId, userId))
+    .orderBy(assistants.createdAt, assistants.id);
+  return [...new Set(rows.flatMap((r) => r.analysis?.fields.map((f) => f.name) ?? []))];
 }

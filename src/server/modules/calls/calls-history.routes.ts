@@ -12,10 +12,12 @@ import {
   type CallPage,
   type CallRecord,
   type CallStats,
+  withDataFilters,
   RECORDING_URL_LIFETIME_MS,
 } from "../../../shared/call-records.ts";
 import { AppError, badRequest } from "../../errors.ts";
 import { callsPerDay, callTotals, deleteCall, findCall, listCallSummaries } from "./calls-history.repo.ts";
+import { analysisStats } from "./calls-analysis-stats.ts";
 import { exportCallsCsv } from "./calls-export.ts";
 import { decodeCursor, encodeCursor } from "./calls-query.ts";
 import { toCallRecord, toCallSummary } from "./calls-wire.ts";
@@ -50,7 +52,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db, signer, storage } = app.ctx;
 
-  app.get("/api/calls", { schema: { querystring: callListQuerySchema } }, async (req): Promise<CallPage> => {
+  app.get("/api/calls", { schema: { querystring: withDataFilters(callListQuerySchema) } }, async (req): Promise<CallPage> => {
     const { limit = CALL_PAGE_DEFAULT, cursor, ...filters } = req.query;
     // One row more than asked tells whether another page exists without a count.
     const rows = await listCallSummaries(db, req.user.id, filters, limit + 1, cursor ? decodeCursor(cursor) : undefined);
@@ -62,10 +64,14 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     };
   });
 
-  app.get("/api/calls/stats", { schema: { querystring: callStatsQuerySchema }, config: perUser(CALLS_STATS_PER_MINUTE) }, async (req): Promise<CallStats> => {
+  app.get("/api/calls/stats", { schema: { querystring: withDataFilters(callStatsQuerySchema) }, config: perUser(CALLS_STATS_PER_MINUTE) }, async (req): Promise<CallStats> => {
     const { tz = "UTC", ...filters } = req.query;
     if (!isTimeZone(tz)) throw badRequest(CALL_MESSAGES.badTimeZone);
-    const [totals, perDay] = await Promise.all([callTotals(db, req.user.id, filters), callsPerDay(db, req.user.id, filters, tz)]);
+    const [totals, perDay, success] = await Promise.all([
+      callTotals(db, req.user.id, filters),
+      callsPerDay(db, req.user.id, filters, tz),
+      analysisStats(db, req.user.id, filters, tz),
+    ]);
     return {
       calls: totals.calls,
       minutes: Math.round((totals.endedMs / 60_000) * 100) / 100,
@@ -73,10 +79,13 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
       average_duration_ms: totals.ended > 0 ? Math.round(totals.endedMs / totals.ended) : null,
       error_share: totals.ended > 0 ? totals.errors / totals.ended : null,
       per_day: perDay,
+      transfer_rate: totals.ended > 0 ? totals.transferred / totals.ended : null,
+      containment: totals.ended > 0 ? (totals.ended - totals.transferred) / totals.ended : null,
+      success,
     };
   });
 
-  app.get("/api/calls/export.csv", { schema: { querystring: callFiltersSchema }, config: perUser(CALLS_EXPORTS_PER_MINUTE) }, async (req, reply) => {
+  app.get("/api/calls/export.csv", { schema: { querystring: withDataFilters(callFiltersSchema) }, config: perUser(CALLS_EXPORTS_PER_MINUTE) }, async (req, reply) => {
     const rows = exportCallsCsv(db, req.user.id, customerOf(req), req.query);
     const stream = Readable.from(rows);
     // Headers are gone once the first byte is out: a later failure can only cut the download short.

@@ -53,9 +53,32 @@ export function callConditions(userId: string, filters: CallFilters, cursor?: Ca
   if (filters.status) parts.push(eq(calls.status, filters.status));
   if (filters.from) parts.push(gte(calls.startTime, new Date(filters.from)));
   if (filters.to) parts.push(lt(calls.startTime, new Date(filters.to)));
+  parts.push(...analysisConditions(filters));
   const search = searchQuery(filters.q);
   if (search) parts.push(sql`${calls.search} @@ to_tsquery('simple', ${search})`);
   // A row comparison: the btree serves it as one range, newest first, under any of the indexes.
   if (cursor) parts.push(sql`(${calls.startTime}, ${calls.id}) < (${cursor.start}::timestamptz, ${cursor.id}::uuid)`);
   return and(...parts)!;
+}
+
+/**
+ * The post-call analysis's filters (jsonb of the `analysis` column): the success value, a score
+ * range, and extracted fields equal to (ignoring case) or containing a text. They narrow what the
+ * owner's index range already selected.
+ */
+function analysisConditions(filters: CallFilters): SQL[] {
+  const parts: SQL[] = [];
+  const value = sql`${calls.analysis} -> 'success' -> 'value'`;
+  if (filters.success) parts.push(sql`lower(${calls.analysis} -> 'success' ->> 'value') = lower(${filters.success})`);
+  const score = sql`CASE WHEN jsonb_typeof(${value}) = 'number' THEN (${value})::text::numeric END`;
+  if (filters.success_min !== undefined) parts.push(sql`${score} >= ${filters.success_min}`);
+  if (filters.success_max !== undefined) parts.push(sql`${score} <= ${filters.success_max}`);
+  for (const [key, wanted] of Object.entries(filters.data ?? {})) {
+    const contains = key.endsWith(".contains");
+    const field = contains ? key.slice(0, -".contains".length) : key;
+    const text = sql`lower(${calls.analysis} -> 'data' ->> ${field})`;
+    // strpos, not LIKE: a % or _ in the text is looked for as typed.
+    parts.push(contains ? sql`strpos(${text}, lower(${wanted})) > 0` : sql`${text} = lower(${wanted})`);
+  }
+  return parts;
 }

@@ -56,6 +56,10 @@ describe("GET /api/calls/stats", () => {
         { day: "2026-03-02", calls: 1 },
         { day: "2026-03-03", calls: 1 },
       ],
+      // None of the 3 ended calls was handed to a person; none is analysed.
+      transfer_rate: 0,
+      containment: 1,
+      success: { analysed: 0, success_rate: null, average_score: null, categories: [], per_assistant: [], per_day: [] },
     });
   });
 
@@ -72,7 +76,17 @@ describe("GET /api/calls/stats", () => {
 
   it("is empty without calls and refuses an unknown time zone", async () => {
     const ida = await signUpAndLogIn(file.app);
-    expect((await as(file.app, ida).get("/api/calls/stats")).json()).toEqual({ calls: 0, minutes: 0, cost: 0, average_duration_ms: null, error_share: null, per_day: [] });
+    expect((await as(file.app, ida).get("/api/calls/stats")).json()).toEqual({
+      calls: 0,
+      minutes: 0,
+      cost: 0,
+      average_duration_ms: null,
+      error_share: null,
+      per_day: [],
+      transfer_rate: null,
+      containment: null,
+      success: { analysed: 0, success_rate: null, average_score: null, categories: [], per_assistant: [], per_day: [] },
+    });
     const res = await as(file.app, gus).get("/api/calls/stats?tz=Mars/Olympus");
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe("tz must be an IANA time zone such as Europe/Paris");
@@ -97,14 +111,14 @@ describe("GET /api/calls/export.csv", () => {
     // Streamed: no length is known when the first byte goes out.
     expect(res.headers["content-length"]).toBeUndefined();
     const lines = res.body.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("id,start_time,end_time,type,customer,assistant,called_number,duration_seconds,cost,status,ended_reason,has_recording");
+    expect(lines[0]).toBe("id,start_time,end_time,type,customer,assistant,called_number,duration_seconds,cost,status,ended_reason,has_recording,summary,success,success_reason");
     expect(lines).toHaveLength(total + 1);
     const starts = lines.slice(1).map((l) => l.split(",")[1]!);
     expect(starts[0]).toBe(new Date(base + (total - 1) * 60_000).toISOString());
     expect(starts.at(-1)).toBe(new Date(base).toISOString());
     expect(new Set(lines.slice(1).map((l) => l.split(",")[0])).size).toBe(total);
     // The newest (i = 2344, even) is a test call: the Customer is the user.
-    expect(lines[1]!.split(",").slice(3)).toEqual(["Test", "Jo", "", "", "65.0", "0.06", "completed", "User ended call", "no"]);
+    expect(lines[1]!.split(",").slice(3)).toEqual(["Test", "Jo", "", "", "65.0", "0.06", "completed", "User ended call", "no", "", "", ""]);
     expect(lines[2]!.split(",").slice(3, 5)).toEqual(["Real", "+15550000000"]);
 
     const real = await as(file.app, jo).get("/api/calls/export.csv?type=real&from=2025-06-01T00:00:00Z&to=2025-06-01T00:10:00Z");
@@ -117,7 +131,7 @@ describe("GET /api/calls/export.csv", () => {
     await file.db.insert(calls).values({ ...ended(kim.userId, "2026-03-01T09:00:00Z", 10, 0.01, 'Tool "x" failed, badly', true), assistantId: bot!.id });
     const line = (await as(file.app, kim).get("/api/calls/export.csv")).body.split("\r\n")[1]!;
     expect(line).toContain(`,"'=HYPERLINK(""x"")",`);
-    expect(line).toContain(`,error,"Tool ""x"" failed, badly",no`);
+    expect(line).toContain(`,error,"Tool ""x"" failed, badly",no,,,`);
   });
 
   it("refuses bad filters before streaming anything", async () => {

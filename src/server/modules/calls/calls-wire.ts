@@ -10,12 +10,14 @@ import {
   type CallSummary,
   type ProviderCost,
 } from "../../../shared/call-records.ts";
+import { callAnalysisSchema, type CallAnalysis } from "../../../shared/analysis.ts";
 import { toolUseSchema, transcriptEntrySchema } from "../../../shared/calls.ts";
 import type { UrlSigner } from "../../storage/signed-url.ts";
 import type { CallRecordRow, CallSummaryRow } from "./calls-history.repo.ts";
 
 /** `customer` names the signed-in user: the Customer of a test call made from the browser. */
 export function toCallSummary(row: CallSummaryRow, customer: string): CallSummary {
+  const analysis = toCallAnalysis(row.analysis);
   return {
     id: row.id,
     assistant_id: row.assistantId,
@@ -31,7 +33,15 @@ export function toCallSummary(row: CallSummaryRow, customer: string): CallSummar
     status: row.status ?? "completed",
     ended_reason: row.endedReason,
     has_recording: row.hasRecording,
+    analysis_status: analysis?.status ?? null,
+    success: analysis?.status === "done" ? (analysis.success?.value ?? null) : null,
   };
+}
+
+/** The stored analysis as the wire shows it (the server's run ids dropped); null when unreadable. */
+export function toCallAnalysis(raw: unknown): CallAnalysis | null {
+  const parsed = callAnalysisSchema.safeParse(raw);
+  return parsed.success ? parsed.data : null;
 }
 
 export function toCallRecord(row: CallRecordRow, customer: string, signer: UrlSigner, log: FastifyBaseLogger): CallRecord {
@@ -42,6 +52,7 @@ export function toCallRecord(row: CallRecordRow, customer: string, signer: UrlSi
     caller_number: row.callerNumber,
     logs: toLogs(row.logs),
     provider_cost: toProviderCost(row.providerCost),
+    analysis: toCallAnalysis(row.analysis),
   };
 }
 

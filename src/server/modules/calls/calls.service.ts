@@ -13,6 +13,7 @@ import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts
 import type { PhoneCallParty, Transport } from "../../voice/seams.ts";
 import type { CallTransfer } from "../../voice/builtins.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
+import type { EndedCall } from "../analysis/analysis.service.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
 import type { CredentialsService } from "../credentials/credentials.service.ts";
 import type { ToolsService } from "../tools/tools.service.ts";
@@ -67,9 +68,11 @@ export interface CallsServiceDeps {
   credentials: CredentialsService;
   /** call.* events go out as webhooks (the webhooks module's emit). */
   emit: EmitEvent;
+  /** Told once each call has ended and its record is written (post-call analysis); must not throw. */
+  onCallEnded?: (call: EndedCall) => Promise<void>;
 }
 
-export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials, emit }: CallsServiceDeps) {
+export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials, emit, onCallEnded }: CallsServiceDeps) {
   const { db, config, storage } = ctx;
   const store = createDbCallStore(db, ctx.instance.id);
   const callEvents = createCallEvents({ db, publicUrl: config.publicUrl, emit });
@@ -160,6 +163,11 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, 
       void session.closed.then((outcome) => events.ended(outcome.callId), () => undefined);
       session.start();
       liveCalls.add(session);
+      if (onCallEnded) {
+        void session.closed.then((outcome) =>
+          onCallEnded({ callId: outcome.verified ? outcome.callId : null, userId: call.userId, assistantId: call.assistant.id, transcript: outcome.logs.transcript }),
+        );
+      }
       return session;
     },
   };

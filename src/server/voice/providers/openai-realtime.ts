@@ -109,6 +109,9 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     const ws = new WebSocket(realtimeUrl(this.options.baseUrl, this.options.model), {
       headers: { Authorization: `Bearer ${this.options.apiKey}` },
       handshakeTimeout: 15_000,
+      // Not offered (`ws` offers it by default): audio messages hardly compress, and zlib per
+      // message cost two to three times the CPU and queued messages (docs/decisions/038-provider-socket-options.md).
+      perMessageDeflate: false,
     });
     this.ws = ws;
     ws.on("open", () => {

@@ -3,6 +3,8 @@ import type { ReactNode } from "react";
 import type { Assistant } from "@shared/assistants";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
+import { DEFAULT_ANALYSIS_SETTINGS, SUCCESS_SCALE_LABELS } from "@shared/analysis";
+import { AnalysePastCalls } from "./analyse-past-calls";
 import { longDate } from "./assistant-dates";
 
 interface AssistantDetailsProps {
@@ -13,6 +15,8 @@ interface AssistantDetailsProps {
 
 /** The read-only side panel of spec §2 (the name is the panel's title): every field, with its fallback when empty. */
 export function AssistantDetails({ assistant, onEdit, onTestCall }: AssistantDetailsProps) {
+  // A record from an older server has none: it is analysed with the defaults.
+  const analysis = assistant.analysis ?? DEFAULT_ANALYSIS_SETTINGS;
   return (
     <div className="grid gap-6 px-6 pb-8">
       <div className="flex flex-wrap gap-2">
@@ -64,6 +68,17 @@ export function AssistantDetails({ assistant, onEdit, onTestCall }: AssistantDet
               ))}
             </ul>
           )}
+        </Field>
+        <Field label="Analysis">
+          {[
+            analysis.summary.enabled ? "Summary: On" : "Summary: Off",
+            `Data to extract: ${analysis.fields.map((f) => f.name).join(", ") || "none"}`,
+            `Success: ${SUCCESS_SCALE_LABELS[analysis.success.scale]}${analysis.success.categories ? ` (${analysis.success.categories.join(", ")})` : ""}`,
+            `Model: ${analysis.model}`,
+          ].join("\n")}
+          <div className="mt-3">
+            <AnalysePastCalls assistantId={assistant.id} />
+          </div>
         </Field>
         <Field label="Call controls">
           {`Assistant can end the call: ${assistant.allow_end_call ? "On" : "Off"}\nKeypad input: ${assistant.keypad_input ? "On" : "Off"}`}

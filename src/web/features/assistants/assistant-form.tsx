@@ -8,12 +8,14 @@ import {
   type AssistantFormValues,
   type AssistantInput,
 } from "@shared/assistants";
+import { DEFAULT_ANALYSIS_SETTINGS } from "@shared/analysis";
 import { SelectField } from "@/components/select-field";
 import { SheetFormFooter } from "@/components/sheet-form-footer";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
+import { AnalysisFields } from "./analysis-fields";
 import { HandoffFields } from "./handoff-fields";
 import { ToolPicker } from "./tool-picker";
 
@@ -47,6 +49,7 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
       transfer_destinations: assistant?.transfer_destinations ?? [],
       allow_end_call: assistant?.allow_end_call ?? true,
       keypad_input: assistant?.keypad_input ?? true,
+      analysis: assistant?.analysis ?? DEFAULT_ANALYSIS_SETTINGS,
     },
   });
   const { errors, isSubmitting, isDirty } = form.formState;
@@ -113,6 +116,8 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
         </div>
 
         <HandoffFields control={form.control} register={form.register} errors={errors} />
+
+        <AnalysisFields control={form.control} register={form.register} errors={errors} />
       </div>
 
       <SheetFormFooter

@@ -16,6 +16,8 @@ function usageText(line: ProviderCostLine): string {
   return parts.length ? `${parts.join(", ")} tokens` : "No usage reported";
 }
 
+const COST_LINE_LABELS: Record<ProviderCostLine["kind"], string> = { realtime: "Conversation", transcription: "Transcription", analysis: "Analysis" };
+
 /** The billed tariff beside what the call cost at the AI provider (from the usage it reported). */
 export function CallCostBreakdown({ call }: { call: Pick<CallRecord, "cost" | "provider_cost" | "end_time"> }) {
   const provider = call.provider_cost;
@@ -36,7 +38,7 @@ export function CallCostBreakdown({ call }: { call: Pick<CallRecord, "cost" | "p
           {provider.lines.map((line) => (
             <li key={`${line.kind}-${line.model}`} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1" data-testid="cost-line">
               <span>
-                <span className="font-medium">{line.kind === "realtime" ? "Conversation" : "Transcription"}</span>{" "}
+                <span className="font-medium">{COST_LINE_LABELS[line.kind]}</span>{" "}
                 <span className="font-mono text-xs text-muted-foreground">{line.model}</span>
                 <span className="block text-xs text-muted-foreground">{usageText(line)}</span>
               </span>

@@ -8,6 +8,7 @@ import { Separator } from "@/components/ui/separator";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { cn } from "@/lib/utils";
 import { Spinner } from "@/components/ui/spinner";
+import { CallAnalysisPanel } from "./call-analysis";
 import { CallAudioPlayer } from "./call-audio-player";
 import { CallCostBreakdown } from "./call-cost-breakdown";
 import { AssistantName, CallDuration, CallStatusBadge, formatCallDate } from "./call-format";
@@ -80,6 +81,10 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
 
         {call && (
           <div className="grid gap-7 px-6 pt-2 pb-8">
+            <Section title="Analysis">
+              {full ? <CallAnalysisPanel callId={full.id} analysis={full.analysis} ended={full.end_time !== null} /> : <Loading />}
+            </Section>
+
             <Section title="Call Information">
               <dl className="grid grid-cols-2 gap-x-6 gap-y-4 rounded-lg border p-4 sm:grid-cols-3">
                 <Field label="Date" className="col-span-2 sm:col-span-1">

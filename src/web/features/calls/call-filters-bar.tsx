@@ -8,6 +8,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { api } from "@/lib/api";
+import { CallAnalysisFilters } from "./call-analysis-filters";
 import type { CallViewFilters } from "./use-call-filters";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -46,7 +47,7 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
         <Input
           type="search"
           aria-label="Search calls"
-          placeholder="Search transcripts or caller number"
+          placeholder="Search transcripts, summaries or caller number"
           className="pl-8"
           maxLength={CALL_QUERY_MAX_LENGTH}
           value={text}
@@ -97,6 +98,9 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
         <X />
         Clear filters
       </Button>
+      <div className="sm:col-span-2 lg:col-span-7">
+        <CallAnalysisFilters filters={filters} assistants={assistants.data ?? []} onChange={onChange} />
+      </div>
     </div>
   );
 }

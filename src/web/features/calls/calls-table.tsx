@@ -1,6 +1,7 @@
 import type { KeyboardEvent } from "react";
 import { formatCost, type CallSummary } from "@shared/call-records";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { SuccessBadge } from "./call-analysis";
 import { AssistantName, CallDuration, CallStatusBadge, CallTypeBadge, formatCallDate } from "./call-format";
 
 interface CallsTableProps {
@@ -21,6 +22,7 @@ export function CallsTable({ calls, selectedId, onOpen }: CallsTableProps) {
             <TableHead className="hidden md:table-cell">Assistant</TableHead>
             <TableHead>Duration</TableHead>
             <TableHead className="hidden sm:table-cell">Cost</TableHead>
+            <TableHead className="hidden md:table-cell">Success</TableHead>
             <TableHead className="pr-4">Status</TableHead>
           </TableRow>
         </TableHeader>
@@ -61,6 +63,9 @@ export function CallsTable({ calls, selectedId, onOpen }: CallsTableProps) {
               </TableCell>
               <TableCell className="hidden tabular-nums sm:table-cell">
                 <span className={call.cost === null ? "text-muted-foreground" : undefined}>{formatCost(call.cost)}</span>
+              </TableCell>
+              <TableCell className="hidden md:table-cell">
+                <SuccessBadge value={call.success} />
               </TableCell>
               <TableCell className="max-w-[9rem] pr-4 sm:max-w-[14rem]">
                 <CallStatusBadge call={call} />

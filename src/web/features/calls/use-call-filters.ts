@@ -14,6 +14,10 @@ export interface CallViewFilters {
   from?: string;
   to?: string;
   q?: string;
+  /** The analysis's success value: pass, fail or a category. */
+  success?: string;
+  /** Extracted data: `{ order_id: "42" }` (equals) or `{ "note.contains": "late" }`, as data.<key> in the URL. */
+  data?: Record<string, string>;
 }
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -31,7 +35,21 @@ export function toApiFilters(view: CallViewFilters): CallFilters {
   const from = view.from ? localMidnight(view.from) : undefined;
   const to = view.to ? localMidnight(view.to, 1) : undefined;
   const inverted = from && to && from >= to;
-  return { assistant_id: view.assistant_id, type: view.type, status: view.status, q: view.q, from: inverted ? undefined : from, to: inverted ? undefined : to };
+  return {
+    assistant_id: view.assistant_id,
+    type: view.type,
+    status: view.status,
+    q: view.q,
+    from: inverted ? undefined : from,
+    to: inverted ? undefined : to,
+    success: view.success,
+    data: view.data,
+  };
+}
+
+function dataFilters(params: URLSearchParams): Record<string, string> | undefined {
+  const data = Object.fromEntries([...params].filter(([key, value]) => key.startsWith("data.") && value !== "").map(([key, value]) => [key.slice(5), value]));
+  return Object.keys(data).length > 0 ? data : undefined;
 }
 
 export function useCallFilters() {
@@ -44,6 +62,8 @@ export function useCallFilters() {
       from: DAY.test(params.get("from") ?? "") ? params.get("from")! : undefined,
       to: DAY.test(params.get("to") ?? "") ? params.get("to")! : undefined,
       q: params.get("q")?.trim() || undefined,
+      success: params.get("success")?.trim() || undefined,
+      data: dataFilters(params),
     }),
     [params],
   );

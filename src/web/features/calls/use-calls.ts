@@ -9,6 +9,7 @@ import {
   type CallRecord,
   type CallStats,
 } from "@shared/call-records";
+import type { CallAnalysis } from "@shared/analysis";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -43,7 +44,17 @@ export function useCall(id: string | null) {
     queryKey: [...callsQueryKey, "one", id],
     queryFn: () => logged(() => api<CallRecord>(`/api/calls/${id}`)),
     enabled: id !== null,
-    refetchInterval: (query) => (query.state.data && !query.state.data.end_time ? CALLS_REFRESH_MS : false),
+    // Also while its analysis runs, so the result appears without a reload.
+    refetchInterval: (query) => (query.state.data && (!query.state.data.end_time || query.state.data.analysis?.status === "pending") ? CALLS_REFRESH_MS : false),
+  });
+}
+
+/** "Run again" / "Retry": the call's analysis with the assistant's current settings. */
+export function useRunAnalysis() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<CallAnalysis>(`/api/calls/${id}/analysis`, { method: "POST", body: {} }),
+    onSuccess: () => client.invalidateQueries({ queryKey: callsQueryKey }),
   });
 }
 

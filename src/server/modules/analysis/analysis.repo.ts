@@ -1,0 +1,148 @@
+/**
+ * The analysis's SQL: the `analysis` column of `calls` (and its line in `provider_cost`), and
+ * the "Analyse past calls" runs. Writes of a result are compare-and-set on the run id stored in
+ * the pending analysis, so a job that runs twice (at-least-once delivery) or a run superseded by
+ * "Run again" never writes twice nor over a newer one; nothing else of the record is touched.
+ */
+import { and, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
+import type { CallAnalysis } from "../../../shared/analysis.ts";
+import type { ProviderCost, ProviderCostLine } from "../../../shared/call-records.ts";
+import type { Db } from "../../db/client.ts";
+import { analysisRuns, assistants, calls } from "../../db/schema.ts";
+
+/** What the column holds: the wire shape plus which request it answers (never sent to clients). */
+export type StoredAnalysis = CallAnalysis & {
+  /** The request this analysis belongs to; only its job may complete it. */
+  run: string;
+  /** The "Analyse past calls" run that asked for it, whose progress it counts in. */
+  batch?: string;
+};
+
+export async function findCallForAnalysis(db: Db, callId: string) {
+  const [row] = await db
+    .select({
+      id: calls.id,
+      userId: calls.userId,
+      assistantId: calls.assistantId,
+      assistantName: sql<string | null>`coalesce(${assistants.name}, ${calls.assistantName})`,
+      endTime: calls.endTime,
+      logs: calls.logs,
+      analysis: calls.analysis,
+    })
+    .from(calls)
+    .leftJoin(assistants, and(eq(assistants.id, calls.assistantId), eq(assistants.userId, calls.userId)))
+    .where(eq(calls.id, callId));
+  return row ? { ...row, analysis: row.analysis as StoredAnalysis | null } : null;
+}
+
+/** The owner's ended call, for "Run again" (another user's call is absent). */
+export async function findOwnEndedCall(db: Db, userId: string, callId: string) {
+  const [row] = await db
+    .select({ id: calls.id, endTime: calls.endTime, assistantId: calls.assistantId })
+    .from(calls)
+    .where(and(eq(calls.userId, userId), eq(calls.id, callId)));
+  return row ?? null;
+}
+
+/**
+ * Makes `analysis` (pending, or skipped) the call's, replacing any earlier one. A pending one it
+ * supersedes is counted as finished in its own "Analyse past calls" run, whose job will now
+ * find itself superseded and write nothing. The same run begun again changes nothing.
+ */
+export async function beginAnalysis(db: Db, callId: string, analysis: StoredAnalysis): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [row] = await tx.select({ analysis: calls.analysis }).from(calls).where(eq(calls.id, callId)).for("update");
+    const previous = row?.analysis as StoredAnalysis | null | undefined;
+    if (!row || previous?.run === analysis.run) return;
+    await tx.update(calls).set({ analysis }).where(eq(calls.id, callId));
+    if (previous?.status === "pending" && previous.batch) await countFinished(tx, previous.batch);
+    if (analysis.status !== "pending" && analysis.batch) await countFinished(tx, analysis.batch);
+  });
+}
+
+type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+const countFinished = (tx: Tx, batch: string) =>
+  tx
+    .update(analysisRuns)
+    .set({ finished: sql`${analysisRuns.finished} + 1` })
+    .where(eq(analysisRuns.id, batch));
+
+function withAnalysisLine(cost: ProviderCost | null, line: ProviderCostLine): ProviderCost {
+  const lines = [...(cost?.lines ?? [])];
+  const i = lines.findIndex((l) => l.kind === "analysis" && l.model === line.model);
+  if (i < 0) lines.push(line);
+  else {
+    const old = lines[i]!;
+    lines[i] = {
+      ...old,
+      text_in: old.text_in + line.text_in,
+      text_cached: old.text_cached + line.text_cached,
+      text_out: old.text_out + line.text_out,
+      cost: old.cost === null || line.cost === null ? null : old.cost + line.cost,
+    };
+  }
+  const total = lines.some((l) => l.cost === null) ? null : lines.reduce((sum, l) => sum + l.cost!, 0);
+  return { total, lines };
+}
+
+/**
+ * Writes the outcome of run `run` if it is still the call's pending analysis; with a cost line,
+ * adds it to the call's provider cost. Returns false when the run was superseded or already written.
+ */
+export async function completeAnalysis(db: Db, callId: string, run: string, analysis: StoredAnalysis, costLine: ProviderCostLine | null): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx
+      .select({ analysis: calls.analysis, providerCost: calls.providerCost })
+      .from(calls)
+      .where(eq(calls.id, callId))
+      .for("update");
+    const current = row?.analysis as StoredAnalysis | null | undefined;
+    if (!row || current?.run !== run || current.status !== "pending") return false;
+    await tx
+      .update(calls)
+      .set(costLine ? { analysis, providerCost: withAnalysisLine(row.providerCost, costLine) } : { analysis })
+      .where(eq(calls.id, callId));
+    if (analysis.batch) await countFinished(tx, analysis.batch);
+    return true;
+  });
+}
+
+/** The assistant's ended calls for "Analyse past calls": the last `last`, or those started in [from, to). */
+export async function callsForBackfill(db: Db, userId: string, assistantId: string, choice: { last?: number; from?: string; to?: string }, max: number): Promise<string[]> {
+  const parts = [eq(calls.userId, userId), eq(calls.assistantId, assistantId), isNotNull(calls.endTime)];
+  if (choice.from) parts.push(gte(calls.startTime, new Date(choice.from)));
+  if (choice.to) parts.push(lt(calls.startTime, new Date(choice.to)));
+  const rows = await db
+    .select({ id: calls.id })
+    .from(calls)
+    .where(and(...parts))
+    .orderBy(desc(calls.startTime), desc(calls.id))
+    .limit(Math.min(choice.last ?? max, max));
+  return rows.map((r) => r.id);
+}
+
+export async function insertRun(db: Db, userId: string, assistantId: string, total: number) {
+  const [row] = await db.insert(analysisRuns).values({ userId, assistantId, total, finished: 0 }).returning();
+  return row!;
+}
+
+export async function findRun(db: Db, userId: string, assistantId: string, runId: string) {
+  const [row] = await db
+    .select()
+    .from(analysisRuns)
+    .where(and(eq(analysisRuns.userId, userId), eq(analysisRuns.assistantId, assistantId), eq(analysisRuns.id, runId)));
+  return row ?? null;
+}
+
+/** The assistant's most recent run (what the page shows progress of). */
+export async function latestRun(db: Db, userId: string, assistantId: string) {
+  const [row] = await db
+    .select()
+    .from(analysisRuns)
+    .where(and(eq(analysisRuns.userId, userId), eq(analysisRuns.assistantId, assistantId)))
+    .orderBy(desc(analysisRuns.createdAt))
+    .limit(1);
+  return row ?? null;
+}
+
+export type AnalysisRunRow = typeof analysisRuns.$inferSelect;

@@ -1,0 +1,252 @@
+/**
+ * Post-call analysis: once a call has ended, its transcript goes to the account's text model
+ * through the Responses API (Structured Outputs) off the call path, as a job on the one durable
+ * queue (src/server/jobs): retried with backoff on 429, 5xx and timeouts, kept across restarts,
+ * taken by one instance. The record's `analysis` says pending, done, failed (with why) or
+ * skipped; its cost becomes the call's "analysis" cost line. Nothing else of the record changes.
+ */
+import { randomUUID } from "node:crypto";
+import {
+  ANALYSIS_MESSAGES,
+  callAnalysisSchema,
+  MAX_BACKFILL_CALLS,
+  type AnalysisBackfillInput,
+  type AnalysisRun,
+  type AnalysisSettings,
+  type CallAnalysis,
+} from "../../../shared/analysis.ts";
+import { callRecordLogsSchema } from "../../../shared/call-records.ts";
+import type { TranscriptEntry } from "../../../shared/calls.ts";
+import { isUuid } from "../../../shared/ids.ts";
+import type { Db } from "../../db/client.ts";
+import { AppError, notFound } from "../../errors.ts";
+import type { JobContext, JobQueue } from "../../jobs/job-queue.ts";
+import { createResponsesClient, ResponsesError } from "../../openai/responses-client.ts";
+import { textCost } from "../../voice/provider-prices.ts";
+import { analysisSettingsOf } from "../assistants/assistants.repo.ts";
+import type { EmitEvent } from "../calls/call-events.ts";
+import type { AssistantsService } from "../assistants/assistants.service.ts";
+import type { CredentialsService } from "../credentials/credentials.service.ts";
+import { analysisRequest, hasCallerTurn, readAnswer } from "./analysis-request.ts";
+import * as repo from "./analysis.repo.ts";
+
+export const ANALYSIS_JOB = "call-analysis";
+/** Fans an "Analyse past calls" run out into one analysis job per call. */
+export const ANALYSIS_BACKFILL_JOB = "call-analysis-backfill";
+/** The backoff between attempts of one analysis: a rate limit or an outage usually passes within these. */
+export const ANALYSIS_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000] as const;
+
+export interface AnalysisJob {
+  callId: string;
+  /** Which request of the call this is (the pending analysis names it). */
+  run: string;
+  /** The assistant's settings when it was asked for (the end of the call, or "Run again"). */
+  settings: AnalysisSettings;
+}
+
+export interface AnalysisServiceDeps {
+  db: Db;
+  openaiBaseUrl: string;
+  jobs: Pick<JobQueue, "send" | "register">;
+  assistants: Pick<AssistantsService, "forCall">;
+  credentials: Pick<CredentialsService, "readUsable">;
+  logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+  /** call.analyzed goes out as a webhook (the webhooks module's emit). */
+  emit: EmitEvent;
+  /** Analyses run at once per instance. */
+  concurrency: number;
+  /** One Responses request longer than this is a (retryable) timeout. */
+  requestTimeoutMs?: number;
+  retryDelaysMs?: readonly number[];
+}
+
+export interface AnalysisBackfillJob {
+  batch: string;
+  callIds: string[];
+  settings: AnalysisSettings;
+}
+
+/** What the end of a call tells the analysis. */
+export interface EndedCall {
+  callId: string | null;
+  userId: string;
+  assistantId: string;
+  transcript: readonly TranscriptEntry[];
+}
+
+const pending = (settings: AnalysisSettings, run: string, batch?: string): repo.StoredAnalysis => ({
+  status: "pending",
+  summary: null,
+  data: {},
+  success: null,
+  model: settings.model,
+  cost: null,
+  completed_at: null,
+  run,
+  ...(batch ? { batch } : {}),
+});
+
+/** Why an analysis failed, in words a user can act on. */
+function failureText(err: unknown): string {
+  if (err instanceof ResponsesError) {
+    if (err.status === 401) return "OpenAI refused the API key: check it in Settings.";
+    if (err.code === "insufficient_quota") return "OpenAI says the account's quota is used up: check its billing.";
+    if (err.status === 429) return "OpenAI kept answering \"rate limit reached\"; try again later.";
+    if (err.code === "timeout") return "OpenAI did not answer in time; try again later.";
+    if (err.status >= 500 || err.status === 0) return `OpenAI could not be reached or failed (${err.status || err.code}); try again later.`;
+    return `OpenAI refused the analysis: ${err.message}`;
+  }
+  return "The analysis failed unexpectedly; try again.";
+}
+
+function toRun(row: repo.AnalysisRunRow): AnalysisRun {
+  return {
+    id: row.id,
+    assistant_id: row.assistantId,
+    status: row.finished >= row.total ? "done" : "running",
+    total: row.total,
+    finished: Math.min(row.finished, row.total),
+    created_at: row.createdAt.toISOString(),
+  };
+}
+
+export function createAnalysisService(deps: AnalysisServiceDeps) {
+  const { db, jobs, logger } = deps;
+
+  async function settingsFor(userId: string, assistantId: string | null): Promise<AnalysisSettings> {
+    const assistant = assistantId ? await deps.assistants.forCall(userId, assistantId) : null;
+    return analysisSettingsOf(assistant ?? { analysis: null });
+  }
+
+  /**
+   * Marks the call pending and queues its job. The job's key is the run id, so sending the same
+   * run twice (a backfill resumed after a restart names its runs by batch and call) queues once.
+   */
+  async function request(callId: string, settings: AnalysisSettings, batch?: string): Promise<repo.StoredAnalysis> {
+    const analysis = pending(settings, batch ? `${batch}:${callId}` : randomUUID(), batch);
+    await repo.beginAnalysis(db, callId, analysis);
+    await jobs.send<AnalysisJob>(ANALYSIS_JOB, { callId, run: analysis.run, settings }, { key: analysis.run });
+    return analysis;
+  }
+
+  async function finish(callId: string, run: string, settings: AnalysisSettings, outcome: Partial<repo.StoredAnalysis> & Pick<CallAnalysis, "status">, usage?: { input_tokens: number; cached_tokens: number; output_tokens: number }) {
+    const call = await repo.findCallForAnalysis(db, callId);
+    const cost = usage ? textCost(settings.model, usage) : null;
+    const analysis: repo.StoredAnalysis = {
+      ...pending(settings, run, call?.analysis?.batch),
+      ...outcome,
+      cost: usage ? cost : outcome.status === "skipped" ? 0 : null,
+      completed_at: new Date().toISOString(),
+    };
+    const line = usage
+      ? { model: settings.model, kind: "analysis" as const, text_in: usage.input_tokens - usage.cached_tokens, text_cached: usage.cached_tokens, audio_in: 0, audio_cached: 0, text_out: usage.output_tokens, audio_out: 0, seconds: 0, cost }
+      : null;
+    const written = await repo.completeAnalysis(db, callId, run, analysis, line);
+    if (written && call) await analyzed(call.userId, callId, call.assistantId, analysis);
+    return written;
+  }
+
+  /** call.analyzed: the call's id and its analysis, once per finished analysis (never throws). */
+  async function analyzed(userId: string, callId: string, assistantId: string | null, analysis: repo.StoredAnalysis) {
+    await deps.emit(userId, "call.analyzed", { call_id: callId, assistant_id: assistantId, analysis: callAnalysisSchema.parse(analysis) }).catch((err: unknown) => {
+      logger.warn({ err, callId }, "emitting call.analyzed failed");
+    });
+  }
+
+  /** The queue's handler: one attempt at one analysis. Throws only to be retried. */
+  async function handle(job: AnalysisJob, context: JobContext): Promise<void> {
+    const call = await repo.findCallForAnalysis(db, job.callId);
+    // Deleted, superseded by "Run again", or already written by an earlier delivery of this job.
+    if (!call || call.analysis?.run !== job.run || call.analysis.status !== "pending") return;
+    const logs = callRecordLogsSchema.safeParse(call.logs);
+    const transcript = logs.success ? (logs.data.transcript ?? []) : [];
+    if (!hasCallerTurn(transcript)) {
+      await finish(job.callId, job.run, job.settings, { status: "skipped" });
+      return;
+    }
+    const apiKey = await deps.credentials.readUsable(call.userId, "openai_api_key");
+    if (!apiKey) {
+      await finish(job.callId, job.run, job.settings, { status: "failed", error: ANALYSIS_MESSAGES.noApiKey });
+      return;
+    }
+    const client = createResponsesClient({ baseUrl: deps.openaiBaseUrl, apiKey, timeoutMs: deps.requestTimeoutMs });
+    try {
+      const { value, result } = await client.createJson(analysisRequest(job.settings, call.assistantName ?? "the assistant", transcript));
+      const answer = readAnswer(value, job.settings);
+      const usage = { input_tokens: result.usage.input_tokens, cached_tokens: result.usage.input_tokens_details?.cached_tokens ?? 0, output_tokens: result.usage.output_tokens };
+      await finish(job.callId, job.run, job.settings, { status: "done", ...answer }, usage);
+    } catch (err) {
+      const retry = err instanceof ResponsesError && err.retryable && !context.lastAttempt;
+      logger.warn({ callId: job.callId, attempt: context.attempt, retry, code: err instanceof ResponsesError ? err.code : undefined, err }, "call analysis attempt failed");
+      if (retry) throw err;
+      await finish(job.callId, job.run, job.settings, { status: "failed", error: failureText(err) });
+    }
+  }
+
+  async function fanOut(job: AnalysisBackfillJob): Promise<void> {
+    for (const callId of job.callIds) await request(callId, job.settings, job.batch);
+  }
+
+  jobs.register<AnalysisBackfillJob>(ANALYSIS_BACKFILL_JOB, fanOut, { retryDelaysMs: [5_000, 30_000, 120_000] });
+  jobs.register<AnalysisJob>(ANALYSIS_JOB, handle, {
+    concurrency: deps.concurrency,
+    retryDelaysMs: deps.retryDelaysMs ?? ANALYSIS_RETRY_DELAYS_MS,
+    // Longer than one request may take, so a run is failed over only when its instance died.
+    timeoutMs: Math.max(5 * 60_000, (deps.requestTimeoutMs ?? 60_000) * 2),
+  });
+
+  return {
+    /**
+     * After a call has ended and its record is written (never throws: a failure here must not
+     * touch the call). Without a caller turn the call is "skipped" at once, with no job.
+     */
+    async afterCall(call: EndedCall): Promise<void> {
+      if (!call.callId) return;
+      try {
+        const settings = await settingsFor(call.userId, call.assistantId);
+        if (hasCallerTurn(call.transcript)) await request(call.callId, settings);
+        else {
+          const skipped: repo.StoredAnalysis = { ...pending(settings, randomUUID()), status: "skipped", cost: 0, completed_at: new Date().toISOString() };
+          await repo.beginAnalysis(db, call.callId, skipped);
+          await analyzed(call.userId, call.callId, call.assistantId, skipped);
+        }
+      } catch (err) {
+        logger.warn({ err, callId: call.callId }, "queueing the call's analysis failed");
+      }
+    },
+
+    /** "Run again": with the assistant's current settings (after a rubric change, say). */
+    async runAgain(userId: string, callId: string): Promise<CallAnalysis> {
+      const call = isUuid(callId) ? await repo.findOwnEndedCall(db, userId, callId) : null;
+      if (!call) throw notFound("Call");
+      if (!call.endTime) throw new AppError(409, "call_in_progress", ANALYSIS_MESSAGES.inProgress);
+      const analysis = await request(call.id, await settingsFor(userId, call.assistantId));
+      // Parsing drops the run ids, which stay on the server.
+      return callAnalysisSchema.parse(analysis);
+    },
+
+    /** "Analyse past calls": the assistant's last N ended calls or those of a date range, at most MAX_BACKFILL_CALLS. */
+    async analysePast(userId: string, assistantId: string, input: AnalysisBackfillInput): Promise<AnalysisRun> {
+      const assistant = isUuid(assistantId) ? await deps.assistants.forCall(userId, assistantId) : null;
+      if (!assistant) throw notFound("Assistant");
+      const latest = await repo.latestRun(db, userId, assistantId);
+      if (latest && latest.finished < latest.total) throw new AppError(409, "analysis_running", ANALYSIS_MESSAGES.backfillRunning);
+      const ids = await repo.callsForBackfill(db, userId, assistantId, input, MAX_BACKFILL_CALLS);
+      const run = await repo.insertRun(db, userId, assistantId, ids.length);
+      // Each call becomes its own job, queued in the background: the queue's concurrency bounds the
+      // work, and the run's progress counts the calls as they finish.
+      if (ids.length > 0) await jobs.send<AnalysisBackfillJob>(ANALYSIS_BACKFILL_JOB, { batch: run.id, callIds: ids, settings: analysisSettingsOf(assistant) }, { key: run.id });
+      logger.info({ assistantId, runId: run.id, calls: ids.length }, "analysing past calls");
+      return toRun((await repo.findRun(db, userId, assistantId, run.id))!);
+    },
+
+    async pastRun(userId: string, assistantId: string, runId: string | null): Promise<AnalysisRun | null> {
+      if (!isUuid(assistantId) || (runId !== null && !isUuid(runId))) throw notFound(runId ? "Analysis run" : "Assistant");
+      const row = runId ? await repo.findRun(db, userId, assistantId, runId) : await repo.latestRun(db, userId, assistantId);
+      if (runId && !row) throw notFound("Analysis run");
+      return row ? toRun(row) : null;
+    },
+  };
+}
+
+export type AnalysisService = ReturnType<typeof createAnalysisService>;
