@@ -107,6 +107,8 @@ export const callRecordSchema = callSummarySchema.extend({
   recording_url: z.string().nullable(),
   /** Phone calls: the caller's number (E.164); null for browser test calls. */
   caller_number: z.string().nullable(),
+  /** Phone calls: Twilio's CallSid (CA…), how Twilio's console and support name the call; null for test calls. */
+  call_sid: z.string().nullable(),
   /** null when the record has no logs at all. */
   logs: callRecordLogsSchema.nullable(),
   provider_cost: providerCostSchema.nullable(),
@@ -259,6 +261,7 @@ export const CALL_MESSAGES = {
   badCursor: "The cursor is not valid; start again from the first page",
   badTimeZone: "tz must be an IANA time zone such as Europe/Paris",
   badRange: "from must be before to",
+  invertedRange: "“From” is later than “To”: the date range is ignored until you fix it.",
 } as const;
 
 // ---------------------------------------------------------------------------

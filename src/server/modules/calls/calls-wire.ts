@@ -51,6 +51,7 @@ export function toCallRecord(row: CallRecordRow, customer: string, signer: UrlSi
     user_id: row.userId,
     recording_url: recordingUrl(row, signer, log),
     caller_number: row.callerNumber,
+    call_sid: row.providerCallSid,
     logs: toLogs(row.logs),
     provider_cost: toProviderCost(row.providerCost),
     analysis: toCallAnalysis(row.analysis),

@@ -107,6 +107,11 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
                 </Field>
                 {full?.caller_number && <Field label="Caller">{full.caller_number}</Field>}
                 {call.called_number && <Field label="Number Called">{call.called_number}</Field>}
+                {full?.call_sid && (
+                  <Field label="Twilio Call SID" wide>
+                    <span className="font-mono text-xs break-all select-all">{full.call_sid}</span>
+                  </Field>
+                )}
                 <Field label="End Reason" wide>
                   {call.ended_reason ?? <span className="text-muted-foreground">{call.end_time ? "N/A" : "Call in progress"}</span>}
                 </Field>

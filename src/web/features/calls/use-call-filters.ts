@@ -32,11 +32,14 @@ function localMidnight(day: string, plusDays = 0): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-/** The view's filters as the API's (dates → instants; an inverted range is dropped rather than refused). */
+/** Whether the view's "From" day is after its "To" day (the range is then ignored, and the page says so). */
+export const isInvertedRange = (view: CallViewFilters): boolean => Boolean(view.from && view.to && view.from > view.to);
+
+/** The view's filters as the API's (dates → instants; an inverted range is ignored, see isInvertedRange). */
 export function toApiFilters(view: CallViewFilters): CallFilters {
   const from = view.from ? localMidnight(view.from) : undefined;
   const to = view.to ? localMidnight(view.to, 1) : undefined;
-  const inverted = from && to && from >= to;
+  const inverted = isInvertedRange(view);
   return {
     assistant_id: view.assistant_id,
     assistant_version: view.assistant_version,
