@@ -19,8 +19,9 @@ import { registerJsonBodyGuard } from "./http/json-body.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
 import { registerOpenApi } from "./http/openapi.ts";
 import { registerSpa } from "./http/spa.ts";
+import { isPagePath } from "../shared/page-paths.ts";
 import { accountPublicRoutes, accountRoutes } from "./modules/account/account.routes.ts";
-import { demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes.ts";
+import { demoRequestsOwnerRoutes, demoRequestsRoutes } from "./modules/demo-requests/demo-requests.routes.ts";
 import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
 import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
 import { callsRoutes } from "./modules/calls/calls.routes.ts";
@@ -32,6 +33,7 @@ import type { FrameMetrics } from "./voice/seams.ts";
 import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
+import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { campaignsRoutes } from "./modules/campaigns/campaigns.routes.ts";
 import { doNotCallRoutes } from "./modules/do-not-call/do-not-call.routes.ts";
@@ -182,6 +184,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     scope.addHook("onRequest", requireUser(auth, { authenticate: (key) => services.apiKeys.authenticate(key), counters }));
     // Authenticated modules are registered here.
     await scope.register(assistantsRoutes, { service: services.assistants });
+    await scope.register(versionsRoutes, { service: services.versions });
     await scope.register(toolsRoutes, { service: services.tools });
     await scope.register(credentialRoutes, { service: services.credentials });
     await scope.register(callsRoutes, { service: services.calls });
@@ -201,6 +204,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       });
       await sessionOnly.register(accountRoutes, { service: services.account });
       await sessionOnly.register(apiKeysRoutes, { service: services.apiKeys });
+      await sessionOnly.register(demoRequestsOwnerRoutes, { service: services.demoRequests });
     });
   });
 
@@ -220,7 +224,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       throw user ? new AppError(404, "not_found", "Not found") : unauthorized();
     }
     if (indexHtml && (req.method === "GET" || req.method === "HEAD")) {
-      return reply.header("cache-control", "no-cache").type("text/html; charset=utf-8").send(indexHtml);
+      // The app renders its own not-found page; the status says so too (crawlers, monitors).
+      const status = isPagePath(req.url.split("?")[0]!) ? 200 : 404;
+      return reply.status(status).header("cache-control", "no-cache").type("text/html; charset=utf-8").send(indexHtml);
     }
     return reply.status(404).type("text/plain").send("Not found");
   });

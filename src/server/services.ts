@@ -17,6 +17,7 @@ import { createCampaignsService } from "./modules/campaigns/campaigns.service.ts
 import { createDoNotCallService } from "./modules/do-not-call/do-not-call.service.ts";
 import { createOutboundService } from "./modules/outbound/outbound.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
+import { createVersionsService } from "./modules/versions/versions.service.ts";
 import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
 import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
@@ -35,8 +36,18 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const webhooks = createWebhooksService({ db, secrets, jobs, allowedHosts: config.toolAllowedHosts, logger: options.logger.child({ module: "webhooks" }), ...options.webhooks });
   const credentials = createCredentialsService({ db, secrets, config });
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
-  const assistants = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
-  const phoneNumbers = createPhoneNumbersService({ db, config, credentials });
+  const drafts = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
+  const versions = createVersionsService({ db, assistants: drafts });
+  // A new assistant is published as v1 when first saved, so its numbers answer with it at once.
+  const assistants: typeof drafts = {
+    ...drafts,
+    async create(userId, input) {
+      const created = await drafts.create(userId, input);
+      await versions.publishFirst(userId, created.id);
+      return created;
+    },
+  };
+  const phoneNumbers = createPhoneNumbersService({ db, config, credentials, versions });
   const doNotCall = createDoNotCallService({ db });
   const analysis = createAnalysisService({
     db,
@@ -54,6 +65,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     tokens: createCallTokens(config.appSecret, { counters }),
     liveCalls,
     assistants,
+    versions,
     tools,
     credentials,
     emit: webhooks.emit,
@@ -76,7 +88,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const campaigns = createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger: options.logger.child({ module: "campaigns" }), emit: webhooks.emit });
   
   const apiKeys = createApiKeysService({ db });
-  return { account, analysis, apiKeys, assistants, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools, webhooks };
+  return { account, analysis, apiKeys, assistants, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

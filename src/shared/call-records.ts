@@ -75,6 +75,8 @@ export const callSummarySchema = z.object({
   /** null once the assistant is deleted; the record keeps its name. */
   assistant_id: z.string().nullable(),
   assistant_name: z.string().nullable(),
+  /** The published version of the assistant the call ran; null for a test call of the draft (and older records). */
+  assistant_version: z.number().nullable(),
   type: z.enum(CALL_TYPES),
   /** The caller's number for phone calls; for browser test calls the user who made them. */
   customer: z.string().nullable(),
@@ -110,6 +112,8 @@ export const callRecordSchema = callSummarySchema.extend({
   recording_url: z.string().nullable(),
   /** Phone calls: the caller's number (E.164); null for browser test calls. */
   caller_number: z.string().nullable(),
+  /** Phone calls: Twilio's CallSid (CA…), how Twilio's console and support name the call; null for test calls. */
+  call_sid: z.string().nullable(),
   /** null when the record has no logs at all. */
   logs: callRecordLogsSchema.nullable(),
   provider_cost: providerCostSchema.nullable(),
@@ -139,6 +143,8 @@ const scoreFilter = (name: string) =>
 
 export const callFiltersSchema = z.object({
   assistant_id: optional(uuidSchema("assistant_id must be an assistant's id")),
+  /** The version a call ran: a number, or "draft" for test calls of the draft (with assistant_id, compares versions). */
+  assistant_version: optional(z.string().regex(/^(draft|[1-9]\d{0,8})$/, "assistant_version must be a version number or draft")),
   type: optional(z.enum(CALL_TYPE_FILTERS, { message: "type must be test or real" })),
   status: optional(z.enum(CALL_STATUS_FILTERS, { message: "status must be in_progress, completed or error" })),
   direction: optional(z.enum(CALL_DIRECTIONS, { message: "direction must be inbound or outbound" })),
@@ -263,6 +269,7 @@ export const CALL_MESSAGES = {
   badCursor: "The cursor is not valid; start again from the first page",
   badTimeZone: "tz must be an IANA time zone such as Europe/Paris",
   badRange: "from must be before to",
+  invertedRange: "“From” is later than “To”: the date range is ignored until you fix it.",
 } as const;
 
 // ---------------------------------------------------------------------------

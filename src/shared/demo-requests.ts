@@ -35,6 +35,8 @@ export const CALL_VOLUME_VALUES = CALL_VOLUME_OPTIONS.map((o) => o.value) as [Ca
 export const DEMO_TEXT_MAX = 200;
 export const DEMO_COMMENTS_MAX = 5000;
 
+const PHONE_INVALID = "Please enter a valid phone number";
+
 const required = (message: string, max = DEMO_TEXT_MAX) =>
   z.string(message).trim().min(1, message).max(max, `Must be at most ${max} characters`);
 
@@ -47,7 +49,11 @@ const rules = {
   // Trimmed before the format check, so a pasted trailing space is not an error.
   email: z.string("Please enter a valid work email").trim().max(254, "Please enter a valid work email").pipe(z.email("Please enter a valid work email")),
   role: required("Role is required"),
-  phoneNumber: required("Phone number is required", 40),
+  // Digits with the usual separators and an optional leading +: 7 to 15 digits (E.164's most).
+  phoneNumber: required("Phone number is required", 40).regex(/^\+?[\d\s().-]+$/, PHONE_INVALID).refine((v) => {
+    const digits = v.replace(/\D/g, "").length;
+    return digits >= 7 && digits <= 15;
+  }, PHONE_INVALID),
   location: z.enum(DEMO_COUNTRIES, "Location is required"),
   callVolume: z.enum(CALL_VOLUME_VALUES, "Call volume is required"),
   comments: z.string().trim().max(DEMO_COMMENTS_MAX, `Comments must be at most ${DEMO_COMMENTS_MAX} characters`),
@@ -96,6 +102,13 @@ export function toDemoRequest(values: DemoFormOutput): DemoRequestInput {
     comments: values.comments || null,
   };
 }
+
+/** GET /api/demo-requests (the instance owner only): the requests received, newest first. */
+export interface DemoRequestListItem extends DemoRequestInput {
+  id: string;
+  created_at: string;
+}
+export const DEMO_REQUESTS_LIST_LIMIT = 200;
 
 export const DEMO_SUBMITTED = { title: "Demo request submitted", description: "Thank you for your interest. Our team will contact you soon." } as const;
 export const DEMO_ERROR_TITLE = "Error";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { versionNumberSchema } from "./versions.js";
 
 // ── Option lists and enums (spec §3, §9) ─────────────────────────────────────────────────────
 
@@ -62,8 +63,18 @@ export type PhoneNumberPurchase = z.infer<typeof phoneNumberPurchaseSchema>;
 /** What the dialog holds before validation (the selects start empty). */
 export type PhoneNumberFormValues = { country_code: string; assistant_id: string };
 
-/** Body of PATCH /api/phone-numbers/:id: re-link; a country may be sent but must be the number's own. */
-export const phoneNumberUpdateSchema = z.object({ assistant_id: assistantField, country_code: countryField.optional() });
+/**
+ * Body of PATCH /api/phone-numbers/:id: re-link (a country may be sent but must be the number's
+ * own), and/or pin a published version of the assistant (`assistant_version`: n, or null to run
+ * the latest). Sent alone, `assistant_version` pins or unpins without re-linking.
+ */
+export const phoneNumberUpdateSchema = z
+  .object({
+    assistant_id: assistantField.optional(),
+    country_code: countryField.optional(),
+    assistant_version: versionNumberSchema.nullable().optional(),
+  })
+  .refine((v) => v.assistant_id !== undefined || v.assistant_version !== undefined, { message: PHONE_NUMBER_MESSAGES.assistantRequired, path: ["assistant_id"] });
 export type PhoneNumberUpdate = z.infer<typeof phoneNumberUpdateSchema>;
 
 // ── Phone number as returned by the API (spec §3 plus assistant_name) ─────────────────────────
@@ -77,6 +88,8 @@ export const phoneNumberSchema = z.object({
   assistant_id: z.string().nullable(),
   /** Null when the number is unassigned (its assistant was deleted). */
   assistant_name: z.string().nullable(),
+  /** The published version pinned on the number; null runs the assistant's latest published version. */
+  assistant_version: z.number().nullable(),
   /** ISO 8601 */
   created_at: z.string(),
 });

@@ -123,6 +123,30 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
     required: [],
     badIdPath: (id) => `/api/assistants/${id}`,
   },
+  "publish assistant": {
+    method: "POST",
+    path: (f) => `/api/assistants/${f.assistantId}/publish`,
+    auth: true,
+    valid: () => ({ note: "Fuzzed release" }),
+    required: [],
+    badIdPath: (id) => `/api/assistants/${id}/publish`,
+  },
+  "roll back assistant": {
+    method: "POST",
+    path: (f) => `/api/assistants/${f.assistantId}/rollback`,
+    auth: true,
+    valid: () => ({ version: 1 }),
+    required: ["version"],
+    badIdPath: (id) => `/api/assistants/${id}/rollback`,
+  },
+  "pin a version on a number": {
+    method: "PATCH",
+    path: (f) => `/api/phone-numbers/${f.phoneNumberId}`,
+    auth: true,
+    valid: () => ({ assistant_version: 1 }),
+    required: ["assistant_version"],
+    badIdPath: (id) => `/api/phone-numbers/${id}`,
+  },
   "run a call's analysis again": {
     method: "POST",
     path: (f) => `/api/calls/${f.callId}/analysis`,
@@ -251,8 +275,8 @@ export interface QueryRoute {
   text: readonly string[];
 }
 
-const callFilters = (f: Fixtures) => ({ assistant_id: f.assistantId, type: "real", from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z" });
-const FILTERS = ["assistant_id", "type", "from", "to"] as const;
+const callFilters = (f: Fixtures) => ({ assistant_id: f.assistantId, assistant_version: "1", type: "real", from: "2026-01-01T00:00:00Z", to: "2027-01-01T00:00:00Z" });
+const FILTERS = ["assistant_id", "assistant_version", "type", "from", "to"] as const;
 
 export const QUERY_ROUTES: Record<string, QueryRoute> = {
   "call list": {
@@ -284,6 +308,11 @@ export const OWNED_ROUTES: Record<string, OwnedRoute> = {
   "tool execute": { path: (f) => `/api/tools/${f.toolId}/execute`, body: () => ({ parameters: {} }) },
   assistant: { path: (f) => `/api/assistants/${f.assistantId}`, body: () => ({ ...assistant(), name: "Taken over" }) },
   call: { path: (f) => `/api/calls/${f.callId}`, body: () => ({ ended_reason: "taken over" }) },
+  "assistant versions": { path: (f) => `/api/assistants/${f.assistantId}/versions` },
+  "assistant version": { path: (f) => `/api/assistants/${f.assistantId}/versions/1` },
+  "publish the owner's assistant": { path: (f) => `/api/assistants/${f.assistantId}/publish`, body: () => ({ note: "taken over" }) },
+  "roll back the owner's assistant": { path: (f) => `/api/assistants/${f.assistantId}/rollback`, body: () => ({ version: 1 }) },
+  "pin on the owner's number": { path: (f) => `/api/phone-numbers/${f.phoneNumberId}`, body: () => ({ assistant_version: 1 }) },
   "call analysis": { path: (f) => `/api/calls/${f.callId}/analysis`, body: () => ({}) },
   "analysis runs": { path: (f) => `/api/assistants/${f.assistantId}/analysis-runs`, body: () => ({ last: 5 }) },
   "latest analysis run": { path: (f) => `/api/assistants/${f.assistantId}/analysis-runs/latest` },

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import { boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { AnalysisSettings, CallAnalysis } from "../../shared/analysis.ts";
 import { ASSISTANT_VOICES, type TransferDestination, type Voicemail } from "../../shared/assistants.ts";
 import { CALL_DIRECTIONS, TWILIO_CALL_STATUSES } from "../../shared/outbound.ts";
@@ -9,6 +9,7 @@ import type { CallLogs } from "../../shared/calls.ts";
 import { CREDENTIAL_NAMES } from "../../shared/credentials.ts";
 import { CALL_VOLUME_VALUES, DEMO_COUNTRIES } from "../../shared/demo-requests.ts";
 import { PHONE_COUNTRY_CODES, PHONE_NUMBER_STATUSES } from "../../shared/phone-numbers.ts";
+import type { AssistantContent } from "../../shared/versions.ts";
 import { HTTP_METHODS, PARAMETER_FORMATS, TOOL_TYPES, type ToolRequestBody } from "../../shared/tools.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../shared/webhooks.ts";
 
@@ -150,6 +151,30 @@ export const assistants = pgTable(
   (t) => [index("assistants_user_id_idx").on(t.userId, t.createdAt)],
 );
 
+/**
+ * Published versions of an assistant (the assistants row is the draft): immutable once written,
+ * numbered 1, 2, … per assistant. `content` is the wire shape of src/shared/versions.ts.
+ */
+export const assistantVersions = pgTable(
+  "assistant_versions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: owner(),
+    assistantId: uuid("assistant_id")
+      .notNull()
+      .references(() => assistants.id, { onDelete: "cascade" }),
+    version: integer("version").notNull(),
+    content: jsonb("content").$type<AssistantContent>().notNull(),
+    note: text("note"),
+    /** Who published it; kept (as null) when that user is deleted. */
+    publishedBy: text("published_by").references(() => user.id, { onDelete: "set null" }),
+    publishedWithFailures: boolean("published_with_failures").notNull().default(false),
+    rolledBackFrom: integer("rolled_back_from"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("assistant_versions_assistant_version_idx").on(t.assistantId, t.version), index("assistant_versions_user_idx").on(t.userId)],
+);
+
 export const phoneNumbers = pgTable(
   "phone_numbers",
   {
@@ -160,6 +185,8 @@ export const phoneNumbers = pgTable(
     status: text("status", { enum: PHONE_NUMBER_STATUSES }).notNull().default("pending"),
     /** Deleting an assistant leaves its numbers unassigned rather than deleting them. */
     assistantId: uuid("assistant_id").references(() => assistants.id, { onDelete: "set null" }),
+    /** A published version of the assistant pinned on the number; null runs the latest published one. */
+    assistantVersion: integer("assistant_version"),
     providerSid: text("provider_sid"),
     createdAt: createdAt(),
   },
@@ -187,6 +214,8 @@ export const calls = pgTable(
     /** Past calls outlive their assistant; the name is kept for the record. */
     assistantId: uuid("assistant_id").references(() => assistants.id, { onDelete: "set null" }),
     assistantName: text("assistant_name"),
+    /** The published version the call ran; null for a browser test call of the draft (and older records). */
+    assistantVersion: integer("assistant_version"),
     startTime: timestamp("start_time", { withTimezone: true }).notNull().defaultNow(),
     endTime: timestamp("end_time", { withTimezone: true }),
     endedReason: text("ended_reason"),
@@ -238,6 +267,7 @@ export const calls = pgTable(
     // Newest first per owner; id breaks ties so the keyset cursor (start_time, id) is exact.
     index("calls_user_start_idx").on(t.userId, t.startTime, t.id),
     index("calls_user_assistant_start_idx").on(t.userId, t.assistantId, t.startTime, t.id),
+    index("calls_user_assistant_version_start_idx").on(t.userId, t.assistantId, t.assistantVersion, t.startTime, t.id),
     index("calls_user_type_start_idx").on(t.userId, t.isTest, t.startTime, t.id),
     index("calls_user_status_start_idx").on(t.userId, t.status, t.startTime, t.id),
     // Search (q): the caller's number and the transcript's words.

@@ -37,6 +37,16 @@ describe("the built client", () => {
     expect(res.body).toBe(INDEX);
   });
 
+  it("answers an unknown page path with 404 and the same document (the app shows its not-found page)", async () => {
+    for (const url of ["/no/such/page", "/calls/123/x", "/assistantsx"]) {
+      const res = await app.inject({ url });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.body).toBe(INDEX);
+    }
+    expect((await app.inject({ url: "/calls?type=real" })).statusCode).toBe(200);
+    expect((await app.inject({ url: "/industries/banking" })).statusCode).toBe(200);
+  });
+
   it("sends the precompressed asset the browser accepts, and the plain file otherwise", async () => {
     const br = await app.inject({ url: "/assets/app-abc123.js", headers: { "accept-encoding": "gzip, deflate, br" } });
     expect(br.statusCode).toBe(200);

@@ -15,6 +15,8 @@ export interface InboundNumber {
   phoneNumber: string;
   status: string;
   assistantId: string | null;
+  /** The version pinned on the number; null runs the latest published one. */
+  assistantVersion: number | null;
 }
 
 const numberColumns = {
@@ -23,6 +25,7 @@ const numberColumns = {
   phoneNumber: phoneNumbers.phoneNumber,
   status: phoneNumbers.status,
   assistantId: phoneNumbers.assistantId,
+  assistantVersion: phoneNumbers.assistantVersion,
 };
 
 /** The number Twilio was called on; the newest row when a number was released and bought again. */

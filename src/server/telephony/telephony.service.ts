@@ -223,9 +223,17 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         const callId = claims.callId;
         const outbound = callId ? await outboundRepo.findOutbound(db, callId) : null;
         if (callId && (!outbound?.assistantId || outbound.ended)) return refuse(STREAM_REFUSALS.unavailable);
+        // A phone call runs the live version (the one pinned on the number, else the latest), never the
+        // draft; an outbound call dialled with another assistant than the number's runs that one's latest.
+        const pinned = { pinned: number.assistantVersion };
         const prepared = outbound
-          ? await calls.loadCall(outbound.userId, outbound.assistantId!, { callerNumber: claims.from, calledNumber: claims.to, direction: "outbound", given: outbound.variables ?? {} })
-          : await calls.loadCall(number.userId, number.assistantId!, { callerNumber: claims.from, calledNumber: claims.to, direction: "inbound" });
+          ? await calls.loadCall(outbound.userId, outbound.assistantId!, outbound.assistantId === number.assistantId ? pinned : "live", {
+              callerNumber: claims.from,
+              calledNumber: claims.to,
+              direction: "outbound",
+              given: outbound.variables ?? {},
+            })
+          : await calls.loadCall(number.userId, number.assistantId!, pinned, { callerNumber: claims.from, calledNumber: claims.to, direction: "inbound" });
         if (!prepared.ok) return refuse(STREAM_REFUSALS.unavailable, { detail: prepared.reason });
         calls.startCall(transport, prepared.call, log.child({ callSid: start.callSid }), {
           isTest: false,

@@ -9,6 +9,8 @@ import type { ToolDefinition } from "./tool-resolution.ts";
 export interface CallAssistant {
   id: string;
   name: string;
+  /** The published version the call runs; null or absent for the draft (browser Test Call). */
+  version?: number | null;
   instructions: string;
   firstMessage?: string | null;
   model: string;

@@ -216,6 +216,7 @@ export class CallSession {
     this.record = this.o.store
       .insert({
         assistantId: assistant.id,
+        assistantVersion: assistant.version ?? null,
         userId: this.o.userId,
         startTime: new Date(this.startedAt).toISOString(),
         logs: { isTest: this.o.isTest, transcript: [], toolsUsed: [] },

@@ -96,6 +96,8 @@ export interface PhoneCallParty {
 
 export interface CallStart {
   assistantId: string;
+  /** The published version the call runs; null for the draft. */
+  assistantVersion?: number | null;
   userId: string;
   startTime: string;
   logs: CallLogs;

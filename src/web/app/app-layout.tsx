@@ -19,6 +19,7 @@ import {
 } from "@/components/ui/sidebar";
 import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
+import { usePageTitle } from "@/hooks/use-page-title";
 import { useSession, useSignOut } from "@/lib/session";
 
 const NAV = [
@@ -29,12 +30,19 @@ const NAV = [
   { title: "Tools", to: "/tools", icon: Wrench },
 ] as const;
 
+/** The page's name for the browser tab: the navigation's, Settings', or none (a page of its own names itself). */
+function pageTitle(pathname: string): string | undefined {
+  if (pathname.startsWith("/settings")) return "Settings";
+  return NAV.find((item) => pathname.startsWith(item.to))?.title;
+}
+
 /** The signed-in shell: side navigation beside the page (spec §2 "Side navigation"). */
 export function AppLayout() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const signOut = useSignOut();
   const { data: user, isPending } = useSession();
+  usePageTitle(pageTitle(pathname));
 
   const logOut = async () => {
     try {

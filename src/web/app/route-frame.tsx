@@ -19,7 +19,8 @@ export function DeferredToaster() {
   if (!needed) return null;
   return (
     <Suspense fallback={null}>
-      <Toaster richColors closeButton position="top-center" />
+      {/* Bottom left: clear of the side panels' headers and action buttons, which sit on the right. */}
+      <Toaster richColors closeButton position="bottom-left" />
     </Suspense>
   );
 }

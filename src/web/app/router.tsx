@@ -3,6 +3,7 @@ import { Route, Routes } from "react-router";
 import { LandingPage } from "@/features/marketing/landing-page";
 import { RequestADemoPage } from "@/features/marketing/request-a-demo-page";
 import { NotFoundPage } from "@/features/not-found/not-found-page";
+import { useSession } from "@/lib/session";
 import { appChunks } from "./route-chunks";
 import { DeferredToaster, RouteErrorBoundary, ScrollToTop } from "./route-frame";
 
@@ -52,6 +53,20 @@ const SettingsPage = page(appChunks.settings, "SettingsPage");
 
 const notFound = <NotFoundPage />;
 
+/** An unknown path: inside the app's frame for a signed-in user (navigation kept), a page of its own otherwise. */
+function NotFoundRoute() {
+  const { data: user, isPending } = useSession();
+  if (isPending) return null;
+  if (!user) return notFound;
+  return (
+    <Routes>
+      <Route element={<AppLayout />}>
+        <Route path="*" element={<NotFoundPage inApp />} />
+      </Route>
+    </Routes>
+  );
+}
+
 export function AppRoutes() {
   return (
     <>
@@ -93,7 +108,7 @@ export function AppRoutes() {
                 <Route path="/settings" element={<SettingsPage />} />
               </Route>
             </Route>
-            <Route path="*" element={notFound} />
+            <Route path="*" element={<NotFoundRoute />} />
           </Routes>
         </Suspense>
       </RouteErrorBoundary>

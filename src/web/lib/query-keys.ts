@@ -15,6 +15,11 @@ export const queryKeys = {
   calls: ["calls"],
   phoneNumbers: ["phone-numbers"],
   retention: ["settings", "retention"],
+  /** An assistant's published versions (its History panel); publishing also changes what numbers run. */
+  versions: (assistantId: string) => ["assistants", assistantId, "versions"] as const,
+  version: (assistantId: string, n: number) => ["assistants", assistantId, "versions", n] as const,
+  demoRequests: ["demo-requests"],
+  reachability: ["telephony", "reachability"],
   webhooks: ["webhooks"],
   webhookDeliveries: (endpointId: string) => ["webhooks", endpointId, "deliveries"] as const,
   apiKeys: ["api-keys"],

@@ -21,6 +21,7 @@ const summaryColumns = {
   id: calls.id,
   assistantId: calls.assistantId,
   assistantName,
+  assistantVersion: calls.assistantVersion,
   startTime: calls.startTime,
   cursorStart,
   endTime: calls.endTime,

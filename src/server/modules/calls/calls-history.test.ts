@@ -83,6 +83,7 @@ describe("GET /api/calls", () => {
       id: older.id,
       assistant_id: assistant!.id,
       assistant_name: "Ava",
+      assistant_version: null,
       type: "Test",
       customer: "Carol",
       called_number: null,
@@ -100,14 +101,16 @@ describe("GET /api/calls", () => {
       user_id: carol.userId,
       recording_url: null,
       caller_number: null,
+      call_sid: null,
       logs: { isTest: true, transcript: TRANSCRIPT, toolsUsed: [] },
       provider_cost: null,
     });
   });
 
-  it("names the caller's number as the Customer of a phone call", async () => {
+  it("names the caller's number as the Customer of a phone call, and its Twilio CallSid in the details", async () => {
     const pat = await signUpAndLogIn(file.app, "Pat");
     const row = await insertCall(pat.userId, {
+      providerCallSid: "CA0123456789abcdef0123456789abcdef",
       callerNumber: "+15551234567",
       calledNumber: "+15557654321",
       logs: { isTest: false, transcript: [] },
@@ -115,6 +118,7 @@ describe("GET /api/calls", () => {
       endedReason: "Caller hung up",
     });
     expect(await list(pat)).toEqual([expect.objectContaining({ id: row.id, type: "Real", customer: "+15551234567", called_number: "+15557654321", duration_ms: 120_000 })]);
+    expect(await detail(pat, row.id)).toMatchObject({ caller_number: "+15551234567", call_sid: "CA0123456789abcdef0123456789abcdef" });
   });
 
   it("shows a call in progress without end, reason or cost", async () => {

@@ -2,7 +2,7 @@
  * The Calls page's filters as SQL, and the keyset cursor. One home for both so the list, the
  * stats and the CSV export select exactly the same calls for the same query string.
  */
-import { and, eq, gte, lt, sql, type SQL } from "drizzle-orm";
+import { and, eq, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
 import { CALL_MESSAGES, type CallFilters } from "../../../shared/call-records.ts";
 import { calls } from "../../db/schema.ts";
 import { badRequest } from "../../errors.ts";
@@ -49,6 +49,9 @@ export function callConditions(userId: string, filters: CallFilters, cursor?: Ca
   if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to)) throw badRequest(CALL_MESSAGES.badRange);
   const parts: Array<SQL | undefined> = [eq(calls.userId, userId)];
   if (filters.assistant_id) parts.push(eq(calls.assistantId, filters.assistant_id));
+  if (filters.assistant_version !== undefined) {
+    parts.push(filters.assistant_version === "draft" ? isNull(calls.assistantVersion) : eq(calls.assistantVersion, Number(filters.assistant_version)));
+  }
   if (filters.type) parts.push(eq(calls.isTest, filters.type === "test"));
   if (filters.status) parts.push(eq(calls.status, filters.status));
   if (filters.direction) parts.push(eq(calls.direction, filters.direction));

@@ -22,6 +22,7 @@ export function toCallSummary(row: CallSummaryRow, customer: string): CallSummar
     id: row.id,
     assistant_id: row.assistantId,
     assistant_name: row.assistantName,
+    assistant_version: row.assistantVersion,
     type: row.isTest === true ? "Test" : row.isTest === false ? "Real" : "Unknown",
     // The person on the line: who called us, or whom the assistant called.
     customer: (row.direction === "outbound" ? row.calledNumber : row.callerNumber) ?? customer,
@@ -53,6 +54,7 @@ export function toCallRecord(row: CallRecordRow, customer: string, signer: UrlSi
     user_id: row.userId,
     recording_url: recordingUrl(row, signer, log),
     caller_number: row.callerNumber,
+    call_sid: row.providerCallSid,
     logs: toLogs(row.logs),
     provider_cost: toProviderCost(row.providerCost),
     variables: row.variables ?? null,

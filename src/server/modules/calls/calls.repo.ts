@@ -70,6 +70,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
           userId: start.userId,
           assistantId: start.assistantId,
           assistantName: assistant?.name ?? null,
+          assistantVersion: start.assistantVersion ?? null,
           startTime: new Date(start.startTime),
           logs: start.logs,
           callerNumber: start.phone?.callerNumber ?? null,

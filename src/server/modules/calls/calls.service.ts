@@ -8,6 +8,7 @@ import type WebSocket from "ws";
 import { LIVE_CALL_TEXTS, type TestSession } from "../../../shared/calls.ts";
 import type { CallDirection } from "../../../shared/outbound.ts";
 import { callVariables, fillPlaceholders, type CallVariables } from "../../../shared/variables.ts";
+import { callSettingsOf } from "../../../shared/versions.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
@@ -17,6 +18,7 @@ import type { CallTransfer } from "../../voice/builtins.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
 import type { EndedCall } from "../analysis/analysis.service.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
+import type { VersionChoice, VersionsService } from "../versions/versions.service.ts";
 import type { CredentialsService } from "../credentials/credentials.service.ts";
 import type { ToolsService } from "../tools/tools.service.ts";
 import type { CallTokens } from "./call-tokens.ts";
@@ -84,6 +86,8 @@ export interface CallsServiceDeps {
   liveCalls: LiveCalls;
   /** The assistant a call runs comes from the assistants module. */
   assistants: AssistantsService;
+  /** Which content of the assistant a call runs (draft or a published version) comes from the versions module. */
+  versions: VersionsService;
   /** The assistant's tools, with their secrets opened, come from the tools module. */
   tools: ToolsService;
   /** The user's OpenAI key comes from the credentials module. */
@@ -96,7 +100,7 @@ export interface CallsServiceDeps {
   onCallEnded?: (call: EndedCall) => Promise<void>;
 }
 
-export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, credentials, emit, onCallEnded, doNotCall }: CallsServiceDeps) {
+export function createCallsService({ ctx, tokens, liveCalls, assistants, versions, tools, credentials, emit, onCallEnded, doNotCall }: CallsServiceDeps) {
   const { db, config, storage } = ctx;
   const store = createDbCallStore(db, ctx.instance.id);
   const callEvents = createCallEvents({ db, publicUrl: config.publicUrl, emit });
@@ -140,29 +144,37 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, tools, 
         return { ok: false, ...refusal };
       }
       // Re-checked: the assistant or the key may have gone since the session id was issued.
-      return this.loadCall(userId, check.claims.assistantId);
+      // The browser Test Call runs the draft, what the form is editing.
+      return this.loadCall(userId, check.claims.assistantId, "draft");
     },
 
-    /** The assistant (with its tools) and the OpenAI key of a call of `userId`; never throws on missing data. */
-    async loadCall(userId: string, assistantId: string, parties: CallParties = { callerNumber: "", calledNumber: "", direction: "inbound" }): Promise<PrepareResult> {
-      const row = await ownAssistant(userId, assistantId);
-      if (!row) return { ok: false, ...REFUSALS.assistant };
+    /**
+     * The assistant's chosen content (draft, live or pinned version) with its tools, its
+     * placeholders filled for this call, and the OpenAI key of a call of `userId`; never throws
+     * on missing data.
+     */
+    async loadCall(userId: string, assistantId: string, choice: VersionChoice, parties: CallParties = { callerNumber: "", calledNumber: "", direction: "inbound" }): Promise<PrepareResult> {
+      const runnable = await versions.forCall(userId, assistantId, choice);
+      if (!runnable) return { ok: false, ...REFUSALS.assistant };
       const apiKey = await apiKeyOf(userId);
       if (!apiKey) return { ok: false, ...REFUSALS.apiKey };
-      const { definitions, configs } = await tools.forCall(userId, row.toolIds);
-      const variables = callVariables(parties.given ?? {}, { ...parties, timeZone: row.timezone, at: new Date() });
+      const { content } = runnable;
+      const { definitions, configs } = await tools.forCall(userId, content.tool_ids);
+      const { timeZone, allowDoNotCall } = callSettingsOf(content);
+      const variables = callVariables(parties.given ?? {}, { ...parties, timeZone, at: new Date() });
       const assistant: CallAssistant = {
-        id: row.id,
-        name: row.name,
-        instructions: fillPlaceholders(row.instructions ?? "", variables),
-        firstMessage: row.firstMessage === null ? null : fillPlaceholders(row.firstMessage, variables),
-        model: row.model,
-        voice: row.voice,
-        tools: row.allowDoNotCall ? [...definitions, DO_NOT_CALL_TOOL] : definitions,
-        handoff: { transferDestinations: row.transferDestinations, allowEndCall: row.allowEndCall, keypadInput: row.keypadInput },
+        id: runnable.id,
+        name: runnable.name,
+        version: runnable.version,
+        instructions: fillPlaceholders(content.instructions ?? "", variables),
+        firstMessage: content.first_message === null ? null : fillPlaceholders(content.first_message, variables),
+        model: content.model,
+        voice: content.voice,
+        tools: allowDoNotCall ? [...definitions, DO_NOT_CALL_TOOL] : definitions,
+        handoff: { transferDestinations: content.transfer_destinations, allowEndCall: content.allow_end_call, keypadInput: content.keypad_input },
       };
       const other = parties.direction === "outbound" ? parties.calledNumber : parties.callerNumber;
-      return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs, variables, doNotCallNumber: row.allowDoNotCall && other ? other : null } };
+      return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs, variables, doNotCallNumber: allowDoNotCall && other ? other : null } };
     },
 
     /** Runs the test call on the upgraded socket; it is tracked until it ends. */

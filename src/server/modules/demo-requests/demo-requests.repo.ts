@@ -1,5 +1,6 @@
+import { asc, desc } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { demoRequests } from "../../db/schema.ts";
+import { demoRequests, user } from "../../db/schema.ts";
 
 export type DemoRequestRow = typeof demoRequests.$inferSelect;
 export type DemoRequestValues = Omit<typeof demoRequests.$inferInsert, "id" | "createdAt">;
@@ -8,4 +9,15 @@ export type DemoRequestValues = Omit<typeof demoRequests.$inferInsert, "id" | "c
 export async function insertDemoRequest(db: Db, values: DemoRequestValues): Promise<DemoRequestRow> {
   const [row] = await db.insert(demoRequests).values(values).returning();
   return row!;
+}
+
+/** The newest `limit` requests. Only for the instance's owner (the service checks). */
+export function listDemoRequests(db: Db, limit: number): Promise<DemoRequestRow[]> {
+  return db.select().from(demoRequests).orderBy(desc(demoRequests.createdAt), desc(demoRequests.id)).limit(limit);
+}
+
+/** The instance's owner: the first account created on this server (it installed it). */
+export async function instanceOwnerId(db: Db): Promise<string | null> {
+  const [first] = await db.select({ id: user.id }).from(user).orderBy(asc(user.createdAt), asc(user.id)).limit(1);
+  return first?.id ?? null;
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { buildTestApp, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import { demoRequests } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import { DEMO_REQUESTS_PER_MINUTE } from "./demo-requests.routes.ts";
@@ -141,5 +141,33 @@ describe("POST /api/demo-requests", () => {
       app.inject({ method: "POST", url: "/api/demo-requests", payload: valid, remoteAddress: bot, headers: { "x-forwarded-for": `203.0.113.${i}` } });
     for (let i = 0; i < DEMO_REQUESTS_PER_MINUTE; i++) expect((await spoofed(i)).statusCode).toBe(201);
     expect((await spoofed(99)).statusCode).toBe(429);
+  });
+});
+
+describe("the demo request form's phone number", () => {
+  it("refuses what is not a phone number, with the form's message", async () => {
+    for (const phone_number of ["call me", "12", "+1 (415) 555-0134-999999999", "555 0134 ext. 2"]) {
+      const res = await post({ ...valid, phone_number });
+      expect(res.statusCode, phone_number).toBe(400);
+      expect((res.json() as { error: { message: string } }).error.message).toContain("Please enter a valid phone number");
+    }
+    expect((await post({ ...valid, phone_number: "(415) 555-0134" })).statusCode).toBe(201);
+  });
+});
+
+describe("GET /api/demo-requests", () => {
+  it("lists the requests, newest first, to the instance's owner (its first account) only", async () => {
+    const owner = await signUpAndLogIn(app, "Olive Owner");
+    const later = await signUpAndLogIn(app, "Larry Later");
+    expect((await post(valid)).statusCode).toBe(201);
+    expect((await post({ ...valid, first_name: "Quinn", comments: "" })).statusCode).toBe(201);
+    const res = await as(app, owner).get("/api/demo-requests");
+    expect(res.statusCode, res.body).toBe(200);
+    const list = res.json() as Array<Record<string, unknown>>;
+    expect(list.map((r) => r["first_name"])).toEqual(["Quinn", "Priya"]);
+    expect(list[1]).toMatchObject({ ...valid, id: expect.any(String), created_at: expect.any(String) });
+    expect(list[0]!["comments"]).toBeNull();
+    expect((await as(app, later).get("/api/demo-requests")).statusCode).toBe(404);
+    expect((await as(app, null).get("/api/demo-requests")).statusCode).toBe(401);
   });
 });

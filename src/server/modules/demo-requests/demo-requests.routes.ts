@@ -31,3 +31,8 @@ export const demoRequestsRoutes: FastifyPluginAsync<{ service: DemoRequestsServi
     },
   );
 };
+
+/** GET /api/demo-requests: the requests received, for the instance's owner (register in the session scope). */
+export const demoRequestsOwnerRoutes: FastifyPluginAsync<{ service: DemoRequestsService }> = async (app, { service }) => {
+  app.get("/api/demo-requests", async (req) => service.list(req.user.id));
+};

@@ -1,9 +1,12 @@
-import type { DemoRequestCreated, DemoRequestInput } from "../../../shared/demo-requests.ts";
+import { DEMO_REQUESTS_LIST_LIMIT, type DemoRequestCreated, type DemoRequestInput, type DemoRequestListItem } from "../../../shared/demo-requests.ts";
 import type { Db } from "../../db/client.ts";
-import { insertDemoRequest } from "./demo-requests.repo.ts";
+import { notFound } from "../../errors.ts";
+import { insertDemoRequest, instanceOwnerId, listDemoRequests } from "./demo-requests.repo.ts";
 
 export interface DemoRequestsService {
   create(input: DemoRequestInput): Promise<DemoRequestCreated>;
+  /** The requests received, newest first: for the instance's owner only (anyone else: 404). */
+  list(userId: string): Promise<DemoRequestListItem[]>;
 }
 
 export interface DemoRequestsServiceDeps {
@@ -26,6 +29,24 @@ export function createDemoRequestsService({ db }: DemoRequestsServiceDeps): Demo
         comments: input.comments ? input.comments : null,
       });
       return { id: row.id, created_at: row.createdAt.toISOString() };
+    },
+
+    async list(userId) {
+      if ((await instanceOwnerId(db)) !== userId) throw notFound("Demo requests");
+      const rows = await listDemoRequests(db, DEMO_REQUESTS_LIST_LIMIT);
+      return rows.map((row) => ({
+        id: row.id,
+        created_at: row.createdAt.toISOString(),
+        first_name: row.firstName,
+        last_name: row.lastName,
+        company: row.company,
+        work_email: row.workEmail,
+        role: row.role,
+        phone_number: row.phoneNumber,
+        location: row.location,
+        yearly_call_volume: row.yearlyCallVolume,
+        comments: row.comments,
+      }));
     },
   };
 }

@@ -44,10 +44,10 @@ export async function insertPhoneNumber(db: Db, userId: string, values: NewPhone
   return row!;
 }
 
-export async function setAssistant(db: Db, userId: string, id: string, assistantId: string): Promise<boolean> {
+export async function setAssistant(db: Db, userId: string, id: string, assistantId: string | null, assistantVersion: number | null): Promise<boolean> {
   const rows = await db
     .update(phoneNumbers)
-    .set({ assistantId })
+    .set({ assistantId, assistantVersion })
     .where(and(eq(phoneNumbers.userId, userId), eq(phoneNumbers.id, id)))
     .returning({ id: phoneNumbers.id });
   return rows.length > 0;

@@ -72,6 +72,7 @@ describe("POST /api/phone-numbers", () => {
       status: "active",
       assistant_id: desk.id,
       assistant_name: "Front desk",
+      assistant_version: null,
       created_at: expect.any(String),
     });
 
@@ -317,7 +318,7 @@ describe("DELETE /api/phone-numbers/:id", () => {
 });
 
 describe("releaseAll (account deletion)", () => {
-  const releaseAll = (userId: string) => createPhoneNumbersService({ ...ctx, credentials: createCredentialsService(ctx) }).releaseAll(userId);
+  const releaseAll = (userId: string) => createPhoneNumbersService({ ...ctx, credentials: createCredentialsService(ctx), versions: { exists: async () => false } }).releaseAll(userId);
 
   it("releases and deletes every number of the user, keeping and reporting one Twilio will not release", async () => {
     const who = await customer();

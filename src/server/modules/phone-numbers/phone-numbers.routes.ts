@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { phoneNumberPurchaseSchema, phoneNumberUpdateSchema } from "../../../shared/phone-numbers.ts";
+import { reachabilityOf, type Reachability } from "../../../shared/reachability.ts";
 import type { PhoneNumbersService } from "./phone-numbers.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -11,6 +12,9 @@ export const phoneNumbersRoutes: FastifyPluginAsync<{ service: PhoneNumbersServi
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
   app.get("/api/phone-numbers", async (req) => service.list(req.user.id));
+
+  // What Twilio would be told to reach for a call, and why it could not (Phone Numbers, Settings).
+  app.get("/api/telephony/reachability", async (): Promise<Reachability> => reachabilityOf(app.ctx.config.publicUrl));
 
   app.post("/api/phone-numbers", { schema: { body: phoneNumberPurchaseSchema } }, async (req, reply) => {
     reply.status(201);

@@ -9,11 +9,17 @@ import {
 import type { ModuleContext } from "../../context.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import { createTwilioRest, numberWebhooks, TwilioError, type TwilioCredentials, type TwilioRest } from "../../telephony/twilio-client.ts";
+import { VERSION_MESSAGES } from "../../../shared/versions.ts";
 import type { CredentialsService } from "../credentials/credentials.service.ts";
+import type { VersionsService } from "../versions/versions.service.ts";
 import * as repo from "./phone-numbers.repo.ts";
 
 /** The user's Twilio credentials come from the credentials module. */
-export type PhoneNumbersServiceDeps = Pick<ModuleContext, "db" | "config"> & { credentials: CredentialsService };
+export type PhoneNumbersServiceDeps = Pick<ModuleContext, "db" | "config"> & {
+  credentials: CredentialsService;
+  /** A pinned version must exist: the versions module knows. */
+  versions: Pick<VersionsService, "exists">;
+};
 
 export interface ReleaseAllResult {
   released: string[];
@@ -176,20 +182,28 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
     /**
      * Re-links the number. It also re-points the number's webhooks at this server's PUBLIC_URL and
      * names it after the assistant in the Twilio Console, so an edit repairs a number bought
-     * under an older address. The country is fixed once bought.
+     * under an older address. The country is fixed once bought. A pinned version stays while the
+     * assistant does; `assistant_version` alone pins or unpins without asking Twilio anything.
      */
     async update(userId: string, id: string, patch: PhoneNumberUpdate): Promise<PhoneNumber> {
       const current = await findOr404(userId, id);
       if (patch.country_code !== undefined && patch.country_code !== current.countryCode) {
         throw badRequest(PHONE_NUMBER_MESSAGES.countryLocked, "country_locked");
       }
-      const assistant = await ownAssistant(userId, patch.assistant_id);
-      if (current.providerSid) {
+      const assistant = patch.assistant_id !== undefined ? await ownAssistant(userId, patch.assistant_id) : null;
+      const assistantId = assistant?.id ?? (current.assistantName === null ? null : current.assistantId);
+      const keptPin = assistantId === current.assistantId ? current.assistantVersion : null;
+      const version = patch.assistant_version !== undefined ? patch.assistant_version : keptPin;
+      if (version !== null) {
+        if (!assistantId) throw badRequest(VERSION_MESSAGES.pinNeedsAssistant, "no_assistant");
+        if (!(await deps.versions.exists(userId, assistantId, version))) throw badRequest(VERSION_MESSAGES.unknownVersion(version), "unknown_version");
+      }
+      if (assistant && current.providerSid) {
         const twilio = await twilioFor(userId);
         await twilio.updateNumber(current.providerSid, numberWebhooks(config.publicUrl, friendlyName(assistant.name))).catch(twilioFailure);
       }
-      if (!(await repo.setAssistant(db, userId, id, assistant.id))) throw notFound("Phone number");
-      return toView({ ...current, assistantId: assistant.id, assistantName: assistant.name });
+      if (!(await repo.setAssistant(db, userId, id, assistantId, version))) throw notFound("Phone number");
+      return toView({ ...current, assistantId, assistantVersion: version, assistantName: assistant?.name ?? current.assistantName });
     },
   };
 }
@@ -202,6 +216,7 @@ function toView(row: repo.PhoneNumberWithAssistant): PhoneNumber {
     status: row.status,
     assistant_id: row.assistantName === null ? null : row.assistantId,
     assistant_name: row.assistantName,
+    assistant_version: row.assistantName === null ? null : row.assistantVersion,
     created_at: row.createdAt.toISOString(),
   };
 }

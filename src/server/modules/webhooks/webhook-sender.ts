@@ -4,7 +4,7 @@
  * the address connected to) and redirects are not followed — a 3xx is a failed attempt.
  */
 import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../../shared/webhooks.ts";
-import { isToolExecutionError, sendRequest, systemResolver, type Resolver } from "../../tools/index.ts";
+import { isToolExecutionError, sendRequest, systemResolver, ToolExecutionError, type Resolver } from "../../tools/index.ts";
 import { signWebhook } from "./webhook-signature.ts";
 
 export interface AttemptResult {
@@ -33,18 +33,23 @@ export async function attemptDelivery(
     "content-type": "application/json",
     "user-agent": "Switchboard-Webhooks/1",
   };
-  const signal = AbortSignal.timeout(timeoutMs);
+  // The abort reason must be one of the client's own errors: it is what the request rejects with.
+  const url = new URL(target.url);
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new ToolExecutionError("tool_timeout", `${url.host} did not answer within ${timeoutMs / 1000} s.`, { host: url.host })), timeoutMs);
+  const signal = controller.signal;
   try {
     const result = await sendRequest(
-      { method: "POST", url: new URL(target.url), headers, body: Buffer.from(target.body), configuredHeaders: [] },
+      { method: "POST", url, headers, body: Buffer.from(target.body), configuredHeaders: [] },
       { allowedHosts: options.allowedHosts, resolve: options.resolve ?? systemResolver, connectTimeoutMs: timeoutMs, maxBytes: MAX_RESPONSE_BYTES, signal },
     );
     if (result.kind === "redirect") return { ok: false, statusCode: result.status, error: `Redirects are not followed (${result.status} to ${result.location})` };
     const ok = result.status >= 200 && result.status < 300;
     return { ok, statusCode: result.status, error: ok ? null : `HTTP ${result.status}` };
   } catch (err) {
-    if (signal.aborted) return { ok: false, statusCode: null, error: `No answer within ${timeoutMs / 1000} s` };
     if (isToolExecutionError(err)) return { ok: false, statusCode: null, error: err.message };
     return { ok: false, statusCode: null, error: err instanceof Error ? err.message : String(err) };
+  } finally {
+    clearTimeout(timer);
   }
 }

@@ -132,6 +132,19 @@ describe("deliveries", () => {
     await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
   });
 
+  it("times out a slow endpoint after the attempt timeout and retries it", async () => {
+    const slow = await startWebhookReceiver({ delayMs: 3000 });
+    const endpoint = await createEndpoint(ada, { url: slow.url, events: ["call.ended"] });
+    slow.secret = endpoint.secret;
+    await as(live.app, ada).post(`/api/webhooks/${endpoint.id}/test`);
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.attempts, { timeout: 10_000, interval: 200 }).toBeGreaterThanOrEqual(1);
+    expect((await deliveriesOf(ada, endpoint.id))[0]).toMatchObject({ status: "pending", last_status_code: null });
+    slow.delayMs = 0;
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.status, { timeout: 15_000, interval: 200 }).toBe("delivered");
+    await slow.close();
+    await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
+  });
+
   it("marks a delivery failed after the last retry", async () => {
     const dead = await startWebhookReceiver({ failFirst: 100 });
     const endpoint = await createEndpoint(ada, { url: dead.url, events: ["call.ended"] });

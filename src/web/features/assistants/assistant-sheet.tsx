@@ -2,9 +2,11 @@ import type { Assistant, AssistantInput } from "@shared/assistants";
 import { modelOptions, REALTIME_MODELS } from "@shared/assistants";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { Skeleton } from "@/components/ui/skeleton";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useUnsavedChangesGuard } from "@/components/unsaved-changes";
 import { AssistantDetails } from "./assistant-details";
 import { AssistantForm } from "./assistant-form";
+import { AssistantHistory } from "./assistant-history";
 import { useAssistantDefaults } from "./use-assistants";
 
 /** What the side panel shows. `open: false` is the spec's "closed"; the view is kept so closing can animate. */
@@ -58,11 +60,26 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
           ))}
 
         {panel.view !== "create" && assistant && panel.view === "details" && (
-          <AssistantDetails
-            assistant={assistant}
-            onEdit={() => onPanelChange({ open: true, view: "edit", id: assistant.id })}
-            onTestCall={() => onTestCall(assistant)}
-          />
+          <Tabs defaultValue="details" className="gap-4">
+            <TabsList className="mx-6">
+              <TabsTrigger value="details" className="px-4">
+                Details
+              </TabsTrigger>
+              <TabsTrigger value="history" className="px-4">
+                History
+              </TabsTrigger>
+            </TabsList>
+            <TabsContent value="details">
+              <AssistantDetails
+                assistant={assistant}
+                onEdit={() => onPanelChange({ open: true, view: "edit", id: assistant.id })}
+                onTestCall={() => onTestCall(assistant)}
+              />
+            </TabsContent>
+            <TabsContent value="history">
+              <AssistantHistory assistantId={assistant.id} />
+            </TabsContent>
+          </Tabs>
         )}
 
         {panel.view === "edit" &&

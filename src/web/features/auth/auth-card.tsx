@@ -2,8 +2,10 @@ import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { BrandLogo } from "@/components/brand-logo";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { usePageTitle } from "@/hooks/use-page-title";
 
 export function AuthCard({ title, description, children, footer }: { title: string; description: string; children: ReactNode; footer: ReactNode }) {
+  usePageTitle(title);
   return (
     <main className="flex min-h-svh flex-col items-center justify-center gap-6 bg-muted/40 px-4 py-10">
       <Link to="/" aria-label="Switchboard home">

@@ -23,6 +23,8 @@ export function LoginPage() {
     try {
       const { user } = await signIn(email, password);
       queryClient.setQueryData(queryKeys.session, user);
+      // An earlier attempt's "Login Failed" must not follow the user into the app.
+      toast.dismiss();
       navigate("/assistants");
     } catch (err) {
       toast.error("Login Failed", { description: err instanceof Error && err.message ? err.message : FALLBACK });

@@ -1,3 +1,4 @@
+import { versionLabel } from "@shared/versions";
 import { FileJson, Trash2 } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
@@ -94,6 +95,7 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
                 <Field label="Assistant">
                   <AssistantName call={call} />
                 </Field>
+                <Field label="Version">{versionLabel(call.assistant_version)}</Field>
                 <Field label="Duration">
                   <CallDuration call={call} />
                 </Field>
@@ -105,6 +107,11 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
                 </Field>
                 {full?.caller_number && <Field label="Caller">{full.caller_number}</Field>}
                 {call.called_number && <Field label="Number Called">{call.called_number}</Field>}
+                {full?.call_sid && (
+                  <Field label="Twilio Call SID" wide>
+                    <span className="font-mono text-xs break-all select-all">{full.call_sid}</span>
+                  </Field>
+                )}
                 <Field label="End Reason" wide>
                   {call.ended_reason ?? <span className="text-muted-foreground">{call.end_time ? "N/A" : "Call in progress"}</span>}
                 </Field>

@@ -2,7 +2,8 @@ import { useQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { Assistant } from "@shared/assistants";
-import { CALL_QUERY_MAX_LENGTH, type CallStatusFilter, type CallTypeFilter } from "@shared/call-records";
+import { CALL_MESSAGES, CALL_QUERY_MAX_LENGTH, type CallStatusFilter, type CallTypeFilter } from "@shared/call-records";
+import { versionLabel } from "@shared/versions";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -10,11 +11,12 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 import { api } from "@/lib/api";
 import type { CallDirection } from "@shared/outbound";
 import { CallAnalysisFilters } from "./call-analysis-filters";
-import type { CallViewFilters } from "./use-call-filters";
+import { isInvertedRange, type CallViewFilters } from "./use-call-filters";
 import { queryKeys } from "@/lib/query-keys";
 
 const ALL = "all";
 const SEARCH_DELAY_MS = 300;
+const RANGE_ERROR_ID = "calls-range-error";
 
 interface CallFiltersBarProps {
   filters: CallViewFilters;
@@ -28,6 +30,7 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
   // The same key and shape as the Assistants page's list, so either page fills the other's cache.
   const assistants = useQuery({ queryKey: queryKeys.assistants, queryFn: () => api<Assistant[]>("/api/assistants") });
   const [text, setText] = useState(filters.q ?? "");
+  const inverted = isInvertedRange(filters);
   // The URL changed under the field (Back, Clear filters): show what it says.
   const [shownQ, setShownQ] = useState(filters.q);
   if (filters.q !== shownQ) {
@@ -42,8 +45,9 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
   }, [text, filters.q, onChange]);
 
   return (
-    <div className="grid gap-3 rounded-lg border bg-card p-3 sm:grid-cols-2 lg:grid-cols-[minmax(12rem,2fr)_repeat(3,minmax(8rem,1fr))_auto_auto_auto]" role="search" aria-label="Filter calls">
-      <div className="relative sm:col-span-2 lg:col-span-1">
+    // Wraps onto as many lines as the width needs: nothing is cut off at 1280 px or on a phone.
+    <div className="flex flex-wrap items-center gap-3 rounded-lg border bg-card p-3" role="search" aria-label="Filter calls">
+      <div className="relative min-w-[14rem] flex-[2_1_16rem]">
         <Search className="pointer-events-none absolute top-2.5 left-2.5 size-4 text-muted-foreground" aria-hidden="true" />
         <Input
           type="search"
@@ -55,8 +59,8 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
           onChange={(e) => setText(e.target.value)}
         />
       </div>
-      <Select value={filters.assistant_id ?? ALL} onValueChange={(v) => onChange({ assistant_id: v === ALL ? undefined : v })}>
-        <SelectTrigger aria-label="Assistant">
+      <Select value={filters.assistant_id ?? ALL} onValueChange={(v) => onChange({ assistant_id: v === ALL ? undefined : v, assistant_version: undefined })}>
+        <SelectTrigger aria-label="Assistant" className="min-w-[9rem] flex-[1_1_9rem]">
           <SelectValue />
         </SelectTrigger>
         <SelectContent>
@@ -73,7 +77,7 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
         </SelectContent>
       </Select>
       <Select value={filters.type ?? ALL} onValueChange={(v) => onChange({ type: v === ALL ? undefined : (v as CallTypeFilter) })}>
-        <SelectTrigger aria-label="Type">
+        <SelectTrigger aria-label="Type" className="min-w-[9rem] flex-[1_1_9rem]">
           <SelectValue />
         </SelectTrigger>
         <SelectContent>
@@ -93,7 +97,7 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
         </SelectContent>
       </Select>
       <Select value={filters.status ?? ALL} onValueChange={(v) => onChange({ status: v === ALL ? undefined : (v as CallStatusFilter) })}>
-        <SelectTrigger aria-label="Status">
+        <SelectTrigger aria-label="Status" className="min-w-[9rem] flex-[1_1_9rem]">
           <SelectValue />
         </SelectTrigger>
         <SelectContent>
@@ -103,27 +107,64 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
           <SelectItem value="error">Error</SelectItem>
         </SelectContent>
       </Select>
-      <DateField label="From" value={filters.from} max={filters.to} onChange={(from) => onChange({ from })} />
-      <DateField label="To" value={filters.to} min={filters.from} onChange={(to) => onChange({ to })} />
-      <Button variant="ghost" onClick={onClear} disabled={!active} className="self-end">
+      <div className="flex flex-wrap items-center gap-3">
+        <DateField label="From" value={filters.from} max={filters.to} invalid={inverted} onChange={(from) => onChange({ from })} />
+        <DateField label="To" value={filters.to} min={filters.from} invalid={inverted} onChange={(to) => onChange({ to })} />
+      </div>
+      {filters.assistant_version && (
+        <Button variant="outline" onClick={() => onChange({ assistant_version: undefined })} aria-label="Remove the version filter">
+          {versionLabel(filters.assistant_version === "draft" ? null : Number(filters.assistant_version))}
+          <X />
+        </Button>
+      )}
+      <Button variant="ghost" onClick={onClear} disabled={!active}>
         <X />
         Clear filters
       </Button>
-      <div className="sm:col-span-2 lg:col-span-7">
+      {inverted && (
+        <p role="alert" id={RANGE_ERROR_ID} className="basis-full text-sm text-destructive">
+          {CALL_MESSAGES.invertedRange}
+        </p>
+      )}
+      <div className="basis-full">
         <CallAnalysisFilters filters={filters} assistants={assistants.data ?? []} onChange={onChange} />
       </div>
     </div>
   );
 }
 
-function DateField({ label, value, min, max, onChange }: { label: string; value?: string; min?: string; max?: string; onChange: (day: string | undefined) => void }) {
+function DateField({
+  label,
+  value,
+  min,
+  max,
+  invalid,
+  onChange,
+}: {
+  label: string;
+  value?: string;
+  min?: string;
+  max?: string;
+  invalid: boolean;
+  onChange: (day: string | undefined) => void;
+}) {
   const id = `calls-${label.toLowerCase()}`;
   return (
     <div className="flex items-center gap-2">
       <Label htmlFor={id} className="text-xs text-muted-foreground">
         {label}
       </Label>
-      <Input id={id} type="date" className="w-[9.5rem]" value={value ?? ""} min={min} max={max} onChange={(e) => onChange(e.target.value || undefined)} />
+      <Input
+        id={id}
+        type="date"
+        className="w-[9.5rem]"
+        value={value ?? ""}
+        min={min}
+        max={max}
+        aria-invalid={invalid || undefined}
+        aria-describedby={invalid ? RANGE_ERROR_ID : undefined}
+        onChange={(e) => onChange(e.target.value || undefined)}
+      />
     </div>
   );
 }

@@ -11,10 +11,12 @@ import { CallDetailsSheet } from "./call-details-sheet";
 import { CallFiltersBar } from "./call-filters-bar";
 import { CallStatsCards } from "./call-stats-cards";
 import { CallsTable } from "./calls-table";
-import { toApiFilters, useCallFilters, type CallViewFilters } from "./use-call-filters";
+import { isInvertedRange, toApiFilters, useCallFilters, type CallViewFilters } from "./use-call-filters";
 import { useCallStats, useCalls } from "./use-calls";
 
-function periodText({ from, to }: CallViewFilters): string {
+function periodText(view: CallViewFilters): string {
+  const { from, to } = view;
+  if (isInvertedRange(view)) return "All time (the date range is invalid)";
   const day = (d: string) => format(new Date(`${d}T00:00:00`), "MMM d, yyyy");
   if (from && to) return `${day(from)} – ${day(to)}`;
   if (from) return `Since ${day(from)}`;
@@ -45,7 +47,8 @@ export function CallsPage() {
   const nothingAtAll = !active && list.length === 0;
 
   return (
-    <section className="mx-auto grid w-full max-w-6xl gap-6">
+    // min-w-0 on the grid's items: a wide child scrolls inside itself instead of widening the page.
+    <section className="mx-auto grid w-full max-w-6xl gap-6 [&>*]:min-w-0">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">Calls</h1>
@@ -110,7 +113,12 @@ export function CallsPage() {
         </EmptyState>
       ) : (
         <>
-          <CallStatsCards stats={stats.data} from={filters.from} to={filters.to} period={periodText(filters)} />
+          <CallStatsCards
+            stats={stats.data}
+            from={isInvertedRange(filters) ? undefined : filters.from}
+            to={isInvertedRange(filters) ? undefined : filters.to}
+            period={periodText(filters)}
+          />
           <CallFiltersBar filters={filters} onChange={setFilters} onClear={clear} active={active} />
           {list.length === 0 ? (
             <div className="flex flex-col items-center gap-3 rounded-lg border border-dashed px-6 py-12 text-center text-sm text-muted-foreground">

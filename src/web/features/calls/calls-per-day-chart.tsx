@@ -3,6 +3,8 @@ import type { CallStats } from "@shared/call-records";
 
 /** Longer periods are drawn by month, or each bar would be thinner than a pixel. */
 const MAX_DAY_BARS = 120;
+/** A bar is never wider than a fourteenth of the chart: one day of data is a bar, not a block. */
+const MIN_SLOTS = 14;
 const HEIGHT = 120;
 const WIDTH = 600;
 
@@ -47,7 +49,9 @@ export function CallsPerDayChart({ perDay, from, to }: { perDay: CallStats["per_
   const bars = chartBars(perDay, from, to);
   const byMonth = bars.length > 0 && bars[0]!.key.length === 7;
   const max = Math.max(1, ...bars.map((b) => b.calls));
-  const step = bars.length > 0 ? WIDTH / bars.length : WIDTH;
+  const step = WIDTH / Math.max(bars.length, MIN_SLOTS);
+  // Fewer bars than slots are centred.
+  const offset = (WIDTH - step * bars.length) / 2;
   const gap = Math.min(2, step * 0.2);
   const title = byMonth ? "Calls per month" : "Calls per day";
   return (
@@ -70,7 +74,7 @@ export function CallsPerDayChart({ perDay, from, to }: { perDay: CallStats["per_
                   data-testid="chart-bar"
                   data-day={bar.key}
                   data-calls={bar.calls}
-                  x={i * step + gap / 2}
+                  x={offset + i * step + gap / 2}
                   width={Math.max(0.5, step - gap)}
                   y={HEIGHT - h}
                   height={h}

@@ -4,12 +4,14 @@ import { CALL_DIRECTIONS, type CallDirection } from "@shared/outbound";
 import { CALL_STATUS_FILTERS, callFiltersQuery, type CallFilters, type CallStatusFilter, type CallTypeFilter } from "@shared/call-records";
 
 /**
- * The page's filters live in the URL (?assistant_id=&type=&status=&from=&to=&q=), so a view can be
+ * The page's filters live in the URL (?assistant_id=&assistant_version=&type=&status=&from=&to=&q=), so a view can be
  * shared and survives a reload. Dates are days (YYYY-MM-DD, both included) in the URL, and become
  * instants at the browser's local midnight for the API.
  */
 export interface CallViewFilters {
   assistant_id?: string;
+  /** A version number or "draft" (from an assistant's History panel). */
+  assistant_version?: string;
   type?: CallTypeFilter;
   status?: CallStatusFilter;
   direction?: CallDirection;
@@ -32,16 +34,20 @@ function localMidnight(day: string, plusDays = 0): string | undefined {
   return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
-/** The view's filters as the API's (dates → instants; an inverted range is dropped rather than refused). */
+/** Whether the view's "From" day is after its "To" day (the range is then ignored, and the page says so). */
+export const isInvertedRange = (view: CallViewFilters): boolean => Boolean(view.from && view.to && view.from > view.to);
+
+/** The view's filters as the API's (dates → instants; an inverted range is ignored, see isInvertedRange). */
 export function toApiFilters(view: CallViewFilters): CallFilters {
   const from = view.from ? localMidnight(view.from) : undefined;
   const to = view.to ? localMidnight(view.to, 1) : undefined;
-  const inverted = from && to && from >= to;
-  return { assistant_id: view.assistant_id, type: view.type, status: view.status, direction: view.direction, q: view.q, from: inverted ? undefined : from, to: inverted ? undefined : to };
+  const inverted = isInvertedRange(view);
   return {
     assistant_id: view.assistant_id,
+    assistant_version: view.assistant_version,
     type: view.type,
     status: view.status,
+    direction: view.direction,
     q: view.q,
     from: inverted ? undefined : from,
     to: inverted ? undefined : to,
@@ -60,6 +66,7 @@ export function useCallFilters() {
   const filters = useMemo<CallViewFilters>(
     () => ({
       assistant_id: params.get("assistant_id") || undefined,
+      assistant_version: /^(draft|[1-9]\d{0,8})$/.test(params.get("assistant_version") ?? "") ? params.get("assistant_version")! : undefined,
       type: pick(params.get("type"), ["test", "real"] as const),
       status: pick(params.get("status"), CALL_STATUS_FILTERS),
       direction: pick(params.get("direction"), CALL_DIRECTIONS),

@@ -1,16 +1,11 @@
-import { useEffect, type ReactNode } from "react";
+import type { ReactNode } from "react";
+import { usePageTitle } from "@/hooks/use-page-title";
 import { MarketingFooter } from "./marketing-footer";
 import { MarketingHeader } from "./marketing-header";
 
 /** The shared marketing frame. Pages start with a dark band, which the transparent top bar sits on. */
 export function MarketingLayout({ title, children }: { title?: string; children: ReactNode }) {
-  useEffect(() => {
-    const previous = document.title;
-    document.title = title ? `${title} · Switchboard` : "Switchboard — AI voice assistants for contact centers";
-    return () => {
-      document.title = previous;
-    };
-  }, [title]);
+  usePageTitle(title ?? null);
 
   return (
     <div className="flex min-h-svh flex-col bg-white text-zinc-900">

@@ -12,6 +12,7 @@ import {
 } from "@shared/phone-numbers";
 import { SelectField } from "@/components/select-field";
 import { Button } from "@/components/ui/button";
+import { ReachabilityWarning } from "@/components/reachability-notice";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 
 export type DialogState = { open: false } | { open: true; editing: PhoneNumber | null };
@@ -72,6 +73,7 @@ export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, o
               : "Buy a local number through your Twilio account. Calls to it are answered by the assistant you choose."}
           </DialogDescription>
         </DialogHeader>
+        {!editing && <ReachabilityWarning />}
         {!signedIn && (
           <p role="alert" className="flex items-center gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
             <AlertCircle className="size-4 shrink-0" />

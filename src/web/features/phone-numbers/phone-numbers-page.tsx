@@ -7,7 +7,13 @@ import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { useSession } from "@/lib/session";
-import { ApiError } from "@/lib/api";
+import { api, ApiError } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+import { ReachabilityWarning } from "@/components/reachability-notice";
+import { REACHABILITY_TEXTS } from "@shared/reachability";
+import type { CredentialStatus } from "@shared/credentials";
+import { useQuery } from "@tanstack/react-query";
+import { Link } from "react-router";
 import { CallDialog } from "./call-dialog";
 import { PhoneNumberDialog, type DialogState } from "./phone-number-dialog";
 import { PhoneNumbersTable } from "./phone-numbers-table";
@@ -32,6 +38,11 @@ export function PhoneNumbersPage() {
   const outbound = useOutboundCall();
 
   const authLost = !signedIn || isSessionLost(numbers.error);
+  const twilioSid = useQuery({
+    queryKey: queryKeys.credential("twilio_account_sid"),
+    queryFn: () => api<CredentialStatus>("/api/credentials/twilio_account_sid"),
+    enabled: signedIn,
+  });
 
   const openCreate = () => {
     if (!signedIn) {
@@ -136,6 +147,18 @@ export function PhoneNumbersPage() {
       </div>
 
       <FetchErrorToast error={numbers.isError && !authLost ? numbers.error : null} />
+      {!authLost && twilioSid.data?.exists === false && (
+        <div role="status" className="flex flex-wrap items-center justify-between gap-3 rounded-lg border bg-muted/40 p-4 text-sm" data-testid="no-twilio-credentials">
+          <div className="grid gap-1">
+            <p className="font-medium">{REACHABILITY_TEXTS.noCredentialsTitle}</p>
+            <p className="text-muted-foreground">{REACHABILITY_TEXTS.noCredentials}</p>
+          </div>
+          <Button asChild variant="outline" size="sm">
+            <Link to="/settings">Open Settings</Link>
+          </Button>
+        </div>
+      )}
+      {!authLost && <ReachabilityWarning />}
       {body}
 
       <PhoneNumberDialog

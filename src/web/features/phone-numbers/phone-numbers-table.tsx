@@ -52,6 +52,9 @@ export function PhoneNumbersTable({
               </TableCell>
               <TableCell className="max-w-[14rem] truncate">
                 {number.assistant_name ?? <span className="text-muted-foreground italic">Unassigned</span>}
+                {number.assistant_name !== null && number.assistant_version !== null && (
+                  <span className="ml-1 text-xs text-muted-foreground">(pinned to v{number.assistant_version})</span>
+                )}
               </TableCell>
               <TableCell className="hidden text-muted-foreground sm:table-cell">{createdDate(number.created_at)}</TableCell>
               <TableCell className="pr-4 text-right">

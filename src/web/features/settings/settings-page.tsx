@@ -1,5 +1,7 @@
 import { ShieldCheck } from "lucide-react";
 import { DeleteAccountCard } from "./delete-account-card";
+import { DemoRequestsCard } from "./demo-requests-card";
+import { ReachabilityCard } from "./reachability-card";
 import { OpenAiKeyCard } from "./openai-key-card";
 import { TwilioCredentialsCard } from "./twilio-credentials-card";
 import { RetentionCard } from "./retention-card";
@@ -24,9 +26,11 @@ export function SettingsPage() {
       </div>
       <OpenAiKeyCard />
       <TwilioCredentialsCard />
+      <ReachabilityCard />
       <RetentionCard />
       <ApiKeysCard />
       <WebhooksCard />
+      <DemoRequestsCard />
       {/* Account cards: each one its own component, so other cards slot in without touching them. */}
       <ProfileCard />
       <PasswordCard />

@@ -1,0 +1,38 @@
+/** The versioned part of an assistant (src/shared/versions.ts) taken from its draft row. */
+import type { AssistantContent } from "../../../shared/versions.ts";
+import type { AssistantRow } from "../assistants/assistants.repo.ts";
+
+export function contentOf(row: AssistantRow): AssistantContent {
+  return {
+    first_message: row.firstMessage,
+    instructions: row.instructions,
+    tool_ids: row.toolIds,
+    voice: row.voice,
+    model: row.model,
+    transfer_destinations: row.transferDestinations,
+    allow_end_call: row.allowEndCall,
+    keypad_input: row.keypadInput,
+    timezone: row.timezone,
+    voicemail: row.voicemail ?? null,
+    allow_do_not_call: row.allowDoNotCall,
+    // Null (never set) is left out, so it compares equal to a version made before analysis existed.
+    ...(row.analysis ? { analysis: row.analysis } : {}),
+  };
+}
+
+/** Key order never matters (jsonb reorders keys); a key absent on one side equals null on the other. */
+export function sameContent(a: AssistantContent, b: AssistantContent): boolean {
+  return canonical(a) === canonical(b);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== null && v !== undefined);
+    return `{${entries
+      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))
+      .map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`)
+      .join(",")}}`;
+  }
+  return JSON.stringify(value ?? null);
+}

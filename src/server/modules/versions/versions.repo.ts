@@ -1,0 +1,91 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { AssistantContent } from "../../../shared/versions.ts";
+import type { Db } from "../../db/client.ts";
+import { assistantVersions, user } from "../../db/schema.ts";
+
+/** Every query here is scoped to `userId`: another user's versions are invisible, never forbidden. */
+
+const summaryColumns = {
+  version: assistantVersions.version,
+  note: assistantVersions.note,
+  createdAt: assistantVersions.createdAt,
+  publishedById: assistantVersions.publishedBy,
+  publishedByName: user.name,
+  publishedWithFailures: assistantVersions.publishedWithFailures,
+  rolledBackFrom: assistantVersions.rolledBackFrom,
+};
+
+export type VersionSummaryRow = {
+  version: number;
+  note: string | null;
+  createdAt: Date;
+  publishedById: string | null;
+  publishedByName: string | null;
+  publishedWithFailures: boolean;
+  rolledBackFrom: number | null;
+};
+export type VersionRow = VersionSummaryRow & { content: AssistantContent };
+
+const scoped = (userId: string, assistantId: string) => and(eq(assistantVersions.userId, userId), eq(assistantVersions.assistantId, assistantId));
+
+export function listVersions(db: Db, userId: string, assistantId: string): Promise<VersionSummaryRow[]> {
+  return db
+    .select(summaryColumns)
+    .from(assistantVersions)
+    .leftJoin(user, eq(user.id, assistantVersions.publishedBy))
+    .where(scoped(userId, assistantId))
+    .orderBy(desc(assistantVersions.version));
+}
+
+/** Version `n`, or the latest one when `n` is null. */
+export async function findVersion(db: Db, userId: string, assistantId: string, n: number | null): Promise<VersionRow | null> {
+  const [row] = await db
+    .select({ ...summaryColumns, content: assistantVersions.content })
+    .from(assistantVersions)
+    .leftJoin(user, eq(user.id, assistantVersions.publishedBy))
+    .where(n === null ? scoped(userId, assistantId) : and(scoped(userId, assistantId), eq(assistantVersions.version, n)))
+    .orderBy(desc(assistantVersions.version))
+    .limit(1);
+  return row ?? null;
+}
+
+export interface NewVersion {
+  content: AssistantContent;
+  note: string | null;
+  publishedBy: string | null;
+  publishedWithFailures: boolean;
+  rolledBackFrom: number | null;
+}
+
+const UNIQUE_VIOLATION = "23505";
+
+function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error || (typeof e === "object" && e !== null); e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
+    if (!(e as { cause?: unknown }).cause) break;
+  }
+  return false;
+}
+
+/**
+ * Inserts the assistant's next version (the highest number + 1) in one statement; two publishes
+ * at the same moment collide on the unique (assistant, version) index and the later one takes
+ * the next number.
+ */
+export async function insertNextVersion(db: Db, userId: string, assistantId: string, values: NewVersion): Promise<number> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      // Both drivers answer { rows } (node-postgres QueryResult, PGlite Results).
+      const result = (await db.execute(sql`
+        INSERT INTO ${assistantVersions} (user_id, assistant_id, version, content, note, published_by, published_with_failures, rolled_back_from)
+        SELECT ${userId}, ${assistantId}, coalesce(max(version), 0) + 1, ${JSON.stringify(values.content)}::jsonb, ${values.note},
+               ${values.publishedBy}, ${values.publishedWithFailures}, ${values.rolledBackFrom}
+        FROM ${assistantVersions} WHERE assistant_id = ${assistantId}
+        RETURNING version`)) as unknown as { rows: Array<{ version: number }> };
+      return Number(result.rows[0]!.version);
+    } catch (err) {
+      if (attempt < 3 && isUniqueViolation(err)) continue;
+      throw err;
+    }
+  }
+}

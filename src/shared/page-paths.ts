@@ -1,0 +1,40 @@
+/**
+ * The single-page app's page addresses, so the server can answer an unknown path with HTTP 404
+ * (the page itself still renders the app's not-found page). Keep in step with
+ * src/web/app/router.tsx; src/server/http/page-paths.test.ts checks every route there is listed here.
+ */
+export const PAGE_PATHS: readonly string[] = [
+  "/",
+  "/request-a-demo",
+  "/how-it-works",
+  "/pricing",
+  "/company/about",
+  "/company/press",
+  "/contact",
+  "/resources/guides",
+  "/resources/call-recordings",
+  "/blog",
+  "/privacy-policy",
+  "/industries",
+  "/use-cases",
+  "/login",
+  "/signup",
+  "/forgot-password",
+  "/reset-password",
+  "/assistants",
+  "/phone-numbers",
+  "/calls",
+  "/live",
+  "/tools",
+  "/settings",
+];
+
+/** Pages with one segment of their own (`/industries/:slug`); an unknown slug is the page's to refuse. */
+export const PAGE_PATH_PREFIXES: readonly string[] = ["/industries/", "/use-cases/", "/product/"];
+
+/** Whether `pathname` (no query) names a page of the app; a trailing slash is allowed, as the router allows it. */
+export function isPagePath(pathname: string): boolean {
+  const path = pathname.length > 1 && pathname.endsWith("/") ? pathname.slice(0, -1) : pathname;
+  if (PAGE_PATHS.includes(path)) return true;
+  return PAGE_PATH_PREFIXES.some((prefix) => path.startsWith(prefix) && path.length > prefix.length && !path.slice(prefix.length).includes("/"));
+}

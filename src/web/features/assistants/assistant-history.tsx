@@ -1,0 +1,115 @@
+import { History, Phone, Rocket, Undo2 } from "lucide-react";
+import { Link } from "react-router";
+import { useState } from "react";
+import { VERSION_MESSAGES, type AssistantVersionSummary } from "@shared/versions";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { toast } from "@/components/ui/sonner";
+import { longDate } from "./assistant-dates";
+import { useToolOptions } from "./use-assistants";
+import { usePublishVersion, useRollback, useVersions } from "./use-versions";
+import { VersionDiff } from "./version-diff";
+
+/**
+ * The History panel: publish the draft, the published versions newest first (which one is
+ * live), roll back to one, and compare any two side by side with the calls each answered.
+ */
+export function AssistantHistory({ assistantId }: { assistantId: string }) {
+  const versions = useVersions(assistantId);
+  // Every tool of the user: an old version may name a tool the draft no longer has.
+  const tools = useToolOptions();
+  const toolNames = new Map((tools.data ?? []).map((t) => [t.id, t.name]));
+  const publish = usePublishVersion(assistantId);
+  const rollback = useRollback(assistantId);
+  const [note, setNote] = useState("");
+  const [compare, setCompare] = useState<[number, number] | null>(null);
+
+  if (versions.isPending) return <p className="px-6 text-sm text-muted-foreground">Loading versions...</p>;
+  if (versions.isError) return <p className="px-6 text-sm text-destructive">{versions.error.message}</p>;
+  const { live_version: live, draft_changed: draftChanged, versions: list } = versions.data;
+
+  const onPublish = async () => {
+    try {
+      const published = await publish.mutateAsync({ note });
+      setNote("");
+      toast.success(VERSION_MESSAGES.published(published.version));
+    } catch (err) {
+      toast.error(VERSION_MESSAGES.publishFailed, { description: err instanceof Error ? err.message : undefined });
+    }
+  };
+  const onRollback = async (v: AssistantVersionSummary) => {
+    try {
+      const published = await rollback.mutateAsync(v.version);
+      toast.success(VERSION_MESSAGES.rolledBack(published.version, v.version));
+    } catch (err) {
+      toast.error(VERSION_MESSAGES.publishFailed, { description: err instanceof Error ? err.message : undefined });
+    }
+  };
+
+  return (
+    <div className="grid gap-6 px-6 pb-8">
+      <section className="grid gap-3 rounded-md border p-4" aria-label="Publish">
+        <p className="text-sm">
+          {draftChanged ? "The draft has changes that callers do not hear yet." : `The draft is the same as v${live}.`} Phone numbers run the live
+          version; the Test Call runs the draft.
+        </p>
+        <div className="grid gap-1.5">
+          <Label htmlFor="publish-note">Note (optional)</Label>
+          <Input id="publish-note" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} placeholder="What changed" />
+        </div>
+        <Button className="justify-self-start" onClick={onPublish} disabled={publish.isPending || !draftChanged}>
+          <Rocket />
+          Publish
+        </Button>
+      </section>
+
+      {compare && <VersionDiff assistantId={assistantId} pair={compare} toolNames={toolNames} onPairChange={setCompare} onClose={() => setCompare(null)} />}
+
+      <ol className="grid gap-3" aria-label="Versions">
+        {list.map((v) => (
+          <li key={v.version} className="grid gap-1 rounded-md border p-3 text-sm" data-version={v.version}>
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="font-medium">v{v.version}</span>
+              {v.version === live && <Badge>Live</Badge>}
+              {v.published_with_failures && <Badge variant="destructive">Published with failing tests</Badge>}
+              <span className="text-muted-foreground">
+                {longDate(v.published_at)}
+                {v.published_by ? ` by ${v.published_by.name}` : ""}
+              </span>
+            </div>
+            {v.rolled_back_from !== null && <p className="text-muted-foreground">Rolled back to the content of v{v.rolled_back_from}</p>}
+            {v.note && <p className="whitespace-pre-wrap">{v.note}</p>}
+            <div className="flex flex-wrap gap-2 pt-1">
+              <Button size="sm" variant="outline" asChild>
+                <Link to={`/calls?assistant_id=${assistantId}&assistant_version=${v.version}`}>
+                  <Phone />
+                  Calls
+                </Link>
+              </Button>
+              {live !== null && v.version !== live && (
+                <>
+                  <Button size="sm" variant="outline" onClick={() => setCompare([v.version, live])}>
+                    <History />
+                    Compare with v{live}
+                  </Button>
+                  <Button size="sm" variant="outline" onClick={() => onRollback(v)} disabled={rollback.isPending}>
+                    <Undo2 />
+                    Roll back
+                  </Button>
+                </>
+              )}
+              {list.length > 1 && v.version === live && (
+                <Button size="sm" variant="outline" onClick={() => setCompare([list.find((o) => o.version !== live)!.version, live])}>
+                  <History />
+                  Compare
+                </Button>
+              )}
+            </div>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}

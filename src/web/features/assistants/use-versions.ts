@@ -1,0 +1,52 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { callFiltersQuery, type CallStats } from "@shared/call-records";
+import type { AssistantVersion, AssistantVersionList, AssistantVersionSummary } from "@shared/versions";
+import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+
+const base = (id: string) => `/api/assistants/${encodeURIComponent(id)}`;
+
+export function useVersions(assistantId: string) {
+  return useQuery({ queryKey: queryKeys.versions(assistantId), queryFn: () => api<AssistantVersionList>(`${base(assistantId)}/versions`) });
+}
+
+/** A published version never changes: read once. */
+export function useVersion(assistantId: string, n: number | null) {
+  return useQuery({
+    queryKey: queryKeys.version(assistantId, n ?? 0),
+    queryFn: () => api<AssistantVersion>(`${base(assistantId)}/versions/${n}`),
+    enabled: n !== null,
+    staleTime: Infinity,
+  });
+}
+
+/** The calls a version answered, for comparing versions side by side. */
+export function useVersionStats(assistantId: string, n: number | null) {
+  return useQuery({
+    queryKey: [...queryKeys.calls, "stats", assistantId, n],
+    queryFn: () => api<CallStats>(`/api/calls/stats?${callFiltersQuery({ assistant_id: assistantId, assistant_version: n ?? undefined })}`),
+    enabled: n !== null,
+  });
+}
+
+export function usePublishVersion(assistantId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (body: { note: string }) => api<AssistantVersionSummary>(`${base(assistantId)}/publish`, { method: "POST", body }),
+    onSuccess: () => invalidate(queryClient, assistantId),
+  });
+}
+
+export function useRollback(assistantId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (version: number) => api<AssistantVersionSummary>(`${base(assistantId)}/rollback`, { method: "POST", body: { version } }),
+    onSuccess: () => invalidate(queryClient, assistantId),
+  });
+}
+
+function invalidate(queryClient: ReturnType<typeof useQueryClient>, assistantId: string) {
+  void queryClient.invalidateQueries({ queryKey: queryKeys.versions(assistantId) });
+  // The numbers' pages show which version they run.
+  void queryClient.invalidateQueries({ queryKey: queryKeys.phoneNumbers });
+}
