@@ -94,6 +94,10 @@ describe("GET /api/calls", () => {
       status: "completed",
       ended_reason: "User ended call",
       has_recording: false,
+      direction: "inbound",
+      twilio_status: null,
+      analysis_status: null,
+      success: null,
     });
     expect(calls[1]).toMatchObject({ type: "Real", status: "in_progress", duration_ms: null });
     expect(await detail(carol, older.id)).toEqual({
@@ -104,6 +108,8 @@ describe("GET /api/calls", () => {
       call_sid: null,
       logs: { isTest: true, transcript: TRANSCRIPT, toolsUsed: [] },
       provider_cost: null,
+      analysis: null,
+      variables: null,
     });
   });
 

@@ -41,6 +41,9 @@ describe("versions of an assistant", () => {
       transfer_destinations: [],
       allow_end_call: true,
       keypad_input: true,
+      timezone: "UTC",
+      voicemail: null,
+      allow_do_not_call: false,
     });
   });
 
