@@ -242,6 +242,8 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
 
     async pastRun(userId: string, assistantId: string, runId: string | null): Promise<AnalysisRun | null> {
       if (!isUuid(assistantId) || (runId !== null && !isUuid(runId))) throw notFound(runId ? "Analysis run" : "Assistant");
+      // Another user's assistant answers 404, like every other route of it, not an empty progress.
+      if (!(await deps.assistants.forCall(userId, assistantId))) throw notFound("Assistant");
       const row = runId ? await repo.findRun(db, userId, assistantId, runId) : await repo.latestRun(db, userId, assistantId);
       if (runId && !row) throw notFound("Analysis run");
       return row ? toRun(row) : null;
