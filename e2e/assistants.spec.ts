@@ -38,7 +38,7 @@ test("create, inspect, edit, test-call and delete an assistant with its tools", 
   await panel.getByLabel("Instructions").fill("Be concise.\nAlways ask for the order number.");
   await panel.getByRole("checkbox", { name: /Lookup Order/ }).check();
   await panel.getByRole("checkbox", { name: /Open Ticket/ }).check();
-  await expect(panel.getByLabel("Model")).toHaveText(/gpt-realtime-2\.1/);
+  await expect(panel.getByLabel("Model", { exact: true })).toHaveText(/gpt-realtime-2\.1/);
   await panel.getByLabel("Voice").click();
   await page.getByRole("option", { name: "Coral" }).click();
   await panel.getByRole("button", { name: "Create Assistant" }).click();

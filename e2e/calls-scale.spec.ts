@@ -152,7 +152,7 @@ test("Export CSV downloads the filtered calls", async ({ page, server, user }) =
   expect(download.suggestedFilename()).toMatch(/^calls-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await readFile((await download.path())!, "utf8");
   const lines = csv.trimEnd().split("\r\n");
-  expect(lines[0]).toBe("id,start_time,end_time,type,customer,assistant,called_number,duration_seconds,cost,status,ended_reason,has_recording");
+  expect(lines[0]).toBe("id,start_time,end_time,type,customer,assistant,called_number,duration_seconds,cost,status,ended_reason,has_recording,summary,success,success_reason");
   expect(lines).toHaveLength(3);
   expect(lines[1]).toContain(",Real,+442071234567,Support,,90.0,0.05,completed,User ended call,no");
   expect(lines[2]).toContain(",Real,+15551234567,Sales,+15550001111,120.0,0.10,completed,Caller hung up,no");

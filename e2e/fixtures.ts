@@ -71,7 +71,8 @@ export const test = base.extend<{ user: { email: string; password: string; name:
       await use(server);
       await server.close();
     },
-    { scope: "worker" },
+    // Its own time: starting a database and migrating it is the worker's cost, not the first test's.
+    { scope: "worker", timeout: 120_000 },
   ],
   baseURL: async ({ server }, use) => use(server.url),
   /** The worker's server outlives each test: numbers one test made Twilio run out of are back for the next. */
