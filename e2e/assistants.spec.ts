@@ -14,6 +14,8 @@ async function insertTools(server: TestServer, email: string) {
 }
 
 test("create, inspect, edit, test-call and delete an assistant with its tools", async ({ page, server, user }) => {
+  // The whole life of an assistant in one walk: longer than one page's check.
+  test.slow();
   const userId = await insertTools(server, user.email);
   const today = new Date();
 

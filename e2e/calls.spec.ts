@@ -117,10 +117,10 @@ test("the table lists the calls, newest first, with their derived values", async
   await expect(durationCell).not.toHaveText(first);
   await expect(page.getByTestId("live-indicator")).toBeVisible();
 
-  expect(await cellTexts(page, 1)).toEqual(["Mar 14, 2026 11:04 AM", "Test", "Dana Scully", "Ava", "1:12", "$0.07", "User ended call"]);
-  expect(await cellTexts(page, 2)).toEqual(["Mar 13, 2026 5:30 AM", "Test", "Dana Scully", "Ava", "0:05", "$0.05", "Connection error"]);
+  expect(await cellTexts(page, 1)).toEqual(["Mar 14, 2026 11:04 AM", "Test", "Dana Scully", "Ava", "1:12", "$0.07", "—", "User ended call"]);
+  expect(await cellTexts(page, 2)).toEqual(["Mar 13, 2026 5:30 AM", "Test", "Dana Scully", "Ava", "0:05", "$0.05", "—", "Connection error"]);
   await expect(rows(page).nth(2).locator("[data-status]")).toHaveAttribute("data-status", "error");
-  expect(await cellTexts(page, 3)).toEqual(["Feb 1, 2026 1:00 PM", "Unknown", "Dana Scully", "Old Bot (deleted)", "0:40", "N/A", "Completed"]);
+  expect(await cellTexts(page, 3)).toEqual(["Feb 1, 2026 1:00 PM", "Unknown", "Dana Scully", "Old Bot (deleted)", "0:40", "N/A", "—", "Completed"]);
   await expect(rows(page).nth(3).locator("[data-status]")).toHaveAttribute("data-status", "completed");
 });
 

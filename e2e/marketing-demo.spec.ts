@@ -162,7 +162,7 @@ test("a refused request shows the Error toast with the server's message and keep
   for (let i = 0; i < 5; i++) {
     const res = await page.request.post(`${server.url}/api/demo-requests`, {
       headers: { "x-forwarded-for": address },
-      data: { first_name: "A", last_name: "B", company: "C", work_email: `flood${i}@example.com`, role: "R", phone_number: "1", location: "Other", yearly_call_volume: "0-1000" },
+      data: { first_name: "A", last_name: "B", company: "C", work_email: `flood${i}@example.com`, role: "R", phone_number: "+1 555 010 0000", location: "Other", yearly_call_volume: "0-1000" },
     });
     expect(res.status()).toBe(201);
   }
