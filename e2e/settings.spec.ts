@@ -3,7 +3,7 @@ import { expect, expectToast, test } from "./fixtures.ts";
 test("saving the OpenAI key: validation, verification, masked afterwards", async ({ page, server, user: _user }) => {
   await page.goto("/settings");
   await expect(page.getByRole("heading", { name: "Account Settings" })).toBeVisible();
-  const key = page.getByLabel("API Key");
+  const key = page.getByLabel("API Key", { exact: true });
   await expect(page.getByText("No key stored yet.")).toBeVisible();
 
   await page.getByRole("button", { name: "Save Key" }).click();
@@ -19,7 +19,7 @@ test("saving the OpenAI key: validation, verification, masked afterwards", async
   await expect(page.getByText("OpenAI accepted the key.")).toBeVisible();
   await expect(key).toHaveValue("");
   await page.reload();
-  await expect(page.getByLabel("API Key")).toHaveAttribute("placeholder", "•".repeat(32));
+  await expect(page.getByLabel("API Key", { exact: true })).toHaveAttribute("placeholder", "•".repeat(32));
   await expect(page.getByText(/A key is stored/)).toBeVisible();
   await expect(page.locator("body")).not.toContainText(server.openai.apiKey);
 });
