@@ -137,7 +137,16 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
           retryBackoff: false,
           expireInSeconds: Math.max(1, seconds(reg.options.timeoutMs ?? 15 * 60_000)),
         };
-        await boss.createQueue(reg.name, queue);
+        // Instances starting together on a new database can deadlock creating the same queue
+        // (PostgreSQL picks one to fail): the loser tries again, and then finds the queue made.
+        for (let attempt = 1; ; attempt++) {
+          try {
+            await boss.createQueue(reg.name, queue);
+            break;
+          } catch (err) {
+            if ((err as { code?: string }).code !== "40P01" || attempt >= 5) throw err;
+          }
+        }
         // createQueue keeps an existing queue as it was: a changed schedule or timeout applies too.
         await boss.updateQueue(reg.name, queue);
         for (let i = 0; i < (reg.options.concurrency ?? 1); i++) {
