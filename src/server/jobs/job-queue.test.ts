@@ -71,6 +71,34 @@ describe("the job queue", () => {
     expect(runs).toHaveLength(3);
   });
 
+  it("shuts down cleanly when a run outlives the stop's wait: the database closes, the run ends later, nothing fails", async () => {
+    const db = await freshDatabase();
+    const queue = queueOn(db);
+    let started = false;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    queue.register<object>("slow.test", async () => {
+      started = true;
+      await held;
+      throw new Error("ended after the database closed");
+    });
+    await queue.start();
+    await queue.send("slow.test", {});
+    await expect.poll(() => started, { timeout: 8000, interval: 50 }).toBe(true);
+    await queue.stop(200);
+    await db.close();
+    const unhandled: unknown[] = [];
+    const onUnhandled = (err: unknown) => void unhandled.push(err);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      release();
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   it("runs a job once per key and succeeds on a retry", async () => {
     const db = await database();
     const queue = queueOn(db);

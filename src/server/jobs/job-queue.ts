@@ -78,8 +78,12 @@ function keyedId(name: string, key: string): string {
 }
 
 export function createJobQueue(options: JobQueueOptions): JobQueue {
+  // Once stopped, the database may close. A run that outlived the stop's wait still ends, and
+  // pg-boss then records it without awaiting the write: that write is left pending for good (the
+  // job expires and runs again), instead of failing on a closed database with no one to catch it.
+  let stopped = false;
   const boss = new PgBoss({
-    db: { executeSql: (text, values) => options.database.sql(text, values) },
+    db: { executeSql: (text, values) => (stopped ? new Promise<never>(() => undefined) : options.database.sql(text, values)) },
     schema: JOB_SCHEMA,
     // Cron is not used; maintenance (expiring stuck runs, archiving) runs on one instance at a time.
     schedule: false,
@@ -127,6 +131,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
 
     async start() {
       if (started) return;
+      stopped = false;
       await boss.start();
       for (const reg of registrations.values()) {
         const delays = reg.options.retryDelaysMs ?? [];
@@ -167,6 +172,7 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       // pg-boss records a finished job without awaiting it; one more statement behind it (queued
       // after it on PGlite's one connection) lets it land before the database is closed.
       await options.database.sql("SELECT 1").catch(() => undefined);
+      stopped = true;
     },
   };
 }
