@@ -137,7 +137,7 @@ test("Settings: delete my account names what goes, needs the password, and remov
   expect((await page.request.post(`${server.url}/api/assistants`, { data: { name: "Front desk" } })).ok()).toBe(true);
   expect((await page.request.put(`${server.url}/api/credentials/openai_api_key`, { data: { value: server.openai.apiKey } })).ok()).toBe(true);
   const [row] = await server.db.select().from(users).where(eq(users.email, user.email));
-  const userId = row!.id;
+  const organizationId = row!.id;
 
   await page.goto("/settings");
   await page.getByRole("button", { name: "Delete My Account" }).click();
@@ -152,14 +152,14 @@ test("Settings: delete my account names what goes, needs the password, and remov
   await dialog.getByLabel("Your password").fill("not-my-password");
   await dialog.getByRole("button", { name: "Delete Account" }).click();
   await expect(dialog.getByText(ACCOUNT_MESSAGES.wrongPassword)).toBeVisible();
-  expect(await server.db.select().from(assistants).where(eq(assistants.userId, userId))).toHaveLength(1);
+  expect(await server.db.select().from(assistants).where(eq(assistants.organizationId, organizationId))).toHaveLength(1);
 
   await dialog.getByLabel("Your password").fill(user.password);
   await dialog.getByRole("button", { name: "Delete Account" }).click();
   await expectToast(page, ACCOUNT_MESSAGES.accountDeleted);
   await expect(page).toHaveURL(/\/$/);
   for (const table of [assistants, tools, calls, credentials] as const) {
-    expect(await server.db.select().from(table).where(eq(table.userId, userId))).toHaveLength(0);
+    expect(await server.db.select().from(table).where(eq(table.organizationId, organizationId))).toHaveLength(0);
   }
   await page.goto("/assistants");
   await expect(page).toHaveURL(/\/login$/);
@@ -191,7 +191,7 @@ test("Settings: a number Twilio will not release stops the deletion; the dialog 
   expect(server.twilio.numbersOf(account.sid).map((n) => n.phoneNumber)).toEqual([number]);
   const [row] = await server.db.select().from(users).where(eq(users.email, user.email));
   expect(row).toBeDefined();
-  expect(await server.db.select().from(assistants).where(eq(assistants.userId, row!.id))).toHaveLength(1);
+  expect(await server.db.select().from(assistants).where(eq(assistants.organizationId, row!.id))).toHaveLength(1);
 
   // Twilio releases it the second time: the account goes.
   await dialog.getByRole("button", { name: "Delete Account" }).click();

@@ -5,7 +5,7 @@ import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
 
 async function insertTools(server: TestServer, email: string) {
   const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  const base = { userId: owner!.id, httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com/api" } as const;
+  const base = { organizationId: owner!.id, httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com/api" } as const;
   await server.db.insert(tools).values([
     { ...base, name: "Lookup Order", type: "API" },
     { ...base, name: "Open Ticket", type: "connector" },
@@ -16,7 +16,7 @@ async function insertTools(server: TestServer, email: string) {
 test("create, inspect, edit, test-call and delete an assistant with its tools", async ({ page, server, user }) => {
   // The whole life of an assistant in one walk: longer than one page's check.
   test.slow();
-  const userId = await insertTools(server, user.email);
+  const organizationId = await insertTools(server, user.email);
   const today = new Date();
 
   await page.goto("/assistants");
@@ -152,7 +152,7 @@ test("create, inspect, edit, test-call and delete an assistant with its tools", 
   await expect(confirm).toBeHidden();
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText("Bare Bot");
-  const left = await server.db.select({ name: assistants.name }).from(assistants).where(eq(assistants.userId, userId));
+  const left = await server.db.select({ name: assistants.name }).from(assistants).where(eq(assistants.organizationId, organizationId));
   expect(left).toEqual([{ name: "Bare Bot" }]);
 
   await page.reload();
@@ -160,14 +160,14 @@ test("create, inspect, edit, test-call and delete an assistant with its tools", 
 });
 
 test("a save the server refuses keeps the form and says why", async ({ page, server, user }) => {
-  const userId = await insertTools(server, user.email);
+  const organizationId = await insertTools(server, user.email);
   await page.goto("/assistants");
   await page.getByRole("button", { name: "Create new" }).click();
   const panel = page.getByRole("dialog", { name: "Create Assistant" });
   await panel.getByLabel("Name").fill("Stale picker");
   await panel.getByRole("checkbox", { name: /Lookup Order/ }).check();
   // The tool disappears (e.g. deleted in another tab) before the form is sent.
-  await server.db.delete(tools).where(and(eq(tools.userId, userId), eq(tools.name, "Lookup Order")));
+  await server.db.delete(tools).where(and(eq(tools.organizationId, organizationId), eq(tools.name, "Lookup Order")));
   await panel.getByRole("button", { name: "Create Assistant" }).click();
   await expectToast(page, "Failed to create assistant");
   await expectToast(page, /does not exist or is not one of your tools/);
@@ -187,7 +187,7 @@ test("a lost session on save shows the sign-in message", async ({ page, user: _u
 });
 
 test("dates that are missing or unreadable show the fallbacks", async ({ page, user: _user }) => {
-  const base = { user_id: "u", description: null, first_message: null, instructions: null, tool_ids: [], tools: [], voice: "marin", model: "gpt-realtime-2.1", transfer_destinations: [], allow_end_call: true, keypad_input: true };
+  const base = { organization_id: "u", description: null, first_message: null, instructions: null, tool_ids: [], tools: [], voice: "marin", model: "gpt-realtime-2.1", transfer_destinations: [], allow_end_call: true, keypad_input: true };
   await page.route("**/api/assistants", (route) =>
     route.fulfill({
       json: [

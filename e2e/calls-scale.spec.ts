@@ -21,16 +21,16 @@ async function userIdOf(server: TestServer, email: string) {
 
 /** Two assistants; test and phone calls across March 2026 (New York is UTC-5 until March 8). */
 async function seed(server: TestServer, email: string) {
-  const userId = await userIdOf(server, email);
+  const organizationId = await userIdOf(server, email);
   const [sales, support] = await server.db
     .insert(assistants)
     .values([
-      { userId, name: "Sales", model: "gpt-realtime-2.1" },
-      { userId, name: "Support", model: "gpt-realtime-2.1" },
+      { organizationId, name: "Sales", model: "gpt-realtime-2.1" },
+      { organizationId, name: "Support", model: "gpt-realtime-2.1" },
     ])
     .returning();
   const call = (start: string, seconds: number, extra: Partial<typeof calls.$inferInsert>) => ({
-    userId,
+    organizationId,
     startTime: new Date(start),
     endTime: new Date(Date.parse(start) + seconds * 1000),
     endedReason: "User ended call",
@@ -57,7 +57,7 @@ async function seed(server: TestServer, email: string) {
     call("2026-03-03T18:00:00Z", 30, { assistantId: support!.id, endedReason: "Connection failed", logs: { isTest: true, transcript: said("Sorry") } }),
     call("2026-03-05T15:00:00Z", 90, { assistantId: support!.id, callerNumber: "+442071234567", logs: { isTest: false, transcript: said("Refunds take five days") } }),
   ]);
-  return { userId, sales: sales!, support: support! };
+  return { organizationId, sales: sales!, support: support! };
 }
 
 test("filters and search change the list and the URL, and survive a reload", async ({ page, server, user }) => {
@@ -129,10 +129,10 @@ test("the summary cards and the chart follow the chosen period", async ({ page, 
 });
 
 test("load more brings the older calls", async ({ page, server, user }) => {
-  const userId = await userIdOf(server, user.email);
+  const organizationId = await userIdOf(server, user.email);
   const base = Date.parse("2026-01-01T12:00:00Z");
   await server.db.insert(calls).values(
-    Array.from({ length: 62 }, (_, i) => ({ userId, startTime: new Date(base + i * 3_600_000), endTime: new Date(base + i * 3_600_000 + 30_000), cost: 0.05, logs: { isTest: true, transcript: [] } })),
+    Array.from({ length: 62 }, (_, i) => ({ organizationId, startTime: new Date(base + i * 3_600_000), endTime: new Date(base + i * 3_600_000 + 30_000), cost: 0.05, logs: { isTest: true, transcript: [] } })),
   );
   await page.goto("/calls");
   await expect(rows(page)).toHaveCount(50);

@@ -43,13 +43,13 @@ function recordingWav(seconds: number): Buffer {
 /** The three calls of spec §2's Calls page (and a fourth whose assistant was deleted), for the signed-in user. */
 async function seedCalls(server: TestServer, email: string) {
   const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  const userId = owner!.id;
-  const [ava] = await server.db.insert(assistants).values({ userId, name: "Ava", model: "gpt-realtime" }).returning();
+  const organizationId = owner!.id;
+  const [ava] = await server.db.insert(assistants).values({ organizationId, name: "Ava", model: "gpt-realtime" }).returning();
   const [finished, live, empty, orphan] = await server.db
     .insert(calls)
     .values([
       {
-        userId,
+        organizationId,
         assistantId: ava!.id,
         assistantName: "Ava",
         startTime: new Date("2026-03-14T15:04:05Z"),
@@ -58,9 +58,9 @@ async function seedCalls(server: TestServer, email: string) {
         cost: 0.07,
         logs: FINISHED_LOGS,
       },
-      { userId, assistantId: ava!.id, assistantName: "Ava", startTime: new Date(Date.now() - 30_000), logs: { isTest: true, transcript: [], toolsUsed: [] } },
+      { organizationId, assistantId: ava!.id, assistantName: "Ava", startTime: new Date(Date.now() - 30_000), logs: { isTest: true, transcript: [], toolsUsed: [] } },
       {
-        userId,
+        organizationId,
         assistantId: ava!.id,
         assistantName: "Ava",
         startTime: new Date("2026-03-13T09:30:00Z"),
@@ -70,7 +70,7 @@ async function seedCalls(server: TestServer, email: string) {
         logs: { isTest: true, transcript: [], toolsUsed: [] },
       },
       {
-        userId,
+        organizationId,
         assistantId: null,
         assistantName: "Old Bot",
         startTime: new Date("2026-02-01T18:00:00Z"),

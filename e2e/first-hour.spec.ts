@@ -7,12 +7,12 @@ import { expect, test, type TestServer } from "./fixtures.ts";
 /** A few finished calls on one day, so the Calls page shows its cards, chart, filters and table. */
 async function seed(server: TestServer, email: string) {
   const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  const userId = owner!.id;
-  const [ava] = await server.db.insert(assistants).values({ userId, name: "Ava with a rather long assistant name", model: "gpt-realtime" }).returning();
+  const organizationId = owner!.id;
+  const [ava] = await server.db.insert(assistants).values({ organizationId, name: "Ava with a rather long assistant name", model: "gpt-realtime" }).returning();
   const start = new Date("2026-03-14T15:04:05Z").getTime();
   await server.db.insert(calls).values(
     Array.from({ length: 5 }, (_, i) => ({
-      userId,
+      organizationId,
       assistantId: ava!.id,
       assistantName: ava!.name,
       startTime: new Date(start + i * 600_000),

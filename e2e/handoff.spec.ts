@@ -70,9 +70,9 @@ test.describe("built-in functions in a Test Call", () => {
     await expect(request.getByText("built-in", { exact: true })).toBeVisible();
     await expect(panel.getByRole("button", { name: "Start Call" })).toBeVisible({ timeout: 15_000 });
 
-    const userId = await userIdOf(server, user.email);
+    const organizationId = await userIdOf(server, user.email);
     await expect
-      .poll(async () => (await server.db.select().from(calls).where(and(eq(calls.userId, userId)))).map((r) => r.endedReason))
+      .poll(async () => (await server.db.select().from(calls).where(and(eq(calls.organizationId, organizationId)))).map((r) => r.endedReason))
       .toEqual(["Assistant ended call"]);
   });
 
@@ -92,7 +92,7 @@ test.describe("built-in functions in a Test Call", () => {
     const line = `Would transfer to Billing team (+442071234567) with: ${summary}`;
     await expect(panel.getByTestId("transcript-entry").filter({ hasText: line })).toHaveAttribute("data-type", "system");
     await expect(panel.getByRole("button", { name: "Start Call" })).toBeVisible({ timeout: 15_000 });
-    const userId = await userIdOf(server, user.email);
-    await expect.poll(async () => (await server.db.select().from(calls).where(eq(calls.userId, userId))).map((r) => r.endedReason)).toEqual([line]);
+    const organizationId = await userIdOf(server, user.email);
+    await expect.poll(async () => (await server.db.select().from(calls).where(eq(calls.organizationId, organizationId))).map((r) => r.endedReason)).toEqual([line]);
   });
 });

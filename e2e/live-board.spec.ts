@@ -211,7 +211,7 @@ test("a phone call on the live board: it appears, its transcript streams, Listen
   await expect(page.getByText(LIVE_TEXTS.empty)).toBeVisible();
   await call.until(() => call.closed !== null, "the phone hung up", 10_000);
   const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, user.email));
-  await expect.poll(async () => (await server.db.select().from(calls).where(eq(calls.userId, owner!.id))).map((r) => r.endedReason)).toEqual([LIVE_TEXTS.endedBySupervisor]);
+  await expect.poll(async () => (await server.db.select().from(calls).where(eq(calls.organizationId, owner!.id))).map((r) => r.endedReason)).toEqual([LIVE_TEXTS.endedBySupervisor]);
   await page.keyboard.press("Escape");
 
   // ── Calls: the record shows the supervisor's actions in its transcript ───────────────────

@@ -163,8 +163,8 @@ test("Twilio's refusals reach the user: purchase banner, failed release, missing
   // Status badges: active green, inactive gray, pending yellow.
   const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, user.email));
   await server.db.insert(phoneNumbers).values([
-    { userId: owner!.id, phoneNumber: "+15550000002", countryCode: "US", status: "inactive" },
-    { userId: owner!.id, phoneNumber: "+15550000003", countryCode: "CA", status: "pending" },
+    { organizationId: owner!.id, phoneNumber: "+15550000002", countryCode: "US", status: "inactive" },
+    { organizationId: owner!.id, phoneNumber: "+15550000003", countryCode: "CA", status: "pending" },
   ]);
   await page.reload();
   const badge = (n: string) => page.getByTestId("phone-number-row").filter({ hasText: n }).locator("[data-slot=badge]");
@@ -172,7 +172,7 @@ test("Twilio's refusals reach the user: purchase banner, failed release, missing
   await expect(badge("+15550000003")).toHaveAttribute("data-variant", "warning");
   await expect(badge(number)).toHaveAttribute("data-variant", "success");
   await expect(page.getByTestId("phone-number-row").filter({ hasText: "+15550000002" })).toContainText("Unassigned");
-  const rows = await server.db.select().from(phoneNumbers).where(and(eq(phoneNumbers.userId, owner!.id), eq(phoneNumbers.phoneNumber, number)));
+  const rows = await server.db.select().from(phoneNumbers).where(and(eq(phoneNumbers.organizationId, owner!.id), eq(phoneNumbers.phoneNumber, number)));
   expect(rows).toHaveLength(1);
 });
 

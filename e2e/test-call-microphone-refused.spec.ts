@@ -36,6 +36,6 @@ test("a refused microphone: no call, and the transcript says why", async ({ page
 
   // Neither a test session nor a call record.
   expect(callRequests).toEqual([]);
-  const userId = await userIdOf(server, user.email);
-  expect(await server.db.select().from(calls).where(eq(calls.userId, userId))).toHaveLength(0);
+  const organizationId = await userIdOf(server, user.email);
+  expect(await server.db.select().from(calls).where(eq(calls.organizationId, organizationId))).toHaveLength(0);
 });

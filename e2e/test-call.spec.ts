@@ -145,8 +145,8 @@ test.describe("with a microphone", () => {
     await expect(panel.getByRole("textbox", { name: "Message" })).toHaveAttribute("placeholder", "Start call to begin testing");
 
     // The record: written by the server, finished, priced, flagged as a test.
-    const userId = await userIdOf(server, user.email);
-    const [record] = await server.db.select().from(calls).where(eq(calls.userId, userId));
+    const organizationId = await userIdOf(server, user.email);
+    const [record] = await server.db.select().from(calls).where(eq(calls.organizationId, organizationId));
     expect(record).toBeDefined();
     expect(record!.assistantId).toBe(assistant.id);
     expect(record!.endTime).not.toBeNull();
@@ -183,11 +183,11 @@ test.describe("with a microphone", () => {
     await page.keyboard.press("Escape");
     await expect(panel).toBeHidden();
 
-    const userId = await userIdOf(server, user.email);
+    const organizationId = await userIdOf(server, user.email);
     await expect
-      .poll(async () => (await server.db.select().from(calls).where(eq(calls.userId, userId)))[0]?.endedReason ?? null)
+      .poll(async () => (await server.db.select().from(calls).where(eq(calls.organizationId, organizationId)))[0]?.endedReason ?? null)
       .toBe("Sheet closed");
-    const rows = await server.db.select().from(calls).where(eq(calls.userId, userId));
+    const rows = await server.db.select().from(calls).where(eq(calls.organizationId, organizationId));
     expect(rows).toHaveLength(1);
     expect(rows[0]!.endTime).not.toBeNull();
     expect(rows[0]!.cost).toBe(0.05);
@@ -203,8 +203,8 @@ test.describe("with a microphone", () => {
     await expect(panel.getByTestId("call-status")).toHaveText("Not connected");
     await expect(panel.getByRole("button", { name: "Start Call" })).toBeEnabled();
 
-    const userId = await userIdOf(server, user.email);
-    expect(await server.db.select().from(calls).where(eq(calls.userId, userId))).toHaveLength(0);
+    const organizationId = await userIdOf(server, user.email);
+    expect(await server.db.select().from(calls).where(eq(calls.organizationId, organizationId))).toHaveLength(0);
 
     await notice.getByRole("link", { name: "Go to Settings" }).click();
     await expect(page).toHaveURL(/\/settings$/);

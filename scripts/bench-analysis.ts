@@ -58,7 +58,7 @@ await app.listen({ port: 0, host: "127.0.0.1" });
 const { port } = app.server.address() as AddressInfo;
 const origin = `http://127.0.0.1:${port}`;
 
-const { cookie, userId } = await signUp(injectPost(app), newAccount("Bench", "bench-analysis-"));
+const { cookie, organizationId } = await signUp(injectPost(app), newAccount("Bench", "bench-analysis-"));
 await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie }, payload: { value: apiKey } });
 const assistant = await app.inject({
   method: "POST",
@@ -76,7 +76,7 @@ for (let at = 0; at < ANALYSES; at += 500) {
     const start = new Date(now - (at + i + 1) * 60_000);
     const stamp = start.toISOString();
     return {
-      userId,
+      organizationId,
       assistantId,
       startTime: start,
       endTime: new Date(start.getTime() + 45_000),

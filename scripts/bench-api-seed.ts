@@ -75,13 +75,13 @@ export async function seedBenchData({ url, calls, mainUserId, log }: SeedOptions
     );
     await client.query(`CREATE TEMP TABLE bu AS SELECT 0 AS idx, $1::text AS id UNION ALL SELECT substr(id, 12)::int, id FROM "user" WHERE id LIKE 'bench-user-%'`, [mainUserId]);
     await client.query(
-      `INSERT INTO assistants (user_id, name, model, instructions, first_message)
+      `INSERT INTO assistants (organization_id, name, model, instructions, first_message)
        SELECT bu.id, n.name, 'gpt-realtime-2.1', 'You answer calls for a shop.', 'Hello, how can I help?'
        FROM bu CROSS JOIN (VALUES ('Front desk'), ('Billing'), ('Tech support')) AS n(name)`,
     );
     await client.query(
       `CREATE TEMP TABLE ba AS SELECT bu.idx, row_number() OVER (PARTITION BY bu.idx ORDER BY a.name) - 1 AS slot, a.id, a.name
-       FROM bu JOIN assistants a ON a.user_id = bu.id`,
+       FROM bu JOIN assistants a ON a.organization_id = bu.id`,
     );
 
     const { rows: indexes } = await client.query<{ indexname: string; indexdef: string }>(
@@ -94,7 +94,7 @@ export async function seedBenchData({ url, calls, mainUserId, log }: SeedOptions
       const hi = Math.min(calls, lo + chunk - 1);
       const started = Date.now();
       await client.query(
-        `INSERT INTO calls (user_id, assistant_id, assistant_name, start_time, end_time, ended_reason, cost, caller_number, called_number, logs)
+        `INSERT INTO calls (organization_id, assistant_id, assistant_name, start_time, end_time, ended_reason, cost, caller_number, called_number, logs)
          SELECT bu.id, ba.id, ba.name, c.start, c.start + make_interval(secs => c.seconds),
                 CASE WHEN c.test THEN 'User ended call'
                      WHEN c.r < 0.03 THEN 'Connection failed: the provider did not answer in time'

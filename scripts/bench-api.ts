@@ -138,15 +138,15 @@ async function run() {
     // The inputs of the scenarios, read from the data itself.
     const client = new pg.Client({ connectionString: benchUrl });
     await client.connect();
-    const mine = await client.query<{ n: string }>("SELECT count(*) AS n FROM calls WHERE user_id = $1", [userId]);
+    const mine = await client.query<{ n: string }>("SELECT count(*) AS n FROM calls WHERE organization_id = $1", [userId]);
     const deep = await client.query<{ start: string; id: string }>(
-      `SELECT to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS start, id FROM calls WHERE user_id = $1 ORDER BY start_time DESC, id DESC OFFSET $2 LIMIT 1`,
+      `SELECT to_char(start_time AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS start, id FROM calls WHERE organization_id = $1 ORDER BY start_time DESC, id DESC OFFSET $2 LIMIT 1`,
       [userId, DEEP_OFFSET],
     );
-    const assistant = await client.query<{ id: string }>("SELECT id FROM assistants WHERE user_id = $1 ORDER BY name LIMIT 1", [userId]);
+    const assistant = await client.query<{ id: string }>("SELECT id FROM assistants WHERE organization_id = $1 ORDER BY name LIMIT 1", [userId]);
     // A rare term: the last 4 digits of one caller's number (the GIN index's side of the plan).
     const caller = await client.query<{ n: string }>(
-      "SELECT caller_number AS n FROM calls WHERE user_id = $1 AND caller_number IS NOT NULL ORDER BY start_time DESC OFFSET 100 LIMIT 1",
+      "SELECT caller_number AS n FROM calls WHERE organization_id = $1 AND caller_number IS NOT NULL ORDER BY start_time DESC OFFSET 100 LIMIT 1",
       [userId],
     );
     const cursor = deep.rows[0] ? { start: deep.rows[0].start, id: deep.rows[0].id } : undefined;

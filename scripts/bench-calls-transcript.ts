@@ -25,10 +25,10 @@ export async function transcriptCost(minutes = 60): Promise<TranscriptCost> {
   const bench = await startPhoneBenchApp({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "sk-unused" });
   try {
     const { db } = bench.database;
-    const [assistant] = await db.select({ id: assistants.id }).from(assistants).where(eq(assistants.userId, bench.userId));
+    const [assistant] = await db.select({ id: assistants.id }).from(assistants).where(eq(assistants.organizationId, bench.organizationId));
     const store = createDbCallStore(db, "bench");
     const started = Date.now();
-    const id = await store.insert({ assistantId: assistant!.id, userId: bench.userId, startTime: new Date(started).toISOString(), logs: { isTest: false, transcript: [], toolsUsed: [] } });
+    const id = await store.insert({ assistantId: assistant!.id, organizationId: bench.organizationId, startTime: new Date(started).toISOString(), logs: { isTest: false, transcript: [], toolsUsed: [] } });
     const turns = (minutes * 60) / 5;
     const transcript: TranscriptEntry[] = [];
     const times: number[] = [];

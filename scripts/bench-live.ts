@@ -65,7 +65,7 @@ try {
   const streaming = await nextMessage<CallersMessage, "streaming">(callers, "streaming", 120_000);
   const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed", 300_000);
   await sleep(CALLS_SETTLE_MS);
-  const live = bench.app.ctx.liveCalls.supervisedBy(bench.userId);
+  const live = bench.app.ctx.liveCalls.supervisedBy(bench.organizationId);
   // The process CPU of a loaded, shared machine wobbles by more than ten listeners cost: the
   // audio taps of every call are also timed directly (mix and send to the listeners' sockets).
   let tapMs = 0;

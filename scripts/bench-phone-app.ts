@@ -25,7 +25,7 @@ export interface PhoneBenchApp {
   origin: string;
   /** The number owner's session cookie. */
   cookie: string;
-  userId: string;
+  organizationId: string;
   /** What the simulated callers dial. */
   target: CallerTarget;
   close(): Promise<void>;
@@ -41,10 +41,10 @@ export async function startPhoneBenchApp(provider: { baseUrl: string; apiKey: st
   const app = await buildApp({ ...config, appSecret: "bench-calls-secret-0123456789abcdef0123456789" }, { database, callMetrics });
   await app.listen({ port, host: "127.0.0.1" });
 
-  const { cookie, userId } = await signUp(injectPost(app), newAccount("Bench", "bench-"));
+  const { cookie, organizationId } = await signUp(injectPost(app), newAccount("Bench", "bench-"));
   const credentials = createCredentialsService(app.ctx);
-  await credentials.save(userId, "openai_api_key", provider.apiKey);
-  await credentials.save(userId, "twilio_auth_token", AUTH_TOKEN);
+  await credentials.save(organizationId, "openai_api_key", provider.apiKey);
+  await credentials.save(organizationId, "twilio_auth_token", AUTH_TOKEN);
   const assistant = await app.inject({
     method: "POST",
     url: "/api/assistants",
@@ -53,14 +53,14 @@ export async function startPhoneBenchApp(provider: { baseUrl: string; apiKey: st
   });
   const assistantId = (assistant.json() as { id: string }).id;
   const to = "+15550100";
-  await database.db.insert(phoneNumbers).values({ userId, phoneNumber: to, countryCode: "US", status: "active", assistantId });
+  await database.db.insert(phoneNumbers).values({ organizationId, phoneNumber: to, countryCode: "US", status: "active", assistantId });
 
   return {
     app,
     database,
     origin,
     cookie,
-    userId,
+    organizationId,
     target: { origin, authToken: AUTH_TOKEN, to },
     close: async () => {
       await app.close();

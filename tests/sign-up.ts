@@ -20,6 +20,8 @@ export interface SignedUp extends Account {
   /** The session, as a `cookie` request header. */
   cookie: string;
   userId: string;
+  /** The team sign-up made, with the user as its owner: it takes the user's id. */
+  organizationId: string;
 }
 
 let counter = 0;
@@ -34,7 +36,8 @@ export async function signUp(post: PostJson, account: Account = newAccount()): P
   if (created.status !== 200) throw new Error(`sign-up failed: ${created.status} ${created.body}`);
   const login = await post("/api/auth/sign-in/email", { email: account.email, password: account.password });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.body}`);
-  return { ...account, cookie: login.cookies.join("; "), userId: (JSON.parse(login.body) as { user: { id: string } }).user.id };
+  const userId = (JSON.parse(login.body) as { user: { id: string } }).user.id;
+  return { ...account, cookie: login.cookies.join("; "), userId, organizationId: userId };
 }
 
 /** POST into an app in this process, without a socket. */

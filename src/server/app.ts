@@ -41,6 +41,9 @@ import { outboundRoutes } from "./modules/outbound/outbound.routes.ts";
 import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
+import { teamRoutes } from "./modules/team/team.routes.ts";
+import { createTeamService } from "./modules/team/team.service.ts";
+import { permissionOf } from "./auth/route-permissions.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
 import { createServices } from "./services.ts";
 import { Drain } from "./instances/drain.ts";
@@ -94,7 +97,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   registerErrorHandler(app);
   registerJsonBodyGuard(app);
 
+  const clock = deps.clock ?? (() => new Date());
+  // Made before auth: sign-up asks it who may join and gives each new user a team.
+  const team = createTeamService({ db: deps.database.db, publicUrl: config.publicUrl, mailer: deps.mailer, clock });
   const auth = createAuth({
+    signup: config.signup,
+    team,
     db: deps.database.db,
     secret: config.appSecret,
     publicUrl: config.publicUrl,
@@ -117,11 +125,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const drain = new Drain();
   const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
   const socketSessions = new SocketSessions(liveSessionsCheck(db), app.log);
-  const clock = deps.clock ?? (() => new Date());
   const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions, clock };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
-  const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks });
+  const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks, team });
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
@@ -180,8 +187,17 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {
-    // A session cookie, or `Authorization: Bearer <API key>` acting as the key's owner.
-    scope.addHook("onRequest", requireUser(auth, { authenticate: (key) => services.apiKeys.authenticate(key), counters }));
+    // Every route here says who may call it (auth/route-permissions.ts); one left out stops the start.
+    scope.addHook("onRoute", (route) => {
+      for (const method of [route.method].flat()) {
+        const permission = permissionOf(method, route.url);
+        if (!permission) throw new Error(`${method} ${route.url} has no permission in auth/route-permissions.ts`);
+        route.config = { ...route.config, permission };
+      }
+    });
+    // A session cookie (in its current organisation), or `Authorization: Bearer <API key>` acting
+    // as an admin of the key's organisation; then the route's permission against the role.
+    scope.addHook("onRequest", requireUser(auth, team, { authenticate: (key) => services.apiKeys.authenticate(key), counters }));
     // Authenticated modules are registered here.
     await scope.register(assistantsRoutes, { service: services.assistants });
     await scope.register(versionsRoutes, { service: services.versions });
@@ -197,6 +213,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
     await scope.register(webhooksRoutes, { service: services.webhooks });
+    await scope.register(teamRoutes, { service: team });
     // Session only: with an API key these answer 403 (account management, the keys themselves).
     await scope.register(async (sessionOnly) => {
       sessionOnly.addHook("onRoute", (route) => {

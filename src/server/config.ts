@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { SignupPolicy } from "../shared/team.ts";
 
 /**
  * Calls one instance (one process, one core) carries by default: what `npm run bench:calls`
@@ -41,6 +42,11 @@ const schema = z.object({
   INSTANCE_LEASE_MS: z.coerce.number().int().min(500, "must be at least 500").max(600_000).default(30_000),
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   MAX_CALLS: z.coerce.number().int().min(1, "must be at least 1").max(100_000).default(DEFAULT_MAX_CALLS),
+  // Who may create an account: open, invite (an invitation only), or domain:a.com,b.org.
+  SIGNUP: z
+    .string()
+    .regex(/^(open|invite|domain:[a-z0-9.-]+\.[a-z]{2,}(,[a-z0-9.-]+\.[a-z]{2,})*)$/i, "must be open, invite, or domain: followed by a comma-separated list of domains")
+    .default("open"),
   JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(500, "must be at least 500").max(60_000).default(2000),
   // Post-call analysis (modules/analysis): analyses at once per instance, one request's time limit,
   // and the pauses before each retry of a rate-limited or failed request.
@@ -95,6 +101,8 @@ export interface Config {
   drainTimeoutMs: number;
   /** The most calls (phone and test) this instance carries at once; beyond it callers are refused politely. */
   maxCalls: number;
+  /** Who may create an account (the first user of an empty server always may). */
+  signup: SignupPolicy;
   /** How often an idle job worker looks for due jobs (jobs sent by this instance wake it at once). */
   jobPollIntervalMs: number;
   analysis: { concurrency: number; requestTimeoutMs: number; retryDelaysMs: number[] };
@@ -161,12 +169,19 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     drainTimeoutMs: e.DRAIN_TIMEOUT_MS,
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
     maxCalls: e.MAX_CALLS,
+    signup: parseSignup(e.SIGNUP),
     analysis: {
       concurrency: e.ANALYSIS_CONCURRENCY,
       requestTimeoutMs: e.ANALYSIS_REQUEST_TIMEOUT_MS,
       retryDelaysMs: e.ANALYSIS_RETRY_DELAYS_MS.split(",").map((ms) => Number(ms.trim())),
     },
   };
+}
+
+function parseSignup(value: string): SignupPolicy {
+  const v = value.toLowerCase();
+  if (v === "open" || v === "invite") return { mode: v };
+  return { mode: "domain", domains: v.slice("domain:".length).split(",") };
 }
 
 function parseTrustProxy(value: string): boolean | string {

@@ -20,6 +20,7 @@ import { createToolsService } from "./modules/tools/tools.service.ts";
 import { createVersionsService } from "./modules/versions/versions.service.ts";
 import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
 import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
+import type { TeamService } from "./modules/team/team.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
@@ -28,6 +29,8 @@ export interface ServiceOptions {
   logger: FastifyBaseLogger;
   /** Tests shorten the webhook retry schedule and attempt timeout. */
   webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
+  /** Organisations and members: made before auth (sign-up uses it), so handed in. */
+  team: TeamService;
 }
 
 export function createServices(ctx: ModuleContext, options: ServiceOptions) {
@@ -41,9 +44,9 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   // A new assistant is published as v1 when first saved, so its numbers answer with it at once.
   const assistants: typeof drafts = {
     ...drafts,
-    async create(userId, input) {
-      const created = await drafts.create(userId, input);
-      await versions.publishFirst(userId, created.id);
+    async create(organizationId, input, by = null) {
+      const created = await drafts.create(organizationId, input);
+      await versions.publishFirst(organizationId, created.id, by);
       return created;
     },
   };
@@ -81,14 +84,13 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     handoffTokens: createHandoffTokens(config.appSecret, counters),
     assistants,
   });
-  // Deleting an account releases the user's numbers at Twilio first.
-  const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (userId) => phoneNumbers.releaseBeforeAccountDeletion(userId) });
+  // Deleting an account deletes the organisations it alone belongs to, releasing their numbers at Twilio first.
+  const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (organizationId) => phoneNumbers.releaseBeforeAccountDeletion(organizationId) });
   const demoRequests = createDemoRequestsService({ db });
   const outbound = createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall });
   const campaigns = createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger: options.logger.child({ module: "campaigns" }), emit: webhooks.emit });
-  
   const apiKeys = createApiKeysService({ db });
-  return { account, analysis, apiKeys, assistants, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools, versions, webhooks };
+  return { team: options.team, account, analysis, apiKeys, assistants, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -16,6 +16,7 @@ export const ACCOUNT_MESSAGES = {
   passwordChangedDescription: "Your other sessions have been signed out.",
   deleteConfirmRequired: "Enter your password to confirm",
   accountDeleted: "Your account has been deleted",
+  lastOwner: (team: string) => `You are the only owner of ${team}: make another member an owner first.`,
   resetEmailSent: "If an account exists for that address, we have sent it a link to reset the password.",
   resetUnavailable: "Password reset by e-mail is not set up on this server. Ask your administrator to reset your password.",
   resetDone: "Your password has been reset. You can now log in.",

@@ -176,7 +176,7 @@ export type AssistantTool = z.infer<typeof assistantToolSchema>;
 
 export const assistantSchema = z.object({
   id: z.string(),
-  user_id: z.string(),
+  organization_id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
   first_message: z.string().nullable(),

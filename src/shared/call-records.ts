@@ -107,7 +107,7 @@ export const callPageSchema = z.object({ data: z.array(callSummarySchema), next_
 export type CallPage = z.infer<typeof callPageSchema>;
 
 export const callRecordSchema = callSummarySchema.extend({
-  user_id: z.string(),
+  organization_id: z.string(),
   /** A signed address of the recording (valid RECORDING_URL_LIFETIME_MS), or null without one. */
   recording_url: z.string().nullable(),
   /** Phone calls: the caller's number (E.164); null for browser test calls. */

@@ -182,7 +182,7 @@ export type ToolFormValues = z.input<typeof toolFormSchema>;
 // Deliberately lenient on the JSON fields: a row written before a rule tightened must still list.
 export const toolSchema = z.object({
   id: z.string(),
-  user_id: z.string(),
+  organization_id: z.string(),
   name: z.string(),
   description: z.string().nullable(),
   type: toolTypeSchema,

@@ -26,16 +26,18 @@ export async function startLiveApp(fake: FakeRealtime, config: Record<string, st
 export interface Caller {
   cookie: string;
   userId: string;
+  /** The caller's own team (it takes the user's id). */
+  organizationId: string;
 }
 
 /** A new user; with `apiKey`, their OpenAI key is stored through Settings' route. */
 export async function signUpCaller(app: TestApp, apiKey?: string): Promise<Caller> {
-  const { cookie, userId } = await signUpAndLogIn(app);
+  const { cookie, userId, organizationId } = await signUpAndLogIn(app);
   if (apiKey !== undefined) {
     const res = await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie }, payload: { value: apiKey } });
     expect(res.statusCode, res.body).toBe(200);
   }
-  return { cookie, userId };
+  return { cookie, userId, organizationId };
 }
 
 export async function createTool(app: TestApp, who: Caller, payload: Record<string, unknown>): Promise<{ id: string; name: string }> {

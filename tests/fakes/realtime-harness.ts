@@ -63,7 +63,7 @@ export class CallHarness {
         store: this.store,
         openRecording: this.recordings.open,
         assistant,
-        userId: "user_1",
+        organizationId: "user_1",
         isTest: options.session?.isTest ?? true,
         ...options.session,
       });

@@ -30,15 +30,15 @@ export type PhoneApp = Awaited<ReturnType<typeof startPhoneApp>>;
 export async function phoneOwner(app: PhoneApp, apiKey: string, authToken = TEST_AUTH_TOKEN): Promise<Caller> {
   const who = await signUpCaller(app.app, apiKey);
   const credentials = createCredentialsService(app.app.ctx);
-  await credentials.save(who.userId, "twilio_account_sid", TEST_ACCOUNT_SID);
-  await credentials.save(who.userId, "twilio_auth_token", authToken);
+  await credentials.save(who.organizationId, "twilio_account_sid", TEST_ACCOUNT_SID);
+  await credentials.save(who.organizationId, "twilio_auth_token", authToken);
   return who;
 }
 
 export async function insertPhoneNumber(app: PhoneApp, who: Caller, e164: string, assistantId: string | null, status: PhoneNumberStatus = "active"): Promise<string> {
   const [row] = await app.db
     .insert(phoneNumbers)
-    .values({ userId: who.userId, phoneNumber: e164, countryCode: "US", status, assistantId, providerSid: `PN${"2".repeat(32)}` })
+    .values({ organizationId: who.organizationId, phoneNumber: e164, countryCode: "US", status, assistantId, providerSid: `PN${"2".repeat(32)}` })
     .returning({ id: phoneNumbers.id });
   return row!.id;
 }

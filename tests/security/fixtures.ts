@@ -11,7 +11,7 @@ import type { Fixtures } from "./route-table.ts";
 export async function ownedResources(
   app: TestApp,
   twilio: FakeTwilioRest,
-  user: { cookie: string; userId: string },
+  user: { cookie: string; organizationId: string },
   options: { upstreamUrl: string; tool: Record<string, unknown>; assistant: Record<string, unknown>; callerNumber?: string },
 ): Promise<Fixtures> {
   const as = async (method: "POST" | "PUT", url: string, payload: object) => {
@@ -26,7 +26,7 @@ export async function ownedResources(
   const number = await as("POST", "/api/phone-numbers", { country_code: "US", assistant_id: assistant.id });
   const [call] = await app.ctx.db
     .insert(calls)
-    .values({ userId: user.userId, assistantId: assistant.id, assistantName: String(options.assistant.name), callerNumber: options.callerNumber ?? null, logs: { isTest: false, transcript: [] } })
+    .values({ organizationId: user.organizationId, assistantId: assistant.id, assistantName: String(options.assistant.name), callerNumber: options.callerNumber ?? null, logs: { isTest: false, transcript: [] } })
     .returning();
   return {
     toolId: tool.id,

@@ -46,7 +46,7 @@ beforeAll(async () => {
   // The intruder has a Twilio account of their own, so a refusal is about whose data it is, not missing settings.
   const theirs = twilio.addAccount();
   await app.inject({ method: "PUT", url: "/api/credentials/twilio", headers: { cookie: intruder.cookie }, payload: { account_sid: theirs.sid, auth_token: theirs.authToken } });
-  await app.ctx.db.insert(credentials).values({ userId: owner.userId, name: "openai_api_key", valueEncrypted: app.ctx.secrets.encrypt("sk-alpha-key-QZQZ") });
+  await app.ctx.db.insert(credentials).values({ organizationId: owner.organizationId, name: "openai_api_key", valueEncrypted: app.ctx.secrets.encrypt("sk-alpha-key-QZQZ") });
   const [number] = twilio.numbersOf(fixtures.twilioSid);
   markers = [
     fixtures.toolId,
@@ -57,7 +57,7 @@ beforeAll(async () => {
     number!.phoneNumber,
     number!.sid,
     "5557771234",
-    owner.userId,
+    owner.organizationId,
     owner.email,
     "ALPHA",
     "WXWX",

@@ -3,6 +3,10 @@ import { drizzleAdapter } from "better-auth/adapters/drizzle";
 import type { Db } from "../db/client.ts";
 import * as schema from "../db/schema.ts";
 import { PASSWORD_MIN_LENGTH } from "../../shared/auth.ts";
+import { APIError } from "better-auth/api";
+import type { SignupPolicy } from "../../shared/team.ts";
+import { TEAM_MESSAGES } from "../../shared/team.ts";
+import type { TeamService } from "../modules/team/team.service.ts";
 import type { Mailer } from "./mailer.ts";
 import { revokeResetTokens } from "./reset-tokens.repo.ts";
 
@@ -16,11 +20,14 @@ export interface AuthOptions {
   trustProxy?: boolean | string;
   /** Session cookies carry Secure (production over https, see config.ts). */
   secureCookies?: boolean;
+  /** Who may sign up, and the team each new user gets (modules/team). */
+  signup: SignupPolicy;
+  team: Pick<TeamService, "createPersonal" | "maySignUp">;
 }
 
 const DAY_S = 24 * 60 * 60;
 
-export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, secureCookies = false }: AuthOptions) {
+export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, secureCookies = false, signup, team }: AuthOptions) {
   return betterAuth({
     basePath: "/api/auth",
     baseURL: publicUrl,
@@ -64,6 +71,17 @@ export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, 
     // A password change (Settings, or the library's own endpoint) voids outstanding reset links
     // too. The credential account row is only ever updated to set its password.
     databaseHooks: {
+      // SIGNUP decides who may create an account; each new user owns a team of their own.
+      user: {
+        create: {
+          before: async (user) => {
+            if (!(await team.maySignUp(signup, user.email))) {
+              throw new APIError("FORBIDDEN", { message: signup.mode === "domain" ? TEAM_MESSAGES.signupDomain : TEAM_MESSAGES.signupClosed });
+            }
+          },
+          after: async (user) => team.createPersonal(user.id, user.name),
+        },
+      },
       account: {
         update: {
           after: async (account) => {
@@ -86,7 +104,12 @@ export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, 
         }
       : undefined,
     // Sliding expiry: a session lives 7 days and is extended at most once a day while it is used.
-    session: { expiresIn: 7 * DAY_S, updateAge: DAY_S },
+    // The organisation the session works in (modules/team); written by the server only.
+    session: {
+      expiresIn: 7 * DAY_S,
+      updateAge: DAY_S,
+      additionalFields: { activeOrganizationId: { type: "string", required: false, input: false } },
+    },
     // Failed-login throttling is ours (login-throttle.ts): the library's limiter counts every
     // request, which would lock out a busy but honest user.
     rateLimit: { enabled: false },

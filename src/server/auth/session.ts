@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { SessionUser } from "../../shared/auth.ts";
+import { can, PERMISSIONS, type Permission } from "../../shared/roles.ts";
+import type { Actor, TeamService } from "../modules/team/team.service.ts";
 import { API_KEY_MESSAGES, API_KEY_REQUESTS_PER_MINUTE } from "../../shared/api-keys.ts";
 import { AppError, unauthorized } from "../errors.ts";
 import { counterKey, type CounterStore } from "../shared-state/index.ts";
@@ -8,8 +10,10 @@ import { fromNodeHeaders } from "better-auth/node";
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** Set by `requireUser` on every authenticated route. */
+    /** The signed-in person (set by `requireUser` for a session; an API key has none: see `sessionOnly`). */
     user: SessionUser;
+    /** Who acts, in which organisation, with which role (set by `requireUser` on every authenticated route). */
+    actor: Actor;
     /** The id of the session row the request came with (set by `requireUser`): sockets re-check it. */
     sessionId: string;
     /** Set when the request authenticated with `Authorization: Bearer <API key>` instead of a session. */
@@ -18,12 +22,14 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /** Account management and API keys: a session only, an API key answers 403. */
     sessionOnly?: boolean;
+    /** What the route needs (src/server/auth/route-permissions.ts), checked against the actor's role. */
+    permission?: Permission;
   }
 }
 
-/** How a Bearer token becomes the key's owner (the api-keys module), and the shared rate-limit counters. */
+/** How a Bearer token becomes its organisation (the api-keys module), and the shared rate-limit counters. */
 export interface BearerAuth {
-  authenticate(key: string): Promise<{ keyId: string; user: SessionUser } | null>;
+  authenticate(key: string): Promise<{ keyId: string; organizationId: string } | null>;
   counters: CounterStore;
 }
 
@@ -47,32 +53,51 @@ async function authenticateBearer(bearer: BearerAuth, header: string, req: Fasti
     reply.header("retry-after", String(seconds));
     throw new AppError(429, "rate_limited", `Too many requests with this API key. Please try again in ${seconds} seconds.`);
   }
-  req.user = found.user;
+  // A key acts as an admin of its organisation: everything but what only owners and people do.
+  req.actor = { userId: null, organizationId: found.organizationId, role: "admin", via: "api_key" };
   req.sessionId = "";
   req.apiKeyId = found.keyId;
 }
 
 /** Reads the session cookie; forwards the refreshed cookie when the library slides the expiry. */
-async function readSignedIn(auth: Auth, req: FastifyRequest, reply?: FastifyReply): Promise<{ user: SessionUser; sessionId: string } | null> {
+async function readSignedIn(
+  auth: Auth,
+  req: FastifyRequest,
+  reply?: FastifyReply,
+): Promise<{ user: SessionUser; sessionId: string; activeOrganizationId: string | null } | null> {
   const { headers, response } = await auth.api.getSession({ headers: fromNodeHeaders(req.headers), returnHeaders: true });
   const cookies = headers.getSetCookie();
   if (reply && cookies.length) reply.header("set-cookie", cookies);
   if (!response) return null;
   const { id, name, email } = response.user;
-  return { user: { id, name, email }, sessionId: response.session.id };
+  const active = (response.session as { activeOrganizationId?: string | null }).activeOrganizationId ?? null;
+  return { user: { id, name, email }, sessionId: response.session.id, activeOrganizationId: active };
 }
 
 export async function readSession(auth: Auth, req: FastifyRequest, reply?: FastifyReply): Promise<SessionUser | null> {
   return (await readSignedIn(auth, req, reply))?.user ?? null;
 }
 
-export function requireUser(auth: Auth, bearer?: BearerAuth) {
+/**
+ * Authenticates (a session cookie, or a Bearer API key), finds the organisation the request works
+ * in with the actor's role there, and refuses what that role may not do: 403 in the user's words.
+ */
+export function requireUser(auth: Auth, team: Pick<TeamService, "resolve">, bearer?: BearerAuth) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const authorization = req.headers.authorization;
-    if (bearer && authorization) return authenticateBearer(bearer, authorization, req, reply);
-    const signedIn = await readSignedIn(auth, req, reply);
-    if (!signedIn) throw unauthorized();
-    req.user = signedIn.user;
-    req.sessionId = signedIn.sessionId;
+    if (bearer && authorization) {
+      await authenticateBearer(bearer, authorization, req, reply);
+    } else {
+      const signedIn = await readSignedIn(auth, req, reply);
+      if (!signedIn) throw unauthorized();
+      req.user = signedIn.user;
+      req.sessionId = signedIn.sessionId;
+      const membership = await team.resolve(signedIn.user, { id: signedIn.sessionId, activeOrganizationId: signedIn.activeOrganizationId });
+      req.actor = { userId: signedIn.user.id, organizationId: membership.organizationId, role: membership.role, via: "session" };
+    }
+    const permission = req.routeOptions.config.permission;
+    // Unreachable for a registered route (the table is checked at start-up); refuse rather than allow.
+    if (!permission) throw new AppError(403, "forbidden", PERMISSIONS.owner.message);
+    if (!can(req.actor.role, permission)) throw new AppError(403, "forbidden", PERMISSIONS[permission].message);
   };
 }

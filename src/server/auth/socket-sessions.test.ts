@@ -41,7 +41,7 @@ async function owner(): Promise<SignedUp & { assistantId: string }> {
 async function anotherSession(who: SignedUp): Promise<Caller> {
   const login = await injectPost(live.app)("/api/auth/sign-in/email", { email: who.email, password: who.password });
   expect(login.status).toBe(200);
-  return { cookie: login.cookies.join("; "), userId: who.userId };
+  return { cookie: login.cookies.join("; "), userId: who.userId, organizationId: who.organizationId };
 }
 
 /** A test call of `who` in progress, with a watcher on it and a board. */

@@ -5,28 +5,47 @@
  * password change, a reset), expired or deleted with its account closes its sockets with 4401
  * on whichever instance holds them. One query per period covers every socket of the instance.
  *
- * `SessionCheck` is the one seam that decides whether a holder may keep its sockets; a rule
- * beyond the session itself (e.g. a membership) belongs there.
+ * `SessionCheck` is the one seam that decides whether a holder may keep its sockets: its
+ * session still live, and its membership still giving the role the socket needs (a member removed
+ * or demoted loses the board at once).
  */
 import { and, gt, inArray, sql } from "drizzle-orm";
-import type { FastifyBaseLogger } from "fastify";
+import type { FastifyBaseLogger, FastifyRequest } from "fastify";
 import WebSocket from "ws";
 import { SESSION_ENDED_CLOSE } from "../../shared/auth.ts";
+import { can, type Permission, type Role } from "../../shared/roles.ts";
 import type { Db } from "../db/client.ts";
-import { session } from "../db/schema.ts";
+import { member, session } from "../db/schema.ts";
 
 export interface SocketHolder {
   sessionId: string;
   userId: string;
+  organizationId: string;
+  /** What the socket needs of the holder's role (its route's permission). */
+  permission: Permission;
 }
 
-/** Of the holders given, the session ids that may keep their sockets. */
+/** The holder of a socket opened by an authenticated route (after `requireUser`). */
+export function holderOf(req: FastifyRequest): SocketHolder {
+  return {
+    sessionId: req.sessionId,
+    userId: req.actor.userId ?? "",
+    organizationId: req.actor.organizationId,
+    permission: req.routeOptions.config.permission ?? "owner",
+  };
+}
+
+/** A holder's identity in a check's answer: one session may hold sockets in two organisations. */
+export const holderKey = (h: SocketHolder) => `${h.sessionId} ${h.organizationId} ${h.permission}`;
+
+/** Of the holders given, the keys (`holderKey`) of those that may keep their sockets. */
 export type SessionCheck = (holders: ReadonlyArray<SocketHolder>) => Promise<Set<string>>;
 
-/** Sessions that still exist and have not expired (one query per 500 distinct sessions). */
+/** Sessions still live whose member still has the role (two queries per 500 sessions or users). */
 export function liveSessionsCheck(db: Db): SessionCheck {
   return async (holders) => {
     const ids = [...new Set(holders.map((h) => h.sessionId))];
+    const users = [...new Set(holders.map((h) => h.userId))];
     const alive = new Set<string>();
     for (let at = 0; at < ids.length; at += 500) {
       const rows = await db
@@ -35,7 +54,20 @@ export function liveSessionsCheck(db: Db): SessionCheck {
         .where(and(inArray(session.id, ids.slice(at, at + 500)), gt(session.expiresAt, sql`now()`)));
       for (const row of rows) alive.add(row.id);
     }
-    return alive;
+    const roles = new Map<string, Role>();
+    for (let at = 0; at < users.length; at += 500) {
+      const rows = await db
+        .select({ userId: member.userId, organizationId: member.organizationId, role: member.role })
+        .from(member)
+        .where(inArray(member.userId, users.slice(at, at + 500)));
+      for (const row of rows) roles.set(`${row.userId} ${row.organizationId}`, row.role);
+    }
+    const allowed = new Set<string>();
+    for (const h of holders) {
+      const role = roles.get(`${h.userId} ${h.organizationId}`);
+      if (alive.has(h.sessionId) && role && can(role, h.permission)) allowed.add(holderKey(h));
+    }
+    return allowed;
   };
 }
 
@@ -65,8 +97,7 @@ export class SocketSessions {
    */
   hold(holder: SocketHolder, socket: WebSocket, end?: () => void): void {
     const entry: Held = {
-      sessionId: holder.sessionId,
-      userId: holder.userId,
+      ...holder,
       socket,
       end: end ?? (() => socket.close(SESSION_ENDED_CLOSE.code, SESSION_ENDED_CLOSE.reason)),
     };
@@ -103,7 +134,7 @@ export class SocketSessions {
       return;
     }
     for (const entry of entries) {
-      if (allowed.has(entry.sessionId) || !this.held.has(entry)) continue;
+      if (allowed.has(holderKey(entry)) || !this.held.has(entry)) continue;
       this.held.delete(entry);
       entry.end();
       const { socket } = entry;

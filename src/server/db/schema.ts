@@ -10,6 +10,7 @@ import { CREDENTIAL_NAMES } from "../../shared/credentials.ts";
 import { CALL_VOLUME_VALUES, DEMO_COUNTRIES } from "../../shared/demo-requests.ts";
 import { PHONE_COUNTRY_CODES, PHONE_NUMBER_STATUSES } from "../../shared/phone-numbers.ts";
 import type { AssistantContent } from "../../shared/versions.ts";
+import { INVITATION_STATUSES, ROLES } from "../../shared/roles.ts";
 import { HTTP_METHODS, PARAMETER_FORMATS, TOOL_TYPES, type ToolRequestBody } from "../../shared/tools.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../shared/webhooks.ts";
 
@@ -45,6 +46,8 @@ export const session = pgTable(
     updatedAt: updatedAt(),
     ipAddress: text("ip_address"),
     userAgent: text("user_agent"),
+    /** The organisation the session works in (better-auth's organization plugin field). */
+    activeOrganizationId: text("active_organization_id"),
     userId: text("user_id")
       .notNull()
       .references(() => user.id, { onDelete: "cascade" }),
@@ -87,18 +90,64 @@ export const verification = pgTable(
   (t) => [index("verification_identifier_idx").on(t.identifier)],
 );
 
+/** Organisations own every product row below; better-auth's organization plugin (its field names). */
+export const organization = pgTable("organization", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  slug: text("slug").notNull().unique(),
+  logo: text("logo"),
+  metadata: text("metadata"),
+  createdAt: createdAt(),
+});
+
+/** A user's place in an organisation; `role` is one of ROLES (src/shared/roles.ts). */
+export const member = pgTable(
+  "member",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    userId: text("user_id")
+      .notNull()
+      .references(() => user.id, { onDelete: "cascade" }),
+    role: text("role", { enum: ROLES }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("member_organization_user_idx").on(t.organizationId, t.userId), index("member_user_idx").on(t.userId)],
+);
+
+/** An invitation by e-mail; the link's token is the id, so only its SHA-256 is stored here. */
+export const invitation = pgTable(
+  "invitation",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id")
+      .notNull()
+      .references(() => organization.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    role: text("role", { enum: ROLES }).notNull(),
+    status: text("status", { enum: INVITATION_STATUSES }).notNull().default("pending"),
+    inviterId: text("inviter_id").references(() => user.id, { onDelete: "set null" }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("invitation_organization_idx").on(t.organizationId, t.createdAt), index("invitation_email_idx").on(t.email)],
+);
+
 // ── Product data (spec §3 field names) ─────────────────────────────────────────────────────
 
+/** The organisation a row belongs to: every query of it is scoped by this id. */
 const owner = () =>
-  text("user_id")
+  text("organization_id")
     .notNull()
-    .references(() => user.id, { onDelete: "cascade" });
+    .references(() => organization.id, { onDelete: "cascade" });
 
 export const tools = pgTable(
   "tools",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: owner(),
+    organizationId: owner(),
     name: text("name").notNull(),
     description: text("description"),
     type: text("type", { enum: TOOL_TYPES }).notNull(),
@@ -119,14 +168,14 @@ export const tools = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("tools_user_id_idx").on(t.userId, t.createdAt)],
+  (t) => [index("tools_org_idx").on(t.organizationId, t.createdAt)],
 );
 
 export const assistants = pgTable(
   "assistants",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: owner(),
+    organizationId: owner(),
     name: text("name").notNull(),
     description: text("description"),
     firstMessage: text("first_message"),
@@ -148,7 +197,7 @@ export const assistants = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("assistants_user_id_idx").on(t.userId, t.createdAt)],
+  (t) => [index("assistants_org_idx").on(t.organizationId, t.createdAt)],
 );
 
 /**
@@ -159,7 +208,7 @@ export const assistantVersions = pgTable(
   "assistant_versions",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: owner(),
+    organizationId: owner(),
     assistantId: uuid("assistant_id")
       .notNull()
       .references(() => assistants.id, { onDelete: "cascade" }),
@@ -172,14 +221,14 @@ export const assistantVersions = pgTable(
     rolledBackFrom: integer("rolled_back_from"),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("assistant_versions_assistant_version_idx").on(t.assistantId, t.version), index("assistant_versions_user_idx").on(t.userId)],
+  (t) => [uniqueIndex("assistant_versions_assistant_version_idx").on(t.assistantId, t.version), index("assistant_versions_org_idx").on(t.organizationId)],
 );
 
 export const phoneNumbers = pgTable(
   "phone_numbers",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: owner(),
+    organizationId: owner(),
     phoneNumber: text("phone_number").notNull(),
     countryCode: text("country_code", { enum: PHONE_COUNTRY_CODES }).notNull(),
     status: text("status", { enum: PHONE_NUMBER_STATUSES }).notNull().default("pending"),
@@ -190,7 +239,7 @@ export const phoneNumbers = pgTable(
     providerSid: text("provider_sid"),
     createdAt: createdAt(),
   },
-  (t) => [index("phone_numbers_user_id_idx").on(t.userId, t.createdAt)],
+  (t) => [index("phone_numbers_org_idx").on(t.organizationId, t.createdAt)],
 );
 
 /**
@@ -210,7 +259,7 @@ export const calls = pgTable(
   "calls",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: owner(),
+    organizationId: owner(),
     /** Past calls outlive their assistant; the name is kept for the record. */
     assistantId: uuid("assistant_id").references(() => assistants.id, { onDelete: "set null" }),
     assistantName: text("assistant_name"),
@@ -265,18 +314,18 @@ export const calls = pgTable(
   },
   (t) => [
     // Newest first per owner; id breaks ties so the keyset cursor (start_time, id) is exact.
-    index("calls_user_start_idx").on(t.userId, t.startTime, t.id),
-    index("calls_user_assistant_start_idx").on(t.userId, t.assistantId, t.startTime, t.id),
-    index("calls_user_assistant_version_start_idx").on(t.userId, t.assistantId, t.assistantVersion, t.startTime, t.id),
-    index("calls_user_type_start_idx").on(t.userId, t.isTest, t.startTime, t.id),
-    index("calls_user_status_start_idx").on(t.userId, t.status, t.startTime, t.id),
+    index("calls_org_start_idx").on(t.organizationId, t.startTime, t.id),
+    index("calls_org_assistant_start_idx").on(t.organizationId, t.assistantId, t.startTime, t.id),
+    index("calls_org_assistant_version_start_idx").on(t.organizationId, t.assistantId, t.assistantVersion, t.startTime, t.id),
+    index("calls_org_type_start_idx").on(t.organizationId, t.isTest, t.startTime, t.id),
+    index("calls_org_status_start_idx").on(t.organizationId, t.status, t.startTime, t.id),
     // Search (q): the caller's number and the transcript's words.
     index("calls_search_idx").using("gin", t.search),
     // Open calls by the instance carrying them: what a lease sweep looks for.
     index("calls_open_idx").on(t.instanceId).where(sql`end_time IS NULL`),
-    index("calls_user_direction_start_idx").on(t.userId, t.direction, t.startTime, t.id),
+    index("calls_org_direction_start_idx").on(t.organizationId, t.direction, t.startTime, t.id),
     // Open outbound calls per owner: the concurrency limit's count.
-    index("calls_open_outbound_idx").on(t.userId).where(sql`end_time IS NULL AND direction = 'outbound'`),
+    index("calls_open_outbound_idx").on(t.organizationId).where(sql`end_time IS NULL AND direction = 'outbound'`),
   ],
 );
 
@@ -308,7 +357,7 @@ export const analysisRuns = pgTable(
   "analysis_runs",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: owner(),
+    organizationId: owner(),
     assistantId: uuid("assistant_id")
       .notNull()
       .references(() => assistants.id, { onDelete: "cascade" }),
@@ -316,7 +365,7 @@ export const analysisRuns = pgTable(
     finished: integer("finished").notNull().default(0),
     createdAt: createdAt(),
   },
-  (t) => [index("analysis_runs_user_assistant_idx").on(t.userId, t.assistantId, t.createdAt)],
+  (t) => [index("analysis_runs_org_assistant_idx").on(t.organizationId, t.assistantId, t.createdAt)],
 );
 
 // ── Several instances (docs/decisions/025-shared-state.md) ─────────────────────────────────
@@ -347,9 +396,9 @@ export const sharedCounters = pgTable(
 
 /** A call's retention rule per owner (Settings): null days = keep forever. */
 export const callRetention = pgTable("call_retention", {
-  userId: text("user_id")
+  organizationId: text("organization_id")
     .primaryKey()
-    .references(() => user.id, { onDelete: "cascade" }),
+    .references(() => organization.id, { onDelete: "cascade" }),
   recordingsDays: integer("recordings_days"),
   callsDays: integer("calls_days"),
   updatedAt: updatedAt(),
@@ -361,7 +410,7 @@ export const campaigns = pgTable(
   "campaigns",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: owner(),
+    organizationId: owner(),
     name: text("name").notNull(),
     assistantId: uuid("assistant_id").references(() => assistants.id, { onDelete: "set null" }),
     phoneNumberId: uuid("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
@@ -376,7 +425,7 @@ export const campaigns = pgTable(
     retry: jsonb("retry").$type<CampaignRetry>().notNull(),
     createdAt: createdAt(),
   },
-  (t) => [index("campaigns_user_created_idx").on(t.userId, t.createdAt)],
+  (t) => [index("campaigns_org_created_idx").on(t.organizationId, t.createdAt)],
 );
 
 export const campaignContacts = pgTable(
@@ -406,9 +455,9 @@ export const campaignContacts = pgTable(
 
 /** Settings → Calls per owner; no row = the defaults. */
 export const callSettings = pgTable("call_settings", {
-  userId: text("user_id")
+  organizationId: text("organization_id")
     .primaryKey()
-    .references(() => user.id, { onDelete: "cascade" }),
+    .references(() => organization.id, { onDelete: "cascade" }),
   maxConcurrentCalls: integer("max_concurrent_calls").notNull(),
   updatedAt: updatedAt(),
 });
@@ -417,22 +466,22 @@ export const callSettings = pgTable("call_settings", {
 export const doNotCall = pgTable(
   "do_not_call",
   {
-    userId: owner(),
+    organizationId: owner(),
     phone: text("phone").notNull(),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.phone] })],
+  (t) => [primaryKey({ columns: [t.organizationId, t.phone] })],
 );
 
 export const credentials = pgTable(
   "credentials",
   {
-    userId: owner(),
+    organizationId: owner(),
     name: text("name", { enum: CREDENTIAL_NAMES }).notNull(),
     valueEncrypted: text("value_encrypted").notNull(),
     updatedAt: updatedAt(),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.name] })],
+  (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
 );
 
 export const demoRequests = pgTable("demo_requests", {
@@ -455,7 +504,7 @@ export const webhookEndpoints = pgTable(
   "webhook_endpoints",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: owner(),
+    organizationId: owner(),
     url: text("url").notNull(),
     description: text("description"),
     events: jsonb("events").$type<string[]>().notNull(),
@@ -468,7 +517,7 @@ export const webhookEndpoints = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("webhook_endpoints_user_id_idx").on(t.userId, t.createdAt)],
+  (t) => [index("webhook_endpoints_org_idx").on(t.organizationId, t.createdAt)],
 );
 
 /** One event for one endpoint: stored before any attempt, so a restart loses no event. */
@@ -476,7 +525,7 @@ export const webhookDeliveries = pgTable(
   "webhook_deliveries",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: owner(),
+    organizationId: owner(),
     endpointId: uuid("endpoint_id")
       .notNull()
       .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
@@ -499,7 +548,7 @@ export const apiKeys = pgTable(
   "api_keys",
   {
     id: uuid("id").primaryKey().defaultRandom(),
-    userId: owner(),
+    organizationId: owner(),
     name: text("name").notNull(),
     /** The first 8 characters (`sk_` and 5 more), shown to tell keys apart. */
     prefix: text("prefix").notNull(),
@@ -510,5 +559,5 @@ export const apiKeys = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("api_keys_user_id_idx").on(t.userId, t.createdAt)],
+  (t) => [index("api_keys_org_idx").on(t.organizationId, t.createdAt)],
 );

@@ -11,7 +11,7 @@ import { endedReasonUnlessVoicemail } from "../modules/calls/calls.repo.ts";
 
 export interface InboundNumber {
   id: string;
-  userId: string;
+  organizationId: string;
   phoneNumber: string;
   status: string;
   assistantId: string | null;
@@ -21,7 +21,7 @@ export interface InboundNumber {
 
 const numberColumns = {
   id: phoneNumbers.id,
-  userId: phoneNumbers.userId,
+  organizationId: phoneNumbers.organizationId,
   phoneNumber: phoneNumbers.phoneNumber,
   status: phoneNumbers.status,
   assistantId: phoneNumbers.assistantId,
@@ -41,14 +41,14 @@ export async function findNumberById(db: Db, id: string): Promise<InboundNumber 
 
 export interface PhoneCallRecord {
   id: string;
-  userId: string;
+  organizationId: string;
   phoneNumberId: string | null;
   calledNumber: string | null;
 }
 
 export async function findCallBySid(db: Db, callSid: string): Promise<PhoneCallRecord | null> {
   const [row] = await db
-    .select({ id: calls.id, userId: calls.userId, phoneNumberId: calls.phoneNumberId, calledNumber: calls.calledNumber })
+    .select({ id: calls.id, organizationId: calls.organizationId, phoneNumberId: calls.phoneNumberId, calledNumber: calls.calledNumber })
     .from(calls)
     .where(eq(calls.providerCallSid, callSid))
     .orderBy(desc(calls.startTime))

@@ -129,7 +129,7 @@ describe("a phone call", () => {
 
     const row = await finishedRecord(call.callSid);
     expect(row).toMatchObject({
-      userId: owner.userId,
+      organizationId: owner.organizationId,
       assistantId,
       callerNumber: FROM,
       calledNumber: TO,
@@ -302,7 +302,7 @@ describe("status callback", () => {
     const call = await dial();
     const start = new Date("2026-11-22T10:00:00.000Z");
     await app.db.insert(calls).values({
-      userId: owner.userId,
+      organizationId: owner.organizationId,
       assistantId,
       startTime: start,
       logs: { isTest: false, transcript: [], toolsUsed: [] },

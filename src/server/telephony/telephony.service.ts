@@ -81,14 +81,14 @@ function retryElsewhere(voiceUrl: string): string {
 export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens, assistants }: TelephonyDeps) {
   const { db, config } = ctx;
 
-  async function signedBy(userId: string, signature: unknown, url: string, params: Record<string, string>): Promise<boolean> {
+  async function signedBy(organizationId: string, signature: unknown, url: string, params: Record<string, string>): Promise<boolean> {
     // Unreadable (sealed under another APP_SECRET) is as good as missing: nothing can be verified with it.
-    const authToken = await credentials.readUsable(userId, "twilio_auth_token");
+    const authToken = await credentials.readUsable(organizationId, "twilio_auth_token");
     return authToken !== null && validTwilioSignature(authToken, signature, url, params);
   }
 
-  async function restFor(userId: string) {
-    const pair = await credentials.readTwilio(userId);
+  async function restFor(organizationId: string) {
+    const pair = await credentials.readTwilio(organizationId);
     if (!pair) throw new TwilioError(0, null, "Twilio credentials are missing");
     return createTwilioRest(pair, config.twilioApiBase);
   }
@@ -99,7 +99,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       const check = await handoffTokens.whisper.redeem(token);
       if (!check.ok) return { status: 403 };
       const number = await findNumberById(db, check.claims.numberId);
-      if (!number || !(await signedBy(number.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!number || !(await signedBy(number.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
       return { status: 200, twiml: whisperTwiml(check.claims.summary) };
     },
 
@@ -109,7 +109,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       if (!check.ok) return { status: 403 };
       const { label, ...call } = check.claims;
       const number = await findNumberById(db, call.numberId);
-      if (!number || !(await signedBy(number.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!number || !(await signedBy(number.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
       const status = params["DialCallStatus"];
       if (dialWasAnswered(status)) return { status: 200, twiml: goodbyeTwiml(true) };
       const canReturn = Boolean(number.assistantId) && number.status === "active" && !ctx.liveCalls.isClosing;
@@ -129,7 +129,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       // No number, no owner, no token to check a signature with: there is nothing to protect,
       // and the caller deserves to hear why nobody answers.
       if (!number) return { status: 200, twiml: apology() };
-      if (!(await signedBy(number.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!(await signedBy(number.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
       if (!number.assistantId || number.status !== "active" || !params["CallSid"]) return { status: 200, twiml: apology() };
       if (ctx.drain.isDraining) return { status: 200, twiml: retryElsewhere(publicUrlOf(config.publicUrl, VOICE_PATH)) };
       // The place is held from here until the stream arrives: a call told to stream always has room.
@@ -143,7 +143,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
     /** An outbound call was answered: the same stream as an inbound call, its token naming the dialled record. */
     async outboundVoice(callId: string, params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
       const record = await outboundRepo.findOutbound(db, callId);
-      if (!record || !(await signedBy(record.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!record || !(await signedBy(record.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
       const callSid = params["CallSid"];
       if (!callSid || (record.providerCallSid && record.providerCallSid !== callSid) || record.ended || !record.phoneNumberId) return { status: 200, twiml: goodbyeTwiml(false) };
       if (!ctx.liveCalls.hold(callSid)) return { status: 200, twiml: BUSY_TWIML };
@@ -157,14 +157,14 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
     async amd(params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
       const callId = outboundCallIdOf(pathAndQuery);
       const record = callId ? await outboundRepo.findOutbound(db, callId) : null;
-      if (!record || !(await signedBy(record.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!record || !(await signedBy(record.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
       const answeredBy = params["AnsweredBy"] ?? "unknown";
       await outboundRepo.setAnsweredBy(db, record.id, answeredBy);
       const callSid = params["CallSid"] ?? record.providerCallSid;
       if (!isMachine(answeredBy) || !callSid || record.ended) return { status: 204 };
-      const assistant = record.assistantId ? await assistants.forCall(record.userId, record.assistantId) : null;
+      const assistant = record.assistantId ? await assistants.forCall(record.organizationId, record.assistantId) : null;
       const twiml = assistant ? voicemailTwiml(assistant.voicemail, record.variables ?? {}) : null;
-      const rest = await restFor(record.userId);
+      const rest = await restFor(record.organizationId);
       await (twiml ? rest.updateCallTwiml(callSid, twiml) : rest.endCall(callSid)).catch((err: unknown) => {
         // The callee's machine may already have hung up: the status callback closes the record then.
         if (!(err instanceof TwilioError)) throw err;
@@ -177,7 +177,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       const outboundId = outboundCallIdOf(pathAndQuery);
       if (outboundId) {
         const record = await outboundRepo.findOutbound(db, outboundId);
-        if (!record || !(await signedBy(record.userId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+        if (!record || !(await signedBy(record.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
         const final = await applyOutboundStatus(db, record, params);
         // Answered: the stream's session closes the record; if it never did, Twilio's figures do.
         if (final !== "completed" || record.providerStatus !== "in-progress") return { status: 204 };
@@ -185,9 +185,9 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       const callSid = params["CallSid"];
       const record = callSid ? await findCallBySid(db, callSid) : null;
       const number = record?.phoneNumberId ? await findNumberById(db, record.phoneNumberId) : params["To"] ? await findNumberByE164(db, params["To"]) : null;
-      const owner = record?.userId ?? number?.userId;
+      const owner = record?.organizationId ?? number?.organizationId;
       if (!owner || !(await signedBy(owner, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
-      if (!record || record.userId !== owner) return { status: 204 };
+      if (!record || record.organizationId !== owner) return { status: 204 };
       const seconds = Number(params["CallDuration"] ?? "0");
       const durationMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
       await finishFromTwilio(db, record.id, {
@@ -216,7 +216,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         // An outbound call runs the assistant it was dialled with, whatever the number answers with.
         if (!number || (!number.assistantId && !check.claims.callId)) return refuse(STREAM_REFUSALS.unavailable);
         // Twilio signs the upgrade too; checked when present (a proxy may strip it).
-        if (upgradeSignature !== undefined && !(await signedBy(number.userId, upgradeSignature, publicWsUrlOf(config.publicUrl, MEDIA_PATH), {}))) {
+        if (upgradeSignature !== undefined && !(await signedBy(number.organizationId, upgradeSignature, publicWsUrlOf(config.publicUrl, MEDIA_PATH), {}))) {
           return refuse(STREAM_REFUSALS.badSignature);
         }
         const claims = check.claims;
@@ -227,18 +227,18 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         // draft; an outbound call dialled with another assistant than the number's runs that one's latest.
         const pinned = { pinned: number.assistantVersion };
         const prepared = outbound
-          ? await calls.loadCall(outbound.userId, outbound.assistantId!, outbound.assistantId === number.assistantId ? pinned : "live", {
+          ? await calls.loadCall(outbound.organizationId, outbound.assistantId!, outbound.assistantId === number.assistantId ? pinned : "live", {
               callerNumber: claims.from,
               calledNumber: claims.to,
               direction: "outbound",
               given: outbound.variables ?? {},
             })
-          : await calls.loadCall(number.userId, number.assistantId!, pinned, { callerNumber: claims.from, calledNumber: claims.to, direction: "inbound" });
+          : await calls.loadCall(number.organizationId, number.assistantId!, pinned, { callerNumber: claims.from, calledNumber: claims.to, direction: "inbound" });
         if (!prepared.ok) return refuse(STREAM_REFUSALS.unavailable, { detail: prepared.reason });
         calls.startCall(transport, prepared.call, log.child({ callSid: start.callSid }), {
           isTest: false,
           // A caller returned from an unanswered transfer comes back on a new record, as an inbound one does.
-          transfer: phoneTransfer(() => restFor(number.userId), config.publicUrl, handoffTokens, { ...claims, callId: "" }),
+          transfer: phoneTransfer(() => restFor(number.organizationId), config.publicUrl, handoffTokens, { ...claims, callId: "" }),
           phone: {
             callerNumber: claims.from,
             calledNumber: claims.to,

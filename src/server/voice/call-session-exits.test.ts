@@ -36,7 +36,7 @@ describe("exit paths", () => {
     const record = h.store.only();
     expect(record).toMatchObject({
       assistantId: "asst_1",
-      userId: "user_1",
+      organizationId: "user_1",
       startTime: iso(T0),
       endTime: iso(T0 + 73_000),
       endedReason: "User ended call",
@@ -219,7 +219,7 @@ describe("without sockets", () => {
       store,
       openRecording: async () => ({ append: async () => {}, finish: async () => {}, abort: async () => {} }),
       assistant: { id: "a", name: "Ava", instructions: "", model: "m", voice: "marin", tools: [] },
-      userId: "u",
+      organizationId: "u",
       isTest: true,
       now: () => clock,
       connectTimeoutMs: 50,

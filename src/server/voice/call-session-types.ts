@@ -35,7 +35,7 @@ export interface CallSessionOptions {
   /** Where the recording is streamed while the call runs. */
   openRecording: OpenRecording;
   assistant: CallAssistant;
-  userId: string;
+  organizationId: string;
   /** A browser test call (true) or a real phone call (false): the record's logs.isTest and the tariff. */
   isTest: boolean;
   /** A phone call's parties: who called, which number, Twilio's CallSid. */

@@ -78,7 +78,7 @@ describe("opening a call", () => {
     // The finished turn (the greeting) is already saved while the call goes on.
     expect(h.store.records.get(started.callId)).toMatchObject({
       assistantId: "asst_1",
-      userId: "user_1",
+      organizationId: "user_1",
       logs: { isTest: true, transcript: [expect.objectContaining({ type: "assistant", content: "Hello, this is Ava. How can I help?" })], toolsUsed: [] },
       endTime: null,
     });
@@ -253,7 +253,7 @@ describe("phone format (a Transport in µ-law)", () => {
       store,
       openRecording: recordings.open,
       assistant: defaultAssistant,
-      userId: "user_1",
+      organizationId: "user_1",
       isTest: false,
     });
     session.start();

@@ -96,7 +96,7 @@ export class CallSession {
     const { phone } = this.o;
     this.supervision = new CallSupervision(
       {
-        userId: this.o.userId,
+        organizationId: this.o.organizationId,
         assistant: { id: this.o.assistant.id, name: this.o.assistant.name },
         kind: this.o.isTest ? "test" : "phone",
         callerNumber: phone?.callerNumber ?? null,
@@ -217,7 +217,7 @@ export class CallSession {
       .insert({
         assistantId: assistant.id,
         assistantVersion: assistant.version ?? null,
-        userId: this.o.userId,
+        organizationId: this.o.organizationId,
         startTime: new Date(this.startedAt).toISOString(),
         logs: { isTest: this.o.isTest, transcript: [], toolsUsed: [] },
         phone: this.o.phone,

@@ -98,7 +98,7 @@ export interface CallStart {
   assistantId: string;
   /** The published version the call runs; null for the draft. */
   assistantVersion?: number | null;
-  userId: string;
+  organizationId: string;
   startTime: string;
   logs: CallLogs;
   phone?: PhoneCallParty;

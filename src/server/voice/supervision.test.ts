@@ -19,7 +19,7 @@ const noCall: SupervisedCall = {
 
 function supervised() {
   const supervision = new CallSupervision(
-    { userId: "u1", assistant: { id: "a1", name: "Ava" }, kind: "test", callerNumber: null, calledNumber: null, sampleRate: 24_000 },
+    { organizationId: "u1", assistant: { id: "a1", name: "Ava" }, kind: "test", callerNumber: null, calledNumber: null, sampleRate: 24_000 },
     noCall,
   );
   const transcript = new TranscriptBuilder(Date.now, (change) => supervision.transcriptChanged(change));

@@ -33,7 +33,7 @@ export const SUMMARY_INTERVAL_MS = 250;
 const LAST_SAID_MAX = 200;
 
 export interface CallFacts {
-  userId: string;
+  organizationId: string;
   assistant: { id: string; name: string };
   kind: "test" | "phone";
   callerNumber: string | null;
@@ -104,8 +104,8 @@ export class CallSupervision {
     private readonly now: () => number = Date.now,
   ) {}
 
-  get userId(): string {
-    return this.facts.userId;
+  get organizationId(): string {
+    return this.facts.organizationId;
   }
 
   /** On the board once the call has a record. */

@@ -1,15 +1,37 @@
-import { and, count, eq } from "drizzle-orm";
+import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { account, assistants, calls, phoneNumbers, tools, user } from "../../db/schema.ts";
+import { account, assistants, calls, member, organization, phoneNumbers, tools, user } from "../../db/schema.ts";
 
-/** SQL of the account module; every query is scoped to the one user it names. */
+/** SQL of the account module; every query is scoped to the one user it names (and their own organisations). */
 export function createAccountRepo(db: Db) {
-  const countOf = async (table: typeof assistants | typeof tools | typeof phoneNumbers | typeof calls, userId: string) =>
-    (await db.select({ n: count() }).from(table).where(eq(table.userId, userId)))[0]?.n ?? 0;
+  const countOf = async (table: typeof assistants | typeof tools | typeof phoneNumbers | typeof calls, organizationIds: string[]) =>
+    organizationIds.length ? ((await db.select({ n: count() }).from(table).where(inArray(table.organizationId, organizationIds)))[0]?.n ?? 0) : 0;
 
   return {
-    async counts(userId: string) {
-      const [a, t, p] = await Promise.all([countOf(assistants, userId), countOf(tools, userId), countOf(phoneNumbers, userId)]);
+    /**
+     * The user's organisations by what deleting the account does to them: those with no other
+     * member go with it; those with others where the user is the only owner stop the deletion.
+     */
+    async organizations(userId: string): Promise<{ alone: string[]; lastOwnerOf: string[] }> {
+      const rows = await db
+        .select({
+          id: member.organizationId,
+          name: organization.name,
+          role: member.role,
+          members: sql<number>`(SELECT count(*)::int FROM ${member} m WHERE m.organization_id = ${member.organizationId})`,
+          owners: sql<number>`(SELECT count(*)::int FROM ${member} m WHERE m.organization_id = ${member.organizationId} AND m.role = 'owner')`,
+        })
+        .from(member)
+        .innerJoin(organization, eq(organization.id, member.organizationId))
+        .where(eq(member.userId, userId));
+      return {
+        alone: rows.filter((r) => r.members === 1).map((r) => r.id),
+        lastOwnerOf: rows.filter((r) => r.members > 1 && r.role === "owner" && r.owners === 1).map((r) => r.name),
+      };
+    },
+
+    async counts(organizationIds: string[]) {
+      const [a, t, p] = await Promise.all([countOf(assistants, organizationIds), countOf(tools, organizationIds), countOf(phoneNumbers, organizationIds)]);
       return { assistants: a, tools: t, phoneNumbers: p };
     },
 
@@ -22,18 +44,22 @@ export function createAccountRepo(db: Db) {
       return row?.password ?? null;
     },
 
-    /** Every call id and stored recording key of the user, for removal from storage. */
-    async callRecordings(userId: string): Promise<Array<{ id: string; recording: string | null }>> {
-      return db.select({ id: calls.id, recording: calls.recording }).from(calls).where(eq(calls.userId, userId));
+    /** Every call id and stored recording key of these organisations, for removal from storage. */
+    async callRecordings(organizationIds: string[]): Promise<Array<{ id: string; recording: string | null }>> {
+      if (!organizationIds.length) return [];
+      return db.select({ id: calls.id, recording: calls.recording }).from(calls).where(inArray(calls.organizationId, organizationIds));
     },
 
     /**
-     * Removes the user; every product table references it with ON DELETE CASCADE (assistants,
-     * tools, numbers, calls, credentials, sessions), so one statement removes it all or nothing.
+     * Removes the user and the organisations only they belonged to in one transaction; every
+     * product table references its organisation with ON DELETE CASCADE, so all goes or nothing.
      */
-    async deleteUser(userId: string): Promise<boolean> {
-      const rows = await db.delete(user).where(eq(user.id, userId)).returning({ id: user.id });
-      return rows.length > 0;
+    async deleteUser(userId: string, organizationIds: string[]): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        if (organizationIds.length) await tx.delete(organization).where(inArray(organization.id, organizationIds));
+        const rows = await tx.delete(user).where(eq(user.id, userId)).returning({ id: user.id });
+        return rows.length > 0;
+      });
     },
   };
 }

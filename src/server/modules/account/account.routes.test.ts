@@ -6,7 +6,7 @@ import { firstLink, startFakeSmtp, type FakeSmtp } from "../../../../tests/fakes
 import { ACCOUNT_MESSAGES } from "../../../shared/account.ts";
 import { createSmtpMailer } from "../../auth/mailer.ts";
 import type { Db } from "../../db/client.ts";
-import { assistants, calls, credentials, phoneNumbers, session, tools, user } from "../../db/schema.ts";
+import { assistants, calls, credentials, organization, phoneNumbers, session, tools, user } from "../../db/schema.ts";
 
 let app: TestApp;
 let db: Db;
@@ -36,17 +36,17 @@ async function populated(name: string) {
   const account: FakeAccount = twilio.addAccount();
   const saved = await call(who, "PUT", "/api/credentials/twilio", { account_sid: account.sid, auth_token: account.authToken });
   expect(saved.json().verification.verified).toBe(true);
-  const [assistant] = await db.insert(assistants).values({ userId: who.userId, name: `${name}'s assistant`, model: "gpt-realtime-2.1" }).returning();
-  await db.insert(tools).values({ userId: who.userId, name: `${name}'s tool`, type: "API", httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com" });
+  const [assistant] = await db.insert(assistants).values({ organizationId: who.organizationId, name: `${name}'s assistant`, model: "gpt-realtime-2.1" }).returning();
+  await db.insert(tools).values({ organizationId: who.organizationId, name: `${name}'s tool`, type: "API", httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com" });
   const bought = await call(who, "POST", "/api/phone-numbers", { country_code: "US", assistant_id: assistant!.id });
   expect(bought.statusCode, bought.body).toBe(201);
   expect(twilio.numbersOf(account.sid).map((n) => n.phoneNumber)).toEqual([bought.json().phone_number]);
-  const [withRecording] = await db.insert(calls).values({ userId: who.userId, assistantId: assistant!.id, assistantName: name }).returning();
+  const [withRecording] = await db.insert(calls).values({ organizationId: who.organizationId, assistantId: assistant!.id, assistantName: name }).returning();
   const key = `recordings/${withRecording!.id}.wav`;
   await app.ctx.storage.put(key, Buffer.from("RIFF....WAVE"));
   await db.update(calls).set({ recording: key }).where(eq(calls.id, withRecording!.id));
-  await db.insert(calls).values({ userId: who.userId, assistantId: assistant!.id, assistantName: name });
-  await db.insert(credentials).values({ userId: who.userId, name: "openai_api_key", valueEncrypted: "sealed" });
+  await db.insert(calls).values({ organizationId: who.organizationId, assistantId: assistant!.id, assistantName: name });
+  await db.insert(credentials).values({ organizationId: who.organizationId, name: "openai_api_key", valueEncrypted: "sealed" });
   return { ...who, recordingKey: key, account, phoneNumber: bought.json().phone_number as string };
 }
 
@@ -132,7 +132,7 @@ describe("DELETE /api/account", () => {
     // Twilio is asked to release while the number's row still exists: the release comes first.
     let rowsDuringRelease: number | undefined;
     twilio.duringNext("release", async () => {
-      rowsDuringRelease = (await db.select().from(phoneNumbers).where(eq(phoneNumbers.userId, alice.userId))).length;
+      rowsDuringRelease = (await db.select().from(phoneNumbers).where(eq(phoneNumbers.organizationId, alice.organizationId))).length;
     });
     const res = await call(alice, "DELETE", "/api/account", { password: alice.password });
     expect(res.statusCode, res.body).toBe(204);
@@ -142,10 +142,13 @@ describe("DELETE /api/account", () => {
     expect(releases.map((r) => r.username)).toEqual([alice.account.sid]);
     expect(twilio.numbersOf(alice.account.sid)).toEqual([]);
     expect(twilio.numbersOf(bob.account.sid).map((n) => n.phoneNumber)).toEqual([bob.phoneNumber]);
-    for (const table of [assistants, tools, phoneNumbers, calls, credentials, session] as const) {
-      expect(await db.select().from(table).where(eq(table.userId, alice.userId))).toHaveLength(0);
-      expect(await db.select().from(table).where(eq(table.userId, bob.userId))).not.toHaveLength(0);
+    for (const table of [assistants, tools, phoneNumbers, calls, credentials] as const) {
+      expect(await db.select().from(table).where(eq(table.organizationId, alice.organizationId))).toHaveLength(0);
+      expect(await db.select().from(table).where(eq(table.organizationId, bob.organizationId))).not.toHaveLength(0);
     }
+    expect(await db.select().from(session).where(eq(session.userId, alice.userId))).toHaveLength(0);
+    expect(await db.select().from(session).where(eq(session.userId, bob.userId))).not.toHaveLength(0);
+    expect(await db.select().from(organization).where(eq(organization.id, alice.organizationId))).toHaveLength(0);
     expect(await db.select().from(user).where(eq(user.id, alice.userId))).toHaveLength(0);
     expect(await app.ctx.storage.exists(alice.recordingKey)).toBe(false);
     expect(await app.ctx.storage.exists(bob.recordingKey)).toBe(true);

@@ -9,11 +9,11 @@ import { recordingKey } from "../../voice/call-record.ts";
 import { createAccountRepo } from "./account.repo.ts";
 
 /**
- * Releases every phone number of the user at the telephony provider (Twilio), so the account's
- * deletion stops the provider billing for them. It runs before any row is removed; throwing
+ * Releases every phone number of an organisation at the telephony provider (Twilio), so the
+ * account's deletion stops the provider billing for them. It runs before any row is removed; throwing
  * stops the deletion with nothing removed. The phone-numbers module supplies it (services.ts).
  */
-export type ReleaseUserPhoneNumbers = (userId: string) => Promise<void>;
+export type ReleaseUserPhoneNumbers = (organizationId: string) => Promise<void>;
 
 export interface AccountServiceDeps {
   db: Db;
@@ -41,20 +41,25 @@ export function createAccountService({ db, auth, storage, releasePhoneNumbers }:
 
   return {
     async summary(userId) {
-      const [counts, recordings] = await Promise.all([repo.counts(userId), repo.callRecordings(userId)]);
+      const { alone } = await repo.organizations(userId);
+      const [counts, recordings] = await Promise.all([repo.counts(alone), repo.callRecordings(alone)]);
       return { ...counts, calls: recordings.length, recordings: recordings.filter((c) => c.recording).length };
     },
 
     /**
-     * Deletes the account and everything in it: numbers are released at the provider first, then
-     * the rows go in one cascading delete, then the recordings leave storage. A recording that
-     * cannot be removed is logged rather than resurrecting an account the user asked to delete.
+     * Deletes the account and the organisations only it belonged to (a team with other members
+     * stays theirs; its last owner must hand ownership on first): numbers are released at the
+     * provider first, then the rows go in one cascading delete, then the recordings leave
+     * storage. A recording that cannot be removed is logged rather than resurrecting an account
+     * the user asked to delete.
      */
     async deleteAccount(userId, password, log) {
       await checkPassword(userId, password);
-      await releasePhoneNumbers(userId);
-      const recorded = await repo.callRecordings(userId);
-      if (!(await repo.deleteUser(userId))) throw new AppError(404, "not_found", "Account not found");
+      const { alone, lastOwnerOf } = await repo.organizations(userId);
+      if (lastOwnerOf.length) throw new AppError(409, "last_owner", ACCOUNT_MESSAGES.lastOwner(lastOwnerOf[0]!));
+      for (const organizationId of alone) await releasePhoneNumbers(organizationId);
+      const recorded = await repo.callRecordings(alone);
+      if (!(await repo.deleteUser(userId, alone))) throw new AppError(404, "not_found", "Account not found");
       // The stored key, and the key a still-running call would write to (recordingKey), both go.
       const keys = new Set(recorded.flatMap((c) => [c.recording, recordingKey(c.id)].filter((k): k is string => Boolean(k))));
       await Promise.all(

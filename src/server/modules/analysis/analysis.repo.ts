@@ -22,7 +22,7 @@ export async function findCallForAnalysis(db: Db, callId: string) {
   const [row] = await db
     .select({
       id: calls.id,
-      userId: calls.userId,
+      organizationId: calls.organizationId,
       assistantId: calls.assistantId,
       assistantName: sql<string | null>`coalesce(${assistants.name}, ${calls.assistantName})`,
       endTime: calls.endTime,
@@ -30,17 +30,17 @@ export async function findCallForAnalysis(db: Db, callId: string) {
       analysis: calls.analysis,
     })
     .from(calls)
-    .leftJoin(assistants, and(eq(assistants.id, calls.assistantId), eq(assistants.userId, calls.userId)))
+    .leftJoin(assistants, and(eq(assistants.id, calls.assistantId), eq(assistants.organizationId, calls.organizationId)))
     .where(eq(calls.id, callId));
   return row ? { ...row, analysis: row.analysis as StoredAnalysis | null } : null;
 }
 
 /** The owner's ended call, for "Run again" (another user's call is absent). */
-export async function findOwnEndedCall(db: Db, userId: string, callId: string) {
+export async function findOwnEndedCall(db: Db, organizationId: string, callId: string) {
   const [row] = await db
     .select({ id: calls.id, endTime: calls.endTime, assistantId: calls.assistantId })
     .from(calls)
-    .where(and(eq(calls.userId, userId), eq(calls.id, callId)));
+    .where(and(eq(calls.organizationId, organizationId), eq(calls.id, callId)));
   return row ?? null;
 }
 
@@ -108,8 +108,8 @@ export async function completeAnalysis(db: Db, callId: string, run: string, anal
 }
 
 /** The assistant's ended calls for "Analyse past calls": the last `last`, or those started in [from, to). */
-export async function callsForBackfill(db: Db, userId: string, assistantId: string, choice: { last?: number; from?: string; to?: string }, max: number): Promise<string[]> {
-  const parts = [eq(calls.userId, userId), eq(calls.assistantId, assistantId), isNotNull(calls.endTime)];
+export async function callsForBackfill(db: Db, organizationId: string, assistantId: string, choice: { last?: number; from?: string; to?: string }, max: number): Promise<string[]> {
+  const parts = [eq(calls.organizationId, organizationId), eq(calls.assistantId, assistantId), isNotNull(calls.endTime)];
   if (choice.from) parts.push(gte(calls.startTime, new Date(choice.from)));
   if (choice.to) parts.push(lt(calls.startTime, new Date(choice.to)));
   const rows = await db
@@ -121,25 +121,25 @@ export async function callsForBackfill(db: Db, userId: string, assistantId: stri
   return rows.map((r) => r.id);
 }
 
-export async function insertRun(db: Db, userId: string, assistantId: string, total: number) {
-  const [row] = await db.insert(analysisRuns).values({ userId, assistantId, total, finished: 0 }).returning();
+export async function insertRun(db: Db, organizationId: string, assistantId: string, total: number) {
+  const [row] = await db.insert(analysisRuns).values({ organizationId, assistantId, total, finished: 0 }).returning();
   return row!;
 }
 
-export async function findRun(db: Db, userId: string, assistantId: string, runId: string) {
+export async function findRun(db: Db, organizationId: string, assistantId: string, runId: string) {
   const [row] = await db
     .select()
     .from(analysisRuns)
-    .where(and(eq(analysisRuns.userId, userId), eq(analysisRuns.assistantId, assistantId), eq(analysisRuns.id, runId)));
+    .where(and(eq(analysisRuns.organizationId, organizationId), eq(analysisRuns.assistantId, assistantId), eq(analysisRuns.id, runId)));
   return row ?? null;
 }
 
 /** The assistant's most recent run (what the page shows progress of). */
-export async function latestRun(db: Db, userId: string, assistantId: string) {
+export async function latestRun(db: Db, organizationId: string, assistantId: string) {
   const [row] = await db
     .select()
     .from(analysisRuns)
-    .where(and(eq(analysisRuns.userId, userId), eq(analysisRuns.assistantId, assistantId)))
+    .where(and(eq(analysisRuns.organizationId, organizationId), eq(analysisRuns.assistantId, assistantId)))
     .orderBy(desc(analysisRuns.createdAt))
     .limit(1);
   return row ?? null;

@@ -20,19 +20,19 @@ export const analysisRoutes: FastifyPluginAsync<{ service: AnalysisService }> = 
 
   app.post("/api/calls/:id/analysis", { schema: { params: callParams } }, async (req, reply): Promise<CallAnalysis> => {
     reply.status(202);
-    return service.runAgain(req.user.id, req.params.id);
+    return service.runAgain(req.actor.organizationId, req.params.id);
   });
 
   app.post("/api/assistants/:id/analysis-runs", { schema: { params: callParams, body: analysisBackfillInputSchema } }, async (req, reply): Promise<AnalysisRun> => {
     reply.status(202);
-    return service.analysePast(req.user.id, req.params.id, req.body);
+    return service.analysePast(req.actor.organizationId, req.params.id, req.body);
   });
 
   app.get("/api/assistants/:id/analysis-runs/latest", { schema: { params: callParams } }, async (req): Promise<AnalysisRun | null> =>
-    service.pastRun(req.user.id, req.params.id, null),
+    service.pastRun(req.actor.organizationId, req.params.id, null),
   );
 
   app.get("/api/assistants/:id/analysis-runs/:runId", { schema: { params: runParams } }, async (req): Promise<AnalysisRun> =>
-    (await service.pastRun(req.user.id, req.params.id, req.params.runId))!,
+    (await service.pastRun(req.actor.organizationId, req.params.id, req.params.runId))!,
   );
 };

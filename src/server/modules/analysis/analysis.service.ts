@@ -69,7 +69,7 @@ export interface AnalysisBackfillJob {
 /** What the end of a call tells the analysis. */
 export interface EndedCall {
   callId: string | null;
-  userId: string;
+  organizationId: string;
   assistantId: string;
   transcript: readonly TranscriptEntry[];
 }
@@ -113,8 +113,8 @@ function toRun(row: repo.AnalysisRunRow): AnalysisRun {
 export function createAnalysisService(deps: AnalysisServiceDeps) {
   const { db, jobs, logger } = deps;
 
-  async function settingsFor(userId: string, assistantId: string | null): Promise<AnalysisSettings> {
-    const assistant = assistantId ? await deps.assistants.forCall(userId, assistantId) : null;
+  async function settingsFor(organizationId: string, assistantId: string | null): Promise<AnalysisSettings> {
+    const assistant = assistantId ? await deps.assistants.forCall(organizationId, assistantId) : null;
     return analysisSettingsOf(assistant ?? { analysis: null });
   }
 
@@ -142,13 +142,13 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       ? { model: settings.model, kind: "analysis" as const, text_in: usage.input_tokens - usage.cached_tokens, text_cached: usage.cached_tokens, audio_in: 0, audio_cached: 0, text_out: usage.output_tokens, audio_out: 0, seconds: 0, cost }
       : null;
     const written = await repo.completeAnalysis(db, callId, run, analysis, line);
-    if (written && call) await analyzed(call.userId, callId, call.assistantId, analysis);
+    if (written && call) await analyzed(call.organizationId, callId, call.assistantId, analysis);
     return written;
   }
 
   /** call.analyzed: the call's id and its analysis, once per finished analysis (never throws). */
-  async function analyzed(userId: string, callId: string, assistantId: string | null, analysis: repo.StoredAnalysis) {
-    await deps.emit(userId, "call.analyzed", { call_id: callId, assistant_id: assistantId, analysis: callAnalysisSchema.parse(analysis) }).catch((err: unknown) => {
+  async function analyzed(organizationId: string, callId: string, assistantId: string | null, analysis: repo.StoredAnalysis) {
+    await deps.emit(organizationId, "call.analyzed", { call_id: callId, assistant_id: assistantId, analysis: callAnalysisSchema.parse(analysis) }).catch((err: unknown) => {
       logger.warn({ err, callId }, "emitting call.analyzed failed");
     });
   }
@@ -164,7 +164,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       await finish(job.callId, job.run, job.settings, { status: "skipped" });
       return;
     }
-    const apiKey = await deps.credentials.readUsable(call.userId, "openai_api_key");
+    const apiKey = await deps.credentials.readUsable(call.organizationId, "openai_api_key");
     if (!apiKey) {
       await finish(job.callId, job.run, job.settings, { status: "failed", error: ANALYSIS_MESSAGES.noApiKey });
       return;
@@ -203,12 +203,12 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     async afterCall(call: EndedCall): Promise<void> {
       if (!call.callId) return;
       try {
-        const settings = await settingsFor(call.userId, call.assistantId);
+        const settings = await settingsFor(call.organizationId, call.assistantId);
         if (hasCallerTurn(call.transcript)) await request(call.callId, settings);
         else {
           const skipped: repo.StoredAnalysis = { ...pending(settings, randomUUID()), status: "skipped", cost: 0, completed_at: new Date().toISOString() };
           await repo.beginAnalysis(db, call.callId, skipped);
-          await analyzed(call.userId, call.callId, call.assistantId, skipped);
+          await analyzed(call.organizationId, call.callId, call.assistantId, skipped);
         }
       } catch (err) {
         logger.warn({ err, callId: call.callId }, "queueing the call's analysis failed");
@@ -216,35 +216,35 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     },
 
     /** "Run again": with the assistant's current settings (after a rubric change, say). */
-    async runAgain(userId: string, callId: string): Promise<CallAnalysis> {
-      const call = isUuid(callId) ? await repo.findOwnEndedCall(db, userId, callId) : null;
+    async runAgain(organizationId: string, callId: string): Promise<CallAnalysis> {
+      const call = isUuid(callId) ? await repo.findOwnEndedCall(db, organizationId, callId) : null;
       if (!call) throw notFound("Call");
       if (!call.endTime) throw new AppError(409, "call_in_progress", ANALYSIS_MESSAGES.inProgress);
-      const analysis = await request(call.id, await settingsFor(userId, call.assistantId));
+      const analysis = await request(call.id, await settingsFor(organizationId, call.assistantId));
       // Parsing drops the run ids, which stay on the server.
       return callAnalysisSchema.parse(analysis);
     },
 
     /** "Analyse past calls": the assistant's last N ended calls or those of a date range, at most MAX_BACKFILL_CALLS. */
-    async analysePast(userId: string, assistantId: string, input: AnalysisBackfillInput): Promise<AnalysisRun> {
-      const assistant = isUuid(assistantId) ? await deps.assistants.forCall(userId, assistantId) : null;
+    async analysePast(organizationId: string, assistantId: string, input: AnalysisBackfillInput): Promise<AnalysisRun> {
+      const assistant = isUuid(assistantId) ? await deps.assistants.forCall(organizationId, assistantId) : null;
       if (!assistant) throw notFound("Assistant");
-      const latest = await repo.latestRun(db, userId, assistantId);
+      const latest = await repo.latestRun(db, organizationId, assistantId);
       if (latest && latest.finished < latest.total) throw new AppError(409, "analysis_running", ANALYSIS_MESSAGES.backfillRunning);
-      const ids = await repo.callsForBackfill(db, userId, assistantId, input, MAX_BACKFILL_CALLS);
-      const run = await repo.insertRun(db, userId, assistantId, ids.length);
+      const ids = await repo.callsForBackfill(db, organizationId, assistantId, input, MAX_BACKFILL_CALLS);
+      const run = await repo.insertRun(db, organizationId, assistantId, ids.length);
       // Each call becomes its own job, queued in the background: the queue's concurrency bounds the
       // work, and the run's progress counts the calls as they finish.
       if (ids.length > 0) await jobs.send<AnalysisBackfillJob>(ANALYSIS_BACKFILL_JOB, { batch: run.id, callIds: ids, settings: analysisSettingsOf(assistant) }, { key: run.id });
       logger.info({ assistantId, runId: run.id, calls: ids.length }, "analysing past calls");
-      return toRun((await repo.findRun(db, userId, assistantId, run.id))!);
+      return toRun((await repo.findRun(db, organizationId, assistantId, run.id))!);
     },
 
-    async pastRun(userId: string, assistantId: string, runId: string | null): Promise<AnalysisRun | null> {
+    async pastRun(organizationId: string, assistantId: string, runId: string | null): Promise<AnalysisRun | null> {
       if (!isUuid(assistantId) || (runId !== null && !isUuid(runId))) throw notFound(runId ? "Analysis run" : "Assistant");
       // Another user's assistant answers 404, like every other route of it, not an empty progress.
-      if (!(await deps.assistants.forCall(userId, assistantId))) throw notFound("Assistant");
-      const row = runId ? await repo.findRun(db, userId, assistantId, runId) : await repo.latestRun(db, userId, assistantId);
+      if (!(await deps.assistants.forCall(organizationId, assistantId))) throw notFound("Assistant");
+      const row = runId ? await repo.findRun(db, organizationId, assistantId, runId) : await repo.latestRun(db, organizationId, assistantId);
       if (runId && !row) throw notFound("Analysis run");
       return row ? toRun(row) : null;
     },

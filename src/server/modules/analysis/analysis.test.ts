@@ -182,7 +182,7 @@ describe("after a call", () => {
     const callId = await call();
     const other = await as(live.app, bob).post(`/api/calls/${callId}/analysis`, {});
     expect([other.statusCode, errorOf(other)]).toEqual([404, { code: "not_found", message: "Call not found" }]);
-    const [open] = await live.db.insert(calls).values({ userId: ada.userId, assistantId, logs: { isTest: true, transcript: [] } }).returning({ id: calls.id });
+    const [open] = await live.db.insert(calls).values({ organizationId: ada.organizationId, assistantId, logs: { isTest: true, transcript: [] } }).returning({ id: calls.id });
     const inProgress = await as(live.app, ada).post(`/api/calls/${open!.id}/analysis`, {});
     expect([inProgress.statusCode, errorOf(inProgress)]).toEqual([409, { code: "call_in_progress", message: "A call in progress cannot be analysed yet" }]);
     await live.db.delete(calls).where(eq(calls.id, open!.id));

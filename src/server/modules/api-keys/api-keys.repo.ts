@@ -1,41 +1,40 @@
 import { and, count, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { apiKeys, user } from "../../db/schema.ts";
+import { apiKeys } from "../../db/schema.ts";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
 /** Not revoked and not expired: the keys that authenticate, count towards the limit and are listed. */
 const live = () => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)));
 
-export function listLiveKeys(db: Db, userId: string): Promise<ApiKeyRow[]> {
-  return db.select().from(apiKeys).where(and(eq(apiKeys.userId, userId), live())).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+export function listLiveKeys(db: Db, organizationId: string): Promise<ApiKeyRow[]> {
+  return db.select().from(apiKeys).where(and(eq(apiKeys.organizationId, organizationId), live())).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
-export async function countLiveKeys(db: Db, userId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.userId, userId), live()));
+export async function countLiveKeys(db: Db, organizationId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.organizationId, organizationId), live()));
   return row?.n ?? 0;
 }
 
-export async function insertKey(db: Db, values: Pick<ApiKeyRow, "userId" | "name" | "prefix" | "keyHash" | "expiresAt">): Promise<ApiKeyRow> {
+export async function insertKey(db: Db, values: Pick<ApiKeyRow, "organizationId" | "name" | "prefix" | "keyHash" | "expiresAt">): Promise<ApiKeyRow> {
   const [row] = await db.insert(apiKeys).values(values).returning();
   return row!;
 }
 
-export async function revokeKey(db: Db, userId: string, id: string): Promise<boolean> {
+export async function revokeKey(db: Db, organizationId: string, id: string): Promise<boolean> {
   const rows = await db
     .update(apiKeys)
     .set({ revokedAt: sql`now()` })
-    .where(and(eq(apiKeys.userId, userId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
+    .where(and(eq(apiKeys.organizationId, organizationId), eq(apiKeys.id, id), isNull(apiKeys.revokedAt)))
     .returning({ id: apiKeys.id });
   return rows.length > 0;
 }
 
-/** The live key with this hash and its owner: read on every Bearer request, so a revocation holds at once everywhere. */
+/** The live key with this hash and its organisation: read on every Bearer request, so a revocation holds at once everywhere. */
 export async function findByHash(db: Db, keyHash: string) {
   const [row] = await db
-    .select({ id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt, user: { id: user.id, name: user.name, email: user.email } })
+    .select({ id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt, organizationId: apiKeys.organizationId })
     .from(apiKeys)
-    .innerJoin(user, eq(user.id, apiKeys.userId))
     .where(and(eq(apiKeys.keyHash, keyHash), live()));
   return row ?? null;
 }

@@ -9,15 +9,15 @@ const params = z.object({ id: z.string() });
 /** /api/api-keys: registered among the session-only routes (app.ts): a key cannot mint or list keys. */
 export const apiKeysRoutes: FastifyPluginAsync<{ service: ApiKeysService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.get("/api/api-keys", async (req) => service.list(req.user.id));
+  app.get("/api/api-keys", async (req) => service.list(req.actor.organizationId));
 
   app.post("/api/api-keys", { schema: { body: apiKeyInputSchema } }, async (req, reply) => {
     reply.status(201).header("cache-control", "no-store");
-    return service.create(req.user.id, req.body);
+    return service.create(req.actor.organizationId, req.body);
   });
 
   app.delete("/api/api-keys/:id", { schema: { params } }, async (req, reply) => {
-    await service.revoke(req.user.id, req.params.id);
+    await service.revoke(req.actor.organizationId, req.params.id);
     return reply.status(204).send();
   });
 };

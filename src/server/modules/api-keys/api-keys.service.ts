@@ -5,7 +5,6 @@
  */
 import { createHash, randomInt } from "node:crypto";
 import { API_KEY_MESSAGES, API_KEY_RANDOM_LENGTH, MAX_API_KEYS, type ApiKey, type ApiKeyInput, type CreatedApiKey } from "../../../shared/api-keys.ts";
-import type { SessionUser } from "../../../shared/auth.ts";
 import { isUuid } from "../../../shared/ids.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -25,18 +24,18 @@ function newKey(): string {
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
 export interface ApiKeysService {
-  list(userId: string): Promise<ApiKey[]>;
-  create(userId: string, input: ApiKeyInput): Promise<CreatedApiKey>;
-  revoke(userId: string, id: string): Promise<void>;
+  list(organizationId: string): Promise<ApiKey[]>;
+  create(organizationId: string, input: ApiKeyInput): Promise<CreatedApiKey>;
+  revoke(organizationId: string, id: string): Promise<void>;
   /** The key's owner and id, or null for a wrong, revoked or expired key. */
-  authenticate(key: string): Promise<{ keyId: string; user: SessionUser } | null>;
+  authenticate(key: string): Promise<{ keyId: string; organizationId: string } | null>;
 }
 
 export function createApiKeysService(deps: { db: Db }): ApiKeysService {
   const { db } = deps;
   return {
-    async list(userId) {
-      return (await repo.listLiveKeys(db, userId)).map((row) => ({
+    async list(organizationId) {
+      return (await repo.listLiveKeys(db, organizationId)).map((row) => ({
         id: row.id,
         name: row.name,
         prefix: row.prefix,
@@ -46,11 +45,11 @@ export function createApiKeysService(deps: { db: Db }): ApiKeysService {
       }));
     },
 
-    async create(userId, input) {
-      if ((await repo.countLiveKeys(db, userId)) >= MAX_API_KEYS) throw new AppError(409, "too_many_api_keys", API_KEY_MESSAGES.tooMany);
+    async create(organizationId, input) {
+      if ((await repo.countLiveKeys(db, organizationId)) >= MAX_API_KEYS) throw new AppError(409, "too_many_api_keys", API_KEY_MESSAGES.tooMany);
       const key = newKey();
       const row = await repo.insertKey(db, {
-        userId,
+        organizationId,
         name: input.name,
         prefix: key.slice(0, 8),
         keyHash: hashKey(key),
@@ -59,8 +58,8 @@ export function createApiKeysService(deps: { db: Db }): ApiKeysService {
       return { id: row.id, name: row.name, key, prefix: row.prefix, created_at: row.createdAt.toISOString(), expires_at: iso(row.expiresAt) };
     },
 
-    async revoke(userId, id) {
-      if (!isUuid(id) || !(await repo.revokeKey(db, userId, id))) throw notFound("API key");
+    async revoke(organizationId, id) {
+      if (!isUuid(id) || !(await repo.revokeKey(db, organizationId, id))) throw notFound("API key");
     },
 
     async authenticate(key) {
@@ -68,7 +67,7 @@ export function createApiKeysService(deps: { db: Db }): ApiKeysService {
       const found = await repo.findByHash(db, hashKey(key));
       if (!found) return null;
       if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > 60_000) void repo.touchKey(db, found.id).catch(() => undefined);
-      return { keyId: found.id, user: found.user };
+      return { keyId: found.id, organizationId: found.organizationId };
     },
   };
 }

@@ -6,58 +6,58 @@ import { assistants, tools } from "../../db/schema.ts";
 export type AssistantRow = typeof assistants.$inferSelect;
 export type ToolSummaryRow = { id: string; name: string; type: string };
 
-/** Every query here is scoped to `userId`: another user's rows are invisible, never forbidden. */
+/** Every query here is scoped to `organizationId`: another user's rows are invisible, never forbidden. */
 
-export function listAssistants(db: Db, userId: string): Promise<AssistantRow[]> {
+export function listAssistants(db: Db, organizationId: string): Promise<AssistantRow[]> {
   return db
     .select()
     .from(assistants)
-    .where(eq(assistants.userId, userId))
+    .where(eq(assistants.organizationId, organizationId))
     .orderBy(desc(assistants.createdAt), desc(assistants.id));
 }
 
-export async function findAssistant(db: Db, userId: string, id: string): Promise<AssistantRow | null> {
+export async function findAssistant(db: Db, organizationId: string, id: string): Promise<AssistantRow | null> {
   const [row] = await db
     .select()
     .from(assistants)
-    .where(and(eq(assistants.userId, userId), eq(assistants.id, id)));
+    .where(and(eq(assistants.organizationId, organizationId), eq(assistants.id, id)));
   return row ?? null;
 }
 
 /** The user's tools among `ids` (one query for any number of assistants); unknown ids are absent. */
-export async function findOwnTools(db: Db, userId: string, ids: readonly string[]): Promise<ToolSummaryRow[]> {
+export async function findOwnTools(db: Db, organizationId: string, ids: readonly string[]): Promise<ToolSummaryRow[]> {
   if (ids.length === 0) return [];
   return db
     .select({ id: tools.id, name: tools.name, type: tools.type })
     .from(tools)
-    .where(and(eq(tools.userId, userId), inArray(tools.id, [...ids])));
+    .where(and(eq(tools.organizationId, organizationId), inArray(tools.id, [...ids])));
 }
 
 export type AssistantValues = Pick<AssistantRow, "name" | "description" | "firstMessage" | "instructions" | "toolIds" | "voice" | "model" | "transferDestinations" | "allowEndCall" | "keypadInput" | "timezone" | "voicemail" | "allowDoNotCall" | "analysis">;
 
-export async function insertAssistant(db: Db, userId: string, values: AssistantValues): Promise<AssistantRow> {
+export async function insertAssistant(db: Db, organizationId: string, values: AssistantValues): Promise<AssistantRow> {
   const [row] = await db
     .insert(assistants)
-    .values({ ...values, userId })
+    .values({ ...values, organizationId })
     .returning();
   return row!;
 }
 
-export async function updateAssistant(db: Db, userId: string, id: string, values: Partial<AssistantValues>): Promise<AssistantRow | null> {
+export async function updateAssistant(db: Db, organizationId: string, id: string, values: Partial<AssistantValues>): Promise<AssistantRow | null> {
   const [row] = await db
     .update(assistants)
     // updated_at is set even when no field is sent, so a save always moves "Last Updated".
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(assistants.userId, userId), eq(assistants.id, id)))
+    .where(and(eq(assistants.organizationId, organizationId), eq(assistants.id, id)))
     .returning();
   return row ?? null;
 }
 
 /** Linked phone numbers and past calls keep their rows: the foreign keys set their assistant_id to null. */
-export async function deleteAssistant(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteAssistant(db: Db, organizationId: string, id: string): Promise<boolean> {
   const rows = await db
     .delete(assistants)
-    .where(and(eq(assistants.userId, userId), eq(assistants.id, id)))
+    .where(and(eq(assistants.organizationId, organizationId), eq(assistants.id, id)))
     .returning({ id: assistants.id });
   return rows.length > 0;
 }

@@ -7,10 +7,10 @@ import { assistants, calls, phoneNumbers, tools } from "../../db/schema.ts";
 
 const file = useTestApp({ users: ["Alice", "Bob"] });
 
-async function insertTool(userId: string, name: string, type: ToolType = "API") {
+async function insertTool(organizationId: string, name: string, type: ToolType = "API") {
   const [row] = await file.db
     .insert(tools)
-    .values({ userId, name, type, httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com/api" })
+    .values({ organizationId, name, type, httpMethod: "GET", parameterFormat: "standard", endPointUrl: "https://example.com/api" })
     .returning();
   return row!;
 }
@@ -74,7 +74,7 @@ describe("POST /api/assistants", () => {
     const body = res.json() as Assistant;
     expect(body).toEqual({
       id: expect.any(String),
-      user_id: file.users.Alice.userId,
+      user_id: file.users.Alice.organizationId,
       name: "Front desk",
       description: null,
       first_message: null,
@@ -100,8 +100,8 @@ describe("POST /api/assistants", () => {
   });
 
   it("stores every field and connects the caller's own tools, listed as name and type in the order picked", async () => {
-    const crm = await insertTool(file.users.Alice.userId, "CRM lookup", "API");
-    const desk = await insertTool(file.users.Alice.userId, "Helpdesk", "connector");
+    const crm = await insertTool(file.users.Alice.organizationId, "CRM lookup", "API");
+    const desk = await insertTool(file.users.Alice.organizationId, "Helpdesk", "connector");
     const body = await create(file.users.Alice, {
       name: "Support",
       description: "Answers support calls",
@@ -149,8 +149,8 @@ describe("POST /api/assistants", () => {
 
   it("refuses another user's tool or an unknown tool id with a clear 400, saving nothing", async () => {
     const user = await signUpAndLogIn(file.app);
-    const mine = await insertTool(user.userId, "Mine");
-    const bobs = await insertTool(file.users.Bob.userId, "Bob's tool");
+    const mine = await insertTool(user.organizationId, "Mine");
+    const bobs = await insertTool(file.users.Bob.organizationId, "Bob's tool");
     const unknown = "6f1c1e0a-3b0e-4c56-9d4c-2d7a1f0b9e11";
 
     const res = await as(file.app, user).post("/api/assistants", { name: "Sneaky", tool_ids: [mine.id, bobs.id] });
@@ -167,7 +167,7 @@ describe("POST /api/assistants", () => {
 describe("GET /api/assistants", () => {
   it("lists only the caller's assistants, newest first, each with its own tools", async () => {
     const user = await signUpAndLogIn(file.app);
-    const [a, b, c] = [await insertTool(user.userId, "A"), await insertTool(user.userId, "B"), await insertTool(user.userId, "C", "connector")];
+    const [a, b, c] = [await insertTool(user.organizationId, "A"), await insertTool(user.organizationId, "B"), await insertTool(user.organizationId, "C", "connector")];
     const first = await create(user, { name: "First", tool_ids: [a.id] });
     const second = await create(user, { name: "Second" });
     const third = await create(user, { name: "Third", tool_ids: [c.id, b.id, a.id] });
@@ -188,17 +188,17 @@ describe("GET /api/assistants", () => {
   it("orders by creation time even when rows were inserted out of order", async () => {
     const user = await signUpAndLogIn(file.app);
     await file.db.insert(assistants).values([
-      { userId: user.userId, name: "Middle", model: "gpt-realtime", createdAt: new Date("2025-02-01T00:00:00Z") },
-      { userId: user.userId, name: "Newest", model: "gpt-realtime", createdAt: new Date("2025-03-01T00:00:00Z") },
-      { userId: user.userId, name: "Oldest", model: "gpt-realtime", createdAt: new Date("2025-01-01T00:00:00Z") },
+      { organizationId: user.organizationId, name: "Middle", model: "gpt-realtime", createdAt: new Date("2025-02-01T00:00:00Z") },
+      { organizationId: user.organizationId, name: "Newest", model: "gpt-realtime", createdAt: new Date("2025-03-01T00:00:00Z") },
+      { organizationId: user.organizationId, name: "Oldest", model: "gpt-realtime", createdAt: new Date("2025-01-01T00:00:00Z") },
     ]);
     expect((await list(user)).map((r) => r.name)).toEqual(["Newest", "Middle", "Oldest"]);
   });
 
   it("drops a connected tool from the list and the count once the tool is deleted", async () => {
     const user = await signUpAndLogIn(file.app);
-    const keep = await insertTool(user.userId, "Keep");
-    const gone = await insertTool(user.userId, "Gone");
+    const keep = await insertTool(user.organizationId, "Keep");
+    const gone = await insertTool(user.organizationId, "Gone");
     const created = await create(user, { name: "Has tools", tool_ids: [keep.id, gone.id] });
     await file.db.delete(tools).where(eq(tools.id, gone.id));
     const [row] = await list(user);
@@ -220,7 +220,7 @@ describe("GET /api/assistants/:id", () => {
 
 describe("PATCH /api/assistants/:id", () => {
   it("changes the fields sent, keeps the others and moves updated_at", async () => {
-    const tool = await insertTool(file.users.Alice.userId, "Orders");
+    const tool = await insertTool(file.users.Alice.organizationId, "Orders");
     const created = await create(file.users.Alice, { name: "Sales", description: "Sells", instructions: "Upsell", tool_ids: [tool.id] });
     const res = await as(file.app, file.users.Alice).patch(`/api/assistants/${created.id}`, { name: "Sales team", description: "", voice: "ash" });
     expect(res.statusCode).toBe(200);
@@ -241,7 +241,7 @@ describe("PATCH /api/assistants/:id", () => {
   });
 
   it("replaces the tools and can remove them all", async () => {
-    const [a, b] = [await insertTool(file.users.Alice.userId, "a"), await insertTool(file.users.Alice.userId, "b")];
+    const [a, b] = [await insertTool(file.users.Alice.organizationId, "a"), await insertTool(file.users.Alice.organizationId, "b")];
     const created = await create(file.users.Alice, { name: "Tools", tool_ids: [a.id] });
     const swapped = (await as(file.app, file.users.Alice).patch(`/api/assistants/${created.id}`, { tool_ids: [b.id, a.id] })).json() as Assistant;
     expect(swapped.tool_ids).toEqual([b.id, a.id]);
@@ -250,8 +250,8 @@ describe("PATCH /api/assistants/:id", () => {
   });
 
   it("refuses another user's tool and an invalid name, leaving the assistant as it was", async () => {
-    const mine = await insertTool(file.users.Alice.userId, "Mine");
-    const bobs = await insertTool(file.users.Bob.userId, "Bob's");
+    const mine = await insertTool(file.users.Alice.organizationId, "Mine");
+    const bobs = await insertTool(file.users.Bob.organizationId, "Bob's");
     const created = await create(file.users.Alice, { name: "Unchanged", tool_ids: [mine.id] });
 
     const tool = await as(file.app, file.users.Alice).patch(`/api/assistants/${created.id}`, { name: "Changed", tool_ids: [bobs.id] });
@@ -266,7 +266,7 @@ describe("PATCH /api/assistants/:id", () => {
   });
 
   it("keeps an assistant's model when it is no longer offered, but refuses switching to an unknown one", async () => {
-    const [row] = await file.db.insert(assistants).values({ userId: file.users.Alice.userId, name: "Legacy", model: "gpt-realtime-preview-legacy" }).returning();
+    const [row] = await file.db.insert(assistants).values({ organizationId: file.users.Alice.organizationId, name: "Legacy", model: "gpt-realtime-preview-legacy" }).returning();
     const same = await as(file.app, file.users.Alice).patch(`/api/assistants/${row!.id}`, { name: "Legacy 2", model: "gpt-realtime-preview-legacy" });
     expect(same.statusCode).toBe(200);
     expect(same.json()).toMatchObject({ name: "Legacy 2", model: "gpt-realtime-preview-legacy" });
@@ -292,15 +292,15 @@ describe("DELETE /api/assistants/:id", () => {
     const kept = await create(user, { name: "Still here" });
     const [number] = await file.db
       .insert(phoneNumbers)
-      .values({ userId: user.userId, phoneNumber: "+15550100", countryCode: "US", status: "active", assistantId: doomed.id })
+      .values({ organizationId: user.organizationId, phoneNumber: "+15550100", countryCode: "US", status: "active", assistantId: doomed.id })
       .returning();
     const [other] = await file.db
       .insert(phoneNumbers)
-      .values({ userId: user.userId, phoneNumber: "+15550101", countryCode: "US", assistantId: kept.id })
+      .values({ organizationId: user.organizationId, phoneNumber: "+15550101", countryCode: "US", assistantId: kept.id })
       .returning();
     const [pastCall] = await file.db
       .insert(calls)
-      .values({ userId: user.userId, assistantId: doomed.id, assistantName: "Retired", endTime: new Date(), cost: 0.05, logs: { isTest: true, transcript: [] } })
+      .values({ organizationId: user.organizationId, assistantId: doomed.id, assistantName: "Retired", endTime: new Date(), cost: 0.05, logs: { isTest: true, transcript: [] } })
       .returning();
 
     const res = await as(file.app, user).delete(`/api/assistants/${doomed.id}`);

@@ -24,21 +24,21 @@ export const assistantsRoutes: FastifyPluginAsync<{ service: AssistantsService }
     models: modelOptions(config.defaultRealtimeModel),
   }));
 
-  app.get("/api/assistants", async (req) => service.list(req.user.id));
+  app.get("/api/assistants", async (req) => service.list(req.actor.organizationId));
 
-  app.get("/api/assistants/:id", { schema: { params } }, async (req) => service.get(req.user.id, req.params.id));
+  app.get("/api/assistants/:id", { schema: { params } }, async (req) => service.get(req.actor.organizationId, req.params.id));
 
   app.post("/api/assistants", { schema: { body: assistantInputSchema } }, async (req, reply) => {
     reply.status(201);
-    return service.create(req.user.id, req.body);
+    return service.create(req.actor.organizationId, req.body, req.actor.userId);
   });
 
   app.patch("/api/assistants/:id", { schema: { params, body: assistantUpdateSchema } }, async (req) =>
-    service.update(req.user.id, req.params.id, req.body),
+    service.update(req.actor.organizationId, req.params.id, req.body),
   );
 
   app.delete("/api/assistants/:id", { schema: { params } }, async (req, reply) => {
-    await service.remove(req.user.id, req.params.id);
+    await service.remove(req.actor.organizationId, req.params.id);
     return reply.status(204).send();
   });
 };

@@ -7,35 +7,36 @@ import { badRequest, notFound } from "../../errors.ts";
 import * as repo from "./assistants.repo.ts";
 
 export interface AssistantsService {
-  list(userId: string): Promise<Assistant[]>;
-  get(userId: string, id: string): Promise<Assistant>;
-  create(userId: string, input: AssistantInput): Promise<Assistant>;
-  update(userId: string, id: string, patch: AssistantUpdate): Promise<Assistant>;
-  remove(userId: string, id: string): Promise<void>;
+  list(organizationId: string): Promise<Assistant[]>;
+  get(organizationId: string, id: string): Promise<Assistant>;
+  /** `by`: who saves it, the publisher of its first version (services.ts); null for an API key. */
+  create(organizationId: string, input: AssistantInput, by?: string | null): Promise<Assistant>;
+  update(organizationId: string, id: string, patch: AssistantUpdate): Promise<Assistant>;
+  remove(organizationId: string, id: string): Promise<void>;
   /** The stored assistant a call runs (server-side: no 404, null when it is not the user's). */
-  forCall(userId: string, id: string): Promise<repo.AssistantRow | null>;
+  forCall(organizationId: string, id: string): Promise<repo.AssistantRow | null>;
 }
 
 export function createAssistantsService(deps: { db: Db; defaultModel: string }): AssistantsService {
   const { db, defaultModel } = deps;
 
   /** One query for the tools of any number of assistants. */
-  async function withTools(userId: string, rows: repo.AssistantRow[]): Promise<Assistant[]> {
+  async function withTools(organizationId: string, rows: repo.AssistantRow[]): Promise<Assistant[]> {
     const ids = [...new Set(rows.flatMap((r) => r.toolIds))].filter(isUuid);
-    const byId = new Map((await repo.findOwnTools(db, userId, ids)).map((t) => [t.id, t]));
+    const byId = new Map((await repo.findOwnTools(db, organizationId, ids)).map((t) => [t.id, t]));
     return rows.map((row) => toView(row, byId));
   }
 
-  async function findOr404(userId: string, id: string) {
+  async function findOr404(organizationId: string, id: string) {
     // A malformed id can name no assistant; answering 404 also keeps it away from a uuid cast.
-    const row = isUuid(id) ? await repo.findAssistant(db, userId, id) : null;
+    const row = isUuid(id) ? await repo.findAssistant(db, organizationId, id) : null;
     if (!row) throw notFound("Assistant");
     return row;
   }
 
   /** tool_ids may only name the caller's own tools; anything else is refused, not silently dropped. */
-  async function checkTools(userId: string, toolIds: string[]) {
-    const found = new Set((await repo.findOwnTools(db, userId, toolIds)).map((t) => t.id));
+  async function checkTools(organizationId: string, toolIds: string[]) {
+    const found = new Set((await repo.findOwnTools(db, organizationId, toolIds)).map((t) => t.id));
     const missing = toolIds.filter((id) => !found.has(id));
     if (missing.length === 1) throw badRequest(`Tool ${missing[0]} does not exist or is not one of your tools`, "unknown_tool");
     if (missing.length > 1) throw badRequest(`Tools ${missing.join(", ")} do not exist or are not among your tools`, "unknown_tool");
@@ -50,20 +51,20 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
   }
 
   return {
-    async list(userId) {
-      return withTools(userId, await repo.listAssistants(db, userId));
+    async list(organizationId) {
+      return withTools(organizationId, await repo.listAssistants(db, organizationId));
     },
 
-    async get(userId, id) {
-      const [view] = await withTools(userId, [await findOr404(userId, id)]);
+    async get(organizationId, id) {
+      const [view] = await withTools(organizationId, [await findOr404(organizationId, id)]);
       return view!;
     },
 
-    async create(userId, input) {
+    async create(organizationId, input) {
       const model = input.model ?? defaultModel;
       checkModel(model);
-      await checkTools(userId, input.tool_ids);
-      const row = await repo.insertAssistant(db, userId, {
+      await checkTools(organizationId, input.tool_ids);
+      const row = await repo.insertAssistant(db, organizationId, {
         name: input.name,
         description: input.description,
         firstMessage: input.first_message,
@@ -79,15 +80,15 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         allowDoNotCall: input.allow_do_not_call,
         analysis: input.analysis,
       });
-      const [view] = await withTools(userId, [row]);
+      const [view] = await withTools(organizationId, [row]);
       return view!;
     },
 
-    async update(userId, id, patch) {
-      const current = await findOr404(userId, id);
+    async update(organizationId, id, patch) {
+      const current = await findOr404(organizationId, id);
       if (patch.model !== undefined) checkModel(patch.model, current.model);
-      if (patch.tool_ids !== undefined) await checkTools(userId, patch.tool_ids);
-      const row = await repo.updateAssistant(db, userId, id, {
+      if (patch.tool_ids !== undefined) await checkTools(organizationId, patch.tool_ids);
+      const row = await repo.updateAssistant(db, organizationId, id, {
         name: patch.name,
         description: patch.description,
         firstMessage: patch.first_message,
@@ -105,17 +106,17 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
       });
       // Deleted between the read and the write (another tab): same answer as never found.
       if (!row) throw notFound("Assistant");
-      const [view] = await withTools(userId, [row]);
+      const [view] = await withTools(organizationId, [row]);
       return view!;
     },
 
-    async remove(userId, id) {
-      if (!isUuid(id) || !(await repo.deleteAssistant(db, userId, id))) throw notFound("Assistant");
+    async remove(organizationId, id) {
+      if (!isUuid(id) || !(await repo.deleteAssistant(db, organizationId, id))) throw notFound("Assistant");
     },
 
-    async forCall(userId, id) {
+    async forCall(organizationId, id) {
       // A malformed id names no assistant; answering null also keeps it away from a uuid cast.
-      return isUuid(id) ? repo.findAssistant(db, userId, id) : null;
+      return isUuid(id) ? repo.findAssistant(db, organizationId, id) : null;
     },
   };
 }
@@ -128,7 +129,7 @@ function toView(row: repo.AssistantRow, toolsById: Map<string, repo.ToolSummaryR
   const connected = row.toolIds.flatMap((id) => toolsById.get(id) ?? []);
   return {
     id: row.id,
-    user_id: row.userId,
+    organization_id: row.organizationId,
     name: row.name,
     description: row.description,
     first_message: row.firstMessage,

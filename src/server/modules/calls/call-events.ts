@@ -12,10 +12,10 @@ import type { CallTransfer } from "../../voice/builtins.ts";
 import type { CallStore, PhoneCallParty } from "../../voice/seams.ts";
 import { findCall } from "./calls-history.repo.ts";
 
-export type EmitEvent = (userId: string, type: WebhookEmittedType, data: unknown) => Promise<void>;
+export type EmitEvent = (organizationId: string, type: WebhookEmittedType, data: unknown) => Promise<void>;
 
 export interface CallEventContext {
-  userId: string;
+  organizationId: string;
   assistant: { id: string; name: string };
   isTest: boolean;
   phone?: PhoneCallParty;
@@ -41,16 +41,16 @@ function parties(call: CallEventContext, callId: string) {
 
 export function createCallEvents(deps: { db: Db; publicUrl: string; emit: EmitEvent }) {
   const { db, publicUrl, emit } = deps;
-  const fire = (userId: string, type: WebhookEmittedType, data: () => Promise<unknown> | unknown) =>
+  const fire = (organizationId: string, type: WebhookEmittedType, data: () => Promise<unknown> | unknown) =>
     void Promise.resolve()
       .then(data)
-      .then((d) => (d === null ? undefined : emit(userId, type, d)))
+      .then((d) => (d === null ? undefined : emit(organizationId, type, d)))
       .catch(() => undefined);
 
   /** call.ended: the end-of-call report, read from the finished record. */
   function ended(call: CallEventContext, callId: string) {
-    fire(call.userId, "call.ended", async () => {
-      const row = await findCall(db, call.userId, callId);
+    fire(call.organizationId, "call.ended", async () => {
+      const row = await findCall(db, call.organizationId, callId);
       if (!row) return null;
       const logs = callRecordLogsSchema.safeParse(row.logs);
       const cost = providerCostSchema.safeParse(row.providerCost);
@@ -83,7 +83,7 @@ export function createCallEvents(deps: { db: Db; publicUrl: string; emit: EmitEv
         insert: (start) => {
           const inserted = store.insert(start);
           recordId = inserted.catch(() => null);
-          void inserted.then((id) => fire(call.userId, "call.started", () => ({ ...parties(call, id), start_time: new Date().toISOString() })), () => undefined);
+          void inserted.then((id) => fire(call.organizationId, "call.started", () => ({ ...parties(call, id), start_time: new Date().toISOString() })), () => undefined);
           return inserted;
         },
         saveProgress: (id, logs) => store.saveProgress(id, logs),
@@ -93,7 +93,7 @@ export function createCallEvents(deps: { db: Db; publicUrl: string; emit: EmitEv
       const trackedTransfer: CallTransfer | undefined = transfer && {
         transfer: async (destination: TransferDestination, summary: string) => {
           await transfer.transfer(destination, summary);
-          fire(call.userId, "call.transferred", async () => {
+          fire(call.organizationId, "call.transferred", async () => {
             const id = await recordId;
             return id ? { ...parties(call, id), destination: { label: destination.label, phone_number: destination.phone_number }, transferred_at: new Date().toISOString() } : null;
           });

@@ -14,7 +14,7 @@ export const CALL_TOKEN_TTL_MS = 60_000;
 const SIGNING_LABEL = "switchboard/call-session-token/v1";
 
 export interface CallTokenClaims {
-  userId: string;
+  organizationId: string;
   assistantId: string;
   /** Unix ms. */
   expiresAt: number;
@@ -26,9 +26,9 @@ export type CallTokenCheck =
   | { ok: false; reason: "malformed" | "bad_signature" | "wrong_user" | "expired" | "used" };
 
 export interface CallTokens {
-  issue(userId: string, assistantId: string, now?: number): string;
-  /** Verifies the token for `userId` and, when valid, marks it used on every instance (later checks say "used"). */
-  redeem(token: unknown, userId: string, now?: number): Promise<CallTokenCheck>;
+  issue(organizationId: string, assistantId: string, now?: number): string;
+  /** Verifies the token for `organizationId` and, when valid, marks it used on every instance (later checks say "used"). */
+  redeem(token: unknown, organizationId: string, now?: number): Promise<CallTokenCheck>;
 }
 
 export interface CallTokenOptions {
@@ -40,12 +40,12 @@ export interface CallTokenOptions {
 export function createCallTokens(secret: string, { counters, ttlMs = CALL_TOKEN_TTL_MS }: CallTokenOptions): CallTokens {
   const tokens = createSignedTokens<{ u: string; a: string }>(secret, SIGNING_LABEL, ttlMs, counters);
   return {
-    issue: (userId, assistantId, now) => tokens.issue({ u: userId, a: assistantId }, now),
-    async redeem(token, userId, now) {
-      const check = await tokens.redeem(token, now, (claims) => claims.u === userId);
+    issue: (organizationId, assistantId, now) => tokens.issue({ u: organizationId, a: assistantId }, now),
+    async redeem(token, organizationId, now) {
+      const check = await tokens.redeem(token, now, (claims) => claims.u === organizationId);
       if (!check.ok) return { ok: false, reason: check.reason === "rejected" ? "wrong_user" : check.reason };
       const { claims, expiresAt, nonce } = check;
-      return { ok: true, claims: { userId: claims.u, assistantId: claims.a, expiresAt, nonce } };
+      return { ok: true, claims: { organizationId: claims.u, assistantId: claims.a, expiresAt, nonce } };
     },
   };
 }

@@ -34,14 +34,14 @@ beforeAll(async () => {
   const [a, b] = await file.db
     .insert(assistants)
     .values([
-      { userId: uma.userId, name: "Support", model: "gpt-realtime", analysis: settings(["order_id", "note"]) },
-      { userId: uma.userId, name: "Triage", model: "gpt-realtime", analysis: settings(["topic"], "categories", ["resolved", "escalated"]) },
+      { organizationId: uma.organizationId, name: "Support", model: "gpt-realtime", analysis: settings(["order_id", "note"]) },
+      { organizationId: uma.organizationId, name: "Triage", model: "gpt-realtime", analysis: settings(["topic"], "categories", ["resolved", "escalated"]) },
     ])
     .returning();
   support = a!.id;
   triage = b!.id;
   const call = (assistantId: string, start: string, endedReason: string, analysis: CallAnalysis | null) => ({
-    userId: uma.userId,
+    organizationId: uma.organizationId,
     assistantId,
     startTime: new Date(start),
     endTime: new Date(Date.parse(start) + 60_000),
@@ -60,7 +60,7 @@ beforeAll(async () => {
   ]);
   // Another user's analysed call matches nothing of Uma's queries.
   const vic = await signUpAndLogIn(file.app);
-  await file.db.insert(calls).values({ userId: vic.userId, startTime: new Date("2026-03-01T09:30:00Z"), endTime: new Date("2026-03-01T09:31:00Z"), logs: {}, analysis: done("Order 42", { order_id: "42" }, "pass") });
+  await file.db.insert(calls).values({ organizationId: vic.organizationId, startTime: new Date("2026-03-01T09:30:00Z"), endTime: new Date("2026-03-01T09:31:00Z"), logs: {}, analysis: done("Order 42", { order_id: "42" }, "pass") });
 });
 
 const list = async (query: string) => {
@@ -137,7 +137,7 @@ describe("GET /api/calls/export.csv with the analysis", () => {
   it("defuses a summary a spreadsheet would run", async () => {
     const [row] = await file.db
       .insert(calls)
-      .values({ userId: uma.userId, assistantId: support, startTime: new Date("2026-04-01T09:00:00Z"), endTime: new Date("2026-04-01T09:01:00Z"), logs: {}, analysis: done("=HYPERLINK(\"x\")", { order_id: "@evil" }, "pass") })
+      .values({ organizationId: uma.organizationId, assistantId: support, startTime: new Date("2026-04-01T09:00:00Z"), endTime: new Date("2026-04-01T09:01:00Z"), logs: {}, analysis: done("=HYPERLINK(\"x\")", { order_id: "@evil" }, "pass") })
       .returning();
     const line = (await as(file.app, uma).get(`/api/calls/export.csv?from=2026-04-01T00:00:00Z&assistant_id=${support}`)).body.split("\r\n")[1]!;
     expect(line.startsWith(row!.id)).toBe(true);

@@ -19,7 +19,7 @@ interface Group {
   calls: number;
 }
 
-export function analysisGroupsQuery(db: Db, userId: string, filters: CallFilters, timeZone: string) {
+export function analysisGroupsQuery(db: Db, organizationId: string, filters: CallFilters, timeZone: string) {
   const value = sql`${calls.analysis} -> 'success' -> 'value'`;
   return db
     .select({
@@ -31,8 +31,8 @@ export function analysisGroupsQuery(db: Db, userId: string, filters: CallFilters
       calls: sql<number>`count(*)::int`,
     })
     .from(calls)
-    .leftJoin(assistants, sql`${assistants.id} = ${calls.assistantId} AND ${assistants.userId} = ${calls.userId}`)
-    .where(sql`${callConditions(userId, filters)} AND ${calls.analysis} ->> 'status' = 'done' AND jsonb_typeof(${value}) IN ('string', 'number')`)
+    .leftJoin(assistants, sql`${assistants.id} = ${calls.assistantId} AND ${assistants.organizationId} = ${calls.organizationId}`)
+    .where(sql`${callConditions(organizationId, filters)} AND ${calls.analysis} ->> 'status' = 'done' AND jsonb_typeof(${value}) IN ('string', 'number')`)
     // By position: the zone is a parameter (see callsPerDay).
     .groupBy(sql`1`, sql`3`, sql`4`, sql`5`);
 }
@@ -69,8 +69,8 @@ function groupBy<K>(groups: readonly Group[], key: (g: Group) => K): Map<K, Grou
   return out;
 }
 
-export async function analysisStats(db: Db, userId: string, filters: CallFilters, timeZone: string): Promise<CallStats["success"]> {
-  const groups = await analysisGroupsQuery(db, userId, filters, timeZone);
+export async function analysisStats(db: Db, organizationId: string, filters: CallFilters, timeZone: string): Promise<CallStats["success"]> {
+  const groups = await analysisGroupsQuery(db, organizationId, filters, timeZone);
   return {
     ...summarise(groups),
     per_assistant: [...groupBy(groups, (g) => g.assistantId)].map(([assistantId, list]) => ({

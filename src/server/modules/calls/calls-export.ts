@@ -40,13 +40,13 @@ function row(call: CallSummary, analysis: CallAnalysis | null, fields: readonly 
 
 const line = (fields: string[]) => `${fields.map(csvField).join(",")}\r\n`;
 
-export async function* exportCallsCsv(db: Db, userId: string, customer: string, filters: CallFilters): AsyncGenerator<string> {
+export async function* exportCallsCsv(db: Db, organizationId: string, customer: string, filters: CallFilters): AsyncGenerator<string> {
   // One column per extracted field of the assistants in the export (all the owner's, or the filtered one's).
-  const fields = await analysisFieldNames(db, userId, filters.assistant_id);
+  const fields = await analysisFieldNames(db, organizationId, filters.assistant_id);
   yield line([...HEADER, ...fields.map((name) => `data.${name}`)]);
   let cursor: CallCursor | undefined;
   for (;;) {
-    const rows = await listCallSummaries(db, userId, filters, EXPORT_BATCH, cursor);
+    const rows = await listCallSummaries(db, organizationId, filters, EXPORT_BATCH, cursor);
     if (rows.length === 0) return;
     yield rows.map((r) => line(row(toCallSummary(r, customer), toCallAnalysis(r.analysis), fields))).join("");
     if (rows.length < EXPORT_BATCH) return;

@@ -14,7 +14,7 @@ export type CallHistoryRow = Omit<typeof calls.$inferSelect, "instanceId">;
  * the name copied onto the record when the call started. The join is scoped to the same owner.
  */
 const assistantName = sql<string | null>`coalesce(${assistants.name}, ${calls.assistantName})`;
-const assistantOfCall = and(eq(assistants.id, calls.assistantId), eq(assistants.userId, calls.userId));
+const assistantOfCall = and(eq(assistants.id, calls.assistantId), eq(assistants.organizationId, calls.organizationId));
 
 /** What a row of the list needs: never the logs, which hold the whole transcript. */
 const summaryColumns = {
@@ -40,7 +40,7 @@ const summaryColumns = {
 
 const recordColumns = {
   ...summaryColumns,
-  userId: calls.userId,
+  organizationId: calls.organizationId,
   recording: calls.recording,
   logs: calls.logs,
   providerCost: calls.providerCost,
@@ -52,12 +52,12 @@ const recordColumns = {
  * A page of the user's calls, newest start first, after `cursor` (keyset: no gaps or repeats as
  * calls arrive). Returns the query itself (await it), so npm run bench:api can EXPLAIN it.
  */
-export function listCallSummaries(db: Db, userId: string, filters: CallFilters, limit: number, cursor?: CallCursor) {
+export function listCallSummaries(db: Db, organizationId: string, filters: CallFilters, limit: number, cursor?: CallCursor) {
   return db
     .select(summaryColumns)
     .from(calls)
     .leftJoin(assistants, assistantOfCall)
-    .where(callConditions(userId, filters, cursor))
+    .where(callConditions(organizationId, filters, cursor))
     .orderBy(desc(calls.startTime), desc(calls.id))
     .limit(limit);
 }
@@ -68,12 +68,12 @@ export type CallSummaryRow = Awaited<ReturnType<typeof listCallSummaries>>[numbe
  * One of the user's calls; another user's call is absent, like one that does not exist. A call
  * in progress shows the transcript and tool calls its engine has saved so far (call_entries).
  */
-export async function findCall(db: Db, userId: string, id: string) {
+export async function findCall(db: Db, organizationId: string, id: string) {
   const [row] = await db
     .select(recordColumns)
     .from(calls)
     .leftJoin(assistants, assistantOfCall)
-    .where(and(eq(calls.userId, userId), eq(calls.id, id)));
+    .where(and(eq(calls.organizationId, organizationId), eq(calls.id, id)));
   if (!row) return null;
   const saved = row.endTime === null ? await savedEntries(db, row.id) : null;
   return saved ? { ...row, logs: { ...row.logs, ...saved } } : row;
@@ -94,12 +94,12 @@ export interface CallTotals {
 }
 
 /** Sums over the filtered calls in one pass of the index range. */
-export async function callTotals(db: Db, userId: string, filters: CallFilters): Promise<CallTotals> {
-  const [row] = await callTotalsQuery(db, userId, filters);
+export async function callTotals(db: Db, organizationId: string, filters: CallFilters): Promise<CallTotals> {
+  const [row] = await callTotalsQuery(db, organizationId, filters);
   return row!;
 }
 
-export function callTotalsQuery(db: Db, userId: string, filters: CallFilters) {
+export function callTotalsQuery(db: Db, organizationId: string, filters: CallFilters) {
   return db
     .select({
       calls: sql<number>`count(*)::int`,
@@ -110,16 +110,16 @@ export function callTotalsQuery(db: Db, userId: string, filters: CallFilters) {
       transferred: sql<number>`(count(*) filter (where ${calls.endTime} IS NOT NULL AND starts_with(${calls.endedReason}, ${TRANSFERRED_PREFIX})))::int`,
     })
     .from(calls)
-    .where(callConditions(userId, filters));
+    .where(callConditions(organizationId, filters));
 }
 
 /** Calls per day in `timeZone` (validated by the caller), oldest first; days without calls are absent. */
-export function callsPerDay(db: Db, userId: string, filters: CallFilters, timeZone: string) {
+export function callsPerDay(db: Db, organizationId: string, filters: CallFilters, timeZone: string) {
   const day = sql<string>`to_char(${calls.startTime} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
   return db
     .select({ day, calls: sql<number>`count(*)::int` })
     .from(calls)
-    .where(callConditions(userId, filters))
+    .where(callConditions(organizationId, filters))
     // By position: the zone is a parameter, and "$1" in the select and "$2" in GROUP BY are not the same expression to PostgreSQL.
     .groupBy(sql`1`)
     .orderBy(sql`1`);
@@ -128,25 +128,25 @@ export function callsPerDay(db: Db, userId: string, filters: CallFilters, timeZo
 export type DeleteOutcome = { deleted: true; recording: string | null } | { deleted: false; inProgress: boolean };
 
 /** Removes an ended call of the user's; a call in progress stays (its engine still writes to it). */
-export async function deleteCall(db: Db, userId: string, id: string): Promise<DeleteOutcome> {
+export async function deleteCall(db: Db, organizationId: string, id: string): Promise<DeleteOutcome> {
   const [row] = await db
     .delete(calls)
-    .where(and(eq(calls.userId, userId), eq(calls.id, id), isNotNull(calls.endTime)))
+    .where(and(eq(calls.organizationId, organizationId), eq(calls.id, id), isNotNull(calls.endTime)))
     .returning({ recording: calls.recording });
   if (row) return { deleted: true, recording: row.recording };
   const [live] = await db
     .select({ id: calls.id })
     .from(calls)
-    .where(and(eq(calls.userId, userId), eq(calls.id, id)));
+    .where(and(eq(calls.organizationId, organizationId), eq(calls.id, id)));
   return { deleted: false, inProgress: live !== undefined };
 }
 
 /** The names of the fields the owner's assistants (or the one given) extract, in order, once each. */
-export async function analysisFieldNames(db: Db, userId: string, assistantId?: string): Promise<string[]> {
+export async function analysisFieldNames(db: Db, organizationId: string, assistantId?: string): Promise<string[]> {
   const rows = await db
     .select({ analysis: assistants.analysis })
     .from(assistants)
-    .where(assistantId ? and(eq(assistants.userId, userId), eq(assistants.id, assistantId)) : eq(assistants.userId, userId))
+    .where(assistantId ? and(eq(assistants.organizationId, organizationId), eq(assistants.id, assistantId)) : eq(assistants.organizationId, organizationId))
     .orderBy(assistants.createdAt, assistants.id);
   return [...new Set(rows.flatMap((r) => r.analysis?.fields.map((f) => f.name) ?? []))];
 }

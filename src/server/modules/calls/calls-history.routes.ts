@@ -33,7 +33,7 @@ const notFound = () => new AppError(404, "not_found", CALL_MESSAGES.notFound);
  */
 export const CALLS_STATS_PER_MINUTE = 60;
 export const CALLS_EXPORTS_PER_MINUTE = 10;
-const perUser = (max: number) => ({ rateLimit: { max, timeWindow: 60_000, hook: "preHandler" as const, keyGenerator: (req: FastifyRequest) => req.user.id } });
+const perUser = (max: number) => ({ rateLimit: { max, timeWindow: 60_000, hook: "preHandler" as const, keyGenerator: (req: FastifyRequest) => req.actor.organizationId } });
 
 /** Who a browser test call's Customer is: the signed-in user. */
 const customerOf = (req: FastifyRequest) => req.user.name || req.user.email;
@@ -55,7 +55,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
   app.get("/api/calls", { schema: { querystring: withDataFilters(callListQuerySchema) } }, async (req): Promise<CallPage> => {
     const { limit = CALL_PAGE_DEFAULT, cursor, ...filters } = req.query;
     // One row more than asked tells whether another page exists without a count.
-    const rows = await listCallSummaries(db, req.user.id, filters, limit + 1, cursor ? decodeCursor(cursor) : undefined);
+    const rows = await listCallSummaries(db, req.actor.organizationId, filters, limit + 1, cursor ? decodeCursor(cursor) : undefined);
     const page = rows.slice(0, limit);
     const last = page[page.length - 1];
     return {
@@ -68,9 +68,9 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     const { tz = "UTC", ...filters } = req.query;
     if (!isTimeZone(tz)) throw badRequest(CALL_MESSAGES.badTimeZone);
     const [totals, perDay, success] = await Promise.all([
-      callTotals(db, req.user.id, filters),
-      callsPerDay(db, req.user.id, filters, tz),
-      analysisStats(db, req.user.id, filters, tz),
+      callTotals(db, req.actor.organizationId, filters),
+      callsPerDay(db, req.actor.organizationId, filters, tz),
+      analysisStats(db, req.actor.organizationId, filters, tz),
     ]);
     return {
       calls: totals.calls,
@@ -86,7 +86,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
   });
 
   app.get("/api/calls/export.csv", { schema: { querystring: withDataFilters(callFiltersSchema) }, config: perUser(CALLS_EXPORTS_PER_MINUTE) }, async (req, reply) => {
-    const rows = exportCallsCsv(db, req.user.id, customerOf(req), req.query);
+    const rows = exportCallsCsv(db, req.actor.organizationId, customerOf(req), req.query);
     const stream = Readable.from(rows);
     // Headers are gone once the first byte is out: a later failure can only cut the download short.
     stream.on("error", (err) => req.log.error({ err }, "calls export failed midway"));
@@ -100,7 +100,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
 
   app.get("/api/calls/:id", { schema: { params } }, async (req): Promise<CallRecord> => {
     // A malformed id names no call; checking first also keeps it away from the uuid cast.
-    const row = isUuid(req.params.id) ? await findCall(db, req.user.id, req.params.id) : null;
+    const row = isUuid(req.params.id) ? await findCall(db, req.actor.organizationId, req.params.id) : null;
     if (!row) throw notFound();
     return toCallRecord(row, customerOf(req), signer, req.log);
   });
@@ -108,14 +108,14 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
   // A stable address for the recording (the call.ended webhook names it): redirects to a fresh
   // signed link, so it works for as long as the recording exists, with a session or an API key.
   app.get("/api/calls/:id/recording", { schema: { params } }, async (req, reply) => {
-    const row = isUuid(req.params.id) ? await findCall(db, req.user.id, req.params.id) : null;
+    const row = isUuid(req.params.id) ? await findCall(db, req.actor.organizationId, req.params.id) : null;
     if (!row?.recording) throw new AppError(404, "not_found", "Recording not found");
     return reply.header("cache-control", "no-store").redirect(signer.signUrl(row.recording, { expiresInMs: RECORDING_URL_LIFETIME_MS }), 302);
   });
 
   app.delete("/api/calls/:id", { schema: { params } }, async (req, reply) => {
     if (!isUuid(req.params.id)) throw notFound();
-    const outcome = await deleteCall(db, req.user.id, req.params.id);
+    const outcome = await deleteCall(db, req.actor.organizationId, req.params.id);
     if (!outcome.deleted) throw outcome.inProgress ? new AppError(409, "call_in_progress", CALL_MESSAGES.inProgressDelete) : notFound();
     if (outcome.recording) {
       // The record is gone either way; an object left behind is logged for the operator, not shown as a failure.

@@ -29,10 +29,10 @@ const TRANSCRIPT: TranscriptEntry[] = [
   { type: "tool-response", content: "Tool Lookup Order completed with status 200", timestamp: "2026-03-14T15:04:21.000Z", result: { status: "shipped" } },
 ];
 
-async function insertCall(userId: string, values: Partial<typeof calls.$inferInsert> = {}) {
+async function insertCall(organizationId: string, values: Partial<typeof calls.$inferInsert> = {}) {
   const [row] = await file.db
     .insert(calls)
-    .values({ userId, startTime: at("2026-03-14T15:04:05Z"), logs: { isTest: true, transcript: [], toolsUsed: [] }, ...values })
+    .values({ organizationId, startTime: at("2026-03-14T15:04:05Z"), logs: { isTest: true, transcript: [], toolsUsed: [] }, ...values })
     .returning();
   return row!;
 }
@@ -61,8 +61,8 @@ describe("GET /api/calls", () => {
 
   it("lists only the user's own calls, newest start_time first, with every field", async () => {
     const carol = await signUpAndLogIn(file.app, "Carol");
-    const [assistant] = await file.db.insert(assistants).values({ userId: carol.userId, name: "Ava", model: "gpt-realtime" }).returning();
-    const older = await insertCall(carol.userId, {
+    const [assistant] = await file.db.insert(assistants).values({ organizationId: carol.organizationId, name: "Ava", model: "gpt-realtime" }).returning();
+    const older = await insertCall(carol.organizationId, {
       assistantId: assistant!.id,
       assistantName: "Ava",
       startTime: at("2026-03-14T15:04:05Z"),
@@ -71,9 +71,9 @@ describe("GET /api/calls", () => {
       cost: 0.07,
       logs: { isTest: true, transcript: TRANSCRIPT, toolsUsed: [] },
     });
-    const newest = await insertCall(carol.userId, { assistantId: assistant!.id, assistantName: "Ava", startTime: at("2026-03-15T09:00:00Z") });
-    const middle = await insertCall(carol.userId, { startTime: at("2026-03-14T20:00:00Z"), logs: { isTest: false, transcript: [] } });
-    const others = await insertCall(file.users.Bob.userId, { startTime: at("2026-03-16T09:00:00Z") });
+    const newest = await insertCall(carol.organizationId, { assistantId: assistant!.id, assistantName: "Ava", startTime: at("2026-03-15T09:00:00Z") });
+    const middle = await insertCall(carol.organizationId, { startTime: at("2026-03-14T20:00:00Z"), logs: { isTest: false, transcript: [] } });
+    const others = await insertCall(file.users.Bob.organizationId, { startTime: at("2026-03-16T09:00:00Z") });
 
     const calls = await list(carol);
     expect(calls.map((c) => c.id)).toEqual([newest.id, middle.id, older.id]);
@@ -102,7 +102,7 @@ describe("GET /api/calls", () => {
     expect(calls[1]).toMatchObject({ type: "Real", status: "in_progress", duration_ms: null });
     expect(await detail(carol, older.id)).toEqual({
       ...calls[2],
-      user_id: carol.userId,
+      user_id: carol.organizationId,
       recording_url: null,
       caller_number: null,
       call_sid: null,
@@ -115,7 +115,7 @@ describe("GET /api/calls", () => {
 
   it("names the caller's number as the Customer of a phone call, and its Twilio CallSid in the details", async () => {
     const pat = await signUpAndLogIn(file.app, "Pat");
-    const row = await insertCall(pat.userId, {
+    const row = await insertCall(pat.organizationId, {
       providerCallSid: "CA0123456789abcdef0123456789abcdef",
       callerNumber: "+15551234567",
       calledNumber: "+15557654321",
@@ -129,7 +129,7 @@ describe("GET /api/calls", () => {
 
   it("shows a call in progress without end, reason or cost", async () => {
     const dave = await signUpAndLogIn(file.app);
-    const row = await insertCall(dave.userId, { startTime: new Date() });
+    const row = await insertCall(dave.organizationId, { startTime: new Date() });
     const [call] = await list(dave);
     expect(call).toMatchObject({ id: row.id, end_time: null, ended_reason: null, cost: null, duration_ms: null, has_recording: false, status: "in_progress", type: "Test" });
   });
@@ -139,12 +139,12 @@ describe("GET /api/calls", () => {
     const [gone, renamed] = await file.db
       .insert(assistants)
       .values([
-        { userId: frank.userId, name: "Old Bot", model: "gpt-realtime" },
-        { userId: frank.userId, name: "Before", model: "gpt-realtime" },
+        { organizationId: frank.organizationId, name: "Old Bot", model: "gpt-realtime" },
+        { organizationId: frank.organizationId, name: "Before", model: "gpt-realtime" },
       ])
       .returning();
-    const deletedCall = await insertCall(frank.userId, { assistantId: gone!.id, assistantName: "Old Bot", startTime: at("2026-03-01T10:00:00Z") });
-    const renamedCall = await insertCall(frank.userId, { assistantId: renamed!.id, assistantName: "Before", startTime: at("2026-03-02T10:00:00Z") });
+    const deletedCall = await insertCall(frank.organizationId, { assistantId: gone!.id, assistantName: "Old Bot", startTime: at("2026-03-01T10:00:00Z") });
+    const renamedCall = await insertCall(frank.organizationId, { assistantId: renamed!.id, assistantName: "Before", startTime: at("2026-03-02T10:00:00Z") });
     const del = await file.app.inject({ method: "DELETE", url: `/api/assistants/${gone!.id}`, headers: { cookie: frank.cookie } });
     expect(del.statusCode).toBe(204);
     await file.db.update(assistants).set({ name: "After" }).where(eq(assistants.id, renamed!.id));
@@ -156,8 +156,8 @@ describe("GET /api/calls", () => {
 
   it("gives null logs for a record without any, and drops only the unreadable entries of damaged ones", async () => {
     const gina = await signUpAndLogIn(file.app);
-    const empty = await insertCall(gina.userId, { logs: {}, startTime: at("2026-03-01T10:00:00Z") });
-    const damaged = await insertCall(gina.userId, {
+    const empty = await insertCall(gina.organizationId, { logs: {}, startTime: at("2026-03-01T10:00:00Z") });
+    const damaged = await insertCall(gina.organizationId, {
       startTime: at("2026-03-02T10:00:00Z"),
       logs: { transcript: [TRANSCRIPT[0], { type: "nonsense", content: 3 }], note: "kept" },
     });
@@ -169,10 +169,10 @@ describe("GET /api/calls", () => {
 
 describe("GET /api/calls/:id", () => {
   it("answers the user's own call and 404 for anyone else's, a missing or a malformed id", async () => {
-    const mine = await insertCall(file.users.Alice.userId, { endTime: at("2026-03-14T15:05:00Z"), endedReason: "Sheet closed", cost: 0.05 });
+    const mine = await insertCall(file.users.Alice.organizationId, { endTime: at("2026-03-14T15:05:00Z"), endedReason: "Sheet closed", cost: 0.05 });
     const ok = await as(file.app, file.users.Alice).get(`/api/calls/${mine.id}`);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ id: mine.id, user_id: file.users.Alice.userId, ended_reason: "Sheet closed", cost: 0.05 });
+    expect(ok.json()).toMatchObject({ id: mine.id, user_id: file.users.Alice.organizationId, ended_reason: "Sheet closed", cost: 0.05 });
 
     for (const [who, id] of [
       [file.users.Bob, mine.id],
@@ -191,7 +191,7 @@ describe("recordings", () => {
   it("signs the recording for an hour and the media route serves it as WAV, with ranges", async () => {
     const harry = await signUpAndLogIn(file.app);
     const wav = smallWav();
-    const row = await insertCall(harry.userId, { endTime: at("2026-03-14T15:04:15Z"), endedReason: "User ended call", cost: 0.05 });
+    const row = await insertCall(harry.organizationId, { endTime: at("2026-03-14T15:04:15Z"), endedReason: "User ended call", cost: 0.05 });
     await file.app.ctx.storage.put(`recordings/${row.id}.wav`, wav, { contentType: "audio/wav" });
     await file.db.update(calls).set({ recording: `recordings/${row.id}.wav` }).where(eq(calls.id, row.id));
 
@@ -222,7 +222,7 @@ describe("recordings", () => {
 
   it("is null when the call has no recording", async () => {
     const ivy = await signUpAndLogIn(file.app);
-    const row = await insertCall(ivy.userId, { endTime: at("2026-03-14T15:04:15Z"), endedReason: "User ended call", cost: 0.05, recording: null });
+    const row = await insertCall(ivy.organizationId, { endTime: at("2026-03-14T15:04:15Z"), endedReason: "User ended call", cost: 0.05, recording: null });
     expect((await list(ivy))[0]!.has_recording).toBe(false);
     expect((await detail(ivy, row.id)).recording_url).toBeNull();
   });

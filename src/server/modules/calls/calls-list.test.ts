@@ -35,7 +35,7 @@ describe("keyset paging", () => {
     const ann = await signUpAndLogIn(file.app);
     const base = Date.parse("2026-02-01T00:00:00Z");
     // 130 calls, some sharing a start time to the millisecond: the id breaks the tie.
-    await file.db.insert(calls).values(Array.from({ length: 130 }, (_, i) => ({ userId: ann.userId, startTime: new Date(base + Math.floor(i / 3) * 1000) })));
+    await file.db.insert(calls).values(Array.from({ length: 130 }, (_, i) => ({ organizationId: ann.organizationId, startTime: new Date(base + Math.floor(i / 3) * 1000) })));
 
     const seen: string[] = [];
     let cursor: string | null = null;
@@ -46,7 +46,7 @@ describe("keyset paging", () => {
       seen.push(...ids(p));
       cursor = p.next_cursor;
       // A call that starts now lands before the first page, never inside the walk.
-      await file.db.insert(calls).values({ userId: ann.userId, startTime: new Date() });
+      await file.db.insert(calls).values({ organizationId: ann.organizationId, startTime: new Date() });
       pages++;
     } while (cursor);
     expect(pages).toBe(6);
@@ -63,7 +63,7 @@ describe("keyset paging", () => {
   it("keeps calls started within the same millisecond apart (the cursor holds microseconds)", async () => {
     const ben = await signUpAndLogIn(file.app);
     for (const micro of ["100", "200", "300", "400", "500"]) {
-      const [row] = await file.db.insert(calls).values({ userId: ben.userId }).returning({ id: calls.id });
+      const [row] = await file.db.insert(calls).values({ organizationId: ben.organizationId }).returning({ id: calls.id });
       // Drizzle writes whole milliseconds; a row written by the database's clock may not be.
       await file.db
         .update(calls)
@@ -77,7 +77,7 @@ describe("keyset paging", () => {
 
   it("defaults to 50, caps at 100, and refuses a bad limit or cursor with a clear 400", async () => {
     const cat = await signUpAndLogIn(file.app);
-    await file.db.insert(calls).values(Array.from({ length: 120 }, (_, i) => ({ userId: cat.userId, startTime: new Date(Date.UTC(2026, 0, 1, 0, i)) })));
+    await file.db.insert(calls).values(Array.from({ length: 120 }, (_, i) => ({ organizationId: cat.organizationId, startTime: new Date(Date.UTC(2026, 0, 1, 0, i)) })));
     expect((await page(cat, "")).data).toHaveLength(50);
     expect((await page(cat, "limit=100")).data).toHaveLength(100);
     const first = await page(cat, "limit=100");
@@ -113,8 +113,8 @@ describe("filters and search", () => {
     const [sales, support] = await file.db
       .insert(assistants)
       .values([
-        { userId: dee.userId, name: "Sales", model: "gpt-realtime-2.1" },
-        { userId: dee.userId, name: "Support", model: "gpt-realtime-2.1" },
+        { organizationId: dee.organizationId, name: "Sales", model: "gpt-realtime-2.1" },
+        { organizationId: dee.organizationId, name: "Support", model: "gpt-realtime-2.1" },
       ])
       .returning();
     made["sales"] = sales!.id;
@@ -123,17 +123,17 @@ describe("filters and search", () => {
       .insert(calls)
       .values([
         // name, assistant, test?, start, end, reason, caller, transcript
-        { userId: dee.userId, assistantId: sales!.id, startTime: new Date("2026-03-01T09:00:00Z"), endTime: new Date("2026-03-01T09:02:00Z"), endedReason: "User ended call", logs: { isTest: true, transcript: said("Welcome to Acme", "I want a refund for my blender") } },
-        { userId: dee.userId, assistantId: sales!.id, startTime: new Date("2026-03-02T09:00:00Z"), endTime: new Date("2026-03-02T09:01:00Z"), endedReason: "Caller hung up", callerNumber: "+15551234567", logs: { isTest: false, transcript: said("Hello", "Where is my parcel") } },
-        { userId: dee.userId, assistantId: support!.id, startTime: new Date("2026-03-03T09:00:00Z"), endTime: new Date("2026-03-03T09:00:10Z"), endedReason: "Connection failed: timeout", callerNumber: "+442071234567", logs: { isTest: false, transcript: said("Refunds take five days") } },
-        { userId: dee.userId, assistantId: support!.id, startTime: new Date("2026-03-04T09:00:00Z"), logs: { isTest: true, transcript: [] } },
-        { userId: dee.userId, assistantId: support!.id, startTime: new Date("2026-03-05T09:00:00Z"), endTime: new Date("2026-03-05T09:03:00Z"), endedReason: "Provider error", logs: { isTest: true, transcript: said("Sorry, something broke") } },
+        { organizationId: dee.organizationId, assistantId: sales!.id, startTime: new Date("2026-03-01T09:00:00Z"), endTime: new Date("2026-03-01T09:02:00Z"), endedReason: "User ended call", logs: { isTest: true, transcript: said("Welcome to Acme", "I want a refund for my blender") } },
+        { organizationId: dee.organizationId, assistantId: sales!.id, startTime: new Date("2026-03-02T09:00:00Z"), endTime: new Date("2026-03-02T09:01:00Z"), endedReason: "Caller hung up", callerNumber: "+15551234567", logs: { isTest: false, transcript: said("Hello", "Where is my parcel") } },
+        { organizationId: dee.organizationId, assistantId: support!.id, startTime: new Date("2026-03-03T09:00:00Z"), endTime: new Date("2026-03-03T09:00:10Z"), endedReason: "Connection failed: timeout", callerNumber: "+442071234567", logs: { isTest: false, transcript: said("Refunds take five days") } },
+        { organizationId: dee.organizationId, assistantId: support!.id, startTime: new Date("2026-03-04T09:00:00Z"), logs: { isTest: true, transcript: [] } },
+        { organizationId: dee.organizationId, assistantId: support!.id, startTime: new Date("2026-03-05T09:00:00Z"), endTime: new Date("2026-03-05T09:03:00Z"), endedReason: "Provider error", logs: { isTest: true, transcript: said("Sorry, something broke") } },
       ])
       .returning({ id: calls.id });
     ["refund", "parcel", "london", "live", "broken"].forEach((name, i) => (made[name] = rows[i]!.id));
     // Another user's call that matches every filter and search below must never show.
     const eve = await signUpAndLogIn(file.app);
-    await file.db.insert(calls).values({ userId: eve.userId, startTime: new Date("2026-03-03T10:00:00Z"), endTime: new Date("2026-03-03T10:01:00Z"), endedReason: "error", callerNumber: "+15551234567", logs: { isTest: false, transcript: said("refund parcel") } });
+    await file.db.insert(calls).values({ organizationId: eve.organizationId, startTime: new Date("2026-03-03T10:00:00Z"), endTime: new Date("2026-03-03T10:01:00Z"), endedReason: "error", callerNumber: "+15551234567", logs: { isTest: false, transcript: said("refund parcel") } });
   });
 
   const expectIds = async (query: string, names: string[]) => expect(ids(await page(dee, query)), query).toEqual(names.map((n) => made[n]));

@@ -45,9 +45,9 @@ export function searchQuery(q: string | undefined): string | null {
 }
 
 /** The owner's calls matching the filters (every query of the Calls page starts here). */
-export function callConditions(userId: string, filters: CallFilters, cursor?: CallCursor): SQL {
+export function callConditions(organizationId: string, filters: CallFilters, cursor?: CallCursor): SQL {
   if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to)) throw badRequest(CALL_MESSAGES.badRange);
-  const parts: Array<SQL | undefined> = [eq(calls.userId, userId)];
+  const parts: Array<SQL | undefined> = [eq(calls.organizationId, organizationId)];
   if (filters.assistant_id) parts.push(eq(calls.assistantId, filters.assistant_id));
   if (filters.assistant_version !== undefined) {
     parts.push(filters.assistant_version === "draft" ? isNull(calls.assistantVersion) : eq(calls.assistantVersion, Number(filters.assistant_version)));

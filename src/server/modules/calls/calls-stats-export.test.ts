@@ -10,8 +10,8 @@ type Who = Awaited<ReturnType<typeof signUpAndLogIn>>;
 
 const del = (who: Who, id: string) => file.as(who).delete(`/api/calls/${id}`);
 
-const ended = (userId: string, start: string, seconds: number, cost: number, endedReason: string, isTest: boolean) => ({
-  userId,
+const ended = (organizationId: string, start: string, seconds: number, cost: number, endedReason: string, isTest: boolean) => ({
+  organizationId,
   startTime: new Date(start),
   endTime: new Date(Date.parse(start) + seconds * 1000),
   cost,
@@ -24,16 +24,16 @@ describe("GET /api/calls/stats", () => {
   beforeAll(async () => {
     gus = await signUpAndLogIn(file.app);
     await file.db.insert(calls).values([
-      ended(gus.userId, "2026-03-01T09:00:00Z", 120, 0.1, "User ended call", true),
-      ended(gus.userId, "2026-03-01T23:30:00Z", 60, 0.05, "Caller hung up", false),
-      ended(gus.userId, "2026-03-02T10:00:00Z", 30, 0.03, "Provider error", false),
-      { userId: gus.userId, startTime: new Date("2026-03-03T09:00:00Z"), logs: { isTest: true, transcript: [] } },
+      ended(gus.organizationId, "2026-03-01T09:00:00Z", 120, 0.1, "User ended call", true),
+      ended(gus.organizationId, "2026-03-01T23:30:00Z", 60, 0.05, "Caller hung up", false),
+      ended(gus.organizationId, "2026-03-02T10:00:00Z", 30, 0.03, "Provider error", false),
+      { organizationId: gus.organizationId, startTime: new Date("2026-03-03T09:00:00Z"), logs: { isTest: true, transcript: [] } },
       // Outside the period below.
-      ended(gus.userId, "2026-02-20T09:00:00Z", 600, 1, "User ended call", true),
+      ended(gus.organizationId, "2026-02-20T09:00:00Z", 600, 1, "User ended call", true),
     ]);
     // Another user's call in the same period changes nothing.
     const hal = await signUpAndLogIn(file.app);
-    await file.db.insert(calls).values(ended(hal.userId, "2026-03-02T11:00:00Z", 300, 0.5, "Provider error", false));
+    await file.db.insert(calls).values(ended(hal.organizationId, "2026-03-02T11:00:00Z", 300, 0.5, "Provider error", false));
   });
 
   const stats = async (query: string): Promise<CallStats> => {
@@ -100,7 +100,7 @@ describe("GET /api/calls/export.csv", () => {
     const total = 2345;
     await file.db.insert(calls).values(
       Array.from({ length: total }, (_, i) => ({
-        ...ended(jo.userId, new Date(base + i * 60_000).toISOString(), 65, 0.06, i % 2 ? "Caller hung up" : "User ended call", i % 2 === 0),
+        ...ended(jo.organizationId, new Date(base + i * 60_000).toISOString(), 65, 0.06, i % 2 ? "Caller hung up" : "User ended call", i % 2 === 0),
         callerNumber: i % 2 ? "+15550000000" : null,
       })),
     );
@@ -127,8 +127,8 @@ describe("GET /api/calls/export.csv", () => {
 
   it("quotes commas and quotes, and defuses text a spreadsheet would run", async () => {
     const kim = await signUpAndLogIn(file.app);
-    const [bot] = await file.db.insert(assistants).values({ userId: kim.userId, name: "=HYPERLINK(\"x\")", model: "gpt-realtime" }).returning();
-    await file.db.insert(calls).values({ ...ended(kim.userId, "2026-03-01T09:00:00Z", 10, 0.01, 'Tool "x" failed, badly', true), assistantId: bot!.id });
+    const [bot] = await file.db.insert(assistants).values({ organizationId: kim.organizationId, name: "=HYPERLINK(\"x\")", model: "gpt-realtime" }).returning();
+    await file.db.insert(calls).values({ ...ended(kim.organizationId, "2026-03-01T09:00:00Z", 10, 0.01, 'Tool "x" failed, badly', true), assistantId: bot!.id });
     const line = (await as(file.app, kim).get("/api/calls/export.csv")).body.split("\r\n")[1]!;
     expect(line).toContain(`,"'=HYPERLINK(""x"")",`);
     expect(line).toContain(`,error,"Tool ""x"" failed, badly",no,,,`);
@@ -147,7 +147,7 @@ describe("DELETE /api/calls/:id", () => {
   it("removes the record and its recording; the old recording address no longer serves it", async () => {
     const max = await signUpAndLogIn(file.app);
     const nia = await signUpAndLogIn(file.app);
-    const [row] = await file.db.insert(calls).values(ended(max.userId, "2026-03-01T09:00:00Z", 10, 0.01, "User ended call", true)).returning();
+    const [row] = await file.db.insert(calls).values(ended(max.organizationId, "2026-03-01T09:00:00Z", 10, 0.01, "User ended call", true)).returning();
     const key = `recordings/${row!.id}.wav`;
     await file.app.ctx.storage.put(key, Buffer.from("RIFF....WAVE"), { contentType: "audio/wav" });
     await file.db.update(calls).set({ recording: key }).where(eq(calls.id, row!.id));
@@ -170,7 +170,7 @@ describe("DELETE /api/calls/:id", () => {
 
   it("refuses a call in progress", async () => {
     const ola = await signUpAndLogIn(file.app);
-    const [row] = await file.db.insert(calls).values({ userId: ola.userId, logs: { isTest: true } }).returning();
+    const [row] = await file.db.insert(calls).values({ organizationId: ola.organizationId, logs: { isTest: true } }).returning();
     const res = await del(ola, row!.id);
     expect(res.statusCode).toBe(409);
     expect(errorOf(res)).toEqual({ code: "call_in_progress", message: "A call in progress cannot be deleted" });

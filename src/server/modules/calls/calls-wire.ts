@@ -51,7 +51,7 @@ export function toCallAnalysis(raw: unknown): CallAnalysis | null {
 export function toCallRecord(row: CallRecordRow, customer: string, signer: UrlSigner, log: FastifyBaseLogger): CallRecord {
   return {
     ...toCallSummary(row, customer),
-    user_id: row.userId,
+    organization_id: row.organizationId,
     recording_url: recordingUrl(row, signer, log),
     caller_number: row.callerNumber,
     call_sid: row.providerCallSid,

@@ -23,16 +23,16 @@ describe("call records", () => {
   afterAll(() => app.close());
 
   async function newAssistant(name: string) {
-    const { userId } = await signUpAndLogIn(app);
-    const [assistant] = await db.insert(assistants).values({ userId, name, model: "gpt-realtime-2.1" }).returning();
-    return { userId, assistantId: assistant!.id };
+    const { organizationId } = await signUpAndLogIn(app);
+    const [assistant] = await db.insert(assistants).values({ organizationId, name, model: "gpt-realtime-2.1" }).returning();
+    return { organizationId, assistantId: assistant!.id };
   }
   const rowOf = async (id: string) => (await db.select().from(calls).where(eq(calls.id, id)))[0]!;
 
   it("inserts at start with the assistant's name and this instance, finishes, reads back, and survives the assistant's deletion", async () => {
-    const { userId, assistantId } = await newAssistant("Front desk");
+    const { organizationId, assistantId } = await newAssistant("Front desk");
     const store = createDbCallStore(db, "instance-a");
-    const id = await store.insert({ assistantId, userId, startTime: "2026-11-21T10:00:00.000Z", logs: logs() });
+    const id = await store.insert({ assistantId, organizationId, startTime: "2026-11-21T10:00:00.000Z", logs: logs() });
     expect(await store.read(id)).toEqual({ endTime: null, cost: null });
     expect((await rowOf(id)).instanceId).toBe("instance-a");
     await store.finish(id, { endTime: "2026-11-21T10:01:13.000Z", endedReason: "User ended call", cost: 0.07, logs: logs(), recording: "recordings/x.wav" });
@@ -43,14 +43,14 @@ describe("call records", () => {
   });
 
   it("saves the changed entries as the call goes, shown in the call's details in order, and never beside the finished record", async () => {
-    const { userId, assistantId } = await newAssistant("Progress");
+    const { organizationId, assistantId } = await newAssistant("Progress");
     const store = createDbCallStore(db, "instance-a");
-    const id = await store.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
+    const id = await store.insert({ assistantId, organizationId, startTime: new Date().toISOString(), logs: logs() });
     const tool = { name: "Lookup", id: "t1", parameters: { order: "42" }, result: { ok: true }, timestamp: "2026-11-21T10:00:03.000Z" };
     await Promise.all([store.saveProgress(id, [entry(0, "one"), entry(2, "three")]), store.saveProgress(id, [entry(0, "one, two"), { kind: "tool", position: 0, body: tool }])]);
     // A slot filled late (position 1) lands between the others; a changed entry replaces its row.
     await store.saveProgress(id, [entry(1, "late")]);
-    const details = (await findCall(db, userId, id))!.logs;
+    const details = (await findCall(db, organizationId, id))!.logs;
     expect(details).toEqual({ isTest: true, transcript: [entryBody("one, two"), entryBody("late"), entryBody("three")], toolsUsed: [tool] });
     expect((await rowOf(id)).logs).toEqual(logs());
 
@@ -59,20 +59,20 @@ describe("call records", () => {
     await late;
     await store.saveProgress(id, [entry(4, "after the end")]);
     expect((await rowOf(id)).logs).toEqual(logs("final"));
-    expect((await findCall(db, userId, id))!.logs).toEqual(logs("final"));
+    expect((await findCall(db, organizationId, id))!.logs).toEqual(logs("final"));
     expect(await db.select().from(callEntries).where(eq(callEntries.callId, id))).toEqual([]);
   });
 
   it("closes only the calls whose instance's lease has lapsed, keeping what was saved", async () => {
-    const { userId, assistantId } = await newAssistant("Night shift");
+    const { organizationId, assistantId } = await newAssistant("Night shift");
     await renewLease(db, "alive", 60_000);
     await renewLease(db, "dead", 60_000);
     const aliveStore = createDbCallStore(db, "alive");
     const deadStore = createDbCallStore(db, "dead");
-    const onAlive = await aliveStore.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
-    const onDead = await deadStore.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
+    const onAlive = await aliveStore.insert({ assistantId, organizationId, startTime: new Date().toISOString(), logs: logs() });
+    const onDead = await deadStore.insert({ assistantId, organizationId, startTime: new Date().toISOString(), logs: logs() });
     await deadStore.saveProgress(onDead, [entry(0, "Hello, how can I help?")]);
-    const finished = await deadStore.insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
+    const finished = await deadStore.insert({ assistantId, organizationId, startTime: new Date().toISOString(), logs: logs() });
     await deadStore.finish(finished, { endTime: new Date().toISOString(), endedReason: "User ended call", cost: 0.05, logs: logs(), recording: null });
 
     expect(await closeOrphanedCalls(db)).toEqual([]);
@@ -88,9 +88,9 @@ describe("call records", () => {
   });
 
   it("at start closes calls left by an earlier run under the same INSTANCE_ID and records from before ownership", async () => {
-    const { userId, assistantId } = await newAssistant("Restart");
-    const previousRun = await createDbCallStore(db, "web-1").insert({ assistantId, userId, startTime: new Date().toISOString(), logs: logs() });
-    const [legacy] = await db.insert(calls).values({ userId, assistantId, startTime: new Date(), logs: logs() }).returning({ id: calls.id });
+    const { organizationId, assistantId } = await newAssistant("Restart");
+    const previousRun = await createDbCallStore(db, "web-1").insert({ assistantId, organizationId, startTime: new Date().toISOString(), logs: logs() });
+    const [legacy] = await db.insert(calls).values({ organizationId, assistantId, startTime: new Date(), logs: logs() }).returning({ id: calls.id });
     // The earlier run's lease may still be valid: it is the same id, so nobody else carries the call.
     await renewLease(db, "web-1", 60_000);
     const lease = new InstanceLease({ db, id: "web-1", leaseMs: 60_000, logger: { info() {}, warn() {}, error() {} } });

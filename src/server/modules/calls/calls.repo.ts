@@ -67,7 +67,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
       const [row] = await db
         .insert(calls)
         .values({
-          userId: start.userId,
+          organizationId: start.organizationId,
           assistantId: start.assistantId,
           assistantName: assistant?.name ?? null,
           assistantVersion: start.assistantVersion ?? null,

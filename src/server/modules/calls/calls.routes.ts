@@ -1,3 +1,4 @@
+import { holderOf } from "../../auth/socket-sessions.ts";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
@@ -34,7 +35,7 @@ export const callsRoutes: FastifyPluginAsync<{ service: CallsService }> = async 
       reply.header("retry-after", String(DRAIN_RETRY_AFTER_S));
       throw atCapacityError();
     }
-    return service.createTestSession(req.user.id, req.body.assistantId);
+    return service.createTestSession(req.actor.organizationId, req.body.assistantId);
   });
 
   app.get(
@@ -48,7 +49,7 @@ export const callsRoutes: FastifyPluginAsync<{ service: CallsService }> = async 
         requireOwnOrigin(req.headers.origin, app.ctx.config.publicUrl, "Live calls");
         const query = req.query as Record<string, unknown>;
         try {
-          prepared.set(req, await service.prepareLiveCall(req.user.id, query["session_id"]));
+          prepared.set(req, await service.prepareLiveCall(req.actor.organizationId, query["session_id"]));
         } catch (err) {
           req.log.error({ err }, "preparing a live call failed");
           prepared.set(req, { ok: false, ...REFUSALS.failed });
@@ -68,7 +69,7 @@ export const callsRoutes: FastifyPluginAsync<{ service: CallsService }> = async 
       }
       service.startLiveCall(socket, result.call, req.log);
       // The browser leaving ends the call (the transport hears the close).
-      app.ctx.socketSessions.hold({ sessionId: req.sessionId, userId: req.user.id }, socket);
+      app.ctx.socketSessions.hold(holderOf(req), socket);
     },
   );
 };

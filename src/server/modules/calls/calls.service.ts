@@ -31,7 +31,7 @@ export const MISSING_API_KEY_MESSAGE = "Add your OpenAI API key in Settings befo
 
 /** Everything a live call needs, loaded before the socket is upgraded. */
 export interface PreparedCall {
-  userId: string;
+  organizationId: string;
   apiKey: string;
   assistant: CallAssistant;
   toolConfigs: Map<string, CallToolConfig>;
@@ -95,7 +95,7 @@ export interface CallsServiceDeps {
   /** call.* events go out as webhooks (the webhooks module's emit). */
   emit: EmitEvent;
   /** The assistant's do-not-call function adds numbers through the do-not-call module. */
-  doNotCall?: { add(userId: string, input: { phone: string }): Promise<unknown> };
+  doNotCall?: { add(organizationId: string, input: { phone: string }): Promise<unknown> };
   /** Told once each call has ended and its record is written (post-call analysis); must not throw. */
   onCallEnded?: (call: EndedCall) => Promise<void>;
 }
@@ -105,10 +105,10 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
   const store = createDbCallStore(db, ctx.instance.id);
   const callEvents = createCallEvents({ db, publicUrl: config.publicUrl, emit });
 
-  const ownAssistant = (userId: string, id: string) => assistants.forCall(userId, id);
+  const ownAssistant = (organizationId: string, id: string) => assistants.forCall(organizationId, id);
 
   /** Missing or no longer readable: either way the fix is the same (enter it again in Settings). */
-  const apiKeyOf = (userId: string) => credentials.readUsable(userId, "openai_api_key");
+  const apiKeyOf = (organizationId: string) => credentials.readUsable(organizationId, "openai_api_key");
 
   /** The do-not-call function runs here, beside the HTTP tools. */
   function withDoNotCall(runner: ToolRunner, call: PreparedCall): ToolRunner {
@@ -116,7 +116,7 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
       async run(tool, args, signal) {
         if (tool.id !== DO_NOT_CALL_TOOL.id) return runner.run(tool, args, signal);
         if (!call.doNotCallNumber || !doNotCall) return { success: false, status: 0, data: null, error: "There is no phone number to add on this call" };
-        await doNotCall.add(call.userId, { phone: call.doNotCallNumber });
+        await doNotCall.add(call.organizationId, { phone: call.doNotCallNumber });
         return { success: true, status: 200, data: { ok: true, message: "The number will not be called again." } };
       },
     };
@@ -124,42 +124,42 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
 
   return {
     /** Checks the assistant and the key; creates no call record (that happens when the call starts). */
-    async createTestSession(userId: string, assistantId: string): Promise<TestSession> {
-      const assistant = await ownAssistant(userId, assistantId);
+    async createTestSession(organizationId: string, assistantId: string): Promise<TestSession> {
+      const assistant = await ownAssistant(organizationId, assistantId);
       if (!assistant) throw notFound("Assistant");
-      if (!(await apiKeyOf(userId))) throw new AppError(400, "missing_api_key", MISSING_API_KEY_MESSAGE);
+      if (!(await apiKeyOf(organizationId))) throw new AppError(400, "missing_api_key", MISSING_API_KEY_MESSAGE);
       return {
-        session_id: tokens.issue(userId, assistant.id),
+        session_id: tokens.issue(organizationId, assistant.id),
         model: assistant.model,
         assistant: { id: assistant.id, name: assistant.name },
       };
     },
 
     /** Redeems the session id and loads the call's configuration; never throws. */
-    async prepareLiveCall(userId: string, sessionId: unknown): Promise<PrepareResult> {
+    async prepareLiveCall(organizationId: string, sessionId: unknown): Promise<PrepareResult> {
       if (liveCalls.isClosing || ctx.drain.isDraining) return { ok: false, ...REFUSALS.shuttingDown };
-      const check = await tokens.redeem(sessionId, userId);
+      const check = await tokens.redeem(sessionId, organizationId);
       if (!check.ok) {
         const refusal = check.reason === "expired" ? REFUSALS.expired : check.reason === "used" ? REFUSALS.used : REFUSALS.unknown;
         return { ok: false, ...refusal };
       }
       // Re-checked: the assistant or the key may have gone since the session id was issued.
       // The browser Test Call runs the draft, what the form is editing.
-      return this.loadCall(userId, check.claims.assistantId, "draft");
+      return this.loadCall(organizationId, check.claims.assistantId, "draft");
     },
 
     /**
      * The assistant's chosen content (draft, live or pinned version) with its tools, its
-     * placeholders filled for this call, and the OpenAI key of a call of `userId`; never throws
+     * placeholders filled for this call, and the OpenAI key of a call of `organizationId`; never throws
      * on missing data.
      */
-    async loadCall(userId: string, assistantId: string, choice: VersionChoice, parties: CallParties = { callerNumber: "", calledNumber: "", direction: "inbound" }): Promise<PrepareResult> {
-      const runnable = await versions.forCall(userId, assistantId, choice);
+    async loadCall(organizationId: string, assistantId: string, choice: VersionChoice, parties: CallParties = { callerNumber: "", calledNumber: "", direction: "inbound" }): Promise<PrepareResult> {
+      const runnable = await versions.forCall(organizationId, assistantId, choice);
       if (!runnable) return { ok: false, ...REFUSALS.assistant };
-      const apiKey = await apiKeyOf(userId);
+      const apiKey = await apiKeyOf(organizationId);
       if (!apiKey) return { ok: false, ...REFUSALS.apiKey };
       const { content } = runnable;
-      const { definitions, configs } = await tools.forCall(userId, content.tool_ids);
+      const { definitions, configs } = await tools.forCall(organizationId, content.tool_ids);
       const { timeZone, allowDoNotCall } = callSettingsOf(content);
       const variables = callVariables(parties.given ?? {}, { ...parties, timeZone, at: new Date() });
       const assistant: CallAssistant = {
@@ -174,7 +174,7 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
         handoff: { transferDestinations: content.transfer_destinations, allowEndCall: content.allow_end_call, keypadInput: content.keypad_input },
       };
       const other = parties.direction === "outbound" ? parties.calledNumber : parties.callerNumber;
-      return { ok: true, call: { userId, apiKey, assistant, toolConfigs: configs, variables, doNotCallNumber: allowDoNotCall && other ? other : null } };
+      return { ok: true, call: { organizationId, apiKey, assistant, toolConfigs: configs, variables, doNotCallNumber: allowDoNotCall && other ? other : null } };
     },
 
     /** Runs the test call on the upgraded socket; it is tracked until it ends. */
@@ -195,7 +195,7 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
           logger,
           metrics,
         });
-      const events = callEvents.track({ userId: call.userId, assistant: call.assistant, isTest: kind.isTest, phone: kind.phone }, store, kind.transfer);
+      const events = callEvents.track({ organizationId: call.organizationId, assistant: call.assistant, isTest: kind.isTest, phone: kind.phone }, store, kind.transfer);
       const session = new CallSession({
         transport,
         provider: newProvider(),
@@ -204,7 +204,7 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
         store: events.store,
         openRecording: (key) => storage.openAppend(key, { contentType: "audio/wav" }),
         assistant: call.assistant,
-        userId: call.userId,
+        organizationId: call.organizationId,
         isTest: kind.isTest,
         phone: kind.phone,
         transfer: events.transfer,
@@ -215,7 +215,7 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
       liveCalls.add(session);
       if (onCallEnded) {
         void session.closed.then((outcome) =>
-          onCallEnded({ callId: outcome.verified ? outcome.callId : null, userId: call.userId, assistantId: call.assistant.id, transcript: outcome.logs.transcript }),
+          onCallEnded({ callId: outcome.verified ? outcome.callId : null, organizationId: call.organizationId, assistantId: call.assistant.id, transcript: outcome.logs.transcript }),
         );
       }
       return session;

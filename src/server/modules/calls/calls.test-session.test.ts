@@ -36,7 +36,7 @@ afterAll(async () => {
   await fake.close();
 });
 
-const callRows = (userId: string) => live.db.select().from(calls).where(eq(calls.userId, userId));
+const callRows = (organizationId: string) => live.db.select().from(calls).where(eq(calls.organizationId, organizationId));
 
 describe("POST /api/calls/test-session", () => {
   it("returns a session id, the model and the assistant, and creates no call record", async () => {
@@ -47,7 +47,7 @@ describe("POST /api/calls/test-session", () => {
     expect(body.session_id.length).toBeGreaterThan(40);
     // Two requests, two different ids.
     expect(await sessionIdFor(live.app, ada, assistantId)).not.toBe(body.session_id);
-    expect(await callRows(ada.userId)).toEqual([]);
+    expect(await callRows(ada.organizationId)).toEqual([]);
   });
 
   it("refuses a user without an OpenAI key with missing_api_key, and writes nothing", async () => {
@@ -56,7 +56,7 @@ describe("POST /api/calls/test-session", () => {
     const res = await requestTestSession(live.app, bob, { assistantId: own.id });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({ code: "missing_api_key", message: "Add your OpenAI API key in Settings before starting a call." });
-    expect(await callRows(bob.userId)).toEqual([]);
+    expect(await callRows(bob.organizationId)).toEqual([]);
   });
 
   it("answers 404 for another user's assistant, an unknown id and a malformed id", async () => {
@@ -66,7 +66,7 @@ describe("POST /api/calls/test-session", () => {
       expect(res.statusCode).toBe(404);
       expect(errorOf(res)).toEqual({ code: "not_found", message: "Assistant not found" });
     }
-    expect(await callRows(eve.userId)).toEqual([]);
+    expect(await callRows(eve.organizationId)).toEqual([]);
   });
 
   it("says No assistant selected when the id is missing or blank", async () => {
@@ -113,20 +113,20 @@ describe("WS /api/calls/live refuses", () => {
     const browser = await openLiveSocket(live, eve, sessionId);
     await browser.untilClosed();
     expect(browser.closed).toEqual({ code: 4404, reason: "Call session not found" });
-    expect(await callRows(eve.userId)).toEqual([]);
+    expect(await callRows(eve.organizationId)).toEqual([]);
   });
 
   it("a session id older than 60 s", async () => {
     // What the server would have issued 61 s ago: same key, same format.
     const tokens = createCallTokens(live.config.appSecret, { counters: live.app.ctx.counters });
-    const stale = tokens.issue(ada.userId, assistantId, Date.now() - CALL_TOKEN_TTL_MS - 1000);
+    const stale = tokens.issue(ada.organizationId, assistantId, Date.now() - CALL_TOKEN_TTL_MS - 1000);
     const browser = await openLiveSocket(live, ada, stale);
     await browser.untilClosed();
     expect(browser.closed).toEqual({ code: 4401, reason: "Call session expired" });
   });
 
   it("a session id used once already", async () => {
-    const before = (await callRows(ada.userId)).length;
+    const before = (await callRows(ada.organizationId)).length;
     const sessionId = await sessionIdFor(live.app, ada, assistantId);
     const first = await openLiveSocket(live, ada, sessionId);
     await first.untilStatus(`Connected to Front desk`);
@@ -135,7 +135,7 @@ describe("WS /api/calls/live refuses", () => {
     expect(second.closed).toEqual({ code: 4401, reason: "Call session already used" });
     first.end();
     await first.untilClosed();
-    expect(await callRows(ada.userId)).toHaveLength(before + 1);
+    expect(await callRows(ada.organizationId)).toHaveLength(before + 1);
   });
 
   it("a session id whose user has removed the key since", async () => {
@@ -146,6 +146,6 @@ describe("WS /api/calls/live refuses", () => {
     const browser = await openLiveSocket(live, cara, sessionId);
     await browser.untilClosed();
     expect(browser.closed).toEqual({ code: 4400, reason: "Add your OpenAI API key in Settings before starting a call." });
-    expect(await callRows(cara.userId)).toEqual([]);
+    expect(await callRows(cara.organizationId)).toEqual([]);
   });
 });

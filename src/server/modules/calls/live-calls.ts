@@ -101,16 +101,16 @@ export class LiveCalls {
     void call.closed.then(() => this.calls.delete(call));
   }
 
-  /** The calls of `userId` on the board (with a record, not ended). This instance's only. */
-  supervisedBy(userId: string): CallSupervision[] {
+  /** The calls of `organizationId` on the board (with a record, not ended). This instance's only. */
+  supervisedBy(organizationId: string): CallSupervision[] {
     const found: CallSupervision[] = [];
-    for (const call of this.calls) if (call.supervision.isLive && call.supervision.userId === userId) found.push(call.supervision);
+    for (const call of this.calls) if (call.supervision.isLive && call.supervision.organizationId === organizationId) found.push(call.supervision);
     return found;
   }
 
-  /** One live call of `userId`, or null (another account's, finished, unknown: all the same). */
-  findSupervised(userId: string, callId: string): CallSupervision | null {
-    return this.supervisedBy(userId).find((supervision) => supervision.callId === callId) ?? null;
+  /** One live call of `organizationId`, or null (another account's, finished, unknown: all the same). */
+  findSupervised(organizationId: string, callId: string): CallSupervision | null {
+    return this.supervisedBy(organizationId).find((supervision) => supervision.callId === callId) ?? null;
   }
 
   /** Follow every call's board changes; returns the unsubscribe. */

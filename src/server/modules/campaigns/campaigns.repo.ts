@@ -27,12 +27,12 @@ export async function deleteCampaign(db: Db, id: string): Promise<void> {
   await db.delete(campaigns).where(eq(campaigns.id, id));
 }
 
-export function listCampaigns(db: Db, userId: string): Promise<CampaignRow[]> {
-  return db.select().from(campaigns).where(eq(campaigns.userId, userId)).orderBy(desc(campaigns.createdAt), desc(campaigns.id));
+export function listCampaigns(db: Db, organizationId: string): Promise<CampaignRow[]> {
+  return db.select().from(campaigns).where(eq(campaigns.organizationId, organizationId)).orderBy(desc(campaigns.createdAt), desc(campaigns.id));
 }
 
-export async function findCampaign(db: Db, userId: string, id: string): Promise<CampaignRow | null> {
-  const [row] = await db.select().from(campaigns).where(and(eq(campaigns.userId, userId), eq(campaigns.id, id)));
+export async function findCampaign(db: Db, organizationId: string, id: string): Promise<CampaignRow | null> {
+  const [row] = await db.select().from(campaigns).where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.id, id)));
   return row ?? null;
 }
 
@@ -48,11 +48,11 @@ export async function runningCampaignIds(db: Db): Promise<string[]> {
 }
 
 /** Moves the campaign from one of `from` to `to`; false when it was in none of them. */
-export async function setStatus(db: Db, userId: string, id: string, from: readonly CampaignStatus[], to: CampaignStatus): Promise<boolean> {
+export async function setStatus(db: Db, organizationId: string, id: string, from: readonly CampaignStatus[], to: CampaignStatus): Promise<boolean> {
   const rows = await db
     .update(campaigns)
     .set({ status: to, ...(to === "running" ? {} : { waitingReason: null }) })
-    .where(and(eq(campaigns.userId, userId), eq(campaigns.id, id), inArray(campaigns.status, [...from])))
+    .where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.id, id), inArray(campaigns.status, [...from])))
     .returning({ id: campaigns.id });
   return rows.length > 0;
 }

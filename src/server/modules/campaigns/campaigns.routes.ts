@@ -20,20 +20,20 @@ const CSV_BODY_LIMIT = 32 * 1024 * 1024;
 export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> = async (base, { service }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.post("/api/campaigns", { bodyLimit: CSV_BODY_LIMIT, schema: { body: campaignInputSchema } }, async (req, reply) => {
-    const created = await service.create(req.user.id, req.body);
+    const created = await service.create(req.actor.organizationId, req.body);
     reply.status(201);
     return created;
   });
-  app.get("/api/campaigns", async (req) => service.list(req.user.id));
-  app.get("/api/campaigns/:id", { schema: { params } }, async (req) => service.get(req.user.id, req.params.id));
-  app.post("/api/campaigns/:id/:action", { schema: { params: actionParams } }, async (req) => service.act(req.user.id, req.params.id, req.params.action));
+  app.get("/api/campaigns", async (req) => service.list(req.actor.organizationId));
+  app.get("/api/campaigns/:id", { schema: { params } }, async (req) => service.get(req.actor.organizationId, req.params.id));
+  app.post("/api/campaigns/:id/:action", { schema: { params: actionParams } }, async (req) => service.act(req.actor.organizationId, req.params.id, req.params.action));
   app.get("/api/campaigns/:id/contacts", { schema: { params, querystring: pageQuery } }, async (req) =>
-    service.contacts(req.user.id, req.params.id, req.query.limit, req.query.cursor),
+    service.contacts(req.actor.organizationId, req.params.id, req.query.limit, req.query.cursor),
   );
   app.get("/api/campaigns/:id/contacts.csv", { schema: { params } }, async (req, reply) => {
-    const first = await service.contacts(req.user.id, req.params.id, 1000, 0);
+    const first = await service.contacts(req.actor.organizationId, req.params.id, 1000, 0);
     reply.header("content-type", "text/csv; charset=utf-8").header("content-disposition", `attachment; filename="campaign-${req.params.id}.csv"`);
-    const userId = req.user.id;
+    const organizationId = req.actor.organizationId;
     const id = req.params.id;
     async function* rows() {
       yield "row,phone,attempts,last_outcome,state,call_id\r\n";
@@ -41,7 +41,7 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
       for (;;) {
         for (const c of page.data) yield [c.row, c.phone, c.attempts, c.last_outcome, c.state, c.call_id].map((v) => csvField(v === null ? "" : String(v))).join(",") + "\r\n";
         if (page.next_cursor === null) return;
-        page = await service.contacts(userId, id, 1000, page.next_cursor);
+        page = await service.contacts(organizationId, id, 1000, page.next_cursor);
       }
     }
     return reply.send(Readable.from(rows()));

@@ -19,7 +19,7 @@ export interface CampaignsDeps {
   outbound: OutboundService;
   logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** campaign.started / campaign.completed webhooks. */
-  emit: (userId: string, type: "campaign.started" | "campaign.completed", data: unknown) => Promise<void>;
+  emit: (organizationId: string, type: "campaign.started" | "campaign.completed", data: unknown) => Promise<void>;
 }
 
 /** Which statuses each action moves a campaign from, and to. */
@@ -34,12 +34,12 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
   const { db } = ctx;
   const announce = (c: repo.CampaignRow, type: "campaign.started" | "campaign.completed") =>
     void view([c])
-      .then(([v]) => emit(c.userId, type, { campaign_id: c.id, name: c.name, status: type === "campaign.completed" ? "completed" : "running", counts: v!.counts }))
+      .then(([v]) => emit(c.organizationId, type, { campaign_id: c.id, name: c.name, status: type === "campaign.completed" ? "completed" : "running", counts: v!.counts }))
       .catch((err: unknown) => logger.warn({ err, campaignId: c.id }, "campaign webhook not stored"));
   const dialler = createDialler({ db, jobs: ctx.jobs, outbound, now: ctx.clock, logger, onCompleted: (c) => announce(c, "campaign.completed") });
 
-  async function findOr404(userId: string, id: string) {
-    const row = isUuid(id) ? await repo.findCampaign(db, userId, id) : null;
+  async function findOr404(organizationId: string, id: string) {
+    const row = isUuid(id) ? await repo.findCampaign(db, organizationId, id) : null;
     if (!row) throw notFound("Campaign");
     return row;
   }
@@ -66,13 +66,13 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
     dialler,
     resumeAll: () => dialler.resumeAll(),
 
-    async create(userId: string, input: CampaignInput, csv?: Readable): Promise<{ id: string; status: "draft"; contacts: { valid: number; invalid: InvalidContact[] } }> {
-      const assistant = await assistants.forCall(userId, input.assistant_id);
+    async create(organizationId: string, input: CampaignInput, csv?: Readable): Promise<{ id: string; status: "draft"; contacts: { valid: number; invalid: InvalidContact[] } }> {
+      const assistant = await assistants.forCall(organizationId, input.assistant_id);
       if (!assistant) throw notFound("Assistant");
-      const number = await phoneNumbers.forCall(userId, input.phone_number_id);
+      const number = await phoneNumbers.forCall(organizationId, input.phone_number_id);
       if (!number) throw notFound("Phone number");
       const id = await repo.insertCampaign(db, {
-        userId,
+        organizationId,
         name: input.name,
         assistantId: assistant.id,
         phoneNumberId: number.id,
@@ -85,7 +85,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
       });
       try {
         const result = await importContacts(csv ?? input.contacts_csv, {
-          dncListed: (phones) => doNotCall.listed(userId, phones),
+          dncListed: (phones) => doNotCall.listed(organizationId, phones),
           write: (batch) => repo.insertContacts(db, id, batch),
         });
         return { id, status: "draft", contacts: { valid: result.valid, invalid: result.invalid } };
@@ -96,26 +96,26 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
       }
     },
 
-    async list(userId: string): Promise<Campaign[]> {
-      return view(await repo.listCampaigns(db, userId));
+    async list(organizationId: string): Promise<Campaign[]> {
+      return view(await repo.listCampaigns(db, organizationId));
     },
 
-    async get(userId: string, id: string): Promise<Campaign> {
-      const [one] = await view([await findOr404(userId, id)]);
+    async get(organizationId: string, id: string): Promise<Campaign> {
+      const [one] = await view([await findOr404(organizationId, id)]);
       return one!;
     },
 
-    async act(userId: string, id: string, action: CampaignAction): Promise<Campaign> {
-      const current = await findOr404(userId, id);
+    async act(organizationId: string, id: string, action: CampaignAction): Promise<Campaign> {
+      const current = await findOr404(organizationId, id);
       const { from, to } = TRANSITIONS[action];
-      if (!(await repo.setStatus(db, userId, id, from, to))) throw new AppError(409, "invalid_transition", CAMPAIGN_TEXTS.notAllowed(action, current.status));
+      if (!(await repo.setStatus(db, organizationId, id, from, to))) throw new AppError(409, "invalid_transition", CAMPAIGN_TEXTS.notAllowed(action, current.status));
       if (to === "running") await dialler.kick(id);
       if (action === "start") announce(current, "campaign.started");
-      return this.get(userId, id);
+      return this.get(organizationId, id);
     },
 
-    async contacts(userId: string, id: string, limit: number, after: number): Promise<{ data: CampaignContact[]; next_cursor: number | null }> {
-      await findOr404(userId, id);
+    async contacts(organizationId: string, id: string, limit: number, after: number): Promise<{ data: CampaignContact[]; next_cursor: number | null }> {
+      await findOr404(organizationId, id);
       const rows = await repo.contactsPage(db, id, limit, after);
       return {
         data: rows.map((r) => ({

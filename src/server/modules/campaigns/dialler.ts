@@ -47,7 +47,7 @@ export function createDialler(deps: DiallerDeps) {
   async function dial(c: repo.CampaignRow, contact: repo.ContactRow, at: Date): Promise<void> {
     try {
       const call = await outbound.place(
-        c.userId,
+        c.organizationId,
         { assistant_id: c.assistantId ?? "", phone_number_id: c.phoneNumberId ?? "", to: contact.phone, variables: contact.variables },
         { campaignId: c.id },
       );

@@ -11,14 +11,14 @@ export const credentialRoutes: FastifyPluginAsync<{ service: CredentialsService 
   const app = base.withTypeProvider<ZodTypeProvider>();
   // Static, so it wins over /:name: Twilio's SID and token are saved and verified as one pair.
   app.put("/api/credentials/twilio", { schema: { body: twilioCredentialsInputSchema } }, (req) =>
-    service.saveTwilio(req.user.id, req.body),
+    service.saveTwilio(req.actor.organizationId, req.body),
   );
-  app.get("/api/credentials/:name", { schema: { params } }, (req) => service.status(req.user.id, req.params.name));
+  app.get("/api/credentials/:name", { schema: { params } }, (req) => service.status(req.actor.organizationId, req.params.name));
   app.put("/api/credentials/:name", { schema: { params, body: credentialInputSchema } }, (req) =>
-    service.save(req.user.id, req.params.name, req.body.value),
+    service.save(req.actor.organizationId, req.params.name, req.body.value),
   );
   app.delete("/api/credentials/:name", { schema: { params } }, async (req, reply) => {
-    await service.remove(req.user.id, req.params.name);
+    await service.remove(req.actor.organizationId, req.params.name);
     return reply.status(204).send();
   });
 };

@@ -15,21 +15,21 @@ import * as repo from "./credentials.repo.ts";
 export type CredentialsServiceDeps = Pick<ModuleContext, "db" | "secrets" | "config">;
 
 export interface CredentialsService {
-  status(userId: string, name: CredentialName): Promise<CredentialStatus>;
+  status(organizationId: string, name: CredentialName): Promise<CredentialStatus>;
   /** Stores the value, then asks the provider whether it accepts it; a refusal is reported, not fatal. */
-  save(userId: string, name: CredentialName, value: string): Promise<CredentialSaveResult>;
+  save(organizationId: string, name: CredentialName, value: string): Promise<CredentialSaveResult>;
   /** Stores the SID and token together, then asks Twilio's account endpoint whether they work. */
-  saveTwilio(userId: string, input: TwilioCredentialsInput): Promise<TwilioCredentialsSaveResult>;
-  remove(userId: string, name: CredentialName): Promise<void>;
+  saveTwilio(organizationId: string, input: TwilioCredentialsInput): Promise<TwilioCredentialsSaveResult>;
+  remove(organizationId: string, name: CredentialName): Promise<void>;
   /**
    * The plaintext of a stored credential, for server-side use only (the call engine, telephony).
    * Throws `credentialUnreadable` (409) when it was sealed under another APP_SECRET.
    */
-  read(userId: string, name: CredentialName): Promise<string | null>;
+  read(organizationId: string, name: CredentialName): Promise<string | null>;
   /** As `read`, but null when the value can no longer be read: for callers whose fix is the same as for a missing one. */
-  readUsable(userId: string, name: CredentialName): Promise<string | null>;
+  readUsable(organizationId: string, name: CredentialName): Promise<string | null>;
   /** The user's Twilio pair, or null unless both halves are stored (409 when unreadable). */
-  readTwilio(userId: string): Promise<TwilioCredentials | null>;
+  readTwilio(organizationId: string): Promise<TwilioCredentials | null>;
 }
 
 const LABELS: Record<CredentialName, string> = {
@@ -58,13 +58,13 @@ export function createCredentialsService(deps: CredentialsServiceDeps): Credenti
     }
   }
 
-  async function read(userId: string, name: CredentialName): Promise<string | null> {
-    const row = await repo.findCredential(db, userId, name);
+  async function read(organizationId: string, name: CredentialName): Promise<string | null> {
+    const row = await repo.findCredential(db, organizationId, name);
     return row ? open(name, row.valueEncrypted) : null;
   }
 
-  async function status(userId: string, name: CredentialName): Promise<CredentialStatus> {
-    const row = await repo.findCredential(db, userId, name);
+  async function status(organizationId: string, name: CredentialName): Promise<CredentialStatus> {
+    const row = await repo.findCredential(db, organizationId, name);
     return {
       name,
       exists: Boolean(row),
@@ -78,39 +78,39 @@ export function createCredentialsService(deps: CredentialsServiceDeps): Credenti
     status,
     read,
 
-    async readUsable(userId, name) {
+    async readUsable(organizationId, name) {
       try {
-        return await read(userId, name);
+        return await read(organizationId, name);
       } catch {
         // Sealed under another APP_SECRET: as good as missing, and the fix is the same (enter it again).
         return null;
       }
     },
 
-    async readTwilio(userId) {
-      const [accountSid, authToken] = await Promise.all([read(userId, "twilio_account_sid"), read(userId, "twilio_auth_token")]);
+    async readTwilio(organizationId) {
+      const [accountSid, authToken] = await Promise.all([read(organizationId, "twilio_account_sid"), read(organizationId, "twilio_auth_token")]);
       return accountSid && authToken ? { accountSid, authToken } : null;
     },
 
-    async save(userId, name, value) {
-      await repo.upsertCredential(db, userId, name, secrets.encrypt(value));
+    async save(organizationId, name, value) {
+      await repo.upsertCredential(db, organizationId, name, secrets.encrypt(value));
       const verification = name === "openai_api_key" ? await verifyOpenAiKey(config.openaiBaseUrl, value) : null;
-      return { ...(await status(userId, name)), verification };
+      return { ...(await status(organizationId, name)), verification };
     },
 
-    async saveTwilio(userId, input) {
-      await repo.upsertCredentials(db, userId, [
+    async saveTwilio(organizationId, input) {
+      await repo.upsertCredentials(db, organizationId, [
         { name: "twilio_account_sid", valueEncrypted: secrets.encrypt(input.account_sid) },
         { name: "twilio_auth_token", valueEncrypted: secrets.encrypt(input.auth_token) },
       ]);
       const verification = await verifyTwilioCredentials(config.twilioApiBase, { accountSid: input.account_sid, authToken: input.auth_token });
-      const [accountSid, authToken] = await Promise.all([status(userId, "twilio_account_sid"), status(userId, "twilio_auth_token")]);
+      const [accountSid, authToken] = await Promise.all([status(organizationId, "twilio_account_sid"), status(organizationId, "twilio_auth_token")]);
       return { account_sid: accountSid, auth_token: authToken, verification };
     },
 
-    async remove(userId, name) {
+    async remove(organizationId, name) {
       // Removing what is not stored is no error: the outcome the user asked for holds.
-      await repo.deleteCredential(db, userId, name);
+      await repo.deleteCredential(db, organizationId, name);
     },
   };
 }

@@ -67,9 +67,9 @@ describe("credentials", () => {
 describe("a credential sealed under a previous APP_SECRET", () => {
   it("answers a 409 telling the user to save the key again, and saving again fixes it", async () => {
     const { app, db } = await buildTestApp();
-    const { cookie, userId } = await signUpAndLogIn(app);
+    const { cookie, organizationId } = await signUpAndLogIn(app);
     const foreign = createSecretBox("an-older-secret-0123456789abcdef012345").encrypt("sk-old-key-000000");
-    await db.insert(credentials).values({ userId, name: "openai_api_key", valueEncrypted: foreign });
+    await db.insert(credentials).values({ organizationId, name: "openai_api_key", valueEncrypted: foreign });
     const res = await app.inject({ method: "GET", url: "/api/credentials/openai_api_key", headers: { cookie } });
     expect(res.statusCode).toBe(409);
     expect(res.json().error).toEqual({

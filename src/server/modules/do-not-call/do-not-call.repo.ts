@@ -3,13 +3,13 @@ import { and, count, desc, eq, inArray, lt, or } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { doNotCall } from "../../db/schema.ts";
 
-export async function addNumbers(db: Db, userId: string, phones: string[]): Promise<number> {
+export async function addNumbers(db: Db, organizationId: string, phones: string[]): Promise<number> {
   let added = 0;
   // Slices keep each statement's parameters well under PostgreSQL's limit.
   for (let i = 0; i < phones.length; i += 1000) {
     const rows = await db
       .insert(doNotCall)
-      .values(phones.slice(i, i + 1000).map((phone) => ({ userId, phone })))
+      .values(phones.slice(i, i + 1000).map((phone) => ({ organizationId, phone })))
       .onConflictDoNothing()
       .returning({ phone: doNotCall.phone });
     added += rows.length;
@@ -17,31 +17,31 @@ export async function addNumbers(db: Db, userId: string, phones: string[]): Prom
   return added;
 }
 
-export async function removeNumber(db: Db, userId: string, phone: string): Promise<boolean> {
-  const rows = await db.delete(doNotCall).where(and(eq(doNotCall.userId, userId), eq(doNotCall.phone, phone))).returning({ phone: doNotCall.phone });
+export async function removeNumber(db: Db, organizationId: string, phone: string): Promise<boolean> {
+  const rows = await db.delete(doNotCall).where(and(eq(doNotCall.organizationId, organizationId), eq(doNotCall.phone, phone))).returning({ phone: doNotCall.phone });
   return rows.length > 0;
 }
 
 /** Which of `phones` are on the list. */
-export async function listed(db: Db, userId: string, phones: string[]): Promise<Set<string>> {
+export async function listed(db: Db, organizationId: string, phones: string[]): Promise<Set<string>> {
   if (phones.length === 0) return new Set();
-  const rows = await db.select({ phone: doNotCall.phone }).from(doNotCall).where(and(eq(doNotCall.userId, userId), inArray(doNotCall.phone, phones)));
+  const rows = await db.select({ phone: doNotCall.phone }).from(doNotCall).where(and(eq(doNotCall.organizationId, organizationId), inArray(doNotCall.phone, phones)));
   return new Set(rows.map((r) => r.phone));
 }
 
 /** Newest first, keyset-paged by (created_at, phone). */
-export async function page(db: Db, userId: string, limit: number, after: { createdAt: Date; phone: string } | null) {
+export async function page(db: Db, organizationId: string, limit: number, after: { createdAt: Date; phone: string } | null) {
   const rows = await db
     .select({ phone: doNotCall.phone, createdAt: doNotCall.createdAt })
     .from(doNotCall)
     .where(
       and(
-        eq(doNotCall.userId, userId),
+        eq(doNotCall.organizationId, organizationId),
         after ? or(lt(doNotCall.createdAt, after.createdAt), and(eq(doNotCall.createdAt, after.createdAt), lt(doNotCall.phone, after.phone))) : undefined,
       ),
     )
     .orderBy(desc(doNotCall.createdAt), desc(doNotCall.phone))
     .limit(limit);
-  const [total] = await db.select({ n: count() }).from(doNotCall).where(eq(doNotCall.userId, userId));
+  const [total] = await db.select({ n: count() }).from(doNotCall).where(eq(doNotCall.organizationId, organizationId));
   return { rows, total: total?.n ?? 0 };
 }

@@ -12,13 +12,13 @@ const listQuery = z.object({
 /** /api/dnc: the do-not-call list (register inside the authenticated scope). */
 export const doNotCallRoutes: FastifyPluginAsync<{ service: DoNotCallService }> = async (base, { service }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  app.get("/api/dnc", { schema: { querystring: listQuery } }, async (req) => service.list(req.user.id, req.query));
+  app.get("/api/dnc", { schema: { querystring: listQuery } }, async (req) => service.list(req.actor.organizationId, req.query));
   app.post("/api/dnc", { schema: { body: dncInputSchema } }, async (req, reply) => {
     reply.status(201);
-    return service.add(req.user.id, req.body);
+    return service.add(req.actor.organizationId, req.body);
   });
   app.delete("/api/dnc/:phone", { schema: { params: z.object({ phone: z.string().max(40) }) } }, async (req, reply) => {
-    await service.remove(req.user.id, req.params.phone);
+    await service.remove(req.actor.organizationId, req.params.phone);
     return reply.status(204).send();
   });
 };

@@ -4,20 +4,20 @@ import { badRequest, notFound } from "../../errors.ts";
 import * as repo from "./do-not-call.repo.ts";
 
 export interface DoNotCallService {
-  list(userId: string, options: { limit: number; cursor?: string }): Promise<DncPage & { next_cursor: string | null }>;
-  add(userId: string, input: DncInput): Promise<{ added: number }>;
-  remove(userId: string, phone: string): Promise<void>;
+  list(organizationId: string, options: { limit: number; cursor?: string }): Promise<DncPage & { next_cursor: string | null }>;
+  add(organizationId: string, input: DncInput): Promise<{ added: number }>;
+  remove(organizationId: string, phone: string): Promise<void>;
   /** Whether a number is on the list (checked right before each dial). */
-  isListed(userId: string, phone: string): Promise<boolean>;
+  isListed(organizationId: string, phone: string): Promise<boolean>;
   /** Which of these numbers are on the list (campaign validation). */
-  listed(userId: string, phones: string[]): Promise<Set<string>>;
+  listed(organizationId: string, phones: string[]): Promise<Set<string>>;
 }
 
 const phoneOf = e164Schema(DNC_TEXTS.phoneInvalid);
 
 export function createDoNotCallService({ db }: { db: Db }): DoNotCallService {
   return {
-    async list(userId, { limit, cursor }) {
+    async list(organizationId, { limit, cursor }) {
       let after: { createdAt: Date; phone: string } | null = null;
       if (cursor) {
         const [at, phone] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
@@ -25,7 +25,7 @@ export function createDoNotCallService({ db }: { db: Db }): DoNotCallService {
         if (!phone || Number.isNaN(createdAt.getTime())) throw badRequest("cursor is not one this list gave", "invalid_cursor");
         after = { createdAt, phone };
       }
-      const { rows, total } = await repo.page(db, userId, limit, after);
+      const { rows, total } = await repo.page(db, organizationId, limit, after);
       const last = rows.length === limit ? rows[rows.length - 1] : undefined;
       return {
         data: rows.map((r) => ({ phone: r.phone, created_at: r.createdAt.toISOString() })),
@@ -33,17 +33,17 @@ export function createDoNotCallService({ db }: { db: Db }): DoNotCallService {
         next_cursor: last ? Buffer.from(`${last.createdAt.toISOString()}|${last.phone}`).toString("base64url") : null,
       };
     },
-    async add(userId, input) {
+    async add(organizationId, input) {
       const phones = "phone" in input ? [input.phone] : [...new Set(input.phones)];
-      return { added: await repo.addNumbers(db, userId, phones) };
+      return { added: await repo.addNumbers(db, organizationId, phones) };
     },
-    async remove(userId, phone) {
+    async remove(organizationId, phone) {
       const parsed = phoneOf.safeParse(phone);
-      if (!parsed.success || !(await repo.removeNumber(db, userId, parsed.data))) throw notFound("Number");
+      if (!parsed.success || !(await repo.removeNumber(db, organizationId, parsed.data))) throw notFound("Number");
     },
-    async isListed(userId, phone) {
-      return (await repo.listed(db, userId, [phone])).has(phone);
+    async isListed(organizationId, phone) {
+      return (await repo.listed(db, organizationId, [phone])).has(phone);
     },
-    listed: (userId, phones) => repo.listed(db, userId, phones),
+    listed: (organizationId, phones) => repo.listed(db, organizationId, phones),
   };
 }

@@ -22,18 +22,18 @@ export class LiveBoard {
 
   constructor(private readonly liveCalls: Pick<LiveCalls, "watchBoard" | "supervisedBy">) {
     this.stop = liveCalls.watchBoard({
-      changed: (supervision, call) => this.send(supervision.userId, { type: "call_updated", call }),
+      changed: (supervision, call) => this.send(supervision.organizationId, { type: "call_updated", call }),
       removed: (supervision) => {
-        if (supervision.callId) this.send(supervision.userId, { type: "call_removed", callId: supervision.callId });
+        if (supervision.callId) this.send(supervision.organizationId, { type: "call_removed", callId: supervision.callId });
       },
     });
   }
 
-  open(userId: string, socket: WebSocket): void {
-    let own = this.links.get(userId);
+  open(organizationId: string, socket: WebSocket): void {
+    let own = this.links.get(organizationId);
     if (!own) {
       own = new Set();
-      this.links.set(userId, own);
+      this.links.set(organizationId, own);
     }
     const link = new SocketLink(socket, { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES });
     own.add(link);
@@ -42,15 +42,15 @@ export class LiveBoard {
       message: () => {},
       gone: () => {
         own.delete(link);
-        if (own.size === 0 && this.links.get(userId) === own) this.links.delete(userId);
+        if (own.size === 0 && this.links.get(organizationId) === own) this.links.delete(organizationId);
       },
     });
-    const calls = this.liveCalls.supervisedBy(userId).map((supervision) => supervision.summary());
+    const calls = this.liveCalls.supervisedBy(organizationId).map((supervision) => supervision.summary());
     link.send(JSON.stringify({ type: "calls", calls } satisfies BoardServerMessage));
   }
 
-  private send(userId: string, message: BoardServerMessage): void {
-    const own = this.links.get(userId);
+  private send(organizationId: string, message: BoardServerMessage): void {
+    const own = this.links.get(organizationId);
     if (!own) return;
     const text = JSON.stringify(message);
     for (const link of own) link.send(text);

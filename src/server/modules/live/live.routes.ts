@@ -5,6 +5,7 @@
  * - WS /api/live/calls/:callId: one call; 404 before the upgrade unless it is a live call of
  *   the signed-in account on this instance.
  */
+import { holderOf } from "../../auth/socket-sessions.ts";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { notFound } from "../../errors.ts";
 import { requireOwnOrigin } from "../../http/origin.ts";
@@ -29,8 +30,8 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
       },
     },
     (socket, req) => {
-      board.open(req.user.id, socket);
-      socketSessions.hold({ sessionId: req.sessionId, userId: req.user.id }, socket);
+      board.open(req.actor.organizationId, socket);
+      socketSessions.hold(holderOf(req), socket);
     },
   );
 
@@ -42,7 +43,7 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         if (!req.ws) return;
         checkOrigin(req);
         // Another account's call, a finished one and junk all answer the same.
-        const supervision = liveCalls.findSupervised(req.user.id, req.params.callId);
+        const supervision = liveCalls.findSupervised(req.actor.organizationId, req.params.callId);
         if (!supervision) throw notFound("Call");
         found.set(req, supervision);
       },
@@ -55,7 +56,7 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         return;
       }
       const end = watchCall(supervision, socket, req.user.name.trim() || req.user.email);
-      socketSessions.hold({ sessionId: req.sessionId, userId: req.user.id }, socket, end);
+      socketSessions.hold(holderOf(req), socket, end);
     },
   );
 };

@@ -9,20 +9,20 @@ import { DEFAULT_MAX_CONCURRENT_CALLS, type TwilioCallStatus } from "../../../sh
 import type { Db } from "../../db/client.ts";
 import { assistants, calls, callSettings } from "../../db/schema.ts";
 
-export async function readMaxConcurrentCalls(db: Db, userId: string): Promise<number> {
-  const [row] = await db.select({ max: callSettings.maxConcurrentCalls }).from(callSettings).where(eq(callSettings.userId, userId));
+export async function readMaxConcurrentCalls(db: Db, organizationId: string): Promise<number> {
+  const [row] = await db.select({ max: callSettings.maxConcurrentCalls }).from(callSettings).where(eq(callSettings.organizationId, organizationId));
   return row?.max ?? DEFAULT_MAX_CONCURRENT_CALLS;
 }
 
-export async function saveMaxConcurrentCalls(db: Db, userId: string, max: number): Promise<void> {
+export async function saveMaxConcurrentCalls(db: Db, organizationId: string, max: number): Promise<void> {
   await db
     .insert(callSettings)
-    .values({ userId, maxConcurrentCalls: max })
-    .onConflictDoUpdate({ target: callSettings.userId, set: { maxConcurrentCalls: max, updatedAt: new Date() } });
+    .values({ organizationId, maxConcurrentCalls: max })
+    .onConflictDoUpdate({ target: callSettings.organizationId, set: { maxConcurrentCalls: max, updatedAt: new Date() } });
 }
 
 export interface NewOutboundRecord {
-  userId: string;
+  organizationId: string;
   assistantId: string;
   phoneNumberId: string;
   from: string;
@@ -32,7 +32,7 @@ export interface NewOutboundRecord {
 }
 
 /** The owner's open outbound calls (dialled, ringing or talking). */
-const openOutbound = (userId: string) => and(eq(calls.userId, userId), eq(calls.direction, "outbound"), isNull(calls.endTime));
+const openOutbound = (organizationId: string) => and(eq(calls.organizationId, organizationId), eq(calls.direction, "outbound"), isNull(calls.endTime));
 
 /**
  * Inserts the record of a call about to be dialled, unless the owner already has `max` open
@@ -41,14 +41,14 @@ const openOutbound = (userId: string) => and(eq(calls.userId, userId), eq(calls.
  */
 export async function insertWithinLimit(db: Db, record: NewOutboundRecord, max: number): Promise<string | null> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`outbound:${record.userId}`}))`);
-    const [open] = await tx.select({ n: count() }).from(calls).where(openOutbound(record.userId));
+    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`outbound:${record.organizationId}`}))`);
+    const [open] = await tx.select({ n: count() }).from(calls).where(openOutbound(record.organizationId));
     if ((open?.n ?? 0) >= max) return null;
     const [assistant] = await tx.select({ name: assistants.name }).from(assistants).where(eq(assistants.id, record.assistantId));
     const [row] = await tx
       .insert(calls)
       .values({
-        userId: record.userId,
+        organizationId: record.organizationId,
         assistantId: record.assistantId,
         assistantName: assistant?.name ?? null,
         direction: "outbound",
@@ -76,7 +76,7 @@ export async function deleteUndialled(db: Db, id: string): Promise<void> {
 
 export interface OutboundRecord {
   id: string;
-  userId: string;
+  organizationId: string;
   assistantId: string | null;
   phoneNumberId: string | null;
   callerNumber: string | null;
@@ -93,7 +93,7 @@ export async function findOutbound(db: Db, id: string): Promise<OutboundRecord |
   const [row] = await db
     .select({
       id: calls.id,
-      userId: calls.userId,
+      organizationId: calls.organizationId,
       assistantId: calls.assistantId,
       phoneNumberId: calls.phoneNumberId,
       callerNumber: calls.callerNumber,

@@ -7,11 +7,11 @@ import type { OutboundService } from "./outbound.service.ts";
 export const outboundRoutes: FastifyPluginAsync<{ service: OutboundService }> = async (base, { service }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.post("/api/calls/outbound", { schema: { body: outboundCallInputSchema } }, async (req, reply) => {
-    const call = await service.place(req.user.id, req.body);
+    const call = await service.place(req.actor.organizationId, req.body);
     req.log.info({ callId: call.id }, "outbound call placed");
     reply.status(201);
     return call;
   });
-  app.get("/api/settings/calls", async (req) => service.settings(req.user.id));
-  app.put("/api/settings/calls", { schema: { body: callSettingsSchema } }, async (req) => service.saveSettings(req.user.id, req.body));
+  app.get("/api/settings/calls", async (req) => service.settings(req.actor.organizationId));
+  app.put("/api/settings/calls", { schema: { body: callSettingsSchema } }, async (req) => service.saveSettings(req.actor.organizationId, req.body));
 };

@@ -29,29 +29,29 @@ export interface OutboundDeps {
 
 export interface OutboundService {
   /** `campaignId`: the call is one of a campaign's (kept on the record). */
-  place(userId: string, input: OutboundCallInput, options?: { campaignId?: string }): Promise<OutboundCall>;
-  settings(userId: string): Promise<CallSettings>;
-  saveSettings(userId: string, settings: CallSettings): Promise<CallSettings>;
+  place(organizationId: string, input: OutboundCallInput, options?: { campaignId?: string }): Promise<OutboundCall>;
+  settings(organizationId: string): Promise<CallSettings>;
+  saveSettings(organizationId: string, settings: CallSettings): Promise<CallSettings>;
 }
 
 export function createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall }: OutboundDeps): OutboundService {
   const { db, config } = ctx;
   return {
-    async place(userId, input, options = {}) {
-      const assistant = await assistants.forCall(userId, input.assistant_id);
+    async place(organizationId, input, options = {}) {
+      const assistant = await assistants.forCall(organizationId, input.assistant_id);
       if (!assistant) throw notFound("Assistant");
-      const number = await phoneNumbers.forCall(userId, input.phone_number_id);
+      const number = await phoneNumbers.forCall(organizationId, input.phone_number_id);
       if (!number) throw notFound("Phone number");
       if (number.status !== "active") throw new AppError(409, "number_inactive", OUTBOUND_TEXTS.numberInactive);
-      const pair = await credentials.readTwilio(userId);
+      const pair = await credentials.readTwilio(organizationId);
       if (!pair) throw badRequest(OUTBOUND_TEXTS.noTwilio, "twilio_credentials_missing");
       // Without it the callee would answer to silence.
-      if (!(await credentials.readUsable(userId, "openai_api_key"))) throw badRequest(MISSING_API_KEY_MESSAGE, "missing_api_key");
-      if (await doNotCall.isListed(userId, input.to)) throw new AppError(409, "do_not_call", OUTBOUND_TEXTS.doNotCall(input.to));
-      const max = await repo.readMaxConcurrentCalls(db, userId);
+      if (!(await credentials.readUsable(organizationId, "openai_api_key"))) throw badRequest(MISSING_API_KEY_MESSAGE, "missing_api_key");
+      if (await doNotCall.isListed(organizationId, input.to)) throw new AppError(409, "do_not_call", OUTBOUND_TEXTS.doNotCall(input.to));
+      const max = await repo.readMaxConcurrentCalls(db, organizationId);
       const id = await repo.insertWithinLimit(
         db,
-        { userId, assistantId: assistant.id, phoneNumberId: number.id, from: number.phoneNumber, to: input.to, variables: input.variables ?? {}, ...(options.campaignId ? { campaignId: options.campaignId } : {}) },
+        { organizationId, assistantId: assistant.id, phoneNumberId: number.id, from: number.phoneNumber, to: input.to, variables: input.variables ?? {}, ...(options.campaignId ? { campaignId: options.campaignId } : {}) },
         max,
       );
       if (!id) throw new AppError(429, "concurrent_call_limit", OUTBOUND_TEXTS.limit(max));
@@ -74,13 +74,13 @@ export function createOutboundService({ ctx, assistants, phoneNumbers, credentia
       }
     },
 
-    async settings(userId) {
-      return { max_concurrent_calls: await repo.readMaxConcurrentCalls(db, userId) };
+    async settings(organizationId) {
+      return { max_concurrent_calls: await repo.readMaxConcurrentCalls(db, organizationId) };
     },
 
-    async saveSettings(userId, settings) {
-      await repo.saveMaxConcurrentCalls(db, userId, settings.max_concurrent_calls);
-      return this.settings(userId);
+    async saveSettings(organizationId, settings) {
+      await repo.saveMaxConcurrentCalls(db, organizationId, settings.max_concurrent_calls);
+      return this.settings(organizationId);
     },
   };
 }

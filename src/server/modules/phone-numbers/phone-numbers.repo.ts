@@ -5,58 +5,58 @@ import { assistants, phoneNumbers } from "../../db/schema.ts";
 export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
 export type PhoneNumberWithAssistant = PhoneNumberRow & { assistantName: string | null };
 
-/** Every query here is scoped to `userId`: another user's numbers are invisible, never forbidden. */
+/** Every query here is scoped to `organizationId`: another user's numbers are invisible, never forbidden. */
 
 const withAssistant = (db: Db) =>
   db
     .select({ number: phoneNumbers, assistantName: assistants.name })
     .from(phoneNumbers)
     // The assistant must be the owner's too: a row can only ever show its owner's assistant name.
-    .leftJoin(assistants, and(eq(assistants.id, phoneNumbers.assistantId), eq(assistants.userId, phoneNumbers.userId)));
+    .leftJoin(assistants, and(eq(assistants.id, phoneNumbers.assistantId), eq(assistants.organizationId, phoneNumbers.organizationId)));
 
-export async function listPhoneNumbers(db: Db, userId: string): Promise<PhoneNumberWithAssistant[]> {
+export async function listPhoneNumbers(db: Db, organizationId: string): Promise<PhoneNumberWithAssistant[]> {
   const rows = await withAssistant(db)
-    .where(eq(phoneNumbers.userId, userId))
+    .where(eq(phoneNumbers.organizationId, organizationId))
     .orderBy(desc(phoneNumbers.createdAt), desc(phoneNumbers.id));
   return rows.map((r) => ({ ...r.number, assistantName: r.assistantName }));
 }
 
-export async function findPhoneNumber(db: Db, userId: string, id: string): Promise<PhoneNumberWithAssistant | null> {
-  const [row] = await withAssistant(db).where(and(eq(phoneNumbers.userId, userId), eq(phoneNumbers.id, id)));
+export async function findPhoneNumber(db: Db, organizationId: string, id: string): Promise<PhoneNumberWithAssistant | null> {
+  const [row] = await withAssistant(db).where(and(eq(phoneNumbers.organizationId, organizationId), eq(phoneNumbers.id, id)));
   return row ? { ...row.number, assistantName: row.assistantName } : null;
 }
 
-export async function findOwnAssistant(db: Db, userId: string, id: string): Promise<{ id: string; name: string } | null> {
+export async function findOwnAssistant(db: Db, organizationId: string, id: string): Promise<{ id: string; name: string } | null> {
   const [row] = await db
     .select({ id: assistants.id, name: assistants.name })
     .from(assistants)
-    .where(and(eq(assistants.userId, userId), eq(assistants.id, id)));
+    .where(and(eq(assistants.organizationId, organizationId), eq(assistants.id, id)));
   return row ?? null;
 }
 
 export type NewPhoneNumber = Pick<PhoneNumberRow, "phoneNumber" | "countryCode" | "status" | "assistantId" | "providerSid">;
 
-export async function insertPhoneNumber(db: Db, userId: string, values: NewPhoneNumber): Promise<PhoneNumberRow> {
+export async function insertPhoneNumber(db: Db, organizationId: string, values: NewPhoneNumber): Promise<PhoneNumberRow> {
   const [row] = await db
     .insert(phoneNumbers)
-    .values({ ...values, userId })
+    .values({ ...values, organizationId })
     .returning();
   return row!;
 }
 
-export async function setAssistant(db: Db, userId: string, id: string, assistantId: string | null, assistantVersion: number | null): Promise<boolean> {
+export async function setAssistant(db: Db, organizationId: string, id: string, assistantId: string | null, assistantVersion: number | null): Promise<boolean> {
   const rows = await db
     .update(phoneNumbers)
     .set({ assistantId, assistantVersion })
-    .where(and(eq(phoneNumbers.userId, userId), eq(phoneNumbers.id, id)))
+    .where(and(eq(phoneNumbers.organizationId, organizationId), eq(phoneNumbers.id, id)))
     .returning({ id: phoneNumbers.id });
   return rows.length > 0;
 }
 
-export async function deletePhoneNumber(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deletePhoneNumber(db: Db, organizationId: string, id: string): Promise<boolean> {
   const rows = await db
     .delete(phoneNumbers)
-    .where(and(eq(phoneNumbers.userId, userId), eq(phoneNumbers.id, id)))
+    .where(and(eq(phoneNumbers.organizationId, organizationId), eq(phoneNumbers.id, id)))
     .returning({ id: phoneNumbers.id });
   return rows.length > 0;
 }

@@ -24,7 +24,7 @@ afterAll(async () => {
   await twilio.close();
 });
 
-type Who = { cookie: string; userId: string; account: FakeAccount };
+type Who = { cookie: string; organizationId: string; account: FakeAccount };
 const list = async (who: { cookie: string }): Promise<PhoneNumber[]> => (await as(app, who).get("/api/phone-numbers")).json();
 
 /** A signed-in user with their own Twilio account saved in Settings. */
@@ -38,8 +38,8 @@ async function customer(options: { withTwilio?: boolean } = {}): Promise<Who> {
   return { ...user, account };
 }
 
-async function assistant(userId: string, name: string) {
-  const [row] = await db.insert(assistants).values({ userId, name, model: "gpt-realtime" }).returning();
+async function assistant(organizationId: string, name: string) {
+  const [row] = await db.insert(assistants).values({ organizationId, name, model: "gpt-realtime" }).returning();
   return row!;
 }
 
@@ -62,7 +62,7 @@ describe("authentication", () => {
 describe("POST /api/phone-numbers", () => {
   it("buys a local voice number at Twilio with both webhooks and stores it active, linked to the assistant", async () => {
     const who = await customer();
-    const desk = await assistant(who.userId, "Front desk");
+    const desk = await assistant(who.organizationId, "Front desk");
     twilio.setAvailable("CA", ["+16045550199", "+16045550198"]);
     const number = await buy(who, desk.id, "CA");
     expect(number).toEqual({
@@ -89,12 +89,12 @@ describe("POST /api/phone-numbers", () => {
       friendlyName: "Switchboard: Front desk",
     });
     const [row] = await db.select().from(phoneNumbers).where(eq(phoneNumbers.id, number.id));
-    expect(row).toMatchObject({ userId: who.userId, providerSid: held!.sid, phoneNumber: "+16045550199" });
+    expect(row).toMatchObject({ organizationId: who.organizationId, providerSid: held!.sid, phoneNumber: "+16045550199" });
   });
 
   it("without Twilio credentials answers a clear 400 pointing to Settings and asks Twilio nothing", async () => {
     const who = await customer({ withTwilio: false });
-    const desk = await assistant(who.userId, "Desk");
+    const desk = await assistant(who.organizationId, "Desk");
     const before = twilio.requests.length;
     const res = await as(app, who).post("/api/phone-numbers", { country_code: "US", assistant_id: desk.id });
     expect(res.statusCode).toBe(400);
@@ -107,7 +107,7 @@ describe("POST /api/phone-numbers", () => {
   it("with credentials Twilio refuses, says so in Twilio's words and stores nothing", async () => {
     const who = await customer();
     await app.inject({ method: "PUT", url: "/api/credentials/twilio", headers: { cookie: who.cookie }, payload: { account_sid: who.account.sid, auth_token: "stale-token" } });
-    const desk = await assistant(who.userId, "Desk");
+    const desk = await assistant(who.organizationId, "Desk");
     const res = await as(app, who).post("/api/phone-numbers", { country_code: "US", assistant_id: desk.id });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res)).toEqual({
@@ -119,7 +119,7 @@ describe("POST /api/phone-numbers", () => {
 
   it("says when Twilio has no numbers in the country", async () => {
     const who = await customer();
-    const desk = await assistant(who.userId, "Desk");
+    const desk = await assistant(who.organizationId, "Desk");
     twilio.setAvailable("DE", []);
     const res = await as(app, who).post("/api/phone-numbers", { country_code: "DE", assistant_id: desk.id });
     expect(res.statusCode).toBe(400);
@@ -133,7 +133,7 @@ describe("POST /api/phone-numbers", () => {
     ["a trial account's limit", TWILIO_ERRORS.trialLimit],
   ])("passes on Twilio's refusal (%s) as its own message, storing nothing", async (_, refusal) => {
     const who = await customer();
-    const desk = await assistant(who.userId, "Desk");
+    const desk = await assistant(who.organizationId, "Desk");
     twilio.failNext("purchase", refusal);
     const res = await as(app, who).post("/api/phone-numbers", { country_code: "FR", assistant_id: desk.id });
     expect(res.statusCode).toBe(400);
@@ -144,7 +144,7 @@ describe("POST /api/phone-numbers", () => {
 
   it("buys the next offered number when the first was taken in the meantime", async () => {
     const who = await customer();
-    const desk = await assistant(who.userId, "Desk");
+    const desk = await assistant(who.organizationId, "Desk");
     twilio.setAvailable("AU", ["+61255509990", "+61255509991"]);
     twilio.failNext("purchase", TWILIO_ERRORS.numberUnavailable("+61255509990"));
     expect((await buy(who, desk.id, "AU")).phone_number).toBe("+61255509991");
@@ -152,7 +152,7 @@ describe("POST /api/phone-numbers", () => {
 
   it("gives the number back to Twilio when it cannot be stored (its assistant was deleted meanwhile)", async () => {
     const who = await customer();
-    const doomed = await assistant(who.userId, "Deleted in another tab");
+    const doomed = await assistant(who.organizationId, "Deleted in another tab");
     twilio.duringNext("purchase", async () => {
       await db.delete(assistants).where(eq(assistants.id, doomed.id));
     });
@@ -167,7 +167,7 @@ describe("POST /api/phone-numbers", () => {
   it("refuses another user's assistant, an unknown one and bad input before asking Twilio", async () => {
     const who = await customer();
     const other = await customer();
-    const theirs = await assistant(other.userId, "Not yours");
+    const theirs = await assistant(other.organizationId, "Not yours");
     const before = twilio.requests.length;
     for (const [payload, message] of [
       [{ country_code: "US", assistant_id: theirs.id }, PHONE_NUMBER_MESSAGES.unknownAssistant],
@@ -190,12 +190,12 @@ describe("GET /api/phone-numbers", () => {
   it("lists only the caller's numbers, newest first, with the assistant's name", async () => {
     const who = await customer();
     const other = await customer();
-    const sales = await assistant(who.userId, "Sales");
+    const sales = await assistant(who.organizationId, "Sales");
     await db.insert(phoneNumbers).values([
-      { userId: who.userId, phoneNumber: "+15550000001", countryCode: "US", status: "inactive", assistantId: sales.id, createdAt: new Date("2025-01-01T00:00:00Z") },
-      { userId: who.userId, phoneNumber: "+15550000003", countryCode: "US", status: "pending", assistantId: null, createdAt: new Date("2025-03-01T00:00:00Z") },
-      { userId: who.userId, phoneNumber: "+15550000002", countryCode: "GB", status: "active", assistantId: sales.id, createdAt: new Date("2025-02-01T00:00:00Z") },
-      { userId: other.userId, phoneNumber: "+15550000009", countryCode: "US", status: "active" },
+      { organizationId: who.organizationId, phoneNumber: "+15550000001", countryCode: "US", status: "inactive", assistantId: sales.id, createdAt: new Date("2025-01-01T00:00:00Z") },
+      { organizationId: who.organizationId, phoneNumber: "+15550000003", countryCode: "US", status: "pending", assistantId: null, createdAt: new Date("2025-03-01T00:00:00Z") },
+      { organizationId: who.organizationId, phoneNumber: "+15550000002", countryCode: "GB", status: "active", assistantId: sales.id, createdAt: new Date("2025-02-01T00:00:00Z") },
+      { organizationId: other.organizationId, phoneNumber: "+15550000009", countryCode: "US", status: "active" },
     ]);
     const rows = await list(who);
     expect(rows.map((r) => [r.phone_number, r.status, r.assistant_name])).toEqual([
@@ -210,7 +210,7 @@ describe("GET /api/phone-numbers", () => {
 describe("PATCH /api/phone-numbers/:id", () => {
   it("re-links the assistant and re-points the number's webhooks at this server", async () => {
     const who = await customer();
-    const [first, second] = [await assistant(who.userId, "First"), await assistant(who.userId, "Second")];
+    const [first, second] = [await assistant(who.organizationId, "First"), await assistant(who.organizationId, "Second")];
     const number = await buy(who, first.id);
     const [held] = twilio.numbersOf(who.account.sid);
     held!.voiceUrl = "https://old-address.example.com/telephony/twilio/voice";
@@ -225,8 +225,8 @@ describe("PATCH /api/phone-numbers/:id", () => {
   it("refuses a change of country, another user's assistant, and Twilio's refusal, changing nothing", async () => {
     const who = await customer();
     const other = await customer();
-    const mine = await assistant(who.userId, "Mine");
-    const theirs = await assistant(other.userId, "Theirs");
+    const mine = await assistant(who.organizationId, "Mine");
+    const theirs = await assistant(other.organizationId, "Theirs");
     const number = await buy(who, mine.id);
 
     const country = await as(app, who).patch(`/api/phone-numbers/${number.id}`, { assistant_id: mine.id, country_code: "GB" });
@@ -237,7 +237,7 @@ describe("PATCH /api/phone-numbers/:id", () => {
     expect(foreign.statusCode).toBe(400);
     expect(errorOf(foreign).message).toBe(PHONE_NUMBER_MESSAGES.unknownAssistant);
 
-    const second = await assistant(who.userId, "Second");
+    const second = await assistant(who.organizationId, "Second");
     twilio.failNext("update", { status: 400, code: 21402, message: "VoiceUrl is not valid" });
     const refused = await as(app, who).patch(`/api/phone-numbers/${number.id}`, { assistant_id: second.id });
     expect(refused.statusCode).toBe(400);
@@ -249,8 +249,8 @@ describe("PATCH /api/phone-numbers/:id", () => {
   it("answers 404 for another user's number and changes nothing", async () => {
     const who = await customer();
     const owner = await customer();
-    const ownersAssistant = await assistant(owner.userId, "Owner's");
-    const mine = await assistant(who.userId, "Mine");
+    const ownersAssistant = await assistant(owner.organizationId, "Owner's");
+    const mine = await assistant(who.organizationId, "Mine");
     const theirs = await buy(owner, ownersAssistant.id);
     for (const id of [theirs.id, "00000000-0000-4000-8000-000000000000", "nonsense"]) {
       const res = await as(app, who).patch(`/api/phone-numbers/${id}`, { assistant_id: mine.id });
@@ -264,7 +264,7 @@ describe("PATCH /api/phone-numbers/:id", () => {
 describe("DELETE /api/phone-numbers/:id", () => {
   it("releases the number at Twilio, then removes the row", async () => {
     const who = await customer();
-    const desk = await assistant(who.userId, "Desk");
+    const desk = await assistant(who.organizationId, "Desk");
     const number = await buy(who, desk.id);
     const sid = twilio.numbersOf(who.account.sid)[0]!.sid;
     const res = await as(app, who).delete(`/api/phone-numbers/${number.id}`);
@@ -276,7 +276,7 @@ describe("DELETE /api/phone-numbers/:id", () => {
 
   it("keeps the row and says why when Twilio refuses the release", async () => {
     const who = await customer();
-    const desk = await assistant(who.userId, "Desk");
+    const desk = await assistant(who.organizationId, "Desk");
     const number = await buy(who, desk.id);
     twilio.failNext("release", { status: 400, code: 21613, message: "This phone number is still in use by an active call." });
     const res = await as(app, who).delete(`/api/phone-numbers/${number.id}`);
@@ -288,7 +288,7 @@ describe("DELETE /api/phone-numbers/:id", () => {
 
   it("removes a number Twilio no longer has", async () => {
     const who = await customer();
-    const desk = await assistant(who.userId, "Desk");
+    const desk = await assistant(who.organizationId, "Desk");
     const number = await buy(who, desk.id);
     twilio.failNext("release", TWILIO_ERRORS.notFound("/gone"));
     expect((await as(app, who).delete(`/api/phone-numbers/${number.id}`)).statusCode).toBe(204);
@@ -297,7 +297,7 @@ describe("DELETE /api/phone-numbers/:id", () => {
 
   it("keeps a Twilio number and points to Settings when the credentials were removed", async () => {
     const who = await customer();
-    const number = await buy(who, (await assistant(who.userId, "Desk")).id);
+    const number = await buy(who, (await assistant(who.organizationId, "Desk")).id);
     await as(app, who).delete("/api/credentials/twilio_auth_token");
     const res = await as(app, who).delete(`/api/phone-numbers/${number.id}`);
     expect(res.statusCode).toBe(400);
@@ -309,7 +309,7 @@ describe("DELETE /api/phone-numbers/:id", () => {
   it("answers 404 for another user's number and leaves it at Twilio", async () => {
     const who = await customer();
     const owner = await customer();
-    const theirs = await buy(owner, (await assistant(owner.userId, "Owner's")).id);
+    const theirs = await buy(owner, (await assistant(owner.organizationId, "Owner's")).id);
     const res = await as(app, who).delete(`/api/phone-numbers/${theirs.id}`);
     expect(res.statusCode).toBe(404);
     expect(await list(owner)).toEqual([theirs]);
@@ -318,24 +318,24 @@ describe("DELETE /api/phone-numbers/:id", () => {
 });
 
 describe("releaseAll (account deletion)", () => {
-  const releaseAll = (userId: string) => createPhoneNumbersService({ ...ctx, credentials: createCredentialsService(ctx), versions: { exists: async () => false } }).releaseAll(userId);
+  const releaseAll = (organizationId: string) => createPhoneNumbersService({ ...ctx, credentials: createCredentialsService(ctx), versions: { exists: async () => false } }).releaseAll(organizationId);
 
   it("releases and deletes every number of the user, keeping and reporting one Twilio will not release", async () => {
     const who = await customer();
-    const desk = await assistant(who.userId, "Desk");
+    const desk = await assistant(who.organizationId, "Desk");
     twilio.setAvailable("GB", ["+442071830001", "+442071830002"]);
     const [a, b] = [await buy(who, desk.id, "GB"), await buy(who, desk.id, "GB")];
     const bystander = await customer();
-    const kept = await buy(bystander, (await assistant(bystander.userId, "B")).id);
+    const kept = await buy(bystander, (await assistant(bystander.organizationId, "B")).id);
 
     twilio.failNext("release", { status: 400, code: 21613, message: "In use" });
-    const result = await releaseAll(who.userId);
+    const result = await releaseAll(who.organizationId);
     // Newest first: b was bought last, so it met the injected failure.
     expect(result).toEqual({ released: [a.phone_number], failed: [{ phone_number: b.phone_number, message: "In use" }] });
     expect((await list(who)).map((n) => n.id)).toEqual([b.id]);
     expect(await list(bystander)).toEqual([kept]);
 
-    expect(await releaseAll(who.userId)).toEqual({ released: [b.phone_number], failed: [] });
+    expect(await releaseAll(who.organizationId)).toEqual({ released: [b.phone_number], failed: [] });
     expect(twilio.numbersOf(who.account.sid)).toEqual([]);
   });
 });

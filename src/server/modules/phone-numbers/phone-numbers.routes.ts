@@ -11,22 +11,22 @@ const params = z.object({ id: z.string() });
 export const phoneNumbersRoutes: FastifyPluginAsync<{ service: PhoneNumbersService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/phone-numbers", async (req) => service.list(req.user.id));
+  app.get("/api/phone-numbers", async (req) => service.list(req.actor.organizationId));
 
   // What Twilio would be told to reach for a call, and why it could not (Phone Numbers, Settings).
   app.get("/api/telephony/reachability", async (): Promise<Reachability> => reachabilityOf(app.ctx.config.publicUrl));
 
   app.post("/api/phone-numbers", { schema: { body: phoneNumberPurchaseSchema } }, async (req, reply) => {
     reply.status(201);
-    return service.purchase(req.user.id, req.body);
+    return service.purchase(req.actor.organizationId, req.body);
   });
 
   app.patch("/api/phone-numbers/:id", { schema: { params, body: phoneNumberUpdateSchema } }, async (req) =>
-    service.update(req.user.id, req.params.id, req.body),
+    service.update(req.actor.organizationId, req.params.id, req.body),
   );
 
   app.delete("/api/phone-numbers/:id", { schema: { params } }, async (req, reply) => {
-    await service.remove(req.user.id, req.params.id);
+    await service.remove(req.actor.organizationId, req.params.id);
     return reply.status(204).send();
   });
 };

@@ -28,22 +28,22 @@ export interface ReleaseAllResult {
 }
 
 export interface PhoneNumbersService {
-  list(userId: string): Promise<PhoneNumber[]>;
-  purchase(userId: string, input: PhoneNumberPurchase): Promise<PhoneNumber>;
-  update(userId: string, id: string, patch: PhoneNumberUpdate): Promise<PhoneNumber>;
-  remove(userId: string, id: string): Promise<void>;
+  list(organizationId: string): Promise<PhoneNumber[]>;
+  purchase(organizationId: string, input: PhoneNumberPurchase): Promise<PhoneNumber>;
+  update(organizationId: string, id: string, patch: PhoneNumberUpdate): Promise<PhoneNumber>;
+  remove(organizationId: string, id: string): Promise<void>;
   /**
    * Releases every number of a user at Twilio and deletes its row. A number that cannot be
    * released keeps its row and is reported, so nobody pays for a number they can no longer see.
    */
-  releaseAll(userId: string): Promise<ReleaseAllResult>;
+  releaseAll(organizationId: string): Promise<ReleaseAllResult>;
   /**
    * Account deletion: every number is released at Twilio first. One that cannot be released stops
    * the deletion (a 409 naming it), so nobody keeps paying Twilio for a number they can no longer see.
    */
-  releaseBeforeAccountDeletion(userId: string): Promise<void>;
+  releaseBeforeAccountDeletion(organizationId: string): Promise<void>;
   /** The user's number an outbound call is made from (server-side: null when it is not theirs). */
-  forCall(userId: string, id: string): Promise<{ id: string; phoneNumber: string; status: string } | null>;
+  forCall(organizationId: string, id: string): Promise<{ id: string; phoneNumber: string; status: string } | null>;
 }
 
 /** How many of Twilio's offered numbers a purchase tries when one is taken in the meantime. */
@@ -68,20 +68,20 @@ const friendlyName = (assistantName: string) => `Switchboard: ${assistantName}`;
 export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneNumbersService {
   const { db, config } = deps;
 
-  async function twilioFor(userId: string): Promise<TwilioRest> {
-    const credentials: TwilioCredentials | null = await deps.credentials.readTwilio(userId);
+  async function twilioFor(organizationId: string): Promise<TwilioRest> {
+    const credentials: TwilioCredentials | null = await deps.credentials.readTwilio(organizationId);
     if (!credentials) throw badRequest(PHONE_NUMBER_MESSAGES.twilioCredentialsMissing, "twilio_credentials_missing");
     return createTwilioRest(credentials, config.twilioApiBase);
   }
 
-  async function ownAssistant(userId: string, assistantId: string) {
-    const assistant = await repo.findOwnAssistant(db, userId, assistantId);
+  async function ownAssistant(organizationId: string, assistantId: string) {
+    const assistant = await repo.findOwnAssistant(db, organizationId, assistantId);
     if (!assistant) throw badRequest(PHONE_NUMBER_MESSAGES.unknownAssistant, "unknown_assistant");
     return assistant;
   }
 
-  async function findOr404(userId: string, id: string) {
-    const row = isUuid(id) ? await repo.findPhoneNumber(db, userId, id) : null;
+  async function findOr404(organizationId: string, id: string) {
+    const row = isUuid(id) ? await repo.findPhoneNumber(db, organizationId, id) : null;
     if (!row) throw notFound("Phone number");
     return row;
   }
@@ -97,17 +97,17 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
   }
 
   /** Twilio first: if the release fails the row stays, and the error says why. */
-  async function remove(userId: string, id: string): Promise<void> {
-    const current = await findOr404(userId, id);
-    if (current.providerSid) await release(await twilioFor(userId), current.providerSid).catch(twilioFailure);
-    if (!(await repo.deletePhoneNumber(db, userId, id))) throw notFound("Phone number");
+  async function remove(organizationId: string, id: string): Promise<void> {
+    const current = await findOr404(organizationId, id);
+    if (current.providerSid) await release(await twilioFor(organizationId), current.providerSid).catch(twilioFailure);
+    if (!(await repo.deletePhoneNumber(db, organizationId, id))) throw notFound("Phone number");
   }
 
-  async function releaseAll(userId: string): Promise<ReleaseAllResult> {
+  async function releaseAll(organizationId: string): Promise<ReleaseAllResult> {
     const result: ReleaseAllResult = { released: [], failed: [] };
-    for (const number of await repo.listPhoneNumbers(db, userId)) {
+    for (const number of await repo.listPhoneNumbers(db, organizationId)) {
       try {
-        await remove(userId, number.id);
+        await remove(organizationId, number.id);
         result.released.push(number.phoneNumber);
       } catch (err) {
         result.failed.push({ phone_number: number.phoneNumber, message: err instanceof Error ? err.message : String(err) });
@@ -120,29 +120,29 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
     remove,
     releaseAll,
 
-    async releaseBeforeAccountDeletion(userId) {
-      const { failed } = await releaseAll(userId);
+    async releaseBeforeAccountDeletion(organizationId) {
+      const { failed } = await releaseAll(organizationId);
       if (failed.length === 0) return;
       const list = failed.map((f) => `${f.phone_number} (${f.message})`).join(", ");
       throw new AppError(409, "numbers_not_released", `Your account was not deleted: Twilio did not release ${list}. Delete these numbers on the Phone Numbers page and try again.`);
     },
 
-    async forCall(userId, id) {
-      const row = isUuid(id) ? await repo.findPhoneNumber(db, userId, id) : null;
+    async forCall(organizationId, id) {
+      const row = isUuid(id) ? await repo.findPhoneNumber(db, organizationId, id) : null;
       return row ? { id: row.id, phoneNumber: row.phoneNumber, status: row.status } : null;
     },
 
-    async list(userId: string): Promise<PhoneNumber[]> {
-      return (await repo.listPhoneNumbers(db, userId)).map(toView);
+    async list(organizationId: string): Promise<PhoneNumber[]> {
+      return (await repo.listPhoneNumbers(db, organizationId)).map(toView);
     },
 
     /**
      * Search → buy → store. The assistant and credentials are checked before Twilio is asked, and
      * a number bought but not stored is released again, so nothing is half-done either way.
      */
-    async purchase(userId: string, input: PhoneNumberPurchase): Promise<PhoneNumber> {
-      const assistant = await ownAssistant(userId, input.assistant_id);
-      const twilio = await twilioFor(userId);
+    async purchase(organizationId: string, input: PhoneNumberPurchase): Promise<PhoneNumber> {
+      const assistant = await ownAssistant(organizationId, input.assistant_id);
+      const twilio = await twilioFor(organizationId);
       const candidates = await twilio.searchLocalVoiceNumbers(input.country_code, CANDIDATES).catch(twilioFailure);
       if (candidates.length === 0) {
         const country = PHONE_COUNTRIES.find((c) => c.code === input.country_code)?.name ?? input.country_code;
@@ -162,7 +162,7 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
       }
 
       try {
-        const row = await repo.insertPhoneNumber(db, userId, {
+        const row = await repo.insertPhoneNumber(db, organizationId, {
           phoneNumber: bought!.phoneNumber,
           countryCode: input.country_code,
           status: "active",
@@ -174,7 +174,7 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
         // The user would pay for a number they cannot see: give it back before failing.
         await release(twilio, bought!.sid).catch(() => undefined);
         // The assistant was deleted (another tab) while Twilio was buying: the same answer as before.
-        if (!(await repo.findOwnAssistant(db, userId, assistant.id))) throw badRequest(PHONE_NUMBER_MESSAGES.unknownAssistant, "unknown_assistant");
+        if (!(await repo.findOwnAssistant(db, organizationId, assistant.id))) throw badRequest(PHONE_NUMBER_MESSAGES.unknownAssistant, "unknown_assistant");
         throw err;
       }
     },
@@ -185,24 +185,24 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
      * under an older address. The country is fixed once bought. A pinned version stays while the
      * assistant does; `assistant_version` alone pins or unpins without asking Twilio anything.
      */
-    async update(userId: string, id: string, patch: PhoneNumberUpdate): Promise<PhoneNumber> {
-      const current = await findOr404(userId, id);
+    async update(organizationId: string, id: string, patch: PhoneNumberUpdate): Promise<PhoneNumber> {
+      const current = await findOr404(organizationId, id);
       if (patch.country_code !== undefined && patch.country_code !== current.countryCode) {
         throw badRequest(PHONE_NUMBER_MESSAGES.countryLocked, "country_locked");
       }
-      const assistant = patch.assistant_id !== undefined ? await ownAssistant(userId, patch.assistant_id) : null;
+      const assistant = patch.assistant_id !== undefined ? await ownAssistant(organizationId, patch.assistant_id) : null;
       const assistantId = assistant?.id ?? (current.assistantName === null ? null : current.assistantId);
       const keptPin = assistantId === current.assistantId ? current.assistantVersion : null;
       const version = patch.assistant_version !== undefined ? patch.assistant_version : keptPin;
       if (version !== null) {
         if (!assistantId) throw badRequest(VERSION_MESSAGES.pinNeedsAssistant, "no_assistant");
-        if (!(await deps.versions.exists(userId, assistantId, version))) throw badRequest(VERSION_MESSAGES.unknownVersion(version), "unknown_version");
+        if (!(await deps.versions.exists(organizationId, assistantId, version))) throw badRequest(VERSION_MESSAGES.unknownVersion(version), "unknown_version");
       }
       if (assistant && current.providerSid) {
-        const twilio = await twilioFor(userId);
+        const twilio = await twilioFor(organizationId);
         await twilio.updateNumber(current.providerSid, numberWebhooks(config.publicUrl, friendlyName(assistant.name))).catch(twilioFailure);
       }
-      if (!(await repo.setAssistant(db, userId, id, assistantId, version))) throw notFound("Phone number");
+      if (!(await repo.setAssistant(db, organizationId, id, assistantId, version))) throw notFound("Phone number");
       return toView({ ...current, assistantId, assistantVersion: version, assistantName: assistant?.name ?? current.assistantName });
     },
   };

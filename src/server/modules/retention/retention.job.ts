@@ -37,7 +37,7 @@ export async function runRetention(db: Db, storage: Storage, log: RetentionLogge
     if (rule.callsDays !== null) {
       const cutoff = new Date(now - rule.callsDays * DAY_MS);
       for (;;) {
-        const rows = await deleteCallsBefore(db, rule.userId, cutoff, BATCH);
+        const rows = await deleteCallsBefore(db, rule.organizationId, cutoff, BATCH);
         removedCalls += rows.length;
         await removeObjects(rows.map((r) => r.recording));
         if (rows.length < BATCH) break;
@@ -46,14 +46,14 @@ export async function runRetention(db: Db, storage: Storage, log: RetentionLogge
     if (rule.recordingsDays !== null) {
       const cutoff = new Date(now - rule.recordingsDays * DAY_MS);
       for (;;) {
-        const rows = await detachRecordingsBefore(db, rule.userId, cutoff, BATCH);
+        const rows = await detachRecordingsBefore(db, rule.organizationId, cutoff, BATCH);
         await removeObjects(rows.map((r) => r.recording));
         if (rows.length < BATCH) break;
       }
     }
     if (removedCalls + removedRecordings > 0) {
       total.users++;
-      log.info({ userId: rule.userId, calls: removedCalls, recordings: removedRecordings, callsDays: rule.callsDays, recordingsDays: rule.recordingsDays }, "retention removed old call data");
+      log.info({ organizationId: rule.organizationId, calls: removedCalls, recordings: removedRecordings, callsDays: rule.callsDays, recordingsDays: rule.recordingsDays }, "retention removed old call data");
     }
     total.calls += removedCalls;
     total.recordings += removedRecordings;

@@ -3,17 +3,17 @@ import type { RetentionSettings } from "../../../shared/retention.ts";
 import type { Db } from "../../db/client.ts";
 import { callRetention, calls } from "../../db/schema.ts";
 
-export async function readRetention(db: Db, userId: string): Promise<RetentionSettings> {
-  const [row] = await db.select().from(callRetention).where(eq(callRetention.userId, userId));
+export async function readRetention(db: Db, organizationId: string): Promise<RetentionSettings> {
+  const [row] = await db.select().from(callRetention).where(eq(callRetention.organizationId, organizationId));
   return { recordings_days: row?.recordingsDays ?? null, calls_days: row?.callsDays ?? null };
 }
 
-export async function saveRetention(db: Db, userId: string, settings: RetentionSettings): Promise<void> {
+export async function saveRetention(db: Db, organizationId: string, settings: RetentionSettings): Promise<void> {
   const values = { recordingsDays: settings.recordings_days, callsDays: settings.calls_days };
   await db
     .insert(callRetention)
-    .values({ userId, ...values })
-    .onConflictDoUpdate({ target: callRetention.userId, set: { ...values, updatedAt: new Date() } });
+    .values({ organizationId, ...values })
+    .onConflictDoUpdate({ target: callRetention.organizationId, set: { ...values, updatedAt: new Date() } });
 }
 
 /** The owners with a rule switched on. */
@@ -28,25 +28,25 @@ export function retentionRules(db: Db) {
  * Up to `batch` of the user's ended calls that started before `cutoff`, deleted; returns their
  * recording keys. Small batches keep each statement short next to live traffic.
  */
-export async function deleteCallsBefore(db: Db, userId: string, cutoff: Date, batch: number) {
+export async function deleteCallsBefore(db: Db, organizationId: string, cutoff: Date, batch: number) {
   const victims = db
     .select({ id: calls.id })
     .from(calls)
-    .where(and(eq(calls.userId, userId), lt(calls.startTime, cutoff), isNotNull(calls.endTime)))
+    .where(and(eq(calls.organizationId, organizationId), lt(calls.startTime, cutoff), isNotNull(calls.endTime)))
     .limit(batch);
   return db
     .delete(calls)
-    .where(and(eq(calls.userId, userId), inArray(calls.id, victims)))
+    .where(and(eq(calls.organizationId, organizationId), inArray(calls.id, victims)))
     .returning({ id: calls.id, recording: calls.recording });
 }
 
 /** Up to `batch` recordings of the user's calls that started before `cutoff`, detached from their records; returns the keys. */
-export async function detachRecordingsBefore(db: Db, userId: string, cutoff: Date, batch: number) {
+export async function detachRecordingsBefore(db: Db, organizationId: string, cutoff: Date, batch: number) {
   // The key comes from the subquery: RETURNING of the table itself would give the new (null) value.
   const old = db
     .select({ id: calls.id, recording: calls.recording })
     .from(calls)
-    .where(and(eq(calls.userId, userId), lt(calls.startTime, cutoff), isNotNull(calls.recording), isNotNull(calls.endTime)))
+    .where(and(eq(calls.organizationId, organizationId), lt(calls.startTime, cutoff), isNotNull(calls.recording), isNotNull(calls.endTime)))
     .limit(batch)
     .as("old");
   return db

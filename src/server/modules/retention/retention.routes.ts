@@ -7,10 +7,10 @@ import { readRetention, saveRetention } from "./retention.repo.ts";
 export const retentionRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx;
-  app.get("/api/settings/retention", (req): Promise<RetentionSettings> => readRetention(db, req.user.id));
+  app.get("/api/settings/retention", (req): Promise<RetentionSettings> => readRetention(db, req.actor.organizationId));
   app.put("/api/settings/retention", { schema: { body: retentionSettingsSchema } }, async (req): Promise<RetentionSettings> => {
-    await saveRetention(db, req.user.id, req.body);
+    await saveRetention(db, req.actor.organizationId, req.body);
     req.log.info({ ...req.body }, "retention settings changed");
-    return readRetention(db, req.user.id);
+    return readRetention(db, req.actor.organizationId);
   });
 };

@@ -41,10 +41,10 @@ describe("the retention job", () => {
     await put(cy, { recordings_days: 7, calls_days: 30 });
     await put(di, { recordings_days: null, calls_days: 10 });
 
-    async function call(userId: string, age: number, opts: { recording?: boolean; live?: boolean } = {}) {
+    async function call(organizationId: string, age: number, opts: { recording?: boolean; live?: boolean } = {}) {
       const [row] = await file.db
         .insert(calls)
-        .values({ userId, startTime: daysAgo(age), endTime: opts.live ? null : daysAgo(age), endedReason: opts.live ? null : "User ended call" })
+        .values({ organizationId, startTime: daysAgo(age), endTime: opts.live ? null : daysAgo(age), endedReason: opts.live ? null : "User ended call" })
         .returning({ id: calls.id });
       const key = `recordings/${row!.id}.wav`;
       if (opts.recording) {
@@ -53,13 +53,13 @@ describe("the retention job", () => {
       }
       return { id: row!.id, key };
     }
-    const cyFresh = await call(cy.userId, 2, { recording: true });
-    const cyWeekOld = await call(cy.userId, 8, { recording: true });
-    const cyOld = await call(cy.userId, 40, { recording: true });
-    const cyOldLive = await call(cy.userId, 40, { live: true });
-    const diOld = await call(di.userId, 11, { recording: true });
-    const diFresh = await call(di.userId, 9);
-    const keeperOld = await call(keeper.userId, 4000, { recording: true });
+    const cyFresh = await call(cy.organizationId, 2, { recording: true });
+    const cyWeekOld = await call(cy.organizationId, 8, { recording: true });
+    const cyOld = await call(cy.organizationId, 40, { recording: true });
+    const cyOldLive = await call(cy.organizationId, 40, { live: true });
+    const diOld = await call(di.organizationId, 11, { recording: true });
+    const diFresh = await call(di.organizationId, 9);
+    const keeperOld = await call(keeper.organizationId, 4000, { recording: true });
 
     const logged: Array<Record<string, unknown>> = [];
     const log = { info: (obj: object) => logged.push(obj as Record<string, unknown>), error: (obj: object) => logged.push({ error: obj }) };
@@ -79,8 +79,8 @@ describe("the retention job", () => {
     }
     expect(logged).toEqual(
       expect.arrayContaining([
-        expect.objectContaining({ userId: cy.userId, calls: 1, recordings: 2 }),
-        expect.objectContaining({ userId: di.userId, calls: 1, recordings: 1 }),
+        expect.objectContaining({ organizationId: cy.organizationId, calls: 1, recordings: 2 }),
+        expect.objectContaining({ organizationId: di.organizationId, calls: 1, recordings: 1 }),
       ]),
     );
     // A second run finds nothing more.

@@ -95,7 +95,7 @@ describe("tool header values", () => {
     const [legacy] = await db
       .insert(tools)
       .values({
-        userId: user.userId,
+        organizationId: user.organizationId,
         name: "Legacy",
         type: "API",
         httpMethod: "GET",

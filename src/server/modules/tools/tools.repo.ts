@@ -3,51 +3,51 @@ import type { Db } from "../../db/client.ts";
 import { assistants, tools } from "../../db/schema.ts";
 
 export type ToolRow = typeof tools.$inferSelect;
-export type ToolValues = Omit<typeof tools.$inferInsert, "id" | "userId" | "createdAt" | "updatedAt">;
+export type ToolValues = Omit<typeof tools.$inferInsert, "id" | "organizationId" | "createdAt" | "updatedAt">;
 
-/** Every query here is scoped to `userId`: another user's rows are invisible, never forbidden. */
+/** Every query here is scoped to `organizationId`: another user's rows are invisible, never forbidden. */
 
-export function listTools(db: Db, userId: string): Promise<ToolRow[]> {
+export function listTools(db: Db, organizationId: string): Promise<ToolRow[]> {
   return db
     .select()
     .from(tools)
-    .where(eq(tools.userId, userId))
+    .where(eq(tools.organizationId, organizationId))
     .orderBy(desc(tools.createdAt), desc(tools.id));
 }
 
-export async function findTool(db: Db, userId: string, id: string): Promise<ToolRow | null> {
+export async function findTool(db: Db, organizationId: string, id: string): Promise<ToolRow | null> {
   const [row] = await db
     .select()
     .from(tools)
-    .where(and(eq(tools.userId, userId), eq(tools.id, id)));
+    .where(and(eq(tools.organizationId, organizationId), eq(tools.id, id)));
   return row ?? null;
 }
 
 /** The user's tools among `ids`, in the order of `ids` (an assistant's tool_ids); unknown ids are absent. */
-export async function findToolsInOrder(db: Db, userId: string, ids: readonly string[]): Promise<ToolRow[]> {
+export async function findToolsInOrder(db: Db, organizationId: string, ids: readonly string[]): Promise<ToolRow[]> {
   if (ids.length === 0) return [];
   const rows = await db
     .select()
     .from(tools)
-    .where(and(eq(tools.userId, userId), inArray(tools.id, [...ids])));
+    .where(and(eq(tools.organizationId, organizationId), inArray(tools.id, [...ids])));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
-export async function insertTool(db: Db, userId: string, values: ToolValues): Promise<ToolRow> {
+export async function insertTool(db: Db, organizationId: string, values: ToolValues): Promise<ToolRow> {
   const [row] = await db
     .insert(tools)
-    .values({ ...values, userId })
+    .values({ ...values, organizationId })
     .returning();
   return row!;
 }
 
-export async function updateTool(db: Db, userId: string, id: string, values: Partial<ToolValues>): Promise<ToolRow | null> {
+export async function updateTool(db: Db, organizationId: string, id: string, values: Partial<ToolValues>): Promise<ToolRow | null> {
   const [row] = await db
     .update(tools)
     // updated_at is set even when no field changes, so a save always moves "Last updated".
     .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(tools.userId, userId), eq(tools.id, id)))
+    .where(and(eq(tools.organizationId, organizationId), eq(tools.id, id)))
     .returning();
   return row ?? null;
 }
@@ -56,11 +56,11 @@ export async function updateTool(db: Db, userId: string, id: string, values: Par
  * Deletes the tool and takes its id out of the owner's assistants in one transaction, so no
  * assistant is left pointing at a tool that no longer exists (tool_ids is JSON, without a foreign key).
  */
-export async function deleteTool(db: Db, userId: string, id: string): Promise<boolean> {
+export async function deleteTool(db: Db, organizationId: string, id: string): Promise<boolean> {
   return db.transaction(async (tx) => {
     const deleted = await tx
       .delete(tools)
-      .where(and(eq(tools.userId, userId), eq(tools.id, id)))
+      .where(and(eq(tools.organizationId, organizationId), eq(tools.id, id)))
       .returning({ id: tools.id });
     if (deleted.length === 0) return false;
     await tx
@@ -71,7 +71,7 @@ export async function deleteTool(db: Db, userId: string, id: string): Promise<bo
         // The user did not edit these assistants; their "last updated" stays as it was.
         updatedAt: sql`${assistants.updatedAt}`,
       })
-      .where(and(eq(assistants.userId, userId), sql`${assistants.toolIds} @> ${JSON.stringify([id])}::jsonb`));
+      .where(and(eq(assistants.organizationId, organizationId), sql`${assistants.toolIds} @> ${JSON.stringify([id])}::jsonb`));
     return true;
   });
 }

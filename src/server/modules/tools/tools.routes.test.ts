@@ -62,7 +62,7 @@ describe("create, read, list", () => {
     });
     const created = await create(user, payload);
     expect(created).toMatchObject({
-      user_id: user.userId,
+      user_id: user.organizationId,
       name: "Order lookup",
       description: "Finds an order by its number",
       type: "API",
@@ -267,8 +267,8 @@ describe("another user's tool", () => {
 });
 
 describe("delete", () => {
-  async function insertAssistant(userId: string, name: string, toolIds: string[]) {
-    const [row] = await file.db.insert(assistants).values({ userId, name, toolIds, model: "gpt-realtime-2.1" }).returning();
+  async function insertAssistant(organizationId: string, name: string, toolIds: string[]) {
+    const [row] = await file.db.insert(assistants).values({ organizationId, name, toolIds, model: "gpt-realtime-2.1" }).returning();
     return row!;
   }
   const toolIdsOf = async (id: string) => (await file.db.select().from(assistants).where(eq(assistants.id, id)))[0]!.toolIds;
@@ -277,9 +277,9 @@ describe("delete", () => {
     const user = await signUpAndLogIn(file.app);
     const doomed = await create(user, valid({ name: "Doomed" }));
     const kept = await create(user, valid({ name: "Kept" }));
-    const both = await insertAssistant(user.userId, "Uses both", [doomed.id, kept.id]);
-    const onlyDoomed = await insertAssistant(user.userId, "Uses doomed", [doomed.id]);
-    const none = await insertAssistant(user.userId, "Uses none", [kept.id]);
+    const both = await insertAssistant(user.organizationId, "Uses both", [doomed.id, kept.id]);
+    const onlyDoomed = await insertAssistant(user.organizationId, "Uses doomed", [doomed.id]);
+    const none = await insertAssistant(user.organizationId, "Uses none", [kept.id]);
 
     const res = await as(file.app, user).delete(`/api/tools/${doomed.id}`);
     expect(res.statusCode).toBe(204);
@@ -298,7 +298,7 @@ describe("delete", () => {
   it("does not touch another user's assistant that lists the same id", async () => {
     const user = await signUpAndLogIn(file.app);
     const tool = await create(user);
-    const foreign = await insertAssistant(file.users.Bob.userId, "Bob's", [tool.id]);
+    const foreign = await insertAssistant(file.users.Bob.organizationId, "Bob's", [tool.id]);
     expect((await as(file.app, user).delete(`/api/tools/${tool.id}`)).statusCode).toBe(204);
     expect(await toolIdsOf(foreign.id)).toEqual([tool.id]);
   });

@@ -10,29 +10,29 @@ const params = z.object({ id: z.string() });
 export const toolsRoutes: FastifyPluginAsync<{ service: ToolsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/tools", async (req) => service.list(req.user.id));
+  app.get("/api/tools", async (req) => service.list(req.actor.organizationId));
 
-  app.get("/api/tools/:id", { schema: { params } }, async (req) => service.get(req.user.id, req.params.id));
+  app.get("/api/tools/:id", { schema: { params } }, async (req) => service.get(req.actor.organizationId, req.params.id));
 
   app.post("/api/tools", { schema: { body: toolInputSchema } }, async (req, reply) => {
     reply.status(201);
-    return service.create(req.user.id, req.body);
+    return service.create(req.actor.organizationId, req.body);
   });
 
   app.patch("/api/tools/:id", { schema: { params, body: toolUpdateSchema } }, async (req) =>
-    service.update(req.user.id, req.params.id, req.body),
+    service.update(req.actor.organizationId, req.params.id, req.body),
   );
 
   app.delete("/api/tools/:id", { schema: { params } }, async (req, reply) => {
-    await service.remove(req.user.id, req.params.id);
+    await service.remove(req.actor.organizationId, req.params.id);
     return reply.status(204).send();
   });
 
   // Engine failures (refused host, timeout, oversized answer, ...) are ToolExecutionErrors, which
   // the error handler sends as { error: { code, message } } with a fitting 4xx/5xx status.
   // Each test makes our server call out to the internet; a per-user budget keeps it from being a relay.
-  const executeLimit = { max: 60, timeWindow: "1 minute", keyGenerator: (req: { user?: { id: string }; ip: string }) => req.user?.id ?? req.ip };
+  const executeLimit = { max: 60, timeWindow: "1 minute", keyGenerator: (req: { actor?: { organizationId: string }; ip: string }) => req.actor?.organizationId ?? req.ip };
   app.post("/api/tools/:id/execute", { schema: { params, body: toolExecutionRequestSchema }, config: { rateLimit: executeLimit } }, async (req) =>
-    service.execute(req.user.id, req.params.id, req.body.parameters),
+    service.execute(req.actor.organizationId, req.params.id, req.body.parameters),
   );
 };

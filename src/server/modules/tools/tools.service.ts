@@ -11,17 +11,17 @@ import { headerHints, openApiKey, openHeaders, resolveHeaderEdit, sealHeaders, U
 import * as repo from "./tools.repo.ts";
 
 export interface ToolsService {
-  list(userId: string): Promise<Tool[]>;
-  get(userId: string, id: string): Promise<Tool>;
-  create(userId: string, input: ToolInput): Promise<Tool>;
-  update(userId: string, id: string, patch: ToolUpdate): Promise<Tool>;
-  remove(userId: string, id: string): Promise<void>;
-  execute(userId: string, id: string, parameters: Record<string, unknown>): Promise<ToolExecutionResponse>;
+  list(organizationId: string): Promise<Tool[]>;
+  get(organizationId: string, id: string): Promise<Tool>;
+  create(organizationId: string, input: ToolInput): Promise<Tool>;
+  update(organizationId: string, id: string, patch: ToolUpdate): Promise<Tool>;
+  remove(organizationId: string, id: string): Promise<void>;
+  execute(organizationId: string, id: string, parameters: Record<string, unknown>): Promise<ToolExecutionResponse>;
   /**
    * What a call needs of the user's tools among `ids` (an assistant's tool_ids, in that order;
    * unknown ids are absent): their definitions for the model and, by id, what running each takes.
    */
-  forCall(userId: string, ids: readonly string[]): Promise<CallTools>;
+  forCall(organizationId: string, ids: readonly string[]): Promise<CallTools>;
 }
 
 /** A tool's request configuration with its secrets opened, or why it cannot be run. */
@@ -45,9 +45,9 @@ export interface ToolsServiceDeps {
 export function createToolsService(deps: ToolsServiceDeps): ToolsService {
   const { db, secrets, execution } = deps;
 
-  async function findOr404(userId: string, id: string) {
+  async function findOr404(organizationId: string, id: string) {
     // A malformed id can name no tool; answering 404 also keeps it away from a uuid cast.
-    const row = isUuid(id) ? await repo.findTool(db, userId, id) : null;
+    const row = isUuid(id) ? await repo.findTool(db, organizationId, id) : null;
     if (!row) throw notFound("Tool");
     return row;
   }
@@ -65,7 +65,7 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
     const apiKey = openApiKey(secrets, row);
     return {
       id: row.id,
-      user_id: row.userId,
+      organization_id: row.organizationId,
       name: row.name,
       description: row.description,
       type: row.type,
@@ -85,16 +85,16 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
   const seal = (apiKey: string) => secrets.encrypt(apiKey);
 
   return {
-    async list(userId) {
-      return (await repo.listTools(db, userId)).map(toView);
+    async list(organizationId) {
+      return (await repo.listTools(db, organizationId)).map(toView);
     },
 
-    async get(userId, id) {
-      return toView(await findOr404(userId, id));
+    async get(organizationId, id) {
+      return toView(await findOr404(organizationId, id));
     },
 
-    async create(userId, input) {
-      const row = await repo.insertTool(db, userId, {
+    async create(organizationId, input) {
+      const row = await repo.insertTool(db, organizationId, {
         name: input.name,
         description: input.description || null,
         type: input.type,
@@ -109,10 +109,10 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
       return toView(row);
     },
 
-    async update(userId, id, patch) {
-      const current = await findOr404(userId, id);
+    async update(organizationId, id, patch) {
+      const current = await findOr404(organizationId, id);
       const headers = patch.http_headers && resolveHeaderEdit(patch.http_headers, openHeaders(secrets, current), headerHints(current));
-      const row = await repo.updateTool(db, userId, id, {
+      const row = await repo.updateTool(db, organizationId, id, {
         name: patch.name,
         description: patch.description === undefined ? undefined : patch.description || null,
         type: patch.type,
@@ -130,20 +130,20 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
       return toView(row);
     },
 
-    async remove(userId, id) {
-      if (!isUuid(id) || !(await repo.deleteTool(db, userId, id))) throw notFound("Tool");
+    async remove(organizationId, id) {
+      if (!isUuid(id) || !(await repo.deleteTool(db, organizationId, id))) throw notFound("Tool");
     },
 
-    async execute(userId, id, parameters) {
-      const tool = runnable(await findOr404(userId, id));
+    async execute(organizationId, id, parameters) {
+      const tool = runnable(await findOr404(organizationId, id));
       if (!tool.ok && tool.unreadable === "apiKey") throw new AppError(400, "tool_api_key_unreadable", UNREADABLE_MESSAGES.apiKey);
       if (!tool.ok) throw new AppError(400, "tool_headers_unreadable", UNREADABLE_MESSAGES.headers);
       return executeTool(tool.http, parameters, execution);
     },
 
-    async forCall(userId, ids) {
+    async forCall(organizationId, ids) {
       // A malformed id names no tool; leaving it out also keeps it away from a uuid cast.
-      const rows = await repo.findToolsInOrder(db, userId, ids.filter(isUuid));
+      const rows = await repo.findToolsInOrder(db, organizationId, ids.filter(isUuid));
       const configs = new Map<string, CallToolConfig>();
       for (const row of rows) {
         const tool = runnable(row);

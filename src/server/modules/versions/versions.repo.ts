@@ -3,7 +3,7 @@ import type { AssistantContent } from "../../../shared/versions.ts";
 import type { Db } from "../../db/client.ts";
 import { assistantVersions, user } from "../../db/schema.ts";
 
-/** Every query here is scoped to `userId`: another user's versions are invisible, never forbidden. */
+/** Every query here is scoped to `organizationId`: another user's versions are invisible, never forbidden. */
 
 const summaryColumns = {
   version: assistantVersions.version,
@@ -26,24 +26,24 @@ export type VersionSummaryRow = {
 };
 export type VersionRow = VersionSummaryRow & { content: AssistantContent };
 
-const scoped = (userId: string, assistantId: string) => and(eq(assistantVersions.userId, userId), eq(assistantVersions.assistantId, assistantId));
+const scoped = (organizationId: string, assistantId: string) => and(eq(assistantVersions.organizationId, organizationId), eq(assistantVersions.assistantId, assistantId));
 
-export function listVersions(db: Db, userId: string, assistantId: string): Promise<VersionSummaryRow[]> {
+export function listVersions(db: Db, organizationId: string, assistantId: string): Promise<VersionSummaryRow[]> {
   return db
     .select(summaryColumns)
     .from(assistantVersions)
     .leftJoin(user, eq(user.id, assistantVersions.publishedBy))
-    .where(scoped(userId, assistantId))
+    .where(scoped(organizationId, assistantId))
     .orderBy(desc(assistantVersions.version));
 }
 
 /** Version `n`, or the latest one when `n` is null. */
-export async function findVersion(db: Db, userId: string, assistantId: string, n: number | null): Promise<VersionRow | null> {
+export async function findVersion(db: Db, organizationId: string, assistantId: string, n: number | null): Promise<VersionRow | null> {
   const [row] = await db
     .select({ ...summaryColumns, content: assistantVersions.content })
     .from(assistantVersions)
     .leftJoin(user, eq(user.id, assistantVersions.publishedBy))
-    .where(n === null ? scoped(userId, assistantId) : and(scoped(userId, assistantId), eq(assistantVersions.version, n)))
+    .where(n === null ? scoped(organizationId, assistantId) : and(scoped(organizationId, assistantId), eq(assistantVersions.version, n)))
     .orderBy(desc(assistantVersions.version))
     .limit(1);
   return row ?? null;
@@ -72,13 +72,13 @@ function isUniqueViolation(err: unknown): boolean {
  * at the same moment collide on the unique (assistant, version) index and the later one takes
  * the next number.
  */
-export async function insertNextVersion(db: Db, userId: string, assistantId: string, values: NewVersion): Promise<number> {
+export async function insertNextVersion(db: Db, organizationId: string, assistantId: string, values: NewVersion): Promise<number> {
   for (let attempt = 0; ; attempt++) {
     try {
       // Both drivers answer { rows } (node-postgres QueryResult, PGlite Results).
       const result = (await db.execute(sql`
-        INSERT INTO ${assistantVersions} (user_id, assistant_id, version, content, note, published_by, published_with_failures, rolled_back_from)
-        SELECT ${userId}, ${assistantId}, coalesce(max(version), 0) + 1, ${JSON.stringify(values.content)}::jsonb, ${values.note},
+        INSERT INTO ${assistantVersions} (organization_id, assistant_id, version, content, note, published_by, published_with_failures, rolled_back_from)
+        SELECT ${organizationId}, ${assistantId}, coalesce(max(version), 0) + 1, ${JSON.stringify(values.content)}::jsonb, ${values.note},
                ${values.publishedBy}, ${values.publishedWithFailures}, ${values.rolledBackFrom}
         FROM ${assistantVersions} WHERE assistant_id = ${assistantId}
         RETURNING version`)) as unknown as { rows: Array<{ version: number }> };

@@ -27,7 +27,7 @@ describe("versions of an assistant", () => {
       live_version: 1,
       draft_changed: false,
       versions: [
-        { version: 1, note: null, published_at: expect.any(String), published_by: { id: file.users.Alice.userId, name: expect.any(String) }, published_with_failures: false, rolled_back_from: null },
+        { version: 1, note: null, published_at: expect.any(String), published_by: { id: file.users.Alice.organizationId, name: expect.any(String) }, published_with_failures: false, rolled_back_from: null },
       ],
     });
     // The analysis settings are versioned too (their shape is the analysis module's).
@@ -113,7 +113,7 @@ describe("a version pinned on a phone number", () => {
   async function numberFor(assistantId: string | null) {
     const [row] = await file.db
       .insert(phoneNumbers)
-      .values({ userId: file.users.Alice.userId, phoneNumber: `+1555${Math.floor(Math.random() * 1e7)}`, countryCode: "US", status: "active", assistantId })
+      .values({ organizationId: file.users.Alice.organizationId, phoneNumber: `+1555${Math.floor(Math.random() * 1e7)}`, countryCode: "US", status: "active", assistantId })
       .returning();
     return row!;
   }
@@ -156,7 +156,7 @@ describe("a version pinned on a phone number", () => {
 describe("calls by version", () => {
   it("each call shows the version it ran, and the list and stats filter by it (draft = test calls of the draft)", async () => {
     const a = await newAssistant();
-    const base = { userId: file.users.Alice.userId, assistantId: a.id, endTime: new Date(), cost: 0.05 };
+    const base = { organizationId: file.users.Alice.organizationId, assistantId: a.id, endTime: new Date(), cost: 0.05 };
     await file.db.insert(calls).values([
       { ...base, assistantVersion: 1, logs: { isTest: false } },
       { ...base, assistantVersion: 2, logs: { isTest: false } },

@@ -10,19 +10,19 @@ const params = z.object({ id: z.string() });
 export const versionsRoutes: FastifyPluginAsync<{ service: VersionsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/assistants/:id/versions", { schema: { params } }, async (req) => service.list(req.user.id, req.params.id));
+  app.get("/api/assistants/:id/versions", { schema: { params } }, async (req) => service.list(req.actor.organizationId, req.params.id));
 
   app.get("/api/assistants/:id/versions/:n", { schema: { params: params.extend({ n: z.string() }) } }, async (req) =>
-    service.get(req.user.id, req.params.id, req.params.n),
+    service.get(req.actor.organizationId, req.params.id, req.params.n),
   );
 
   app.post("/api/assistants/:id/publish", { schema: { params, body: publishSchema } }, async (req, reply) => {
     reply.status(201);
-    return service.publish(req.user.id, req.params.id, req.body);
+    return service.publish(req.actor.organizationId, req.params.id, req.body, req.actor.userId);
   });
 
   app.post("/api/assistants/:id/rollback", { schema: { params, body: rollbackSchema } }, async (req, reply) => {
     reply.status(201);
-    return service.rollback(req.user.id, req.params.id, req.body.version);
+    return service.rollback(req.actor.organizationId, req.params.id, req.body.version, req.actor.userId);
   });
 };

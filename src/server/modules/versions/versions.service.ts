@@ -32,38 +32,38 @@ export interface RunnableAssistant {
 }
 
 export interface VersionsService {
-  list(userId: string, assistantId: string): Promise<AssistantVersionList>;
-  get(userId: string, assistantId: string, n: string): Promise<AssistantVersion>;
-  publish(userId: string, assistantId: string, input: PublishInput & { withFailures?: boolean }): Promise<AssistantVersionSummary>;
-  rollback(userId: string, assistantId: string, version: number): Promise<AssistantVersionSummary>;
+  list(organizationId: string, assistantId: string): Promise<AssistantVersionList>;
+  get(organizationId: string, assistantId: string, n: string): Promise<AssistantVersion>;
+  publish(organizationId: string, assistantId: string, input: PublishInput & { withFailures?: boolean }, by: string | null): Promise<AssistantVersionSummary>;
+  rollback(organizationId: string, assistantId: string, version: number, by: string | null): Promise<AssistantVersionSummary>;
   /** A new assistant is published as v1 when first saved. */
-  publishFirst(userId: string, assistantId: string): Promise<void>;
+  publishFirst(organizationId: string, assistantId: string, by: string | null): Promise<void>;
   /** The content a call runs; null when the assistant is not the user's (never throws 404). */
-  forCall(userId: string, assistantId: string, choice: VersionChoice): Promise<RunnableAssistant | null>;
+  forCall(organizationId: string, assistantId: string, choice: VersionChoice): Promise<RunnableAssistant | null>;
   /** Whether version `n` of the assistant exists (pinning a number checks it). */
-  exists(userId: string, assistantId: string, n: number): Promise<boolean>;
+  exists(organizationId: string, assistantId: string, n: number): Promise<boolean>;
 }
 
 export function createVersionsService(deps: { db: Db; assistants: AssistantsService }): VersionsService {
   const { db, assistants } = deps;
 
-  async function draftOr404(userId: string, assistantId: string): Promise<AssistantRow> {
-    const row = await assistants.forCall(userId, assistantId);
+  async function draftOr404(organizationId: string, assistantId: string): Promise<AssistantRow> {
+    const row = await assistants.forCall(organizationId, assistantId);
     if (!row) throw notFound("Assistant");
     return row;
   }
 
-  async function summaryOf(userId: string, assistantId: string, n: number): Promise<AssistantVersionSummary> {
-    const row = await repo.findVersion(db, userId, assistantId, n);
+  async function summaryOf(organizationId: string, assistantId: string, n: number): Promise<AssistantVersionSummary> {
+    const row = await repo.findVersion(db, organizationId, assistantId, n);
     // Written a moment ago by this request: only a concurrent delete of the assistant gets here.
     if (!row) throw notFound("Assistant");
     return toSummary(row);
   }
 
   return {
-    async list(userId, assistantId) {
-      const draft = await draftOr404(userId, assistantId);
-      const [rows, live] = await Promise.all([repo.listVersions(db, userId, assistantId), repo.findVersion(db, userId, assistantId, null)]);
+    async list(organizationId, assistantId) {
+      const draft = await draftOr404(organizationId, assistantId);
+      const [rows, live] = await Promise.all([repo.listVersions(db, organizationId, assistantId), repo.findVersion(db, organizationId, assistantId, null)]);
       return {
         live_version: live?.version ?? null,
         draft_changed: live === null || !sameContent(live.content, contentOf(draft)),
@@ -71,61 +71,61 @@ export function createVersionsService(deps: { db: Db; assistants: AssistantsServ
       };
     },
 
-    async get(userId, assistantId, n) {
-      await draftOr404(userId, assistantId);
+    async get(organizationId, assistantId, n) {
+      await draftOr404(organizationId, assistantId);
       const version = /^\d{1,9}$/.test(n) ? Number(n) : NaN;
-      const row = Number.isInteger(version) ? await repo.findVersion(db, userId, assistantId, version) : null;
+      const row = Number.isInteger(version) ? await repo.findVersion(db, organizationId, assistantId, version) : null;
       if (!row) throw new AppError(404, "not_found", VERSION_MESSAGES.notFound);
       return { ...toSummary(row), content: row.content };
     },
 
-    async publish(userId, assistantId, input) {
-      const draft = await draftOr404(userId, assistantId);
-      const n = await repo.insertNextVersion(db, userId, assistantId, {
+    async publish(organizationId, assistantId, input, by) {
+      const draft = await draftOr404(organizationId, assistantId);
+      const n = await repo.insertNextVersion(db, organizationId, assistantId, {
         content: contentOf(draft),
         note: input.note,
-        publishedBy: userId,
+        publishedBy: by,
         publishedWithFailures: input.withFailures ?? false,
         rolledBackFrom: null,
       });
-      return summaryOf(userId, assistantId, n);
+      return summaryOf(organizationId, assistantId, n);
     },
 
-    async rollback(userId, assistantId, version) {
-      await draftOr404(userId, assistantId);
-      const old = await repo.findVersion(db, userId, assistantId, version);
+    async rollback(organizationId, assistantId, version, by) {
+      await draftOr404(organizationId, assistantId);
+      const old = await repo.findVersion(db, organizationId, assistantId, version);
       if (!old) throw new AppError(400, "unknown_version", VERSION_MESSAGES.unknownVersion(version));
       // The draft is left as it is: a roll back changes what callers hear, not what is being edited.
-      const n = await repo.insertNextVersion(db, userId, assistantId, {
+      const n = await repo.insertNextVersion(db, organizationId, assistantId, {
         content: old.content,
         note: null,
-        publishedBy: userId,
+        publishedBy: by,
         publishedWithFailures: false,
         rolledBackFrom: version,
       });
-      return summaryOf(userId, assistantId, n);
+      return summaryOf(organizationId, assistantId, n);
     },
 
-    async publishFirst(userId, assistantId) {
-      const draft = await assistants.forCall(userId, assistantId);
+    async publishFirst(organizationId, assistantId, by) {
+      const draft = await assistants.forCall(organizationId, assistantId);
       if (!draft) return;
-      await repo.insertNextVersion(db, userId, assistantId, { content: contentOf(draft), note: null, publishedBy: userId, publishedWithFailures: false, rolledBackFrom: null });
+      await repo.insertNextVersion(db, organizationId, assistantId, { content: contentOf(draft), note: null, publishedBy: by, publishedWithFailures: false, rolledBackFrom: null });
     },
 
-    async forCall(userId, assistantId, choice) {
-      const draft = await assistants.forCall(userId, assistantId);
+    async forCall(organizationId, assistantId, choice) {
+      const draft = await assistants.forCall(organizationId, assistantId);
       if (!draft) return null;
       const who = { id: draft.id, name: draft.name };
       if (choice === "draft") return { ...who, version: null, content: contentOf(draft) };
       const pinned = choice === "live" ? null : choice.pinned;
       // A pin that names no version (it cannot be made so, but a restored backup could) runs the latest.
-      const row = (pinned !== null ? await repo.findVersion(db, userId, assistantId, pinned) : null) ?? (await repo.findVersion(db, userId, assistantId, null));
+      const row = (pinned !== null ? await repo.findVersion(db, organizationId, assistantId, pinned) : null) ?? (await repo.findVersion(db, organizationId, assistantId, null));
       // Without any published version (its first publish failed) the assistant runs its draft.
       return row ? { ...who, version: row.version, content: row.content } : { ...who, version: null, content: contentOf(draft) };
     },
 
-    async exists(userId, assistantId, n) {
-      return isUuid(assistantId) && (await repo.findVersion(db, userId, assistantId, n)) !== null;
+    async exists(organizationId, assistantId, n) {
+      return isUuid(assistantId) && (await repo.findVersion(db, organizationId, assistantId, n)) !== null;
     },
   };
 }

@@ -6,64 +6,64 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type EndpointValues = Pick<EndpointRow, "url" | "description" | "events" | "enabled" | "secretEncrypted">;
 
-/** Every query here is scoped to `userId`, except the delivery worker's (`forDelivery`, by id). */
+/** Every query here is scoped to `organizationId`, except the delivery worker's (`forDelivery`, by id). */
 
-export function listEndpoints(db: Db, userId: string): Promise<EndpointRow[]> {
-  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+export function listEndpoints(db: Db, organizationId: string): Promise<EndpointRow[]> {
+  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
 }
 
-export async function countEndpoints(db: Db, userId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
+export async function countEndpoints(db: Db, organizationId: string): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId));
   return row?.n ?? 0;
 }
 
-export async function findEndpoint(db: Db, userId: string, id: string): Promise<EndpointRow | null> {
-  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.id, id)));
+export async function findEndpoint(db: Db, organizationId: string, id: string): Promise<EndpointRow | null> {
+  const [row] = await db.select().from(webhookEndpoints).where(and(eq(webhookEndpoints.organizationId, organizationId), eq(webhookEndpoints.id, id)));
   return row ?? null;
 }
 
-export async function insertEndpoint(db: Db, userId: string, values: EndpointValues): Promise<EndpointRow> {
-  const [row] = await db.insert(webhookEndpoints).values({ userId, ...values }).returning();
+export async function insertEndpoint(db: Db, organizationId: string, values: EndpointValues): Promise<EndpointRow> {
+  const [row] = await db.insert(webhookEndpoints).values({ organizationId, ...values }).returning();
   return row!;
 }
 
-export async function updateEndpoint(db: Db, userId: string, id: string, values: Partial<EndpointRow>): Promise<EndpointRow | null> {
-  const [row] = await db.update(webhookEndpoints).set(values).where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.id, id))).returning();
+export async function updateEndpoint(db: Db, organizationId: string, id: string, values: Partial<EndpointRow>): Promise<EndpointRow | null> {
+  const [row] = await db.update(webhookEndpoints).set(values).where(and(eq(webhookEndpoints.organizationId, organizationId), eq(webhookEndpoints.id, id))).returning();
   return row ?? null;
 }
 
-export async function deleteEndpoint(db: Db, userId: string, id: string): Promise<boolean> {
-  const rows = await db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.id, id))).returning({ id: webhookEndpoints.id });
+export async function deleteEndpoint(db: Db, organizationId: string, id: string): Promise<boolean> {
+  const rows = await db.delete(webhookEndpoints).where(and(eq(webhookEndpoints.organizationId, organizationId), eq(webhookEndpoints.id, id))).returning({ id: webhookEndpoints.id });
   return rows.length > 0;
 }
 
-/** The enabled endpoints of `userId` subscribed to `type`. */
-export function subscribedEndpoints(db: Db, userId: string, type: string): Promise<{ id: string }[]> {
+/** The enabled endpoints of `organizationId` subscribed to `type`. */
+export function subscribedEndpoints(db: Db, organizationId: string, type: string): Promise<{ id: string }[]> {
   return db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.userId, userId), eq(webhookEndpoints.enabled, true), sql`${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb`));
+    .where(and(eq(webhookEndpoints.organizationId, organizationId), eq(webhookEndpoints.enabled, true), sql`${webhookEndpoints.events} @> ${JSON.stringify([type])}::jsonb`));
 }
 
 export async function insertDeliveries(
   db: Db,
-  rows: { userId: string; endpointId: string; messageId: string; eventType: string; payload: string }[],
+  rows: { organizationId: string; endpointId: string; messageId: string; eventType: string; payload: string }[],
 ): Promise<DeliveryRow[]> {
   if (rows.length === 0) return [];
   return db.insert(webhookDeliveries).values(rows).returning();
 }
 
-export function listDeliveries(db: Db, userId: string, endpointId: string, limit: number): Promise<DeliveryRow[]> {
+export function listDeliveries(db: Db, organizationId: string, endpointId: string, limit: number): Promise<DeliveryRow[]> {
   return db
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.userId, userId), eq(webhookDeliveries.endpointId, endpointId)))
+    .where(and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.endpointId, endpointId)))
     .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
     .limit(limit);
 }
 
-export async function findDelivery(db: Db, userId: string, id: string): Promise<DeliveryRow | null> {
-  const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.userId, userId), eq(webhookDeliveries.id, id)));
+export async function findDelivery(db: Db, organizationId: string, id: string): Promise<DeliveryRow | null> {
+  const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.id, id)));
   return row ?? null;
 }
 

@@ -10,36 +10,36 @@ const params = z.object({ id: z.string() });
 export const webhooksRoutes: FastifyPluginAsync<{ service: WebhooksService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/webhooks", async (req) => service.list(req.user.id));
+  app.get("/api/webhooks", async (req) => service.list(req.actor.organizationId));
 
   app.post("/api/webhooks", { schema: { body: webhookInputSchema } }, async (req, reply) => {
     reply.status(201);
-    return service.create(req.user.id, req.body);
+    return service.create(req.actor.organizationId, req.body);
   });
 
-  app.get("/api/webhooks/:id", { schema: { params } }, async (req) => service.get(req.user.id, req.params.id));
+  app.get("/api/webhooks/:id", { schema: { params } }, async (req) => service.get(req.actor.organizationId, req.params.id));
 
-  app.patch("/api/webhooks/:id", { schema: { params, body: webhookUpdateSchema } }, async (req) => service.update(req.user.id, req.params.id, req.body));
+  app.patch("/api/webhooks/:id", { schema: { params, body: webhookUpdateSchema } }, async (req) => service.update(req.actor.organizationId, req.params.id, req.body));
 
   app.delete("/api/webhooks/:id", { schema: { params } }, async (req, reply) => {
-    await service.remove(req.user.id, req.params.id);
+    await service.remove(req.actor.organizationId, req.params.id);
     return reply.status(204).send();
   });
 
   // POST: the answer holds the secret, which no cache or prefetch should keep.
-  app.post("/api/webhooks/:id/reveal", { schema: { params } }, async (req) => service.reveal(req.user.id, req.params.id));
+  app.post("/api/webhooks/:id/reveal", { schema: { params } }, async (req) => service.reveal(req.actor.organizationId, req.params.id));
 
-  app.post("/api/webhooks/:id/rotate", { schema: { params } }, async (req) => service.rotate(req.user.id, req.params.id));
+  app.post("/api/webhooks/:id/rotate", { schema: { params } }, async (req) => service.rotate(req.actor.organizationId, req.params.id));
 
   app.post("/api/webhooks/:id/test", { schema: { params } }, async (req, reply) => {
     reply.status(202);
-    return service.sendTest(req.user.id, req.params.id);
+    return service.sendTest(req.actor.organizationId, req.params.id);
   });
 
-  app.get("/api/webhooks/:id/deliveries", { schema: { params } }, async (req) => service.deliveries(req.user.id, req.params.id));
+  app.get("/api/webhooks/:id/deliveries", { schema: { params } }, async (req) => service.deliveries(req.actor.organizationId, req.params.id));
 
   app.post("/api/webhooks/deliveries/:id/resend", { schema: { params } }, async (req, reply) => {
     reply.status(202);
-    return service.resend(req.user.id, req.params.id);
+    return service.resend(req.actor.organizationId, req.params.id);
   });
 };

@@ -32,21 +32,21 @@ import * as repo from "./webhooks.repo.ts";
 export const DELIVER_JOB = "webhooks.deliver";
 
 export interface WebhooksService {
-  list(userId: string): Promise<WebhookEndpoint[]>;
-  get(userId: string, id: string): Promise<WebhookEndpoint>;
-  create(userId: string, input: WebhookInput): Promise<WebhookWithSecret>;
-  update(userId: string, id: string, patch: WebhookUpdate): Promise<WebhookEndpoint>;
-  remove(userId: string, id: string): Promise<void>;
-  reveal(userId: string, id: string): Promise<WebhookWithSecret>;
-  rotate(userId: string, id: string): Promise<WebhookWithSecret>;
-  sendTest(userId: string, id: string): Promise<WebhookDelivery>;
-  deliveries(userId: string, id: string): Promise<WebhookDelivery[]>;
-  resend(userId: string, deliveryId: string): Promise<WebhookDelivery>;
+  list(organizationId: string): Promise<WebhookEndpoint[]>;
+  get(organizationId: string, id: string): Promise<WebhookEndpoint>;
+  create(organizationId: string, input: WebhookInput): Promise<WebhookWithSecret>;
+  update(organizationId: string, id: string, patch: WebhookUpdate): Promise<WebhookEndpoint>;
+  remove(organizationId: string, id: string): Promise<void>;
+  reveal(organizationId: string, id: string): Promise<WebhookWithSecret>;
+  rotate(organizationId: string, id: string): Promise<WebhookWithSecret>;
+  sendTest(organizationId: string, id: string): Promise<WebhookDelivery>;
+  deliveries(organizationId: string, id: string): Promise<WebhookDelivery[]>;
+  resend(organizationId: string, deliveryId: string): Promise<WebhookDelivery>;
   /**
-   * Stores `type` with `data` for every enabled endpoint of `userId` subscribed to it, then queues
+   * Stores `type` with `data` for every enabled endpoint of `organizationId` subscribed to it, then queues
    * their delivery. Resolves once stored; never throws into the caller's path (logs instead).
    */
-  emit(userId: string, type: WebhookEmittedType, data: unknown): Promise<void>;
+  emit(organizationId: string, type: WebhookEmittedType, data: unknown): Promise<void>;
 }
 
 export interface WebhooksDeps {
@@ -100,8 +100,8 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
     assertIpLiteralAllowed(url.hostname);
   }
 
-  async function findOr404(userId: string, id: string) {
-    const row = isUuid(id) ? await repo.findEndpoint(db, userId, id) : null;
+  async function findOr404(organizationId: string, id: string) {
+    const row = isUuid(id) ? await repo.findEndpoint(db, organizationId, id) : null;
     if (!row) throw notFound("Webhook endpoint");
     return row;
   }
@@ -113,12 +113,12 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
     await jobs.send(DELIVER_JOB, { deliveryId: delivery.id }, { key: `${delivery.id}:${delivery.attempts}` });
   }
 
-  async function store(userId: string, endpointIds: string[], type: WebhookEmittedType, data: unknown) {
+  async function store(organizationId: string, endpointIds: string[], type: WebhookEmittedType, data: unknown) {
     const body: WebhookPayload = { type, timestamp: new Date().toISOString(), data };
     const payload = JSON.stringify(body);
     const rows = await repo.insertDeliveries(
       db,
-      endpointIds.map((endpointId) => ({ userId, endpointId, messageId: newMessageId(), eventType: type, payload })),
+      endpointIds.map((endpointId) => ({ organizationId, endpointId, messageId: newMessageId(), eventType: type, payload })),
     );
     for (const row of rows) await queue(row);
     return rows;
@@ -162,18 +162,18 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
   jobs.register(DELIVER_JOB, deliver, { concurrency: 8, retryDelaysMs: delays, timeoutMs: 60_000 });
 
   return {
-    async list(userId) {
-      return (await repo.listEndpoints(db, userId)).map(toEndpoint);
+    async list(organizationId) {
+      return (await repo.listEndpoints(db, organizationId)).map(toEndpoint);
     },
 
-    async get(userId, id) {
-      return toEndpoint(await findOr404(userId, id));
+    async get(organizationId, id) {
+      return toEndpoint(await findOr404(organizationId, id));
     },
 
-    async create(userId, input) {
+    async create(organizationId, input) {
       checkUrl(input.url);
-      if ((await repo.countEndpoints(db, userId)) >= MAX_WEBHOOK_ENDPOINTS) throw new AppError(409, "too_many_webhooks", WEBHOOK_MESSAGES.tooMany);
-      const row = await repo.insertEndpoint(db, userId, {
+      if ((await repo.countEndpoints(db, organizationId)) >= MAX_WEBHOOK_ENDPOINTS) throw new AppError(409, "too_many_webhooks", WEBHOOK_MESSAGES.tooMany);
+      const row = await repo.insertEndpoint(db, organizationId, {
         url: input.url,
         events: input.events,
         description: input.description ?? null,
@@ -183,10 +183,10 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       return withSecret(row);
     },
 
-    async update(userId, id, patch) {
-      await findOr404(userId, id);
+    async update(organizationId, id, patch) {
+      await findOr404(organizationId, id);
       if (patch.url !== undefined) checkUrl(patch.url);
-      const row = await repo.updateEndpoint(db, userId, id, {
+      const row = await repo.updateEndpoint(db, organizationId, id, {
         url: patch.url,
         events: patch.events,
         description: patch.description,
@@ -198,34 +198,34 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       return toEndpoint(row);
     },
 
-    async remove(userId, id) {
-      if (!isUuid(id) || !(await repo.deleteEndpoint(db, userId, id))) throw notFound("Webhook endpoint");
+    async remove(organizationId, id) {
+      if (!isUuid(id) || !(await repo.deleteEndpoint(db, organizationId, id))) throw notFound("Webhook endpoint");
     },
 
-    async reveal(userId, id) {
-      return withSecret(await findOr404(userId, id));
+    async reveal(organizationId, id) {
+      return withSecret(await findOr404(organizationId, id));
     },
 
-    async rotate(userId, id) {
-      await findOr404(userId, id);
-      const row = await repo.updateEndpoint(db, userId, id, { secretEncrypted: secrets.encrypt(newWebhookSecret()) });
+    async rotate(organizationId, id) {
+      await findOr404(organizationId, id);
+      const row = await repo.updateEndpoint(db, organizationId, id, { secretEncrypted: secrets.encrypt(newWebhookSecret()) });
       if (!row) throw notFound("Webhook endpoint");
       return withSecret(row);
     },
 
-    async sendTest(userId, id) {
-      const endpoint = await findOr404(userId, id);
-      const [row] = await store(userId, [endpoint.id], WEBHOOK_TEST_EVENT, { message: "A test event from Switchboard", endpoint_id: endpoint.id });
+    async sendTest(organizationId, id) {
+      const endpoint = await findOr404(organizationId, id);
+      const [row] = await store(organizationId, [endpoint.id], WEBHOOK_TEST_EVENT, { message: "A test event from Switchboard", endpoint_id: endpoint.id });
       return toDelivery(row!);
     },
 
-    async deliveries(userId, id) {
-      await findOr404(userId, id);
-      return (await repo.listDeliveries(db, userId, id, WEBHOOK_DELIVERIES_SHOWN)).map(toDelivery);
+    async deliveries(organizationId, id) {
+      await findOr404(organizationId, id);
+      return (await repo.listDeliveries(db, organizationId, id, WEBHOOK_DELIVERIES_SHOWN)).map(toDelivery);
     },
 
-    async resend(userId, deliveryId) {
-      const row = isUuid(deliveryId) ? await repo.findDelivery(db, userId, deliveryId) : null;
+    async resend(organizationId, deliveryId) {
+      const row = isUuid(deliveryId) ? await repo.findDelivery(db, organizationId, deliveryId) : null;
       if (!row) throw notFound("Delivery");
       await repo.updateDelivery(db, row.id, { status: "pending", nextAttemptAt: new Date() });
       const updated = { ...row, status: "pending" as const, nextAttemptAt: new Date() };
@@ -233,10 +233,10 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       return toDelivery(updated);
     },
 
-    async emit(userId, type, data) {
+    async emit(organizationId, type, data) {
       try {
-        const endpoints = await repo.subscribedEndpoints(db, userId, type);
-        if (endpoints.length > 0) await store(userId, endpoints.map((e) => e.id), type, data);
+        const endpoints = await repo.subscribedEndpoints(db, organizationId, type);
+        if (endpoints.length > 0) await store(organizationId, endpoints.map((e) => e.id), type, data);
       } catch (err) {
         logger.error({ err, type }, "storing a webhook event failed");
       }

@@ -81,7 +81,7 @@ describe("the live board under a board that stopped reading", () => {
     let listener: SupervisionListener | null = null;
     const board = new LiveBoard({ watchBoard: (l) => ((listener = l), () => {}), supervisedBy: () => [] });
     board.open("user-1", server);
-    const supervision = { userId: "user-1", callId: "call-1" } as Parameters<SupervisionListener["changed"]>[0];
+    const supervision = { organizationId: "user-1", callId: "call-1" } as Parameters<SupervisionListener["changed"]>[0];
     const summary = { callId: "call-1", lastSaid: { speaker: "caller", text: "y".repeat(60_000) } } as unknown as Parameters<SupervisionListener["changed"]>[1];
     let peak = 0;
     for (let i = 0; i < 512 && server.readyState === WebSocket.OPEN; i += 1) {

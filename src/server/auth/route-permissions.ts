@@ -1,0 +1,112 @@
+/**
+ * Who may call each authenticated route: one table, read whole when a role's powers are in
+ * question. `requireUser` refuses a request whose role lacks the route's permission (403 in the
+ * words of src/shared/roles.ts), sockets included (their upgrade is a GET). An authenticated route
+ * missing here stops the server at start-up, so none is left open by omission.
+ */
+import type { Permission } from "../../shared/roles.ts";
+
+export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
+  // Assistants, their versions, tools, test calls
+  "GET /api/assistants/defaults": "read",
+  "GET /api/assistants": "read",
+  "GET /api/assistants/:id": "read",
+  "POST /api/assistants": "build",
+  "PATCH /api/assistants/:id": "build",
+  "DELETE /api/assistants/:id": "build",
+  "GET /api/assistants/:id/versions": "read",
+  "GET /api/assistants/:id/versions/:n": "read",
+  "POST /api/assistants/:id/publish": "build",
+  "POST /api/assistants/:id/rollback": "build",
+  "GET /api/tools": "read",
+  "GET /api/tools/:id": "read",
+  "POST /api/tools": "build",
+  "PATCH /api/tools/:id": "build",
+  "DELETE /api/tools/:id": "build",
+  "POST /api/tools/:id/execute": "build",
+  "POST /api/calls/test-session": "build",
+  "GET /api/calls/live": "build",
+
+  // Calls, recordings, analysis, the live board
+  "GET /api/calls": "read",
+  "GET /api/calls/stats": "read",
+  "GET /api/calls/:id": "read",
+  "GET /api/calls/export.csv": "supervise",
+  "GET /api/calls/:id/recording": "supervise",
+  "DELETE /api/calls/:id": "deleteCalls",
+  "POST /api/calls/:id/analysis": "supervise",
+  "POST /api/assistants/:id/analysis-runs": "supervise",
+  "GET /api/assistants/:id/analysis-runs/latest": "read",
+  "GET /api/assistants/:id/analysis-runs/:runId": "read",
+  "GET /api/live/board": "supervise",
+  "GET /api/live/calls/:callId": "supervise",
+
+  // Outbound calls and campaigns
+  "POST /api/calls/outbound": "build",
+  "GET /api/campaigns": "read",
+  "GET /api/campaigns/:id": "read",
+  "GET /api/campaigns/:id/contacts": "read",
+  "GET /api/campaigns/:id/contacts.csv": "read",
+  "POST /api/campaigns": "build",
+  "POST /api/campaigns/:id/:action": "build",
+  "GET /api/dnc": "read",
+  "POST /api/dnc": "build",
+  "DELETE /api/dnc/:phone": "build",
+
+  // Phone numbers: linking is building, buying and releasing cost money
+  "GET /api/phone-numbers": "read",
+  "GET /api/telephony/reachability": "read",
+  "POST /api/phone-numbers": "numbers",
+  "PATCH /api/phone-numbers/:id": "build",
+  "DELETE /api/phone-numbers/:id": "numbers",
+
+  // The organisation's settings
+  "GET /api/credentials/:name": "credentials",
+  "PUT /api/credentials/:name": "credentials",
+  "PUT /api/credentials/twilio": "credentials",
+  "DELETE /api/credentials/:name": "credentials",
+  "GET /api/settings/retention": "read",
+  "PUT /api/settings/retention": "settings",
+  "GET /api/settings/calls": "read",
+  "PUT /api/settings/calls": "settings",
+  "GET /api/webhooks": "webhooks",
+  "GET /api/webhooks/:id": "webhooks",
+  "GET /api/webhooks/:id/deliveries": "webhooks",
+  "POST /api/webhooks": "webhooks",
+  "PATCH /api/webhooks/:id": "webhooks",
+  "DELETE /api/webhooks/:id": "webhooks",
+  "POST /api/webhooks/:id/reveal": "webhooks",
+  "POST /api/webhooks/:id/rotate": "webhooks",
+  "POST /api/webhooks/:id/test": "webhooks",
+  "POST /api/webhooks/deliveries/:id/resend": "webhooks",
+  "GET /api/api-keys": "apiKeys",
+  "POST /api/api-keys": "apiKeys",
+  "DELETE /api/api-keys/:id": "apiKeys",
+
+  // The team
+  "GET /api/organizations": "read",
+  "POST /api/organizations/:id/switch": "read",
+  "GET /api/organization": "read",
+  "PATCH /api/organization": "team",
+  "GET /api/team/members": "read",
+  "PATCH /api/team/members/:userId": "team",
+  "DELETE /api/team/members/:userId": "team",
+  "GET /api/team/invitations": "team",
+  "POST /api/team/invitations": "team",
+  "DELETE /api/team/invitations/:id": "team",
+  "POST /api/team/invitations/accept": "read",
+  "GET /api/audit-log": "audit",
+  "GET /api/audit-log.csv": "audit",
+
+  // One's own account (every member has one)
+  "GET /api/account": "read",
+  "PATCH /api/account/name": "read",
+  "POST /api/account/password": "read",
+  "DELETE /api/account": "read",
+  "GET /api/demo-requests": "read",
+};
+
+/** The permission of a route by its method and URL pattern (HEAD is its GET). */
+export function permissionOf(method: string, url: string): Permission | undefined {
+  return ROUTE_PERMISSIONS[`${method === "HEAD" ? "GET" : method} ${url}`];
+}

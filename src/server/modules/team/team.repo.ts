@@ -1,0 +1,169 @@
+import { randomUUID } from "node:crypto";
+import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
+import type { Role } from "../../../shared/roles.ts";
+import type { Db } from "../../db/client.ts";
+import { invitation, member, organization, session, user } from "../../db/schema.ts";
+
+export interface Membership {
+  organizationId: string;
+  organizationName: string;
+  role: Role;
+}
+
+/** SQL of organisations, members and invitations; every query names the organisation or the user. */
+export function createTeamRepo(db: Db) {
+  return {
+    /**
+     * The team a new user owns. It takes the user's id (as the migration gave every existing
+     * user's team), so a user's first organisation is found without a lookup table.
+     */
+    async createPersonal(userId: string, name: string): Promise<void> {
+      const id = (await db.select({ id: organization.id }).from(organization).where(eq(organization.id, userId))).length ? randomUUID() : userId;
+      await db.transaction(async (tx) => {
+        await tx.insert(organization).values({ id, name: `${name}'s team`, slug: id });
+        await tx.insert(member).values({ id: randomUUID(), organizationId: id, userId, role: "owner" });
+      });
+    },
+
+    /** The user's membership in `preferred` if they have one, else in their oldest organisation. */
+    async membership(userId: string, preferred: string | null): Promise<Membership | null> {
+      const [row] = await db
+        .select({ organizationId: member.organizationId, organizationName: organization.name, role: member.role })
+        .from(member)
+        .innerJoin(organization, eq(organization.id, member.organizationId))
+        .where(eq(member.userId, userId))
+        .orderBy(desc(sql`${member.organizationId} = ${preferred ?? ""}`), asc(member.createdAt))
+        .limit(1);
+      return row ?? null;
+    },
+
+    async memberships(userId: string): Promise<Membership[]> {
+      return db
+        .select({ organizationId: member.organizationId, organizationName: organization.name, role: member.role })
+        .from(member)
+        .innerJoin(organization, eq(organization.id, member.organizationId))
+        .where(eq(member.userId, userId))
+        .orderBy(asc(organization.name), asc(member.createdAt));
+    },
+
+    async setActive(sessionId: string, organizationId: string): Promise<void> {
+      await db.update(session).set({ activeOrganizationId: organizationId }).where(eq(session.id, sessionId));
+    },
+
+    async rename(organizationId: string, name: string): Promise<void> {
+      await db.update(organization).set({ name }).where(eq(organization.id, organizationId));
+    },
+
+    async members(organizationId: string) {
+      return db
+        .select({ userId: member.userId, name: user.name, email: user.email, role: member.role, createdAt: member.createdAt })
+        .from(member)
+        .innerJoin(user, eq(user.id, member.userId))
+        .where(eq(member.organizationId, organizationId))
+        .orderBy(asc(member.createdAt));
+    },
+
+    async roleOf(organizationId: string, userId: string): Promise<Role | null> {
+      const [row] = await db.select({ role: member.role }).from(member).where(and(eq(member.organizationId, organizationId), eq(member.userId, userId)));
+      return row?.role ?? null;
+    },
+
+    async owners(organizationId: string): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(member).where(and(eq(member.organizationId, organizationId), eq(member.role, "owner")));
+      return row?.n ?? 0;
+    },
+
+    async setRole(organizationId: string, userId: string, role: Role): Promise<void> {
+      await db.update(member).set({ role }).where(and(eq(member.organizationId, organizationId), eq(member.userId, userId)));
+    },
+
+    async remove(organizationId: string, userId: string): Promise<void> {
+      await db.delete(member).where(and(eq(member.organizationId, organizationId), eq(member.userId, userId)));
+    },
+
+    async isMemberByEmail(organizationId: string, email: string): Promise<boolean> {
+      const rows = await db
+        .select({ id: member.id })
+        .from(member)
+        .innerJoin(user, eq(user.id, member.userId))
+        .where(and(eq(member.organizationId, organizationId), sql`lower(${user.email}) = ${email}`));
+      return rows.length > 0;
+    },
+
+    async pendingInvitations(organizationId: string, now: Date) {
+      return db
+        .select({
+          id: invitation.id,
+          email: invitation.email,
+          role: invitation.role,
+          invitedBy: user.name,
+          expiresAt: invitation.expiresAt,
+          createdAt: invitation.createdAt,
+        })
+        .from(invitation)
+        .leftJoin(user, eq(user.id, invitation.inviterId))
+        .where(and(eq(invitation.organizationId, organizationId), eq(invitation.status, "pending"), gt(invitation.expiresAt, now)))
+        .orderBy(desc(invitation.createdAt));
+    },
+
+    async hasPendingInvitation(organizationId: string, email: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .select({ id: invitation.id })
+        .from(invitation)
+        .where(and(eq(invitation.organizationId, organizationId), eq(invitation.email, email), eq(invitation.status, "pending"), gt(invitation.expiresAt, now)));
+      return rows.length > 0;
+    },
+
+    /** Any organisation's pending invitation for the address (the `invite` sign-up policy). */
+    async invitedAnywhere(email: string, now: Date): Promise<boolean> {
+      const rows = await db
+        .select({ id: invitation.id })
+        .from(invitation)
+        .where(and(eq(invitation.email, email.toLowerCase()), eq(invitation.status, "pending"), gt(invitation.expiresAt, now)))
+        .limit(1);
+      return rows.length > 0;
+    },
+
+    async insertInvitation(values: { id: string; organizationId: string; email: string; role: Role; inviterId: string | null; expiresAt: Date }): Promise<void> {
+      await db.insert(invitation).values(values);
+    },
+
+    async cancelInvitation(organizationId: string, id: string): Promise<boolean> {
+      const rows = await db
+        .update(invitation)
+        .set({ status: "canceled" })
+        .where(and(eq(invitation.organizationId, organizationId), eq(invitation.id, id), eq(invitation.status, "pending")))
+        .returning({ id: invitation.id });
+      return rows.length > 0;
+    },
+
+    async invitation(id: string) {
+      const [row] = await db.select().from(invitation).where(eq(invitation.id, id));
+      return row ?? null;
+    },
+
+    /** Marks the invitation used and adds the member, once: a second use finds it no longer pending. */
+    async accept(id: string, userId: string): Promise<{ organizationId: string } | null> {
+      return db.transaction(async (tx) => {
+        const [used] = await tx
+          .update(invitation)
+          .set({ status: "accepted" })
+          .where(and(eq(invitation.id, id), eq(invitation.status, "pending")))
+          .returning({ organizationId: invitation.organizationId, role: invitation.role });
+        if (!used) return null;
+        await tx
+          .insert(member)
+          .values({ id: randomUUID(), organizationId: used.organizationId, userId, role: used.role })
+          .onConflictDoNothing();
+        return { organizationId: used.organizationId };
+      });
+    },
+
+    async userCount(): Promise<number> {
+      const [row] = await db.select({ n: count() }).from(user);
+      return row?.n ?? 0;
+    },
+  };
+}
+
+export type TeamRepo = ReturnType<typeof createTeamRepo>;

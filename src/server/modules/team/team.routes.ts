@@ -1,0 +1,54 @@
+import type { FastifyPluginAsync } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { acceptInvitationSchema, changeRoleSchema, inviteSchema, renameOrganizationSchema, type CurrentMembership } from "../../../shared/team.ts";
+import type { TeamService } from "./team.service.ts";
+
+const userParams = z.object({ userId: z.string().max(200) });
+const idParams = z.object({ id: z.string().max(200) });
+const sessionOnly = { sessionOnly: true } as const;
+
+/** /api/organizations, /api/organization and /api/team: the organisation, its members and invitations. */
+export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (plugin, { service }) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+
+  // Where the signed-in person works, and the others they can switch to (a session's choice).
+  app.get("/api/organizations", { config: sessionOnly }, async (req) => service.organizations(req.user.id, req.actor.organizationId));
+  app.post("/api/organizations/:id/switch", { schema: { params: idParams }, config: sessionOnly }, async (req, reply) => {
+    await service.switchTo(req.user.id, req.sessionId, req.params.id);
+    return reply.status(204).send();
+  });
+
+  app.get("/api/organization", async (req): Promise<CurrentMembership> => {
+    const [current] = (await service.organizations(req.actor.userId ?? "", req.actor.organizationId)).filter((o) => o.current);
+    return { organization: { id: req.actor.organizationId, name: current?.name ?? "" }, role: req.actor.role };
+  });
+  app.patch("/api/organization", { schema: { body: renameOrganizationSchema } }, async (req, reply) => {
+    await service.rename(req.actor, req.body.name);
+    return reply.status(204).send();
+  });
+
+  app.get("/api/team/members", async (req) => service.members(req.actor));
+  app.patch("/api/team/members/:userId", { schema: { params: userParams, body: changeRoleSchema } }, async (req, reply) => {
+    await service.changeRole(req.actor, req.params.userId, req.body.role);
+    return reply.status(204).send();
+  });
+  app.delete("/api/team/members/:userId", { schema: { params: userParams } }, async (req, reply) => {
+    await service.removeMember(req.actor, req.params.userId);
+    return reply.status(204).send();
+  });
+
+  app.get("/api/team/invitations", async (req) => service.invitations(req.actor));
+  app.post("/api/team/invitations", { schema: { body: inviteSchema } }, async (req, reply) => {
+    reply.status(201);
+    return service.invite(req.actor, req.body);
+  });
+  app.delete("/api/team/invitations/:id", { schema: { params: idParams } }, async (req, reply) => {
+    await service.revokeInvitation(req.actor, req.params.id);
+    return reply.status(204).send();
+  });
+  // A person accepts for themselves, so a session only.
+  app.post("/api/team/invitations/accept", { schema: { body: acceptInvitationSchema }, config: sessionOnly }, async (req) =>
+    service.accept(req.user, req.sessionId, req.body.token),
+  );
+};

@@ -1,0 +1,81 @@
+import { z } from "zod";
+import { roleSchema, type Role } from "./roles.js";
+
+/** An invitation link works this long (spec: 7 days). */
+export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
+
+export const TEAM_MESSAGES = {
+  memberNotFound: "Member not found",
+  invitationNotFound: "Invitation not found",
+  lastOwner: "An organisation needs an owner: make another member an owner first.",
+  ownerOnly: "Only owners can make or change owners.",
+  alreadyMember: "This person is already a member.",
+  alreadyInvited: "This address already has a pending invitation.",
+  invitationInvalid: "This invitation link is not valid. Ask for a new one.",
+  invitationExpired: "This invitation has expired. Ask for a new one.",
+  invitationOtherEmail: "This invitation is for another e-mail address. Sign in with that address.",
+  invited: "Invitation sent",
+  invitedNoMail: "Invitation created: copy the link and send it",
+  linkCopied: "Link copied",
+  roleChanged: "Role changed",
+  memberRemoved: "Member removed",
+  invitationRevoked: "Invitation revoked",
+  organizationRenamed: "Organisation renamed",
+  switched: "Switched organisation",
+  nameRequired: "Name is required",
+  signupClosed: "Sign-up on this server is by invitation only.",
+  signupDomain: "Sign-up on this server is open to its organisation's e-mail addresses only.",
+} as const;
+
+export const inviteSchema = z.object({
+  email: z.email("Please enter a valid email address").max(320).transform((e) => e.toLowerCase()),
+  role: roleSchema,
+});
+export type InviteInput = z.infer<typeof inviteSchema>;
+
+export const changeRoleSchema = z.object({ role: roleSchema });
+export const acceptInvitationSchema = z.object({ token: z.string().min(1, TEAM_MESSAGES.invitationInvalid).max(200) });
+export const renameOrganizationSchema = z.object({
+  name: z.string({ error: TEAM_MESSAGES.nameRequired }).trim().min(1, TEAM_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+});
+
+export interface OrganizationItem {
+  id: string;
+  name: string;
+  role: Role;
+  current: boolean;
+}
+
+export interface TeamMember {
+  user_id: string;
+  name: string;
+  email: string;
+  role: Role;
+  joined_at: string;
+}
+
+export interface TeamInvitation {
+  id: string;
+  email: string;
+  role: Role;
+  invited_by: string | null;
+  expires_at: string;
+  created_at: string;
+}
+
+/** `POST /api/team/invitations`: the link is shown once, to copy when no e-mail was sent. */
+export interface CreatedInvitation {
+  id: string;
+  url: string;
+  expires_at: string;
+  emailed: boolean;
+}
+
+/** What the app needs about who is working where (the sidebar, and what to hide). */
+export interface CurrentMembership {
+  organization: { id: string; name: string };
+  role: Role;
+}
+
+/** `SIGNUP`: who may create an account on this server. */
+export type SignupPolicy = { mode: "open" } | { mode: "invite" } | { mode: "domain"; domains: string[] };
