@@ -74,7 +74,7 @@ describe("POST /api/assistants", () => {
     const body = res.json() as Assistant;
     expect(body).toEqual({
       id: expect.any(String),
-      user_id: file.users.Alice.organizationId,
+      organization_id: file.users.Alice.organizationId,
       name: "Front desk",
       description: null,
       first_message: null,

@@ -102,7 +102,7 @@ describe("GET /api/calls", () => {
     expect(calls[1]).toMatchObject({ type: "Real", status: "in_progress", duration_ms: null });
     expect(await detail(carol, older.id)).toEqual({
       ...calls[2],
-      user_id: carol.organizationId,
+      organization_id: carol.organizationId,
       recording_url: null,
       caller_number: null,
       call_sid: null,
@@ -172,7 +172,7 @@ describe("GET /api/calls/:id", () => {
     const mine = await insertCall(file.users.Alice.organizationId, { endTime: at("2026-03-14T15:05:00Z"), endedReason: "Sheet closed", cost: 0.05 });
     const ok = await as(file.app, file.users.Alice).get(`/api/calls/${mine.id}`);
     expect(ok.statusCode).toBe(200);
-    expect(ok.json()).toMatchObject({ id: mine.id, user_id: file.users.Alice.organizationId, ended_reason: "Sheet closed", cost: 0.05 });
+    expect(ok.json()).toMatchObject({ id: mine.id, organization_id: file.users.Alice.organizationId, ended_reason: "Sheet closed", cost: 0.05 });
 
     for (const [who, id] of [
       [file.users.Bob, mine.id],

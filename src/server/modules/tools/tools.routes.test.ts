@@ -62,7 +62,7 @@ describe("create, read, list", () => {
     });
     const created = await create(user, payload);
     expect(created).toMatchObject({
-      user_id: user.organizationId,
+      organization_id: user.organizationId,
       name: "Order lookup",
       description: "Finds an order by its number",
       type: "API",

@@ -1,0 +1,187 @@
+import { describe, expect, it } from "vitest";
+import { TEAM_MESSAGES, type OrganizationItem, type TeamInvitation, type TeamMember } from "../../../shared/team.ts";
+import { PERMISSIONS } from "../../../shared/roles.ts";
+import { buildTestApp, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { newAccount, signUp, injectPost } from "../../../../tests/sign-up.ts";
+import { joinAs } from "../../../../tests/team.ts";
+
+let now = new Date("2026-11-25T12:00:00Z");
+const file = useTestApp({ deps: { clock: () => now } });
+const tokenOf = (url: string) => new URL(url).searchParams.get("token")!;
+
+async function invite(owner: { cookie: string }, email: string, role = "builder") {
+  const res = await file.as(owner).post("/api/team/invitations", { email, role });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as { id: string; url: string; expires_at: string; emailed: boolean };
+}
+
+describe("organisations", () => {
+  it("sign-up makes the user the owner of their own team, the one they work in", async () => {
+    const ada = await signUpAndLogIn(file.app, "Ada Lovelace");
+    const res = await file.as(ada).get("/api/organizations");
+    expect(res.json()).toEqual([{ id: ada.organizationId, name: "Ada Lovelace's team", role: "owner", current: true }] satisfies OrganizationItem[]);
+    expect((await file.as(ada).get("/api/organization")).json()).toEqual({ organization: { id: ada.organizationId, name: "Ada Lovelace's team" }, role: "owner" });
+    expect((await file.as(ada).patch("/api/organization", { name: "Front office" })).statusCode).toBe(204);
+    expect((await file.as(ada).get("/api/organization")).json()).toMatchObject({ organization: { name: "Front office" } });
+  });
+
+  it("a member works in the team they joined, switches back to their own, and cannot switch into another", async () => {
+    const owner = await signUpAndLogIn(file.app, "Olive Owner");
+    const stranger = await signUpAndLogIn(file.app, "Sam Stranger");
+    const shared = (await file.as(owner).post("/api/assistants", { name: "Front desk" })).json() as { id: string };
+    const builder = await joinAs(file.app, owner, "builder", "Bea Builder");
+
+    // The accepted invitation made the team current: its assistants are the member's to edit.
+    expect(((await file.as(builder).get("/api/assistants")).json() as { id: string }[]).map((a) => a.id)).toEqual([shared.id]);
+    expect((await file.as(builder).patch(`/api/assistants/${shared.id}`, { name: "Reception" })).statusCode).toBe(200);
+    const created = (await file.as(builder).post("/api/assistants", { name: "Made by Bea" })).json() as { id: string };
+    expect(((await file.as(owner).get("/api/assistants")).json() as { id: string }[]).map((a) => a.id).sort()).toEqual([shared.id, created.id].sort());
+
+    const orgs = (await file.as(builder).get("/api/organizations")).json() as OrganizationItem[];
+    const own = orgs.find((o) => o.role === "owner")!;
+    expect(orgs.find((o) => o.current)).toMatchObject({ id: owner.organizationId, role: "builder" });
+    expect((await file.as(builder).post(`/api/organizations/${own.id}/switch`)).statusCode).toBe(204);
+    expect((await file.as(builder).get("/api/assistants")).json()).toEqual([]);
+    expect((await file.as(builder).get(`/api/assistants/${shared.id}`)).statusCode).toBe(404);
+
+    expect((await file.as(builder).post(`/api/organizations/${stranger.organizationId}/switch`)).statusCode).toBe(404);
+    expect((await file.as(builder).get("/api/assistants")).json()).toEqual([]);
+  });
+});
+
+describe("invitations", () => {
+  it("are single-use, for the invited address only, revocable, and expire after 7 days", async () => {
+    const owner = await signUpAndLogIn(file.app, "Iris Inviter");
+    const invitee = await signUpAndLogIn(file.app, "Ivan Invitee");
+    const other = await signUpAndLogIn(file.app, "Oscar Other");
+
+    const first = await invite(owner, invitee.email.toUpperCase(), "supervisor");
+    expect(first.emailed).toBe(false);
+    expect(Date.parse(first.expires_at) - now.getTime()).toBe(7 * 24 * 3600_000);
+    const listed = (await file.as(owner).get("/api/team/invitations")).json() as TeamInvitation[];
+    expect(listed).toEqual([expect.objectContaining({ id: first.id, email: invitee.email, role: "supervisor", invited_by: "Iris Inviter" })]);
+    expect(errorOf(await file.as(owner).post("/api/team/invitations", { email: invitee.email, role: "viewer" })).message).toBe(TEAM_MESSAGES.alreadyInvited);
+
+    const wrong = await file.as(other).post("/api/team/invitations/accept", { token: tokenOf(first.url) });
+    expect(wrong.statusCode).toBe(403);
+    expect(errorOf(wrong).message).toBe(TEAM_MESSAGES.invitationOtherEmail);
+
+    expect((await file.as(invitee).post("/api/team/invitations/accept", { token: tokenOf(first.url) })).statusCode).toBe(200);
+    const again = await file.as(invitee).post("/api/team/invitations/accept", { token: tokenOf(first.url) });
+    expect(again.statusCode).toBe(404);
+    expect(errorOf(again).message).toBe(TEAM_MESSAGES.invitationInvalid);
+    const members = (await file.as(owner).get("/api/team/members")).json() as TeamMember[];
+    expect(members.map((m) => [m.name, m.role])).toEqual([
+      ["Iris Inviter", "owner"],
+      ["Ivan Invitee", "supervisor"],
+    ]);
+    expect(errorOf(await file.as(owner).post("/api/team/invitations", { email: invitee.email, role: "viewer" })).message).toBe(TEAM_MESSAGES.alreadyMember);
+
+    const revoked = await invite(owner, other.email);
+    expect((await file.as(owner).delete(`/api/team/invitations/${revoked.id}`)).statusCode).toBe(204);
+    expect((await file.as(other).post("/api/team/invitations/accept", { token: tokenOf(revoked.url) })).statusCode).toBe(404);
+
+    const late = await invite(owner, other.email);
+    now = new Date(now.getTime() + 7 * 24 * 3600_000 + 60_000);
+    const expired = await file.as(other).post("/api/team/invitations/accept", { token: tokenOf(late.url) });
+    expect(expired.statusCode).toBe(410);
+    expect(errorOf(expired).message).toBe(TEAM_MESSAGES.invitationExpired);
+    expect((await file.as(owner).get("/api/team/invitations")).json()).toEqual([]);
+  });
+});
+
+describe("members and roles", () => {
+  it("a role change or a removal takes effect at the next request", async () => {
+    const owner = await signUpAndLogIn(file.app, "Rita Owner");
+    const assistant = (await file.as(owner).post("/api/assistants", { name: "Desk" })).json() as { id: string };
+    const sup = await joinAs(file.app, owner, "supervisor", "Sid Supervisor");
+    expect((await file.as(sup).get("/api/calls/export.csv")).statusCode).toBe(200);
+    const edit = await file.as(sup).patch(`/api/assistants/${assistant.id}`, { name: "Mine now" });
+    expect(edit.statusCode).toBe(403);
+    expect(errorOf(edit)).toEqual({ code: "forbidden", message: PERMISSIONS.build.message });
+
+    expect((await file.as(owner).patch(`/api/team/members/${sup.userId}`, { role: "viewer" })).statusCode).toBe(204);
+    expect((await file.as(sup).get("/api/calls/export.csv")).statusCode).toBe(403);
+    expect((await file.as(sup).get(`/api/assistants/${assistant.id}`)).statusCode).toBe(200);
+
+    expect((await file.as(owner).delete(`/api/team/members/${sup.userId}`)).statusCode).toBe(204);
+    expect((await file.as(sup).get(`/api/assistants/${assistant.id}`)).statusCode).toBe(404);
+    expect(((await file.as(sup).get("/api/organization")).json() as { role: string }).role).toBe("owner");
+    expect((await file.as(owner).delete(`/api/team/members/${sup.userId}`)).statusCode).toBe(404);
+  });
+
+  it("keeps an owner: the last one can neither be demoted nor removed, and only owners make owners", async () => {
+    const owner = await signUpAndLogIn(file.app, "Leah Last");
+    const admin = await joinAs(file.app, owner, "admin", "Adam Admin");
+    for (const res of [
+      await file.as(owner).patch(`/api/team/members/${owner.userId}`, { role: "admin" }),
+      await file.as(owner).delete(`/api/team/members/${owner.userId}`),
+    ]) {
+      expect(res.statusCode).toBe(409);
+      expect(errorOf(res).message).toBe(TEAM_MESSAGES.lastOwner);
+    }
+    for (const res of [
+      await file.as(admin).patch(`/api/team/members/${admin.userId}`, { role: "owner" }),
+      await file.as(admin).patch(`/api/team/members/${owner.userId}`, { role: "viewer" }),
+      await file.as(admin).delete(`/api/team/members/${owner.userId}`),
+      await file.as(admin).post("/api/team/invitations", { email: "new-owner@example.com", role: "owner" }),
+    ]) {
+      expect(res.statusCode).toBe(403);
+      expect(errorOf(res).message).toBe(TEAM_MESSAGES.ownerOnly);
+    }
+    // Ownership passes on: make the admin an owner, then step down.
+    expect((await file.as(owner).patch(`/api/team/members/${admin.userId}`, { role: "owner" })).statusCode).toBe(204);
+    expect((await file.as(owner).patch(`/api/team/members/${owner.userId}`, { role: "admin" })).statusCode).toBe(204);
+    const members = (await file.as(admin).get("/api/team/members")).json() as TeamMember[];
+    expect(Object.fromEntries(members.map((m) => [m.name, m.role]))).toEqual({ "Leah Last": "admin", "Adam Admin": "owner" });
+  });
+
+  it("an account that is the only owner of a team with others cannot be deleted until it hands ownership on", async () => {
+    const owner = await signUpAndLogIn(file.app, "Della Deleter");
+    await joinAs(file.app, owner, "viewer", "Vic Viewer");
+    const res = await file.as(owner).request("DELETE", "/api/account", { password: owner.password });
+    expect(res.statusCode).toBe(409);
+    expect(errorOf(res).message).toBe("You are the only owner of Della Deleter's team: make another member an owner first.");
+    expect((await file.as(owner).get("/api/organization")).statusCode).toBe(200);
+  });
+
+  it("an API key acts as an admin of its organisation", async () => {
+    const owner = await signUpAndLogIn(file.app, "Kim Keys");
+    const key = ((await file.as(owner).post("/api/api-keys", { name: "CRM" })).json() as { key: string }).key;
+    const bearer = { authorization: `Bearer ${key}` };
+    const members = await file.app.inject({ method: "GET", url: "/api/team/members", headers: bearer });
+    expect((members.json() as TeamMember[]).map((m) => m.name)).toEqual(["Kim Keys"]);
+    const promote = await file.app.inject({ method: "POST", url: "/api/team/invitations", headers: bearer, payload: { email: "boss@example.com", role: "owner" } });
+    expect(promote.statusCode).toBe(403);
+  });
+});
+
+describe("who may sign up (SIGNUP)", () => {
+  it("invite: the first user of an empty server, then invited addresses only", async () => {
+    const { app } = await buildTestApp({ config: { SIGNUP: "invite" } });
+    try {
+      const first = await signUp(injectPost(app), newAccount("First Owner"));
+      const refused = await injectPost(app)("/api/auth/sign-up/email", newAccount("Walk In"));
+      expect(refused.status).toBe(403);
+      expect(JSON.parse(refused.body)).toMatchObject({ error: { message: TEAM_MESSAGES.signupClosed } });
+      const guest = newAccount("Invited Guest");
+      const invited = await app.inject({ method: "POST", url: "/api/team/invitations", headers: { cookie: first.cookie }, payload: { email: guest.email, role: "viewer" } });
+      expect(invited.statusCode).toBe(201);
+      await signUp(injectPost(app), guest);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it("domain: only the listed domains", async () => {
+    const { app } = await buildTestApp({ config: { SIGNUP: "domain:example.com" } });
+    try {
+      await signUp(injectPost(app), newAccount("Ex Ample"));
+      const outsider = await injectPost(app)("/api/auth/sign-up/email", { ...newAccount("Out Sider"), email: "out@elsewhere.org" });
+      expect(outsider.status).toBe(403);
+      expect(JSON.parse(outsider.body)).toMatchObject({ error: { message: TEAM_MESSAGES.signupDomain } });
+    } finally {
+      await app.close();
+    }
+  });
+});
