@@ -1,0 +1,103 @@
+import type { RouteOptions } from "fastify";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PERMISSIONS, ROLES, roleAtLeast, type Role } from "../../src/shared/roles.ts";
+import { buildTestApp, signUpAndLogIn, type TestApp } from "../harness.ts";
+import type { SignedUp } from "../sign-up.ts";
+import { joinAs } from "../team.ts";
+
+/**
+ * Every role × every authenticated route, from the team's role table: each role can do all that
+ * the roles below it can. Listed here by the lowest role allowed, independently of the server's
+ * own table; a route the app serves that is missing here fails the first test.
+ */
+const LOWEST: Record<Role, readonly string[]> = {
+  viewer: [
+    "GET /api/assistants/defaults", "GET /api/assistants", "GET /api/assistants/:id", "GET /api/assistants/:id/versions",
+    "GET /api/assistants/:id/versions/:n", "GET /api/tools", "GET /api/tools/:id", "GET /api/calls", "GET /api/calls/stats",
+    "GET /api/calls/:id", "GET /api/assistants/:id/analysis-runs/latest", "GET /api/assistants/:id/analysis-runs/:runId",
+    "GET /api/campaigns", "GET /api/campaigns/:id", "GET /api/campaigns/:id/contacts", "GET /api/campaigns/:id/contacts.csv",
+    "GET /api/dnc", "GET /api/phone-numbers", "GET /api/telephony/reachability", "GET /api/settings/retention",
+    "GET /api/settings/calls", "GET /api/organizations", "POST /api/organizations/:id/switch", "GET /api/organization",
+    "GET /api/team/members", "POST /api/team/invitations/accept", "GET /api/account", "PATCH /api/account/name",
+    "POST /api/account/password", "DELETE /api/account", "GET /api/demo-requests",
+  ],
+  supervisor: [
+    "GET /api/calls/export.csv", "GET /api/calls/:id/recording", "POST /api/calls/:id/analysis", "POST /api/assistants/:id/analysis-runs",
+    "GET /api/live/board", "GET /api/live/calls/:callId",
+  ],
+  builder: [
+    "POST /api/assistants", "PATCH /api/assistants/:id", "DELETE /api/assistants/:id", "POST /api/assistants/:id/publish",
+    "POST /api/assistants/:id/rollback", "POST /api/tools", "PATCH /api/tools/:id", "DELETE /api/tools/:id",
+    "POST /api/tools/:id/execute", "POST /api/calls/test-session", "GET /api/calls/live", "POST /api/calls/outbound",
+    "POST /api/campaigns", "POST /api/campaigns/:id/:action", "POST /api/dnc", "DELETE /api/dnc/:phone", "PATCH /api/phone-numbers/:id",
+  ],
+  admin: [
+    "POST /api/phone-numbers", "DELETE /api/phone-numbers/:id", "GET /api/credentials/:name", "PUT /api/credentials/:name",
+    "PUT /api/credentials/twilio", "DELETE /api/credentials/:name", "PUT /api/settings/retention", "PUT /api/settings/calls",
+    "DELETE /api/calls/:id", "GET /api/webhooks", "GET /api/webhooks/:id", "GET /api/webhooks/:id/deliveries", "POST /api/webhooks",
+    "PATCH /api/webhooks/:id", "DELETE /api/webhooks/:id", "POST /api/webhooks/:id/reveal", "POST /api/webhooks/:id/rotate",
+    "POST /api/webhooks/:id/test", "POST /api/webhooks/deliveries/:id/resend", "GET /api/api-keys", "POST /api/api-keys",
+    "DELETE /api/api-keys/:id", "PATCH /api/organization", "PATCH /api/team/members/:userId", "DELETE /api/team/members/:userId",
+    "GET /api/team/invitations", "POST /api/team/invitations", "DELETE /api/team/invitations/:id", "GET /api/audit-log",
+    "GET /api/audit-log.csv",
+  ],
+  owner: [],
+};
+const lowestOf = new Map(Object.entries(LOWEST).flatMap(([role, routes]) => routes.map((r) => [r, role as Role])));
+
+const NIL = "00000000-0000-4000-8000-000000000000";
+const fill = (url: string) => url.replace(/:\w+/g, (p) => (p === ":n" ? "1" : p === ":name" ? "openai_api_key" : p === ":phone" ? "+15550000000" : p === ":action" ? "pause" : NIL));
+
+let app: TestApp;
+const routes: RouteOptions[] = [];
+const members = {} as Record<Role, SignedUp>;
+
+beforeAll(async () => {
+  ({ app } = await buildTestApp({ deps: { onRoute: (route) => void routes.push(route) } }));
+  members.owner = await signUpAndLogIn(app, "Olga Owner");
+  for (const role of ROLES.filter((r) => r !== "owner")) members[role] = await joinAs(app, members.owner, role);
+});
+afterAll(() => app?.close());
+
+/** The routes behind sign-in (those the server gave a permission): "METHOD /url". */
+const authenticated = () =>
+  routes
+    .filter((r) => (r.config as { permission?: string } | undefined)?.permission)
+    .flatMap((r) => [r.method].flat().filter((m) => m !== "HEAD").map((m) => `${m} ${r.url}`));
+
+describe("the role matrix", () => {
+  it("names the lowest role of every authenticated route the app serves", () => {
+    const missing = authenticated().filter((key) => !lowestOf.has(key));
+    expect(missing).toEqual([]);
+    expect(authenticated().length).toBeGreaterThan(80);
+  });
+
+  it.each(ROLES)("%s: allowed where the table allows, 403 forbidden in words everywhere else", async (role) => {
+    const wrong: string[] = [];
+    for (const key of authenticated()) {
+      const [method, url] = key.split(" ") as [string, string];
+      const lowest = lowestOf.get(key)!;
+      const res = await app.inject({ method: method as "GET", url: fill(url), headers: { cookie: members[role].cookie }, ...(method === "GET" || method === "DELETE" ? {} : { payload: {} }) });
+      const refused = res.statusCode === 403 && (res.json() as { error?: { code?: string } }).error?.code === "forbidden";
+      if (roleAtLeast(role, lowest) === refused) wrong.push(`${key}: ${res.statusCode} ${res.body.slice(0, 120)}`);
+      else if (refused) {
+        const message = (res.json() as { error: { message: string } }).error.message;
+        if (!Object.values(PERMISSIONS).some((p) => p.message === message)) wrong.push(`${key}: unexpected message ${message}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("an API key is an admin: everything but owners' and people's own routes", async () => {
+    const created = await app.inject({ method: "POST", url: "/api/api-keys", headers: { cookie: members.owner.cookie }, payload: { name: "Matrix" } });
+    const bearer = { authorization: `Bearer ${(created.json() as { key: string }).key}` };
+    const wrong: string[] = [];
+    for (const key of authenticated()) {
+      const [method, url] = key.split(" ") as [string, string];
+      const res = await app.inject({ method: method as "GET", url: fill(url), headers: bearer, ...(method === "GET" || method === "DELETE" ? {} : { payload: {} }) });
+      const code = res.statusCode === 403 ? (res.json() as { error: { code: string } }).error.code : null;
+      if (code === "forbidden") wrong.push(`${key}: an admin's key was refused`);
+    }
+    expect(wrong).toEqual([]);
+  });
+});
