@@ -43,7 +43,15 @@ export async function buildTestApp(options: { config?: Record<string, string>; d
   const database = options.deps?.database ?? own!;
   const config = testConfig(options.config);
   const app = await buildApp(config, { ...options.deps, database });
-  if (own) app.addHook("onClose", () => own.close());
+  // After the app's own close (its job queue and lease still write while they stop): an
+  // onClose hook added here would run first, since Fastify runs them last-added first.
+  if (own) {
+    const close = app.close.bind(app);
+    app.close = (async () => {
+      await close();
+      await own.close();
+    }) as unknown as typeof app.close;
+  }
   await app.ready();
   return { app, db: database.db, config };
 }
