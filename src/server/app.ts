@@ -40,6 +40,7 @@ import { doNotCallRoutes } from "./modules/do-not-call/do-not-call.routes.ts";
 import { outboundRoutes } from "./modules/outbound/outbound.routes.ts";
 import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes.ts";
+import { auditRoutes } from "./modules/audit/audit.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { teamRoutes } from "./modules/team/team.routes.ts";
 import { createTeamService } from "./modules/team/team.service.ts";
@@ -175,7 +176,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // Before every route it documents (it collects them as they are added).
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id, calls: liveCalls });
-  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), mailThrottle: createMailThrottle(counters), publicUrl: config.publicUrl });
+  await app.register(authRoutes, { auth, throttle: createLoginThrottle(counters), mailThrottle: createMailThrottle(counters), publicUrl: config.publicUrl, onSignedIn: services.auditing.signIn });
 
   // Public modules (no session): demo requests and signed media are registered here.
   await app.register(mediaRoutes, { storage, signer });
@@ -198,6 +199,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // A session cookie (in its current organisation), or `Authorization: Bearer <API key>` acting
     // as an admin of the key's organisation; then the route's permission against the role.
     scope.addHook("onRequest", requireUser(auth, team, { authenticate: (key) => services.apiKeys.authenticate(key), counters }));
+    // The audit log: the successful requests listed in modules/audit/audit-routes.ts, each recorded before its answer leaves.
+    scope.addHook("preHandler", services.auditing.http.preHandler);
+    scope.addHook("onSend", services.auditing.http.onSend);
     // Authenticated modules are registered here.
     await scope.register(assistantsRoutes, { service: services.assistants });
     await scope.register(versionsRoutes, { service: services.versions });
@@ -209,11 +213,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(campaignsRoutes, { service: services.campaigns });
     await scope.register(callsHistoryRoutes);
     await scope.register(analysisRoutes, { service: services.analysis });
-    await scope.register(liveRoutes);
+    await scope.register(liveRoutes, { onSupervisorAction: services.auditing.liveAction });
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
     await scope.register(webhooksRoutes, { service: services.webhooks });
     await scope.register(teamRoutes, { service: team });
+    await scope.register(auditRoutes, { service: services.audit });
     // Session only: with an API key these answer 403 (account management, the keys themselves).
     await scope.register(async (sessionOnly) => {
       sessionOnly.addHook("onRoute", (route) => {
@@ -228,7 +233,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   if (deps.retentionJob ?? config.env !== "test") {
     let stop: (() => void) | null = null;
     app.addHook("onReady", async () => {
-      stop = scheduleRetention(deps.database.db, storage, app.log.child({ job: "retention" }));
+      stop = scheduleRetention(deps.database.db, storage, app.log.child({ job: "retention" }), undefined, () => services.audit.purge());
     });
     app.addHook("onClose", async () => stop?.());
   }

@@ -20,6 +20,8 @@ import { createToolsService } from "./modules/tools/tools.service.ts";
 import { createVersionsService } from "./modules/versions/versions.service.ts";
 import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
 import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
+import { auditHooks, recordLiveAction, recordSignIn } from "./modules/audit/audit-hook.ts";
+import { createAuditService } from "./modules/audit/audit.service.ts";
 import type { TeamService } from "./modules/team/team.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
@@ -90,7 +92,25 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const outbound = createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall });
   const campaigns = createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger: options.logger.child({ module: "campaigns" }), emit: webhooks.emit });
   const apiKeys = createApiKeysService({ db });
-  return { team: options.team, account, analysis, apiKeys, assistants, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools, versions, webhooks };
+  const audit = createAuditService({ db, clock: ctx.clock, logger: options.logger.child({ module: "audit" }) });
+  const apiKeyName = async (organizationId: string, id: string) => (await apiKeys.list(organizationId)).find((k) => k.id === id)?.name ?? null;
+  // How the audit log hears of actions: the HTTP hooks (names read through each module's service), sign-ins and the live board.
+  const auditing = {
+    http: auditHooks({
+      audit,
+      apiKeyName,
+      names: {
+        assistant: async (org, id) => (await assistants.get(org, id)).name,
+        tool: async (org, id) => (await tools.get(org, id)).name,
+        phone_number: async (org, id) => (await phoneNumbers.forCall(org, id))?.phoneNumber ?? null,
+        webhook: async (org, id) => (await webhooks.get(org, id)).url,
+        api_key: apiKeyName,
+      },
+    }),
+    signIn: recordSignIn(audit, async (userId) => (await options.team.organizations(userId, "")).map((o) => o.id)),
+    liveAction: recordLiveAction(audit),
+  };
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -67,9 +67,22 @@ function throttled(reply: FastifyReply, waitMs: number, what: string) {
 /** The endpoints that send e-mail, each counted by the mail throttle. */
 const SENDS_MAIL = new Set(["/request-password-reset", "/send-verification-email"]);
 
-export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottle; mailThrottle: MailThrottle; publicUrl: string }> = async (
+/** Who signed in and from where (the audit log); awaited, so the entry exists once the session does. */
+export type SignedInListener = (user: { id: string; name: string; email: string }, ip: string) => Promise<void>;
+
+/** The user of a successful sign-in's answer, or null. */
+async function signedInUser(res: Response): Promise<{ id: string; name: string; email: string } | null> {
+  const body = (await res
+    .clone()
+    .json()
+    .catch(() => null)) as { user?: { id?: unknown; name?: unknown; email?: unknown } } | null;
+  const user = body?.user;
+  return typeof user?.id === "string" ? { id: user.id, name: typeof user.name === "string" ? user.name : "", email: typeof user.email === "string" ? user.email : "" } : null;
+}
+
+export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottle; mailThrottle: MailThrottle; publicUrl: string; onSignedIn?: SignedInListener }> = async (
   app,
-  { auth, throttle, mailThrottle, publicUrl },
+  { auth, throttle, mailThrottle, publicUrl, onSignedIn },
 ) => {
   app.route({
     method: ["GET", "POST"],
@@ -120,6 +133,8 @@ export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottl
         // The library has answered; a store failing now costs one uncounted attempt, not the answer.
         const recorded = res.status === 401 ? throttle.recordFailure(attempt) : res.ok ? throttle.recordSuccess(attempt) : null;
         await recorded?.catch((err: unknown) => req.log.error({ err }, "login throttle store unreachable; attempt not counted"));
+        const user = res.ok && onSignedIn ? await signedInUser(res) : null;
+        if (user) await onSignedIn!(user, req.ip).catch((err: unknown) => req.log.error({ err }, "sign-in could not be audited"));
       }
       return sendWebResponse(reply, await inErrorShape(res));
     },

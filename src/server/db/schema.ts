@@ -13,6 +13,7 @@ import type { AssistantContent } from "../../shared/versions.ts";
 import { INVITATION_STATUSES, ROLES } from "../../shared/roles.ts";
 import { HTTP_METHODS, PARAMETER_FORMATS, TOOL_TYPES, type ToolRequestBody } from "../../shared/tools.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../shared/webhooks.ts";
+import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, AUDIT_VIA } from "../../shared/audit.ts";
 
 // Text columns whose values are a shared enum say so (`{ enum }`): TypeScript-only, the SQL stays
 // plain text, so changing an enum needs no migration.
@@ -560,4 +561,30 @@ export const apiKeys = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("api_keys_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+// ── Audit log ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Who did what, when, from which address (src/shared/audit.ts). Append-only: its repository has
+ * insert, list and the purge of entries past their keep time, nothing else.
+ */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: owner(),
+    actorUserId: text("actor_user_id").references(() => user.id, { onDelete: "set null" }),
+    /** As it was when written: a removed member's entries still say who. */
+    actorName: text("actor_name").notNull(),
+    via: text("via", { enum: AUDIT_VIA }).notNull(),
+    action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
+    targetType: text("target_type", { enum: AUDIT_TARGET_TYPES }),
+    targetId: text("target_id"),
+    targetName: text("target_name"),
+    details: jsonb("details").$type<Record<string, unknown>>().notNull().default({}),
+    ip: text("ip"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("audit_log_org_created_idx").on(t.organizationId, t.createdAt, t.id)],
 );

@@ -65,6 +65,8 @@ export interface Watcher {
   audio(frame: Buffer): void;
   /** The call is over (`ended` was sent): close the socket. */
   close(): void;
+  /** What this supervisor did, once it took effect (the audit log listens here). */
+  acted?(action: SupervisorAction): void;
 }
 
 /** The board side (the LiveCalls registry): summaries of this call, and its end. */
@@ -398,6 +400,7 @@ export class CallSupervision {
 
   private note(watcher: Watcher, content: string, action: SupervisorAction): void {
     this.call.note(content, { name: watcher.name, action });
+    watcher.acted?.(action);
   }
 
   private control(watcher: Watcher): SupervisorControl {

@@ -23,5 +23,10 @@ export const queryKeys = {
   webhooks: ["webhooks"],
   webhookDeliveries: (endpointId: string) => ["webhooks", endpointId, "deliveries"] as const,
   apiKeys: ["api-keys"],
+  /** The organisation the session works in and the role there (GET /api/organization). */
+  organization: ["organization"],
+  teamMembers: ["team", "members"],
+  /** The audit log, per filter set; any change elsewhere may add an entry, so it is read fresh. */
+  auditLog: (filters: Record<string, string>) => ["audit-log", filters] as const,
   credential: (name: CredentialName) => ["credentials", name] as const,
 } as const;

@@ -11,6 +11,7 @@ import type WebSocket from "ws";
 import { SESSION_ENDED_CLOSE } from "../../../shared/auth.ts";
 import { LIVE_TEXTS, supervisorMessageSchema, type CallServerMessage } from "../../../shared/live.ts";
 import { SocketLink } from "../../voice/transports/socket-link.ts";
+import type { SupervisorAction } from "../../../shared/calls.ts";
 import type { CallSupervision, Watcher } from "../../voice/supervision.ts";
 
 /** A supervisor whose socket backs up this far loses frames instead of growing our memory (~10 s at 24 kHz). */
@@ -25,14 +26,18 @@ function parseCommand(data: Buffer) {
   }
 }
 
-/** Returns the end for a supervisor whose session ended: no more commands, gone from the call, closed with 4401. */
-export function watchCall(supervision: CallSupervision, socket: WebSocket, name: string): () => void {
+/**
+ * Returns the end for a supervisor whose session ended: no more commands, gone from the call, closed with 4401.
+ * `acted` hears each action of this supervisor once it took effect (the audit log).
+ */
+export function watchCall(supervision: CallSupervision, socket: WebSocket, name: string, acted?: (action: SupervisorAction) => void): () => void {
   const link = new SocketLink(socket, { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES });
   const watcher: Watcher = {
     name,
     send: (message: CallServerMessage) => void link.send(JSON.stringify(message)),
     audio: (frame) => void link.send(frame, true),
     close: () => link.close(1000, LIVE_TEXTS.notLive),
+    ...(acted ? { acted } : {}),
   };
   link.attach({
     message: (data, isBinary) => {

@@ -9,11 +9,15 @@ import { holderOf } from "../../auth/socket-sessions.ts";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import { notFound } from "../../errors.ts";
 import { requireOwnOrigin } from "../../http/origin.ts";
+import type { SupervisorAction } from "../../../shared/calls.ts";
 import type { CallSupervision } from "../../voice/supervision.ts";
 import { LiveBoard } from "./live-board.ts";
 import { watchCall } from "./live-watch.ts";
 
-export const liveRoutes: FastifyPluginAsync = async (app) => {
+/** Hears what a supervisor did on a watched call (the audit log); the request says who and from where. */
+export type SupervisorActed = (req: FastifyRequest, callId: string, action: SupervisorAction) => void;
+
+export const liveRoutes: FastifyPluginAsync<{ onSupervisorAction?: SupervisorActed }> = async (app, { onSupervisorAction }) => {
   const { liveCalls, config, socketSessions } = app.ctx;
   const board = new LiveBoard(liveCalls);
   app.addHook("onClose", async () => board.stop());
@@ -55,7 +59,8 @@ export const liveRoutes: FastifyPluginAsync = async (app) => {
         socket.close(1008, "Call not found");
         return;
       }
-      const end = watchCall(supervision, socket, req.user.name.trim() || req.user.email);
+      const acted = onSupervisorAction ? (action: SupervisorAction) => onSupervisorAction(req, req.params.callId, action) : undefined;
+      const end = watchCall(supervision, socket, req.user.name.trim() || req.user.email, acted);
       socketSessions.hold(holderOf(req), socket, end);
     },
   );

@@ -61,15 +61,25 @@ export async function runRetention(db: Db, storage: Storage, log: RetentionLogge
   return total;
 }
 
-/** Starts the hourly run (first one a minute after start-up); returns the stop function. */
-export function scheduleRetention(db: Db, storage: Storage, log: RetentionLogger, intervalMs = RETENTION_INTERVAL_MS): () => void {
+/**
+ * Starts the hourly run (first one a minute after start-up); returns the stop function. `alsoPurge`
+ * runs after it: another table's own keep-time purge (the audit log), on the same schedule.
+ */
+export function scheduleRetention(
+  db: Db,
+  storage: Storage,
+  log: RetentionLogger,
+  intervalMs = RETENTION_INTERVAL_MS,
+  alsoPurge?: () => Promise<number>,
+): () => void {
   let running = false;
   const tick = async () => {
     if (running) return;
     running = true;
     try {
       const run = await runRetention(db, storage, log);
-      log.info({ ...run }, "retention run finished");
+      const auditEntries = alsoPurge ? await alsoPurge() : 0;
+      log.info({ ...run, auditEntries }, "retention run finished");
     } catch (err) {
       log.error({ err }, "retention run failed");
     } finally {

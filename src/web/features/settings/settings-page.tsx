@@ -7,10 +7,13 @@ import { TwilioCredentialsCard } from "./twilio-credentials-card";
 import { RetentionCard } from "./retention-card";
 import { WebhooksCard } from "./webhooks-card";
 import { ApiKeysCard } from "./api-keys-card";
+import { AuditLogCard } from "./audit-log-card";
+import { useCan } from "./use-can";
 import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 
 export function SettingsPage() {
+  const seesAuditLog = useCan("audit");
   return (
     <section className="mx-auto max-w-3xl space-y-6">
       <div className="space-y-1">
@@ -31,6 +34,7 @@ export function SettingsPage() {
       <ApiKeysCard />
       <WebhooksCard />
       <DemoRequestsCard />
+      {seesAuditLog && <AuditLogCard />}
       {/* Account cards: each one its own component, so other cards slot in without touching them. */}
       <ProfileCard />
       <PasswordCard />

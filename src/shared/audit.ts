@@ -1,0 +1,124 @@
+/**
+ * The organisation's audit log (Settings → Audit log, `GET /api/audit-log`, `GET /api/audit-log.csv`):
+ * who did what, when, from which address. Entries are written by the server only and never
+ * changed; they are kept for a year, or longer when the calls are kept longer.
+ */
+import { z } from "zod";
+
+/** Every action the log records, with the label the table and the CSV show. */
+export const AUDIT_ACTION_LABELS = {
+  "auth.signed_in": "Signed in",
+  "organization.renamed": "Organisation renamed",
+  "member.invited": "Member invited",
+  "member.invitation_revoked": "Invitation revoked",
+  "member.joined": "Member joined",
+  "member.role_changed": "Member role changed",
+  "member.removed": "Member removed",
+  "assistant.created": "Assistant created",
+  "assistant.updated": "Assistant changed",
+  "assistant.deleted": "Assistant deleted",
+  "assistant.published": "Assistant published",
+  "assistant.rolled_back": "Assistant rolled back",
+  "tool.created": "Tool created",
+  "tool.updated": "Tool changed",
+  "tool.deleted": "Tool deleted",
+  "phone_number.bought": "Number bought",
+  "phone_number.relinked": "Number re-linked",
+  "phone_number.released": "Number released",
+  "credentials.changed": "Credentials changed",
+  "credentials.removed": "Credentials removed",
+  "api_key.created": "API key created",
+  "api_key.revoked": "API key revoked",
+  "webhook.created": "Webhook created",
+  "webhook.updated": "Webhook changed",
+  "webhook.deleted": "Webhook deleted",
+  "webhook.secret_revealed": "Webhook secret revealed",
+  "webhook.secret_rotated": "Webhook secret rotated",
+  "recording.played": "Recording played",
+  "calls.exported": "Calls exported",
+  "call.deleted": "Call deleted",
+  "live.listened": "Listened to a live call",
+  "live.guided": "Guided a live call",
+  "live.took_over": "Took over a live call",
+  "live.handed_back": "Handed a live call back",
+  "live.ended": "Ended a live call",
+  "retention.changed": "Retention changed",
+  "call_settings.changed": "Call settings changed",
+} as const;
+export type AuditAction = keyof typeof AUDIT_ACTION_LABELS;
+export const AUDIT_ACTIONS = Object.keys(AUDIT_ACTION_LABELS) as [AuditAction, ...AuditAction[]];
+
+/** What an entry is about (its target), for the table's wording. */
+export const AUDIT_TARGET_TYPES = [
+  "user",
+  "organization",
+  "member",
+  "invitation",
+  "assistant",
+  "tool",
+  "phone_number",
+  "credential",
+  "api_key",
+  "webhook",
+  "call",
+  "settings",
+] as const;
+export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
+
+/** How the actor was signed in: a person's session, or an API key (which has no person). */
+export const AUDIT_VIA = ["session", "api_key"] as const;
+export type AuditVia = (typeof AUDIT_VIA)[number];
+
+/** One entry as the API returns it. */
+export interface AuditEntry {
+  id: string;
+  created_at: string;
+  actor_user_id: string | null;
+  /** Kept as written: a removed member's entries still say who. */
+  actor_name: string;
+  via: AuditVia;
+  action: AuditAction;
+  action_label: string;
+  target_type: AuditTargetType | null;
+  target_id: string | null;
+  target_name: string | null;
+  details: Record<string, unknown>;
+  ip: string | null;
+}
+
+export interface AuditPage {
+  entries: AuditEntry[];
+  /** Pass as `before` for the next (older) page; null on the last page. */
+  next_cursor: string | null;
+}
+
+export const AUDIT_PAGE_SIZE = 50;
+/** Entries are kept at least this long; longer when the organisation keeps its calls longer. */
+export const AUDIT_RETENTION_DAYS = 365;
+
+export const AUDIT_MESSAGES = {
+  invalidDate: "Enter a date like 2026-11-25",
+  invalidCursor: "This page link is no longer valid",
+  empty: "Nothing recorded yet",
+  emptyFiltered: "No entries match these filters",
+} as const;
+
+const dateParam = z.iso.datetime({ offset: true, message: AUDIT_MESSAGES.invalidDate }).or(z.iso.date({ message: AUDIT_MESSAGES.invalidDate }));
+
+/** `?actor=&action=&from=&to=`: the filters the list and the CSV share. A bare date `to` includes that whole day. */
+export const auditFiltersSchema = z.object({
+  /** A member's user id. */
+  actor: z.string().trim().min(1).max(200).optional(),
+  action: z.enum(AUDIT_ACTIONS).optional(),
+  from: dateParam.optional(),
+  to: dateParam.optional(),
+});
+export type AuditFilters = z.infer<typeof auditFiltersSchema>;
+
+export const auditListQuerySchema = auditFiltersSchema.extend({
+  before: z.string().max(200).optional(),
+  limit: z.coerce.number().int().min(1).max(200).optional(),
+});
+export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
+
+export const AUDIT_CSV_COLUMNS = ["time", "person", "via", "action", "target_type", "target_id", "target", "details", "address"] as const;

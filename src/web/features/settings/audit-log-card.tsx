@@ -1,0 +1,154 @@
+import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, AUDIT_MESSAGES, type AuditEntry, type AuditPage } from "@shared/audit";
+import type { TeamMember } from "@shared/team";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+
+const ALL = "all";
+
+/** A picked day as the instant it starts in the browser's time zone (the server reads bare dates as UTC). */
+const startOfDay = (day: string, plusDays = 0) => {
+  const d = new Date(`${day}T00:00:00`);
+  d.setDate(d.getDate() + plusDays);
+  return d.toISOString();
+};
+
+/** The target as one line: its name when it has one, else its id; a member's new role beside it. */
+function target(entry: AuditEntry): string {
+  const what = entry.target_name ?? entry.target_id ?? "";
+  const role = typeof entry.details.role === "string" ? ` → ${entry.details.role}` : "";
+  return `${what}${role}`;
+}
+
+/** Settings → Audit log (admins and owners): who did what, when, from which address; filters and CSV. */
+export function AuditLogCard() {
+  const [actor, setActor] = useState(ALL);
+  const [action, setAction] = useState(ALL);
+  const [from, setFrom] = useState("");
+  const [to, setTo] = useState("");
+  const filters: Record<string, string> = {
+    ...(actor !== ALL ? { actor } : {}),
+    ...(action !== ALL ? { action } : {}),
+    ...(from ? { from: startOfDay(from) } : {}),
+    // Through the end of the chosen day: the server's `to` is exclusive for a time.
+    ...(to ? { to: startOfDay(to, 1) } : {}),
+  };
+  const query = new URLSearchParams(filters).toString();
+  const members = useQuery({ queryKey: queryKeys.teamMembers, queryFn: () => api<TeamMember[]>("/api/team/members") });
+  const log = useInfiniteQuery({
+    queryKey: queryKeys.auditLog(filters),
+    initialPageParam: null as string | null,
+    queryFn: ({ pageParam }) => api<AuditPage>(`/api/audit-log?${new URLSearchParams({ ...filters, ...(pageParam ? { before: pageParam } : {}) })}`),
+    getNextPageParam: (last) => last.next_cursor,
+    staleTime: 0,
+  });
+  const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
+  const filtered = Object.keys(filters).length > 0;
+
+  return (
+    <Card data-testid="audit-log-card">
+      <CardHeader>
+        <CardTitle>Audit log</CardTitle>
+        <CardDescription>
+          Who did what, when, from which address. Entries cannot be changed or deleted; they are kept for a year, or as long as calls are kept
+          when that is longer.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        <div className="grid gap-3 sm:grid-cols-2">
+          <div className="space-y-1">
+            <Label htmlFor="audit-person">Person</Label>
+            <Select value={actor} onValueChange={setActor}>
+              <SelectTrigger id="audit-person" className="w-full">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={ALL}>Everyone</SelectItem>
+                {(members.data ?? []).map((m) => (
+                  <SelectItem key={m.user_id} value={m.user_id}>
+                    {m.name || m.email}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="space-y-1">
+            <Label htmlFor="audit-action">Action</Label>
+            <Select value={action} onValueChange={setAction}>
+              <SelectTrigger id="audit-action" className="w-full">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={ALL}>All actions</SelectItem>
+                {AUDIT_ACTIONS.map((a) => (
+                  <SelectItem key={a} value={a}>
+                    {AUDIT_ACTION_LABELS[a]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="space-y-1">
+            <Label htmlFor="audit-from">From</Label>
+            <Input id="audit-from" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
+          </div>
+          <div className="space-y-1">
+            <Label htmlFor="audit-to">To</Label>
+            <Input id="audit-to" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
+          </div>
+        </div>
+        <div className="flex justify-end">
+          <Button asChild variant="outline" size="sm">
+            <a href={`/api/audit-log.csv${query ? `?${query}` : ""}`} download>
+              Export CSV
+            </a>
+          </Button>
+        </div>
+        {log.isError ? (
+          <p className="text-sm text-destructive">{log.error instanceof Error ? log.error.message : "The audit log could not be loaded."}</p>
+        ) : log.isPending ? (
+          <p className="text-sm text-muted-foreground">Loading…</p>
+        ) : entries.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{filtered ? AUDIT_MESSAGES.emptyFiltered : AUDIT_MESSAGES.empty}</p>
+        ) : (
+          <Table>
+            <TableHeader>
+              <TableRow>
+                <TableHead>Time</TableHead>
+                <TableHead>Person</TableHead>
+                <TableHead>Action</TableHead>
+                <TableHead>Target</TableHead>
+                <TableHead>Address</TableHead>
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {entries.map((e) => (
+                <TableRow key={e.id}>
+                  <TableCell className="whitespace-nowrap">{new Date(e.created_at).toLocaleString()}</TableCell>
+                  <TableCell>{e.actor_name}</TableCell>
+                  <TableCell>{e.action_label}</TableCell>
+                  <TableCell className="max-w-56 truncate" title={target(e)}>
+                    {target(e)}
+                  </TableCell>
+                  <TableCell className="font-mono text-xs">{e.ip ?? "—"}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+        {log.hasNextPage && (
+          <Button variant="outline" size="sm" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
+            {log.isFetchingNextPage ? "Loading…" : "Show older"}
+          </Button>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
