@@ -40,7 +40,7 @@ function row(call: CallSummary, analysis: CallAnalysis | null, fields: readonly 
 
 const line = (fields: string[]) => `${fields.map(csvField).join(",")}\r\n`;
 
-export async function* exportCallsCsv(db: Db, organizationId: string, customer: string, filters: CallFilters): AsyncGenerator<string> {
+export async function* exportCallsCsv(db: Db, organizationId: string, customer: string | null, filters: CallFilters): AsyncGenerator<string> {
   // One column per extracted field of the assistants in the export (all the owner's, or the filtered one's).
   const fields = await analysisFieldNames(db, organizationId, filters.assistant_id);
   yield line([...HEADER, ...fields.map((name) => `data.${name}`)]);

@@ -35,8 +35,8 @@ export const CALLS_STATS_PER_MINUTE = 60;
 export const CALLS_EXPORTS_PER_MINUTE = 10;
 const perUser = (max: number) => ({ rateLimit: { max, timeWindow: 60_000, hook: "preHandler" as const, keyGenerator: (req: FastifyRequest) => req.actor.organizationId } });
 
-/** Who a browser test call's Customer is: the signed-in user. */
-const customerOf = (req: FastifyRequest) => req.user.name || req.user.email;
+/** Who a browser test call's Customer is: the signed-in person; an API key has none (empty). */
+const customerOf = (req: FastifyRequest): string | null => (req.actor.via === "session" ? req.user.name || req.user.email : null);
 
 /**
  * The Calls page's side of the calls table (register inside the authenticated scope). Records are

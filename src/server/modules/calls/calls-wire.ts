@@ -16,7 +16,7 @@ import type { UrlSigner } from "../../storage/signed-url.ts";
 import type { CallRecordRow, CallSummaryRow } from "./calls-history.repo.ts";
 
 /** `customer` names the signed-in user: the Customer of a test call made from the browser. */
-export function toCallSummary(row: CallSummaryRow, customer: string): CallSummary {
+export function toCallSummary(row: CallSummaryRow, customer: string | null): CallSummary {
   const analysis = toCallAnalysis(row.analysis);
   return {
     id: row.id,
@@ -48,7 +48,7 @@ export function toCallAnalysis(raw: unknown): CallAnalysis | null {
   return parsed.success ? parsed.data : null;
 }
 
-export function toCallRecord(row: CallRecordRow, customer: string, signer: UrlSigner, log: FastifyBaseLogger): CallRecord {
+export function toCallRecord(row: CallRecordRow, customer: string | null, signer: UrlSigner, log: FastifyBaseLogger): CallRecord {
   return {
     ...toCallSummary(row, customer),
     organization_id: row.organizationId,
