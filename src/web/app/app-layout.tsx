@@ -83,7 +83,7 @@ export function AppLayout() {
         <SidebarContent>
           <SidebarGroup>
             <SidebarMenu>
-              {isPending
+              {isPending || membership.isPending
                 ? NAV.map((item) => (
                     <SidebarMenuItem key={item.to}>
                       <SidebarMenuSkeleton showIcon />
