@@ -13,7 +13,9 @@ test("every sidebar item leads to its page and is highlighted there", async ({ p
   await page.goto("/assistants");
   const sidebar = page.getByTestId("sidebar");
   await expect(sidebar.getByText("Switchboard")).toBeVisible();
-  await expect(sidebar.getByText(user.name)).toBeVisible();
+  await expect(sidebar.getByText(user.name, { exact: true })).toBeVisible();
+  // The header names the organisation the user works in (their own team, made at sign-up).
+  await expect(sidebar.getByTestId("current-organization")).toHaveText(`${user.name}'s team`);
   const links = sidebar.getByRole("link");
   await expect(links.filter({ hasText: /^(Assistants|Phone Numbers|Calls|Live|Tools|Settings)$/ })).toHaveText(items.map((i) => i.name));
   for (const item of items) {

@@ -184,7 +184,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(demoRequestsRoutes, { service: services.demoRequests });
   // Twilio's webhooks and media streams: signed by Twilio, no session.
   await app.register(telephonyRoutes, { service: services.telephony });
-  await app.register(accountPublicRoutes, { emailEnabled: Boolean(deps.mailer) });
+  await app.register(accountPublicRoutes, { emailEnabled: Boolean(deps.mailer), signup: config.signup.mode });
 
   // Everything else under /api needs a session.
   await app.register(async (scope) => {

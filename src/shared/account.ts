@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH } from "./auth.js";
+import type { SignupPolicy } from "./team.js";
 
 /**
  * The signed-in user's own account (Settings → Profile, Password, Delete account) and password
@@ -62,6 +63,8 @@ export interface AccountSummary {
 export interface AccountOptions {
   /** SMTP is configured: sign-up confirms by e-mail and "Forgot password?" sends a reset link. */
   email: boolean;
+  /** Who may sign up (`SIGNUP`): anyone, invited addresses only, or the listed domains (and invited addresses). */
+  signup: SignupPolicy["mode"];
 }
 
 export const forgotPasswordSchema = z.object({ email: z.email("Please enter a valid email address.") });

@@ -21,6 +21,7 @@ export const PAGE_PATHS: readonly string[] = [
   "/signup",
   "/forgot-password",
   "/reset-password",
+  "/invite",
   "/assistants",
   "/phone-numbers",
   "/calls",
@@ -28,6 +29,9 @@ export const PAGE_PATHS: readonly string[] = [
   "/tools",
   "/settings",
 ];
+
+/** Where an invitation link lands (`${PUBLIC_URL}/invite?token=…`, made by the team module). */
+export const INVITE_PATH = "/invite";
 
 /** Pages with one segment of their own (`/industries/:slug`); an unknown slug is the page's to refuse. */
 export const PAGE_PATH_PREFIXES: readonly string[] = ["/industries/", "/use-cases/", "/product/"];

@@ -25,6 +25,17 @@ export const TEAM_MESSAGES = {
   nameRequired: "Name is required",
   signupClosed: "Sign-up on this server is by invitation only.",
   signupDomain: "Sign-up on this server is open to its organisation's e-mail addresses only.",
+  // The web app's titles for a refusal (the server's message is the toast's description).
+  renameFailed: "Could not rename the organisation",
+  changeRoleFailed: "Could not change the role",
+  removeFailed: "Could not remove the member",
+  revokeFailed: "Could not revoke the invitation",
+  inviteFailed: "Could not invite",
+  switchFailed: "Could not switch organisation",
+  acceptFailed: "Could not join the team",
+  joined: "You joined the team",
+  invitePrompt: "You are invited to join a team on Switchboard.",
+  inviteSignInPrompt: "Log in or create an account with the invited e-mail address to accept.",
 } as const;
 
 export const inviteSchema = z.object({

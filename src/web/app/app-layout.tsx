@@ -1,5 +1,5 @@
 import { Bot, LogOut, PhoneCall, Phone, Radio, Settings, Wrench } from "lucide-react";
-import { Suspense } from "react";
+import { Suspense, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { BrandLogo } from "@/components/brand-logo";
 import {
@@ -21,12 +21,15 @@ import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { usePageTitle } from "@/hooks/use-page-title";
 import { useSession, useSignOut } from "@/lib/session";
+import { useCan, useMembership } from "@/lib/use-membership";
+import { OrganizationSwitcher } from "./organization-switcher";
 
 const NAV = [
   { title: "Assistants", to: "/assistants", icon: Bot },
   { title: "Phone Numbers", to: "/phone-numbers", icon: Phone },
   { title: "Calls", to: "/calls", icon: PhoneCall },
-  { title: "Live", to: "/live", icon: Radio },
+  // The board is for supervisors and up: a viewer's socket would be refused.
+  { title: "Live", to: "/live", icon: Radio, permission: "supervise" },
   { title: "Tools", to: "/tools", icon: Wrench },
 ] as const;
 
@@ -36,12 +39,27 @@ function pageTitle(pathname: string): string | undefined {
   return NAV.find((item) => pathname.startsWith(item.to))?.title;
 }
 
+/** A number that changes when the organisation does (not when it is first known): the page's key. */
+function useOrganizationGeneration(organizationId: string | undefined): number {
+  const [seen, setSeen] = useState(organizationId);
+  const [generation, setGeneration] = useState(0);
+  if (organizationId && organizationId !== seen) {
+    if (seen) setGeneration(generation + 1);
+    setSeen(organizationId);
+  }
+  return generation;
+}
+
 /** The signed-in shell: side navigation beside the page (spec §2 "Side navigation"). */
 export function AppLayout() {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const signOut = useSignOut();
   const { data: user, isPending } = useSession();
+  const membership = useMembership();
+  const maySupervise = useCan("supervise");
+  const pageKey = useOrganizationGeneration(membership.data?.organization.id);
+  const nav = NAV.filter((item) => !("permission" in item) || maySupervise);
   usePageTitle(pageTitle(pathname));
 
   const logOut = async () => {
@@ -60,17 +78,18 @@ export function AppLayout() {
           <Link to="/assistants" className="flex h-10 items-center px-1.5" aria-label="Switchboard">
             <BrandLogo className="[&>span]:group-data-[state=collapsed]:hidden" />
           </Link>
+          <OrganizationSwitcher />
         </SidebarHeader>
         <SidebarContent>
           <SidebarGroup>
             <SidebarMenu>
-              {isPending
+              {isPending || membership.isPending
                 ? NAV.map((item) => (
                     <SidebarMenuItem key={item.to}>
                       <SidebarMenuSkeleton showIcon />
                     </SidebarMenuItem>
                   ))
-                : NAV.map((item) => (
+                : nav.map((item) => (
                     <SidebarMenuItem key={item.to}>
                       <SidebarMenuButton asChild isActive={pathname.startsWith(item.to)} tooltip={item.title}>
                         <NavLink to={item.to}>
@@ -119,7 +138,8 @@ export function AppLayout() {
               </div>
             }
           >
-            <Outlet />
+            {/* A switch of organisation remounts the page: nothing of the one left behind stays open. */}
+            <Outlet key={pageKey} />
           </Suspense>
         </div>
       </SidebarInset>

@@ -11,5 +11,5 @@ export const appChunks = {
   calls: () => import("@/features/calls/calls-page"),
   live: () => import("@/features/live/live-page"),
   tools: () => import("@/features/tools/tools-page"),
-  settings: () => import("@/features/settings/settings-page"),
+  settings: () => import("./settings-route"),
 };

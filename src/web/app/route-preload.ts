@@ -24,6 +24,8 @@ export function preloadRoute(pathname: string) {
   const route = APP_PAGES[pathname.replace(/\/+$/, "") || "/"];
   if (!route) return;
   prefetchGet(SESSION_PATH);
+  // The role decides what the layout and page show (lib/use-membership.ts).
+  prefetchGet("/api/organization");
   for (const path of route.data) prefetchGet(path);
   // A chunk that fails here is fetched again (and reported) by React.lazy on render.
   for (const load of [appChunks.guards, appChunks.layout, route.chunk]) void load().catch(() => undefined);

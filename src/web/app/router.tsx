@@ -43,13 +43,14 @@ const LoginPage = page(() => import("@/features/auth/login-page"), "LoginPage");
 const SignupPage = page(() => import("@/features/auth/signup-page"), "SignupPage");
 const ForgotPasswordPage = page(() => import("@/features/auth/forgot-password-page"), "ForgotPasswordPage");
 const ResetPasswordPage = page(() => import("@/features/auth/reset-password-page"), "ResetPasswordPage");
+const InvitePage = page(() => import("@/features/auth/invite-page"), "InvitePage");
 const AppLayout = page(appChunks.layout, "AppLayout");
 const AssistantsPage = page(appChunks.assistants, "AssistantsRoute");
 const PhoneNumbersPage = page(appChunks.phoneNumbers, "PhoneNumbersPage");
 const CallsPage = page(appChunks.calls, "CallsPage");
 const LivePage = page(appChunks.live, "LivePage");
 const ToolsPage = page(appChunks.tools, "ToolsPage");
-const SettingsPage = page(appChunks.settings, "SettingsPage");
+const SettingsPage = page(appChunks.settings, "SettingsRoute");
 
 const notFound = <NotFoundPage />;
 
@@ -98,6 +99,8 @@ export function AppRoutes() {
             </Route>
             {/* Not guest-only: the e-mailed link must work in a browser that is still signed in. */}
             <Route path="/reset-password" element={<ResetPasswordPage />} />
+            {/* Both: a signed-in person joins here, anyone else logs in or signs up and comes back. */}
+            <Route path="/invite" element={<InvitePage />} />
             <Route element={<RequireAuth />}>
               <Route element={<AppLayout />}>
                 <Route path="/assistants" element={<AssistantsPage />} />

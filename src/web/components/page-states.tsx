@@ -4,17 +4,20 @@ import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 
 /** The heading row of a list page: title, one line of explanation, and its "Create new" button. */
-export function ListPageHeader({ title, description, onCreate }: { title: string; description: string; onCreate: () => void }) {
+/** A list page's title; "Create new" only when `onCreate` is given (a role that cannot create sees none). */
+export function ListPageHeader({ title, description, onCreate }: { title: string; description: string; onCreate?: () => void }) {
   return (
     <div className="flex flex-wrap items-end justify-between gap-4">
       <div className="grid gap-1">
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
         <p className="text-sm text-muted-foreground">{description}</p>
       </div>
-      <Button onClick={onCreate}>
-        <Plus />
-        Create new
-      </Button>
+      {onCreate && (
+        <Button onClick={onCreate}>
+          <Plus />
+          Create new
+        </Button>
+      )}
     </div>
   );
 }

@@ -29,4 +29,7 @@ export const queryKeys = {
   /** The audit log, per filter set; any change elsewhere may add an entry, so it is read fresh. */
   auditLog: (filters: Record<string, string>) => ["audit-log", filters] as const,
   credential: (name: CredentialName) => ["credentials", name] as const,
+  /** Every organisation of the signed-in person (the sidebar's switcher). */
+  organizations: ["organizations"],
+  teamInvitations: ["team", "invitations"],
 } as const;

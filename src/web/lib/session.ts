@@ -17,9 +17,10 @@ export function signIn(email: string, password: string) {
   return api<{ user: SessionUser }>("/api/auth/sign-in/email", { body: { email, password } });
 }
 
-export function signUp(input: { email: string; password: string; fullName: string }) {
+/** `callbackURL` is where the e-mailed confirmation link lands (the login page, keeping its `next`). */
+export function signUp(input: { email: string; password: string; fullName: string; callbackURL?: string }) {
   return api("/api/auth/sign-up/email", {
-    body: { email: input.email, password: input.password, name: input.fullName, callbackURL: "/login" },
+    body: { email: input.email, password: input.password, name: input.fullName, callbackURL: input.callbackURL ?? "/login" },
   });
 }
 

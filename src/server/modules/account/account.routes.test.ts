@@ -51,10 +51,21 @@ async function populated(name: string) {
 }
 
 describe("GET /api/account/options", () => {
-  it("is public and says whether e-mail is set up", async () => {
+  it("is public and says whether e-mail is set up and who may sign up", async () => {
     const res = await call(null, "GET", "/api/account/options");
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ email: false });
+    expect(res.json()).toEqual({ email: false, signup: "open" });
+  });
+
+  it("names the sign-up mode but not a domain policy's domains", async () => {
+    for (const [SIGNUP, mode] of [["invite", "invite"], ["domain:a.com,b.org", "domain"]] as const) {
+      const { app: other } = await buildTestApp({ config: { SIGNUP } });
+      try {
+        expect((await other.inject({ method: "GET", url: "/api/account/options" })).json()).toEqual({ email: false, signup: mode });
+      } finally {
+        await other.close();
+      }
+    }
   });
 });
 
@@ -206,7 +217,7 @@ describe("forgot password (with SMTP)", () => {
   });
 
   it("says e-mail is available, mails a link that leads to /reset-password, and the new password works", async () => {
-    expect((await mailApp.inject({ method: "GET", url: "/api/account/options" })).json()).toEqual({ email: true });
+    expect((await mailApp.inject({ method: "GET", url: "/api/account/options" })).json()).toEqual({ email: true, signup: "open" });
     const email = `reset-${Date.now()}@example.com`;
     const signUp = mailApp.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { name: "Rita", email, password: "old-password" } });
     const confirmation = await smtp.nextMessage();

@@ -20,8 +20,9 @@ function forwardCookies(reply: FastifyReply, headers: Headers) {
 }
 
 /** Public: GET /api/account/options — what the login and sign-up pages may offer. */
-export const accountPublicRoutes: FastifyPluginAsync<{ emailEnabled: boolean }> = async (app, { emailEnabled }) => {
-  app.get("/api/account/options", async (): Promise<AccountOptions> => ({ email: emailEnabled }));
+export const accountPublicRoutes: FastifyPluginAsync<{ emailEnabled: boolean; signup: AccountOptions["signup"] }> = async (app, { emailEnabled, signup }) => {
+  // The mode only: the allowed domains are not for every visitor to read.
+  app.get("/api/account/options", async (): Promise<AccountOptions> => ({ email: emailEnabled, signup }));
 };
 
 /**

@@ -4,6 +4,7 @@ import type { Assistant } from "@shared/assistants";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import { DEFAULT_ANALYSIS_SETTINGS, SUCCESS_SCALE_LABELS } from "@shared/analysis";
+import { useCan } from "@/lib/use-membership";
 import { AnalysePastCalls } from "./analyse-past-calls";
 import { longDate } from "./assistant-dates";
 
@@ -17,18 +18,21 @@ interface AssistantDetailsProps {
 export function AssistantDetails({ assistant, onEdit, onTestCall }: AssistantDetailsProps) {
   // A record from an older server has none: it is analysed with the defaults.
   const analysis = assistant.analysis ?? DEFAULT_ANALYSIS_SETTINGS;
+  const build = useCan("build");
   return (
     <div className="grid gap-6 px-6 pb-8">
-      <div className="flex flex-wrap gap-2">
-        <Button variant="outline" onClick={onEdit}>
-          <Pencil />
-          Edit
-        </Button>
-        <Button onClick={onTestCall}>
-          <PhoneCall />
-          Test Call
-        </Button>
-      </div>
+      {build && (
+        <div className="flex flex-wrap gap-2">
+          <Button variant="outline" onClick={onEdit}>
+            <Pencil />
+            Edit
+          </Button>
+          <Button onClick={onTestCall}>
+            <PhoneCall />
+            Test Call
+          </Button>
+        </div>
+      )}
 
       <Separator />
 

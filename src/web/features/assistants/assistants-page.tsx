@@ -6,6 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
+import { useCan } from "@/lib/use-membership";
 import { AssistantSheet, type PanelState } from "./assistant-sheet";
 import { AssistantsTable } from "./assistants-table";
 import { DeleteAssistantDialog } from "./delete-assistant-dialog";
@@ -32,6 +33,7 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
   const createAssistant = useCreateAssistant();
   const updateAssistant = useUpdateAssistant();
   const deleteAssistant = useDeleteAssistant();
+  const build = useCan("build");
 
   const [panel, setPanel] = useState<PanelState>({ open: false, view: "create" });
   const [deleting, setDeleting] = useState<Assistant | null>(null);
@@ -82,7 +84,7 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
 
   return (
     <section className="mx-auto grid w-full max-w-6xl gap-6">
-      <ListPageHeader title="Assistants" description="Build voice assistants, connect their tools and test them live." onCreate={openCreate} />
+      <ListPageHeader title="Assistants" description="Build voice assistants, connect their tools and test them live." onCreate={build ? openCreate : undefined} />
 
       {assistants.isPending ? (
         <TableSkeleton
@@ -105,10 +107,12 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
           icon={Bot}
           title="No assistants yet"
           action={
-            <Button variant="outline" onClick={openCreate}>
-              <Plus />
-              Create your first assistant
-            </Button>
+            build && (
+              <Button variant="outline" onClick={openCreate}>
+                <Plus />
+                Create your first assistant
+              </Button>
+            )
           }
         >
           An assistant answers calls with its own instructions, first message, voice and tools. Create one to get started.

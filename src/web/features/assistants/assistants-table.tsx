@@ -4,6 +4,7 @@ import type { Assistant } from "@shared/assistants";
 import { RowAction } from "@/components/row-action";
 import { byNumber, byText, NoMatchRow, SortableHead, TableSearch, useTableView } from "@/components/table-view";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useCan } from "@/lib/use-membership";
 import { shortDate } from "./assistant-dates";
 
 interface AssistantsTableProps {
@@ -23,6 +24,8 @@ const nameOf = (a: Assistant) => a.name;
 
 export function AssistantsTable({ assistants: all, onOpen, onEdit, onTestCall, onDelete }: AssistantsTableProps) {
   const { query, setQuery, sort, toggleSort, rows: assistants } = useTableView(all, nameOf, SORTS);
+  // Viewers and supervisors read only: the row opens its details, nothing more.
+  const build = useCan("build");
   return (
     <div className="grid gap-3">
     <TableSearch label="Search assistants by name" value={query} onChange={setQuery} />
@@ -61,15 +64,19 @@ export function AssistantsTable({ assistants: all, onOpen, onEdit, onTestCall, o
               <TableCell className="hidden text-muted-foreground sm:table-cell">{shortDate(assistant.created_at)}</TableCell>
               <TableCell className="pr-4">
                 <div className="flex justify-end sm:gap-1">
-                  <RowAction label="Edit assistant" onClick={() => onEdit(assistant)}>
-                    <Pencil />
-                  </RowAction>
-                  <RowAction label="Test call" onClick={() => onTestCall(assistant)}>
-                    <PhoneCall />
-                  </RowAction>
-                  <RowAction label="Delete assistant" destructive onClick={() => onDelete(assistant)}>
-                    <Trash2 />
-                  </RowAction>
+                  {build && (
+                    <>
+                      <RowAction label="Edit assistant" onClick={() => onEdit(assistant)}>
+                        <Pencil />
+                      </RowAction>
+                      <RowAction label="Test call" onClick={() => onTestCall(assistant)}>
+                        <PhoneCall />
+                      </RowAction>
+                      <RowAction label="Delete assistant" destructive onClick={() => onDelete(assistant)}>
+                        <Trash2 />
+                      </RowAction>
+                    </>
+                  )}
                 </div>
               </TableCell>
             </TableRow>

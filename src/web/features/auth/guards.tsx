@@ -1,5 +1,6 @@
-import { Navigate, Outlet, useLocation } from "react-router";
+import { Navigate, Outlet, useLocation, useSearchParams } from "react-router";
 import { Spinner } from "@/components/ui/spinner";
+import { safeNextPath } from "@/lib/next-path";
 import { useSession } from "@/lib/session";
 
 function FullPageSpinner() {
@@ -19,10 +20,11 @@ export function RequireAuth() {
   return <Outlet />;
 }
 
-/** Login and sign-up: a signed-in user has nothing to do there. */
+/** Login and sign-up: a signed-in user has nothing to do there (but goes on to `next`, an invitation). */
 export function GuestOnly() {
   const { data: user, isPending } = useSession();
+  const [params] = useSearchParams();
   if (isPending) return <FullPageSpinner />;
-  if (user) return <Navigate to="/assistants" replace />;
+  if (user) return <Navigate to={safeNextPath(params.get("next")) ?? "/assistants"} replace />;
   return <Outlet />;
 }

@@ -1,14 +1,15 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { loginSchema, type LoginInput } from "@shared/auth";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { AuthCard } from "./auth-card";
-import { signIn } from "@/lib/session";
+import { signIn, useAccountOptions } from "@/lib/session";
+import { safeNextPath, withNext } from "@/lib/next-path";
 import { queryKeys } from "@/lib/query-keys";
 
 const FALLBACK = "An unexpected error occurred. Please try again.";
@@ -16,6 +17,12 @@ const FALLBACK = "An unexpected error occurred. Please try again.";
 export function LoginPage() {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  // Back to where the user came from (an invitation link), kept through the sign-up link too.
+  const next = safeNextPath(params.get("next"));
+  const options = useAccountOptions();
+  // A closed server offers sign-up only to someone arriving with an invitation.
+  const offerSignup = options.data !== undefined && (options.data.signup !== "invite" || next !== null);
   const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: "", password: "" } });
   const { errors, isSubmitting } = form.formState;
 
@@ -25,7 +32,7 @@ export function LoginPage() {
       queryClient.setQueryData(queryKeys.session, user);
       // An earlier attempt's "Login Failed" must not follow the user into the app.
       toast.dismiss();
-      navigate("/assistants");
+      navigate(next ?? "/assistants");
     } catch (err) {
       toast.error("Login Failed", { description: err instanceof Error && err.message ? err.message : FALLBACK });
     }
@@ -36,12 +43,14 @@ export function LoginPage() {
       title="Log in"
       description="Welcome back. Log in to manage your voice assistants."
       footer={
-        <span>
-          Don&apos;t have an account?{" "}
-          <Link to="/signup" className="font-medium text-primary underline-offset-4 hover:underline">
-            Sign up
-          </Link>
-        </span>
+        offerSignup ? (
+          <span>
+            Don&apos;t have an account?{" "}
+            <Link to={withNext("/signup", next)} className="font-medium text-primary underline-offset-4 hover:underline">
+              Sign up
+            </Link>
+          </span>
+        ) : null
       }
     >
       <form onSubmit={onSubmit} noValidate className="grid gap-4">

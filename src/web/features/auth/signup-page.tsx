@@ -1,14 +1,16 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
-import { Link, useNavigate } from "react-router";
+import { Link, useNavigate, useSearchParams } from "react-router";
 import { ACCOUNT_MESSAGES } from "@shared/account";
 import { fullName, signupSchema, type SignupInput } from "@shared/auth";
+import { TEAM_MESSAGES } from "@shared/team";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { AuthCard } from "./auth-card";
 import { signUp, useAccountOptions } from "@/lib/session";
+import { safeNextPath, withNext } from "@/lib/next-path";
 
 const FALLBACK = "An unexpected error occurred. Please try again.";
 
@@ -16,6 +18,11 @@ export function SignupPage() {
   const navigate = useNavigate();
   // Only a server with SMTP sends a confirmation e-mail; otherwise the account works at once.
   const options = useAccountOptions();
+  const [params] = useSearchParams();
+  // An invitation link sends people here with `next` (the link itself), kept through the login.
+  const next = safeNextPath(params.get("next"));
+  // The server refuses anyway; an invite-only server says so at once unless an invitation brought them.
+  const closed = options.data?.signup === "invite" && next === null;
   const form = useForm<SignupInput>({
     resolver: zodResolver(signupSchema),
     defaultValues: { firstName: "", lastName: "", email: "", password: "", confirmPassword: "" },
@@ -24,12 +31,15 @@ export function SignupPage() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await signUp({ email: values.email, password: values.password, fullName: fullName(values) });
+      await signUp({ email: values.email, password: values.password, fullName: fullName(values), callbackURL: withNext("/login", next) });
       const mailed = options.data?.email ?? false;
       toast.success("Success", { description: mailed ? ACCOUNT_MESSAGES.signupConfirmEmail : ACCOUNT_MESSAGES.signupReady });
-      navigate("/login");
+      navigate(withNext("/login", next));
     } catch (err) {
-      toast.error("Sign Up Failed", { description: err instanceof Error && err.message ? err.message : FALLBACK });
+      // The server's own words: a closed server's refusal (invitation only, other domains) included.
+      const message = err instanceof Error && err.message ? err.message : FALLBACK;
+      form.setError("root", { message });
+      toast.error("Sign Up Failed", { description: message });
     }
   });
 
@@ -40,34 +50,45 @@ export function SignupPage() {
       footer={
         <span>
           Already have an account?{" "}
-          <Link to="/login" className="font-medium text-primary underline-offset-4 hover:underline">
+          <Link to={withNext("/login", next)} className="font-medium text-primary underline-offset-4 hover:underline">
             Log In
           </Link>
         </span>
       }
     >
-      <form onSubmit={onSubmit} noValidate className="grid gap-4">
-        <div className="grid gap-4 sm:grid-cols-2">
-          <FormField label="First name" error={errors.firstName?.message}>
-            <Input autoComplete="given-name" {...form.register("firstName")} />
+      {closed ? (
+        <p role="alert" className="text-sm text-muted-foreground" data-testid="signup-closed">
+          {TEAM_MESSAGES.signupClosed}
+        </p>
+      ) : (
+        <form onSubmit={onSubmit} noValidate className="grid gap-4">
+          <div className="grid gap-4 sm:grid-cols-2">
+            <FormField label="First name" error={errors.firstName?.message}>
+              <Input autoComplete="given-name" {...form.register("firstName")} />
+            </FormField>
+            <FormField label="Last name" error={errors.lastName?.message}>
+              <Input autoComplete="family-name" {...form.register("lastName")} />
+            </FormField>
+          </div>
+          <FormField label="Email" error={errors.email?.message}>
+            <Input type="email" autoComplete="email" placeholder="you@company.com" {...form.register("email")} />
           </FormField>
-          <FormField label="Last name" error={errors.lastName?.message}>
-            <Input autoComplete="family-name" {...form.register("lastName")} />
+          <FormField label="Password" error={errors.password?.message}>
+            <Input type="password" autoComplete="new-password" {...form.register("password")} />
           </FormField>
-        </div>
-        <FormField label="Email" error={errors.email?.message}>
-          <Input type="email" autoComplete="email" placeholder="you@company.com" {...form.register("email")} />
-        </FormField>
-        <FormField label="Password" error={errors.password?.message}>
-          <Input type="password" autoComplete="new-password" {...form.register("password")} />
-        </FormField>
-        <FormField label="Confirm password" error={errors.confirmPassword?.message}>
-          <Input type="password" autoComplete="new-password" {...form.register("confirmPassword")} />
-        </FormField>
-        <Button type="submit" disabled={isSubmitting} className="w-full">
-          {isSubmitting ? "Creating Account..." : "Create Account"}
-        </Button>
-      </form>
+          <FormField label="Confirm password" error={errors.confirmPassword?.message}>
+            <Input type="password" autoComplete="new-password" {...form.register("confirmPassword")} />
+          </FormField>
+          <Button type="submit" disabled={isSubmitting} className="w-full">
+            {isSubmitting ? "Creating Account..." : "Create Account"}
+          </Button>
+          {errors.root?.message && (
+            <p role="alert" className="text-sm text-destructive">
+              {errors.root.message}
+            </p>
+          )}
+        </form>
+      )}
     </AuthCard>
   );
 }

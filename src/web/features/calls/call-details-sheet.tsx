@@ -16,6 +16,7 @@ import { AssistantName, CallDuration, CallStatusBadge, formatCallDate } from "./
 import { CallTranscript } from "./call-transcript";
 import { RawLogsDrawer } from "./raw-logs-drawer";
 import { useNow } from "@/hooks/use-now";
+import { useCan } from "@/lib/use-membership";
 import { useCall, useDeleteCall } from "./use-calls";
 
 interface CallDetailsSheetProps {
@@ -33,6 +34,7 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
   const [confirming, setConfirming] = useState<{ id: string; name: string } | null>(null);
   const record = useCall(summary?.id ?? null);
   const remove = useDeleteCall();
+  const mayDelete = useCan("deleteCalls");
   const full = record.data?.id === summary?.id ? record.data : undefined;
   // The row's values at once; the record's (fresher, with the transcript) once it is read.
   const call = full ?? summary;
@@ -65,18 +67,21 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
               <FileJson />
               View Raw Logs
             </Button>
-            <Button
-              variant="outline"
-              size="sm"
-              className="w-fit text-destructive hover:text-destructive"
-              // The engine still writes to a call in progress; the server refuses to delete it too.
-              disabled={!call || !call.end_time}
-              title={call && !call.end_time ? CALL_MESSAGES.inProgressDelete : undefined}
-              onClick={() => call && setConfirming({ id: call.id, name: `The call of ${formatCallDate(call.start_time)}` })}
-            >
-              <Trash2 />
-              Delete
-            </Button>
+            {/* Deleting calls is for admins (the server refuses others). */}
+            {mayDelete && (
+              <Button
+                variant="outline"
+                size="sm"
+                className="w-fit text-destructive hover:text-destructive"
+                // The engine still writes to a call in progress; the server refuses to delete it too.
+                disabled={!call || !call.end_time}
+                title={call && !call.end_time ? CALL_MESSAGES.inProgressDelete : undefined}
+                onClick={() => call && setConfirming({ id: call.id, name: `The call of ${formatCallDate(call.start_time)}` })}
+              >
+                <Trash2 />
+                Delete
+              </Button>
+            )}
           </div>
         </SheetHeader>
 

@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { useSession } from "@/lib/session";
+import { useCan } from "@/lib/use-membership";
 import { api, ApiError } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { ReachabilityWarning } from "@/components/reachability-notice";
@@ -38,10 +39,12 @@ export function PhoneNumbersPage() {
   const outbound = useOutboundCall();
 
   const authLost = !signedIn || isSessionLost(numbers.error);
+  // Buying a number (and reading the organisation's credentials) is for admins.
+  const buy = useCan("numbers");
   const twilioSid = useQuery({
     queryKey: queryKeys.credential("twilio_account_sid"),
     queryFn: () => api<CredentialStatus>("/api/credentials/twilio_account_sid"),
-    enabled: signedIn,
+    enabled: signedIn && buy,
   });
 
   const openCreate = () => {
@@ -112,10 +115,12 @@ export function PhoneNumbersPage() {
         icon={Phone}
         title="No Phone Numbers Yet"
         action={
-          <Button variant="outline" onClick={openCreate}>
-            <Plus />
-            Create New Phone Number
-          </Button>
+          buy && (
+            <Button variant="outline" onClick={openCreate}>
+              <Plus />
+              Create New Phone Number
+            </Button>
+          )
         }
       >
         Buy a phone number and link it to one of your assistants. Each number is answered by exactly one assistant, and callers talk to it
@@ -140,10 +145,12 @@ export function PhoneNumbersPage() {
           <h1 className="text-2xl font-semibold tracking-tight">Phone Numbers</h1>
           <p className="text-sm text-muted-foreground">Buy numbers through your Twilio account and choose which assistant answers each one.</p>
         </div>
-        <Button onClick={openCreate} disabled={authLost}>
-          <Plus />
-          Create New
-        </Button>
+        {buy && (
+          <Button onClick={openCreate} disabled={authLost}>
+            <Plus />
+            Create New
+          </Button>
+        )}
       </div>
 
       <FetchErrorToast error={numbers.isError && !authLost ? numbers.error : null} />

@@ -5,6 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useCan } from "@/lib/use-membership";
 
 /** Spec §4: active green, inactive gray, pending yellow. */
 const STATUS_VARIANT: Record<PhoneNumberStatus, "success" | "muted" | "warning"> = { active: "success", inactive: "muted", pending: "warning" };
@@ -25,6 +26,9 @@ export function PhoneNumbersTable({
   onCall: (number: PhoneNumber) => void;
   onDelete: (number: PhoneNumber) => void;
 }) {
+  // Calling out and re-linking are building; releasing a number costs money, so admins only.
+  const build = useCan("build");
+  const release = useCan("numbers");
   return (
     <div className="overflow-hidden rounded-lg border bg-card">
       <Table>
@@ -58,27 +62,31 @@ export function PhoneNumbersTable({
               </TableCell>
               <TableCell className="hidden text-muted-foreground sm:table-cell">{createdDate(number.created_at)}</TableCell>
               <TableCell className="pr-4 text-right">
-                <DropdownMenu>
-                  <DropdownMenuTrigger asChild>
-                    <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${number.phone_number}`}>
-                      <MoreHorizontal />
-                    </Button>
-                  </DropdownMenuTrigger>
-                  <DropdownMenuContent align="end">
-                    <DropdownMenuItem onSelect={() => onCall(number)} disabled={number.status !== "active"}>
-                      <PhoneOutgoing />
-                      Call
-                    </DropdownMenuItem>
-                    <DropdownMenuItem onSelect={() => onEdit(number)}>
-                      <Pencil />
-                      Edit
-                    </DropdownMenuItem>
-                    <DropdownMenuItem variant="destructive" onSelect={() => onDelete(number)}>
-                      <Trash2 />
-                      Delete
-                    </DropdownMenuItem>
-                  </DropdownMenuContent>
-                </DropdownMenu>
+                {build && (
+                  <DropdownMenu>
+                    <DropdownMenuTrigger asChild>
+                      <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${number.phone_number}`}>
+                        <MoreHorizontal />
+                      </Button>
+                    </DropdownMenuTrigger>
+                    <DropdownMenuContent align="end">
+                      <DropdownMenuItem onSelect={() => onCall(number)} disabled={number.status !== "active"}>
+                        <PhoneOutgoing />
+                        Call
+                      </DropdownMenuItem>
+                      <DropdownMenuItem onSelect={() => onEdit(number)}>
+                        <Pencil />
+                        Edit
+                      </DropdownMenuItem>
+                      {release && (
+                        <DropdownMenuItem variant="destructive" onSelect={() => onDelete(number)}>
+                          <Trash2 />
+                          Delete
+                        </DropdownMenuItem>
+                      )}
+                    </DropdownMenuContent>
+                  </DropdownMenu>
+                )}
               </TableCell>
             </TableRow>
           ))}

@@ -1,4 +1,6 @@
 import { ShieldCheck } from "lucide-react";
+import type { ComponentType } from "react";
+import { useCan } from "@/lib/use-membership";
 import { DeleteAccountCard } from "./delete-account-card";
 import { DemoRequestsCard } from "./demo-requests-card";
 import { ReachabilityCard } from "./reachability-card";
@@ -8,11 +10,18 @@ import { RetentionCard } from "./retention-card";
 import { WebhooksCard } from "./webhooks-card";
 import { ApiKeysCard } from "./api-keys-card";
 import { AuditLogCard } from "./audit-log-card";
-import { useCan } from "./use-can";
 import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 
-export function SettingsPage() {
+/**
+ * The Team card comes from its own feature, handed in by app/settings-route.tsx. Cards a role
+ * cannot use are left out (the server refuses them anyway: 403).
+ */
+export function SettingsPage({ TeamCard }: { TeamCard: ComponentType }) {
+  const credentials = useCan("credentials");
+  const apiKeys = useCan("apiKeys");
+  const webhooks = useCan("webhooks");
+  const settings = useCan("settings");
   const seesAuditLog = useCan("audit");
   return (
     <section className="mx-auto max-w-3xl space-y-6">
@@ -27,12 +36,13 @@ export function SettingsPage() {
           your behalf — they never reach the browser once saved.
         </p>
       </div>
-      <OpenAiKeyCard />
-      <TwilioCredentialsCard />
+      <TeamCard />
+      {credentials && <OpenAiKeyCard />}
+      {credentials && <TwilioCredentialsCard />}
       <ReachabilityCard />
-      <RetentionCard />
-      <ApiKeysCard />
-      <WebhooksCard />
+      {settings && <RetentionCard />}
+      {apiKeys && <ApiKeysCard />}
+      {webhooks && <WebhooksCard />}
       <DemoRequestsCard />
       {seesAuditLog && <AuditLogCard />}
       {/* Account cards: each one its own component, so other cards slot in without touching them. */}

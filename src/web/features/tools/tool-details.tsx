@@ -4,6 +4,7 @@ import type { Tool } from "@shared/tools";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import { prettyJson } from "@/lib/format";
+import { useCan } from "@/lib/use-membership";
 import { FORMAT_LABELS, isEmptyJson, longDate, MethodBadge, orderedSchema, TypeBadge } from "./tool-format";
 
 interface ToolDetailsProps {
@@ -15,22 +16,25 @@ interface ToolDetailsProps {
 
 /** Tool Details (spec §2): every field, the JSON ones pretty-printed; the name is the panel's title. */
 export function ToolDetails({ tool, onTest, onEdit, onDelete }: ToolDetailsProps) {
+  const build = useCan("build");
   return (
     <div className="grid gap-6 px-6 pb-8">
-      <div className="flex flex-wrap gap-2">
-        <Button onClick={onTest}>
-          <FlaskConical />
-          Test
-        </Button>
-        <Button variant="outline" onClick={onEdit}>
-          <Pencil />
-          Edit
-        </Button>
-        <Button variant="outline" className="text-destructive hover:bg-red-50 hover:text-destructive sm:ml-auto" onClick={onDelete}>
-          <Trash2 />
-          Delete
-        </Button>
-      </div>
+      {build && (
+        <div className="flex flex-wrap gap-2">
+          <Button onClick={onTest}>
+            <FlaskConical />
+            Test
+          </Button>
+          <Button variant="outline" onClick={onEdit}>
+            <Pencil />
+            Edit
+          </Button>
+          <Button variant="outline" className="text-destructive hover:bg-red-50 hover:text-destructive sm:ml-auto" onClick={onDelete}>
+            <Trash2 />
+            Delete
+          </Button>
+        </div>
+      )}
 
       <Separator />
 

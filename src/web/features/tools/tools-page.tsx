@@ -7,6 +7,7 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/sonner";
 import { DeleteToolDialog } from "./delete-tool-dialog";
 import { ToolSheet, type PanelState } from "./tool-sheet";
+import { useCan } from "@/lib/use-membership";
 import { ToolTestPanel } from "./tool-test-panel";
 import { ToolsTable } from "./tools-table";
 import { useCreateTool, useDeleteTool, useTools, useUpdateTool } from "./use-tools";
@@ -16,6 +17,7 @@ const failure = (title: string, err: unknown) => toast.error(title, { descriptio
 export function ToolsPage() {
   const tools = useTools();
   const createTool = useCreateTool();
+  const build = useCan("build");
   const updateTool = useUpdateTool();
   const deleteTool = useDeleteTool();
 
@@ -68,7 +70,7 @@ export function ToolsPage() {
 
   return (
     <section className="mx-auto grid w-full max-w-6xl gap-6">
-      <ListPageHeader title="Tools" description="HTTP endpoints your assistants can call during a conversation." onCreate={openCreate} />
+      <ListPageHeader title="Tools" description="HTTP endpoints your assistants can call during a conversation." onCreate={build ? openCreate : undefined} />
 
       {tools.isPending ? (
         <TableSkeleton
@@ -91,10 +93,12 @@ export function ToolsPage() {
           icon={Wrench}
           title="No tools yet"
           action={
-            <Button variant="outline" onClick={openCreate}>
-              <Plus />
-              Create your first tool
-            </Button>
+            build && (
+              <Button variant="outline" onClick={openCreate}>
+                <Plus />
+                Create your first tool
+              </Button>
+            )
           }
         >
           A tool is an API endpoint an assistant can call mid-call: look up an order, book a slot, create a ticket. Create one,

@@ -3,6 +3,7 @@ import type { Tool } from "@shared/tools";
 import { RowAction } from "@/components/row-action";
 import { byText, NoMatchRow, SortableHead, TableSearch, useTableView } from "@/components/table-view";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { useCan } from "@/lib/use-membership";
 import { MethodBadge, TypeBadge } from "./tool-format";
 
 interface ToolsTableProps {
@@ -22,6 +23,7 @@ const nameOf = (t: Tool) => t.name;
 
 export function ToolsTable({ tools: all, onOpen, onTest, onEdit, onDelete }: ToolsTableProps) {
   const { query, setQuery, sort, toggleSort, rows: tools } = useTableView(all, nameOf, SORTS);
+  const build = useCan("build");
   return (
     <div className="grid gap-3">
     <TableSearch label="Search tools by name" value={query} onChange={setQuery} />
@@ -62,17 +64,20 @@ export function ToolsTable({ tools: all, onOpen, onTest, onEdit, onDelete }: Too
                 </span>
               </TableCell>
               <TableCell className="pr-4">
-                <div className="flex justify-end gap-1">
-                  <RowAction label={`Test ${tool.name}`} tip="Test tool" onClick={() => onTest(tool)}>
-                    <FlaskConical />
-                  </RowAction>
-                  <RowAction label={`Edit ${tool.name}`} tip="Edit tool" onClick={() => onEdit(tool)}>
-                    <Pencil />
-                  </RowAction>
-                  <RowAction label={`Delete ${tool.name}`} tip="Delete tool" destructive onClick={() => onDelete(tool)}>
-                    <Trash2 />
-                  </RowAction>
-                </div>
+                {/* Testing runs the tool: builders only, like changing it. */}
+                {build && (
+                  <div className="flex justify-end gap-1">
+                    <RowAction label={`Test ${tool.name}`} tip="Test tool" onClick={() => onTest(tool)}>
+                      <FlaskConical />
+                    </RowAction>
+                    <RowAction label={`Edit ${tool.name}`} tip="Edit tool" onClick={() => onEdit(tool)}>
+                      <Pencil />
+                    </RowAction>
+                    <RowAction label={`Delete ${tool.name}`} tip="Delete tool" destructive onClick={() => onDelete(tool)}>
+                      <Trash2 />
+                    </RowAction>
+                  </div>
+                )}
               </TableCell>
             </TableRow>
           ))}

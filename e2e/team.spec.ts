@@ -1,0 +1,124 @@
+/**
+ * Teams end to end: an owner invites a supervisor from Settings (no SMTP here, so the link is
+ * shown to copy), the invited person signs up through the link in another browser context and
+ * joins, then works in the owner's organisation with a supervisor's powers only.
+ */
+import { eq } from "drizzle-orm";
+import type { Page } from "@playwright/test";
+import { assistants, calls, user as users } from "../src/server/db/schema.ts";
+import { TEAM_MESSAGES } from "../src/shared/team.ts";
+import { expect, expectToast, startTestServer, test } from "./fixtures.ts";
+
+async function signUpThroughForm(page: Page, email: string) {
+  await page.getByLabel("First name").fill("Walter");
+  await page.getByLabel("Last name").fill("Skinner");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery");
+  await page.getByLabel("Confirm password").fill("correct-horse-battery");
+  await page.getByRole("button", { name: "Create Account" }).click();
+}
+
+test("an owner invites a supervisor, who joins through the link and sees the team's calls but not its credentials", async ({ page, user, server, browser }) => {
+  // A finished call of the owner's organisation (a user's first organisation takes their id).
+  const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, user.email));
+  const organizationId = owner!.id;
+  const [ava] = await server.db.insert(assistants).values({ organizationId, name: "Team Ava", model: "gpt-realtime" }).returning();
+  await server.db.insert(calls).values({
+    organizationId,
+    assistantId: ava!.id,
+    assistantName: "Team Ava",
+    startTime: new Date(Date.now() - 120_000),
+    endTime: new Date(Date.now() - 60_000),
+    endedReason: "User ended call",
+    cost: 0.05,
+    logs: { isTest: true, transcript: [], toolsUsed: [] },
+  });
+
+  // The owner invites by the UI.
+  await page.goto("/settings");
+  const team = page.getByTestId("team-card");
+  await expect(team.getByTestId("member-row")).toHaveCount(1);
+  const invitee = `skinner-${Date.now()}@example.com`;
+  await team.getByLabel("E-mail").fill(invitee);
+  await team.getByRole("combobox", { name: "Role", exact: true }).click();
+  await page.getByRole("option", { name: "Supervisor" }).click();
+  await team.getByRole("button", { name: "Invite" }).click();
+  await expectToast(page, TEAM_MESSAGES.invitedNoMail);
+  const link = (await team.getByTestId("invitation-link").textContent())!;
+  expect(link).toContain("/invite?token=");
+  await expect(team.getByTestId("invitation-row")).toContainText(invitee);
+
+  // The invited person, in a browser of their own: sign up through the link, log in, join.
+  const context = await browser.newContext({ baseURL: server.url });
+  try {
+    const other = await context.newPage();
+    await other.goto(link);
+    await other.getByRole("link", { name: "Sign up" }).click();
+    await expect(other).toHaveURL(/\/signup\?next=/);
+    await signUpThroughForm(other, invitee);
+    await expect(other).toHaveURL(/\/login\?next=/);
+    await other.getByLabel("Email").fill(invitee);
+    await other.getByLabel("Password").fill("correct-horse-battery");
+    await other.getByRole("button", { name: "Log In" }).click();
+    await expect(other).toHaveURL(/\/invite\?token=/);
+    await other.getByRole("button", { name: "Join the team" }).click();
+    await expectToast(other, TEAM_MESSAGES.joined);
+    await expect(other).toHaveURL(/\/assistants$/);
+    await expect(other.getByTestId("current-organization")).toHaveText("Dana Scully's team");
+
+    // A supervisor reads the team's assistants but changes nothing.
+    await expect(other.getByTestId("assistant-row")).toContainText("Team Ava");
+    await expect(other.getByRole("button", { name: "Create new" })).toHaveCount(0);
+    await expect(other.getByRole("button", { name: "Edit assistant" })).toHaveCount(0);
+
+    // The owner's calls, and the live board (a supervisor's page).
+    await other.getByRole("link", { name: "Calls" }).click();
+    await expect(other.getByTestId("call-row").first()).toContainText("Team Ava");
+    await other.getByRole("link", { name: "Live" }).click();
+    await expect(other).toHaveURL(/\/live$/);
+    await expect(other.getByRole("heading", { level: 1 })).toBeVisible();
+
+    // No credentials: the card is absent and the API refuses.
+    await other.getByRole("link", { name: "Settings" }).click();
+    await expect(other.getByTestId("team-card")).toBeVisible();
+    await expect(other.getByText("OpenAI API Key")).toHaveCount(0);
+    await expect(other.getByTestId("api-keys-card")).toHaveCount(0);
+    const refused = await context.request.get(`${server.url}/api/credentials/openai_api_key`);
+    expect(refused.status()).toBe(403);
+
+    // Their own team is still theirs: the sidebar switches between the two.
+    await other.getByRole("button", { name: /Switch organisation/ }).click();
+    await other.getByRole("menuitem", { name: "Walter Skinner's team" }).click();
+    await expectToast(other, TEAM_MESSAGES.switched);
+    await expect(other.getByTestId("current-organization")).toHaveText("Walter Skinner's team");
+    await expect(other.getByText("OpenAI API Key")).toBeVisible();
+  } finally {
+    await context.close();
+  }
+
+  // The owner sees the new member, and cannot demote the last owner.
+  await page.reload();
+  await expect(team.getByTestId("member-row")).toHaveCount(2);
+  await expect(team.getByTestId("invitation-row")).toHaveCount(0);
+  await team.getByRole("combobox", { name: `Role of ${user.name}` }).click();
+  await page.getByRole("option", { name: "Admin" }).click();
+  await expectToast(page, TEAM_MESSAGES.lastOwner);
+});
+
+test("an invite-only server hides sign-up from the login page and refuses it on its own page", async ({ browser }) => {
+  const server = await startTestServer({ SIGNUP: "invite" });
+  const context = await browser.newContext({ baseURL: server.url });
+  try {
+    const page = await context.newPage();
+    const options = page.waitForResponse((res) => res.url().endsWith("/api/account/options"));
+    await page.goto("/login");
+    await options;
+    await expect(page.getByRole("button", { name: "Log In" })).toBeVisible();
+    await expect(page.getByRole("link", { name: "Sign up" })).toHaveCount(0);
+    await page.goto("/signup");
+    await expect(page.getByTestId("signup-closed")).toHaveText(TEAM_MESSAGES.signupClosed);
+  } finally {
+    await context.close();
+    await server.close();
+  }
+});

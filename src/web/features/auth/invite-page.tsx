@@ -1,0 +1,102 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link, useNavigate, useSearchParams } from "react-router";
+import { TEAM_MESSAGES } from "@shared/team";
+import { INVITE_PATH } from "@shared/page-paths";
+import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/sonner";
+import { Spinner } from "@/components/ui/spinner";
+import { api } from "@/lib/api";
+import { withNext } from "@/lib/next-path";
+import { useSession } from "@/lib/session";
+import { AuthCard } from "./auth-card";
+
+const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
+
+/**
+ * Where an invitation link lands (`/invite?token=…`). Signed in: join with one button. Otherwise:
+ * log in or sign up with the invited address, and come back here afterwards (`?next=`).
+ */
+export function InvitePage() {
+  const [params] = useSearchParams();
+  const token = params.get("token") ?? "";
+  const here = `${INVITE_PATH}?token=${encodeURIComponent(token)}`;
+  const { data: user, isPending } = useSession();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const [joining, setJoining] = useState(false);
+
+  const join = async () => {
+    setJoining(true);
+    setError(null);
+    try {
+      await api<{ organization_id: string }>("/api/team/invitations/accept", { body: { token } });
+      // The session now works in the new organisation: nothing cached belongs to it.
+      await queryClient.resetQueries();
+      toast.success(TEAM_MESSAGES.joined);
+      navigate("/assistants");
+    } catch (err) {
+      const message = err instanceof Error ? err.message : TEAM_MESSAGES.invitationInvalid;
+      setError(message);
+      toast.error(TEAM_MESSAGES.acceptFailed, { description: message });
+    } finally {
+      setJoining(false);
+    }
+  };
+
+  let body;
+  if (!token) {
+    body = (
+      <p role="alert" className="text-sm text-destructive">
+        {TEAM_MESSAGES.invitationInvalid}
+      </p>
+    );
+  } else if (isPending) {
+    body = (
+      <div className="flex justify-center py-4">
+        <Spinner />
+      </div>
+    );
+  } else if (user) {
+    body = (
+      <div className="grid gap-4">
+        <p className="text-sm text-muted-foreground">Signed in as {user.email}.</p>
+        <Button onClick={() => void join()} disabled={joining} className="w-full">
+          {joining ? "Joining..." : "Join the team"}
+        </Button>
+        {error && (
+          <p role="alert" className="text-sm text-destructive">
+            {error}
+          </p>
+        )}
+      </div>
+    );
+  } else {
+    body = (
+      <div className="grid gap-4">
+        <p className="text-sm text-muted-foreground">{TEAM_MESSAGES.inviteSignInPrompt}</p>
+        <Button asChild className="w-full">
+          <Link to={withNext("/signup", here)}>Sign up</Link>
+        </Button>
+        <Button asChild variant="outline" className="w-full">
+          <Link to={withNext("/login", here)}>Log in</Link>
+        </Button>
+      </div>
+    );
+  }
+
+  return (
+    <AuthCard
+      title="Join a team"
+      description={TEAM_MESSAGES.invitePrompt}
+      footer={
+        <Link to={user ? "/assistants" : "/"} className={linkClass}>
+          {user ? "Go to the app" : "Switchboard home"}
+        </Link>
+      }
+    >
+      {body}
+    </AuthCard>
+  );
+}
