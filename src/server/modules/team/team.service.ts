@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
+import { INVITE_PATH } from "../../../shared/page-paths.ts";
 import { PERMISSIONS, type Role } from "../../../shared/roles.ts";
 import {
   INVITATION_TTL_MS,
@@ -136,7 +137,7 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
       const id = tokenId(token);
       const expiresAt = new Date(now.getTime() + INVITATION_TTL_MS);
       await repo.insertInvitation({ id, organizationId: actor.organizationId, email: input.email, role: input.role, inviterId: actor.userId, expiresAt });
-      const url = `${publicUrl.replace(/\/$/, "")}/invite?token=${token}`;
+      const url = `${publicUrl.replace(/\/$/, "")}${INVITE_PATH}?token=${token}`;
       let emailed = false;
       if (mailer) {
         const team = (await repo.membership(actor.userId ?? "", actor.organizationId))?.organizationName ?? "a team";
