@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { INVITE_PATH } from "../../../shared/page-paths.ts";
-import { PERMISSIONS, type Role } from "../../../shared/roles.ts";
+import type { Role } from "../../../shared/roles.ts";
 import {
   INVITATION_TTL_MS,
   TEAM_MESSAGES,
@@ -174,6 +174,3 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
     },
   };
 }
-
-/** The refusal of a permission, in the user's words. */
-export const forbiddenFor = (permission: keyof typeof PERMISSIONS) => forbidden(PERMISSIONS[permission].message);
