@@ -108,7 +108,7 @@ export type CallPage = z.infer<typeof callPageSchema>;
 
 export const callRecordSchema = callSummarySchema.extend({
   organization_id: z.string(),
-  /** A signed address of the recording (valid RECORDING_URL_LIFETIME_MS), or null without one. */
+  /** A signed address of the recording (valid RECORDING_URL_LIFETIME_MS); null without one, or for a viewer. */
   recording_url: z.string().nullable(),
   /** Phone calls: the caller's number (E.164); null for browser test calls. */
   caller_number: z.string().nullable(),

@@ -3,6 +3,7 @@ import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { isUuid } from "../../../shared/ids.ts";
+import { can } from "../../../shared/roles.ts";
 import {
   CALL_MESSAGES,
   CALL_PAGE_DEFAULT,
@@ -102,7 +103,9 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     // A malformed id names no call; checking first also keeps it away from the uuid cast.
     const row = isUuid(req.params.id) ? await findCall(db, req.actor.organizationId, req.params.id) : null;
     if (!row) throw notFound();
-    return toCallRecord(row, customerOf(req), signer, req.log);
+    const record = toCallRecord(row, customerOf(req), signer, req.log);
+    // A viewer reads the call but may not play its recording (that is a supervisor's).
+    return can(req.actor.role, "supervise") ? record : { ...record, recording_url: null };
   });
 
   // A stable address for the recording (the call.ended webhook names it): redirects to a fresh

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { TEAM_MESSAGES, type OrganizationItem, type TeamInvitation, type TeamMember } from "../../../shared/team.ts";
 import { PERMISSIONS } from "../../../shared/roles.ts";
+import { calls } from "../../db/schema.ts";
 import { buildTestApp, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import { newAccount, signUp, injectPost } from "../../../../tests/sign-up.ts";
 import { joinAs } from "../../../../tests/team.ts";
@@ -108,6 +109,17 @@ describe("members and roles", () => {
     expect((await file.as(sup).get(`/api/assistants/${assistant.id}`)).statusCode).toBe(404);
     expect(((await file.as(sup).get("/api/organization")).json() as { role: string }).role).toBe("owner");
     expect((await file.as(owner).delete(`/api/team/members/${sup.userId}`)).statusCode).toBe(404);
+  });
+
+  it("a viewer reads a call but gets no recording address; a supervisor does", async () => {
+    const owner = await signUpAndLogIn(file.app, "Rhea Recorder");
+    const [call] = await file.db.insert(calls).values({ organizationId: owner.organizationId, assistantName: "Desk", recording: "recordings/x.wav" }).returning();
+    const viewer = await joinAs(file.app, owner, "viewer", "Val Viewer");
+    const sup = await joinAs(file.app, owner, "supervisor", "Sue Supervisor");
+    const seen = (await file.as(viewer).get(`/api/calls/${call!.id}`)).json() as { id: string; recording_url: string | null };
+    expect(seen).toMatchObject({ id: call!.id, recording_url: null });
+    expect((await file.as(viewer).get(`/api/calls/${call!.id}/recording`)).statusCode).toBe(403);
+    expect(((await file.as(sup).get(`/api/calls/${call!.id}`)).json() as { recording_url: string | null }).recording_url).toMatch(/^\/api\/media\/recordings\/x\.wav\?/);
   });
 
   it("keeps an owner: the last one can neither be demoted nor removed, and only owners make owners", async () => {

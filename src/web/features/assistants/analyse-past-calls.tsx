@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { api } from "@/lib/api";
+import { useCan } from "@/lib/use-membership";
 import { queryKeys } from "@/lib/query-keys";
 
 const PROGRESS_REFRESH_MS = 2000;
@@ -17,6 +18,7 @@ const PROGRESS_REFRESH_MS = 2000;
  */
 export function AnalysePastCalls({ assistantId }: { assistantId: string }) {
   const client = useQueryClient();
+  const mayRun = useCan("supervise");
   const [last, setLast] = useState("50");
   const key = [...queryKeys.assistants, assistantId, "analysis-run"];
   const run = useQuery({
@@ -46,7 +48,7 @@ export function AnalysePastCalls({ assistantId }: { assistantId: string }) {
           <Label htmlFor={`${assistantId}-last`}>Last calls</Label>
           <Input id={`${assistantId}-last`} type="number" min={1} max={MAX_BACKFILL_CALLS} className="w-24" value={last} onChange={(e) => setLast(e.target.value)} />
         </div>
-        <Button variant="outline" disabled={!valid || running || start.isPending} onClick={() => start.mutate(n)}>
+        <Button variant="outline" disabled={!mayRun || !valid || running || start.isPending} onClick={() => start.mutate(n)}>
           <History />
           Analyse past calls
         </Button>

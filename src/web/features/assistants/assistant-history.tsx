@@ -9,6 +9,7 @@ import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/sonner";
 import { longDate } from "./assistant-dates";
 import { useToolOptions } from "./use-assistants";
+import { useCan } from "@/lib/use-membership";
 import { usePublishVersion, useRollback, useVersions } from "./use-versions";
 import { VersionDiff } from "./version-diff";
 
@@ -22,6 +23,7 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
   const tools = useToolOptions();
   const toolNames = new Map((tools.data ?? []).map((t) => [t.id, t.name]));
   const publish = usePublishVersion(assistantId);
+  const mayBuild = useCan("build");
   const rollback = useRollback(assistantId);
   const [note, setNote] = useState("");
   const [compare, setCompare] = useState<[number, number] | null>(null);
@@ -50,20 +52,22 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
 
   return (
     <div className="grid gap-6 px-6 pb-8">
-      <section className="grid gap-3 rounded-md border p-4" aria-label="Publish">
-        <p className="text-sm">
-          {draftChanged ? "The draft has changes that callers do not hear yet." : `The draft is the same as v${live}.`} Phone numbers run the live
-          version; the Test Call runs the draft.
-        </p>
-        <div className="grid gap-1.5">
-          <Label htmlFor="publish-note">Note (optional)</Label>
-          <Input id="publish-note" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} placeholder="What changed" />
-        </div>
-        <Button className="justify-self-start" onClick={onPublish} disabled={publish.isPending || !draftChanged}>
-          <Rocket />
-          Publish
-        </Button>
-      </section>
+      {mayBuild && (
+        <section className="grid gap-3 rounded-md border p-4" aria-label="Publish">
+          <p className="text-sm">
+            {draftChanged ? "The draft has changes that callers do not hear yet." : `The draft is the same as v${live}.`} Phone numbers run the live
+            version; the Test Call runs the draft.
+          </p>
+          <div className="grid gap-1.5">
+            <Label htmlFor="publish-note">Note (optional)</Label>
+            <Input id="publish-note" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} placeholder="What changed" />
+          </div>
+          <Button className="justify-self-start" onClick={onPublish} disabled={publish.isPending || !draftChanged}>
+            <Rocket />
+            Publish
+          </Button>
+        </section>
+      )}
 
       {compare && <VersionDiff assistantId={assistantId} pair={compare} toolNames={toolNames} onPairChange={setCompare} onClose={() => setCompare(null)} />}
 
@@ -94,10 +98,12 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
                     <History />
                     Compare with v{live}
                   </Button>
-                  <Button size="sm" variant="outline" onClick={() => onRollback(v)} disabled={rollback.isPending}>
-                    <Undo2 />
-                    Roll back
-                  </Button>
+                  {mayBuild && (
+                    <Button size="sm" variant="outline" onClick={() => onRollback(v)} disabled={rollback.isPending}>
+                      <Undo2 />
+                      Roll back
+                    </Button>
+                  )}
                 </>
               )}
               {list.length > 1 && v.version === live && (

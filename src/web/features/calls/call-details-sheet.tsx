@@ -16,6 +16,7 @@ import { AssistantName, CallDuration, CallStatusBadge, formatCallDate } from "./
 import { CallTranscript } from "./call-transcript";
 import { RawLogsDrawer } from "./raw-logs-drawer";
 import { useNow } from "@/hooks/use-now";
+import { PERMISSIONS } from "@shared/roles";
 import { useCan } from "@/lib/use-membership";
 import { useCall, useDeleteCall } from "./use-calls";
 
@@ -35,6 +36,7 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
   const record = useCall(summary?.id ?? null);
   const remove = useDeleteCall();
   const mayDelete = useCan("deleteCalls");
+  const mayPlay = useCan("supervise");
   const full = record.data?.id === summary?.id ? record.data : undefined;
   // The row's values at once; the record's (fresher, with the transcript) once it is read.
   const call = full ?? summary;
@@ -128,7 +130,9 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
             </Section>
 
             <Section title="Call Audio">
-              {full ? (
+              {!mayPlay ? (
+                <p className="text-sm text-muted-foreground">{PERMISSIONS.supervise.message}</p>
+              ) : full ? (
                 <CallAudioPlayer
                   key={full.id}
                   src={full.recording_url}

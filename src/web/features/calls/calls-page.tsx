@@ -10,6 +10,7 @@ import { cn } from "@/lib/utils";
 import { CallDetailsSheet } from "./call-details-sheet";
 import { CallFiltersBar } from "./call-filters-bar";
 import { CallStatsCards } from "./call-stats-cards";
+import { useCan } from "@/lib/use-membership";
 import { CallsTable } from "./calls-table";
 import { isInvertedRange, toApiFilters, useCallFilters, type CallViewFilters } from "./use-call-filters";
 import { useCallStats, useCalls } from "./use-calls";
@@ -28,6 +29,7 @@ export function CallsPage() {
   const { filters, setFilters, clear, active } = useCallFilters();
   const apiFilters = useMemo(() => toApiFilters(filters), [filters]);
   const calls = useCalls(apiFilters);
+  const mayExport = useCan("supervise");
   const stats = useCallStats(apiFilters);
   const [panel, setPanel] = useState<{ open: boolean; id: string | null }>({ open: false, id: null });
 
@@ -66,13 +68,15 @@ export function CallsPage() {
               </span>
             )}
             {calls.isError && <span className="text-xs text-muted-foreground">Couldn&apos;t refresh</span>}
-            <Button variant="outline" size="sm" asChild>
-              {/* A plain download: the server streams the file, the browser saves it. */}
-              <a href={exportHref} download>
-                <Download />
-                Export CSV
-              </a>
-            </Button>
+            {mayExport && (
+              <Button variant="outline" size="sm" asChild>
+                {/* A plain download: the server streams the file, the browser saves it. */}
+                <a href={exportHref} download>
+                  <Download />
+                  Export CSV
+                </a>
+              </Button>
+            )}
             <Button variant="outline" size="sm" onClick={refresh} disabled={refreshing}>
               <RefreshCw className={cn(refreshing && "animate-spin motion-reduce:animate-none")} />
               Refresh
