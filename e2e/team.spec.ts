@@ -61,7 +61,8 @@ test("an owner invites a supervisor, who joins through the link and sees the tea
     await other.getByLabel("Password").fill("correct-horse-battery");
     await other.getByRole("button", { name: "Log In" }).click();
     await expect(other).toHaveURL(/\/invite\?token=/);
-    await other.getByRole("button", { name: "Join the team" }).click();
+    await expect(other.getByText(`You are invited to join ${user.name}'s team as Supervisor.`)).toBeVisible();
+    await other.getByRole("button", { name: `Join ${user.name}'s team` }).click();
     await expectToast(other, TEAM_MESSAGES.joined);
     await expect(other).toHaveURL(/\/assistants$/);
     await expect(other.getByTestId("current-organization")).toHaveText("Dana Scully's team");

@@ -42,7 +42,7 @@ import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { auditRoutes } from "./modules/audit/audit.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
-import { teamRoutes } from "./modules/team/team.routes.ts";
+import { invitationPreviewRoutes, teamRoutes } from "./modules/team/team.routes.ts";
 import { createTeamService } from "./modules/team/team.service.ts";
 import { permissionOf } from "./auth/route-permissions.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
@@ -184,6 +184,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(demoRequestsRoutes, { service: services.demoRequests });
   // Twilio's webhooks and media streams: signed by Twilio, no session.
   await app.register(telephonyRoutes, { service: services.telephony });
+  await app.register(invitationPreviewRoutes, { service: team });
   await app.register(accountPublicRoutes, { emailEnabled: Boolean(deps.mailer), signup: config.signup.mode });
 
   // Everything else under /api needs a session.

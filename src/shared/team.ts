@@ -82,6 +82,14 @@ export interface CreatedInvitation {
   emailed: boolean;
 }
 
+/** `GET /api/invitations/preview?token=`: what a link invites to, readable before signing in. */
+export interface InvitationPreview {
+  organization: string;
+  email: string;
+  role: Role;
+  expires_at: string;
+}
+
 /** What the app needs about who is working where (the sidebar, and what to hide). */
 export interface CurrentMembership {
   organization: { id: string; name: string };

@@ -31,5 +31,7 @@ export const queryKeys = {
   credential: (name: CredentialName) => ["credentials", name] as const,
   /** Every organisation of the signed-in person (the sidebar's switcher). */
   organizations: ["organizations"],
+  /** What an invitation link invites to (GET /api/invitations/preview), per token. */
+  invitationPreview: (token: string) => ["invitation-preview", token] as const,
   teamInvitations: ["team", "invitations"],
 } as const;

@@ -138,7 +138,18 @@ export function createTeamRepo(db: Db) {
     },
 
     async invitation(id: string) {
-      const [row] = await db.select().from(invitation).where(eq(invitation.id, id));
+      const [row] = await db
+        .select({
+          id: invitation.id,
+          email: invitation.email,
+          role: invitation.role,
+          status: invitation.status,
+          expiresAt: invitation.expiresAt,
+          organizationName: organization.name,
+        })
+        .from(invitation)
+        .innerJoin(organization, eq(organization.id, invitation.organizationId))
+        .where(eq(invitation.id, id));
       return row ?? null;
     },
 

@@ -52,3 +52,9 @@ export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (p
     service.accept(req.user, req.sessionId, req.body.token),
   );
 };
+
+/** Public: an invitation link's page names the team and the role before the visitor signs in. */
+export const invitationPreviewRoutes: FastifyPluginAsync<{ service: TeamService }> = async (plugin, { service }) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  app.get("/api/invitations/preview", { schema: { querystring: acceptInvitationSchema } }, async (req) => service.preview(req.query.token));
+};

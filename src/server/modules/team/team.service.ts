@@ -5,6 +5,7 @@ import {
   INVITATION_TTL_MS,
   TEAM_MESSAGES,
   type CreatedInvitation,
+  type InvitationPreview,
   type InviteInput,
   type OrganizationItem,
   type SignupPolicy,
@@ -39,6 +40,8 @@ export interface TeamService {
   invite(actor: Actor, input: InviteInput): Promise<CreatedInvitation>;
   revokeInvitation(actor: Actor, id: string): Promise<void>;
   accept(user: { id: string; email: string }, sessionId: string, token: string): Promise<{ organization_id: string }>;
+  /** What an invitation link is for, shown before signing in (the token is the secret). */
+  preview(token: string): Promise<InvitationPreview>;
   /** Whether `email` may create an account under `policy` (the first user of a server always may). */
   maySignUp(policy: SignupPolicy, email: string): Promise<boolean>;
 }
@@ -68,6 +71,14 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
     if (current === "owner" && next !== "owner" && (await repo.owners(actor.organizationId)) <= 1) {
       throw new AppError(409, "last_owner", TEAM_MESSAGES.lastOwner);
     }
+  }
+
+  /** A pending, unexpired invitation by its link's token. */
+  async function usable(token: string) {
+    const found = await repo.invitation(tokenId(token));
+    if (!found || found.status !== "pending") throw new AppError(404, "invitation_invalid", TEAM_MESSAGES.invitationInvalid);
+    if (found.expiresAt <= clock()) throw new AppError(410, "invitation_expired", TEAM_MESSAGES.invitationExpired);
+    return found;
   }
 
   return {
@@ -155,10 +166,13 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
       if (!(await repo.cancelInvitation(actor.organizationId, id))) throw new AppError(404, "not_found", TEAM_MESSAGES.invitationNotFound);
     },
 
+    async preview(token) {
+      const found = await usable(token);
+      return { organization: found.organizationName, email: found.email, role: found.role, expires_at: found.expiresAt.toISOString() };
+    },
+
     async accept(user, sessionId, token) {
-      const found = await repo.invitation(tokenId(token));
-      if (!found || found.status !== "pending") throw new AppError(404, "invitation_invalid", TEAM_MESSAGES.invitationInvalid);
-      if (found.expiresAt <= clock()) throw new AppError(410, "invitation_expired", TEAM_MESSAGES.invitationExpired);
+      const found = await usable(token);
       if (found.email !== user.email.toLowerCase()) throw new AppError(403, "invitation_other_email", TEAM_MESSAGES.invitationOtherEmail);
       const joined = await repo.accept(found.id, user.id);
       if (!joined) throw new AppError(404, "invitation_invalid", TEAM_MESSAGES.invitationInvalid);

@@ -63,6 +63,10 @@ describe("invitations", () => {
     expect(listed).toEqual([expect.objectContaining({ id: first.id, email: invitee.email, role: "supervisor", invited_by: "Iris Inviter" })]);
     expect(errorOf(await file.as(owner).post("/api/team/invitations", { email: invitee.email, role: "viewer" })).message).toBe(TEAM_MESSAGES.alreadyInvited);
 
+    // The link's page names the team before anyone signs in.
+    const preview = await file.as(null).get(`/api/invitations/preview?token=${tokenOf(first.url)}`);
+    expect(preview.json()).toEqual({ organization: "Iris Inviter's team", email: invitee.email, role: "supervisor", expires_at: first.expires_at });
+
     const wrong = await file.as(other).post("/api/team/invitations/accept", { token: tokenOf(first.url) });
     expect(wrong.statusCode).toBe(403);
     expect(errorOf(wrong).message).toBe(TEAM_MESSAGES.invitationOtherEmail);
@@ -71,6 +75,7 @@ describe("invitations", () => {
     const again = await file.as(invitee).post("/api/team/invitations/accept", { token: tokenOf(first.url) });
     expect(again.statusCode).toBe(404);
     expect(errorOf(again).message).toBe(TEAM_MESSAGES.invitationInvalid);
+    expect((await file.as(null).get(`/api/invitations/preview?token=${tokenOf(first.url)}`)).statusCode).toBe(404);
     const members = (await file.as(owner).get("/api/team/members")).json() as TeamMember[];
     expect(members.map((m) => [m.name, m.role])).toEqual([
       ["Iris Inviter", "owner"],

@@ -1,12 +1,14 @@
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link, useNavigate, useSearchParams } from "react-router";
-import { TEAM_MESSAGES } from "@shared/team";
+import { ROLE_LABELS } from "@shared/roles";
+import { TEAM_MESSAGES, type InvitationPreview } from "@shared/team";
 import { INVITE_PATH } from "@shared/page-paths";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 import { withNext } from "@/lib/next-path";
 import { useSession } from "@/lib/session";
 import { AuthCard } from "./auth-card";
@@ -26,6 +28,13 @@ export function InvitePage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [joining, setJoining] = useState(false);
+  // Names the team and the role; an unusable link says why before anyone signs in.
+  const preview = useQuery({
+    queryKey: queryKeys.invitationPreview(token),
+    queryFn: () => api<InvitationPreview>(`/api/invitations/preview?token=${encodeURIComponent(token)}`),
+    enabled: Boolean(token),
+    retry: false,
+  });
 
   const join = async () => {
     setJoining(true);
@@ -46,13 +55,13 @@ export function InvitePage() {
   };
 
   let body;
-  if (!token) {
+  if (!token || preview.isError) {
     body = (
       <p role="alert" className="text-sm text-destructive">
-        {TEAM_MESSAGES.invitationInvalid}
+        {preview.error instanceof Error ? preview.error.message : TEAM_MESSAGES.invitationInvalid}
       </p>
     );
-  } else if (isPending) {
+  } else if (isPending || preview.isPending) {
     body = (
       <div className="flex justify-center py-4">
         <Spinner />
@@ -63,7 +72,7 @@ export function InvitePage() {
       <div className="grid gap-4">
         <p className="text-sm text-muted-foreground">Signed in as {user.email}.</p>
         <Button onClick={() => void join()} disabled={joining} className="w-full">
-          {joining ? "Joining..." : "Join the team"}
+          {joining ? "Joining..." : `Join ${preview.data.organization}`}
         </Button>
         {error && (
           <p role="alert" className="text-sm text-destructive">
@@ -89,7 +98,7 @@ export function InvitePage() {
   return (
     <AuthCard
       title="Join a team"
-      description={TEAM_MESSAGES.invitePrompt}
+      description={preview.data ? `You are invited to join ${preview.data.organization} as ${ROLE_LABELS[preview.data.role]}.` : TEAM_MESSAGES.invitePrompt}
       footer={
         <Link to={user ? "/assistants" : "/"} className={linkClass}>
           {user ? "Go to the app" : "Switchboard home"}
