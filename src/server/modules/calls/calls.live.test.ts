@@ -131,7 +131,7 @@ describe("a whole test call", () => {
     expect(browser.errors()).toEqual([]);
 
     const row = (await recordOf(live.db, callId))!;
-    expect(row).toMatchObject({ userId: ada.userId, assistantId, assistantName: "Ava", endedReason: "User ended call", cost: 0.05 });
+    expect(row).toMatchObject({ organizationId: ada.organizationId, assistantId, assistantName: "Ava", endedReason: "User ended call", cost: 0.05 });
     expect(row.endTime!.getTime() - row.startTime.getTime()).toBe(last.durationMs);
     const logs = callLogsSchema.parse(row.logs);
     expect(logs.isTest).toBe(true);
@@ -168,7 +168,7 @@ describe("a whole test call", () => {
   it("inserts the record when the call starts, in progress until it ends, with each finished turn saved as it goes", async () => {
     const { browser, callId } = await startCall();
     const row = (await recordOf(live.db, callId))!;
-    expect(row).toMatchObject({ userId: ada.userId, assistantId, endTime: null, endedReason: null, cost: null, recording: null });
+    expect(row).toMatchObject({ organizationId: ada.organizationId, assistantId, endTime: null, endedReason: null, cost: null, recording: null });
     // What the Calls page shows of the running call: its details, read through the API.
     const savedTranscript = async () => {
       const res = await live.app.inject({ method: "GET", url: `/api/calls/${callId}`, headers: { cookie: ada.cookie } });
