@@ -73,6 +73,10 @@ export async function seedBenchData({ url, calls, mainUserId, log }: SeedOptions
        FROM generate_series(1, $1 - 1) i ON CONFLICT DO NOTHING`,
       [BENCH_USERS],
     );
+    // Each bench user owns a team with their id, as sign-up makes it.
+    await client.query(
+      `INSERT INTO organization (id, name, slug) SELECT id, name || '''s team', id FROM "user" WHERE id LIKE 'bench-user-%' ON CONFLICT DO NOTHING`,
+    );
     await client.query(`CREATE TEMP TABLE bu AS SELECT 0 AS idx, $1::text AS id UNION ALL SELECT substr(id, 12)::int, id FROM "user" WHERE id LIKE 'bench-user-%'`, [mainUserId]);
     await client.query(
       `INSERT INTO assistants (organization_id, name, model, instructions, first_message)

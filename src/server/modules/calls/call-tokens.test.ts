@@ -26,7 +26,7 @@ describe("call session tokens", () => {
     const token = tokens.issue("user-1", "asst-1", T0);
     expect(await tokens.redeem(token, "user-2", T0 + 1)).toEqual({ ok: false, reason: "wrong_user" });
     const first = await tokens.redeem(token, "user-1", T0 + CALL_TOKEN_TTL_MS - 1);
-    expect(first).toMatchObject({ ok: true, claims: { userId: "user-1", assistantId: "asst-1", expiresAt: T0 + CALL_TOKEN_TTL_MS } });
+    expect(first).toMatchObject({ ok: true, claims: { organizationId: "user-1", assistantId: "asst-1", expiresAt: T0 + CALL_TOKEN_TTL_MS } });
     expect(await tokens.redeem(token, "user-1", T0 + 2)).toEqual({ ok: false, reason: "used" });
   });
 
