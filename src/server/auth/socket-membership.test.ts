@@ -36,7 +36,7 @@ afterAll(async () => {
 const CLOSE_WITHIN_MS = 6000;
 
 describe("live sockets and membership", () => {
-  it("removing a supervisor or demoting one to viewer on another instance closes their sockets; another keeps theirs", async () => {
+  it("removing a supervisor or demoting one to viewer on another instance closes their sockets; another keeps theirs", { timeout: 60_000 }, async () => {
     fake.script = {};
     const owner = await signUpAndLogIn(live.app, "Owen Owner");
     expect((await as(live.app, owner).put("/api/credentials/openai_api_key", { value: fake.apiKey })).statusCode).toBe(200);

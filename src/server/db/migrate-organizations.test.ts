@@ -26,7 +26,7 @@ function migrationsUpTo(tag: string): string {
 }
 
 describe("the organisations migration", () => {
-  it("moves each user's data into a team of their own, with them as its owner", async () => {
+  it("moves each user's data into a team of their own, with them as its owner", { timeout: 120_000 }, async () => {
     const db = drizzle(client);
     await migrate(db, { migrationsFolder: migrationsUpTo("0011_outbound_calls") });
     await client.exec(`
