@@ -65,7 +65,7 @@ const authenticated = () =>
     .filter((r) => (r.config as { permission?: string } | undefined)?.permission)
     .flatMap((r) => [r.method].flat().filter((m) => m !== "HEAD").map((m) => `${m} ${r.url}`));
 
-describe("the role matrix", () => {
+describe("the role matrix", { timeout: 60_000 }, () => {
   it("names the lowest role of every authenticated route the app serves", () => {
     const missing = authenticated().filter((key) => !lowestOf.has(key));
     expect(missing).toEqual([]);
