@@ -481,6 +481,11 @@ export const credentials = pgTable(
     name: text("name", { enum: CREDENTIAL_NAMES }).notNull(),
     valueEncrypted: text("value_encrypted").notNull(),
     updatedAt: updatedAt(),
+    // The provider's answer to the last check of this value (null: never checked), kept so a
+    // reload still says whether the provider accepted it and in what words.
+    verified: boolean("verified"),
+    verificationMessage: text("verification_message"),
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
 );
