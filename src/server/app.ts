@@ -41,6 +41,7 @@ import { outboundRoutes } from "./modules/outbound/outbound.routes.ts";
 import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { auditRoutes } from "./modules/audit/audit.routes.ts";
+import { gettingStartedRoutes } from "./modules/getting-started/getting-started.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { teamRoutes } from "./modules/team/team.routes.ts";
 import { createTeamService } from "./modules/team/team.service.ts";
@@ -221,6 +222,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(webhooksRoutes, { service: services.webhooks });
     await scope.register(teamRoutes, { service: team });
     await scope.register(auditRoutes, { service: services.audit });
+    await scope.register(gettingStartedRoutes, { service: services.gettingStarted });
     // Session only: with an API key these answer 403 (account management, the keys themselves).
     await scope.register(async (sessionOnly) => {
       sessionOnly.addHook("onRoute", (route) => {

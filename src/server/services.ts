@@ -25,6 +25,7 @@ import { createAuditService } from "./modules/audit/audit.service.ts";
 import type { TeamService } from "./modules/team/team.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
+import { createGettingStartedService } from "./modules/getting-started/getting-started.service.ts";
 import { createCallPricing, type CallPriceTiming } from "./telephony/call-price.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
 
@@ -114,7 +115,8 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     signIn: recordSignIn(audit, async (userId) => (await options.team.organizations(userId, "")).map((o) => o.id)),
     liveAction: recordLiveAction(audit),
   };
-  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools, versions, webhooks };
+  const gettingStarted = createGettingStartedService({ db });
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, telephony, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -29,4 +29,6 @@ export const queryKeys = {
   /** The audit log, per filter set; any change elsewhere may add an entry, so it is read fresh. */
   auditLog: (filters: Record<string, string>) => ["audit-log", filters] as const,
   credential: (name: CredentialName) => ["credentials", name] as const,
+  /** The Assistants page's checklist: ticked from data other pages change, so read fresh on each visit. */
+  gettingStarted: ["getting-started"],
 } as const;

@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Bot, Plus } from "lucide-react";
 import { useState, type ComponentType } from "react";
 import { ASSISTANT_MESSAGES, type Assistant, type AssistantInput } from "@shared/assistants";
@@ -6,9 +7,11 @@ import { Button } from "@/components/ui/button";
 import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 import { AssistantSheet, type PanelState } from "./assistant-sheet";
 import { AssistantsTable } from "./assistants-table";
 import { DeleteAssistantDialog } from "./delete-assistant-dialog";
+import { GettingStartedChecklist } from "./getting-started-checklist";
 import { useAssistants, useCreateAssistant, useDeleteAssistant, useUpdateAssistant } from "./use-assistants";
 
 /** Spec §8: a lost session has its own message; anything else names what failed and why. */
@@ -32,6 +35,7 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
   const createAssistant = useCreateAssistant();
   const updateAssistant = useUpdateAssistant();
   const deleteAssistant = useDeleteAssistant();
+  const queryClient = useQueryClient();
 
   const [panel, setPanel] = useState<PanelState>({ open: false, view: "create" });
   const [deleting, setDeleting] = useState<Assistant | null>(null);
@@ -83,6 +87,7 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
   return (
     <section className="mx-auto grid w-full max-w-6xl gap-6">
       <ListPageHeader title="Assistants" description="Build voice assistants, connect their tools and test them live." onCreate={openCreate} />
+      <GettingStartedChecklist onCreateAssistant={openCreate} />
 
       {assistants.isPending ? (
         <TableSkeleton
@@ -136,7 +141,11 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
       <TestCallPanel
         assistant={testCall.assistant}
         open={testCall.open}
-        onOpenChange={(open) => setTestCall((t) => ({ ...t, open }))}
+        onOpenChange={(open) => {
+          setTestCall((t) => ({ ...t, open }));
+          // A finished test call ticks the checklist's step.
+          if (!open) void queryClient.invalidateQueries({ queryKey: queryKeys.gettingStarted });
+        }}
       />
     </section>
   );
