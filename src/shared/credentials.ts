@@ -19,7 +19,7 @@ export type CredentialInput = z.infer<typeof credentialInputSchema>;
  */
 export const OPENAI_KEY_MESSAGES = {
   prefix: "An OpenAI API key starts with sk- (copy it from the OpenAI dashboard's API keys page)",
-  characters: "An OpenAI API key has only letters, digits, - and _, with no spaces: check what was pasted",
+  characters: "An OpenAI API key has no spaces or special characters (such as curly quotes): check what was pasted",
 } as const;
 export const openAiKeyValueSchema = z
   .string()
