@@ -109,10 +109,11 @@ test("the summary cards and the chart follow the chosen period", async ({ page, 
   await seed(server, user.email);
   await page.goto("/calls?from=2026-03-01&to=2026-03-04");
   await expect(page.getByTestId("stats-period")).toHaveText("Mar 1, 2026 – Mar 4, 2026");
-  // Three calls: 60 + 120 + 30 s = 3.5 minutes, average 70 s, $0.20.
+  // Three calls: 60 + 120 + 30 s = 3.5 minutes, average 70 s; two test calls at the tariff
+  // ($0.05 each) and a phone call at its real cost ($0.0123): $0.11.
   await expect(stat(page, "Calls")).toContainText("3");
   await expect(stat(page, "Minutes")).toContainText("3.5");
-  await expect(stat(page, "Cost")).toContainText("$0.20");
+  await expect(stat(page, "Cost")).toContainText("$0.11");
   await expect(stat(page, "Average duration")).toContainText("1:10");
   const bars = page.getByTestId("chart-bar");
   await expect(bars).toHaveCount(4);
@@ -154,8 +155,9 @@ test("Export CSV downloads the filtered calls", async ({ page, server, user }) =
   const lines = csv.trimEnd().split("\r\n");
   expect(lines[0]).toBe("id,start_time,end_time,type,customer,assistant,called_number,duration_seconds,cost,status,ended_reason,has_recording,summary,success,success_reason");
   expect(lines).toHaveLength(3);
-  expect(lines[1]).toContain(",Real,+442071234567,Support,,90.0,0.05,completed,User ended call,no");
-  expect(lines[2]).toContain(",Real,+15551234567,Sales,+15550001111,120.0,0.10,completed,Caller hung up,no");
+  // Phone calls at their real cost (none recorded for the first), not the tariff.
+  expect(lines[1]).toContain(",Real,+442071234567,Support,,90.0,,completed,User ended call,no");
+  expect(lines[2]).toContain(",Real,+15551234567,Sales,+15550001111,120.0,0.0123,completed,Caller hung up,no");
 });
 
 test("the details show the cost breakdown, and Delete removes the call after a confirmation", async ({ page, server, user }) => {
@@ -164,8 +166,11 @@ test("the details show the cost breakdown, and Delete removes the call after a c
   await rows(page).filter({ hasText: "+15551234567" }).click();
   const panel = details(page);
   const breakdown = panel.getByTestId("cost-breakdown");
-  await expect(breakdown.locator('[data-field="Billed"] dd')).toHaveText("$0.10");
+  // A phone call: its real cost first, no tariff; Twilio's price not given yet.
+  await expect(breakdown.locator('[data-field="Billed"]')).toHaveCount(0);
   await expect(breakdown.locator('[data-field="Provider cost"] dd')).toHaveText("$0.0123");
+  await expect(breakdown.locator('[data-field="AI provider"] dd')).toHaveText("$0.0123");
+  await expect(breakdown.locator('[data-field="Twilio"] dd')).toContainText("Waiting for Twilio's price");
   await expect(breakdown.getByTestId("cost-line")).toHaveCount(2);
   await expect(breakdown.getByTestId("cost-line").nth(0)).toContainText("350 audio in (50 cached), 100 text in, 150 audio out, 20 text out tokens");
   await expect(panel.getByRole("region", { name: "Conversation Transcript" }).getByTestId("transcript-entry")).toHaveCount(2);

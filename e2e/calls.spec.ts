@@ -142,7 +142,8 @@ test("the details panel: information, recording playback, transcript and raw log
   await expect(field("Type")).toHaveText("Test");
   await expect(field("Assistant")).toHaveText("Ava");
   await expect(field("Duration")).toHaveText("1:12");
-  await expect(field("Cost")).toHaveText("$0.07");
+  // A test call's figure is the tariff, and the details say so.
+  await expect(field("Tariff")).toHaveText("$0.07");
   await expect(field("Status")).toHaveText("User ended call");
   await expect(field("End Reason")).toHaveText("User ended call");
 
@@ -249,7 +250,7 @@ test("the details panel's fallbacks: no recording, an empty transcript, no logs"
   await rows(page).nth(0).click();
   let panel = details(page);
   await expect(panel.locator('[data-field="Status"] dd')).toHaveText("In progress");
-  await expect(panel.locator('[data-field="Cost"] dd')).toHaveText("N/A");
+  await expect(panel.locator('[data-field="Tariff"] dd')).toHaveText("N/A");
   await expect(panel.getByText("No recording available yet")).toBeVisible();
   await expect(panel.getByRole("button", { name: "Play recording" })).toBeDisabled();
   await expect(panel.getByTestId("audio-progress")).toHaveText(/^0:00 \/ 0:[3-5]\d$/);

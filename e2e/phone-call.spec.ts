@@ -123,7 +123,9 @@ test("a caller phones a number bought in the app; the assistant greets, runs its
   const row = page.getByTestId("call-row").filter({ hasText: "Phone Ava" });
   await expect(row).toHaveCount(1);
   await expect(row.locator("td").nth(1)).toHaveText("Real");
-  await expect(row.locator("td").nth(5)).toHaveText("$0.05");
+  // A phone call shows its real cost (AI provider usage; Twilio's price follows later), not the test-call tariff.
+  await expect(row.locator("td").nth(5)).toHaveText(/^\$0\.\d{4}$/);
+  await expect(row.locator("td").nth(5).locator("[data-cost-basis]")).toHaveAttribute("data-cost-basis", "provider");
   await expect(row.locator("[data-status]")).toHaveText("Caller hung up");
   await row.click();
 
@@ -132,7 +134,8 @@ test("a caller phones a number bought in the app; the assistant greets, runs its
   await expect(info.locator('[data-field="Type"] dd')).toHaveText("Real");
   await expect(info.locator('[data-field="Caller"] dd')).toHaveText(CALLER);
   await expect(info.locator('[data-field="Number Called"] dd')).toHaveText("+14155550188");
-  await expect(info.locator('[data-field="Cost"] dd')).toHaveText("$0.05");
+  await expect(info.locator('[data-field="Provider cost"] dd')).toHaveText(/^\$0\.\d{4}$/);
+  await expect(panel.getByTestId("cost-breakdown").locator('[data-field="Twilio"] dd')).toHaveText("Waiting for Twilio's price (Twilio rates a call a few minutes after it ends)");
   await expect(panel.getByRole("region", { name: "Call Audio" }).getByText("Recording available")).toBeVisible();
   const transcript = panel.getByRole("region", { name: "Conversation Transcript" });
   await expect(transcript.getByText(GREETING)).toBeVisible();

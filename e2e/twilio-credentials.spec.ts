@@ -32,7 +32,7 @@ test("saving Twilio credentials walks through every status line", async ({ page,
   await card.getByRole("button", { name: "Save Credentials" }).click();
   await expect(card.getByText("Both Account SID and Auth Token are required")).toBeVisible();
 
-  // A token Twilio refuses: saved, but the card says verification failed, in Twilio's words.
+  // A token Twilio refuses: saved, but the card says plainly that Twilio refused the pair.
   await card.getByLabel("Auth Token").fill("not-the-token");
   const releaseSave = await hold(page, "**/api/credentials/twilio", "PUT");
   await card.getByRole("button", { name: "Save Credentials" }).click();
@@ -40,8 +40,14 @@ test("saving Twilio credentials walks through every status line", async ({ page,
   await expect(card.getByRole("button", { name: "Save Credentials" })).toBeDisabled();
   releaseSave();
   await expect(status).toContainText("Saved, but verification failed");
-  await expect(status).toContainText("Twilio did not accept the credentials: Authenticate");
-  await expectToast(page, "Twilio Credentials Saved");
+  await expect(status).toContainText("Twilio refused this Account SID and Auth Token. Check both in the Twilio Console.");
+  await expect(page.locator('[data-sonner-toast][data-type="error"]').filter({ hasText: "Twilio refused these credentials" })).toBeVisible();
+  await expect(page.locator("[data-sonner-toast]").filter({ hasText: "Twilio Credentials Saved" })).toHaveCount(0);
+  await expect(page.locator("body")).not.toContainText("Authenticate");
+  // …and still says so after a reload.
+  await page.reload();
+  await expect(status).toContainText("Saved, but verification failed");
+  await expect(status).toContainText("Twilio refused this Account SID and Auth Token.");
 
   await card.getByLabel("Account SID").fill(account.sid);
   await card.getByLabel("Auth Token").fill(account.authToken);
@@ -51,6 +57,7 @@ test("saving Twilio credentials walks through every status line", async ({ page,
   await expect(card.getByLabel("Auth Token")).toHaveValue("");
   const verify = server.twilio.requests.filter((r) => r.operation === "account" && r.username === account.sid);
   expect(verify.length).toBe(2);
+  await expectToast(page, "Twilio Credentials Saved");
 
   await page.reload();
   await expect(status).toContainText("Existing credentials found");

@@ -41,6 +41,7 @@ import { outboundRoutes } from "./modules/outbound/outbound.routes.ts";
 import { webhooksRoutes } from "./modules/webhooks/webhooks.routes.ts";
 import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { auditRoutes } from "./modules/audit/audit.routes.ts";
+import { gettingStartedRoutes } from "./modules/getting-started/getting-started.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { invitationPreviewRoutes, teamRoutes } from "./modules/team/team.routes.ts";
 import { createTeamService } from "./modules/team/team.service.ts";
@@ -81,6 +82,8 @@ export interface AppDeps {
   onRoute?: (route: import("fastify").RouteOptions) => void;
   /** Webhook retry schedule and attempt timeout (tests shorten them); the by default. */
   webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
+  /** When Twilio is asked for a finished call's price (tests shorten it); a minute after, then retries, by default. */
+  callPrice?: import("./telephony/call-price.ts").CallPriceTiming;
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
   counters?: CounterStore;
 }
@@ -129,7 +132,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions, clock };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
-  const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks, team });
+  const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks, callPrice: deps.callPrice, team });
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
@@ -220,6 +223,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(webhooksRoutes, { service: services.webhooks });
     await scope.register(teamRoutes, { service: team });
     await scope.register(auditRoutes, { service: services.audit });
+    await scope.register(gettingStartedRoutes, { service: services.gettingStarted });
     // Session only: with an API key these answer 403 (account management, the keys themselves).
     await scope.register(async (sessionOnly) => {
       sessionOnly.addHook("onRoute", (route) => {

@@ -25,6 +25,8 @@ import { createAuditService } from "./modules/audit/audit.service.ts";
 import type { TeamService } from "./modules/team/team.service.ts";
 import { createHandoffTokens } from "./telephony/handoff.ts";
 import { createStreamTokens } from "./telephony/stream-tokens.ts";
+import { createGettingStartedService } from "./modules/getting-started/getting-started.service.ts";
+import { createCallPricing, type CallPriceTiming } from "./telephony/call-price.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
 
 export interface ServiceOptions {
@@ -33,6 +35,8 @@ export interface ServiceOptions {
   webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
   /** Organisations and members: made before auth (sign-up uses it), so handed in. */
   team: TeamService;
+  /** When Twilio is asked for a call's price (tests shorten it). */
+  callPrice?: CallPriceTiming;
 }
 
 export function createServices(ctx: ModuleContext, options: ServiceOptions) {
@@ -85,6 +89,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     tokens: createStreamTokens(config.appSecret, counters),
     handoffTokens: createHandoffTokens(config.appSecret, counters),
     assistants,
+    pricing: createCallPricing({ ctx, credentials, logger: options.logger.child({ module: "call-price" }), ...(options.callPrice ? { timing: options.callPrice } : {}) }),
   });
   // Deleting an account deletes the organisations it alone belongs to, releasing their numbers at Twilio first.
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (organizationId) => phoneNumbers.releaseBeforeAccountDeletion(organizationId) });
@@ -110,7 +115,8 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     signIn: recordSignIn(audit, async (userId) => (await options.team.organizations(userId, "")).map((o) => o.id)),
     liveAction: recordLiveAction(audit),
   };
-  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, outbound, phoneNumbers, telephony, tools, versions, webhooks };
+  const gettingStarted = createGettingStartedService({ db });
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, telephony, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -29,3 +29,17 @@ export interface SessionUser {
 
 /** The close a live socket (board, watched call, test call) gets once its sign-in session has ended. */
 export const SESSION_ENDED_CLOSE = { code: 4401, reason: "Your session has ended. Please sign in again." } as const;
+
+/**
+ * Whether a live socket's close means its sign-in session ended. The reason counts too: a test
+ * call's single-use session id ("Call session expired") closes with the same code, and that one
+ * is no reason to sign in again.
+ */
+export function isSessionEndedClose(code: number, reason: string): boolean {
+  return code === SESSION_ENDED_CLOSE.code && reason === SESSION_ENDED_CLOSE.reason;
+}
+
+/** What the login page shows after an app page was left because the session ended (router state). */
+export interface LoginNotice {
+  notice: string;
+}

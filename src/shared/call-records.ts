@@ -40,6 +40,33 @@ export const CALL_STATUS_FILTERS = ["in_progress", "completed", "error"] as cons
 export type CallStatusFilter = (typeof CALL_STATUS_FILTERS)[number];
 
 // ---------------------------------------------------------------------------
+// Cost: which figure a call's `cost` is, and how the pages name it
+
+/** "tariff": the specification's test-call tariff; "provider": what the call really cost (AI provider + Twilio). */
+export const COST_BASES = ["tariff", "provider"] as const;
+export type CostBasis = (typeof COST_BASES)[number];
+
+export const COST_TEXTS = {
+  /** The Calls table's column and the stats card: each call counts with the figure that applies to it. */
+  column: "Cost",
+  basis: { tariff: "Tariff", provider: "Provider cost" } satisfies Record<CostBasis, string>,
+  basisHint: {
+    tariff: "The test-call tariff: $0.05 for the first minute, then $0.01 for each 12 seconds",
+    provider: "What the call cost at the AI provider (its usage) plus Twilio's price for the call",
+  } satisfies Record<CostBasis, string>,
+  statsHint: "Test calls at the test-call tariff; phone calls at their real cost (AI provider + Twilio)",
+  telephony: "Twilio",
+  telephonyPending: "Waiting for Twilio's price (Twilio rates a call a few minutes after it ends)",
+  aiProvider: "AI provider",
+} as const;
+
+/** Provider costs are fractions of a cent: four decimals for the real cost, two for the tariff. */
+export function formatCallCost(cost: number | null, basis: CostBasis): string {
+  if (cost === null || !Number.isFinite(cost)) return "N/A";
+  return basis === "provider" ? `$${cost.toFixed(4)}` : `$${cost.toFixed(2)}`;
+}
+
+// ---------------------------------------------------------------------------
 // Provider cost (stored on the record when the call ends)
 
 /** One model's share: tokens by kind (per protocols §1.10) or seconds for duration-billed ASR. */
@@ -87,8 +114,12 @@ export const callSummarySchema = z.object({
   end_time: z.iso.datetime().nullable(),
   /** null while in progress (the page counts it up from start_time). */
   duration_ms: z.number().nullable(),
-  /** USD billed; null until the call has ended. */
+  /**
+   * USD; null until the call has ended. Which figure it is says `cost_basis`: the tariff for a
+   * browser test call, the real cost (AI provider usage + Twilio's price) for a phone call.
+   */
   cost: z.number().nullable(),
+  cost_basis: z.enum(COST_BASES),
   status: z.enum(CALL_STATUS_FILTERS),
   ended_reason: z.string().nullable(),
   has_recording: z.boolean(),
@@ -117,6 +148,8 @@ export const callRecordSchema = callSummarySchema.extend({
   /** null when the record has no logs at all. */
   logs: callRecordLogsSchema.nullable(),
   provider_cost: providerCostSchema.nullable(),
+  /** Phone calls: Twilio's price (USD), once Twilio has rated the call (a while after it ended); null until then and for test calls. */
+  telephony_cost: z.number().nullable(),
   /** The `{{name}}` values the call ran with; null for calls that had none recorded. */
   variables: z.record(z.string(), z.string()).nullable(),
   analysis: callAnalysisSchema.nullable(),

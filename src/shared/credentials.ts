@@ -13,18 +13,43 @@ export const credentialInputSchema = z.object({
 });
 export type CredentialInput = z.infer<typeof credentialInputSchema>;
 
+/**
+ * An OpenAI key's own shape, checked before the provider is asked: keys start with `sk-` and are
+ * printable ASCII with no spaces, so a pasted sentence or a smart quote is caught here, in words.
+ */
+export const OPENAI_KEY_MESSAGES = {
+  prefix: "An OpenAI API key starts with sk- (copy it from the OpenAI dashboard's API keys page)",
+  characters: "An OpenAI API key has no spaces or special characters (such as curly quotes): check what was pasted",
+} as const;
+export const openAiKeyValueSchema = z
+  .string()
+  .trim()
+  .min(1, "API key cannot be empty")
+  .max(4096)
+  .regex(/^sk-/, OPENAI_KEY_MESSAGES.prefix)
+  .regex(/^[\x21-\x7e]+$/, OPENAI_KEY_MESSAGES.characters);
+export const openAiKeyInputSchema = z.object({ value: openAiKeyValueSchema });
+
+/** The outcome of the last check with the provider, kept with the credential so a reload still shows it. */
+export const credentialVerificationSchema = z.object({
+  verified: z.boolean(),
+  message: z.string(),
+  checked_at: z.string().nullable(),
+});
+export type CredentialVerification = z.infer<typeof credentialVerificationSchema>;
+
 /** Never the value itself: whether one is stored, a recognisable hint, and the last verification. */
 export const credentialStatusSchema = z.object({
   name: credentialNameSchema,
   exists: z.boolean(),
   hint: z.string().nullable(),
   updated_at: z.string().nullable(),
+  /** Null when never checked (the Twilio SID and token share the pair's outcome). */
+  verification: credentialVerificationSchema.nullable(),
 });
 export type CredentialStatus = z.infer<typeof credentialStatusSchema>;
 
-export const credentialSaveResultSchema = credentialStatusSchema.extend({
-  verification: z.object({ verified: z.boolean(), message: z.string() }).nullable(),
-});
+export const credentialSaveResultSchema = credentialStatusSchema;
 export type CredentialSaveResult = z.infer<typeof credentialSaveResultSchema>;
 
 // ── Twilio: the Account SID and Auth Token are saved and verified as one pair ─────────────────
@@ -40,6 +65,10 @@ export const TWILIO_CREDENTIAL_MESSAGES = {
   savedVerified: "Credentials saved and verified",
   savedUnverified: "Saved, but verification failed",
   savedToast: "Twilio Credentials Saved",
+  refusedToast: "Twilio refused these credentials",
+  uncheckedToast: "Saved, but Twilio could not check them",
+  refused: "Twilio refused this Account SID and Auth Token. Check both in the Twilio Console.",
+  unreachable: "Saved, but Twilio could not be reached to check them. Try saving again in a moment.",
   saveFailed: "Failed to save Twilio credentials: ",
   fetchFailed: "Failed to fetch existing Twilio credentials.",
 } as const;
@@ -57,6 +86,14 @@ export type TwilioCredentialsInput = z.infer<typeof twilioCredentialsInputSchema
 export const twilioCredentialsSaveResultSchema = z.object({
   account_sid: credentialStatusSchema,
   auth_token: credentialStatusSchema,
-  verification: z.object({ verified: z.boolean(), message: z.string() }),
+  verification: credentialVerificationSchema,
 });
 export type TwilioCredentialsSaveResult = z.infer<typeof twilioCredentialsSaveResultSchema>;
+
+export const OPENAI_CREDENTIAL_MESSAGES = {
+  savedToast: "API Key Saved",
+  refusedToast: "OpenAI refused this key",
+  uncheckedToast: "Saved, but the key is not verified",
+  refused: "OpenAI refused this API key. Check it on the OpenAI dashboard's API keys page, or create a new one.",
+  accepted: "OpenAI accepted the key.",
+} as const;

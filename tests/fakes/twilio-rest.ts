@@ -17,12 +17,13 @@ import type { AddressInfo } from "node:net";
  * | DELETE …/IncomingPhoneNumbers/{PN}.json                        | 204                                 |
  * | POST   …/Calls.json (To, From, Url or Twiml, StatusCallback, …) | 201 Call (queued); twilio-far-end.ts plays it |
  * | POST   …/Calls/{CA}.json (Twiml or Status)                     | 200 Call                            |
+ * | GET    …/Calls/{CA}.json                                       | 200 Call (price null until set)     |
  *
  * `failNext(operation, error)` makes the next such request fail with Twilio's error body, and
  * every request is recorded in `requests` so a test can assert what Twilio received.
  */
 
-export type TwilioOperation = "account" | "search" | "purchase" | "update" | "release" | "callCreate" | "callUpdate";
+export type TwilioOperation = "account" | "search" | "purchase" | "update" | "release" | "callCreate" | "callUpdate" | "callFetch";
 
 export interface TwilioErrorSpec {
   status: number;
@@ -84,6 +85,8 @@ export interface FakeCall {
   created?: Record<string, string>;
   /** Calls.create's StatusCallbackEvent values (a repeated field). */
   events?: string[];
+  /** As Twilio gives it: a negative decimal string in USD once the call is rated, null until then. */
+  price?: string | null;
 }
 
 export interface RecordedTwilioRequest {
@@ -113,7 +116,9 @@ export interface FakeTwilioRest {
   addNumber(accountSid: string, phoneNumber: string): FakeIncomingNumber;
   /** The numbers an account holds now (bought and not released). */
   numbersOf(accountSid: string): FakeIncomingNumber[];
-  addCall(accountSid: string, call: { from: string; to: string; sid?: string; status?: string }): FakeCall;
+  addCall(accountSid: string, call: { from: string; to: string; sid?: string; status?: string; price?: string | null }): FakeCall;
+  /** Twilio has rated the call: GET Calls/{sid}.json answers this price from now on (e.g. "-0.0085"). */
+  setCallPrice(sid: string, price: string | null): void;
   call(sid: string): FakeCall | undefined;
   /** Runs `listener` after each call update that carries TwiML (as Twilio starts executing it). */
   onTwimlUpdate(listener: (call: FakeCall) => void): void;
@@ -258,6 +263,11 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
         setImmediate(() => createListeners.forEach((l) => l(call)));
         return sendJson(res, 201, callJson(call));
       }
+      case "callFetch": {
+        const call = calls.get(route.id!);
+        if (!call || call.accountSid !== account.sid) return sendError(res, TWILIO_ERRORS.notFound(path));
+        return sendJson(res, 200, callJson(call));
+      }
       case "callUpdate": {
         const call = calls.get(route.id!);
         if (!call || call.accountSid !== account.sid) return sendError(res, TWILIO_ERRORS.notFound(path));
@@ -307,11 +317,16 @@ export async function startFakeTwilioRest(): Promise<FakeTwilioRest> {
     },
     numbersOf: (accountSid) => [...numbers.values()].filter((n) => n.accountSid === accountSid),
     addCall(accountSid, call) {
-      const created: FakeCall = { sid: call.sid ?? fakeSid("CA"), accountSid, from: call.from, to: call.to, status: call.status ?? "in-progress", twiml: null, direction: "inbound" };
+      const created: FakeCall = { sid: call.sid ?? fakeSid("CA"), accountSid, from: call.from, to: call.to, status: call.status ?? "in-progress", twiml: null, direction: "inbound", price: call.price ?? null };
       calls.set(created.sid, created);
       return created;
     },
     call: (sid) => calls.get(sid),
+    setCallPrice(sid, price) {
+      const call = calls.get(sid);
+      if (!call) throw new Error(`no fake call ${sid}`);
+      call.price = price;
+    },
     onTwimlUpdate: (listener) => void twimlListeners.push(listener),
     onCallUpdate: (listener) => void updateListeners.push(listener),
     onCallCreated: (listener) => void createListeners.push(listener),
@@ -352,6 +367,7 @@ function matchRoute(method: string, path: string): { operation: TwilioOperation;
   }
   if (rest === "/Calls" && method === "POST") return { operation: "callCreate", accountSid };
   if ((r = /^\/Calls\/(CA\w+)$/.exec(rest)) && method === "POST") return { operation: "callUpdate", accountSid, id: r[1] };
+  if ((r = /^\/Calls\/(CA\w+)$/.exec(rest)) && method === "GET") return { operation: "callFetch", accountSid, id: r[1] };
   return null;
 }
 
@@ -373,7 +389,7 @@ function callJson(c: FakeCall) {
     start_time: null,
     end_time: null,
     duration: null,
-    price: null,
+    price: c.price ?? null,
     price_unit: "USD",
     uri: `/2010-04-01/Accounts/${c.accountSid}/Calls/${c.sid}.json`,
   };

@@ -19,7 +19,7 @@ const LOWEST: Record<Role, readonly string[]> = {
     "GET /api/dnc", "GET /api/phone-numbers", "GET /api/telephony/reachability", "GET /api/settings/retention",
     "GET /api/settings/calls", "GET /api/organizations", "POST /api/organizations/:id/switch", "GET /api/organization",
     "GET /api/team/members", "POST /api/team/invitations/accept", "GET /api/account", "PATCH /api/account/name",
-    "POST /api/account/password", "DELETE /api/account", "GET /api/demo-requests",
+    "POST /api/account/password", "DELETE /api/account", "GET /api/demo-requests", "GET /api/getting-started",
   ],
   supervisor: [
     "GET /api/calls/export.csv", "GET /api/calls/:id/recording", "POST /api/calls/:id/analysis", "POST /api/assistants/:id/analysis-runs",

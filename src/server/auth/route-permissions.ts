@@ -9,6 +9,7 @@ import type { Permission } from "../../shared/roles.ts";
 export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   // Assistants, their versions, tools, test calls
   "GET /api/assistants/defaults": "read",
+  "GET /api/getting-started": "read",
   "GET /api/assistants": "read",
   "GET /api/assistants/:id": "read",
   "POST /api/assistants": "build",

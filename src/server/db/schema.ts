@@ -285,6 +285,11 @@ export const calls = pgTable(
     /** What the call cost at the AI provider, from the usage it reported; null before the call ends (or for older records). */
     providerCost: jsonb("provider_cost").$type<ProviderCost>(),
     /**
+     * Phone calls: what Twilio charged for the call (USD, positive), from its Calls API once it has
+     * rated the call (some time after it ended); null until then, and for browser test calls.
+     */
+    telephonyCost: doublePrecision("telephony_cost"),
+    /**
      * Derived from the record so the Calls page's filters use a btree instead of reading jsonb
      * (ADR 019). The database keeps them in step with every write; nothing sets them.
      * is_test: logs.isTest when it is a boolean (Test/Real), else null (Unknown).
@@ -481,6 +486,11 @@ export const credentials = pgTable(
     name: text("name", { enum: CREDENTIAL_NAMES }).notNull(),
     valueEncrypted: text("value_encrypted").notNull(),
     updatedAt: updatedAt(),
+    // The provider's answer to the last check of this value (null: never checked), kept so a
+    // reload still says whether the provider accepted it and in what words.
+    verified: boolean("verified"),
+    verificationMessage: text("verification_message"),
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.name] })],
 );

@@ -78,3 +78,22 @@ export async function finishFromTwilio(
     .returning({ id: calls.id });
   return rows.length > 0;
 }
+
+/** What the price job needs of a phone call's record: whose it is, Twilio's CallSid, and whether it has its price. */
+export async function findCallForPricing(db: Db, id: string) {
+  const [row] = await db
+    .select({ organizationId: calls.organizationId, callSid: calls.providerCallSid, telephonyCost: calls.telephonyCost })
+    .from(calls)
+    .where(eq(calls.id, id));
+  return row ?? null;
+}
+
+/** Twilio's price for the call (USD, positive); the first one stored stays (a repeated job changes nothing). */
+export async function storeTelephonyCost(db: Db, id: string, usd: number): Promise<boolean> {
+  const rows = await db
+    .update(calls)
+    .set({ telephonyCost: usd })
+    .where(and(eq(calls.id, id), isNull(calls.telephonyCost)))
+    .returning({ id: calls.id });
+  return rows.length > 0;
+}

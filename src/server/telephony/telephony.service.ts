@@ -26,6 +26,7 @@ import { HANDOFF_TEXTS } from "../../shared/calls.ts";
 import { findCallBySid, findNumberByE164, findNumberById, finishFromTwilio } from "./inbound.repo.ts";
 import * as outboundRepo from "../modules/outbound/outbound.repo.ts";
 import { applyOutboundStatus, isMachine, outboundCallIdOf, voicemailTwiml } from "./outbound-calls.ts";
+import type { CallPricing } from "./call-price.ts";
 import type { StreamTokens } from "./stream-tokens.ts";
 import { publicUrlOf, publicWsUrlOf, validTwilioSignature } from "./twilio-signature.ts";
 
@@ -54,6 +55,8 @@ export interface TelephonyDeps {
   handoffTokens: HandoffTokens;
   /** An outbound call's voicemail setting comes from the assistants module. */
   assistants: AssistantsService;
+  /** Asks Twilio for a completed call's price, later (call-price.ts). */
+  pricing: CallPricing;
 }
 
 function sayAndHangUp(message: string): string {
@@ -78,7 +81,7 @@ function retryElsewhere(voiceUrl: string): string {
   return response.toString();
 }
 
-export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens, assistants }: TelephonyDeps) {
+export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens, assistants, pricing }: TelephonyDeps) {
   const { db, config } = ctx;
 
   async function signedBy(organizationId: string, signature: unknown, url: string, params: Record<string, string>): Promise<boolean> {
@@ -179,6 +182,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         const record = await outboundRepo.findOutbound(db, outboundId);
         if (!record || !(await signedBy(record.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
         const final = await applyOutboundStatus(db, record, params);
+        if (final === "completed") await pricing.request(record.id);
         // Answered: the stream's session closes the record; if it never did, Twilio's figures do.
         if (final !== "completed" || record.providerStatus !== "in-progress") return { status: 204 };
       }
@@ -188,6 +192,8 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       const owner = record?.organizationId ?? number?.organizationId;
       if (!owner || !(await signedBy(owner, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
       if (!record || record.organizationId !== owner) return { status: 204 };
+      // Twilio rates a completed call a while later: its price is fetched then (call-price.ts).
+      if ((params["CallStatus"] ?? "completed") === "completed") await pricing.request(record.id);
       const seconds = Number(params["CallDuration"] ?? "0");
       const durationMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
       await finishFromTwilio(db, record.id, {

@@ -74,6 +74,11 @@ export interface TwilioRest {
   releaseNumber(numberSid: string): Promise<void>;
   /** Replaces a live call's TwiML (e.g. `<Dial>` for a hand-off to a person). */
   updateCallTwiml(callSid: string, twiml: string): Promise<void>;
+  /**
+   * A call's status and price (Calls/{sid}.json). Twilio gives `price` as a negative decimal string
+   * in `price_unit` some time after the call completes, null until then (protocols §3).
+   */
+  fetchCall(callSid: string): Promise<{ status: string; price: number | null; priceUnit: string | null }>;
   /** Places an outbound call (Calls.create); Twilio answers with the new call's sid, status "queued". */
   createCall(call: OutboundCallRequest): Promise<{ sid: string; status: string }>;
   /** Ends a call: a live one hangs up (completed), a queued or ringing one is cancelled. */
@@ -194,6 +199,13 @@ export function createTwilioRest(credentials: TwilioCredentials, apiBase: string
     releaseNumber: (numberSid) =>
       twilioCall(async () => {
         await client.incomingPhoneNumbers(numberSid).remove();
+      }),
+
+    fetchCall: (callSid) =>
+      twilioCall(async () => {
+        const call = await client.calls(callSid).fetch();
+        const price = call.price === null || call.price === undefined || call.price === "" ? null : Number(call.price);
+        return { status: call.status, price: price !== null && Number.isFinite(price) ? price : null, priceUnit: call.priceUnit ?? null };
       }),
 
     createCall: (call) =>

@@ -34,4 +34,6 @@ export const queryKeys = {
   /** What an invitation link invites to (GET /api/invitations/preview), per token. */
   invitationPreview: (token: string) => ["invitation-preview", token] as const,
   teamInvitations: ["team", "invitations"],
+  /** The Assistants page's checklist: ticked from data other pages change, so read fresh on each visit. */
+  gettingStarted: ["getting-started"],
 } as const;

@@ -1,6 +1,8 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { useNavigate } from "react-router";
 import type { AccountOptions } from "@shared/account";
-import type { SessionUser } from "@shared/auth";
+import { SESSION_ENDED_CLOSE, type LoginNotice, type SessionUser } from "@shared/auth";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -31,6 +33,21 @@ export function useSignOut() {
     queryClient.clear();
     queryClient.setQueryData(queryKeys.session, null);
   };
+}
+
+/**
+ * A live socket was closed because its sign-in session ended (signed out elsewhere, password
+ * changed, removed from the team): forget the session and go to the login page, saying why,
+ * instead of reconnecting to a server that will refuse every attempt.
+ */
+export function useSessionEnded() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useCallback(() => {
+    queryClient.clear();
+    queryClient.setQueryData(queryKeys.session, null);
+    navigate("/login", { replace: true, state: { notice: SESSION_ENDED_CLOSE.reason } satisfies LoginNotice });
+  }, [queryClient, navigate]);
 }
 
 /** Whether this server can send e-mail (sign-up confirmation, password reset). Rarely changes. */

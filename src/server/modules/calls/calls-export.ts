@@ -27,7 +27,8 @@ function row(call: CallSummary, analysis: CallAnalysis | null, fields: readonly 
     call.assistant_name ?? "",
     call.called_number ?? "",
     call.duration_ms === null ? "" : (call.duration_ms / 1000).toFixed(1),
-    call.cost === null ? "" : call.cost.toFixed(2),
+    // A phone call's real cost is fractions of a cent: four decimals, the tariff two.
+    call.cost === null ? "" : call.cost.toFixed(call.cost_basis === "provider" ? 4 : 2),
     call.status,
     call.ended_reason ?? "",
     call.has_recording ? "yes" : "no",

@@ -16,6 +16,19 @@ export type CallHistoryRow = Omit<typeof calls.$inferSelect, "instanceId">;
 const assistantName = sql<string | null>`coalesce(${assistants.name}, ${calls.assistantName})`;
 const assistantOfCall = and(eq(assistants.id, calls.assistantId), eq(assistants.organizationId, calls.organizationId));
 
+/**
+ * The cost a call shows (and the stats sum): a browser test call's tariff (spec "Billing"), a phone
+ * call's real cost — what the AI provider charged for its usage plus Twilio's price once Twilio
+ * has rated the call (telephony/call-price.ts). The stored tariff of a phone call is not shown.
+ */
+const shownCost = sql<number | null>`(CASE
+  WHEN ${calls.isTest} IS DISTINCT FROM false THEN ${calls.cost}
+  WHEN ${calls.endTime} IS NULL THEN NULL
+  -- Older records (and calls Twilio finalised without the engine) have no figure of their own.
+  WHEN ${calls.providerCost} IS NULL AND ${calls.telephonyCost} IS NULL THEN NULL
+  ELSE coalesce((${calls.providerCost}->>'total')::float8, CASE WHEN ${calls.providerCost} IS NULL THEN 0 END) + coalesce(${calls.telephonyCost}, 0)
+END)`;
+
 /** What a row of the list needs: never the logs, which hold the whole transcript. */
 const summaryColumns = {
   id: calls.id,
@@ -26,7 +39,7 @@ const summaryColumns = {
   cursorStart,
   endTime: calls.endTime,
   endedReason: calls.endedReason,
-  cost: calls.cost,
+  cost: shownCost,
   isTest: calls.isTest,
   status: calls.status,
   callerNumber: calls.callerNumber,
@@ -44,6 +57,7 @@ const recordColumns = {
   recording: calls.recording,
   logs: calls.logs,
   providerCost: calls.providerCost,
+  telephonyCost: calls.telephonyCost,
   providerCallSid: calls.providerCallSid,
   variables: calls.variables,
 };
@@ -105,7 +119,7 @@ export function callTotalsQuery(db: Db, organizationId: string, filters: CallFil
       calls: sql<number>`count(*)::int`,
       ended: sql<number>`count(${calls.endTime})::int`,
       endedMs: sql<number>`coalesce(sum(extract(epoch from ${calls.endTime} - ${calls.startTime}) * 1000), 0)::float8`,
-      cost: sql<number>`coalesce(sum(${calls.cost}), 0)::float8`,
+      cost: sql<number>`coalesce(sum(${shownCost}), 0)::float8`,
       errors: sql<number>`(count(*) filter (where ${calls.status} = 'error'))::int`,
       transferred: sql<number>`(count(*) filter (where ${calls.endTime} IS NOT NULL AND starts_with(${calls.endedReason}, ${TRANSFERRED_PREFIX})))::int`,
     })

@@ -91,6 +91,7 @@ describe("GET /api/calls", () => {
       end_time: "2026-03-14T15:05:17.000Z",
       duration_ms: 72_000,
       cost: 0.07,
+      cost_basis: "tariff",
       status: "completed",
       ended_reason: "User ended call",
       has_recording: false,
@@ -108,6 +109,7 @@ describe("GET /api/calls", () => {
       call_sid: null,
       logs: { isTest: true, transcript: TRANSCRIPT, toolsUsed: [] },
       provider_cost: null,
+      telephony_cost: null,
       analysis: null,
       variables: null,
     });

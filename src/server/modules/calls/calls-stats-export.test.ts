@@ -17,6 +17,8 @@ const ended = (organizationId: string, start: string, seconds: number, cost: num
   cost,
   endedReason,
   logs: { isTest, transcript: [] },
+  // A phone call counts at its real cost (the provider's usage, here the same figure), a test call at its tariff.
+  ...(isTest ? {} : { providerCost: { total: cost, lines: [] } }),
 });
 
 describe("GET /api/calls/stats", () => {

@@ -11,23 +11,42 @@ export async function findCredential(db: Db, organizationId: string, name: Crede
   return row ?? null;
 }
 
-export async function upsertCredential(db: Db, organizationId: string, name: CredentialName, valueEncrypted: string) {
+/** The provider's answer to a check of the value being stored; null when it was not checked. */
+export interface StoredVerification {
+  verified: boolean;
+  message: string;
+}
+
+function verificationColumns(verification: StoredVerification | null) {
+  return verification
+    ? { verified: verification.verified, verificationMessage: verification.message, checkedAt: new Date() }
+    : { verified: null, verificationMessage: null, checkedAt: null };
+}
+
+export async function upsertCredential(db: Db, organizationId: string, name: CredentialName, valueEncrypted: string, verification: StoredVerification | null) {
+  const set = { valueEncrypted, ...verificationColumns(verification) };
   const [row] = await db
     .insert(credentials)
-    .values({ organizationId, name, valueEncrypted })
-    .onConflictDoUpdate({ target: [credentials.organizationId, credentials.name], set: { valueEncrypted, updatedAt: new Date() } })
+    .values({ organizationId, name, ...set })
+    .onConflictDoUpdate({ target: [credentials.organizationId, credentials.name], set: { ...set, updatedAt: new Date() } })
     .returning();
   return row!;
 }
 
-/** Both values or neither: a pair (Twilio's SID and token) must never be half-replaced. */
-export async function upsertCredentials(db: Db, organizationId: string, values: { name: CredentialName; valueEncrypted: string }[]) {
+/** Both values or neither: a pair (Twilio's SID and token) must never be half-replaced. Both keep the pair's verification. */
+export async function upsertCredentials(
+  db: Db,
+  organizationId: string,
+  values: { name: CredentialName; valueEncrypted: string }[],
+  verification: StoredVerification | null,
+) {
   await db.transaction(async (tx) => {
     for (const { name, valueEncrypted } of values) {
+      const set = { valueEncrypted, ...verificationColumns(verification) };
       await tx
         .insert(credentials)
-        .values({ organizationId, name, valueEncrypted })
-        .onConflictDoUpdate({ target: [credentials.organizationId, credentials.name], set: { valueEncrypted, updatedAt: new Date() } });
+        .values({ organizationId, name, ...set })
+        .onConflictDoUpdate({ target: [credentials.organizationId, credentials.name], set: { ...set, updatedAt: new Date() } });
     }
   });
 }

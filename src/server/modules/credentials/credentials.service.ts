@@ -1,14 +1,17 @@
-import type {
-  CredentialName,
-  CredentialSaveResult,
-  CredentialStatus,
-  TwilioCredentialsInput,
-  TwilioCredentialsSaveResult,
+import {
+  OPENAI_CREDENTIAL_MESSAGES,
+  TWILIO_CREDENTIAL_MESSAGES,
+  openAiKeyValueSchema,
+  type CredentialName,
+  type CredentialSaveResult,
+  type CredentialStatus,
+  type TwilioCredentialsInput,
+  type TwilioCredentialsSaveResult,
 } from "../../../shared/credentials.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import { maskSecret } from "../../secrets/crypto.ts";
-import { createTwilioRest, type TwilioCredentials } from "../../telephony/twilio-client.ts";
+import { createTwilioRest, TwilioError, type TwilioCredentials } from "../../telephony/twilio-client.ts";
 import * as repo from "./credentials.repo.ts";
 
 /** The database, the SecretBox that seals the values, and the providers' addresses (verification). */
@@ -71,6 +74,10 @@ export function createCredentialsService(deps: CredentialsServiceDeps): Credenti
       // The Twilio token never comes back, not even as a hint; the others show a recognisable one.
       hint: row && name !== "twilio_auth_token" ? maskSecret(open(name, row.valueEncrypted)) : null,
       updated_at: row ? row.updatedAt.toISOString() : null,
+      verification:
+        row && row.verified !== null
+          ? { verified: row.verified, message: row.verificationMessage ?? "", checked_at: row.checkedAt?.toISOString() ?? null }
+          : null,
     };
   }
 
@@ -93,19 +100,30 @@ export function createCredentialsService(deps: CredentialsServiceDeps): Credenti
     },
 
     async save(organizationId, name, value) {
-      await repo.upsertCredential(db, organizationId, name, secrets.encrypt(value));
+      // The shape is checked before anything is stored or sent: a malformed key never reaches OpenAI.
+      if (name === "openai_api_key") {
+        const shape = openAiKeyValueSchema.safeParse(value);
+        if (!shape.success) throw new AppError(400, "validation_error", shape.error.issues[0]?.message ?? "Invalid API key");
+      }
       const verification = name === "openai_api_key" ? await verifyOpenAiKey(config.openaiBaseUrl, value) : null;
-      return { ...(await status(organizationId, name)), verification };
+      // The outcome is stored with the value, so a reload of Settings still says whether it was accepted.
+      await repo.upsertCredential(db, organizationId, name, secrets.encrypt(value), verification);
+      return status(organizationId, name);
     },
 
     async saveTwilio(organizationId, input) {
-      await repo.upsertCredentials(db, organizationId, [
-        { name: "twilio_account_sid", valueEncrypted: secrets.encrypt(input.account_sid) },
-        { name: "twilio_auth_token", valueEncrypted: secrets.encrypt(input.auth_token) },
-      ]);
       const verification = await verifyTwilioCredentials(config.twilioApiBase, { accountSid: input.account_sid, authToken: input.auth_token });
+      await repo.upsertCredentials(
+        db,
+        organizationId,
+        [
+          { name: "twilio_account_sid", valueEncrypted: secrets.encrypt(input.account_sid) },
+          { name: "twilio_auth_token", valueEncrypted: secrets.encrypt(input.auth_token) },
+        ],
+        verification,
+      );
       const [accountSid, authToken] = await Promise.all([status(organizationId, "twilio_account_sid"), status(organizationId, "twilio_auth_token")]);
-      return { account_sid: accountSid, auth_token: authToken, verification };
+      return { account_sid: accountSid, auth_token: authToken, verification: accountSid.verification! };
     },
 
     async remove(organizationId, name) {
@@ -122,6 +140,9 @@ export async function verifyTwilioCredentials(apiBase: string, credentials: Twil
     if (account.status !== "active") return { verified: false, message: `Twilio says the account is ${account.status}.` };
     return { verified: true, message: `Twilio accepted the credentials for ${account.friendlyName}.` };
   } catch (err) {
+    // Twilio's own words for a refusal ("Authenticate") tell a user nothing: say what it means.
+    if (err instanceof TwilioError && err.isAuthFailure) return { verified: false, message: TWILIO_CREDENTIAL_MESSAGES.refused };
+    if (err instanceof TwilioError && err.status === 0) return { verified: false, message: TWILIO_CREDENTIAL_MESSAGES.unreachable };
     const reason = err instanceof Error ? err.message : String(err);
     return { verified: false, message: `Twilio did not accept the credentials: ${reason}` };
   }
@@ -136,7 +157,8 @@ export async function verifyOpenAiKey(baseUrl: string, key: string): Promise<{ v
       headers: { authorization: `Bearer ${key}` },
       signal: AbortSignal.timeout(VERIFY_TIMEOUT_MS),
     });
-    if (res.ok) return { verified: true, message: "OpenAI accepted the key." };
+    if (res.ok) return { verified: true, message: OPENAI_CREDENTIAL_MESSAGES.accepted };
+    if (res.status === 401) return { verified: false, message: OPENAI_CREDENTIAL_MESSAGES.refused };
     const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
     const reason = body?.error?.message ?? `${res.status} ${res.statusText}`;
     return { verified: false, message: `OpenAI did not accept the key: ${reason}` };

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import { credentials } from "../../db/schema.ts";
-import { MASKED_CREDENTIAL } from "../../../shared/credentials.ts";
+import { MASKED_CREDENTIAL, OPENAI_CREDENTIAL_MESSAGES, OPENAI_KEY_MESSAGES } from "../../../shared/credentials.ts";
 import { createSecretBox } from "../../secrets/crypto.ts";
 
 describe("credentials", () => {
@@ -36,10 +36,25 @@ describe("credentials", () => {
     expect(MASKED_CREDENTIAL).toHaveLength(32);
   });
 
-  it("saves a key the provider refuses but says so", async () => {
+  it("saves a key the provider refuses, says so plainly, and still says so after a reload", async () => {
     const { cookie } = await signUpAndLogIn(app);
     const saved = await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie }, payload: { value: "sk-wrong" } });
-    expect(saved.json()).toMatchObject({ exists: true, verification: { verified: false, message: expect.stringContaining("Incorrect API key") } });
+    expect(saved.json()).toMatchObject({ exists: true, verification: { verified: false, message: OPENAI_CREDENTIAL_MESSAGES.refused } });
+    const reloaded = await app.inject({ method: "GET", url: "/api/credentials/openai_api_key", headers: { cookie } });
+    expect(reloaded.json().verification).toMatchObject({ verified: false, message: OPENAI_CREDENTIAL_MESSAGES.refused, checked_at: expect.any(String) });
+  });
+
+  it.each([
+    ["no sk- prefix", "pk-live-1234567890", OPENAI_KEY_MESSAGES.prefix],
+    ["a space inside", "sk-abc def", OPENAI_KEY_MESSAGES.characters],
+    ["a non-ASCII character", "sk-abc\u2019def", OPENAI_KEY_MESSAGES.characters],
+  ])("refuses a key with %s with a 400 before calling OpenAI, and stores nothing", async (_label, value, message) => {
+    const { cookie } = await signUpAndLogIn(app);
+    const res = await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie }, payload: { value } });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().error.message).toBe(message);
+    const after = await app.inject({ method: "GET", url: "/api/credentials/openai_api_key", headers: { cookie } });
+    expect(after.json()).toMatchObject({ exists: false });
   });
 
   it("refuses an empty key with the spec's message and unknown names", async () => {

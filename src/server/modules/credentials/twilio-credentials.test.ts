@@ -41,22 +41,29 @@ describe("PUT /api/credentials/twilio", () => {
     expect(await status(cookie, "twilio_account_sid")).toMatchObject({ exists: true, hint: expect.stringMatching(/^AC.••••/) });
   });
 
-  it("saves a pair Twilio refuses, but says verification failed with Twilio's message", async () => {
+  it("saves a pair Twilio refuses, says so plainly, and still says so after a reload", async () => {
     const { cookie } = await signUpAndLogIn(app);
     const res = await put(cookie, { account_sid: twilio.account.sid, auth_token: "wrong-token" });
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({
       account_sid: { exists: true },
       auth_token: { exists: true },
-      verification: { verified: false, message: "Twilio did not accept the credentials: Authenticate" },
+      verification: { verified: false, message: TWILIO_CREDENTIAL_MESSAGES.refused },
     });
+    expect(res.body).not.toContain("Authenticate");
+    const reloaded = await status(cookie, "twilio_account_sid");
+    expect(reloaded.verification).toMatchObject({ verified: false, message: TWILIO_CREDENTIAL_MESSAGES.refused, checked_at: expect.any(String) });
+
+    // A pair Twilio accepts replaces the refusal.
+    await put(cookie, { account_sid: twilio.account.sid, auth_token: twilio.account.authToken });
+    expect((await status(cookie, "twilio_account_sid")).verification).toMatchObject({ verified: true });
   });
 
   it("reports a suspended account as not verified", async () => {
     const { cookie } = await signUpAndLogIn(app);
     const suspended = twilio.addAccount({ status: "suspended" });
     const res = await put(cookie, { account_sid: suspended.sid, auth_token: suspended.authToken });
-    expect(res.json().verification).toEqual({ verified: false, message: "Twilio says the account is suspended." });
+    expect(res.json().verification).toMatchObject({ verified: false, message: "Twilio says the account is suspended." });
   });
 
   it.each([

@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import { Bot, Plus } from "lucide-react";
 import { useState, type ComponentType } from "react";
 import { ASSISTANT_MESSAGES, type Assistant, type AssistantInput } from "@shared/assistants";
@@ -7,9 +8,11 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { toast } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
 import { useCan } from "@/lib/use-membership";
+import { queryKeys } from "@/lib/query-keys";
 import { AssistantSheet, type PanelState } from "./assistant-sheet";
 import { AssistantsTable } from "./assistants-table";
 import { DeleteAssistantDialog } from "./delete-assistant-dialog";
+import { GettingStartedChecklist } from "./getting-started-checklist";
 import { useAssistants, useCreateAssistant, useDeleteAssistant, useUpdateAssistant } from "./use-assistants";
 
 /** Spec §8: a lost session has its own message; anything else names what failed and why. */
@@ -34,6 +37,7 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
   const updateAssistant = useUpdateAssistant();
   const deleteAssistant = useDeleteAssistant();
   const build = useCan("build");
+  const queryClient = useQueryClient();
 
   const [panel, setPanel] = useState<PanelState>({ open: false, view: "create" });
   const [deleting, setDeleting] = useState<Assistant | null>(null);
@@ -85,6 +89,7 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
   return (
     <section className="mx-auto grid w-full max-w-6xl gap-6">
       <ListPageHeader title="Assistants" description="Build voice assistants, connect their tools and test them live." onCreate={build ? openCreate : undefined} />
+      {build && <GettingStartedChecklist onCreateAssistant={openCreate} />}
 
       {assistants.isPending ? (
         <TableSkeleton
@@ -140,7 +145,11 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
       <TestCallPanel
         assistant={testCall.assistant}
         open={testCall.open}
-        onOpenChange={(open) => setTestCall((t) => ({ ...t, open }))}
+        onOpenChange={(open) => {
+          setTestCall((t) => ({ ...t, open }));
+          // A finished test call ticks the checklist's step.
+          if (!open) void queryClient.invalidateQueries({ queryKey: queryKeys.gettingStarted });
+        }}
       />
     </section>
   );

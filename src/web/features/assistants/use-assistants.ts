@@ -32,6 +32,8 @@ export function useCreateAssistant() {
   return useMutation({
     mutationFn: (input: AssistantInput) => api<Assistant>("/api/assistants", { method: "POST", body: input }),
     onSuccess: (created) => {
+      // The checklist's "Create an assistant" is ticked from the list.
+      void queryClient.invalidateQueries({ queryKey: queryKeys.gettingStarted });
       queryClient.setQueryData<Assistant[]>(assistantsQueryKey, (list) => [created, ...(list ?? []).filter((a) => a.id !== created.id)]);
       void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
     },

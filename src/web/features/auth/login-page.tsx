@@ -1,8 +1,8 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
-import { Link, useNavigate, useSearchParams } from "react-router";
-import { loginSchema, type LoginInput } from "@shared/auth";
+import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
+import { loginSchema, type LoginInput, type LoginNotice } from "@shared/auth";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -16,6 +16,8 @@ const FALLBACK = "An unexpected error occurred. Please try again.";
 
 export function LoginPage() {
   const navigate = useNavigate();
+  // Why the app sent the user here (a live page whose session ended), if it did.
+  const notice = (useLocation().state as Partial<LoginNotice> | null)?.notice;
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   // Back to where the user came from (an invitation link), kept through the sign-up link too.
@@ -54,6 +56,11 @@ export function LoginPage() {
       }
     >
       <form onSubmit={onSubmit} noValidate className="grid gap-4">
+        {notice && (
+          <p role="alert" className="rounded-md border border-warning/40 bg-warning/10 p-3 text-sm">
+            {notice}
+          </p>
+        )}
         <FormField label="Email" error={errors.email?.message}>
           <Input type="email" autoComplete="email" placeholder="you@company.com" {...form.register("email")} />
         </FormField>

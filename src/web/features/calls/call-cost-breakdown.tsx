@@ -1,5 +1,5 @@
 import type { CallRecord, ProviderCostLine } from "@shared/call-records";
-import { formatCost } from "@shared/call-records";
+import { COST_TEXTS, formatCallCost, formatCost } from "@shared/call-records";
 
 const tokens = (n: number) => n.toLocaleString("en-US");
 /** Provider costs are fractions of a cent: four decimals, unlike the billed tariff's two. */
@@ -18,21 +18,38 @@ function usageText(line: ProviderCostLine): string {
 
 const COST_LINE_LABELS: Record<ProviderCostLine["kind"], string> = { realtime: "Conversation", transcription: "Transcription", analysis: "Analysis" };
 
-/** The billed tariff beside what the call cost at the AI provider (from the usage it reported). */
-export function CallCostBreakdown({ call }: { call: Pick<CallRecord, "cost" | "provider_cost" | "end_time"> }) {
+/**
+ * A test call: the tariff beside what it cost at the AI provider. A phone call: its real cost
+ * first — the AI provider's usage plus Twilio's price, which Twilio gives a while after the call
+ * ends — and no tariff, which does not apply to it.
+ */
+export function CallCostBreakdown({ call }: { call: Pick<CallRecord, "cost" | "cost_basis" | "provider_cost" | "telephony_cost" | "end_time"> }) {
   const provider = call.provider_cost;
+  const providerFigure = provider ? usd(provider.total) : call.end_time ? "Not recorded" : "When the call ends";
+  const field = (name: string, label: string, value: string, hint?: string) => (
+    <div className="grid gap-1" data-field={name} title={hint}>
+      <dt className="text-xs font-medium text-muted-foreground">{label}</dt>
+      <dd className="tabular-nums">{value}</dd>
+    </div>
+  );
   return (
     <div className="grid gap-3 rounded-lg border p-4 text-sm" data-testid="cost-breakdown">
-      <dl className="grid grid-cols-2 gap-4">
-        <div className="grid gap-1" data-field="Billed">
-          <dt className="text-xs font-medium text-muted-foreground">Billed (tariff)</dt>
-          <dd className="tabular-nums">{formatCost(call.cost)}</dd>
-        </div>
-        <div className="grid gap-1" data-field="Provider cost">
-          <dt className="text-xs font-medium text-muted-foreground">AI provider cost</dt>
-          <dd className="tabular-nums">{provider ? usd(provider.total) : call.end_time ? "Not recorded" : "When the call ends"}</dd>
-        </div>
-      </dl>
+      {call.cost_basis === "provider" ? (
+        <dl className="grid grid-cols-3 gap-4">
+          {field("Provider cost", COST_TEXTS.basis.provider, formatCallCost(call.cost, "provider"), COST_TEXTS.basisHint.provider)}
+          {field("AI provider", COST_TEXTS.aiProvider, providerFigure)}
+          {field(
+            "Twilio",
+            COST_TEXTS.telephony,
+            call.telephony_cost !== null ? usd(call.telephony_cost) : call.end_time ? COST_TEXTS.telephonyPending : "When the call ends",
+          )}
+        </dl>
+      ) : (
+        <dl className="grid grid-cols-2 gap-4">
+          {field("Billed", "Billed (tariff)", formatCost(call.cost), COST_TEXTS.basisHint.tariff)}
+          {field("Provider cost", "AI provider cost", providerFigure)}
+        </dl>
+      )}
       {provider && (
         <ul className="grid gap-2 border-t pt-3">
           {provider.lines.map((line) => (

@@ -2,7 +2,7 @@ import { versionLabel } from "@shared/versions";
 import { FileJson, Trash2 } from "lucide-react";
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
-import { CALL_MESSAGES, callDurationMs, formatCost, type CallSummary } from "@shared/call-records";
+import { CALL_MESSAGES, callDurationMs, COST_TEXTS, formatCallCost, type CallSummary } from "@shared/call-records";
 import { ConfirmDeleteDialog } from "@/components/confirm-delete-dialog";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
@@ -106,8 +106,11 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
                 <Field label="Duration">
                   <CallDuration call={call} />
                 </Field>
-                <Field label="Cost">
-                  <span className="tabular-nums">{formatCost(call.cost)}</span>
+                {/* Named by what it is: the test-call tariff, or a phone call's real cost. */}
+                <Field label={COST_TEXTS.basis[call.cost_basis]}>
+                  <span className="tabular-nums" title={COST_TEXTS.basisHint[call.cost_basis]}>
+                    {formatCallCost(call.cost, call.cost_basis)}
+                  </span>
                 </Field>
                 <Field label="Status">
                   <CallStatusBadge call={call} />

@@ -1,5 +1,5 @@
 import { formatDuration } from "@shared/calls";
-import { formatCost, type CallStats } from "@shared/call-records";
+import { COST_TEXTS, formatCost, type CallStats } from "@shared/call-records";
 import { Skeleton } from "@/components/ui/skeleton";
 import { CallsPerDayChart } from "./calls-per-day-chart";
 
@@ -18,7 +18,7 @@ export function CallStatsCards({ stats, from, to, period }: CallStatsCardsProps)
   const cards = [
     { label: "Calls", value: stats ? stats.calls.toLocaleString("en-US") : null },
     { label: "Minutes", value: stats ? stats.minutes.toLocaleString("en-US", { maximumFractionDigits: 1 }) : null },
-    { label: "Cost", value: stats ? formatCost(stats.cost) : null },
+    { label: "Cost", value: stats ? formatCost(stats.cost) : null, hint: COST_TEXTS.statsHint },
     { label: "Average duration", value: stats ? (stats.average_duration_ms === null ? "N/A" : formatDuration(stats.average_duration_ms)) : null },
     // Of the calls the post-call analysis judged pass/fail; transfers are hand-offs to a person.
     { label: "Success rate", value: stats ? percent(stats.success.success_rate) : null },
@@ -33,7 +33,7 @@ export function CallStatsCards({ stats, from, to, period }: CallStatsCardsProps)
       </p>
       <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
         {cards.map((card) => (
-          <div key={card.label} className="grid gap-1 rounded-lg border bg-card p-4" data-testid="stat-card" data-stat={card.label}>
+          <div key={card.label} className="grid gap-1 rounded-lg border bg-card p-4" data-testid="stat-card" data-stat={card.label} title={"hint" in card ? card.hint : undefined}>
             <span className="text-xs font-medium text-muted-foreground">{card.label}</span>
             {card.value === null ? <Skeleton className="h-7 w-16" /> : <span className="text-2xl font-semibold tabular-nums">{card.value}</span>}
           </div>

@@ -1,5 +1,5 @@
 import type { KeyboardEvent } from "react";
-import { formatCost, type CallSummary } from "@shared/call-records";
+import { COST_TEXTS, formatCallCost, type CallSummary } from "@shared/call-records";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { SuccessBadge } from "./call-analysis";
 import { AssistantName, CallDuration, CallStatusBadge, CallTypeBadge, formatCallDate } from "./call-format";
@@ -62,7 +62,14 @@ export function CallsTable({ calls, selectedId, onOpen }: CallsTableProps) {
                 <CallDuration call={call} />
               </TableCell>
               <TableCell className="hidden tabular-nums sm:table-cell">
-                <span className={call.cost === null ? "text-muted-foreground" : undefined}>{formatCost(call.cost)}</span>
+                {/* Which figure it is: the tariff (test calls) or the real cost (phone calls), on hover and in the details. */}
+                <span
+                  className={call.cost === null ? "text-muted-foreground" : undefined}
+                  title={`${COST_TEXTS.basis[call.cost_basis]}: ${COST_TEXTS.basisHint[call.cost_basis]}`}
+                  data-cost-basis={call.cost_basis}
+                >
+                  {formatCallCost(call.cost, call.cost_basis)}
+                </span>
               </TableCell>
               <TableCell className="hidden md:table-cell">
                 <SuccessBadge value={call.success} />

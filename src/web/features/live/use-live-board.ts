@@ -4,12 +4,15 @@
  * with backoff; its fresh snapshot replaces the stale list.
  */
 import { useEffect, useReducer } from "react";
+import { isSessionEndedClose } from "@shared/auth";
 import { boardServerMessageSchema } from "@shared/live";
+import { useSessionEnded } from "@/lib/session";
 import { socketUrl } from "@/lib/socket-url";
 import { boardReducer, initialBoard, reconnectDelayMs } from "./live-state";
 
 export function useLiveBoard() {
   const [board, dispatch] = useReducer(boardReducer, initialBoard);
+  const sessionEnded = useSessionEnded();
 
   useEffect(() => {
     let ws: WebSocket | null = null;
@@ -33,8 +36,10 @@ export function useLiveBoard() {
           // A message this client does not know (a newer server): ignored.
         }
       };
-      socket.onclose = () => {
+      socket.onclose = (event) => {
         if (disposed || ws !== socket) return;
+        // Every further attempt would be refused: sign in again instead.
+        if (isSessionEndedClose(event.code, event.reason)) return sessionEnded();
         dispatch({ type: "disconnected" });
         timer = setTimeout(connect, reconnectDelayMs(attempt));
         attempt += 1;
@@ -47,7 +52,7 @@ export function useLiveBoard() {
       if (timer) clearTimeout(timer);
       ws?.close(1000, "Board closed");
     };
-  }, []);
+  }, [sessionEnded]);
 
   return board;
 }

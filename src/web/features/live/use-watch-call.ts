@@ -3,8 +3,10 @@
  * supervisor's commands, with the toasts of refusals and microphone trouble.
  */
 import { useCallback, useEffect, useReducer, useRef, useState } from "react";
+import { isSessionEndedClose } from "@shared/auth";
 import { LIVE_TEXTS } from "@shared/live";
 import { toast } from "@/components/ui/sonner";
+import { useSessionEnded } from "@/lib/session";
 import { initialWatch, watchReducer } from "./live-state";
 import { WatchSocket } from "./watch-socket";
 
@@ -19,6 +21,7 @@ export function useWatchCall(callId: string | null) {
   const [heard, setHeard] = useState<Heard>({ playedMs: 0, level: 0 });
   const [micStarting, setMicStarting] = useState(false);
   const socketRef = useRef<WatchSocket | null>(null);
+  const sessionEnded = useSessionEnded();
 
   useEffect(() => {
     if (!callId) return;
@@ -30,9 +33,10 @@ export function useWatchCall(callId: string | null) {
         // Granted, or refused: either way the button stops saying it is starting.
         if (message.type === "error" || (message.type === "control" && message.control.youHaveControl)) setMicStarting(false);
       },
-      close: (opened) => {
+      close: (opened, code, reason) => {
         if (socketRef.current !== socket) return;
         socketRef.current = null;
+        if (isSessionEndedClose(code, reason)) return sessionEnded();
         // Refused before the upgrade: not (or no longer) a call in progress of this account.
         dispatch({ type: "closed", reason: opened ? "The connection to this call was lost. Open it again from the board." : LIVE_TEXTS.notLive });
         setMicStarting(false);
@@ -50,7 +54,7 @@ export function useWatchCall(callId: string | null) {
       setHeard({ playedMs: 0, level: 0 });
       setMicStarting(false);
     };
-  }, [callId]);
+  }, [callId, sessionEnded]);
 
   // A new call starts from a blank view (the reset above runs before the new snapshot arrives).
   const shown = view.call && view.call.callId !== callId ? initialWatch : view;

@@ -12,7 +12,7 @@ import { socketUrl } from "@/lib/socket-url";
 export interface WatchSocketHandlers {
   message(message: CallServerMessage): void;
   /** The socket closed; `opened` is false when the server refused it (not a live call of this account). */
-  close(opened: boolean): void;
+  close(opened: boolean, code: number, reason: string): void;
   /** Milliseconds of the call played so far and the output level (0..1), about every 100 ms. */
   heard(playedMs: number, level: number): void;
   /** The microphone could not start (refused, no device). */
@@ -52,7 +52,7 @@ export class WatchSocket {
       this.opened = true;
     };
     this.ws.onmessage = this.onMessage;
-    this.ws.onclose = () => this.onClose();
+    this.ws.onclose = (event) => this.onClose(event.code, event.reason);
   }
 
   send(message: SupervisorMessage): boolean {
@@ -111,7 +111,7 @@ export class WatchSocket {
   close(): void {
     if (this.closed) return;
     this.ws.close(1000, "Supervisor left");
-    this.onClose();
+    this.onClose(1000, "Supervisor left");
   }
 
   private stopMicrophone(): void {
@@ -159,11 +159,11 @@ export class WatchSocket {
     if (message.type === "ended") this.close();
   };
 
-  private onClose(): void {
+  private onClose(code: number, reason: string): void {
     if (this.closed) return;
     this.closed = true;
     this.stopMicrophone();
     this.stopPlayback();
-    this.handlers.close(this.opened);
+    this.handlers.close(this.opened, code, reason);
   }
 }

@@ -2,7 +2,7 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { CheckCircle2, ExternalLink, TriangleAlert } from "lucide-react";
 import { useState } from "react";
 import { useForm } from "react-hook-form";
-import { credentialInputSchema, MASKED_CREDENTIAL, type CredentialInput } from "@shared/credentials";
+import { MASKED_CREDENTIAL, OPENAI_CREDENTIAL_MESSAGES as M, openAiKeyInputSchema, type CredentialInput, type CredentialVerification } from "@shared/credentials";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
@@ -19,17 +19,19 @@ export function OpenAiKeyCard() {
   const save = useSaveCredential("openai_api_key");
   const remove = useRemoveCredential("openai_api_key");
   const [confirmRemove, setConfirmRemove] = useState(false);
-  const [verification, setVerification] = useState<{ verified: boolean; message: string } | null>(null);
-  const form = useForm<CredentialInput>({ resolver: zodResolver(credentialInputSchema), defaultValues: { value: "" } });
+  const [fresh, setFresh] = useState<CredentialVerification | null>(null);
+  // The answer to this page's save, else the stored outcome of the last check (kept across reloads).
+  const verification = fresh ?? status.data?.verification ?? null;
+  const form = useForm<CredentialInput>({ resolver: zodResolver(openAiKeyInputSchema), defaultValues: { value: "" } });
   const error = form.formState.errors.value?.message;
 
   const onSubmit = form.handleSubmit(async ({ value }) => {
     try {
       const result = await save.mutateAsync(value);
       form.reset({ value: "" });
-      setVerification(result.verification);
-      toast.success("API Key Saved", { description: "Your OpenAI API key has been stored securely." });
-      if (result.verification && !result.verification.verified) toast.warning(result.verification.message);
+      setFresh(result.verification);
+      if (!result.verification || result.verification.verified) toast.success(M.savedToast, { description: "Your OpenAI API key has been stored securely." });
+      else toast.error(result.verification.message === M.refused ? M.refusedToast : M.uncheckedToast, { description: result.verification.message });
     } catch (err) {
       toast.error("Failed to save API key.", { description: err instanceof Error ? err.message : undefined });
     }
@@ -97,7 +99,7 @@ export function OpenAiKeyCard() {
         onConfirm={async () => {
           try {
             await remove.mutateAsync();
-            setVerification(null);
+            setFresh(null);
             toast.success("API Key Removed", { description: "Your OpenAI API key has been deleted." });
           } catch (err) {
             toast.error("Failed to remove API key.", { description: err instanceof Error ? err.message : undefined });

@@ -6,6 +6,7 @@ import {
   MASKED_CREDENTIAL,
   TWILIO_CREDENTIAL_MESSAGES as M,
   twilioCredentialsInputSchema,
+  type CredentialVerification,
   type TwilioCredentialsInput,
 } from "@shared/credentials";
 import { Button } from "@/components/ui/button";
@@ -36,7 +37,7 @@ export function TwilioCredentialsCard() {
   const sid = useCredential("twilio_account_sid");
   const token = useCredential("twilio_auth_token");
   const save = useSaveTwilioCredentials();
-  const [verification, setVerification] = useState<{ verified: boolean; message: string } | null>(null);
+  const [verification, setVerification] = useState<CredentialVerification | null>(null);
   const form = useForm<TwilioCredentialsInput>({
     resolver: zodResolver(twilioCredentialsInputSchema),
     defaultValues: { account_sid: "", auth_token: "" },
@@ -59,7 +60,9 @@ export function TwilioCredentialsCard() {
       const result = await save.mutateAsync(input);
       form.reset({ account_sid: "", auth_token: "" });
       setVerification(result.verification);
-      toast.success(M.savedToast, { description: result.verification.message });
+      // A refusal is not a success: the red toast names what Twilio refused, in plain words.
+      if (result.verification.verified) toast.success(M.savedToast, { description: result.verification.message });
+      else toast.error(result.verification.message === M.unreachable ? M.uncheckedToast : M.refusedToast, { description: result.verification.message });
     } catch (err) {
       toast.error(`${M.saveFailed}${err instanceof Error ? err.message : "Unknown error"}`);
     }
@@ -71,6 +74,9 @@ export function TwilioCredentialsCard() {
   else if (verification) status = <StatusLine tone="warning" detail={verification.message}>{M.savedUnverified}</StatusLine>;
   else if (sid.isPending || token.isPending) status = <StatusLine tone="muted">{M.checking}</StatusLine>;
   else if (fetchFailed) status = <StatusLine tone="warning">{M.fetchFailed}</StatusLine>;
+  else if (bothExist && sid.data?.verification && !sid.data.verification.verified)
+    // The last check's refusal outlives a reload: stored credentials Twilio refused are no use.
+    status = <StatusLine tone="warning" detail={sid.data.verification.message}>{M.savedUnverified}</StatusLine>;
   else if (bothExist) status = <StatusLine tone="success" detail={`Account SID ${sid.data?.hint ?? ""}`}>{M.existing}</StatusLine>;
   else if (oneExists) status = <StatusLine tone="warning">{M.reenterBoth}</StatusLine>;
   else status = <StatusLine tone="muted">{M.none}</StatusLine>;

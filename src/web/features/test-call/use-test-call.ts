@@ -6,7 +6,9 @@
 import { useCallback, useEffect, useRef, useState, type Dispatch, type SetStateAction } from "react";
 import { formatDuration, TEST_CALL_MESSAGES, testSessionSchema, type TestSession, type TranscriptEntry, type UserEndReason } from "@shared/calls";
 import { toast } from "@/components/ui/sonner";
+import { isSessionEndedClose } from "@shared/auth";
 import { ApiError, api } from "@/lib/api";
+import { useSessionEnded } from "@/lib/session";
 import { MIC_REQUIRED_MESSAGE, isPermissionDenied, requestMicrophone, startCapture, stopStream, type Capture } from "@/lib/audio/audio-capture";
 import { createPlayback } from "@/lib/audio/audio-playback";
 import { CallSocket, type CallSocketHandlers } from "./call-socket";
@@ -46,10 +48,12 @@ interface HandlerDeps {
   phase: () => CallPhase;
   /** The socket closed: drop the hook's reference to it. */
   forget: () => void;
+  /** The sign-in session ended (SESSION_ENDED_CLOSE): go and sign in again. */
+  sessionEnded: () => void;
 }
 
 /** What the panel does with each event of the live socket (spec §4, §8). */
-function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): CallSocketHandlers {
+function socketHandlers({ dispatch, setLevels, phase, forget, sessionEnded }: HandlerDeps): CallSocketHandlers {
   let opened = false;
   // A transcript index can be sent again (replaced); its tool toast is shown once.
   const toolToasts = new Set<number>();
@@ -99,11 +103,14 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
       dispatch({ type: "socket-error", opened: wasOpen });
     },
     close: (code, reason) => {
+      const signedOut = isSessionEndedClose(code, reason);
       // Refused after the upgrade (no such session, no key any more, ...): the call never started.
-      if (opened && phase() === "connecting" && code !== 1000) toast.error(TEST_CALL_MESSAGES.initFailed(reason || `Disconnected (${code})`));
+      if (!signedOut && opened && phase() === "connecting" && code !== 1000) toast.error(TEST_CALL_MESSAGES.initFailed(reason || `Disconnected (${code})`));
       forget();
       dispatch({ type: "closed", code, reason, opened });
       setLevels(QUIET);
+      // The session ended: nothing here works any more until the user signs in again.
+      if (signedOut) sessionEnded();
     },
     micLevel: (mic) => setLevels((l) => (l.mic === mic ? l : { ...l, mic })),
     speaker: (level, playing) => setLevels((l) => ({ ...l, assistant: playing ? level : 0, assistantSpeaking: playing })),
@@ -112,6 +119,7 @@ function socketHandlers({ dispatch, setLevels, phase, forget }: HandlerDeps): Ca
 
 export function useTestCall(assistant: { id: string; name: string } | null) {
   const [view, setView] = useState(initialCallView);
+  const sessionEnded = useSessionEnded();
   const [levels, setLevels] = useState<Levels>(QUIET);
   const [now, setNow] = useState(() => Date.now());
   // The one state machine (call-state.ts), run here rather than by useReducer so handlers that
@@ -195,10 +203,10 @@ export function useTestCall(assistant: { id: string; name: string } | null) {
     const forget = () => {
       if (socketRef.current === socket) socketRef.current = null;
     };
-    const socket = new CallSocket(session.session_id, playback, socketHandlers({ dispatch, setLevels, phase, forget }));
+    const socket = new CallSocket(session.session_id, playback, socketHandlers({ dispatch, setLevels, phase, forget, sessionEnded }));
     socketRef.current = socket;
     socket.attachCapture(capture);
-  }, [assistant, dispatch, phase]);
+  }, [assistant, dispatch, phase, sessionEnded]);
 
   const end = useCallback(
     (reason: UserEndReason = "User ended call") => {

@@ -1,0 +1,1 @@
+ALTER TABLE "calls" ADD COLUMN "telephony_cost" double precision;

@@ -1,0 +1,57 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { createAssistant } from "../../../../tests/fakes/realtime-app.ts";
+import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { calls, credentials, phoneNumbers } from "../../db/schema.ts";
+
+let app: TestApp;
+let db: Awaited<ReturnType<typeof buildTestApp>>["db"];
+let openai: FakeRealtime;
+beforeAll(async () => {
+  openai = await startFakeRealtime({ apiKey: "sk-getting-started-1" });
+  ({ app, db } = await buildTestApp({ config: { OPENAI_BASE_URL: openai.baseUrl } }));
+});
+afterAll(async () => {
+  await app.close();
+  await openai.close();
+});
+
+const progress = async (cookie: string) => {
+  const res = await app.inject({ url: "/api/getting-started", headers: { cookie } });
+  expect(res.statusCode, res.body).toBe(200);
+  return res.json() as { steps: { id: string; done: boolean }[]; complete: boolean };
+};
+const done = (p: { steps: { id: string; done: boolean }[] }) => p.steps.filter((s) => s.done).map((s) => s.id);
+
+describe("GET /api/getting-started", () => {
+  it("ticks each step from the organisation's own data, in order, until complete; another organisation's data counts for nothing", async () => {
+    const who = await signUpAndLogIn(app);
+    const other = await signUpAndLogIn(app);
+    const fresh = await progress(who.cookie);
+    expect(fresh.steps.map((s) => s.id)).toEqual(["openai_key", "assistant", "test_call", "twilio", "phone_number", "real_call"]);
+    expect(done(fresh)).toEqual([]);
+    expect(fresh.complete).toBe(false);
+
+    await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie: who.cookie }, payload: { value: openai.apiKey } });
+    const assistant = await createAssistant(app, who);
+    await db.insert(calls).values({ organizationId: who.organizationId, assistantId: assistant.id, logs: { isTest: true, transcript: [] } });
+    expect(done(await progress(who.cookie))).toEqual(["openai_key", "assistant", "test_call"]);
+
+    // Half a Twilio pair is not connected.
+    await db.insert(credentials).values({ organizationId: who.organizationId, name: "twilio_account_sid", valueEncrypted: "sealed" });
+    expect(done(await progress(who.cookie))).not.toContain("twilio");
+    await db.insert(credentials).values({ organizationId: who.organizationId, name: "twilio_auth_token", valueEncrypted: "sealed" });
+    await db.insert(phoneNumbers).values({ organizationId: who.organizationId, phoneNumber: "+15550100", countryCode: "US", status: "active", providerSid: `PN${"3".repeat(32)}` });
+    expect((await progress(who.cookie)).complete).toBe(false);
+    await db.insert(calls).values({ organizationId: who.organizationId, assistantId: assistant.id, logs: { isTest: false, transcript: [] } });
+    const all = await progress(who.cookie);
+    expect(all.steps.every((s) => s.done)).toBe(true);
+    expect(all.complete).toBe(true);
+
+    expect(done(await progress(other.cookie))).toEqual([]);
+  });
+
+  it("needs a session", async () => {
+    expect((await app.inject({ url: "/api/getting-started" })).statusCode).toBe(401);
+  });
+});
