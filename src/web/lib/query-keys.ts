@@ -32,4 +32,11 @@ export const queryKeys = {
   /** Every organisation of the signed-in person (the sidebar's switcher). */
   organizations: ["organizations"],
   teamInvitations: ["team", "invitations"],
+  /** Campaigns: the list and each one (counts move while it runs), and its contacts. */
+  campaigns: ["campaigns"],
+  campaign: (id: string) => ["campaigns", id] as const,
+  campaignContacts: (id: string) => ["campaigns", id, "contacts"] as const,
+  /** Settings → Calls (the outbound limit) and the do-not-call list. */
+  callSettings: ["settings", "calls"],
+  doNotCall: ["do-not-call"],
 } as const;
