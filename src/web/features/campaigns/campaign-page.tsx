@@ -29,8 +29,7 @@ const windowText = (w: Campaign["schedule"]["windows"][number]) => `${w.days.map
 export function CampaignPage() {
   const { id = "" } = useParams();
   const campaign = useCampaign(id);
-  const live = campaign.data?.status === "running" || campaign.data?.status === "waiting";
-  const contacts = useCampaignContacts(id, live);
+  const contacts = useCampaignContacts(id, campaign.data ? JSON.stringify(campaign.data.counts) : null);
   const assistants = useAssistantNames();
   const numbers = usePhoneNumberOptions();
   const build = useCan("build");

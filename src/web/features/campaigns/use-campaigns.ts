@@ -1,4 +1,5 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useRef } from "react";
 import type { Campaign, CampaignAction, CampaignContact, CampaignInput, CampaignStatus, InvalidContact } from "@shared/campaigns";
 import type { PhoneNumber } from "@shared/phone-numbers";
 import { api } from "@/lib/api";
@@ -29,14 +30,24 @@ export function useCampaign(id: string) {
 
 const CONTACTS_PAGE = 100;
 
-/** The contacts, a page at a time; re-read with the campaign while it dials. */
-export function useCampaignContacts(id: string, live: boolean) {
+/**
+ * The contacts, a page at a time. They are read again whenever the campaign's counts change
+ * (`countsKey`), which the campaign's own polling notices, also the last change before it completes.
+ */
+export function useCampaignContacts(id: string, countsKey: string | null) {
+  const client = useQueryClient();
+  const seen = useRef(countsKey);
+  useEffect(() => {
+    if (seen.current === countsKey) return;
+    const first = seen.current === null;
+    seen.current = countsKey;
+    if (!first) void client.invalidateQueries({ queryKey: queryKeys.campaignContacts(id) });
+  }, [client, id, countsKey]);
   return useInfiniteQuery({
     queryKey: queryKeys.campaignContacts(id),
     queryFn: ({ pageParam }) => api<ContactsPage>(`/api/campaigns/${encodeURIComponent(id)}/contacts?limit=${CONTACTS_PAGE}&cursor=${pageParam}`),
     initialPageParam: 0,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
-    refetchInterval: live ? LIVE_REFRESH_MS : false,
   });
 }
 
