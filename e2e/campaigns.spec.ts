@@ -86,3 +86,65 @@ test("create a campaign from a CSV, see it listed with its contacts, start it an
   await expect(page).toHaveURL(/\/calls\?call=/);
   await expect(page.getByRole("dialog")).toContainText("+15550002001");
 });
+
+test("Settings: the outbound limit and the do-not-call list", async ({ page, user: _user }) => {
+  await page.goto("/settings");
+  const calls = page.locator("[data-slot=card]").filter({ has: page.getByText("Calls", { exact: true }) });
+  const limit = calls.getByLabel("Maximum concurrent outbound calls");
+  await expect(limit).toHaveValue("10");
+  await limit.fill("0");
+  await calls.getByRole("button", { name: "Save" }).click();
+  await expect(calls).toContainText("Maximum concurrent calls must be at least 1");
+  await limit.fill("25");
+  await calls.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "Call settings saved");
+  expect(((await (await page.request.get("/api/settings/calls")).json()) as { max_concurrent_calls: number }).max_concurrent_calls).toBe(25);
+
+  const dnc = page.getByTestId("dnc-card");
+  await expect(dnc).toContainText("No numbers on the list.");
+  const numbers = dnc.getByLabel("Numbers to add");
+  await numbers.fill("+15550003001\nnope");
+  await dnc.getByRole("button", { name: "Add" }).click();
+  await expect(dnc).toContainText("nope: Phone number must be in E.164 format");
+  await numbers.fill("+15550003001, +1 555 000 3002");
+  await dnc.getByRole("button", { name: "Add" }).click();
+  await expectToast(page, "2 numbers added to the do-not-call list");
+  await expect(dnc.getByTestId("dnc-row")).toHaveCount(2);
+  await expect(dnc).toContainText("2 numbers on the list");
+  await dnc.getByRole("button", { name: "Remove +15550003002" }).click();
+  await expectToast(page, "Removed from the do-not-call list");
+  await expect(dnc.getByTestId("dnc-row")).toHaveCount(1);
+  await expect(dnc.getByTestId("dnc-row")).toContainText("+15550003001");
+});
+
+test("the assistant form: time zone, voicemail, the do-not-call switch and the placeholders it found", async ({ page, user: _user }) => {
+  await page.goto("/assistants");
+  await page.getByRole("button", { name: "Create new" }).click();
+  const panel = page.getByRole("dialog", { name: "Create Assistant" });
+  await panel.getByLabel("Name").fill("Renewals");
+  await panel.getByLabel("First Message").fill("Hi {{first_name}}, it's about your {{plan}} plan.");
+  await expect(panel.getByTestId("placeholders-hint")).toContainText("Placeholders filled per call: {{first_name}}, {{plan}}.");
+  await panel.getByLabel("Time zone").fill("Europe/London");
+  await panel.getByLabel("If a machine answers").click();
+  await page.getByRole("option", { name: "Leave this message" }).click();
+  await panel.getByRole("button", { name: "Create Assistant" }).click();
+  await expect(panel).toContainText("Write the message to leave after the beep");
+  await panel.getByLabel("Voicemail message").fill("Please call us back, {{first_name}}.");
+  await panel.getByLabel("Let the assistant add the caller to the do-not-call list").check();
+  await panel.getByRole("button", { name: "Create Assistant" }).click();
+  await expectToast(page, "Assistant created successfully!");
+
+  const [saved] = (await (await page.request.get("/api/assistants")).json()) as { timezone: string; voicemail: unknown; allow_do_not_call: boolean; variables: string[] }[];
+  expect(saved).toMatchObject({ timezone: "Europe/London", voicemail: { action: "leave_message", message: "Please call us back, {{first_name}}." }, allow_do_not_call: true, variables: ["first_name", "plan"] });
+
+  // An edit of something else keeps them.
+  const details = page.getByRole("dialog", { name: "Renewals" });
+  await expect(details).toContainText("Time zone: Europe/London");
+  await details.getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit Assistant" });
+  await edit.getByLabel("Description").fill("Renewal reminders");
+  await edit.getByRole("button", { name: "Update Assistant" }).click();
+  await expectToast(page, "Assistant updated successfully!");
+  const [after] = (await (await page.request.get("/api/assistants")).json()) as { timezone: string; allow_do_not_call: boolean }[];
+  expect(after).toMatchObject({ timezone: "Europe/London", allow_do_not_call: true });
+});
