@@ -1,5 +1,7 @@
+import type { Page } from "@playwright/test";
+import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { attachFarEnd } from "../tests/fakes/twilio-far-end.ts";
-import { expect, expectToast, test } from "./fixtures.ts";
+import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
 
 /**
  * Campaigns through the page: a CSV uploaded in Create campaign, its preview and the rows the
@@ -9,15 +11,22 @@ import { expect, expectToast, test } from "./fixtures.ts";
 
 const CSV = ["phone,first_name", "+15550002001,Ann", "not a number,Bob", "+15550002002,Cy", "+15550002003,Dee"].join("\n");
 
-test("create a campaign from a CSV, see it listed with its contacts, start it and see the outcomes", async ({ page, server, user: _user }) => {
+/** Twilio and OpenAI keys, an assistant and a number bought at the fake Twilio: what a campaign needs. */
+async function readyToCall(page: Page, server: TestServer, phone: string) {
   const account = server.twilio.addAccount();
   expect((await page.request.put("/api/credentials/twilio", { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
   expect((await page.request.put("/api/credentials/openai_api_key", { data: { value: server.openai.apiKey } })).ok()).toBe(true);
   const assistant = await page.request.post("/api/assistants", { data: { name: "Reminder Bot", instructions: "Remind {{first_name}}." } });
   expect(assistant.status()).toBe(201);
-  server.twilio.setAvailable("US", ["+14155550199"]);
-  const number = await page.request.post("/api/phone-numbers", { data: { country_code: "US", assistant_id: ((await assistant.json()) as { id: string }).id } });
+  const assistantId = ((await assistant.json()) as { id: string }).id;
+  server.twilio.setAvailable("US", [phone]);
+  const number = await page.request.post("/api/phone-numbers", { data: { country_code: "US", assistant_id: assistantId } });
   expect(number.status()).toBe(201);
+  return { account, assistantId, numberId: ((await number.json()) as { id: string }).id };
+}
+
+test("create a campaign from a CSV, see it listed with its contacts, start it and see the outcomes", async ({ page, server, user: _user }) => {
+  const { account } = await readyToCall(page, server, "+14155550199");
   // One number is on the do-not-call list already: the server leaves its row out.
   expect((await page.request.post("/api/dnc", { data: { phone: "+15550002003" } })).status()).toBe(201);
 
@@ -147,4 +156,40 @@ test("the assistant form: time zone, voicemail, the do-not-call switch and the p
   await expectToast(page, "Assistant updated successfully!");
   const [after] = (await (await page.request.get("/api/assistants")).json()) as { timezone: string; allow_do_not_call: boolean }[];
   expect(after).toMatchObject({ timezone: "Europe/London", allow_do_not_call: true });
+});
+
+test("a viewer reads campaigns and the do-not-call list but changes nothing", async ({ page, server, browser, user: _user }) => {
+  const { assistantId, numberId } = await readyToCall(page, server, "+14155550198");
+  const created = await page.request.post("/api/campaigns", {
+    data: { name: "Read only", assistant_id: assistantId, phone_number_id: numberId, contacts_csv: "phone\n+15550004001", max_concurrent_calls: 1, schedule: { timezone: "UTC", windows: [{ days: [1], start: "09:00", end: "10:00" }] } },
+  });
+  expect(created.status()).toBe(201);
+  expect((await page.request.post("/api/dnc", { data: { phone: "+15550004002" } })).status()).toBe(201);
+  const viewer = newAccount("Val Viewer", "e2e-");
+  const invited = await page.request.post("/api/team/invitations", { data: { email: viewer.email, role: "viewer" } });
+  expect(invited.status()).toBe(201);
+  const token = new URL(((await invited.json()) as { url: string }).url).searchParams.get("token");
+
+  const context = await browser.newContext({ baseURL: server.url });
+  try {
+    await signUp(requestPost(context.request, server.url), viewer);
+    expect((await context.request.post("/api/team/invitations/accept", { data: { token } })).ok()).toBe(true);
+    const other = await context.newPage();
+    await other.goto("/campaigns");
+    await expect(other.getByTestId("campaign-row")).toContainText("Read only");
+    await expect(other.getByText("Only builders can create and run campaigns.")).toBeVisible();
+    await expect(other.getByRole("button", { name: "Create new" })).toHaveCount(0);
+    await other.getByRole("link", { name: "Read only" }).click();
+    await expect(other.getByTestId("contact-row")).toContainText("+15550004001");
+    await expect(other.getByRole("button", { name: "Start" })).toHaveCount(0);
+
+    await other.goto("/settings");
+    const dnc = other.getByTestId("dnc-card");
+    await expect(dnc.getByTestId("dnc-row")).toContainText("+15550004002");
+    await expect(dnc.getByLabel("Numbers to add")).toHaveCount(0);
+    await expect(dnc.getByRole("button", { name: /Remove/ })).toHaveCount(0);
+    await expect(other.getByLabel("Maximum concurrent outbound calls")).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
 });

@@ -59,6 +59,7 @@ export const CAMPAIGN_PAGE_TEXTS = {
   creating: "Creating...",
   created: (valid: number) => `Campaign created with ${valid.toLocaleString("en-US")} ${valid === 1 ? "contact" : "contacts"}`,
   skipped: (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "row was" : "rows were"} left out`,
+  willSkip: (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"} will be left out`,
   createFailed: "Failed to create the campaign.",
   actionFailed: "The campaign could not change.",
   actionDone: { start: "Campaign started", pause: "Campaign paused", resume: "Campaign resumed", cancel: "Campaign cancelled" } satisfies Record<CampaignAction, string>,

@@ -70,7 +70,7 @@ export function ContactsUpload({ fileName, preview, onFile }: { fileName: string
               </TableBody>
             </Table>
           </div>
-          <InvalidRows invalid={preview.invalid} label={T.skipped(preview.invalid.length)} />
+          <InvalidRows invalid={preview.invalid} label={T.willSkip(preview.invalid.length)} />
           <p className="text-xs text-muted-foreground">{T.previewNote}</p>
         </div>
       )}
