@@ -65,6 +65,8 @@ export const CAMPAIGN_PAGE_TEXTS = {
   actionDone: { start: "Campaign started", pause: "Campaign paused", resume: "Campaign resumed", cancel: "Campaign cancelled" } satisfies Record<CampaignAction, string>,
   cancelConfirm: "Cancel this campaign? No more contacts will be called; calls in progress finish. This cannot be undone.",
   chooseFile: "Choose a CSV file with a phone column",
+  pickAssistant: "Select an assistant",
+  pickNumber: "Select a phone number",
   previewTitle: (rows: number) => `${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"} read`,
   previewNote: "The server checks the do-not-call list when the campaign is created.",
   variablesFound: "Variables from the other columns",

@@ -64,6 +64,12 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
+    // The choices not made yet, said as the form asks for them (the schema would say "not found").
+    const missing = !form.assistantId ? T.pickAssistant : !form.phoneNumberId ? T.pickNumber : !form.csv ? T.chooseFile : null;
+    if (form.name.trim() && missing) {
+      setError(missing);
+      return;
+    }
     const parsed = campaignInputSchema.safeParse({
       name: form.name,
       assistant_id: form.assistantId,
@@ -131,7 +137,7 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
                 {(p) => (
                   <Select value={form.assistantId} onValueChange={(v) => set({ assistantId: v })}>
                     <SelectTrigger {...p} className="w-full">
-                      <SelectValue placeholder="Select an assistant" />
+                      <SelectValue placeholder={T.pickAssistant} />
                     </SelectTrigger>
                     <SelectContent>
                       {(assistants.data ?? []).map((a) => (
@@ -147,7 +153,7 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
                 {(p) => (
                   <Select value={form.phoneNumberId} onValueChange={(v) => set({ phoneNumberId: v })}>
                     <SelectTrigger {...p} className="w-full">
-                      <SelectValue placeholder="Select a phone number" />
+                      <SelectValue placeholder={T.pickNumber} />
                     </SelectTrigger>
                     <SelectContent>
                       {(numbers.data ?? []).map((n) => (
