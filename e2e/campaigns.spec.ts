@@ -1,4 +1,5 @@
 import type { Page } from "@playwright/test";
+import { axeViolations, isSerious } from "../tests/a11y-pages.ts";
 import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { attachFarEnd } from "../tests/fakes/twilio-far-end.ts";
 import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
@@ -12,6 +13,13 @@ import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
 const CSV = ["phone,first_name", "+15550002001,Ann", "not a number,Bob", "+15550002002,Cy", "+15550002003,Dee"].join("\n");
 
 /** Twilio and OpenAI keys, an assistant and a number bought at the fake Twilio: what a campaign needs. */
+/** Serious or critical axe findings on what is in front of the browser. */
+async function expectAccessible(page: Page) {
+  // A toast fading out is caught half-transparent; it is checked where it is made, not here.
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+  expect((await axeViolations(page)).filter(isSerious).map((f) => `${f.id}: ${f.help} → ${f.targets.slice(0, 3).join(", ")}`)).toEqual([]);
+}
+
 async function readyToCall(page: Page, server: TestServer, phone: string) {
   const account = server.twilio.addAccount();
   expect((await page.request.put("/api/credentials/twilio", { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
@@ -53,6 +61,7 @@ test("create a campaign from a CSV, see it listed with its contacts, start it an
   for (const day of ["Sat", "Sun"]) await sheet.getByLabel(day, { exact: true }).check();
   await sheet.getByLabel("Window starts").fill("00:00");
   await sheet.getByLabel("Window ends").fill("23:59");
+  await expectAccessible(page);
   await sheet.getByRole("button", { name: "Create campaign" }).click();
 
   const created = sheet.getByTestId("campaign-created");
@@ -66,6 +75,7 @@ test("create a campaign from a CSV, see it listed with its contacts, start it an
   await expect(row).toContainText("Reminder Bot");
   await expect(row).toContainText("+14155550199");
   await expect(row).toContainText("0 / 2 done");
+  await expectAccessible(page);
   await row.getByRole("link", { name: "November reminders" }).click();
 
   await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}$/);
@@ -89,6 +99,7 @@ test("create a campaign from a CSV, see it listed with its contacts, start it an
   await expect(contacts.nth(0).getByTestId("contact-outcome")).toHaveText("No answer");
   await expect(contacts.nth(1).getByTestId("contact-outcome")).toHaveText("Busy");
   await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 30_000 });
+  await expectAccessible(page);
 
   // A contact's call opens on the Calls page.
   await contacts.nth(0).getByRole("link", { name: "View call" }).click();

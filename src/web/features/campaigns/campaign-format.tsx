@@ -2,12 +2,13 @@ import { format } from "date-fns";
 import { CAMPAIGN_STATUS_LABELS, type CampaignStatus } from "@shared/campaigns";
 import { Badge } from "@/components/ui/badge";
 
-const VARIANT: Record<CampaignStatus, "muted" | "warning" | "success" | "secondary" | "destructive" | "outline"> = {
-  draft: "muted",
+// "muted" is too faint for text this small (axe: colour contrast).
+const VARIANT: Record<CampaignStatus, "warning" | "success" | "secondary" | "destructive" | "outline" | "default"> = {
+  draft: "secondary",
   waiting: "warning",
   running: "success",
-  paused: "secondary",
-  completed: "outline",
+  paused: "outline",
+  completed: "default",
   cancelled: "destructive",
 };
 
