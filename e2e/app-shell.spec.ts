@@ -4,6 +4,7 @@ const items = [
   { name: "Assistants", path: "/assistants", heading: "Assistants" },
   { name: "Phone Numbers", path: "/phone-numbers", heading: "Phone Numbers" },
   { name: "Calls", path: "/calls", heading: "Calls" },
+  { name: "Campaigns", path: "/campaigns", heading: "Campaigns" },
   { name: "Live", path: "/live", heading: "Live" },
   { name: "Tools", path: "/tools", heading: "Tools" },
   { name: "Settings", path: "/settings", heading: "Account Settings" },
@@ -17,7 +18,7 @@ test("every sidebar item leads to its page and is highlighted there", async ({ p
   // The header names the organisation the user works in (their own team, made at sign-up).
   await expect(sidebar.getByTestId("current-organization")).toHaveText(`${user.name}'s team`);
   const links = sidebar.getByRole("link");
-  await expect(links.filter({ hasText: /^(Assistants|Phone Numbers|Calls|Live|Tools|Settings)$/ })).toHaveText(items.map((i) => i.name));
+  await expect(links.filter({ hasText: /^(Assistants|Phone Numbers|Calls|Campaigns|Live|Tools|Settings)$/ })).toHaveText(items.map((i) => i.name));
   for (const item of items) {
     await sidebar.getByRole("link", { name: item.name }).click();
     await expect(page).toHaveURL(new RegExp(`${item.path}$`));

@@ -31,7 +31,7 @@ export const SIGNED_OUT_PAGES = [
 ];
 
 /** The app pages, and the panels opened from them (a panel is a page of its own to a screen reader). */
-export const SIGNED_IN_PAGES = ["/assistants", "/phone-numbers", "/calls", "/live", "/tools", "/settings"];
+export const SIGNED_IN_PAGES = ["/assistants", "/phone-numbers", "/calls", "/campaigns", "/live", "/tools", "/settings"];
 
 /** The `[data-ready]`-free way to know a page has settled: its main heading is on screen. */
 export async function settle(page: Page) {

@@ -100,6 +100,20 @@ export const VOICEMAIL_TEXTS = {
   leaveMessage: "Leave this message",
   messageRequired: "Write the message to leave after the beep",
 } as const;
+/** The form's words for the outbound settings and the `{{placeholders}}` it found. */
+export const OUTBOUND_FIELD_TEXTS = {
+  heading: "Outbound calls",
+  timezone: "Time zone",
+  timezoneHint: "IANA, e.g. Europe/London: the time zone of {{now}}.",
+  voicemailMessage: "Voicemail message",
+  voicemailHint: "Spoken after the beep, then the call ends. {{placeholders}} are filled.",
+  allowDoNotCall: "Let the assistant add the caller to the do-not-call list",
+  placeholdersNone: "Write {{name}} in the first message or instructions to fill it per call (from the outbound request or a campaign's CSV column).",
+  placeholdersFound: "Placeholders filled per call:",
+  builtIns: "Every call also has",
+  summary: (timezone: string, voicemail: string, dnc: boolean) => `Time zone: ${timezone}\nIf a machine answers: ${voicemail}\nDo-not-call requests: ${dnc ? "On" : "Off"}`,
+} as const;
+
 /** null: no machine detection (the assistant talks to whoever answers). */
 export const voicemailSchema = z
   .object({

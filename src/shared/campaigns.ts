@@ -18,6 +18,20 @@ export type ContactOutcome = (typeof CONTACT_OUTCOMES)[number];
 export const CONTACT_STATES = ["pending", "calling", "done"] as const;
 export type ContactState = (typeof CONTACT_STATES)[number];
 
+/** Which statuses each action moves a campaign from, and to ("waiting" is a running campaign outside its windows). */
+export const CAMPAIGN_TRANSITIONS: Record<CampaignAction, { from: CampaignStatus[]; to: CampaignStatus }> = {
+  start: { from: ["draft"], to: "running" },
+  pause: { from: ["running"], to: "paused" },
+  resume: { from: ["paused"], to: "running" },
+  cancel: { from: ["draft", "running", "paused"], to: "cancelled" },
+};
+
+/** The actions a campaign shown with `status` offers. */
+export function campaignActions(status: CampaignStatus): CampaignAction[] {
+  const stored = status === "waiting" ? "running" : status;
+  return CAMPAIGN_ACTIONS.filter((a) => CAMPAIGN_TRANSITIONS[a].from.includes(stored));
+}
+
 export const MAX_CAMPAIGN_CONTACTS = 100_000;
 export const MIN_RETRY_DELAY_SECONDS = 30;
 
@@ -33,6 +47,62 @@ export const CAMPAIGN_TEXTS = {
   beforeStart: (at: string) => `Starts at ${at}`,
   notAllowed: (action: string, status: string) => `A ${status} campaign cannot ${action}`,
 } as const;
+
+/** The Campaigns page's words. */
+export const CAMPAIGN_PAGE_TEXTS = {
+  title: "Campaigns",
+  description: "The assistant calls a list of contacts, within calling hours, with retries.",
+  empty: "No campaigns yet",
+  emptyHint: "Upload a CSV of contacts with a phone column; every other column becomes a {{variable}} of the call.",
+  readOnly: "Only builders can create and run campaigns.",
+  create: "Create campaign",
+  creating: "Creating...",
+  created: (valid: number) => `Campaign created with ${valid.toLocaleString("en-US")} ${valid === 1 ? "contact" : "contacts"}`,
+  skipped: (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "row was" : "rows were"} left out`,
+  willSkip: (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "row" : "rows"} will be left out`,
+  createFailed: "Failed to create the campaign.",
+  actionFailed: "The campaign could not change.",
+  actionDone: { start: "Campaign started", pause: "Campaign paused", resume: "Campaign resumed", cancel: "Campaign cancelled" } satisfies Record<CampaignAction, string>,
+  cancelConfirm: "Cancel this campaign? No more contacts will be called; calls in progress finish. This cannot be undone.",
+  chooseFile: "Choose a CSV file with a phone column",
+  pickAssistant: "Select an assistant",
+  pickNumber: "Select a phone number",
+  previewTitle: (rows: number) => `${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"} read`,
+  previewNote: "The server checks the do-not-call list when the campaign is created.",
+  variablesFound: "Variables from the other columns",
+  noWindows: "Add at least one calling window",
+  downloadCsv: "Download contacts CSV",
+  notFound: "This campaign does not exist, or belongs to another organisation.",
+  loadMore: "Load more",
+  back: "All campaigns",
+} as const;
+
+export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
+  draft: "Draft",
+  waiting: "Waiting",
+  running: "Running",
+  paused: "Paused",
+  completed: "Completed",
+  cancelled: "Cancelled",
+};
+export const CAMPAIGN_ACTION_LABELS: Record<CampaignAction, string> = { start: "Start", pause: "Pause", resume: "Resume", cancel: "Cancel campaign" };
+export const CONTACT_OUTCOME_LABELS: Record<ContactOutcome, string> = {
+  completed: "Completed",
+  no_answer: "No answer",
+  busy: "Busy",
+  failed: "Failed",
+  voicemail: "Voicemail",
+  dnc: "Do-not-call",
+};
+export const CONTACT_STATE_LABELS: Record<ContactState, string> = { pending: "Pending", calling: "Calling", done: "Done" };
+export const CAMPAIGN_COUNT_LABELS = {
+  pending: "Pending",
+  calling: "Calling",
+  ...CONTACT_OUTCOME_LABELS,
+  retries_scheduled: "Retries scheduled",
+} as const;
+/** ISO weekdays 1..7, as the windows spell them. */
+export const WEEKDAY_LABELS = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"] as const;
 
 const hhmm = z.string({ error: "Times are HH:MM" }).regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Times are HH:MM, e.g. 09:00");
 
@@ -88,6 +158,12 @@ export const campaignCountsSchema = z.object({
   retries_scheduled: z.number(),
 });
 export type CampaignCounts = z.infer<typeof campaignCountsSchema>;
+
+/** Contacts in all, and those done (neither waiting nor on a call); retries are among the pending. */
+export function campaignProgress(c: CampaignCounts): { total: number; done: number } {
+  const done = c.completed + c.no_answer + c.busy + c.failed + c.voicemail + c.dnc;
+  return { total: done + c.pending + c.calling, done };
+}
 
 export const campaignSchema = z.object({
   id: z.string(),

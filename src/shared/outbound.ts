@@ -86,6 +86,29 @@ export type CallSettings = z.infer<typeof callSettingsSchema>;
 // ── Do-not-call list ────────────────────────────────────────────────────────────────────────
 
 export const DNC_TEXTS = { phoneInvalid: "Phone number must be in E.164 format, e.g. +442071234567", tooMany: "At most 10,000 numbers at once" } as const;
+
+/** The Settings cards' words: Calls (the outbound limit) and the do-not-call list. */
+export const CALL_SETTINGS_TEXTS = {
+  title: "Calls",
+  description: "How many outbound calls (single calls and campaigns together) may be in progress at once.",
+  label: "Maximum concurrent outbound calls",
+  save: "Save",
+  saveFailed: "Failed to save call settings.",
+} as const;
+
+export const DNC_PAGE_TEXTS = {
+  title: "Do-not-call list",
+  description: "Numbers no single call or campaign ever dials. An assistant can add a caller who asks, when its switch is on.",
+  addLabel: "Numbers to add",
+  addHint: "E.164, one per line or separated by commas; or choose a file with one number per line.",
+  add: "Add",
+  addFailed: "Failed to add to the do-not-call list.",
+  added: (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "number" : "numbers"} added to the do-not-call list`,
+  removeFailed: "Failed to remove the number.",
+  empty: "No numbers on the list.",
+  total: (n: number) => `${n.toLocaleString("en-US")} ${n === 1 ? "number" : "numbers"} on the list`,
+  readOnly: "Only builders can change the list.",
+} as const;
 export const MAX_DNC_BATCH = 10_000;
 
 export const dncInputSchema = z.union([

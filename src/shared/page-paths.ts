@@ -25,6 +25,7 @@ export const PAGE_PATHS: readonly string[] = [
   "/assistants",
   "/phone-numbers",
   "/calls",
+  "/campaigns",
   "/live",
   "/tools",
   "/settings",
@@ -34,7 +35,7 @@ export const PAGE_PATHS: readonly string[] = [
 export const INVITE_PATH = "/invite";
 
 /** Pages with one segment of their own (`/industries/:slug`); an unknown slug is the page's to refuse. */
-export const PAGE_PATH_PREFIXES: readonly string[] = ["/industries/", "/use-cases/", "/product/"];
+export const PAGE_PATH_PREFIXES: readonly string[] = ["/industries/", "/use-cases/", "/product/", "/campaigns/"];
 
 /** Whether `pathname` (no query) names a page of the app; a trailing slash is allowed, as the router allows it. */
 export function isPagePath(pathname: string): boolean {

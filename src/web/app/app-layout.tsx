@@ -1,4 +1,4 @@
-import { Bot, LogOut, PhoneCall, Phone, Radio, Settings, Wrench } from "lucide-react";
+import { Bot, LogOut, Megaphone, PhoneCall, Phone, Radio, Settings, Wrench } from "lucide-react";
 import { Suspense, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { BrandLogo } from "@/components/brand-logo";
@@ -28,6 +28,7 @@ const NAV = [
   { title: "Assistants", to: "/assistants", icon: Bot },
   { title: "Phone Numbers", to: "/phone-numbers", icon: Phone },
   { title: "Calls", to: "/calls", icon: PhoneCall },
+  { title: "Campaigns", to: "/campaigns", icon: Megaphone },
   // The board is for supervisors and up: a viewer's socket would be refused.
   { title: "Live", to: "/live", icon: Radio, permission: "supervise" },
   { title: "Tools", to: "/tools", icon: Wrench },

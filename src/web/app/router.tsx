@@ -48,6 +48,8 @@ const AppLayout = page(appChunks.layout, "AppLayout");
 const AssistantsPage = page(appChunks.assistants, "AssistantsRoute");
 const PhoneNumbersPage = page(appChunks.phoneNumbers, "PhoneNumbersPage");
 const CallsPage = page(appChunks.calls, "CallsPage");
+const CampaignsPage = page(appChunks.campaigns, "CampaignsPage");
+const CampaignPage = page(appChunks.campaign, "CampaignPage");
 const LivePage = page(appChunks.live, "LivePage");
 const ToolsPage = page(appChunks.tools, "ToolsPage");
 const SettingsPage = page(appChunks.settings, "SettingsRoute");
@@ -106,6 +108,8 @@ export function AppRoutes() {
                 <Route path="/assistants" element={<AssistantsPage />} />
                 <Route path="/phone-numbers" element={<PhoneNumbersPage />} />
                 <Route path="/calls" element={<CallsPage />} />
+                <Route path="/campaigns" element={<CampaignsPage />} />
+                <Route path="/campaigns/:id" element={<CampaignPage />} />
                 <Route path="/live" element={<LivePage />} />
                 <Route path="/tools" element={<ToolsPage />} />
                 <Route path="/settings" element={<SettingsPage />} />

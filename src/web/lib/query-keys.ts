@@ -36,4 +36,11 @@ export const queryKeys = {
   teamInvitations: ["team", "invitations"],
   /** The Assistants page's checklist: ticked from data other pages change, so read fresh on each visit. */
   gettingStarted: ["getting-started"],
+  /** Campaigns: the list and each one (counts move while it runs), and its contacts. */
+  campaigns: ["campaigns"],
+  campaign: (id: string) => ["campaigns", id] as const,
+  campaignContacts: (id: string) => ["campaigns", id, "contacts"] as const,
+  /** Settings → Calls (the outbound limit) and the do-not-call list. */
+  callSettings: ["settings", "calls"],
+  doNotCall: ["do-not-call"],
 } as const;

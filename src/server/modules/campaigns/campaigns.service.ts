@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { CAMPAIGN_TEXTS, type Campaign, type CampaignAction, type CampaignContact, type CampaignInput, type CampaignStatus, type InvalidContact } from "../../../shared/campaigns.ts";
+import { CAMPAIGN_TEXTS, CAMPAIGN_TRANSITIONS, type Campaign, type CampaignAction, type CampaignContact, type CampaignInput, type InvalidContact } from "../../../shared/campaigns.ts";
 import { isUuid } from "../../../shared/ids.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -21,14 +21,6 @@ export interface CampaignsDeps {
   /** campaign.started / campaign.completed webhooks. */
   emit: (organizationId: string, type: "campaign.started" | "campaign.completed", data: unknown) => Promise<void>;
 }
-
-/** Which statuses each action moves a campaign from, and to. */
-const TRANSITIONS: Record<CampaignAction, { from: CampaignStatus[]; to: CampaignStatus }> = {
-  start: { from: ["draft"], to: "running" },
-  pause: { from: ["running"], to: "paused" },
-  resume: { from: ["paused"], to: "running" },
-  cancel: { from: ["draft", "running", "paused"], to: "cancelled" },
-};
 
 export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger, emit }: CampaignsDeps) {
   const { db } = ctx;
@@ -107,7 +99,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
 
     async act(organizationId: string, id: string, action: CampaignAction): Promise<Campaign> {
       const current = await findOr404(organizationId, id);
-      const { from, to } = TRANSITIONS[action];
+      const { from, to } = CAMPAIGN_TRANSITIONS[action];
       if (!(await repo.setStatus(db, organizationId, id, from, to))) throw new AppError(409, "invalid_transition", CAMPAIGN_TEXTS.notAllowed(action, current.status));
       if (to === "running") await dialler.kick(id);
       if (action === "start") announce(current, "campaign.started");

@@ -1,6 +1,6 @@
 import { Pencil, PhoneCall } from "lucide-react";
 import type { ReactNode } from "react";
-import type { Assistant } from "@shared/assistants";
+import { OUTBOUND_FIELD_TEXTS, VOICEMAIL_TEXTS, type Assistant } from "@shared/assistants";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import { DEFAULT_ANALYSIS_SETTINGS, SUCCESS_SCALE_LABELS } from "@shared/analysis";
@@ -86,6 +86,14 @@ export function AssistantDetails({ assistant, onEdit, onTestCall }: AssistantDet
         </Field>
         <Field label="Call controls">
           {`Assistant can end the call: ${assistant.allow_end_call ? "On" : "Off"}\nKeypad input: ${assistant.keypad_input ? "On" : "Off"}`}
+        </Field>
+        <Field label={OUTBOUND_FIELD_TEXTS.heading}>
+          {OUTBOUND_FIELD_TEXTS.summary(
+            assistant.timezone,
+            assistant.voicemail === null ? VOICEMAIL_TEXTS.off : assistant.voicemail.action === "hang_up" ? VOICEMAIL_TEXTS.hangUp : `${VOICEMAIL_TEXTS.leaveMessage}: "${assistant.voicemail.message ?? ""}"`,
+            assistant.allow_do_not_call,
+          )}
+          {assistant.variables.length > 0 && `\n${OUTBOUND_FIELD_TEXTS.placeholdersFound} ${assistant.variables.map((n) => `{{${n}}}`).join(", ")}`}
         </Field>
       </dl>
       {/* A list of its own: a <dl> may hold only <div>-wrapped dt/dd groups, not a nested grid. */}

@@ -3,6 +3,7 @@ import { useId, useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
 import {
   ASSISTANT_VOICES,
+  DEFAULT_TIMEZONE,
   assistantInputSchema,
   type Assistant,
   type AssistantFormValues,
@@ -17,6 +18,7 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { AnalysisFields } from "./analysis-fields";
 import { HandoffFields } from "./handoff-fields";
+import { OutboundFields, PlaceholdersHint } from "./outbound-fields";
 import { ToolPicker } from "./tool-picker";
 
 interface AssistantFormProps {
@@ -49,6 +51,10 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
       transfer_destinations: assistant?.transfer_destinations ?? [],
       allow_end_call: assistant?.allow_end_call ?? true,
       keypad_input: assistant?.keypad_input ?? true,
+      // Kept on every save: a form without them would put the defaults back.
+      timezone: assistant?.timezone ?? DEFAULT_TIMEZONE,
+      voicemail: assistant?.voicemail ?? null,
+      allow_do_not_call: assistant?.allow_do_not_call ?? false,
       analysis: assistant?.analysis ?? DEFAULT_ANALYSIS_SETTINGS,
     },
   });
@@ -75,6 +81,7 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
         <FormField label="Instructions" error={errors.instructions?.message} description="How the assistant should behave, what it knows and when to use its tools.">
           <Textarea rows={10} className="max-h-[60vh] min-h-56 leading-relaxed" placeholder="You are a friendly support agent for…" {...form.register("instructions")} />
         </FormField>
+        <PlaceholdersHint control={form.control} />
 
         <div className="grid gap-5 sm:grid-cols-2">
           <SelectField
@@ -116,6 +123,8 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
         </div>
 
         <HandoffFields control={form.control} register={form.register} errors={errors} />
+
+        <OutboundFields control={form.control} register={form.register} errors={errors} />
 
         <AnalysisFields control={form.control} register={form.register} errors={errors} />
       </div>

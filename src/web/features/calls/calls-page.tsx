@@ -1,7 +1,7 @@
 import { format } from "date-fns";
 import { Download, PhoneCall, RefreshCw, SearchX } from "lucide-react";
 import { useMemo, useState } from "react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { CALL_MESSAGES, callFiltersQuery } from "@shared/call-records";
 import { EmptyState } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
@@ -13,7 +13,7 @@ import { CallStatsCards } from "./call-stats-cards";
 import { useCan } from "@/lib/use-membership";
 import { CallsTable } from "./calls-table";
 import { isInvertedRange, toApiFilters, useCallFilters, type CallViewFilters } from "./use-call-filters";
-import { useCallStats, useCalls } from "./use-calls";
+import { useCall, useCallStats, useCalls } from "./use-calls";
 
 function periodText(view: CallViewFilters): string {
   const { from, to } = view;
@@ -31,13 +31,18 @@ export function CallsPage() {
   const calls = useCalls(apiFilters);
   const mayExport = useCan("supervise");
   const stats = useCallStats(apiFilters);
-  const [panel, setPanel] = useState<{ open: boolean; id: string | null }>({ open: false, id: null });
+  // `?call=<id>` (a campaign's contact links here) opens that call's details, listed or not.
+  const [params] = useSearchParams();
+  const linked = params.get("call");
+  const [panel, setPanel] = useState<{ open: boolean; id: string | null }>({ open: linked !== null, id: linked });
 
   const list = useMemo(() => calls.data?.pages.flatMap((p) => p.data) ?? [], [calls.data]);
   // Kept while the panel is open even if a filter change drops the row from the list.
   const [selected, setSelected] = useState<(typeof list)[number] | null>(null);
   const fresh = list.find((c) => c.id === panel.id);
   if (fresh && fresh !== selected) setSelected(fresh);
+  const unlisted = useCall(panel.open && !fresh && panel.id === linked ? linked : null);
+  if (!fresh && unlisted.data && unlisted.data.id === panel.id && unlisted.data !== selected) setSelected(unlisted.data);
   const live = list.some((c) => !c.end_time);
   // Only a refresh the user asked for spins its icon; the polling while calls are live stays quiet.
   const [refreshing, setRefreshing] = useState(false);

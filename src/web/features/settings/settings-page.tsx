@@ -10,6 +10,8 @@ import { RetentionCard } from "./retention-card";
 import { WebhooksCard } from "./webhooks-card";
 import { ApiKeysCard } from "./api-keys-card";
 import { AuditLogCard } from "./audit-log-card";
+import { CallSettingsCard } from "./call-settings-card";
+import { DoNotCallCard } from "./do-not-call-card";
 import { PasswordCard } from "./password-card";
 import { ProfileCard } from "./profile-card";
 
@@ -41,6 +43,8 @@ export function SettingsPage({ TeamCard }: { TeamCard: ComponentType }) {
       {credentials && <TwilioCredentialsCard />}
       <ReachabilityCard />
       {settings && <RetentionCard />}
+      {settings && <CallSettingsCard />}
+      <DoNotCallCard />
       {apiKeys && <ApiKeysCard />}
       {webhooks && <WebhooksCard />}
       <DemoRequestsCard />

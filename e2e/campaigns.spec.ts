@@ -1,0 +1,206 @@
+import type { Page } from "@playwright/test";
+import { axeViolations, isSerious } from "../tests/a11y-pages.ts";
+import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
+import { attachFarEnd } from "../tests/fakes/twilio-far-end.ts";
+import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
+
+/**
+ * Campaigns through the page: a CSV uploaded in Create campaign, its preview and the rows the
+ * server left out, the campaign listed, its contacts, then Start against the fake Twilio whose
+ * far end plays each callee (here: no answer and busy, so no media stream is needed).
+ */
+
+const CSV = ["phone,first_name", "+15550002001,Ann", "not a number,Bob", "+15550002002,Cy", "+15550002003,Dee"].join("\n");
+
+/** Twilio and OpenAI keys, an assistant and a number bought at the fake Twilio: what a campaign needs. */
+/** Serious or critical axe findings on what is in front of the browser. */
+async function expectAccessible(page: Page) {
+  // A toast fading out is caught half-transparent; it is checked where it is made, not here.
+  await expect(page.locator("[data-sonner-toast]")).toHaveCount(0, { timeout: 15_000 });
+  expect((await axeViolations(page)).filter(isSerious).map((f) => `${f.id}: ${f.help} → ${f.targets.slice(0, 3).join(", ")}`)).toEqual([]);
+}
+
+async function readyToCall(page: Page, server: TestServer, phone: string) {
+  const account = server.twilio.addAccount();
+  expect((await page.request.put("/api/credentials/twilio", { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
+  expect((await page.request.put("/api/credentials/openai_api_key", { data: { value: server.openai.apiKey } })).ok()).toBe(true);
+  const assistant = await page.request.post("/api/assistants", { data: { name: "Reminder Bot", instructions: "Remind {{first_name}}." } });
+  expect(assistant.status()).toBe(201);
+  const assistantId = ((await assistant.json()) as { id: string }).id;
+  server.twilio.setAvailable("US", [phone]);
+  const number = await page.request.post("/api/phone-numbers", { data: { country_code: "US", assistant_id: assistantId } });
+  expect(number.status()).toBe(201);
+  return { account, assistantId, numberId: ((await number.json()) as { id: string }).id };
+}
+
+test("create a campaign from a CSV, see it listed with its contacts, start it and see the outcomes", async ({ page, server, user: _user }) => {
+  const { account } = await readyToCall(page, server, "+14155550199");
+  // One number is on the do-not-call list already: the server leaves its row out.
+  expect((await page.request.post("/api/dnc", { data: { phone: "+15550002003" } })).status()).toBe(201);
+
+  await page.goto("/campaigns");
+  await expect(page).toHaveTitle(/^Campaigns · Switchboard/);
+  await expect(page.getByText("No campaigns yet")).toBeVisible();
+  await page.getByRole("button", { name: "Create new" }).click();
+  const sheet = page.getByRole("dialog", { name: "Create campaign" });
+  await sheet.getByLabel("Name").fill("November reminders");
+  await sheet.getByLabel("Assistant").click();
+  await page.getByRole("option", { name: "Reminder Bot" }).click();
+  await sheet.getByLabel("Phone number").click();
+  await page.getByRole("option", { name: "+14155550199" }).click();
+  await sheet.getByLabel("Contacts (CSV)").setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
+
+  // The preview: rows read, the variables, and what the browser already sees wrong, in the server's words.
+  const preview = sheet.getByTestId("csv-preview");
+  await expect(preview).toContainText("4 rows read");
+  await expect(preview).toContainText("{{first_name}}");
+  await expect(preview.getByTestId("invalid-rows")).toContainText("Row 2: not a number — Not an E.164 phone number");
+
+  // Calls at any hour in UTC, so the campaign dials now.
+  await sheet.getByLabel("Time zone", { exact: true }).fill("UTC");
+  for (const day of ["Sat", "Sun"]) await sheet.getByLabel(day, { exact: true }).check();
+  await sheet.getByLabel("Window starts").fill("00:00");
+  await sheet.getByLabel("Window ends").fill("23:59");
+  await expectAccessible(page);
+  await sheet.getByRole("button", { name: "Create campaign" }).click();
+
+  const created = sheet.getByTestId("campaign-created");
+  await expect(created).toContainText("Campaign created with 2 contacts");
+  await expect(created.getByTestId("invalid-rows")).toContainText("Row 2: not a number — Not an E.164 phone number");
+  await expect(created.getByTestId("invalid-rows")).toContainText("Row 4: +15550002003 — On the do-not-call list");
+  await created.getByRole("button", { name: "Close" }).click();
+
+  const row = page.getByTestId("campaign-row").filter({ hasText: "November reminders" });
+  await expect(row).toContainText("Draft");
+  await expect(row).toContainText("Reminder Bot");
+  await expect(row).toContainText("+14155550199");
+  await expect(row).toContainText("0 / 2 done");
+  await expectAccessible(page);
+  await row.getByRole("link", { name: "November reminders" }).click();
+
+  await expect(page).toHaveURL(/\/campaigns\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { name: "November reminders" })).toBeVisible();
+  const contacts = page.getByTestId("contact-row");
+  await expect(contacts).toHaveCount(2);
+  await expect(contacts.nth(0)).toContainText("+15550002001");
+  await expect(contacts.nth(0)).toContainText("first_name=Ann");
+  await expect(contacts.nth(1)).toContainText("+15550002002");
+  await expect(page.getByTestId("count-pending")).toHaveText("2");
+  await expect(page.getByRole("link", { name: "Download contacts CSV" })).toHaveAttribute("href", /\/contacts\.csv$/);
+
+  // Start: the fake Twilio's far end answers neither call.
+  const farEnd = attachFarEnd(server.twilio, { origin: server.url, authToken: account.authToken });
+  farEnd.script("+15550002001", "no-answer");
+  farEnd.script("+15550002002", "busy");
+  await page.getByRole("button", { name: "Start" }).click();
+  await expectToast(page, "Campaign started");
+  await expect(page.getByTestId("count-no_answer")).toHaveText("1", { timeout: 30_000 });
+  await expect(page.getByTestId("count-busy")).toHaveText("1", { timeout: 30_000 });
+  await expect(contacts.nth(0).getByTestId("contact-outcome")).toHaveText("No answer");
+  await expect(contacts.nth(1).getByTestId("contact-outcome")).toHaveText("Busy");
+  await expect(page.getByTestId("campaign-status")).toHaveText("Completed", { timeout: 30_000 });
+  await expectAccessible(page);
+
+  // A contact's call opens on the Calls page.
+  await contacts.nth(0).getByRole("link", { name: "View call" }).click();
+  await expect(page).toHaveURL(/\/calls\?call=/);
+  await expect(page.getByRole("dialog")).toContainText("+15550002001");
+});
+
+test("Settings: the outbound limit and the do-not-call list", async ({ page, user: _user }) => {
+  await page.goto("/settings");
+  const calls = page.locator("[data-slot=card]").filter({ has: page.getByText("Calls", { exact: true }) });
+  const limit = calls.getByLabel("Maximum concurrent outbound calls");
+  await expect(limit).toHaveValue("10");
+  await limit.fill("0");
+  await calls.getByRole("button", { name: "Save" }).click();
+  await expect(calls).toContainText("Maximum concurrent calls must be at least 1");
+  await limit.fill("25");
+  await calls.getByRole("button", { name: "Save" }).click();
+  await expectToast(page, "Call settings saved");
+  expect(((await (await page.request.get("/api/settings/calls")).json()) as { max_concurrent_calls: number }).max_concurrent_calls).toBe(25);
+
+  const dnc = page.getByTestId("dnc-card");
+  await expect(dnc).toContainText("No numbers on the list.");
+  const numbers = dnc.getByLabel("Numbers to add");
+  await numbers.fill("+15550003001\nnope");
+  await dnc.getByRole("button", { name: "Add" }).click();
+  await expect(dnc).toContainText("nope: Phone number must be in E.164 format");
+  await numbers.fill("+15550003001, +1 555 000 3002");
+  await dnc.getByRole("button", { name: "Add" }).click();
+  await expectToast(page, "2 numbers added to the do-not-call list");
+  await expect(dnc.getByTestId("dnc-row")).toHaveCount(2);
+  await expect(dnc).toContainText("2 numbers on the list");
+  await dnc.getByRole("button", { name: "Remove +15550003002" }).click();
+  await expectToast(page, "Removed from the do-not-call list");
+  await expect(dnc.getByTestId("dnc-row")).toHaveCount(1);
+  await expect(dnc.getByTestId("dnc-row")).toContainText("+15550003001");
+});
+
+test("the assistant form: time zone, voicemail, the do-not-call switch and the placeholders it found", async ({ page, user: _user }) => {
+  await page.goto("/assistants");
+  await page.getByRole("button", { name: "Create new" }).click();
+  const panel = page.getByRole("dialog", { name: "Create Assistant" });
+  await panel.getByLabel("Name").fill("Renewals");
+  await panel.getByLabel("First Message").fill("Hi {{first_name}}, it's about your {{plan}} plan.");
+  await expect(panel.getByTestId("placeholders-hint")).toContainText("Placeholders filled per call: {{first_name}}, {{plan}}.");
+  await panel.getByLabel("Time zone").fill("Europe/London");
+  await panel.getByLabel("If a machine answers").click();
+  await page.getByRole("option", { name: "Leave this message" }).click();
+  await panel.getByRole("button", { name: "Create Assistant" }).click();
+  await expect(panel).toContainText("Write the message to leave after the beep");
+  await panel.getByLabel("Voicemail message").fill("Please call us back, {{first_name}}.");
+  await panel.getByLabel("Let the assistant add the caller to the do-not-call list").check();
+  await panel.getByRole("button", { name: "Create Assistant" }).click();
+  await expectToast(page, "Assistant created successfully!");
+
+  const [saved] = (await (await page.request.get("/api/assistants")).json()) as { timezone: string; voicemail: unknown; allow_do_not_call: boolean; variables: string[] }[];
+  expect(saved).toMatchObject({ timezone: "Europe/London", voicemail: { action: "leave_message", message: "Please call us back, {{first_name}}." }, allow_do_not_call: true, variables: ["first_name", "plan"] });
+
+  // An edit of something else keeps them.
+  const details = page.getByRole("dialog", { name: "Renewals" });
+  await expect(details).toContainText("Time zone: Europe/London");
+  await details.getByRole("button", { name: "Edit" }).click();
+  const edit = page.getByRole("dialog", { name: "Edit Assistant" });
+  await edit.getByLabel("Description").fill("Renewal reminders");
+  await edit.getByRole("button", { name: "Update Assistant" }).click();
+  await expectToast(page, "Assistant updated successfully!");
+  const [after] = (await (await page.request.get("/api/assistants")).json()) as { timezone: string; allow_do_not_call: boolean }[];
+  expect(after).toMatchObject({ timezone: "Europe/London", allow_do_not_call: true });
+});
+
+test("a viewer reads campaigns and the do-not-call list but changes nothing", async ({ page, server, browser, user: _user }) => {
+  const { assistantId, numberId } = await readyToCall(page, server, "+14155550198");
+  const created = await page.request.post("/api/campaigns", {
+    data: { name: "Read only", assistant_id: assistantId, phone_number_id: numberId, contacts_csv: "phone\n+15550004001", max_concurrent_calls: 1, schedule: { timezone: "UTC", windows: [{ days: [1], start: "09:00", end: "10:00" }] } },
+  });
+  expect(created.status()).toBe(201);
+  expect((await page.request.post("/api/dnc", { data: { phone: "+15550004002" } })).status()).toBe(201);
+  const viewer = newAccount("Val Viewer", "e2e-");
+  const invited = await page.request.post("/api/team/invitations", { data: { email: viewer.email, role: "viewer" } });
+  expect(invited.status()).toBe(201);
+  const token = new URL(((await invited.json()) as { url: string }).url).searchParams.get("token");
+
+  const context = await browser.newContext({ baseURL: server.url });
+  try {
+    await signUp(requestPost(context.request, server.url), viewer);
+    expect((await context.request.post("/api/team/invitations/accept", { data: { token } })).ok()).toBe(true);
+    const other = await context.newPage();
+    await other.goto("/campaigns");
+    await expect(other.getByTestId("campaign-row")).toContainText("Read only");
+    await expect(other.getByText("Only builders can create and run campaigns.")).toBeVisible();
+    await expect(other.getByRole("button", { name: "Create new" })).toHaveCount(0);
+    await other.getByRole("link", { name: "Read only" }).click();
+    await expect(other.getByTestId("contact-row")).toContainText("+15550004001");
+    await expect(other.getByRole("button", { name: "Start" })).toHaveCount(0);
+
+    await other.goto("/settings");
+    const dnc = other.getByTestId("dnc-card");
+    await expect(dnc.getByTestId("dnc-row")).toContainText("+15550004002");
+    await expect(dnc.getByLabel("Numbers to add")).toHaveCount(0);
+    await expect(dnc.getByRole("button", { name: /Remove/ })).toHaveCount(0);
+    await expect(other.getByLabel("Maximum concurrent outbound calls")).toHaveCount(0);
+  } finally {
+    await context.close();
+  }
+});

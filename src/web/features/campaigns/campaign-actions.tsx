@@ -1,0 +1,57 @@
+import { useState } from "react";
+import { CAMPAIGN_ACTION_LABELS, CAMPAIGN_PAGE_TEXTS as T, campaignActions, type Campaign, type CampaignAction } from "@shared/campaigns";
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from "@/components/ui/alert-dialog";
+import { Button } from "@/components/ui/button";
+import { toast } from "@/components/ui/sonner";
+import { useCampaignAction } from "./use-campaigns";
+
+/** Start, Pause, Resume, Cancel: those the campaign's status allows (the server's transitions). Cancel asks first. */
+export function CampaignActions({ campaign }: { campaign: Campaign }) {
+  const act = useCampaignAction(campaign.id);
+  const [confirming, setConfirming] = useState(false);
+  const run = async (action: CampaignAction) => {
+    try {
+      await act.mutateAsync(action);
+      toast.success(T.actionDone[action]);
+    } catch (err) {
+      toast.error(T.actionFailed, { description: err instanceof Error ? err.message : undefined });
+    }
+  };
+  const actions = campaignActions(campaign.status);
+  if (actions.length === 0) return null;
+  return (
+    <div className="flex gap-2">
+      {actions.map((action) => (
+        <Button
+          key={action}
+          variant={action === "cancel" ? "outline" : "default"}
+          disabled={act.isPending}
+          onClick={() => (action === "cancel" ? setConfirming(true) : void run(action))}
+        >
+          {CAMPAIGN_ACTION_LABELS[action]}
+        </Button>
+      ))}
+      <AlertDialog open={confirming} onOpenChange={setConfirming}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>{CAMPAIGN_ACTION_LABELS.cancel}?</AlertDialogTitle>
+            <AlertDialogDescription>{T.cancelConfirm}</AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Keep it</AlertDialogCancel>
+            <AlertDialogAction onClick={() => void run("cancel")}>{CAMPAIGN_ACTION_LABELS.cancel}</AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { CALL_SETTINGS_TEXTS as T, MAX_CONCURRENT_CALLS_LIMIT, OUTBOUND_TEXTS, callSettingsSchema, type CallSettings } from "@shared/outbound";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { FormField } from "@/components/ui/form-field";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/sonner";
+import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+
+/** Settings → Calls: the organisation's limit of outbound calls at once (admins; GET/PUT /api/settings/calls). */
+export function CallSettingsCard() {
+  const client = useQueryClient();
+  const current = useQuery({ queryKey: queryKeys.callSettings, queryFn: () => api<CallSettings>("/api/settings/calls") });
+  const save = useMutation({
+    mutationFn: (body: CallSettings) => api<CallSettings>("/api/settings/calls", { method: "PUT", body }),
+    onSuccess: (saved) => client.setQueryData(queryKeys.callSettings, saved),
+  });
+  const [value, setValue] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (value === null && current.data) setValue(String(current.data.max_concurrent_calls));
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = callSettingsSchema.safeParse({ max_concurrent_calls: value?.trim() ? Number(value) : Number.NaN });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? T.saveFailed);
+      return;
+    }
+    setError(null);
+    try {
+      await save.mutateAsync(parsed.data);
+      toast.success(OUTBOUND_TEXTS.settingsSaved);
+    } catch (err) {
+      toast.error(T.saveFailed, { description: err instanceof Error ? err.message : undefined });
+    }
+  };
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{T.title}</CardTitle>
+        <CardDescription>{T.description}</CardDescription>
+      </CardHeader>
+      <form onSubmit={(e) => void submit(e)} noValidate>
+        <CardContent>
+          <FormField label={T.label} error={error ?? undefined}>
+            <Input
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={MAX_CONCURRENT_CALLS_LIMIT}
+              className="w-32"
+              value={value ?? ""}
+              disabled={value === null}
+              onChange={(e) => setValue(e.target.value)}
+            />
+          </FormField>
+        </CardContent>
+        <CardFooter className="mt-6 flex justify-end">
+          <Button type="submit" disabled={value === null || save.isPending}>
+            {save.isPending ? "Saving..." : T.save}
+          </Button>
+        </CardFooter>
+      </form>
+    </Card>
+  );
+}
