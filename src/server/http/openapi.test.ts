@@ -22,19 +22,14 @@ const NOT_DESCRIBED_YET = new Set<string>([
   "/api/account/options",
   "/api/assistants/:id/analysis-runs/:runId",
   "/api/assistants/:id/analysis-runs/latest",
-  "/api/assistants/:id/versions",
-  "/api/assistants/:id/versions/:n",
   "/api/audit-log",
-  "/api/credentials/:name",
   "/api/demo-requests",
   "/api/dnc",
   "/api/organization",
   "/api/organizations",
   "/api/settings/calls",
-  "/api/settings/retention",
   "/api/team/invitations",
   "/api/team/members",
-  "/api/telephony/reachability",
 ]);
 
 /** Fastify's `/api/x/:id` as OpenAPI's `/api/x/{id}`. */

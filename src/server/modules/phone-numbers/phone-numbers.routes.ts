@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { phoneNumberPurchaseSchema, phoneNumberSchema, phoneNumberUpdateSchema } from "../../../shared/phone-numbers.ts";
-import { reachabilityOf, type Reachability } from "../../../shared/reachability.ts";
+import { reachabilityOf, reachabilitySchema, type Reachability } from "../../../shared/reachability.ts";
 import type { PhoneNumbersService } from "./phone-numbers.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -14,7 +14,7 @@ export const phoneNumbersRoutes: FastifyPluginAsync<{ service: PhoneNumbersServi
   app.get("/api/phone-numbers", { schema: { response: { 200: z.array(phoneNumberSchema) } } }, async (req) => service.list(req.actor.organizationId));
 
   // What Twilio would be told to reach for a call, and why it could not (Phone Numbers, Settings).
-  app.get("/api/telephony/reachability", async (): Promise<Reachability> => reachabilityOf(app.ctx.config.publicUrl));
+  app.get("/api/telephony/reachability", { schema: { response: { 200: reachabilitySchema } } }, async (): Promise<Reachability> => reachabilityOf(app.ctx.config.publicUrl));
 
   app.post("/api/phone-numbers", { schema: { body: phoneNumberPurchaseSchema, response: { 201: phoneNumberSchema } } }, async (req, reply) => {
     reply.status(201);
