@@ -20,14 +20,12 @@ const NOT_JSON = new Set(["/api/calls/export.csv", "/api/calls/:id/recording", "
 const NOT_DESCRIBED_YET = new Set<string>([
   "/api/account",
   "/api/account/options",
-  "/api/assistants/:id/analysis-runs/:runId",
   "/api/assistants/:id/analysis-runs/latest",
   "/api/audit-log",
   "/api/demo-requests",
   "/api/dnc",
   "/api/organization",
   "/api/organizations",
-  "/api/settings/calls",
   "/api/team/invitations",
   "/api/team/members",
 ]);
