@@ -81,7 +81,7 @@ export interface AppDeps {
   /** Sees every route as it is added (the OpenAPI completeness test). */
   onRoute?: (route: import("fastify").RouteOptions) => void;
   /** Webhook retry schedule and attempt timeout (tests shorten them); the by default. */
-  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number; recoverEveryMs?: number };
   /** When Twilio is asked for a finished call's price (tests shorten it); a minute after, then retries, by default. */
   callPrice?: import("./telephony/call-price.ts").CallPriceTiming;
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
@@ -137,6 +137,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
   app.addHook("onReady", () => jobs.start());
+  // A webhook delivery stored by an instance that died before queueing it is sent after all.
+  app.addHook("onReady", () => services.webhooks.startRecovery());
   // A campaign started before a restart goes on.
   app.addHook("onReady", () => services.campaigns.resumeAll());
   app.addHook("onClose", async () => {

@@ -32,7 +32,7 @@ import { createTelephonyService } from "./telephony/telephony.service.ts";
 export interface ServiceOptions {
   logger: FastifyBaseLogger;
   /** Tests shorten the webhook retry schedule and attempt timeout. */
-  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number };
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number; recoverEveryMs?: number };
   /** Organisations and members: made before auth (sign-up uses it), so handed in. */
   team: TeamService;
   /** When Twilio is asked for a call's price (tests shorten it). */

@@ -194,6 +194,10 @@ export const campaignContactSchema = z.object({
 });
 export type CampaignContact = z.infer<typeof campaignContactSchema>;
 
+/** GET /api/campaigns/:id/contacts: a page of contacts in row order; `next_cursor` asks for the next. */
+export const campaignContactPageSchema = z.object({ data: z.array(campaignContactSchema), next_cursor: z.number().nullable() });
+export type CampaignContactPage = z.infer<typeof campaignContactPageSchema>;
+
 /** Whether `at` falls in one of the windows, read on the wall clock of `timeZone`. */
 export function inWindows(windows: readonly CampaignWindow[], timeZone: string, at: Date): boolean {
   const parts = new Intl.DateTimeFormat("en-US", { timeZone, weekday: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).formatToParts(at);

@@ -118,6 +118,32 @@ describe("the job queue", () => {
   });
 });
 
+describe("unfinished jobs", () => {
+  it("lists the data of jobs waiting, due for a retry or running, and not of finished ones", async () => {
+    const db = await database();
+    const queue = queueOn(db);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    queue.register<{ n: number }>(
+      "unfinished.test",
+      async ({ n }, job) => {
+        if (n === 1) await held;
+        if (n === 2 && job.attempt === 1) throw new Error("retry me");
+      },
+      { retryDelaysMs: [60_000], concurrency: 3 },
+    );
+    await queue.start();
+    await queue.send("unfinished.test", { n: 1 });
+    await queue.send("unfinished.test", { n: 2 });
+    await queue.send("unfinished.test", { n: 3 }, { startAfter: 60_000 });
+    await queue.send("unfinished.test", { n: 4 });
+    // 1 running, 2 waiting for its retry, 3 not due yet; 4 done.
+    await expect.poll(async () => (await queue.unfinished<{ n: number }>("unfinished.test")).map((d) => d.n).sort(), { timeout: 10_000, interval: 200 }).toEqual([1, 2, 3]);
+    release();
+    await expect.poll(async () => (await queue.unfinished<{ n: number }>("unfinished.test")).map((d) => d.n).sort(), { timeout: 10_000, interval: 200 }).toEqual([2, 3]);
+  });
+});
+
 describe("two instances on one PostgreSQL server", () => {
   const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
   const name = `switchboard_jobs_${randomBytes(4).toString("hex")}`;

@@ -50,6 +50,11 @@ export interface JobQueue {
   register<T extends object>(name: string, handler: JobHandler<T>, options?: JobOptions): void;
   /** Stores the job (durable once this resolves); answers its id, or null for a duplicate key. */
   send<T extends object>(name: string, data: T, options?: SendOptions): Promise<string | null>;
+  /**
+   * The data of the jobs of `name` not finished yet (waiting, due for a retry, or running): a
+   * module's recovery compares it with its own pending work to re-send what no job carries.
+   */
+  unfinished<T extends object>(name: string): Promise<T[]>;
   start(): Promise<void>;
   /** Takes no new jobs, waits up to `timeoutMs` for running ones (their job is retried if cut). */
   stop(timeoutMs?: number): Promise<void>;
@@ -127,6 +132,11 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
       const reg = registrations.get(name);
       if (id && due && reg && started) for (const workerId of reg.workerIds) boss.notifyWorker(workerId);
       return id;
+    },
+
+    async unfinished<T extends object>(name: string): Promise<T[]> {
+      const { rows } = await options.database.sql(`SELECT data FROM ${JOB_SCHEMA}.job WHERE name = $1 AND state < 'completed'`, [name]);
+      return rows.map((r) => r.data as T);
     },
 
     async start() {

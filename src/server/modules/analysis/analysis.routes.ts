@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { analysisBackfillInputSchema, type AnalysisRun, type CallAnalysis } from "../../../shared/analysis.ts";
+import { analysisBackfillInputSchema, analysisRunSchema, type AnalysisRun, type CallAnalysis } from "../../../shared/analysis.ts";
 import type { AnalysisService } from "./analysis.service.ts";
 
 const callParams = z.object({ id: z.string() });
@@ -32,7 +32,7 @@ export const analysisRoutes: FastifyPluginAsync<{ service: AnalysisService }> = 
     service.pastRun(req.actor.organizationId, req.params.id, null),
   );
 
-  app.get("/api/assistants/:id/analysis-runs/:runId", { schema: { params: runParams } }, async (req): Promise<AnalysisRun> =>
+  app.get("/api/assistants/:id/analysis-runs/:runId", { schema: { params: runParams, response: { 200: analysisRunSchema } } }, async (req): Promise<AnalysisRun> =>
     (await service.pastRun(req.actor.organizationId, req.params.id, req.params.runId))!,
   );
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiKeyInputSchema } from "../../../shared/api-keys.ts";
+import { apiKeyInputSchema, apiKeySchema, createdApiKeySchema } from "../../../shared/api-keys.ts";
 import type { ApiKeysService } from "./api-keys.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -9,9 +9,9 @@ const params = z.object({ id: z.string() });
 /** /api/api-keys: registered among the session-only routes (app.ts): a key cannot mint or list keys. */
 export const apiKeysRoutes: FastifyPluginAsync<{ service: ApiKeysService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.get("/api/api-keys", async (req) => service.list(req.actor.organizationId));
+  app.get("/api/api-keys", { schema: { response: { 200: z.array(apiKeySchema) } } }, async (req) => service.list(req.actor.organizationId));
 
-  app.post("/api/api-keys", { schema: { body: apiKeyInputSchema } }, async (req, reply) => {
+  app.post("/api/api-keys", { schema: { body: apiKeyInputSchema, response: { 201: createdApiKeySchema } } }, async (req, reply) => {
     reply.status(201).header("cache-control", "no-store");
     return service.create(req.actor.organizationId, req.body);
   });

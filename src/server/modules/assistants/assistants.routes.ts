@@ -2,7 +2,9 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import {
+  assistantDefaultsSchema,
   assistantInputSchema,
+  assistantSchema,
   assistantUpdateSchema,
   DEFAULT_VOICE,
   modelOptions,
@@ -18,22 +20,22 @@ export const assistantsRoutes: FastifyPluginAsync<{ service: AssistantsService }
   const { config } = app.ctx;
 
   // Static, so it wins over /:id: what the Create form starts with.
-  app.get("/api/assistants/defaults", async (): Promise<AssistantDefaults> => ({
+  app.get("/api/assistants/defaults", { schema: { response: { 200: assistantDefaultsSchema } } }, async (): Promise<AssistantDefaults> => ({
     voice: DEFAULT_VOICE,
     model: config.defaultRealtimeModel,
     models: modelOptions(config.defaultRealtimeModel),
   }));
 
-  app.get("/api/assistants", async (req) => service.list(req.actor.organizationId));
+  app.get("/api/assistants", { schema: { response: { 200: z.array(assistantSchema) } } }, async (req) => service.list(req.actor.organizationId));
 
-  app.get("/api/assistants/:id", { schema: { params } }, async (req) => service.get(req.actor.organizationId, req.params.id));
+  app.get("/api/assistants/:id", { schema: { params, response: { 200: assistantSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));
 
-  app.post("/api/assistants", { schema: { body: assistantInputSchema } }, async (req, reply) => {
+  app.post("/api/assistants", { schema: { body: assistantInputSchema, response: { 201: assistantSchema } } }, async (req, reply) => {
     reply.status(201);
     return service.create(req.actor.organizationId, req.body, req.actor.userId);
   });
 
-  app.patch("/api/assistants/:id", { schema: { params, body: assistantUpdateSchema } }, async (req) =>
+  app.patch("/api/assistants/:id", { schema: { params, body: assistantUpdateSchema, response: { 200: assistantSchema } } }, async (req) =>
     service.update(req.actor.organizationId, req.params.id, req.body),
   );
 

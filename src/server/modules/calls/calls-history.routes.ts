@@ -9,6 +9,9 @@ import {
   CALL_PAGE_DEFAULT,
   callFiltersSchema,
   callListQuerySchema,
+  callPageSchema,
+  callRecordSchema,
+  callStatsSchema,
   callStatsQuerySchema,
   type CallPage,
   type CallRecord,
@@ -53,7 +56,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { db, signer, storage } = app.ctx;
 
-  app.get("/api/calls", { schema: { querystring: withDataFilters(callListQuerySchema) } }, async (req): Promise<CallPage> => {
+  app.get("/api/calls", { schema: { querystring: withDataFilters(callListQuerySchema), response: { 200: callPageSchema } } }, async (req): Promise<CallPage> => {
     const { limit = CALL_PAGE_DEFAULT, cursor, ...filters } = req.query;
     // One row more than asked tells whether another page exists without a count.
     const rows = await listCallSummaries(db, req.actor.organizationId, filters, limit + 1, cursor ? decodeCursor(cursor) : undefined);
@@ -65,7 +68,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     };
   });
 
-  app.get("/api/calls/stats", { schema: { querystring: withDataFilters(callStatsQuerySchema) }, config: perUser(CALLS_STATS_PER_MINUTE) }, async (req): Promise<CallStats> => {
+  app.get("/api/calls/stats", { schema: { querystring: withDataFilters(callStatsQuerySchema), response: { 200: callStatsSchema } }, config: perUser(CALLS_STATS_PER_MINUTE) }, async (req): Promise<CallStats> => {
     const { tz = "UTC", ...filters } = req.query;
     if (!isTimeZone(tz)) throw badRequest(CALL_MESSAGES.badTimeZone);
     const [totals, perDay, success] = await Promise.all([
@@ -99,7 +102,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
       .send(stream);
   });
 
-  app.get("/api/calls/:id", { schema: { params } }, async (req): Promise<CallRecord> => {
+  app.get("/api/calls/:id", { schema: { params, response: { 200: callRecordSchema } } }, async (req): Promise<CallRecord> => {
     // A malformed id names no call; checking first also keeps it away from the uuid cast.
     const row = isUuid(req.params.id) ? await findCall(db, req.actor.organizationId, req.params.id) : null;
     if (!row) throw notFound();

@@ -2,7 +2,7 @@ import { Readable } from "node:stream";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { CAMPAIGN_ACTIONS, campaignInputSchema } from "../../../shared/campaigns.ts";
+import { CAMPAIGN_ACTIONS, campaignContactPageSchema, campaignInputSchema, campaignSchema } from "../../../shared/campaigns.ts";
 import { csvField } from "../../http/csv-field.ts";
 import type { CampaignsService } from "./campaigns.service.ts";
 
@@ -24,10 +24,10 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
     reply.status(201);
     return created;
   });
-  app.get("/api/campaigns", async (req) => service.list(req.actor.organizationId));
-  app.get("/api/campaigns/:id", { schema: { params } }, async (req) => service.get(req.actor.organizationId, req.params.id));
-  app.post("/api/campaigns/:id/:action", { schema: { params: actionParams } }, async (req) => service.act(req.actor.organizationId, req.params.id, req.params.action));
-  app.get("/api/campaigns/:id/contacts", { schema: { params, querystring: pageQuery } }, async (req) =>
+  app.get("/api/campaigns", { schema: { response: { 200: z.array(campaignSchema) } } }, async (req) => service.list(req.actor.organizationId));
+  app.get("/api/campaigns/:id", { schema: { params, response: { 200: campaignSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));
+  app.post("/api/campaigns/:id/:action", { schema: { params: actionParams, response: { 200: campaignSchema } } }, async (req) => service.act(req.actor.organizationId, req.params.id, req.params.action));
+  app.get("/api/campaigns/:id/contacts", { schema: { params, querystring: pageQuery, response: { 200: campaignContactPageSchema } } }, async (req) =>
     service.contacts(req.actor.organizationId, req.params.id, req.query.limit, req.query.cursor),
   );
   app.get("/api/campaigns/:id/contacts.csv", { schema: { params } }, async (req, reply) => {

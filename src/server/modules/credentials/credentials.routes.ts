@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { credentialInputSchema, credentialNameSchema, twilioCredentialsInputSchema } from "../../../shared/credentials.ts";
+import { credentialInputSchema, credentialNameSchema, credentialStatusSchema, twilioCredentialsInputSchema } from "../../../shared/credentials.ts";
 import type { CredentialsService } from "./credentials.service.ts";
 
 const params = z.object({ name: credentialNameSchema });
@@ -13,7 +13,7 @@ export const credentialRoutes: FastifyPluginAsync<{ service: CredentialsService 
   app.put("/api/credentials/twilio", { schema: { body: twilioCredentialsInputSchema } }, (req) =>
     service.saveTwilio(req.actor.organizationId, req.body),
   );
-  app.get("/api/credentials/:name", { schema: { params } }, (req) => service.status(req.actor.organizationId, req.params.name));
+  app.get("/api/credentials/:name", { schema: { params, response: { 200: credentialStatusSchema } } }, (req) => service.status(req.actor.organizationId, req.params.name));
   app.put("/api/credentials/:name", { schema: { params, body: credentialInputSchema } }, (req) =>
     service.save(req.actor.organizationId, req.params.name, req.body.value),
   );

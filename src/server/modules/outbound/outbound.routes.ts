@@ -12,6 +12,6 @@ export const outboundRoutes: FastifyPluginAsync<{ service: OutboundService }> = 
     reply.status(201);
     return call;
   });
-  app.get("/api/settings/calls", async (req) => service.settings(req.actor.organizationId));
+  app.get("/api/settings/calls", { schema: { response: { 200: callSettingsSchema } } }, async (req) => service.settings(req.actor.organizationId));
   app.put("/api/settings/calls", { schema: { body: callSettingsSchema } }, async (req) => service.saveSettings(req.actor.organizationId, req.body));
 };

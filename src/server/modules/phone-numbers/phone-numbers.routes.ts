@@ -1,8 +1,8 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { phoneNumberPurchaseSchema, phoneNumberUpdateSchema } from "../../../shared/phone-numbers.ts";
-import { reachabilityOf, type Reachability } from "../../../shared/reachability.ts";
+import { phoneNumberPurchaseSchema, phoneNumberSchema, phoneNumberUpdateSchema } from "../../../shared/phone-numbers.ts";
+import { reachabilityOf, reachabilitySchema, type Reachability } from "../../../shared/reachability.ts";
 import type { PhoneNumbersService } from "./phone-numbers.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -11,17 +11,17 @@ const params = z.object({ id: z.string() });
 export const phoneNumbersRoutes: FastifyPluginAsync<{ service: PhoneNumbersService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/phone-numbers", async (req) => service.list(req.actor.organizationId));
+  app.get("/api/phone-numbers", { schema: { response: { 200: z.array(phoneNumberSchema) } } }, async (req) => service.list(req.actor.organizationId));
 
   // What Twilio would be told to reach for a call, and why it could not (Phone Numbers, Settings).
-  app.get("/api/telephony/reachability", async (): Promise<Reachability> => reachabilityOf(app.ctx.config.publicUrl));
+  app.get("/api/telephony/reachability", { schema: { response: { 200: reachabilitySchema } } }, async (): Promise<Reachability> => reachabilityOf(app.ctx.config.publicUrl));
 
-  app.post("/api/phone-numbers", { schema: { body: phoneNumberPurchaseSchema } }, async (req, reply) => {
+  app.post("/api/phone-numbers", { schema: { body: phoneNumberPurchaseSchema, response: { 201: phoneNumberSchema } } }, async (req, reply) => {
     reply.status(201);
     return service.purchase(req.actor.organizationId, req.body);
   });
 
-  app.patch("/api/phone-numbers/:id", { schema: { params, body: phoneNumberUpdateSchema } }, async (req) =>
+  app.patch("/api/phone-numbers/:id", { schema: { params, body: phoneNumberUpdateSchema, response: { 200: phoneNumberSchema } } }, async (req) =>
     service.update(req.actor.organizationId, req.params.id, req.body),
   );
 

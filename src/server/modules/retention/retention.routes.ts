@@ -7,7 +7,7 @@ import { readRetention, saveRetention } from "./retention.repo.ts";
 export const retentionRoutes: FastifyPluginAsync = async (base) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   const { db } = app.ctx;
-  app.get("/api/settings/retention", (req): Promise<RetentionSettings> => readRetention(db, req.actor.organizationId));
+  app.get("/api/settings/retention", { schema: { response: { 200: retentionSettingsSchema } } }, (req): Promise<RetentionSettings> => readRetention(db, req.actor.organizationId));
   app.put("/api/settings/retention", { schema: { body: retentionSettingsSchema } }, async (req): Promise<RetentionSettings> => {
     await saveRetention(db, req.actor.organizationId, req.body);
     req.log.info({ ...req.body }, "retention settings changed");

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { toolExecutionRequestSchema, toolInputSchema, toolUpdateSchema } from "../../../shared/tools.ts";
+import { toolExecutionRequestSchema, toolInputSchema, toolSchema, toolUpdateSchema } from "../../../shared/tools.ts";
 import type { ToolsService } from "./tools.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -10,16 +10,16 @@ const params = z.object({ id: z.string() });
 export const toolsRoutes: FastifyPluginAsync<{ service: ToolsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/tools", async (req) => service.list(req.actor.organizationId));
+  app.get("/api/tools", { schema: { response: { 200: z.array(toolSchema) } } }, async (req) => service.list(req.actor.organizationId));
 
-  app.get("/api/tools/:id", { schema: { params } }, async (req) => service.get(req.actor.organizationId, req.params.id));
+  app.get("/api/tools/:id", { schema: { params, response: { 200: toolSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));
 
-  app.post("/api/tools", { schema: { body: toolInputSchema } }, async (req, reply) => {
+  app.post("/api/tools", { schema: { body: toolInputSchema, response: { 201: toolSchema } } }, async (req, reply) => {
     reply.status(201);
     return service.create(req.actor.organizationId, req.body);
   });
 
-  app.patch("/api/tools/:id", { schema: { params, body: toolUpdateSchema } }, async (req) =>
+  app.patch("/api/tools/:id", { schema: { params, body: toolUpdateSchema, response: { 200: toolSchema } } }, async (req) =>
     service.update(req.actor.organizationId, req.params.id, req.body),
   );
 

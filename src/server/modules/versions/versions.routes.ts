@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { publishSchema, rollbackSchema } from "../../../shared/versions.ts";
+import { assistantVersionListSchema, assistantVersionSchema, publishSchema, rollbackSchema } from "../../../shared/versions.ts";
 import type { VersionsService } from "./versions.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -10,9 +10,9 @@ const params = z.object({ id: z.string() });
 export const versionsRoutes: FastifyPluginAsync<{ service: VersionsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/assistants/:id/versions", { schema: { params } }, async (req) => service.list(req.actor.organizationId, req.params.id));
+  app.get("/api/assistants/:id/versions", { schema: { params, response: { 200: assistantVersionListSchema } } }, async (req) => service.list(req.actor.organizationId, req.params.id));
 
-  app.get("/api/assistants/:id/versions/:n", { schema: { params: params.extend({ n: z.string() }) } }, async (req) =>
+  app.get("/api/assistants/:id/versions/:n", { schema: { params: params.extend({ n: z.string() }), response: { 200: assistantVersionSchema } } }, async (req) =>
     service.get(req.actor.organizationId, req.params.id, req.params.n),
   );
 

@@ -6,7 +6,7 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 type EndpointValues = Pick<EndpointRow, "url" | "description" | "events" | "enabled" | "secretEncrypted">;
 
-/** Every query here is scoped to `organizationId`, except the delivery worker's (`forDelivery`, by id). */
+/** Every query here is scoped to `organizationId`, except the delivery worker's (`forDelivery`, by id) and the recovery's. */
 
 export function listEndpoints(db: Db, organizationId: string): Promise<EndpointRow[]> {
   return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
@@ -69,6 +69,11 @@ export async function findDelivery(db: Db, organizationId: string, id: string): 
 
 export async function updateDelivery(db: Db, id: string, values: Partial<DeliveryRow>): Promise<void> {
   await db.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, id));
+}
+
+/** The recovery's read, across organisations: every delivery still to be attempted. */
+export function pendingDeliveries(db: Db): Promise<Pick<DeliveryRow, "id" | "attempts">[]> {
+  return db.select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts }).from(webhookDeliveries).where(eq(webhookDeliveries.status, "pending"));
 }
 
 /** The worker's read: a delivery and its endpoint by the delivery's id (the job names no owner). */

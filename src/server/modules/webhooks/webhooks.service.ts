@@ -3,6 +3,13 @@
  * the one function other modules call: it stores one delivery per subscribed endpoint, then
  * queues a job for each; the job queue's worker makes the attempts (webhook-sender.ts) on the
  * retry schedule, on whichever instance takes the job.
+ *
+ * The row and its job are two writes: an instance dying between them would leave a delivery
+ * pending with no job. The recovery sweep (a job too: at every start, then every
+ * RECOVER_EVERY_MS, one chain shared by all instances) queues again every pending delivery no
+ * unfinished job carries. The job key (delivery, attempts) makes a sweep racing the original
+ * send, or another instance's sweep, queue one job, and the worker's status check makes any
+ * late duplicate a no-op.
  */
 import {
   MAX_WEBHOOK_ENDPOINTS,
@@ -30,6 +37,8 @@ import { newMessageId, newWebhookSecret } from "./webhook-signature.ts";
 import * as repo from "./webhooks.repo.ts";
 
 export const DELIVER_JOB = "webhooks.deliver";
+export const RECOVER_JOB = "webhooks.recover";
+const RECOVER_EVERY_MS = 5 * 60_000;
 
 export interface WebhooksService {
   list(organizationId: string): Promise<WebhookEndpoint[]>;
@@ -47,6 +56,8 @@ export interface WebhooksService {
    * their delivery. Resolves once stored; never throws into the caller's path (logs instead).
    */
   emit(organizationId: string, type: WebhookEmittedType, data: unknown): Promise<void>;
+  /** Once the job queue runs: a sweep now, and the periodic one (kept once across instances). */
+  startRecovery(): Promise<void>;
 }
 
 export interface WebhooksDeps {
@@ -59,6 +70,7 @@ export interface WebhooksDeps {
   retryDelaysMs?: readonly number[];
   attemptTimeoutMs?: number;
   resolve?: Resolver;
+  recoverEveryMs?: number;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -108,7 +120,7 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
 
   const withSecret = (row: repo.EndpointRow): WebhookWithSecret => ({ ...toEndpoint(row), secret: secrets.decrypt(row.secretEncrypted) });
 
-  async function queue(delivery: repo.DeliveryRow) {
+  async function queue(delivery: Pick<repo.DeliveryRow, "id" | "attempts">) {
     // Keyed by delivery and attempt count, so a resend queues again but a repeat of this call does not.
     await jobs.send(DELIVER_JOB, { deliveryId: delivery.id }, { key: `${delivery.id}:${delivery.attempts}` });
   }
@@ -160,6 +172,31 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
   }
 
   jobs.register(DELIVER_JOB, deliver, { concurrency: 8, retryDelaysMs: delays, timeoutMs: 60_000 });
+
+  const recoverEveryMs = deps.recoverEveryMs ?? RECOVER_EVERY_MS;
+
+  /** The next sweep of the chain, at the next boundary of the period; keyed by it, so one per period. */
+  function scheduleRecovery() {
+    const afterMs = recoverEveryMs - (Date.now() % recoverEveryMs);
+    return jobs.send(RECOVER_JOB, { chain: true }, { startAfter: afterMs, key: `period:${Math.round((Date.now() + afterMs) / recoverEveryMs)}` });
+  }
+
+  async function recover({ chain }: { chain?: boolean }) {
+    try {
+      // Pending rows first, then the jobs: a job finishing in between finished a delivery this
+      // sweep then queues again harmlessly (keyed, and the worker skips what is not pending).
+      const pending = await repo.pendingDeliveries(db);
+      if (pending.length === 0) return;
+      const carried = new Set((await jobs.unfinished<{ deliveryId: string }>(DELIVER_JOB)).map((d) => d.deliveryId));
+      const orphans = pending.filter((d) => !carried.has(d.id));
+      for (const delivery of orphans) await queue(delivery);
+      if (orphans.length > 0) logger.warn({ count: orphans.length }, "queued webhook deliveries that had no job");
+    } finally {
+      if (chain) await scheduleRecovery();
+    }
+  }
+
+  jobs.register(RECOVER_JOB, recover, { timeoutMs: 5 * 60_000 });
 
   return {
     async list(organizationId) {
@@ -231,6 +268,11 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       const updated = { ...row, status: "pending" as const, nextAttemptAt: new Date() };
       await queue(updated);
       return toDelivery(updated);
+    },
+
+    async startRecovery() {
+      await jobs.send(RECOVER_JOB, {});
+      await scheduleRecovery();
     },
 
     async emit(organizationId, type, data) {

@@ -1,0 +1,87 @@
+import { API_KEY_MESSAGES } from "../src/shared/api-keys.ts";
+import { WEBHOOK_MESSAGES } from "../src/shared/webhooks.ts";
+import { startWebhookReceiver } from "../tests/fakes/webhook-receiver.ts";
+import { expect, expectToast, test } from "./fixtures.ts";
+
+test("API keys: create, copy the key shown once, use it, revoke it", async ({ page, context, server, user: _user }) => {
+  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: server.url });
+  await page.goto("/settings");
+  const card = page.getByTestId("api-keys-card");
+  await expect(card.getByText("API Keys", { exact: true })).toBeVisible({ timeout: 30_000 });
+  await expect(card.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs/api");
+
+  await card.getByRole("button", { name: "Create API key" }).click();
+  await expect(card.getByRole("alert")).toBeVisible();
+  await card.getByLabel("Key name").fill("CRM");
+  await card.getByRole("button", { name: "Create API key" }).click();
+  await expectToast(page, API_KEY_MESSAGES.created);
+
+  const dialog = page.getByRole("dialog", { name: "Your new API key" });
+  await expect(dialog.getByText(API_KEY_MESSAGES.copyOnce)).toBeVisible();
+  const key = (await dialog.getByTestId("secret-value").textContent())!.trim();
+  expect(key).toMatch(/^sk_[A-Za-z0-9]{32,}$/);
+  await dialog.getByRole("button", { name: "Copy" }).click();
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
+  await dialog.getByRole("button", { name: "Done" }).click();
+  await expect(dialog).toBeHidden();
+
+  // Listed by name and prefix; the secret itself is never shown again.
+  const row = card.getByRole("row").filter({ hasText: "CRM" });
+  await expect(row).toContainText(key.slice(0, 8));
+  await expect(row).toContainText("Never");
+  await page.reload();
+  await expect(page.locator("body")).not.toContainText(key);
+
+  const asKey = () => page.request.get("/api/assistants", { headers: { authorization: `Bearer ${key}` } });
+  expect((await asKey()).status()).toBe(200);
+
+  await card.getByRole("row").filter({ hasText: "CRM" }).getByRole("button", { name: "Revoke" }).click();
+  const confirm = page.getByRole("alertdialog", { name: "Revoke API key?" });
+  await expect(confirm).toContainText("CRM");
+  await confirm.getByRole("button", { name: "Revoke" }).click();
+  await expectToast(page, API_KEY_MESSAGES.revoked);
+  await expect(card.getByRole("row").filter({ hasText: "CRM" })).toHaveCount(0);
+  expect((await asKey()).status()).toBe(401);
+});
+
+test("Webhooks: add an endpoint, reveal its secret, send a test event and see it delivered", async ({ page, user: _user }) => {
+  const receiver = await startWebhookReceiver();
+  try {
+    await page.goto("/settings");
+    const card = page.getByTestId("webhooks-card");
+    await expect(card.getByText("Webhooks", { exact: true })).toBeVisible({ timeout: 30_000 });
+    await expect(card.getByText("No endpoints yet.")).toBeVisible();
+
+    await card.getByLabel("Endpoint URL").fill("http://hooks.example.com/in");
+    await card.getByRole("button", { name: "Add endpoint" }).click();
+    await expect(card.getByRole("alert")).toContainText(WEBHOOK_MESSAGES.httpsRequired);
+
+    await card.getByLabel("Endpoint URL").fill(receiver.url);
+    await card.getByLabel("Description").fill("Local receiver");
+    await card.getByRole("button", { name: "Add endpoint" }).click();
+    await expectToast(page, WEBHOOK_MESSAGES.created);
+    const dialog = page.getByRole("dialog", { name: "Signing secret" });
+    const secret = (await dialog.getByTestId("secret-value").textContent())!.trim();
+    expect(secret).toMatch(/^whsec_/);
+    await dialog.getByRole("button", { name: "Done" }).click();
+    await expect(dialog).toBeHidden();
+
+    const endpoint = card.getByTestId("webhook-endpoint").filter({ hasText: receiver.url });
+    await expect(endpoint).toContainText("Local receiver");
+    await expect(endpoint).toContainText("call.ended");
+    await endpoint.getByRole("button", { name: "Reveal secret" }).click();
+    await expect(dialog.getByTestId("secret-value")).toHaveText(secret);
+    await dialog.getByRole("button", { name: "Done" }).click();
+    receiver.secret = secret;
+
+    await endpoint.getByRole("button", { name: "Send test event" }).click();
+    await expectToast(page, WEBHOOK_MESSAGES.testSent);
+    const delivery = endpoint.getByRole("table", { name: "Recent deliveries" }).getByRole("row").filter({ hasText: "webhook.test" });
+    await expect(delivery).toContainText("delivered", { timeout: 20_000 });
+    await expect(delivery).toContainText("200");
+    expect(receiver.requests).toHaveLength(1);
+    expect(receiver.requests[0]).toMatchObject({ type: "webhook.test", verified: true, status: 200 });
+  } finally {
+    await receiver.close();
+  }
+});
