@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { roleSchema, type Role } from "./roles.js";
+import { roleSchema } from "./roles.js";
 
 /** An invitation link works this long (spec: 7 days). */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -50,51 +50,33 @@ export const renameOrganizationSchema = z.object({
   name: z.string({ error: TEAM_MESSAGES.nameRequired }).trim().min(1, TEAM_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
 });
 
-export interface OrganizationItem {
-  id: string;
-  name: string;
-  role: Role;
-  current: boolean;
-}
+export const organizationItemSchema = z.object({ id: z.string(), name: z.string(), role: roleSchema, current: z.boolean() });
+export type OrganizationItem = z.infer<typeof organizationItemSchema>;
 
-export interface TeamMember {
-  user_id: string;
-  name: string;
-  email: string;
-  role: Role;
-  joined_at: string;
-}
+export const teamMemberSchema = z.object({ user_id: z.string(), name: z.string(), email: z.string(), role: roleSchema, joined_at: z.string() });
+export type TeamMember = z.infer<typeof teamMemberSchema>;
 
-export interface TeamInvitation {
-  id: string;
-  email: string;
-  role: Role;
-  invited_by: string | null;
-  expires_at: string;
-  created_at: string;
-}
+export const teamInvitationSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: roleSchema,
+  invited_by: z.string().nullable(),
+  expires_at: z.string(),
+  created_at: z.string(),
+});
+export type TeamInvitation = z.infer<typeof teamInvitationSchema>;
 
 /** `POST /api/team/invitations`: the link is shown once, to copy when no e-mail was sent. */
-export interface CreatedInvitation {
-  id: string;
-  url: string;
-  expires_at: string;
-  emailed: boolean;
-}
+export const createdInvitationSchema = z.object({ id: z.string(), url: z.string(), expires_at: z.string(), emailed: z.boolean() });
+export type CreatedInvitation = z.infer<typeof createdInvitationSchema>;
 
 /** `GET /api/invitations/preview?token=`: what a link invites to, readable before signing in. */
-export interface InvitationPreview {
-  organization: string;
-  email: string;
-  role: Role;
-  expires_at: string;
-}
+export const invitationPreviewSchema = z.object({ organization: z.string(), email: z.string(), role: roleSchema, expires_at: z.string() });
+export type InvitationPreview = z.infer<typeof invitationPreviewSchema>;
 
 /** What the app needs about who is working where (the sidebar, and what to hide). */
-export interface CurrentMembership {
-  organization: { id: string; name: string };
-  role: Role;
-}
+export const currentMembershipSchema = z.object({ organization: z.object({ id: z.string(), name: z.string() }), role: roleSchema });
+export type CurrentMembership = z.infer<typeof currentMembershipSchema>;
 
 /** `SIGNUP`: who may create an account on this server. */
 export type SignupPolicy = { mode: "open" } | { mode: "invite" } | { mode: "domain"; domains: string[] };

@@ -24,10 +24,6 @@ const NOT_DESCRIBED_YET = new Set<string>([
   "/api/audit-log",
   "/api/demo-requests",
   "/api/dnc",
-  "/api/organization",
-  "/api/organizations",
-  "/api/team/invitations",
-  "/api/team/members",
 ]);
 
 /** Fastify's `/api/x/:id` as OpenAPI's `/api/x/{id}`. */

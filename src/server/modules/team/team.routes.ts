@@ -1,7 +1,19 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { acceptInvitationSchema, changeRoleSchema, inviteSchema, renameOrganizationSchema, type CurrentMembership } from "../../../shared/team.ts";
+import {
+  acceptInvitationSchema,
+  changeRoleSchema,
+  createdInvitationSchema,
+  currentMembershipSchema,
+  invitationPreviewSchema,
+  inviteSchema,
+  organizationItemSchema,
+  renameOrganizationSchema,
+  teamInvitationSchema,
+  teamMemberSchema,
+  type CurrentMembership,
+} from "../../../shared/team.ts";
 import type { TeamService } from "./team.service.ts";
 
 const userParams = z.object({ userId: z.string().max(200) });
@@ -13,13 +25,13 @@ export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (p
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
   // Where the signed-in person works, and the others they can switch to (a session's choice).
-  app.get("/api/organizations", { config: sessionOnly }, async (req) => service.organizations(req.user.id, req.actor.organizationId));
+  app.get("/api/organizations", { schema: { response: { 200: z.array(organizationItemSchema) } }, config: sessionOnly }, async (req) => service.organizations(req.user.id, req.actor.organizationId));
   app.post("/api/organizations/:id/switch", { schema: { params: idParams }, config: sessionOnly }, async (req, reply) => {
     await service.switchTo(req.user.id, req.sessionId, req.params.id);
     return reply.status(204).send();
   });
 
-  app.get("/api/organization", async (req): Promise<CurrentMembership> => {
+  app.get("/api/organization", { schema: { response: { 200: currentMembershipSchema } } }, async (req): Promise<CurrentMembership> => {
     const [current] = (await service.organizations(req.actor.userId ?? "", req.actor.organizationId)).filter((o) => o.current);
     return { organization: { id: req.actor.organizationId, name: current?.name ?? "" }, role: req.actor.role };
   });
@@ -28,7 +40,7 @@ export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (p
     return reply.status(204).send();
   });
 
-  app.get("/api/team/members", async (req) => service.members(req.actor));
+  app.get("/api/team/members", { schema: { response: { 200: z.array(teamMemberSchema) } } }, async (req) => service.members(req.actor));
   app.patch("/api/team/members/:userId", { schema: { params: userParams, body: changeRoleSchema } }, async (req, reply) => {
     await service.changeRole(req.actor, req.params.userId, req.body.role);
     return reply.status(204).send();
@@ -38,8 +50,8 @@ export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (p
     return reply.status(204).send();
   });
 
-  app.get("/api/team/invitations", async (req) => service.invitations(req.actor));
-  app.post("/api/team/invitations", { schema: { body: inviteSchema } }, async (req, reply) => {
+  app.get("/api/team/invitations", { schema: { response: { 200: z.array(teamInvitationSchema) } } }, async (req) => service.invitations(req.actor));
+  app.post("/api/team/invitations", { schema: { body: inviteSchema, response: { 201: createdInvitationSchema } } }, async (req, reply) => {
     reply.status(201);
     return service.invite(req.actor, req.body);
   });
@@ -56,5 +68,5 @@ export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (p
 /** Public: an invitation link's page names the team and the role before the visitor signs in. */
 export const invitationPreviewRoutes: FastifyPluginAsync<{ service: TeamService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.get("/api/invitations/preview", { schema: { querystring: acceptInvitationSchema } }, async (req) => service.preview(req.query.token));
+  app.get("/api/invitations/preview", { schema: { querystring: acceptInvitationSchema, response: { 200: invitationPreviewSchema } } }, async (req) => service.preview(req.query.token));
 };
