@@ -12,13 +12,13 @@ import type { Browser, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { chromiumArgs } from "../playwright.config.ts";
 import { calls, user as users } from "../src/server/db/schema.ts";
-import { createCredentialsService } from "../src/server/modules/credentials/credentials.service.ts";
 import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { mulawToPcm16 } from "../src/server/voice/audio.ts";
 import { LIVE_TEXTS, STUCK_RULES } from "../src/shared/live.ts";
 import { axeViolations, isSerious } from "../tests/a11y-pages.ts";
 import { TwilioCaller } from "../tests/fakes/twilio-caller.ts";
 import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
+import { phoneNumberFor } from "./phone.helpers.ts";
 import { openTestCall, storeOpenAiKey } from "./test-call.helpers.ts";
 
 /** espeak-ng speaks the supervisor's line; sox makes it what a microphone delivers (48 kHz mono 16-bit). */
@@ -47,20 +47,6 @@ test.use({
 const CALLER = "+14155550123";
 const GREETING = "Thanks for calling, this is Ava.";
 
-/** A phone number of the signed-in account answered by a new assistant "Phone Ava". */
-async function phoneNumberFor(page: Page, server: TestServer, email: string) {
-  const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, email));
-  await createCredentialsService(server.app.ctx).save(owner!.id, "openai_api_key", server.openai.apiKey);
-  const account = server.twilio.addAccount();
-  expect((await page.request.put(`${server.url}/api/credentials/twilio`, { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
-  const assistant = await page.request.post(`${server.url}/api/assistants`, { data: { name: "Phone Ava", instructions: "Help callers.", first_message: GREETING } });
-  expect(assistant.ok()).toBe(true);
-  const bought = await page.request.post(`${server.url}/api/phone-numbers`, { data: { country_code: "US", assistant_id: ((await assistant.json()) as { id: string }).id } });
-  expect(bought.status()).toBe(201);
-  const { phone_number: number } = (await bought.json()) as { phone_number: string };
-  return { account, number };
-}
-
 /** A second account, signed in in its own browser context. */
 async function otherAccount(browser: Browser, server: TestServer) {
   const context = await browser.newContext({ baseURL: server.url });
@@ -86,7 +72,7 @@ function socketOpens(page: Page, path: string): Promise<boolean> {
 
 test("a phone call on the live board: it appears, its transcript streams, Listen plays it, Guide reaches the assistant, Take over talks to the caller, End call ends it", async ({ page, server, user, browser }) => {
   test.setTimeout(180_000);
-  const { account, number } = await phoneNumberFor(page, server, user.email);
+  const { account, number } = await phoneNumberFor(page, server, user.email, GREETING);
   server.openai.script = { replies: ["Sure, let me look into your order.", "I will offer you a refund."] };
 
   // The board first: empty, with the stuck rules named under it.

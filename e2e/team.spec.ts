@@ -7,7 +7,11 @@ import { eq } from "drizzle-orm";
 import type { Page } from "@playwright/test";
 import { assistants, calls, user as users } from "../src/server/db/schema.ts";
 import { TEAM_MESSAGES } from "../src/shared/team.ts";
+import { TwilioCaller } from "../tests/fakes/twilio-caller.ts";
 import { expect, expectToast, startTestServer, test } from "./fixtures.ts";
+import { phoneNumberFor } from "./phone.helpers.ts";
+
+const GREETING = "Thanks for calling the team line.";
 
 async function signUpThroughForm(page: Page, email: string) {
   await page.getByLabel("First name").fill("Walter");
@@ -18,7 +22,8 @@ async function signUpThroughForm(page: Page, email: string) {
   await page.getByRole("button", { name: "Create Account" }).click();
 }
 
-test("an owner invites a supervisor, who joins through the link and sees the team's calls but not its credentials", async ({ page, user, server, browser }) => {
+test("an owner invites a supervisor, who joins through the link, watches the team's call on the board and cannot see its credentials", async ({ page, user, server, browser }) => {
+  test.setTimeout(240_000);
   // A finished call of the owner's organisation (a user's first organisation takes their id).
   const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, user.email));
   const organizationId = owner!.id;
@@ -72,12 +77,28 @@ test("an owner invites a supervisor, who joins through the link and sees the tea
     await expect(other.getByRole("button", { name: "Create new" })).toHaveCount(0);
     await expect(other.getByRole("button", { name: "Edit assistant" })).toHaveCount(0);
 
-    // The owner's calls, and the live board (a supervisor's page).
+    // The owner's calls, and a phone call to the owner's number watched on the live board.
     await other.getByRole("link", { name: "Calls" }).click();
     await expect(other.getByTestId("call-row").first()).toContainText("Team Ava");
-    await other.getByRole("link", { name: "Live" }).click();
-    await expect(other).toHaveURL(/\/live$/);
-    await expect(other.getByRole("heading", { level: 1 })).toBeVisible();
+    const { account, number } = await phoneNumberFor(page, server, user.email, GREETING);
+    const call = await TwilioCaller.dial({ origin: server.url, publicUrl: server.config.publicUrl, authToken: account.authToken, to: number, from: "+14155550123" });
+    expect(call.webhookStatus).toBe(200);
+    await call.openStream();
+    void call.speak(Buffer.alloc(8 * 60_000, 0xff)); // a minute of µ-law silence
+    try {
+      await other.getByRole("link", { name: "Live" }).click();
+      await expect(other).toHaveURL(/\/live$/);
+      const row = other.getByTestId("live-call-row");
+      await expect(row).toHaveCount(1);
+      await expect(row).toContainText("Phone Ava");
+      await row.click();
+      const panel = other.getByRole("dialog", { name: "Live call: Phone Ava" });
+      await expect(panel.getByRole("list", { name: "Transcript" }).getByText(GREETING)).toBeVisible();
+      await expect(row.getByTestId("watchers")).toHaveText("1");
+      await other.keyboard.press("Escape");
+    } finally {
+      await call.hangUp();
+    }
 
     // No credentials: the card is absent and the API refuses.
     await other.getByRole("link", { name: "Settings" }).click();
