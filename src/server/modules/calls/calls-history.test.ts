@@ -231,7 +231,7 @@ describe("recordings", () => {
 });
 
 describe("a real test call", () => {
-  it("is listed in progress while it runs, then with its end, cost, transcript and a playable recording", async () => {
+  it("is listed in progress while it runs, then with its end, cost, transcript and a playable recording", { timeout: 60_000 }, async () => {
     const fake = await startFakeRealtime({ apiKey: "sk-history-test" });
     const live = await startLiveApp(fake);
     try {
