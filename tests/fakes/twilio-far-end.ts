@@ -67,7 +67,7 @@ export interface FarEnd {
 }
 
 export interface FarEndOptions {
-  /** Where the app listens (public URLs are sent here by path). */
+  /** Where the app listens (public URLs are sent here by path); read on each request, so a test may point it at a new app. */
   origin: string;
   /** The auth token callbacks are signed with. */
   authToken: string;
@@ -163,8 +163,9 @@ export function attachFarEnd(rest: FakeTwilioRest, options: FarEndOptions): FarE
       const seconds = answeredAt ? Math.max(1, Math.ceil((Date.now() - answeredAt) / 1000)) : 0;
       const sip = SIP_CODES[status];
       await call.caller?.stopStream().catch(() => undefined);
-      await progress("completed", status, { CallDuration: String(seconds), Duration: String(Math.ceil(seconds / 60)), ...(sip ? { SipResponseCode: sip } : {}) });
+      // Over at Twilio before the app is told: a slot the app frees on hearing of it is free.
       live -= 1;
+      await progress("completed", status, { CallDuration: String(seconds), Duration: String(Math.ceil(seconds / 60)), ...(sip ? { SipResponseCode: sip } : {}) });
       resolveEnded();
       notify();
     };
