@@ -178,7 +178,11 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     } catch (err) {
       const retry = err instanceof ResponsesError && err.retryable && !context.lastAttempt;
       logger.warn({ callId: job.callId, attempt: context.attempt, retry, code: err instanceof ResponsesError ? err.code : undefined, err }, "call analysis attempt failed");
-      if (retry) throw err;
+      if (retry) {
+        // A 429's Retry-After (or the rate-limit reset): retrying sooner would only be refused again.
+        if (err.retryAfterMs !== null) context.retryNoSoonerThan(err.retryAfterMs);
+        throw err;
+      }
       await finish(job.callId, job.run, job.settings, { status: "failed", error: failureText(err) });
     }
   }

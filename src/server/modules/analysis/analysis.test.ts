@@ -160,6 +160,29 @@ describe("after a call", () => {
     expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(900);
   });
 
+  it("waits at least what a rate limit's Retry-After asks (seconds or an HTTP date) before retrying, beyond the schedule", async () => {
+    // The schedule here is 1 s; the service asks for 3 s, once in seconds and once as a date.
+    let date = "";
+    let served = 0;
+    responses.script = () => {
+      served += 1;
+      if (served === 1) return { kind: "error", status: 429, headers: { "retry-after": "3" } };
+      if (served === 2) {
+        date = new Date(Date.now() + 3000).toUTCString();
+        return { kind: "error", status: 429, headers: { "retry-after": date } };
+      }
+      return { kind: "answer", json: ANSWER };
+    };
+    const before = responses.requests.length;
+    const callId = await call("Where is my order 42?");
+    const record = await analysisOf(callId, settled, 20_000);
+    expect(record.analysis?.status).toBe("done");
+    const sent = responses.requests.slice(before);
+    expect(sent.map((r) => r.status)).toEqual([429, 429, 200]);
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(3000);
+    expect(sent[2]!.at).toBeGreaterThanOrEqual(Date.parse(date));
+  });
+
   it("marks the analysis failed with why when OpenAI refuses it, leaves the call as it was, and Run again retries it", async () => {
     responses.enqueue({ kind: "error", status: 400, code: "invalid_value", message: "Bad request for this model" });
     const callId = await call("Where is my order 42?");
