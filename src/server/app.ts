@@ -125,6 +125,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     leaseMs: config.instanceLeaseMs,
     logger: app.log,
     upkeep: () => counters.prune(),
+    // A call whose instance died ends here, not in its engine: its analysis is asked for here too.
+    onCallsClosed: (callIds) => services.analysis.afterClosedCalls(callIds),
   });
   const drain = new Drain();
   const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
@@ -137,6 +139,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
   app.addHook("onReady", () => jobs.start());
+  // Calls the lease's first sweep closed (before the queue existed) are analysed like any ended call.
+  app.addHook("onReady", () => services.analysis.afterClosedCalls(instance.closedAtStart));
   // A webhook delivery stored by an instance that died before queueing it is sent after all.
   app.addHook("onReady", () => services.webhooks.startRecovery());
   // A campaign started before a restart goes on.

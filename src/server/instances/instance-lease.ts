@@ -89,12 +89,20 @@ export interface InstanceLeaseOptions {
   logger: LeaseLogger;
   /** Other periodic upkeep run on the same tick (e.g. pruning expired shared counters). */
   upkeep?: () => Promise<unknown>;
+  /**
+   * The calls a tick's sweep has just closed (each is closed by one sweep only: the update
+   * re-checks that it is still open). Not called by `start`, which runs before the job queue
+   * exists: its calls are in `closedAtStart`.
+   */
+  onCallsClosed?: (callIds: string[]) => Promise<void>;
 }
 
 /** The heartbeat and the sweep of one instance; `start` before taking calls, `stop` after its calls ended. */
 export class InstanceLease {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
+  /** The calls `start` closed, for whoever follows them up once the app is ready (their analysis). */
+  closedAtStart: string[] = [];
 
   constructor(private readonly o: InstanceLeaseOptions) {}
 
@@ -107,8 +115,9 @@ export class InstanceLease {
     const leftOver = await closeCallsLeftBy(db, id);
     await renewLease(db, id, leaseMs);
     const orphaned = await closeOrphanedCalls(db, { includeUnowned: true });
-    const closed = leftOver.length + orphaned.length;
-    if (closed > 0) logger.warn({ calls: [...leftOver, ...orphaned] }, `Closed ${closed} call(s) whose server stopped during the call`);
+    this.closedAtStart = [...leftOver, ...orphaned];
+    const closed = this.closedAtStart.length;
+    if (closed > 0) logger.warn({ calls: this.closedAtStart }, `Closed ${closed} call(s) whose server stopped during the call`);
     // Renewed three times per lease, so one slow or failed beat never lets it lapse.
     this.timer = setInterval(() => {
       this.ticking = this.ticking.then(() => this.tick());
@@ -117,11 +126,14 @@ export class InstanceLease {
   }
 
   private async tick(): Promise<void> {
-    const { db, id, leaseMs, logger, upkeep } = this.o;
+    const { db, id, leaseMs, logger, upkeep, onCallsClosed } = this.o;
     try {
       await renewLease(db, id, leaseMs);
       const orphaned = await closeOrphanedCalls(db);
-      if (orphaned.length > 0) logger.warn({ calls: orphaned }, `Closed ${orphaned.length} call(s) of a server that stopped`);
+      if (orphaned.length > 0) {
+        logger.warn({ calls: orphaned }, `Closed ${orphaned.length} call(s) of a server that stopped`);
+        await onCallsClosed?.(orphaned);
+      }
       await upkeep?.();
     } catch (err) {
       logger.error({ err }, "instance heartbeat failed");

@@ -71,6 +71,27 @@ describe("the job queue", () => {
     expect(runs).toHaveLength(3);
   });
 
+  it("waits longer than the schedule when a failed run asked for it (a Retry-After), never less", async () => {
+    const db = await database();
+    const queue = queueOn(db);
+    const runs: number[] = [];
+    queue.register<object>(
+      "retry-after.test",
+      async (_data, job) => {
+        runs.push(Date.now());
+        if (job.attempt === 1) job.retryNoSoonerThan(2500);
+        if (job.attempt < 3) throw new Error("rate limited");
+      },
+      { retryDelaysMs: [1000, 1000] },
+    );
+    await queue.start();
+    await queue.send("retry-after.test", {});
+    await expect.poll(() => runs.length, { timeout: 12_000, interval: 100 }).toBe(3);
+    expect(runs[1]! - runs[0]!).toBeGreaterThanOrEqual(2500);
+    // The next failure asked for nothing: the schedule again.
+    expect(runs[2]! - runs[1]!).toBeGreaterThanOrEqual(900);
+  });
+
   it("shuts down cleanly when a run outlives the stop's wait: the database closes, the run ends later, nothing fails", async () => {
     const db = await freshDatabase();
     const queue = queueOn(db);

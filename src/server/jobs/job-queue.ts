@@ -22,6 +22,11 @@ export interface JobContext {
   attempt: number;
   /** No retry follows if this run fails. */
   lastAttempt: boolean;
+  /**
+   * If this run fails, its retry waits at least `ms` (the larger of this and the schedule's
+   * delay): what an upstream asked for, e.g. a 429's Retry-After. Call it before throwing.
+   */
+  retryNoSoonerThan(ms: number): void;
 }
 
 export type JobHandler<T> = (data: T, job: JobContext) => Promise<void>;
@@ -101,14 +106,20 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   async function run(reg: Registration, job: PgBoss.JobWithMetadata<object>): Promise<void> {
     const delays = reg.options.retryDelaysMs ?? [];
     const attempt = job.retryCount + 1;
+    let askedMs = 0;
+    const retryNoSoonerThan = (ms: number) => {
+      askedMs = Math.max(askedMs, ms);
+    };
     try {
-      await reg.handler(job.data, { id: job.id, attempt, lastAttempt: attempt > delays.length });
+      await reg.handler(job.data, { id: job.id, attempt, lastAttempt: attempt > delays.length, retryNoSoonerThan });
     } catch (err) {
-      // pg-boss waits `retry_delay` before the next run; one delay per attempt gives the schedule.
-      // Written before the failure is recorded, so the retry that follows uses it.
+      // pg-boss waits `retry_delay` (whole seconds) before the next run; one delay per attempt
+      // gives the schedule. Written before the failure is recorded, so the retry that follows uses
+      // it. A delay the handler asked for is rounded up, so the retry never comes before it.
       const next = delays[attempt - 1];
-      if (next !== undefined && attempt > 1) {
-        await options.database.sql(`UPDATE ${JOB_SCHEMA}.job SET retry_delay = $1 WHERE name = $2 AND id = $3`, [seconds(next), reg.name, job.id]);
+      if (next !== undefined && (attempt > 1 || askedMs > 0)) {
+        const delay = Math.max(seconds(next), Math.ceil(askedMs / 1000));
+        await options.database.sql(`UPDATE ${JOB_SCHEMA}.job SET retry_delay = $1 WHERE name = $2 AND id = $3`, [delay, reg.name, job.id]);
       }
       options.logger.warn({ err, job: reg.name, id: job.id, attempt }, "job failed");
       throw err;

@@ -70,7 +70,7 @@ export interface AnalysisBackfillJob {
 export interface EndedCall {
   callId: string | null;
   organizationId: string;
-  assistantId: string;
+  assistantId: string | null;
   transcript: readonly TranscriptEntry[];
 }
 
@@ -178,7 +178,11 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     } catch (err) {
       const retry = err instanceof ResponsesError && err.retryable && !context.lastAttempt;
       logger.warn({ callId: job.callId, attempt: context.attempt, retry, code: err instanceof ResponsesError ? err.code : undefined, err }, "call analysis attempt failed");
-      if (retry) throw err;
+      if (retry) {
+        // A 429's Retry-After (or the rate-limit reset): retrying sooner would only be refused again.
+        if (err.retryAfterMs !== null) context.retryNoSoonerThan(err.retryAfterMs);
+        throw err;
+      }
       await finish(job.callId, job.run, job.settings, { status: "failed", error: failureText(err) });
     }
   }
@@ -195,23 +199,43 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     timeoutMs: Math.max(5 * 60_000, (deps.requestTimeoutMs ?? 60_000) * 2),
   });
 
+  /**
+   * After a call has ended and its record is written (never throws: a failure here must not
+   * touch the call). Without a caller turn the call is "skipped" at once, with no job.
+   */
+  async function afterCall(call: EndedCall): Promise<void> {
+    if (!call.callId) return;
+    try {
+      const settings = await settingsFor(call.organizationId, call.assistantId);
+      if (hasCallerTurn(call.transcript)) await request(call.callId, settings);
+      else {
+        const skipped: repo.StoredAnalysis = { ...pending(settings, randomUUID()), status: "skipped", cost: 0, completed_at: new Date().toISOString() };
+        await repo.beginAnalysis(db, call.callId, skipped);
+        await analyzed(call.organizationId, call.callId, call.assistantId, skipped);
+      }
+    } catch (err) {
+      logger.warn({ err, callId: call.callId }, "queueing the call's analysis failed");
+    }
+  }
+
   return {
+    afterCall,
+
     /**
-     * After a call has ended and its record is written (never throws: a failure here must not
-     * touch the call). Without a caller turn the call is "skipped" at once, with no job.
+     * Calls closed by a sweep, not by their engine (the instance carrying them died): analysed
+     * from what the record kept, like any ended call. One not yet analysed only, so a call handed
+     * over twice is queued once. Never throws.
      */
-    async afterCall(call: EndedCall): Promise<void> {
-      if (!call.callId) return;
-      try {
-        const settings = await settingsFor(call.organizationId, call.assistantId);
-        if (hasCallerTurn(call.transcript)) await request(call.callId, settings);
-        else {
-          const skipped: repo.StoredAnalysis = { ...pending(settings, randomUUID()), status: "skipped", cost: 0, completed_at: new Date().toISOString() };
-          await repo.beginAnalysis(db, call.callId, skipped);
-          await analyzed(call.organizationId, call.callId, call.assistantId, skipped);
+    async afterClosedCalls(callIds: readonly string[]): Promise<void> {
+      for (const callId of callIds) {
+        try {
+          const call = await repo.findCallForAnalysis(db, callId);
+          if (!call?.endTime || call.analysis) continue;
+          const logs = callRecordLogsSchema.safeParse(call.logs);
+          await afterCall({ callId, organizationId: call.organizationId, assistantId: call.assistantId, transcript: logs.success ? (logs.data.transcript ?? []) : [] });
+        } catch (err) {
+          logger.warn({ err, callId }, "queueing the analysis of a closed call failed");
         }
-      } catch (err) {
-        logger.warn({ err, callId: call.callId }, "queueing the call's analysis failed");
       }
     },
 

@@ -7,7 +7,8 @@ import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveA
 import { as, errorOf } from "../../../../tests/harness.ts";
 import type { AnalysisRun, CallAnalysis } from "../../../shared/analysis.ts";
 import type { CallRecord } from "../../../shared/call-records.ts";
-import { calls } from "../../db/schema.ts";
+import { callEntries, calls } from "../../db/schema.ts";
+import { ORPHANED_CALL_REASON } from "../../instances/instance-lease.ts";
 
 /**
  * Post-call analysis end to end: a real test call over the live socket (fake Realtime), its end,
@@ -41,7 +42,7 @@ const ANSWER = {
 beforeAll(async () => {
   realtime = await startFakeRealtime({ apiKey: "sk-analysis-test" });
   responses = await startFakeResponses({ apiKey: realtime.apiKey, serveOn: realtime });
-  live = await startLiveApp(realtime, { JOB_POLL_INTERVAL_MS: "500", ANALYSIS_RETRY_DELAYS_MS: "1000,1000", ANALYSIS_REQUEST_TIMEOUT_MS: "1000" });
+  live = await startLiveApp(realtime, { JOB_POLL_INTERVAL_MS: "500", ANALYSIS_RETRY_DELAYS_MS: "1000,1000", ANALYSIS_REQUEST_TIMEOUT_MS: "1000", INSTANCE_LEASE_MS: "1500" });
   ada = await signUpCaller(live.app, realtime.apiKey);
   assistantId = (await createAssistant(live.app, ada, { analysis: ANALYSIS })).id;
   receiver = await startWebhookReceiver();
@@ -160,6 +161,29 @@ describe("after a call", () => {
     expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(900);
   });
 
+  it("waits at least what a rate limit's Retry-After asks (seconds or an HTTP date) before retrying, beyond the schedule", async () => {
+    // The schedule here is 1 s; the service asks for 3 s, once in seconds and once as a date.
+    let date = "";
+    let served = 0;
+    responses.script = () => {
+      served += 1;
+      if (served === 1) return { kind: "error", status: 429, headers: { "retry-after": "3" } };
+      if (served === 2) {
+        date = new Date(Date.now() + 3000).toUTCString();
+        return { kind: "error", status: 429, headers: { "retry-after": date } };
+      }
+      return { kind: "answer", json: ANSWER };
+    };
+    const before = responses.requests.length;
+    const callId = await call("Where is my order 42?");
+    const record = await analysisOf(callId, settled, 20_000);
+    expect(record.analysis?.status).toBe("done");
+    const sent = responses.requests.slice(before);
+    expect(sent.map((r) => r.status)).toEqual([429, 429, 200]);
+    expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(3000);
+    expect(sent[2]!.at).toBeGreaterThanOrEqual(Date.parse(date));
+  });
+
   it("marks the analysis failed with why when OpenAI refuses it, leaves the call as it was, and Run again retries it", async () => {
     responses.enqueue({ kind: "error", status: 400, code: "invalid_value", message: "Bad request for this model" });
     const callId = await call("Where is my order 42?");
@@ -175,6 +199,30 @@ describe("after a call", () => {
     expect(res.json()).toMatchObject({ status: "pending", model: "gpt-5-mini", completed_at: null });
     const done = await analysisOf(callId, (a) => a?.status === "done");
     expect(done.analysis?.summary).toBe(ANSWER.summary);
+  });
+
+  it("analyses, once, a call closed by the sweep because the instance carrying it died", async () => {
+    // A call of an instance that is gone, with the turns it saved as it went (no final write).
+    const [orphan] = await live.db
+      .insert(calls)
+      .values({ organizationId: ada.organizationId, assistantId, instanceId: "died-1", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
+      .returning({ id: calls.id });
+    const at = "2026-11-25T10:00:00.000Z";
+    await live.db.insert(callEntries).values([
+      { callId: orphan!.id, kind: "transcript", position: 0, body: { type: "assistant", content: "Hello, how can I help?", timestamp: at } },
+      { callId: orphan!.id, kind: "transcript", position: 1, body: { type: "user", content: "Where is my order 42?", timestamp: at } },
+    ]);
+    responses.enqueue({ kind: "answer", json: ANSWER });
+    const before = responses.requests.length;
+
+    const record = await analysisOf(orphan!.id, settled);
+    expect(record).toMatchObject({ ended_reason: ORPHANED_CALL_REASON, analysis: { status: "done", summary: ANSWER.summary } });
+    // Later sweeps leave it alone: one request for it.
+    await new Promise((r) => setTimeout(r, 1500));
+    const sent = responses.requests.slice(before);
+    expect(sent.map((r) => r.status)).toEqual([200]);
+    expect(JSON.stringify(sent[0]!.body!.input)).toContain("Caller: Where is my order 42?");
+    expect((await getCall(orphan!.id)).analysis).toEqual(record.analysis);
   });
 
   it("answers 404 for another user's call and 409 for a call in progress", async () => {

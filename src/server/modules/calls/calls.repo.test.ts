@@ -96,6 +96,8 @@ describe("call records", () => {
     const lease = new InstanceLease({ db, id: "web-1", leaseMs: 60_000, logger: { info() {}, warn() {}, error() {} } });
     await lease.start();
     await lease.stop();
+    // Handed on once the app is ready (their analysis is queued then).
+    expect([...lease.closedAtStart].sort()).toEqual([previousRun, legacy!.id].sort());
     expect(await rowOf(previousRun)).toMatchObject({ endedReason: ORPHANED_CALL_REASON });
     expect(await rowOf(legacy!.id)).toMatchObject({ endedReason: ORPHANED_CALL_REASON });
     expect(await db.select().from(instances).where(eq(instances.id, "web-1"))).toEqual([]);
