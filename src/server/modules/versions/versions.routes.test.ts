@@ -156,11 +156,12 @@ describe("a version pinned on a phone number", () => {
 describe("calls by version", () => {
   it("each call shows the version it ran, and the list and stats filter by it (draft = test calls of the draft)", async () => {
     const a = await newAssistant();
-    const base = { organizationId: file.users.Alice.organizationId, assistantId: a.id, endTime: new Date(), cost: 0.05 };
+    // Phone calls show what they cost (here Twilio's price alone), test calls the tariff.
+    const base = { organizationId: file.users.Alice.organizationId, assistantId: a.id, endTime: new Date(), cost: 0.05, telephonyCost: 0.05 };
     await file.db.insert(calls).values([
       { ...base, assistantVersion: 1, logs: { isTest: false } },
       { ...base, assistantVersion: 2, logs: { isTest: false } },
-      { ...base, assistantVersion: 2, logs: { isTest: false }, cost: 0.07 },
+      { ...base, assistantVersion: 2, logs: { isTest: false }, telephonyCost: 0.07 },
       { ...base, assistantVersion: null, logs: { isTest: true } },
     ]);
     const page = async (q: string) => (await alice().get(`/api/calls?assistant_id=${a.id}${q}`)).json<CallPage>().data;
