@@ -106,7 +106,11 @@ export function DoNotCallCard() {
                 <TableRow>
                   <TableHead>Number</TableHead>
                   <TableHead>Added</TableHead>
-                  {build && <TableHead className="w-12" />}
+                  {build && (
+                    <TableHead className="w-12">
+                      <span className="sr-only">Actions</span>
+                    </TableHead>
+                  )}
                 </TableRow>
               </TableHeader>
               <TableBody>

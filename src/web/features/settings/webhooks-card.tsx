@@ -187,7 +187,9 @@ function EndpointRow(props: { endpoint: WebhookEndpoint; onSecret: (secret: stri
               <TableHead>Attempts</TableHead>
               <TableHead>Last response</TableHead>
               <TableHead>Next retry</TableHead>
-              <TableHead />
+              <TableHead>
+                <span className="sr-only">Actions</span>
+              </TableHead>
             </TableRow>
           </TableHeader>
           <TableBody>

@@ -22,7 +22,9 @@ export function InvitationsTable({ invitations }: { invitations: TeamInvitation[
           <TableHead>Role</TableHead>
           <TableHead>Invited by</TableHead>
           <TableHead>Expires</TableHead>
-          <TableHead />
+          <TableHead>
+            <span className="sr-only">Actions</span>
+          </TableHead>
         </TableRow>
       </TableHeader>
       <TableBody>

@@ -32,7 +32,9 @@ export function MembersTable({ members, role }: { members: TeamMember[]; role: R
             <TableHead>E-mail</TableHead>
             <TableHead>Role</TableHead>
             <TableHead>Joined</TableHead>
-            <TableHead />
+            <TableHead>
+              <span className="sr-only">Actions</span>
+            </TableHead>
           </TableRow>
         </TableHeader>
         <TableBody>

@@ -31,12 +31,12 @@ export function TeamCard() {
           <>
             <Separator />
             <div className="grid gap-3">
-              <h3 className="font-medium">Invite a member</h3>
+              <h2 className="font-medium">Invite a member</h2>
               <InviteForm role={role} />
             </div>
             {pending.length > 0 && (
               <div className="grid gap-3">
-                <h3 className="font-medium">Pending invitations</h3>
+                <h2 className="font-medium">Pending invitations</h2>
                 <InvitationsTable invitations={pending} />
               </div>
             )}
