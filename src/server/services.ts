@@ -18,6 +18,7 @@ import { createDoNotCallService } from "./modules/do-not-call/do-not-call.servic
 import { createOutboundService } from "./modules/outbound/outbound.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
 import { createScenariosService } from "./modules/scenarios/scenarios.service.ts";
+import { createTestRunsService } from "./modules/test-runs/test-runs.service.ts";
 import { createVersionsService } from "./modules/versions/versions.service.ts";
 import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
 import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
@@ -58,6 +59,17 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     },
   };
   const scenarios = createScenariosService({ db, assistants });
+  const testRuns = createTestRunsService({
+    db,
+    openaiBaseUrl: config.openaiBaseUrl,
+    jobs,
+    versions,
+    scenarios,
+    tools,
+    credentials,
+    logger: options.logger.child({ module: "test-runs" }),
+    ...config.testRuns,
+  });
   const phoneNumbers = createPhoneNumbersService({ db, config, credentials, versions });
   const doNotCall = createDoNotCallService({ db });
   const analysis = createAnalysisService({
@@ -118,7 +130,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     liveAction: recordLiveAction(audit),
   };
   const gettingStarted = createGettingStartedService({ db });
-  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, scenarios, telephony, tools, versions, webhooks };
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, scenarios, telephony, testRuns, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;
