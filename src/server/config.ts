@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import type { SignupPolicy } from "../shared/team.ts";
 
@@ -42,6 +43,8 @@ const schema = z.object({
   INSTANCE_LEASE_MS: z.coerce.number().int().min(500, "must be at least 500").max(600_000).default(30_000),
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   MAX_CALLS: z.coerce.number().int().min(1, "must be at least 1").max(100_000).default(DEFAULT_MAX_CALLS),
+  // Worker processes (node:cluster) sharing the port; with DATABASE_URL only (PGlite is one process).
+  WORKERS: z.coerce.number().int().min(1, "must be at least 1").max(256).optional(),
   // Who may create an account: open, invite (an invitation only), or domain:a.com,b.org.
   SIGNUP: z
     .string()
@@ -101,6 +104,8 @@ export interface Config {
   drainTimeoutMs: number;
   /** The most calls (phone and test) this instance carries at once; beyond it callers are refused politely. */
   maxCalls: number;
+  /** Worker processes `npm start` runs with a PostgreSQL server (the embedded database runs one). */
+  workers: number;
   /** Who may create an account (the first user of an empty server always may). */
   signup: SignupPolicy;
   /** How often an idle job worker looks for due jobs (jobs sent by this instance wake it at once). */
@@ -169,6 +174,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     drainTimeoutMs: e.DRAIN_TIMEOUT_MS,
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
     maxCalls: e.MAX_CALLS,
+    workers: e.WORKERS ?? availableParallelism(),
     signup: parseSignup(e.SIGNUP),
     analysis: {
       concurrency: e.ANALYSIS_CONCURRENCY,
