@@ -116,6 +116,11 @@ export class CallSupervision {
   }
 
   /** False while a supervisor has taken over: the assistant must not answer. */
+  /** Someone listens or has taken over: only then does the call's audio need decoding for the board. */
+  get hearsAudio(): boolean {
+    return this.mixer !== null;
+  }
+
   get assistantAnswers(): boolean {
     return this.takeOver === null;
   }
