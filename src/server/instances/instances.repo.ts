@@ -11,6 +11,11 @@ import { logsWithEntries } from "../modules/calls/calls.repo.ts";
 
 export const ORPHANED_CALL_REASON = "Server handling the call stopped";
 
+/** Resolves when the database answers a trivial query (the health route's readiness). */
+export async function databaseAnswers(db: Db): Promise<void> {
+  await db.execute(sql`select 1`);
+}
+
 /** What an instance says of itself on each heartbeat, for the others to steer calls by. */
 export interface InstanceLoad {
   /** Where Twilio reaches it; null when it should not be sent calls directly. */
