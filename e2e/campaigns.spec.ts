@@ -113,10 +113,10 @@ test("Settings: the outbound limit and the do-not-call list", async ({ page, use
   const limit = calls.getByLabel("Maximum concurrent outbound calls");
   await expect(limit).toHaveValue("10");
   await limit.fill("0");
-  await calls.getByRole("button", { name: "Save" }).click();
+  await calls.getByRole("button", { name: "Save", exact: true }).click();
   await expect(calls).toContainText("Maximum concurrent calls must be at least 1");
   await limit.fill("25");
-  await calls.getByRole("button", { name: "Save" }).click();
+  await calls.getByRole("button", { name: "Save", exact: true }).click();
   await expectToast(page, "Call settings saved");
   expect(((await (await page.request.get("/api/settings/calls")).json()) as { max_concurrent_calls: number }).max_concurrent_calls).toBe(25);
 

@@ -58,6 +58,7 @@ import { createCounterStore, rateLimitStoreClass, type CounterStore } from "./sh
 import { createStorageFromConfig } from "./storage/storage-from-config.ts";
 import { mediaRoutes } from "./storage/media.routes.ts";
 import { telephonyRoutes } from "./telephony/telephony.routes.ts";
+import { busyMessageRoutes } from "./telephony/busy-message.routes.ts";
 import { createUrlSigner, type UrlSigner } from "./storage/signed-url.ts";
 import type { Storage } from "./storage/storage.ts";
 
@@ -121,16 +122,18 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const liveCalls = new LiveCalls(deps.callMetrics, config.maxCalls);
   const db = deps.database.db;
   const counters = deps.counters ?? createCounterStore(config, db);
+  const drain = new Drain();
   const instance = new InstanceLease({
     db,
     id: config.instanceId ?? newInstanceId(),
     leaseMs: config.instanceLeaseMs,
     logger: app.log,
+    // What the other instances steer phone calls by when they are full.
+    load: () => ({ publicUrl: config.instanceUrl ?? config.publicUrl, calls: liveCalls.taken, maxCalls: config.maxCalls, draining: drain.isDraining }),
     upkeep: () => counters.prune(),
     // A call whose instance died ends here, not in its engine: its analysis is asked for here too.
     onCallsClosed: (callIds) => services.analysis.afterClosedCalls(callIds),
   });
-  const drain = new Drain();
   const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
   const socketSessions = new SocketSessions(liveSessionsCheck(db), app.log);
   const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions, clock };
@@ -223,6 +226,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(credentialRoutes, { service: services.credentials });
     await scope.register(callsRoutes, { service: services.calls });
     await scope.register(outboundRoutes, { service: services.outbound });
+    await scope.register(busyMessageRoutes, { service: services.busyMessages });
     await scope.register(doNotCallRoutes, { service: services.doNotCall });
     await scope.register(campaignsRoutes, { service: services.campaigns });
     await scope.register(callsHistoryRoutes);

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { z } from "zod";
 import type { SignupPolicy } from "../shared/team.ts";
 
@@ -39,9 +40,13 @@ const schema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
   S3_FORCE_PATH_STYLE: z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
   INSTANCE_ID: z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, "must be 1–64 letters, digits, dots, dashes or underscores").optional(),
+  // This instance's own address for Twilio, when it has one besides the balancer's PUBLIC_URL.
+  INSTANCE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   INSTANCE_LEASE_MS: z.coerce.number().int().min(500, "must be at least 500").max(600_000).default(30_000),
   DRAIN_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(60_000),
   MAX_CALLS: z.coerce.number().int().min(1, "must be at least 1").max(100_000).default(DEFAULT_MAX_CALLS),
+  // Worker processes (node:cluster) sharing the port; with DATABASE_URL only (PGlite is one process).
+  WORKERS: z.coerce.number().int().min(1, "must be at least 1").max(256).optional(),
   // Who may create an account: open, invite (an invitation only), or domain:a.com,b.org.
   SIGNUP: z
     .string()
@@ -102,12 +107,19 @@ export interface Config {
   s3: S3Config | undefined;
   /** Names this process in the `instances` table and on the calls it carries; random per start by default. */
   instanceId: string | undefined;
+  /**
+   * Where Twilio reaches this very instance (not the balancer): a full instance redirects phone
+   * calls to another's, and this instance's streams are pointed here. Unset: PUBLIC_URL.
+   */
+  instanceUrl: string | undefined;
   /** How long an instance's heartbeat lease lasts; its calls are closed by others once it lapses. */
   instanceLeaseMs: number;
   /** On SIGTERM, how long live calls may go on before they are ended. */
   drainTimeoutMs: number;
   /** The most calls (phone and test) this instance carries at once; beyond it callers are refused politely. */
   maxCalls: number;
+  /** Worker processes `npm start` runs with a PostgreSQL server (the embedded database runs one). */
+  workers: number;
   /** Who may create an account (the first user of an empty server always may). */
   signup: SignupPolicy;
   /** How often an idle job worker looks for due jobs (jobs sent by this instance wake it at once). */
@@ -173,10 +185,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
           }
         : undefined,
     instanceId: e.INSTANCE_ID,
+    instanceUrl: e.INSTANCE_URL?.replace(/\/+$/, ""),
     instanceLeaseMs: e.INSTANCE_LEASE_MS,
     drainTimeoutMs: e.DRAIN_TIMEOUT_MS,
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
     maxCalls: e.MAX_CALLS,
+    workers: e.WORKERS ?? availableParallelism(),
     signup: parseSignup(e.SIGNUP),
     analysis: {
       concurrency: e.ANALYSIS_CONCURRENCY,

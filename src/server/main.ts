@@ -1,6 +1,8 @@
+import cluster from "node:cluster";
 import { buildApp, defaultWebRoot } from "./app.ts";
 import { createSmtpMailer } from "./auth/mailer.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { primaryLog, runPrimary } from "./cluster.ts";
+import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { databaseSourceFromConfig, openDatabase } from "./db/client.ts";
 import { restrictNewFiles, secureDataDir } from "./data-dir.ts";
 import { sealLegacyToolHeaders } from "./modules/tools/tool-secrets.ts";
@@ -22,14 +24,34 @@ async function main() {
   }
   // Before anything writes to DATA_DIR: files 0600, folders 0700.
   restrictNewFiles();
+  // Worker processes need a database every process can reach: PGlite is one process's files.
+  const workers = config.databaseUrl ? config.workers : 1;
+  if (cluster.isWorker) return runInstance(config, { prepared: true });
+  if (workers === 1) return runInstance(config, { prepared: false });
+
+  // The primary prepares once what workers must not race on (the generated secret, migrations).
   const loosened = secureDataDir(config.dataDir);
   const { secret, generated } = ensureAppSecret(config.dataDir, config.appSecret);
   const database = await openDatabase(databaseSourceFromConfig(config));
   await database.migrate();
   const sealedTools = await sealLegacyToolHeaders(database.db, createSecretBox(secret));
+  await database.close();
+  if (loosened.length) primaryLog("warn", `Took group/other access away from ${loosened.length} path(s) in ${config.dataDir} (now 0700 folders, 0600 files)`);
+  if (sealedTools) primaryLog("info", `Encrypted the header values of ${sealedTools} tool(s) stored before header encryption`);
+  if (generated) primaryLog("info", `Generated APP_SECRET into ${config.dataDir}/app-secret (keep this file safe)`);
+  runPrimary({ workers, appSecret: secret, instanceId: config.instanceId, stopTimeoutMs: config.drainTimeoutMs + SHUTDOWN_GRACE_MS + 5_000 });
+}
+
+/** One instance: the whole server in this process (alone, or as one of the primary's workers). */
+async function runInstance(config: Config, { prepared }: { prepared: boolean }) {
+  const loosened = prepared ? [] : secureDataDir(config.dataDir);
+  const { secret, generated } = ensureAppSecret(config.dataDir, config.appSecret);
+  const database = await openDatabase(databaseSourceFromConfig(config));
+  if (!prepared) await database.migrate();
+  const sealedTools = prepared ? 0 : await sealLegacyToolHeaders(database.db, createSecretBox(secret));
   // PGlite writes its files 0666 whatever the umask; the 0700 folder is what guards the ones it
   // writes later, and this pass tidies the modes of those it wrote while opening.
-  secureDataDir(config.dataDir);
+  if (!prepared) secureDataDir(config.dataDir);
 
   const app = await buildApp(
     { ...config, appSecret: secret },
@@ -45,6 +67,8 @@ async function main() {
   if (generated) app.log.info(`Generated APP_SECRET into ${config.dataDir}/app-secret (keep this file safe)`);
   if (!config.smtpUrl) app.log.info("SMTP_URL is not set: e-mail confirmation is off, so new accounts are active at once");
   app.log.info(`Database: ${database.kind === "pglite" ? `embedded PostgreSQL in ${config.dataDir}/pglite` : "PostgreSQL server (DATABASE_URL)"}`);
+  if (database.kind === "pglite") app.log.info("Embedded database: one process; with a PostgreSQL server (DATABASE_URL) the server runs WORKERS worker processes");
+  else if (!cluster.isWorker) app.log.info("WORKERS=1: one process");
 
   onShutdown(
     { info: (msg) => app.log.info(msg), error: (obj, msg) => app.log.error(obj, msg) },

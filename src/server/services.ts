@@ -30,6 +30,7 @@ import { createStreamTokens } from "./telephony/stream-tokens.ts";
 import { createGettingStartedService } from "./modules/getting-started/getting-started.service.ts";
 import { createCallPricing, type CallPriceTiming } from "./telephony/call-price.ts";
 import { createTelephonyService } from "./telephony/telephony.service.ts";
+import { createBusyMessages } from "./telephony/busy-messages.ts";
 
 export interface ServiceOptions {
   logger: FastifyBaseLogger;
@@ -96,8 +97,10 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     onCallEnded: (call) => analysis.afterCall(call),
     doNotCall,
   });
+  const busyMessages = createBusyMessages(db);
   const telephony = createTelephonyService({
     ctx,
+    busyMessages,
     calls,
     credentials,
     tokens: createStreamTokens(config.appSecret, counters),
@@ -130,7 +133,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     liveAction: recordLiveAction(audit),
   };
   const gettingStarted = createGettingStartedService({ db });
-  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, scenarios, telephony, testRuns, tools, versions, webhooks };
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, busyMessages, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, scenarios, telephony, testRuns, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

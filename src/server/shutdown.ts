@@ -5,7 +5,9 @@
  * cannot hold the process: after `delayMs` it exits anyway (code 1), and the records left
  * "In progress" are closed once this instance's lease lapses (instances/instance-lease.ts).
  */
+import cluster from "node:cluster";
 import closeWithGrace from "close-with-grace";
+import { isShutdownMessage } from "./cluster-messages.ts";
 
 /** Longer than a call's final write normally takes, shorter than a supervisor's kill timeout. */
 export const SHUTDOWN_GRACE_MS = 15_000;
@@ -16,12 +18,29 @@ export interface ShutdownLogger {
 }
 
 export function onShutdown(log: ShutdownLogger, close: (signal: string | undefined) => Promise<void>, delayMs = SHUTDOWN_GRACE_MS): void {
-  closeWithGrace(
-    { delay: delayMs, logger: { error: (message: unknown) => log.error({ message }, "shutdown") } },
+  // A cluster worker hears a stop twice: the signal (a terminal's Ctrl-C or systemd reach the
+  // whole group) and its primary's message. close-with-grace exits at once on a second signal,
+  // which would cut the drain short, so a worker takes those two signals itself, once.
+  const worker = cluster.isWorker;
+  let requested: string | undefined;
+  const closer = closeWithGrace(
+    { delay: delayMs, skip: worker ? ["SIGINT", "SIGTERM"] : [], logger: { error: (message: unknown) => log.error({ message }, "shutdown") } },
     async ({ signal, err }) => {
+      const cause = signal ?? requested;
       if (err) log.error({ err }, "closing after an uncaught error");
-      else log.info(`${signal ?? "shutdown"} received: finishing live calls and closing (at most ${delayMs / 1000} s)`);
-      await close(signal);
+      else log.info(`${cause ?? "shutdown"} received: finishing live calls and closing (at most ${delayMs / 1000} s)`);
+      await close(cause);
     },
   );
+  if (!worker) return;
+  const begin = (signal: string) => {
+    if (requested) return;
+    requested = signal;
+    void closer.close();
+  };
+  process.on("SIGTERM", () => begin("SIGTERM"));
+  process.on("SIGINT", () => begin("SIGINT"));
+  process.on("message", (message: unknown) => {
+    if (isShutdownMessage(message)) begin(message.signal);
+  });
 }

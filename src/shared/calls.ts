@@ -257,6 +257,31 @@ export function formatDuration(durationMs: number): string {
 
 /** What a caller hears when every line of the instance their call reached is taken (MAX_CALLS). */
 export const PHONE_BUSY_MESSAGE = "All our lines are busy right now. Please call again in a few minutes. Goodbye.";
+/** The longest busy message an account may set (spoken by Twilio's <Say> before the hang-up). */
+export const BUSY_MESSAGE_MAX_LENGTH = 300;
+
+/**
+ * Settings → Calls: what the account's callers hear when every line is taken (GET/PUT
+ * /api/settings/busy-message). An empty message puts back PHONE_BUSY_MESSAGE.
+ */
+export const busyMessageSettingsSchema = z.object({
+  busy_message: z
+    .string({ error: "Busy message must be text" })
+    .trim()
+    .max(BUSY_MESSAGE_MAX_LENGTH, `Busy message must be at most ${BUSY_MESSAGE_MAX_LENGTH} characters`)
+    // Control characters would make the TwiML unreadable for Twilio.
+    .refine((text) => ![...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), "Busy message must be one line of plain text"),
+});
+export type BusyMessageSettings = z.infer<typeof busyMessageSettingsSchema>;
+
+export const BUSY_MESSAGE_TEXTS = {
+  label: "Message when all lines are busy",
+  hint: "What a phone caller hears before the hang-up when every line is taken. Leave it empty for the default.",
+  save: "Save message",
+  saved: "Busy message saved",
+  saveFailed: "Failed to save the busy message.",
+} as const;
+
 /** A test call refused for the same reason (HTTP 503; the panel's toast says Failed to start call). */
 export const AT_CAPACITY_MESSAGE = "All lines are busy right now. Please try again in a few minutes.";
 

@@ -3,7 +3,7 @@
  * sockets (states before the provider is ready, close before start, ...).
  */
 import type { ServerMessage } from "../../src/shared/calls.ts";
-import type { CallAudioFormat } from "../../src/server/voice/audio.ts";
+import { wireByteLength, type CallAudioFormat, type WireAudio } from "../../src/server/voice/audio.ts";
 import type { RealtimeProvider, RealtimeProviderHandlers } from "../../src/server/voice/providers/openai-realtime.ts";
 import type { Transport, TransportHandlers } from "../../src/server/voice/seams.ts";
 
@@ -22,9 +22,9 @@ export class MemoryTransport implements Transport {
   /** Set to refuse assistant audio, as a backed-up socket does. */
   refuseAudio = false;
 
-  sendAudio(itemId: string, audio: Uint8Array): boolean {
+  sendAudio(itemId: string, audio: WireAudio): boolean {
     if (this.refuseAudio) return false;
-    this.audio.push({ itemId, bytes: audio.length });
+    this.audio.push({ itemId, bytes: wireByteLength(audio) });
     return true;
   }
   clearPlayback(flushed: () => void): void {

@@ -34,6 +34,8 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       HOST: "127.0.0.1",
       PORT: "0",
       LOG_LEVEL: "info",
+      // One process per server unless a test asks for worker processes (WORKERS defaults to the cores).
+      WORKERS: "1",
       DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-instance-")),
       ...env,
     },

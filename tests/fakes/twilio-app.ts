@@ -15,10 +15,12 @@ import { signUpCaller, type Caller } from "./realtime-app.ts";
 export const TEST_AUTH_TOKEN = "twilio-auth-token-0123456789abcdef";
 export const TEST_ACCOUNT_SID = `AC${"1".repeat(32)}`;
 
-export async function startPhoneApp(fake: FakeRealtime, config: Record<string, string> = {}, deps: Partial<AppDeps> = {}) {
+/** `config` may depend on the app's own address (e.g. INSTANCE_URL). */
+export async function startPhoneApp(fake: FakeRealtime, config: Record<string, string> | ((origin: string) => Record<string, string>) = {}, deps: Partial<AppDeps> = {}) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const built = await buildTestApp({ config: { OPENAI_BASE_URL: fake.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1", PUBLIC_URL: origin, ...config }, deps });
+  const extra = typeof config === "function" ? config(origin) : config;
+  const built = await buildTestApp({ config: { OPENAI_BASE_URL: fake.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1", PUBLIC_URL: origin, ...extra }, deps });
   if (deps.database) built.db = deps.database.db;
   await built.app.listen({ port, host: "127.0.0.1" });
   return { ...built, origin };

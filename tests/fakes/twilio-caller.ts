@@ -71,6 +71,8 @@ export class TwilioCaller {
   onMedia: ((mulaw: Buffer) => void) | null = null;
   /** Time the first assistant audio arrived (performance.now()). */
   firstAudioAt: number | null = null;
+  /** The server a <Redirect> led to: the stream goes there. */
+  private redirectedTo: string | null = null;
   private playheadEnd = 0;
   private playedBytesBeforeQueue = 0;
   private queue: Array<{ bytes: number; endsAt: number }> = [];
@@ -129,6 +131,22 @@ export class TwilioCaller {
     this.twiml = await res.text();
   }
 
+  /** Follows the TwiML's <Redirect> as Twilio does: the same fields, signed for and posted to its URL. */
+  async followRedirect(): Promise<void> {
+    const target = /<Redirect method="POST">([^<]+)<\/Redirect>/.exec(this.twiml)?.[1];
+    if (!target) throw new Error(`no <Redirect> in the TwiML: ${this.twiml}`);
+    const url = target.replace(/&amp;/g, "&");
+    const params = this.webhookParams();
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signTwilio(this.options.authToken, url, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    this.webhookStatus = res.status;
+    this.twiml = await res.text();
+    this.redirectedTo = new URL(url).origin;
+  }
+
   /** The `<Stream url>` and its `<Parameter>`s from the TwiML. */
   stream(): { url: string; parameters: Record<string, string> } | null {
     const url = /<Stream url="([^"]+)"/.exec(this.twiml)?.[1];
@@ -148,7 +166,7 @@ export class TwilioCaller {
     const path = new URL(stream.url).pathname;
     const signature = options.upgradeSignature ?? (options.signUpgrade === false ? undefined : signTwilio(this.options.authToken, stream.url, {}));
     this.closed = null;
-    const ws = new WebSocket(`${this.options.origin.replace(/^http/, "ws")}${path}`, { headers: signature ? { "x-twilio-signature": signature } : {} });
+    const ws = new WebSocket(`${(this.redirectedTo ?? this.options.origin).replace(/^http/, "ws")}${path}`, { headers: signature ? { "x-twilio-signature": signature } : {} });
     this.ws = ws;
     ws.on("message", (data) => this.onMessage(data.toString()));
     ws.on("close", (code, reason) => {

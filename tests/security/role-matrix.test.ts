@@ -18,7 +18,7 @@ const LOWEST: Record<Role, readonly string[]> = {
     "GET /api/calls/:id", "GET /api/assistants/:id/analysis-runs/latest", "GET /api/assistants/:id/analysis-runs/:runId",
     "GET /api/campaigns", "GET /api/campaigns/:id", "GET /api/campaigns/:id/contacts", "GET /api/campaigns/:id/contacts.csv",
     "GET /api/dnc", "GET /api/phone-numbers", "GET /api/telephony/reachability", "GET /api/settings/retention",
-    "GET /api/settings/calls", "GET /api/organizations", "POST /api/organizations/:id/switch", "GET /api/organization",
+    "GET /api/settings/calls", "GET /api/settings/busy-message", "GET /api/organizations", "POST /api/organizations/:id/switch", "GET /api/organization",
     "GET /api/team/members", "POST /api/team/invitations/accept", "GET /api/account", "PATCH /api/account/name",
     "POST /api/account/password", "DELETE /api/account", "GET /api/demo-requests", "GET /api/getting-started",
   ],
@@ -35,7 +35,7 @@ const LOWEST: Record<Role, readonly string[]> = {
   ],
   admin: [
     "POST /api/phone-numbers", "DELETE /api/phone-numbers/:id", "GET /api/credentials/:name", "PUT /api/credentials/:name",
-    "PUT /api/credentials/twilio", "DELETE /api/credentials/:name", "PUT /api/settings/retention", "PUT /api/settings/calls",
+    "PUT /api/credentials/twilio", "DELETE /api/credentials/:name", "PUT /api/settings/retention", "PUT /api/settings/calls", "PUT /api/settings/busy-message",
     "DELETE /api/calls/:id", "GET /api/webhooks", "GET /api/webhooks/:id", "GET /api/webhooks/:id/deliveries", "POST /api/webhooks",
     "PATCH /api/webhooks/:id", "DELETE /api/webhooks/:id", "POST /api/webhooks/:id/reveal", "POST /api/webhooks/:id/rotate",
     "POST /api/webhooks/:id/test", "POST /api/webhooks/deliveries/:id/resend", "GET /api/api-keys", "POST /api/api-keys",

@@ -78,6 +78,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "PUT /api/settings/retention": "settings",
   "GET /api/settings/calls": "read",
   "PUT /api/settings/calls": "settings",
+  "GET /api/settings/busy-message": "read",
+  "PUT /api/settings/busy-message": "settings",
   "GET /api/webhooks": "webhooks",
   "GET /api/webhooks/:id": "webhooks",
   "GET /api/webhooks/:id/deliveries": "webhooks",

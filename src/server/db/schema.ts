@@ -385,6 +385,12 @@ export const instances = pgTable("instances", {
   id: text("id").primaryKey(),
   startedAt: timestamp("started_at", { withTimezone: true }).notNull().defaultNow(),
   leaseExpiresAt: timestamp("lease_expires_at", { withTimezone: true }).notNull(),
+  /** Where Twilio reaches this instance (INSTANCE_URL, else PUBLIC_URL): a full instance redirects calls here. */
+  publicUrl: text("public_url"),
+  /** Its load as of its last heartbeat: calls carried (places held included), MAX_CALLS, draining. */
+  calls: integer("calls").notNull().default(0),
+  maxCalls: integer("max_calls").notNull().default(0),
+  draining: boolean("draining").notNull().default(false),
 });
 
 /**
@@ -466,6 +472,8 @@ export const callSettings = pgTable("call_settings", {
     .primaryKey()
     .references(() => organization.id, { onDelete: "cascade" }),
   maxConcurrentCalls: integer("max_concurrent_calls").notNull(),
+  /** What a phone caller hears when every line is taken; null = PHONE_BUSY_MESSAGE. */
+  busyMessage: text("busy_message"),
   updatedAt: updatedAt(),
 });
 

@@ -1,8 +1,8 @@
-import { sql } from "drizzle-orm";
 import type { FastifyPluginAsync } from "fastify";
 import type { Db } from "../db/client.ts";
 import type { LiveCalls } from "../modules/calls/live-calls.ts";
 import type { Drain } from "./drain.ts";
+import { databaseAnswers } from "./instances.repo.ts";
 
 export interface HealthRoutesOptions {
   db: Db;
@@ -42,7 +42,7 @@ async function ping(db: Db): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error("timed out")), DATABASE_CHECK_TIMEOUT_MS)));
   try {
-    await Promise.race([db.execute(sql`select 1`), timeout]);
+    await Promise.race([databaseAnswers(db), timeout]);
     return true;
   } finally {
     clearTimeout(timer);

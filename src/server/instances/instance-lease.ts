@@ -8,72 +8,22 @@
  * transcript, tool calls and recording were saved as the call went. Calls of live instances are
  * never touched. A clean shutdown ends its own calls itself (LiveCalls.closeAll) and then lets
  * go of its lease.
+ *
+ * The heartbeat also carries the instance's load (calls, MAX_CALLS, draining, its address), and
+ * each tick reads which others have room: a full instance sends a phone call there without
+ * asking the database while Twilio waits.
  */
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
-import { and, eq, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { callEntries, calls, instances } from "../db/schema.ts";
-import { logsWithEntries } from "../modules/calls/calls.repo.ts";
+import { closeCallsLeftBy, closeOrphanedCalls, instancesWithRoom, releaseLease, renewLease, type InstanceLoad, type InstanceWithRoom } from "./instances.repo.ts";
 
-export const ORPHANED_CALL_REASON = "Server handling the call stopped";
+export { closeOrphanedCalls, ORPHANED_CALL_REASON, renewLease } from "./instances.repo.ts";
 
 /** `<host>-<random>`: readable in logs, and unique per start so a restart never inherits a lease. */
 export function newInstanceId(): string {
   const host = hostname().replace(/[^A-Za-z0-9.-]/g, "").slice(0, 40) || "instance";
   return `${host}-${randomBytes(4).toString("hex")}`;
-}
-
-const leaseEnd = (leaseMs: number) => sql`now() + ${Math.ceil(leaseMs)}::integer * interval '1 millisecond'`;
-
-/** Takes or renews `id`'s lease. An upsert: a row removed by another instance's sweep comes back. */
-export async function renewLease(db: Db, id: string, leaseMs: number): Promise<void> {
-  await db
-    .insert(instances)
-    .values({ id, leaseExpiresAt: leaseEnd(leaseMs) })
-    .onConflictDoUpdate({ target: instances.id, set: { leaseExpiresAt: leaseEnd(leaseMs) } });
-}
-
-/** A record nobody carries any more, closed with what its engine saved as it went (calls.repo.ts). */
-const closedOrphan = { endTime: sql`now()`, endedReason: ORPHANED_CALL_REASON, logs: logsWithEntries };
-
-async function dropEntries(db: Db, rows: Array<{ id: string }>): Promise<void> {
-  if (rows.length > 0) await db.delete(callEntries).where(inArray(callEntries.callId, rows.map((r) => r.id)));
-}
-
-/**
- * Closes the calls no live instance carries: their owner's lease has lapsed (or the owner row is
- * gone). With `includeUnowned`, also records from before call ownership existed (no instance).
- * Returns the ids closed.
- */
-export async function closeOrphanedCalls(db: Db, options: { includeUnowned?: boolean } = {}): Promise<string[]> {
-  const ownerAlive = sql`EXISTS (SELECT 1 FROM ${instances} WHERE ${instances.id} = ${calls.instanceId} AND ${instances.leaseExpiresAt} > now())`;
-  const orphaned = options.includeUnowned
-    ? sql`(${calls.instanceId} IS NULL OR NOT ${ownerAlive})`
-    : sql`(${calls.instanceId} IS NOT NULL AND NOT ${ownerAlive})`;
-  // An outbound call Twilio has not connected yet is carried by no instance: its status callback
-  // ends it (any instance takes it). Only one Twilio forgot about for an hour is swept.
-  const awaitingTwilio = sql`(${calls.direction} = 'outbound' AND ${calls.providerStatus} IN ('queued', 'initiated', 'ringing') AND ${calls.startTime} > now() - interval '1 hour')`;
-  const rows = await db
-    .update(calls)
-    .set(closedOrphan)
-    .where(and(isNull(calls.endTime), orphaned, sql`NOT ${awaitingTwilio}`))
-    .returning({ id: calls.id });
-  await dropEntries(db, rows);
-  // Lapsed instances have nothing left to own; their rows would only grow the table.
-  await db.delete(instances).where(lte(instances.leaseExpiresAt, sql`now()`));
-  return rows.map((r) => r.id);
-}
-
-/** Calls recorded under `id` by an earlier process with the same INSTANCE_ID: nobody carries them now. */
-async function closeCallsLeftBy(db: Db, id: string): Promise<string[]> {
-  const rows = await db
-    .update(calls)
-    .set(closedOrphan)
-    .where(and(isNull(calls.endTime), eq(calls.instanceId, id)))
-    .returning({ id: calls.id });
-  await dropEntries(db, rows);
-  return rows.map((r) => r.id);
 }
 
 export interface LeaseLogger {
@@ -87,6 +37,8 @@ export interface InstanceLeaseOptions {
   id: string;
   leaseMs: number;
   logger: LeaseLogger;
+  /** This instance's load as of now, written with every heartbeat. */
+  load?: () => InstanceLoad;
   /** Other periodic upkeep run on the same tick (e.g. pruning expired shared counters). */
   upkeep?: () => Promise<unknown>;
   /**
@@ -101,6 +53,8 @@ export interface InstanceLeaseOptions {
 export class InstanceLease {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> = Promise.resolve();
+  private others: InstanceWithRoom[] = [];
+  private refreshing: Promise<void> | null = null;
   /** The calls `start` closed, for whoever follows them up once the app is ready (their analysis). */
   closedAtStart: string[] = [];
 
@@ -113,7 +67,7 @@ export class InstanceLease {
   async start(): Promise<void> {
     const { db, id, leaseMs, logger } = this.o;
     const leftOver = await closeCallsLeftBy(db, id);
-    await renewLease(db, id, leaseMs);
+    await renewLease(db, id, leaseMs, this.o.load?.());
     const orphaned = await closeOrphanedCalls(db, { includeUnowned: true });
     this.closedAtStart = [...leftOver, ...orphaned];
     const closed = this.closedAtStart.length;
@@ -128,7 +82,8 @@ export class InstanceLease {
   private async tick(): Promise<void> {
     const { db, id, leaseMs, logger, upkeep, onCallsClosed } = this.o;
     try {
-      await renewLease(db, id, leaseMs);
+      await renewLease(db, id, leaseMs, this.o.load?.());
+      await this.refreshOthers();
       const orphaned = await closeOrphanedCalls(db);
       if (orphaned.length > 0) {
         logger.warn({ calls: orphaned }, `Closed ${orphaned.length} call(s) of a server that stopped`);
@@ -140,13 +95,33 @@ export class InstanceLease {
     }
   }
 
+  /** Reads which other instances have room (one query at a time; callers may not wait for it). */
+  refreshOthers(): Promise<void> {
+    this.refreshing ??= instancesWithRoom(this.o.db, this.o.id)
+      .then((rows) => void (this.others = rows))
+      .catch((err: unknown) => this.o.logger.warn({ err }, "reading the other instances' room failed"))
+      .finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  /**
+   * The address of another instance with room, as last read, or null. Each answer counts one
+   * place taken there, so a burst of calls is spread rather than all sent to one instance.
+   */
+  placeElsewhere(): string | null {
+    const best = this.others.reduce<InstanceWithRoom | null>((a, b) => (b.room > (a?.room ?? 0) ? b : a), null);
+    if (!best) return null;
+    best.room -= 1;
+    return best.publicUrl;
+  }
+
   /** Stops the heartbeat and removes the lease row (call after this instance's calls are finalised). */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.ticking;
     try {
-      await this.o.db.delete(instances).where(eq(instances.id, this.o.id));
+      await releaseLease(this.o.db, this.o.id);
     } catch (err) {
       this.o.logger.error({ err }, "releasing the instance lease failed");
     }

@@ -15,12 +15,11 @@
  * Both URLs carry a signed single-use token (the summary, the call, the number): nothing in
  * them can be forged, and Twilio's signature is checked as for every webhook.
  */
-import { and, eq } from "drizzle-orm";
 import twilio from "twilio";
 import { HANDOFF_TEXTS } from "../../shared/calls.ts";
 import type { TransferDestination } from "../../shared/assistants.ts";
 import type { Db } from "../db/client.ts";
-import { calls } from "../db/schema.ts";
+import { replaceEndedReason } from "./inbound.repo.ts";
 import type { CounterStore } from "../shared-state/index.ts";
 import { createSignedTokens } from "../secrets/signed-tokens.ts";
 import type { CallTransfer } from "../voice/builtins.ts";
@@ -101,10 +100,7 @@ export function goodbyeTwiml(answered: boolean): string {
 
 /** The transferred record says what became of the transfer. Only that record: matched by its reason. */
 export async function noteTransferOutcome(db: Db, callSid: string, label: string, reason: string): Promise<void> {
-  await db
-    .update(calls)
-    .set({ endedReason: reason })
-    .where(and(eq(calls.providerCallSid, callSid), eq(calls.endedReason, HANDOFF_TEXTS.transferredTo(label))));
+  await replaceEndedReason(db, callSid, HANDOFF_TEXTS.transferredTo(label), reason);
 }
 
 export type { StreamTokens };

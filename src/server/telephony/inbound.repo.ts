@@ -79,6 +79,14 @@ export async function finishFromTwilio(
   return rows.length > 0;
 }
 
+/** The record of Twilio's call `callSid` whose ended reason is still `was` now says `reason` (a transfer's outcome). */
+export async function replaceEndedReason(db: Db, callSid: string, was: string, reason: string): Promise<void> {
+  await db
+    .update(calls)
+    .set({ endedReason: reason })
+    .where(and(eq(calls.providerCallSid, callSid), eq(calls.endedReason, was)));
+}
+
 /** What the price job needs of a phone call's record: whose it is, Twilio's CallSid, and whether it has its price. */
 export async function findCallForPricing(db: Db, id: string) {
   const [row] = await db

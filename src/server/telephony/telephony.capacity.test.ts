@@ -3,7 +3,7 @@ import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-
 import { createAssistant, requestTestSession, type Caller } from "../../../tests/fakes/realtime-app.ts";
 import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../tests/fakes/twilio-caller.ts";
-import { AT_CAPACITY_MESSAGE, PHONE_BUSY_MESSAGE } from "../../shared/calls.ts";
+import { AT_CAPACITY_MESSAGE, BUSY_MESSAGE_MAX_LENGTH, PHONE_BUSY_MESSAGE } from "../../shared/calls.ts";
 
 /**
  * MAX_CALLS on a real app: the voice webhook holds a place for each call it tells Twilio to
@@ -59,4 +59,44 @@ it("holds a place for every call told to stream, refuses politely beyond MAX_CAL
   expect(await health()).toMatchObject({ has_room: true });
   expect((await requestTestSession(app.app, owner, { assistantId })).statusCode).toBe(200);
   await second.hangUp();
+});
+
+const busyTwiml = (message: string) => `<?xml version="1.0" encoding="UTF-8"?><Response><Say>${message}</Say><Hangup/></Response>`;
+const settings = (method: "GET" | "PUT", payload?: { busy_message: string }) =>
+  app.app.inject({ method, url: "/api/settings/busy-message", headers: { cookie: owner.cookie }, ...(payload === undefined ? {} : { payload }) });
+
+it("says the account's own busy message beyond MAX_CALLS, and the default again once it is emptied", async () => {
+  await expect.poll(async () => (await health()).calls).toBe(0);
+  expect((await settings("GET")).json()).toEqual({ busy_message: PHONE_BUSY_MESSAGE });
+  const own = "Thanks for calling Ada & Co. Every line is taken, please call back soon.";
+  const saved = await settings("PUT", { busy_message: `  ${own} ` });
+  expect(saved.statusCode, saved.body).toBe(200);
+  expect(saved.json()).toEqual({ busy_message: own });
+  expect((await settings("GET")).json()).toEqual({ busy_message: own });
+
+  const first = await dial();
+  await first.openStream();
+  const second = await dial();
+  expect(second.stream()).not.toBeNull();
+  // A full instance answers before it waits on the database; the account's words are what callers hear.
+  await expect.poll(async () => (await dial()).twiml).toBe(busyTwiml("Thanks for calling Ada &amp; Co. Every line is taken, please call back soon."));
+
+  expect((await settings("PUT", { busy_message: "" })).json()).toEqual({ busy_message: PHONE_BUSY_MESSAGE });
+  expect((await dial()).twiml).toBe(busyTwiml(PHONE_BUSY_MESSAGE));
+  await first.hangUp();
+  await second.openStream();
+  await second.hangUp();
+  await expect.poll(async () => (await health()).calls).toBe(0);
+});
+
+it("refuses a busy message Twilio could not say, in the user's words, and keeps the saved one", async () => {
+  await settings("PUT", { busy_message: "Lines busy." });
+  const tooLong = await settings("PUT", { busy_message: "x".repeat(BUSY_MESSAGE_MAX_LENGTH + 1) });
+  expect(tooLong.statusCode).toBe(400);
+  expect(tooLong.body).toContain(`Busy message must be at most ${BUSY_MESSAGE_MAX_LENGTH} characters`);
+  const twoLines = await settings("PUT", { busy_message: "Busy.\nBye." });
+  expect(twoLines.statusCode).toBe(400);
+  expect(twoLines.body).toContain("Busy message must be one line of plain text");
+  expect((await settings("GET")).json()).toEqual({ busy_message: "Lines busy." });
+  await settings("PUT", { busy_message: "" });
 });

@@ -13,7 +13,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import twilio from "twilio";
 import type WebSocket from "ws";
-import { callTariffs, LIVE_CALL_TEXTS, PHONE_BUSY_MESSAGE, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
+import { callTariffs, LIVE_CALL_TEXTS, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
 import type { ModuleContext } from "../context.ts";
 import type { AssistantsService } from "../modules/assistants/assistants.service.ts";
 import type { CallsService } from "../modules/calls/calls.service.ts";
@@ -26,6 +26,7 @@ import { HANDOFF_TEXTS } from "../../shared/calls.ts";
 import { findCallBySid, findNumberByE164, findNumberById, finishFromTwilio } from "./inbound.repo.ts";
 import * as outboundRepo from "../modules/outbound/outbound.repo.ts";
 import { applyOutboundStatus, isMachine, outboundCallIdOf, voicemailTwiml } from "./outbound-calls.ts";
+import type { BusyMessages } from "./busy-messages.ts";
 import type { CallPricing } from "./call-price.ts";
 import type { StreamTokens } from "./stream-tokens.ts";
 import { publicUrlOf, publicWsUrlOf, validTwilioSignature } from "./twilio-signature.ts";
@@ -44,7 +45,7 @@ export const STREAM_REFUSALS = {
 
 export type WebhookAnswer = { status: 403 } | { status: 200; twiml: string } | { status: 204 };
 
-type Ctx = Pick<ModuleContext, "db" | "config" | "liveCalls" | "drain">;
+type Ctx = Pick<ModuleContext, "db" | "config" | "liveCalls" | "drain" | "instance">;
 
 export interface TelephonyDeps {
   ctx: Ctx;
@@ -57,6 +58,8 @@ export interface TelephonyDeps {
   assistants: AssistantsService;
   /** Asks Twilio for a completed call's price, later (call-price.ts). */
   pricing: CallPricing;
+  /** What the account's callers hear when every line is taken. */
+  busyMessages: BusyMessages;
 }
 
 function sayAndHangUp(message: string): string {
@@ -67,8 +70,25 @@ function sayAndHangUp(message: string): string {
 }
 
 const apology = () => sayAndHangUp(PHONE_UNAVAILABLE_MESSAGE);
-/** Every line of this instance is taken (MAX_CALLS): said at once, never a caller left to silence. */
-const BUSY_TWIML = sayAndHangUp(PHONE_BUSY_MESSAGE);
+
+/**
+ * Marks a voice request a full instance sent elsewhere: the instance it reaches answers it
+ * itself (streams it, or says the busy message), so a call is redirected once at most.
+ */
+export const BUSY_REDIRECT_PARAMETER = "busy_redirect";
+
+function withBusyRedirectMark(pathAndQuery: string): string {
+  const url = new URL(pathAndQuery, "http://x");
+  url.searchParams.set(BUSY_REDIRECT_PARAMETER, "1");
+  return `${url.pathname}${url.search}`;
+}
+
+/** Another instance has room: Twilio asks it the same question straight away (its own signature, its own URL). */
+function redirectTo(url: string): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.redirect({ method: "POST" }, url);
+  return response.toString();
+}
 
 /**
  * This instance is draining (SIGTERM): the caller waits a second while Twilio asks the public
@@ -81,13 +101,33 @@ function retryElsewhere(voiceUrl: string): string {
   return response.toString();
 }
 
-export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens, assistants, pricing }: TelephonyDeps) {
+export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens, assistants, pricing, busyMessages }: TelephonyDeps) {
   const { db, config } = ctx;
+  // Twilio reaches this instance at PUBLIC_URL, or at INSTANCE_URL when another instance sent it here.
+  const ownBases = [...new Set([config.publicUrl, config.instanceUrl ?? config.publicUrl])];
+  /** Streams go straight to this instance when it has an address of its own: the place is held here. */
+  const streamBase = config.instanceUrl ?? config.publicUrl;
 
-  async function signedBy(organizationId: string, signature: unknown, url: string, params: Record<string, string>): Promise<boolean> {
+  /** `pathAndQuery` as requested: Twilio signed it under one of this instance's addresses. */
+  async function signedBy(organizationId: string, signature: unknown, pathAndQuery: string, params: Record<string, string>, ws = false): Promise<boolean> {
     // Unreadable (sealed under another APP_SECRET) is as good as missing: nothing can be verified with it.
     const authToken = await credentials.readUsable(organizationId, "twilio_auth_token");
-    return authToken !== null && validTwilioSignature(authToken, signature, url, params);
+    if (authToken === null) return false;
+    return ownBases.some((base) => validTwilioSignature(authToken, signature, ws ? publicWsUrlOf(base, pathAndQuery) : publicUrlOf(base, pathAndQuery), params));
+  }
+
+  /**
+   * Every line of this instance is taken (MAX_CALLS). Another instance with room, as of the last
+   * heartbeats, gets the call (once); otherwise the caller hears the account's busy message and
+   * a hang-up. Nothing here waits on the database longer than the busy message's budget.
+   */
+  async function full(params: Record<string, string>, pathAndQuery: string, outbound: boolean): Promise<WebhookAnswer> {
+    void ctx.instance.refreshOthers();
+    const redirected = new URL(pathAndQuery, "http://x").searchParams.has(BUSY_REDIRECT_PARAMETER);
+    const elsewhere = redirected ? null : ctx.instance.placeElsewhere();
+    if (elsewhere) return { status: 200, twiml: redirectTo(`${elsewhere}${withBusyRedirectMark(pathAndQuery)}`) };
+    // Our number is `To` on an inbound call and `From` on one we dialled.
+    return { status: 200, twiml: sayAndHangUp(await busyMessages.forNumber(outbound ? params["From"] : params["To"])) };
   }
 
   async function restFor(organizationId: string) {
@@ -102,7 +142,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       const check = await handoffTokens.whisper.redeem(token);
       if (!check.ok) return { status: 403 };
       const number = await findNumberById(db, check.claims.numberId);
-      if (!number || !(await signedBy(number.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!number || !(await signedBy(number.organizationId, signature, pathAndQuery, params))) return { status: 403 };
       return { status: 200, twiml: whisperTwiml(check.claims.summary) };
     },
 
@@ -112,7 +152,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       if (!check.ok) return { status: 403 };
       const { label, ...call } = check.claims;
       const number = await findNumberById(db, call.numberId);
-      if (!number || !(await signedBy(number.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!number || !(await signedBy(number.organizationId, signature, pathAndQuery, params))) return { status: 403 };
       const status = params["DialCallStatus"];
       if (dialWasAnswered(status)) return { status: 200, twiml: goodbyeTwiml(true) };
       const canReturn = Boolean(number.assistantId) && number.status === "active" && !ctx.liveCalls.isClosing;
@@ -123,36 +163,36 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
 
     /** The voice webhook. `pathAndQuery` is the request's, so the signed URL is exactly the one called. */
     async voice(params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
-      // Full: answered before any database work, so the refusal is immediate however loaded the
-      // instance is (the message is the same for every number; nothing about them is revealed).
-      if (!ctx.liveCalls.hasRoom) return { status: 200, twiml: BUSY_TWIML };
       const outboundId = outboundCallIdOf(pathAndQuery);
+      // Full: answered before any other work, so the refusal is immediate however loaded the
+      // instance is (the busy message is what anyone calling the number hears; no signature needed).
+      if (!ctx.liveCalls.hasRoom) return full(params, pathAndQuery, outboundId !== null);
       if (outboundId) return this.outboundVoice(outboundId, params, signature, pathAndQuery);
       const number = params["To"] ? await findNumberByE164(db, params["To"]) : null;
       // No number, no owner, no token to check a signature with: there is nothing to protect,
       // and the caller deserves to hear why nobody answers.
       if (!number) return { status: 200, twiml: apology() };
-      if (!(await signedBy(number.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!(await signedBy(number.organizationId, signature, pathAndQuery, params))) return { status: 403 };
       if (!number.assistantId || number.status !== "active" || !params["CallSid"]) return { status: 200, twiml: apology() };
       if (ctx.drain.isDraining) return { status: 200, twiml: retryElsewhere(publicUrlOf(config.publicUrl, VOICE_PATH)) };
       // The place is held from here until the stream arrives: a call told to stream always has room.
-      if (!ctx.liveCalls.hold(params["CallSid"])) return { status: 200, twiml: BUSY_TWIML };
+      if (!ctx.liveCalls.hold(params["CallSid"])) return full(params, pathAndQuery, false);
       const token = tokens.issue({ numberId: number.id, callSid: params["CallSid"], from: params["From"] ?? "", to: number.phoneNumber, callId: "" });
       const response = new twilio.twiml.VoiceResponse();
-      response.connect().stream({ url: publicWsUrlOf(config.publicUrl, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
+      response.connect().stream({ url: publicWsUrlOf(streamBase, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
       return { status: 200, twiml: response.toString() };
     },
 
     /** An outbound call was answered: the same stream as an inbound call, its token naming the dialled record. */
     async outboundVoice(callId: string, params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
       const record = await outboundRepo.findOutbound(db, callId);
-      if (!record || !(await signedBy(record.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!record || !(await signedBy(record.organizationId, signature, pathAndQuery, params))) return { status: 403 };
       const callSid = params["CallSid"];
       if (!callSid || (record.providerCallSid && record.providerCallSid !== callSid) || record.ended || !record.phoneNumberId) return { status: 200, twiml: goodbyeTwiml(false) };
-      if (!ctx.liveCalls.hold(callSid)) return { status: 200, twiml: BUSY_TWIML };
+      if (!ctx.liveCalls.hold(callSid)) return full(params, pathAndQuery, true);
       const token = tokens.issue({ numberId: record.phoneNumberId, callSid, from: record.callerNumber ?? "", to: record.calledNumber ?? "", callId: record.id });
       const response = new twilio.twiml.VoiceResponse();
-      response.connect().stream({ url: publicWsUrlOf(config.publicUrl, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
+      response.connect().stream({ url: publicWsUrlOf(streamBase, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
       return { status: 200, twiml: response.toString() };
     },
 
@@ -160,7 +200,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
     async amd(params: Record<string, string>, signature: unknown, pathAndQuery: string): Promise<WebhookAnswer> {
       const callId = outboundCallIdOf(pathAndQuery);
       const record = callId ? await outboundRepo.findOutbound(db, callId) : null;
-      if (!record || !(await signedBy(record.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!record || !(await signedBy(record.organizationId, signature, pathAndQuery, params))) return { status: 403 };
       const answeredBy = params["AnsweredBy"] ?? "unknown";
       await outboundRepo.setAnsweredBy(db, record.id, answeredBy);
       const callSid = params["CallSid"] ?? record.providerCallSid;
@@ -180,7 +220,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       const outboundId = outboundCallIdOf(pathAndQuery);
       if (outboundId) {
         const record = await outboundRepo.findOutbound(db, outboundId);
-        if (!record || !(await signedBy(record.organizationId, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+        if (!record || !(await signedBy(record.organizationId, signature, pathAndQuery, params))) return { status: 403 };
         const final = await applyOutboundStatus(db, record, params);
         if (final === "completed") await pricing.request(record.id);
         // Answered: the stream's session closes the record; if it never did, Twilio's figures do.
@@ -190,7 +230,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       const record = callSid ? await findCallBySid(db, callSid) : null;
       const number = record?.phoneNumberId ? await findNumberById(db, record.phoneNumberId) : params["To"] ? await findNumberByE164(db, params["To"]) : null;
       const owner = record?.organizationId ?? number?.organizationId;
-      if (!owner || !(await signedBy(owner, signature, publicUrlOf(config.publicUrl, pathAndQuery), params))) return { status: 403 };
+      if (!owner || !(await signedBy(owner, signature, pathAndQuery, params))) return { status: 403 };
       if (!record || record.organizationId !== owner) return { status: 204 };
       // Twilio rates a completed call a while later: its price is fetched then (call-price.ts).
       if ((params["CallStatus"] ?? "completed") === "completed") await pricing.request(record.id);
@@ -222,7 +262,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         // An outbound call runs the assistant it was dialled with, whatever the number answers with.
         if (!number || (!number.assistantId && !check.claims.callId)) return refuse(STREAM_REFUSALS.unavailable);
         // Twilio signs the upgrade too; checked when present (a proxy may strip it).
-        if (upgradeSignature !== undefined && !(await signedBy(number.organizationId, upgradeSignature, publicWsUrlOf(config.publicUrl, MEDIA_PATH), {}))) {
+        if (upgradeSignature !== undefined && !(await signedBy(number.organizationId, upgradeSignature, MEDIA_PATH, {}, true))) {
           return refuse(STREAM_REFUSALS.badSignature);
         }
         const claims = check.claims;

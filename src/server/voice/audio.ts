@@ -19,6 +19,33 @@ export function bytesPerMs(format: CallAudioFormat): number {
   return format === "audio/pcm" ? (PCM_SAMPLE_RATE * 2) / 1000 : PCMU_SAMPLE_RATE / 1000;
 }
 
+/**
+ * Wire audio as it arrived: bytes, or the base64 text a JSON protocol carried it in. Phone audio
+ * stays base64 from Twilio's `payload` to the provider's `append`, and from the provider's
+ * `delta` to Twilio's `media`: decoded only where samples are needed (the recording, when it is
+ * written out; the live board, while someone listens).
+ */
+export type WireAudio = Uint8Array | string;
+
+/** Bytes the audio holds (for base64: from its length and padding, without decoding it). */
+export function wireByteLength(audio: WireAudio): number {
+  if (typeof audio !== "string") return audio.length;
+  const n = audio.length;
+  const padding = n > 0 && audio.charCodeAt(n - 1) === 61 ? (n > 1 && audio.charCodeAt(n - 2) === 61 ? 2 : 1) : 0;
+  return ((n * 3) >> 2) - padding;
+}
+
+export function wireBytes(audio: WireAudio): Uint8Array {
+  return typeof audio === "string" ? Buffer.from(audio, "base64") : audio;
+}
+
+export function wireBase64(audio: WireAudio): string {
+  return typeof audio === "string" ? audio : Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString("base64");
+}
+
+/** Base64 text only (what a `delta` or `payload` must be before it is passed on inside JSON unescaped). */
+export const BASE64_TEXT = /^[A-Za-z0-9+/]*={0,2}$/;
+
 /** Duration in ms of a wire-format buffer. */
 export function durationMsOf(format: CallAudioFormat, byteLength: number): number {
   return byteLength / bytesPerMs(format);
@@ -104,8 +131,9 @@ export function pcm16ToBytes(samples: Int16Array): Buffer {
   return out;
 }
 
-/** Wire bytes of either format as PCM16 samples (for the recording). */
-export function decodeToPcm16(format: CallAudioFormat, bytes: Uint8Array): Int16Array {
+/** Wire audio of either format as PCM16 samples (the live board's mix, a browser call's recording). */
+export function decodeToPcm16(format: CallAudioFormat, audio: WireAudio): Int16Array {
+  const bytes = wireBytes(audio);
   return format === "audio/pcm" ? pcm16FromBytes(bytes) : mulawToPcm16(bytes);
 }
 
@@ -158,6 +186,19 @@ export function writeWavChannel(wav: Buffer, channel: 0 | 1, startFrame: number,
     return;
   }
   for (let i = 0; i < count; i += 1) wav.writeInt16LE(samples[i]!, WAV_HEADER_BYTES + (startFrame + i) * 4 + channel * 2);
+}
+
+/** Like writeWavChannel, for µ-law bytes: decoded straight into the WAV (no sample array per frame). */
+export function writeWavChannelMulaw(wav: Buffer, channel: 0 | 1, startFrame: number, mulaw: Uint8Array): void {
+  const frames = (wav.length - WAV_HEADER_BYTES) >> 2;
+  const count = Math.max(0, Math.min(mulaw.length, frames - startFrame));
+  if (LITTLE_ENDIAN && (wav.byteOffset + WAV_HEADER_BYTES) % 2 === 0) {
+    const data = new Int16Array(wav.buffer, wav.byteOffset + WAV_HEADER_BYTES, frames * 2);
+    const base = startFrame * 2 + channel;
+    for (let i = 0; i < count; i += 1) data[base + i * 2] = MULAW_DECODE[mulaw[i]!]!;
+    return;
+  }
+  for (let i = 0; i < count; i += 1) wav.writeInt16LE(MULAW_DECODE[mulaw[i]!]!, WAV_HEADER_BYTES + (startFrame + i) * 4 + channel * 2);
 }
 
 /** A stereo WAV of both channels; the shorter one is padded with silence. */

@@ -312,10 +312,10 @@ export class CallSession {
       if (this.ending) return;
       const format = this.o.transport.audioFormat;
       // PCM16 frames must hold whole samples, or every later sample is misread.
-      const audio = format === "audio/pcm" && chunk.length % 2 === 1 ? chunk.subarray(0, chunk.length - 1) : chunk;
-      const samples = decodeToPcm16(format, audio);
-      this.recorder.addCaller(samples, this.elapsed());
-      this.supervision.callerAudio(samples);
+      const audio = typeof chunk !== "string" && format === "audio/pcm" && chunk.length % 2 === 1 ? chunk.subarray(0, chunk.length - 1) : chunk;
+      // Phone audio is recorded as the base64 text it came in, decoded when written out.
+      this.recorder.addCaller(typeof audio === "string" && format === "audio/pcmu" ? audio : decodeToPcm16(format, audio), this.elapsed());
+      if (this.supervision.hearsAudio) this.supervision.callerAudio(decodeToPcm16(format, audio));
       if (this.phase === "active") this.o.provider.appendAudio(audio);
       else this.earlyAudio.push(audio);
     },

@@ -4,26 +4,29 @@
  * starts talking at once is heard from the first frame. Appending before `session.updated`
  * would be decoded in the provider's default format.
  */
+import { wireByteLength, type WireAudio } from "./audio.ts";
+
 export class EarlyAudio {
-  private chunks: Uint8Array[] = [];
+  private chunks: WireAudio[] = [];
   private bytes = 0;
   /** Frames dropped because the buffer was full (the provider took too long). */
   dropped = 0;
 
   constructor(private readonly maxBytes: number) {}
 
-  push(chunk: Uint8Array): void {
-    if (this.bytes + chunk.length > this.maxBytes) {
+  push(chunk: WireAudio): void {
+    const bytes = wireByteLength(chunk);
+    if (this.bytes + bytes > this.maxBytes) {
       this.dropped += 1;
       return;
     }
-    // Copied: socket buffers may be slices of a pooled allocation reused afterwards.
-    this.chunks.push(Uint8Array.from(chunk));
-    this.bytes += chunk.length;
+    // Bytes are copied: socket buffers may be slices of a pooled allocation reused afterwards.
+    this.chunks.push(typeof chunk === "string" ? chunk : Uint8Array.from(chunk));
+    this.bytes += bytes;
   }
 
   /** Hands every kept chunk over, in order, and empties the buffer. */
-  drain(send: (chunk: Uint8Array) => void): void {
+  drain(send: (chunk: WireAudio) => void): void {
     const chunks = this.chunks;
     this.chunks = [];
     this.bytes = 0;

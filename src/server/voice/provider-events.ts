@@ -12,7 +12,7 @@
 import { LIVE_CALL_TEXTS, type CallState } from "../../shared/calls.ts";
 import { RESERVED_TOOL_NAMES, type BuiltIns } from "./builtins.ts";
 import type { CallAssistant } from "./call-session-types.ts";
-import { decodeToPcm16, durationMsOf } from "./audio.ts";
+import { decodeToPcm16, durationMsOf, wireByteLength } from "./audio.ts";
 import type { PlaybackLedger } from "./playback.ts";
 import type { RealtimeProvider, RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
 import { buildSessionConfig, type RealtimeServerEvent, type RealtimeSessionConfig } from "./providers/realtime-protocol.ts";
@@ -274,15 +274,17 @@ export class ProviderEvents {
     // (flushed) queue; nor does anything the assistant says while a supervisor has the call.
     if (!playback.accepts(itemId, responseId) || !this.call.supervision.assistantAnswers) return;
     const format = transport.audioFormat;
-    const audio = Buffer.from(base64, "base64");
+    // µ-law goes to Twilio as the provider's base64 (no decode, no re-encode); a browser's
+    // PCM is sent as bytes, decoded here once.
+    const phone = format === "audio/pcmu";
+    const audio = phone ? base64 : Buffer.from(base64, "base64");
     // Audio the transport refuses (backpressure) is neither recorded nor counted as sent; the
     // item is still known, so a barge-in truncates it at what was really sent.
     const sent = transport.sendAudio(itemId, audio);
-    playback.sent(itemId, sent ? durationMsOf(format, audio.length) : 0);
+    playback.sent(itemId, sent ? durationMsOf(format, wireByteLength(audio)) : 0);
     if (!sent) return;
-    const samples = decodeToPcm16(format, audio);
-    this.call.recorder.addAssistant(samples, this.call.elapsed(), itemId);
-    this.call.supervision.assistantAudio(samples);
+    this.call.recorder.addAssistant(phone ? base64 : decodeToPcm16(format, audio), this.call.elapsed(), itemId);
+    if (this.call.supervision.hearsAudio) this.call.supervision.assistantAudio(decodeToPcm16(format, audio));
   }
 
   /**

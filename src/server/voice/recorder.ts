@@ -16,8 +16,15 @@
  * part of the timeline as interleaved stereo PCM (the WAV's data) and forgets it; the session
  * streams that to storage (recording-stream.ts) and keeps only the last seconds, which a
  * barge-in may still cut. Cuts and late audio before the handed-over point are clamped to it.
+ *
+ * A phone call's audio is kept as the base64 µ-law text it travelled in and decoded only when
+ * its part of the timeline is written out (`take`), straight into the WAV: no sample array per
+ * 20 ms frame. A cut or a hand-over moves a segment's offset and length, never its data.
  */
-import { WAV_HEADER_BYTES, silentStereoWav, writeWavChannel } from "./audio.ts";
+import { WAV_HEADER_BYTES, silentStereoWav, wireByteLength, writeWavChannel, writeWavChannelMulaw } from "./audio.ts";
+
+/** PCM16 samples, or base64 µ-law text (one sample per byte) as a phone call carries it. */
+export type RecordedAudio = Int16Array | string;
 
 const CALLER_JITTER_MS = 250;
 /** Beyond this a WAV's 32-bit sizes would overflow at 24 kHz stereo; far beyond any real call. */
@@ -25,23 +32,30 @@ const MAX_RECORDING_MS = 6 * 60 * 60_000;
 
 interface Segment {
   start: number;
-  samples: Int16Array;
+  /** The segment is `length` samples of `audio` from sample `offset`. */
+  audio: RecordedAudio;
+  offset: number;
+  length: number;
   tag: string | undefined;
 }
+
+const sampleCount = (audio: RecordedAudio) => (typeof audio === "string" ? wireByteLength(audio) : audio.length);
 
 class Track {
   readonly segments: Segment[] = [];
   cursor = 0;
 
-  place(samples: Int16Array, start: number, tag?: string): void {
+  place(audio: RecordedAudio, length: number, start: number, tag?: string): void {
+    let offset = 0;
     if (start < this.floor) {
       // Arrived after its place on the timeline was written out: keep only the rest.
-      samples = samples.subarray(Math.min(samples.length, this.floor - start));
+      offset = Math.min(length, this.floor - start);
+      length -= offset;
       start = this.floor;
-      if (samples.length === 0) return;
+      if (length === 0) return;
     }
-    this.segments.push({ start, samples, tag });
-    this.cursor = start + samples.length;
+    this.segments.push({ start, audio, offset, length, tag });
+    this.cursor = start + length;
   }
 
   /** Drop every sample at or after `position` (never before what was handed over). */
@@ -53,7 +67,7 @@ class Track {
         this.segments.pop();
         continue;
       }
-      if (last.start + last.samples.length > at) last.samples = last.samples.subarray(0, at - last.start);
+      if (last.start + last.length > at) last.length = at - last.start;
       break;
     }
     this.cursor = Math.min(this.cursor, at);
@@ -61,7 +75,7 @@ class Track {
 
   get end(): number {
     const last = this.segments[this.segments.length - 1];
-    return last ? last.start + last.samples.length : this.floor;
+    return last ? last.start + last.length : this.floor;
   }
 
   /** Samples before this were handed over (take) and are gone. */
@@ -75,12 +89,13 @@ class Track {
     let drop = 0;
     for (const segment of this.segments) {
       if (segment.start >= position) break;
-      const taken = Math.min(segment.samples.length, position - segment.start);
+      const taken = Math.min(segment.length, position - segment.start);
       if (segment.tag !== undefined) this.takenOfTag.set(segment.tag, (this.takenOfTag.get(segment.tag) ?? 0) + taken);
-      if (taken === segment.samples.length) {
+      if (taken === segment.length) {
         drop += 1;
       } else {
-        segment.samples = segment.samples.subarray(taken);
+        segment.offset += taken;
+        segment.length -= taken;
         segment.start += taken;
         break;
       }
@@ -103,22 +118,24 @@ export class CallRecorder {
     return Math.max(0, Math.round((ms * this.sampleRate) / 1000));
   }
 
-  /** Caller audio that arrived `receivedAtMs` after the call started. */
-  addCaller(samples: Int16Array, receivedAtMs: number): void {
-    if (samples.length === 0) return;
-    const capturedAt = this.toSamples(receivedAtMs) - samples.length;
+  /** Caller audio that arrived `receivedAtMs` after the call started (kept as given: never changed afterwards). */
+  addCaller(audio: RecordedAudio, receivedAtMs: number): void {
+    const length = sampleCount(audio);
+    if (length === 0) return;
+    const capturedAt = this.toSamples(receivedAtMs) - length;
     const gap = capturedAt - this.caller.cursor;
     const start = gap > this.toSamples(CALLER_JITTER_MS) ? capturedAt : this.caller.cursor;
-    if (start + samples.length > this.maxSamples) return;
-    this.caller.place(samples, start);
+    if (start + length > this.maxSamples) return;
+    this.caller.place(audio, length, start);
   }
 
   /** Assistant audio of provider item `itemId`, sent to the caller `sentAtMs` after the start. */
-  addAssistant(samples: Int16Array, sentAtMs: number, itemId: string): void {
-    if (samples.length === 0) return;
+  addAssistant(audio: RecordedAudio, sentAtMs: number, itemId: string): void {
+    const length = sampleCount(audio);
+    if (length === 0) return;
     const start = Math.max(this.assistant.cursor, this.toSamples(sentAtMs));
-    if (start + samples.length > this.maxSamples) return;
-    this.assistant.place(samples, start, itemId);
+    if (start + length > this.maxSamples) return;
+    this.assistant.place(audio, length, start, itemId);
   }
 
   /**
@@ -133,11 +150,11 @@ export class CallRecorder {
     }
     for (const segment of this.assistant.segments) {
       if (segment.tag !== itemId) continue;
-      if (keep <= segment.samples.length) {
+      if (keep <= segment.length) {
         this.assistant.cutAt(segment.start + keep);
         return;
       }
-      keep -= segment.samples.length;
+      keep -= segment.length;
     }
     // The item played in full (or never reached the recorder): nothing to cut.
   }
@@ -190,7 +207,9 @@ export class CallRecorder {
     for (const [track, channel] of [[this.caller, 0], [this.assistant, 1]] as const) {
       for (const segment of track.segments) {
         if (segment.start >= to) break;
-        writeWavChannel(wav, channel, segment.start - from, segment.samples.subarray(0, to - segment.start));
+        const end = segment.offset + Math.min(segment.length, to - segment.start);
+        if (typeof segment.audio === "string") writeWavChannelMulaw(wav, channel, segment.start - from, Buffer.from(segment.audio, "base64").subarray(segment.offset, end));
+        else writeWavChannel(wav, channel, segment.start - from, segment.audio.subarray(segment.offset, end));
       }
     }
     return wav;

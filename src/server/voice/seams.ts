@@ -5,15 +5,18 @@
  */
 import type { ProviderCost } from "../../shared/call-records.ts";
 import type { CallLogs, ServerMessage, ToolUse, TranscriptEntry, UserEndReason } from "../../shared/calls.ts";
-import type { CallAudioFormat } from "./audio.ts";
+import type { CallAudioFormat, WireAudio } from "./audio.ts";
 import type { ToolDefinition } from "./tool-resolution.ts";
 
 // ---------------------------------------------------------------------------
 // Transport: the caller's side (browser socket, Twilio media stream)
 
 export interface TransportHandlers {
-  /** Caller audio in the transport's `audioFormat` (PCM16 LE 24 kHz, or µ-law 8 kHz bytes). */
-  audio(chunk: Uint8Array): void;
+  /**
+   * Caller audio in the transport's `audioFormat` (PCM16 LE 24 kHz bytes, or µ-law 8 kHz as the
+   * base64 text Twilio sent: passed on to the provider as it came).
+   */
+  audio(chunk: WireAudio): void;
   /** A typed message (browser only). */
   userText(text: string): void;
   /** The caller has heard `playedMs` of assistant item `itemId` (browser reports, Twilio marks). */
@@ -42,11 +45,12 @@ export interface Transport {
   /** Attach the session; called once, synchronously after construction of the session. */
   start(handlers: TransportHandlers): void;
   /**
-   * Assistant audio of provider item `itemId`, in `audioFormat`, to be played in order.
+   * Assistant audio of provider item `itemId`, in `audioFormat`, to be played in order (base64
+   * text as the provider sent it, or bytes; each transport takes either without copying when it can).
    * Returns false when the audio was not sent (socket closed or backed up): it is then neither
    * recorded nor counted as played-out audio of the item.
    */
-  sendAudio(itemId: string, audio: Uint8Array): boolean;
+  sendAudio(itemId: string, audio: WireAudio): boolean;
   /**
    * Barge-in: drop every queued, unplayed assistant sample (Twilio `clear`, the browser's
    * `clear`), then call `flushed` once the played figures reported so far are final for the

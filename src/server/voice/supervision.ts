@@ -1,73 +1,29 @@
 /**
  * The live board's hold on one call (docs/decisions/032-live-board.md). Owned by the
  * CallSession, which feeds it (transcript changes, audio taps) and carries out what it asks
- * (`SupervisedCall`); the board's sockets talk only to this object.
+ * (`SupervisedCall`); the board's sockets talk only to this object. Its jobs, one file each:
  *
- * - Summary for the board: who, what, since when, the last thing said, and the "stuck" rules
- *   (src/shared/live.ts STUCK_RULES). Summary changes are pushed at most every 250 ms per call.
- * - Watchers (one per supervisor socket): transcript changes as the test call socket sends
- *   them, control changes, `ended`.
- * - Audio: mixed only while someone listens or has taken over (ListenMixer); nothing is done
- *   per frame otherwise. The same frame buffer goes to every listener.
- * - Take-over: the assistant is silenced (barge-in, answers off); the controller's microphone
- *   goes to the caller, the caller to the controller. Hand back (or the controller leaving)
+ * - the summary for the board and the "stuck" rules, pushed at most every 250 ms per call
+ *   (supervision-summary.ts);
+ * - what supervisors hear: mixed only while someone listens or has taken over
+ *   (supervision-listening.ts over supervision-audio.ts);
+ * - the supervisors themselves, here: watchers get transcript changes as the test call socket
+ *   sends them, control changes and `ended`; their commands (listen, guide, end) and the
+ *   take-over — the assistant is silenced (barge-in, answers off), the controller's microphone
+ *   goes to the caller, the caller to the controller; hand back (or the controller leaving)
  *   turns answers on again with the supervisor's part as context.
  */
-import type { SupervisorAction, ToolUse, TranscriptEntry } from "../../shared/calls.ts";
-import {
-  LIVE_TEXTS,
-  STUCK_ASSISTANT_TURNS,
-  STUCK_SILENCE_MS,
-  type CallServerMessage,
-  type LiveCallSummary,
-  type StuckReason,
-  type SupervisorControl,
-  type SupervisorMessage,
-} from "../../shared/live.ts";
+import type { SupervisorAction } from "../../shared/calls.ts";
+import { LIVE_TEXTS, type CallServerMessage, type LiveCallSummary, type SupervisorControl, type SupervisorMessage } from "../../shared/live.ts";
 import { pcm16FromBytes } from "./audio.ts";
-import { ListenMixer, MIX_FRAME_MS, SpeechDetector } from "./supervision-audio.ts";
+import { SpeechDetector } from "./supervision-audio.ts";
+import { ListeningTaps } from "./supervision-listening.ts";
+import type { CallFacts, SupervisedCall, Watcher } from "./supervision-seams.ts";
+import { SummaryFacts, SummaryPace } from "./supervision-summary.ts";
 import type { TranscriptChange } from "./transcript.ts";
 
-/** Board updates of one call are sent at most this often (≤ 4 a second). */
-export const SUMMARY_INTERVAL_MS = 250;
-const LAST_SAID_MAX = 200;
-
-export interface CallFacts {
-  organizationId: string;
-  assistant: { id: string; name: string };
-  kind: "test" | "phone";
-  callerNumber: string | null;
-  calledNumber: string | null;
-  /** PCM16 sample rate of both audio directions. */
-  sampleRate: number;
-}
-
-/** What the session does on a supervisor's behalf (call-session.ts). */
-export interface SupervisedCall {
-  /** A system item for the assistant; false when it could not be sent. */
-  instruct(text: string): boolean;
-  /** Stop the assistant at once (as on barge-in) and stop it answering turns. */
-  silence(): void;
-  /** Answers on again; `context` goes to the assistant as a system item, then a response. */
-  resume(context: string): void;
-  /** The controller's voice (PCM16 at the call's rate) to the caller, and into the recording. */
-  speak(samples: Int16Array): void;
-  note(content: string, supervisor: { name: string; action: SupervisorAction }): void;
-  end(reason: string): void;
-  transcript(): Array<TranscriptEntry | null>;
-  toolsUsed(): ToolUse[];
-}
-
-/** One supervisor's socket on the call. */
-export interface Watcher {
-  readonly name: string;
-  send(message: CallServerMessage): void;
-  audio(frame: Buffer): void;
-  /** The call is over (`ended` was sent): close the socket. */
-  close(): void;
-  /** What this supervisor did, once it took effect (the audit log listens here). */
-  acted?(action: SupervisorAction): void;
-}
+export type { CallFacts, SupervisedCall, Watcher } from "./supervision-seams.ts";
+export { SUMMARY_INTERVAL_MS } from "./supervision-summary.ts";
 
 /** The board side (the LiveCalls registry): summaries of this call, and its end. */
 export interface SupervisionListener {
@@ -88,23 +44,19 @@ export class CallSupervision {
   private readonly watchers = new Map<Watcher, { listening: boolean }>();
   private readonly listeners = new Set<SupervisionListener>();
   private takeOver: TakeOver | null = null;
-  private lastSaid: LiveCallSummary["lastSaid"] = null;
-  private lastSaidIndex = -1;
-  /** Assistant entries since the caller last spoke. */
-  private readonly assistantRun = new Set<number>();
-  private toolError = false;
-  private lastSpokeAt = 0;
-  private lastSummaryAt = -Infinity;
-  private summaryTimer: NodeJS.Timeout | null = null;
-  private silenceTimer: NodeJS.Timeout | null = null;
-  private mixer: ListenMixer | null = null;
-  private ticker: NodeJS.Timeout | null = null;
+  private readonly said: SummaryFacts;
+  private readonly pace: SummaryPace;
+  private readonly taps: ListeningTaps;
 
   constructor(
     readonly facts: CallFacts,
     private readonly call: SupervisedCall,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.said = new SummaryFacts(now, () => this.summaryChanged());
+    this.pace = new SummaryPace(now, () => this.pushSummary());
+    this.taps = new ListeningTaps(facts.sampleRate, { watchers: () => this.watchers, controller: () => this.takeOver?.watcher });
+  }
 
   get organizationId(): string {
     return this.facts.organizationId;
@@ -113,6 +65,11 @@ export class CallSupervision {
   /** On the board once the call has a record. */
   get isLive(): boolean {
     return this.callId !== null && !this.ended;
+  }
+
+  /** Someone listens or has taken over: only then does the call's audio need decoding for the board. */
+  get hearsAudio(): boolean {
+    return this.taps.active;
   }
 
   /** False while a supervisor has taken over: the assistant must not answer. */
@@ -133,8 +90,8 @@ export class CallSupervision {
     if (this.ended) return;
     this.callId = callId;
     this.startedAt = startedAt;
-    this.spoke();
-    this.flushSummary();
+    this.said.spoke();
+    this.pace.flush();
   }
 
   transcriptChanged(change: TranscriptChange): void {
@@ -144,36 +101,31 @@ export class CallSupervision {
         change.kind === "set" ? { type: "transcript", index: change.index, entry: change.entry } : { type: "transcript_delta", index: change.index, text: change.text };
       for (const watcher of this.watchers.keys()) watcher.send(message);
     }
-    if (this.observe(change)) this.summaryChanged();
+    if (this.said.observe(change)) this.summaryChanged();
   }
 
   /** Caller audio (PCM16), as received. */
   callerAudio(samples: Int16Array): void {
-    if (!this.mixer) return;
-    const frames = this.mixer.caller(samples);
-    const controller = this.takeOver?.watcher;
-    for (const [watcher, state] of this.watchers) {
-      if (watcher === controller) watcher.audio(frames.caller);
-      else if (state.listening) watcher.audio(frames.mixed);
-    }
+    this.taps.caller(samples);
   }
 
   /** Assistant audio (PCM16) the caller was sent. */
   assistantAudio(samples: Int16Array): void {
-    this.mixer?.heard(samples);
+    this.taps.heard(samples);
   }
 
   /** Barge-in: the caller's queue was flushed. */
   playbackCleared(): void {
-    this.mixer?.clear();
+    this.taps.cleared();
   }
 
   /** The call ended: watchers get `ended`, the board drops it. */
   end(reason: string): void {
     if (this.ended) return;
     this.ended = true;
-    for (const timer of [this.summaryTimer, this.silenceTimer, this.ticker]) if (timer) clearTimeout(timer);
-    this.mixer = null;
+    this.said.stop();
+    this.pace.stop();
+    this.taps.stop();
     const callId = this.callId;
     for (const watcher of this.watchers.keys()) {
       if (callId) watcher.send({ type: "ended", callId, reason });
@@ -196,94 +148,19 @@ export class CallSupervision {
       callerNumber,
       calledNumber,
       startedAt: new Date(this.startedAt).toISOString(),
-      lastSaid: this.lastSaid,
-      stuck: this.stuck(),
+      lastSaid: this.said.lastSaid,
+      stuck: this.said.stuck(),
       takenOverBy: this.takeOver?.watcher.name ?? null,
       watchers: this.watchers.size,
     };
   }
 
-  private stuck(): StuckReason[] {
-    const reasons: StuckReason[] = [];
-    if (this.assistantRun.size >= STUCK_ASSISTANT_TURNS) reasons.push("assistantTurns");
-    if (this.toolError) reasons.push("toolError");
-    if (this.now() - this.lastSpokeAt >= STUCK_SILENCE_MS) reasons.push("silence");
-    return reasons;
-  }
-
-  /** Updates the facts a transcript change touches; true when the summary may have changed. */
-  private observe(change: TranscriptChange): boolean {
-    if (change.kind === "append") {
-      if (change.index === this.lastSaidIndex && this.lastSaid) this.said(this.lastSaid.speaker, this.lastSaid.text + change.text, change.index);
-      this.spoke();
-      return true;
-    }
-    const { index, entry } = change;
-    switch (entry.type) {
-      case "user":
-        this.assistantRun.clear();
-        if (index >= this.lastSaidIndex) this.said("caller", entry.content, index);
-        this.spoke();
-        return true;
-      case "assistant":
-        this.assistantRun.add(index);
-        if (index >= this.lastSaidIndex) this.said("assistant", entry.content, index);
-        this.spoke();
-        return true;
-      case "tool-response":
-        // The latest tool result decides: a later success clears the badge.
-        this.toolError = entry.isError === true;
-        return true;
-      case "system":
-        if (entry.supervisor?.action !== "spoke") return false;
-        this.said("supervisor", entry.content, index);
-        this.spoke();
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  private said(speaker: "caller" | "assistant" | "supervisor", text: string, index: number): void {
-    const trimmed = text.length > LAST_SAID_MAX ? `…${text.slice(text.length - LAST_SAID_MAX + 1)}` : text;
-    this.lastSaid = { speaker, text: trimmed };
-    this.lastSaidIndex = index;
-  }
-
-  /** Somebody spoke: the silence rule counts from now (a timer raises it when nobody speaks again). */
-  private spoke(): void {
-    this.lastSpokeAt = this.now();
-    if (this.silenceTimer) return;
-    const check = () => {
-      this.silenceTimer = null;
-      if (this.ended) return;
-      const left = this.lastSpokeAt + STUCK_SILENCE_MS - this.now();
-      if (left > 0) {
-        this.silenceTimer = setTimeout(check, left).unref();
-        return;
-      }
-      this.summaryChanged();
-    };
-    this.silenceTimer = setTimeout(check, STUCK_SILENCE_MS).unref();
-  }
-
-  /** At most one summary per SUMMARY_INTERVAL_MS; the last change always goes out. */
   private summaryChanged(): void {
-    if (!this.isLive || this.summaryTimer) return;
-    const wait = this.lastSummaryAt + SUMMARY_INTERVAL_MS - this.now();
-    if (wait <= 0) {
-      this.flushSummary();
-      return;
-    }
-    this.summaryTimer = setTimeout(() => {
-      this.summaryTimer = null;
-      this.flushSummary();
-    }, wait).unref();
+    if (this.isLive) this.pace.changed();
   }
 
-  private flushSummary(): void {
+  private pushSummary(): void {
     if (!this.isLive) return;
-    this.lastSummaryAt = this.now();
     const call = this.summary();
     for (const watcher of this.watchers.keys()) watcher.send({ type: "call_updated", call });
     for (const listener of this.listeners) listener.changed(this, call);
@@ -380,7 +257,7 @@ export class CallSupervision {
     if (samples.length === 0) return;
     takeOver.detector.push(samples);
     this.call.speak(samples);
-    this.mixer?.heard(samples);
+    this.taps.heard(samples);
   }
 
   private handBack(watcher: Watcher): void {
@@ -417,26 +294,8 @@ export class CallSupervision {
     for (const watcher of this.watchers.keys()) if (watcher !== except) watcher.send({ type: "control", control: this.control(watcher) });
   }
 
-  /** The mixer runs only while someone listens or has taken over: a call nobody hears costs nothing extra. */
   private updateAudio(): void {
-    const needed = this.takeOver !== null || [...this.watchers.values()].some((state) => state.listening);
-    if (needed && !this.mixer && !this.ended) {
-      this.mixer = new ListenMixer(this.facts.sampleRate);
-      this.ticker = setInterval(() => this.tick(), MIX_FRAME_MS).unref();
-    } else if (!needed && this.mixer) {
-      this.mixer = null;
-      if (this.ticker) clearInterval(this.ticker);
-      this.ticker = null;
-    }
-  }
-
-  private tick(): void {
-    const frames = this.mixer?.idle();
-    if (!frames?.length) return;
-    const controller = this.takeOver?.watcher;
-    for (const [watcher, state] of this.watchers) {
-      if (!state.listening || watcher === controller) continue;
-      for (const frame of frames) watcher.audio(frame);
-    }
+    if (this.ended) return;
+    this.taps.update(this.takeOver !== null || [...this.watchers.values()].some((state) => state.listening));
   }
 }

@@ -46,5 +46,6 @@ export const queryKeys = {
   campaignContacts: (id: string) => ["campaigns", id, "contacts"] as const,
   /** Settings → Calls (the outbound limit) and the do-not-call list. */
   callSettings: ["settings", "calls"],
+  busyMessage: ["settings", "busy-message"],
   doNotCall: ["do-not-call"],
 } as const;

@@ -106,6 +106,7 @@ export const AUDITED_ROUTES: Readonly<Record<string, AuditRule>> = {
   "POST /api/webhooks/:id/rotate": { action: "webhook.secret_rotated", target: "webhook", id: param("id"), name: answer("url") },
   "PUT /api/settings/retention": { action: "retention.changed", target: "settings", id: () => "retention", details: only("recordings_days", "calls_days") },
   "PUT /api/settings/calls": { action: "call_settings.changed", target: "settings", id: () => "calls", details: (s) => ({ ...s.body }) },
+  "PUT /api/settings/busy-message": { action: "call_settings.changed", target: "settings", id: () => "calls", details: (s) => ({ ...s.body }) },
 
   // Calls and recordings
   "GET /api/calls/:id/recording": { action: "recording.played", target: "call", id: param("id") },

@@ -1,10 +1,8 @@
-import { and, isNull, ne, sql } from "drizzle-orm";
 import { isMaskedValue, secretHint, type ToolHeaders } from "../../../shared/tools.ts";
 import type { Db } from "../../db/client.ts";
-import { tools } from "../../db/schema.ts";
 import { AppError } from "../../errors.ts";
 import type { SecretBox } from "../../secrets/crypto.ts";
-import type { ToolRow } from "./tools.repo.ts";
+import { listToolsWithClearHeaders, sealStoredHeaders, type ToolRow } from "./tools.repo.ts";
 
 /**
  * A tool's secrets at rest: the API key and the header values are sealed with the SecretBox;
@@ -82,15 +80,7 @@ export function openApiKey(secrets: SecretBox, row: Pick<ToolRow, "apiKeyEncrypt
  * many tools were updated. Idempotent: only rows with clear values and no sealed copy are touched.
  */
 export async function sealLegacyToolHeaders(db: Db, secrets: SecretBox): Promise<number> {
-  const rows = await db
-    .select({ id: tools.id, httpHeaders: tools.httpHeaders })
-    .from(tools)
-    .where(and(isNull(tools.httpHeadersEncrypted), ne(tools.httpHeaders, sql`'{}'::jsonb`)));
-  for (const row of rows) {
-    await db
-      .update(tools)
-      .set({ ...sealHeaders(secrets, row.httpHeaders), updatedAt: sql`${tools.updatedAt}` })
-      .where(and(sql`${tools.id} = ${row.id}`, isNull(tools.httpHeadersEncrypted)));
-  }
+  const rows = await listToolsWithClearHeaders(db);
+  for (const row of rows) await sealStoredHeaders(db, row.id, sealHeaders(secrets, row.httpHeaders));
   return rows.length;
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { assistants, tools } from "../../db/schema.ts";
 
@@ -74,4 +74,22 @@ export async function deleteTool(db: Db, organizationId: string, id: string): Pr
       .where(and(eq(assistants.organizationId, organizationId), sql`${assistants.toolIds} @> ${JSON.stringify([id])}::jsonb`));
     return true;
   });
+}
+
+// At start, across organisations (tool-secrets.ts sealLegacyToolHeaders): rows stored before
+// header encryption, with clear header values and no sealed copy.
+
+export function listToolsWithClearHeaders(db: Db): Promise<Array<Pick<ToolRow, "id" | "httpHeaders">>> {
+  return db
+    .select({ id: tools.id, httpHeaders: tools.httpHeaders })
+    .from(tools)
+    .where(and(isNull(tools.httpHeadersEncrypted), ne(tools.httpHeaders, sql`'{}'::jsonb`)));
+}
+
+/** Stores a row's sealed headers unless another start did already; its updated time stays. */
+export async function sealStoredHeaders(db: Db, id: string, sealed: Pick<ToolRow, "httpHeaders" | "httpHeadersEncrypted">): Promise<void> {
+  await db
+    .update(tools)
+    .set({ ...sealed, updatedAt: sql`${tools.updatedAt}` })
+    .where(and(eq(tools.id, id), isNull(tools.httpHeadersEncrypted)));
 }

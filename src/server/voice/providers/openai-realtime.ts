@@ -9,6 +9,7 @@
  */
 import WebSocket from "ws";
 import type { IncomingMessage } from "node:http";
+import { wireBase64, type WireAudio } from "../audio.ts";
 import {
   parseServerEvent,
   type ConversationItem,
@@ -34,7 +35,8 @@ export interface RealtimeProvider {
   readonly isOpen: boolean;
   /** Each send returns false when the socket is not open (nothing was sent). */
   updateSession(session: RealtimeSessionConfig | RealtimeSessionUpdate): boolean;
-  appendAudio(audio: Uint8Array): boolean;
+  /** Caller audio in the session's input format; base64 text is sent as it is. */
+  appendAudio(audio: WireAudio): boolean;
   createItem(item: ConversationItem): boolean;
   createResponse(response?: ResponseOptions): boolean;
   cancelResponse(): boolean;
@@ -215,14 +217,14 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     return this.send({ type: "session.update", session });
   }
 
-  appendAudio(audio: Uint8Array): boolean {
+  appendAudio(audio: WireAudio): boolean {
     if (audio.length === 0) return true;
     if (this.bufferedAmount > MAX_BUFFERED_AUDIO_BYTES) {
       this.droppedAudioFrames += 1;
       if (this.droppedAudioFrames === 1) this.options.logger?.warn?.({ bufferedAmount: this.bufferedAmount }, "provider socket backed up: dropping caller audio");
       return false;
     }
-    return this.send({ type: "input_audio_buffer.append", audio: Buffer.from(audio.buffer, audio.byteOffset, audio.length).toString("base64") });
+    return this.send({ type: "input_audio_buffer.append", audio: wireBase64(audio) });
   }
 
   createItem(item: ConversationItem): boolean {

@@ -4,7 +4,7 @@
  * The beta shape (`modalities`, `pcm16`, `temperature`, OpenAI-Beta header) is never used.
  */
 import { z } from "zod";
-import type { CallAudioFormat } from "../audio.ts";
+import { BASE64_TEXT, type CallAudioFormat } from "../audio.ts";
 import type { ProviderFunctionTool } from "../tool-resolution.ts";
 
 // ---------------------------------------------------------------------------
@@ -249,14 +249,16 @@ export type ParsedServerEvent =
 /**
  * The one event of every 20–100 ms of a call, checked by hand (the same rule as its schema
  * above, extra fields kept): schema validation of each audio delta was a measurable share of a
- * phone call's CPU.
+ * phone call's CPU. The delta must be base64 text: a phone call passes it into Twilio's JSON
+ * as it is.
  */
 function audioDelta(json: Record<string, unknown>): ParsedServerEvent {
   const { response_id, item_id, delta } = json;
-  if (typeof response_id === "string" && typeof item_id === "string" && typeof delta === "string") {
+  if (typeof response_id === "string" && typeof item_id === "string" && typeof delta === "string" && BASE64_TEXT.test(delta)) {
     return { kind: "event", event: json as Extract<RealtimeServerEvent, { type: "response.output_audio.delta" }> };
   }
   const missing = [typeof response_id === "string" ? null : "response_id", typeof item_id === "string" ? null : "item_id", typeof delta === "string" ? null : "delta"].filter(Boolean);
+  if (missing.length === 0) return { kind: "invalid", reason: "response.output_audio.delta: delta is not base64" };
   return { kind: "invalid", reason: `response.output_audio.delta: ${missing.map((m) => `${m} expected string`).join("; ")}` };
 }
 

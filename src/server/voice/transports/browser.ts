@@ -8,6 +8,7 @@
  * playing, or an old client).
  */
 import type WebSocket from "ws";
+import { wireBytes, type WireAudio } from "../audio.ts";
 import type { FrameMetrics, Transport, TransportHandlers } from "../seams.ts";
 import type { ServerMessage } from "../../../shared/calls.ts";
 import { decodeBrowserFrame, encodeServerMessage, INVALID_MESSAGE } from "./browser-codec.ts";
@@ -94,13 +95,13 @@ export class BrowserTransport implements Transport {
     waiter.done();
   }
 
-  sendAudio(itemId: string, audio: Uint8Array): boolean {
+  sendAudio(itemId: string, audio: WireAudio): boolean {
     if (audio.length === 0 || !this.link.canSend) return false;
     if (itemId !== this.currentItemId) {
       this.currentItemId = itemId;
       this.send({ type: "audio_start", itemId });
     }
-    return this.link.send(audio, true);
+    return this.link.send(wireBytes(audio), true);
   }
 
   clearPlayback(flushed: () => void): void {

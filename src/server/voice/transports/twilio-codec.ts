@@ -1,9 +1,11 @@
 /**
  * Twilio Media Streams wire messages (protocols §3.4–3.5): parsed once at the
  * edge with zod, built here for the way back. Always JSON text frames (a binary frame is
- * Twilio error 31950). Audio is base64 µ-law 8 kHz, passed through untouched.
+ * Twilio error 31950). Audio is base64 µ-law 8 kHz, passed through untouched: the caller's
+ * `payload` text goes to the provider as it is, the provider's base64 into `media` as it is.
  */
 import { z } from "zod";
+import { wireBase64, type WireAudio } from "../audio.ts";
 
 const startSchema = z.looseObject({
   streamSid: z.string().min(1),
@@ -48,14 +50,12 @@ export function decodeTwilioFrame(data: Buffer | string): TwilioInbound | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** The media frame's payload as µ-law bytes. */
-export function mediaBytes(payload: string): Buffer {
-  return Buffer.from(payload, "base64");
-}
-
-export function encodeMedia(streamSid: string, audio: Uint8Array): string {
-  const payload = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString("base64");
-  return `{"event":"media","streamSid":${JSON.stringify(streamSid)},"media":{"payload":"${payload}"}}`;
+/**
+ * `audio` as base64 goes into the JSON unescaped: text from the provider is checked to be
+ * base64 where it is parsed (realtime-protocol.ts), bytes are encoded here.
+ */
+export function encodeMedia(streamSid: string, audio: WireAudio): string {
+  return `{"event":"media","streamSid":${JSON.stringify(streamSid)},"media":{"payload":"${wireBase64(audio)}"}}`;
 }
 
 export function encodeMark(streamSid: string, name: string): string {

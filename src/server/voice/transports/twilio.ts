@@ -13,9 +13,9 @@
  */
 import type WebSocket from "ws";
 import { PHONE_END_REASONS } from "../../../shared/calls.ts";
-import { PCMU_SAMPLE_RATE } from "../audio.ts";
+import { PCMU_SAMPLE_RATE, wireByteLength, type WireAudio } from "../audio.ts";
 import type { CallerLeft, FrameMetrics, Transport, TransportHandlers } from "../seams.ts";
-import { decodeTwilioFrame, encodeClear, encodeMark, encodeMedia, mediaBytes, type TwilioStart } from "./twilio-codec.ts";
+import { decodeTwilioFrame, encodeClear, encodeMark, encodeMedia, type TwilioStart } from "./twilio-codec.ts";
 import { SocketLink } from "./socket-link.ts";
 
 const BYTES_PER_MS = PCMU_SAMPLE_RATE / 1000;
@@ -41,7 +41,7 @@ export class TwilioTransport implements Transport {
   private readonly link: SocketLink;
   private handlers: TransportHandlers | null = null;
   private streamSid: string | null = null;
-  private readonly early: Buffer[] = [];
+  private readonly early: string[] = [];
   private earlyBytes = 0;
   private left: CallerLeft | null = null;
   private released = false;
@@ -90,14 +90,17 @@ export class TwilioTransport implements Transport {
       case "media": {
         // Only the caller's track carries audio for us (inbound is all a <Connect> stream sends).
         if (message.media.track !== undefined && message.media.track !== "inbound") return;
-        const audio = mediaBytes(message.media.payload);
+        // The base64 text as it came: the provider takes it as it is (no decode, no copy).
+        const audio = message.media.payload;
         if (audio.length === 0) return;
         if (this.handlers) {
           this.handlers.audio(audio);
           this.metrics?.uplink(performance.now() - startedAt);
-        } else if (this.earlyBytes + audio.length <= this.maxEarlyAudioBytes) {
+        } else {
+          const bytes = wireByteLength(audio);
+          if (this.earlyBytes + bytes > this.maxEarlyAudioBytes) return;
           this.early.push(audio);
-          this.earlyBytes += audio.length;
+          this.earlyBytes += bytes;
         }
         return;
       }
@@ -136,10 +139,10 @@ export class TwilioTransport implements Transport {
     handlers?.disconnect(left);
   }
 
-  sendAudio(itemId: string, audio: Uint8Array): boolean {
+  sendAudio(itemId: string, audio: WireAudio): boolean {
     const streamSid = this.streamSid;
     if (!streamSid || audio.length === 0 || !this.link.canSend) return false;
-    const bytes = (this.sentBytes.get(itemId) ?? 0) + audio.length;
+    const bytes = (this.sentBytes.get(itemId) ?? 0) + wireByteLength(audio);
     this.sentBytes.set(itemId, bytes);
     this.markSeq += 1;
     const name = `${this.generation}.${this.markSeq}`;

@@ -6,10 +6,15 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
+import { BUSY_MESSAGE_MAX_LENGTH, BUSY_MESSAGE_TEXTS as B, busyMessageSettingsSchema, type BusyMessageSettings } from "@shared/calls";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
-/** Settings → Calls: the organisation's limit of outbound calls at once (admins; GET/PUT /api/settings/calls). */
+/**
+ * Settings → Calls: the organisation's limit of outbound calls at once (admins; GET/PUT
+ * /api/settings/calls) and what its phone callers hear when every line is taken
+ * (GET/PUT /api/settings/busy-message).
+ */
 export function CallSettingsCard() {
   const client = useQueryClient();
   const current = useQuery({ queryKey: queryKeys.callSettings, queryFn: () => api<CallSettings>("/api/settings/calls") });
@@ -64,6 +69,51 @@ export function CallSettingsCard() {
           </Button>
         </CardFooter>
       </form>
+      <BusyMessageForm />
     </Card>
+  );
+}
+
+function BusyMessageForm() {
+  const client = useQueryClient();
+  const current = useQuery({ queryKey: queryKeys.busyMessage, queryFn: () => api<BusyMessageSettings>("/api/settings/busy-message") });
+  const save = useMutation({
+    mutationFn: (body: BusyMessageSettings) => api<BusyMessageSettings>("/api/settings/busy-message", { method: "PUT", body }),
+    onSuccess: (saved) => client.setQueryData(queryKeys.busyMessage, saved),
+  });
+  const [value, setValue] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (value === null && current.data) setValue(current.data.busy_message);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    const parsed = busyMessageSettingsSchema.safeParse({ busy_message: value ?? "" });
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? B.saveFailed);
+      return;
+    }
+    setError(null);
+    try {
+      const saved = await save.mutateAsync(parsed.data);
+      setValue(saved.busy_message);
+      toast.success(B.saved);
+    } catch (err) {
+      toast.error(B.saveFailed, { description: err instanceof Error ? err.message : undefined });
+    }
+  };
+
+  return (
+    <form onSubmit={(e) => void submit(e)} noValidate className="mt-6">
+      <CardContent>
+        <FormField label={B.label} description={B.hint} error={error ?? undefined}>
+          <Input maxLength={BUSY_MESSAGE_MAX_LENGTH} value={value ?? ""} disabled={value === null} onChange={(e) => setValue(e.target.value)} />
+        </FormField>
+      </CardContent>
+      <CardFooter className="mt-6 flex justify-end">
+        <Button type="submit" disabled={value === null || save.isPending}>
+          {save.isPending ? "Saving..." : B.save}
+        </Button>
+      </CardFooter>
+    </form>
   );
 }

@@ -1,0 +1,21 @@
+import { expect, expectToast, test } from "./fixtures.ts";
+import { PHONE_BUSY_MESSAGE } from "../src/shared/calls.ts";
+
+/** Settings → Calls: the message phone callers hear when every line is taken. */
+test("Settings: the busy message is saved, and emptying it puts back the default", async ({ page, user: _user }) => {
+  await page.goto("/settings");
+  const calls = page.locator("[data-slot=card]").filter({ has: page.getByText("Calls", { exact: true }) });
+  const message = calls.getByLabel("Message when all lines are busy");
+  await expect(message).toHaveValue(PHONE_BUSY_MESSAGE);
+
+  await message.fill("Our team is on other calls. Please ring again soon.");
+  await calls.getByRole("button", { name: "Save message" }).click();
+  await expectToast(page, "Busy message saved");
+  expect(await (await page.request.get("/api/settings/busy-message")).json()).toEqual({ busy_message: "Our team is on other calls. Please ring again soon." });
+
+  await message.fill("");
+  await calls.getByRole("button", { name: "Save message" }).click();
+  await expect(message).toHaveValue(PHONE_BUSY_MESSAGE);
+  await page.reload();
+  await expect(message).toHaveValue(PHONE_BUSY_MESSAGE);
+});
