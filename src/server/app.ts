@@ -26,6 +26,7 @@ import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
 import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
 import { callsRoutes } from "./modules/calls/calls.routes.ts";
 import { analysisRoutes } from "./modules/analysis/analysis.routes.ts";
+import { replayRoutes } from "./modules/replay/replay.routes.ts";
 import { callsHistoryRoutes } from "./modules/calls/calls-history.routes.ts";
 import { LiveCalls } from "./modules/calls/live-calls.ts";
 import { liveRoutes } from "./modules/live/live.routes.ts";
@@ -223,6 +224,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(campaignsRoutes, { service: services.campaigns });
     await scope.register(callsHistoryRoutes);
     await scope.register(analysisRoutes, { service: services.analysis });
+    await scope.register(replayRoutes, { service: services.replay });
     await scope.register(liveRoutes, { onSupervisorAction: services.auditing.liveAction });
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);

@@ -12,6 +12,7 @@ import { createCallTokens } from "./modules/calls/call-tokens.ts";
 import { createCallsService } from "./modules/calls/calls.service.ts";
 import { createCredentialsService } from "./modules/credentials/credentials.service.ts";
 import { createDemoRequestsService } from "./modules/demo-requests/demo-requests.service.ts";
+import { createReplayService } from "./modules/replay/replay.service.ts";
 import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { createCampaignsService } from "./modules/campaigns/campaigns.service.ts";
 import { createDoNotCallService } from "./modules/do-not-call/do-not-call.service.ts";
@@ -116,7 +117,9 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     liveAction: recordLiveAction(audit),
   };
   const gettingStarted = createGettingStartedService({ db });
-  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, telephony, tools, versions, webhooks };
+  // Replays run the draft as calls load it (calls.loadCall), on the text model, never the tools.
+  const replay = createReplayService({ db, openaiBaseUrl: config.openaiBaseUrl, calls, requestTimeoutMs: config.analysis.requestTimeoutMs });
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, replay, telephony, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -59,6 +59,39 @@ export interface BuiltInResult {
 
 const MAX_SUMMARY = 500;
 
+/** The built-ins offered for these settings (a call's session.update, a replay's request). */
+export function builtInTools(settings: HandoffSettings): ProviderFunctionTool[] {
+  const tools: ProviderFunctionTool[] = [];
+  if (settings.allowEndCall) {
+    tools.push({
+      type: "function",
+      name: BUILT_IN_NAMES.endCall,
+      description:
+        "Hang up the call. Use it only when the conversation is over: first say goodbye to the caller in the same turn, then call this.",
+      parameters: { type: "object", properties: { reason: { type: "string", description: "Why the call ends, in a few words." } } },
+    });
+  }
+  const destinations = settings.transferDestinations;
+  if (destinations.length > 0) {
+    const when = destinations.map((d) => `- "${d.label}": ${d.when_to_use}`).join("\n");
+    tools.push({
+      type: "function",
+      name: BUILT_IN_NAMES.transferCall,
+      description:
+        `Transfer the caller to a person. First tell the caller you are transferring them, then call this. Destinations:\n${when}`,
+      parameters: {
+        type: "object",
+        properties: {
+          destination: { type: "string", enum: destinations.map((d) => d.label), description: "The label of the destination." },
+          summary: { type: "string", description: "One sentence for the person who answers: who is calling and what they need." },
+        },
+        required: ["destination", "summary"],
+      },
+    });
+  }
+  return tools;
+}
+
 export class BuiltIns {
   private finishingNow = false;
   private transferringTo: string | null = null;
@@ -84,36 +117,7 @@ export class BuiltIns {
 
   /** The built-ins offered in session.update for these settings. */
   providerTools(): ProviderFunctionTool[] {
-    const { settings } = this.deps;
-    const tools: ProviderFunctionTool[] = [];
-    if (settings.allowEndCall) {
-      tools.push({
-        type: "function",
-        name: BUILT_IN_NAMES.endCall,
-        description:
-          "Hang up the call. Use it only when the conversation is over: first say goodbye to the caller in the same turn, then call this.",
-        parameters: { type: "object", properties: { reason: { type: "string", description: "Why the call ends, in a few words." } } },
-      });
-    }
-    const destinations = settings.transferDestinations;
-    if (destinations.length > 0) {
-      const when = destinations.map((d) => `- "${d.label}": ${d.when_to_use}`).join("\n");
-      tools.push({
-        type: "function",
-        name: BUILT_IN_NAMES.transferCall,
-        description:
-          `Transfer the caller to a person. First tell the caller you are transferring them, then call this. Destinations:\n${when}`,
-        parameters: {
-          type: "object",
-          properties: {
-            destination: { type: "string", enum: destinations.map((d) => d.label), description: "The label of the destination." },
-            summary: { type: "string", description: "One sentence for the person who answers: who is calling and what they need." },
-          },
-          required: ["destination", "summary"],
-        },
-      });
-    }
-    return tools;
+    return builtInTools(this.deps.settings);
   }
 
   /** Runs a built-in: answers the model at once; the action itself waits until the caller has heard the assistant. */

@@ -10,6 +10,7 @@ import {
   type CallStats,
 } from "@shared/call-records";
 import type { CallAnalysis } from "@shared/analysis";
+import type { CallReplay } from "@shared/replay";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -74,5 +75,12 @@ export function useDeleteCall() {
   return useMutation({
     mutationFn: (id: string) => api<void>(`/api/calls/${id}`, { method: "DELETE" }),
     onSuccess: () => client.invalidateQueries({ queryKey: callsQueryKey }),
+  });
+}
+
+/** "Replay against draft": the call's caller turns said to the assistant's draft (nothing is stored). */
+export function useReplayCall() {
+  return useMutation({
+    mutationFn: (id: string) => api<CallReplay>(`/api/calls/${id}/replay`, { method: "POST", body: {} }),
   });
 }
