@@ -34,6 +34,7 @@ import type { FrameMetrics } from "./voice/seams.ts";
 import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
+import { scenariosRoutes } from "./modules/scenarios/scenarios.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { campaignsRoutes } from "./modules/campaigns/campaigns.routes.ts";
@@ -216,6 +217,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // Authenticated modules are registered here.
     await scope.register(assistantsRoutes, { service: services.assistants });
     await scope.register(versionsRoutes, { service: services.versions });
+    await scope.register(scenariosRoutes, { service: services.scenarios });
     await scope.register(toolsRoutes, { service: services.tools });
     await scope.register(credentialRoutes, { service: services.credentials });
     await scope.register(callsRoutes, { service: services.calls });

@@ -18,6 +18,7 @@ import { createCampaignsService } from "./modules/campaigns/campaigns.service.ts
 import { createDoNotCallService } from "./modules/do-not-call/do-not-call.service.ts";
 import { createOutboundService } from "./modules/outbound/outbound.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
+import { createScenariosService } from "./modules/scenarios/scenarios.service.ts";
 import { createVersionsService } from "./modules/versions/versions.service.ts";
 import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
 import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
@@ -57,6 +58,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
       return created;
     },
   };
+  const scenarios = createScenariosService({ db, assistants });
   const phoneNumbers = createPhoneNumbersService({ db, config, credentials, versions });
   const doNotCall = createDoNotCallService({ db });
   const analysis = createAnalysisService({
@@ -119,7 +121,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const gettingStarted = createGettingStartedService({ db });
   // Replays run the draft as calls load it (calls.loadCall), on the text model, never the tools.
   const replay = createReplayService({ db, openaiBaseUrl: config.openaiBaseUrl, calls, requestTimeoutMs: config.analysis.requestTimeoutMs });
-  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, replay, telephony, tools, versions, webhooks };
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, replay, scenarios, telephony, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -14,6 +14,7 @@ import { INVITATION_STATUSES, ROLES } from "../../shared/roles.ts";
 import { HTTP_METHODS, PARAMETER_FORMATS, TOOL_TYPES, type ToolRequestBody } from "../../shared/tools.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../shared/webhooks.ts";
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, AUDIT_VIA } from "../../shared/audit.ts";
+import { SCENARIO_SOURCES, SCENARIO_STATUSES, TEST_RESULT_STATUSES, type TestTurn } from "../../shared/scenarios.ts";
 
 // Text columns whose values are a shared enum say so (`{ enum }`): TypeScript-only, the SQL stays
 // plain text, so changing an enum needs no migration.
@@ -597,4 +598,83 @@ export const auditLog = pgTable(
     createdAt: createdAt(),
   },
   (t) => [index("audit_log_org_created_idx").on(t.organizationId, t.createdAt, t.id)],
+);
+
+// ── Tests of assistants (docs/decisions/043-test-runs.md) ──────────────────────────────────
+
+/**
+ * A simulated caller of an assistant: a persona and goal for a text model to play, or a scripted
+ * list of caller turns (a real call saved as a test); a rubric the judge scores against.
+ * `source` says where it came from; suggestions from live calls wait in `status` until accepted.
+ */
+export const scenarios = pgTable(
+  "scenarios",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: owner(),
+    assistantId: uuid("assistant_id")
+      .notNull()
+      .references(() => assistants.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    persona: text("persona").notNull().default(""),
+    goal: text("goal").notNull().default(""),
+    facts: text("facts"),
+    rubric: text("rubric").notNull(),
+    maxTurns: integer("max_turns").notNull().default(8),
+    /** A tool's name → the JSON it answers in a test, instead of its real endpoint. */
+    toolAnswers: jsonb("tool_answers").$type<Record<string, unknown>>().notNull().default({}),
+    /** A scripted caller: these words in order instead of a persona; null for a model-played caller. */
+    callerTurns: jsonb("caller_turns").$type<string[]>(),
+    source: text("source", { enum: SCENARIO_SOURCES }).notNull().default("manual"),
+    /** Only for source "suggested": waiting, accepted (then run) or dismissed. */
+    status: text("status", { enum: SCENARIO_STATUSES }),
+    /** The call it was saved or suggested from; kept as null once that call is deleted. */
+    sourceCallId: uuid("source_call_id").references(() => calls.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("scenarios_org_assistant_idx").on(t.organizationId, t.assistantId, t.createdAt)],
+);
+
+/** One press of "Run tests" (or a publish's check): the content under test, fixed when it started. */
+export const testRuns = pgTable(
+  "test_runs",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: owner(),
+    assistantId: uuid("assistant_id")
+      .notNull()
+      .references(() => assistants.id, { onDelete: "cascade" }),
+    /** null: the draft as it was when the run started (its content is `content`). */
+    version: integer("version"),
+    content: jsonb("content").$type<AssistantContent>().notNull(),
+    cancelledAt: timestamp("cancelled_at", { withTimezone: true }),
+    createdBy: text("created_by").references(() => user.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("test_runs_org_assistant_idx").on(t.organizationId, t.assistantId, t.createdAt)],
+);
+
+/** One scenario of a run: played by one job, written once when judged. */
+export const testResults = pgTable(
+  "test_results",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: owner(),
+    runId: uuid("run_id")
+      .notNull()
+      .references(() => testRuns.id, { onDelete: "cascade" }),
+    /** Kept (as null) when the scenario is deleted: the result still names it. */
+    scenarioId: uuid("scenario_id").references(() => scenarios.id, { onDelete: "set null" }),
+    scenarioName: text("scenario_name").notNull(),
+    position: integer("position").notNull(),
+    status: text("status", { enum: TEST_RESULT_STATUSES }).notNull().default("pending"),
+    passed: boolean("passed"),
+    reasons: jsonb("reasons").$type<string[]>().notNull().default([]),
+    transcript: jsonb("transcript").$type<TestTurn[]>().notNull().default([]),
+    cost: doublePrecision("cost").notNull().default(0),
+    durationMs: integer("duration_ms"),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [index("test_results_run_idx").on(t.runId, t.position)],
 );

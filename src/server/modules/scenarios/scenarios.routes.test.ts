@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { errorOf, useTestApp } from "../../../../tests/harness.ts";
+import type { Assistant } from "../../../shared/assistants.ts";
+import { DEFAULT_MAX_TURNS, SCENARIO_MESSAGES, type Scenario } from "../../../shared/scenarios.ts";
+
+/** Test scenarios through the API: create, list, edit, delete, validation in the form's words, other organisations. */
+
+const file = useTestApp({ users: ["Alice", "Bob"] });
+const alice = () => file.as(file.users.Alice);
+const bob = () => file.as(file.users.Bob);
+
+async function newAssistant(): Promise<Assistant> {
+  const res = await alice().post("/api/assistants", { name: "Front desk", instructions: "Help with orders." });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json();
+}
+
+const ADA = { name: "Late order", persona: "You are Ada, annoyed.", goal: "Learn where order 42 is", rubric: "The assistant looks the order up and gives its status." };
+
+describe("test scenarios", () => {
+  it("creates with defaults, lists, edits and deletes", async () => {
+    const a = await newAssistant();
+    const created = await alice().post(`/api/assistants/${a.id}/scenarios`, { ...ADA, tool_answers: { lookup_order: { status: "shipped" } } });
+    expect(created.statusCode, created.body).toBe(201);
+    const s = created.json<Scenario>();
+    expect(s).toMatchObject({ ...ADA, assistant_id: a.id, facts: null, max_turns: DEFAULT_MAX_TURNS, tool_answers: { lookup_order: { status: "shipped" } }, caller_turns: null, source: "manual", status: null, source_call_id: null });
+
+    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json<Scenario[]>().map((x) => x.id)).toEqual([s.id]);
+
+    const edited = await alice().patch(`/api/assistants/${a.id}/scenarios/${s.id}`, { max_turns: 4, facts: "Order 42, placed on Monday" });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json<Scenario>()).toMatchObject({ name: ADA.name, max_turns: 4, facts: "Order 42, placed on Monday" });
+
+    expect((await alice().delete(`/api/assistants/${a.id}/scenarios/${s.id}`)).statusCode).toBe(204);
+    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json()).toEqual([]);
+    expect(errorOf(await alice().delete(`/api/assistants/${a.id}/scenarios/${s.id}`)).message).toBe(SCENARIO_MESSAGES.notFound);
+  });
+
+  it("a scripted caller needs no persona or goal", async () => {
+    const a = await newAssistant();
+    const res = await alice().post(`/api/assistants/${a.id}/scenarios`, { name: "Replay", rubric: "Gives the status", caller_turns: ["Hi, where is order 42?", "Thanks"] });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json<Scenario>()).toMatchObject({ persona: "", goal: "", caller_turns: ["Hi, where is order 42?", "Thanks"] });
+    // Taking the script away leaves a caller nobody described.
+    const cleared = await alice().patch(`/api/assistants/${a.id}/scenarios/${res.json<Scenario>().id}`, { caller_turns: null });
+    expect(cleared.statusCode).toBe(400);
+    expect(errorOf(cleared).message).toBe(SCENARIO_MESSAGES.personaRequired);
+  });
+
+  it("refuses bad input in the form's words and stores nothing", async () => {
+    const a = await newAssistant();
+    const cases: [Record<string, unknown>, string][] = [
+      [{ ...ADA, name: " " }, SCENARIO_MESSAGES.nameRequired],
+      [{ ...ADA, persona: "" }, SCENARIO_MESSAGES.personaRequired],
+      [{ ...ADA, goal: "" }, SCENARIO_MESSAGES.goalRequired],
+      [{ ...ADA, rubric: "" }, SCENARIO_MESSAGES.rubricRequired],
+      [{ ...ADA, max_turns: 0 }, SCENARIO_MESSAGES.maxTurns],
+      [{ ...ADA, max_turns: 2.5 }, SCENARIO_MESSAGES.maxTurns],
+      [{ ...ADA, tool_answers: [1] }, SCENARIO_MESSAGES.toolAnswers],
+      [{ ...ADA, caller_turns: [] }, SCENARIO_MESSAGES.callerTurns],
+      [{ ...ADA, caller_turns: [""] }, SCENARIO_MESSAGES.callerTurns],
+    ];
+    for (const [body, message] of cases) {
+      const res = await alice().post(`/api/assistants/${a.id}/scenarios`, body);
+      expect(res.statusCode, JSON.stringify(body)).toBe(400);
+      expect(errorOf(res).message, JSON.stringify(body)).toContain(message);
+    }
+    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json()).toEqual([]);
+  });
+
+  it("another organisation's assistant or scenario is not found", async () => {
+    const a = await newAssistant();
+    const s = (await alice().post(`/api/assistants/${a.id}/scenarios`, ADA)).json<Scenario>();
+    expect((await bob().get(`/api/assistants/${a.id}/scenarios`)).statusCode).toBe(404);
+    expect((await bob().post(`/api/assistants/${a.id}/scenarios`, ADA)).statusCode).toBe(404);
+    expect((await bob().patch(`/api/assistants/${a.id}/scenarios/${s.id}`, { name: "Taken" })).statusCode).toBe(404);
+    expect((await bob().delete(`/api/assistants/${a.id}/scenarios/${s.id}`)).statusCode).toBe(404);
+    // Bob's own assistant does not reach Alice's scenario either.
+    const mine = (await bob().post("/api/assistants", { name: "Bob's" })).json<Assistant>();
+    expect((await bob().patch(`/api/assistants/${mine.id}/scenarios/${s.id}`, { name: "Taken" })).statusCode).toBe(404);
+    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json<Scenario[]>()[0]!.name).toBe(ADA.name);
+  });
+});
