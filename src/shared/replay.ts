@@ -4,6 +4,8 @@
  * turn by turn (docs/decisions/044-replay-against-draft.md).
  */
 import { z } from "zod";
+import type { CallAnalysis } from "./analysis.js";
+import { MAX_TURNS_LIMIT, SCENARIO_MESSAGES } from "./scenarios.js";
 
 /** Where the answer a tool call got in the replay came from: tools never run in a replay. */
 export const REPLAY_TOOL_ANSWERS = ["original", "simulated", "unavailable"] as const;
@@ -90,3 +92,32 @@ export const REPLAY_MESSAGES = {
     unavailable: "no answer: not called in the original call",
   } satisfies Record<ReplayToolAnswer, string>,
 } as const;
+
+// ---------------------------------------------------------------------------
+// "Save as test": POST /api/calls/:id/scenario → 201 Scenario (source "call")
+
+/** Body: the scenario's name and rubric; the caller's turns and tool answers come from the call. */
+export const saveCallAsTestSchema = z.object({
+  name: z.string({ error: "Name must be text" }).trim().min(1, SCENARIO_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+  rubric: z.string({ error: "Success criteria must be text" }).trim().min(1, SCENARIO_MESSAGES.rubricRequired).max(4000, "Success criteria must be at most 4000 characters"),
+});
+export type SaveCallAsTestInput = z.infer<typeof saveCallAsTestSchema>;
+
+export const SAVE_AS_TEST_MESSAGES = {
+  button: "Save as test",
+  title: "Save this call as a test",
+  description: "A test whose caller says this call's words, in order, to the assistant. Write what the assistant must do for the test to pass.",
+  rubricHint: "Prefilled from the call's analysis, if it has one.",
+  saved: "Saved as a test of the assistant",
+  noAssistant: REPLAY_MESSAGES.noAssistant,
+} as const;
+
+/** The form's first rubric: what the analysis said of the call (its summary and success reason), else empty. */
+export function rubricFromAnalysis(analysis: Pick<CallAnalysis, "summary" | "success"> | null): string {
+  if (!analysis) return "";
+  const parts = [analysis.summary ? `The caller's situation: ${analysis.summary}` : "", analysis.success?.reason ? `As judged on the real call: ${analysis.success.reason}` : ""];
+  return parts.filter(Boolean).join("\n");
+}
+
+/** A scripted caller plays each of its turns once; the scenario allows that many turns (within the limit). */
+export const scriptedMaxTurns = (callerTurns: number): number => Math.min(Math.max(callerTurns, 1), MAX_TURNS_LIMIT);

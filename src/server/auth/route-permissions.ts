@@ -43,6 +43,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "POST /api/assistants/:id/analysis-runs": "supervise",
   // Replaying a call tries the draft (like a test call), on the organisation's key.
   "POST /api/calls/:id/replay": "build",
+  "POST /api/calls/:id/scenario": "build",
   "GET /api/assistants/:id/analysis-runs/latest": "read",
   "GET /api/assistants/:id/analysis-runs/:runId": "read",
   "GET /api/live/board": "supervise",

@@ -18,6 +18,8 @@ export const queryKeys = {
   /** An assistant's published versions (its History panel); publishing also changes what numbers run. */
   versions: (assistantId: string) => ["assistants", assistantId, "versions"] as const,
   version: (assistantId: string, n: number) => ["assistants", assistantId, "versions", n] as const,
+  /** An assistant's test scenarios (its Tests; "Save as test" on a call and suggestions from live calls add to them). */
+  scenarios: (assistantId: string) => ["assistants", assistantId, "scenarios"] as const,
   demoRequests: ["demo-requests"],
   reachability: ["telephony", "reachability"],
   webhooks: ["webhooks"],

@@ -7,14 +7,16 @@
 import { callRecordLogsSchema } from "../../../shared/call-records.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
 import { isUuid } from "../../../shared/ids.ts";
-import { MAX_REPLAY_TURNS, REPLAY_MESSAGES, replayTextModel, type CallReplay } from "../../../shared/replay.ts";
+import { MAX_REPLAY_TURNS, REPLAY_MESSAGES, replayTextModel, scriptedMaxTurns, type CallReplay, type SaveCallAsTestInput } from "../../../shared/replay.ts";
+import { MAX_CALLER_TURNS, scenarioInputSchema, type Scenario } from "../../../shared/scenarios.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { createResponsesClient, ResponsesError } from "../../openai/responses-client.ts";
 import { textCost } from "../../voice/provider-prices.ts";
 import type { CallsService } from "../calls/calls.service.ts";
+import type { ScenariosService } from "../scenarios/scenarios.service.ts";
 import { playDraft } from "./replay-draft.ts";
-import { originalTurns, recordedAnswers, RecordedAnswerBook } from "./replay-turns.ts";
+import { callerTurns, originalTurns, recordedAnswers, RecordedAnswerBook } from "./replay-turns.ts";
 import { findCallToReplay } from "./replay.repo.ts";
 
 export interface ReplayServiceDeps {
@@ -22,6 +24,8 @@ export interface ReplayServiceDeps {
   openaiBaseUrl: string;
   /** The draft as a call runs it (instructions and first message filled, tools, built-ins) and the key. */
   calls: Pick<CallsService, "loadCall">;
+  /** "Save as test" makes its scenario through the scenarios module. */
+  scenarios: Pick<ScenariosService, "createFrom">;
   /** One request longer than this fails the replay. */
   requestTimeoutMs?: number;
 }
@@ -29,11 +33,17 @@ export interface ReplayServiceDeps {
 /** The whole replay's budget: past it the request is abandoned (a browser does not wait longer). */
 export const REPLAY_TIMEOUT_MS = 180_000;
 
-export interface EndedCallTranscript {
-  id: string;
-  assistantId: string | null;
-  transcript: TranscriptEntry[];
-  analysis: unknown;
+const CALLER_TURN_MAX_CHARS = 2000;
+const TOOL_NAME_MAX = 64;
+
+/** The scripted caller of a scenario made from a call: its words (clipped to what a scenario holds). */
+export const scriptOf = (turns: readonly string[]): string[] => turns.slice(0, MAX_CALLER_TURNS).map((t) => t.slice(0, CALLER_TURN_MAX_CHARS));
+
+/** The original call's first answer of each tool, as a scenario's tool answers (a test never calls the endpoints either). */
+export function toolAnswersOf(transcript: readonly TranscriptEntry[]): Record<string, unknown> {
+  const answers: Record<string, unknown> = {};
+  for (const a of recordedAnswers(transcript)) if (a.name.length <= TOOL_NAME_MAX && !(a.name in answers)) answers[a.name] = a.result ?? null;
+  return answers;
 }
 
 /** Why the replay failed, in words a user can act on. */
@@ -58,6 +68,22 @@ export function createReplayService(deps: ReplayServiceDeps) {
 
   return {
     endedCall,
+
+    /** "Save as test": a scenario of the call's assistant whose scripted caller says the call's caller turns. */
+    async saveAsTest(organizationId: string, callId: string, input: SaveCallAsTestInput): Promise<Scenario> {
+      const call = await endedCall(organizationId, callId);
+      const script = scriptOf(callerTurns(call.transcript));
+      if (script.length === 0) throw new AppError(400, "no_caller_turns", REPLAY_MESSAGES.noCallerTurns);
+      if (!call.assistantId) throw new AppError(409, "assistant_gone", REPLAY_MESSAGES.noAssistant);
+      const scenario = scenarioInputSchema.parse({
+        name: input.name,
+        rubric: input.rubric,
+        caller_turns: script,
+        max_turns: scriptedMaxTurns(script.length),
+        tool_answers: toolAnswersOf(call.transcript),
+      });
+      return deps.scenarios.createFrom(organizationId, call.assistantId, scenario, { source: "call", callId: call.id });
+    },
 
     async replay(organizationId: string, callId: string, signal?: AbortSignal): Promise<CallReplay> {
       const started = Date.now();

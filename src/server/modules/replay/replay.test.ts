@@ -5,6 +5,7 @@ import { createAssistant, createTool, signUpCaller, type Caller } from "../../..
 import { as, buildTestApp, errorOf, type TestApp } from "../../../../tests/harness.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
 import { REPLAY_MESSAGES, type CallReplay } from "../../../shared/replay.ts";
+import { SCENARIO_MESSAGES, type Scenario } from "../../../shared/scenarios.ts";
 import type { Db } from "../../db/client.ts";
 import { calls } from "../../db/schema.ts";
 
@@ -180,5 +181,40 @@ describe("POST /api/calls/:id/replay", () => {
     const refused = await replay(kim, row!.id);
     expect(refused.statusCode).toBe(400);
     expect(errorOf(refused).message).toBe("OpenAI refused the API key: check it in Settings.");
+  });
+});
+
+describe("POST /api/calls/:id/scenario (Save as test)", () => {
+  it("makes a scenario of the call's assistant whose scripted caller says the call's caller turns, with the original tool answers", async () => {
+    const callId = await insertCall(ada.organizationId);
+    const res = await as(app, ada).post(`/api/calls/${callId}/scenario`, { name: "Order 42 address change", rubric: "Offers a callback when the address cannot be changed." });
+    expect(res.statusCode, res.body).toBe(201);
+    const scenario = res.json() as Scenario;
+    expect(scenario).toMatchObject({
+      assistant_id: assistantId,
+      name: "Order 42 address change",
+      rubric: "Offers a callback when the address cannot be changed.",
+      caller_turns: ["Where is my order 42?", "Can I change the address?", "Then goodbye.", "Bye"],
+      max_turns: 4,
+      tool_answers: { "Lookup Order": { status: "shipped", eta: "Friday" } },
+      source: "call",
+      status: null,
+      source_call_id: callId,
+    });
+    // The assistant's Tests list it.
+    const listed = await as(app, ada).get(`/api/assistants/${assistantId}/scenarios`);
+    expect((listed.json() as Scenario[]).map((s) => s.id)).toContain(scenario.id);
+  });
+
+  it("refuses a blank rubric in the form's words, another organisation's call with 404, and writes nothing", async () => {
+    const callId = await insertCall(ada.organizationId);
+    const blank = await as(app, ada).post(`/api/calls/${callId}/scenario`, { name: "x", rubric: "  " });
+    expect(blank.statusCode).toBe(400);
+    expect(errorOf(blank).message).toBe(SCENARIO_MESSAGES.rubricRequired);
+    const eve = await signUpCaller(app);
+    const other = await as(app, eve).post(`/api/calls/${callId}/scenario`, { name: "x", rubric: "y" });
+    expect(other.statusCode).toBe(404);
+    const listed = (await as(app, ada).get(`/api/assistants/${assistantId}/scenarios`)).json() as Scenario[];
+    expect(listed.filter((s) => s.source_call_id === callId)).toEqual([]);
   });
 });

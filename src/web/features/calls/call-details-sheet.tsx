@@ -1,6 +1,6 @@
 import { versionLabel } from "@shared/versions";
-import { FileJson, History, Trash2 } from "lucide-react";
-import { REPLAY_MESSAGES } from "@shared/replay";
+import { FileJson, FlaskConical, History, Trash2 } from "lucide-react";
+import { REPLAY_MESSAGES, SAVE_AS_TEST_MESSAGES } from "@shared/replay";
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { CALL_MESSAGES, callDurationMs, COST_TEXTS, formatCallCost, type CallSummary } from "@shared/call-records";
@@ -17,6 +17,7 @@ import { AssistantName, CallDuration, CallStatusBadge, formatCallDate } from "./
 import { CallReplayDialog } from "./call-replay";
 import { CallTranscript } from "./call-transcript";
 import { RawLogsDrawer } from "./raw-logs-drawer";
+import { SaveAsTestDialog } from "./save-as-test-dialog";
 import { useNow } from "@/hooks/use-now";
 import { PERMISSIONS } from "@shared/roles";
 import { useCan } from "@/lib/use-membership";
@@ -42,6 +43,7 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
   const mayReplay = useCan("build");
   const replay = useReplayCall();
   const [replayOpen, setReplayOpen] = useState(false);
+  const [savingAsTest, setSavingAsTest] = useState(false);
   const full = record.data?.id === summary?.id ? record.data : undefined;
   // The row's values at once; the record's (fresher, with the transcript) once it is read.
   const call = full ?? summary;
@@ -89,6 +91,12 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
               >
                 <History />
                 {REPLAY_MESSAGES.button}
+              </Button>
+            )}
+            {mayReplay && (
+              <Button variant="outline" size="sm" className="w-fit" disabled={!full || !full.end_time || !full.assistant_id} onClick={() => setSavingAsTest(true)}>
+                <FlaskConical />
+                {SAVE_AS_TEST_MESSAGES.button}
               </Button>
             )}
             {/* Deleting calls is for admins (the server refuses others). */}
@@ -182,6 +190,7 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
             if (!next) replay.reset();
           }}
         />
+        <SaveAsTestDialog call={savingAsTest && full ? full : null} onOpenChange={setSavingAsTest} />
         <RawLogsDrawer logs={full?.logs ?? null} open={rawLogsOpen} onOpenChange={setRawLogsOpen} />
         <ConfirmDeleteDialog
           item={confirming}
