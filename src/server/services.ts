@@ -13,6 +13,7 @@ import { createCallsService } from "./modules/calls/calls.service.ts";
 import { createCredentialsService } from "./modules/credentials/credentials.service.ts";
 import { createDemoRequestsService } from "./modules/demo-requests/demo-requests.service.ts";
 import { createReplayService } from "./modules/replay/replay.service.ts";
+import { createCorrectionsService } from "./modules/replay/corrections.ts";
 import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { createCampaignsService } from "./modules/campaigns/campaigns.service.ts";
 import { createDoNotCallService } from "./modules/do-not-call/do-not-call.service.ts";
@@ -71,6 +72,8 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     emit: webhooks.emit,
     ...config.analysis,
   });
+  // A supervisor's guidance or take-over becomes a suggested test of the assistant, in a job once the call has ended.
+  const corrections = createCorrectionsService({ db, jobs, scenarios, logger: options.logger.child({ module: "corrections" }) });
   // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
   const calls = createCallsService({
     ctx,
@@ -82,7 +85,10 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     credentials,
     emit: webhooks.emit,
     // Every ended call (phone or browser, transferred too) is analysed off the call path.
-    onCallEnded: (call) => analysis.afterCall(call),
+    onCallEnded: async (call) => {
+      await analysis.afterCall(call);
+      await corrections.afterCall(call);
+    },
     doNotCall,
   });
   const telephony = createTelephonyService({

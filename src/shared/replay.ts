@@ -121,3 +121,31 @@ export function rubricFromAnalysis(analysis: Pick<CallAnalysis, "summary" | "suc
 
 /** A scripted caller plays each of its turns once; the scenario allows that many turns (within the limit). */
 export const scriptedMaxTurns = (callerTurns: number): number => Math.min(Math.max(callerTurns, 1), MAX_TURNS_LIMIT);
+
+// ---------------------------------------------------------------------------
+// Supervisor corrections become suggested tests (listed under the assistant's Tests)
+
+/** Suggestions made from one call at most (one per guidance or take-over, in order). */
+export const MAX_SUGGESTIONS_PER_CALL = 5;
+
+const quote = (text: string) => `"${text}"`;
+const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+export const SUGGESTION_TEXTS = {
+  title: "Suggested from live calls",
+  description: "When a supervisor guided or took over a call, the caller's words up to that moment became a suggested test. Accept it to run it with the other tests.",
+  empty: "No suggestions: they appear here when a supervisor guides or takes over a call.",
+  accept: "Accept",
+  dismiss: "Dismiss",
+  accepted: "Added to the tests",
+  dismissed: "Suggestion dismissed",
+  guideName: (guidance: string) => clip(`Guidance: ${guidance}`, 100),
+  takeOverName: (supervisor: string) => clip(`Take-over by ${supervisor}`, 100),
+  guideRubric: (supervisor: string, guidance: string) =>
+    `After the caller's last turn here, a supervisor (${supervisor}) had to tell the assistant: ${quote(guidance)}. ` +
+    "The test passes if the assistant does this by itself, without being told.",
+  takeOverRubric: (supervisor: string, callerWentOn: readonly string[]) =>
+    `After the caller's last turn here, a supervisor (${supervisor}) had to take the call over from the assistant. ` +
+    (callerWentOn.length > 0 ? `The supervisor's words were not transcribed; the caller went on to say: ${callerWentOn.map(quote).join(" / ")}. ` : "") +
+    "The test passes if the assistant handles the caller's request itself, so that no supervisor has to step in.",
+} as const;

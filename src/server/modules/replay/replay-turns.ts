@@ -5,6 +5,7 @@
  */
 import type { TranscriptEntry } from "../../../shared/calls.ts";
 import type { ReplaySide, ReplayToolCall } from "../../../shared/replay.ts";
+import { MAX_CALLER_TURNS } from "../../../shared/scenarios.ts";
 
 export interface OriginalTurn {
   caller: string | null;
@@ -16,6 +17,11 @@ export const isCallerTurn = (entry: TranscriptEntry): boolean => entry.type === 
 
 /** The caller's words, in order. */
 export const callerTurns = (transcript: readonly TranscriptEntry[]): string[] => transcript.filter(isCallerTurn).map((e) => e.content.trim());
+
+const CALLER_TURN_MAX_CHARS = 2000;
+
+/** The scripted caller of a scenario made from a call: its words (clipped to what a scenario holds). */
+export const scriptOf = (turns: readonly string[]): string[] => turns.slice(0, MAX_CALLER_TURNS).map((t) => t.slice(0, CALLER_TURN_MAX_CHARS));
 
 export function originalTurns(transcript: readonly TranscriptEntry[]): OriginalTurn[] {
   const turns: OriginalTurn[] = [{ caller: null, original: { said: [], tool_calls: [] } }];

@@ -8,7 +8,7 @@ import { callRecordLogsSchema } from "../../../shared/call-records.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
 import { isUuid } from "../../../shared/ids.ts";
 import { MAX_REPLAY_TURNS, REPLAY_MESSAGES, replayTextModel, scriptedMaxTurns, type CallReplay, type SaveCallAsTestInput } from "../../../shared/replay.ts";
-import { MAX_CALLER_TURNS, scenarioInputSchema, type Scenario } from "../../../shared/scenarios.ts";
+import { scenarioInputSchema, type Scenario } from "../../../shared/scenarios.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { createResponsesClient, ResponsesError } from "../../openai/responses-client.ts";
@@ -16,7 +16,7 @@ import { textCost } from "../../voice/provider-prices.ts";
 import type { CallsService } from "../calls/calls.service.ts";
 import type { ScenariosService } from "../scenarios/scenarios.service.ts";
 import { playDraft } from "./replay-draft.ts";
-import { callerTurns, originalTurns, recordedAnswers, RecordedAnswerBook } from "./replay-turns.ts";
+import { callerTurns, originalTurns, recordedAnswers, RecordedAnswerBook, scriptOf } from "./replay-turns.ts";
 import { findCallToReplay } from "./replay.repo.ts";
 
 export interface ReplayServiceDeps {
@@ -33,11 +33,7 @@ export interface ReplayServiceDeps {
 /** The whole replay's budget: past it the request is abandoned (a browser does not wait longer). */
 export const REPLAY_TIMEOUT_MS = 180_000;
 
-const CALLER_TURN_MAX_CHARS = 2000;
 const TOOL_NAME_MAX = 64;
-
-/** The scripted caller of a scenario made from a call: its words (clipped to what a scenario holds). */
-export const scriptOf = (turns: readonly string[]): string[] => turns.slice(0, MAX_CALLER_TURNS).map((t) => t.slice(0, CALLER_TURN_MAX_CHARS));
 
 /** The original call's first answer of each tool, as a scenario's tool answers (a test never calls the endpoints either). */
 export function toolAnswersOf(transcript: readonly TranscriptEntry[]): Record<string, unknown> {
