@@ -35,6 +35,7 @@ import { assistantsRoutes } from "./modules/assistants/assistants.routes.ts";
 import { scheduleRetention } from "./modules/retention/retention.job.ts";
 import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { scenariosRoutes } from "./modules/scenarios/scenarios.routes.ts";
+import { testRunsRoutes } from "./modules/test-runs/test-runs.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { campaignsRoutes } from "./modules/campaigns/campaigns.routes.ts";
@@ -216,8 +217,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     scope.addHook("onSend", services.auditing.http.onSend);
     // Authenticated modules are registered here.
     await scope.register(assistantsRoutes, { service: services.assistants });
-    await scope.register(versionsRoutes, { service: services.versions });
+    await scope.register(versionsRoutes, { service: services.versions, beforePublish: services.testRuns.beforePublish });
     await scope.register(scenariosRoutes, { service: services.scenarios });
+    await scope.register(testRunsRoutes, { service: services.testRuns });
     await scope.register(toolsRoutes, { service: services.tools });
     await scope.register(credentialRoutes, { service: services.credentials });
     await scope.register(callsRoutes, { service: services.calls });

@@ -56,6 +56,13 @@ const schema = z.object({
     .string()
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "must be a comma-separated list of milliseconds")
     .default("5000,30000,120000,600000,1800000"),
+  // Test runs (modules/test-runs): scenarios played at once per instance, and the pauses before
+  // each retry of a scenario cut short by a rate limit or an outage.
+  TEST_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  TEST_RUN_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "must be a comma-separated list of milliseconds")
+    .default("5000,30000,120000"),
 });
 
 const S3_KEYS = ["S3_ENDPOINT", "S3_BUCKET", "S3_REGION", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const;
@@ -106,6 +113,7 @@ export interface Config {
   /** How often an idle job worker looks for due jobs (jobs sent by this instance wake it at once). */
   jobPollIntervalMs: number;
   analysis: { concurrency: number; requestTimeoutMs: number; retryDelaysMs: number[] };
+  testRuns: { concurrency: number; requestTimeoutMs: number; retryDelaysMs: number[] };
 }
 
 export class ConfigError extends Error {}
@@ -174,6 +182,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       concurrency: e.ANALYSIS_CONCURRENCY,
       requestTimeoutMs: e.ANALYSIS_REQUEST_TIMEOUT_MS,
       retryDelaysMs: e.ANALYSIS_RETRY_DELAYS_MS.split(",").map((ms) => Number(ms.trim())),
+    },
+    testRuns: {
+      concurrency: e.TEST_RUN_CONCURRENCY,
+      // One request of a test waits as long as one of an analysis.
+      requestTimeoutMs: e.ANALYSIS_REQUEST_TIMEOUT_MS,
+      retryDelaysMs: e.TEST_RUN_RETRY_DELAYS_MS.split(",").map((ms) => Number(ms.trim())),
     },
   };
 }

@@ -20,6 +20,7 @@ import { createDoNotCallService } from "./modules/do-not-call/do-not-call.servic
 import { createOutboundService } from "./modules/outbound/outbound.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
 import { createScenariosService } from "./modules/scenarios/scenarios.service.ts";
+import { createTestRunsService } from "./modules/test-runs/test-runs.service.ts";
 import { createVersionsService } from "./modules/versions/versions.service.ts";
 import { createWebhooksService } from "./modules/webhooks/webhooks.service.ts";
 import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
@@ -60,6 +61,17 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     },
   };
   const scenarios = createScenariosService({ db, assistants });
+  const testRuns = createTestRunsService({
+    db,
+    openaiBaseUrl: config.openaiBaseUrl,
+    jobs,
+    versions,
+    scenarios,
+    tools,
+    credentials,
+    logger: options.logger.child({ module: "test-runs" }),
+    ...config.testRuns,
+  });
   const phoneNumbers = createPhoneNumbersService({ db, config, credentials, versions });
   const doNotCall = createDoNotCallService({ db });
   const analysis = createAnalysisService({
@@ -127,7 +139,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const gettingStarted = createGettingStartedService({ db });
   // Replays run the draft as calls load it (calls.loadCall), on the text model, never the tools.
   const replay = createReplayService({ db, openaiBaseUrl: config.openaiBaseUrl, calls, scenarios, requestTimeoutMs: config.analysis.requestTimeoutMs });
-  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, replay, scenarios, telephony, tools, versions, webhooks };
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, replay, scenarios, telephony, testRuns, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -95,6 +95,8 @@ export const publishSchema = z.object({
     .max(500, VERSION_MESSAGES.noteTooLong)
     .nullish()
     .transform((v) => (v ? v : null)),
+  /** Publish although a test scenario failed against the draft (the user confirmed). */
+  confirm_failures: z.boolean({ error: "confirm_failures must be true or false" }).optional(),
 });
 export type PublishInput = z.infer<typeof publishSchema>;
 

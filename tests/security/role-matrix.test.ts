@@ -13,7 +13,8 @@ import { joinAs } from "../team.ts";
 const LOWEST: Record<Role, readonly string[]> = {
   viewer: [
     "GET /api/assistants/defaults", "GET /api/assistants", "GET /api/assistants/:id", "GET /api/assistants/:id/versions",
-    "GET /api/assistants/:id/versions/:n", "GET /api/assistants/:id/scenarios", "GET /api/tools", "GET /api/tools/:id", "GET /api/calls", "GET /api/calls/stats",
+    "GET /api/assistants/:id/versions/:n", "GET /api/assistants/:id/scenarios", "GET /api/assistants/:id/test-runs/latest",
+    "GET /api/test-runs/:id", "GET /api/tools", "GET /api/tools/:id", "GET /api/calls", "GET /api/calls/stats",
     "GET /api/calls/:id", "GET /api/assistants/:id/analysis-runs/latest", "GET /api/assistants/:id/analysis-runs/:runId",
     "GET /api/campaigns", "GET /api/campaigns/:id", "GET /api/campaigns/:id/contacts", "GET /api/campaigns/:id/contacts.csv",
     "GET /api/dnc", "GET /api/phone-numbers", "GET /api/telephony/reachability", "GET /api/settings/retention",
@@ -28,7 +29,7 @@ const LOWEST: Record<Role, readonly string[]> = {
   builder: [
     "POST /api/assistants", "PATCH /api/assistants/:id", "DELETE /api/assistants/:id", "POST /api/assistants/:id/publish",
     "POST /api/assistants/:id/rollback", "POST /api/assistants/:id/scenarios", "PATCH /api/assistants/:id/scenarios/:sid",
-    "DELETE /api/assistants/:id/scenarios/:sid", "POST /api/tools", "PATCH /api/tools/:id", "DELETE /api/tools/:id",
+    "DELETE /api/assistants/:id/scenarios/:sid", "POST /api/assistants/:id/test-runs", "POST /api/test-runs/:id/cancel", "POST /api/tools", "PATCH /api/tools/:id", "DELETE /api/tools/:id",
     "POST /api/tools/:id/execute", "POST /api/calls/test-session", "GET /api/calls/live", "POST /api/calls/outbound",
     "POST /api/campaigns", "POST /api/campaigns/:id/:action", "POST /api/dnc", "DELETE /api/dnc/:phone", "PATCH /api/phone-numbers/:id",
     "POST /api/calls/:id/replay", "POST /api/calls/:id/scenario",
