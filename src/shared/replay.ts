@@ -131,14 +131,8 @@ export const MAX_SUGGESTIONS_PER_CALL = 5;
 const quote = (text: string) => `"${text}"`;
 const clip = (text: string, max: number) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
 
+/** The name and rubric of a suggested scenario (the Tests tab lists them under "Suggested from live calls"). */
 export const SUGGESTION_TEXTS = {
-  title: "Suggested from live calls",
-  description: "When a supervisor guided or took over a call, the caller's words up to that moment became a suggested test. Accept it to run it with the other tests.",
-  empty: "No suggestions: they appear here when a supervisor guides or takes over a call.",
-  accept: "Accept",
-  dismiss: "Dismiss",
-  accepted: "Added to the tests",
-  dismissed: "Suggestion dismissed",
   guideName: (guidance: string) => clip(`Guidance: ${guidance}`, 100),
   takeOverName: (supervisor: string) => clip(`Take-over by ${supervisor}`, 100),
   guideRubric: (supervisor: string, guidance: string) =>

@@ -31,6 +31,7 @@ export const SCENARIO_MESSAGES = {
   tooMany: `An assistant can have at most ${MAX_SCENARIOS} scenarios`,
   deleted: "Scenario deleted",
   saved: "Scenario saved",
+  none: "No scenarios yet. Add one to test the assistant before callers meet it.",
 } as const;
 
 const text = (max: number, label: string) => z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);

@@ -7,7 +7,6 @@ import { DEFAULT_ANALYSIS_SETTINGS, SUCCESS_SCALE_LABELS } from "@shared/analysi
 import { useCan } from "@/lib/use-membership";
 import { AnalysePastCalls } from "./analyse-past-calls";
 import { longDate } from "./assistant-dates";
-import { SuggestedTests } from "./suggested-tests";
 
 interface AssistantDetailsProps {
   assistant: Assistant;
@@ -108,8 +107,6 @@ export function AssistantDetails({ assistant, onEdit, onTestCall }: AssistantDet
           <Field label="Created">{longDate(assistant.created_at)}</Field>
           <Field label="Last Updated">{longDate(assistant.updated_at)}</Field>
       </dl>
-      {/* Until the Tests tab shows it among the tests. */}
-      <SuggestedTests assistantId={assistant.id} />
     </div>
   );
 }

@@ -1,16 +1,15 @@
-import { History, Phone, Rocket, Undo2 } from "lucide-react";
+import { History, Phone, Undo2 } from "lucide-react";
 import { Link } from "react-router";
 import { useState } from "react";
 import { VERSION_MESSAGES, type AssistantVersionSummary } from "@shared/versions";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { Input } from "@/components/ui/input";
-import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/sonner";
 import { longDate } from "./assistant-dates";
 import { useToolOptions } from "./use-assistants";
 import { useCan } from "@/lib/use-membership";
-import { usePublishVersion, useRollback, useVersions } from "./use-versions";
+import { PublishDraft } from "./publish-draft";
+import { useRollback, useVersions } from "./use-versions";
 import { VersionDiff } from "./version-diff";
 
 /**
@@ -22,25 +21,14 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
   // Every tool of the user: an old version may name a tool the draft no longer has.
   const tools = useToolOptions();
   const toolNames = new Map((tools.data ?? []).map((t) => [t.id, t.name]));
-  const publish = usePublishVersion(assistantId);
   const mayBuild = useCan("build");
   const rollback = useRollback(assistantId);
-  const [note, setNote] = useState("");
   const [compare, setCompare] = useState<[number, number] | null>(null);
 
   if (versions.isPending) return <p className="px-6 text-sm text-muted-foreground">Loading versions...</p>;
   if (versions.isError) return <p className="px-6 text-sm text-destructive">{versions.error.message}</p>;
   const { live_version: live, draft_changed: draftChanged, versions: list } = versions.data;
 
-  const onPublish = async () => {
-    try {
-      const published = await publish.mutateAsync({ note });
-      setNote("");
-      toast.success(VERSION_MESSAGES.published(published.version));
-    } catch (err) {
-      toast.error(VERSION_MESSAGES.publishFailed, { description: err instanceof Error ? err.message : undefined });
-    }
-  };
   const onRollback = async (v: AssistantVersionSummary) => {
     try {
       const published = await rollback.mutateAsync(v.version);
@@ -52,22 +40,7 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
 
   return (
     <div className="grid gap-6 px-6 pb-8">
-      {mayBuild && (
-        <section className="grid gap-3 rounded-md border p-4" aria-label="Publish">
-          <p className="text-sm">
-            {draftChanged ? "The draft has changes that callers do not hear yet." : `The draft is the same as v${live}.`} Phone numbers run the live
-            version; the Test Call runs the draft.
-          </p>
-          <div className="grid gap-1.5">
-            <Label htmlFor="publish-note">Note (optional)</Label>
-            <Input id="publish-note" value={note} maxLength={500} onChange={(e) => setNote(e.target.value)} placeholder="What changed" />
-          </div>
-          <Button className="justify-self-start" onClick={onPublish} disabled={publish.isPending || !draftChanged}>
-            <Rocket />
-            Publish
-          </Button>
-        </section>
-      )}
+      {mayBuild && <PublishDraft assistantId={assistantId} draftChanged={draftChanged} live={live} />}
 
       {compare && <VersionDiff assistantId={assistantId} pair={compare} toolNames={toolNames} onPairChange={setCompare} onClose={() => setCompare(null)} />}
 

@@ -7,6 +7,7 @@ import { useUnsavedChangesGuard } from "@/components/unsaved-changes";
 import { AssistantDetails } from "./assistant-details";
 import { AssistantForm } from "./assistant-form";
 import { AssistantHistory } from "./assistant-history";
+import { AssistantTests } from "./assistant-tests";
 import { useAssistantDefaults } from "./use-assistants";
 
 /** What the side panel shows. `open: false` is the spec's "closed"; the view is kept so closing can animate. */
@@ -68,6 +69,9 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
               <TabsTrigger value="history" className="px-4">
                 History
               </TabsTrigger>
+              <TabsTrigger value="tests" className="px-4">
+                Tests
+              </TabsTrigger>
             </TabsList>
             <TabsContent value="details">
               <AssistantDetails
@@ -78,6 +82,9 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
             </TabsContent>
             <TabsContent value="history">
               <AssistantHistory assistantId={assistant.id} />
+            </TabsContent>
+            <TabsContent value="tests">
+              <AssistantTests assistantId={assistant.id} />
             </TabsContent>
           </Tabs>
         )}

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { callFiltersQuery, type CallStats } from "@shared/call-records";
 import type { AssistantVersion, AssistantVersionList, AssistantVersionSummary } from "@shared/versions";
+import type { PublishTesting } from "@shared/scenarios";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -32,8 +33,12 @@ export function useVersionStats(assistantId: string, n: number | null) {
 export function usePublishVersion(assistantId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { note: string }) => api<AssistantVersionSummary>(`${base(assistantId)}/publish`, { method: "POST", body }),
-    onSuccess: () => invalidate(queryClient, assistantId),
+    // 201: the new version; 202: the draft's tests run first (publish again once they are done).
+    mutationFn: (body: { note: string; confirm_failures?: boolean }) => api<AssistantVersionSummary | PublishTesting>(`${base(assistantId)}/publish`, { method: "POST", body }),
+    onSuccess: () => {
+      invalidate(queryClient, assistantId);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.latestTestRun(assistantId) });
+    },
   });
 }
 
