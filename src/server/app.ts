@@ -129,7 +129,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     logger: app.log,
     upkeep: () => counters.prune(),
     // A call whose instance died ends here, not in its engine: its analysis is asked for here too.
-    onCallsClosed: (callIds) => services.analysis.afterClosedCalls(callIds),
+    onCallsClosed: async (callIds) => {
+      await services.analysis.afterClosedCalls(callIds);
+      await services.corrections.afterClosedCalls(callIds);
+    },
   });
   const drain = new Drain();
   const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
@@ -143,7 +146,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook("onReady", () => instance.start());
   app.addHook("onReady", () => jobs.start());
   // Calls the lease's first sweep closed (before the queue existed) are analysed like any ended call.
-  app.addHook("onReady", () => services.analysis.afterClosedCalls(instance.closedAtStart));
+  app.addHook("onReady", async () => {
+    await services.analysis.afterClosedCalls(instance.closedAtStart);
+    await services.corrections.afterClosedCalls(instance.closedAtStart);
+  });
   // A webhook delivery stored by an instance that died before queueing it is sent after all.
   app.addHook("onReady", () => services.webhooks.startRecovery());
   // A campaign started before a restart goes on.

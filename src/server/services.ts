@@ -139,7 +139,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const gettingStarted = createGettingStartedService({ db });
   // Replays run the draft as calls load it (calls.loadCall), on the text model, never the tools.
   const replay = createReplayService({ db, openaiBaseUrl: config.openaiBaseUrl, calls, scenarios, requestTimeoutMs: config.analysis.requestTimeoutMs });
-  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, replay, scenarios, telephony, testRuns, tools, versions, webhooks };
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, corrections, replay, scenarios, telephony, testRuns, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

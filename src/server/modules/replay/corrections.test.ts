@@ -8,6 +8,7 @@ import type { TranscriptEntry } from "../../../shared/calls.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
 import { SUGGESTION_TEXTS } from "../../../shared/replay.ts";
 import type { Scenario } from "../../../shared/scenarios.ts";
+import { callEntries, calls } from "../../db/schema.ts";
 import { suggestionsOf } from "./corrections.ts";
 
 /**
@@ -24,7 +25,7 @@ let base: string;
 
 beforeAll(async () => {
   realtime = await startFakeRealtime({ apiKey: "sk-corrections" });
-  live = await startLiveApp(realtime, { JOB_POLL_INTERVAL_MS: "500" });
+  live = await startLiveApp(realtime, { JOB_POLL_INTERVAL_MS: "500", INSTANCE_LEASE_MS: "1500" });
   ada = await signUpCaller(live.app, realtime.apiKey);
   assistantId = (await createAssistant(live.app, ada)).id;
   base = `ws://127.0.0.1:${(live.app.server.address() as AddressInfo).port}`;
@@ -82,6 +83,23 @@ describe("a supervisor's guidance on the live board", () => {
     const accepted = await as(live.app, ada).patch(`/api/assistants/${assistantId}/scenarios/${suggestion!.id}`, { status: "accepted" });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect((await scenarios()).find((s) => s.id === suggestion!.id)?.status).toBe("accepted");
+  });
+});
+
+describe("a corrected call whose instance died", () => {
+  it("is suggested from once the sweep has closed it", async () => {
+    const [orphan] = await live.db
+      .insert(calls)
+      .values({ organizationId: ada.organizationId, assistantId, instanceId: "died-1", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
+      .returning({ id: calls.id });
+    const at = new Date().toISOString();
+    await live.db.insert(callEntries).values([
+      { callId: orphan!.id, kind: "transcript", position: 0, body: { type: "user", content: "I was charged twice", timestamp: at } },
+      { callId: orphan!.id, kind: "transcript", position: 1, body: { type: "system", content: LIVE_TEXTS.guide("Apologise and open a refund"), timestamp: at, supervisor: { name: "Ann", action: "guide" } } },
+    ]);
+    await expect.poll(async () => (await scenarios()).filter((s) => s.source_call_id === orphan!.id).map((s) => [s.name, s.caller_turns]), { timeout: 15_000, interval: 200 }).toEqual([
+      ["Guidance: Apologise and open a refund", ["I was charged twice"]],
+    ]);
   });
 });
 

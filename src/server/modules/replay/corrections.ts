@@ -16,7 +16,7 @@ import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { EndedCall } from "../analysis/analysis.service.ts";
 import type { ScenariosService } from "../scenarios/scenarios.service.ts";
 import { callerTurns, isCallerTurn, scriptOf } from "./replay-turns.ts";
-import { findCallToReplay } from "./replay.repo.ts";
+import { findCallToReplay, findClosedCall } from "./replay.repo.ts";
 
 export const CORRECTIONS_JOB = "correction-suggestions";
 
@@ -83,14 +83,31 @@ export function createCorrectionsService(deps: {
 
   jobs.register<CorrectionsJob>(CORRECTIONS_JOB, handle, { retryDelaysMs: [5_000, 30_000, 120_000] });
 
+  /** After a call has ended and its record is written (never throws): queues the job when a supervisor corrected it. */
+  async function afterCall(call: EndedCall): Promise<void> {
+    if (!call.callId || !call.transcript.some(isCorrection)) return;
+    try {
+      // Keyed by the call: a call handed over twice (ended, then swept) is queued once.
+      await jobs.send<CorrectionsJob>(CORRECTIONS_JOB, { callId: call.callId, organizationId: call.organizationId }, { key: call.callId });
+    } catch (err) {
+      logger.warn({ err, callId: call.callId }, "queueing the call's suggested tests failed");
+    }
+  }
+
   return {
-    /** After a call has ended and its record is written (never throws): queues the job when a supervisor corrected it. */
-    async afterCall(call: EndedCall): Promise<void> {
-      if (!call.callId || !call.transcript.some(isCorrection)) return;
-      try {
-        await jobs.send<CorrectionsJob>(CORRECTIONS_JOB, { callId: call.callId, organizationId: call.organizationId }, { key: call.callId });
-      } catch (err) {
-        logger.warn({ err, callId: call.callId }, "queueing the call's suggested tests failed");
+    afterCall,
+
+    /** Calls closed by a sweep, not by their engine (their instance died): read from the record like any ended call. Never throws. */
+    async afterClosedCalls(callIds: readonly string[]): Promise<void> {
+      for (const callId of callIds) {
+        try {
+          const call = await findClosedCall(db, callId);
+          if (!call?.endTime) continue;
+          const logs = callRecordLogsSchema.safeParse(call.logs);
+          await afterCall({ callId, organizationId: call.organizationId, assistantId: null, transcript: logs.success ? (logs.data.transcript ?? []) : [] });
+        } catch (err) {
+          logger.warn({ err, callId }, "queueing the suggested tests of a closed call failed");
+        }
       }
     },
   };

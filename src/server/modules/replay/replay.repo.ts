@@ -20,3 +20,9 @@ export async function findCallToReplay(db: Db, organizationId: string, callId: s
     .where(and(eq(calls.organizationId, organizationId), eq(calls.id, callId)));
   return row ?? null;
 }
+
+/** A call closed by a sweep (its instance died), read by id alone: the sweep acts for every organisation. */
+export async function findClosedCall(db: Db, callId: string) {
+  const [row] = await db.select({ organizationId: calls.organizationId, logs: calls.logs, endTime: calls.endTime }).from(calls).where(eq(calls.id, callId));
+  return row ?? null;
+}
