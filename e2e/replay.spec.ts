@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import type { TranscriptEntry } from "../src/shared/calls.ts";
 import { calls, scenarios } from "../src/server/db/schema.ts";
 import { startFakeResponses } from "../tests/fakes/fake-responses.ts";
+import AxeBuilder from "@axe-core/playwright";
 import { expect, expectToast, test } from "./fixtures.ts";
 import { storeOpenAiKey, userIdOf } from "./test-call.helpers.ts";
 
@@ -48,6 +49,9 @@ test("replay a call against the draft side by side, then save it as a test", asy
     await expect(asked.getByLabel("Original call")).toContainText("Sorry, I cannot do that.");
     await expect(asked.getByLabel("Draft")).toContainText("I can have a colleague call you back today.");
     expect(responses.accepted).toHaveLength(1);
+    // The dialog itself (what lies under its overlay is the Calls page's, checked by the accessibility spec).
+    const axe = await new AxeBuilder({ page }).include('[data-testid="call-replay"]').withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical").map((v) => v.id)).toEqual([]);
     await replay.getByRole("button", { name: "Close" }).click();
 
     await details.getByRole("button", { name: "Save as test" }).click();
@@ -56,6 +60,7 @@ test("replay a call against the draft side by side, then save it as a test", asy
     await save.getByLabel("Success criteria").fill("Offers a callback when the address cannot be changed.");
     await save.getByRole("button", { name: "Save as test" }).click();
     await expectToast(page, "Saved as a test of the assistant");
+    await expect(save).toHaveCount(0);
     const [saved] = await server.db.select().from(scenarios).where(eq(scenarios.sourceCallId, call!.id));
     expect(saved).toMatchObject({ name: "Address change", source: "call", callerTurns: ["Can I change the delivery address of order 42?"] });
   } finally {

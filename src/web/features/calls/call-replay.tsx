@@ -66,7 +66,7 @@ function ReplayTurns({ replay }: { replay: CallReplay }) {
 
 function Side({ label, side }: { label: string; side: ReplaySide }) {
   return (
-    <div className="grid content-start gap-1.5 rounded-md border p-2 text-sm" aria-label={label}>
+    <div role="group" className="grid content-start gap-1.5 rounded-md border p-2 text-sm" aria-label={label}>
       {side.said.map((line, i) => (
         <p key={i}>{line}</p>
       ))}
