@@ -58,7 +58,7 @@ const schema = z.object({
     .default("5000,30000,120000,600000,1800000"),
   // Test runs (modules/test-runs): scenarios played at once per instance, and the pauses before
   // each retry of a scenario cut short by a rate limit or an outage.
-  TEST_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(4),
+  TEST_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   TEST_RUN_RETRY_DELAYS_MS: z
     .string()
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "must be a comma-separated list of milliseconds")

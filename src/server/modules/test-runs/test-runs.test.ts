@@ -4,7 +4,7 @@ import { startFakeResponses, type FakeResponses } from "../../../../tests/fakes/
 import { testRoles } from "../../../../tests/fakes/fake-test-roles.ts";
 import { createAssistant, createTool, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
 import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
-import { as, errorOf } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, freshDatabase } from "../../../../tests/harness.ts";
 import { TEST_RUN_MESSAGES, type Scenario, type TestRun } from "../../../shared/scenarios.ts";
 import type { AssistantVersionSummary } from "../../../shared/versions.ts";
 
@@ -241,5 +241,38 @@ describe("publishing behind the draft's tests", () => {
 
     await api().patch(`/api/assistants/${assistant.id}`, { first_message: "Hi!" });
     expect((await api().post(`/api/assistants/${assistant.id}/publish`, {})).statusCode).toBe(202);
+  });
+});
+
+describe("across a restart", () => {
+  it("a run's queued scenarios are played by the next start on the same database", async () => {
+    const database = await freshDatabase();
+    const config = { OPENAI_BASE_URL: realtime.baseUrl, JOB_POLL_INTERVAL_MS: "500", TEST_RUN_CONCURRENCY: "1" };
+    const first = await buildTestApp({ config, deps: { database } });
+    const carol = await signUpCaller(first.app, realtime.apiKey);
+    const assistant = await createAssistant(first.app, carol);
+    for (let i = 0; i < 4; i += 1) expect((await as(first.app, carol).post(`/api/assistants/${assistant.id}/scenarios`, { ...ORDER_SCENARIO, name: `S${i}` })).statusCode).toBe(201);
+    responses.script = testRoles({ caller: () => ({ say: "Where is it?", done: true }) });
+    responses.delayMs = 200;
+    const id = (await as(first.app, carol).post(`/api/assistants/${assistant.id}/test-runs`, {})).json<{ id: string }>().id;
+    const progress = async (app: typeof first.app) => (await as(app, carol).get(`/api/test-runs/${id}`)).json<TestRun>();
+    while ((await progress(first.app)).progress.finished === 0) await new Promise((r) => setTimeout(r, 100));
+    // A stop lets the scenario being played finish; the queued ones wait in the database.
+    await first.app.close();
+
+    const second = await buildTestApp({ config, deps: { database } });
+    try {
+      const unfinished = (await progress(second.app)).progress;
+      expect(unfinished.finished).toBeLessThan(4);
+      let run = await progress(second.app);
+      for (let i = 0; i < 200 && run.status === "running"; i += 1) {
+        await new Promise((r) => setTimeout(r, 150));
+        run = await progress(second.app);
+      }
+      expect(run).toMatchObject({ status: "done", progress: { total: 4, finished: 4, passed: 4 } });
+    } finally {
+      await second.app.close();
+      await database.close();
+    }
   });
 });
