@@ -8,6 +8,7 @@ import { REPLAY_MESSAGES, type CallReplay } from "../../../shared/replay.ts";
 import { SCENARIO_MESSAGES, type Scenario } from "../../../shared/scenarios.ts";
 import type { Db } from "../../db/client.ts";
 import { calls } from "../../db/schema.ts";
+import { REPLAYS_PER_MINUTE } from "./replay.routes.ts";
 
 /**
  * Replay against the draft over real HTTP: a finished call's record, the route, and the requests
@@ -181,6 +182,15 @@ describe("POST /api/calls/:id/replay", () => {
     const refused = await replay(kim, row!.id);
     expect(refused.statusCode).toBe(400);
     expect(errorOf(refused).message).toBe("OpenAI refused the API key: check it in Settings.");
+  });
+});
+
+describe("the replay budget", () => {
+  it("answers 429 past the organisation's replays of the minute", async () => {
+    const lee = await signUpCaller(app, "sk-replay");
+    const codes: number[] = [];
+    for (let i = 0; i <= REPLAYS_PER_MINUTE; i += 1) codes.push((await replay(lee, "00000000-0000-4000-8000-000000000000")).statusCode);
+    expect(codes).toEqual([...Array(REPLAYS_PER_MINUTE).fill(404), 429]);
   });
 });
 
