@@ -55,7 +55,7 @@ export function recordedAnswers(transcript: readonly TranscriptEntry[]): Recorde
   for (const entry of transcript) {
     const callId = entry.toolData?.callId;
     if (!callId) continue;
-    if (entry.type === "tool-request") requests.set(callId, { toolId: entry.toolData?.toolId ?? null, name: entry.toolData?.toolName ?? entry.content });
+    if (entry.type === "tool-request") requests.set(callId, { toolId: entry.toolData?.toolId || null, name: entry.toolData?.toolName ?? entry.content });
     else if (entry.type === "tool-response") {
       const request = requests.get(callId);
       if (request) answers.push({ ...request, result: entry.result ?? entry.content });
