@@ -74,7 +74,8 @@ export class RecordedAnswerBook {
   constructor(private readonly answers: readonly RecordedAnswer[]) {}
 
   take(tool: { id: string; name: string }): RecordedAnswer | null {
-    const same = this.answers.filter((a) => (a.toolId !== null ? a.toolId === tool.id : a.name === tool.name));
+    // The same tool, or one of the same name (a tool deleted and made again since the call).
+    const same = this.answers.filter((a) => (a.toolId !== null && a.toolId === tool.id) || a.name === tool.name);
     const next = same.find((a) => !this.used.get(a)) ?? same[same.length - 1] ?? null;
     if (next) this.used.set(next, true);
     return next;
