@@ -58,7 +58,7 @@ export function auditHooks({ audit, names, apiKeyName }: AuditHookDeps) {
 
     onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       const rule = auditRuleOf(req.method, req.routeOptions.url);
-      if (!rule || reply.statusCode >= 400 || !req.actor) return payload;
+      if (!rule || reply.statusCode >= 400 || (rule.status !== undefined && reply.statusCode !== rule.status) || !req.actor) return payload;
       const seen: AuditSeen = {
         params: record(req.params) as Record<string, string>,
         body: record(req.body),

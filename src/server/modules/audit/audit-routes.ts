@@ -36,6 +36,8 @@ export interface AuditRule {
   member?: boolean;
   /** The entry belongs to another organisation than the request's (joining one). */
   organization?: From;
+  /** Recorded only when answered with this status (a publish answering 202 has only started the draft's tests). */
+  status?: number;
 }
 
 const param = (key: string): From => (s) => s.params[key];
@@ -66,7 +68,8 @@ export const AUDITED_ROUTES: Readonly<Record<string, AuditRule>> = {
     target: "assistant",
     id: param("id"),
     nameBefore: true,
-    details: (s) => ({ version: s.response?.version, note: s.response?.note ?? null }),
+    status: 201,
+    details: (s) => ({ version: s.response?.version, note: s.response?.note ?? null, ...(s.response?.published_with_failures ? { with_failing_tests: true } : {}) }),
   },
   "POST /api/assistants/:id/rollback": {
     action: "assistant.rolled_back",

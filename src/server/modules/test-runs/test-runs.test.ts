@@ -6,6 +6,7 @@ import { createAssistant, createTool, signUpCaller, startLiveApp, type Caller, t
 import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { as, buildTestApp, errorOf, freshDatabase } from "../../../../tests/harness.ts";
 import { TEST_RUN_MESSAGES, type Scenario, type TestRun } from "../../../shared/scenarios.ts";
+import type { AuditPage } from "../../../shared/audit.ts";
 import type { AssistantVersionSummary } from "../../../shared/versions.ts";
 
 /**
@@ -226,6 +227,9 @@ describe("publishing behind the draft's tests", () => {
     res = await api().post(`/api/assistants/${assistant.id}/publish`, { note: "Shorter", confirm_failures: true });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json<AssistantVersionSummary>()).toMatchObject({ version: 2, note: "Shorter", published_with_failures: true });
+    // The audit log has the publish, once: the answers that only started or reported the tests are not publishes.
+    const audit = (await api().get("/api/audit-log?action=assistant.published")).json<AuditPage>().entries.filter((e) => e.target_id === assistant.id);
+    expect(audit.map((e) => e.details)).toEqual([{ version: 2, note: "Shorter", with_failing_tests: true }]);
   });
 
   it("publishes at once once the same draft has passed, and tests again after the draft changes", async () => {
