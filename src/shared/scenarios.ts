@@ -29,6 +29,8 @@ export const SCENARIO_MESSAGES = {
   toolAnswers: "Tool answers must be an object: a tool's name → the JSON it answers",
   callerTurns: `Caller turns must be a list of 1 to ${MAX_CALLER_TURNS} non-empty texts`,
   tooMany: `An assistant can have at most ${MAX_SCENARIOS} scenarios`,
+  onlySuggested: "Only a suggested scenario can be accepted or dismissed",
+  statusInvalid: "Status must be accepted or dismissed",
   deleted: "Scenario deleted",
   saved: "Scenario saved",
   none: "No scenarios yet. Add one to test the assistant before callers meet it.",
@@ -102,7 +104,7 @@ export const scenarioUpdateSchema = z.object({
   max_turns: fields.max_turns.optional(),
   tool_answers: fields.tool_answers.optional(),
   caller_turns: fields.caller_turns.optional(),
-  status: z.enum(["accepted", "dismissed"], { error: "Status must be accepted or dismissed" }).optional(),
+  status: z.enum(["accepted", "dismissed"], { error: SCENARIO_MESSAGES.statusInvalid }).optional(),
 });
 export type ScenarioUpdate = z.infer<typeof scenarioUpdateSchema>;
 

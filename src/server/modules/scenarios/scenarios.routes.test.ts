@@ -27,6 +27,8 @@ describe("test scenarios", () => {
 
     expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json<Scenario[]>().map((x) => x.id)).toEqual([s.id]);
 
+    const accepted = await alice().patch(`/api/assistants/${a.id}/scenarios/${s.id}`, { status: "accepted" });
+    expect([accepted.statusCode, errorOf(accepted).message]).toEqual([400, SCENARIO_MESSAGES.onlySuggested]);
     const edited = await alice().patch(`/api/assistants/${a.id}/scenarios/${s.id}`, { max_turns: 4, facts: "Order 42, placed on Monday" });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json<Scenario>()).toMatchObject({ name: ADA.name, max_turns: 4, facts: "Order 42, placed on Monday" });

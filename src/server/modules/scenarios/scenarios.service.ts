@@ -74,7 +74,7 @@ export function createScenariosService(deps: { db: Db; assistants: Pick<Assistan
       const gap = callerGap(merged);
       if (gap) throw badRequest(gap.message, "validation_error");
       const { status, ...fields } = input;
-      if (status && current.source !== "suggested") throw badRequest("Only a suggested scenario can be accepted or dismissed", "validation_error");
+      if (status && current.source !== "suggested") throw badRequest(SCENARIO_MESSAGES.onlySuggested, "validation_error");
       const row = await repo.updateScenario(db, organizationId, assistantId, id, { ...valuesOf(fields), ...(status ? { status } : {}) });
       if (!row) throw new AppError(404, "not_found", SCENARIO_MESSAGES.notFound);
       return toScenario(row);
