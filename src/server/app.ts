@@ -26,6 +26,7 @@ import { marketingRoutes } from "./modules/marketing/marketing.routes.ts";
 import { credentialRoutes } from "./modules/credentials/credentials.routes.ts";
 import { callsRoutes } from "./modules/calls/calls.routes.ts";
 import { analysisRoutes } from "./modules/analysis/analysis.routes.ts";
+import { replayRoutes } from "./modules/replay/replay.routes.ts";
 import { callsHistoryRoutes } from "./modules/calls/calls-history.routes.ts";
 import { LiveCalls } from "./modules/calls/live-calls.ts";
 import { liveRoutes } from "./modules/live/live.routes.ts";
@@ -132,7 +133,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     load: () => ({ publicUrl: config.instanceUrl ?? config.publicUrl, calls: liveCalls.taken, maxCalls: config.maxCalls, draining: drain.isDraining }),
     upkeep: () => counters.prune(),
     // A call whose instance died ends here, not in its engine: its analysis is asked for here too.
-    onCallsClosed: (callIds) => services.analysis.afterClosedCalls(callIds),
+    onCallsClosed: async (callIds) => {
+      await services.analysis.afterClosedCalls(callIds);
+      await services.corrections.afterClosedCalls(callIds);
+    },
   });
   const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
   const socketSessions = new SocketSessions(liveSessionsCheck(db), app.log);
@@ -145,7 +149,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook("onReady", () => instance.start());
   app.addHook("onReady", () => jobs.start());
   // Calls the lease's first sweep closed (before the queue existed) are analysed like any ended call.
-  app.addHook("onReady", () => services.analysis.afterClosedCalls(instance.closedAtStart));
+  app.addHook("onReady", async () => {
+    await services.analysis.afterClosedCalls(instance.closedAtStart);
+    await services.corrections.afterClosedCalls(instance.closedAtStart);
+  });
   // A webhook delivery stored by an instance that died before queueing it is sent after all.
   app.addHook("onReady", () => services.webhooks.startRecovery());
   // A campaign started before a restart goes on.
@@ -231,6 +238,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(campaignsRoutes, { service: services.campaigns });
     await scope.register(callsHistoryRoutes);
     await scope.register(analysisRoutes, { service: services.analysis });
+    await scope.register(replayRoutes, { service: services.replay });
     await scope.register(liveRoutes, { onSupervisorAction: services.auditing.liveAction });
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);

@@ -12,6 +12,8 @@ import { createCallTokens } from "./modules/calls/call-tokens.ts";
 import { createCallsService } from "./modules/calls/calls.service.ts";
 import { createCredentialsService } from "./modules/credentials/credentials.service.ts";
 import { createDemoRequestsService } from "./modules/demo-requests/demo-requests.service.ts";
+import { createReplayService } from "./modules/replay/replay.service.ts";
+import { createCorrectionsService } from "./modules/replay/corrections.ts";
 import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
 import { createCampaignsService } from "./modules/campaigns/campaigns.service.ts";
 import { createDoNotCallService } from "./modules/do-not-call/do-not-call.service.ts";
@@ -83,6 +85,8 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     emit: webhooks.emit,
     ...config.analysis,
   });
+  // A supervisor's guidance or take-over becomes a suggested test of the assistant, in a job once the call has ended.
+  const corrections = createCorrectionsService({ db, jobs, scenarios, logger: options.logger.child({ module: "corrections" }) });
   // Browser test calls and phone calls run on the same service, so both are counted and ended alike.
   const calls = createCallsService({
     ctx,
@@ -94,7 +98,10 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     credentials,
     emit: webhooks.emit,
     // Every ended call (phone or browser, transferred too) is analysed off the call path.
-    onCallEnded: (call) => analysis.afterCall(call),
+    onCallEnded: async (call) => {
+      await analysis.afterCall(call);
+      await corrections.afterCall(call);
+    },
     doNotCall,
   });
   const busyMessages = createBusyMessages(db);
@@ -133,7 +140,9 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     liveAction: recordLiveAction(audit),
   };
   const gettingStarted = createGettingStartedService({ db });
-  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, busyMessages, calls, campaigns, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, scenarios, telephony, testRuns, tools, versions, webhooks };
+  // Replays run the draft as calls load it (calls.loadCall), on the text model, never the tools.
+  const replay = createReplayService({ db, openaiBaseUrl: config.openaiBaseUrl, calls, scenarios, requestTimeoutMs: config.analysis.requestTimeoutMs });
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, busyMessages, calls, campaigns, corrections, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, replay, scenarios, telephony, testRuns, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -14,7 +14,9 @@
  *
  * `POST {base}/responses` only. Checked like the service: `Authorization: Bearer <apiKey>` (401
  * invalid_api_key), a JSON body (400), `model` among the known text models (400 model_not_found),
- * `input` present, and `text.format`: a json_schema's name (^[a-zA-Z0-9_-]{1,64}$) and, when
+ * `input` present (messages, and the function calls and outputs of function calling: an output
+ * needs the call it answers earlier in the input), `tools` (functions with a valid name and an
+ * object schema, checked like `text.format` when strict), and `text.format`: a json_schema's name (^[a-zA-Z0-9_-]{1,64}$) and, when
  * strict, the Structured Outputs rules (responses-strict-schema.ts: 400 invalid_json_schema with
  * the service's wording). Errors use OpenAI's body `{ error: { message, type, param, code } }`.
  *
@@ -22,6 +24,8 @@
  * `usage` with its details). A scripted JSON answer must match the request's schema (the real
  * service guarantees it), else the fake answers 500 and records `scriptError`, so a wrong script
  * fails its test. Without a script the answer is the simplest value matching the schema.
+ * `toolCalls` answers function calls (after the text, if any); each must name one of the
+ * request's tools, else the fake answers 500 with `scriptError`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
@@ -36,7 +40,7 @@ export interface FakeUsage {
 }
 
 export type FakeResponsesStep =
-  | { kind: "answer"; json?: unknown; text?: string; usage?: Partial<FakeUsage>; delayMs?: number }
+  | { kind: "answer"; json?: unknown; text?: string; toolCalls?: Array<{ name: string; arguments: unknown }>; usage?: Partial<FakeUsage>; delayMs?: number }
   | { kind: "refusal"; refusal?: string; delayMs?: number }
   | { kind: "incomplete"; delayMs?: number }
   | { kind: "error"; status: number; code?: string; type?: string; message?: string; headers?: Record<string, string>; delayMs?: number }
@@ -177,9 +181,23 @@ export class FakeResponses {
     const input = body.input;
     if (input === undefined || input === "" || (Array.isArray(input) && input.length === 0)) return { message: "Missing required parameter: 'input'.", code: "missing_required_parameter", param: "input" };
     if (Array.isArray(input)) {
-      const bad = input.findIndex((m) => !isObject(m) || !["system", "developer", "user", "assistant"].includes(String(m.role)) || typeof m.content !== "string");
-      if (bad >= 0) return { message: `Invalid value for 'input[${bad}]': each message needs a role and text content.`, code: "invalid_value", param: `input[${bad}]` };
+      const calls = new Set<string>();
+      for (const [i, m] of input.entries()) {
+        if (isObject(m) && m.type === "function_call") {
+          if (typeof m.call_id !== "string" || typeof m.name !== "string" || typeof m.arguments !== "string") {
+            return { message: `Invalid value for 'input[${i}]': a function call needs call_id, name and arguments (a string).`, code: "invalid_value", param: `input[${i}]` };
+          }
+          calls.add(m.call_id);
+        } else if (isObject(m) && m.type === "function_call_output") {
+          if (typeof m.output !== "string") return { message: `Invalid type for 'input[${i}].output': expected a string.`, code: "invalid_type", param: `input[${i}].output` };
+          if (!calls.has(String(m.call_id))) return { message: `No tool call found for function call output with call_id ${String(m.call_id)}.`, code: null, param: "input" };
+        } else if (!isObject(m) || !["system", "developer", "user", "assistant"].includes(String(m.role)) || typeof m.content !== "string") {
+          return { message: `Invalid value for 'input[${i}]': each message needs a role and text content.`, code: "invalid_value", param: `input[${i}]` };
+        }
+      }
     } else if (typeof input !== "string") return { message: "Invalid type for 'input': expected a string or an array.", code: "invalid_type", param: "input" };
+    const toolProblem = this.checkTools(body.tools);
+    if (toolProblem) return toolProblem;
     const format = isObject(body.text) ? body.text.format : undefined;
     if (format === undefined) return null;
     if (!isObject(format) || !["text", "json_schema", "json_object"].includes(String(format.type))) {
@@ -194,6 +212,25 @@ export class FakeResponses {
     if (format.strict === true) {
       const error = strictSchemaError(format.name, format.schema);
       if (error) return { message: error, code: "invalid_json_schema", param: "text.format.schema" };
+    }
+    return null;
+  }
+
+  private checkTools(tools: unknown): { message: string; code: string | null; param: string } | null {
+    if (tools === undefined) return null;
+    if (!Array.isArray(tools)) return { message: "Invalid type for 'tools': expected an array.", code: "invalid_type", param: "tools" };
+    for (const [i, tool] of tools.entries()) {
+      if (!isObject(tool) || tool.type !== "function") return { message: `Invalid value for 'tools[${i}].type'.`, code: "invalid_value", param: `tools[${i}].type` };
+      if (typeof tool.name !== "string" || !FORMAT_NAME.test(tool.name)) {
+        return { message: `Invalid 'tools[${i}].name': string does not match pattern. Expected a string that matches the pattern '^[a-zA-Z0-9_-]+$'.`, code: "invalid_value", param: `tools[${i}].name` };
+      }
+      if (!isObject(tool.parameters) || tool.parameters.type !== "object") {
+        return { message: `Invalid schema for function '${tool.name}': schema must be a JSON Schema of 'type: "object"'.`, code: "invalid_function_parameters", param: `tools[${i}].parameters` };
+      }
+      if (tool.strict === true) {
+        const error = strictSchemaError(tool.name, tool.parameters);
+        if (error) return { message: error, code: "invalid_function_parameters", param: `tools[${i}].parameters` };
+      }
     }
     return null;
   }
@@ -226,6 +263,27 @@ export class FakeResponses {
       }
       content = [{ type: "output_text", text, annotations: [], logprobs: [] }];
     }
+    const toolCalls = step.kind === "answer" ? (step.toolCalls ?? []) : [];
+    const declared = new Set((Array.isArray(body.tools) ? body.tools : []).map((t) => (isObject(t) ? String(t.name) : "")));
+    const unknown = toolCalls.find((c) => !declared.has(c.name));
+    if (unknown) {
+      this.scriptError = `The scripted call of "${unknown.name}" names no tool of the request`;
+      return this.fail(res, record, 500, this.scriptError, null, null, "server_error");
+    }
+    const message = { type: "message", id: `msg_fake${index}`, status: step.kind === "incomplete" ? "incomplete" : "completed", role: "assistant", content };
+    // A tool-only answer carries no message, as the service answers it.
+    const textless = toolCalls.length > 0 && step.kind === "answer" && step.text === undefined && step.json === undefined;
+    const output = [
+      ...(textless ? [] : [message]),
+      ...toolCalls.map((c, n) => ({
+        type: "function_call",
+        id: `fc_fake${index}_${n}`,
+        call_id: `call_fake${index}_${n}`,
+        name: c.name,
+        arguments: typeof c.arguments === "string" ? c.arguments : JSON.stringify(c.arguments ?? {}),
+        status: "completed",
+      })),
+    ];
     const usage = { input_tokens: 1200, cached_tokens: 0, output_tokens: 150, ...(step.kind === "answer" ? step.usage : {}) };
     const incomplete = step.kind === "incomplete";
     this.send(res, record, 200, {
@@ -236,7 +294,7 @@ export class FakeResponses {
       error: null,
       incomplete_details: incomplete ? { reason: "max_output_tokens" } : null,
       model: `${String(body.model)}-2025-08-07`,
-      output: [{ type: "message", id: `msg_fake${index}`, status: incomplete ? "incomplete" : "completed", role: "assistant", content }],
+      output,
       text: body.text ?? { format: { type: "text" } },
       usage: {
         input_tokens: usage.input_tokens,

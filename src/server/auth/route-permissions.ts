@@ -45,6 +45,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "DELETE /api/calls/:id": "deleteCalls",
   "POST /api/calls/:id/analysis": "supervise",
   "POST /api/assistants/:id/analysis-runs": "supervise",
+  // Replaying a call tries the draft (like a test call), on the organisation's key.
+  "POST /api/calls/:id/replay": "build",
+  "POST /api/calls/:id/scenario": "build",
   "GET /api/assistants/:id/analysis-runs/latest": "read",
   "GET /api/assistants/:id/analysis-runs/:runId": "read",
   "GET /api/live/board": "supervise",

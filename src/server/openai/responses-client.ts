@@ -14,6 +14,34 @@ export interface ResponsesInputMessage {
   content: string;
 }
 
+/** A function the model may call (function calling); its arguments come back as a JSON string. */
+export interface ResponsesFunctionTool {
+  type: "function";
+  /** a-z, A-Z, 0-9, _ and -, at most 64 characters. */
+  name: string;
+  description?: string;
+  parameters: Record<string, unknown>;
+  /** false: the parameters schema need not follow the Structured Outputs subset (user-written schemas do not). */
+  strict: boolean;
+}
+
+/** A function call the model made, sent back in a later request's input before its output. */
+export interface ResponsesFunctionCallItem {
+  type: "function_call";
+  call_id: string;
+  name: string;
+  arguments: string;
+}
+
+/** What a function call returned, for the model to read. */
+export interface ResponsesFunctionCallOutputItem {
+  type: "function_call_output";
+  call_id: string;
+  output: string;
+}
+
+export type ResponsesInputItem = ResponsesInputMessage | ResponsesFunctionCallItem | ResponsesFunctionCallOutputItem;
+
 /** Structured Outputs: the answer is one JSON document matching `schema` (strict: the supported subset only). */
 export interface JsonSchemaFormat {
   type: "json_schema";
@@ -27,7 +55,9 @@ export interface JsonSchemaFormat {
 export interface ResponsesRequest {
   model: string;
   instructions?: string;
-  input: string | ResponsesInputMessage[];
+  input: string | ResponsesInputItem[];
+  tools?: ResponsesFunctionTool[];
+  tool_choice?: "auto" | "none" | "required";
   text?: { format: JsonSchemaFormat | { type: "text" } };
   max_output_tokens?: number;
   temperature?: number;
@@ -56,6 +86,8 @@ export interface ResponsesResult {
   refusal: string | null;
   /** e.g. "max_output_tokens" when status is "incomplete". */
   incompleteReason: string | null;
+  /** The function calls the model asked for, in order (empty without any). */
+  functionCalls: ResponsesFunctionCallItem[];
   usage: ResponsesUsage;
 }
 
@@ -141,7 +173,14 @@ interface RawResponse {
   status?: string;
   incomplete_details?: { reason?: string } | null;
   error?: { code?: string; message?: string } | null;
-  output?: Array<{ type?: string; role?: string; content?: Array<{ type?: string; text?: string; refusal?: string }> }>;
+  output?: Array<{
+    type?: string;
+    role?: string;
+    content?: Array<{ type?: string; text?: string; refusal?: string }>;
+    call_id?: string;
+    name?: string;
+    arguments?: string;
+  }>;
   usage?: ResponsesUsage;
 }
 
@@ -156,6 +195,9 @@ function resultOf(raw: RawResponse): ResponsesResult {
     text: texts.length > 0 ? texts.join("") : null,
     refusal,
     incompleteReason: raw.incomplete_details?.reason ?? null,
+    functionCalls: (raw.output ?? [])
+      .filter((o) => o.type === "function_call")
+      .map((o) => ({ type: "function_call" as const, call_id: o.call_id ?? "", name: o.name ?? "", arguments: o.arguments ?? "{}" })),
     usage: raw.usage ?? { input_tokens: 0, output_tokens: 0, total_tokens: 0 },
   };
 }

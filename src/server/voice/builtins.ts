@@ -59,7 +59,7 @@ export interface BuiltInResult {
 
 const MAX_SUMMARY = 500;
 
-/** The built-ins offered for these settings (a call's session.update, a text test of the assistant). */
+/** The built-ins offered for these settings (a call's session.update, a replay's or a text test's request). */
 export function builtInTools(settings: HandoffSettings): ProviderFunctionTool[] {
   const tools: ProviderFunctionTool[] = [];
   if (settings.allowEndCall) {

@@ -18,7 +18,7 @@ export const queryKeys = {
   /** An assistant's published versions (its History panel); publishing also changes what numbers run. */
   versions: (assistantId: string) => ["assistants", assistantId, "versions"] as const,
   version: (assistantId: string, n: number) => ["assistants", assistantId, "versions", n] as const,
-  /** An assistant's test scenarios and its latest test run (the Tests tab; publishing starts a run too). */
+  /** An assistant's test scenarios and its latest test run (the Tests tab; publishing starts a run too; "Save as test" and live calls' suggestions add scenarios). */
   scenarios: (assistantId: string) => ["assistants", assistantId, "scenarios"] as const,
   latestTestRun: (assistantId: string) => ["assistants", assistantId, "test-runs", "latest"] as const,
   testRun: (runId: string) => ["test-runs", runId] as const,

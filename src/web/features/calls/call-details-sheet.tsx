@@ -1,5 +1,6 @@
 import { versionLabel } from "@shared/versions";
-import { FileJson, Trash2 } from "lucide-react";
+import { FileJson, FlaskConical, History, Trash2 } from "lucide-react";
+import { REPLAY_MESSAGES, SAVE_AS_TEST_MESSAGES } from "@shared/replay";
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
 import { CALL_MESSAGES, callDurationMs, COST_TEXTS, formatCallCost, type CallSummary } from "@shared/call-records";
@@ -13,12 +14,14 @@ import { CallAnalysisPanel } from "./call-analysis";
 import { CallAudioPlayer } from "./call-audio-player";
 import { CallCostBreakdown } from "./call-cost-breakdown";
 import { AssistantName, CallDuration, CallStatusBadge, formatCallDate } from "./call-format";
+import { CallReplayDialog } from "./call-replay";
 import { CallTranscript } from "./call-transcript";
 import { RawLogsDrawer } from "./raw-logs-drawer";
+import { SaveAsTestDialog } from "./save-as-test-dialog";
 import { useNow } from "@/hooks/use-now";
 import { PERMISSIONS } from "@shared/roles";
 import { useCan } from "@/lib/use-membership";
-import { useCall, useDeleteCall } from "./use-calls";
+import { useCall, useDeleteCall, useReplayCall } from "./use-calls";
 
 interface CallDetailsSheetProps {
   /** The row shown; kept while the panel animates closed. The whole record is read when it opens. */
@@ -37,6 +40,10 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
   const remove = useDeleteCall();
   const mayDelete = useCan("deleteCalls");
   const mayPlay = useCan("supervise");
+  const mayReplay = useCan("build");
+  const replay = useReplayCall();
+  const [replayOpen, setReplayOpen] = useState(false);
+  const [savingAsTest, setSavingAsTest] = useState(false);
   const full = record.data?.id === summary?.id ? record.data : undefined;
   // The row's values at once; the record's (fresher, with the transcript) once it is read.
   const call = full ?? summary;
@@ -69,6 +76,29 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
               <FileJson />
               View Raw Logs
             </Button>
+            {mayReplay && (
+              <Button
+                variant="outline"
+                size="sm"
+                className="w-fit"
+                disabled={!full || !full.end_time || !full.assistant_id}
+                title={full && !full.end_time ? REPLAY_MESSAGES.inProgress : undefined}
+                onClick={() => {
+                  if (!full) return;
+                  setReplayOpen(true);
+                  replay.mutate(full.id);
+                }}
+              >
+                <History />
+                {REPLAY_MESSAGES.button}
+              </Button>
+            )}
+            {mayReplay && (
+              <Button variant="outline" size="sm" className="w-fit" disabled={!full || !full.end_time || !full.assistant_id} onClick={() => setSavingAsTest(true)}>
+                <FlaskConical />
+                {SAVE_AS_TEST_MESSAGES.button}
+              </Button>
+            )}
             {/* Deleting calls is for admins (the server refuses others). */}
             {mayDelete && (
               <Button
@@ -152,6 +182,15 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
             <Section title="Conversation Transcript">{full ? <CallTranscript logs={full.logs} /> : <Loading />}</Section>
           </div>
         )}
+        <CallReplayDialog
+          replay={replay}
+          open={replayOpen}
+          onOpenChange={(next) => {
+            setReplayOpen(next);
+            if (!next) replay.reset();
+          }}
+        />
+        <SaveAsTestDialog call={savingAsTest && full ? full : null} onOpenChange={setSavingAsTest} />
         <RawLogsDrawer logs={full?.logs ?? null} open={rawLogsOpen} onOpenChange={setRawLogsOpen} />
         <ConfirmDeleteDialog
           item={confirming}

@@ -10,6 +10,8 @@ import {
   type CallStats,
 } from "@shared/call-records";
 import type { CallAnalysis } from "@shared/analysis";
+import type { CallReplay, SaveCallAsTestInput } from "@shared/replay";
+import type { Scenario } from "@shared/scenarios";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -74,5 +76,21 @@ export function useDeleteCall() {
   return useMutation({
     mutationFn: (id: string) => api<void>(`/api/calls/${id}`, { method: "DELETE" }),
     onSuccess: () => client.invalidateQueries({ queryKey: callsQueryKey }),
+  });
+}
+
+/** "Replay against draft": the call's caller turns said to the assistant's draft (nothing is stored). */
+export function useReplayCall() {
+  return useMutation({
+    mutationFn: (id: string) => api<CallReplay>(`/api/calls/${id}/replay`, { method: "POST", body: {} }),
+  });
+}
+
+/** "Save as test": a scenario of the call's assistant with the call's caller turns. */
+export function useSaveCallAsTest() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ callId, input }: { callId: string; input: SaveCallAsTestInput }) => api<Scenario>(`/api/calls/${callId}/scenario`, { method: "POST", body: input }),
+    onSuccess: (scenario) => client.invalidateQueries({ queryKey: queryKeys.scenarios(scenario.assistant_id) }),
   });
 }
