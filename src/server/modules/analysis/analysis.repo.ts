@@ -4,8 +4,8 @@
  * the pending analysis, so a job that runs twice (at-least-once delivery) or a run superseded by
  * "Run again" never writes twice nor over a newer one; nothing else of the record is touched.
  */
-import { and, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
-import type { CallAnalysis } from "../../../shared/analysis.ts";
+import { and, desc, eq, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
+import { DEFAULT_ANALYSIS_MODEL, type CallAnalysis } from "../../../shared/analysis.ts";
 import type { ProviderCost, ProviderCostLine } from "../../../shared/call-records.ts";
 import type { Db } from "../../db/client.ts";
 import { analysisRuns, assistants, calls } from "../../db/schema.ts";
@@ -17,6 +17,27 @@ export type StoredAnalysis = CallAnalysis & {
   /** The "Analyse past calls" run that asked for it, whose progress it counts in. */
   batch?: string;
 };
+
+/**
+ * The pending analysis a call gets in the very write that closes it (the engine's final write,
+ * a lease sweep): durable before any job is queued, so an instance dying between the close and
+ * the queueing leaves a pending analysis that the recovery finds and queues, never a call
+ * silently left unanalysed. An analysis already there (a sweep closed it first) is kept. The
+ * model is the assistant's analysis model (analysisSettingsOf's default when it has none).
+ */
+export const pendingAnalysisOnClose: SQL = sql`coalesce(${calls.analysis}, jsonb_build_object(
+  'status', 'pending', 'summary', null, 'data', '{}'::jsonb, 'success', null,
+  'model', coalesce((SELECT a.analysis ->> 'model' FROM ${assistants} a WHERE a.id = ${calls.assistantId}), ${DEFAULT_ANALYSIS_MODEL}::text),
+  'cost', null, 'completed_at', null, 'run', gen_random_uuid()::text))`;
+
+/** Every pending analysis (across organisations): what the recovery compares with the queue's jobs. */
+export async function pendingAnalyses(db: Db) {
+  const rows = await db
+    .select({ callId: calls.id, organizationId: calls.organizationId, assistantId: calls.assistantId, analysis: calls.analysis })
+    .from(calls)
+    .where(sql`(${calls.analysis} ->> 'status') = 'pending'`);
+  return rows.map((r) => ({ ...r, analysis: r.analysis as StoredAnalysis }));
+}
 
 export async function findCallForAnalysis(db: Db, callId: string) {
   const [row] = await db

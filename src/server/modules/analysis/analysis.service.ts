@@ -35,6 +35,9 @@ export const ANALYSIS_JOB = "call-analysis";
 export const ANALYSIS_BACKFILL_JOB = "call-analysis-backfill";
 /** The backoff between attempts of one analysis: a rate limit or an outage usually passes within these. */
 export const ANALYSIS_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000] as const;
+/** Queues pending analyses that have no job (at every start, then every ANALYSIS_RECOVER_EVERY_MS). */
+export const ANALYSIS_RECOVER_JOB = "call-analysis-recover";
+export const ANALYSIS_RECOVER_EVERY_MS = 5 * 60_000;
 
 export interface AnalysisJob {
   callId: string;
@@ -47,7 +50,7 @@ export interface AnalysisJob {
 export interface AnalysisServiceDeps {
   db: Db;
   openaiBaseUrl: string;
-  jobs: Pick<JobQueue, "send" | "register">;
+  jobs: Pick<JobQueue, "send" | "register" | "unfinished">;
   assistants: Pick<AssistantsService, "forCall">;
   credentials: Pick<CredentialsService, "readUsable">;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -58,6 +61,8 @@ export interface AnalysisServiceDeps {
   /** One Responses request longer than this is a (retryable) timeout. */
   requestTimeoutMs?: number;
   retryDelaysMs?: readonly number[];
+  /** How often the recovery looks for pending analyses without a job (tests shorten it). */
+  recoverEveryMs?: number;
 }
 
 export interface AnalysisBackfillJob {
@@ -125,7 +130,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   async function request(callId: string, settings: AnalysisSettings, batch?: string): Promise<repo.StoredAnalysis> {
     const analysis = pending(settings, batch ? `${batch}:${callId}` : randomUUID(), batch);
     await repo.beginAnalysis(db, callId, analysis);
-    await jobs.send<AnalysisJob>(ANALYSIS_JOB, { callId, run: analysis.run, settings }, { key: analysis.run });
+    await queue(callId, analysis.run, settings);
     return analysis;
   }
 
@@ -199,27 +204,67 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     timeoutMs: Math.max(5 * 60_000, (deps.requestTimeoutMs ?? 60_000) * 2),
   });
 
+  /** Queues the job of a pending analysis (keyed by its run: sent twice, queued once). */
+  async function queue(callId: string, run: string, settings: AnalysisSettings): Promise<void> {
+    await jobs.send<AnalysisJob>(ANALYSIS_JOB, { callId, run, settings }, { key: run });
+  }
+
   /**
    * After a call has ended and its record is written (never throws: a failure here must not
-   * touch the call). Without a caller turn the call is "skipped" at once, with no job.
+   * touch the call). The close made its analysis pending (repo.pendingAnalysisOnClose); this
+   * queues its job. Without a caller turn the call is "skipped" at once, with no job.
    */
   async function afterCall(call: EndedCall): Promise<void> {
     if (!call.callId) return;
     try {
+      const record = await repo.findCallForAnalysis(db, call.callId);
+      // Already queued by the recovery, or written since (and older records closed without one).
+      if (record?.analysis?.status !== "pending") return;
+      const { run } = record.analysis;
       const settings = await settingsFor(call.organizationId, call.assistantId);
-      if (hasCallerTurn(call.transcript)) await request(call.callId, settings);
-      else {
-        const skipped: repo.StoredAnalysis = { ...pending(settings, randomUUID()), status: "skipped", cost: 0, completed_at: new Date().toISOString() };
-        await repo.beginAnalysis(db, call.callId, skipped);
-        await analyzed(call.organizationId, call.callId, call.assistantId, skipped);
-      }
+      if (hasCallerTurn(call.transcript)) await queue(call.callId, run, settings);
+      else await finish(call.callId, run, settings, { status: "skipped" });
     } catch (err) {
       logger.warn({ err, callId: call.callId }, "queueing the call's analysis failed");
     }
   }
 
+  const recoverEveryMs = deps.recoverEveryMs ?? ANALYSIS_RECOVER_EVERY_MS;
+
+  /** The next recovery of the chain, at the next boundary of the period; keyed by it, so one per period across instances. */
+  function scheduleRecovery() {
+    const afterMs = recoverEveryMs - (Date.now() % recoverEveryMs);
+    return jobs.send(ANALYSIS_RECOVER_JOB, { chain: true }, { startAfter: afterMs, key: `period:${Math.round((Date.now() + afterMs) / recoverEveryMs)}` });
+  }
+
+  /**
+   * Queues every pending analysis no unfinished job carries: its instance died between the
+   * close (or "Run again", or a backfill's mark) and the queueing. Pending rows are read before
+   * the jobs, so a job that finishes in between is only sent again harmlessly (the key dedupes
+   * a job still kept; the handler skips a run no longer pending).
+   */
+  async function recover({ chain }: { chain?: boolean }): Promise<void> {
+    try {
+      const pendingRows = await repo.pendingAnalyses(db);
+      if (pendingRows.length === 0) return;
+      const carried = new Set((await jobs.unfinished<AnalysisJob>(ANALYSIS_JOB)).map((j) => j.run));
+      const orphans = pendingRows.filter((r) => !carried.has(r.analysis.run));
+      for (const row of orphans) await queue(row.callId, row.analysis.run, await settingsFor(row.organizationId, row.assistantId));
+      if (orphans.length > 0) logger.warn({ count: orphans.length }, "queued pending call analyses that had no job");
+    } finally {
+      if (chain) await scheduleRecovery();
+    }
+  }
+  jobs.register<{ chain?: boolean }>(ANALYSIS_RECOVER_JOB, recover, { timeoutMs: 5 * 60_000 });
+
   return {
     afterCall,
+
+    /** Once the job queue runs: a recovery now, and the periodic one (kept once across instances). */
+    async startRecovery(): Promise<void> {
+      await jobs.send(ANALYSIS_RECOVER_JOB, {});
+      await scheduleRecovery();
+    },
 
     /**
      * Calls closed by a sweep, not by their engine (the instance carrying them died): analysed
@@ -230,7 +275,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       for (const callId of callIds) {
         try {
           const call = await repo.findCallForAnalysis(db, callId);
-          if (!call?.endTime || call.analysis) continue;
+          if (!call?.endTime || call.analysis?.status !== "pending") continue;
           const logs = callRecordLogsSchema.safeParse(call.logs);
           await afterCall({ callId, organizationId: call.organizationId, assistantId: call.assistantId, transcript: logs.success ? (logs.data.transcript ?? []) : [] });
         } catch (err) {
