@@ -68,21 +68,27 @@ export async function findOwnEndedCall(db: Db, organizationId: string, callId: s
 /**
  * Makes `analysis` (pending, or skipped) the call's, replacing any earlier one. A pending one it
  * supersedes is counted as finished in its own "Analyse past calls" run, whose job will now
- * find itself superseded and write nothing. The same run begun again changes nothing.
+ * find itself superseded and write nothing. The same run begun again changes nothing. False
+ * when the call is gone.
  */
-export async function beginAnalysis(db: Db, callId: string, analysis: StoredAnalysis): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function beginAnalysis(db: Db, callId: string, analysis: StoredAnalysis): Promise<boolean> {
+  return db.transaction(async (tx) => {
     const [row] = await tx.select({ analysis: calls.analysis }).from(calls).where(eq(calls.id, callId)).for("update");
     const previous = row?.analysis as StoredAnalysis | null | undefined;
-    if (!row || previous?.run === analysis.run) return;
+    // A call deleted before its turn in "Analyse past calls" counts as finished there.
+    if (!row && analysis.batch) await countFinished(tx, analysis.batch);
+    if (!row) return false;
+    if (previous?.run === analysis.run) return true;
     await tx.update(calls).set({ analysis }).where(eq(calls.id, callId));
     if (previous?.status === "pending" && previous.batch) await countFinished(tx, previous.batch);
     if (analysis.status !== "pending" && analysis.batch) await countFinished(tx, analysis.batch);
+    return true;
   });
 }
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-const countFinished = (tx: Tx, batch: string) =>
+/** One more call of the "Analyse past calls" run `batch` finished (its progress). */
+export const countFinished = (tx: Tx | Db, batch: string) =>
   tx
     .update(analysisRuns)
     .set({ finished: sql`${analysisRuns.finished} + 1` })
@@ -118,6 +124,8 @@ export async function completeAnalysis(db: Db, callId: string, run: string, anal
       .where(eq(calls.id, callId))
       .for("update");
     const current = row?.analysis as StoredAnalysis | null | undefined;
+    // Deleted while it was being analysed: still one finished in its "Analyse past calls" run.
+    if (!row && analysis.batch) await countFinished(tx, analysis.batch);
     if (!row || current?.run !== run || current.status !== "pending") return false;
     await tx
       .update(calls)

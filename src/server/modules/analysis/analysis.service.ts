@@ -45,6 +45,8 @@ export interface AnalysisJob {
   run: string;
   /** The assistant's settings when it was asked for (the end of the call, or "Run again"). */
   settings: AnalysisSettings;
+  /** The "Analyse past calls" run it belongs to (absent on jobs queued before it existed). */
+  batch?: string;
 }
 
 export interface AnalysisServiceDeps {
@@ -70,6 +72,9 @@ export interface AnalysisBackfillJob {
   callIds: string[];
   settings: AnalysisSettings;
 }
+
+/** A call as the analysis read it (repo.findCallForAnalysis). */
+type PendingCall = Pick<NonNullable<Awaited<ReturnType<typeof repo.findCallForAnalysis>>>, "id" | "organizationId" | "assistantId" | "analysis">;
 
 /** What the end of a call tells the analysis. */
 export interface EndedCall {
@@ -129,16 +134,17 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
    */
   async function request(callId: string, settings: AnalysisSettings, batch?: string): Promise<repo.StoredAnalysis> {
     const analysis = pending(settings, batch ? `${batch}:${callId}` : randomUUID(), batch);
-    await repo.beginAnalysis(db, callId, analysis);
-    await queue(callId, analysis.run, settings);
+    // A call deleted meanwhile gets no job (its run already counted it).
+    if (await repo.beginAnalysis(db, callId, analysis)) await queue(callId, analysis.run, settings, batch);
     return analysis;
   }
 
-  async function finish(callId: string, run: string, settings: AnalysisSettings, outcome: Partial<repo.StoredAnalysis> & Pick<CallAnalysis, "status">, usage?: { input_tokens: number; cached_tokens: number; output_tokens: number }) {
-    const call = await repo.findCallForAnalysis(db, callId);
+  /** Writes the outcome of run `run` of `call` (as read when the run began: its owner, assistant and pending analysis). */
+  async function finish(call: PendingCall, run: string, settings: AnalysisSettings, outcome: Partial<repo.StoredAnalysis> & Pick<CallAnalysis, "status">, usage?: { input_tokens: number; cached_tokens: number; output_tokens: number }) {
+    const callId = call.id;
     const cost = usage ? textCost(settings.model, usage) : null;
     const analysis: repo.StoredAnalysis = {
-      ...pending(settings, run, call?.analysis?.batch),
+      ...pending(settings, run, call.analysis?.batch),
       ...outcome,
       cost: usage ? cost : outcome.status === "skipped" ? 0 : null,
       completed_at: new Date().toISOString(),
@@ -147,7 +153,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       ? { model: settings.model, kind: "analysis" as const, text_in: usage.input_tokens - usage.cached_tokens, text_cached: usage.cached_tokens, audio_in: 0, audio_cached: 0, text_out: usage.output_tokens, audio_out: 0, seconds: 0, cost }
       : null;
     const written = await repo.completeAnalysis(db, callId, run, analysis, line);
-    if (written && call) await analyzed(call.organizationId, callId, call.assistantId, analysis);
+    if (written) await analyzed(call.organizationId, callId, call.assistantId, analysis);
     return written;
   }
 
@@ -161,17 +167,20 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   /** The queue's handler: one attempt at one analysis. Throws only to be retried. */
   async function handle(job: AnalysisJob, context: JobContext): Promise<void> {
     const call = await repo.findCallForAnalysis(db, job.callId);
+    // A call deleted since still counts as finished in its "Analyse past calls" run, which would
+    // otherwise never end (and refuse every later run as one still running).
+    if (!call && job.batch) await repo.countFinished(db, job.batch);
     // Deleted, superseded by "Run again", or already written by an earlier delivery of this job.
     if (!call || call.analysis?.run !== job.run || call.analysis.status !== "pending") return;
     const logs = callRecordLogsSchema.safeParse(call.logs);
     const transcript = logs.success ? (logs.data.transcript ?? []) : [];
     if (!hasCallerTurn(transcript)) {
-      await finish(job.callId, job.run, job.settings, { status: "skipped" });
+      await finish(call, job.run, job.settings, { status: "skipped" });
       return;
     }
     const apiKey = await deps.credentials.readUsable(call.organizationId, "openai_api_key");
     if (!apiKey) {
-      await finish(job.callId, job.run, job.settings, { status: "failed", error: ANALYSIS_MESSAGES.noApiKey });
+      await finish(call, job.run, job.settings, { status: "failed", error: ANALYSIS_MESSAGES.noApiKey });
       return;
     }
     const client = createResponsesClient({ baseUrl: deps.openaiBaseUrl, apiKey, timeoutMs: deps.requestTimeoutMs });
@@ -179,7 +188,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       const { value, result } = await client.createJson(analysisRequest(job.settings, call.assistantName ?? "the assistant", transcript));
       const answer = readAnswer(value, job.settings);
       const usage = { input_tokens: result.usage.input_tokens, cached_tokens: result.usage.input_tokens_details?.cached_tokens ?? 0, output_tokens: result.usage.output_tokens };
-      await finish(job.callId, job.run, job.settings, { status: "done", ...answer }, usage);
+      await finish(call, job.run, job.settings, { status: "done", ...answer }, usage);
     } catch (err) {
       const retry = err instanceof ResponsesError && err.retryable && !context.lastAttempt;
       logger.warn({ callId: job.callId, attempt: context.attempt, retry, code: err instanceof ResponsesError ? err.code : undefined, err }, "call analysis attempt failed");
@@ -188,7 +197,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
         if (err.retryAfterMs !== null) context.retryNoSoonerThan(err.retryAfterMs);
         throw err;
       }
-      await finish(job.callId, job.run, job.settings, { status: "failed", error: failureText(err) });
+      await finish(call, job.run, job.settings, { status: "failed", error: failureText(err) });
     }
   }
 
@@ -205,8 +214,8 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   });
 
   /** Queues the job of a pending analysis (keyed by its run: sent twice, queued once). */
-  async function queue(callId: string, run: string, settings: AnalysisSettings): Promise<void> {
-    await jobs.send<AnalysisJob>(ANALYSIS_JOB, { callId, run, settings }, { key: run });
+  async function queue(callId: string, run: string, settings: AnalysisSettings, batch?: string): Promise<boolean> {
+    return (await jobs.send<AnalysisJob>(ANALYSIS_JOB, { callId, run, settings, ...(batch ? { batch } : {}) }, { key: run })) !== null;
   }
 
   /**
@@ -223,7 +232,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       const { run } = record.analysis;
       const settings = await settingsFor(call.organizationId, call.assistantId);
       if (hasCallerTurn(call.transcript)) await queue(call.callId, run, settings);
-      else await finish(call.callId, run, settings, { status: "skipped" });
+      else await finish(record, run, settings, { status: "skipped" });
     } catch (err) {
       logger.warn({ err, callId: call.callId }, "queueing the call's analysis failed");
     }
@@ -249,8 +258,9 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       if (pendingRows.length === 0) return;
       const carried = new Set((await jobs.unfinished<AnalysisJob>(ANALYSIS_JOB)).map((j) => j.run));
       const orphans = pendingRows.filter((r) => !carried.has(r.analysis.run));
-      for (const row of orphans) await queue(row.callId, row.analysis.run, await settingsFor(row.organizationId, row.assistantId));
-      if (orphans.length > 0) logger.warn({ count: orphans.length }, "queued pending call analyses that had no job");
+      let queued = 0;
+      for (const row of orphans) if (await queue(row.callId, row.analysis.run, await settingsFor(row.organizationId, row.assistantId), row.analysis.batch)) queued += 1;
+      if (queued > 0) logger.warn({ count: queued }, "queued pending call analyses that had no job");
     } finally {
       if (chain) await scheduleRecovery();
     }
