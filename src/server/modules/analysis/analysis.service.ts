@@ -63,7 +63,7 @@ export interface AnalysisServiceDeps {
   /** One Responses request longer than this is a (retryable) timeout. */
   requestTimeoutMs?: number;
   retryDelaysMs?: readonly number[];
-  /** How often the recovery looks for pending analyses without a job (tests shorten it). */
+  /** How often the recovery looks for pending analyses without a job (default ANALYSIS_RECOVER_EVERY_MS). */
   recoverEveryMs?: number;
 }
 
@@ -227,7 +227,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     if (!call.callId) return;
     try {
       const record = await repo.findCallForAnalysis(db, call.callId);
-      // Already queued by the recovery, or written since (and older records closed without one).
+      // Finished already (the recovery got there first), or a record the close did not mark.
       if (record?.analysis?.status !== "pending") return;
       const { run } = record.analysis;
       const settings = await settingsFor(call.organizationId, call.assistantId);
