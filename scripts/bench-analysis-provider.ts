@@ -7,7 +7,7 @@
 import { startFakeRealtime } from "../tests/fakes/fake-realtime.ts";
 import { startFakeResponses } from "../tests/fakes/fake-responses.ts";
 import type { FakeReplySpec } from "../tests/fakes/realtime-fake-script.ts";
-import { DELTA_MS, nextMessage, send } from "./bench-voice-shared.ts";
+import { DELTA_MS, nextMessage, send, stampFrame } from "./bench-voice-shared.ts";
 
 type Request = { type: "start"; seconds: number; delayMs: number } | { type: "report" };
 
@@ -18,7 +18,8 @@ const reply: FakeReplySpec = { say: pieces.join(""), pieces, pieceGapMs: DELTA_M
 
 const realtime = await startFakeRealtime({
   apiKey: "sk-bench-analysis",
-  script: { userSays: ["Hello, I would like to hear a long answer."], replies: [reply], chunkMs: DELTA_MS, keepAudioEvents: false },
+  // Each delta stamped with its send time: the callers time the assistant's audio end to end.
+  script: { userSays: ["Hello, I would like to hear a long answer."], replies: [reply], chunkMs: DELTA_MS, keepAudioEvents: false, beforeAudioDelta: stampFrame },
 });
 const responses = await startFakeResponses({ apiKey: realtime.apiKey, serveOn: realtime, delayMs });
 responses.script = () => ({

@@ -1,11 +1,13 @@
 /**
- * `npm run bench:analysis [-- --analyses 1000] [--delay 300] [--calls 10] [--seconds 10]`: post-call
- * analysis under load, end to end through real sockets.
+ * `npm run bench:analysis [-- --analyses 1000] [--delay 300] [--calls 10] [--seconds 10] [--pg]`:
+ * post-call analysis under load, end to end through real sockets (`--pg`: on the PostgreSQL
+ * server of DATABASE_URL, in a database of its own, instead of the embedded PGlite).
  *
- * Two processes besides this one (the real app: buildApp, embedded database, a real port):
+ * Three processes besides this one (the real app: buildApp, embedded database, a real port):
  *  - bench-analysis-provider.ts: the fake OpenAI — Realtime for live calls, the Responses API
  *    answering every analysis after `--delay` ms (300 by default);
- *  - bench-voice-callers.ts: `--calls` browser test calls streaming audio both ways.
+ *  - bench-voice-callers.ts: `--calls` browser test calls streaming audio both ways;
+ *  - bench-analysis-requests.ts: the client asking for the analyses.
  *
  * `--analyses` ended call records are written (each with a caller turn), then each one's analysis
  * is asked for over HTTP (POST /api/calls/:id/analysis: the same pending record and durable job
@@ -14,17 +16,21 @@
  * burst running — the server's time per audio frame of the live calls and its event-loop delay,
  * to show the calls in progress see no added latency.
  */
+import { randomBytes } from "node:crypto";
 import { inArray, sql } from "drizzle-orm";
+import pg from "pg";
 import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { availableParallelism, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { buildApp } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { calls as callsTable } from "../src/server/db/schema.ts";
+import { withDatabase } from "../tests/global-setup.ts";
 import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
+import type { RequestsMessage } from "./bench-analysis-requests.ts";
 import { child, markdownTable } from "./bench-process.ts";
 import { nextMessage, send, summarize, type CallersMessage, type CallersRequest, type Summary } from "./bench-voice-shared.ts";
 
@@ -40,12 +46,25 @@ const LIVE_CALLS = option("--calls", 10);
 const SECONDS = option("--seconds", 10);
 const REQUEST_CONCURRENCY = 20;
 
+const loadAtStart = loadavg()[0]!;
 const provider = child("bench-analysis-provider.ts");
 send(provider, { type: "start", seconds: SECONDS * 2 + 5, delayMs: DELAY_MS });
 const { baseUrl, apiKey } = await nextMessage<{ type: "listening"; baseUrl: string; apiKey: string }, "listening">(provider, "listening");
 
 const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-analysis-"));
-const database = await openDatabase({ kind: "pglite" });
+// With --pg, a fresh database on the PostgreSQL server of DATABASE_URL (dropped at the end) instead of PGlite.
+const ON_PG = args.includes("--pg");
+const pgAdmin = ON_PG ? process.env.DATABASE_URL : undefined;
+if (ON_PG && !pgAdmin) throw new Error("--pg needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)");
+const pgName = `bench_analysis_${randomBytes(4).toString("hex")}`;
+const adminQuery = async (text: string) => {
+  const admin = new pg.Client({ connectionString: pgAdmin });
+  await admin.connect();
+  await admin.query(text);
+  await admin.end();
+};
+if (ON_PG) await adminQuery(`CREATE DATABASE ${pgName}`);
+const database = await openDatabase(ON_PG ? { kind: "postgres", url: withDatabase(pgAdmin!, pgName) } : { kind: "pglite" });
 await database.migrate();
 const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, OPENAI_BASE_URL: baseUrl });
 const frames: number[] = [];
@@ -111,7 +130,7 @@ async function liveCalls(): Promise<{ callers: ReturnType<typeof child>; streame
 }
 
 /** Streams the live calls for SECONDS (after a warm-up second) while `during` runs; their frame times and loop delay. */
-async function phase(during: () => void): Promise<{ frame: Summary; loopP99: number }> {
+async function phase(during: () => void): Promise<{ frame: Summary; loopP99: number; e2e: Summary }> {
   const { callers, streamed } = await liveCalls();
   await new Promise((resolve) => setTimeout(resolve, 1000));
   frames.length = 0;
@@ -123,26 +142,21 @@ async function phase(during: () => void): Promise<{ frame: Summary; loopP99: num
   measuring = false;
   loop.disable();
   send(callers, { type: "end", from: "0", to: String(process.hrtime.bigint()) } satisfies CallersRequest);
-  await nextMessage<CallersMessage, "report">(callers, "report", 120_000);
+  const report = await nextMessage<CallersMessage, "report">(callers, "report", 120_000);
   while (app.ctx.liveCalls.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   if (callers.exitCode === null) callers.kill();
-  return { frame: summarize(frames), loopP99: loop.percentile(99) / 1e6 };
+  return { frame: summarize(frames), loopP99: loop.percentile(99) / 1e6, e2e: report.downlinkE2e };
 }
 
 const requestedAt = new Map<string, number>();
 let refused = 0;
+/** The requests come from a child process (bench-analysis-requests.ts), as from any client. */
 async function requestAll(): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < ids.length) {
-      const id = ids[next++]!;
-      requestedAt.set(id, Date.now());
-      const res = await fetch(`${origin}/api/calls/${id}/analysis`, { method: "POST", headers: { cookie, "content-type": "application/json" }, body: "{}" });
-      if (res.status !== 202) refused += 1;
-      await res.arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: REQUEST_CONCURRENCY }, worker));
+  const requests = child("bench-analysis-requests.ts");
+  send(requests, { type: "start", origin, cookie, ids, concurrency: REQUEST_CONCURRENCY } satisfies RequestsMessage);
+  const report = await nextMessage<RequestsMessage, "done">(requests, "done", 600_000);
+  for (const [id, at] of report.requestedAt) requestedAt.set(id, at);
+  refused = report.refused;
 }
 
 const quiet = await phase(() => undefined);
@@ -173,25 +187,30 @@ send(provider, { type: "report" });
 const fake = await nextMessage<{ type: "report"; requests: number; accepted: number; scriptError: string | null }, "report">(provider, "report");
 await app.close();
 await database.close();
+if (ON_PG) await adminQuery(`DROP DATABASE ${pgName}`);
 rmSync(dataDir, { recursive: true, force: true });
 if (provider.exitCode === null) provider.kill();
 
 const ms = (n: number) => n.toFixed(n < 10 ? 2 : 0);
-console.log(`\nbench:analysis — ${ANALYSES} ended calls, fake Responses API at ${DELAY_MS} ms per request, concurrency ${config.analysis.concurrency} per instance\n`);
+console.log(`\nbench:analysis — ${ANALYSES} ended calls, fake Responses API at ${DELAY_MS} ms per request (its own process), concurrency ${config.analysis.concurrency} per instance, ${ON_PG ? "PostgreSQL server" : "embedded PGlite"}`);
+// Figures of a shared machine are that machine's: say how busy it was.
+console.log(
+  `machine: ${availableParallelism()} cores, load average ${loadAtStart.toFixed(1)} at start and ${loadavg()[0]!.toFixed(1)} at the end` +
+    (Math.max(loadAtStart, loadavg()[0]!) > availableParallelism() ? " — busy with other work: the figures are this machine's, not the app's best\n" : "\n"),
+);
 console.log(
   markdownTable(
     ["analyses", "done", "failed", "refused", "requests at fake", "throughput /s", "end→done p50 ms", "p99 ms", "max ms"],
     [[String(ANALYSES), String(done), String(finished.length - done), String(refused), String(fake.accepted), (done / ((lastDone - firstRequest) / 1000)).toFixed(1), ms(endToDone.p50), ms(endToDone.p99), ms(endToDone.max)]],
   ),
 );
-console.log(`\n${LIVE_CALLS} live calls, ${SECONDS} s each phase: the server's time per audio frame and its event-loop delay\n`);
+console.log(
+  `\n${LIVE_CALLS} live calls, ${SECONDS} s each phase: the assistant's audio from the fake provider to the caller (both other processes, through the server), the server's time per audio frame and its event-loop delay\n`,
+);
 console.log(
   markdownTable(
-    ["phase", "frames", "frame p50 ms", "frame p99 ms", "loop delay p99 ms"],
-    [
-      ["calls only", String(quiet.frame.count), ms(quiet.frame.p50), ms(quiet.frame.p99), ms(quiet.loopP99)],
-      ["calls + analysis burst", String(loaded.frame.count), ms(loaded.frame.p50), ms(loaded.frame.p99), ms(loaded.loopP99)],
-    ],
+    ["phase", "audio to caller p50 ms", "p99 ms", "frames", "frame p50 ms", "frame p99 ms", "loop delay p99 ms"],
+    [quiet, loaded].map((p, i) => [i === 0 ? "calls only" : "calls + analysis burst", ms(p.e2e.p50), ms(p.e2e.p99), String(p.frame.count), ms(p.frame.p50), ms(p.frame.p99), ms(p.loopP99)]),
   ),
 );
 if (fake.scriptError) console.log(`\nfake: ${fake.scriptError}`);

@@ -153,6 +153,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await services.analysis.afterClosedCalls(instance.closedAtStart);
     await services.corrections.afterClosedCalls(instance.closedAtStart);
   });
+  // An analysis left pending with no job (its instance died after the close, before queueing it) is run after all.
+  app.addHook("onReady", () => services.analysis.startRecovery());
   // A webhook delivery stored by an instance that died before queueing it is sent after all.
   app.addHook("onReady", () => services.webhooks.startRecovery());
   // A campaign started before a restart goes on.

@@ -333,6 +333,8 @@ export const calls = pgTable(
     index("calls_org_direction_start_idx").on(t.organizationId, t.direction, t.startTime, t.id),
     // Open outbound calls per owner: the concurrency limit's count.
     index("calls_open_outbound_idx").on(t.organizationId).where(sql`end_time IS NULL AND direction = 'outbound'`),
+    // Analyses not finished yet: what the analysis recovery looks for (few rows, whatever the table's size).
+    index("calls_analysis_pending_idx").on(t.id).where(sql`(analysis ->> 'status') = 'pending'`),
   ],
 );
 

@@ -7,6 +7,7 @@
 import { and, desc, eq, inArray, isNull, lte, ne, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { callEntries, calls, instances } from "../db/schema.ts";
+import { pendingAnalysisOnClose } from "../modules/analysis/analysis.repo.ts";
 import { logsWithEntries } from "../modules/calls/calls.repo.ts";
 
 export const ORPHANED_CALL_REASON = "Server handling the call stopped";
@@ -61,7 +62,7 @@ export async function instancesWithRoom(db: Db, exceptId: string): Promise<Insta
 }
 
 /** A record nobody carries any more, closed with what its engine saved as it went (calls.repo.ts). */
-const closedOrphan = { endTime: sql`now()`, endedReason: ORPHANED_CALL_REASON, logs: logsWithEntries };
+const closedOrphan = { endTime: sql`now()`, endedReason: ORPHANED_CALL_REASON, logs: logsWithEntries, analysis: pendingAnalysisOnClose };
 
 async function dropEntries(db: Db, rows: Array<{ id: string }>): Promise<void> {
   if (rows.length > 0) await db.delete(callEntries).where(inArray(callEntries.callId, rows.map((r) => r.id)));

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeResponses, type FakeResponses } from "../../../tests/fakes/fake-responses.ts";
-import { createResponsesClient, parseResetDuration, ResponsesError, retryAfterMs, retryDelayMs, type JsonSchemaFormat } from "./responses-client.ts";
+import { createResponsesClient, MAX_RETRY_AFTER_MS, parseResetDuration, ResponsesError, retryAfterMs, retryDelayMs, type JsonSchemaFormat } from "./responses-client.ts";
 
 const format = (schema: Record<string, unknown>): JsonSchemaFormat => ({ type: "json_schema", name: "call_analysis", strict: true, schema });
 const okSchema = {
@@ -66,6 +66,11 @@ describe("Responses client against the fake service", () => {
     expect(await failure(client({ timeoutMs: 200 }).create({ model: "gpt-5-mini", input: "x" }))).toMatchObject({ status: 0, code: "timeout", retryable: true });
   });
 
+  it("reads a 429 asking to wait a day as ten minutes", async () => {
+    fake.enqueue({ kind: "error", status: 429, headers: { "retry-after": "86400" } });
+    expect(await failure(client().create({ model: "gpt-5-mini", input: "x" }))).toMatchObject({ status: 429, retryable: true, retryAfterMs: 600_000 });
+  });
+
   it("turns a refusal and a cut-short answer into errors of their own", async () => {
     fake.enqueue({ kind: "refusal", refusal: "I can't" });
     expect(await failure(client().createJson({ model: "gpt-5-mini", input: "x", text: { format: format(okSchema) } }))).toMatchObject({ code: "refusal" });
@@ -81,6 +86,17 @@ describe("retry timing", () => {
     expect(parseResetDuration("1.5s")).toBe(1500);
     expect(retryAfterMs(new Headers({ "x-ratelimit-reset-requests": "1s", "x-ratelimit-reset-tokens": "3s" }))).toBe(3000);
     expect(retryAfterMs(new Headers({ "retry-after-ms": "150" }))).toBe(150);
+  });
+
+  it("never waits more than ten minutes, whatever a header asks (a day, a date next year, 48 h)", () => {
+    expect(MAX_RETRY_AFTER_MS).toBe(600_000);
+    const now = Date.parse("2026-11-26T12:00:00Z");
+    expect(retryAfterMs(new Headers({ "retry-after": "86400" }), now)).toBe(600_000);
+    expect(retryAfterMs(new Headers({ "retry-after": "Fri, 26 Nov 2027 12:00:00 GMT" }), now)).toBe(600_000);
+    expect(retryAfterMs(new Headers({ "retry-after-ms": "999999999" }), now)).toBe(600_000);
+    expect(retryAfterMs(new Headers({ "x-ratelimit-reset-tokens": "48h0m0s" }), now)).toBe(600_000);
+    // Within the cap, what was asked.
+    expect(retryAfterMs(new Headers({ "retry-after": "599" }), now)).toBe(599_000);
   });
 
   it("waits what was asked, else backs off exponentially with jitter up to a cap", () => {

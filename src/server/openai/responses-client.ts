@@ -132,8 +132,20 @@ export function parseResetDuration(value: string | null): number | null {
   return Math.round(parts.reduce((sum, [, n, u]) => sum + Number(n) * unit[u!]!, 0));
 }
 
-/** retry-after-ms, retry-after (seconds or an HTTP date), then the larger rate-limit reset. */
+/**
+ * The longest wait a server may ask for: a buggy or hostile Retry-After ("86400", a date next
+ * year) would otherwise park a job for days; after this the retry asks again, and a server still
+ * limiting answers 429 once more.
+ */
+export const MAX_RETRY_AFTER_MS = 10 * 60_000;
+
+/** retry-after-ms, retry-after (seconds or an HTTP date), then the larger rate-limit reset; at most MAX_RETRY_AFTER_MS. */
 export function retryAfterMs(headers: Headers, now = Date.now()): number | null {
+  const asked = askedWaitMs(headers, now);
+  return asked === null ? null : Math.min(asked, MAX_RETRY_AFTER_MS);
+}
+
+function askedWaitMs(headers: Headers, now: number): number | null {
   const ms = Number(headers.get("retry-after-ms"));
   if (headers.get("retry-after-ms") && Number.isFinite(ms) && ms >= 0) return ms;
   const after = headers.get("retry-after");

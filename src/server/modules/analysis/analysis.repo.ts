@@ -4,8 +4,8 @@
  * the pending analysis, so a job that runs twice (at-least-once delivery) or a run superseded by
  * "Run again" never writes twice nor over a newer one; nothing else of the record is touched.
  */
-import { and, desc, eq, gte, isNotNull, lt, sql } from "drizzle-orm";
-import type { CallAnalysis } from "../../../shared/analysis.ts";
+import { and, desc, eq, gte, isNotNull, lt, sql, type SQL } from "drizzle-orm";
+import { DEFAULT_ANALYSIS_MODEL, type CallAnalysis } from "../../../shared/analysis.ts";
 import type { ProviderCost, ProviderCostLine } from "../../../shared/call-records.ts";
 import type { Db } from "../../db/client.ts";
 import { analysisRuns, assistants, calls } from "../../db/schema.ts";
@@ -17,6 +17,27 @@ export type StoredAnalysis = CallAnalysis & {
   /** The "Analyse past calls" run that asked for it, whose progress it counts in. */
   batch?: string;
 };
+
+/**
+ * The pending analysis a call gets in the very write that closes it (the engine's final write,
+ * a lease sweep): durable before any job is queued, so an instance dying between the close and
+ * the queueing leaves a pending analysis that the recovery finds and queues, never a call
+ * silently left unanalysed. An analysis already there (a sweep closed it first) is kept. The
+ * model is the assistant's analysis model (analysisSettingsOf's default when it has none).
+ */
+export const pendingAnalysisOnClose: SQL = sql`coalesce(${calls.analysis}, jsonb_build_object(
+  'status', 'pending', 'summary', null, 'data', '{}'::jsonb, 'success', null,
+  'model', coalesce((SELECT a.analysis ->> 'model' FROM ${assistants} a WHERE a.id = ${calls.assistantId}), ${DEFAULT_ANALYSIS_MODEL}::text),
+  'cost', null, 'completed_at', null, 'run', gen_random_uuid()::text))`;
+
+/** Every pending analysis (across organisations): what the recovery compares with the queue's jobs. */
+export async function pendingAnalyses(db: Db) {
+  const rows = await db
+    .select({ callId: calls.id, organizationId: calls.organizationId, assistantId: calls.assistantId, analysis: calls.analysis })
+    .from(calls)
+    .where(sql`(${calls.analysis} ->> 'status') = 'pending'`);
+  return rows.map((r) => ({ ...r, analysis: r.analysis as StoredAnalysis }));
+}
 
 export async function findCallForAnalysis(db: Db, callId: string) {
   const [row] = await db
@@ -47,21 +68,27 @@ export async function findOwnEndedCall(db: Db, organizationId: string, callId: s
 /**
  * Makes `analysis` (pending, or skipped) the call's, replacing any earlier one. A pending one it
  * supersedes is counted as finished in its own "Analyse past calls" run, whose job will now
- * find itself superseded and write nothing. The same run begun again changes nothing.
+ * find itself superseded and write nothing. The same run begun again changes nothing. False
+ * when the call is gone.
  */
-export async function beginAnalysis(db: Db, callId: string, analysis: StoredAnalysis): Promise<void> {
-  await db.transaction(async (tx) => {
+export async function beginAnalysis(db: Db, callId: string, analysis: StoredAnalysis): Promise<boolean> {
+  return db.transaction(async (tx) => {
     const [row] = await tx.select({ analysis: calls.analysis }).from(calls).where(eq(calls.id, callId)).for("update");
     const previous = row?.analysis as StoredAnalysis | null | undefined;
-    if (!row || previous?.run === analysis.run) return;
+    // A call deleted before its turn in "Analyse past calls" counts as finished there.
+    if (!row && analysis.batch) await countFinished(tx, analysis.batch);
+    if (!row) return false;
+    if (previous?.run === analysis.run) return true;
     await tx.update(calls).set({ analysis }).where(eq(calls.id, callId));
     if (previous?.status === "pending" && previous.batch) await countFinished(tx, previous.batch);
     if (analysis.status !== "pending" && analysis.batch) await countFinished(tx, analysis.batch);
+    return true;
   });
 }
 
 type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
-const countFinished = (tx: Tx, batch: string) =>
+/** One more call of the "Analyse past calls" run `batch` finished (its progress). */
+export const countFinished = (tx: Tx | Db, batch: string) =>
   tx
     .update(analysisRuns)
     .set({ finished: sql`${analysisRuns.finished} + 1` })
@@ -97,6 +124,8 @@ export async function completeAnalysis(db: Db, callId: string, run: string, anal
       .where(eq(calls.id, callId))
       .for("update");
     const current = row?.analysis as StoredAnalysis | null | undefined;
+    // Deleted while it was being analysed: still one finished in its "Analyse past calls" run.
+    if (!row && analysis.batch) await countFinished(tx, analysis.batch);
     if (!row || current?.run !== run || current.status !== "pending") return false;
     await tx
       .update(calls)

@@ -35,6 +35,9 @@ export const ANALYSIS_JOB = "call-analysis";
 export const ANALYSIS_BACKFILL_JOB = "call-analysis-backfill";
 /** The backoff between attempts of one analysis: a rate limit or an outage usually passes within these. */
 export const ANALYSIS_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 1_800_000] as const;
+/** Queues pending analyses that have no job (at every start, then every ANALYSIS_RECOVER_EVERY_MS). */
+export const ANALYSIS_RECOVER_JOB = "call-analysis-recover";
+export const ANALYSIS_RECOVER_EVERY_MS = 5 * 60_000;
 
 export interface AnalysisJob {
   callId: string;
@@ -42,12 +45,14 @@ export interface AnalysisJob {
   run: string;
   /** The assistant's settings when it was asked for (the end of the call, or "Run again"). */
   settings: AnalysisSettings;
+  /** The "Analyse past calls" run it belongs to (absent on jobs queued before it existed). */
+  batch?: string;
 }
 
 export interface AnalysisServiceDeps {
   db: Db;
   openaiBaseUrl: string;
-  jobs: Pick<JobQueue, "send" | "register">;
+  jobs: Pick<JobQueue, "send" | "register" | "unfinished">;
   assistants: Pick<AssistantsService, "forCall">;
   credentials: Pick<CredentialsService, "readUsable">;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -58,6 +63,8 @@ export interface AnalysisServiceDeps {
   /** One Responses request longer than this is a (retryable) timeout. */
   requestTimeoutMs?: number;
   retryDelaysMs?: readonly number[];
+  /** How often the recovery looks for pending analyses without a job (default ANALYSIS_RECOVER_EVERY_MS). */
+  recoverEveryMs?: number;
 }
 
 export interface AnalysisBackfillJob {
@@ -65,6 +72,9 @@ export interface AnalysisBackfillJob {
   callIds: string[];
   settings: AnalysisSettings;
 }
+
+/** A call as the analysis read it (repo.findCallForAnalysis). */
+type PendingCall = Pick<NonNullable<Awaited<ReturnType<typeof repo.findCallForAnalysis>>>, "id" | "organizationId" | "assistantId" | "analysis">;
 
 /** What the end of a call tells the analysis. */
 export interface EndedCall {
@@ -124,16 +134,17 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
    */
   async function request(callId: string, settings: AnalysisSettings, batch?: string): Promise<repo.StoredAnalysis> {
     const analysis = pending(settings, batch ? `${batch}:${callId}` : randomUUID(), batch);
-    await repo.beginAnalysis(db, callId, analysis);
-    await jobs.send<AnalysisJob>(ANALYSIS_JOB, { callId, run: analysis.run, settings }, { key: analysis.run });
+    // A call deleted meanwhile gets no job (its run already counted it).
+    if (await repo.beginAnalysis(db, callId, analysis)) await queue(callId, analysis.run, settings, batch);
     return analysis;
   }
 
-  async function finish(callId: string, run: string, settings: AnalysisSettings, outcome: Partial<repo.StoredAnalysis> & Pick<CallAnalysis, "status">, usage?: { input_tokens: number; cached_tokens: number; output_tokens: number }) {
-    const call = await repo.findCallForAnalysis(db, callId);
+  /** Writes the outcome of run `run` of `call` (as read when the run began: its owner, assistant and pending analysis). */
+  async function finish(call: PendingCall, run: string, settings: AnalysisSettings, outcome: Partial<repo.StoredAnalysis> & Pick<CallAnalysis, "status">, usage?: { input_tokens: number; cached_tokens: number; output_tokens: number }) {
+    const callId = call.id;
     const cost = usage ? textCost(settings.model, usage) : null;
     const analysis: repo.StoredAnalysis = {
-      ...pending(settings, run, call?.analysis?.batch),
+      ...pending(settings, run, call.analysis?.batch),
       ...outcome,
       cost: usage ? cost : outcome.status === "skipped" ? 0 : null,
       completed_at: new Date().toISOString(),
@@ -142,7 +153,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       ? { model: settings.model, kind: "analysis" as const, text_in: usage.input_tokens - usage.cached_tokens, text_cached: usage.cached_tokens, audio_in: 0, audio_cached: 0, text_out: usage.output_tokens, audio_out: 0, seconds: 0, cost }
       : null;
     const written = await repo.completeAnalysis(db, callId, run, analysis, line);
-    if (written && call) await analyzed(call.organizationId, callId, call.assistantId, analysis);
+    if (written) await analyzed(call.organizationId, callId, call.assistantId, analysis);
     return written;
   }
 
@@ -156,17 +167,20 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
   /** The queue's handler: one attempt at one analysis. Throws only to be retried. */
   async function handle(job: AnalysisJob, context: JobContext): Promise<void> {
     const call = await repo.findCallForAnalysis(db, job.callId);
+    // A call deleted since still counts as finished in its "Analyse past calls" run, which would
+    // otherwise never end (and refuse every later run as one still running).
+    if (!call && job.batch) await repo.countFinished(db, job.batch);
     // Deleted, superseded by "Run again", or already written by an earlier delivery of this job.
     if (!call || call.analysis?.run !== job.run || call.analysis.status !== "pending") return;
     const logs = callRecordLogsSchema.safeParse(call.logs);
     const transcript = logs.success ? (logs.data.transcript ?? []) : [];
     if (!hasCallerTurn(transcript)) {
-      await finish(job.callId, job.run, job.settings, { status: "skipped" });
+      await finish(call, job.run, job.settings, { status: "skipped" });
       return;
     }
     const apiKey = await deps.credentials.readUsable(call.organizationId, "openai_api_key");
     if (!apiKey) {
-      await finish(job.callId, job.run, job.settings, { status: "failed", error: ANALYSIS_MESSAGES.noApiKey });
+      await finish(call, job.run, job.settings, { status: "failed", error: ANALYSIS_MESSAGES.noApiKey });
       return;
     }
     const client = createResponsesClient({ baseUrl: deps.openaiBaseUrl, apiKey, timeoutMs: deps.requestTimeoutMs });
@@ -174,7 +188,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       const { value, result } = await client.createJson(analysisRequest(job.settings, call.assistantName ?? "the assistant", transcript));
       const answer = readAnswer(value, job.settings);
       const usage = { input_tokens: result.usage.input_tokens, cached_tokens: result.usage.input_tokens_details?.cached_tokens ?? 0, output_tokens: result.usage.output_tokens };
-      await finish(job.callId, job.run, job.settings, { status: "done", ...answer }, usage);
+      await finish(call, job.run, job.settings, { status: "done", ...answer }, usage);
     } catch (err) {
       const retry = err instanceof ResponsesError && err.retryable && !context.lastAttempt;
       logger.warn({ callId: job.callId, attempt: context.attempt, retry, code: err instanceof ResponsesError ? err.code : undefined, err }, "call analysis attempt failed");
@@ -183,7 +197,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
         if (err.retryAfterMs !== null) context.retryNoSoonerThan(err.retryAfterMs);
         throw err;
       }
-      await finish(job.callId, job.run, job.settings, { status: "failed", error: failureText(err) });
+      await finish(call, job.run, job.settings, { status: "failed", error: failureText(err) });
     }
   }
 
@@ -199,27 +213,68 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
     timeoutMs: Math.max(5 * 60_000, (deps.requestTimeoutMs ?? 60_000) * 2),
   });
 
+  /** Queues the job of a pending analysis (keyed by its run: sent twice, queued once). */
+  async function queue(callId: string, run: string, settings: AnalysisSettings, batch?: string): Promise<boolean> {
+    return (await jobs.send<AnalysisJob>(ANALYSIS_JOB, { callId, run, settings, ...(batch ? { batch } : {}) }, { key: run })) !== null;
+  }
+
   /**
    * After a call has ended and its record is written (never throws: a failure here must not
-   * touch the call). Without a caller turn the call is "skipped" at once, with no job.
+   * touch the call). The close made its analysis pending (repo.pendingAnalysisOnClose); this
+   * queues its job. Without a caller turn the call is "skipped" at once, with no job.
    */
   async function afterCall(call: EndedCall): Promise<void> {
     if (!call.callId) return;
     try {
+      const record = await repo.findCallForAnalysis(db, call.callId);
+      // Finished already (the recovery got there first), or a record the close did not mark.
+      if (record?.analysis?.status !== "pending") return;
+      const { run } = record.analysis;
       const settings = await settingsFor(call.organizationId, call.assistantId);
-      if (hasCallerTurn(call.transcript)) await request(call.callId, settings);
-      else {
-        const skipped: repo.StoredAnalysis = { ...pending(settings, randomUUID()), status: "skipped", cost: 0, completed_at: new Date().toISOString() };
-        await repo.beginAnalysis(db, call.callId, skipped);
-        await analyzed(call.organizationId, call.callId, call.assistantId, skipped);
-      }
+      if (hasCallerTurn(call.transcript)) await queue(call.callId, run, settings);
+      else await finish(record, run, settings, { status: "skipped" });
     } catch (err) {
       logger.warn({ err, callId: call.callId }, "queueing the call's analysis failed");
     }
   }
 
+  const recoverEveryMs = deps.recoverEveryMs ?? ANALYSIS_RECOVER_EVERY_MS;
+
+  /** The next recovery of the chain, at the next boundary of the period; keyed by it, so one per period across instances. */
+  function scheduleRecovery() {
+    const afterMs = recoverEveryMs - (Date.now() % recoverEveryMs);
+    return jobs.send(ANALYSIS_RECOVER_JOB, { chain: true }, { startAfter: afterMs, key: `period:${Math.round((Date.now() + afterMs) / recoverEveryMs)}` });
+  }
+
+  /**
+   * Queues every pending analysis no unfinished job carries: its instance died between the
+   * close (or "Run again", or a backfill's mark) and the queueing. Pending rows are read before
+   * the jobs, so a job that finishes in between is only sent again harmlessly (the key dedupes
+   * a job still kept; the handler skips a run no longer pending).
+   */
+  async function recover({ chain }: { chain?: boolean }): Promise<void> {
+    try {
+      const pendingRows = await repo.pendingAnalyses(db);
+      if (pendingRows.length === 0) return;
+      const carried = new Set((await jobs.unfinished<AnalysisJob>(ANALYSIS_JOB)).map((j) => j.run));
+      const orphans = pendingRows.filter((r) => !carried.has(r.analysis.run));
+      let queued = 0;
+      for (const row of orphans) if (await queue(row.callId, row.analysis.run, await settingsFor(row.organizationId, row.assistantId), row.analysis.batch)) queued += 1;
+      if (queued > 0) logger.warn({ count: queued }, "queued pending call analyses that had no job");
+    } finally {
+      if (chain) await scheduleRecovery();
+    }
+  }
+  jobs.register<{ chain?: boolean }>(ANALYSIS_RECOVER_JOB, recover, { timeoutMs: 5 * 60_000 });
+
   return {
     afterCall,
+
+    /** Once the job queue runs: a recovery now, and the periodic one (kept once across instances). */
+    async startRecovery(): Promise<void> {
+      await jobs.send(ANALYSIS_RECOVER_JOB, {});
+      await scheduleRecovery();
+    },
 
     /**
      * Calls closed by a sweep, not by their engine (the instance carrying them died): analysed
@@ -230,7 +285,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
       for (const callId of callIds) {
         try {
           const call = await repo.findCallForAnalysis(db, callId);
-          if (!call?.endTime || call.analysis) continue;
+          if (!call?.endTime || call.analysis?.status !== "pending") continue;
           const logs = callRecordLogsSchema.safeParse(call.logs);
           await afterCall({ callId, organizationId: call.organizationId, assistantId: call.assistantId, transcript: logs.success ? (logs.data.transcript ?? []) : [] });
         } catch (err) {

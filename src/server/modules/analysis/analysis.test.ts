@@ -252,6 +252,28 @@ describe("Analyse past calls", () => {
     expect(latest).toMatchObject({ id: run.id, total: 2, finished: 2, status: "done" });
   });
 
+  it("finishes a run in which one of its calls was deleted, so the next run may start", async () => {
+    // The assistant's two latest calls (started later than any other here).
+    const later = Date.now() + 3_600_000;
+    const rows = await live.db
+      .insert(calls)
+      .values([0, 1].map((i) => ({ organizationId: ada.organizationId, assistantId, startTime: new Date(later + i * 1000), endTime: new Date(later + i * 1000 + 500), endedReason: "User ended call", logs: { isTest: true, transcript: [{ type: "user", content: "Where is my order 42?", timestamp: new Date().toISOString() }], toolsUsed: [] } })))
+      .returning({ id: calls.id });
+    responses.script = () => ({ kind: "answer", json: ANSWER });
+    const start = await as(live.app, ada).post(`/api/assistants/${assistantId}/analysis-runs`, { last: 2 });
+    expect(start.statusCode, start.body).toBe(202);
+    const run = start.json() as AnalysisRun;
+    const removed = await as(live.app, ada).delete(`/api/calls/${rows[1]!.id}`);
+    expect(removed.statusCode, removed.body).toBe(204);
+
+    const latest = async () => (await as(live.app, ada).get(`/api/assistants/${assistantId}/analysis-runs/latest`)).json() as AnalysisRun;
+    await expect.poll(latest, { timeout: 15_000, interval: 200 }).toMatchObject({ id: run.id, total: 2, finished: 2, status: "done" });
+    expect((await getCall(rows[0]!.id)).analysis?.status).toBe("done");
+    const next = await as(live.app, ada).post(`/api/assistants/${assistantId}/analysis-runs`, { last: 1 });
+    expect(next.statusCode, next.body).toBe(202);
+    await expect.poll(latest, { timeout: 15_000, interval: 200 }).toMatchObject({ status: "done" });
+  });
+
   it("asks for the last N or a range, and answers 404 for another user's assistant", async () => {
     const neither = await as(live.app, ada).post(`/api/assistants/${assistantId}/analysis-runs`, {});
     expect([neither.statusCode, errorOf(neither).message]).toEqual([400, "Choose the last N calls or a date range"]);

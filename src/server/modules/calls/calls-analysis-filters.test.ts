@@ -101,6 +101,31 @@ describe("GET /api/calls with the analysis", () => {
   });
 });
 
+describe("scored calls (a 1–10 success scale)", () => {
+  it("filter by a score range, match a score as a success value, and average in the stats", async () => {
+    const sam = await signUpAndLogIn(file.app);
+    const [rater] = await file.db.insert(assistants).values({ organizationId: sam.organizationId, name: "Rater", model: "gpt-realtime", analysis: settings([], "score") }).returning();
+    await file.db.insert(calls).values(
+      [3, 7, 9].map((score, i) => ({
+        organizationId: sam.organizationId,
+        assistantId: rater!.id,
+        startTime: new Date(Date.parse("2026-05-01T09:00:00Z") + i * 60_000),
+        endTime: new Date(Date.parse("2026-05-01T09:00:30Z") + i * 60_000),
+        endedReason: "User ended call",
+        logs: {},
+        analysis: done(`Scored ${score}`, {}, score),
+      })),
+    );
+    const scores = async (query: string) => ((await as(file.app, sam).get(`/api/calls?${query}`)).json() as CallPage).data.map((c) => c.success);
+    expect(await scores("success_min=7")).toEqual([9, 7]);
+    expect(await scores("success_max=7")).toEqual([7, 3]);
+    expect(await scores("success_min=4&success_max=8")).toEqual([7]);
+    expect(await scores("success=9")).toEqual([9]);
+    const stats = (await as(file.app, sam).get("/api/calls/stats?tz=UTC&success_min=7")).json() as CallStats;
+    expect(stats.success).toMatchObject({ analysed: 2, success_rate: null, average_score: 8 });
+  });
+});
+
 describe("GET /api/calls/stats with the analysis", () => {
   it("gives the success rate, category shares per assistant and per day, the transfer rate and containment", async () => {
     const stats = (await as(file.app, uma).get("/api/calls/stats?tz=UTC")).json() as CallStats;

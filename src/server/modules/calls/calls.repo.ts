@@ -3,6 +3,7 @@ import { OUTBOUND_ENDED } from "../../../shared/outbound.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, callEntries, calls } from "../../db/schema.ts";
 import type { CallEntryWrite, CallStore } from "../../voice/seams.ts";
+import { pendingAnalysisOnClose } from "../analysis/analysis.repo.ts";
 
 /**
  * A call's logs with the entries saved while it ran folded in (for a record closed without its
@@ -107,6 +108,8 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
             logs: update.logs,
             recording: update.recording,
             providerCost: update.providerCost ?? null,
+            // In the same write as the close: an analysis asked for even if this instance dies now.
+            analysis: pendingAnalysisOnClose,
           })
           .where(eq(calls.id, id));
         await tx.delete(callEntries).where(eq(callEntries.callId, id));

@@ -1,0 +1,1 @@
+CREATE INDEX "calls_analysis_pending_idx" ON "calls" USING btree ("id") WHERE (analysis ->> 'status') = 'pending';
