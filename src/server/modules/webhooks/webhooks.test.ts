@@ -3,7 +3,9 @@ import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fa
 import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { as, errorOf } from "../../../../tests/harness.ts";
-import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_MESSAGES, type WebhookDelivery, type WebhookEndpoint, type WebhookWithSecret } from "../../../shared/webhooks.ts";
+import { eq } from "drizzle-orm";
+import { webhookEndpoints } from "../../db/schema.ts";
+import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_MESSAGES, type WebhookDelivery, type WebhookEndpoint, type WebhookWithSecret } from "../../../shared/webhooks.ts";
 
 /**
  * Webhooks end to end: endpoints through the API, deliveries signed the Standard Webhooks way to
@@ -154,6 +156,56 @@ describe("deliveries", () => {
     const [failed] = await deliveriesOf(ada, endpoint.id);
     expect(failed).toMatchObject({ attempts: 4, last_status_code: 500, next_attempt_at: null });
     expect(dead.requests).toHaveLength(4);
+    await dead.close();
+    await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
+  });
+
+  it("a burst to a slow endpoint holds no more than its share of the workers: another endpoint's event goes first", async () => {
+    // Each attempt to it takes the whole attempt timeout (2 s here); the workers are 8.
+    const slow = await startWebhookReceiver({ delayMs: 5000 });
+    const quick = await startWebhookReceiver();
+    const slowEndpoint = await createEndpoint(ada, { url: slow.url, events: ["call.ended"] });
+    const quickEndpoint = await createEndpoint(bob, { url: quick.url, events: ["call.ended"] });
+    slow.secret = slowEndpoint.secret;
+    quick.secret = quickEndpoint.secret;
+    for (let i = 0; i < 12; i++) expect((await as(live.app, ada).post(`/api/webhooks/${slowEndpoint.id}/test`)).statusCode).toBe(202);
+    await expect.poll(() => slow.requests.length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
+    expect((await as(live.app, bob).post(`/api/webhooks/${quickEndpoint.id}/test`)).statusCode).toBe(202);
+
+    await expect.poll(() => quick.requests.length, { timeout: 15_000, interval: 50 }).toBe(1);
+    // Sent while the slow endpoint's first attempts still held their workers, not after them.
+    const quickAt = quick.requests[0]!.at;
+    expect(slow.requests.filter((r) => r.at <= quickAt).length).toBeLessThanOrEqual(4);
+    expect(quick.requests[0]).toMatchObject({ type: "webhook.test", verified: true, status: 200 });
+
+    await as(live.app, ada).delete(`/api/webhooks/${slowEndpoint.id}`);
+    await as(live.app, bob).delete(`/api/webhooks/${quickEndpoint.id}`);
+    await slow.close();
+    await quick.close();
+  });
+
+  it("disables an endpoint failing for 3 days and says why; enabling it again clears the notice", async () => {
+    const dead = await startWebhookReceiver({ failFirst: 100 });
+    const endpoint = await createEndpoint(ada, { url: dead.url, events: ["call.ended"] });
+    dead.secret = endpoint.secret;
+    // A failure less than 3 days into its failing period leaves the endpoint on.
+    await live.db.update(webhookEndpoints).set({ failingSince: new Date(Date.now() - WEBHOOK_DISABLE_AFTER_MS + 3_600_000) }).where(eq(webhookEndpoints.id, endpoint.id));
+    await as(live.app, ada).post(`/api/webhooks/${endpoint.id}/test`);
+    await expect.poll(() => dead.requests.length, { timeout: 10_000, interval: 100 }).toBe(1);
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.attempts, { timeout: 10_000, interval: 100 }).toBe(1);
+    expect((await as(live.app, ada).get(`/api/webhooks/${endpoint.id}`)).json()).toMatchObject({ enabled: true, disabled_reason: null });
+
+    // Its failing period began 3 days ago: the next failure turns it off, with no retry.
+    await live.db.update(webhookEndpoints).set({ failingSince: new Date(Date.now() - WEBHOOK_DISABLE_AFTER_MS - 60_000) }).where(eq(webhookEndpoints.id, endpoint.id));
+    await expect.poll(async () => ((await as(live.app, ada).get(`/api/webhooks/${endpoint.id}`)).json() as WebhookEndpoint).enabled, { timeout: 15_000, interval: 200 }).toBe(false);
+    expect((await as(live.app, ada).get("/api/webhooks")).json()).toContainEqual(expect.objectContaining({ id: endpoint.id, enabled: false, disabled_reason: WEBHOOK_MESSAGES.disabledForFailures }));
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.status, { timeout: 10_000, interval: 200 }).toBe("failed");
+    const attempts = dead.requests.length;
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(dead.requests).toHaveLength(attempts);
+
+    const enabled = await as(live.app, ada).patch(`/api/webhooks/${endpoint.id}`, { enabled: true });
+    expect(enabled.json()).toMatchObject({ enabled: true, disabled_reason: null });
     await dead.close();
     await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
   });
