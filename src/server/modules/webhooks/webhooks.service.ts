@@ -29,39 +29,16 @@ import {
 import { isUuid } from "../../../shared/ids.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
-import type { JobContext, JobQueue } from "../../jobs/job-queue.ts";
+import type { JobQueue } from "../../jobs/job-queue.ts";
 import type { SecretBox } from "../../secrets/crypto.ts";
 import { assertIpLiteralAllowed, isHostAllowed, type Resolver } from "../../tools/index.ts";
-import { attemptDelivery, type AttemptResult } from "./webhook-sender.ts";
+import { attemptDelivery } from "./webhook-sender.ts";
 import { newMessageId, newWebhookSecret } from "./webhook-signature.ts";
 import * as repo from "./webhooks.repo.ts";
 
 export const DELIVER_JOB = "webhooks.deliver";
 export const RECOVER_JOB = "webhooks.recover";
 const RECOVER_EVERY_MS = 5 * 60_000;
-/**
- * Attempts one endpoint may have in flight on one instance. The delivery workers are shared by
- * every endpoint: without a cap, a burst of events to an endpoint that takes the whole attempt
- * timeout would hold them all, and every other endpoint's deliveries would wait behind it.
- */
-const IN_FLIGHT_PER_ENDPOINT = 2;
-/** What an endpoint not yet timed is assumed to take per attempt. */
-const FIRST_ATTEMPT_MS_GUESS = 1000;
-
-/** A delivery job; `attemptsBefore`: the schedule's attempts made by the job it continues (deferred at the cap). */
-interface DeliverJob {
-  deliveryId: string;
-  attemptsBefore?: number;
-}
-
-/** One endpoint's attempts on this instance, and when its next deferred delivery is due. */
-interface EndpointLoad {
-  inFlight: number;
-  /** Moving average of its attempts' durations. */
-  attemptMs: number;
-  /** Unix ms of the last slot given to a deferred delivery. */
-  lastSlotAt: number;
-}
 
 export interface WebhooksService {
   list(organizationId: string): Promise<WebhookEndpoint[]>;
@@ -159,31 +136,7 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
     return rows;
   }
 
-  const loads = new Map<string, EndpointLoad>();
-
-  /** An attempt to `endpointId`, counted against its cap; at the cap, nothing is sent and the wait before trying again is answered. */
-  async function attemptWithin(endpointId: string, send: () => Promise<AttemptResult>): Promise<{ result: AttemptResult } | { deferMs: number }> {
-    const load = loads.get(endpointId) ?? { inFlight: 0, attemptMs: FIRST_ATTEMPT_MS_GUESS, lastSlotAt: 0 };
-    loads.set(endpointId, load);
-    if (load.inFlight >= IN_FLIGHT_PER_ENDPOINT) {
-      // Deferred ones are spaced at the pace the endpoint answers, so each waits about once.
-      const spacing = load.attemptMs / IN_FLIGHT_PER_ENDPOINT;
-      load.lastSlotAt = Math.max(Date.now() + spacing, load.lastSlotAt + spacing);
-      return { deferMs: load.lastSlotAt - Date.now() };
-    }
-    load.inFlight += 1;
-    const started = performance.now();
-    try {
-      return { result: await send() };
-    } finally {
-      load.inFlight -= 1;
-      load.attemptMs = 0.8 * load.attemptMs + 0.2 * (performance.now() - started);
-      if (load.inFlight === 0 && load.lastSlotAt < Date.now()) loads.delete(endpointId);
-    }
-  }
-
-  async function deliver(data: DeliverJob, job: JobContext) {
-    const { deliveryId } = data;
+  async function deliver({ deliveryId }: { deliveryId: string }, job: { attempt: number; lastAttempt: boolean }) {
     const found = await repo.forDelivery(db, deliveryId);
     // Gone (endpoint deleted) or already done (a repeated job): nothing to send.
     if (!found || found.delivery.status !== "pending") return;
@@ -192,21 +145,10 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       await repo.updateDelivery(db, delivery.id, { status: "failed", nextAttemptAt: null, lastError: "The endpoint is disabled" });
       return;
     }
-    // Where the delivery is in the schedule: this job's attempt, after those of the job it continues.
-    const attempt = (data.attemptsBefore ?? 0) + job.attempt;
-    const outcome = await attemptWithin(endpoint.id, () =>
-      attemptDelivery(
-        { url: endpoint.url, secret: secrets.decrypt(endpoint.secretEncrypted), messageId: delivery.messageId, body: delivery.payload },
-        { allowedHosts, resolve: deps.resolve, timeoutMs: deps.attemptTimeoutMs },
-      ),
+    const result = await attemptDelivery(
+      { url: endpoint.url, secret: secrets.decrypt(endpoint.secretEncrypted), messageId: delivery.messageId, body: delivery.payload },
+      { allowedHosts, resolve: deps.resolve, timeoutMs: deps.attemptTimeoutMs },
     );
-    if ("deferMs" in outcome) {
-      // Handed to a later job without using an attempt, freeing this worker for other endpoints.
-      const next: DeliverJob = { deliveryId, attemptsBefore: attempt - 1 };
-      await jobs.send(DELIVER_JOB, next, { startAfter: Math.max(1, Math.round(outcome.deferMs)), key: `${delivery.id}:${delivery.attempts}:deferred:${job.id}` });
-      return;
-    }
-    const { result } = outcome;
     const attempts = delivery.attempts + 1;
     if (result.ok) {
       await repo.updateDelivery(db, delivery.id, { status: "delivered", attempts, lastStatusCode: result.statusCode, lastError: null, nextAttemptAt: null });
@@ -216,8 +158,8 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
     const failingSince = await repo.markEndpointFailing(db, endpoint.id);
     const disable = failingSince !== null && Date.now() - failingSince.getTime() >= WEBHOOK_DISABLE_AFTER_MS;
     if (disable) await repo.disableEndpoint(db, endpoint.id, WEBHOOK_MESSAGES.disabledForFailures);
-    const next = delays[attempt - 1];
-    const last = disable || next === undefined;
+    const next = delays[job.attempt - 1];
+    const last = job.lastAttempt || disable || next === undefined;
     await repo.updateDelivery(db, delivery.id, {
       status: last ? "failed" : "pending",
       attempts,
@@ -225,11 +167,8 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       lastError: result.error,
       nextAttemptAt: last ? null : new Date(Date.now() + next),
     });
-    if (last || next === undefined) return;
-    // Throwing hands the retry to the queue, which waits the schedule's next delay (asked for by
-    // name: a continued job's own count is behind the delivery's).
-    job.retryNoSoonerThan(next);
-    throw new Error(`Webhook delivery ${delivery.id} attempt ${attempts} failed: ${result.error}`);
+    // Throwing hands the retry to the queue, which waits the schedule's next delay.
+    if (!last) throw new Error(`Webhook delivery ${delivery.id} attempt ${attempts} failed: ${result.error}`);
   }
 
   jobs.register(DELIVER_JOB, deliver, { concurrency: 8, retryDelaysMs: delays, timeoutMs: 60_000 });

@@ -160,30 +160,6 @@ describe("deliveries", () => {
     await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
   });
 
-  it("a burst to a slow endpoint holds no more than its share of the workers: another endpoint's event goes first", async () => {
-    // Each attempt to it takes the whole attempt timeout (2 s here); the workers are 8.
-    const slow = await startWebhookReceiver({ delayMs: 5000 });
-    const quick = await startWebhookReceiver();
-    const slowEndpoint = await createEndpoint(ada, { url: slow.url, events: ["call.ended"] });
-    const quickEndpoint = await createEndpoint(bob, { url: quick.url, events: ["call.ended"] });
-    slow.secret = slowEndpoint.secret;
-    quick.secret = quickEndpoint.secret;
-    for (let i = 0; i < 12; i++) expect((await as(live.app, ada).post(`/api/webhooks/${slowEndpoint.id}/test`)).statusCode).toBe(202);
-    await expect.poll(() => slow.requests.length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
-    expect((await as(live.app, bob).post(`/api/webhooks/${quickEndpoint.id}/test`)).statusCode).toBe(202);
-
-    await expect.poll(() => quick.requests.length, { timeout: 15_000, interval: 50 }).toBe(1);
-    // Sent while the slow endpoint's first attempts still held their workers, not after them.
-    const quickAt = quick.requests[0]!.at;
-    expect(slow.requests.filter((r) => r.at <= quickAt).length).toBeLessThanOrEqual(4);
-    expect(quick.requests[0]).toMatchObject({ type: "webhook.test", verified: true, status: 200 });
-
-    await as(live.app, ada).delete(`/api/webhooks/${slowEndpoint.id}`);
-    await as(live.app, bob).delete(`/api/webhooks/${quickEndpoint.id}`);
-    await slow.close();
-    await quick.close();
-  });
-
   it("disables an endpoint failing for 3 days and says why; enabling it again clears the notice", async () => {
     const dead = await startWebhookReceiver({ failFirst: 100 });
     const endpoint = await createEndpoint(ada, { url: dead.url, events: ["call.ended"] });
