@@ -1,5 +1,7 @@
 import { API_KEY_MESSAGES } from "../src/shared/api-keys.ts";
-import { WEBHOOK_MESSAGES } from "../src/shared/webhooks.ts";
+import { eq } from "drizzle-orm";
+import { webhookEndpoints } from "../src/server/db/schema.ts";
+import { WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_MESSAGES } from "../src/shared/webhooks.ts";
 import { startWebhookReceiver } from "../tests/fakes/webhook-receiver.ts";
 import { expect, expectToast, test } from "./fixtures.ts";
 
@@ -83,5 +85,30 @@ test("Webhooks: add an endpoint, reveal its secret, send a test event and see it
     expect(receiver.requests[0]).toMatchObject({ type: "webhook.test", verified: true, status: 200 });
   } finally {
     await receiver.close();
+  }
+});
+
+test("Webhooks: an endpoint failing for 3 days is turned off and the page says so", async ({ page, server, user: _user }) => {
+  const dead = await startWebhookReceiver({ failFirst: 1000 });
+  try {
+    await page.goto("/settings");
+    const card = page.getByTestId("webhooks-card");
+    await card.getByLabel("Endpoint URL").fill(dead.url);
+    await card.getByRole("button", { name: "Add endpoint" }).click();
+    const dialog = page.getByRole("dialog", { name: "Signing secret" });
+    dead.secret = (await dialog.getByTestId("secret-value").textContent())!.trim();
+    await dialog.getByRole("button", { name: "Done" }).click();
+    const endpoint = card.getByTestId("webhook-endpoint").filter({ hasText: dead.url });
+    await expect(endpoint.getByRole("checkbox")).toBeChecked();
+
+    // It has been failing since 3 days ago: the next failed attempt turns it off.
+    await server.db.update(webhookEndpoints).set({ failingSince: new Date(Date.now() - WEBHOOK_DISABLE_AFTER_MS - 60_000) }).where(eq(webhookEndpoints.url, dead.url));
+    await endpoint.getByRole("button", { name: "Send test event" }).click();
+    await expectToast(page, WEBHOOK_MESSAGES.testSent);
+    await expect(endpoint.getByRole("status")).toHaveText(WEBHOOK_MESSAGES.disabledForFailures, { timeout: 20_000 });
+    await expect(endpoint.getByRole("checkbox")).not.toBeChecked();
+    expect(dead.requests).toHaveLength(1);
+  } finally {
+    await dead.close();
   }
 });

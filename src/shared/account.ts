@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH } from "./auth.js";
-import type { SignupPolicy } from "./team.js";
+import { SIGNUP_MODES } from "./team.js";
 
 /**
  * The signed-in user's own account (Settings → Profile, Password, Delete account) and password
@@ -50,22 +50,24 @@ export const deleteAccountSchema = z.object({
 });
 export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;
 
-/** What deleting an account removes, counted for the confirmation dialog. */
-export interface AccountSummary {
-  assistants: number;
-  tools: number;
-  phoneNumbers: number;
-  calls: number;
-  recordings: number;
-}
+/** What deleting an account removes, counted for the confirmation dialog (GET /api/account). */
+export const accountSummarySchema = z.object({
+  assistants: z.number(),
+  tools: z.number(),
+  phoneNumbers: z.number(),
+  calls: z.number(),
+  recordings: z.number(),
+});
+export type AccountSummary = z.infer<typeof accountSummarySchema>;
 
 /** Public: what this server can do for accounts (GET /api/account/options, no session needed). */
-export interface AccountOptions {
+export const accountOptionsSchema = z.object({
   /** SMTP is configured: sign-up confirms by e-mail and "Forgot password?" sends a reset link. */
-  email: boolean;
+  email: z.boolean(),
   /** Who may sign up (`SIGNUP`): anyone, invited addresses only, or the listed domains (and invited addresses). */
-  signup: SignupPolicy["mode"];
-}
+  signup: z.enum(SIGNUP_MODES),
+});
+export type AccountOptions = z.infer<typeof accountOptionsSchema>;
 
 export const forgotPasswordSchema = z.object({ email: z.email("Please enter a valid email address.") });
 export type ForgotPasswordInput = z.infer<typeof forgotPasswordSchema>;

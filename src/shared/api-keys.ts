@@ -11,6 +11,7 @@ export const API_KEY_MESSAGES = {
   expiryInPast: "The expiry date must be in the future",
   tooMany: `You can have at most ${MAX_API_KEYS} API keys. Revoke one first.`,
   invalid: "The API key is missing, wrong, revoked or expired.",
+  wrongPlace: "Send the API key in the Authorization header, as Authorization: Bearer sk_…",
   sessionOnly: "This action needs a signed-in session; an API key cannot do it.",
   created: "API key created",
   revoked: "API key revoked",

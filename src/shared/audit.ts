@@ -70,27 +70,30 @@ export const AUDIT_VIA = ["session", "api_key"] as const;
 export type AuditVia = (typeof AUDIT_VIA)[number];
 
 /** One entry as the API returns it. */
-export interface AuditEntry {
-  id: string;
-  created_at: string;
-  actor_user_id: string | null;
+export const auditEntrySchema = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  actor_user_id: z.string().nullable(),
   /** Kept as written: a removed member's entries still say who. */
-  actor_name: string;
-  via: AuditVia;
-  action: AuditAction;
-  action_label: string;
-  target_type: AuditTargetType | null;
-  target_id: string | null;
-  target_name: string | null;
-  details: Record<string, unknown>;
-  ip: string | null;
-}
+  actor_name: z.string(),
+  via: z.enum(AUDIT_VIA),
+  action: z.enum(AUDIT_ACTIONS),
+  action_label: z.string(),
+  target_type: z.enum(AUDIT_TARGET_TYPES).nullable(),
+  target_id: z.string().nullable(),
+  target_name: z.string().nullable(),
+  details: z.record(z.string(), z.unknown()),
+  ip: z.string().nullable(),
+});
+export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-export interface AuditPage {
-  entries: AuditEntry[];
+/** GET /api/audit-log: a page of entries, newest first. */
+export const auditPageSchema = z.object({
+  entries: z.array(auditEntrySchema),
   /** Pass as `before` for the next (older) page; null on the last page. */
-  next_cursor: string | null;
-}
+  next_cursor: z.string().nullable(),
+});
+export type AuditPage = z.infer<typeof auditPageSchema>;
 
 export const AUDIT_PAGE_SIZE = 50;
 /** Entries are kept at least this long; longer when the organisation keeps its calls longer. */

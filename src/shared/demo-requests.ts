@@ -103,11 +103,21 @@ export function toDemoRequest(values: DemoFormOutput): DemoRequestInput {
   };
 }
 
-/** GET /api/demo-requests (the instance owner only): the requests received, newest first. */
-export interface DemoRequestListItem extends DemoRequestInput {
-  id: string;
-  created_at: string;
-}
+/** GET /api/demo-requests (the instance owner only): the requests received, newest first, as stored. */
+export const demoRequestListItemSchema = z.object({
+  id: z.string(),
+  created_at: z.string(),
+  first_name: z.string(),
+  last_name: z.string(),
+  company: z.string(),
+  work_email: z.string(),
+  role: z.string(),
+  phone_number: z.string(),
+  location: z.enum(DEMO_COUNTRIES),
+  yearly_call_volume: z.enum(CALL_VOLUME_VALUES),
+  comments: z.string().nullable(),
+});
+export type DemoRequestListItem = z.infer<typeof demoRequestListItemSchema>;
 export const DEMO_REQUESTS_LIST_LIMIT = 200;
 
 export const DEMO_SUBMITTED = { title: "Demo request submitted", description: "Thank you for your interest. Our team will contact you soon." } as const;

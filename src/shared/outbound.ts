@@ -119,5 +119,6 @@ export type DncInput = z.infer<typeof dncInputSchema>;
 
 export const dncEntrySchema = z.object({ phone: z.string(), created_at: z.string() });
 export type DncEntry = z.infer<typeof dncEntrySchema>;
-export const dncPageSchema = z.object({ data: z.array(dncEntrySchema), total: z.number() });
+/** GET /api/dnc: a page, newest first; `next_cursor` is passed as `cursor` for the next one (null on the last). */
+export const dncPageSchema = z.object({ data: z.array(dncEntrySchema), total: z.number(), next_cursor: z.string().nullable() });
 export type DncPage = z.infer<typeof dncPageSchema>;

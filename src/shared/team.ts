@@ -79,4 +79,5 @@ export const currentMembershipSchema = z.object({ organization: z.object({ id: z
 export type CurrentMembership = z.infer<typeof currentMembershipSchema>;
 
 /** `SIGNUP`: who may create an account on this server. */
+export const SIGNUP_MODES = ["open", "invite", "domain"] as const;
 export type SignupPolicy = { mode: "open" } | { mode: "invite" } | { mode: "domain"; domains: string[] };

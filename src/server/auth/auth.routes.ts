@@ -1,5 +1,6 @@
 import { fromNodeHeaders } from "better-auth/node";
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from "fastify";
+import { API_KEY_MESSAGES } from "../../shared/api-keys.ts";
 import { AppError } from "../errors.ts";
 import type { Auth } from "./auth.ts";
 import { authEndpointOf, parseAuthBody } from "./auth-endpoints.ts";
@@ -64,6 +65,9 @@ function throttled(reply: FastifyReply, waitMs: number, what: string) {
   return new AppError(429, "rate_limited", `${what}. Please try again in ${after}.`);
 }
 
+/** The library's endpoints that change the signed-in account: a person's session only, never an API key. */
+const ACCOUNT_ENDPOINTS = new Set(["/update-user", "/change-password"]);
+
 /** The endpoints that send e-mail, each counted by the mail throttle. */
 const SENDS_MAIL = new Set(["/request-password-reset", "/send-verification-email"]);
 
@@ -92,6 +96,8 @@ export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottl
       const endpoint = url ? authEndpointOf(req.method, url.pathname) : null;
       // Only the exact canonical spelling of an endpoint we use reaches the library.
       if (!url || !endpoint || url.pathname !== req.url.split("?")[0]) throw new AppError(404, "not_found", "Not found");
+      // A key is no session here: said in the API's words (403), not the library's "unauthorized".
+      if (ACCOUNT_ENDPOINTS.has(endpoint) && /^Bearer\s/i.test(req.headers.authorization ?? "")) throw new AppError(403, "session_required", API_KEY_MESSAGES.sessionOnly);
       let body: unknown;
       if (req.method === "POST") {
         const parsed = parseAuthBody(endpoint, req.body);

@@ -34,6 +34,25 @@ export interface BearerAuth {
 }
 
 const invalidKey = () => new AppError(401, "invalid_api_key", API_KEY_MESSAGES.invalid);
+const keyInWrongPlace = () => new AppError(401, "invalid_api_key", API_KEY_MESSAGES.wrongPlace);
+
+/** Where clients often put a key by mistake: these query parameters, or an X-API-Key header. */
+const KEY_QUERY_NAMES = new Set(["api_key", "apikey", "key", "token", "access_token"]);
+const KEY_SHAPE = /^sk_[0-9A-Za-z]{32,}$/;
+
+/**
+ * A key sent somewhere but the Authorization header (or there without `Bearer`): refused in
+ * words that say where it goes, rather than as a missing sign-in.
+ */
+function sentKeyElsewhere(req: FastifyRequest): boolean {
+  const authorization = req.headers.authorization;
+  if (authorization) return !/^Bearer\s/i.test(authorization) && KEY_SHAPE.test(authorization.replace(/^\S+\s+/, "").trim());
+  if (req.headers["x-api-key"]) return true;
+  const query = req.url.indexOf("?");
+  if (query < 0) return false;
+  for (const [name, value] of new URLSearchParams(req.url.slice(query + 1))) if (KEY_QUERY_NAMES.has(name.toLowerCase()) && KEY_SHAPE.test(value)) return true;
+  return false;
+}
 
 /**
  * The API-key branch of authentication: no cookie is read or set and no Origin is asked for (a
@@ -85,6 +104,7 @@ export async function readSession(auth: Auth, req: FastifyRequest, reply?: Fasti
 export function requireUser(auth: Auth, team: Pick<TeamService, "resolve">, bearer?: BearerAuth) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const authorization = req.headers.authorization;
+    if (bearer && sentKeyElsewhere(req)) throw keyInWrongPlace();
     if (bearer && authorization) {
       await authenticateBearer(bearer, authorization, req, reply);
     } else {

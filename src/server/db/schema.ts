@@ -563,7 +563,11 @@ export const webhookDeliveries = pgTable(
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt)],
+  (t) => [
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt),
+    // The recovery sweep reads the pending ones at every start; delivered rows pile up, pending ones don't.
+    index("webhook_deliveries_status_idx").on(t.status),
+  ],
 );
 
 export const apiKeys = pgTable(

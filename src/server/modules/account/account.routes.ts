@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { isAPIError } from "better-auth/api";
-import { changePasswordSchema, deleteAccountSchema, updateNameSchema, type AccountOptions } from "../../../shared/account.ts";
+import { accountOptionsSchema, accountSummarySchema, changePasswordSchema, deleteAccountSchema, updateNameSchema, type AccountOptions } from "../../../shared/account.ts";
 import type { SessionUser } from "../../../shared/auth.ts";
 import { fromNodeHeaders } from "better-auth/node";
 import { AppError } from "../../errors.ts";
@@ -20,9 +20,10 @@ function forwardCookies(reply: FastifyReply, headers: Headers) {
 }
 
 /** Public: GET /api/account/options — what the login and sign-up pages may offer. */
-export const accountPublicRoutes: FastifyPluginAsync<{ emailEnabled: boolean; signup: AccountOptions["signup"] }> = async (app, { emailEnabled, signup }) => {
+export const accountPublicRoutes: FastifyPluginAsync<{ emailEnabled: boolean; signup: AccountOptions["signup"] }> = async (plugin, { emailEnabled, signup }) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
   // The mode only: the allowed domains are not for every visitor to read.
-  app.get("/api/account/options", async (): Promise<AccountOptions> => ({ email: emailEnabled, signup }));
+  app.get("/api/account/options", { schema: { response: { 200: accountOptionsSchema } } }, async (): Promise<AccountOptions> => ({ email: emailEnabled, signup }));
 };
 
 /**
@@ -36,7 +37,7 @@ export const accountRoutes: FastifyPluginAsync<{ service: AccountService }> = as
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   const { auth } = app.ctx;
 
-  app.get("/api/account", async (req) => service.summary(req.user.id));
+  app.get("/api/account", { schema: { response: { 200: accountSummarySchema } } }, async (req) => service.summary(req.user.id));
 
   app.patch("/api/account/name", { schema: { body: updateNameSchema } }, async (req, reply): Promise<{ user: SessionUser }> => {
     try {

@@ -28,7 +28,7 @@ export const analysisRoutes: FastifyPluginAsync<{ service: AnalysisService }> = 
     return service.analysePast(req.actor.organizationId, req.params.id, req.body);
   });
 
-  app.get("/api/assistants/:id/analysis-runs/latest", { schema: { params: callParams } }, async (req): Promise<AnalysisRun | null> =>
+  app.get("/api/assistants/:id/analysis-runs/latest", { schema: { params: callParams, response: { 200: analysisRunSchema.nullable() } } }, async (req): Promise<AnalysisRun | null> =>
     service.pastRun(req.actor.organizationId, req.params.id, null),
   );
 

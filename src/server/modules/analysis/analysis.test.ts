@@ -238,6 +238,12 @@ describe("after a call", () => {
 });
 
 describe("Analyse past calls", () => {
+  it("has no latest run before the first: 200 with null", async () => {
+    const fresh = await createAssistant(live.app, ada, { name: "Never analysed" });
+    const latest = await as(live.app, ada).get(`/api/assistants/${fresh.id}/analysis-runs/latest`);
+    expect([latest.statusCode, latest.json()]).toEqual([200, null]);
+  });
+
   it("re-analyses the assistant's last N calls in the background and reports its progress", async () => {
     const start = await as(live.app, ada).post(`/api/assistants/${assistantId}/analysis-runs`, { last: 2 });
     expect(start.statusCode, start.body).toBe(202);

@@ -61,6 +61,12 @@ describe("API keys", () => {
       await withKey(key, "POST", "/api/api-keys", { name: "minted" }),
       await withKey(key, "DELETE", `/api/api-keys/${id}`),
       await withKey(key, "PATCH", "/api/account/name", { name: "Eve" }),
+      await withKey(key, "GET", "/api/account"),
+      await withKey(key, "POST", "/api/account/password", { currentPassword: "whatever-it-is", newPassword: "a-new-password-1" }),
+      await withKey(key, "DELETE", "/api/account", { password: "whatever-it-is" }),
+      // The auth library's own account endpoints too, in the API's words rather than the library's 401.
+      await withKey(key, "POST", "/api/auth/change-password", { currentPassword: "whatever-it-is", newPassword: "a-new-password-1" }),
+      await withKey(key, "POST", "/api/auth/update-user", { name: "Eve" }),
     ]) {
       expect(res.statusCode, res.body).toBe(403);
       expect(errorOf(res)).toEqual({ code: "session_required", message: API_KEY_MESSAGES.sessionOnly });
@@ -86,6 +92,24 @@ describe("API keys", () => {
     expect((await withKey(soon.key, "GET", "/api/assistants")).statusCode).toBe(200);
     await file.db.update(apiKeys).set({ expiresAt: sql`now() - interval '1 second'` }).where(sql`${apiKeys.id} = ${soon.id}`);
     expect(errorOf(await withKey(soon.key, "GET", "/api/assistants")).code).toBe("invalid_api_key");
+  });
+
+  it("sent anywhere but `Authorization: Bearer`, answer 401 saying where the key goes", async () => {
+    const { key } = await createKey("Ada");
+    for (const res of [
+      await file.app.inject({ method: "GET", url: "/api/assistants", headers: { authorization: key } }),
+      await file.app.inject({ method: "GET", url: "/api/assistants", headers: { authorization: `Token ${key}` } }),
+      await file.app.inject({ method: "GET", url: "/api/assistants", headers: { "x-api-key": key } }),
+      await file.app.inject({ method: "GET", url: `/api/assistants?api_key=${key}` }),
+    ]) {
+      expect(res.statusCode, res.body).toBe(401);
+      expect(errorOf(res)).toEqual({ code: "invalid_api_key", message: API_KEY_MESSAGES.wrongPlace });
+      expect(res.headers["set-cookie"]).toBeUndefined();
+    }
+    // Nothing is written with a key in the wrong place.
+    const create = await file.app.inject({ method: "POST", url: `/api/assistants?key=${key}`, payload: { name: "Misplaced" } });
+    expect(create.statusCode).toBe(401);
+    expect((await withKey(key, "GET", "/api/assistants")).json().map((a: { name: string }) => a.name)).not.toContain("Misplaced");
   });
 
   it("refuse a bad name, a past expiry and a 21st live key, storing nothing", async () => {

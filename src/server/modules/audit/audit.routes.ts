@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { auditFiltersSchema, auditListQuerySchema, type AuditPage } from "../../../shared/audit.ts";
+import { auditFiltersSchema, auditListQuerySchema, auditPageSchema, type AuditPage } from "../../../shared/audit.ts";
 import type { AuditService } from "./audit.service.ts";
 
 /**
@@ -11,7 +11,7 @@ import type { AuditService } from "./audit.service.ts";
 export const auditRoutes: FastifyPluginAsync<{ service: AuditService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/audit-log", { schema: { querystring: auditListQuerySchema } }, async (req): Promise<AuditPage> => service.list(req.actor.organizationId, req.query));
+  app.get("/api/audit-log", { schema: { querystring: auditListQuerySchema, response: { 200: auditPageSchema } } }, async (req): Promise<AuditPage> => service.list(req.actor.organizationId, req.query));
 
   app.get("/api/audit-log.csv", { schema: { querystring: auditFiltersSchema } }, async (req, reply) => {
     const stream = Readable.from(service.csv(req.actor.organizationId, req.query));

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { demoRequestSchema } from "../../../shared/demo-requests.ts";
+import { z } from "zod";
+import { demoRequestListItemSchema, demoRequestSchema } from "../../../shared/demo-requests.ts";
 import { AppError } from "../../errors.ts";
 import type { DemoRequestsService } from "./demo-requests.service.ts";
 
@@ -33,6 +34,7 @@ export const demoRequestsRoutes: FastifyPluginAsync<{ service: DemoRequestsServi
 };
 
 /** GET /api/demo-requests: the requests received, for the instance's owner (register in the session scope). */
-export const demoRequestsOwnerRoutes: FastifyPluginAsync<{ service: DemoRequestsService }> = async (app, { service }) => {
-  app.get("/api/demo-requests", async (req) => service.list(req.user.id));
+export const demoRequestsOwnerRoutes: FastifyPluginAsync<{ service: DemoRequestsService }> = async (plugin, { service }) => {
+  const app = plugin.withTypeProvider<ZodTypeProvider>();
+  app.get("/api/demo-requests", { schema: { response: { 200: z.array(demoRequestListItemSchema) } } }, async (req) => service.list(req.user.id));
 };

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { dncInputSchema } from "../../../shared/outbound.ts";
+import { dncInputSchema, dncPageSchema } from "../../../shared/outbound.ts";
 import type { DoNotCallService } from "./do-not-call.service.ts";
 
 const listQuery = z.object({
@@ -12,7 +12,7 @@ const listQuery = z.object({
 /** /api/dnc: the do-not-call list (register inside the authenticated scope). */
 export const doNotCallRoutes: FastifyPluginAsync<{ service: DoNotCallService }> = async (base, { service }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
-  app.get("/api/dnc", { schema: { querystring: listQuery } }, async (req) => service.list(req.actor.organizationId, req.query));
+  app.get("/api/dnc", { schema: { querystring: listQuery, response: { 200: dncPageSchema } } }, async (req) => service.list(req.actor.organizationId, req.query));
   app.post("/api/dnc", { schema: { body: dncInputSchema } }, async (req, reply) => {
     reply.status(201);
     return service.add(req.actor.organizationId, req.body);

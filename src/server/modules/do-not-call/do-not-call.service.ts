@@ -4,7 +4,7 @@ import { badRequest, notFound } from "../../errors.ts";
 import * as repo from "./do-not-call.repo.ts";
 
 export interface DoNotCallService {
-  list(organizationId: string, options: { limit: number; cursor?: string }): Promise<DncPage & { next_cursor: string | null }>;
+  list(organizationId: string, options: { limit: number; cursor?: string }): Promise<DncPage>;
   add(organizationId: string, input: DncInput): Promise<{ added: number }>;
   remove(organizationId: string, phone: string): Promise<void>;
   /** Whether a number is on the list (checked right before each dial). */

@@ -244,6 +244,18 @@ describe("do-not-call list", () => {
     expect((await send("DELETE", `/api/dnc/${encodeURIComponent("+14155550101")}`)).statusCode).toBe(404);
     expect((await get("/api/dnc", who)).json().total).toBe(1);
   });
+
+  it("pages with next_cursor until the last page, which says null", async () => {
+    const who = await signUpCaller(app.app);
+    const post = await app.app.inject({ method: "POST", url: "/api/dnc", headers: { cookie: who.cookie }, payload: { phones: ["+14155550111", "+14155550112", "+14155550113"] } });
+    expect(post.statusCode).toBe(201);
+    const first = (await get("/api/dnc?limit=2", who)).json();
+    expect([first.data.length, first.total, typeof first.next_cursor]).toEqual([2, 3, "string"]);
+    const second = (await get(`/api/dnc?limit=2&cursor=${encodeURIComponent(first.next_cursor)}`, who)).json();
+    expect([second.data.length, second.next_cursor]).toEqual([1, null]);
+    const phones = [...first.data, ...second.data].map((e: { phone: string }) => e.phone).sort();
+    expect(phones).toEqual(["+14155550111", "+14155550112", "+14155550113"]);
+  });
 });
 
 describe("assistant variables", () => {

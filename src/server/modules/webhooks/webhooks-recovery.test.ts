@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
@@ -71,5 +72,15 @@ describe("webhook delivery recovery", () => {
     } finally {
       await second.close();
     }
+  });
+
+  it("finds the pending deliveries through the status index, not by reading every delivery", async () => {
+    // With sequential scans priced out, the planner shows whether an index can answer the sweep's query.
+    const plan = await database.db.transaction(async (tx) => {
+      await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+      const result = (await tx.execute(sql`EXPLAIN ${repo.pendingDeliveries(tx).getSQL()}`)) as unknown as { rows: { "QUERY PLAN": string }[] };
+      return result.rows.map((r) => r["QUERY PLAN"]).join("\n");
+    });
+    expect(plan).toContain("webhook_deliveries_status_idx");
   });
 });

@@ -71,8 +71,12 @@ export async function updateDelivery(db: Db, id: string, values: Partial<Deliver
   await db.update(webhookDeliveries).set(values).where(eq(webhookDeliveries.id, id));
 }
 
-/** The recovery's read, across organisations: every delivery still to be attempted. */
-export function pendingDeliveries(db: Db): Promise<Pick<DeliveryRow, "id" | "attempts">[]> {
+/**
+ * The recovery's read, across organisations: every delivery still to be attempted. Answers the
+ * query itself (awaited, its rows), so a test can ask the planner how it runs: by
+ * `webhook_deliveries_status_idx`, never through every delivery ever made.
+ */
+export function pendingDeliveries(db: Db) {
   return db.select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts }).from(webhookDeliveries).where(eq(webhookDeliveries.status, "pending"));
 }
 

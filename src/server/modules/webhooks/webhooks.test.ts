@@ -3,7 +3,9 @@ import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fa
 import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { as, errorOf } from "../../../../tests/harness.ts";
-import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_MESSAGES, type WebhookDelivery, type WebhookEndpoint, type WebhookWithSecret } from "../../../shared/webhooks.ts";
+import { eq } from "drizzle-orm";
+import { webhookEndpoints } from "../../db/schema.ts";
+import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_MESSAGES, type WebhookDelivery, type WebhookEndpoint, type WebhookWithSecret } from "../../../shared/webhooks.ts";
 
 /**
  * Webhooks end to end: endpoints through the API, deliveries signed the Standard Webhooks way to
@@ -154,6 +156,32 @@ describe("deliveries", () => {
     const [failed] = await deliveriesOf(ada, endpoint.id);
     expect(failed).toMatchObject({ attempts: 4, last_status_code: 500, next_attempt_at: null });
     expect(dead.requests).toHaveLength(4);
+    await dead.close();
+    await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
+  });
+
+  it("disables an endpoint failing for 3 days and says why; enabling it again clears the notice", async () => {
+    const dead = await startWebhookReceiver({ failFirst: 100 });
+    const endpoint = await createEndpoint(ada, { url: dead.url, events: ["call.ended"] });
+    dead.secret = endpoint.secret;
+    // A failure less than 3 days into its failing period leaves the endpoint on.
+    await live.db.update(webhookEndpoints).set({ failingSince: new Date(Date.now() - WEBHOOK_DISABLE_AFTER_MS + 3_600_000) }).where(eq(webhookEndpoints.id, endpoint.id));
+    await as(live.app, ada).post(`/api/webhooks/${endpoint.id}/test`);
+    await expect.poll(() => dead.requests.length, { timeout: 10_000, interval: 100 }).toBe(1);
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.attempts, { timeout: 10_000, interval: 100 }).toBe(1);
+    expect((await as(live.app, ada).get(`/api/webhooks/${endpoint.id}`)).json()).toMatchObject({ enabled: true, disabled_reason: null });
+
+    // Its failing period began 3 days ago: the next failure turns it off, with no retry.
+    await live.db.update(webhookEndpoints).set({ failingSince: new Date(Date.now() - WEBHOOK_DISABLE_AFTER_MS - 60_000) }).where(eq(webhookEndpoints.id, endpoint.id));
+    await expect.poll(async () => ((await as(live.app, ada).get(`/api/webhooks/${endpoint.id}`)).json() as WebhookEndpoint).enabled, { timeout: 15_000, interval: 200 }).toBe(false);
+    expect((await as(live.app, ada).get("/api/webhooks")).json()).toContainEqual(expect.objectContaining({ id: endpoint.id, enabled: false, disabled_reason: WEBHOOK_MESSAGES.disabledForFailures }));
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.status, { timeout: 10_000, interval: 200 }).toBe("failed");
+    const attempts = dead.requests.length;
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(dead.requests).toHaveLength(attempts);
+
+    const enabled = await as(live.app, ada).patch(`/api/webhooks/${endpoint.id}`, { enabled: true });
+    expect(enabled.json()).toMatchObject({ enabled: true, disabled_reason: null });
     await dead.close();
     await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
   });

@@ -23,7 +23,7 @@ export function DoNotCallCard() {
   const client = useQueryClient();
   const list = useInfiniteQuery({
     queryKey: queryKeys.doNotCall,
-    queryFn: ({ pageParam }) => api<DncPage & { next_cursor: string | null }>(`/api/dnc?limit=${PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`),
+    queryFn: ({ pageParam }) => api<DncPage>(`/api/dnc?limit=${PAGE}${pageParam ? `&cursor=${encodeURIComponent(pageParam)}` : ""}`),
     initialPageParam: "",
     getNextPageParam: (last) => last.next_cursor ?? undefined,
   });

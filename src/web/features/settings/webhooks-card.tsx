@@ -27,7 +27,8 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "â€
 /** Settings â†’ Webhooks: endpoints, their signing secrets and their recent deliveries. */
 export function WebhooksCard() {
   const client = useQueryClient();
-  const endpoints = useQuery({ queryKey: queryKeys.webhooks, queryFn: () => api<WebhookEndpoint[]>("/api/webhooks") });
+  // Polled like the deliveries: an endpoint the server turns off (failing for 3 days) shows it while the page is open.
+  const endpoints = useQuery({ queryKey: queryKeys.webhooks, queryFn: () => api<WebhookEndpoint[]>("/api/webhooks"), refetchInterval: 5000 });
   const [secret, setSecret] = useState<string | null>(null);
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");

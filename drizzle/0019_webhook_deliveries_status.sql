@@ -1,0 +1,1 @@
+CREATE INDEX "webhook_deliveries_status_idx" ON "webhook_deliveries" USING btree ("status");

@@ -1,0 +1,168 @@
+/**
+ * Child process of `npm run bench:webhooks`: simulated phone calls speaking Twilio's side (signed
+ * voice webhook, media stream, 20 ms µ-law frames, marks echoed when their audio would have
+ * played, `clear` honoured, `stop`), in two kinds: `steady` calls that talk until told to stop
+ * (the phone load whose figures are compared), and short calls placed at a fixed rate that each
+ * hang up after a few seconds — each one's end is a real `call.ended` event in the server.
+ */
+import { randomBytes } from "node:crypto";
+import twilio from "twilio";
+import WebSocket from "ws";
+import { BYTES_PER_MS, FRAME_BYTES, FRAME_MS, type CallerTarget } from "./bench-calls-shared.ts";
+import { nextMessage, send } from "./bench-voice-shared.ts";
+import type { WebhookCallersMessage, WebhookCallersRequest } from "./bench-webhooks-shared.ts";
+
+/** The webhook answered with a polite message and a hang-up (the instance was full). */
+class Refused extends Error {}
+
+const SILENCE = Buffer.alloc(FRAME_BYTES, 0xff).toString("base64");
+
+class PhoneCall {
+  private ws: WebSocket | null = null;
+  private readonly callSid = `CA${randomBytes(16).toString("hex")}`;
+  private readonly streamSid = `MZ${randomBytes(16).toString("hex")}`;
+  private startedAt = 0;
+  private framesSent = 0;
+  private playheadEnd = 0;
+  private marks: Array<{ name: string; dueAt: number }> = [];
+  closed = false;
+  /** Resolves once the server has closed the stream (or it failed). */
+  readonly ended: Promise<void>;
+  private onEnded!: () => void;
+
+  constructor(private readonly target: CallerTarget) {
+    this.ended = new Promise((resolve) => (this.onEnded = resolve));
+  }
+
+  async dial(): Promise<void> {
+    const params = { AccountSid: `AC${"0".repeat(32)}`, CallSid: this.callSid, CallStatus: "ringing", Direction: "inbound", From: "+15559876", To: this.target.to };
+    const url = `${this.target.origin}/telephony/twilio/voice`;
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilio.getExpectedTwilioSignature(this.target.authToken, url, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    const twiml = await res.text();
+    const token = /<Parameter name="token" value="([^"]+)"/.exec(twiml)?.[1];
+    const streamUrl = /<Stream url="([^"]+)"/.exec(twiml)?.[1];
+    if (!streamUrl && /<Say>[^<]+<\/Say><Hangup\/>/.test(twiml)) throw new Refused();
+    if (!token || !streamUrl) throw new Error(`webhook ${res.status}: ${twiml.slice(0, 200)}`);
+    const ws = new WebSocket(streamUrl, { headers: { "x-twilio-signature": twilio.getExpectedTwilioSignature(this.target.authToken, streamUrl, {}) } });
+    this.ws = ws;
+    ws.on("message", (data) => this.onMessage(data.toString()));
+    ws.on("close", () => {
+      this.closed = true;
+      this.onEnded();
+    });
+    ws.on("error", () => {});
+    await new Promise<void>((resolve, reject) => {
+      ws.once("open", () => resolve());
+      ws.once("error", reject);
+    });
+    ws.send(JSON.stringify({ event: "connected", protocol: "Call", version: "1.0.0" }));
+    ws.send(
+      JSON.stringify({
+        event: "start",
+        sequenceNumber: "1",
+        streamSid: this.streamSid,
+        start: { streamSid: this.streamSid, callSid: this.callSid, tracks: ["inbound"], customParameters: { token }, mediaFormat: { encoding: "audio/x-mulaw", sampleRate: 8000, channels: 1 } },
+      }),
+    );
+    this.startedAt = performance.now();
+  }
+
+  /** The frames due since the start and the mark echoes due; called by the shared timer. */
+  tick(now: number): void {
+    if (this.closed || !this.ws) return;
+    const due = Math.floor((now - this.startedAt) / FRAME_MS);
+    while (this.framesSent < due) {
+      this.framesSent += 1;
+      this.ws.send(
+        `{"event":"media","sequenceNumber":"${this.framesSent + 1}","streamSid":"${this.streamSid}","media":{"track":"inbound","chunk":"${this.framesSent}","timestamp":"${this.framesSent * FRAME_MS}","payload":"${SILENCE}"}}`,
+      );
+    }
+    while (this.marks[0] && this.marks[0].dueAt <= now) this.echo(this.marks.shift()!.name);
+  }
+
+  private echo(name: string): void {
+    this.ws?.send(`{"event":"mark","streamSid":"${this.streamSid}","mark":{"name":"${name}"}}`);
+  }
+
+  private onMessage(text: string): void {
+    const now = performance.now();
+    const message = JSON.parse(text) as { event: string; media?: { payload: string }; mark?: { name: string } };
+    if (message.event === "media") {
+      this.playheadEnd = Math.max(now, this.playheadEnd) + (message.media!.payload.length * 3) / 4 / BYTES_PER_MS;
+    } else if (message.event === "mark") {
+      this.marks.push({ name: message.mark!.name, dueAt: this.playheadEnd });
+    } else if (message.event === "clear") {
+      this.playheadEnd = now;
+      for (const mark of this.marks.splice(0)) this.echo(mark.name);
+    }
+  }
+
+  hangUp(): void {
+    if (!this.ws || this.closed) return;
+    this.ws.send(JSON.stringify({ event: "stop", streamSid: this.streamSid, stop: { callSid: this.callSid } }));
+    this.ws.close(1000);
+  }
+}
+
+const live = new Set<PhoneCall>();
+const timer = setInterval(() => {
+  const now = performance.now();
+  for (const call of live) call.tick(now);
+}, 5);
+
+let firstFailure: string | null = null;
+/** Dials; answers whether the call streams (a refused or failed one is counted by the caller). */
+async function place(call: PhoneCall): Promise<"streaming" | "refused" | "failed"> {
+  try {
+    await call.dial();
+    live.add(call);
+    void call.ended.then(() => live.delete(call));
+    return "streaming";
+  } catch (err) {
+    if (err instanceof Refused) return "refused";
+    firstFailure ??= String(err);
+    return "failed";
+  }
+}
+
+const start = await nextMessage<WebhookCallersRequest, "start">(process, "start");
+const steady = Array.from({ length: start.steady }, () => new PhoneCall(start.target));
+const placed = await Promise.all(steady.map(place));
+send(process, { type: "steady", connected: placed.filter((p) => p === "streaming").length, firstFailure } satisfies WebhookCallersMessage);
+
+const churn = await nextMessage<WebhookCallersRequest, "churn">(process, "churn");
+let ended = 0;
+let failed = 0;
+let refused = 0;
+const calls: Promise<void>[] = [];
+const begun = performance.now();
+for (let i = 0; i < churn.events; i += 1) {
+  // On a fixed schedule, whatever the server's pace: a late server sees calls pile up, as it would.
+  const wait = begun + (i * 1000) / churn.rate - performance.now();
+  if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+  const call = new PhoneCall(start.target);
+  calls.push(
+    place(call).then(async (outcome) => {
+      if (outcome === "refused") refused += 1;
+      if (outcome === "failed") failed += 1;
+      if (outcome !== "streaming") return;
+      await new Promise((resolve) => setTimeout(resolve, churn.callSeconds * 1000));
+      call.hangUp();
+      await call.ended;
+      ended += 1;
+    }),
+  );
+}
+await Promise.all(calls);
+send(process, { type: "churned", ended, failed, refused, firstFailure } satisfies WebhookCallersMessage);
+
+await nextMessage<WebhookCallersRequest, "stop">(process, "stop", 900_000);
+clearInterval(timer);
+for (const call of steady) call.hangUp();
+await Promise.race([Promise.all(steady.map((c) => c.ended)), new Promise((resolve) => setTimeout(resolve, 30_000))]);
+send(process, { type: "stopped" } satisfies WebhookCallersMessage);
+process.disconnect();
