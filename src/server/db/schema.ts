@@ -535,6 +535,11 @@ export const webhookEndpoints = pgTable(
     secretEncrypted: text("secret_encrypted").notNull(),
     /** The first failed attempt since the last success; 3 days of that disables the endpoint. */
     failingSince: timestamp("failing_since", { withTimezone: true }),
+    /**
+     * The first attempt since the last success that got no answer (timed out, refused,
+     * unreachable): while set, its deliveries go to the slow lane (webhooks.service.ts).
+     */
+    slowSince: timestamp("slow_since", { withTimezone: true }),
     disabledReason: text("disabled_reason"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),

@@ -1,12 +1,15 @@
-import { sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
 import { as, buildTestApp, freshDatabase, type TestApp } from "../../../../tests/harness.ts";
 import type { WebhookDelivery, WebhookWithSecret } from "../../../shared/webhooks.ts";
 import type { Database } from "../../db/client.ts";
+import { webhookEndpoints } from "../../db/schema.ts";
+import { JOB_SCHEMA } from "../../jobs/job-queue.ts";
 import { newMessageId } from "./webhook-signature.ts";
 import * as repo from "./webhooks.repo.ts";
+import { DELIVER_JOB, DELIVER_SLOW_JOB } from "./webhooks.service.ts";
 
 /**
  * A delivery row whose job was never queued (its instance died between the two writes) is still
@@ -71,6 +74,31 @@ describe("webhook delivery recovery", () => {
       expect(receiver.requests.every((r) => r.verified && r.status === 200)).toBe(true);
     } finally {
       await second.close();
+    }
+  });
+
+  it("sends an orphan of an endpoint that stopped answering through the slow lane, once, and the endpoint's 2xx ends its slow period", async () => {
+    const app = await start({ recoverEveryMs: 3_600_000 });
+    const ada = await signUpCaller(app);
+    const created = await as(app, ada).post("/api/webhooks", { url: receiver.url, events: ["call.ended"] });
+    const endpoint = created.json() as WebhookWithSecret;
+    receiver.secret = endpoint.secret;
+    receiver.requests = [];
+    await database.db.update(webhookEndpoints).set({ slowSince: new Date(), failingSince: new Date() }).where(eq(webhookEndpoints.id, endpoint.id));
+    const lost = await orphanDelivery(ada, endpoint.id, 3);
+    await app.close();
+
+    const again = await start({ recoverEveryMs: 3_600_000 });
+    try {
+      await expect.poll(() => statusOf(again, ada, endpoint.id, lost), { timeout: 10_000, interval: 200 }).toBe("delivered");
+      expect(receiver.requests).toHaveLength(1);
+      // Queued into the normal lane, which handed it to the slow lane's workers unattempted.
+      const jobs = await database.sql(`SELECT name FROM ${JOB_SCHEMA}.job WHERE data->>'deliveryId' = $1 AND state = 'completed' ORDER BY name`, [lost]);
+      expect(jobs.rows.map((r) => r.name)).toEqual([DELIVER_JOB, DELIVER_SLOW_JOB]);
+      const [row] = await database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
+      expect(row).toMatchObject({ slowSince: null, failingSince: null });
+    } finally {
+      await again.close();
     }
   });
 

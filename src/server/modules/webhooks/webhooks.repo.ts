@@ -90,18 +90,27 @@ export async function forDelivery(db: Db, id: string): Promise<{ delivery: Deliv
   return row ?? null;
 }
 
-/** A failed attempt: starts the endpoint's failing period if none is running; answers its start. */
-export async function markEndpointFailing(db: Db, id: string): Promise<Date | null> {
+/**
+ * A failed attempt: starts the endpoint's failing period if none is running (and its slow one if
+ * `noAnswer`: timed out, refused, unreachable); answers the failing period's start.
+ */
+export async function markEndpointFailing(db: Db, id: string, noAnswer: boolean): Promise<Date | null> {
   const [row] = await db
     .update(webhookEndpoints)
-    .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, now())` })
+    .set({
+      failingSince: sql`coalesce(${webhookEndpoints.failingSince}, now())`,
+      ...(noAnswer ? { slowSince: sql`coalesce(${webhookEndpoints.slowSince}, now())` } : {}),
+    })
     .where(eq(webhookEndpoints.id, id))
     .returning({ failingSince: webhookEndpoints.failingSince });
   return row?.failingSince ?? null;
 }
 
 export async function markEndpointHealthy(db: Db, id: string): Promise<void> {
-  await db.update(webhookEndpoints).set({ failingSince: null }).where(and(eq(webhookEndpoints.id, id), sql`${webhookEndpoints.failingSince} is not null`));
+  await db
+    .update(webhookEndpoints)
+    .set({ failingSince: null, slowSince: null })
+    .where(and(eq(webhookEndpoints.id, id), sql`(${webhookEndpoints.failingSince} is not null or ${webhookEndpoints.slowSince} is not null)`));
 }
 
 export async function disableEndpoint(db: Db, id: string, reason: string): Promise<void> {

@@ -4,12 +4,24 @@
  * queues a job for each; the job queue's worker makes the attempts (webhook-sender.ts) on the
  * retry schedule, on whichever instance takes the job.
  *
+ * Two lanes (docs/decisions/046-webhook-slow-lane.md): every delivery job is sent to the normal
+ * lane; its worker hands a delivery whose endpoint is slow (an attempt since its last success got
+ * no answer: timed out, refused, unreachable) to the slow lane, a queue with its own few workers,
+ * without attempting it. So an endpoint that takes the whole timeout holds the normal workers for
+ * one round at most, and healthy endpoints keep all of them.
+ *
+ * One job is one attempt: a failed attempt queues its retry itself (after the schedule's delay,
+ * in the slow lane when it got no answer), carrying its place in the schedule, then ends. A job
+ * names the delivery's attempt count it was queued for; a job for any other count is stale (its
+ * attempt was made) and does nothing.
+ *
  * The row and its job are two writes: an instance dying between them would leave a delivery
  * pending with no job. The recovery sweep (a job too: at every start, then every
  * RECOVER_EVERY_MS, one chain shared by all instances) queues again every pending delivery no
- * unfinished job carries. The job key (delivery, attempts) makes a sweep racing the original
- * send, or another instance's sweep, queue one job, and the worker's status check makes any
- * late duplicate a no-op.
+ * unfinished job of either lane carries. A job queues its successor before it ends, so reading
+ * the normal lane then the slow one never misses a live chain. The job key (delivery, attempts)
+ * makes a sweep racing the original send, or another instance's sweep, queue one job (both send
+ * to the normal lane), and the worker's checks make any late duplicate a no-op.
  */
 import {
   MAX_WEBHOOK_ENDPOINTS,
@@ -29,7 +41,7 @@ import {
 import { isUuid } from "../../../shared/ids.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
-import type { JobQueue } from "../../jobs/job-queue.ts";
+import type { JobContext, JobQueue } from "../../jobs/job-queue.ts";
 import type { SecretBox } from "../../secrets/crypto.ts";
 import { assertIpLiteralAllowed, isHostAllowed, type Resolver } from "../../tools/index.ts";
 import { attemptDelivery } from "./webhook-sender.ts";
@@ -37,6 +49,12 @@ import { newMessageId, newWebhookSecret } from "./webhook-signature.ts";
 import * as repo from "./webhooks.repo.ts";
 
 export const DELIVER_JOB = "webhooks.deliver";
+/** The slow lane: deliveries to endpoints that did not answer lately. */
+export const DELIVER_SLOW_JOB = "webhooks.deliver-slow";
+/** Normal lane workers per instance: every healthy endpoint's deliveries. */
+const NORMAL_WORKERS = 8;
+/** Slow lane workers per instance: few, since each may wait out the whole attempt timeout. */
+const SLOW_WORKERS = 2;
 export const RECOVER_JOB = "webhooks.recover";
 const RECOVER_EVERY_MS = 5 * 60_000;
 
@@ -71,6 +89,17 @@ export interface WebhooksDeps {
   attemptTimeoutMs?: number;
   resolve?: Resolver;
   recoverEveryMs?: number;
+}
+
+/**
+ * A delivery job. `attempts`: the delivery's attempt count it was queued for; `step`: the retry
+ * schedule's attempts already made (a resend starts again at 0). Both absent in jobs queued
+ * before the lanes: then the queue's own retry count stands in.
+ */
+interface DeliverJob {
+  deliveryId: string;
+  attempts?: number;
+  step?: number;
 }
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
@@ -122,7 +151,7 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
 
   async function queue(delivery: Pick<repo.DeliveryRow, "id" | "attempts">) {
     // Keyed by delivery and attempt count, so a resend queues again but a repeat of this call does not.
-    await jobs.send(DELIVER_JOB, { deliveryId: delivery.id }, { key: `${delivery.id}:${delivery.attempts}` });
+    await jobs.send(DELIVER_JOB, { deliveryId: delivery.id, attempts: delivery.attempts, step: 0 } satisfies DeliverJob, { key: `${delivery.id}:${delivery.attempts}` });
   }
 
   async function store(organizationId: string, endpointIds: string[], type: WebhookEmittedType, data: unknown) {
@@ -136,13 +165,21 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
     return rows;
   }
 
-  async function deliver({ deliveryId }: { deliveryId: string }, job: { attempt: number; lastAttempt: boolean }) {
-    const found = await repo.forDelivery(db, deliveryId);
-    // Gone (endpoint deleted) or already done (a repeated job): nothing to send.
+  async function deliver(lane: typeof DELIVER_JOB | typeof DELIVER_SLOW_JOB, data: DeliverJob, job: JobContext) {
+    const found = await repo.forDelivery(db, data.deliveryId);
+    // Gone (endpoint deleted), already done, or its attempt already made (a repeated job): nothing to send.
     if (!found || found.delivery.status !== "pending") return;
+    if (data.attempts !== undefined && data.attempts !== found.delivery.attempts) return;
     const { delivery, endpoint } = found;
+    const step = data.step ?? job.attempt - 1;
+    const key = `${delivery.id}:${delivery.attempts}`;
     if (!endpoint.enabled) {
       await repo.updateDelivery(db, delivery.id, { status: "failed", nextAttemptAt: null, lastError: "The endpoint is disabled" });
+      return;
+    }
+    if (lane === DELIVER_JOB && endpoint.slowSince) {
+      // Handed over unattempted: the slow lane's workers wait on this endpoint, not the normal ones.
+      await jobs.send(DELIVER_SLOW_JOB, { deliveryId: delivery.id, attempts: delivery.attempts, step } satisfies DeliverJob, { key });
       return;
     }
     const result = await attemptDelivery(
@@ -155,11 +192,12 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       await repo.markEndpointHealthy(db, endpoint.id);
       return;
     }
-    const failingSince = await repo.markEndpointFailing(db, endpoint.id);
+    const noAnswer = result.statusCode === null;
+    const failingSince = await repo.markEndpointFailing(db, endpoint.id, noAnswer);
     const disable = failingSince !== null && Date.now() - failingSince.getTime() >= WEBHOOK_DISABLE_AFTER_MS;
     if (disable) await repo.disableEndpoint(db, endpoint.id, WEBHOOK_MESSAGES.disabledForFailures);
-    const next = delays[job.attempt - 1];
-    const last = job.lastAttempt || disable || next === undefined;
+    const next = delays[step];
+    const last = disable || next === undefined;
     await repo.updateDelivery(db, delivery.id, {
       status: last ? "failed" : "pending",
       attempts,
@@ -167,11 +205,17 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       lastError: result.error,
       nextAttemptAt: last ? null : new Date(Date.now() + next),
     });
-    // Throwing hands the retry to the queue, which waits the schedule's next delay.
-    if (!last) throw new Error(`Webhook delivery ${delivery.id} attempt ${attempts} failed: ${result.error}`);
+    if (last) return;
+    // The retry, after the schedule's delay; an endpoint that did not answer waits in the slow lane.
+    const retryLane = noAnswer || endpoint.slowSince ? DELIVER_SLOW_JOB : DELIVER_JOB;
+    await jobs.send(retryLane, { deliveryId: delivery.id, attempts, step: step + 1 } satisfies DeliverJob, { startAfter: next, key: `${delivery.id}:${attempts}` });
   }
 
-  jobs.register(DELIVER_JOB, deliver, { concurrency: 8, retryDelaysMs: delays, timeoutMs: 60_000 });
+  // The queue's own retries cover a run that failed unexpectedly (database error, instance died):
+  // the job runs again, and does nothing if its attempt was recorded.
+  const laneOptions = { retryDelaysMs: delays, timeoutMs: 60_000 };
+  jobs.register<DeliverJob>(DELIVER_JOB, (data, job) => deliver(DELIVER_JOB, data, job), { ...laneOptions, concurrency: NORMAL_WORKERS });
+  jobs.register<DeliverJob>(DELIVER_SLOW_JOB, (data, job) => deliver(DELIVER_SLOW_JOB, data, job), { ...laneOptions, concurrency: SLOW_WORKERS });
 
   const recoverEveryMs = deps.recoverEveryMs ?? RECOVER_EVERY_MS;
 
@@ -187,7 +231,10 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       // sweep then queues again harmlessly (keyed, and the worker skips what is not pending).
       const pending = await repo.pendingDeliveries(db);
       if (pending.length === 0) return;
-      const carried = new Set((await jobs.unfinished<{ deliveryId: string }>(DELIVER_JOB)).map((d) => d.deliveryId));
+      // The normal lane first: a job moving a delivery to the slow lane queues it there before it ends.
+      const normal = await jobs.unfinished<DeliverJob>(DELIVER_JOB);
+      const slow = await jobs.unfinished<DeliverJob>(DELIVER_SLOW_JOB);
+      const carried = new Set([...normal, ...slow].map((d) => d.deliveryId));
       const orphans = pending.filter((d) => !carried.has(d.id));
       for (const delivery of orphans) await queue(delivery);
       if (orphans.length > 0) logger.warn({ count: orphans.length }, "queued webhook deliveries that had no job");
@@ -229,7 +276,7 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
         description: patch.description,
         enabled: patch.enabled,
         // Enabling again starts a fresh failing period and clears the notice.
-        ...(patch.enabled ? { disabledReason: null, failingSince: null } : {}),
+        ...(patch.enabled ? { disabledReason: null, failingSince: null, slowSince: null } : {}),
       });
       if (!row) throw notFound("Webhook endpoint");
       return toEndpoint(row);

@@ -147,6 +147,39 @@ describe("deliveries", () => {
     await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
   });
 
+  it("keeps delivering to a healthy endpoint while a burst to a hanging one waits out its timeouts", async () => {
+    // A never answers within the attempt timeout (2 s here); B answers at once.
+    const hanging = await startWebhookReceiver({ delayMs: 20_000 });
+    const healthy = await startWebhookReceiver();
+    const a = await createEndpoint(ada, { url: hanging.url, events: ["call.ended"] });
+    const b = await createEndpoint(ada, { url: healthy.url, events: ["call.ended"] });
+    hanging.secret = a.secret;
+    healthy.secret = b.secret;
+    for (let i = 0; i < 20; i++) expect((await as(live.app, ada).post(`/api/webhooks/${a.id}/test`)).statusCode).toBe(202);
+    // The burst takes all 8 delivery workers before A is known not to answer.
+    await expect.poll(() => hanging.requests.length, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(8);
+    expect((await as(live.app, ada).post(`/api/webhooks/${b.id}/test`)).statusCode).toBe(202);
+    await expect.poll(() => healthy.requests.length, { timeout: 15_000, interval: 20 }).toBe(1);
+    // B's event went out once A's first attempts timed out, not behind the 12 A events queued
+    // before it: these wait for the slow lane's 2 workers, so A has had at most a round or two of
+    // those (workers shared first come first served would have started 8 more A attempts first).
+    expect(hanging.requests.length).toBeLessThanOrEqual(12);
+    expect(healthy.requests[0]).toMatchObject({ verified: true, status: 200 });
+    const stuck = await deliveriesOf(ada, a.id);
+    expect(stuck.filter((d) => d.status === "delivered")).toEqual([]);
+
+    // Now that A is known not to answer, B's next event is not held by A's at all.
+    for (let i = 0; i < 20; i++) await as(live.app, ada).post(`/api/webhooks/${a.id}/test`);
+    const before = hanging.requests.length;
+    await as(live.app, ada).post(`/api/webhooks/${b.id}/test`);
+    await expect.poll(() => healthy.requests.length, { timeout: 15_000, interval: 20 }).toBe(2);
+    expect(hanging.requests.length - before).toBeLessThanOrEqual(4);
+    await as(live.app, ada).delete(`/api/webhooks/${a.id}`);
+    await as(live.app, ada).delete(`/api/webhooks/${b.id}`);
+    await hanging.close();
+    await healthy.close();
+  });
+
   it("marks a delivery failed after the last retry", async () => {
     const dead = await startWebhookReceiver({ failFirst: 100 });
     const endpoint = await createEndpoint(ada, { url: dead.url, events: ["call.ended"] });
