@@ -3,6 +3,7 @@
  * time zone), pacing and retries. The API's shapes and the page's texts; both sides use it.
  */
 import { z } from "zod";
+import { successValueSchema } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
 import { CALL_OUTCOMES } from "./outbound.js";
 import { isTimeZone } from "./variables.js";
@@ -75,6 +76,9 @@ export const CAMPAIGN_PAGE_TEXTS = {
   notFound: "This campaign does not exist, or belongs to another organisation.",
   loadMore: "Load more",
   back: "All campaigns",
+  successTitle: "Success by outcome",
+  successEmpty: "No analysed calls yet. Calls are scored by the assistant's analysis once they end.",
+  analysed: (n: number) => `${n.toLocaleString("en-US")} analysed ${n === 1 ? "call" : "calls"}`,
 } as const;
 
 export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
@@ -165,6 +169,20 @@ export function campaignProgress(c: CampaignCounts): { total: number; done: numb
   return { total: done + c.pending + c.calling, done };
 }
 
+/**
+ * Success by outcome: for each contact outcome, its calls the analysis scored (each contact's
+ * last call) and how many got each success value — pass/fail, a score or a category, as the
+ * assistant's rubric scores them. Outcomes with no scored call are left out.
+ */
+export const campaignSuccessSchema = z.array(
+  z.object({
+    outcome: z.enum(CONTACT_OUTCOMES),
+    analysed: z.number(),
+    values: z.array(z.object({ value: successValueSchema, count: z.number() })),
+  }),
+);
+export type CampaignSuccess = z.infer<typeof campaignSuccessSchema>;
+
 export const campaignSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -177,6 +195,7 @@ export const campaignSchema = z.object({
   schedule: campaignScheduleSchema,
   retry: campaignRetrySchema,
   counts: campaignCountsSchema,
+  success_by_outcome: campaignSuccessSchema,
   created_at: z.string(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;

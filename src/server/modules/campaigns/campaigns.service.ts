@@ -37,7 +37,8 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
   }
 
   async function view(rows: repo.CampaignRow[]): Promise<Campaign[]> {
-    const counts = await repo.countsOf(db, rows.map((r) => r.id));
+    const ids = rows.map((r) => r.id);
+    const [counts, success] = await Promise.all([repo.countsOf(db, ids), repo.successOf(db, ids)]);
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -50,6 +51,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
       schedule: { timezone: r.timezone, start_at: r.startAt?.toISOString() ?? null, windows: r.windows },
       retry: r.retry,
       counts: counts.get(r.id)!,
+      success_by_outcome: success.get(r.id)!,
       created_at: r.createdAt.toISOString(),
     }));
   }
