@@ -16,6 +16,7 @@ import { AssistantName, CallDuration, CallStatusBadge, formatCallDate } from "./
 import { CallTranscript } from "./call-transcript";
 import { RawLogsDrawer } from "./raw-logs-drawer";
 import { useNow } from "@/hooks/use-now";
+import { CALL_DIRECTION_LABELS } from "@shared/outbound";
 import { PERMISSIONS } from "@shared/roles";
 import { useCan } from "@/lib/use-membership";
 import { useCall, useDeleteCall } from "./use-calls";
@@ -115,6 +116,7 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
                 <Field label="Status">
                   <CallStatusBadge call={call} />
                 </Field>
+                <Field label="Direction">{CALL_DIRECTION_LABELS[call.direction]}</Field>
                 {full?.caller_number && <Field label="Caller">{full.caller_number}</Field>}
                 {call.called_number && <Field label="Number Called">{call.called_number}</Field>}
                 {full?.call_sid && (
