@@ -14,7 +14,7 @@ const CALLEE = "+15550007001";
 const OURS = "+14155550177";
 
 test("Phone Numbers → Call: the callee answers, hears the first message with its variables filled, and the outbound call shows on the Calls page", async ({ page, server, user: _user }) => {
-  test.setTimeout(90_000);
+  test.setTimeout(150_000);
   const account = server.twilio.addAccount();
   expect((await page.request.put("/api/credentials/twilio", { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
   expect((await page.request.put("/api/credentials/openai_api_key", { data: { value: server.openai.apiKey } })).ok()).toBe(true);
@@ -23,7 +23,9 @@ test("Phone Numbers → Call: the callee answers, hears the first message with i
   });
   expect(assistant.status()).toBe(201);
   server.twilio.setAvailable("US", [OURS]);
-  expect((await page.request.post("/api/phone-numbers", { data: { country_code: "US" } })).status()).toBe(201);
+  const assistantId = ((await assistant.json()) as { id: string }).id;
+  const bought = await page.request.post("/api/phone-numbers", { data: { country_code: "US", assistant_id: assistantId } });
+  expect(bought.status(), await bought.text()).toBe(201);
   // The far end answers every call (the default) and opens the media stream.
   const farEnd = attachFarEnd(server.twilio, { origin: server.url, authToken: account.authToken });
 
@@ -68,6 +70,8 @@ test("Phone Numbers → Call: the callee answers, hears the first message with i
   await expect(panel.getByRole("region", { name: "Conversation Transcript" }).getByText(greeting)).toBeVisible();
 
   // Inbound only: the outbound call is filtered out.
+  await page.keyboard.press("Escape");
+  await expect(panel).toBeHidden();
   await page.getByRole("combobox", { name: "Direction" }).click();
   await page.getByRole("option", { name: "Inbound" }).click();
   await expect(page.getByTestId("call-row").filter({ hasText: "Reminder Ava" })).toHaveCount(0);
