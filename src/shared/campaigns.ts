@@ -44,6 +44,8 @@ export const CAMPAIGN_TEXTS = {
   badTimeZone: "Unknown time zone",
   tooMany: `A campaign can have at most ${MAX_CAMPAIGN_CONTACTS.toLocaleString("en-US")} contacts`,
   noContacts: "The CSV has no valid contacts",
+  notDraft: "Contacts can be replaced only before the campaign starts",
+  csvTooLarge: (mb: number) => `The CSV must be at most ${mb} MB`,
   outsideWindows: "Outside its calling windows",
   beforeStart: (at: string) => `Starts at ${at}`,
   notAllowed: (action: string, status: string) => `A ${status} campaign cannot ${action}`,
@@ -139,7 +141,8 @@ export const campaignInputSchema = z.object({
   name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name must be at most 200 characters"),
   assistant_id: uuidSchema("Assistant not found"),
   phone_number_id: uuidSchema("Phone number not found"),
-  contacts_csv: z.string({ error: "contacts_csv must be the CSV's text" }).min(1, CAMPAIGN_TEXTS.noContacts),
+  /** Optional: a large CSV is better streamed to PUT /api/campaigns/:id/contacts (text/csv) once the draft exists. */
+  contacts_csv: z.string({ error: "contacts_csv must be the CSV's text" }).min(1, CAMPAIGN_TEXTS.noContacts).optional(),
   max_concurrent_calls: z.number({ error: "max_concurrent_calls must be a number" }).int().min(1, "max_concurrent_calls must be at least 1").max(1000, "max_concurrent_calls must be at most 1000"),
   calls_per_minute: z.number().int().min(1, "calls_per_minute must be at least 1").max(6000, "calls_per_minute must be at most 6000").nullish(),
   schedule: campaignScheduleSchema,
@@ -149,6 +152,9 @@ export type CampaignInput = z.infer<typeof campaignInputSchema>;
 
 export const invalidContactSchema = z.object({ row: z.number(), phone: z.string(), reason: z.string() });
 export type InvalidContact = z.infer<typeof invalidContactSchema>;
+/** What an upload of contacts did: rows stored, and the rows left out (the first 1,000) with why. */
+export const contactsImportSchema = z.object({ valid: z.number(), invalid: z.array(invalidContactSchema) });
+export type ContactsImport = z.infer<typeof contactsImportSchema>;
 
 export const campaignCountsSchema = z.object({
   pending: z.number(),

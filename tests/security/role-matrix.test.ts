@@ -29,7 +29,7 @@ const LOWEST: Record<Role, readonly string[]> = {
     "POST /api/assistants", "PATCH /api/assistants/:id", "DELETE /api/assistants/:id", "POST /api/assistants/:id/publish",
     "POST /api/assistants/:id/rollback", "POST /api/tools", "PATCH /api/tools/:id", "DELETE /api/tools/:id",
     "POST /api/tools/:id/execute", "POST /api/calls/test-session", "GET /api/calls/live", "POST /api/calls/outbound",
-    "POST /api/campaigns", "POST /api/campaigns/:id/:action", "POST /api/dnc", "DELETE /api/dnc/:phone", "PATCH /api/phone-numbers/:id",
+    "POST /api/campaigns", "POST /api/campaigns/:id/:action", "PUT /api/campaigns/:id/contacts", "POST /api/dnc", "DELETE /api/dnc/:phone", "PATCH /api/phone-numbers/:id",
   ],
   admin: [
     "POST /api/phone-numbers", "DELETE /api/phone-numbers/:id", "GET /api/credentials/:name", "PUT /api/credentials/:name",

@@ -24,6 +24,10 @@ export async function insertContacts(db: Db, campaignId: string, rows: NewContac
   if (rows.length > 0) await db.insert(campaignContacts).values(rows.map((r) => ({ ...r, campaignId })));
 }
 
+export async function deleteContacts(db: Db, campaignId: string): Promise<void> {
+  await db.delete(campaignContacts).where(eq(campaignContacts.campaignId, campaignId));
+}
+
 export async function deleteCampaign(db: Db, id: string): Promise<void> {
   await db.delete(campaigns).where(eq(campaigns.id, id));
 }

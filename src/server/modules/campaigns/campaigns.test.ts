@@ -270,6 +270,51 @@ describe("campaigns", { timeout: 120_000 }, () => {
     }
   });
 
+  it("reads 100,000 contacts streamed to a draft as they arrive, and refuses the 100,001st row leaving no contacts", async () => {
+    const res = await send("POST", "/api/campaigns", { name: "Big list", assistant_id: assistantId, phone_number_id: numberId, max_concurrent_calls: 1, schedule: weekdays });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().contacts).toEqual({ valid: 0, invalid: [] });
+    const id = res.json().id as string;
+    const stored = async () => ((await send("GET", `/api/campaigns/${id}`)).json() as Campaign).counts.pending;
+    /** A CSV of `rows` contacts made as it is sent; past `pauseAt` rows it waits until the server has stored some (it reads as they arrive). */
+    const upload = (rows: number, pauseAt: number) => {
+      let row = 0;
+      let proved = false;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (row === 0) controller.enqueue(new TextEncoder().encode("phone,first_name\n"));
+          if (row >= pauseAt && !proved) {
+            await until("rows stored before the upload ended", stored, (n) => n > 0, 60_000);
+            proved = true;
+          }
+          const lines: string[] = [];
+          for (let i = 0; i < 2000 && row < rows; i += 1, row += 1) lines.push(`+1444${String(row).padStart(7, "0")},C${row}`);
+          if (lines.length === 0) return controller.close();
+          controller.enqueue(new TextEncoder().encode(lines.join("\n") + "\n"));
+        },
+      });
+      return fetch(`${app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body, duplex: "half" } as RequestInit);
+    };
+    const ok = await upload(100_000, 50_000);
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    expect(await ok.json()).toEqual({ valid: 100_000, invalid: [] });
+    expect(await stored()).toBe(100_000);
+    const last = (await send("GET", `/api/campaigns/${id}/contacts?cursor=99999`)).json() as CampaignContactPage;
+    expect(last.data).toEqual([expect.objectContaining({ row: 100_000, phone: "+14440099999", variables: { first_name: "C99999" } })]);
+
+    const tooMany = await upload(100_001, 100_001);
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as { error: { message: string } }).error.message).toBe(CAMPAIGN_TEXTS.tooMany);
+    expect(await stored()).toBe(0);
+
+    await send("POST", `/api/campaigns/${id}/cancel`);
+    const late = await send("GET", `/api/campaigns/${id}`);
+    expect(late.json().status).toBe("cancelled");
+    const refused = await fetch(`${app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body: "phone\n+15550009999" });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(CAMPAIGN_TEXTS.notDraft);
+  }, 600_000);
+
   it("answers 404 for another user's campaign and 400 for a CSV without a phone column", async () => {
     const bad = await send("POST", "/api/campaigns", { name: "X", assistant_id: assistantId, phone_number_id: numberId, contacts_csv: "number\n+15550003000", max_concurrent_calls: 1, schedule: weekdays });
     expect(bad.statusCode).toBe(400);
