@@ -7,6 +7,7 @@ import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fake
 import { startWebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { eq, inArray } from "drizzle-orm";
 import { CAMPAIGN_TEXTS, type Campaign, type CampaignContactPage } from "../../../shared/campaigns.ts";
+import { OUTBOUND_ENDED } from "../../../shared/outbound.ts";
 import { calls } from "../../db/schema.ts";
 
 /**
@@ -239,8 +240,9 @@ describe("campaigns", { timeout: 120_000 }, () => {
     expect(inFirstMinute).toBe(60);
   }, 240_000);
 
-  it("sends campaign.started and campaign.completed, and its calls' call.* events carry the campaign's id and the contact's variables", async () => {
+  it("sends campaign.started and campaign.completed, and its calls' call.* events (answered or not) carry the campaign's id and the contact's variables", async () => {
     farEnd.setDefault("answer");
+    farEnd.script("+15550007102", "no-answer");
     const receiver = await startWebhookReceiver();
     try {
       const endpoint = await send("POST", "/api/webhooks", { url: receiver.url, events: ["campaign.started", "campaign.completed", "call.started", "call.ended", "call.analyzed"] });
@@ -250,7 +252,7 @@ describe("campaigns", { timeout: 120_000 }, () => {
         name: "Hooked",
         assistant_id: assistantId,
         phone_number_id: numberId,
-        contacts_csv: "phone,first_name\n+15550007101,Gus",
+        contacts_csv: "phone,first_name\n+15550007101,Gus\n+15550007102,Hal",
         max_concurrent_calls: 1,
         schedule: weekdays,
       });
@@ -258,12 +260,21 @@ describe("campaigns", { timeout: 120_000 }, () => {
       await send("POST", `/api/campaigns/${id}/start`);
       await until("completion", () => campaign(id), (c) => c.status === "completed");
       const of = (type: string) => receiver.requests.filter((r) => r.type === type && r.verified);
-      await until("every event", async () => ["campaign.started", "campaign.completed", "call.started", "call.ended", "call.analyzed"].map((t) => of(t).length), (n) => n.every((x) => x === 1));
+      // Hal never answered: no call.started nor analysis, but his call's end is reported too.
+      await until("every event", async () => ["campaign.started", "campaign.completed", "call.started", "call.ended", "call.analyzed"].map((t) => of(t).length), (n) => n.join() === "1,1,1,2,1");
       expect(of("campaign.started")[0]!.data).toMatchObject({ campaign_id: id, name: "Hooked", status: "running" });
-      expect(of("campaign.completed")[0]!.data).toMatchObject({ campaign_id: id, status: "completed", counts: { completed: 1, pending: 0 } });
+      expect(of("campaign.completed")[0]!.data).toMatchObject({ campaign_id: id, status: "completed", counts: { completed: 1, no_answer: 1, pending: 0 } });
       const contact = { campaign_id: id, variables: expect.objectContaining({ first_name: "Gus", direction: "outbound", called_number: "+15550007101" }) };
       expect(of("call.started")[0]!.data).toMatchObject({ ...contact, direction: "outbound" });
-      expect(of("call.ended")[0]!.data).toMatchObject(contact);
+      const ended = of("call.ended").map((r) => r.data);
+      expect(ended.find((d) => d["called_number"] === "+15550007101")).toMatchObject({ ...contact, direction: "outbound" });
+      expect(ended.find((d) => d["called_number"] === "+15550007102")).toMatchObject({
+        campaign_id: id,
+        direction: "outbound",
+        ended_reason: OUTBOUND_ENDED.noAnswer,
+        variables: expect.objectContaining({ first_name: "Hal" }),
+        transcript: [],
+      });
       expect(of("call.analyzed")[0]!.data).toMatchObject(contact);
     } finally {
       await receiver.close();
