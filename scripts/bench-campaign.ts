@@ -52,7 +52,7 @@ const port = await freePort();
 const origin = `http://127.0.0.1:${port}`;
 const config = loadConfig({
   NODE_ENV: "test",
-  LOG_LEVEL: "silent",
+  LOG_LEVEL: process.env["BENCH_LOG_LEVEL"] ?? "silent",
   DATA_DIR: mkdtempSync(join(tmpdir(), "bench-campaign-")),
   PUBLIC_URL: origin,
   TWILIO_API_BASE: rest.baseUrl,
