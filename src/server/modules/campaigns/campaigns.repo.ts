@@ -47,6 +47,11 @@ export async function findForDialler(db: Db, id: string): Promise<CampaignRow | 
   return row ?? null;
 }
 
+export async function isRunning(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: campaigns.id }).from(campaigns).where(and(eq(campaigns.id, id), eq(campaigns.status, "running")));
+  return row !== undefined;
+}
+
 export async function runningCampaignIds(db: Db): Promise<string[]> {
   const rows = await db.select({ id: campaigns.id }).from(campaigns).where(eq(campaigns.status, "running"));
   return rows.map((r) => r.id);

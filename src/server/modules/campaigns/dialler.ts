@@ -45,6 +45,8 @@ export function createDialler(deps: DiallerDeps) {
     jobs.send(TICK_JOB, { campaignId: id }, { startAfter: afterMs, key: `${id}:${Math.floor((Date.now() + afterMs) / 1000)}` });
 
   async function dial(c: repo.CampaignRow, contact: repo.ContactRow, at: Date): Promise<void> {
+    // Paused or cancelled since this tick claimed the contact: not dialled (calls already placed finish).
+    if (!(await repo.isRunning(db, c.id))) return repo.unclaim(db, c.id, contact.row);
     try {
       const call = await outbound.place(
         c.organizationId,
