@@ -1,4 +1,6 @@
 import type { Page } from "@playwright/test";
+import { eq, inArray } from "drizzle-orm";
+import { calls } from "../src/server/db/schema.ts";
 import { axeViolations, isSerious } from "../tests/a11y-pages.ts";
 import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { attachFarEnd } from "../tests/fakes/twilio-far-end.ts";
@@ -203,4 +205,35 @@ test("a viewer reads campaigns and the do-not-call list but changes nothing", as
   } finally {
     await context.close();
   }
+});
+
+test("a campaign's page shows success by outcome once its calls are analysed", async ({ page, server, user: _user }) => {
+  const { account, assistantId, numberId } = await readyToCall(page, server, "+14155550197");
+  // Both callees answer and hang up after a moment.
+  attachFarEnd(server.twilio, { origin: server.url, authToken: account.authToken, talkMs: 300 });
+  const always = [1, 2, 3, 4, 5, 6, 7].map((d) => ({ days: [d], start: "00:00", end: "23:59" }));
+  const created = await page.request.post("/api/campaigns", {
+    data: { name: "Scored", assistant_id: assistantId, phone_number_id: numberId, contacts_csv: "phone\n+15550005001\n+15550005002", max_concurrent_calls: 2, schedule: { timezone: "UTC", windows: always } },
+  });
+  expect(created.status()).toBe(201);
+  const id = ((await created.json()) as { id: string }).id;
+  expect((await page.request.post(`/api/campaigns/${id}/start`)).ok()).toBe(true);
+  await expect.poll(async () => ((await (await page.request.get(`/api/campaigns/${id}`)).json()) as { status: string }).status, { timeout: 30_000 }).toBe("completed");
+
+  await page.goto(`/campaigns/${id}`);
+  await expect(page.getByText("No analysed calls yet.")).toBeVisible();
+
+  // The analysis scored the calls (written as the analysis writes them, once the calls' own analysis has settled).
+  const callIds = (((await (await page.request.get(`/api/campaigns/${id}/contacts`)).json()) as { data: { call_id: string }[] }).data).map((c) => c.call_id);
+  await expect.poll(async () => (await server.db.select({ a: calls.analysis }).from(calls).where(inArray(calls.id, callIds))).every((r) => r.a?.status !== "pending"), { timeout: 30_000 }).toBe(true);
+  for (const [i, callId] of callIds.entries()) {
+    const analysis = { status: "done" as const, summary: null, data: {}, success: { value: i === 0 ? "pass" : "fail", reason: "Scored." }, model: "gpt-5-mini", cost: 0, completed_at: new Date().toISOString() };
+    await server.db.update(calls).set({ analysis }).where(eq(calls.id, callId));
+  }
+  await page.reload();
+  const completed = page.getByTestId("success-completed");
+  await expect(completed).toContainText("Completed · 2 analysed calls");
+  await expect(completed).toContainText("Pass: 1 (50%)");
+  await expect(completed).toContainText("Fail: 1 (50%)");
+  await expectAccessible(page);
 });

@@ -3,6 +3,7 @@
  * time zone), pacing and retries. The API's shapes and the page's texts; both sides use it.
  */
 import { z } from "zod";
+import { successValueSchema } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
 import { CALL_OUTCOMES } from "./outbound.js";
 import { isTimeZone } from "./variables.js";
@@ -43,6 +44,8 @@ export const CAMPAIGN_TEXTS = {
   badTimeZone: "Unknown time zone",
   tooMany: `A campaign can have at most ${MAX_CAMPAIGN_CONTACTS.toLocaleString("en-US")} contacts`,
   noContacts: "The CSV has no valid contacts",
+  notDraft: "Contacts can be replaced only before the campaign starts",
+  csvTooLarge: (mb: number) => `The CSV must be at most ${mb} MB`,
   outsideWindows: "Outside its calling windows",
   beforeStart: (at: string) => `Starts at ${at}`,
   notAllowed: (action: string, status: string) => `A ${status} campaign cannot ${action}`,
@@ -75,6 +78,9 @@ export const CAMPAIGN_PAGE_TEXTS = {
   notFound: "This campaign does not exist, or belongs to another organisation.",
   loadMore: "Load more",
   back: "All campaigns",
+  successTitle: "Success by outcome",
+  successEmpty: "No analysed calls yet. Calls are scored by the assistant's analysis once they end.",
+  analysed: (n: number) => `${n.toLocaleString("en-US")} analysed ${n === 1 ? "call" : "calls"}`,
 } as const;
 
 export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
@@ -135,7 +141,8 @@ export const campaignInputSchema = z.object({
   name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name must be at most 200 characters"),
   assistant_id: uuidSchema("Assistant not found"),
   phone_number_id: uuidSchema("Phone number not found"),
-  contacts_csv: z.string({ error: "contacts_csv must be the CSV's text" }).min(1, CAMPAIGN_TEXTS.noContacts),
+  /** Optional: a large CSV is better streamed to PUT /api/campaigns/:id/contacts (text/csv) once the draft exists. */
+  contacts_csv: z.string({ error: "contacts_csv must be the CSV's text" }).min(1, CAMPAIGN_TEXTS.noContacts).optional(),
   max_concurrent_calls: z.number({ error: "max_concurrent_calls must be a number" }).int().min(1, "max_concurrent_calls must be at least 1").max(1000, "max_concurrent_calls must be at most 1000"),
   calls_per_minute: z.number().int().min(1, "calls_per_minute must be at least 1").max(6000, "calls_per_minute must be at most 6000").nullish(),
   schedule: campaignScheduleSchema,
@@ -145,6 +152,9 @@ export type CampaignInput = z.infer<typeof campaignInputSchema>;
 
 export const invalidContactSchema = z.object({ row: z.number(), phone: z.string(), reason: z.string() });
 export type InvalidContact = z.infer<typeof invalidContactSchema>;
+/** What an upload of contacts did: rows stored, and the rows left out (the first 1,000) with why. */
+export const contactsImportSchema = z.object({ valid: z.number(), invalid: z.array(invalidContactSchema) });
+export type ContactsImport = z.infer<typeof contactsImportSchema>;
 
 export const campaignCountsSchema = z.object({
   pending: z.number(),
@@ -165,6 +175,20 @@ export function campaignProgress(c: CampaignCounts): { total: number; done: numb
   return { total: done + c.pending + c.calling, done };
 }
 
+/**
+ * Success by outcome: for each contact outcome, its calls the analysis scored (each contact's
+ * last call) and how many got each success value — pass/fail, a score or a category, as the
+ * assistant's rubric scores them. Outcomes with no scored call are left out.
+ */
+export const campaignSuccessSchema = z.array(
+  z.object({
+    outcome: z.enum(CONTACT_OUTCOMES),
+    analysed: z.number(),
+    values: z.array(z.object({ value: successValueSchema, count: z.number() })),
+  }),
+);
+export type CampaignSuccess = z.infer<typeof campaignSuccessSchema>;
+
 export const campaignSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -177,6 +201,7 @@ export const campaignSchema = z.object({
   schedule: campaignScheduleSchema,
   retry: campaignRetrySchema,
   counts: campaignCountsSchema,
+  success_by_outcome: campaignSuccessSchema,
   created_at: z.string(),
 });
 export type Campaign = z.infer<typeof campaignSchema>;

@@ -41,6 +41,7 @@ export type CallOutcome = (typeof CALL_OUTCOMES)[number];
 
 export const CALL_DIRECTIONS = ["inbound", "outbound"] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
+export const CALL_DIRECTION_LABELS: Record<CallDirection, string> = { inbound: "Inbound", outbound: "Outbound" };
 
 export const e164Schema = (message: string) =>
   z

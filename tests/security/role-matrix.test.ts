@@ -31,7 +31,7 @@ const LOWEST: Record<Role, readonly string[]> = {
     "POST /api/assistants/:id/rollback", "POST /api/assistants/:id/scenarios", "PATCH /api/assistants/:id/scenarios/:sid",
     "DELETE /api/assistants/:id/scenarios/:sid", "POST /api/assistants/:id/test-runs", "POST /api/test-runs/:id/cancel", "POST /api/tools", "PATCH /api/tools/:id", "DELETE /api/tools/:id",
     "POST /api/tools/:id/execute", "POST /api/calls/test-session", "GET /api/calls/live", "POST /api/calls/outbound",
-    "POST /api/campaigns", "POST /api/campaigns/:id/:action", "POST /api/dnc", "DELETE /api/dnc/:phone", "PATCH /api/phone-numbers/:id",
+    "POST /api/campaigns", "POST /api/campaigns/:id/:action", "PUT /api/campaigns/:id/contacts", "POST /api/dnc", "DELETE /api/dnc/:phone", "PATCH /api/phone-numbers/:id",
     "POST /api/calls/:id/replay", "POST /api/calls/:id/scenario",
   ],
   admin: [

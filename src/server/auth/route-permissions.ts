@@ -61,6 +61,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "GET /api/campaigns/:id/contacts.csv": "read",
   "POST /api/campaigns": "build",
   "POST /api/campaigns/:id/:action": "build",
+  "PUT /api/campaigns/:id/contacts": "build",
   "GET /api/dnc": "read",
   "POST /api/dnc": "build",
   "DELETE /api/dnc/:phone": "build",

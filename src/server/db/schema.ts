@@ -437,6 +437,9 @@ export const campaigns = pgTable(
     windows: jsonb("windows").$type<CampaignWindow[]>().notNull(),
     maxConcurrentCalls: integer("max_concurrent_calls").notNull(),
     callsPerMinute: integer("calls_per_minute"),
+    /** The dialler's token bucket (calls it may start now) and when it was last filled; null = full. */
+    paceTokens: doublePrecision("pace_tokens"),
+    pacedAt: timestamp("paced_at", { withTimezone: true }),
     retry: jsonb("retry").$type<CampaignRetry>().notNull(),
     createdAt: createdAt(),
   },

@@ -53,22 +53,26 @@ export function endedReasonOf(status: TwilioCallStatus, params: Record<string, s
   }
 }
 
-/** What a status callback changes on an outbound record; returns the final status when the call is over. */
-export async function applyOutboundStatus(db: Db, record: repo.OutboundRecord, params: Record<string, string>): Promise<TwilioCallStatus | null> {
+/**
+ * What a status callback changes on an outbound record; returns the final status when the call
+ * is over, and whether this callback closed a record the assistant never had (`unanswered`).
+ */
+export async function applyOutboundStatus(db: Db, record: repo.OutboundRecord, params: Record<string, string>): Promise<{ final: TwilioCallStatus | null; unanswered: boolean }> {
   const status = params["CallStatus"];
-  if (!isStatus(status)) return null;
+  if (!isStatus(status)) return { final: null, unanswered: false };
   if (params["CallSid"] && !record.providerCallSid) await repo.setCallSid(db, record.id, params["CallSid"]);
   if (status === "queued" || status === "initiated" || status === "ringing" || status === "in-progress") {
     await repo.setProviderStatus(db, record.id, status);
-    return null;
+    return { final: null, unanswered: false };
   }
   // Answered and streamed: the call session closes the record itself (a completed call).
   // Anything else never reached it, or reached it only for a moment before Twilio ended it.
+  let unanswered = false;
   if (status !== "completed" || record.providerStatus !== "in-progress") {
-    await repo.endUnanswered(db, record.id, status, endedReasonOf(status, params, params["AnsweredBy"] ?? null));
+    unanswered = await repo.endUnanswered(db, record.id, status, endedReasonOf(status, params, params["AnsweredBy"] ?? null));
   }
   await repo.setFinalStatus(db, record.id, status);
-  return status;
+  return { final: status, unanswered };
 }
 
 /** TwiML for a machine: the message after the beep, then hang up (placeholders filled). */

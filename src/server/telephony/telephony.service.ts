@@ -221,7 +221,8 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       if (outboundId) {
         const record = await outboundRepo.findOutbound(db, outboundId);
         if (!record || !(await signedBy(record.organizationId, signature, pathAndQuery, params))) return { status: 403 };
-        const final = await applyOutboundStatus(db, record, params);
+        const { final, unanswered } = await applyOutboundStatus(db, record, params);
+        if (unanswered) calls.outboundEndedUnanswered(record);
         if (final === "completed") await pricing.request(record.id);
         // Answered: the stream's session closes the record; if it never did, Twilio's figures do.
         if (final !== "completed" || record.providerStatus !== "in-progress") return { status: 204 };

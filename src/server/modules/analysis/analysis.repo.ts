@@ -56,6 +56,12 @@ export async function findCallForAnalysis(db: Db, callId: string) {
   return row ? { ...row, analysis: row.analysis as StoredAnalysis | null } : null;
 }
 
+/** A campaign's call: its campaign and the variables it ran with (call.analyzed carries them as every call.* event does). */
+export async function campaignOfCall(db: Db, callId: string): Promise<{ campaignId: string | null; variables: Record<string, string> | null }> {
+  const [row] = await db.select({ campaignId: calls.campaignId, variables: calls.variables }).from(calls).where(eq(calls.id, callId));
+  return row ?? { campaignId: null, variables: null };
+}
+
 /** The owner's ended call, for "Run again" (another user's call is absent). */
 export async function findOwnEndedCall(db: Db, organizationId: string, callId: string) {
   const [row] = await db

@@ -159,9 +159,12 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
 
   /** call.analyzed: the call's id and its analysis, once per finished analysis (never throws). */
   async function analyzed(organizationId: string, callId: string, assistantId: string | null, analysis: repo.StoredAnalysis) {
-    await deps.emit(organizationId, "call.analyzed", { call_id: callId, assistant_id: assistantId, analysis: callAnalysisSchema.parse(analysis) }).catch((err: unknown) => {
+    try {
+      const { campaignId, variables } = await repo.campaignOfCall(db, callId);
+      await deps.emit(organizationId, "call.analyzed", { call_id: callId, assistant_id: assistantId, campaign_id: campaignId, variables, analysis: callAnalysisSchema.parse(analysis) });
+    } catch (err) {
       logger.warn({ err, callId }, "emitting call.analyzed failed");
-    });
+    }
   }
 
   /** The queue's handler: one attempt at one analysis. Throws only to be retried. */

@@ -73,6 +73,27 @@ export function createCallEvents(deps: { db: Db; publicUrl: string; emit: EmitEv
   }
 
   return {
+    /** call.ended of an outbound call Twilio ended before it reached the assistant (no answer, busy, failed, cancelled, a machine hung up on). */
+    endedUnanswered(record: { id: string; organizationId: string; assistantId: string | null; callerNumber: string | null; calledNumber: string | null; phoneNumberId: string | null; providerCallSid: string | null; campaignId: string | null; variables: Record<string, string> | null }) {
+      ended(
+        {
+          organizationId: record.organizationId,
+          assistant: { id: record.assistantId ?? "", name: "" },
+          isTest: false,
+          phone: {
+            recordId: record.id,
+            callerNumber: record.callerNumber ?? "",
+            calledNumber: record.calledNumber ?? "",
+            phoneNumberId: record.phoneNumberId ?? "",
+            providerCallSid: record.providerCallSid ?? "",
+            ...(record.campaignId ? { campaignId: record.campaignId } : {}),
+            ...(record.variables ? { variables: record.variables } : {}),
+          },
+        },
+        record.id,
+      );
+    },
+
     /**
      * Wraps what one call writes through: its store reports call.started once the record exists,
      * its transfer (phone) call.transferred once Twilio has taken it; `ended` reports call.ended.

@@ -123,6 +123,9 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
   }
 
   return {
+    /** An outbound call ended without reaching the assistant: its call.ended still goes out. */
+    outboundEndedUnanswered: callEvents.endedUnanswered,
+
     /** Checks the assistant and the key; creates no call record (that happens when the call starts). */
     async createTestSession(organizationId: string, assistantId: string): Promise<TestSession> {
       const assistant = await ownAssistant(organizationId, assistantId);

@@ -93,8 +93,8 @@ describe("the dialler across restarts and instances", { timeout: 240_000 }, () =
   it("goes on with a running campaign after a restart, dialling the remaining contacts once each", async () => {
     const phones = Array.from({ length: 10 }, (_, i) => `+155500040${String(i).padStart(2, "0")}`);
     const first = apps[0]!;
-    // Four calls a minute on a frozen clock: the campaign stops mid-way until the clock moves.
-    const id = await create(first, "Before and after", phones, { max_concurrent_calls: 2, calls_per_minute: 4 });
+    // On a frozen clock the pacing starts only ten seconds' worth (4 of 24 a minute): the campaign stops mid-way until the clock moves.
+    const id = await create(first, "Before and after", phones, { max_concurrent_calls: 2, calls_per_minute: 24 });
     await send(first, "POST", `/api/campaigns/${id}/start`);
     const before = await until("the first minute's calls", () => campaign(first, id), (c) => c.counts.no_answer === 4 && c.counts.calling === 0);
     expect(before.status).toBe("running");

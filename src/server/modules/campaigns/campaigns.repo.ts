@@ -6,7 +6,8 @@
  * its outcome, and a retry when its outcome asks for one).
  */
 import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
-import type { CampaignCounts, CampaignRetry, CampaignStatus, ContactOutcome } from "../../../shared/campaigns.ts";
+import type { SuccessValue } from "../../../shared/analysis.ts";
+import { CONTACT_OUTCOMES, type CampaignCounts, type CampaignRetry, type CampaignStatus, type CampaignSuccess, type ContactOutcome } from "../../../shared/campaigns.ts";
 import type { Db } from "../../db/client.ts";
 import { campaignContacts, campaigns, calls } from "../../db/schema.ts";
 
@@ -21,6 +22,10 @@ export async function insertCampaign(db: Db, values: typeof campaigns.$inferInse
 
 export async function insertContacts(db: Db, campaignId: string, rows: NewContact[]): Promise<void> {
   if (rows.length > 0) await db.insert(campaignContacts).values(rows.map((r) => ({ ...r, campaignId })));
+}
+
+export async function deleteContacts(db: Db, campaignId: string): Promise<void> {
+  await db.delete(campaignContacts).where(eq(campaignContacts.campaignId, campaignId));
 }
 
 export async function deleteCampaign(db: Db, id: string): Promise<void> {
@@ -40,6 +45,11 @@ export async function findCampaign(db: Db, organizationId: string, id: string): 
 export async function findForDialler(db: Db, id: string): Promise<CampaignRow | null> {
   const [row] = await db.select().from(campaigns).where(eq(campaigns.id, id));
   return row ?? null;
+}
+
+export async function isRunning(db: Db, id: string): Promise<boolean> {
+  const [row] = await db.select({ id: campaigns.id }).from(campaigns).where(and(eq(campaigns.id, id), eq(campaigns.status, "running")));
+  return row !== undefined;
 }
 
 export async function runningCampaignIds(db: Db): Promise<string[]> {
@@ -102,6 +112,38 @@ export async function countsOf(db: Db, ids: string[]): Promise<Map<string, Campa
   return result;
 }
 
+/** Per campaign, success by outcome: done contacts whose last call the analysis scored, by outcome and success value. */
+export async function successOf(db: Db, ids: string[]): Promise<Map<string, CampaignSuccess>> {
+  const result = new Map<string, CampaignSuccess>(ids.map((id) => [id, []]));
+  if (ids.length === 0) return result;
+  const value = sql<SuccessValue>`${calls.analysis} -> 'success' -> 'value'`;
+  const rows = await db
+    .select({ id: campaignContacts.campaignId, outcome: campaignContacts.lastOutcome, value, n: count() })
+    .from(campaignContacts)
+    .innerJoin(calls, eq(calls.id, campaignContacts.callId))
+    .where(
+      and(
+        inArray(campaignContacts.campaignId, ids),
+        eq(campaignContacts.state, "done"),
+        sql`${calls.analysis} ->> 'status' = 'done'`,
+        sql`jsonb_typeof(${value}) IN ('string', 'number')`,
+      ),
+    )
+    .groupBy(campaignContacts.campaignId, campaignContacts.lastOutcome, value);
+  for (const id of ids) {
+    const mine = rows.filter((r) => r.id === id && r.outcome !== null);
+    const byOutcome = CONTACT_OUTCOMES.map((outcome) => {
+      const values = mine
+        .filter((r) => r.outcome === outcome)
+        .map((r) => ({ value: r.value, count: r.n }))
+        .sort((a, b) => b.count - a.count || String(a.value).localeCompare(String(b.value)));
+      return { outcome, analysed: values.reduce((n, v) => n + v.count, 0), values };
+    });
+    result.set(id, byOutcome.filter((o) => o.analysed > 0));
+  }
+  return result;
+}
+
 export function contactsPage(db: Db, campaignId: string, limit: number, afterRow: number) {
   return db
     .select()
@@ -120,14 +162,31 @@ export async function dueZones(db: Db, campaignId: string, now: Date): Promise<(
   return rows.map((r) => r.tz);
 }
 
+/** Seconds' worth of calls the pacing may start at once (after a start, a pause or a full house). */
+export const PACE_BURST_SECONDS = 10;
+
 /**
- * Marks up to `want` due contacts in `zones` as calling, within the campaign's limits counted
- * in the database under a per-campaign lock: calls in progress below `maxConcurrent`, dials in
- * the 60 s before `now` below `perMinute`. Returns the contacts to dial.
+ * The campaign's pacing as a token bucket: `perMinute / 60` tokens a second, at most
+ * PACE_BURST_SECONDS' worth held, full when never used. Budgeting from the time since the last
+ * fill (not one tick's share) keeps the rate whatever the ticks' spacing; kept on the campaign
+ * row, it is shared by every instance.
+ */
+export function paceTokens(perMinute: number, stored: { tokens: number | null; at: Date | null }, now: Date): number {
+  const capacity = Math.max(1, (perMinute * PACE_BURST_SECONDS) / 60);
+  if (stored.tokens === null || stored.at === null) return capacity;
+  const elapsedMs = Math.max(0, now.getTime() - stored.at.getTime());
+  return Math.min(capacity, stored.tokens + (elapsedMs * perMinute) / 60_000);
+}
+
+/**
+ * Marks due contacts in `zones` as calling, within the campaign's limits counted in the
+ * database under a per-campaign lock: calls in progress below `maxConcurrent`; with a
+ * `perMinute`, the pacing's tokens (`paceTokens`) and never more than `perMinute` dials in the
+ * 60 s before `now`. Returns the contacts to dial.
  */
 export async function claimDue(
   db: Db,
-  c: { id: string; maxConcurrent: number; perMinute: number | null; perTick: number },
+  c: { id: string; maxConcurrent: number; perMinute: number | null },
   zones: { named: string[]; campaignZone: boolean },
   now: Date,
 ): Promise<ContactRow[]> {
@@ -135,27 +194,39 @@ export async function claimDue(
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`campaign:${c.id}`}))`);
     const [calling] = await tx.select({ n: count() }).from(campaignContacts).where(and(eq(campaignContacts.campaignId, c.id), eq(campaignContacts.state, "calling")));
-    let want = Math.min(c.perTick, c.maxConcurrent - (calling?.n ?? 0));
+    let want = c.maxConcurrent - (calling?.n ?? 0);
+    let tokens: number | null = null;
     if (c.perMinute !== null) {
+      const [pace] = await tx.select({ tokens: campaigns.paceTokens, at: campaigns.pacedAt }).from(campaigns).where(eq(campaigns.id, c.id));
+      tokens = paceTokens(c.perMinute, pace ?? { tokens: null, at: null }, now);
       const minuteAgo = new Date(now.getTime() - 60_000);
       const [recent] = await tx
         .select({ n: count() })
         .from(campaignContacts)
         .where(and(eq(campaignContacts.campaignId, c.id), gt(campaignContacts.lastDialledAt, minuteAgo), lte(campaignContacts.lastDialledAt, now)));
-      want = Math.min(want, c.perMinute - (recent?.n ?? 0));
+      want = Math.min(want, Math.floor(tokens), c.perMinute - (recent?.n ?? 0));
     }
-    if (want <= 0) return [];
     const inZone = or(
       zones.named.length > 0 ? inArray(campaignContacts.timezone, zones.named) : undefined,
       zones.campaignZone ? isNull(campaignContacts.timezone) : undefined,
     );
-    const due = await tx
-      .select({ row: campaignContacts.row })
-      .from(campaignContacts)
-      .where(and(eq(campaignContacts.campaignId, c.id), eq(campaignContacts.state, "pending"), or(isNull(campaignContacts.nextAttemptAt), lte(campaignContacts.nextAttemptAt, now)), inZone))
-      .orderBy(sql`${campaignContacts.nextAttemptAt} NULLS FIRST`, asc(campaignContacts.row))
-      .limit(want)
-      .for("update", { skipLocked: true });
+    const due =
+      want <= 0
+        ? []
+        : await tx
+            .select({ row: campaignContacts.row })
+            .from(campaignContacts)
+            .where(and(eq(campaignContacts.campaignId, c.id), eq(campaignContacts.state, "pending"), or(isNull(campaignContacts.nextAttemptAt), lte(campaignContacts.nextAttemptAt, now)), inZone))
+            .orderBy(sql`${campaignContacts.nextAttemptAt} NULLS FIRST`, asc(campaignContacts.row))
+            .limit(want)
+            .for("update", { skipLocked: true });
+    if (tokens !== null) {
+      // The bucket is filled up to `now` whether or not anything is dialled; a clock behind the last fill (another instance's) takes nothing.
+      await tx
+        .update(campaigns)
+        .set({ paceTokens: tokens - due.length, pacedAt: sql`GREATEST(${campaigns.pacedAt}, ${now.toISOString()}::timestamptz)` })
+        .where(eq(campaigns.id, c.id));
+    }
     if (due.length === 0) return [];
     return tx
       .update(campaignContacts)

@@ -1,8 +1,9 @@
-import { Readable } from "node:stream";
+import { Readable, Transform } from "node:stream";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { CAMPAIGN_ACTIONS, campaignContactPageSchema, campaignInputSchema, campaignSchema } from "../../../shared/campaigns.ts";
+import { CAMPAIGN_ACTIONS, CAMPAIGN_TEXTS, campaignContactPageSchema, campaignInputSchema, campaignSchema, contactsImportSchema } from "../../../shared/campaigns.ts";
+import { AppError } from "../../errors.ts";
 import { csvField } from "../../http/csv-field.ts";
 import type { CampaignsService } from "./campaigns.service.ts";
 
@@ -14,15 +15,37 @@ const pageQuery = z.object({
 });
 /** A CSV of 100,000 rows with a few columns. */
 const CSV_BODY_LIMIT = 32 * 1024 * 1024;
+/** A streamed CSV: larger rows are fine, since it is never held whole. */
+const CSV_STREAM_LIMIT = 256 * 1024 * 1024;
+
+/** Passes the upload on, failing it (413) past `limit` bytes. */
+function capped(limit: number): Transform {
+  let seen = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      seen += chunk.length;
+      if (seen > limit) done(new AppError(413, "payload_too_large", CAMPAIGN_TEXTS.csvTooLarge(limit / 1024 / 1024)));
+      else done(null, chunk);
+    },
+  });
+}
 
 
 /** /api/campaigns (register inside the authenticated scope). */
 export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> = async (base, { service }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
+  // text/csv bodies reach the handler as the request's stream, read as they arrive.
+  app.addContentTypeParser("text/csv", (_req, payload, done) => done(null, payload));
   app.post("/api/campaigns", { bodyLimit: CSV_BODY_LIMIT, schema: { body: campaignInputSchema } }, async (req, reply) => {
     const created = await service.create(req.actor.organizationId, req.body);
     reply.status(201);
     return created;
+  });
+  app.put("/api/campaigns/:id/contacts", { schema: { params, response: { 200: contactsImportSchema } } }, async (req) => {
+    if (!(req.body instanceof Readable)) throw new AppError(415, "unsupported_media_type", "Send the contacts as text/csv");
+    const upload = req.body.pipe(capped(CSV_STREAM_LIMIT));
+    req.body.once("error", (err) => upload.destroy(err));
+    return service.replaceContacts(req.actor.organizationId, req.params.id, upload);
   });
   app.get("/api/campaigns", { schema: { response: { 200: z.array(campaignSchema) } } }, async (req) => service.list(req.actor.organizationId));
   app.get("/api/campaigns/:id", { schema: { params, response: { 200: campaignSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { CAMPAIGN_TEXTS, CAMPAIGN_TRANSITIONS, type Campaign, type CampaignAction, type CampaignContact, type CampaignInput, type InvalidContact } from "../../../shared/campaigns.ts";
+import { CAMPAIGN_TEXTS, CAMPAIGN_TRANSITIONS, type Campaign, type CampaignAction, type CampaignContact, type CampaignInput, type ContactsImport, type InvalidContact } from "../../../shared/campaigns.ts";
 import { isUuid } from "../../../shared/ids.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -36,8 +36,13 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
     return row;
   }
 
+  /** Reads the CSV into the campaign's contacts, a batch at a time (see contacts-csv.ts). */
+  const importInto = (organizationId: string, id: string, csv: string | Readable) =>
+    importContacts(csv, { dncListed: (phones) => doNotCall.listed(organizationId, phones), write: (batch) => repo.insertContacts(db, id, batch) });
+
   async function view(rows: repo.CampaignRow[]): Promise<Campaign[]> {
-    const counts = await repo.countsOf(db, rows.map((r) => r.id));
+    const ids = rows.map((r) => r.id);
+    const [counts, success] = await Promise.all([repo.countsOf(db, ids), repo.successOf(db, ids)]);
     return rows.map((r) => ({
       id: r.id,
       name: r.name,
@@ -50,6 +55,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
       schedule: { timezone: r.timezone, start_at: r.startAt?.toISOString() ?? null, windows: r.windows },
       retry: r.retry,
       counts: counts.get(r.id)!,
+      success_by_outcome: success.get(r.id)!,
       created_at: r.createdAt.toISOString(),
     }));
   }
@@ -58,7 +64,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
     dialler,
     resumeAll: () => dialler.resumeAll(),
 
-    async create(organizationId: string, input: CampaignInput, csv?: Readable): Promise<{ id: string; status: "draft"; contacts: { valid: number; invalid: InvalidContact[] } }> {
+    async create(organizationId: string, input: CampaignInput): Promise<{ id: string; status: "draft"; contacts: { valid: number; invalid: InvalidContact[] } }> {
       const assistant = await assistants.forCall(organizationId, input.assistant_id);
       if (!assistant) throw notFound("Assistant");
       const number = await phoneNumbers.forCall(organizationId, input.phone_number_id);
@@ -75,15 +81,31 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
         callsPerMinute: input.calls_per_minute ?? null,
         retry: input.retry,
       });
+      if (input.contacts_csv === undefined) return { id, status: "draft", contacts: { valid: 0, invalid: [] } };
       try {
-        const result = await importContacts(csv ?? input.contacts_csv, {
-          dncListed: (phones) => doNotCall.listed(organizationId, phones),
-          write: (batch) => repo.insertContacts(db, id, batch),
-        });
+        const result = await importInto(organizationId, id, input.contacts_csv);
         return { id, status: "draft", contacts: { valid: result.valid, invalid: result.invalid } };
       } catch (err) {
         // Nothing half-written: a CSV that cannot be read leaves no campaign behind.
         await repo.deleteCampaign(db, id);
+        throw err;
+      }
+    },
+
+    /**
+     * PUT /api/campaigns/:id/contacts: a draft's contacts replaced by a CSV read as it arrives
+     * (up to 100,000 rows, never held whole). A CSV that cannot be read leaves the draft with no
+     * contacts, not some of them.
+     */
+    async replaceContacts(organizationId: string, id: string, csv: Readable): Promise<ContactsImport> {
+      const current = await findOr404(organizationId, id);
+      if (current.status !== "draft") throw new AppError(409, "invalid_transition", CAMPAIGN_TEXTS.notDraft);
+      await repo.deleteContacts(db, id);
+      try {
+        const result = await importInto(organizationId, id, csv);
+        return { valid: result.valid, invalid: result.invalid };
+      } catch (err) {
+        await repo.deleteContacts(db, id);
         throw err;
       }
     },

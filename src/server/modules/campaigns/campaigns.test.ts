@@ -4,7 +4,11 @@ import { createAssistant, type Caller } from "../../../../tests/fakes/realtime-a
 import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { attachFarEnd, type FarEnd } from "../../../../tests/fakes/twilio-far-end.ts";
 import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
-import { CAMPAIGN_TEXTS, type Campaign } from "../../../shared/campaigns.ts";
+import { startWebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
+import { eq, inArray } from "drizzle-orm";
+import { CAMPAIGN_TEXTS, type Campaign, type CampaignContactPage } from "../../../shared/campaigns.ts";
+import { OUTBOUND_ENDED } from "../../../shared/outbound.ts";
+import { calls } from "../../db/schema.ts";
 
 /**
  * Campaigns end to end: the real app dialling through the durable job queue, the fake Twilio
@@ -21,13 +25,22 @@ let assistantId: string;
 let numberId: string;
 // Monday 23 November 2026, 15:00 UTC: 10:00 in New York, 15:00 in London, 00:00 Tuesday in Tokyo.
 let now = new Date("2026-11-23T15:00:00Z");
+// When set, each read of the clock (one per dialler tick) moves it on by this much: ticks this far apart.
+let clockStepMs = 0;
+let onClockRead: ((at: Date) => void) | null = null;
+const clock = () => {
+  const at = now;
+  now = new Date(now.getTime() + clockStepMs);
+  onClockRead?.(at);
+  return at;
+};
 
 beforeAll(async () => {
   fake = await startFakeRealtime({ apiKey: "sk-campaign-test" });
   rest = await startFakeTwilioRest();
   rest.addAccount({ sid: TEST_ACCOUNT_SID, authToken: TEST_AUTH_TOKEN });
   rest.addNumber(TEST_ACCOUNT_SID, OURS);
-  app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl, JOB_POLL_INTERVAL_MS: "500" }, { clock: () => now });
+  app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl, JOB_POLL_INTERVAL_MS: "500" }, { clock });
   farEnd = attachFarEnd(rest, { origin: app.origin, authToken: TEST_AUTH_TOKEN, talkMs: 400 });
   owner = await phoneOwner(app, fake.apiKey);
   assistantId = (await createAssistant(app.app, owner, { first_message: null, instructions: "Remind {{first_name}}." })).id;
@@ -145,14 +158,14 @@ describe("campaigns", { timeout: 120_000 }, () => {
       phone_number_id: numberId,
       contacts_csv: ["phone,first_name", ...phones.map((p, i) => `${p},P${i}`)].join("\n"),
       max_concurrent_calls: 2,
-      calls_per_minute: 6,
+      calls_per_minute: 36,
       schedule: weekdays,
     });
     const id = res.json().id as string;
     now = new Date("2026-11-25T12:00:00Z");
     await send("POST", `/api/campaigns/${id}/start`);
     const placed = () => phones.reduce((n, p) => n + placedTo(p), 0);
-    // Six calls in this minute of the (frozen) clock, never more than two at once.
+    // On a frozen clock, only the pacing's first ten seconds' worth (6 of 36 a minute), never more than two at once.
     await until("six calls", async () => placed(), (n) => n >= 6, 30_000);
     await until("the sixth call ended", () => campaign(id), (c) => c.counts.calling === 0);
     expect(placed()).toBe(6);
@@ -170,7 +183,149 @@ describe("campaigns", { timeout: 120_000 }, () => {
     expect(placed()).toBe(8);
     expect(farEnd.peak).toBeLessThanOrEqual(2);
     expect((await send("POST", `/api/campaigns/${id}/cancel`)).statusCode).toBe(409);
+
+    // Success by outcome: once its calls are analysed, the campaign says how many passed and failed.
+    const callIds = ((await send("GET", `/api/campaigns/${id}/contacts`)).json() as CampaignContactPage).data.map((c) => c.call_id!);
+    expect(done.success_by_outcome).toEqual([]);
+    // The analysis of the calls themselves (a transcript with nothing said) settles first; then the scores are the test's.
+    await until("the calls' own analysis", () => app.db.select({ a: calls.analysis }).from(calls).where(inArray(calls.id, callIds)), (rows) => rows.every((r) => r.a?.status !== "pending"));
+    const scored = (value: string | null, status: "done" | "pending" = "done") => ({
+      status,
+      summary: null,
+      data: {},
+      success: value === null ? null : { value, reason: "The callee confirmed." },
+      model: "gpt-5-mini",
+      cost: 0,
+      completed_at: status === "done" ? new Date().toISOString() : null,
+    });
+    const values = ["pass", "pass", "fail", "pass", "pass", "fail", null, "pass"];
+    for (const [i, callId] of callIds.entries()) {
+      await app.db.update(calls).set({ analysis: i === 7 ? scored("pass", "pending") : scored(values[i]!) }).where(eq(calls.id, callId));
+    }
+    expect((await campaign(id)).success_by_outcome).toEqual([
+      { outcome: "completed", analysed: 6, values: [{ value: "pass", count: 4 }, { value: "fail", count: 2 }] },
+    ]);
   });
+
+  it("starts the configured calls per minute when the dialler's ticks come two seconds apart", async () => {
+    farEnd.setDefault("no-answer");
+    const phones = Array.from({ length: 90 }, (_, i) => `+155500060${String(i).padStart(2, "0")}`);
+    const res = await send("POST", "/api/campaigns", {
+      name: "Sixty a minute",
+      assistant_id: assistantId,
+      phone_number_id: numberId,
+      contacts_csv: ["phone", ...phones].join("\n"),
+      max_concurrent_calls: 40,
+      calls_per_minute: 60,
+      schedule: weekdays,
+    });
+    const id = res.json().id as string;
+    now = new Date("2026-11-26T12:00:00Z");
+    const minuteEnds = now.getTime() + 60_000;
+    let inFirstMinute: number | null = null;
+    const placed = () => phones.reduce((n, p) => n + placedTo(p), 0);
+    // A tick's dials are placed before the next tick reads the clock: the count when a tick first reads the next minute is the first minute's.
+    onClockRead = (at) => {
+      if (inFirstMinute === null && at.getTime() >= minuteEnds) inFirstMinute = placed();
+    };
+    clockStepMs = 2000;
+    try {
+      await send("POST", `/api/campaigns/${id}/start`);
+      await until("a minute of the campaign's clock", async () => inFirstMinute, (n) => n !== null, 200_000);
+    } finally {
+      clockStepMs = 0;
+      onClockRead = null;
+      await send("POST", `/api/campaigns/${id}/cancel`);
+    }
+    expect(inFirstMinute).toBe(60);
+  }, 240_000);
+
+  it("sends campaign.started and campaign.completed, and its calls' call.* events (answered or not) carry the campaign's id and the contact's variables", async () => {
+    farEnd.setDefault("answer");
+    farEnd.script("+15550007102", "no-answer");
+    const receiver = await startWebhookReceiver();
+    try {
+      const endpoint = await send("POST", "/api/webhooks", { url: receiver.url, events: ["campaign.started", "campaign.completed", "call.started", "call.ended", "call.analyzed"] });
+      expect(endpoint.statusCode, endpoint.body).toBe(201);
+      receiver.secret = (endpoint.json() as { secret: string }).secret;
+      const res = await send("POST", "/api/campaigns", {
+        name: "Hooked",
+        assistant_id: assistantId,
+        phone_number_id: numberId,
+        contacts_csv: "phone,first_name\n+15550007101,Gus\n+15550007102,Hal",
+        max_concurrent_calls: 1,
+        schedule: weekdays,
+      });
+      const id = res.json().id as string;
+      await send("POST", `/api/campaigns/${id}/start`);
+      await until("completion", () => campaign(id), (c) => c.status === "completed");
+      // The endpoint hears the whole organisation (earlier tests' calls too): this campaign's events.
+      const of = (type: string) => receiver.requests.filter((r) => r.type === type && r.verified && r.data["campaign_id"] === id);
+      // Hal never answered: no call.started nor analysis, but his call's end is reported too.
+      await until("every event", async () => ["campaign.started", "campaign.completed", "call.started", "call.ended", "call.analyzed"].map((t) => of(t).length), (n) => n.join() === "1,1,1,2,1");
+      expect(of("campaign.started")[0]!.data).toMatchObject({ campaign_id: id, name: "Hooked", status: "running" });
+      expect(of("campaign.completed")[0]!.data).toMatchObject({ campaign_id: id, status: "completed", counts: { completed: 1, no_answer: 1, pending: 0 } });
+      const contact = { campaign_id: id, variables: expect.objectContaining({ first_name: "Gus", direction: "outbound", called_number: "+15550007101" }) };
+      expect(of("call.started")[0]!.data).toMatchObject({ ...contact, direction: "outbound" });
+      const ended = of("call.ended").map((r) => r.data);
+      expect(ended.find((d) => d["called_number"] === "+15550007101")).toMatchObject({ ...contact, direction: "outbound" });
+      expect(ended.find((d) => d["called_number"] === "+15550007102")).toMatchObject({
+        campaign_id: id,
+        direction: "outbound",
+        ended_reason: OUTBOUND_ENDED.noAnswer,
+        variables: expect.objectContaining({ first_name: "Hal" }),
+        transcript: [],
+      });
+      expect(of("call.analyzed")[0]!.data).toMatchObject(contact);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it("reads 100,000 contacts streamed to a draft as they arrive, and refuses the 100,001st row leaving no contacts", async () => {
+    const res = await send("POST", "/api/campaigns", { name: "Big list", assistant_id: assistantId, phone_number_id: numberId, max_concurrent_calls: 1, schedule: weekdays });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().contacts).toEqual({ valid: 0, invalid: [] });
+    const id = res.json().id as string;
+    const stored = async () => ((await send("GET", `/api/campaigns/${id}`)).json() as Campaign).counts.pending;
+    /** A CSV of `rows` contacts made as it is sent; past `pauseAt` rows it waits until the server has stored some (it reads as they arrive). */
+    const upload = (rows: number, pauseAt: number) => {
+      let row = 0;
+      let proved = false;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (row === 0) controller.enqueue(new TextEncoder().encode("phone,first_name\n"));
+          if (row >= pauseAt && !proved) {
+            await until("rows stored before the upload ended", stored, (n) => n > 0, 60_000);
+            proved = true;
+          }
+          const lines: string[] = [];
+          for (let i = 0; i < 2000 && row < rows; i += 1, row += 1) lines.push(`+1444${String(row).padStart(7, "0")},C${row}`);
+          if (lines.length === 0) return controller.close();
+          controller.enqueue(new TextEncoder().encode(lines.join("\n") + "\n"));
+        },
+      });
+      return fetch(`${app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body, duplex: "half" } as RequestInit);
+    };
+    const ok = await upload(100_000, 50_000);
+    expect(ok.status, await ok.clone().text()).toBe(200);
+    expect(await ok.json()).toEqual({ valid: 100_000, invalid: [] });
+    expect(await stored()).toBe(100_000);
+    const last = (await send("GET", `/api/campaigns/${id}/contacts?cursor=99999`)).json() as CampaignContactPage;
+    expect(last.data).toEqual([expect.objectContaining({ row: 100_000, phone: "+14440099999", variables: { first_name: "C99999" } })]);
+
+    const tooMany = await upload(100_001, 100_001);
+    expect(tooMany.status).toBe(400);
+    expect(((await tooMany.json()) as { error: { message: string } }).error.message).toBe(CAMPAIGN_TEXTS.tooMany);
+    expect(await stored()).toBe(0);
+
+    await send("POST", `/api/campaigns/${id}/cancel`);
+    const late = await send("GET", `/api/campaigns/${id}`);
+    expect(late.json().status).toBe("cancelled");
+    const refused = await fetch(`${app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body: "phone\n+15550009999" });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(CAMPAIGN_TEXTS.notDraft);
+  }, 600_000);
 
   it("answers 404 for another user's campaign and 400 for a CSV without a phone column", async () => {
     const bad = await send("POST", "/api/campaigns", { name: "X", assistant_id: assistantId, phone_number_id: numberId, contacts_csv: "number\n+15550003000", max_concurrent_calls: 1, schedule: weekdays });

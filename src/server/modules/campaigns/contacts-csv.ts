@@ -28,9 +28,12 @@ export async function importContacts(
   source: string | Readable,
   deps: { dncListed(phones: string[]): Promise<Set<string>>; write(batch: NewContact[]): Promise<void> },
 ): Promise<ImportResult> {
-  const parser = (typeof source === "string" ? Readable.from([source]) : source).pipe(
-    parse({ columns: (header: string[]) => header.map((h) => h.trim()), skip_empty_lines: true, trim: true, bom: true, relax_column_count: true }),
-  );
+  const input = typeof source === "string" ? Readable.from([source]) : source;
+  // A row longer than this is not a contact: refused in the parser's words rather than buffered.
+  const parser = parse({ columns: (header: string[]) => header.map((h) => h.trim()), skip_empty_lines: true, trim: true, bom: true, relax_column_count: true, max_record_size: 64 * 1024 });
+  // pipe() does not pass the source's errors on (an upload cut short, too large): the parser fails with them.
+  input.once("error", (err) => parser.destroy(err));
+  input.pipe(parser);
   const seen = new Set<string>();
   const result: ImportResult = { valid: 0, invalid: [], invalidCount: 0 };
   const reject = (row: number, phone: string, reason: string) => {

@@ -45,6 +45,8 @@ export function createDialler(deps: DiallerDeps) {
     jobs.send(TICK_JOB, { campaignId: id }, { startAfter: afterMs, key: `${id}:${Math.floor((Date.now() + afterMs) / 1000)}` });
 
   async function dial(c: repo.CampaignRow, contact: repo.ContactRow, at: Date): Promise<void> {
+    // Paused or cancelled since this tick claimed the contact: not dialled (calls already placed finish).
+    if (!(await repo.isRunning(db, c.id))) return repo.unclaim(db, c.id, contact.row);
     try {
       const call = await outbound.place(
         c.organizationId,
@@ -80,8 +82,7 @@ export function createDialler(deps: DiallerDeps) {
       if (zone === null) open.campaignZone = true;
       else open.named.push(zone);
     }
-    const perTick = c.callsPerMinute === null ? c.maxConcurrentCalls : Math.max(1, Math.ceil((c.callsPerMinute * tickMs) / 60_000));
-    const claimed = await repo.claimDue(db, { id: c.id, maxConcurrent: c.maxConcurrentCalls, perMinute: c.callsPerMinute, perTick }, open, at);
+    const claimed = await repo.claimDue(db, { id: c.id, maxConcurrent: c.maxConcurrentCalls, perMinute: c.callsPerMinute }, open, at);
     await Promise.all(claimed.map((contact) => dial(c, contact, at)));
     await repo.setWaiting(db, c.id, zones.length > 0 && open.named.length === 0 && !open.campaignZone ? CAMPAIGN_TEXTS.outsideWindows : null);
     if (await repo.completeIfDone(db, c.id)) {

@@ -19,6 +19,7 @@ import { CallTranscript } from "./call-transcript";
 import { RawLogsDrawer } from "./raw-logs-drawer";
 import { SaveAsTestDialog } from "./save-as-test-dialog";
 import { useNow } from "@/hooks/use-now";
+import { CALL_DIRECTION_LABELS } from "@shared/outbound";
 import { PERMISSIONS } from "@shared/roles";
 import { useCan } from "@/lib/use-membership";
 import { useCall, useDeleteCall, useReplayCall } from "./use-calls";
@@ -145,6 +146,7 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
                 <Field label="Status">
                   <CallStatusBadge call={call} />
                 </Field>
+                <Field label="Direction">{CALL_DIRECTION_LABELS[call.direction]}</Field>
                 {full?.caller_number && <Field label="Caller">{full.caller_number}</Field>}
                 {call.called_number && <Field label="Number Called">{call.called_number}</Field>}
                 {full?.call_sid && (

@@ -9,7 +9,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { api } from "@/lib/api";
-import type { CallDirection } from "@shared/outbound";
+import { CALL_DIRECTION_LABELS, CALL_DIRECTIONS, type CallDirection } from "@shared/outbound";
 import { CallAnalysisFilters } from "./call-analysis-filters";
 import { isInvertedRange, type CallViewFilters } from "./use-call-filters";
 import { queryKeys } from "@/lib/query-keys";
@@ -92,8 +92,11 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
         </SelectTrigger>
         <SelectContent>
           <SelectItem value={ALL}>All directions</SelectItem>
-          <SelectItem value="inbound">Inbound</SelectItem>
-          <SelectItem value="outbound">Outbound</SelectItem>
+          {CALL_DIRECTIONS.map((d) => (
+            <SelectItem key={d} value={d}>
+              {CALL_DIRECTION_LABELS[d]}
+            </SelectItem>
+          ))}
         </SelectContent>
       </Select>
       <Select value={filters.status ?? ALL} onValueChange={(v) => onChange({ status: v === ALL ? undefined : (v as CallStatusFilter) })}>

@@ -1,5 +1,6 @@
 import { ArrowLeft, Download } from "lucide-react";
 import { Link, useParams } from "react-router";
+import { formatSuccess } from "@shared/analysis";
 import {
   CAMPAIGN_COUNT_LABELS,
   CAMPAIGN_PAGE_TEXTS as T,
@@ -9,6 +10,7 @@ import {
   campaignProgress,
   type Campaign,
   type CampaignCounts,
+  type CampaignSuccess,
 } from "@shared/campaigns";
 import { LoadError } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
@@ -98,6 +100,8 @@ export function CampaignPage() {
         </CardContent>
       </Card>
 
+      <SuccessByOutcome success={c.success_by_outcome} />
+
       <div className="grid gap-3">
         <div className="flex items-center justify-between">
           <h2 className="text-lg font-semibold">Contacts</h2>
@@ -159,5 +163,42 @@ export function CampaignPage() {
         )}
       </div>
     </section>
+  );
+}
+
+const percent = (n: number, of: number) => `${Math.round((n / of) * 100)}%`;
+
+/** The analysis's success values of each outcome's scored calls, with their shares. */
+function SuccessByOutcome({ success }: { success: CampaignSuccess }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>
+          <h2>{T.successTitle}</h2>
+        </CardTitle>
+      </CardHeader>
+      <CardContent>
+        {success.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{T.successEmpty}</p>
+        ) : (
+          <dl className="grid gap-3 sm:grid-cols-2" data-testid="campaign-success">
+            {success.map((o) => (
+              <div key={o.outcome} className="rounded-md border p-3" data-testid={`success-${o.outcome}`}>
+                <dt className="text-sm font-medium">
+                  {CONTACT_OUTCOME_LABELS[o.outcome]} <span className="font-normal text-muted-foreground">· {T.analysed(o.analysed)}</span>
+                </dt>
+                <dd className="mt-1 flex flex-wrap gap-x-4 gap-y-1 text-sm tabular-nums">
+                  {o.values.map((v) => (
+                    <span key={String(v.value)}>
+                      {formatSuccess(v.value)}: {v.count.toLocaleString("en-US")} ({percent(v.count, o.analysed)})
+                    </span>
+                  ))}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
+      </CardContent>
+    </Card>
   );
 }
