@@ -5,9 +5,9 @@
  * than tests/fakes/twilio-caller.ts: one timer drives every call's frames and mark echoes.
  */
 import { randomBytes } from "node:crypto";
-import twilio from "twilio";
 import WebSocket from "ws";
 import { BYTES_PER_MS, FRAME_BYTES, FRAME_MS, readTag, stampCallerFrame, type CallersMessage, type CallersRequest, type CallerTarget, type Cuts } from "./bench-calls-shared.ts";
+import { dialTwilioStream, Refused } from "./bench-twilio-dial.ts";
 import { ageOfFrame, nextMessage, send, summarize, within, type FrameAge } from "./bench-voice-shared.ts";
 
 interface Chunk {
@@ -25,9 +25,6 @@ let framesReceived = 0;
 let marksEchoed = 0;
 let clears = 0;
 let closedNormally = 0;
-
-/** The webhook answered with a polite message and a hang-up (the instance was full). */
-class Refused extends Error {}
 
 class BenchCall {
   ws: WebSocket | null = null;
@@ -47,39 +44,13 @@ class BenchCall {
 
   async dial(): Promise<void> {
     this.dialedAt = performance.now();
-    const params = { AccountSid: `AC${"0".repeat(32)}`, CallSid: this.callSid, CallStatus: "ringing", Direction: "inbound", From: "+15559876", To: this.target.to };
-    const url = `${this.target.origin}/telephony/twilio/voice`;
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilio.getExpectedTwilioSignature(this.target.authToken, url, params) },
-      body: new URLSearchParams(params).toString(),
+    this.ws = await dialTwilioStream(this.target, this, (ws) => {
+      ws.on("message", (data) => this.onMessage(data.toString()));
+      ws.on("close", (code) => {
+        this.closed = true;
+        if (code === 1000 || code === 1005) closedNormally += 1;
+      });
     });
-    const twiml = await res.text();
-    const token = /<Parameter name="token" value="([^"]+)"/.exec(twiml)?.[1];
-    const streamUrl = /<Stream url="([^"]+)"/.exec(twiml)?.[1];
-    if (!streamUrl && /<Say>[^<]+<\/Say><Hangup\/>/.test(twiml)) throw new Refused();
-    if (!token || !streamUrl) throw new Error(`webhook ${res.status}: ${twiml.slice(0, 200)}`);
-    const ws = new WebSocket(streamUrl, { headers: { "x-twilio-signature": twilio.getExpectedTwilioSignature(this.target.authToken, streamUrl, {}) } });
-    this.ws = ws;
-    ws.on("message", (data) => this.onMessage(data.toString()));
-    ws.on("close", (code) => {
-      this.closed = true;
-      if (code === 1000 || code === 1005) closedNormally += 1;
-    });
-    ws.on("error", () => {});
-    await new Promise<void>((resolve, reject) => {
-      ws.once("open", () => resolve());
-      ws.once("error", reject);
-    });
-    ws.send(JSON.stringify({ event: "connected", protocol: "Call", version: "1.0.0" }));
-    ws.send(
-      JSON.stringify({
-        event: "start",
-        sequenceNumber: "1",
-        streamSid: this.streamSid,
-        start: { streamSid: this.streamSid, callSid: this.callSid, tracks: ["inbound"], customParameters: { token }, mediaFormat: { encoding: "audio/x-mulaw", sampleRate: 8000, channels: 1 } },
-      }),
-    );
     // The caller talks from the first moment (before the provider is ready: nothing may be lost).
     this.startedAt = performance.now();
   }

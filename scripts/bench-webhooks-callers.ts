@@ -6,21 +6,18 @@
  * hang up after a few seconds — each one's end is a real `call.ended` event in the server.
  */
 import { randomBytes } from "node:crypto";
-import twilio from "twilio";
 import WebSocket from "ws";
 import { BYTES_PER_MS, FRAME_BYTES, FRAME_MS, type CallerTarget } from "./bench-calls-shared.ts";
+import { dialTwilioStream, Refused } from "./bench-twilio-dial.ts";
 import { nextMessage, send } from "./bench-voice-shared.ts";
 import type { WebhookCallersMessage, WebhookCallersRequest } from "./bench-webhooks-shared.ts";
-
-/** The webhook answered with a polite message and a hang-up (the instance was full). */
-class Refused extends Error {}
 
 const SILENCE = Buffer.alloc(FRAME_BYTES, 0xff).toString("base64");
 
 class PhoneCall {
   private ws: WebSocket | null = null;
-  private readonly callSid = `CA${randomBytes(16).toString("hex")}`;
-  private readonly streamSid = `MZ${randomBytes(16).toString("hex")}`;
+  readonly callSid = `CA${randomBytes(16).toString("hex")}`;
+  readonly streamSid = `MZ${randomBytes(16).toString("hex")}`;
   private startedAt = 0;
   private framesSent = 0;
   private playheadEnd = 0;
@@ -35,39 +32,13 @@ class PhoneCall {
   }
 
   async dial(): Promise<void> {
-    const params = { AccountSid: `AC${"0".repeat(32)}`, CallSid: this.callSid, CallStatus: "ringing", Direction: "inbound", From: "+15559876", To: this.target.to };
-    const url = `${this.target.origin}/telephony/twilio/voice`;
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilio.getExpectedTwilioSignature(this.target.authToken, url, params) },
-      body: new URLSearchParams(params).toString(),
+    this.ws = await dialTwilioStream(this.target, this, (ws) => {
+      ws.on("message", (data) => this.onMessage(data.toString()));
+      ws.on("close", () => {
+        this.closed = true;
+        this.onEnded();
+      });
     });
-    const twiml = await res.text();
-    const token = /<Parameter name="token" value="([^"]+)"/.exec(twiml)?.[1];
-    const streamUrl = /<Stream url="([^"]+)"/.exec(twiml)?.[1];
-    if (!streamUrl && /<Say>[^<]+<\/Say><Hangup\/>/.test(twiml)) throw new Refused();
-    if (!token || !streamUrl) throw new Error(`webhook ${res.status}: ${twiml.slice(0, 200)}`);
-    const ws = new WebSocket(streamUrl, { headers: { "x-twilio-signature": twilio.getExpectedTwilioSignature(this.target.authToken, streamUrl, {}) } });
-    this.ws = ws;
-    ws.on("message", (data) => this.onMessage(data.toString()));
-    ws.on("close", () => {
-      this.closed = true;
-      this.onEnded();
-    });
-    ws.on("error", () => {});
-    await new Promise<void>((resolve, reject) => {
-      ws.once("open", () => resolve());
-      ws.once("error", reject);
-    });
-    ws.send(JSON.stringify({ event: "connected", protocol: "Call", version: "1.0.0" }));
-    ws.send(
-      JSON.stringify({
-        event: "start",
-        sequenceNumber: "1",
-        streamSid: this.streamSid,
-        start: { streamSid: this.streamSid, callSid: this.callSid, tracks: ["inbound"], customParameters: { token }, mediaFormat: { encoding: "audio/x-mulaw", sampleRate: 8000, channels: 1 } },
-      }),
-    );
     this.startedAt = performance.now();
   }
 

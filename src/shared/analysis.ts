@@ -5,6 +5,7 @@
  * with the schema the server checks the API body with.
  */
 import { z } from "zod";
+import { optionalText, text } from "./text-fields.js";
 
 // ── Settings on the assistant ───────────────────────────────────────────────────────────────
 
@@ -64,11 +65,6 @@ export const ANALYSIS_MESSAGES = {
   backfillRange: "Choose the last N calls or a date range",
 } as const;
 
-const text = (max: number, label: string) => z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);
-const optionalText = (max: number, label: string) =>
-  text(max, label)
-    .nullish()
-    .transform((v) => (v ? v : null));
 
 const optionSchema = text(100, "Option").min(1, "Options cannot be blank");
 

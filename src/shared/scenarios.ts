@@ -7,6 +7,7 @@
  * /api/test-runs/:id; the form validates with the schemas the server checks bodies with.
  */
 import { z } from "zod";
+import { optionalText, text } from "./text-fields.js";
 
 export const SCENARIO_SOURCES = ["manual", "call", "suggested"] as const;
 export type ScenarioSource = (typeof SCENARIO_SOURCES)[number];
@@ -36,11 +37,6 @@ export const SCENARIO_MESSAGES = {
   none: "No scenarios yet. Add one to test the assistant before callers meet it.",
 } as const;
 
-const text = (max: number, label: string) => z.string({ error: `${label} must be text` }).trim().max(max, `${label} must be at most ${max} characters`);
-const optionalText = (max: number, label: string) =>
-  text(max, label)
-    .nullish()
-    .transform((v) => (v ? v : null));
 
 const maxTurns = z
   .number({ error: SCENARIO_MESSAGES.maxTurns })
