@@ -140,7 +140,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   });
   const jobs = createJobQueue({ database: deps.database, pollIntervalMs: config.jobPollIntervalMs, logger: app.log.child({ module: "jobs" }) });
   const socketSessions = new SocketSessions(liveSessionsCheck(db), app.log);
-  const ctx: ModuleContext = { config, db, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions, clock };
+  const ctx: ModuleContext = { config, db, bus: deps.database.bus, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions, clock };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
   const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks, callPrice: deps.callPrice, team });

@@ -6,6 +6,7 @@
 import type { Auth } from "./auth/auth.ts";
 import type { SocketSessions } from "./auth/socket-sessions.ts";
 import type { Config } from "./config.ts";
+import type { Bus } from "./db/bus.ts";
 import type { Db } from "./db/client.ts";
 import type { Drain } from "./instances/drain.ts";
 import type { InstanceLease } from "./instances/instance-lease.ts";
@@ -22,6 +23,8 @@ export type AppConfig = Config & { appSecret: string };
 export interface ModuleContext {
   config: AppConfig;
   db: Db;
+  /** Messages between the instances on this database (LISTEN/NOTIFY; in process on the embedded one). */
+  bus: Bus;
   secrets: SecretBox;
   auth: Auth;
   /** Media and recordings; hand them out only through `signer.signUrl` addresses. */

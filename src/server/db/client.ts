@@ -8,6 +8,7 @@ import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
 import * as schema from "./schema.ts";
+import { localBus, pgBus, type Bus } from "./bus.ts";
 
 /** Both drivers expose the same query builder; code above this file never knows which one runs. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -22,6 +23,8 @@ export interface Database {
    * job queue). Without values the text may hold several statements; the last one's rows answer.
    */
   sql(text: string, values?: unknown[]): Promise<{ rows: Record<string, unknown>[]; rowCount: number }>;
+  /** Messages between the instances on this database (bus.ts). */
+  bus: Bus;
   /** Set for the embedded database: the test harness dumps a migrated one and clones it per file. */
   pglite?: PGlite;
 }
@@ -37,7 +40,9 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
   if (source.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: source.url, max: 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Db;
+    const bus = pgBus({ url: source.url, notify: (channel, payload) => pool.query("select pg_notify($1, $2)", [channel, payload]) });
     return {
+      bus,
       db,
       kind: "postgres",
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
@@ -46,13 +51,17 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
         const last = Array.isArray(result) ? (result.at(-1) as pg.QueryResult) : result;
         return { rows: last?.rows ?? [], rowCount: last?.rowCount ?? 0 };
       },
-      close: () => pool.end(),
+      close: async () => {
+        await bus.close();
+        await pool.end();
+      },
     };
   }
   if (source.dataDir) mkdirSync(source.dataDir, { recursive: true });
   const client = await PGlite.create(source.dataDir, source.loadDataDir ? { loadDataDir: source.loadDataDir } : {});
   const turn = takeTurns();
   const db = drizzlePglite(inTurns(client, turn), { schema }) as unknown as Db;
+  const bus = localBus();
   return {
     db,
     kind: "pglite",
@@ -66,7 +75,11 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
       const last = (await turn(() => client.exec(text))).at(-1);
       return { rows: (last?.rows ?? []) as Record<string, unknown>[], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
     },
-    close: () => client.close(),
+    bus,
+    close: async () => {
+      await bus.close();
+      await client.close();
+    },
     pglite: client,
   };
 }

@@ -101,11 +101,16 @@ export class LiveCalls {
     void call.closed.then(() => this.calls.delete(call));
   }
 
-  /** The calls of `organizationId` on the board (with a record, not ended). This instance's only. */
-  supervisedBy(organizationId: string): CallSupervision[] {
+  /** Every account's calls on the board (with a record, not ended). This instance's only. */
+  supervised(): CallSupervision[] {
     const found: CallSupervision[] = [];
-    for (const call of this.calls) if (call.supervision.isLive && call.supervision.organizationId === organizationId) found.push(call.supervision);
+    for (const call of this.calls) if (call.supervision.isLive) found.push(call.supervision);
     return found;
+  }
+
+  /** The calls of `organizationId` on the board. This instance's only (modules/live/live-peers.ts has the others'). */
+  supervisedBy(organizationId: string): CallSupervision[] {
+    return this.supervised().filter((supervision) => supervision.organizationId === organizationId);
   }
 
   /** One live call of `organizationId`, or null (another account's, finished, unknown: all the same). */

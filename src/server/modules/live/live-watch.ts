@@ -17,8 +17,10 @@ import type { CallSupervision, Watcher } from "../../voice/supervision.ts";
 /** A supervisor whose socket backs up this far loses frames instead of growing our memory (~10 s at 24 kHz). */
 const MAX_BUFFERED_BYTES = 512 * 1024;
 const HEARTBEAT_MS = 30_000;
+/** A supervisor's socket, on the carrying instance or relayed from another (live-relay.ts). */
+export const SUPERVISOR_SOCKET = { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES };
 
-function parseCommand(data: Buffer) {
+export function parseCommand(data: Buffer) {
   try {
     return supervisorMessageSchema.safeParse(JSON.parse(data.toString("utf8")));
   } catch {
@@ -31,7 +33,7 @@ function parseCommand(data: Buffer) {
  * `acted` hears each action of this supervisor once it took effect (the audit log).
  */
 export function watchCall(supervision: CallSupervision, socket: WebSocket, name: string, acted?: (action: SupervisorAction) => void): () => void {
-  const link = new SocketLink(socket, { heartbeatMs: HEARTBEAT_MS, maxBufferedBytes: MAX_BUFFERED_BYTES });
+  const link = new SocketLink(socket, SUPERVISOR_SOCKET);
   const watcher: Watcher = {
     name,
     send: (message: CallServerMessage) => void link.send(JSON.stringify(message)),

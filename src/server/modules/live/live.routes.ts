@@ -3,7 +3,7 @@
  * before the upgrade). Both refuse other sites' pages (403), like the test call's socket.
  * - WS /api/live/board: the account's calls in progress, pushed per change.
  * - WS /api/live/calls/:callId: one call; 404 before the upgrade unless it is a live call of
- *   the signed-in account on this instance.
+ *   the signed-in account, on this instance or relayed to the one carrying it (live-relay.ts).
  */
 import { holderOf } from "../../auth/socket-sessions.ts";
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
@@ -12,16 +12,28 @@ import { requireOwnOrigin } from "../../http/origin.ts";
 import type { SupervisorAction } from "../../../shared/calls.ts";
 import type { CallSupervision } from "../../voice/supervision.ts";
 import { LiveBoard } from "./live-board.ts";
+import { LivePeers } from "./live-peers.ts";
+import { LiveRelay } from "./live-relay.ts";
 import { watchCall } from "./live-watch.ts";
 
 /** Hears what a supervisor did on a watched call (the audit log); the request says who and from where. */
 export type SupervisorActed = (req: FastifyRequest, callId: string, action: SupervisorAction) => void;
 
 export const liveRoutes: FastifyPluginAsync<{ onSupervisorAction?: SupervisorActed }> = async (app, { onSupervisorAction }) => {
-  const { liveCalls, config, socketSessions } = app.ctx;
-  const board = new LiveBoard(liveCalls);
-  app.addHook("onClose", async () => board.stop());
-  const found = new WeakMap<FastifyRequest, CallSupervision>();
+  const { liveCalls, config, socketSessions, bus, instance } = app.ctx;
+  const log = app.log.child({ module: "live" });
+  const peers = new LivePeers(bus, instance.id, liveCalls, log);
+  const relay = new LiveRelay(bus, instance.id, liveCalls, peers, log);
+  await peers.start();
+  await relay.start();
+  const board = new LiveBoard(liveCalls, peers);
+  app.addHook("onClose", async () => {
+    board.stop();
+    relay.stop();
+    await peers.stop();
+  });
+  /** The call a socket will watch: carried here, or by another instance (its id). */
+  const found = new WeakMap<FastifyRequest, CallSupervision | string>();
 
   const checkOrigin = (req: FastifyRequest) => requireOwnOrigin(req.headers.origin, config.publicUrl, "The live board");
 
@@ -47,20 +59,24 @@ export const liveRoutes: FastifyPluginAsync<{ onSupervisorAction?: SupervisorAct
         if (!req.ws) return;
         checkOrigin(req);
         // Another account's call, a finished one and junk all answer the same.
-        const supervision = liveCalls.findSupervised(req.actor.organizationId, req.params.callId);
-        if (!supervision) throw notFound("Call");
-        found.set(req, supervision);
+        const { organizationId } = req.actor;
+        const callId = req.params.callId;
+        const target = liveCalls.findSupervised(organizationId, callId) ?? peers.carrierOf(organizationId, callId);
+        if (!target) throw notFound("Call");
+        found.set(req, target);
       },
     },
     (socket, req) => {
-      const supervision = found.get(req);
+      const target = found.get(req);
       found.delete(req);
-      if (!supervision) {
+      if (!target) {
         socket.close(1008, "Call not found");
         return;
       }
       const acted = onSupervisorAction ? (action: SupervisorAction) => onSupervisorAction(req, req.params.callId, action) : undefined;
-      const end = watchCall(supervision, socket, req.user.name.trim() || req.user.email, acted);
+      const name = req.user.name.trim() || req.user.email;
+      const end =
+        typeof target === "string" ? relay.watchRemote(target, req.actor.organizationId, req.params.callId, socket, name, acted) : watchCall(target, socket, name, acted);
       socketSessions.hold(holderOf(req), socket, end);
     },
   );

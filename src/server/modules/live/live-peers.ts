@@ -1,0 +1,154 @@
+/**
+ * The live board across instances (docs/decisions/047-live-board-across-instances.md): every
+ * instance publishes its calls' summary changes on the database bus (db/bus.ts), and keeps the
+ * others' calls, by instance, from what they publish. Each instance also publishes all of its
+ * calls every REFRESH_MS (and at once when another starts and says hello), so a restarted
+ * instance or one that missed a message converges; an instance not heard of for EXPIRE_MS (it
+ * died) has its calls taken off the board — their records are closed by the lease sweep.
+ */
+import type { FastifyBaseLogger } from "fastify";
+import type { LiveCallSummary } from "../../../shared/live.ts";
+import type { Bus } from "../../db/bus.ts";
+import type { LiveCalls } from "../calls/live-calls.ts";
+
+export const BOARD_CHANNEL = "switchboard_live_board";
+export const REFRESH_MS = 5000;
+const EXPIRE_MS = 3 * REFRESH_MS;
+
+interface Carried {
+  org: string;
+  call: LiveCallSummary;
+}
+
+type BoardBusMessage =
+  | { t: "u"; from: string; org: string; call: LiveCallSummary }
+  | { t: "r"; from: string; org: string; callId: string }
+  | { t: "all"; from: string; calls: Carried[] }
+  | { t: "hello"; from: string }
+  | { t: "bye"; from: string };
+
+/** Changes of the other instances' calls, for this instance's board sockets. */
+export interface RemoteBoardListener {
+  updated(organizationId: string, call: LiveCallSummary): void;
+  removed(organizationId: string, callId: string): void;
+}
+
+export class LivePeers {
+  /** Other instances' calls, by instance id, with when each instance was last heard of. */
+  private readonly remote = new Map<string, { heardAt: number; calls: Map<string, Carried> }>();
+  private readonly listeners = new Set<RemoteBoardListener>();
+  private readonly stops: Array<() => void> = [];
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly bus: Bus,
+    readonly instanceId: string,
+    private readonly liveCalls: Pick<LiveCalls, "watchBoard" | "supervised">,
+    private readonly log: FastifyBaseLogger,
+    private readonly refreshMs = REFRESH_MS,
+  ) {}
+
+  async start(): Promise<void> {
+    this.stops.push(await this.bus.subscribe(BOARD_CHANNEL, (payload) => this.heard(JSON.parse(payload) as BoardBusMessage)));
+    this.stops.push(
+      this.liveCalls.watchBoard({
+        changed: (supervision, call) => this.publish({ t: "u", from: this.instanceId, org: supervision.organizationId, call }),
+        removed: (supervision) => {
+          if (supervision.callId) this.publish({ t: "r", from: this.instanceId, org: supervision.organizationId, callId: supervision.callId });
+        },
+      }),
+    );
+    this.publish({ t: "hello", from: this.instanceId });
+    this.publishAll();
+    this.timer = setInterval(() => {
+      this.publishAll();
+      this.expire();
+    }, this.refreshMs);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    for (const stop of this.stops.splice(0)) stop();
+    this.publish({ t: "bye", from: this.instanceId });
+  }
+
+  watch(listener: RemoteBoardListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The other instances' live calls of `organizationId`. */
+  remoteCalls(organizationId: string): LiveCallSummary[] {
+    const found: LiveCallSummary[] = [];
+    for (const { calls } of this.remote.values()) for (const carried of calls.values()) if (carried.org === organizationId) found.push(carried.call);
+    return found;
+  }
+
+  /** The instance carrying `callId` of `organizationId` as last heard, or null (another account's: null too). */
+  carrierOf(organizationId: string, callId: string): string | null {
+    for (const [instanceId, { calls }] of this.remote) if (calls.get(callId)?.org === organizationId) return instanceId;
+    return null;
+  }
+
+  private publish(message: BoardBusMessage): void {
+    this.bus.publish(BOARD_CHANNEL, JSON.stringify(message)).catch((err: unknown) => this.log.warn({ err }, "publishing a live board change failed"));
+  }
+
+  private publishAll(): void {
+    const calls = this.liveCalls.supervised().map((supervision) => ({ org: supervision.organizationId, call: supervision.summary() }));
+    this.publish({ t: "all", from: this.instanceId, calls });
+  }
+
+  private heard(message: BoardBusMessage): void {
+    if (message.from === this.instanceId) return;
+    if (message.t === "hello") {
+      this.publishAll();
+      return;
+    }
+    if (message.t === "bye") {
+      this.forget(message.from);
+      return;
+    }
+    let instance = this.remote.get(message.from);
+    if (!instance) this.remote.set(message.from, (instance = { heardAt: Date.now(), calls: new Map() }));
+    instance.heardAt = Date.now();
+    switch (message.t) {
+      case "u":
+        instance.calls.set(message.call.callId, { org: message.org, call: message.call });
+        for (const listener of this.listeners) listener.updated(message.org, message.call);
+        return;
+      case "r":
+        if (!instance.calls.delete(message.callId)) return;
+        for (const listener of this.listeners) listener.removed(message.org, message.callId);
+        return;
+      case "all": {
+        const now = new Map(message.calls.map((carried) => [carried.call.callId, carried]));
+        for (const [callId, carried] of instance.calls) {
+          if (now.has(callId)) continue;
+          for (const listener of this.listeners) listener.removed(carried.org, callId);
+        }
+        for (const [callId, carried] of now) {
+          const before = instance.calls.get(callId);
+          if (before && JSON.stringify(before.call) === JSON.stringify(carried.call)) continue;
+          for (const listener of this.listeners) listener.updated(carried.org, carried.call);
+        }
+        instance.calls = now;
+        return;
+      }
+    }
+  }
+
+  private forget(instanceId: string): void {
+    const instance = this.remote.get(instanceId);
+    if (!instance) return;
+    this.remote.delete(instanceId);
+    for (const [callId, carried] of instance.calls) for (const listener of this.listeners) listener.removed(carried.org, callId);
+  }
+
+  private expire(): void {
+    const before = Date.now() - EXPIRE_MS;
+    for (const [instanceId, { heardAt }] of this.remote) if (heardAt < before) this.forget(instanceId);
+  }
+}

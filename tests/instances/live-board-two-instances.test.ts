@@ -1,0 +1,86 @@
+import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startFakeRealtime, type FakeRealtime } from "../fakes/fake-realtime.ts";
+import { openBoard, openCall } from "../fakes/live-supervisor.ts";
+import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../fakes/realtime-app.ts";
+import { tone } from "../fakes/realtime-audio.ts";
+import { freshDatabase } from "../harness.ts";
+import { LIVE_TEXTS } from "../../src/shared/live.ts";
+import type { Database } from "../../src/server/db/client.ts";
+
+/**
+ * The live board across instances (two apps on one database, as two workers or two machines):
+ * a call carried by A is on a board connected to B, and a supervisor connected to B listens,
+ * guides, takes over and ends it; another account's supervisor gets 404 on B.
+ */
+let fake: FakeRealtime;
+let database: Database;
+let carrier: LiveApp;
+let serving: LiveApp;
+let owner: Caller;
+let assistantId: string;
+let baseB: string;
+
+beforeAll(async () => {
+  fake = await startFakeRealtime({ apiKey: "sk-live-two" });
+  database = await freshDatabase();
+  carrier = await startLiveApp(fake, {}, { database });
+  serving = await startLiveApp(fake, {}, { database });
+  owner = await signUpCaller(carrier.app, fake.apiKey);
+  assistantId = (await createAssistant(carrier.app, owner)).id;
+  baseB = `ws://127.0.0.1:${(serving.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  await serving.app.close();
+  await carrier.app.close();
+  await database.close();
+  await fake.close();
+});
+
+describe("the live board across instances", () => {
+  it("a call carried by A is supervised from B: board, listen, guide, take over, end; another account gets 404", { timeout: 60_000 }, async () => {
+    fake.script = {};
+    const board = await openBoard(baseB, { cookie: owner.cookie });
+    await board.next("calls");
+    const index = fake.connections.length;
+    const browser = await openLiveSocket(carrier, owner, await sessionIdFor(carrier.app, owner, assistantId));
+    await browser.until(() => browser.of("started").length > 0, "started");
+    const callId = browser.of("started")[0]!.callId!;
+    const conn = await fake.connection(index);
+    await board.until(() => board.of("call_updated").some((m) => m.call.callId === callId), "the call on B's board");
+    const late = await openBoard(baseB, { cookie: owner.cookie });
+    expect((await late.next("calls")).calls.map((c) => c.callId)).toEqual([callId]);
+
+    const stranger = await signUpCaller(serving.app);
+    await expect(openCall(baseB, callId, { cookie: stranger.cookie })).rejects.toThrow("404");
+    await expect(openCall(baseB, "00000000-0000-4000-8000-000000000000", { cookie: owner.cookie })).rejects.toThrow("404");
+
+    const boss = await openCall(baseB, callId, { cookie: owner.cookie });
+    expect(await boss.next("watching")).toMatchObject({ call: { callId }, sampleRate: 24_000 });
+    await board.until(() => board.of("call_updated").at(-1)?.call.watchers === 1, "B's board counts the watcher");
+
+    boss.send({ type: "listen", on: true });
+    await boss.until(() => boss.of("control").some((m) => m.control.listening), "listening");
+    browser.speak(200);
+    await boss.until(() => boss.bytesReceived > 0, "the call's audio on B");
+
+    boss.send({ type: "guide", text: "Offer the caller a 10% discount." });
+    await conn.until(() => conn.items.some((i) => i.role === "system" && i.text?.includes("A supervisor instructs you: Offer the caller a 10% discount.")), 5000, "system item");
+    await boss.until(() => boss.of("transcript").some((m) => m.entry.content === "Supervisor: Offer the caller a 10% discount."), "guide line");
+
+    boss.send({ type: "take_over" });
+    await boss.until(() => boss.of("control").some((m) => m.control.youHaveControl), "control");
+    await board.until(() => board.of("call_updated").at(-1)?.call.takenOverBy === "Ada Lovelace", "B's board shows the take-over");
+    const voice = tone("audio/pcm", 100);
+    boss.sendRaw(voice);
+    await browser.until(() => [...browser.audio.keys()].some((item) => item.startsWith("supervisor_") && browser.audio.get(item) === voice.length), "supervisor audio");
+
+    boss.send({ type: "end_call" });
+    await browser.until(() => browser.of("ended").length > 0, "ended");
+    expect(browser.of("ended")[0]!.reason).toBe(LIVE_TEXTS.endedBySupervisor);
+    await boss.until(() => boss.of("ended").length > 0 && boss.closed !== null, "B's watcher told and closed");
+    await board.until(() => board.of("call_removed").some((m) => m.callId === callId), "removed from B's board");
+    board.close();
+    late.close();
+  });
+});
