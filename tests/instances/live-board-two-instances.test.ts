@@ -2,9 +2,12 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../fakes/fake-realtime.ts";
 import { openBoard, openCall } from "../fakes/live-supervisor.ts";
-import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../fakes/realtime-app.ts";
+import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type LiveApp } from "../fakes/realtime-app.ts";
 import { tone } from "../fakes/realtime-audio.ts";
-import { freshDatabase } from "../harness.ts";
+import { as, freshDatabase, signUpAndLogIn } from "../harness.ts";
+import type { SignedUp } from "../sign-up.ts";
+import { joinAs } from "../team.ts";
+import { SESSION_ENDED_CLOSE } from "../../src/shared/auth.ts";
 import { LIVE_TEXTS } from "../../src/shared/live.ts";
 import type { Database } from "../../src/server/db/client.ts";
 
@@ -17,7 +20,7 @@ let fake: FakeRealtime;
 let database: Database;
 let carrier: LiveApp;
 let serving: LiveApp;
-let owner: Caller;
+let owner: SignedUp;
 let assistantId: string;
 let baseB: string;
 
@@ -26,7 +29,8 @@ beforeAll(async () => {
   database = await freshDatabase();
   carrier = await startLiveApp(fake, {}, { database });
   serving = await startLiveApp(fake, {}, { database });
-  owner = await signUpCaller(carrier.app, fake.apiKey);
+  owner = await signUpAndLogIn(carrier.app);
+  expect((await as(carrier.app, owner).put("/api/credentials/openai_api_key", { value: fake.apiKey })).statusCode).toBe(200);
   assistantId = (await createAssistant(carrier.app, owner)).id;
   baseB = `ws://127.0.0.1:${(serving.app.server.address() as AddressInfo).port}`;
 });
@@ -67,6 +71,16 @@ describe("the live board across instances", () => {
     boss.send({ type: "guide", text: "Offer the caller a 10% discount." });
     await conn.until(() => conn.items.some((i) => i.role === "system" && i.text?.includes("A supervisor instructs you: Offer the caller a 10% discount.")), 5000, "system item");
     await boss.until(() => boss.of("transcript").some((m) => m.entry.content === "Supervisor: Offer the caller a 10% discount."), "guide line");
+
+    // The serving instance re-checks the membership: a supervisor removed (on A) loses the relayed socket, and leaves the call.
+    const removed = await joinAs(carrier.app, owner, "supervisor", "Rae Removed");
+    const watcher = await openCall(baseB, callId, { cookie: removed.cookie });
+    await watcher.next("watching");
+    await board.until(() => board.of("call_updated").at(-1)?.call.watchers === 2, "two watchers");
+    expect((await as(carrier.app, owner).delete(`/api/team/members/${removed.userId}`)).statusCode).toBe(204);
+    await watcher.untilClosed(6000);
+    expect(watcher.closed).toEqual(SESSION_ENDED_CLOSE);
+    await board.until(() => board.of("call_updated").at(-1)?.call.watchers === 1, "the removed supervisor left the call");
 
     boss.send({ type: "take_over" });
     await boss.until(() => boss.of("control").some((m) => m.control.youHaveControl), "control");
