@@ -3,8 +3,8 @@
  * instance publishes its calls' summary changes on the database bus (db/bus.ts), and keeps the
  * others' calls, by instance, from what they publish. Each instance also publishes all of its
  * calls every REFRESH_MS (and at once when another starts and says hello), so a restarted
- * instance or one that missed a message converges; an instance not heard of for EXPIRE_MS (it
- * died) has its calls taken off the board — their records are closed by the lease sweep.
+ * instance or one that missed a message converges; an instance not heard of for three of its refreshes
+ * (it died) has its calls taken off the board — their records are closed by the lease sweep.
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { LiveCallSummary } from "../../../shared/live.ts";
@@ -13,7 +13,6 @@ import type { LiveCalls } from "../calls/live-calls.ts";
 
 export const BOARD_CHANNEL = "switchboard_live_board";
 export const REFRESH_MS = 5000;
-const EXPIRE_MS = 3 * REFRESH_MS;
 
 interface Carried {
   org: string;
@@ -148,7 +147,7 @@ export class LivePeers {
   }
 
   private expire(): void {
-    const before = Date.now() - EXPIRE_MS;
+    const before = Date.now() - 3 * this.refreshMs;
     for (const [instanceId, { heardAt }] of this.remote) if (heardAt < before) this.forget(instanceId);
   }
 }
