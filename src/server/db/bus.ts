@@ -94,6 +94,10 @@ export function pgBus(o: PgBusOptions): Bus {
         o.onError?.(err);
         if (client === c) reconnect();
       });
+      // A connection the server closed (a restart, an idle timeout) is opened again and listens again.
+      c.on("end", () => {
+        if (client === c) reconnect();
+      });
       await c.connect();
       for (const channel of handlers.keys()) await c.query(`LISTEN ${quoted(channel)}`);
       client = c;
