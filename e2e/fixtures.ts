@@ -33,29 +33,38 @@ export async function startTestServer(env: Record<string, string> = {}, deps: Pa
   const database = await openDatabase({ kind: "pglite" });
   await database.migrate();
   // PUBLIC_URL must be the address the browser uses (the live-call socket checks Origin against
-  // it), so the port is chosen before the app is built.
+  // it), so the port is chosen before the app is built. Another process can take a free port
+  // before we listen on it: then the app is built again on another one.
   // A spec that chose its own PORT (and PUBLIC_URL from it) is listened on there.
-  const port = env.PORT ? Number(env.PORT) : await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: String(port), PUBLIC_URL: url, TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TWILIO_API_BASE: twilio.baseUrl, TRUST_PROXY: "true", ...env });
-  const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };
-  // E2E_WEB_ROOT lets parallel runs each serve their own build instead of racing on dist/web.
-  const app = await buildApp(config, { database, webRoot: process.env.E2E_WEB_ROOT ?? defaultWebRoot, ...deps });
-  await app.listen({ host: "127.0.0.1", port });
-  return {
-    url,
-    db: database.db,
-    app,
-    config,
-    openai,
-    twilio,
-    async close() {
+  for (let attempt = 1; ; attempt++) {
+    const port = env.PORT ? Number(env.PORT) : await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: String(port), PUBLIC_URL: url, TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TWILIO_API_BASE: twilio.baseUrl, TRUST_PROXY: "true", ...env });
+    const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };
+    // E2E_WEB_ROOT lets parallel runs each serve their own build instead of racing on dist/web.
+    const app = await buildApp(config, { database, webRoot: process.env.E2E_WEB_ROOT ?? defaultWebRoot, ...deps });
+    try {
+      await app.listen({ host: "127.0.0.1", port });
+    } catch (err) {
       await app.close();
-      await database.close();
-      await openai.close();
-      await twilio.close();
-    },
-  };
+      if (env.PORT || attempt === 5 || (err as NodeJS.ErrnoException).code !== "EADDRINUSE") throw err;
+      continue;
+    }
+    return {
+      url,
+      db: database.db,
+      app,
+      config,
+      openai,
+      twilio,
+      async close() {
+        await app.close();
+        await database.close();
+        await openai.close();
+        await twilio.close();
+      },
+    };
+  }
 }
 
 /**
