@@ -99,6 +99,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // Off by default: otherwise any client could pick its own address for the per-address limits.
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
+    // Start-up work (the job queue's schema check under its advisory lock, recovery sweeps) can
+    // outlast the default 10 s on a busy database server; a start that truly hangs still fails.
+    pluginTimeout: 30_000,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -1,5 +1,5 @@
 /** The do-not-call list: numbers (E.164) an owner's calls must never dial. Scoped by owner. */
-import { and, count, desc, eq, inArray, lt, or } from "drizzle-orm";
+import { and, count, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { doNotCall } from "../../db/schema.ts";
 
@@ -29,18 +29,24 @@ export async function listed(db: Db, organizationId: string, phones: string[]): 
   return new Set(rows.map((r) => r.phone));
 }
 
-/** Newest first, keyset-paged by (created_at, phone). */
+/**
+ * Newest first, keyset-paged by (created_at, phone). The cursor carries an ISO time (milliseconds)
+ * while PostgreSQL keeps microseconds: compared as they are, a row added in the same millisecond
+ * as the page's last one would be neither before nor equal to it and never listed.
+ */
 export async function page(db: Db, organizationId: string, limit: number, after: { createdAt: Date; phone: string } | null) {
+  const addedAt = sql<Date>`date_trunc('milliseconds', ${doNotCall.createdAt})`;
+  const at = after && sql`${after.createdAt.toISOString()}::timestamptz`;
   const rows = await db
     .select({ phone: doNotCall.phone, createdAt: doNotCall.createdAt })
     .from(doNotCall)
     .where(
       and(
         eq(doNotCall.organizationId, organizationId),
-        after ? or(lt(doNotCall.createdAt, after.createdAt), and(eq(doNotCall.createdAt, after.createdAt), lt(doNotCall.phone, after.phone))) : undefined,
+        after && at ? or(lt(addedAt, at), and(eq(addedAt, at), lt(doNotCall.phone, after.phone))) : undefined,
       ),
     )
-    .orderBy(desc(doNotCall.createdAt), desc(doNotCall.phone))
+    .orderBy(desc(addedAt), desc(doNotCall.phone))
     .limit(limit);
   const [total] = await db.select({ n: count() }).from(doNotCall).where(eq(doNotCall.organizationId, organizationId));
   return { rows, total: total?.n ?? 0 };
