@@ -39,6 +39,10 @@ export type DatabaseSource =
 export async function openDatabase(source: DatabaseSource): Promise<Database> {
   if (source.kind === "postgres") {
     const pool = new pg.Pool({ connectionString: source.url, max: 10 });
+    // An idle connection the server ended (a restart, a failover, an administrator) is raised on the
+    // pool, and an unheard 'error' event ends the process. The pool has already dropped it; the next
+    // query opens a new one, or fails to its caller while the server is away.
+    pool.on("error", () => undefined);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const bus = pgBus({ url: source.url, notify: (channel, payload) => pool.query("select pg_notify($1, $2)", [channel, payload]) });
     return {
