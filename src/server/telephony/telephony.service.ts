@@ -24,6 +24,7 @@ import { dialWasAnswered, goodbyeTwiml, noteTransferOutcome, phoneTransfer, retu
 import { createTwilioRest, TwilioError } from "./twilio-client.ts";
 import { HANDOFF_TEXTS } from "../../shared/calls.ts";
 import { findCallBySid, findNumberByE164, findNumberById, finishFromTwilio } from "./inbound.repo.ts";
+import { singleFlight } from "../db/single-flight.ts";
 import * as outboundRepo from "../modules/outbound/outbound.repo.ts";
 import { applyOutboundStatus, isMachine, outboundCallIdOf, voicemailTwiml } from "./outbound-calls.ts";
 import type { BusyMessages } from "./busy-messages.ts";
@@ -108,10 +109,15 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
   /** Streams go straight to this instance when it has an address of its own: the place is held here. */
   const streamBase = config.instanceUrl ?? config.publicUrl;
 
+  // A burst of calls to one number reads it, and its account's token, once (single-flight.ts).
+  const numberByE164 = singleFlight((e164: string) => findNumberByE164(db, e164), (e164) => e164);
+  const numberById = singleFlight((id: string) => findNumberById(db, id), (id) => id);
+  const authTokenOf = singleFlight((organizationId: string) => credentials.readUsable(organizationId, "twilio_auth_token"), (organizationId) => organizationId);
+
   /** `pathAndQuery` as requested: Twilio signed it under one of this instance's addresses. */
   async function signedBy(organizationId: string, signature: unknown, pathAndQuery: string, params: Record<string, string>, ws = false): Promise<boolean> {
     // Unreadable (sealed under another APP_SECRET) is as good as missing: nothing can be verified with it.
-    const authToken = await credentials.readUsable(organizationId, "twilio_auth_token");
+    const authToken = await authTokenOf(organizationId);
     if (authToken === null) return false;
     return ownBases.some((base) => validTwilioSignature(authToken, signature, ws ? publicWsUrlOf(base, pathAndQuery) : publicUrlOf(base, pathAndQuery), params));
   }
@@ -141,7 +147,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
     async whisper(params: Record<string, string>, signature: unknown, pathAndQuery: string, token: unknown): Promise<WebhookAnswer> {
       const check = await handoffTokens.whisper.redeem(token);
       if (!check.ok) return { status: 403 };
-      const number = await findNumberById(db, check.claims.numberId);
+      const number = await numberById(check.claims.numberId);
       if (!number || !(await signedBy(number.organizationId, signature, pathAndQuery, params))) return { status: 403 };
       return { status: 200, twiml: whisperTwiml(check.claims.summary) };
     },
@@ -151,7 +157,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       const check = await handoffTokens.dial.redeem(token);
       if (!check.ok) return { status: 403 };
       const { label, ...call } = check.claims;
-      const number = await findNumberById(db, call.numberId);
+      const number = await numberById(call.numberId);
       if (!number || !(await signedBy(number.organizationId, signature, pathAndQuery, params))) return { status: 403 };
       const status = params["DialCallStatus"];
       if (dialWasAnswered(status)) return { status: 200, twiml: goodbyeTwiml(true) };
@@ -168,7 +174,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       // instance is (the busy message is what anyone calling the number hears; no signature needed).
       if (!ctx.liveCalls.hasRoom) return full(params, pathAndQuery, outboundId !== null);
       if (outboundId) return this.outboundVoice(outboundId, params, signature, pathAndQuery);
-      const number = params["To"] ? await findNumberByE164(db, params["To"]) : null;
+      const number = params["To"] ? await numberByE164(params["To"]) : null;
       // No number, no owner, no token to check a signature with: there is nothing to protect,
       // and the caller deserves to hear why nobody answers.
       if (!number) return { status: 200, twiml: apology() };
@@ -229,7 +235,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       }
       const callSid = params["CallSid"];
       const record = callSid ? await findCallBySid(db, callSid) : null;
-      const number = record?.phoneNumberId ? await findNumberById(db, record.phoneNumberId) : params["To"] ? await findNumberByE164(db, params["To"]) : null;
+      const number = record?.phoneNumberId ? await numberById(record.phoneNumberId) : params["To"] ? await numberByE164(params["To"]) : null;
       const owner = record?.organizationId ?? number?.organizationId;
       if (!owner || !(await signedBy(owner, signature, pathAndQuery, params))) return { status: 403 };
       if (!record || record.organizationId !== owner) return { status: 204 };
@@ -259,7 +265,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         if (ctx.liveCalls.isClosing) return refuse(STREAM_REFUSALS.shuttingDown);
         const check = await tokens.redeem(start.customParameters[STREAM_TOKEN_PARAMETER]);
         if (!check.ok || check.claims.callSid !== start.callSid) return refuse(STREAM_REFUSALS.badToken, { check: check.ok ? "call_sid" : check.reason });
-        const number = await findNumberById(db, check.claims.numberId);
+        const number = await numberById(check.claims.numberId);
         // An outbound call runs the assistant it was dialled with, whatever the number answers with.
         if (!number || (!number.assistantId && !check.claims.callId)) return refuse(STREAM_REFUSALS.unavailable);
         // Twilio signs the upgrade too; checked when present (a proxy may strip it).

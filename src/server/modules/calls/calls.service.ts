@@ -25,6 +25,7 @@ import type { CallTokens } from "./call-tokens.ts";
 import { createCallEvents, type EmitEvent } from "./call-events.ts";
 import { createCallToolRunner, type CallToolConfig } from "./call-tool-runner.ts";
 import { createDbCallStore } from "./calls.repo.ts";
+import { singleFlight } from "../../db/single-flight.ts";
 import type { LiveCalls } from "./live-calls.ts";
 
 export const MISSING_API_KEY_MESSAGE = "Add your OpenAI API key in Settings before starting a call.";
@@ -110,6 +111,21 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
   /** Missing or no longer readable: either way the fix is the same (enter it again in Settings). */
   const apiKeyOf = (organizationId: string) => credentials.readUsable(organizationId, "openai_api_key");
 
+  /**
+   * What every call of an assistant in this version shares: its content, its tools and the
+   * account's key. A phone call's is read once for the calls starting together (single-flight.ts);
+   * the Test Call's draft is always read afresh (it was just edited).
+   */
+  const readCallSetup = async (organizationId: string, assistantId: string, choice: VersionChoice) => {
+    const runnable = await versions.forCall(organizationId, assistantId, choice);
+    if (!runnable) return { ok: false as const, ...REFUSALS.assistant };
+    const apiKey = await apiKeyOf(organizationId);
+    if (!apiKey) return { ok: false as const, ...REFUSALS.apiKey };
+    const tooling = await tools.forCall(organizationId, runnable.content.tool_ids);
+    return { ok: true as const, runnable, apiKey, tooling };
+  };
+  const sharedCallSetup = singleFlight(readCallSetup, (organizationId, assistantId, choice) => `${organizationId}\0${assistantId}\0${JSON.stringify(choice)}`);
+
   /** The do-not-call function runs here, beside the HTTP tools. */
   function withDoNotCall(runner: ToolRunner, call: PreparedCall): ToolRunner {
     return {
@@ -157,12 +173,11 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
      * on missing data.
      */
     async loadCall(organizationId: string, assistantId: string, choice: VersionChoice, parties: CallParties = { callerNumber: "", calledNumber: "", direction: "inbound" }): Promise<PrepareResult> {
-      const runnable = await versions.forCall(organizationId, assistantId, choice);
-      if (!runnable) return { ok: false, ...REFUSALS.assistant };
-      const apiKey = await apiKeyOf(organizationId);
-      if (!apiKey) return { ok: false, ...REFUSALS.apiKey };
+      const setup = await (choice === "draft" ? readCallSetup : sharedCallSetup)(organizationId, assistantId, choice);
+      if (!setup.ok) return { ok: false, code: setup.code, reason: setup.reason };
+      const { runnable, apiKey } = setup;
       const { content } = runnable;
-      const { definitions, configs } = await tools.forCall(organizationId, content.tool_ids);
+      const { definitions, configs } = setup.tooling;
       const { timeZone, allowDoNotCall } = callSettingsOf(content);
       const variables = callVariables(parties.given ?? {}, { ...parties, timeZone, at: new Date() });
       const assistant: CallAssistant = {
