@@ -1,12 +1,13 @@
 /**
- * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard]`:
+ * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg]`:
  * N simultaneous simulated phone calls, for each N, first through a bare pass-through relay
  * (bench-calls-relay.ts, the yardstick) and then through the real server, in one sitting,
  * with the ratio of the two printed.
  *
  * Three processes, so each one's work is counted where it belongs (for the relay, the relay's
  * own process takes the place of the app):
- *  - this one: the real app (buildApp, embedded database, a real port that is also its
+ *  - this one: the real app (buildApp, embedded database — or with `--pg` a fresh database on the
+ *    PostgreSQL server at BENCH_PG_URL, whose processes' CPU is then printed too — a real port that is also its
  *    PUBLIC_URL), with the call engine's per-frame timing hook on; a user owning a phone
  *    number with Twilio credentials and an assistant with a first message;
  *  - bench-calls-provider.ts: the fake OpenAI Realtime GA server, answering in 20 ms µ-law
@@ -28,7 +29,7 @@ import type { FrameMetrics } from "../src/server/voice/seams.ts";
 import type { CallersMessage, CallersRequest, CallerTarget, ProviderMessage, ProviderRequest, RelayMessage, RelayRequest } from "./bench-calls-shared.ts";
 import { transcriptCost } from "./bench-calls-transcript.ts";
 import { startPhoneBenchApp } from "./bench-phone-app.ts";
-import { child, collectGarbage, cpuSecondsOf, markdownTable } from "./bench-process.ts";
+import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
@@ -46,6 +47,8 @@ const AIM = { cpuRatio: 1.0, p99Ratio: 1.5, truncationMs: 50 };
 const only = option("--only");
 /** MAX_CALLS of the server under test (its default otherwise; the relay has no limit). */
 const maxCalls = option("--max-calls");
+/** `--pg`: the server under test on a PostgreSQL server instead of the embedded database. */
+const postgresUrl = args.includes("--pg") ? (process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") : undefined;
 const systems = (["relay", "switchboard"] as const).filter((s) => !only || only === s);
 type System = (typeof systems)[number];
 
@@ -68,6 +71,8 @@ interface Row {
   truncations: number;
   clears: number;
   cpuPerCall: number;
+  /** The PostgreSQL server's CPU per call (`--pg`, Switchboard), % of a core; NaN otherwise. */
+  dbCpuPerCall: number;
   memoryPerCallMb: number;
   rssMb: number;
   callersCpu: number;
@@ -115,7 +120,7 @@ interface ServerUnderTest {
 }
 
 async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, metrics: FrameMetrics): Promise<ServerUnderTest> {
-  const bench = await startPhoneBenchApp(provider, metrics, maxCalls ? { MAX_CALLS: maxCalls } : {});
+  const bench = await startPhoneBenchApp(provider, metrics, maxCalls ? { MAX_CALLS: maxCalls } : {}, postgresUrl);
   const { app, database } = bench;
   return {
     target: bench.target,
@@ -157,6 +162,7 @@ async function run(system: System, calls: number): Promise<Row> {
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
   const cpu = bench.cpuSeconds();
   const childCpu = [cpuSecondsOf(callers.pid), cpuSecondsOf(provider.pid)];
+  const dbCpu = postgresUrl && system === "switchboard" ? cpuSecondsOfCommand("postgres") : Number.NaN;
   const wallStart = performance.now();
   measuring = true;
   const from = String(process.hrtime.bigint());
@@ -168,6 +174,7 @@ async function run(system: System, calls: number): Promise<Row> {
   const rssMb = bench.rssMb();
   const callersCpu = (cpuSecondsOf(callers.pid) - childCpu[0]!) * 1000 / wallMs;
   const providerCpu = (cpuSecondsOf(provider.pid) - childCpu[1]!) * 1000 / wallMs;
+  const dbUsed = cpuSecondsOfCommand("postgres") - dbCpu;
   await collectGarbage();
   const held = bench.heldBytes();
 
@@ -207,6 +214,7 @@ async function run(system: System, calls: number): Promise<Row> {
     truncations: errors.length,
     clears: report.clears,
     cpuPerCall: ((used * 1000) / wallMs / connected) * 100,
+    dbCpuPerCall: ((dbUsed * 1000) / wallMs / connected) * 100,
     memoryPerCallMb: (held - baseline) / MB / connected,
     rssMb,
     callersCpu: callersCpu * 100,
@@ -231,6 +239,7 @@ function table(rows: Row[]): string {
     "trunc err ms p50/p99/max",
     "CPU/call %core",
     "CPU %core",
+    "DB CPU/call %core",
     "RSS MB",
     "mem/call MB",
     "callers %core",
@@ -247,6 +256,7 @@ function table(rows: Row[]): string {
     `${trio(r.truncation)} (n=${r.truncations})`,
     r.cpuPerCall.toFixed(3),
     (r.cpuPerCall * Math.max(1, r.connected)).toFixed(0),
+    Number.isFinite(r.dbCpuPerCall) ? r.dbCpuPerCall.toFixed(3) : "n/a",
     r.rssMb.toFixed(0),
     Number.isFinite(r.memoryPerCallMb) ? r.memoryPerCallMb.toFixed(2) : "n/a",
     r.callersCpu.toFixed(0),
@@ -256,7 +266,7 @@ function table(rows: Row[]): string {
 
 const [load1, load5] = loadavg();
 console.log(
-  `bench:calls: ${counts.join(", ")} simultaneous phone calls through ${systems.join(" and ")}, ${seconds} s each, 20 ms µ-law frames both ways, a barge-in every ${bargeInEveryMs / 1000} s ` +
+  `bench:calls: ${counts.join(", ")} simultaneous phone calls through ${systems.join(" and ")}${postgresUrl ? " (Switchboard on PostgreSQL)" : ""}, ${seconds} s each, 20 ms µ-law frames both ways, a barge-in every ${bargeInEveryMs / 1000} s ` +
     `(Node ${process.version}, ${cpus().length} CPUs ${cpus()[0]?.model ?? ""}, load average ${load1!.toFixed(2)} / ${load5!.toFixed(2)} at start)`,
 );
 const rows: Row[] = [];
@@ -281,7 +291,7 @@ console.log(
     "frames lost: caller frames that never reached the provider, counting those sent before the provider session was ready.\n" +
     "webhook→audio: from the voice webhook request to the first assistant audio at the caller, less the fake provider's own delay (p50).\n" +
     "trunc err: audio_end_ms of each truncation minus what the caller had heard of that item when the clear arrived.\n" +
-    "CPU/call: server process CPU during the window / calls, % of one core; RSS: the server process's resident memory at the end of the window;\n" +
+    "CPU/call: server process CPU during the window / calls, % of one core; DB CPU/call: the PostgreSQL server's processes (--pg), likewise; RSS: the server process's resident memory at the end of the window;\n" +
     "mem/call: JS heap + buffers after a full GC, less the idle baseline (Switchboard only: it runs in this process).",
 );
 for (const calls of counts) {

@@ -1,18 +1,22 @@
 /**
  * The server side of the phone-call benches (bench:calls, bench:live): the real app in this
- * process (embedded database, a real port that is also its PUBLIC_URL), a user owning a phone
+ * process (embedded database, or a fresh database on a PostgreSQL server when `postgresUrl` is
+ * given, dropped at the end; a real port that is also its PUBLIC_URL), a user owning a phone
  * number with Twilio credentials, and an assistant with a first message.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
+import pg from "pg";
 import { buildApp } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, type Database } from "../src/server/db/client.ts";
 import { phoneNumbers } from "../src/server/db/schema.ts";
 import { createCredentialsService } from "../src/server/modules/credentials/credentials.service.ts";
 import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
+import { withDatabase } from "../tests/global-setup.ts";
 import type { FrameMetrics } from "../src/server/voice/seams.ts";
 import { freePort } from "./bench-process.ts";
 import type { CallerTarget } from "./bench-calls-shared.ts";
@@ -31,9 +35,31 @@ export interface PhoneBenchApp {
   close(): Promise<void>;
 }
 
-export async function startPhoneBenchApp(provider: { baseUrl: string; apiKey: string }, callMetrics?: FrameMetrics, env: Record<string, string> = {}): Promise<PhoneBenchApp> {
+/** A new database on the server at `adminUrl`: its URL, and how to drop it. */
+async function scratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const name = `switchboard_bench_phone_${randomBytes(4).toString("hex")}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: adminUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  return { url: withDatabase(adminUrl, name), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export async function startPhoneBenchApp(
+  provider: { baseUrl: string; apiKey: string },
+  callMetrics?: FrameMetrics,
+  env: Record<string, string> = {},
+  postgresUrl?: string,
+): Promise<PhoneBenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-phone-"));
-  const database = await openDatabase({ kind: "pglite" });
+  const scratch = postgresUrl ? await scratchDatabase(postgresUrl) : null;
+  const database = await openDatabase(scratch ? { kind: "postgres", url: scratch.url } : { kind: "pglite" });
   await database.migrate();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
@@ -65,6 +91,7 @@ export async function startPhoneBenchApp(provider: { baseUrl: string; apiKey: st
     close: async () => {
       await app.close();
       await database.close();
+      await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -4,7 +4,7 @@
  * the heap, and the one way results are printed (a Markdown table, right-aligned).
  */
 import { fork, type ChildProcess } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** A child running `scripts/<script>` under tsx, with an IPC channel. */
@@ -22,6 +22,20 @@ export function cpuSecondsOf(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** CPU seconds used so far by every process of this name (e.g. all of a PostgreSQL server's backends). */
+export function cpuSecondsOfCommand(name: string): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === name) total += cpuSecondsOf(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
 }
 
 export { freePort } from "../tests/free-port.ts";
