@@ -1,5 +1,5 @@
 /**
- * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg]`:
+ * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N]`:
  * N simultaneous simulated phone calls, for each N, first through a bare pass-through relay
  * (bench-calls-relay.ts, the yardstick) and then through the real server, in one sitting,
  * with the ratio of the two printed.
@@ -9,7 +9,8 @@
  *  - this one: the real app (buildApp, embedded database — or with `--pg` a fresh database on the
  *    PostgreSQL server at BENCH_PG_URL, whose processes' CPU is then printed too — a real port that is also its
  *    PUBLIC_URL), with the call engine's per-frame timing hook on; a user owning a phone
- *    number with Twilio credentials and an assistant with a first message;
+ *    number with Twilio credentials and an assistant with a first message — or with
+ *    `--workers N` (PostgreSQL) the real `npm start` in a child process, N workers (bench-calls-cluster.ts);
  *  - bench-calls-provider.ts: the fake OpenAI Realtime GA server, answering in 20 ms µ-law
  *    deltas at real-time pace, a caller turn (a barge-in) every few seconds;
  *  - bench-calls-callers.ts: N callers speaking Twilio's protocol (signed webhook, media
@@ -28,6 +29,7 @@ import { calls as callsTable } from "../src/server/db/schema.ts";
 import type { FrameMetrics } from "../src/server/voice/seams.ts";
 import type { CallersMessage, CallersRequest, CallerTarget, ProviderMessage, ProviderRequest, RelayMessage, RelayRequest } from "./bench-calls-shared.ts";
 import { transcriptCost } from "./bench-calls-transcript.ts";
+import { startClusterServer } from "./bench-calls-cluster.ts";
 import { startPhoneBenchApp } from "./bench-phone-app.ts";
 import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
@@ -48,7 +50,8 @@ const only = option("--only");
 /** MAX_CALLS of the server under test (its default otherwise; the relay has no limit). */
 const maxCalls = option("--max-calls");
 /** `--pg`: the server under test on a PostgreSQL server instead of the embedded database. */
-const postgresUrl = args.includes("--pg") ? (process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") : undefined;
+const workers = option("--workers") ? Math.max(1, Number(option("--workers")) || 1) : undefined;
+const postgresUrl = args.includes("--pg") || workers ? (process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") : undefined;
 const systems = (["relay", "switchboard"] as const).filter((s) => !only || only === s);
 type System = (typeof systems)[number];
 
@@ -114,7 +117,7 @@ interface ServerUnderTest {
   rssMb(): number;
   /** JS heap + buffers after a full GC (in-process only). */
   heldBytes(): number;
-  liveCalls(): number;
+  liveCalls(): number | Promise<number>;
   finalised(): Promise<number>;
   close(): Promise<void>;
 }
@@ -142,6 +145,12 @@ async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, m
   };
 }
 
+/** `npm start` with WORKERS in a child process: the tree's CPU and memory (per-frame server timings are not available). */
+async function startCluster(provider: { baseUrl: string; apiKey: string }, n: number): Promise<ServerUnderTest> {
+  const cluster = await startClusterServer(provider, { workers: n, maxCalls, postgresUrl: postgresUrl! });
+  return { ...cluster, heldBytes: () => Number.NaN };
+}
+
 async function run(system: System, calls: number): Promise<Row> {
   const provider = child("bench-calls-provider.ts");
   send(provider, { type: "start", seconds, bargeInEveryMs } satisfies ProviderRequest);
@@ -151,7 +160,12 @@ async function run(system: System, calls: number): Promise<Row> {
   const downlink: number[] = [];
   let measuring = false;
   const metrics: FrameMetrics = { uplink: (ms) => measuring && uplink.push(ms), downlink: (ms) => measuring && downlink.push(ms) };
-  const bench = system === "relay" ? await startRelay({ baseUrl, apiKey }) : await startSwitchboard({ baseUrl, apiKey }, metrics);
+  const bench =
+    system === "relay"
+      ? await startRelay({ baseUrl, apiKey })
+      : workers
+        ? await startCluster({ baseUrl, apiKey }, workers)
+        : await startSwitchboard({ baseUrl, apiKey }, metrics);
 
   await collectGarbage();
   const baseline = bench.heldBytes();
@@ -180,7 +194,7 @@ async function run(system: System, calls: number): Promise<Row> {
 
   send(callers, { type: "end", ...window } satisfies CallersRequest);
   const report = await nextMessage<CallersMessage, "report">(callers, "report", 300_000);
-  while (bench.liveCalls() > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  while ((await bench.liveCalls()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   // Frames in flight at the hang-up have had time to arrive.
   await new Promise((resolve) => setTimeout(resolve, 200));
   send(provider, { type: "report", ...window } satisfies ProviderRequest);
@@ -266,7 +280,7 @@ function table(rows: Row[]): string {
 
 const [load1, load5] = loadavg();
 console.log(
-  `bench:calls: ${counts.join(", ")} simultaneous phone calls through ${systems.join(" and ")}${postgresUrl ? " (Switchboard on PostgreSQL)" : ""}, ${seconds} s each, 20 ms µ-law frames both ways, a barge-in every ${bargeInEveryMs / 1000} s ` +
+  `bench:calls: ${counts.join(", ")} simultaneous phone calls through ${systems.join(" and ")}${workers ? ` (Switchboard: npm start, WORKERS=${workers}, PostgreSQL)` : postgresUrl ? " (Switchboard on PostgreSQL)" : ""}, ${seconds} s each, 20 ms µ-law frames both ways, a barge-in every ${bargeInEveryMs / 1000} s ` +
     `(Node ${process.version}, ${cpus().length} CPUs ${cpus()[0]?.model ?? ""}, load average ${load1!.toFixed(2)} / ${load5!.toFixed(2)} at start)`,
 );
 const rows: Row[] = [];

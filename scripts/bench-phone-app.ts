@@ -22,6 +22,8 @@ import { freePort } from "./bench-process.ts";
 import type { CallerTarget } from "./bench-calls-shared.ts";
 
 const AUTH_TOKEN = "bench-calls-auth-token-0123456789";
+/** The app's APP_SECRET: a server started on the same database later must use it to read the credentials. */
+export const BENCH_APP_SECRET = "bench-calls-secret-0123456789abcdef0123456789";
 
 export interface PhoneBenchApp {
   app: FastifyInstance;
@@ -32,6 +34,10 @@ export interface PhoneBenchApp {
   organizationId: string;
   /** What the simulated callers dial. */
   target: CallerTarget;
+  /** The database's URL on a PostgreSQL server (`postgresUrl` given), for another server to use. */
+  databaseUrl: string | null;
+  /** Stops the app, keeping the database until `close`. */
+  stopApp(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -64,7 +70,7 @@ export async function startPhoneBenchApp(
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, OPENAI_BASE_URL: provider.baseUrl, PUBLIC_URL: origin, ...env });
-  const app = await buildApp({ ...config, appSecret: "bench-calls-secret-0123456789abcdef0123456789" }, { database, callMetrics });
+  const app = await buildApp({ ...config, appSecret: BENCH_APP_SECRET }, { database, callMetrics });
   await app.listen({ port, host: "127.0.0.1" });
 
   const { cookie, organizationId } = await signUp(injectPost(app), newAccount("Bench", "bench-"));
@@ -81,6 +87,8 @@ export async function startPhoneBenchApp(
   const to = "+15550100";
   await database.db.insert(phoneNumbers).values({ organizationId, phoneNumber: to, countryCode: "US", status: "active", assistantId });
 
+  let appStopped: Promise<void> | undefined;
+  const stopApp = () => (appStopped ??= app.close());
   return {
     app,
     database,
@@ -88,8 +96,10 @@ export async function startPhoneBenchApp(
     cookie,
     organizationId,
     target: { origin, authToken: AUTH_TOKEN, to },
+    databaseUrl: scratch?.url ?? null,
+    stopApp,
     close: async () => {
-      await app.close();
+      await stopApp();
       await database.close();
       await scratch?.drop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -17,13 +17,21 @@ export interface StreamIds {
 /** Dials `target` and returns the open media socket, its listeners attached by `wire` before it opens. */
 export async function dialTwilioStream(target: CallerTarget, ids: StreamIds, wire: (ws: WebSocket) => void): Promise<WebSocket> {
   const params = { AccountSid: `AC${"0".repeat(32)}`, CallSid: ids.callSid, CallStatus: "ringing", Direction: "inbound", From: "+15559876", To: target.to };
-  const url = `${target.origin}/telephony/twilio/voice`;
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilio.getExpectedTwilioSignature(target.authToken, url, params) },
-    body: new URLSearchParams(params).toString(),
-  });
-  const twiml = await res.text();
+  let url = `${target.origin}/telephony/twilio/voice`;
+  let res: Response;
+  let twiml: string;
+  // Twilio follows a <Redirect> (an instance with room elsewhere) with the same call's parameters, signed anew.
+  for (let hops = 0; ; hops++) {
+    res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": twilio.getExpectedTwilioSignature(target.authToken, url, params) },
+      body: new URLSearchParams(params).toString(),
+    });
+    twiml = await res.text();
+    const redirect = /<Redirect[^>]*>([^<]+)<\/Redirect>/.exec(twiml)?.[1];
+    if (!redirect || hops >= 3) break;
+    url = redirect.replace(/&amp;/g, "&");
+  }
   const token = /<Parameter name="token" value="([^"]+)"/.exec(twiml)?.[1];
   const streamUrl = /<Stream url="([^"]+)"/.exec(twiml)?.[1];
   if (!streamUrl && /<Say>[^<]+<\/Say><Hangup\/>/.test(twiml)) throw new Refused();
