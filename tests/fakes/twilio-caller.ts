@@ -160,13 +160,14 @@ export class TwilioCaller {
    * Opens the media stream the TwiML names (connected to `origin`, whatever host PUBLIC_URL
    * names) and sends `connected` and `start`. `parameters` replaces the custom parameters.
    */
-  async openStream(options: { parameters?: Record<string, string>; signUpgrade?: boolean; upgradeSignature?: string } = {}): Promise<void> {
+  /** `via`: the server a balancer hands the stream's connection to (workers behind one port), if not the webhook's. */
+  async openStream(options: { parameters?: Record<string, string>; signUpgrade?: boolean; upgradeSignature?: string; via?: string } = {}): Promise<void> {
     const stream = this.stream();
     if (!stream) throw new Error(`no <Stream> in the TwiML: ${this.twiml}`);
     const path = new URL(stream.url).pathname;
     const signature = options.upgradeSignature ?? (options.signUpgrade === false ? undefined : signTwilio(this.options.authToken, stream.url, {}));
     this.closed = null;
-    const ws = new WebSocket(`${(this.redirectedTo ?? this.options.origin).replace(/^http/, "ws")}${path}`, { headers: signature ? { "x-twilio-signature": signature } : {} });
+    const ws = new WebSocket(`${(options.via ?? this.redirectedTo ?? this.options.origin).replace(/^http/, "ws")}${path}`, { headers: signature ? { "x-twilio-signature": signature } : {} });
     this.ws = ws;
     ws.on("message", (data) => this.onMessage(data.toString()));
     ws.on("close", (code, reason) => {

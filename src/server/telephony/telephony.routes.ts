@@ -38,6 +38,8 @@ export const telephonyRoutes: FastifyPluginAsync<{ service: TelephonyService }> 
   app.post(DIAL_RESULT_PATH, async (req, reply) =>
     answer(reply, await service.dialResult(formOf(req.body), req.headers["x-twilio-signature"], req.url, tokenOf(req.query))),
   );
+  const stopReleasing = await service.releaseStreamsArrivedElsewhere();
+  app.addHook("onClose", async () => stopReleasing());
   app.get(MEDIA_PATH, { websocket: true }, (socket, req) => {
     service.acceptStream(socket, req.headers["x-twilio-signature"], req.log);
   });

@@ -46,7 +46,7 @@ export const STREAM_REFUSALS = {
 
 export type WebhookAnswer = { status: 403 } | { status: 200; twiml: string } | { status: 204 };
 
-type Ctx = Pick<ModuleContext, "db" | "config" | "liveCalls" | "drain" | "instance">;
+type Ctx = Pick<ModuleContext, "db" | "bus" | "config" | "liveCalls" | "drain" | "instance">;
 
 export interface TelephonyDeps {
   ctx: Ctx;
@@ -101,6 +101,9 @@ function retryElsewhere(voiceUrl: string): string {
   response.redirect({ method: "POST" }, voiceUrl);
   return response.toString();
 }
+
+/** Bus channel: the stream of this CallSid arrived at some instance (payload: the CallSid). */
+const STREAM_ARRIVED_CHANNEL = "switchboard_stream_arrived";
 
 export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens, assistants, pricing, busyMessages }: TelephonyDeps) {
   const { db, config } = ctx;
@@ -165,6 +168,15 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       await noteTransferOutcome(db, call.callSid, label, HANDOFF_TEXTS.transferNotAnswered(label, status ?? "failed", canReturn));
       if (!canReturn) return { status: 200, twiml: goodbyeTwiml(false) };
       return { status: 200, twiml: returnTwiml(config.publicUrl, MEDIA_PATH, tokens.issue(call)) };
+    },
+
+    /**
+     * Gives back the place held here for a call whose stream reached another instance (workers
+     * behind one port: the balancer picks each connection's worker), instead of keeping it
+     * PLACE_HOLD_MS and refusing callers meanwhile. Resolves once listening; returns the stop.
+     */
+    releaseStreamsArrivedElsewhere(): Promise<() => void> {
+      return ctx.bus.subscribe(STREAM_ARRIVED_CHANNEL, (callSid: string) => void ctx.liveCalls.unhold(callSid));
     },
 
     /** The voice webhook. `pathAndQuery` is the request's, so the signed URL is exactly the one called. */
@@ -308,7 +320,10 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
           await begin(start);
         } finally {
           // Started (the call now counts itself) or refused: the place held at the webhook goes.
-          ctx.liveCalls.unhold(start.callSid);
+          // Workers sharing a port: the webhook may have reached another one, which holds it.
+          if (!ctx.liveCalls.unhold(start.callSid)) {
+            ctx.bus.publish(STREAM_ARRIVED_CHANNEL, start.callSid).catch((err: unknown) => log.warn({ err }, "telling the other instances of a stream failed"));
+          }
         }
       }).catch((err: unknown) => {
         log.error({ err }, "starting a phone call failed");

@@ -64,9 +64,9 @@ export class LiveCalls {
     return true;
   }
 
-  /** The stream of `callSid` arrived (its call now counts itself) or was refused. */
-  unhold(callSid: string): void {
-    this.held.delete(callSid);
+  /** The stream of `callSid` arrived (its call now counts itself) or was refused; false when no place was held here. */
+  unhold(callSid: string): boolean {
+    return this.held.delete(callSid);
   }
 
   private dropLapsed(): void {
