@@ -15,8 +15,10 @@ const FLUSH_EVERY_MS = 1000;
 /**
  * Audio younger than this may still change: a barge-in cuts the assistant channel at what the
  * caller's side reports played, which lags the timeline by up to a few hundred milliseconds.
+ * Several times that, and no more: every call keeps this much audio in memory (at 10 s, about a
+ * third of a megabyte per phone call).
  */
-const SETTLE_MS = 10_000;
+const SETTLE_MS = 3_000;
 /** The rest is written at the end in slices of this many seconds (bounded peak memory). */
 const FINAL_SLICE_MS = 10_000;
 
