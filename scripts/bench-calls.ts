@@ -31,7 +31,7 @@ import type { CallersMessage, CallersRequest, CallerTarget, ProviderMessage, Pro
 import { transcriptCost } from "./bench-calls-transcript.ts";
 import { startClusterServer } from "./bench-calls-cluster.ts";
 import { startPhoneBenchApp } from "./bench-phone-app.ts";
-import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable } from "./bench-process.ts";
+import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable, watchEventLoop } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
@@ -80,6 +80,8 @@ interface Row {
   rssMb: number;
   callersCpu: number;
   providerCpu: number;
+  /** The server's event loop in the window (in-process Switchboard only). */
+  loop: { delayP99: number; delayMax: number; gcTotal: number; gcMax: number } | null;
   finalised: number;
 }
 
@@ -103,6 +105,7 @@ async function startRelay(provider: { baseUrl: string; apiKey: string }): Promis
     cpuSeconds: () => cpuSecondsOf(relay.pid),
     rssMb: () => rssMbOf(relay.pid),
     heldBytes: () => Number.NaN,
+    inProcess: false,
     liveCalls: () => 0,
     finalised: async () => Number.NaN,
     close: async () => {
@@ -117,6 +120,8 @@ interface ServerUnderTest {
   rssMb(): number;
   /** JS heap + buffers after a full GC (in-process only). */
   heldBytes(): number;
+  /** Runs in this process (its event loop can be watched). */
+  inProcess: boolean;
   liveCalls(): number | Promise<number>;
   finalised(): Promise<number>;
   close(): Promise<void>;
@@ -132,6 +137,7 @@ async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, m
       return (used.user + used.system) / 1e6;
     },
     rssMb: () => process.memoryUsage().rss / MB,
+    inProcess: true,
     heldBytes: () => {
       const m = process.memoryUsage();
       return m.heapUsed + m.external;
@@ -148,7 +154,7 @@ async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, m
 /** `npm start` with WORKERS in a child process: the tree's CPU and memory (per-frame server timings are not available). */
 async function startCluster(provider: { baseUrl: string; apiKey: string }, n: number): Promise<ServerUnderTest> {
   const cluster = await startClusterServer(provider, { workers: n, maxCalls, postgresUrl: postgresUrl! });
-  return { ...cluster, heldBytes: () => Number.NaN };
+  return { ...cluster, heldBytes: () => Number.NaN, inProcess: false };
 }
 
 async function run(system: System, calls: number): Promise<Row> {
@@ -179,9 +185,12 @@ async function run(system: System, calls: number): Promise<Row> {
   const dbCpu = postgresUrl && system === "switchboard" ? cpuSecondsOfCommand("postgres") : Number.NaN;
   const wallStart = performance.now();
   measuring = true;
+  // The server's own event loop: only when it runs in this process.
+  const loopWatch = bench.inProcess ? watchEventLoop() : null;
   const from = String(process.hrtime.bigint());
   await streamed;
   measuring = false;
+  const loop = loopWatch?.stop() ?? null;
   const window = { from, to: String(process.hrtime.bigint()) };
   const wallMs = performance.now() - wallStart;
   const used = bench.cpuSeconds() - cpu;
@@ -233,6 +242,7 @@ async function run(system: System, calls: number): Promise<Row> {
     rssMb,
     callersCpu: callersCpu * 100,
     providerCpu: providerCpu * 100,
+    loop,
     finalised,
   };
 }
@@ -257,6 +267,7 @@ function table(rows: Row[]): string {
     "RSS MB",
     "mem/call MB",
     "callers %core",
+    "loop delay ms p99/max, GC ms total/max",
   ];
   const body = rows.map((r) => [
     r.system,
@@ -274,6 +285,7 @@ function table(rows: Row[]): string {
     r.rssMb.toFixed(0),
     Number.isFinite(r.memoryPerCallMb) ? r.memoryPerCallMb.toFixed(2) : "n/a",
     r.callersCpu.toFixed(0),
+    r.loop ? `${ms(r.loop.delayP99)} / ${ms(r.loop.delayMax)}, ${ms(r.loop.gcTotal)} / ${ms(r.loop.gcMax)}` : "n/a",
   ]);
   return markdownTable(head, body);
 }
@@ -306,7 +318,8 @@ console.log(
     "webhook→audio: from the voice webhook request to the first assistant audio at the caller, less the fake provider's own delay (p50).\n" +
     "trunc err: audio_end_ms of each truncation minus what the caller had heard of that item when the clear arrived.\n" +
     "CPU/call: server process CPU during the window / calls, % of one core; DB CPU/call: the PostgreSQL server's processes (--pg), likewise; RSS: the server process's resident memory at the end of the window;\n" +
-    "mem/call: JS heap + buffers after a full GC, less the idle baseline (Switchboard only: it runs in this process).",
+    "mem/call: JS heap + buffers after a full GC, less the idle baseline (Switchboard only: it runs in this process).\n" +
+    "loop delay: how late the server's event loop ran timers during the window, and its garbage-collection pauses (Switchboard in this process only).",
 );
 for (const calls of counts) {
   const relay = rows.find((r) => r.system === "relay" && r.calls === calls);

@@ -6,6 +6,7 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 
 /** A child running `scripts/<script>` under tsx, with an IPC channel. */
 export function child(script: string): ChildProcess {
@@ -36,6 +37,29 @@ export function cpuSecondsOfCommand(name: string): number {
     }
   }
   return total;
+}
+
+export interface LoopWatch {
+  /** Event-loop delay p99 and max, and garbage collection: total and longest pause (ms). */
+  stop(): { delayP99: number; delayMax: number; gcTotal: number; gcMax: number };
+}
+
+/** Watches this process's event loop (timer lateness, 1 ms resolution) and its GC pauses until `stop`. */
+export function watchEventLoop(): LoopWatch {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const pauses: number[] = [];
+  const gc = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) pauses.push(entry.duration);
+  });
+  gc.observe({ entryTypes: ["gc"] });
+  return {
+    stop() {
+      delay.disable();
+      gc.disconnect();
+      return { delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6, gcTotal: pauses.reduce((a, b) => a + b, 0), gcMax: Math.max(0, ...pauses) };
+    },
+  };
 }
 
 export { freePort } from "../tests/free-port.ts";
