@@ -9,10 +9,10 @@ import { get } from "node:http";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { and, count, isNotNull, isNull } from "drizzle-orm";
+import { count, isNull } from "drizzle-orm";
 import { calls as callsTable } from "../src/server/db/schema.ts";
-import { BENCH_APP_SECRET, startPhoneBenchApp } from "./bench-phone-app.ts";
-import { cpuSecondsOf, freePort } from "./bench-process.ts";
+import { BENCH_APP_SECRET, finalisedCalls, startPhoneBenchApp } from "./bench-phone-app.ts";
+import { cpuSecondsOf, freePort, rssMbOf } from "./bench-process.ts";
 
 export interface ClusterUnderTest {
   target: { origin: string; authToken: string; to: string };
@@ -42,14 +42,6 @@ function treeOf(pid: number): number[] {
     return [pid, ...children.flatMap(treeOf)];
   } catch {
     return [];
-  }
-}
-
-function rssMbOf(pid: number): number {
-  try {
-    return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]) / 1024;
-  } catch {
-    return 0;
   }
 }
 
@@ -91,9 +83,9 @@ export async function startClusterServer(provider: { baseUrl: string; apiKey: st
   return {
     target: { ...seeded.target, origin },
     cpuSeconds: () => tree().reduce((sum, pid) => sum + (cpuSecondsOf(pid) || 0), 0),
-    rssMb: () => tree().reduce((sum, pid) => sum + rssMbOf(pid), 0),
+    rssMb: () => tree().reduce((sum, pid) => sum + (rssMbOf(pid) || 0), 0),
     liveCalls: async () => (await db.select({ n: count() }).from(callsTable).where(isNull(callsTable.endTime)))[0]?.n ?? 0,
-    finalised: async () => (await db.select({ n: count() }).from(callsTable).where(and(isNotNull(callsTable.endTime), isNotNull(callsTable.cost))))[0]?.n ?? 0,
+    finalised: () => finalisedCalls(db),
     close: async () => {
       const exited = new Promise((resolve) => server.once("exit", resolve));
       server.kill("SIGTERM");

@@ -22,16 +22,13 @@
  * what the caller had heard of that item when the clear arrived), server CPU and memory per
  * call, and the callers' own CPU.
  */
-import { and, count, isNotNull } from "drizzle-orm";
-import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { calls as callsTable } from "../src/server/db/schema.ts";
 import type { FrameMetrics } from "../src/server/voice/seams.ts";
 import type { CallersMessage, CallersRequest, CallerTarget, ProviderMessage, ProviderRequest, RelayMessage, RelayRequest } from "./bench-calls-shared.ts";
 import { transcriptCost } from "./bench-calls-transcript.ts";
 import { startClusterServer } from "./bench-calls-cluster.ts";
-import { startPhoneBenchApp } from "./bench-phone-app.ts";
-import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable, watchEventLoop } from "./bench-process.ts";
+import { finalisedCalls, startPhoneBenchApp } from "./bench-phone-app.ts";
+import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable, rssMbOf, watchEventLoop } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
@@ -85,16 +82,6 @@ interface Row {
   finalised: number;
 }
 
-/** Resident memory of a process (Linux /proc), MB. */
-function rssMbOf(pid: number | undefined): number {
-  try {
-    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
-    return Number(kb) / 1024;
-  } catch {
-    return Number.NaN;
-  }
-}
-
 /** The bare relay in its own process, as the server under test; CPU and memory are read from outside. */
 async function startRelay(provider: { baseUrl: string; apiKey: string }): Promise<ServerUnderTest> {
   const relay = child("bench-calls-relay.ts");
@@ -143,10 +130,7 @@ async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, m
       return m.heapUsed + m.external;
     },
     liveCalls: () => app.ctx.liveCalls.size,
-    finalised: async () => {
-      const [counted] = await database.db.select({ n: count() }).from(callsTable).where(and(isNotNull(callsTable.endTime), isNotNull(callsTable.cost)));
-      return counted?.n ?? 0;
-    },
+    finalised: () => finalisedCalls(database.db),
     close: () => bench.close(),
   };
 }

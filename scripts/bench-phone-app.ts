@@ -13,7 +13,8 @@ import pg from "pg";
 import { buildApp } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, type Database } from "../src/server/db/client.ts";
-import { phoneNumbers } from "../src/server/db/schema.ts";
+import { calls, phoneNumbers } from "../src/server/db/schema.ts";
+import { and, count, isNotNull } from "drizzle-orm";
 import { createCredentialsService } from "../src/server/modules/credentials/credentials.service.ts";
 import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
 import { withDatabase } from "../tests/global-setup.ts";
@@ -55,6 +56,12 @@ async function scratchDatabase(adminUrl: string): Promise<{ url: string; drop: (
   };
   await admin(`CREATE DATABASE ${name}`);
   return { url: withDatabase(adminUrl, name), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/** Call records ended and priced: what a bench waits for before it reads the database. */
+export async function finalisedCalls(db: Database["db"]): Promise<number> {
+  const [counted] = await db.select({ n: count() }).from(calls).where(and(isNotNull(calls.endTime), isNotNull(calls.cost)));
+  return counted?.n ?? 0;
 }
 
 export async function startPhoneBenchApp(

@@ -25,6 +25,16 @@ export function cpuSecondsOf(pid: number | undefined): number {
   }
 }
 
+/** Resident memory of a process (Linux /proc), MB; NaN when it is gone. */
+export function rssMbOf(pid: number | undefined): number {
+  try {
+    const kb = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return Number(kb) / 1024;
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** CPU seconds used so far by every process of this name (e.g. all of a PostgreSQL server's backends). */
 export function cpuSecondsOfCommand(name: string): number {
   let total = 0;
