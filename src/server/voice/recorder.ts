@@ -208,7 +208,7 @@ export class CallRecorder {
       for (const segment of track.segments) {
         if (segment.start >= to) break;
         const end = segment.offset + Math.min(segment.length, to - segment.start);
-        if (typeof segment.audio === "string") writeWavChannelMulaw(wav, channel, segment.start - from, Buffer.from(segment.audio, "base64").subarray(segment.offset, end));
+        if (typeof segment.audio === "string") writeWavChannelMulaw(wav, channel, segment.start - from, segment.audio, segment.offset, end);
         else writeWavChannel(wav, channel, segment.start - from, segment.audio.subarray(segment.offset, end));
       }
     }

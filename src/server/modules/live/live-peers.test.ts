@@ -64,6 +64,30 @@ describe("the other instances' calls", () => {
     expect(b.remoteCalls("org1")).toEqual([]);
   });
 
+  it("a call's changes reach the other instances gathered in one message, the latest summary, and its end", async () => {
+    const bus = localBus();
+    const published: string[] = [];
+    const counting = { ...bus, publish: (channel: string, payload: string) => (published.push(payload), bus.publish(channel, payload)) };
+    const carried = carrying([]);
+    const a = new LivePeers(counting, "A", carried, log);
+    await a.start();
+    started.push(a);
+    const b = await start(bus, "B", []);
+    const updated: string[] = [];
+    b.watch({ updated: (_org, call) => updated.push(call.lastSaid?.text ?? ""), removed: () => {} });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    published.length = 0;
+    const supervision = { organizationId: "org1", callId: "c1" } as unknown as CallSupervision;
+    for (const lastSaid of ["Hello", "Hello, how", "Hello, how can I help?"]) carried.board!.changed(supervision, { ...summary("c1"), lastSaid: { speaker: "assistant", text: lastSaid } });
+    carried.board!.changed({ organizationId: "org1", callId: "c2" } as unknown as CallSupervision, summary("c2"));
+    await expect.poll(() => b.remoteCalls("org1").map((c) => [c.callId, c.lastSaid?.text])).toEqual([["c1", "Hello, how can I help?"], ["c2", undefined]]);
+    expect(updated).toEqual(["Hello, how can I help?", ""]);
+    expect(published).toHaveLength(1);
+    carried.board!.removed(supervision);
+    await expect.poll(() => b.remoteCalls("org1").map((c) => c.callId)).toEqual(["c2"]);
+    expect(published).toHaveLength(2);
+  });
+
   it("an instance that goes silent has its calls taken off after three refresh periods", async () => {
     const bus = localBus();
     const b = await start(bus, "B", [], 200);

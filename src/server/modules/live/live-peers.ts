@@ -1,7 +1,9 @@
 /**
  * The live board across instances (docs/decisions/047-live-board-across-instances.md): every
  * instance publishes its calls' summary changes on the database bus (db/bus.ts), and keeps the
- * others' calls, by instance, from what they publish. Each instance also publishes all of its
+ * others' calls, by instance, from what they publish. Changes are gathered for CHANGES_EVERY_MS and
+ * published together (a call's summary changes a few times a second; a NOTIFY each, for every call,
+ * was the largest share of a phone call's database traffic). Each instance also publishes all of its
  * calls every REFRESH_MS (and at once when another starts and says hello), so a restarted
  * instance or one that missed a message converges; an instance not heard of for three of its refreshes
  * (it died) has its calls taken off the board — their records are closed by the lease sweep.
@@ -13,6 +15,8 @@ import type { LiveCalls } from "../calls/live-calls.ts";
 
 export const BOARD_CHANNEL = "switchboard_live_board";
 export const REFRESH_MS = 5000;
+/** How long an instance gathers its calls' changes before publishing them in one message. */
+export const CHANGES_EVERY_MS = 250;
 
 interface Carried {
   org: string;
@@ -20,8 +24,8 @@ interface Carried {
 }
 
 type BoardBusMessage =
-  | { t: "u"; from: string; org: string; call: LiveCallSummary }
-  | { t: "r"; from: string; org: string; callId: string }
+  /** The calls changed and removed since the last message, the latest summary of each. */
+  | { t: "c"; from: string; updated: Carried[]; removed: Array<{ org: string; callId: string }> }
   | { t: "all"; from: string; calls: Carried[] }
   | { t: "hello"; from: string }
   | { t: "bye"; from: string };
@@ -38,6 +42,9 @@ export class LivePeers {
   private readonly listeners = new Set<RemoteBoardListener>();
   private readonly stops: Array<() => void> = [];
   private timer: NodeJS.Timeout | null = null;
+  /** Changes not published yet, by call id: the latest summary, or null when the call left. */
+  private readonly pending = new Map<string, { org: string; call: LiveCallSummary | null }>();
+  private pendingTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly bus: Bus,
@@ -51,9 +58,9 @@ export class LivePeers {
     this.stops.push(await this.bus.subscribe(BOARD_CHANNEL, (payload) => this.heard(JSON.parse(payload) as BoardBusMessage)));
     this.stops.push(
       this.liveCalls.watchBoard({
-        changed: (supervision, call) => this.publish({ t: "u", from: this.instanceId, org: supervision.organizationId, call }),
+        changed: (supervision, call) => this.changed(call.callId, supervision.organizationId, call),
         removed: (supervision) => {
-          if (supervision.callId) this.publish({ t: "r", from: this.instanceId, org: supervision.organizationId, callId: supervision.callId });
+          if (supervision.callId) this.changed(supervision.callId, supervision.organizationId, null);
         },
       }),
     );
@@ -70,6 +77,7 @@ export class LivePeers {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     for (const stop of this.stops.splice(0)) stop();
+    this.publishChanges();
     this.publish({ t: "bye", from: this.instanceId });
   }
 
@@ -95,7 +103,29 @@ export class LivePeers {
     this.bus.publish(BOARD_CHANNEL, JSON.stringify(message)).catch((err: unknown) => this.log.warn({ err }, "publishing a live board change failed"));
   }
 
+  private changed(callId: string, org: string, call: LiveCallSummary | null): void {
+    this.pending.set(callId, { org, call });
+    if (this.pendingTimer) return;
+    this.pendingTimer = setTimeout(() => this.publishChanges(), CHANGES_EVERY_MS);
+    this.pendingTimer.unref();
+  }
+
+  private publishChanges(): void {
+    if (this.pendingTimer) clearTimeout(this.pendingTimer);
+    this.pendingTimer = null;
+    if (this.pending.size === 0) return;
+    const message: BoardBusMessage = { t: "c", from: this.instanceId, updated: [], removed: [] };
+    for (const [callId, { org, call }] of this.pending) {
+      if (call) message.updated.push({ org, call });
+      else message.removed.push({ org, callId });
+    }
+    this.pending.clear();
+    this.publish(message);
+  }
+
   private publishAll(): void {
+    // The snapshot holds every pending change: nothing older may follow it.
+    this.pending.clear();
     const calls = this.liveCalls.supervised().map((supervision) => ({ org: supervision.organizationId, call: supervision.summary() }));
     this.publish({ t: "all", from: this.instanceId, calls });
   }
@@ -114,13 +144,15 @@ export class LivePeers {
     if (!instance) this.remote.set(message.from, (instance = { heardAt: Date.now(), calls: new Map() }));
     instance.heardAt = Date.now();
     switch (message.t) {
-      case "u":
-        instance.calls.set(message.call.callId, { org: message.org, call: message.call });
-        for (const listener of this.listeners) listener.updated(message.org, message.call);
-        return;
-      case "r":
-        if (!instance.calls.delete(message.callId)) return;
-        for (const listener of this.listeners) listener.removed(message.org, message.callId);
+      case "c":
+        for (const { org, call } of message.updated) {
+          instance.calls.set(call.callId, { org, call });
+          for (const listener of this.listeners) listener.updated(org, call);
+        }
+        for (const { org, callId } of message.removed) {
+          if (!instance.calls.delete(callId)) continue;
+          for (const listener of this.listeners) listener.removed(org, callId);
+        }
         return;
       case "all": {
         const now = new Map(message.calls.map((carried) => [carried.call.callId, carried]));

@@ -76,7 +76,7 @@ export function realtimeUrl(baseUrl: string, model: string): string {
 }
 
 const MAX_ERROR_BODY = 4096;
-/** Control events remembered for error attribution (audio appends are not: they never fail alone). */
+/** Control events remembered for error attribution (audio appends carry no event_id: they never fail alone). */
 const RECENT_EVENTS = 64;
 /**
  * Caller audio waiting in our socket's send buffer beyond this is dropped instead of queued
@@ -196,10 +196,8 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
     this.eventCounter += 1;
     const eventId = `evt_sb_${this.eventCounter}`;
-    if (event.type !== "input_audio_buffer.append") {
-      this.recent.set(eventId, event.type);
-      if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value!);
-    }
+    this.recent.set(eventId, event.type);
+    if (this.recent.size > RECENT_EVENTS) this.recent.delete(this.recent.keys().next().value!);
     ws.send(JSON.stringify({ event_id: eventId, ...event }));
     return true;
   }
@@ -224,7 +222,12 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
       if (this.droppedAudioFrames === 1) this.options.logger?.warn?.({ bufferedAmount: this.bufferedAmount }, "provider socket backed up: dropping caller audio");
       return false;
     }
-    return this.send({ type: "input_audio_buffer.append", audio: wireBase64(audio) });
+    const ws = this.ws;
+    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    // 50 a second per call: written by hand, without an event_id (an append is never named by
+    // an error we could attribute); JSON.stringify quotes the base64 in case it is not.
+    ws.send(`{"type":"input_audio_buffer.append","audio":${JSON.stringify(wireBase64(audio))}}`);
+    return true;
   }
 
   createItem(item: ConversationItem): boolean {
