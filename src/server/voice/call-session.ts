@@ -18,10 +18,10 @@
  */
 import { providerErrorReason, type CallLogs, type CallState, type UserEndReason } from "../../shared/calls.ts";
 import { BuiltIns, DEFAULT_HANDOFF, KeypadBuffer, RESERVED_TOOL_NAMES } from "./builtins.ts";
-import { decodeToPcm16, encodeFromPcm16, sampleRateOf } from "./audio.ts";
+import { sampleRateOf } from "./audio.ts";
 import { recordingKey, saveCallProgress } from "./call-record.ts";
 import { finishCall } from "./call-finish.ts";
-import { EarlyAudio } from "./early-audio.ts";
+import { CallAudio } from "./call-audio.ts";
 import type { CallOutcome, CallSessionOptions } from "./call-session-types.ts";
 import { PlaybackLedger } from "./playback.ts";
 import { ProviderEvents } from "./provider-events.ts";
@@ -65,8 +65,8 @@ export class CallSession {
   private readonly abort = new AbortController();
   private readonly timers = new Set<NodeJS.Timeout>();
   private readonly playback = new PlaybackLedger();
-  /** Caller audio before the provider is configured: up to 10 s, sent when it is. */
-  private readonly earlyAudio: EarlyAudio;
+  /** Where each side's audio goes: provider, caller, recording, listeners (call-audio.ts). */
+  private readonly audio: CallAudio;
   private readonly responses: ResponseQueue;
   private readonly usage: UsageMeter;
   /** How each provider session is configured and what its events mean for the call (provider-events.ts). */
@@ -116,7 +116,15 @@ export class CallSession {
       this.progress.slotChanged(change.index);
     });
     this.recorder = new CallRecorder(sampleRateOf(this.o.transport.audioFormat));
-    this.earlyAudio = new EarlyAudio(10 * sampleRateOf(this.o.transport.audioFormat) * (this.o.transport.audioFormat === "audio/pcm" ? 2 : 1));
+    this.audio = new CallAudio({
+      transport: this.o.transport,
+      provider: () => this.o.provider,
+      providerTakesAudio: () => this.phase === "active",
+      recorder: this.recorder,
+      playback: this.playback,
+      supervision: this.supervision,
+      elapsed: () => this.elapsed(),
+    });
     this.recording = new RecordingStream(this.recorder, () => this.elapsed(), this.o.logger);
     this.usage = new UsageMeter(this.o.assistant.model, TRANSCRIPTION_MODEL);
     this.responses = new ResponseQueue((response) => this.o.provider.createResponse(response));
@@ -155,6 +163,7 @@ export class CallSession {
       usage: this.usage,
       supervision: this.supervision,
       recorder: this.recorder,
+      audio: this.audio,
       builtIns: this.builtIns,
       logger: this.o.logger,
       provider: () => this.o.provider,
@@ -309,15 +318,7 @@ export class CallSession {
 
   private readonly transportHandlers: TransportHandlers = {
     audio: (chunk) => {
-      if (this.ending) return;
-      const format = this.o.transport.audioFormat;
-      // PCM16 frames must hold whole samples, or every later sample is misread.
-      const audio = typeof chunk !== "string" && format === "audio/pcm" && chunk.length % 2 === 1 ? chunk.subarray(0, chunk.length - 1) : chunk;
-      // Phone audio is recorded as the base64 text it came in, decoded when written out.
-      this.recorder.addCaller(typeof audio === "string" && format === "audio/pcmu" ? audio : decodeToPcm16(format, audio), this.elapsed());
-      if (this.supervision.hearsAudio) this.supervision.callerAudio(decodeToPcm16(format, audio));
-      if (this.phase === "active") this.o.provider.appendAudio(audio);
-      else this.earlyAudio.push(audio);
+      if (!this.ending) this.audio.fromCaller(chunk);
     },
     userText: (text) => {
       if (!this.ending) this.sendUserText(text);
@@ -337,7 +338,7 @@ export class CallSession {
     const first = this.o.assistant.firstMessage?.trim();
     if (first) this.requestResponse({ instructions: greetingInstructions(first), tool_choice: "none" });
     // After the greeting's request, so the first message is spoken first.
-    this.earlyAudio.drain((chunk) => this.o.provider.appendAudio(chunk));
+    this.audio.providerReady();
   }
 
   // -------------------------------------------------------------------------
@@ -360,10 +361,7 @@ export class CallSession {
       },
       speak: (samples) => {
         if (this.ending) return;
-        // Its own item id: the transport's playback reports name no provider item (the ledger
-        // ignores them, nothing is ever truncated at the provider) and the recording tags it apart.
-        const itemId = `supervisor_${supervisorItems}`;
-        if (this.o.transport.sendAudio(itemId, encodeFromPcm16(this.o.transport.audioFormat, samples))) this.recorder.addAssistant(samples, this.elapsed(), itemId);
+        this.audio.fromSupervisor(`supervisor_${supervisorItems}`, samples);
       },
       note: (content, supervisor) => void this.transcript.supervisorNote(content, supervisor),
       end: (reason) => void this.close(reason),

@@ -12,10 +12,10 @@
 import { LIVE_CALL_TEXTS, type CallState } from "../../shared/calls.ts";
 import { RESERVED_TOOL_NAMES, type BuiltIns } from "./builtins.ts";
 import type { CallAssistant } from "./call-session-types.ts";
-import { decodeToPcm16, durationMsOf, wireByteLength } from "./audio.ts";
 import type { PlaybackLedger } from "./playback.ts";
 import type { RealtimeProvider, RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
 import { buildSessionConfig, type RealtimeServerEvent, type RealtimeSessionConfig } from "./providers/realtime-protocol.ts";
+import type { CallAudio } from "./call-audio.ts";
 import type { CallRecorder } from "./recorder.ts";
 import type { ResponseQueue } from "./response-queue.ts";
 import type { SessionLogger, Transport } from "./seams.ts";
@@ -40,6 +40,7 @@ export interface ProviderEventsHost {
   readonly usage: UsageMeter;
   readonly supervision: CallSupervision;
   readonly recorder: CallRecorder;
+  readonly audio: CallAudio;
   readonly builtIns: BuiltIns;
   readonly logger: SessionLogger;
   /** The call's current provider session (a renewal replaces it). */
@@ -269,22 +270,10 @@ export class ProviderEvents {
   }
 
   private onAssistantAudio(responseId: string, itemId: string, base64: string): void {
-    const { transport, playback } = this.call;
     // Late deltas of an interrupted item or a cancelled response must not reach the caller's
     // (flushed) queue; nor does anything the assistant says while a supervisor has the call.
-    if (!playback.accepts(itemId, responseId) || !this.call.supervision.assistantAnswers) return;
-    const format = transport.audioFormat;
-    // µ-law goes to Twilio as the provider's base64 (no decode, no re-encode); a browser's
-    // PCM is sent as bytes, decoded here once.
-    const phone = format === "audio/pcmu";
-    const audio = phone ? base64 : Buffer.from(base64, "base64");
-    // Audio the transport refuses (backpressure) is neither recorded nor counted as sent; the
-    // item is still known, so a barge-in truncates it at what was really sent.
-    const sent = transport.sendAudio(itemId, audio);
-    playback.sent(itemId, sent ? durationMsOf(format, wireByteLength(audio)) : 0);
-    if (!sent) return;
-    this.call.recorder.addAssistant(phone ? base64 : decodeToPcm16(format, audio), this.call.elapsed(), itemId);
-    if (this.call.supervision.hearsAudio) this.call.supervision.assistantAudio(decodeToPcm16(format, audio));
+    if (!this.call.playback.accepts(itemId, responseId) || !this.call.supervision.assistantAnswers) return;
+    this.call.audio.fromAssistant(itemId, base64);
   }
 
   /**
