@@ -11,7 +11,7 @@ import WebSocket from "ws";
 import type { IncomingMessage } from "node:http";
 import { wireBase64, type WireAudio } from "../audio.ts";
 import {
-  parseServerFrame,
+  parseServerEvent,
   type ConversationItem,
   type RealtimeServerEvent,
   type RealtimeSessionConfig,
@@ -125,7 +125,7 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     ws.on("message", (data, isBinary) => {
       if (isBinary) return;
       const startedAt = metrics ? performance.now() : 0;
-      const parsed = parseServerFrame(Buffer.isBuffer(data) ? data : Buffer.from(data.toString()));
+      const parsed = parseServerEvent(data.toString());
       if (parsed.kind === "event") handlers.event(parsed.event);
       else if (parsed.kind === "invalid") this.options.logger?.warn?.({ reason: parsed.reason }, "unparseable realtime event");
       if (metrics && parsed.kind === "event" && parsed.event.type === "response.output_audio.delta") metrics.downlink(performance.now() - startedAt);
@@ -225,10 +225,8 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     const ws = this.ws;
     if (!ws || ws.readyState !== WebSocket.OPEN) return false;
     // 50 a second per call: written by hand, without an event_id (an append is never named by
-    // an error we could attribute); JSON.stringify quotes the base64 in case it is not. Given as
-    // bytes, `ws` masks them into the frame's own buffer: one socket write, not a header and a
-    // body corked together.
-    ws.send(Buffer.from(`{"type":"input_audio_buffer.append","audio":${JSON.stringify(wireBase64(audio))}}`), { binary: false });
+    // an error we could attribute); JSON.stringify quotes the base64 in case it is not.
+    ws.send(`{"type":"input_audio_buffer.append","audio":${JSON.stringify(wireBase64(audio))}}`);
     return true;
   }
 

@@ -6,7 +6,6 @@
 import { z } from "zod";
 import { BASE64_TEXT, type CallAudioFormat } from "../audio.ts";
 import type { ProviderFunctionTool } from "../tool-resolution.ts";
-import { CompactFrame, fieldKey, framePrefix } from "../json-frame.ts";
 
 // ---------------------------------------------------------------------------
 // Client side
@@ -261,26 +260,6 @@ function audioDelta(json: Record<string, unknown>): ParsedServerEvent {
   const missing = [typeof response_id === "string" ? null : "response_id", typeof item_id === "string" ? null : "item_id", typeof delta === "string" ? null : "delta"].filter(Boolean);
   if (missing.length === 0) return { kind: "invalid", reason: "response.output_audio.delta: delta is not base64" };
   return { kind: "invalid", reason: `response.output_audio.delta: ${missing.map((m) => `${m} expected string`).join("; ")}` };
-}
-
-const DELTA_PREFIX = framePrefix('{"type":"response.output_audio.delta",');
-const RESPONSE_ID = fieldKey("response_id");
-const ITEM_ID = fieldKey("item_id");
-const DELTA = fieldKey("delta");
-
-/**
- * A server event from the socket's bytes: an audio delta (most of a call's events) read straight
- * from them when it is compact and flat (json-frame.ts), everything else parsed in full.
- */
-export function parseServerFrame(data: Buffer): ParsedServerEvent {
-  const frame = CompactFrame.of(data, DELTA_PREFIX);
-  if (frame && !frame.nests()) {
-    const response_id = frame.string(RESPONSE_ID);
-    const item_id = frame.string(ITEM_ID);
-    const delta = frame.string(DELTA);
-    if (response_id !== null && item_id !== null && delta !== null) return audioDelta({ type: "response.output_audio.delta", response_id, item_id, delta });
-  }
-  return parseServerEvent(data.toString("utf8"));
 }
 
 export function parseServerEvent(text: string): ParsedServerEvent {

@@ -6,7 +6,6 @@
  */
 import { z } from "zod";
 import { wireBase64, type WireAudio } from "../audio.ts";
-import { CompactFrame, fieldKey, framePrefix } from "../json-frame.ts";
 
 const startSchema = z.looseObject({
   streamSid: z.string().min(1),
@@ -30,30 +29,8 @@ export const twilioInboundSchema = z.discriminatedUnion("event", [
 export type TwilioInbound = z.infer<typeof twilioInboundSchema>;
 export type TwilioStart = z.infer<typeof startSchema>;
 
-const MEDIA_PREFIX = framePrefix('{"event":"media",');
-const MARK_PREFIX = framePrefix('{"event":"mark",');
-const PAYLOAD = fieldKey("payload");
-const TRACK = fieldKey("track");
-const NAME = fieldKey("name");
-
-/** A compact `media` or `mark` frame read from its bytes (json-frame.ts); null: parse it in full. */
-function readCompact(data: Buffer): TwilioInbound | null {
-  const media = CompactFrame.of(data, MEDIA_PREFIX);
-  if (media) {
-    const payload = media.string(PAYLOAD);
-    const track = media.string(TRACK);
-    if (typeof payload !== "string" || track === null) return null;
-    return { event: "media", media: track === undefined ? { payload } : { payload, track } };
-  }
-  const mark = CompactFrame.of(data, MARK_PREFIX);
-  const name = mark?.string(NAME);
-  return typeof name === "string" ? { event: "mark", mark: { name } } : null;
-}
-
 /** A Twilio frame, or null when it is not one we understand (Twilio may add events: never fail on them). */
 export function decodeTwilioFrame(data: Buffer | string): TwilioInbound | null {
-  const compact = typeof data === "string" ? null : readCompact(data);
-  if (compact) return compact;
   let json: unknown;
   try {
     json = JSON.parse(typeof data === "string" ? data : data.toString("utf8"));
