@@ -51,7 +51,7 @@ export async function startClusterServer(provider: { baseUrl: string; apiKey: st
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-cluster-"));
-  const server = spawn(process.execPath, ["--import", "tsx", join(import.meta.dirname, "../src/server/main.ts")], {
+  const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", join(import.meta.dirname, "../src/server/main.ts")], {
     env: {
       ...process.env,
       NODE_ENV: "production",
