@@ -75,6 +75,12 @@ export class CallAudio {
     if (supervision.hearsAudio) supervision.assistantAudio(decodeToPcm16(this.format, audio));
   }
 
+  /** No more audio will come for the assistant's item `itemId`. */
+  assistantDone(itemId: string): void {
+    this.parts.playback.audioDone(itemId);
+    this.parts.transport.audioDone?.(itemId);
+  }
+
   /**
    * A supervisor's voice (PCM16 at the call's rate) on item `itemId` of its own: the transport's
    * playback reports name no provider item, and the recording tags it apart.

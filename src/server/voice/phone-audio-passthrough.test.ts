@@ -69,12 +69,48 @@ describe("phone audio passes through as base64", () => {
     expect(heard).toEqual([PAYLOAD]);
 
     expect(transport.sendAudio("item_1", PAYLOAD)).toBe(true);
-    await until(() => fromServer.length === 2);
+    await until(() => fromServer.length === 1);
     expect(fromServer[0]).toEqual({ event: "media", streamSid: "MZ1", media: { payload: PAYLOAD } });
-    // The mark says how much of the item this was, counted from the text without decoding it: 20 ms.
+    // The item's audio is done: its end is marked. The mark says how much of the item this was,
+    // counted from the text without decoding it: 20 ms.
+    transport.audioDone("item_1");
+    await until(() => fromServer.length === 2);
     twilio.send(JSON.stringify({ event: "mark", mark: { name: fromServer[1]!.mark!.name } }));
     await until(() => played.length === 1);
     expect(played).toEqual([["item_1", 20]]);
+    transport.close();
+    twilio.terminate();
+  });
+
+  it("marks the audio every 40 ms of it, at an item's end and before another item's audio", async () => {
+    const transportReady = new Promise<TwilioTransport>((resolve) => wss.once("connection", (ws) => resolve(new TwilioTransport(ws, { heartbeatMs: 0 }))));
+    const { port } = server.address() as { port: number };
+    const twilio = new WebSocket(`ws://127.0.0.1:${port}`);
+    const fromServer: string[] = [];
+    twilio.on("message", (data) => {
+      const message = JSON.parse(data.toString()) as { event: string; mark?: { name: string } };
+      fromServer.push(message.event);
+      // Played at once: the echo comes back.
+      if (message.mark) twilio.send(JSON.stringify({ event: "mark", mark: message.mark }));
+    });
+    await new Promise((resolve) => twilio.once("open", resolve));
+    const transport = await transportReady;
+    const played: Array<[string, number]> = [];
+    twilio.send(JSON.stringify({ event: "start", start: { streamSid: "MZ1", callSid: "CA1", customParameters: {} } }));
+    await transport.started;
+    transport.start({ audio() {}, userText() {}, playback: (item, ms) => played.push([item, ms]), end() {}, disconnect() {} });
+
+    for (let i = 0; i < 5; i += 1) transport.sendAudio("item_1", PAYLOAD);
+    transport.sendAudio("item_2", PAYLOAD);
+    transport.audioDone("item_2");
+    await until(() => played.length === 4);
+    expect(fromServer).toEqual(["media", "media", "mark", "media", "media", "mark", "media", "mark", "media", "mark"]);
+    expect(played).toEqual([
+      ["item_1", 40],
+      ["item_1", 80],
+      ["item_1", 100],
+      ["item_2", 20],
+    ]);
     transport.close();
     twilio.terminate();
   });

@@ -169,7 +169,7 @@ export class ProviderEvents {
         this.onAssistantAudio(event.response_id, event.item_id, event.delta);
         break;
       case "response.output_audio.done":
-        playback.audioDone(event.item_id);
+        this.call.audio.assistantDone(event.item_id);
         break;
       case "response.output_audio_transcript.delta":
       case "response.output_text.delta":

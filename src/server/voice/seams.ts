@@ -51,6 +51,8 @@ export interface Transport {
    * recorded nor counted as played-out audio of the item.
    */
   sendAudio(itemId: string, audio: WireAudio): boolean;
+  /** No more audio will come for item `itemId`: whatever of it was sent is to be reported played in full. */
+  audioDone?(itemId: string): void;
   /**
    * Barge-in: drop every queued, unplayed assistant sample (Twilio `clear`, the browser's
    * `clear`), then call `flushed` once the played figures reported so far are final for the

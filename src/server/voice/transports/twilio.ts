@@ -6,10 +6,11 @@
  * - The socket is attached the moment it opens (before any await), so `connected`, `start`
  *   and the first media frames are never missed; caller audio that arrives before the session
  *   attaches is kept (bounded) and handed over first.
- * - Every outgoing `media` message is followed by a `mark` naming the item and how much of it
- *   has been sent; Twilio echoes the mark when that audio has played, so echoed marks are the
- *   truth of what the caller heard (protocols §1.9, Algorithm B). A `clear` makes Twilio echo
- *   every pending mark at once: those echoes are ignored (the mark table is emptied first).
+ * - Outgoing `media` is followed by a `mark` naming the item and how much of it has been sent,
+ *   once MARK_EVERY_MS of it went unmarked and when the item's audio is done; Twilio echoes the
+ *   mark when that audio has played, so echoed marks are the truth of what the caller heard
+ *   (protocols §1.9, Algorithm B). A `clear` makes Twilio echo every pending mark at once:
+ *   those echoes are ignored (the mark table is emptied first).
  */
 import type WebSocket from "ws";
 import { PHONE_END_REASONS } from "../../../shared/calls.ts";
@@ -19,6 +20,12 @@ import { decodeTwilioFrame, encodeClear, encodeMark, encodeMedia, type TwilioSta
 import { SocketLink } from "./socket-link.ts";
 
 const BYTES_PER_MS = PCMU_SAMPLE_RATE / 1000;
+/**
+ * A mark at most this much audio apart: what the caller heard is known to within it (plus the
+ * echo's way back), inside the 50 ms a barge-in's truncation allows (playback.ts). Each mark is a
+ * message both ways; at one per 20 ms delta they were a third of a call's messages.
+ */
+export const MARK_EVERY_MS = 40;
 
 export interface TwilioTransportOptions {
   heartbeatMs?: number;
@@ -50,6 +57,10 @@ export class TwilioTransport implements Transport {
   /** Bytes sent per item (for the mark's cumulative ms). */
   private readonly sentBytes = new Map<string, number>();
   private markSeq = 0;
+  /** The item whose latest audio went without a mark yet. */
+  private unmarkedItem: string | null = null;
+  /** The last mark sent: its item and that item's bytes sent by then. */
+  private lastMark = { itemId: "", bytes: 0 };
   private generation = 0;
   private readonly maxEarlyAudioBytes: number;
   private readonly metrics: Pick<FrameMetrics, "uplink"> | undefined;
@@ -142,14 +153,34 @@ export class TwilioTransport implements Transport {
   sendAudio(itemId: string, audio: WireAudio): boolean {
     const streamSid = this.streamSid;
     if (!streamSid || audio.length === 0 || !this.link.canSend) return false;
+    // Another item's audio begins: the last one's unmarked end gets its mark first.
+    if (this.unmarkedItem !== null && this.unmarkedItem !== itemId) this.markEnd(this.unmarkedItem);
     const bytes = (this.sentBytes.get(itemId) ?? 0) + wireByteLength(audio);
     this.sentBytes.set(itemId, bytes);
+    this.link.send(encodeMedia(streamSid, audio));
+    const marked = this.lastMark.itemId === itemId ? this.lastMark.bytes : 0;
+    if (bytes - marked >= MARK_EVERY_MS * BYTES_PER_MS) this.mark(streamSid, itemId, bytes);
+    else this.unmarkedItem = itemId;
+    return true;
+  }
+
+  audioDone(itemId: string): void {
+    if (this.unmarkedItem === itemId) this.markEnd(itemId);
+  }
+
+  private markEnd(itemId: string): void {
+    const streamSid = this.streamSid;
+    if (streamSid && this.link.isOpen) this.mark(streamSid, itemId, this.sentBytes.get(itemId) ?? 0);
+    this.unmarkedItem = null;
+  }
+
+  private mark(streamSid: string, itemId: string, bytes: number): void {
     this.markSeq += 1;
     const name = `${this.generation}.${this.markSeq}`;
     this.marks.set(name, { itemId, endMs: bytes / BYTES_PER_MS });
-    this.link.send(encodeMedia(streamSid, audio));
     this.link.send(encodeMark(streamSid, name));
-    return true;
+    this.lastMark = { itemId, bytes };
+    this.unmarkedItem = null;
   }
 
   clearPlayback(flushed: () => void): void {
@@ -157,6 +188,7 @@ export class TwilioTransport implements Transport {
     if (this.streamSid) this.link.send(encodeClear(this.streamSid));
     this.generation += 1;
     this.marks.clear();
+    this.unmarkedItem = null;
     // The marks echoed before the clear are all there is to know: no flush report to wait for.
     flushed();
   }
