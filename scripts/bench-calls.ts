@@ -18,8 +18,8 @@
  *
  * Printed per N: time per media frame each way (in the server, and end to end through every
  * socket), frames lost (caller frames that never reached the provider, from the first one),
- * webhook-to-first-audio less the provider's own delay, truncation error (audio_end_ms minus
- * what the caller had heard of that item when the clear arrived), server CPU and memory per
+ * webhook-to-first-audio less the provider's own delay, truncation error (how far audio_end_ms is,
+ * either way, from what the caller had heard of that item when the clear arrived), server CPU and memory per
  * call, and the callers' own CPU.
  */
 import { cpus, loadavg } from "node:os";
@@ -200,7 +200,8 @@ async function run(system: System, calls: number): Promise<Row> {
   const errors: number[] = [];
   for (const [key, heard] of Object.entries(report.heard)) {
     const cut = fake.truncations[key];
-    if (cut !== undefined) errors.push(cut - heard);
+    // Off either way counts: too short, the model repeats what was heard; too long, it takes as heard what was not.
+    if (cut !== undefined) errors.push(Math.abs(cut - heard));
   }
   const connected = Math.max(1, streaming.connected);
   return {
@@ -300,7 +301,7 @@ console.log(
     "e2e: the same frame timed from the sending process to the receiving one through every socket (an upper bound on what the server adds).\n" +
     "frames lost: caller frames that never reached the provider, counting those sent before the provider session was ready.\n" +
     "webhook→audio: from the voice webhook request to the first assistant audio at the caller, less the fake provider's own delay (p50).\n" +
-    "trunc err: audio_end_ms of each truncation minus what the caller had heard of that item when the clear arrived.\n" +
+    "trunc err: how far audio_end_ms of each truncation is from what the caller had heard of that item when the clear arrived (either way).\n" +
     "CPU/call: server process CPU during the window / calls, % of one core; DB CPU/call: the PostgreSQL server's processes (--pg), likewise; RSS: the server process's resident memory at the end of the window;\n" +
     "mem/call: JS heap + buffers after a full GC, less the idle baseline (Switchboard only: it runs in this process).\n" +
     "loop delay: how late the server's event loop ran timers during the window, and its garbage-collection pauses (Switchboard in this process only).",
