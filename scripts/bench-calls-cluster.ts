@@ -16,6 +16,8 @@ import { cpuSecondsOf, freePort, rssMbOf } from "./bench-process.ts";
 
 export interface ClusterUnderTest {
   target: { origin: string; authToken: string; to: string };
+  /** The primary and its workers. */
+  pids(): number[];
   cpuSeconds(): number;
   rssMb(): number;
   /** Calls still open: records without an end (the workers' live calls are not visible from here). */
@@ -82,6 +84,7 @@ export async function startClusterServer(provider: { baseUrl: string; apiKey: st
   const tree = () => treeOf(server.pid!);
   return {
     target: { ...seeded.target, origin },
+    pids: tree,
     cpuSeconds: () => tree().reduce((sum, pid) => sum + (cpuSecondsOf(pid) || 0), 0),
     rssMb: () => tree().reduce((sum, pid) => sum + (rssMbOf(pid) || 0), 0),
     liveCalls: async () => (await db.select({ n: count() }).from(callsTable).where(isNull(callsTable.endTime)))[0]?.n ?? 0,

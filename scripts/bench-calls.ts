@@ -1,5 +1,5 @@
 /**
- * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N]`:
+ * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N] [--pin]`:
  * N simultaneous simulated phone calls, for each N, first through a bare pass-through relay
  * (bench-calls-relay.ts, the yardstick) and then through the real server, in one sitting,
  * with the ratio of the two printed.
@@ -28,7 +28,7 @@ import type { CallersMessage, CallersRequest, CallerTarget, ProviderMessage, Pro
 import { transcriptCost } from "./bench-calls-transcript.ts";
 import { startClusterServer } from "./bench-calls-cluster.ts";
 import { finalisedCalls, startPhoneBenchApp } from "./bench-phone-app.ts";
-import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable, rssMbOf, watchEventLoop } from "./bench-process.ts";
+import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable, pinTo, rssMbOf, watchEventLoop } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
@@ -49,6 +49,15 @@ const maxCalls = option("--max-calls");
 /** `--pg`: the server under test on a PostgreSQL server instead of the embedded database. */
 const workers = option("--workers") ? Math.max(1, Number(option("--workers")) || 1) : undefined;
 const postgresUrl = args.includes("--pg") || workers ? (process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres") : undefined;
+/**
+ * `--pin`: the server under test gets cores of its own (1, or 1..N with `--workers N`) and
+ * everything else — this process when it is not the server, the callers, the fake provider — core
+ * 0, so neither side's CPU time or latency is the other's contention (PostgreSQL is not pinned).
+ */
+const pin = args.includes("--pin");
+const LOAD_CORE = "0";
+const SERVER_CORES = workers && workers > 1 ? `1-${workers}` : "1";
+if (pin && cpus().length < 1 + (workers ?? 1)) throw new Error(`--pin needs ${1 + (workers ?? 1)} cores, this machine has ${cpus().length}`);
 const systems = (["relay", "switchboard"] as const).filter((s) => !only || only === s);
 type System = (typeof systems)[number];
 
@@ -89,6 +98,7 @@ async function startRelay(provider: { baseUrl: string; apiKey: string }): Promis
   const { origin } = await nextMessage<RelayMessage, "listening">(relay, "listening");
   return {
     target: { origin, authToken: "relay", to: "+15550100" },
+    pids: () => [relay.pid!],
     cpuSeconds: () => cpuSecondsOf(relay.pid),
     rssMb: () => rssMbOf(relay.pid),
     heldBytes: () => Number.NaN,
@@ -103,6 +113,8 @@ async function startRelay(provider: { baseUrl: string; apiKey: string }): Promis
 
 interface ServerUnderTest {
   target: CallerTarget;
+  /** The processes serving the calls (for --pin). */
+  pids(): number[];
   cpuSeconds(): number;
   rssMb(): number;
   /** JS heap + buffers after a full GC (in-process only). */
@@ -119,6 +131,7 @@ async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, m
   const { app, database } = bench;
   return {
     target: bench.target,
+    pids: () => [process.pid],
     cpuSeconds: () => {
       const used = process.cpuUsage();
       return (used.user + used.system) / 1e6;
@@ -157,9 +170,15 @@ async function run(system: System, calls: number): Promise<Row> {
         ? await startCluster({ baseUrl, apiKey }, workers)
         : await startSwitchboard({ baseUrl, apiKey }, metrics);
 
+  if (pin) {
+    if (!bench.pids().includes(process.pid)) pinTo(process.pid, LOAD_CORE);
+    for (const pid of bench.pids()) pinTo(pid, SERVER_CORES);
+    pinTo(provider.pid, LOAD_CORE);
+  }
   await collectGarbage();
   const baseline = bench.heldBytes();
   const callers = child("bench-calls-callers.ts");
+  if (pin) pinTo(callers.pid, LOAD_CORE);
   send(callers, { type: "start", target: bench.target, calls, seconds } satisfies CallersRequest);
   const streaming = await nextMessage<CallersMessage, "streaming">(callers, "streaming", 300_000);
   const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed", 900_000);

@@ -3,7 +3,7 @@
  * forking a child that runs TypeScript, reading a process's CPU time, a free port, settling
  * the heap, and the one way results are printed (a Markdown table, right-aligned).
  */
-import { fork, type ChildProcess } from "node:child_process";
+import { fork, spawnSync, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
@@ -11,6 +11,15 @@ import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 /** A child running `scripts/<script>` under tsx, with an IPC channel. */
 export function child(script: string): ChildProcess {
   return fork(join(import.meta.dirname, script), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+}
+
+/**
+ * Runs a process and all its threads on the given cores (Linux `taskset`; threads and children
+ * it makes later inherit them). False when that could not be done.
+ */
+export function pinTo(pid: number | undefined, cores: string): boolean {
+  if (pid === undefined) return false;
+  return spawnSync("taskset", ["-a", "-p", "-c", cores, String(pid)], { stdio: "ignore" }).status === 0;
 }
 
 const CLOCK_TICKS_PER_S = 100;

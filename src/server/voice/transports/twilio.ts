@@ -25,7 +25,7 @@ const BYTES_PER_MS = PCMU_SAMPLE_RATE / 1000;
  * echo's way back), inside the 50 ms a barge-in's truncation allows (playback.ts). Each mark is a
  * message both ways; at one per 20 ms delta they were a third of a call's messages.
  */
-export const MARK_EVERY_MS = 40;
+const MARK_EVERY_MS = 40;
 
 export interface TwilioTransportOptions {
   heartbeatMs?: number;
