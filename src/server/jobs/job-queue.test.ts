@@ -139,6 +139,46 @@ describe("the job queue", () => {
   });
 });
 
+describe("polling", () => {
+  it("an idle queue is polled by one worker, however many it has; jobs it did not send are worked at full concurrency", async () => {
+    const db = await database();
+    let fetches = 0;
+    const counting = {
+      sql: (text: string, values?: unknown[]) => {
+        if (/SKIP LOCKED/i.test(text) && values?.[0] === "many.test") fetches += 1;
+        return db.sql(text, values);
+      },
+    } as Pick<Database, "sql">;
+    const queue = createJobQueue({ database: counting, pollIntervalMs: 500, logger: silent });
+    queues.push(queue);
+    let running = 0;
+    let most = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    queue.register(
+      "many.test",
+      async () => {
+        running += 1;
+        most = Math.max(most, running);
+        await held;
+        running -= 1;
+      },
+      { concurrency: 4 },
+    );
+    await queue.start();
+    fetches = 0;
+    await new Promise((r) => setTimeout(r, 2600));
+    // One worker every 500 ms (four would make about twenty).
+    expect(fetches).toBeLessThanOrEqual(7);
+    // Sent by another instance: no worker here is told, the polling one finds the first job.
+    const other = queueOn(db);
+    await other.start();
+    for (let n = 0; n < 6; n++) await other.send("many.test", { n });
+    await expect.poll(() => most, { timeout: 5000, interval: 50 }).toBe(4);
+    release();
+  });
+});
+
 describe("unfinished jobs", () => {
   it("lists the data of jobs waiting, due for a retry or running, and not of finished ones", async () => {
     const db = await database();
