@@ -62,6 +62,8 @@ test("an owner invites a supervisor, who joins through the link, watches the tea
     await expect(other).toHaveURL(/\/signup\?next=/);
     await signUpThroughForm(other, invitee);
     await expect(other).toHaveURL(/\/login\?next=/);
+    // The address changes before the sign-up form is gone: wait for the log-in form itself.
+    await expect(other.getByRole("button", { name: "Log In" })).toBeVisible();
     await other.getByLabel("Email").fill(invitee);
     await other.getByLabel("Password").fill("correct-horse-battery");
     await other.getByRole("button", { name: "Log In" }).click();
