@@ -38,10 +38,13 @@ export interface CallAudioParts {
 
 export class CallAudio {
   readonly format: CallAudioFormat;
+  /** µ-law 8 kHz, passed on as base64 text; otherwise a browser's PCM16 bytes. */
+  private readonly phone: boolean;
   private readonly early: EarlyAudio;
 
   constructor(private readonly parts: CallAudioParts) {
     this.format = parts.transport.audioFormat;
+    this.phone = this.format === "audio/pcmu";
     const bytesPerSample = this.format === "audio/pcm" ? 2 : 1;
     this.early = new EarlyAudio(EARLY_AUDIO_SECONDS * sampleRateOf(this.format) * bytesPerSample);
   }
@@ -49,11 +52,12 @@ export class CallAudio {
   /** Audio from the caller, in the transport's format. */
   fromCaller(chunk: WireAudio): void {
     const { recorder, supervision } = this.parts;
-    const phone = this.format === "audio/pcmu";
     // PCM16 frames must hold whole samples, or every later sample is misread.
-    const audio = typeof chunk !== "string" && !phone && chunk.length % 2 === 1 ? chunk.subarray(0, chunk.length - 1) : chunk;
-    recorder.addCaller(phone && typeof audio === "string" ? audio : decodeToPcm16(this.format, audio), this.parts.elapsed());
-    if (supervision.hearsAudio) supervision.callerAudio(decodeToPcm16(this.format, audio));
+    const audio = typeof chunk !== "string" && !this.phone && chunk.length % 2 === 1 ? chunk.subarray(0, chunk.length - 1) : chunk;
+    // Phone audio is recorded as the text it came in; a browser's is decoded once, for both taps.
+    const recorded = this.phone && typeof audio === "string" ? audio : decodeToPcm16(this.format, audio);
+    recorder.addCaller(recorded, this.parts.elapsed());
+    if (supervision.hearsAudio) supervision.callerAudio(typeof recorded === "string" ? decodeToPcm16(this.format, audio) : recorded);
     if (this.parts.providerTakesAudio()) this.parts.provider().appendAudio(audio);
     else this.early.push(audio);
   }
@@ -66,13 +70,13 @@ export class CallAudio {
   /** A base64 audio delta of the assistant's item `itemId`, already accepted for playback. */
   fromAssistant(itemId: string, base64: string): void {
     const { transport, playback, recorder, supervision } = this.parts;
-    const phone = this.format === "audio/pcmu";
-    const audio = phone ? base64 : Buffer.from(base64, "base64");
+    const audio = this.phone ? base64 : Buffer.from(base64, "base64");
     const sent = transport.sendAudio(itemId, audio);
     playback.sent(itemId, sent ? durationMsOf(this.format, wireByteLength(audio)) : 0);
     if (!sent) return;
-    recorder.addAssistant(phone ? base64 : decodeToPcm16(this.format, audio), this.parts.elapsed(), itemId);
-    if (supervision.hearsAudio) supervision.assistantAudio(decodeToPcm16(this.format, audio));
+    const recorded = this.phone ? base64 : decodeToPcm16(this.format, audio);
+    recorder.addAssistant(recorded, this.parts.elapsed(), itemId);
+    if (supervision.hearsAudio) supervision.assistantAudio(typeof recorded === "string" ? decodeToPcm16(this.format, audio) : recorded);
   }
 
   /** No more audio will come for the assistant's item `itemId`. */

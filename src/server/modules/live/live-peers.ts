@@ -16,7 +16,7 @@ import type { LiveCalls } from "../calls/live-calls.ts";
 export const BOARD_CHANNEL = "switchboard_live_board";
 export const REFRESH_MS = 5000;
 /** How long an instance gathers its calls' changes before publishing them in one message. */
-export const CHANGES_EVERY_MS = 250;
+const CHANGES_EVERY_MS = 250;
 
 interface Carried {
   org: string;

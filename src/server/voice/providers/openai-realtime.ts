@@ -102,7 +102,7 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
   constructor(private readonly options: OpenAIRealtimeOptions) {}
 
   get isOpen(): boolean {
-    return this.ws?.readyState === WebSocket.OPEN;
+    return this.openSocket() !== null;
   }
 
   connect(handlers: RealtimeProviderHandlers): void {
@@ -171,8 +171,8 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     const every = this.options.pingIntervalMs ?? 30_000;
     if (every <= 0) return;
     this.pingTimer = setInterval(() => {
-      const ws = this.ws;
-      if (!ws || ws.readyState !== WebSocket.OPEN) return;
+      const ws = this.openSocket();
+      if (!ws) return;
       if (this.awaitingPong) {
         ws.terminate();
         return;
@@ -191,9 +191,14 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     this.handlers?.close(code, reason);
   }
 
+  /** The socket, when it is open to send on. */
+  private openSocket(): WebSocket | null {
+    return this.ws?.readyState === WebSocket.OPEN ? this.ws : null;
+  }
+
   private send(event: Record<string, unknown> & { type: string }): boolean {
-    const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    const ws = this.openSocket();
+    if (!ws) return false;
     this.eventCounter += 1;
     const eventId = `evt_sb_${this.eventCounter}`;
     this.recent.set(eventId, event.type);
@@ -222,8 +227,8 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
       if (this.droppedAudioFrames === 1) this.options.logger?.warn?.({ bufferedAmount: this.bufferedAmount }, "provider socket backed up: dropping caller audio");
       return false;
     }
-    const ws = this.ws;
-    if (!ws || ws.readyState !== WebSocket.OPEN) return false;
+    const ws = this.openSocket();
+    if (!ws) return false;
     // 50 a second per call: written by hand, without an event_id (an append is never named by
     // an error we could attribute); JSON.stringify quotes the base64 in case it is not.
     ws.send(`{"type":"input_audio_buffer.append","audio":${JSON.stringify(wireBase64(audio))}}`);
