@@ -102,7 +102,6 @@ async function startRelay(provider: { baseUrl: string; apiKey: string }): Promis
     cpuSeconds: () => cpuSecondsOf(relay.pid),
     rssMb: () => rssMbOf(relay.pid),
     heldBytes: () => Number.NaN,
-    inProcess: false,
     liveCalls: () => 0,
     finalised: async () => Number.NaN,
     close: async () => {
@@ -119,8 +118,6 @@ interface ServerUnderTest {
   rssMb(): number;
   /** JS heap + buffers after a full GC (in-process only). */
   heldBytes(): number;
-  /** Runs in this process (its event loop can be watched). */
-  inProcess: boolean;
   liveCalls(): number | Promise<number>;
   finalised(): Promise<number>;
   close(): Promise<void>;
@@ -137,7 +134,6 @@ async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, m
       return (used.user + used.system) / 1e6;
     },
     rssMb: () => process.memoryUsage().rss / MB,
-    inProcess: true,
     heldBytes: () => {
       const m = process.memoryUsage();
       return m.heapUsed + m.external;
@@ -151,7 +147,7 @@ async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, m
 /** `npm start` with WORKERS in a child process: the tree's CPU and memory (per-frame server timings are not available). */
 async function startCluster(provider: { baseUrl: string; apiKey: string }, n: number): Promise<ServerUnderTest> {
   const cluster = await startClusterServer(provider, { workers: n, maxCalls, postgresUrl: postgresUrl! });
-  return { ...cluster, heldBytes: () => Number.NaN, inProcess: false };
+  return { ...cluster, heldBytes: () => Number.NaN };
 }
 
 async function run(system: System, calls: number): Promise<Row> {
@@ -170,8 +166,10 @@ async function run(system: System, calls: number): Promise<Row> {
         ? await startCluster({ baseUrl, apiKey }, workers)
         : await startSwitchboard({ baseUrl, apiKey }, metrics);
 
+  // The server under test runs in this process (its event loop can be watched) or in others.
+  const inProcess = bench.pids().includes(process.pid);
   if (pin) {
-    if (!bench.pids().includes(process.pid)) pinTo(process.pid, LOAD_CORE);
+    if (!inProcess) pinTo(process.pid, LOAD_CORE);
     for (const pid of bench.pids()) pinTo(pid, SERVER_CORES);
     pinTo(provider.pid, LOAD_CORE);
   }
@@ -189,7 +187,7 @@ async function run(system: System, calls: number): Promise<Row> {
   const wallStart = performance.now();
   measuring = true;
   // The server's own event loop: only when it runs in this process.
-  const loopWatch = bench.inProcess ? watchEventLoop() : null;
+  const loopWatch = inProcess ? watchEventLoop() : null;
   const from = String(process.hrtime.bigint());
   await streamed;
   measuring = false;
