@@ -1,6 +1,6 @@
 /**
  * `npm run bench:calls -- --workers N`: Switchboard as `npm start` runs it with a PostgreSQL
- * server — the real entry point (src/server/main.ts) in a child process, a primary and N worker
+ * server — the built server (dist/server/main.js, built first) in a child process, a primary and N worker
  * processes on one port (node:cluster) — on a database seeded by the in-process bench app,
  * which is stopped before the calls. CPU and memory are those of the whole process tree.
  */
@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { count, isNull } from "drizzle-orm";
 import { calls as callsTable } from "../src/server/db/schema.ts";
+import { BUILT_SERVER, buildServer } from "./build-server.ts";
 import { BENCH_APP_SECRET, finalisedCalls, startPhoneBenchApp } from "./bench-phone-app.ts";
 import { cpuSecondsOf, freePort, rssMbOf } from "./bench-process.ts";
 
@@ -53,7 +54,8 @@ export async function startClusterServer(provider: { baseUrl: string; apiKey: st
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-cluster-"));
-  const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--import", "tsx", join(import.meta.dirname, "../src/server/main.ts")], {
+  await buildServer();
+  const server = spawn(process.execPath, [...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), "--enable-source-maps", BUILT_SERVER], {
     env: {
       ...process.env,
       NODE_ENV: "production",

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
 import type { TestProject } from "vitest/node";
+import { buildServer } from "../scripts/build-server.ts";
 import { openDatabase, type Database } from "../src/server/db/client.ts";
 import { createJobQueue } from "../src/server/jobs/job-queue.ts";
 
@@ -13,8 +14,12 @@ declare module "vitest" {
   }
 }
 
-/** Migrates once per run; each test file then starts from a clone of that database. */
+/**
+ * Builds the server once (tests of real server processes run dist/server/main.js, as `npm run
+ * serve` does) and migrates once per run; each test file then starts from a clone of that database.
+ */
 export default async function setup(project: TestProject) {
+  await buildServer();
   if (process.env.TEST_DB === "pg") {
     const adminUrl = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
     const name = `switchboard_tpl_${randomBytes(4).toString("hex")}`;

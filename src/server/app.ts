@@ -62,6 +62,7 @@ import { telephonyRoutes } from "./telephony/telephony.routes.ts";
 import { busyMessageRoutes } from "./telephony/busy-message.routes.ts";
 import { createUrlSigner, type UrlSigner } from "./storage/signed-url.ts";
 import type { Storage } from "./storage/storage.ts";
+import { ROOT_DIR } from "./paths.ts";
 
 export type { AppConfig, ModuleContext } from "./context.ts";
 
@@ -288,4 +289,4 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   return app;
 }
 
-export const defaultWebRoot = join(import.meta.dirname, "../../dist/web");
+export const defaultWebRoot = join(ROOT_DIR, "dist/web");

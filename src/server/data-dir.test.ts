@@ -3,6 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { BUILT_SERVER } from "../../scripts/build-server.ts";
 import { secureDataDir } from "./data-dir.ts";
 
 /** Nothing in DATA_DIR is readable by other local users. */
@@ -38,8 +39,7 @@ describe("DATA_DIR permissions", () => {
     const dir = mkdtempSync(join(tmpdir(), "switchboard-start-"));
     chmodSync(dir, 0o755);
     writeFileSync(join(dir, "left-over.log"), "x", { mode: 0o644 });
-    const tsx = join(import.meta.dirname, "../../node_modules/.bin/tsx");
-    server = spawn(tsx, [join(import.meta.dirname, "main.ts")], {
+    server = spawn(process.execPath, [BUILT_SERVER], {
       env: { ...process.env, NODE_ENV: "development", DATA_DIR: dir, PORT: "0", LOG_LEVEL: "info", DATABASE_URL: "", APP_SECRET: "" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,13 +1,15 @@
 /**
- * A real Switchboard server process (`tsx src/server/main.ts`), as an operator runs it: its own
- * DATA_DIR, configured only through the environment, listening on a free loopback port. For
- * tests of several instances sharing one PostgreSQL.
+ * A real Switchboard server process as `npm run serve` runs it (the built dist/server/main.js,
+ * which the tests' global setup builds): its own DATA_DIR, configured only through the
+ * environment, listening on a free loopback port. For tests of several instances sharing one
+ * PostgreSQL.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { BUILT_SERVER } from "../../scripts/build-server.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 
@@ -23,9 +25,8 @@ export interface ServerProcess {
 }
 
 export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  // `tsx src/server/main.ts` as one process (tsx's loader in node itself): the tsx launcher would
-  // run the server as its child, and a SIGKILL of the launcher would leave the server running.
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", "src/server/main.ts"], {
+  // Node itself, not npm: a SIGKILL of npm would leave the server it started running.
+  const child: ChildProcess = spawn(process.execPath, ["--enable-source-maps", BUILT_SERVER], {
     cwd: root,
     env: {
       PATH: process.env.PATH,

@@ -7,6 +7,7 @@ import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import pg from "pg";
+import { ROOT_DIR } from "../paths.ts";
 import * as schema from "./schema.ts";
 import { localBus, pgBus, type Bus } from "./bus.ts";
 
@@ -29,7 +30,7 @@ export interface Database {
   pglite?: PGlite;
 }
 
-const migrationsFolder = join(import.meta.dirname, "../../../drizzle");
+const migrationsFolder = join(ROOT_DIR, "drizzle");
 
 export type DatabaseSource =
   | { kind: "postgres"; url: string }

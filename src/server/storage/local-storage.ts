@@ -4,7 +4,7 @@ import { mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from "node
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { fileURLToPath } from "node:url";
+import { ROOT_DIR } from "../paths.ts";
 import { contentTypeForKey, isValidContentType, isValidKey } from "./keys.ts";
 import { StorageError, type AppendWriter, type ByteRange, type ObjectInfo, type PutOptions, type Storage } from "./storage.ts";
 
@@ -21,8 +21,8 @@ export interface LocalStorageOptions {
   readOnlyMounts?: readonly ReadOnlyMount[];
 }
 
-/** The committed `assets/media` folder, resolved from this file so it works from any cwd. */
-export const SHIPPED_MEDIA_DIR = fileURLToPath(new URL("../../../assets/media", import.meta.url));
+/** The committed `assets/media` folder, from the repository's root so it works from any cwd. */
+export const SHIPPED_MEDIA_DIR = path.join(ROOT_DIR, "assets/media");
 
 export function objectsRoot(dataDir: string): string {
   return path.join(dataDir, "objects");

@@ -1,0 +1,28 @@
+/**
+ * `npm run build:server`: the server as one ES module, dist/server/main.js (with its source
+ * map), which `npm run serve` runs with plain Node — no TypeScript loader in the running process
+ * (docs/decisions/048-the-server-runs-built.md). Packages stay imports from node_modules.
+ */
+import { pathToFileURL } from "node:url";
+import { join } from "node:path";
+import { build } from "esbuild";
+
+const root = join(import.meta.dirname, "..");
+/** The built server; src/server/paths.ts relies on it being two folders below the root. */
+export const BUILT_SERVER = join(root, "dist/server/main.js");
+
+export async function buildServer(): Promise<void> {
+  await build({
+    entryPoints: [join(root, "src/server/main.ts")],
+    outfile: BUILT_SERVER,
+    bundle: true,
+    packages: "external",
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    sourcemap: true,
+    logLevel: "warning",
+  });
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) await buildServer();
