@@ -42,4 +42,19 @@ describe("CallRecorder.take", () => {
     rec.addAssistant(new Int16Array(10).fill(2), 0, "b");
     expect([...new Int16Array(rec.toWav().buffer.slice(WAV_HEADER_BYTES))].filter((_, i) => i % 2 === 1)).toEqual(Array.from({ length: 10 }, () => 2));
   });
+
+  it("keeps a reply sent far ahead of its playing, and silence where a cut reply is followed by a later one", () => {
+    const rec = new CallRecorder(1000);
+    // A 20 s reply arrives at once (more than the channel's first buffer), the caller barges in 1.5 s into it.
+    rec.addAssistant(new Int16Array(20_000).fill(3), 0, "long");
+    rec.cutAssistantItem("long", 1_500);
+    expect(rec.take(1_000)?.length).toBe(1_000 * 4);
+    // The next reply is sent at 4 s: between the two, the channel is silent.
+    rec.addAssistant(new Int16Array(500).fill(5), 4_000, "next");
+    const right = [...new Int16Array(rec.toWav().buffer.slice(WAV_HEADER_BYTES))].filter((_, i) => i % 2 === 1);
+    expect(right.length).toBe(3_500);
+    expect(right.slice(0, 500).every((v) => v === 3)).toBe(true);
+    expect(right.slice(500, 3_000).every((v) => v === 0)).toBe(true);
+    expect(right.slice(3_000).every((v) => v === 5)).toBe(true);
+  });
 });

@@ -12,16 +12,18 @@
  *   barge-in (`cutAssistantItem`, at the milliseconds the transport reports played) and at
  *   hang-up (`trimAssistant`, audio still queued when the call ended).
  *
- * Memory stays flat whatever the length of the call: `take(upTo)` hands over the finished
- * part of the timeline as interleaved stereo PCM (the WAV's data) and forgets it; the session
- * streams that to storage (recording-stream.ts) and keeps only the last seconds, which a
- * barge-in may still cut. Cuts and late audio before the handed-over point are clamped to it.
+ * Memory stays flat whatever the length of the call: each channel's samples from the last
+ * handed-over point on are in one preallocated buffer (grown only when an assistant reply
+ * arrives far ahead of its playing). `take(upTo)` hands over the finished part of the timeline
+ * as interleaved stereo PCM (the WAV's data) and moves the rest to the buffer's start; the
+ * session streams that to storage (recording-stream.ts) and keeps only the last seconds, which a
+ * barge-in may still cut. A cut moves the channel's end (and silences what was after it); cuts
+ * and late audio before the handed-over point are clamped to it.
  *
- * A phone call's audio is kept as the base64 µ-law text it travelled in and decoded only when
- * its part of the timeline is written out (`take`), straight into the WAV: no sample array per
- * 20 ms frame. A cut or a hand-over moves a segment's offset and length, never its data.
+ * A phone call's audio comes as base64 µ-law text: it is decoded straight into the buffer
+ * through one reused scratch buffer, with no array per 20 ms frame.
  */
-import { WAV_HEADER_BYTES, silentStereoWav, wireByteLength, writeWavChannel, writeWavChannelMulaw } from "./audio.ts";
+import { WAV_HEADER_BYTES, decodeMulawBase64Into, silentStereoWav, wireByteLength, writeWavChannel } from "./audio.ts";
 
 /** PCM16 samples, or base64 µ-law text (one sample per byte) as a phone call carries it. */
 export type RecordedAudio = Int16Array | string;
@@ -29,96 +31,141 @@ export type RecordedAudio = Int16Array | string;
 const CALLER_JITTER_MS = 250;
 /** Beyond this a WAV's 32-bit sizes would overflow at 24 kHz stereo; far beyond any real call. */
 const MAX_RECORDING_MS = 6 * 60 * 60_000;
+/** Each channel's buffer at first: the seconds a call holds between hand-overs, with room to spare. */
+const INITIAL_SECONDS = 5;
 
-interface Segment {
+/** `length` samples of one provider item (or supervisor turn) placed back to back from `start`. */
+interface Run {
+  tag: string;
   start: number;
-  /** The segment is `length` samples of `audio` from sample `offset`. */
-  audio: RecordedAudio;
-  offset: number;
   length: number;
-  tag: string | undefined;
 }
 
 const sampleCount = (audio: RecordedAudio) => (typeof audio === "string" ? wireByteLength(audio) : audio.length);
 
 class Track {
-  readonly segments: Segment[] = [];
+  /** Sample `p` of the timeline is `samples[p - floor]`; everything from `end` on is silence. */
+  private samples: Int16Array;
+  /** Samples before this were handed over (take) and are gone. */
+  floor = 0;
+  /** Where the audio held ends. */
+  end = 0;
+  /** Where the next audio goes at the earliest. */
   cursor = 0;
+  /** The tagged runs not yet wholly handed over, in timeline order (a few per item, not one per frame). */
+  private readonly runs: Run[] = [];
+  /** Samples of each tagged item handed over already, so a later cut still counts from its start. */
+  private readonly takenOfTag = new Map<string, number>();
+
+  constructor(capacity: number) {
+    this.samples = new Int16Array(capacity);
+  }
 
   place(audio: RecordedAudio, length: number, start: number, tag?: string): void {
-    let offset = 0;
+    let skip = 0;
     if (start < this.floor) {
       // Arrived after its place on the timeline was written out: keep only the rest.
-      offset = Math.min(length, this.floor - start);
-      length -= offset;
+      skip = Math.min(length, this.floor - start);
+      length -= skip;
       start = this.floor;
       if (length === 0) return;
     }
-    this.segments.push({ start, audio, offset, length, tag });
+    const at = start - this.floor;
+    if (at + length > this.samples.length) this.grow(at + length);
+    if (typeof audio === "string") decodeMulawBase64Into(this.samples, at, audio, skip, skip + length);
+    else this.samples.set(audio.subarray(skip, skip + length), at);
+    if (tag !== undefined) {
+      const last = this.runs[this.runs.length - 1];
+      if (last && last.tag === tag && last.start + last.length === start) last.length += length;
+      else this.runs.push({ tag, start, length });
+    }
+    this.end = Math.max(this.end, start + length);
     this.cursor = start + length;
+  }
+
+  private grow(needed: number): void {
+    const bigger = new Int16Array(Math.max(needed, this.samples.length * 2));
+    bigger.set(this.samples.subarray(0, this.end - this.floor));
+    this.samples = bigger;
   }
 
   /** Drop every sample at or after `position` (never before what was handed over). */
   cutAt(position: number): void {
     const at = Math.max(this.floor, Math.floor(position));
-    while (this.segments.length > 0) {
-      const last = this.segments[this.segments.length - 1]!;
-      if (last.start >= at) {
-        this.segments.pop();
-        continue;
+    if (at < this.end) {
+      this.samples.fill(0, at - this.floor, this.end - this.floor);
+      this.end = at;
+    }
+    while (this.runs.length > 0) {
+      const last = this.runs[this.runs.length - 1]!;
+      if (last.start >= at) this.runs.pop();
+      else {
+        last.length = Math.min(last.length, at - last.start);
+        break;
       }
-      if (last.start + last.length > at) last.length = at - last.start;
-      break;
     }
     this.cursor = Math.min(this.cursor, at);
   }
 
-  get end(): number {
-    const last = this.segments[this.segments.length - 1];
-    return last ? last.start + last.length : this.floor;
+  /** Where the first `keep` samples of item `tag` end on the timeline, or null when it has fewer. */
+  positionInItem(tag: string, keep: number): number | null {
+    keep -= this.takenOfTag.get(tag) ?? 0;
+    if (keep < 0) return this.floor;
+    for (const run of this.runs) {
+      if (run.tag !== tag) continue;
+      if (keep <= run.length) return run.start + keep;
+      keep -= run.length;
+    }
+    return null;
   }
 
-  /** Samples before this were handed over (take) and are gone. */
-  floor = 0;
-  /** Samples of each tagged item handed over already, so a later cut still counts from its start. */
-  readonly takenOfTag = new Map<string, number>();
+  /** Writes samples `from`..`to` of the timeline (from = floor) into channel `channel` of `wav`. */
+  render(wav: Buffer, channel: 0 | 1, to: number): void {
+    writeWavChannel(wav, channel, 0, this.samples.subarray(0, Math.max(0, Math.min(this.end, to) - this.floor)));
+  }
 
   /** Forget every sample before `position` (they were written out). */
   dropBefore(position: number): void {
-    this.floor = Math.max(this.floor, position);
+    if (position <= this.floor) return;
+    const shift = position - this.floor;
+    const held = this.end - this.floor;
+    if (shift < held) this.samples.copyWithin(0, shift, held);
+    this.samples.fill(0, Math.max(0, held - shift), held);
     let drop = 0;
-    for (const segment of this.segments) {
-      if (segment.start >= position) break;
-      const taken = Math.min(segment.length, position - segment.start);
-      if (segment.tag !== undefined) this.takenOfTag.set(segment.tag, (this.takenOfTag.get(segment.tag) ?? 0) + taken);
-      if (taken === segment.length) {
-        drop += 1;
-      } else {
-        segment.offset += taken;
-        segment.length -= taken;
-        segment.start += taken;
+    for (const run of this.runs) {
+      if (run.start >= position) break;
+      const taken = Math.min(run.length, position - run.start);
+      this.takenOfTag.set(run.tag, (this.takenOfTag.get(run.tag) ?? 0) + taken);
+      if (taken < run.length) {
+        run.start += taken;
+        run.length -= taken;
         break;
       }
+      drop += 1;
     }
-    this.segments.splice(0, drop);
-    this.cursor = Math.max(this.cursor, this.floor);
+    this.runs.splice(0, drop);
+    this.floor = position;
+    this.end = Math.max(this.end, position);
+    this.cursor = Math.max(this.cursor, position);
   }
 }
 
 export class CallRecorder {
-  private readonly caller = new Track();
-  private readonly assistant = new Track();
+  private readonly caller: Track;
+  private readonly assistant: Track;
   private readonly maxSamples: number;
 
   constructor(readonly sampleRate: number) {
     this.maxSamples = Math.round((MAX_RECORDING_MS * sampleRate) / 1000);
+    this.caller = new Track(INITIAL_SECONDS * sampleRate);
+    this.assistant = new Track(INITIAL_SECONDS * sampleRate);
   }
 
   private toSamples(ms: number): number {
     return Math.max(0, Math.round((ms * this.sampleRate) / 1000));
   }
 
-  /** Caller audio that arrived `receivedAtMs` after the call started (kept as given: never changed afterwards). */
+  /** Caller audio that arrived `receivedAtMs` after the call started. */
   addCaller(audio: RecordedAudio, receivedAtMs: number): void {
     const length = sampleCount(audio);
     if (length === 0) return;
@@ -143,20 +190,9 @@ export class CallRecorder {
    * assistant channel holds after that point was flushed unplayed (including later items).
    */
   cutAssistantItem(itemId: string, playedMs: number): void {
-    let keep = this.toSamples(playedMs) - (this.assistant.takenOfTag.get(itemId) ?? 0);
-    if (keep < 0) {
-      this.assistant.cutAt(this.assistant.floor);
-      return;
-    }
-    for (const segment of this.assistant.segments) {
-      if (segment.tag !== itemId) continue;
-      if (keep <= segment.length) {
-        this.assistant.cutAt(segment.start + keep);
-        return;
-      }
-      keep -= segment.length;
-    }
-    // The item played in full (or never reached the recorder): nothing to cut.
+    const at = this.assistant.positionInItem(itemId, this.toSamples(playedMs));
+    // null: the item played in full (or never reached the recorder), nothing to cut.
+    if (at !== null) this.assistant.cutAt(at);
   }
 
   /** Hang-up: assistant audio scheduled after `endMs` was still queued and never heard. */
@@ -195,28 +231,22 @@ export class CallRecorder {
     const from = this.caller.floor;
     const to = Math.min(Math.floor(upTo), this.maxSamples);
     if (to <= from) return null;
-    const slice = this.render(from, to).subarray(WAV_HEADER_BYTES);
+    const slice = this.render(to).subarray(WAV_HEADER_BYTES);
     this.caller.dropBefore(to);
     this.assistant.dropBefore(to);
     return slice;
   }
 
-  /** A WAV of the timeline from `from` to `to` (writeWavChannel counts frames after the header). */
-  private render(from: number, to: number): Buffer {
-    const wav = silentStereoWav(to - from, this.sampleRate);
-    for (const [track, channel] of [[this.caller, 0], [this.assistant, 1]] as const) {
-      for (const segment of track.segments) {
-        if (segment.start >= to) break;
-        const end = segment.offset + Math.min(segment.length, to - segment.start);
-        if (typeof segment.audio === "string") writeWavChannelMulaw(wav, channel, segment.start - from, segment.audio, segment.offset, end);
-        else writeWavChannel(wav, channel, segment.start - from, segment.audio.subarray(segment.offset, end));
-      }
-    }
+  /** A WAV of the timeline from the handed-over point to `to`. */
+  private render(to: number): Buffer {
+    const wav = silentStereoWav(to - this.caller.floor, this.sampleRate);
+    this.caller.render(wav, 0, to);
+    this.assistant.render(wav, 1, to);
     return wav;
   }
 
   /** What has not been taken yet, as a whole WAV, leaving the recorder as it is (tests). */
   toWav(): Buffer {
-    return this.render(this.taken, Math.max(this.taken, this.frames));
+    return this.render(Math.max(this.taken, this.frames));
   }
 }
