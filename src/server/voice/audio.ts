@@ -175,32 +175,24 @@ export function stereoWavHeader(frames: number, sampleRate: number): Buffer {
   return header;
 }
 
-/** Writes `samples` into one channel (0 left, 1 right) of a stereo WAV from frame `startFrame`; what does not fit is dropped. */
-export function writeWavChannel(wav: Buffer, channel: 0 | 1, startFrame: number, samples: Int16Array): void {
+/**
+ * Writes `samples` into one channel (0 left, 1 right) of a stereo WAV from frame `startFrame`;
+ * what does not fit is dropped. A Uint8Array holds µ-law codes, decoded on the way.
+ */
+export function writeWavChannel(wav: Buffer, channel: 0 | 1, startFrame: number, samples: Int16Array | Uint8Array): void {
   const frames = (wav.length - WAV_HEADER_BYTES) >> 2;
   const count = Math.max(0, Math.min(samples.length, frames - startFrame));
+  const mulaw = samples instanceof Uint8Array ? samples : null;
   if (LITTLE_ENDIAN && (wav.byteOffset + WAV_HEADER_BYTES) % 2 === 0) {
     const data = new Int16Array(wav.buffer, wav.byteOffset + WAV_HEADER_BYTES, frames * 2);
     const base = startFrame * 2 + channel;
-    for (let i = 0; i < count; i += 1) data[base + i * 2] = samples[i]!;
+    if (mulaw) for (let i = 0; i < count; i += 1) data[base + i * 2] = MULAW_DECODE[mulaw[i]!]!;
+    else for (let i = 0; i < count; i += 1) data[base + i * 2] = samples[i]!;
     return;
   }
-  for (let i = 0; i < count; i += 1) wav.writeInt16LE(samples[i]!, WAV_HEADER_BYTES + (startFrame + i) * 4 + channel * 2);
-}
-
-/** Decoded base64 of the frame being written (grown as needed): no buffer allocated per 20 ms frame. */
-let mulawScratch = Buffer.allocUnsafeSlow(4096);
-
-/**
- * Samples `from`..`to` of base64 µ-law text, as a phone call carries it, decoded into `target`
- * from index `at`: through one reused buffer, no array per frame.
- */
-export function decodeMulawBase64Into(target: Int16Array, at: number, base64: string, from: number, to: number): void {
-  const bytes = wireByteLength(base64);
-  if (mulawScratch.length < bytes) mulawScratch = Buffer.allocUnsafeSlow(Math.max(bytes, mulawScratch.length * 2));
-  const mulaw = mulawScratch;
-  const end = Math.min(to, mulaw.write(base64, 0, "base64"));
-  for (let i = from; i < end; i += 1) target[at + i - from] = MULAW_DECODE[mulaw[i]!]!;
+  for (let i = 0; i < count; i += 1) {
+    wav.writeInt16LE(mulaw ? MULAW_DECODE[mulaw[i]!]! : samples[i]!, WAV_HEADER_BYTES + (startFrame + i) * 4 + channel * 2);
+  }
 }
 
 /** A stereo WAV of both channels; the shorter one is padded with silence. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { WAV_HEADER_BYTES } from "./audio.ts";
+import { WAV_HEADER_BYTES, mulawToPcm16 } from "./audio.ts";
 import { CallRecorder } from "./recorder.ts";
 
 /** A long call's recording is handed over a slice at a time, so memory per call stays flat. */
@@ -43,18 +43,21 @@ describe("CallRecorder.take", () => {
     expect([...new Int16Array(rec.toWav().buffer.slice(WAV_HEADER_BYTES))].filter((_, i) => i % 2 === 1)).toEqual(Array.from({ length: 10 }, () => 2));
   });
 
-  it("keeps a reply sent far ahead of its playing, and silence where a cut reply is followed by a later one", () => {
-    const rec = new CallRecorder(1000);
+  // 8 kHz is a phone call's, held as µ-law: the values are ones µ-law carries exactly.
+  it.each([1000, 8000])("keeps a reply sent far ahead of its playing, and silence between a cut reply and a later one (%i Hz)", (rate) => {
+    const [three, five] = mulawToPcm16(Uint8Array.of(0x20, 0xa0));
+    const samples = (ms: number) => (ms * rate) / 1000;
+    const rec = new CallRecorder(rate);
     // A 20 s reply arrives at once (more than the channel's first buffer), the caller barges in 1.5 s into it.
-    rec.addAssistant(new Int16Array(20_000).fill(3), 0, "long");
+    rec.addAssistant(new Int16Array(samples(20_000)).fill(three!), 0, "long");
     rec.cutAssistantItem("long", 1_500);
-    expect(rec.take(1_000)?.length).toBe(1_000 * 4);
+    expect(rec.take(samples(1_000))?.length).toBe(samples(1_000) * 4);
     // The next reply is sent at 4 s: between the two, the channel is silent.
-    rec.addAssistant(new Int16Array(500).fill(5), 4_000, "next");
+    rec.addAssistant(new Int16Array(samples(500)).fill(five!), 4_000, "next");
     const right = [...new Int16Array(rec.toWav().buffer.slice(WAV_HEADER_BYTES))].filter((_, i) => i % 2 === 1);
-    expect(right.length).toBe(3_500);
-    expect(right.slice(0, 500).every((v) => v === 3)).toBe(true);
-    expect(right.slice(500, 3_000).every((v) => v === 0)).toBe(true);
-    expect(right.slice(3_000).every((v) => v === 5)).toBe(true);
+    expect(right.length).toBe(samples(3_500));
+    expect(right.slice(0, samples(500)).every((v) => v === three)).toBe(true);
+    expect(right.slice(samples(500), samples(3_000)).every((v) => v === 0)).toBe(true);
+    expect(right.slice(samples(3_000)).every((v) => v === five)).toBe(true);
   });
 });

@@ -20,10 +20,12 @@
  * barge-in may still cut. A cut moves the channel's end (and silences what was after it); cuts
  * and late audio before the handed-over point are clamped to it.
  *
- * A phone call's audio comes as base64 µ-law text: it is decoded straight into the buffer
- * through one reused scratch buffer, with no array per 20 ms frame.
+ * A phone call's channels (8 kHz) hold µ-law codes, as the audio travels: its base64 text is
+ * decoded straight into the buffer (no array per 20 ms frame) and turned into PCM only when a
+ * slice is written out, in bulk. A supervisor's PCM in a phone call is held as the µ-law the
+ * caller heard.
  */
-import { WAV_HEADER_BYTES, decodeMulawBase64Into, silentStereoWav, wireByteLength, writeWavChannel } from "./audio.ts";
+import { PCMU_SAMPLE_RATE, WAV_HEADER_BYTES, mulawToPcm16, pcm16ToMulaw, silentStereoWav, wireByteLength, writeWavChannel } from "./audio.ts";
 
 /** PCM16 samples, or base64 µ-law text (one sample per byte) as a phone call carries it. */
 export type RecordedAudio = Int16Array | string;
@@ -43,9 +45,13 @@ interface Run {
 
 const sampleCount = (audio: RecordedAudio) => (typeof audio === "string" ? wireByteLength(audio) : audio.length);
 
+/** µ-law's code for silence (it decodes to 0). */
+const MULAW_SILENCE = 0xff;
+
 class Track {
-  /** Sample `p` of the timeline is `samples[p - floor]`; everything from `end` on is silence. */
-  private samples: Int16Array;
+  /** Sample `p` of the timeline is `samples[p - floor]` (µ-law codes or PCM16); everything from `end` on is silence. */
+  private samples: Buffer | Int16Array;
+  private readonly silence: number;
   /** Samples before this were handed over (take) and are gone. */
   floor = 0;
   /** Where the audio held ends. */
@@ -57,8 +63,16 @@ class Track {
   /** Samples of each tagged item handed over already, so a later cut still counts from its start. */
   private readonly takenOfTag = new Map<string, number>();
 
-  constructor(capacity: number) {
-    this.samples = new Int16Array(capacity);
+  constructor(
+    private readonly mulaw: boolean,
+    capacity: number,
+  ) {
+    this.silence = mulaw ? MULAW_SILENCE : 0;
+    this.samples = this.allocate(capacity);
+  }
+
+  private allocate(capacity: number): Buffer | Int16Array {
+    return this.mulaw ? Buffer.alloc(capacity, MULAW_SILENCE) : new Int16Array(capacity);
   }
 
   place(audio: RecordedAudio, length: number, start: number, tag?: string): void {
@@ -72,8 +86,7 @@ class Track {
     }
     const at = start - this.floor;
     if (at + length > this.samples.length) this.grow(at + length);
-    if (typeof audio === "string") decodeMulawBase64Into(this.samples, at, audio, skip, skip + length);
-    else this.samples.set(audio.subarray(skip, skip + length), at);
+    this.write(at, audio, skip, length);
     if (tag !== undefined) {
       const last = this.runs[this.runs.length - 1];
       if (last && last.tag === tag && last.start + last.length === start) last.length += length;
@@ -83,8 +96,23 @@ class Track {
     this.cursor = start + length;
   }
 
+  /** Samples `skip`..`skip + length` of `audio` at index `at`. */
+  private write(at: number, audio: RecordedAudio, skip: number, length: number): void {
+    const target = this.samples;
+    if (target instanceof Int16Array) {
+      target.set((typeof audio === "string" ? mulawToPcm16(Buffer.from(audio, "base64")) : audio).subarray(skip, skip + length), at);
+    } else if (typeof audio !== "string") {
+      target.set(pcm16ToMulaw(audio.subarray(skip, skip + length)), at);
+    } else if (skip === 0) {
+      // The hot path: a phone frame's base64 decoded straight into place.
+      target.write(audio, at, length, "base64");
+    } else {
+      target.set(Buffer.from(audio, "base64").subarray(skip, skip + length), at);
+    }
+  }
+
   private grow(needed: number): void {
-    const bigger = new Int16Array(Math.max(needed, this.samples.length * 2));
+    const bigger = this.allocate(Math.max(needed, this.samples.length * 2));
     bigger.set(this.samples.subarray(0, this.end - this.floor));
     this.samples = bigger;
   }
@@ -93,7 +121,7 @@ class Track {
   cutAt(position: number): void {
     const at = Math.max(this.floor, Math.floor(position));
     if (at < this.end) {
-      this.samples.fill(0, at - this.floor, this.end - this.floor);
+      this.samples.fill(this.silence, at - this.floor, this.end - this.floor);
       this.end = at;
     }
     while (this.runs.length > 0) {
@@ -130,7 +158,7 @@ class Track {
     const shift = position - this.floor;
     const held = this.end - this.floor;
     if (shift < held) this.samples.copyWithin(0, shift, held);
-    this.samples.fill(0, Math.max(0, held - shift), held);
+    this.samples.fill(this.silence, Math.max(0, held - shift), held);
     let drop = 0;
     for (const run of this.runs) {
       if (run.start >= position) break;
@@ -157,8 +185,9 @@ export class CallRecorder {
 
   constructor(readonly sampleRate: number) {
     this.maxSamples = Math.round((MAX_RECORDING_MS * sampleRate) / 1000);
-    this.caller = new Track(INITIAL_SECONDS * sampleRate);
-    this.assistant = new Track(INITIAL_SECONDS * sampleRate);
+    const mulaw = sampleRate === PCMU_SAMPLE_RATE;
+    this.caller = new Track(mulaw, INITIAL_SECONDS * sampleRate);
+    this.assistant = new Track(mulaw, INITIAL_SECONDS * sampleRate);
   }
 
   private toSamples(ms: number): number {
