@@ -197,7 +197,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // Added before @fastify/websocket's own preClose (which closes every socket bare): live calls
   // end first, each sending "ended" and closing with 1000, with its record finalised.
   app.addHook("preClose", () => liveCalls.closeAll());
-  await app.register(websocket, { options: { maxPayload: 1024 * 1024 } });
+  // Text frames are JSON, decoded with replacement characters: ws's own UTF-8 check of every frame is skipped (ADR 038).
+  await app.register(websocket, { options: { maxPayload: 1024 * 1024, skipUTF8Validation: true } });
 
   if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
   // Before every route it documents (it collects them as they are added).

@@ -97,6 +97,12 @@ describe("parseServerEvent", () => {
       event: { type: "response.output_audio.delta", response_id: "r1", item_id: "i1", output_index: 0, delta: "AAA=" },
     });
     expect(parseServerEvent('{"type":"response.output_audio.delta","response_id":"r1","item_id":"i1","delta":7}')).toEqual({ kind: "invalid", reason: "response.output_audio.delta: delta expected string" });
+    // So do transcript deltas; a broken one gets the schema's reason.
+    expect(parseServerEvent('{"type":"response.output_audio_transcript.delta","response_id":"r1","item_id":"i1","delta":"Hel"}')).toEqual({
+      kind: "event",
+      event: { type: "response.output_audio_transcript.delta", response_id: "r1", item_id: "i1", delta: "Hel" },
+    });
+    expect(parseServerEvent('{"type":"response.output_audio_transcript.delta","delta":"Hel"}')).toMatchObject({ kind: "invalid", reason: expect.stringContaining("item_id") });
     expect(parseServerEvent("nope").kind).toBe("invalid");
   });
 });

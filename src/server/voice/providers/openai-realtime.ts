@@ -114,6 +114,8 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
       // Not offered (`ws` offers it by default): audio messages hardly compress, and zlib per
       // message cost two to three times the CPU and queued messages (docs/decisions/038-provider-socket-options.md).
       perMessageDeflate: false,
+      // Every event is JSON text decoded with replacement characters; ws's UTF-8 check of each is skipped (ADR 038).
+      skipUTF8Validation: true,
     });
     this.ws = ws;
     ws.on("open", () => {

@@ -273,6 +273,11 @@ export function parseServerEvent(text: string): ParsedServerEvent {
   if (typeof type !== "string") return { kind: "invalid", reason: "no type" };
   if (!handledTypes.has(type)) return { kind: "ignored", type };
   if (type === "response.output_audio.delta") return audioDelta(json as Record<string, unknown>);
+  // The transcript's words come nearly as often: checked by hand too; what fails goes to the schema for its reason.
+  if (type === "response.output_audio_transcript.delta") {
+    const { item_id, delta } = json as Record<string, unknown>;
+    if (typeof item_id === "string" && typeof delta === "string") return { kind: "event", event: json as Extract<RealtimeServerEvent, { type: typeof type }> };
+  }
   const parsed = serverEvent.safeParse(json);
   return parsed.success
     ? { kind: "event", event: parsed.data }
