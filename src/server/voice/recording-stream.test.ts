@@ -95,4 +95,30 @@ describe("RecordingStream", () => {
     expect(await stream.finish()).toBeNull();
     expect(aborted).toEqual(["recordings/x.wav"]);
   });
+
+  it("spreads the writes of calls that start together over the flush period", async () => {
+    const startedAt = performance.now();
+    const firstWrites: number[] = [];
+    const streams = Array.from({ length: 20 }, () => {
+      const rec = new CallRecorder(1000);
+      rec.addCaller(new Int16Array(100).fill(1), 100);
+      const stream = new RecordingStream(rec, () => 1000, silentLogger, { flushEveryMs: 400, settleMs: 0 });
+      stream.open(
+        async () => ({
+          append: async (part) => {
+            if (part.length > WAV_HEADER_BYTES) firstWrites.push(performance.now() - startedAt);
+          },
+          finish: async () => {},
+          abort: async () => {},
+        }),
+        "recordings/x.wav",
+      );
+      return stream;
+    });
+    await expect.poll(() => firstWrites.length, { timeout: 2_000 }).toBe(20);
+    await Promise.all(streams.map((s) => s.finish()));
+    // Opened in the same tick, written at offsets of their own (all in one tick: a pause every caller hears).
+    expect(Math.max(...firstWrites) - Math.min(...firstWrites)).toBeGreaterThan(100);
+    expect(Math.max(...firstWrites)).toBeLessThan(1_000);
+  });
 });

@@ -55,8 +55,13 @@ export class RecordingStream {
         return;
       }
       if (this.finished) return;
-      this.timer = setInterval(() => this.flush(), this.timing.flushEveryMs ?? FLUSH_EVERY_MS);
-      this.timer.unref();
+      // Calls that start together (a burst, a campaign) would all write in the same tick every
+      // second, a pause every caller hears: each call's writes start at an offset of its own.
+      const every = this.timing.flushEveryMs ?? FLUSH_EVERY_MS;
+      this.timer = setTimeout(() => {
+        this.timer = setInterval(() => this.flush(), every).unref();
+        this.flush();
+      }, Math.random() * every).unref();
     })();
   }
 
