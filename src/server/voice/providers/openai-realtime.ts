@@ -232,8 +232,11 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     const ws = this.openSocket();
     if (!ws) return false;
     // 50 a second per call: written by hand, without an event_id (an append is never named by
-    // an error we could attribute); JSON.stringify quotes the base64 in case it is not.
-    ws.send(`{"type":"input_audio_buffer.append","audio":${JSON.stringify(wireBase64(audio))}}`);
+    // an error we could attribute); JSON.stringify quotes the base64 in case it is not. Handed
+    // to ws as bytes it may not change, ws masks it into one buffer with its header: one write
+    // (a string is masked in place and written as two).
+    const text = `{"type":"input_audio_buffer.append","audio":${JSON.stringify(wireBase64(audio))}}`;
+    ws.send(Buffer.from(text), { binary: false });
     return true;
   }
 

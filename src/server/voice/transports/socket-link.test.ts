@@ -37,6 +37,48 @@ async function stalledPair(): Promise<{ server: WebSocket; client: WebSocket }> 
 
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
+describe("SocketLink sends", () => {
+  /** A server socket and its client, the client's messages collected in order. */
+  async function pair() {
+    const { server, client } = await stalledPair();
+    (client as unknown as { _socket: { resume(): void } })._socket.resume();
+    const received: (string | number)[] = [];
+    client.on("message", (data, isBinary) => received.push(isBinary ? (data as Buffer).length : data.toString()));
+    const closed = new Promise<[number, string]>((resolve) => client.once("close", (code, reason) => resolve([code, reason.toString()])));
+    return { server, received, closed };
+  }
+
+  it("writes what one tick sends as one write, every size framed right, in order", async () => {
+    const { server, received } = await pair();
+    const link = new SocketLink(server, { heartbeatMs: 0, maxBufferedBytes: CAP });
+    link.attach({ message: () => {}, gone: () => {} });
+    const socket = (server as unknown as { _socket: { write: (...args: unknown[]) => boolean } })._socket;
+    let writes = 0;
+    const write = socket.write.bind(socket);
+    socket.write = (...args: unknown[]) => ((writes += 1), write(...args));
+    const media = `{"event":"media","media":{"payload":"${"A".repeat(216)}"}}`;
+    const long = "é".repeat(40_000); // 80,000 bytes: a 64-bit length
+    link.send(media);
+    link.send('{"event":"mark","mark":{"name":"1"}}');
+    link.send(Buffer.alloc(100, 1), true);
+    link.send(long);
+    link.send(Buffer.alloc(70_000, 2), true);
+    await expect.poll(() => received.length).toBe(5);
+    expect(writes).toBe(1);
+    expect(received).toEqual([media, '{"event":"mark","mark":{"name":"1"}}', 100, long, 70_000]);
+  });
+
+  it("sends what this tick sent before the close frame", async () => {
+    const { server, received, closed } = await pair();
+    const link = new SocketLink(server, { heartbeatMs: 0, maxBufferedBytes: CAP });
+    link.attach({ message: () => {}, gone: () => {} });
+    link.send('{"type":"ended"}');
+    link.close(1000, "Call ended");
+    expect(await closed).toEqual([1000, "Call ended"]);
+    expect(received).toEqual(['{"type":"ended"}']);
+  });
+});
+
 describe("SocketLink under a peer that stopped reading", () => {
   it("drops audio over the cap instead of buffering it", async () => {
     const { server } = await stalledPair();

@@ -5,10 +5,12 @@
  * and a bounded close reason. The transports keep only their wire codec and their playback
  * bookkeeping.
  *
- * Sends are coalesced: the first send of a tick corks the TCP socket and the end of the tick
- * uncorks it, so a Twilio `media` and its `mark` (and whatever else this tick produced for the
- * same caller) leave in one write instead of one each — socket writes were the largest share of
- * a phone call's CPU. Nothing waits: the flush happens before the event loop moves on.
+ * Sends are coalesced: what one tick sends to a peer is framed here (server frames, RFC 6455
+ * §5.2: final, unmasked) into one buffer and written once at the end of the tick, so a Twilio
+ * `media` and its `mark` (and whatever else this tick produced for the same caller) leave in one
+ * write — socket writes were the largest share of a phone call's CPU, and one buffer spares the
+ * stream machinery a vector write of each frame's header and payload. Nothing waits: the write
+ * happens before the event loop moves on. Control frames (ping, close) stay `ws`'s own.
  *
  * Keep-alive: a ping every `heartbeatMs`; a pong missing by the next ping drops the socket.
  * The caller is "last heard" at the last message or pong: a caller that vanished without a
@@ -35,6 +37,30 @@ export interface SocketLinkHandlers {
 }
 
 const CLOSE_REASON_MAX_BYTES = 123;
+const OPCODE_TEXT = 0x1;
+const OPCODE_BINARY = 0x2;
+
+function frameHeaderBytes(length: number): number {
+  return length < 126 ? 2 : length < 65_536 ? 4 : 10;
+}
+
+/** A final, unmasked frame's header (a server's) for a payload of `length` bytes at `at`; returns where the payload goes. */
+function writeFrameHeader(out: Buffer, at: number, opcode: number, length: number): number {
+  out[at] = 0x80 | opcode;
+  if (length < 126) {
+    out[at + 1] = length;
+    return at + 2;
+  }
+  if (length < 65_536) {
+    out[at + 1] = 126;
+    out.writeUInt16BE(length, at + 2);
+    return at + 4;
+  }
+  out[at + 1] = 127;
+  out.writeUInt32BE(Math.floor(length / 2 ** 32), at + 2);
+  out.writeUInt32BE(length >>> 0, at + 6);
+  return at + 10;
+}
 
 function toBuffer(data: WebSocket.RawData): Buffer {
   if (Buffer.isBuffer(data)) return data;
@@ -95,7 +121,7 @@ export class SocketLink {
    */
   send(data: string | Buffer | Uint8Array, binary = false): boolean {
     if (!this.isOpen) return false;
-    const waiting = this.ws.bufferedAmount;
+    const waiting = this.ws.bufferedAmount + this.queuedBytes;
     if (waiting > this.options.maxBufferedBytes) {
       if (binary) return false;
       if (waiting > 2 * this.options.maxBufferedBytes) {
@@ -103,26 +129,37 @@ export class SocketLink {
         return false;
       }
     }
-    this.cork();
-    this.ws.send(data, { binary });
+    const length = typeof data === "string" ? Buffer.byteLength(data) : data.length;
+    if (this.queued.length === 0) process.nextTick(this.flush);
+    this.queued.push(data, binary ? OPCODE_BINARY : OPCODE_TEXT, length);
+    this.queuedBytes += frameHeaderBytes(length) + length;
     return true;
   }
 
-  private corked = false;
+  /** This tick's messages, each followed by its opcode and byte length, written by `flush` at the end of the tick. */
+  private queued: (string | Buffer | Uint8Array | number)[] = [];
+  private queuedBytes = 0;
 
-  private cork(): void {
-    if (this.corked) return;
-    // `ws` keeps its TCP socket on `_socket` (not typed); `ws` corks inside a frame itself, and
-    // corks nest, so its frames join ours until the uncork below.
+  private readonly flush = (): void => {
+    const queued = this.queued;
+    const size = this.queuedBytes;
+    this.queued = [];
+    this.queuedBytes = 0;
+    // `ws` keeps its TCP socket on `_socket` (not typed). A socket closing meanwhile takes nothing more.
     const socket = (this.ws as unknown as { _socket?: Socket | null })._socket;
-    if (!socket || socket.destroyed) return;
-    socket.cork();
-    this.corked = true;
-    process.nextTick(() => {
-      this.corked = false;
-      socket.uncork();
-    });
-  }
+    if (queued.length === 0 || !socket || socket.destroyed || this.ws.readyState !== WebSocket.OPEN) return;
+    const out = Buffer.allocUnsafe(size);
+    let at = 0;
+    for (let i = 0; i < queued.length; i += 3) {
+      const data = queued[i] as string | Buffer | Uint8Array;
+      const length = queued[i + 2] as number;
+      at = writeFrameHeader(out, at, queued[i + 1] as number, length);
+      if (typeof data === "string") out.write(data, at, length, "utf8");
+      else out.set(data, at);
+      at += length;
+    }
+    socket.write(out);
+  };
 
   private readonly onMessage = (data: WebSocket.RawData, isBinary: boolean): void => {
     if (this.released) return;
@@ -173,6 +210,8 @@ export class SocketLink {
   /** Closes without reporting `gone` (the session asked). Idempotent. */
   close(code = 1000, reason = ""): void {
     if (this.released) return;
+    // What this tick sent goes before the close frame (nothing may follow it).
+    this.flush();
     this.release();
     if (this.ws.readyState === WebSocket.OPEN || this.ws.readyState === WebSocket.CONNECTING) {
       this.ws.close(code, closeReason(reason));
