@@ -33,8 +33,8 @@ export type RecordedAudio = Int16Array | string;
 const CALLER_JITTER_MS = 250;
 /** Beyond this a WAV's 32-bit sizes would overflow at 24 kHz stereo; far beyond any real call. */
 const MAX_RECORDING_MS = 6 * 60 * 60_000;
-/** Each channel's buffer at first: the seconds a call holds between hand-overs, with room to spare. */
-const INITIAL_SECONDS = 5;
+/** Each channel's buffer at first: the seconds a call holds between hand-overs (recording-stream.ts), with room to spare. */
+const INITIAL_SECONDS = 10;
 
 /** `length` samples of one provider item (or supervisor turn) placed back to back from `start`. */
 interface Run {
