@@ -63,6 +63,33 @@ describe("call records", () => {
     expect(await db.select().from(callEntries).where(eq(callEntries.callId, id))).toEqual([]);
   });
 
+  it("writes the saves of calls that finish a turn together as one statement, each call keeping its own entries", async () => {
+    const { organizationId, assistantId } = await newAssistant("Together");
+    let statements = 0;
+    // Counts what the store sends to the database (its saves are its only raw statements).
+    const counted = new Proxy(db, {
+      get: (target, key, receiver) =>
+        key === "execute"
+          ? (...args: Parameters<typeof db.execute>) => {
+              statements += 1;
+              return target.execute(...args);
+            }
+          : Reflect.get(target, key, receiver),
+    });
+    const store = createDbCallStore(counted, "instance-a");
+    const ids = await Promise.all(Array.from({ length: 20 }, () => store.insert({ assistantId, organizationId, startTime: new Date().toISOString(), logs: logs() })));
+    const first = ids.map((id, i) => store.saveProgress(id, [entry(0, `hello ${i}`)]));
+    await new Promise((resolve) => setImmediate(resolve));
+    // Made while the first statement runs: they wait for it and go together in the next.
+    const second = ids.map((id, i) => [store.saveProgress(id, [entry(1, `draft ${i}`)]), store.saveProgress(id, [entry(1, `answer ${i}`)])]).flat();
+    await Promise.all([...first, ...second]);
+    expect(statements).toBe(2);
+    for (const [i, id] of ids.entries()) {
+      expect((await findCall(db, organizationId, id))!.logs.transcript).toEqual([entryBody(`hello ${i}`), entryBody(`answer ${i}`)]);
+    }
+    await Promise.all(ids.map((id) => store.finish(id, { endTime: new Date().toISOString(), endedReason: "User ended call", cost: 0, logs: logs(), recording: null })));
+  });
+
   it("closes only the calls whose instance's lease has lapsed, keeping what was saved", async () => {
     const { organizationId, assistantId } = await newAssistant("Night shift");
     await renewLease(db, "alive", 60_000);

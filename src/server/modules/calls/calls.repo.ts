@@ -38,18 +38,16 @@ export const endedReasonUnlessVoicemail = (reason: string | SQL) =>
  * it while the call is live, so another instance closes it only once this one's lease lapsed.
  */
 export function createDbCallStore(db: Db, instanceId: string): CallStore {
-  // Progress writes of one call run one after another, so an older snapshot never lands last.
-  const progress = new Map<string, Promise<void>>();
-  const writeProgress = async (id: string, entries: readonly CallEntryWrite[]) => {
+  const progress = gatheredProgress(async (rows) => {
     // Only while the call is open: never beside the final record, nor one a sweep closed.
     // One statement, one row per changed entry: the cost of the turn, not of the call so far.
     await db.execute(sql`
       INSERT INTO ${callEntries} (call_id, kind, position, body)
       SELECT c.id, e.kind, e.position, e.body
-      FROM ${calls} c, jsonb_to_recordset(${JSON.stringify(entries)}::jsonb) AS e(kind text, position int, body jsonb)
-      WHERE c.id = ${id} AND c.end_time IS NULL
+      FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS e(call_id uuid, kind text, position int, body jsonb)
+      JOIN ${calls} c ON c.id = e.call_id AND c.end_time IS NULL
       ON CONFLICT (call_id, kind, position) DO UPDATE SET body = excluded.body`);
-  };
+  });
   return {
     async insert(start) {
       const recordId = start.phone?.recordId;
@@ -84,20 +82,11 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
         .returning({ id: calls.id });
       return row!.id;
     },
-    saveProgress(id, entries) {
-      const next = (progress.get(id) ?? Promise.resolve()).then(() => writeProgress(id, entries));
-      // The chain itself never rejects: the caller handles `next`, and a failed snapshot must
-      // neither block the later ones nor surface as an unhandled rejection.
-      const tracked = next.catch(() => undefined).finally(() => {
-        if (progress.get(id) === tracked) progress.delete(id);
-      });
-      progress.set(id, tracked);
-      return next;
-    },
+    saveProgress: (id, entries) => progress.save(id, entries),
     async finish(id, update) {
       // The final write waits for progress writes in flight, so it is the last word. The whole
       // logs go into the record once (its search vector built then); the entries have served.
-      await progress.get(id);
+      await progress.settled(id);
       await db.transaction(async (tx) => {
         await tx
           .update(calls)
@@ -119,5 +108,45 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
       const [row] = await db.select({ endTime: calls.endTime, cost: calls.cost }).from(calls).where(eq(calls.id, id));
       return row ? { endTime: row.endTime?.toISOString() ?? null, cost: row.cost } : null;
     },
+  };
+}
+
+type ProgressRow = CallEntryWrite & { call_id: string };
+
+/**
+ * The progress saves of every call on this instance, gathered: one statement runs at a time, and
+ * the saves made meanwhile go together into the next. Calls that started together finish their
+ * turns together (a barge-in reaches them all at once): one statement then, not one per call.
+ * Statements run in order, so a call's older snapshot never lands after a newer one; within one,
+ * an entry saved twice is written as it was last.
+ */
+function gatheredProgress(write: (rows: ProgressRow[]) => Promise<void>) {
+  let gathering: Map<string, ProgressRow> | null = null;
+  let next: Promise<void> = Promise.resolve();
+  let tail: Promise<void> = Promise.resolve();
+  /** The statement that holds each call's latest save, until it has run. */
+  const latest = new Map<string, Promise<void>>();
+  return {
+    save(callId: string, entries: readonly CallEntryWrite[]): Promise<void> {
+      if (entries.length === 0) return latest.get(callId) ?? Promise.resolve();
+      if (!gathering) {
+        const rows = (gathering = new Map());
+        next = tail.then(() => {
+          gathering = null;
+          return write([...rows.values()]);
+        });
+        // The chain itself never rejects: each save's caller handles its statement's failure.
+        tail = next.catch(() => undefined);
+      }
+      for (const entry of entries) gathering.set(`${callId} ${entry.kind} ${entry.position}`, { ...entry, call_id: callId });
+      const statement = next;
+      latest.set(callId, statement);
+      void statement.catch(() => undefined).finally(() => {
+        if (latest.get(callId) === statement) latest.delete(callId);
+      });
+      return statement;
+    },
+    /** Once the call's saves so far have been written (or failed). */
+    settled: (callId: string): Promise<void> => (latest.get(callId) ?? Promise.resolve()).catch(() => undefined),
   };
 }
