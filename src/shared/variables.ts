@@ -36,8 +36,18 @@ export function isTimeZone(zone: string): boolean {
 
 /** `{{now}}`: the date and time in the assistant's time zone, e.g. "Wednesday, 25 November 2026, 17:05 (Europe/London)". */
 export function formatNow(at: Date, timeZone: string): string {
-  const text = new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" }).format(at);
-  return `${text} (${timeZone})`;
+  return `${nowFormat(timeZone).format(at)} (${timeZone})`;
+}
+
+/** One formatter per time zone (there are a few hundred): making one costs what a thousand formats do. */
+const nowFormats = new Map<string, Intl.DateTimeFormat>();
+function nowFormat(timeZone: string): Intl.DateTimeFormat {
+  let format = nowFormats.get(timeZone);
+  if (!format) {
+    format = new Intl.DateTimeFormat("en-GB", { timeZone, weekday: "long", day: "numeric", month: "long", year: "numeric", hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    nowFormats.set(timeZone, format);
+  }
+  return format;
 }
 
 /** The variables a call runs with: the request's or the row's, then the built-ins (which win). */

@@ -64,7 +64,8 @@ export class CallAudio {
 
   /** The provider session takes audio now: what the caller said meanwhile goes first. */
   providerReady(): void {
-    this.early.drain((chunk) => this.parts.provider().appendAudio(chunk));
+    const early = this.early.take();
+    if (early) this.parts.provider().appendAudio(early);
   }
 
   /** A base64 audio delta of the assistant's item `itemId`, already accepted for playback. */

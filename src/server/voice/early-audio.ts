@@ -1,6 +1,6 @@
 /**
  * Caller audio that arrives before the provider session is ready (socket opening, waiting for
- * `session.updated`): kept, bounded, and sent once the session is configured — a caller who
+ * `session.updated`): kept, bounded, and sent at once when the session is configured — a caller who
  * starts talking at once is heard from the first frame. Appending before `session.updated`
  * would be decoded in the provider's default format.
  */
@@ -25,11 +25,15 @@ export class EarlyAudio {
     this.bytes += bytes;
   }
 
-  /** Hands every kept chunk over, in order, and empties the buffer. */
-  drain(send: (chunk: WireAudio) => void): void {
+  /**
+   * Everything kept, in order, as one piece (or null when nothing was): handed to the provider as
+   * one append, one socket write, where a caller's first second was fifty.
+   */
+  take(): Uint8Array | null {
     const chunks = this.chunks;
     this.chunks = [];
     this.bytes = 0;
-    for (const chunk of chunks) send(chunk);
+    if (chunks.length === 0) return null;
+    return Buffer.concat(chunks.map((chunk) => (typeof chunk === "string" ? Buffer.from(chunk, "base64") : chunk)));
   }
 }
