@@ -237,6 +237,22 @@ describe("outbound audio backpressure", () => {
     await fake.close();
   });
 
+  it("appends caller audio as it came: base64 text as it is, anything else quoted so the JSON holds", async () => {
+    const provider = new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: "sk-bp", model: "gpt-realtime-2.1", pingIntervalMs: 0 });
+    const r = recorder();
+    provider.connect(r.handlers);
+    await r.until(() => r.opened());
+    const conn = await fake.connection();
+    provider.appendAudio("//7+/Q==");
+    provider.appendAudio('AA"}, {"type":"response.create\\');
+    provider.appendAudio(new Uint8Array([0xff, 0xfe]));
+    expect((await conn.waitFor("input_audio_buffer.append", 0))["audio"]).toBe("//7+/Q==");
+    expect((await conn.waitFor("input_audio_buffer.append", 1))["audio"]).toBe('AA"}, {"type":"response.create\\');
+    expect((await conn.waitFor("input_audio_buffer.append", 2))["audio"]).toBe("//4=");
+    expect(conn.receivedOf("response.create")).toEqual([]);
+    provider.close();
+  });
+
   it("drops caller audio instead of queueing it without bound when the provider stops reading", async () => {
     const provider = new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: "sk-bp", model: "gpt-realtime-2.1", pingIntervalMs: 0 });
     const r = recorder();

@@ -9,7 +9,7 @@
  */
 import WebSocket from "ws";
 import type { IncomingMessage } from "node:http";
-import { wireBase64, type WireAudio } from "../audio.ts";
+import { BASE64_TEXT, wireBase64, type WireAudio } from "../audio.ts";
 import {
   parseServerEvent,
   type ConversationItem,
@@ -232,11 +232,15 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     const ws = this.openSocket();
     if (!ws) return false;
     // 50 a second per call: written by hand, without an event_id (an append is never named by
-    // an error we could attribute); JSON.stringify quotes the base64 in case it is not. Handed
-    // to ws as bytes it may not change, ws masks it into one buffer with its header: one write
-    // (a string is masked in place and written as two).
-    const text = `{"type":"input_audio_buffer.append","audio":${JSON.stringify(wireBase64(audio))}}`;
-    ws.send(Buffer.from(text), { binary: false });
+    // an error we could attribute). Base64 needs no escaping and is ASCII, so latin1 makes its
+    // bytes at a third of the cost; anything else is quoted by JSON.stringify. Handed to ws as
+    // bytes it may not change, ws masks it into one buffer with its header: one write (a string
+    // is masked in place and written as two).
+    const base64 = wireBase64(audio);
+    const bytes = BASE64_TEXT.test(base64)
+      ? Buffer.from(`{"type":"input_audio_buffer.append","audio":"${base64}"}`, "latin1")
+      : Buffer.from(`{"type":"input_audio_buffer.append","audio":${JSON.stringify(base64)}}`);
+    ws.send(bytes, { binary: false });
     return true;
   }
 
