@@ -28,7 +28,7 @@ import type { CallersMessage, CallersRequest, CallerTarget, ProviderMessage, Pro
 import { transcriptCost } from "./bench-calls-transcript.ts";
 import { startClusterServer } from "./bench-calls-cluster.ts";
 import { finalisedCalls, startPhoneBenchApp } from "./bench-phone-app.ts";
-import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable, pinTo, rssMbOf, watchEventLoop } from "./bench-process.ts";
+import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable, pidsOfCommand, pinTo, rssMbOf, watchEventLoop } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
@@ -58,6 +58,16 @@ const pin = args.includes("--pin");
 const LOAD_CORE = "0";
 const SERVER_CORES = workers && workers > 1 ? `1-${workers}` : "1";
 if (pin && cpus().length < 1 + (workers ?? 1)) throw new Error(`--pin needs ${1 + (workers ?? 1)} cores, this machine has ${cpus().length}`);
+/**
+ * With `--pin` a PostgreSQL server on this machine is moved to the load's core while the bench
+ * runs (new backends inherit it), and back to every core at the end: left free, its backends
+ * ran on the server's core too, and measured 10–15 % of its CPU per call and 2× its p99.
+ */
+const pgPinned = pin && postgresUrl !== undefined && ["127.0.0.1", "localhost", "[::1]"].includes(new URL(postgresUrl).hostname) && pidsOfCommand("postgres").map((pid) => pinTo(pid, LOAD_CORE)).some(Boolean);
+if (pgPinned) {
+  process.on("exit", () => pidsOfCommand("postgres").forEach((pid) => pinTo(pid, `0-${cpus().length - 1}`)));
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
+}
 const systems = (["relay", "switchboard"] as const).filter((s) => !only || only === s);
 type System = (typeof systems)[number];
 
@@ -295,7 +305,8 @@ function table(rows: Row[]): string {
 const [load1, load5] = loadavg();
 console.log(
   `bench:calls: ${counts.join(", ")} simultaneous phone calls through ${systems.join(" and ")}${workers ? ` (Switchboard: npm start, WORKERS=${workers}, PostgreSQL)` : postgresUrl ? " (Switchboard on PostgreSQL)" : ""}, ${seconds} s each, 20 ms µ-law frames both ways, a barge-in every ${bargeInEveryMs / 1000} s ` +
-    `(Node ${process.version}, ${cpus().length} CPUs ${cpus()[0]?.model ?? ""}, load average ${load1!.toFixed(2)} / ${load5!.toFixed(2)} at start)`,
+    `(Node ${process.version}, ${cpus().length} CPUs ${cpus()[0]?.model ?? ""}, load average ${load1!.toFixed(2)} / ${load5!.toFixed(2)} at start` +
+    `${pin ? `; pinned: the server under test on core ${SERVER_CORES}, the load${pgPinned ? " and PostgreSQL" : ""} on core ${LOAD_CORE}` : ""})`,
 );
 const rows: Row[] = [];
 for (const calls of counts) {

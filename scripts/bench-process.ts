@@ -44,13 +44,30 @@ export function rssMbOf(pid: number | undefined): number {
   }
 }
 
-/** CPU seconds used so far by every process of this name (e.g. all of a PostgreSQL server's backends). */
-export function cpuSecondsOfCommand(name: string): number {
-  let total = 0;
+/** The processes of this name (e.g. a PostgreSQL server's postmaster and backends). */
+export function pidsOfCommand(name: string): number[] {
+  const pids: number[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === name) total += cpuSecondsOf(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === name) pids.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
+}
+
+/**
+ * CPU seconds used so far by every process of this name, with their children that have exited
+ * (a PostgreSQL backend that ends mid-window moves its time into the postmaster's).
+ */
+export function cpuSecondsOfCommand(name: string): number {
+  let total = 0;
+  for (const pid of pidsOfCommand(name)) {
+    try {
+      const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+      total += (Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_S;
     } catch {
       // gone meanwhile
     }
