@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeTwilioFrame, encodeClear, encodeMark, encodeMedia } from "./twilio-codec.ts";
+import { decodeTwilioFrame, encodeClear, encodeMark, encodeMedia, streamSidJson } from "./twilio-codec.ts";
 
 describe("Twilio media stream codec", () => {
   it("parses Twilio's messages and refuses what is not one", () => {
@@ -16,8 +16,11 @@ describe("Twilio media stream codec", () => {
   });
 
   it("builds media, mark and clear as JSON text with the stream sid", () => {
-    expect(JSON.parse(encodeMedia("MZ1", Buffer.from([0xff, 0x7f])))).toEqual({ event: "media", streamSid: "MZ1", media: { payload: "/38=" } });
-    expect(JSON.parse(encodeMark("MZ1", "0.7"))).toEqual({ event: "mark", streamSid: "MZ1", mark: { name: "0.7" } });
-    expect(JSON.parse(encodeClear("MZ1"))).toEqual({ event: "clear", streamSid: "MZ1" });
+    const sid = streamSidJson("MZ1");
+    expect(JSON.parse(encodeMedia(sid, Buffer.from([0xff, 0x7f])))).toEqual({ event: "media", streamSid: "MZ1", media: { payload: "/38=" } });
+    expect(JSON.parse(encodeMark(sid, "0.7"))).toEqual({ event: "mark", streamSid: "MZ1", mark: { name: "0.7" } });
+    expect(JSON.parse(encodeClear(sid))).toEqual({ event: "clear", streamSid: "MZ1" });
+    // A sid is Twilio's text: whatever it holds, the messages stay JSON.
+    expect(JSON.parse(encodeClear(streamSidJson('MZ"},{"event":"stop')))).toEqual({ event: "clear", streamSid: 'MZ"},{"event":"stop' });
   });
 });

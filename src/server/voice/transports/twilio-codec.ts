@@ -50,20 +50,24 @@ export function decodeTwilioFrame(data: Buffer | string): TwilioInbound | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** A stream's sid as JSON text: quoted once when the stream starts, not in every message sent on it. */
+export type StreamSidJson = string & { readonly quoted: unique symbol };
+export const streamSidJson = (streamSid: string) => JSON.stringify(streamSid) as StreamSidJson;
+
 /**
  * `audio` as base64 goes into the JSON unescaped: text from the provider is checked to be
  * base64 where it is parsed (realtime-protocol.ts), bytes are encoded here.
  */
-export function encodeMedia(streamSid: string, audio: WireAudio): string {
-  return `{"event":"media","streamSid":${JSON.stringify(streamSid)},"media":{"payload":"${wireBase64(audio)}"}}`;
+export function encodeMedia(streamSid: StreamSidJson, audio: WireAudio): string {
+  return `{"event":"media","streamSid":${streamSid},"media":{"payload":"${wireBase64(audio)}"}}`;
 }
 
-export function encodeMark(streamSid: string, name: string): string {
-  return JSON.stringify({ event: "mark", streamSid, mark: { name } });
+export function encodeMark(streamSid: StreamSidJson, name: string): string {
+  return `{"event":"mark","streamSid":${streamSid},"mark":{"name":${JSON.stringify(name)}}}`;
 }
 
-export function encodeClear(streamSid: string): string {
-  return JSON.stringify({ event: "clear", streamSid });
+export function encodeClear(streamSid: StreamSidJson): string {
+  return `{"event":"clear","streamSid":${streamSid}}`;
 }
 
 /** The `<Parameter>` carrying the per-call stream token. */

@@ -16,7 +16,7 @@ import type WebSocket from "ws";
 import { PHONE_END_REASONS } from "../../../shared/calls.ts";
 import { PCMU_SAMPLE_RATE, wireByteLength, type WireAudio } from "../audio.ts";
 import type { CallerLeft, FrameMetrics, Transport, TransportHandlers } from "../seams.ts";
-import { decodeTwilioFrame, encodeClear, encodeMark, encodeMedia, type TwilioStart } from "./twilio-codec.ts";
+import { decodeTwilioFrame, encodeClear, encodeMark, encodeMedia, streamSidJson, type StreamSidJson, type TwilioStart } from "./twilio-codec.ts";
 import { SocketLink } from "./socket-link.ts";
 
 const BYTES_PER_MS = PCMU_SAMPLE_RATE / 1000;
@@ -47,7 +47,7 @@ export class TwilioTransport implements Transport {
   readonly audioFormat = "audio/pcmu" as const;
   private readonly link: SocketLink;
   private handlers: TransportHandlers | null = null;
-  private streamSid: string | null = null;
+  private streamSid: StreamSidJson | null = null;
   private readonly early: string[] = [];
   private earlyBytes = 0;
   private left: CallerLeft | null = null;
@@ -124,7 +124,7 @@ export class TwilioTransport implements Transport {
       }
       case "start":
         if (this.streamSid) return;
-        this.streamSid = message.start.streamSid;
+        this.streamSid = streamSidJson(message.start.streamSid);
         if (this.startTimer) clearTimeout(this.startTimer);
         this.startTimer = null;
         this.resolveStart(message.start);
@@ -174,7 +174,7 @@ export class TwilioTransport implements Transport {
     this.unmarkedItem = null;
   }
 
-  private mark(streamSid: string, itemId: string, bytes: number): void {
+  private mark(streamSid: StreamSidJson, itemId: string, bytes: number): void {
     this.markSeq += 1;
     const name = `${this.generation}.${this.markSeq}`;
     this.marks.set(name, { itemId, endMs: bytes / BYTES_PER_MS });
