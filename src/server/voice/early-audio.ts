@@ -1,10 +1,10 @@
 /**
  * Caller audio that arrives before the provider session is ready (socket opening, waiting for
- * `session.updated`): kept, bounded, and sent at once when the session is configured — a caller who
- * starts talking at once is heard from the first frame. Appending before `session.updated`
+ * `session.updated`): kept, bounded, and sent at once when the session is configured — a
+ * caller who starts talking at once is heard from the first frame. Appending before `session.updated`
  * would be decoded in the provider's default format.
  */
-import { wireByteLength, type WireAudio } from "./audio.ts";
+import { wireByteLength, wireBytes, type WireAudio } from "./audio.ts";
 
 export class EarlyAudio {
   private chunks: WireAudio[] = [];
@@ -34,6 +34,6 @@ export class EarlyAudio {
     this.chunks = [];
     this.bytes = 0;
     if (chunks.length === 0) return null;
-    return Buffer.concat(chunks.map((chunk) => (typeof chunk === "string" ? Buffer.from(chunk, "base64") : chunk)));
+    return Buffer.concat(chunks.map(wireBytes));
   }
 }

@@ -121,8 +121,8 @@ type ProgressRow = CallEntryWrite & { call_id: string };
  * an entry saved twice is written as it was last.
  */
 function gatheredProgress(write: (rows: ProgressRow[]) => Promise<void>) {
-  let gathering: Map<string, ProgressRow> | null = null;
-  let next: Promise<void> = Promise.resolve();
+  /** The next statement's rows (by call, kind and position) while they are still gathered. */
+  let gathering: { rows: Map<string, ProgressRow>; statement: Promise<void> } | null = null;
   let tail: Promise<void> = Promise.resolve();
   /** The statement that holds each call's latest save, until it has run. */
   const latest = new Map<string, Promise<void>>();
@@ -130,16 +130,17 @@ function gatheredProgress(write: (rows: ProgressRow[]) => Promise<void>) {
     save(callId: string, entries: readonly CallEntryWrite[]): Promise<void> {
       if (entries.length === 0) return latest.get(callId) ?? Promise.resolve();
       if (!gathering) {
-        const rows = (gathering = new Map());
-        next = tail.then(() => {
+        const rows = new Map<string, ProgressRow>();
+        const statement = tail.then(() => {
           gathering = null;
           return write([...rows.values()]);
         });
         // The chain itself never rejects: each save's caller handles its statement's failure.
-        tail = next.catch(() => undefined);
+        tail = statement.catch(() => undefined);
+        gathering = { rows, statement };
       }
-      for (const entry of entries) gathering.set(`${callId} ${entry.kind} ${entry.position}`, { ...entry, call_id: callId });
-      const statement = next;
+      for (const entry of entries) gathering.rows.set(`${callId} ${entry.kind} ${entry.position}`, { ...entry, call_id: callId });
+      const { statement } = gathering;
       latest.set(callId, statement);
       void statement.catch(() => undefined).finally(() => {
         if (latest.get(callId) === statement) latest.delete(callId);

@@ -237,12 +237,17 @@ describe("outbound audio backpressure", () => {
     await fake.close();
   });
 
-  it("appends caller audio as it came: base64 text as it is, anything else quoted so the JSON holds", async () => {
+  /** A provider connected to the fake, and the fake's side of the socket. */
+  async function connected() {
     const provider = new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: "sk-bp", model: "gpt-realtime-2.1", pingIntervalMs: 0 });
     const r = recorder();
     provider.connect(r.handlers);
     await r.until(() => r.opened());
-    const conn = await fake.connection();
+    return { provider, conn: await fake.connection() };
+  }
+
+  it("appends caller audio as it came: base64 text as it is, anything else quoted so the JSON holds", async () => {
+    const { provider, conn } = await connected();
     provider.appendAudio("//7+/Q==");
     provider.appendAudio('AA"}, {"type":"response.create\\');
     provider.appendAudio(new Uint8Array([0xff, 0xfe]));
@@ -254,11 +259,7 @@ describe("outbound audio backpressure", () => {
   });
 
   it("drops caller audio instead of queueing it without bound when the provider stops reading", async () => {
-    const provider = new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: "sk-bp", model: "gpt-realtime-2.1", pingIntervalMs: 0 });
-    const r = recorder();
-    provider.connect(r.handlers);
-    await r.until(() => r.opened());
-    const conn = await fake.connection();
+    const { provider, conn } = await connected();
     conn.stall();
     // 2,000 frames of 4096 samples: about 5.7 minutes of audio, 22 MB as base64 JSON.
     const frame = new Uint8Array(8192).fill(7);
