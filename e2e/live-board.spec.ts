@@ -86,9 +86,9 @@ test("a phone call on the live board: it appears, its transcript streams, Listen
   await expect(otherPage.getByText(LIVE_TEXTS.empty)).toBeVisible();
 
   // ── The call: the caller's phone streams (silence) in real time all along ─────────────────
+  const index = server.openai.connections.length;
   const call = await TwilioCaller.dial({ origin: server.url, publicUrl: server.config.publicUrl, authToken: account.authToken, to: number, from: CALLER });
   expect(call.webhookStatus).toBe(200);
-  const index = server.openai.connections.length;
   await call.openStream();
   const conn = await server.openai.connection(index, 10_000);
   // Every µ-law frame the phone is sent, decoded: the supervisor's voice must reach it later.

@@ -85,9 +85,9 @@ test("a caller phones a number bought in the app; the assistant greets, runs its
       "Okay, anything else?",
     ],
   };
+  const index = server.openai.connections.length;
   const call = await TwilioCaller.dial({ origin: server.url, publicUrl: server.config.publicUrl, authToken: account.authToken, to: "+14155550188", from: CALLER });
   expect(call.webhookStatus).toBe(200);
-  const index = server.openai.connections.length;
   await call.openStream();
   const conn = await server.openai.connection(index, 10_000);
 

@@ -114,6 +114,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     handoffTokens: createHandoffTokens(config.appSecret, counters),
     assistants,
     pricing: createCallPricing({ ctx, credentials, logger: options.logger.child({ module: "call-price" }), ...(options.callPrice ? { timing: options.callPrice } : {}) }),
+    logger: options.logger.child({ module: "telephony" }),
   });
   // Deleting an account deletes the organisations it alone belongs to, releasing their numbers at Twilio first.
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (organizationId) => phoneNumbers.releaseBeforeAccountDeletion(organizationId) });

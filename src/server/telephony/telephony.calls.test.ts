@@ -76,6 +76,7 @@ describe("a phone call", () => {
         "Okay.",
       ],
     };
+    const index = fake.connections.length;
     const call = await dial();
     expect(call.webhookStatus).toBe(200);
     expect(call.twiml).toContain("<Connect><Stream url=");
@@ -84,7 +85,6 @@ describe("a phone call", () => {
     expect(stream.url).toBe(`${app.origin.replace("http", "ws")}/telephony/twilio/media`);
     expect(Object.keys(stream.parameters)).toEqual(["token"]);
 
-    const index = fake.connections.length;
     await call.openStream();
     const conn = await fake.connection(index);
     const update = await conn.waitFor("session.update");
@@ -160,8 +160,8 @@ describe("a phone call", () => {
 
   it("buffers caller audio sent before the provider session is ready: no frame lost", async () => {
     fake.script = { userSays: [] };
-    const call = await dial();
     const index = fake.connections.length;
+    const call = await dial();
     await call.openStream();
     // Frames straight after `start`, while the provider socket is still opening.
     await call.speak(mulawSpeech("Hello? Is anybody there?"), 600);
@@ -188,8 +188,8 @@ describe("when the provider drops the session", () => {
 
   it("the call carries on in a new provider session (µ-law, the conversation so far, no second greeting); the line stays open", async () => {
     fake.script = { speechMs: 1000, chunkMs: 20, userSays: ["Are you still there?"], replies: ["Yes, I am still here."] };
-    const call = await dial();
     const index = fake.connections.length;
+    const call = await dial();
     await call.openStream();
     const first = await fake.connection(index);
     await first.until(() => first.sentOf("response.done").length === 1, 5000, "greeting generated");
@@ -227,8 +227,8 @@ describe("when the provider drops the session", () => {
 
   it("no new session can be opened: Provider error with its reason; the caller's line is closed", async () => {
     fake.script = { userSays: [] };
-    const call = await dial();
     const index = fake.connections.length;
+    const call = await dial();
     await call.openStream();
     const conn = await fake.connection(index);
     await call.until(() => call.receivedBytes >= 400 * 8, "greeting");

@@ -47,12 +47,14 @@ beforeEach(() => {
 });
 
 async function connectedCall() {
+  const index = fake.connections.length;
   const call = await TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: FROM });
   rest.addCall(TEST_ACCOUNT_SID, { sid: call.callSid, from: FROM, to: TO });
-  const index = fake.connections.length;
   await call.openStream();
   const conn = await fake.connection(index);
-  await conn.waitFor("session.update");
+  // Live: the caller's audio reaches the provider only once the call is.
+  await call.speak(Buffer.alloc(160, 0xff));
+  await conn.waitFor("input_audio_buffer.append");
   return { call, conn };
 }
 

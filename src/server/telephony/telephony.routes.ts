@@ -39,7 +39,10 @@ export const telephonyRoutes: FastifyPluginAsync<{ service: TelephonyService }> 
     answer(reply, await service.dialResult(formOf(req.body), req.headers["x-twilio-signature"], req.url, tokenOf(req.query))),
   );
   const stopReleasing = await service.releaseStreamsArrivedElsewhere();
-  app.addHook("onClose", async () => stopReleasing());
+  app.addHook("onClose", async () => {
+    stopReleasing();
+    service.closeEarlyCalls();
+  });
   app.get(MEDIA_PATH, { websocket: true }, (socket, req) => {
     service.acceptStream(socket, req.headers["x-twilio-signature"], req.log);
   });

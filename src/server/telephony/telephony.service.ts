@@ -18,18 +18,20 @@ import type { ModuleContext } from "../context.ts";
 import type { AssistantsService } from "../modules/assistants/assistants.service.ts";
 import type { CallsService } from "../modules/calls/calls.service.ts";
 import type { CredentialsService } from "../modules/credentials/credentials.service.ts";
-import { TwilioTransport } from "../voice/transports/twilio.ts";
+import { TWILIO_AUDIO_FORMAT, TwilioTransport } from "../voice/transports/twilio.ts";
 import { STREAM_TOKEN_PARAMETER, type TwilioStart } from "../voice/transports/twilio-codec.ts";
 import { dialWasAnswered, goodbyeTwiml, noteTransferOutcome, phoneTransfer, returnTwiml, whisperTwiml, type HandoffTokens } from "./handoff.ts";
 import { createTwilioRest, TwilioError } from "./twilio-client.ts";
 import { HANDOFF_TEXTS } from "../../shared/calls.ts";
-import { findCallBySid, findNumberByE164, findNumberById, finishFromTwilio } from "./inbound.repo.ts";
+import { findCallBySid, findNumberByE164, findNumberById, finishFromTwilio, type InboundNumber } from "./inbound.repo.ts";
 import { singleFlight } from "../db/single-flight.ts";
 import * as outboundRepo from "../modules/outbound/outbound.repo.ts";
+import type { OutboundRecord } from "../modules/outbound/outbound.repo.ts";
 import { applyOutboundStatus, isMachine, outboundCallIdOf, voicemailTwiml } from "./outbound-calls.ts";
 import type { BusyMessages } from "./busy-messages.ts";
 import type { CallPricing } from "./call-price.ts";
-import type { StreamTokens } from "./stream-tokens.ts";
+import type { StreamClaims, StreamTokens } from "./stream-tokens.ts";
+import { EarlyCalls } from "./early-calls.ts";
 import { publicUrlOf, publicWsUrlOf, validTwilioSignature } from "./twilio-signature.ts";
 
 export const MEDIA_PATH = "/telephony/twilio/media";
@@ -61,6 +63,8 @@ export interface TelephonyDeps {
   pricing: CallPricing;
   /** What the account's callers hear when every line is taken. */
   busyMessages: BusyMessages;
+  /** For the provider sessions opened before their calls start. */
+  logger: FastifyBaseLogger;
 }
 
 function sayAndHangUp(message: string): string {
@@ -105,7 +109,7 @@ function retryElsewhere(voiceUrl: string): string {
 /** Bus channel: the stream of this CallSid arrived at some instance (payload: the CallSid). */
 const STREAM_ARRIVED_CHANNEL = "switchboard_stream_arrived";
 
-export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens, assistants, pricing, busyMessages }: TelephonyDeps) {
+export function createTelephonyService({ ctx, calls, credentials, tokens, handoffTokens, assistants, pricing, busyMessages, logger }: TelephonyDeps) {
   const { db, config } = ctx;
   // Twilio reaches this instance at PUBLIC_URL, or at INSTANCE_URL when another instance sent it here.
   const ownBases = [...new Set([config.publicUrl, config.instanceUrl ?? config.publicUrl])];
@@ -137,6 +141,28 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
     if (elsewhere) return { status: 200, twiml: redirectTo(`${elsewhere}${withBusyRedirectMark(pathAndQuery)}`) };
     // Our number is `To` on an inbound call and `From` on one we dialled.
     return { status: 200, twiml: sayAndHangUp(await busyMessages.forNumber(outbound ? params["From"] : params["To"])) };
+  }
+
+  /**
+   * What a stream runs: an outbound call the assistant it was dialled with (the number's pinned
+   * version when it is the number's assistant, else its latest); an inbound call the number's
+   * live version (pinned, else the latest), never the draft.
+   */
+  function loadPhoneCall(number: InboundNumber, claims: StreamClaims, outbound: OutboundRecord | null) {
+    const pinned = { pinned: number.assistantVersion };
+    if (!outbound) return calls.loadCall(number.organizationId, number.assistantId!, pinned, { callerNumber: claims.from, calledNumber: claims.to, direction: "inbound" });
+    const choice = outbound.assistantId === number.assistantId ? pinned : "live";
+    return calls.loadCall(outbound.organizationId, outbound.assistantId!, choice, { callerNumber: claims.from, calledNumber: claims.to, direction: "outbound", given: outbound.variables ?? {} });
+  }
+
+  // Calls loaded, and their provider sessions opened, while Twilio connects their streams.
+  const early = new EarlyCalls((prepared) => calls.primeProvider(prepared.call, TWILIO_AUDIO_FORMAT, logger));
+
+  /** The stream token for a call told to stream; its set-up begins now (early-calls.ts). */
+  function streamToken(claims: StreamClaims, number: InboundNumber, outbound: OutboundRecord | null): string {
+    const token = tokens.issue(claims);
+    early.begin(token, claims.callSid, () => loadPhoneCall(number, claims, outbound));
+    return token;
   }
 
   async function restFor(organizationId: string) {
@@ -176,7 +202,15 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
      * PLACE_HOLD_MS and refusing callers meanwhile. Resolves once listening; returns the stop.
      */
     releaseStreamsArrivedElsewhere(): Promise<() => void> {
-      return ctx.bus.subscribe(STREAM_ARRIVED_CHANNEL, (callSid: string) => void ctx.liveCalls.unhold(callSid));
+      return ctx.bus.subscribe(STREAM_ARRIVED_CHANNEL, (callSid: string) => {
+        ctx.liveCalls.unhold(callSid);
+        early.dropCall(callSid);
+      });
+    },
+
+    /** Closes the provider sessions opened for streams that never came (the app is closing). */
+    closeEarlyCalls(): void {
+      early.closeAll();
     },
 
     /** The voice webhook. `pathAndQuery` is the request's, so the signed URL is exactly the one called. */
@@ -195,7 +229,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       if (ctx.drain.isDraining) return { status: 200, twiml: retryElsewhere(publicUrlOf(config.publicUrl, VOICE_PATH)) };
       // The place is held from here until the stream arrives: a call told to stream always has room.
       if (!ctx.liveCalls.hold(params["CallSid"])) return full(params, pathAndQuery, false);
-      const token = tokens.issue({ numberId: number.id, callSid: params["CallSid"], from: params["From"] ?? "", to: number.phoneNumber, callId: "" });
+      const token = streamToken({ numberId: number.id, callSid: params["CallSid"], from: params["From"] ?? "", to: number.phoneNumber, callId: "" }, number, null);
       const response = new twilio.twiml.VoiceResponse();
       response.connect().stream({ url: publicWsUrlOf(streamBase, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
       return { status: 200, twiml: response.toString() };
@@ -208,7 +242,9 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       const callSid = params["CallSid"];
       if (!callSid || (record.providerCallSid && record.providerCallSid !== callSid) || record.ended || !record.phoneNumberId) return { status: 200, twiml: goodbyeTwiml(false) };
       if (!ctx.liveCalls.hold(callSid)) return full(params, pathAndQuery, true);
-      const token = tokens.issue({ numberId: record.phoneNumberId, callSid, from: record.callerNumber ?? "", to: record.calledNumber ?? "", callId: record.id });
+      const claims = { numberId: record.phoneNumberId, callSid, from: record.callerNumber ?? "", to: record.calledNumber ?? "", callId: record.id };
+      const number = await numberById(record.phoneNumberId);
+      const token = number?.assistantId && record.assistantId ? streamToken(claims, number, record) : tokens.issue(claims);
       const response = new twilio.twiml.VoiceResponse();
       response.connect().stream({ url: publicWsUrlOf(streamBase, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
       return { status: 200, twiml: response.toString() };
@@ -273,9 +309,9 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         log.warn({ ...detail, reason: refusal.reason }, "media stream refused");
         transport.close(refusal.code, refusal.reason);
       };
-      const begin = async (start: TwilioStart) => {
+      const begin = async (start: TwilioStart, token: string) => {
         if (ctx.liveCalls.isClosing) return refuse(STREAM_REFUSALS.shuttingDown);
-        const check = await tokens.redeem(start.customParameters[STREAM_TOKEN_PARAMETER]);
+        const check = await tokens.redeem(token);
         if (!check.ok || check.claims.callSid !== start.callSid) return refuse(STREAM_REFUSALS.badToken, { check: check.ok ? "call_sid" : check.reason });
         const number = await numberById(check.claims.numberId);
         // An outbound call runs the assistant it was dialled with, whatever the number answers with.
@@ -288,20 +324,13 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         const callId = claims.callId;
         const outbound = callId ? await outboundRepo.findOutbound(db, callId) : null;
         if (callId && (!outbound?.assistantId || outbound.ended)) return refuse(STREAM_REFUSALS.unavailable);
-        // A phone call runs the live version (the one pinned on the number, else the latest), never the
-        // draft; an outbound call dialled with another assistant than the number's runs that one's latest.
-        const pinned = { pinned: number.assistantVersion };
-        const prepared = outbound
-          ? await calls.loadCall(outbound.organizationId, outbound.assistantId!, outbound.assistantId === number.assistantId ? pinned : "live", {
-              callerNumber: claims.from,
-              calledNumber: claims.to,
-              direction: "outbound",
-              given: outbound.variables ?? {},
-            })
-          : await calls.loadCall(number.organizationId, number.assistantId!, pinned, { callerNumber: claims.from, calledNumber: claims.to, direction: "inbound" });
+        // Set up at the webhook when it could be, else now.
+        const set = await early.take(token);
+        const prepared = set?.prepared ?? (await loadPhoneCall(number, claims, outbound));
         if (!prepared.ok) return refuse(STREAM_REFUSALS.unavailable, { detail: prepared.reason });
         calls.startCall(transport, prepared.call, log.child({ callSid: start.callSid }), {
           isTest: false,
+          ...(set?.provider ? { provider: set.provider } : {}),
           // A caller returned from an unanswered transfer comes back on a new record, as an inbound one does.
           transfer: phoneTransfer(() => restFor(number.organizationId), config.publicUrl, handoffTokens, { ...claims, callId: "" }),
           phone: {
@@ -316,9 +345,12 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       };
       void transport.started.then(async (start: TwilioStart | null) => {
         if (!start) return refuse(STREAM_REFUSALS.noStart);
+        const token = start.customParameters[STREAM_TOKEN_PARAMETER] ?? "";
         try {
-          await begin(start);
+          await begin(start, token);
         } finally {
+          // Taken by the call, or of no use to a refused stream.
+          early.discard(token);
           // Started (the call now counts itself) or refused: the place held at the webhook goes.
           // Workers sharing a port: the webhook may have reached another one, which holds it.
           if (!ctx.liveCalls.unhold(start.callSid)) {

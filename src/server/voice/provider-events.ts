@@ -10,7 +10,8 @@
  * (`handlersFor`).
  */
 import { LIVE_CALL_TEXTS, type CallState } from "../../shared/calls.ts";
-import { RESERVED_TOOL_NAMES, type BuiltIns } from "./builtins.ts";
+import { builtInTools, DEFAULT_HANDOFF, RESERVED_TOOL_NAMES, type BuiltIns } from "./builtins.ts";
+import type { CallAudioFormat } from "./audio.ts";
 import type { CallAssistant } from "./call-session-types.ts";
 import type { PlaybackLedger } from "./playback.ts";
 import type { RealtimeProvider, RealtimeProviderHandlers } from "./providers/openai-realtime.ts";
@@ -63,6 +64,22 @@ export interface ProviderEventsHost {
   elapsed(): number;
 }
 
+/**
+ * A call's provider session configuration, from the assistant, the caller's audio format and
+ * whether the assistant answers (not while a supervisor has taken over). Also what a session
+ * opened before its call is configured with (primed-provider.ts).
+ */
+export function callSessionConfig(assistant: CallAssistant, format: CallAudioFormat, answers: boolean): RealtimeSessionConfig {
+  return buildSessionConfig({
+    model: assistant.model,
+    instructions: assistant.instructions,
+    voice: assistant.voice,
+    format,
+    answers,
+    tools: [...builtInTools(assistant.handoff ?? DEFAULT_HANDOFF), ...new ToolCatalog(assistant.tools, RESERVED_TOOL_NAMES).providerTools()],
+  });
+}
+
 export class ProviderEvents {
   /** The ended reason of a session that then closes without giving one. */
   private lastProviderError: string | null = null;
@@ -83,15 +100,7 @@ export class ProviderEvents {
 
   /** The same session configuration for every provider session of the call. */
   sessionConfig(): RealtimeSessionConfig {
-    const { assistant, transport } = this.call;
-    return buildSessionConfig({
-      model: assistant.model,
-      instructions: assistant.instructions,
-      voice: assistant.voice,
-      format: transport.audioFormat,
-      answers: this.call.supervision.assistantAnswers,
-      tools: [...this.call.builtIns.providerTools(), ...new ToolCatalog(assistant.tools, RESERVED_TOOL_NAMES).providerTools()],
-    });
+    return callSessionConfig(this.call.assistant, this.call.transport.audioFormat, this.call.supervision.assistantAnswers);
   }
 
   private readonly handlers: RealtimeProviderHandlers = {

@@ -12,7 +12,10 @@ import { callSettingsOf } from "../../../shared/versions.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
 import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
-import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts";
+import type { CallAudioFormat } from "../../voice/audio.ts";
+import { callSessionConfig } from "../../voice/provider-events.ts";
+import { OpenAIRealtimeProvider, type RealtimeProvider } from "../../voice/providers/openai-realtime.ts";
+import { PrimedProvider } from "../../voice/providers/primed-provider.ts";
 import type { PhoneCallParty, ToolRunner, Transport } from "../../voice/seams.ts";
 import type { CallTransfer } from "../../voice/builtins.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
@@ -126,6 +129,9 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
   };
   const sharedCallSetup = singleFlight(readCallSetup, (organizationId, assistantId, choice) => `${organizationId}\0${assistantId}\0${JSON.stringify(choice)}`);
 
+  const newProvider = (call: PreparedCall, logger: FastifyBaseLogger) =>
+    new OpenAIRealtimeProvider({ baseUrl: config.openaiBaseUrl, apiKey: call.apiKey, model: call.assistant.model, logger, metrics: liveCalls.metrics });
+
   /** The do-not-call function runs here, beside the HTTP tools. */
   function withDoNotCall(runner: ToolRunner, call: PreparedCall): ToolRunner {
     return {
@@ -200,24 +206,27 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
       return this.startCall(new BrowserTransport(socket, { metrics: liveCalls.metrics }), call, log, { isTest: true });
     },
 
-    /** Runs a call (test or phone) on its transport; it is tracked until it ends. */
-    startCall(transport: Transport, call: PreparedCall, log: FastifyBaseLogger, kind: { isTest: boolean; phone?: PhoneCallParty; transfer?: CallTransfer }): CallSession {
+    /**
+     * A provider session for `call`, opened and configured now for a caller whose audio comes in
+     * `format` (a phone call's, at its voice webhook); the call takes it with startCall's `provider`.
+     */
+    primeProvider(call: PreparedCall, format: CallAudioFormat, log: FastifyBaseLogger): PrimedProvider {
+      const session = callSessionConfig(call.assistant, format, true);
+      return new PrimedProvider(newProvider(call, log.child({ assistantId: call.assistant.id })), session);
+    },
+
+    /**
+     * Runs a call (test or phone) on its transport; it is tracked until it ends. Its first provider
+     * session is `kind.provider` when one was opened for it (primeProvider), else a new one.
+     */
+    startCall(transport: Transport, call: PreparedCall, log: FastifyBaseLogger, kind: { isTest: boolean; phone?: PhoneCallParty; transfer?: CallTransfer; provider?: RealtimeProvider }): CallSession {
       const logger = log.child({ assistantId: call.assistant.id });
-      const metrics = liveCalls.metrics;
-      // One per provider session: a call outlives the provider's 60-minute cap on new ones.
-      const newProvider = () =>
-        new OpenAIRealtimeProvider({
-          baseUrl: config.openaiBaseUrl,
-          apiKey: call.apiKey,
-          model: call.assistant.model,
-          logger,
-          metrics,
-        });
       const events = callEvents.track({ organizationId: call.organizationId, assistant: call.assistant, isTest: kind.isTest, phone: kind.phone }, store, kind.transfer);
       const session = new CallSession({
         transport,
-        provider: newProvider(),
-        newProvider,
+        provider: kind.provider ?? newProvider(call, logger),
+        // One per provider session: a call outlives the provider's 60-minute cap on new ones.
+        newProvider: () => newProvider(call, logger),
         toolRunner: withDoNotCall(createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }), call),
         store: events.store,
         openRecording: (key) => storage.openAppend(key, { contentType: "audio/wav" }),

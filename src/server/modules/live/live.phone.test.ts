@@ -43,8 +43,8 @@ afterAll(async () => {
 async function phoneCall(script: FakeScript = {}): Promise<{ call: TwilioCaller; conn: FakeConnection; callId: string }> {
   fake.script = script;
   const board = await openBoard(base, { cookie: owner.cookie });
-  const call = await TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: FROM });
   const index = fake.connections.length;
+  const call = await TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: FROM });
   await call.openStream();
   const conn = await fake.connection(index);
   await board.until(() => board.of("call_updated").some((m) => m.call.callerNumber === FROM), "the call on the board");

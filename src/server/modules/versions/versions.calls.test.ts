@@ -49,8 +49,8 @@ async function recordOf(where: ReturnType<typeof eq>) {
 /** A phone call: what the provider session was told, and the record's version. */
 async function phoneCall() {
   fake.script = { userSays: [] };
-  const call = await TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: "+15559870" });
   const index = fake.connections.length;
+  const call = await TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: "+15559870" });
   await call.openStream();
   const conn = await fake.connection(index);
   const update = await conn.waitFor("session.update");

@@ -1,49 +1,9 @@
 import WebSocket from "ws";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { MAX_BUFFERED_AUDIO_BYTES, OpenAIRealtimeProvider, realtimeUrl, type RealtimeProviderHandlers } from "./openai-realtime.ts";
-import { buildSessionConfig, parseServerEvent, type RealtimeServerEvent } from "./realtime-protocol.ts";
-
-function recorder() {
-  const events: RealtimeServerEvent[] = [];
-  const errors: Array<[string, boolean]> = [];
-  const closes: Array<[number, string]> = [];
-  let opened = false;
-  const waiters = new Set<() => void>();
-  const notify = () => waiters.forEach((w) => w());
-  const handlers: RealtimeProviderHandlers = {
-    open: () => {
-      opened = true;
-      notify();
-    },
-    event: (e) => {
-      events.push(e);
-      notify();
-    },
-    error: (message, beforeOpen) => {
-      errors.push([message, beforeOpen]);
-      notify();
-    },
-    close: (code, reason) => {
-      closes.push([code, reason]);
-      notify();
-    },
-  };
-  const until = (check: () => boolean) =>
-    new Promise<void>((resolve, reject) => {
-      if (check()) return resolve();
-      const timer = setTimeout(() => reject(new Error("timeout")), 3000);
-      const w = () => {
-        if (check()) {
-          waiters.delete(w);
-          clearTimeout(timer);
-          resolve();
-        }
-      };
-      waiters.add(w);
-    });
-  return { handlers, events, errors, closes, until, opened: () => opened };
-}
+import { recordProviderHandlers } from "../../../../tests/fakes/provider-handlers.ts";
+import { MAX_BUFFERED_AUDIO_BYTES, OpenAIRealtimeProvider, realtimeUrl } from "./openai-realtime.ts";
+import { buildSessionConfig, parseServerEvent } from "./realtime-protocol.ts";
 
 const config = buildSessionConfig({
   model: "gpt-realtime-2.1",
@@ -117,7 +77,7 @@ describe("OpenAIRealtimeProvider against the fake GA server", () => {
   });
 
   it("connects with the bearer key and no beta header, and its session.update is accepted", async () => {
-    const r = recorder();
+    const r = recordProviderHandlers();
     const provider = new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: "sk-right", model: "gpt-realtime-2.1" });
     provider.connect(r.handlers);
     await r.until(r.opened);
@@ -136,7 +96,7 @@ describe("OpenAIRealtimeProvider against the fake GA server", () => {
   });
 
   it("reports a refused key as a failure before open, with the provider's message", async () => {
-    const r = recorder();
+    const r = recordProviderHandlers();
     const provider = new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: "sk-wrong", model: "m" });
     provider.connect(r.handlers);
     await r.until(() => r.closes.length > 0);
@@ -147,7 +107,7 @@ describe("OpenAIRealtimeProvider against the fake GA server", () => {
   });
 
   it("reports an unreachable provider as a failure before open", async () => {
-    const r = recorder();
+    const r = recordProviderHandlers();
     const provider = new OpenAIRealtimeProvider({ baseUrl: "http://127.0.0.1:9/v1", apiKey: "k", model: "m" });
     provider.connect(r.handlers);
     await r.until(() => r.closes.length > 0);
@@ -240,7 +200,7 @@ describe("outbound audio backpressure", () => {
   /** A provider connected to the fake, and the fake's side of the socket. */
   async function connected() {
     const provider = new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: "sk-bp", model: "gpt-realtime-2.1", pingIntervalMs: 0 });
-    const r = recorder();
+    const r = recordProviderHandlers();
     provider.connect(r.handlers);
     await r.until(() => r.opened());
     return { provider, conn: await fake.connection() };

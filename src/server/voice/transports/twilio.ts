@@ -14,7 +14,7 @@
  */
 import type WebSocket from "ws";
 import { PHONE_END_REASONS } from "../../../shared/calls.ts";
-import { PCMU_SAMPLE_RATE, wireByteLength, type WireAudio } from "../audio.ts";
+import { PCMU_SAMPLE_RATE, wireByteLength, type CallAudioFormat, type WireAudio } from "../audio.ts";
 import type { CallerLeft, FrameMetrics, Transport, TransportHandlers } from "../seams.ts";
 import { decodeTwilioFrame, encodeClear, encodeMark, encodeMedia, streamSidJson, type StreamSidJson, type TwilioStart } from "./twilio-codec.ts";
 import { SocketLink } from "./socket-link.ts";
@@ -26,6 +26,9 @@ const BYTES_PER_MS = PCMU_SAMPLE_RATE / 1000;
  * message both ways; at one per 20 ms delta they were a third of a call's messages.
  */
 const MARK_EVERY_MS = 40;
+
+/** µ-law 8 kHz, as Twilio streams it both ways. */
+export const TWILIO_AUDIO_FORMAT = "audio/pcmu" satisfies CallAudioFormat;
 
 export interface TwilioTransportOptions {
   heartbeatMs?: number;
@@ -44,7 +47,7 @@ interface PendingMark {
 }
 
 export class TwilioTransport implements Transport {
-  readonly audioFormat = "audio/pcmu" as const;
+  readonly audioFormat = TWILIO_AUDIO_FORMAT;
   private readonly link: SocketLink;
   private handlers: TransportHandlers | null = null;
   private streamSid: StreamSidJson | null = null;
