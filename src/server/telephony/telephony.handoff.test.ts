@@ -107,6 +107,8 @@ describe("transfer_call on a phone call", () => {
     await call.speak(mulawSpeech("Billing please."), 1000);
     await call.until(() => updates.length === 1, "call update", 10_000);
     await records(call.callSid);
+    // The caller returned to the assistant: set up again from the dial result's answer.
+    const index = fake.connections.length;
     const dial = await call.followDial(updates[0]!.twiml!, "no-answer");
     expect(dial.whisperTwiml).toBeNull();
     expect(call.twiml).toContain(`<Say>${HANDOFF_TEXTS.notAnswered}</Say>`);
@@ -115,7 +117,6 @@ describe("transfer_call on a phone call", () => {
     expect(first!.endedReason).toBe("Transfer to Billing team not answered (no-answer); returned to the assistant");
 
     // The new stream is a call with the assistant again.
-    const index = fake.connections.length;
     await call.openStream();
     await (await fake.connection(index)).waitFor("session.update");
     await call.hangUp();

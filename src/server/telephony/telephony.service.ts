@@ -193,7 +193,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       const canReturn = Boolean(number.assistantId) && number.status === "active" && !ctx.liveCalls.isClosing;
       await noteTransferOutcome(db, call.callSid, label, HANDOFF_TEXTS.transferNotAnswered(label, status ?? "failed", canReturn));
       if (!canReturn) return { status: 200, twiml: goodbyeTwiml(false) };
-      return { status: 200, twiml: returnTwiml(config.publicUrl, MEDIA_PATH, tokens.issue(call)) };
+      return { status: 200, twiml: returnTwiml(config.publicUrl, MEDIA_PATH, streamToken(call, number, null)) };
     },
 
     /**
