@@ -244,7 +244,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
       if (!ctx.liveCalls.hold(callSid)) return full(params, pathAndQuery, true);
       const claims = { numberId: record.phoneNumberId, callSid, from: record.callerNumber ?? "", to: record.calledNumber ?? "", callId: record.id };
       const number = await numberById(record.phoneNumberId);
-      const token = number?.assistantId && record.assistantId ? streamToken(claims, number, record) : tokens.issue(claims);
+      const token = number && record.assistantId ? streamToken(claims, number, record) : tokens.issue(claims);
       const response = new twilio.twiml.VoiceResponse();
       response.connect().stream({ url: publicWsUrlOf(streamBase, MEDIA_PATH) }).parameter({ name: STREAM_TOKEN_PARAMETER, value: token });
       return { status: 200, twiml: response.toString() };
