@@ -19,6 +19,7 @@ interface Chunk {
 
 const downlink: FrameAge[] = [];
 const webhookToFirstAudio: number[] = [];
+const streamToFirstAudio: number[] = [];
 const heard: Cuts = {};
 let framesSent = 0;
 let framesReceived = 0;
@@ -85,6 +86,7 @@ class BenchCall {
       if (!this.firstAudio) {
         this.firstAudio = true;
         webhookToFirstAudio.push(now - this.dialedAt);
+        streamToFirstAudio.push(now - this.startedAt);
       }
       const age = ageOfFrame(audio);
       if (age) downlink.push(age);
@@ -160,6 +162,7 @@ send(process, {
   clears,
   downlinkE2e: summarize(within(downlink, window)),
   webhookToFirstAudio: summarize(webhookToFirstAudio),
+  streamToFirstAudio: summarize(streamToFirstAudio),
   heard,
   closedNormally,
 } satisfies CallersMessage);

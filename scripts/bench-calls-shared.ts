@@ -84,6 +84,8 @@ export type CallersMessage =
       clears: number;
       downlinkE2e: Summary;
       webhookToFirstAudio: Summary;
+      /** From the media stream's `start` to the first assistant audio: the part of the wait after Twilio's. */
+      streamToFirstAudio: Summary;
       heard: Cuts;
       closedNormally: number;
     };

@@ -18,7 +18,7 @@
  *
  * Printed per N: time per media frame each way (in the server, and end to end through every
  * socket), frames lost (caller frames that never reached the provider, from the first one),
- * webhook-to-first-audio less the provider's own delay, truncation error (how far audio_end_ms is,
+ * webhook-to-first-audio and stream-to-first-audio less the provider's own delay, truncation error (how far audio_end_ms is,
  * either way, from what the caller had heard of that item when the clear arrived), server CPU and memory per
  * call, and the callers' own CPU.
  */
@@ -42,7 +42,7 @@ const seconds = Math.max(5, Number(option("--seconds") ?? 30) || 30);
 const bargeInEveryMs = Math.max(1000, (Number(option("--barge-in-every") ?? 3) || 3) * 1000);
 const WARM_UP_MS = 1000;
 const MB = 1024 * 1024;
-const AIM = { cpuRatio: 1.0, p99Ratio: 1.5, truncationMs: 50 };
+const AIM = { cpuRatio: 1.0, p99Ratio: 1.5, truncationMs: 50, greetingMs: 1000 };
 const only = option("--only");
 /** MAX_CALLS of the server under test (its default otherwise; the relay has no limit). */
 const maxCalls = option("--max-calls");
@@ -85,6 +85,7 @@ interface Row {
   framesUp: number;
   lostUp: number;
   firstAudio: Summary;
+  streamFirstAudio: Summary;
   providerDelayP50: number;
   truncation: Summary;
   truncations: number;
@@ -244,6 +245,7 @@ async function run(system: System, calls: number): Promise<Row> {
     framesUp: report.framesSent,
     lostUp: Math.round(report.framesSent - fake.appendedFrames),
     firstAudio: report.webhookToFirstAudio,
+    streamFirstAudio: report.streamToFirstAudio,
     providerDelayP50: fake.providerDelay.p50,
     truncation: summarize(errors),
     truncations: errors.length,
@@ -272,6 +274,7 @@ function table(rows: Row[]): string {
     "e2e out ms p50/p99/max",
     "frames lost",
     "webhook→audio ms p50/p99",
+    "stream→audio ms p50/p99",
     "trunc err ms p50/p99/max",
     "CPU/call %core",
     "CPU %core",
@@ -290,6 +293,7 @@ function table(rows: Row[]): string {
     trio(r.downlinkE2e),
     `${r.lostUp}/${r.framesUp}`,
     `${ms(r.firstAudio.p50 - r.providerDelayP50)} / ${ms(r.firstAudio.p99 - r.providerDelayP50)}`,
+    `${ms(r.streamFirstAudio.p50 - r.providerDelayP50)} / ${ms(r.streamFirstAudio.p99 - r.providerDelayP50)}`,
     `${trio(r.truncation)} (n=${r.truncations})`,
     r.cpuPerCall.toFixed(3),
     (r.cpuPerCall * Math.max(1, r.connected)).toFixed(0),
@@ -329,6 +333,7 @@ console.log(
     "e2e: the same frame timed from the sending process to the receiving one through every socket (an upper bound on what the server adds).\n" +
     "frames lost: caller frames that never reached the provider, counting those sent before the provider session was ready.\n" +
     "webhook→audio: from the voice webhook request to the first assistant audio at the caller, less the fake provider's own delay (p50).\n" +
+    "stream→audio: likewise from the media stream's start (what comes before it is Twilio's, and here the callers' own core's).\n" +
     "trunc err: how far audio_end_ms of each truncation is from what the caller had heard of that item when the clear arrived (either way).\n" +
     "CPU/call: server process CPU during the window / calls, % of one core; DB CPU/call: the PostgreSQL server's processes (--pg), likewise; RSS: the server process's resident memory at the end of the window;\n" +
     "mem/call: JS heap + buffers after a full GC, less the idle baseline (Switchboard only: it runs in this process).\n" +
@@ -341,13 +346,15 @@ for (const calls of counts) {
   const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : "n/a");
   const p99 = (r: Row) => Math.max(r.uplinkE2e.p99, r.downlinkE2e.p99);
   const trunc = Math.max(Math.abs(ours.truncation.max), Math.abs(ours.truncation.p50));
+  const greeting = ours.streamFirstAudio.p99 - ours.providerDelayP50;
   console.log(
     `${calls} calls, Switchboard / relay: CPU per call ${ratio(ours.cpuPerCall, relay.cpuPerCall)} (aim ≤ ${AIM.cpuRatio}×), ` +
       `e2e p99 ${ratio(p99(ours), p99(relay))} (aim ≤ ${AIM.p99Ratio}×), RSS ${ratio(ours.rssMb, relay.rssMb)}; ` +
       `calls left silent (neither streamed nor refused politely) ${ours.calls - ours.connected - ours.refused} vs ${relay.calls - relay.connected - relay.refused}` +
       (ours.refused ? ` (${ours.refused} refused politely at MAX_CALLS ${maxCalls ?? "default"})` : "") +
       "; " +
-      `Switchboard: frames lost ${ours.lostUp}, truncation within ${AIM.truncationMs} ms — ${trunc <= AIM.truncationMs ? "held" : "NOT held"} (${ms(trunc)} ms).`,
+      `Switchboard: frames lost ${ours.lostUp}, truncation within ${AIM.truncationMs} ms — ${trunc <= AIM.truncationMs ? "held" : "NOT held"} (${ms(trunc)} ms), ` +
+      `greeting within ${AIM.greetingMs / 1000} s of the stream's start — ${greeting <= AIM.greetingMs ? "held" : "NOT held"} (p99 ${ms(greeting)} ms).`,
   );
 }
 
