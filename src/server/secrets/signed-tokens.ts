@@ -25,6 +25,11 @@ export type SignedTokenCheck<C extends TokenClaims> =
 export interface SignedTokens<C extends TokenClaims> {
   issue(claims: C, now?: number): string;
   /**
+   * The claims of a well-signed, unexpired token, without using it up (null otherwise): lets work
+   * that depends on them start while `redeem` records the use. Only `redeem` makes a token good.
+   */
+  verify(token: unknown, now?: number): C | null;
+  /**
    * Verifies the token and, when valid and `accept`ed (default: any claims), marks it used on
    * every instance (later checks say "used"). A token refused by `accept` is not used up.
    */
@@ -56,6 +61,15 @@ function parsePayload(text: string): Payload | null {
 export function createSignedTokens<C extends TokenClaims>(secret: string, label: string, ttlMs: number, counters: CounterStore): SignedTokens<C> {
   const key = Buffer.from(hkdfSync("sha256", secret, "", label, 32));
   const mac = (payload: string) => createHmac("sha256", key).update(payload).digest("base64url");
+  const readToken = (token: unknown): { payload: Payload } | { reason: "malformed" | "bad_signature" } => {
+    const match = typeof token === "string" ? TOKEN.exec(token) : null;
+    if (!match) return { reason: "malformed" };
+    const [, encoded = "", signature = ""] = match;
+    // Compare the text: base64url has several spellings of a digest's last bits; accept one.
+    if (!timingSafeEqual(Buffer.from(signature), Buffer.from(mac(encoded)))) return { reason: "bad_signature" };
+    const payload = parsePayload(encoded);
+    return payload ? { payload } : { reason: "malformed" };
+  };
 
   return {
     issue(claims, now = Date.now()) {
@@ -64,14 +78,15 @@ export function createSignedTokens<C extends TokenClaims>(secret: string, label:
       return `${encoded}.${mac(encoded)}`;
     },
 
+    verify(token, now = Date.now()) {
+      const read = readToken(token);
+      return "payload" in read && now < read.payload.e ? (read.payload.c as C) : null;
+    },
+
     async redeem(token, now = Date.now(), accept = () => true) {
-      const match = typeof token === "string" ? TOKEN.exec(token) : null;
-      if (!match) return { ok: false, reason: "malformed" };
-      const [, encoded = "", signature = ""] = match;
-      // Compare the text: base64url has several spellings of a digest's last bits; accept one.
-      if (!timingSafeEqual(Buffer.from(signature), Buffer.from(mac(encoded)))) return { ok: false, reason: "bad_signature" };
-      const payload = parsePayload(encoded);
-      if (!payload) return { ok: false, reason: "malformed" };
+      const read = readToken(token);
+      if (!("payload" in read)) return { ok: false, reason: read.reason };
+      const { payload } = read;
       if (!accept(payload.c as C)) return { ok: false, reason: "rejected" };
       if (now >= payload.e) return { ok: false, reason: "expired" };
       // Remembered for a whole token lifetime more than it has left: instance clocks may differ

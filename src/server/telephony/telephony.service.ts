@@ -309,21 +309,27 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
         log.warn({ ...detail, reason: refusal.reason }, "media stream refused");
         transport.close(refusal.code, refusal.reason);
       };
+      /** What the stream's checks need to know of the call `claims` name. */
+      const lookUp = async (claims: StreamClaims) => {
+        const [number, outbound] = await Promise.all([numberById(claims.numberId), claims.callId ? outboundRepo.findOutbound(db, claims.callId) : null]);
+        // Twilio signs the upgrade too; checked when present (a proxy may strip it).
+        const signed = !number || upgradeSignature === undefined || (await signedBy(number.organizationId, upgradeSignature, MEDIA_PATH, {}, true));
+        return { number, outbound, signed };
+      };
       const begin = async (start: TwilioStart, token: string) => {
         if (ctx.liveCalls.isClosing) return refuse(STREAM_REFUSALS.shuttingDown);
+        // Looked up while the token's single use is recorded, not after (only a redeemed token counts).
+        const verified = tokens.verify(token);
+        const lookingUp = verified ? lookUp(verified) : null;
+        lookingUp?.catch(() => undefined);
         const check = await tokens.redeem(token);
         if (!check.ok || check.claims.callSid !== start.callSid) return refuse(STREAM_REFUSALS.badToken, { check: check.ok ? "call_sid" : check.reason });
-        const number = await numberById(check.claims.numberId);
-        // An outbound call runs the assistant it was dialled with, whatever the number answers with.
-        if (!number || (!number.assistantId && !check.claims.callId)) return refuse(STREAM_REFUSALS.unavailable);
-        // Twilio signs the upgrade too; checked when present (a proxy may strip it).
-        if (upgradeSignature !== undefined && !(await signedBy(number.organizationId, upgradeSignature, MEDIA_PATH, {}, true))) {
-          return refuse(STREAM_REFUSALS.badSignature);
-        }
         const claims = check.claims;
-        const callId = claims.callId;
-        const outbound = callId ? await outboundRepo.findOutbound(db, callId) : null;
-        if (callId && (!outbound?.assistantId || outbound.ended)) return refuse(STREAM_REFUSALS.unavailable);
+        const { number, outbound, signed } = await (lookingUp ?? lookUp(claims));
+        // An outbound call runs the assistant it was dialled with, whatever the number answers with.
+        if (!number || (!number.assistantId && !claims.callId)) return refuse(STREAM_REFUSALS.unavailable);
+        if (!signed) return refuse(STREAM_REFUSALS.badSignature);
+        if (claims.callId && (!outbound?.assistantId || outbound.ended)) return refuse(STREAM_REFUSALS.unavailable);
         // Set up at the webhook when it could be, else now.
         const set = await early.take(token);
         const prepared = set?.prepared ?? (await loadPhoneCall(number, claims, outbound));
