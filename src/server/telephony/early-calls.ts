@@ -28,7 +28,7 @@ export class EarlyCalls {
   private readonly entries = new Map<string, Entry>();
 
   constructor(
-    private readonly prime: (prepared: Extract<PrepareResult, { ok: true }>) => PrimedProvider,
+    private readonly prime: (prepared: Extract<PrepareResult, { ok: true }>, callSid: string) => PrimedProvider,
     private readonly keepMs = PLACE_HOLD_MS,
   ) {}
 
@@ -36,7 +36,7 @@ export class EarlyCalls {
   begin(token: string, callSid: string, load: () => Promise<PrepareResult>): void {
     // A failed load is done again when the stream comes (and fails there with its reason).
     const ready = load().then(
-      (prepared) => ({ prepared, provider: prepared.ok ? this.prime(prepared) : null }),
+      (prepared) => ({ prepared, provider: prepared.ok ? this.prime(prepared, callSid) : null }),
       () => null,
     );
     const lapse = setTimeout(() => this.discard(token), this.keepMs);
@@ -46,10 +46,8 @@ export class EarlyCalls {
 
   /** The set-up begun for `token`, now the stream's (null when none was, or it lapsed, failed or closed). */
   async take(token: string): Promise<EarlyCall | null> {
-    const entry = this.entries.get(token);
+    const entry = this.remove(token);
     if (!entry) return null;
-    this.entries.delete(token);
-    clearTimeout(entry.lapse);
     const early = await entry.ready;
     if (!early?.provider || early.provider.usable) return early;
     // Its session closed before the stream came: the call opens a new one.
@@ -63,15 +61,20 @@ export class EarlyCalls {
 
   /** Closes the set-up of `token` unless a stream took it. */
   discard(token: string): void {
-    const entry = this.entries.get(token);
-    if (!entry) return;
-    this.entries.delete(token);
-    clearTimeout(entry.lapse);
-    void entry.ready.then((early) => early?.provider?.close(1000, "Call not taken"));
+    const entry = this.remove(token);
+    void entry?.ready.then((early) => early?.provider?.close(1000, "Call not taken"));
   }
 
   /** Closes every session no stream took (the app is closing). */
   closeAll(): void {
     for (const token of this.entries.keys()) this.discard(token);
+  }
+
+  private remove(token: string): Entry | undefined {
+    const entry = this.entries.get(token);
+    if (!entry) return undefined;
+    this.entries.delete(token);
+    clearTimeout(entry.lapse);
+    return entry;
   }
 }

@@ -156,7 +156,7 @@ export function createTelephonyService({ ctx, calls, credentials, tokens, handof
   }
 
   // Calls loaded, and their provider sessions opened, while Twilio connects their streams.
-  const early = new EarlyCalls((prepared) => calls.primeProvider(prepared.call, TWILIO_AUDIO_FORMAT, logger));
+  const early = new EarlyCalls((prepared, callSid) => calls.primeProvider(prepared.call, TWILIO_AUDIO_FORMAT, logger.child({ callSid })));
 
   /** The stream token for a call told to stream; its set-up begins now (early-calls.ts). */
   function streamToken(claims: StreamClaims, number: InboundNumber, outbound: OutboundRecord | null): string {

@@ -7,7 +7,7 @@
 import { HANDOFF_TEXTS } from "../../../shared/calls.ts";
 import { MAX_REPLAY_ROUNDS_PER_TURN, REPLAY_MESSAGES, type ReplaySide, type ReplayToolCall } from "../../../shared/replay.ts";
 import type { ResponsesClient, ResponsesFunctionTool, ResponsesInputItem, ResponsesUsage } from "../../openai/responses-client.ts";
-import { BUILT_IN_NAMES, builtInTools, RESERVED_TOOL_NAMES } from "../../voice/builtins.ts";
+import { BUILT_IN_NAMES, builtInTools, DEFAULT_HANDOFF, RESERVED_TOOL_NAMES } from "../../voice/builtins.ts";
 import type { CallAssistant } from "../../voice/call-session-types.ts";
 import { ToolCatalog } from "../../voice/tool-resolution.ts";
 import type { RecordedAnswerBook } from "./replay-turns.ts";
@@ -43,7 +43,7 @@ export async function playDraft(options: {
 }): Promise<DraftPlay> {
   const { client, model, assistant, answers } = options;
   const catalog = new ToolCatalog(assistant.tools, RESERVED_TOOL_NAMES);
-  const tools: ResponsesFunctionTool[] = [...builtInTools(assistant.handoff ?? { transferDestinations: [], allowEndCall: false, keypadInput: false }), ...catalog.providerTools()].map(
+  const tools: ResponsesFunctionTool[] = [...builtInTools(assistant.handoff ?? DEFAULT_HANDOFF), ...catalog.providerTools()].map(
     (t) => ({ type: "function", name: t.name, description: t.description, parameters: t.parameters, strict: false }),
   );
   const input: ResponsesInputItem[] = [];
