@@ -53,4 +53,20 @@ describe("PlaybackLedger", () => {
     expect(ledger.accepts("c", "resp_2")).toBe(true);
     expect(new PlaybackLedger().interrupt()).toEqual([]);
   });
+
+  it("lets truncated items go, so a long call's barge-ins do not pile up, and still refuses their late audio", () => {
+    const ledger = new PlaybackLedger();
+    for (let turn = 0; turn < 200; turn += 1) {
+      ledger.responseStarted(`resp_${turn}`);
+      ledger.sent(`item_${turn}`, 400);
+      ledger.played(`item_${turn}`, 100);
+      expect(ledger.truncations(ledger.interrupt())).toEqual([{ itemId: `item_${turn}`, audioEndMs: 150 }]);
+    }
+    expect(ledger.size).toBe(0);
+    expect(ledger.allHeard()).toBe(true);
+    // A late delta of the item just cut, under a response id the ledger has not seen cancelled.
+    expect(ledger.accepts("item_199", "resp_other")).toBe(false);
+    expect(ledger.isInterrupted("item_199")).toBe(true);
+    expect(ledger.accepts("item_200", "resp_200")).toBe(true);
+  });
 });

@@ -25,14 +25,16 @@ export interface Truncation {
   audioEndMs: number;
 }
 
-/** Cancelled response ids remembered (for late deltas); older ones are long finished. */
-const MAX_CANCELLED = 16;
+/** Cancelled responses and truncated items remembered (for late deltas); older ones are long finished. */
+const MAX_REMEMBERED = 16;
 
 export class PlaybackLedger {
   /** In the order their audio was first sent, which is the order the caller hears them. */
   private readonly items = new Map<string, ItemPlayback>();
   private activeResponseId: string | null = null;
   private readonly cancelled: string[] = [];
+  /** Interrupted items already truncated: out of `items` (a long call's barge-ins would pile up there), still refused. */
+  private readonly truncated: string[] = [];
 
   /** response.created */
   responseStarted(responseId: string): void {
@@ -86,7 +88,12 @@ export class PlaybackLedger {
 
   /** After a barge-in, the rest of the item (late audio, text) was never heard. */
   isInterrupted(itemId: string): boolean {
-    return this.items.get(itemId)?.interrupted ?? false;
+    return this.items.get(itemId)?.interrupted ?? this.truncated.includes(itemId);
+  }
+
+  /** Items whose playback is still accounted for (heard in full and complete ones are let go). */
+  get size(): number {
+    return this.items.size;
   }
 
   /** Whether a response is in progress (between response.created and response.done). */
@@ -101,8 +108,7 @@ export class PlaybackLedger {
    */
   interrupt(): string[] {
     if (this.activeResponseId) {
-      this.cancelled.push(this.activeResponseId);
-      if (this.cancelled.length > MAX_CANCELLED) this.cancelled.shift();
+      remember(this.cancelled, this.activeResponseId);
       this.activeResponseId = null;
     }
     const pending: string[] = [];
@@ -115,13 +121,25 @@ export class PlaybackLedger {
     return pending;
   }
 
-  /** Where to truncate interrupted items: the first one at what was heard, later ones at 0. */
+  /**
+   * Where to truncate interrupted items: the first one at what was heard, later ones at 0.
+   * Their figures are final now: the items are let go, their ids kept to refuse late audio.
+   */
   truncations(itemIds: readonly string[]): Truncation[] {
     return itemIds.map((itemId, index) => {
       const item = this.items.get(itemId);
+      if (item?.interrupted) {
+        this.items.delete(itemId);
+        remember(this.truncated, itemId);
+      }
       // Floored: a value beyond the item's audio is an error at the provider.
       if (!item || index > 0) return { itemId, audioEndMs: 0 };
       return { itemId, audioEndMs: Math.floor(Math.min(item.sentMs, item.playedMs + HEARD_MARGIN_MS)) };
     });
   }
+}
+
+function remember(ids: string[], id: string): void {
+  ids.push(id);
+  if (ids.length > MAX_REMEMBERED) ids.shift();
 }
