@@ -1,8 +1,10 @@
 /**
- * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N] [--pin]`:
+ * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N] [--pin] [--repeat N]`:
  * N simultaneous simulated phone calls, for each N, first through a bare pass-through relay
  * (bench-calls-relay.ts, the yardstick) and then through the real server, in one sitting,
- * with the ratio of the two printed.
+ * with the ratio of the two printed. `--repeat N` holds N sittings per count, the order of the
+ * two systems alternating, and prints each ratio's median and range: on a shared 2-core virtual
+ * machine one sitting's p99 ratio was seen anywhere from 0.9× to 2.8× on the same code.
  *
  * Three processes, so each one's work is counted where it belongs (for the relay, the relay's
  * own process takes the place of the app):
@@ -44,6 +46,7 @@ const WARM_UP_MS = 1000;
 const MB = 1024 * 1024;
 const AIM = { cpuRatio: 1.0, p99Ratio: 1.5, truncationMs: 50, greetingMs: 1000 };
 const only = option("--only");
+const repeat = Math.max(1, Number(option("--repeat") ?? 1) || 1);
 /** MAX_CALLS of the server under test (its default otherwise; the relay has no limit). */
 const maxCalls = option("--max-calls");
 /** `--pg`: the server under test on a PostgreSQL server instead of the embedded database. */
@@ -74,6 +77,8 @@ type System = (typeof systems)[number];
 interface Row {
   system: System;
   calls: number;
+  /** Which of the `--repeat` sittings (1-based). */
+  sitting: number;
   connected: number;
   /** Refused politely at the webhook (MAX_CALLS). */
   refused: number;
@@ -161,7 +166,7 @@ async function startCluster(provider: { baseUrl: string; apiKey: string }, n: nu
   return { ...cluster, heldBytes: () => Number.NaN };
 }
 
-async function run(system: System, calls: number): Promise<Row> {
+async function run(system: System, calls: number, sitting: number): Promise<Row> {
   const provider = child("bench-calls-provider.ts");
   send(provider, { type: "start", seconds, bargeInEveryMs } satisfies ProviderRequest);
   const { baseUrl, apiKey } = await nextMessage<ProviderMessage, "listening">(provider, "listening");
@@ -235,6 +240,7 @@ async function run(system: System, calls: number): Promise<Row> {
   return {
     system,
     calls,
+    sitting,
     connected: streaming.connected,
     refused: streaming.refused,
     firstFailure: streaming.firstFailure,
@@ -285,7 +291,7 @@ function table(rows: Row[]): string {
     "loop delay ms p99/max, GC ms total/max",
   ];
   const body = rows.map((r) => [
-    r.system,
+    repeat > 1 ? `${r.system} #${r.sitting}` : r.system,
     r.connected === r.calls ? String(r.calls) : `${r.connected}/${r.calls}` + (r.refused ? ` (${r.refused} busy)` : ""),
     trio(r.uplink),
     trio(r.downlink),
@@ -314,15 +320,18 @@ console.log(
 );
 const rows: Row[] = [];
 for (const calls of counts) {
-  for (const system of systems) {
-    const started = performance.now();
-    const row = await run(system, calls);
-    rows.push(row);
-    console.log(
-      `  ${system}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${Number.isFinite(row.finalised) ? `${row.finalised} records finalised; ` : ""}fake provider ${row.providerCpu.toFixed(0)} % of a core; ` +
-        `provider's own first-audio delay p50 ${ms(row.providerDelayP50)} ms; ${((performance.now() - started) / 1000).toFixed(1)} s; load average ${loadavg()[0]!.toFixed(2)}` +
-        (row.firstFailure ? `; first failure: ${row.firstFailure}` : ""),
-    );
+  for (let sitting = 1; sitting <= repeat; sitting += 1) {
+    // Alternated, so a drift of the host over the sittings weighs on both systems alike.
+    for (const system of sitting % 2 === 1 ? systems : [...systems].reverse()) {
+      const started = performance.now();
+      const row = await run(system, calls, sitting);
+      rows.push(row);
+      console.log(
+        `  ${system}${repeat > 1 ? ` #${sitting}` : ""}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${Number.isFinite(row.finalised) ? `${row.finalised} records finalised; ` : ""}fake provider ${row.providerCpu.toFixed(0)} % of a core; ` +
+          `provider's own first-audio delay p50 ${ms(row.providerDelayP50)} ms; ${((performance.now() - started) / 1000).toFixed(1)} s; load average ${loadavg()[0]!.toFixed(2)}` +
+          (row.firstFailure ? `; first failure: ${row.firstFailure}` : ""),
+      );
+    }
   }
 }
 console.log();
@@ -339,22 +348,45 @@ console.log(
     "mem/call: JS heap + buffers after a full GC, less the idle baseline (Switchboard only: it runs in this process).\n" +
     "loop delay: how late the server's event loop ran timers during the window, and its garbage-collection pauses (Switchboard in this process only).",
 );
+const median = (values: number[]) => {
+  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
+  if (sorted.length === 0) return Number.NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+const times = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : "n/a");
+/** A ratio over the sittings: its median, and its range when there were several. */
+const spread = (values: number[]) => {
+  const finite = values.filter(Number.isFinite);
+  return finite.length > 1 ? `${times(median(finite))} (${times(Math.min(...finite))}–${times(Math.max(...finite))} over ${finite.length} sittings)` : times(finite[0] ?? Number.NaN);
+};
+/** Whether an aim held in every sitting that measured it (a NaN figure measured nothing: no barge-in in the window, say). */
+const inAll = (figures: number[], aim: number) => {
+  const measured = figures.filter(Number.isFinite);
+  if (measured.length === 0) return "not measured";
+  const held = measured.filter((v) => v <= aim).length;
+  return (held === measured.length ? "held" : "NOT held") + (measured.length > 1 ? ` in ${held}/${measured.length} sittings` : "") + ` (${ms(Math.max(...measured))} ms)`;
+};
 for (const calls of counts) {
-  const relay = rows.find((r) => r.system === "relay" && r.calls === calls);
-  const ours = rows.find((r) => r.system === "switchboard" && r.calls === calls);
-  if (!relay || !ours) continue;
-  const ratio = (a: number, b: number) => (Number.isFinite(a / b) ? `${(a / b).toFixed(2)}×` : "n/a");
+  const pairs = Array.from({ length: repeat }, (_, i) => ({
+    relay: rows.find((r) => r.system === "relay" && r.calls === calls && r.sitting === i + 1),
+    ours: rows.find((r) => r.system === "switchboard" && r.calls === calls && r.sitting === i + 1),
+  })).filter((p): p is { relay: Row; ours: Row } => p.relay !== undefined && p.ours !== undefined);
+  if (pairs.length === 0) continue;
   const p99 = (r: Row) => Math.max(r.uplinkE2e.p99, r.downlinkE2e.p99);
-  const trunc = Math.max(Math.abs(ours.truncation.max), Math.abs(ours.truncation.p50));
-  const greeting = ours.streamFirstAudio.p99 - ours.providerDelayP50;
+  const trunc = (r: Row) => Math.max(Math.abs(r.truncation.max), Math.abs(r.truncation.p50));
+  const greeting = (r: Row) => r.streamFirstAudio.p99 - r.providerDelayP50;
+  const silent = (r: Row) => r.calls - r.connected - r.refused;
+  const ours = pairs.map((p) => p.ours);
+  const refused = Math.max(...ours.map((r) => r.refused));
   console.log(
-    `${calls} calls, Switchboard / relay: CPU per call ${ratio(ours.cpuPerCall, relay.cpuPerCall)} (aim ≤ ${AIM.cpuRatio}×), ` +
-      `e2e p99 ${ratio(p99(ours), p99(relay))} (aim ≤ ${AIM.p99Ratio}×), RSS ${ratio(ours.rssMb, relay.rssMb)}; ` +
-      `calls left silent (neither streamed nor refused politely) ${ours.calls - ours.connected - ours.refused} vs ${relay.calls - relay.connected - relay.refused}` +
-      (ours.refused ? ` (${ours.refused} refused politely at MAX_CALLS ${maxCalls ?? "default"})` : "") +
+    `${calls} calls, Switchboard / relay: CPU per call ${spread(pairs.map((p) => p.ours.cpuPerCall / p.relay.cpuPerCall))} (aim ≤ ${AIM.cpuRatio}×), ` +
+      `e2e p99 ${spread(pairs.map((p) => p99(p.ours) / p99(p.relay)))} (aim ≤ ${AIM.p99Ratio}×), RSS ${spread(pairs.map((p) => p.ours.rssMb / p.relay.rssMb))}; ` +
+      `calls left silent (neither streamed nor refused politely) ${Math.max(...ours.map(silent))} vs ${Math.max(...pairs.map((p) => silent(p.relay)))}` +
+      (refused ? ` (${refused} refused politely at MAX_CALLS ${maxCalls ?? "default"})` : "") +
       "; " +
-      `Switchboard: frames lost ${ours.lostUp}, truncation within ${AIM.truncationMs} ms — ${trunc <= AIM.truncationMs ? "held" : "NOT held"} (${ms(trunc)} ms), ` +
-      `greeting within ${AIM.greetingMs / 1000} s of the stream's start — ${greeting <= AIM.greetingMs ? "held" : "NOT held"} (p99 ${ms(greeting)} ms).`,
+      `Switchboard: frames lost ${Math.max(...ours.map((r) => r.lostUp))}, truncation within ${AIM.truncationMs} ms — ${inAll(ours.map(trunc), AIM.truncationMs)}, ` +
+      `greeting within ${AIM.greetingMs / 1000} s of the stream's start (p99) — ${inAll(ours.map(greeting), AIM.greetingMs)}.`,
   );
 }
 
