@@ -191,4 +191,20 @@ describe("keypad", () => {
     const logs = callLogsSchema.parse(row!.logs);
     expect(logs.transcript.filter((e) => e.type === "user").map((e) => e.content)).toEqual(["The caller pressed 12"]);
   });
+
+  it("keeps keys pressed while the call is still connecting and sends them to the model once it is live", async () => {
+    fake.script = { replies: ["Thanks, option four."] };
+    const index = fake.connections.length;
+    const call = await TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: FROM });
+    rest.addCall(TEST_ACCOUNT_SID, { sid: call.callSid, from: FROM, to: TO });
+    await call.openStream();
+    // Right behind the stream's start: its checks are still running.
+    call.pressKey("4");
+    call.pressKey("2");
+    const conn = await fake.connection(index);
+    await conn.until(() => conn.receivedOf("conversation.item.create").length === 1, 8000, "the digits");
+    const texts = conn.receivedOf("conversation.item.create").map((e) => (e["item"] as { content?: Array<{ text?: string }> }).content?.[0]?.text);
+    expect(texts).toEqual(["The caller pressed 42"]);
+    await call.hangUp();
+  });
 });

@@ -182,13 +182,18 @@ export class BuiltIns {
   }
 }
 
+/** Keys held while the call connects (a caller presses a few, not hundreds). */
+export const MAX_EARLY_KEYS = 32;
+
 /**
  * Keypad digits (Twilio `dtmf`): digits pressed in quick succession are sent as one message
- * ("The caller pressed 123"), once no key has been pressed for `quietMs`.
+ * ("The caller pressed 123"), once no key has been pressed for `quietMs`. Keys pressed before
+ * the call is live are held until it is (`live`), then sent the same way.
  */
 export class KeypadBuffer {
   private digits: string[] = [];
   private cancel: (() => void) | null = null;
+  private isLive = false;
 
   constructor(
     private readonly send: (text: string) => void,
@@ -198,7 +203,19 @@ export class KeypadBuffer {
 
   press(digit: string): void {
     if (!/^[0-9*#A-D]$/.test(digit)) return;
+    if (!this.isLive && this.digits.length >= MAX_EARLY_KEYS) return;
     this.digits.push(digit);
+    if (this.isLive) this.wait();
+  }
+
+  /** The call is live: held keys go once the caller pauses, like any others. */
+  live(): void {
+    if (this.isLive) return;
+    this.isLive = true;
+    if (this.digits.length > 0) this.wait();
+  }
+
+  private wait(): void {
     this.cancel?.();
     this.cancel = this.after(this.quietMs, () => this.flush());
   }

@@ -325,7 +325,7 @@ export class CallSession {
     },
     playback: (itemId, playedMs) => this.playback.played(itemId, playedMs),
     keypad: (digit) => {
-      if (!this.ending && this.phase === "active") this.keypad?.press(digit);
+      if (!this.ending) this.keypad?.press(digit);
     },
     end: (reason: UserEndReason) => void this.close(reason),
     disconnect: (left) => void this.end(this.builtIns.leavingReason ?? left.reason, false, left.lastHeardAt),
@@ -339,6 +339,8 @@ export class CallSession {
     if (first) this.requestResponse({ instructions: greetingInstructions(first), tool_choice: "none" });
     // After the greeting's request, so the first message is spoken first.
     this.audio.providerReady();
+    // Keys pressed while it connected go to the model now (after the greeting's request).
+    this.keypad?.live();
   }
 
   // -------------------------------------------------------------------------

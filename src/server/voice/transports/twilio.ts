@@ -5,7 +5,7 @@
  * - µ-law 8 kHz passes through untouched both ways (the provider speaks `audio/pcmu`).
  * - The socket is attached the moment it opens (before any await), so `connected`, `start`
  *   and the first media frames are never missed; caller audio that arrives before the session
- *   attaches is kept (bounded) and handed over first.
+ *   attaches is kept (bounded) and handed over first, and so are keypad keys.
  * - Outgoing `media` is followed by a `mark` naming the item and how much of it has been sent,
  *   once MARK_EVERY_MS of it went unmarked and when the item's audio is done; Twilio echoes the
  *   mark when that audio has played, so echoed marks are the truth of what the caller heard
@@ -15,6 +15,7 @@
 import type WebSocket from "ws";
 import { PHONE_END_REASONS } from "../../../shared/calls.ts";
 import { PCMU_SAMPLE_RATE, wireByteLength, type CallAudioFormat, type WireAudio } from "../audio.ts";
+import { MAX_EARLY_KEYS } from "../builtins.ts";
 import type { CallerLeft, FrameMetrics, Transport, TransportHandlers } from "../seams.ts";
 import { decodeTwilioFrame, encodeClear, encodeMark, encodeMedia, streamSidJson, type StreamSidJson, type TwilioStart } from "./twilio-codec.ts";
 import { SocketLink } from "./socket-link.ts";
@@ -53,6 +54,7 @@ export class TwilioTransport implements Transport {
   private streamSid: StreamSidJson | null = null;
   private readonly early: string[] = [];
   private earlyBytes = 0;
+  private readonly earlyKeys: string[] = [];
   private left: CallerLeft | null = null;
   private released = false;
   /** Mark name → what it acknowledges; emptied on clear so late echoes are ignored. */
@@ -94,6 +96,7 @@ export class TwilioTransport implements Transport {
     this.handlers = handlers;
     for (const chunk of this.early.splice(0)) handlers.audio(chunk);
     this.earlyBytes = 0;
+    for (const digit of this.earlyKeys.splice(0)) handlers.keypad?.(digit);
   }
 
   private onFrame(data: Buffer): void {
@@ -137,7 +140,9 @@ export class TwilioTransport implements Transport {
         this.link.close(1000, "Stream stopped");
         return;
       case "dtmf":
-        this.handlers?.keypad?.(message.dtmf.digit);
+        // Pressed while the stream's checks run: kept like early audio.
+        if (this.handlers) this.handlers.keypad?.(message.dtmf.digit);
+        else if (this.earlyKeys.length < MAX_EARLY_KEYS) this.earlyKeys.push(message.dtmf.digit);
         return;
       case "connected":
         return;
@@ -203,6 +208,7 @@ export class TwilioTransport implements Transport {
     this.released = true;
     this.handlers = null;
     this.early.length = 0;
+    this.earlyKeys.length = 0;
     this.marks.clear();
     if (this.startTimer) clearTimeout(this.startTimer);
     this.startTimer = null;
