@@ -366,7 +366,8 @@ const inAll = (figures: number[], aim: number) => {
   if (measured.length === 0) return "not measured";
   const held = measured.filter((v) => v <= aim).length;
   const verdict = held === measured.length ? "held" : "NOT held";
-  return (measured.length > 1 ? `${verdict} (in ${held} of ${measured.length} sittings` : `${verdict} (`) + `; at worst ${ms(Math.max(...measured))} ms)`;
+  const worst = `${ms(Math.max(...measured))} ms`;
+  return measured.length > 1 ? `${verdict} (in ${held} of ${measured.length} sittings; at worst ${worst})` : `${verdict} (${worst})`;
 };
 for (const calls of counts) {
   const pairs = Array.from({ length: repeat }, (_, i) => ({
