@@ -381,9 +381,14 @@ for (const calls of counts) {
   const silent = (r: Row) => r.calls - r.connected - r.refused;
   const ours = pairs.map((p) => p.ours);
   const refused = Math.max(...ours.map((r) => r.refused));
+  // Switchboard refusing some (MAX_CALLS) carries fewer calls than the relay: per-call figures at different loads do not compare.
+  const alike = pairs.filter((p) => p.ours.connected === p.relay.connected);
+  const ratios = alike.length
+    ? `CPU per call ${spread(alike.map((p) => p.ours.cpuPerCall / p.relay.cpuPerCall))} (aim ≤ ${AIM.cpuRatio}×), ` +
+      `e2e p99 ${spread(alike.map((p) => p99(p.ours) / p99(p.relay)))} (aim ≤ ${AIM.p99Ratio}×), RSS ${spread(alike.map((p) => p.ours.rssMb / p.relay.rssMb))}`
+    : `no ratios (Switchboard carried ${ours[0]!.connected} calls, the relay ${pairs[0]!.relay.connected})`;
   console.log(
-    `${calls} calls, Switchboard / relay: CPU per call ${spread(pairs.map((p) => p.ours.cpuPerCall / p.relay.cpuPerCall))} (aim ≤ ${AIM.cpuRatio}×), ` +
-      `e2e p99 ${spread(pairs.map((p) => p99(p.ours) / p99(p.relay)))} (aim ≤ ${AIM.p99Ratio}×), RSS ${spread(pairs.map((p) => p.ours.rssMb / p.relay.rssMb))}; ` +
+    `${calls} calls, Switchboard / relay: ${ratios}; ` +
       `calls left silent (neither streamed nor refused politely) ${Math.max(...ours.map(silent))} vs ${Math.max(...pairs.map((p) => silent(p.relay)))}` +
       (refused ? ` (${refused} refused politely at MAX_CALLS ${maxCalls ?? "default"})` : "") +
       "; " +
