@@ -29,6 +29,8 @@ test("without SMTP: sign-up says the account is ready, and Forgot password? says
 });
 
 test("with SMTP: the reset e-mail's link leads to /reset-password, and the new password logs in", async ({ page }) => {
+  // Its own server, a real SMTP round trip and several page loads, beside the longest specs on a busy host.
+  test.slow();
   const smtp = await startFakeSmtp();
   // The e-mailed link and its redirect are built from PUBLIC_URL: the server's own address.
   const server = await startTestServer({}, { mailer: createSmtpMailer(smtp.url) });

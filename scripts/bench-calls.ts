@@ -348,17 +348,11 @@ console.log(
     "mem/call: JS heap + buffers after a full GC, less the idle baseline (Switchboard only: it runs in this process).\n" +
     "loop delay: how late the server's event loop ran timers during the window, and its garbage-collection pauses (Switchboard in this process only).",
 );
-const median = (values: number[]) => {
-  const sorted = values.filter(Number.isFinite).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-};
 const times = (v: number) => (Number.isFinite(v) ? `${v.toFixed(2)}×` : "n/a");
 /** A ratio over the sittings: its median, and its range when there were several. */
 const spread = (values: number[]) => {
   const finite = values.filter(Number.isFinite);
-  return finite.length > 1 ? `${times(median(finite))} (${times(Math.min(...finite))}–${times(Math.max(...finite))} over ${finite.length} sittings)` : times(finite[0] ?? Number.NaN);
+  return finite.length > 1 ? `${times(summarize(finite).p50)} (${times(Math.min(...finite))}–${times(Math.max(...finite))} over ${finite.length} sittings)` : times(finite[0] ?? Number.NaN);
 };
 /** Whether an aim held in every sitting that measured it (a NaN figure measured nothing: no barge-in in the window, say). */
 const inAll = (figures: number[], aim: number) => {
