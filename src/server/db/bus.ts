@@ -57,6 +57,13 @@ export function pgBus(o: PgBusOptions): Bus {
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
   let sending: Promise<unknown> = Promise.resolve();
+  /** LISTEN and UNLISTEN one at a time: pg warns of overlapping queries on a client (refused from pg 9 on). */
+  let listening: Promise<unknown> = Promise.resolve();
+  const onListener = (c: pg.Client, sql: string) => {
+    const run = listening.then(() => c.query(sql));
+    listening = run.catch(() => {});
+    return run;
+  };
 
   const deliver = (channel: string, payload: string) => {
     for (const handler of handlers.get(channel) ?? []) {
@@ -144,18 +151,19 @@ export function pgBus(o: PgBusOptions): Bus {
       if (!own) handlers.set(channel, (own = new Set()));
       own.add(handler);
       const c = client ?? (await connect());
-      if (fresh && client === c) await c.query(`LISTEN ${quoted(channel)}`);
+      if (fresh && client === c) await onListener(c, `LISTEN ${quoted(channel)}`);
       return () => {
         own.delete(handler);
         if (own.size > 0 || handlers.get(channel) !== own) return;
         handlers.delete(channel);
-        void client?.query(`UNLISTEN ${quoted(channel)}`).catch(() => {});
+        if (client) onListener(client, `UNLISTEN ${quoted(channel)}`).catch(() => {});
       };
     },
     async close() {
       closed = true;
       handlers.clear();
       await sending;
+      await listening;
       const c = client;
       client = null;
       await c?.end().catch(() => {});
