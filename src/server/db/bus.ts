@@ -50,20 +50,28 @@ export interface PgBusOptions {
   onError?: (err: unknown) => void;
 }
 
+/** Runs jobs one after another in the order given; a failed one does not stop the next. `idle` settles once all given so far have. */
+function inTurn() {
+  let tail: Promise<unknown> = Promise.resolve();
+  const run = <T>(job: () => Promise<T>): Promise<T> => {
+    const done = tail.then(job);
+    tail = done.catch(() => {});
+    return done;
+  };
+  return Object.assign(run, { idle: () => tail });
+}
+
 export function pgBus(o: PgBusOptions): Bus {
   const handlers = new Map<string, Set<BusHandler>>();
   const partial = new Map<string, { parts: string[]; got: number; at: number }>();
   let client: pg.Client | null = null;
   let connecting: Promise<pg.Client> | null = null;
   let closed = false;
-  let sending: Promise<unknown> = Promise.resolve();
+  /** Publishes, one after the other: the pool would run them on several connections at once, out of order. */
+  const sending = inTurn();
   /** LISTEN and UNLISTEN one at a time: pg warns of overlapping queries on a client (refused from pg 9 on). */
-  let listening: Promise<unknown> = Promise.resolve();
-  const onListener = (c: pg.Client, sql: string) => {
-    const run = listening.then(() => c.query(sql));
-    listening = run.catch(() => {});
-    return run;
-  };
+  const listening = inTurn();
+  const onListener = (c: pg.Client, sql: string) => listening(() => c.query(sql));
 
   const deliver = (channel: string, payload: string) => {
     for (const handler of handlers.get(channel) ?? []) {
@@ -139,11 +147,9 @@ export function pgBus(o: PgBusOptions): Bus {
   return {
     publish(channel, payload) {
       const messages = split(payload);
-      const run = sending.then(async () => {
+      return sending(async () => {
         for (const message of messages) await o.notify(channel, message);
       });
-      sending = run.catch(() => {});
-      return run;
     },
     async subscribe(channel, handler) {
       let own = handlers.get(channel);
@@ -162,8 +168,8 @@ export function pgBus(o: PgBusOptions): Bus {
     async close() {
       closed = true;
       handlers.clear();
-      await sending;
-      await listening;
+      await sending.idle();
+      await listening.idle();
       const c = client;
       client = null;
       await c?.end().catch(() => {});
