@@ -92,9 +92,11 @@ describe("webhook delivery recovery", () => {
     try {
       await expect.poll(() => statusOf(again, ada, endpoint.id, lost), { timeout: 10_000, interval: 200 }).toBe("delivered");
       expect(receiver.requests).toHaveLength(1);
-      // Queued into the normal lane, which handed it to the slow lane's workers unattempted.
-      const jobs = await database.sql(`SELECT name FROM ${JOB_SCHEMA}.job WHERE data->>'deliveryId' = $1 AND state = 'completed' ORDER BY name`, [lost]);
-      expect(jobs.rows.map((r) => r.name)).toEqual([DELIVER_JOB, DELIVER_SLOW_JOB]);
+      // Queued into the normal lane, which handed it to the slow lane's workers unattempted. The
+      // queue records a job completed just after its handler returns: a moment after "delivered".
+      const completed = async () =>
+        (await database.sql(`SELECT name FROM ${JOB_SCHEMA}.job WHERE data->>'deliveryId' = $1 AND state = 'completed' ORDER BY name`, [lost])).rows.map((r) => r.name);
+      await expect.poll(completed, { timeout: 5_000, interval: 100 }).toEqual([DELIVER_JOB, DELIVER_SLOW_JOB]);
       const [row] = await database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, endpoint.id));
       expect(row).toMatchObject({ slowSince: null, failingSince: null });
     } finally {
