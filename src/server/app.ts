@@ -226,7 +226,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
       }
     });
     // A session cookie (in its current organisation), or `Authorization: Bearer <API key>` acting
-    // as an admin of the key's organisation; then the route's permission against the role.
+    // for the member who made it, at their current role; then the route's permission against the role.
     scope.addHook("onRequest", requireUser(auth, team, { authenticate: (key) => services.apiKeys.authenticate(key), counters }));
     // The audit log: the successful requests listed in modules/audit/audit-routes.ts, each recorded before its answer leaves.
     scope.addHook("preHandler", services.auditing.http.preHandler);
@@ -253,15 +253,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(teamRoutes, { service: team });
     await scope.register(auditRoutes, { service: services.audit });
     await scope.register(gettingStartedRoutes, { service: services.gettingStarted });
-    // Session only: with an API key these answer 403 (account management, the keys themselves).
-    await scope.register(async (sessionOnly) => {
-      sessionOnly.addHook("onRoute", (route) => {
-        route.config = { ...route.config, sessionOnly: true };
-      });
-      await sessionOnly.register(accountRoutes, { service: services.account });
-      await sessionOnly.register(apiKeysRoutes, { service: services.apiKeys });
-      await sessionOnly.register(demoRequestsOwnerRoutes, { service: services.demoRequests });
-    });
+    // A person's only: with an API key these answer 403 (their permissions are ones no key has: keyMay in shared/roles.ts).
+    await scope.register(accountRoutes, { service: services.account });
+    await scope.register(apiKeysRoutes, { service: services.apiKeys });
+    await scope.register(demoRequestsOwnerRoutes, { service: services.demoRequests });
   });
 
   if (deps.retentionJob ?? config.env !== "test") {

@@ -128,7 +128,6 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const auditing = {
     http: auditHooks({
       audit,
-      apiKeyName,
       names: {
         assistant: async (org, id) => (await assistants.get(org, id)).name,
         tool: async (org, id) => (await tools.get(org, id)).name,

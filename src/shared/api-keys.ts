@@ -6,6 +6,15 @@ export const API_KEY_REQUESTS_PER_MINUTE = 600;
 /** `sk_` + this many base62 characters. */
 export const API_KEY_RANDOM_LENGTH = 40;
 
+/**
+ * What a key may do, in one text: the OpenAPI security scheme, the README's "API keys" section and
+ * Settings → API Keys say it (the rule itself: `keyMay` in roles.ts, applied by requireUser).
+ */
+export const API_KEY_SCOPE =
+  "An API key acts for the member who created it, with that member's current role: it can do what they can now, " +
+  "and stops working at once when they leave the organisation. A key can never manage the team (invitations, roles, " +
+  "ownership, removing members), manage API keys, see or rotate webhook secrets, or change anyone's account.";
+
 export const API_KEY_MESSAGES = {
   nameRequired: "Name is required",
   expiryInPast: "The expiry date must be in the future",

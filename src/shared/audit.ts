@@ -65,9 +65,12 @@ export const AUDIT_TARGET_TYPES = [
 ] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
-/** How the actor was signed in: a person's session, or an API key (which has no person). */
+/** How the actor was signed in: a person's session, or one of their API keys (it acts for its creator). */
 export const AUDIT_VIA = ["session", "api_key"] as const;
 export type AuditVia = (typeof AUDIT_VIA)[number];
+
+/** The actor of an entry made through a key: its creator and the key, e.g. `Ada Lovelace (API key “CRM”)`. */
+export const apiKeyActorName = (creatorName: string, keyName: string): string => `${creatorName} (API key “${keyName}”)`;
 
 /** One entry as the API returns it. */
 export const auditEntrySchema = z.object({
@@ -77,6 +80,8 @@ export const auditEntrySchema = z.object({
   /** Kept as written: a removed member's entries still say who. */
   actor_name: z.string(),
   via: z.enum(AUDIT_VIA),
+  /** The API key that acted, when `via` is `api_key`; `actor_user_id` is then its creator. */
+  actor_api_key_id: z.string().nullable(),
   action: z.enum(AUDIT_ACTIONS),
   action_label: z.string(),
   target_type: z.enum(AUDIT_TARGET_TYPES).nullable(),
@@ -124,4 +129,5 @@ export const auditListQuerySchema = auditFiltersSchema.extend({
 });
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 
-export const AUDIT_CSV_COLUMNS = ["time", "person", "via", "action", "target_type", "target_id", "target", "details", "address"] as const;
+/** The CSV's columns; `api_key_id` came last so that older readers of the file keep their positions. */
+export const AUDIT_CSV_COLUMNS = ["time", "person", "via", "action", "target_type", "target_id", "target", "details", "address", "api_key_id"] as const;

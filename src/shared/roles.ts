@@ -31,14 +31,17 @@ export const roleAtLeast = (role: Role, needed: Role): boolean => RANK[role] >= 
  * Every authenticated route names one (src/server/auth/route-permissions.ts).
  */
 export const PERMISSIONS = {
-  /** Seeing the organisation's assistants, tools, numbers, calls and stats; one's own account. */
+  /** Seeing the organisation's assistants, tools, numbers, calls and stats. */
   read: { role: "viewer", message: "You can't see this." },
+  /** One's own account, organisations and invitations: every member has one, a key never. */
+  account: { role: "viewer", message: "You can't see this." },
   supervise: { role: "supervisor", message: "Only supervisors can watch calls, play recordings and run analyses." },
   build: { role: "builder", message: "Only builders can change assistants, tools, phone numbers and campaigns." },
   numbers: { role: "admin", message: "Only admins can buy or release phone numbers." },
   credentials: { role: "admin", message: "Only admins can manage credentials." },
   apiKeys: { role: "admin", message: "Only admins can manage API keys." },
   webhooks: { role: "admin", message: "Only admins can manage webhooks." },
+  webhookSecrets: { role: "admin", message: "Only admins can see or rotate webhook secrets." },
   settings: { role: "admin", message: "Only admins can change the organisation's settings." },
   deleteCalls: { role: "admin", message: "Only admins can delete calls." },
   team: { role: "admin", message: "Only admins can manage members." },
@@ -48,6 +51,17 @@ export const PERMISSIONS = {
 export type Permission = keyof typeof PERMISSIONS;
 
 export const can = (role: Role, permission: Permission): boolean => roleAtLeast(role, PERMISSIONS[permission].role);
+
+/**
+ * What an API key may never do, whatever its creator's role: manage the team (members, roles,
+ * invitations, ownership, the organisation), its keys and webhook secrets, or act on a person's
+ * own account. A key leaked or left behind must not be able to make more people or keys.
+ * `API_KEY_SCOPE` in api-keys.ts says this in words.
+ */
+const PEOPLE_ONLY: ReadonlySet<Permission> = new Set<Permission>(["account", "team", "apiKeys", "webhookSecrets", "owner"]);
+
+/** Whether an API key may use a permission at all (its creator's role is checked beside it). */
+export const keyMay = (permission: Permission): boolean => !PEOPLE_ONLY.has(permission);
 
 export const INVITATION_STATUSES = ["pending", "accepted", "rejected", "canceled"] as const;
 export type InvitationStatus = (typeof INVITATION_STATUSES)[number];

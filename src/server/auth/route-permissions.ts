@@ -2,7 +2,9 @@
  * Who may call each authenticated route: one table, read whole when a role's powers are in
  * question. `requireUser` refuses a request whose role lacks the route's permission (403 in the
  * words of src/shared/roles.ts), sockets included (their upgrade is a GET). An authenticated route
- * missing here stops the server at start-up, so none is left open by omission.
+ * missing here stops the server at start-up, so none is left open by omission. An API key is
+ * refused the people-only permissions whatever its creator's role (`keyMay` in src/shared/roles.ts):
+ * the team, API keys, webhook secrets, a person's own account.
  */
 import type { Permission } from "../../shared/roles.ts";
 
@@ -90,8 +92,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "POST /api/webhooks": "webhooks",
   "PATCH /api/webhooks/:id": "webhooks",
   "DELETE /api/webhooks/:id": "webhooks",
-  "POST /api/webhooks/:id/reveal": "webhooks",
-  "POST /api/webhooks/:id/rotate": "webhooks",
+  "POST /api/webhooks/:id/reveal": "webhookSecrets",
+  "POST /api/webhooks/:id/rotate": "webhookSecrets",
   "POST /api/webhooks/:id/test": "webhooks",
   "POST /api/webhooks/deliveries/:id/resend": "webhooks",
   "GET /api/api-keys": "apiKeys",
@@ -99,8 +101,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "DELETE /api/api-keys/:id": "apiKeys",
 
   // The team
-  "GET /api/organizations": "read",
-  "POST /api/organizations/:id/switch": "read",
+  "GET /api/organizations": "account",
+  "POST /api/organizations/:id/switch": "account",
   "GET /api/organization": "read",
   "PATCH /api/organization": "team",
   "GET /api/team/members": "read",
@@ -109,16 +111,16 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "GET /api/team/invitations": "team",
   "POST /api/team/invitations": "team",
   "DELETE /api/team/invitations/:id": "team",
-  "POST /api/team/invitations/accept": "read",
+  "POST /api/team/invitations/accept": "account",
   "GET /api/audit-log": "audit",
   "GET /api/audit-log.csv": "audit",
 
-  // One's own account (every member has one)
-  "GET /api/account": "read",
-  "PATCH /api/account/name": "read",
-  "POST /api/account/password": "read",
-  "DELETE /api/account": "read",
-  "GET /api/demo-requests": "read",
+  // One's own account (every member has one; a key has none)
+  "GET /api/account": "account",
+  "PATCH /api/account/name": "account",
+  "POST /api/account/password": "account",
+  "DELETE /api/account": "account",
+  "GET /api/demo-requests": "account",
 };
 
 /** The permission of a route by its method and URL pattern (HEAD is its GET). */

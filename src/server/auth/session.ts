@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from "fastify";
 import type { SessionUser } from "../../shared/auth.ts";
-import { can, PERMISSIONS, type Permission } from "../../shared/roles.ts";
+import { can, keyMay, PERMISSIONS, type Permission } from "../../shared/roles.ts";
+import type { KeyHolder } from "../modules/api-keys/api-keys.service.ts";
 import type { Actor, TeamService } from "../modules/team/team.service.ts";
 import { API_KEY_MESSAGES, API_KEY_REQUESTS_PER_MINUTE } from "../../shared/api-keys.ts";
 import { AppError, unauthorized } from "../errors.ts";
@@ -10,26 +11,24 @@ import { fromNodeHeaders } from "better-auth/node";
 
 declare module "fastify" {
   interface FastifyRequest {
-    /** The signed-in person (set by `requireUser` for a session; an API key has none: see `sessionOnly`). */
+    /** The signed-in person (set by `requireUser` for a session only: no route a key may call reads it). */
     user: SessionUser;
     /** Who acts, in which organisation, with which role (set by `requireUser` on every authenticated route). */
     actor: Actor;
     /** The id of the session row the request came with (set by `requireUser`): sockets re-check it. */
     sessionId: string;
     /** Set when the request authenticated with `Authorization: Bearer <API key>` instead of a session. */
-    apiKeyId?: string;
+    apiKey?: { id: string; name: string; creatorName: string };
   }
   interface FastifyContextConfig {
-    /** Account management and API keys: a session only, an API key answers 403. */
-    sessionOnly?: boolean;
     /** What the route needs (src/server/auth/route-permissions.ts), checked against the actor's role. */
     permission?: Permission;
   }
 }
 
-/** How a Bearer token becomes its organisation (the api-keys module), and the shared rate-limit counters. */
+/** How a Bearer token becomes the member it acts for (the api-keys module), and the shared rate-limit counters. */
 export interface BearerAuth {
-  authenticate(key: string): Promise<{ keyId: string; organizationId: string } | null>;
+  authenticate(key: string): Promise<KeyHolder | null>;
   counters: CounterStore;
 }
 
@@ -56,14 +55,17 @@ function sentKeyElsewhere(req: FastifyRequest): boolean {
 
 /**
  * The API-key branch of authentication: no cookie is read or set and no Origin is asked for (a
- * server calls, not a browser). Checked against the database on every request, so a revoked key
- * is refused at once on every instance; counted per key in the shared counters.
+ * server calls, not a browser). The key and its creator's membership are read from the database
+ * on every request (nothing cached in the process), so a revocation, a demotion or the creator's
+ * removal holds at once on every instance; counted per key in the shared counters.
  */
 async function authenticateBearer(bearer: BearerAuth, header: string, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   const found = match?.[1] ? await bearer.authenticate(match[1]) : null;
   if (!found) throw invalidKey();
-  if (req.routeOptions.config.sessionOnly || req.headers.upgrade?.toLowerCase() === "websocket") {
+  // What no key may do whatever its creator's role (keyMay), and sockets (they re-check a session).
+  const permission = req.routeOptions.config.permission;
+  if ((permission && !keyMay(permission)) || req.headers.upgrade?.toLowerCase() === "websocket") {
     throw new AppError(403, "session_required", API_KEY_MESSAGES.sessionOnly);
   }
   const window = await bearer.counters.increment(counterKey.rateLimit("api-key", found.keyId), 60_000).catch(() => null);
@@ -72,10 +74,10 @@ async function authenticateBearer(bearer: BearerAuth, header: string, req: Fasti
     reply.header("retry-after", String(seconds));
     throw new AppError(429, "rate_limited", `Too many requests with this API key. Please try again in ${seconds} seconds.`);
   }
-  // A key acts as an admin of its organisation: everything but what only owners and people do.
-  req.actor = { userId: null, organizationId: found.organizationId, role: "admin", via: "api_key" };
+  // A key acts for its creator, with their role as it is now: never more than they may do.
+  req.actor = { userId: found.userId, organizationId: found.organizationId, role: found.role, via: "api_key" };
   req.sessionId = "";
-  req.apiKeyId = found.keyId;
+  req.apiKey = { id: found.keyId, name: found.keyName, creatorName: found.userName };
 }
 
 /** Reads the session cookie; forwards the refreshed cookie when the library slides the expiry. */

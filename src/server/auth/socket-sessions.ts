@@ -29,7 +29,7 @@ export interface SocketHolder {
 export function holderOf(req: FastifyRequest): SocketHolder {
   return {
     sessionId: req.sessionId,
-    userId: req.actor.userId ?? "",
+    userId: req.actor.userId,
     organizationId: req.actor.organizationId,
     permission: req.routeOptions.config.permission ?? "owner",
   };

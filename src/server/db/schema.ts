@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, customType, doublePrecision, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, customType, doublePrecision, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { AnalysisSettings, CallAnalysis } from "../../shared/analysis.ts";
 import { ASSISTANT_VOICES, type TransferDestination, type Voicemail } from "../../shared/assistants.ts";
 import { CALL_DIRECTIONS, TWILIO_CALL_STATUSES } from "../../shared/outbound.ts";
@@ -583,6 +583,11 @@ export const apiKeys = pgTable(
   {
     id: uuid("id").primaryKey().defaultRandom(),
     organizationId: owner(),
+    /**
+     * The member who made it (their user id): the key acts for them, with their role at each
+     * request. Leaving the organisation takes their keys with them (the foreign key below).
+     */
+    createdBy: text("created_by").notNull(),
     name: text("name").notNull(),
     /** The first 8 characters (`sk_` and 5 more), shown to tell keys apart. */
     prefix: text("prefix").notNull(),
@@ -593,7 +598,12 @@ export const apiKeys = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("api_keys_org_idx").on(t.organizationId, t.createdAt)],
+  (t) => [
+    index("api_keys_org_idx").on(t.organizationId, t.createdAt),
+    // The creator's membership, not just their user: removing them from this organisation
+    // deletes their keys here (authentication also joins the membership, so none outlives it).
+    foreignKey({ name: "api_keys_creator_member_fk", columns: [t.organizationId, t.createdBy], foreignColumns: [member.organizationId, member.userId] }).onDelete("cascade"),
+  ],
 );
 
 // ── Audit log ──────────────────────────────────────────────────────────────────────────────
@@ -611,6 +621,8 @@ export const auditLog = pgTable(
     /** As it was when written: a removed member's entries still say who. */
     actorName: text("actor_name").notNull(),
     via: text("via", { enum: AUDIT_VIA }).notNull(),
+    /** The API key that acted (with its creator as the actor); no foreign key: the entry outlives the key. */
+    actorApiKeyId: uuid("actor_api_key_id"),
     action: text("action", { enum: AUDIT_ACTIONS }).notNull(),
     targetType: text("target_type", { enum: AUDIT_TARGET_TYPES }),
     targetId: text("target_id"),

@@ -8,6 +8,7 @@ import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance, RouteOptions } from "fastify";
 import { jsonSchemaTransform } from "fastify-type-provider-zod";
+import { API_KEY_SCOPE } from "../../shared/api-keys.ts";
 
 /** Not part of the public API: the auth library's endpoints, signed media, health, the reference itself. */
 const PRIVATE_PREFIXES = ["/api/auth/", "/api/media/", "/api/health", "/api/openapi.json"];
@@ -37,13 +38,13 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
         title: "Switchboard API",
         version: "1",
         description:
-          "Every route acts as the owner of the API key (`Authorization: Bearer sk_…`, created in Settings → API Keys) or of the signed-in session. " +
+          "Every route acts for the member who created the API key (`Authorization: Bearer sk_…`, created in Settings → API Keys), at their current role, or for the signed-in session. " +
           "Another account's ids answer 404. Errors are `{ \"error\": { \"code\", \"message\" } }`.",
       },
       servers: [{ url: options.publicUrl }],
       components: {
         securitySchemes: {
-          bearerAuth: { type: "http", scheme: "bearer", description: "An API key: sk_ followed by 40 letters and digits." },
+          bearerAuth: { type: "http", scheme: "bearer", description: `An API key: sk_ followed by 40 letters and digits. ${API_KEY_SCOPE}` },
         },
       },
       security: [{ bearerAuth: [] }],

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { apiKeys } from "../../db/schema.ts";
+import { apiKeys, member, user } from "../../db/schema.ts";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -16,7 +16,7 @@ export async function countLiveKeys(db: Db, organizationId: string): Promise<num
   return row?.n ?? 0;
 }
 
-export async function insertKey(db: Db, values: Pick<ApiKeyRow, "organizationId" | "name" | "prefix" | "keyHash" | "expiresAt">): Promise<ApiKeyRow> {
+export async function insertKey(db: Db, values: Pick<ApiKeyRow, "organizationId" | "createdBy" | "name" | "prefix" | "keyHash" | "expiresAt">): Promise<ApiKeyRow> {
   const [row] = await db.insert(apiKeys).values(values).returning();
   return row!;
 }
@@ -30,11 +30,26 @@ export async function revokeKey(db: Db, organizationId: string, id: string): Pro
   return rows.length > 0;
 }
 
-/** The live key with this hash and its organisation: read on every Bearer request, so a revocation holds at once everywhere. */
+/**
+ * The live key with this hash, with its creator's membership as it is now (role, name), in one
+ * query read on every Bearer request: a revocation, a role change or the creator's removal holds
+ * at once on every instance. No membership, no key.
+ */
 export async function findByHash(db: Db, keyHash: string) {
   const [row] = await db
-    .select({ id: apiKeys.id, lastUsedAt: apiKeys.lastUsedAt, organizationId: apiKeys.organizationId })
+    .select({
+      id: apiKeys.id,
+      name: apiKeys.name,
+      lastUsedAt: apiKeys.lastUsedAt,
+      organizationId: apiKeys.organizationId,
+      userId: member.userId,
+      role: member.role,
+      userName: user.name,
+      userEmail: user.email,
+    })
     .from(apiKeys)
+    .innerJoin(member, and(eq(member.organizationId, apiKeys.organizationId), eq(member.userId, apiKeys.createdBy)))
+    .innerJoin(user, eq(user.id, member.userId))
     .where(and(eq(apiKeys.keyHash, keyHash), live()));
   return row ?? null;
 }

@@ -6,14 +6,14 @@ import type { ApiKeysService } from "./api-keys.service.ts";
 
 const params = z.object({ id: z.string() });
 
-/** /api/api-keys: registered among the session-only routes (app.ts): a key cannot mint or list keys. */
+/** /api/api-keys: a person's only (permission `apiKeys`, which no key has): a key cannot mint, list or revoke keys. */
 export const apiKeysRoutes: FastifyPluginAsync<{ service: ApiKeysService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.get("/api/api-keys", { schema: { response: { 200: z.array(apiKeySchema) } } }, async (req) => service.list(req.actor.organizationId));
 
   app.post("/api/api-keys", { schema: { body: apiKeyInputSchema, response: { 201: createdApiKeySchema } } }, async (req, reply) => {
     reply.status(201).header("cache-control", "no-store");
-    return service.create(req.actor.organizationId, req.body);
+    return service.create(req.actor, req.body);
   });
 
   app.delete("/api/api-keys/:id", { schema: { params } }, async (req, reply) => {

@@ -6,6 +6,7 @@
 import { createHash, randomInt } from "node:crypto";
 import { API_KEY_MESSAGES, API_KEY_RANDOM_LENGTH, MAX_API_KEYS, type ApiKey, type ApiKeyInput, type CreatedApiKey } from "../../../shared/api-keys.ts";
 import { isUuid } from "../../../shared/ids.ts";
+import type { Role } from "../../../shared/roles.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
 import * as repo from "./api-keys.repo.ts";
@@ -23,12 +24,25 @@ function newKey(): string {
 
 const iso = (d: Date | null) => (d ? d.toISOString() : null);
 
+/** Who a key acts for, as their membership reads now. */
+export interface KeyHolder {
+  keyId: string;
+  keyName: string;
+  organizationId: string;
+  userId: string;
+  /** The creator's current role: the most the key may do. */
+  role: Role;
+  /** The creator's name (or e-mail when they have none), for the audit log. */
+  userName: string;
+}
+
 export interface ApiKeysService {
   list(organizationId: string): Promise<ApiKey[]>;
-  create(organizationId: string, input: ApiKeyInput): Promise<CreatedApiKey>;
+  /** A key made by `creator` (a signed-in member) in their organisation: it acts for them. */
+  create(creator: { organizationId: string; userId: string }, input: ApiKeyInput): Promise<CreatedApiKey>;
   revoke(organizationId: string, id: string): Promise<void>;
-  /** The key's owner and id, or null for a wrong, revoked or expired key. */
-  authenticate(key: string): Promise<{ keyId: string; organizationId: string } | null>;
+  /** Who the key acts for, or null for a wrong, revoked or expired key, or one whose creator has left. */
+  authenticate(key: string): Promise<KeyHolder | null>;
 }
 
 export function createApiKeysService(deps: { db: Db }): ApiKeysService {
@@ -45,11 +59,12 @@ export function createApiKeysService(deps: { db: Db }): ApiKeysService {
       }));
     },
 
-    async create(organizationId, input) {
+    async create({ organizationId, userId }, input) {
       if ((await repo.countLiveKeys(db, organizationId)) >= MAX_API_KEYS) throw new AppError(409, "too_many_api_keys", API_KEY_MESSAGES.tooMany);
       const key = newKey();
       const row = await repo.insertKey(db, {
         organizationId,
+        createdBy: userId,
         name: input.name,
         prefix: key.slice(0, 8),
         keyHash: hashKey(key),
@@ -67,7 +82,14 @@ export function createApiKeysService(deps: { db: Db }): ApiKeysService {
       const found = await repo.findByHash(db, hashKey(key));
       if (!found) return null;
       if (!found.lastUsedAt || Date.now() - found.lastUsedAt.getTime() > 60_000) void repo.touchKey(db, found.id).catch(() => undefined);
-      return { keyId: found.id, organizationId: found.organizationId };
+      return {
+        keyId: found.id,
+        keyName: found.name,
+        organizationId: found.organizationId,
+        userId: found.userId,
+        role: found.role,
+        userName: found.userName.trim() || found.userEmail,
+      };
     },
   };
 }

@@ -6,7 +6,7 @@
  * has happened either way.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { AuditAction, AuditTargetType } from "../../../shared/audit.ts";
+import { apiKeyActorName, type AuditAction, type AuditTargetType } from "../../../shared/audit.ts";
 import type { SupervisorAction } from "../../../shared/calls.ts";
 import { auditRuleOf, type AuditSeen } from "./audit-routes.ts";
 import type { AuditActor, AuditService } from "./audit.service.ts";
@@ -18,8 +18,6 @@ export interface AuditHookDeps {
   audit: AuditService;
   /** Names read before a deletion, per target type. */
   names: Partial<Record<AuditTargetType, AuditNameResolver>>;
-  /** An API key's label for its entries ("API key CRM"), from the api-keys module. */
-  apiKeyName: (organizationId: string, keyId: string) => Promise<string | null>;
 }
 
 const str = (v: unknown): string | null => (typeof v === "string" || typeof v === "number" ? String(v) : null);
@@ -34,13 +32,13 @@ function jsonOf(payload: unknown, reply: FastifyReply): Record<string, unknown> 
   }
 }
 
-export function auditHooks({ audit, names, apiKeyName }: AuditHookDeps) {
+export function auditHooks({ audit, names }: AuditHookDeps) {
   const namesBefore = new WeakMap<FastifyRequest, string | null>();
 
-  async function actorOf(req: FastifyRequest): Promise<AuditActor> {
-    if (req.actor.via === "api_key") {
-      const name = req.apiKeyId ? await apiKeyName(req.actor.organizationId, req.apiKeyId).catch(() => null) : null;
-      return { userId: null, name: name ? `API key ${name}` : "API key", via: "api_key" };
+  /** A key's entries name its creator (the actor) and the key, as both read when the request came. */
+  function actorOf(req: FastifyRequest): AuditActor {
+    if (req.actor.via === "api_key" && req.apiKey) {
+      return { userId: req.actor.userId, name: apiKeyActorName(req.apiKey.creatorName, req.apiKey.name), via: "api_key", apiKeyId: req.apiKey.id };
     }
     return { userId: req.actor.userId, name: req.user.name.trim() || req.user.email, via: "session" };
   }
@@ -72,7 +70,7 @@ export function auditHooks({ audit, names, apiKeyName }: AuditHookDeps) {
       if (rule.member && id) name = await audit.userName(id);
       await audit.record({
         organizationId: str(rule.organization?.(seen)) ?? req.actor.organizationId,
-        actor: await actorOf(req),
+        actor: actorOf(req),
         action: rule.action,
         target: { type: rule.target, id, name },
         details: rule.details?.(seen),

@@ -21,11 +21,13 @@ import { badRequest } from "../../errors.ts";
 import { csvField } from "../../http/csv-field.ts";
 import { createAuditRepo, type AuditQuery, type AuditRow } from "./audit.repo.ts";
 
-/** Who acted: a person (by id and name as it reads now) or an API key (no person). */
+/** Who acted: a person (by id and name as it reads now), through their session or one of their API keys. */
 export interface AuditActor {
   userId: string | null;
   name: string;
   via: AuditVia;
+  /** The key used, when `via` is `api_key` (the person is its creator). */
+  apiKeyId?: string | null;
 }
 
 export interface AuditTarget {
@@ -70,6 +72,7 @@ function toEntry(row: AuditRow): AuditEntry {
     actor_user_id: row.actorUserId,
     actor_name: row.actorName,
     via: row.via,
+    actor_api_key_id: row.actorApiKeyId,
     action: row.action,
     action_label: AUDIT_ACTION_LABELS[row.action] ?? row.action,
     target_type: row.targetType,
@@ -110,6 +113,7 @@ function csvRow(e: AuditEntry): string[] {
     e.target_name ?? "",
     Object.keys(e.details).length ? JSON.stringify(e.details) : "",
     e.ip ?? "",
+    e.actor_api_key_id ?? "",
   ];
 }
 
@@ -125,6 +129,7 @@ export function createAuditService({ db, clock, logger }: AuditServiceDeps): Aud
             actorUserId: actor.userId,
             actorName: actor.name,
             via: actor.via,
+            actorApiKeyId: actor.apiKeyId ?? null,
             action,
             targetType: target?.type ?? null,
             targetId: target?.id ?? null,

@@ -90,12 +90,16 @@ describe("the audit log records", () => {
     expect(entry).toMatchObject({ actor_user_id: file.users.Sam.userId, actor_name: "Sam", target_type: "call", target_id: call!.id });
   });
 
-  it("what an API key did, as that key", async () => {
-    const key = (await file.as(ada()).post("/api/api-keys", { name: "CRM" })).json().key as string;
-    const res = await file.app.inject({ method: "POST", url: "/api/assistants", headers: { authorization: `Bearer ${key}` }, payload: { name: "Keyed" } });
+  it("what an API key did, naming the key by its id and its creator", async () => {
+    const made = (await file.as(ada()).post("/api/api-keys", { name: "CRM" })).json() as { key: string; id: string };
+    const res = await file.app.inject({ method: "POST", url: "/api/assistants", headers: { authorization: `Bearer ${made.key}` }, payload: { name: "Keyed" } });
     expect(res.statusCode).toBe(201);
     const [entry] = await log(ada(), "?action=assistant.created");
-    expect(entry).toMatchObject({ actor_user_id: null, actor_name: "API key CRM", via: "api_key", target_name: "Keyed" });
+    expect(entry).toMatchObject({ actor_user_id: ada().userId, actor_name: "Ada (API key “CRM”)", via: "api_key", actor_api_key_id: made.id, target_name: "Keyed" });
+    // The creator's filter finds what their keys did; the CSV names the key too.
+    expect((await log(ada(), `?actor=${ada().userId}&action=assistant.created`)).map((e) => e.actor_api_key_id)).toContain(made.id);
+    const csv = (await file.as(ada()).get("/api/audit-log.csv?action=assistant.created")).body;
+    expect(csv.split("\r\n").find((l) => l.includes("Keyed"))!.endsWith(`,${made.id}`)).toBe(true);
     const [created] = await log(ada(), "?action=api_key.created");
     expect(created).toMatchObject({ target_name: "CRM", actor_name: "Ada" });
   });
@@ -165,7 +169,8 @@ describe("reading the audit log", () => {
     expect(lines[0]).toBe(AUDIT_CSV_COLUMNS.join(","));
     expect(lines.slice(1).map((l) => l.split(",")[6])).toEqual(["B3", "B2", "B1"]);
     expect(lines[1]).toContain(",Bea,session,Assistant created,assistant,");
-    expect(lines[1]!.endsWith(",127.0.0.1")).toBe(true);
+    // A session's entry has no key: the last column is empty.
+    expect(lines[1]!.endsWith(",127.0.0.1,")).toBe(true);
   });
 
   it("is for admins and owners only: a supervisor, builder or viewer gets 403", async () => {

@@ -18,21 +18,21 @@ import type { TeamService } from "./team.service.ts";
 
 const userParams = z.object({ userId: z.string().max(200) });
 const idParams = z.object({ id: z.string().max(200) });
-const sessionOnly = { sessionOnly: true } as const;
 
 /** /api/organizations, /api/organization and /api/team: the organisation, its members and invitations. */
 export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  // Where the signed-in person works, and the others they can switch to (a session's choice).
-  app.get("/api/organizations", { schema: { response: { 200: z.array(organizationItemSchema) } }, config: sessionOnly }, async (req) => service.organizations(req.user.id, req.actor.organizationId));
-  app.post("/api/organizations/:id/switch", { schema: { params: idParams }, config: sessionOnly }, async (req, reply) => {
+  // Where the signed-in person works, and the others they can switch to (a session's choice, permission `account`).
+  app.get("/api/organizations", { schema: { response: { 200: z.array(organizationItemSchema) } } }, async (req) => service.organizations(req.user.id, req.actor.organizationId));
+  app.post("/api/organizations/:id/switch", { schema: { params: idParams } }, async (req, reply) => {
     await service.switchTo(req.user.id, req.sessionId, req.params.id);
     return reply.status(204).send();
   });
 
   app.get("/api/organization", { schema: { response: { 200: currentMembershipSchema } } }, async (req): Promise<CurrentMembership> => {
-    const [current] = (await service.organizations(req.actor.userId ?? "", req.actor.organizationId)).filter((o) => o.current);
+    // The actor's own membership (a key's creator's, for a key): its name and the role acted with.
+    const [current] = (await service.organizations(req.actor.userId, req.actor.organizationId)).filter((o) => o.current);
     return { organization: { id: req.actor.organizationId, name: current?.name ?? "" }, role: req.actor.role };
   });
   app.patch("/api/organization", { schema: { body: renameOrganizationSchema } }, async (req, reply) => {
@@ -59,8 +59,8 @@ export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (p
     await service.revokeInvitation(req.actor, req.params.id);
     return reply.status(204).send();
   });
-  // A person accepts for themselves, so a session only.
-  app.post("/api/team/invitations/accept", { schema: { body: acceptInvitationSchema }, config: sessionOnly }, async (req) =>
+  // A person accepts for themselves (permission `account`, which no key has).
+  app.post("/api/team/invitations/accept", { schema: { body: acceptInvitationSchema } }, async (req) =>
     service.accept(req.user, req.sessionId, req.body.token),
   );
 };

@@ -17,9 +17,9 @@ import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import { createTeamRepo, type Membership } from "./team.repo.ts";
 
-/** Who is acting: a signed-in member, or an API key (its organisation's admin, no person). */
+/** Who is acting: a signed-in member, or an API key for the member who made it (at their current role). */
 export interface Actor {
-  userId: string | null;
+  userId: string;
   organizationId: string;
   role: Role;
   via: "session" | "api_key";
@@ -151,7 +151,7 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
       const url = `${publicUrl.replace(/\/$/, "")}${INVITE_PATH}?token=${token}`;
       let emailed = false;
       if (mailer) {
-        const team = (await repo.membership(actor.userId ?? "", actor.organizationId))?.organizationName ?? "a team";
+        const team = (await repo.membership(actor.userId, actor.organizationId))?.organizationName ?? "a team";
         await mailer.send({
           to: input.email,
           subject: "You are invited to a Switchboard team",

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { API_KEY_MESSAGES, apiKeyInputSchema, type ApiKey, type CreatedApiKey } from "@shared/api-keys";
+import { API_KEY_MESSAGES, API_KEY_SCOPE, apiKeyInputSchema, type ApiKey, type CreatedApiKey } from "@shared/api-keys";
 import { SecretDialog } from "@/components/secret-dialog";
 import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
@@ -64,6 +64,9 @@ export function ApiKeysCard() {
         <CardDescription>
           Let your CRM or scripts use Switchboard&apos;s API as you. Read the <a className="underline" href="/docs/api">API reference</a>. First request:
         </CardDescription>
+        <p className="text-sm text-muted-foreground" data-testid="api-key-scope">
+          {API_KEY_SCOPE}
+        </p>
         <pre className="overflow-x-auto rounded-md bg-muted p-3 text-xs">{`curl -H "Authorization: Bearer sk_…" ${origin}/api/assistants`}</pre>
       </CardHeader>
       <CardContent className="grid gap-4">

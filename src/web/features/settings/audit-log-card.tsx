@@ -132,7 +132,14 @@ export function AuditLogCard() {
               {entries.map((e) => (
                 <TableRow key={e.id}>
                   <TableCell className="whitespace-nowrap">{new Date(e.created_at).toLocaleString()}</TableCell>
-                  <TableCell>{e.actor_name}</TableCell>
+                  <TableCell>
+                    {e.actor_name}
+                    {e.actor_api_key_id && (
+                      <span className="block font-mono text-xs text-muted-foreground" title="The API key that acted for this person">
+                        key {e.actor_api_key_id}
+                      </span>
+                    )}
+                  </TableCell>
                   <TableCell>{e.action_label}</TableCell>
                   <TableCell className="max-w-56 truncate" title={target(e)}>
                     {target(e)}
