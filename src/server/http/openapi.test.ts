@@ -1,12 +1,16 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { RouteOptions } from "fastify";
 import { describe, expect, it } from "vitest";
 import { buildTestApp } from "../../../tests/harness.ts";
+import { API_KEY_SCOPE } from "../../shared/api-keys.ts";
+import { ROOT_DIR } from "../paths.ts";
 import { isPublicApiRoute } from "./openapi.ts";
 
 type Doc = {
   openapi: string;
   paths: Record<string, Record<string, { requestBody?: { content: Record<string, { schema: { properties?: Record<string, unknown> } }> }; responses: Record<string, unknown> }>>;
-  components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+  components: { securitySchemes: Record<string, { type: string; scheme: string; description?: string }> };
   security: unknown[];
 };
 
@@ -54,6 +58,16 @@ describe("the OpenAPI document", () => {
     expect(undescribed).toEqual([]);
     expect((doc.paths["/api/calls/{id}"]!.get!.responses["200"] as { content: Record<string, { schema: { properties: object } }> }).content["application/json"]!.schema.properties).toHaveProperty("call_sid");
     await app.close();
+  }, 60_000);
+
+  it("says what an API key may do in the words of the README's API keys section", async () => {
+    const { app } = await buildTestApp();
+    const doc = (await app.inject({ method: "GET", url: "/api/openapi.json" })).json() as Doc;
+    await app.close();
+    expect(doc.components.securitySchemes.bearerAuth!.description).toContain(API_KEY_SCOPE);
+    const readme = readFileSync(join(ROOT_DIR, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## API keys\n"), readme.indexOf("\n## ", readme.indexOf("\n## API keys\n") + 1));
+    expect(section.replace(/\s+/g, " ")).toContain(API_KEY_SCOPE);
   }, 60_000);
 
   it("is rendered at /docs/api from this server's own files", async () => {

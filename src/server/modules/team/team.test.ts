@@ -162,14 +162,17 @@ describe("members and roles", () => {
     expect((await file.as(owner).get("/api/organization")).statusCode).toBe(200);
   });
 
-  it("an API key acts as an admin of its organisation", async () => {
+  it("an API key sees its organisation's members but, even its owner's, never invites", async () => {
     const owner = await signUpAndLogIn(file.app, "Kim Keys");
     const key = ((await file.as(owner).post("/api/api-keys", { name: "CRM" })).json() as { key: string }).key;
     const bearer = { authorization: `Bearer ${key}` };
     const members = await file.app.inject({ method: "GET", url: "/api/team/members", headers: bearer });
     expect((members.json() as TeamMember[]).map((m) => m.name)).toEqual(["Kim Keys"]);
-    const promote = await file.app.inject({ method: "POST", url: "/api/team/invitations", headers: bearer, payload: { email: "boss@example.com", role: "owner" } });
-    expect(promote.statusCode).toBe(403);
+    for (const role of ["owner", "viewer"]) {
+      const invite = await file.app.inject({ method: "POST", url: "/api/team/invitations", headers: bearer, payload: { email: "boss@example.com", role } });
+      expect(invite.statusCode).toBe(403);
+      expect(errorOf(invite).code).toBe("session_required");
+    }
   });
 });
 
