@@ -1,4 +1,4 @@
-import { API_KEY_MESSAGES } from "../src/shared/api-keys.ts";
+import { API_KEY_MESSAGES, API_KEY_SCOPE, type ApiKey } from "../src/shared/api-keys.ts";
 import { eq } from "drizzle-orm";
 import { webhookEndpoints } from "../src/server/db/schema.ts";
 import { WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_MESSAGES } from "../src/shared/webhooks.ts";
@@ -11,6 +11,7 @@ test("API keys: create, copy the key shown once, use it, revoke it", async ({ pa
   const card = page.getByTestId("api-keys-card");
   await expect(card.getByText("API Keys", { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(card.getByRole("link", { name: "API reference" })).toHaveAttribute("href", "/docs/api");
+  await expect(card.getByText(API_KEY_SCOPE)).toBeVisible();
 
   await card.getByRole("button", { name: "Create API key" }).click();
   await expect(card.getByRole("alert")).toBeVisible();
@@ -36,6 +37,15 @@ test("API keys: create, copy the key shown once, use it, revoke it", async ({ pa
 
   const asKey = () => page.request.get("/api/assistants", { headers: { authorization: `Bearer ${key}` } });
   expect((await asKey()).status()).toBe(200);
+
+  // What the key does is in the audit log under the person it acts for, with the key's id.
+  const made = await page.request.post("/api/assistants", { headers: { authorization: `Bearer ${key}` }, data: { name: "Made by key" } });
+  expect(made.status()).toBe(201);
+  const keyId = ((await (await page.request.get("/api/api-keys")).json()) as ApiKey[]).find((k) => k.name === "CRM")!.id;
+  await page.reload();
+  const entry = page.getByTestId("audit-log-card").getByRole("row").filter({ hasText: "Made by key" });
+  await expect(entry).toContainText("(API key “CRM”)", { timeout: 30_000 });
+  await expect(entry).toContainText(`key ${keyId}`);
 
   await card.getByRole("row").filter({ hasText: "CRM" }).getByRole("button", { name: "Revoke" }).click();
   const confirm = page.getByRole("alertdialog", { name: "Revoke API key?" });

@@ -41,6 +41,9 @@ export const apiKeySchema = z.object({
   id: z.string(),
   name: z.string(),
   prefix: z.string(),
+  /** The member the key acts for (it stops when they leave the organisation). */
+  created_by_user_id: z.string(),
+  created_by_name: z.string(),
   created_at: z.iso.datetime(),
   last_used_at: z.iso.datetime().nullable(),
   expires_at: z.iso.datetime().nullable(),
@@ -48,5 +51,5 @@ export const apiKeySchema = z.object({
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
 /** Only the answer to creation holds the key itself. */
-export const createdApiKeySchema = apiKeySchema.omit({ last_used_at: true }).extend({ key: z.string() });
+export const createdApiKeySchema = apiKeySchema.omit({ last_used_at: true, created_by_user_id: true, created_by_name: true }).extend({ key: z.string() });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;

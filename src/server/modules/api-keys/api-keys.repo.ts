@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gt, isNull, lt, or, sql } from "drizzle-orm";
+import { and, count, desc, eq, getTableColumns, gt, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { apiKeys, member, user } from "../../db/schema.ts";
 
@@ -7,8 +7,14 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
 /** Not revoked and not expired: the keys that authenticate, count towards the limit and are listed. */
 const live = () => and(isNull(apiKeys.revokedAt), or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, sql`now()`)));
 
-export function listLiveKeys(db: Db, organizationId: string): Promise<ApiKeyRow[]> {
-  return db.select().from(apiKeys).where(and(eq(apiKeys.organizationId, organizationId), live())).orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+/** With the name of the member each acts for (their e-mail when they have no name). */
+export function listLiveKeys(db: Db, organizationId: string): Promise<(ApiKeyRow & { creatorName: string })[]> {
+  return db
+    .select({ ...getTableColumns(apiKeys), creatorName: sql<string>`coalesce(nullif(trim(${user.name}), ''), ${user.email})` })
+    .from(apiKeys)
+    .innerJoin(user, eq(user.id, apiKeys.createdBy))
+    .where(and(eq(apiKeys.organizationId, organizationId), live()))
+    .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
 }
 
 export async function countLiveKeys(db: Db, organizationId: string): Promise<number> {

@@ -53,6 +53,8 @@ export function createApiKeysService(deps: { db: Db }): ApiKeysService {
         id: row.id,
         name: row.name,
         prefix: row.prefix,
+        created_by_user_id: row.createdBy,
+        created_by_name: row.creatorName,
         created_at: row.createdAt.toISOString(),
         last_used_at: iso(row.lastUsedAt),
         expires_at: iso(row.expiresAt),

@@ -26,7 +26,8 @@ describe("API keys", () => {
 
     const list = (await file.as(file.users.Ada).get("/api/api-keys")).json() as ApiKey[];
     const listed = list.find((k) => k.id === created.id)!;
-    expect(Object.keys(listed).sort()).toEqual(["created_at", "expires_at", "id", "last_used_at", "name", "prefix"]);
+    expect(Object.keys(listed).sort()).toEqual(["created_at", "created_by_name", "created_by_user_id", "expires_at", "id", "last_used_at", "name", "prefix"]);
+    expect(listed).toMatchObject({ created_by_user_id: file.users.Ada.userId, created_by_name: "Ada" });
     expect(listed.last_used_at).toBeNull();
     expect(JSON.stringify(list)).not.toContain(created.key);
 

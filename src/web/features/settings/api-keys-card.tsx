@@ -88,6 +88,7 @@ export function ApiKeysCard() {
               <TableRow>
                 <TableHead>Name</TableHead>
                 <TableHead>Key</TableHead>
+                <TableHead>Acts for</TableHead>
                 <TableHead>Created</TableHead>
                 <TableHead>Last used</TableHead>
                 <TableHead>Expires</TableHead>
@@ -101,6 +102,7 @@ export function ApiKeysCard() {
                   <TableCell>
                     <code>{key.prefix}…</code>
                   </TableCell>
+                  <TableCell>{key.created_by_name}</TableCell>
                   <TableCell>{day(key.created_at)}</TableCell>
                   <TableCell>{key.last_used_at ? new Date(key.last_used_at).toLocaleString() : "Never"}</TableCell>
                   <TableCell>{key.expires_at ? day(key.expires_at) : "Never"}</TableCell>
