@@ -36,7 +36,7 @@ describe("API keys", () => {
     expect(JSON.stringify(rows)).not.toContain(created.key.slice(8));
   });
 
-  it("act as the key's owner on the JSON API, with no cookie set and no Origin needed", async () => {
+  it("act for the key's creator on the JSON API, with no cookie set and no Origin needed", async () => {
     const { key } = await createKey("Ada");
     const created = await withKey(key, "POST", "/api/assistants", { name: "Ava" });
     expect(created.statusCode, created.body).toBe(201);
