@@ -58,8 +58,9 @@ export function parseMessage(data: Buffer): ParseResult {
   // latin1 keeps every byte one character, so offsets into the text are offsets into the bytes.
   const lines = data.toString("latin1", 0, end).split("\r\n");
   const start = lines.shift()!;
-  if (lines.length > MAX_HEADER_LINES) return { ok: false, error: "too many header lines" };
   const headers: Headers = [];
+  // A bad line spoils the message, but the lines around it may still say where a 400 goes.
+  let broken: string | null = lines.length > MAX_HEADER_LINES ? "too many header lines" : null;
   for (const line of lines) {
     if ((line.startsWith(" ") || line.startsWith("\t")) && headers.length > 0) {
       // Line folding (§7.3.1): a continuation of the previous header's value.
@@ -67,11 +68,14 @@ export function parseMessage(data: Buffer): ParseResult {
       continue;
     }
     const colon = line.indexOf(":");
-    if (colon <= 0) return { ok: false, error: "malformed header line" };
-    const raw = line.slice(0, colon).trim().toLowerCase();
-    if (!TOKEN.test(raw)) return { ok: false, error: "malformed header name" };
+    const raw = colon > 0 ? line.slice(0, colon).trim().toLowerCase() : "";
+    if (!TOKEN.test(raw)) {
+      broken ??= "malformed header line";
+      continue;
+    }
     headers.push([COMPACT[raw] ?? raw, line.slice(colon + 1).trim()]);
   }
+  if (broken) return failWith(start, headers, broken);
   const bodyStart = end + 4;
   const declared = headerValue(headers, "content-length");
   let bodyEnd = data.length;
