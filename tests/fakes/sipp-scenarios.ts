@@ -20,7 +20,7 @@ a=${direction}`;
 const invite = (cseq: number, extra = "", direction = "sendrecv") => `
 INVITE sip:agent@[remote_ip]:[remote_port] SIP/2.0
 Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch]
-From: "Caller" <sip:+15550001111@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
+${extra.includes("proxied") ? "Record-Route: <sip:proxy@[local_ip]:[local_port];lr>\n" : ""}From: "Caller" <sip:+15550001111@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
 To: <sip:agent@[remote_ip]:[remote_port]>${cseq > 1 && extra.includes("dialog") ? "[peer_tag_param]" : ""}
 Call-ID: [call_id]
 CSeq: ${cseq} INVITE
@@ -145,16 +145,25 @@ export const holdByReinvite = scenario(
   <Reference variables="held"/>`,
 );
 
-/** A call we end: SIPp waits for our BYE and answers it. */
+/**
+ * A call we end, through a proxy that asked to stay in the path (Record-Route): our 200 must
+ * carry the Record-Route back, and our BYE must go to the proxy with a Route header naming it.
+ * SIPp plays the proxy and the phone at once.
+ */
 export const waitForBye = scenario(
   "remote-bye",
-  `<send retrans="500">${cdata(invite(1))}</send>
+  `<send retrans="500">${cdata(invite(1, "proxied"))}</send>
   <recv response="100" optional="true"/>
   <recv response="180" optional="true"/>
-  <recv response="200"/>
+  <recv response="200">
+    <action><ereg regexp="sip:proxy@" search_in="hdr" header="Record-Route:" check_it="true" assign_to="rr"/></action>
+  </recv>
   <send>${cdata(inDialog("ACK", 1))}</send>
-  <recv request="BYE"/>
-  <send>${cdata(ok)}</send>`,
+  <recv request="BYE">
+    <action><ereg regexp="&lt;sip:proxy@[^&gt;]*;lr&gt;" search_in="hdr" header="Route:" check_it="true" assign_to="route"/></action>
+  </recv>
+  <send>${cdata(ok)}</send>
+  <Reference variables="rr,route"/>`,
 );
 
 const answerAs = (status: string, headers = "") => `

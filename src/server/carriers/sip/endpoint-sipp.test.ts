@@ -58,7 +58,7 @@ describe("calls in", () => {
     expect(await ended(await incoming)).toBe("cancelled");
   });
 
-  it("ends a call from our side with BYE, which SIPp answers", async () => {
+  it("ends a call from our side with BYE, routed through the proxy that Record-Routed the call", async () => {
     endpoint.on("call", (call) => {
       call.ring();
       void call.answer().then(() => setTimeout(() => call.hangup(), 100));

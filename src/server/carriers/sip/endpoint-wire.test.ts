@@ -4,6 +4,7 @@
  * The far end here is a plain UDP socket writing SIP text, so every byte sent is the test's.
  */
 import { createSocket, type Socket } from "node:dgram";
+import { connect } from "node:net";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runSipp } from "../../../../tests/fakes/sipp.ts";
 import { SipEndpoint } from "./endpoint.ts";
@@ -124,6 +125,30 @@ describe("broken messages", () => {
     endpoint.on("call", (call) => void call.answer());
     const run = await runSipp({ target: `127.0.0.1:${endpoint.port}`, scenario: "uac" });
     expect(run.code, run.log).toBe(0);
+  });
+});
+
+describe("broken streams over TCP", () => {
+  const tcp = async (bytes: string) => {
+    const socket = connect(endpoint.port, "127.0.0.1");
+    let received = "";
+    socket.on("data", (d: Buffer) => void (received += d.toString("latin1")));
+    const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    socket.on("error", () => {});
+    socket.write(bytes.replace(/\n/g, "\r\n"));
+    return { socket, closed, received: () => received };
+  };
+
+  it("cuts off a peer whose header never ends or whose framing is lost, and answers the next one", async () => {
+    const endless = await tcp(`OPTIONS sip:a@127.0.0.1 SIP/2.0\nX-Long: ${"b".repeat(70_000)}`);
+    await endless.closed;
+    const unframed = await tcp("OPTIONS sip:a@127.0.0.1 SIP/2.0\nVia: SIP/2.0/TCP 127.0.0.1:1;branch=z9hG4bKx\n\n");
+    await unframed.closed; // no Content-Length: over a stream the next message cannot be found
+    const good = await tcp(request("OPTIONS").replace("SIP/2.0/UDP", "SIP/2.0/TCP"));
+    const end = Date.now() + 2000;
+    while (!/^SIP\/2\.0 200/.test(good.received()) && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(good.received()).toMatch(/^SIP\/2\.0 200/);
+    good.socket.destroy();
   });
 });
 
