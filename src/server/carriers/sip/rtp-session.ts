@@ -25,6 +25,8 @@ export interface RtpHandlers {
   audio?(payload: Buffer, packet: RtpPacket): void;
   /** A keypad digit (RFC 4733), once per key press. */
   digit?(digit: string): void;
+  /** `bytes` of the audio queued with `tag` went out on the clock just now. */
+  played?(tag: string, bytes: number): void;
 }
 
 export interface RtpSessionOptions {
@@ -60,7 +62,7 @@ export class RtpSession {
   private rtcpRemote: { address: string; port: number } | null = null;
   private latched = false;
   private handlers: RtpHandlers = {};
-  private queue: Buffer[] = [];
+  private queue: { data: Buffer; tag?: string }[] = [];
   private queuedBytes = 0;
   private sequence = randomInt(0, 0x10000);
   private timestamp = randomInt(0, 2 ** 32);
@@ -128,10 +130,13 @@ export class RtpSession {
     return this.plan?.codec ?? "PCMU";
   }
 
-  /** Audio to play, in the agreed codec, any length: it goes out in 20 ms frames on the clock. */
-  play(payload: Buffer): void {
+  /**
+   * Audio to play, in the agreed codec, any length: it goes out in 20 ms frames on the clock.
+   * A `tag` has its progress reported to the `played` handler as frames go.
+   */
+  play(payload: Buffer, tag?: string): void {
     if (payload.length === 0) return;
-    this.queue.push(payload);
+    this.queue.push({ data: payload, tag });
     this.queuedBytes += payload.length;
   }
 
@@ -177,11 +182,12 @@ export class RtpSession {
     let filled = 0;
     while (filled < FRAME_BYTES && this.queue.length > 0) {
       const head = this.queue[0]!;
-      const n = Math.min(FRAME_BYTES - filled, head.length);
-      head.copy(frame, filled, 0, n);
+      const n = Math.min(FRAME_BYTES - filled, head.data.length);
+      head.data.copy(frame, filled, 0, n);
       filled += n;
-      if (n === head.length) this.queue.shift();
-      else this.queue[0] = head.subarray(n);
+      if (n === head.data.length) this.queue.shift();
+      else this.queue[0] = { data: head.data.subarray(n), tag: head.tag };
+      if (head.tag !== undefined) this.handlers.played?.(head.tag, n);
     }
     this.queuedBytes -= filled;
     return frame;
