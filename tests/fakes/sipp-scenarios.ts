@@ -187,6 +187,29 @@ export const refuseWith = (status: string) =>
   <recv request="ACK"/>`,
   );
 
+/** A trunk that answers our call at once and takes our BYE (SIPp's own `uas` lingers 4 s after). */
+export const answerThenBye = scenario(
+  "answer",
+  `<recv request="INVITE"/>
+  <send>${cdata(answerAs("180 Ringing"))}</send>
+  <send retrans="500">${cdata(`
+SIP/2.0 200 OK
+[last_Via:]
+[last_From:]
+[last_To:];tag=[pid]SIPpTag01[call_number]
+[last_Call-ID:]
+[last_CSeq:]
+Contact: <sip:trunk@[local_ip]:[local_port];transport=[transport]>
+Content-Type: application/sdp
+Content-Length: [len]
+
+${sdp()}
+`)}</send>
+  <recv request="ACK"/>
+  <recv request="BYE"/>
+  <send>${cdata(ok)}</send>`,
+);
+
 /** A trunk that wants our credentials first (401), then answers and takes our BYE. */
 export const challengeThenAnswer = scenario(
   "challenge",

@@ -3,7 +3,7 @@
  * every request inside the call (ACK, BYE, re-INVITE) is built and routed (§12.2.1.1, loose
  * routing by Route headers from the Record-Route the proxies put in, §16.12).
  */
-import { formatUri, newBranch, parseNameAddr, parseUri } from "./address.ts";
+import { newBranch, parseNameAddr, parseUri } from "./address.ts";
 import { headerValue, headerValues, type Headers, type SipRequest, type SipResponse } from "./message.ts";
 import type { Peer } from "./transport.ts";
 
@@ -90,10 +90,3 @@ export class Dialog {
     if (contact) this.remoteTarget = contact.uri;
   }
 }
-
-export const stripTag = (header: string) => header.replace(/;\s*tag=[^;]*/i, "");
-export const uriOfHeader = (header: string | undefined) => {
-  const parsed = header ? parseNameAddr(header) : null;
-  return parsed ? parseUri(parsed.uri) : null;
-};
-export { formatUri };

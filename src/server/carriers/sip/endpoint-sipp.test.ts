@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runSipp, startSipp } from "../../../../tests/fakes/sipp.ts";
-import { authenticatedCall, cancelWhileRinging, challengeThenAnswer, holdByReinvite, refuseWith, waitForBye } from "../../../../tests/fakes/sipp-scenarios.ts";
+import { answerThenBye, authenticatedCall, cancelWhileRinging, challengeThenAnswer, holdByReinvite, refuseWith, waitForBye } from "../../../../tests/fakes/sipp-scenarios.ts";
 import type { SipCall } from "./call.ts";
 import { SipEndpoint, type SipEndpointOptions } from "./endpoint.ts";
 import type { SipEndReason } from "./end-reasons.ts";
@@ -108,7 +108,7 @@ describe("calls out", () => {
   beforeEach(async () => void (await start()));
 
   it("places a call SIPp answers, has its audio agreed, and hangs it up with BYE", async () => {
-    const sipp = await startSipp({ target: "", scenario: "uas" });
+    const sipp = await startSipp({ target: "", scenario: answerThenBye });
     const call = await endpoint.call({ uri: `sip:+15557654321@127.0.0.1:${sipp.port}` });
     await new Promise<void>((resolve) => call.once("answered", resolve));
     expect(call.plan?.codec).toBe("PCMU");

@@ -15,7 +15,7 @@ let inbox: string[];
 let waiting: (() => void) | null;
 
 beforeEach(async () => {
-  endpoint = await SipEndpoint.start({ host: "127.0.0.1", port: 0, rtp: { ports: { min: 30000, max: 31999 } }, timers: { t1: 40, t2: 160, t4: 200 } });
+  endpoint = await SipEndpoint.start({ host: "127.0.0.1", port: 0, rtp: { ports: { min: 30000, max: 31999 } }, timers: { t1: 20, t2: 80, t4: 100 } });
   peer = createSocket("udp4");
   inbox = [];
   waiting = null;
@@ -166,7 +166,7 @@ describe("retransmission over UDP", () => {
     send(invite);
     await expectMessage(/^SIP\/2\.0 100/);
     const ok = await expectMessage(/^SIP\/2\.0 200/);
-    // T1 40 ms, then 80, 160: copies keep coming while no ACK does.
+    // T1 20 ms, then 40, 80: copies keep coming while no ACK does.
     await eventually(() => count(/^SIP\/2\.0 200/) >= 3);
     expect(count(/^SIP\/2\.0 200/)).toBeGreaterThanOrEqual(3);
     const toTag = /To: .*;tag=([^;\r\n]+)/.exec(ok)![1];
@@ -194,8 +194,8 @@ describe("retransmission over UDP", () => {
     endpoint.on("call", (call) => call.reject(486));
     send(request("INVITE", { body: offer() }));
     await expectMessage(/^SIP\/2\.0 486/);
-    // Timer H: 64·T1 = 2.56 s; Timer G doubles from 40 ms to T2 (160 ms): about 17 copies by then.
-    await new Promise((r) => setTimeout(r, 3000));
+    // Timer H: 64·T1 = 1.28 s; Timer G doubles from 20 ms to T2 (80 ms): about 17 copies by then.
+    await new Promise((r) => setTimeout(r, 1600));
     const total = count(/^SIP\/2\.0 486/);
     expect(total).toBeGreaterThan(5);
     await new Promise((r) => setTimeout(r, 400));
