@@ -47,6 +47,8 @@ export class SipCall extends EventEmitter<SipCallEvents> {
   private reinvite: ServerInviteTransaction | null = null;
   private lastAck: { request: SipRequest; peer: Peer } | null = null;
   private cancelWanted = false;
+  /** We hung up after our 200 went out but before its ACK came: BYE waits for the ACK (§15). */
+  private byeOnAck = false;
   private authTries = 0;
   private clientTx: ClientTransaction | null = null;
   private acked: (() => void) | null = null;
@@ -115,6 +117,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
   inviteAcked(ack: SipRequest | null): void {
     if (this.state !== "answering") return;
     if (!ack) return void this.sendBye("timeout");
+    if (this.byeOnAck) return void this.sendBye("local-hangup");
     if (!this.plan && ack.body.length > 0) {
       const plan = readAnswer(ack.body.toString("utf8"));
       if (!plan) return void this.sendBye("rejected");
@@ -127,7 +130,8 @@ export class SipCall extends EventEmitter<SipCallEvents> {
 
   /** The caller gave up before we answered (the endpoint has answered the CANCEL with 200). */
   cancelled(): void {
-    if ((this.state !== "ringing" && this.state !== "answering") || !this.inviteTx) return;
+    // Once our 200 is out the CANCEL changes nothing (§9.2): the call goes on.
+    if ((this.state !== "ringing" && this.state !== "answering") || !this.inviteTx || this.inviteTx.state !== "proceeding") return;
     this.inviteTx.respond(responseTo(this.invite, 487, { toTag: this.localTag }));
     this.end("cancelled", 487);
   }
@@ -180,6 +184,8 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     if (this.state === "ended") return;
     if (this.direction === "inbound") {
       if (this.state === "ringing") return this.reject(480);
+      if (this.state === "answering" && this.dialog) return void (this.byeOnAck = true);
+      if (this.state === "answering") return this.reject(480);
       return void this.sendBye("local-hangup");
     }
     if (this.dialog) return void this.sendBye("local-hangup");
