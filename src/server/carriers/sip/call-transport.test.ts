@@ -1,0 +1,87 @@
+/**
+ * A SIP call carried by the call engine: baresip calls, we answer, and a CallSession with the
+ * fake Realtime provider greets the caller over RTP. What the caller notices: the greeting is
+ * heard, and hanging up ends the call and its record.
+ */
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { startBaresip, type Baresip } from "../../../../tests/fakes/baresip.ts";
+import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { MemoryCallStore, memoryRecordings } from "../../../../tests/fakes/realtime-call-store.ts";
+import { defaultAssistant } from "../../../../tests/fakes/realtime-harness.ts";
+import { RecordingToolRunner } from "../../../../tests/fakes/realtime-tool-runner.ts";
+import { PHONE_END_REASONS } from "../../../shared/calls.ts";
+import { CallSession } from "../../voice/call-session.ts";
+import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts";
+import { SipCallTransport } from "./call-transport.ts";
+import { SipEndpoint } from "./endpoint.ts";
+
+/** Power of `hz` in `samples` (Goertzel), relative to the signal's total power. */
+function toneShare(samples: Int16Array, sampleRate: number, hz: number): number {
+  const k = 2 * Math.cos((2 * Math.PI * hz) / sampleRate);
+  let s1 = 0;
+  let s2 = 0;
+  let total = 0;
+  for (const x of samples) {
+    const s0 = x + k * s1 - s2;
+    s2 = s1;
+    s1 = s0;
+    total += x * x;
+  }
+  const power = s1 * s1 + s2 * s2 - k * s1 * s2;
+  return total === 0 ? 0 : (2 * power) / (samples.length * total);
+}
+
+let fake: FakeRealtime;
+let endpoint: SipEndpoint;
+let phone: Baresip;
+const store = new MemoryCallStore();
+const sessions: CallSession[] = [];
+
+beforeEach(async () => {
+  fake = await startFakeRealtime({ apiKey: "sk-test" });
+  endpoint = await SipEndpoint.start({ host: "127.0.0.1", port: 0, rtp: { ports: { min: 44000, max: 45999 } } });
+  endpoint.on("call", async (call) => {
+    call.ring();
+    await call.answer();
+    if (call.state !== "confirmed") return;
+    const session = new CallSession({
+      transport: new SipCallTransport(call),
+      provider: new OpenAIRealtimeProvider({ baseUrl: fake.baseUrl, apiKey: fake.apiKey, model: defaultAssistant.model, pingIntervalMs: 0 }),
+      toolRunner: new RecordingToolRunner(),
+      store,
+      openRecording: memoryRecordings().open,
+      assistant: defaultAssistant,
+      organizationId: "org_1",
+      isTest: true,
+    });
+    sessions.push(session);
+    session.start();
+  });
+  phone = await startBaresip();
+});
+
+afterEach(async () => {
+  await Promise.all(sessions.splice(0).map((s) => s.close("Server shutting down")));
+  await phone.stop();
+  await endpoint.close();
+  await fake.close();
+});
+
+it("greets a SIP caller through the call engine, and ends the call when the caller hangs up", async () => {
+  phone.command("dial", `sip:agent@127.0.0.1:${endpoint.port}`);
+  await phone.event("CALL_ESTABLISHED");
+  // The fake provider's greeting is a 440 Hz tone; give it time to be spoken and heard.
+  await new Promise((r) => setTimeout(r, 1500));
+  phone.command("hangup");
+  const end = Date.now() + 5000;
+  const finished = () => [...store.records.values()].find((r) => r.endedReason);
+  while (!finished() && Date.now() < end) await new Promise((r) => setTimeout(r, 50));
+  expect(finished()?.endedReason).toBe(PHONE_END_REASONS.callerHungUp);
+
+  const heard = (await phone.stop())!;
+  // The greeting: a stretch of 440 Hz among what baresip decoded from our RTP.
+  const window = heard.sampleRate / 5;
+  let best = 0;
+  for (let at = 0; at + window <= heard.samples.length; at += window) best = Math.max(best, toneShare(heard.samples.subarray(at, at + window), heard.sampleRate, 440));
+  expect(best).toBeGreaterThan(0.8);
+});

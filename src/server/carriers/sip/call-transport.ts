@@ -1,0 +1,122 @@
+/**
+ * An answered SIP call as the call engine's caller side (voice/seams.ts `Transport`): µ-law 8 kHz
+ * both ways, as the provider speaks it (A-law calls are converted byte by byte), keypad digits
+ * from RFC 4733, and what the caller heard taken from our own RTP clock: an item's audio counts as
+ * played once its frames went out, reported every 40 ms of it, as Twilio's marks are.
+ */
+import { PHONE_END_REASONS, type ServerMessage } from "../../../shared/calls.ts";
+import { PCMU_SAMPLE_RATE, wireBytes, type WireAudio } from "../../voice/audio.ts";
+import { MAX_EARLY_KEYS } from "../../voice/builtins.ts";
+import type { CallerLeft, Transport, TransportHandlers } from "../../voice/seams.ts";
+import type { SipCall } from "./call.ts";
+import { alawToMulaw, mulawToAlaw } from "./g711.ts";
+
+const BYTES_PER_MS = PCMU_SAMPLE_RATE / 1000;
+const REPORT_EVERY_BYTES = 40 * BYTES_PER_MS;
+/** Caller audio kept until the session attaches (10 s), and assistant audio queued at most (2 min). */
+const MAX_EARLY_BYTES = 10_000 * BYTES_PER_MS;
+const MAX_QUEUED_MS = 120_000;
+
+interface ItemPlayback {
+  queued: number;
+  played: number;
+  reported: number;
+  done: boolean;
+}
+
+export class SipCallTransport implements Transport {
+  readonly audioFormat = "audio/pcmu" as const;
+  private handlers: TransportHandlers | null = null;
+  private readonly early: Buffer[] = [];
+  private earlyBytes = 0;
+  private readonly earlyKeys: string[] = [];
+  private readonly items = new Map<string, ItemPlayback>();
+  private left: CallerLeft | null = null;
+  private closed = false;
+
+  constructor(private readonly call: SipCall) {
+    const rtp = call.rtp;
+    if (!rtp || call.state === "ended") throw new Error("Only an answered SIP call carries audio");
+    rtp.on({
+      audio: (payload) => this.heard(call.plan?.codec === "PCMA" ? alawToMulaw(payload) : payload),
+      digit: (digit) => {
+        if (this.handlers) this.handlers.keypad?.(digit);
+        else if (this.earlyKeys.length < MAX_EARLY_KEYS) this.earlyKeys.push(digit);
+      },
+      played: (itemId, bytes) => this.played(itemId, bytes),
+    });
+    call.once("ended", (reason) => this.callerLeft({ reason: reason === "timeout" ? PHONE_END_REASONS.connectionLost : PHONE_END_REASONS.callerHungUp }));
+  }
+
+  start(handlers: TransportHandlers): void {
+    if (this.left) return handlers.disconnect(this.left);
+    this.handlers = handlers;
+    for (const chunk of this.early.splice(0)) handlers.audio(chunk);
+    this.earlyBytes = 0;
+    for (const digit of this.earlyKeys.splice(0)) handlers.keypad?.(digit);
+  }
+
+  private heard(audio: Buffer) {
+    if (this.handlers) return this.handlers.audio(audio);
+    if (this.earlyBytes + audio.length > MAX_EARLY_BYTES) return;
+    this.early.push(audio);
+    this.earlyBytes += audio.length;
+  }
+
+  sendAudio(itemId: string, audio: WireAudio): boolean {
+    const rtp = this.call.rtp;
+    if (this.closed || this.left || !rtp || rtp.queuedMs > MAX_QUEUED_MS) return false;
+    const mulaw = Buffer.from(wireBytes(audio));
+    rtp.play(this.call.plan?.codec === "PCMA" ? mulawToAlaw(mulaw) : mulaw, itemId);
+    const item = this.items.get(itemId) ?? { queued: 0, played: 0, reported: 0, done: false };
+    item.queued += mulaw.length;
+    this.items.set(itemId, item);
+    return true;
+  }
+
+  audioDone(itemId: string): void {
+    const item = this.items.get(itemId);
+    if (!item) return;
+    item.done = true;
+    this.report(itemId, item);
+  }
+
+  private played(itemId: string, bytes: number) {
+    const item = this.items.get(itemId);
+    if (!item) return;
+    item.played += bytes;
+    this.report(itemId, item);
+  }
+
+  private report(itemId: string, item: ItemPlayback) {
+    const finished = item.done && item.played >= item.queued;
+    if (item.played - item.reported < REPORT_EVERY_BYTES && !(finished && item.played > item.reported)) return;
+    item.reported = item.played;
+    this.handlers?.playback(itemId, item.played / BYTES_PER_MS);
+    if (finished) this.items.delete(itemId);
+  }
+
+  /** Barge-in: what is queued is dropped; what went out is what the caller heard, known at once. */
+  clearPlayback(flushed: () => void): void {
+    this.call.rtp?.clear();
+    for (const [itemId, item] of this.items) if (item.played > item.reported) this.handlers?.playback(itemId, item.played / BYTES_PER_MS);
+    this.items.clear();
+    flushed();
+  }
+
+  send(_message: ServerMessage): void {
+    // A phone has no screen: status and transcript messages are for the browser only.
+  }
+
+  private callerLeft(left: CallerLeft) {
+    if (this.left || this.closed) return;
+    this.left = left;
+    this.handlers?.disconnect(left);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.call.hangup();
+  }
+}

@@ -1,0 +1,296 @@
+/**
+ * The SIP endpoint a trunk or PBX talks to: listens on UDP and TCP, keeps the transactions, and
+ * routes each message to its call. Requests outside a call are answered here (OPTIONS, and the
+ * refusals RFC 3261 §8.2 asks for); a new INVITE becomes a `call` event.
+ */
+import { lookup } from "node:dns/promises";
+import { EventEmitter } from "node:events";
+import { isIP } from "node:net";
+import { newCallId, newTag, parseUri, parseVia, tagOf, type Via } from "./address.ts";
+import { ALLOW, SipCall, type CallCore } from "./call.ts";
+import { contactFor, viaFor, type LocalContact } from "./dialog.ts";
+import { DigestChallenger, type DigestAlgorithm } from "./digest.ts";
+import { canAnswer, headerValue, headerValues, parseCSeq, responseTo, splitList, type Headers, type ParseResult, type SipRequest, type SipResponse } from "./message.ts";
+import { RtpSession, type RtpPortRange } from "./rtp-session.ts";
+import { answerOffer } from "./sdp.ts";
+import { ClientTransaction, DEFAULT_TIMERS, ServerInviteTransaction, ServerNonInviteTransaction, type Timers } from "./transactions.ts";
+import { SipTransport, type Peer, type TransportName } from "./transport.ts";
+
+export interface SipEndpointOptions {
+  /** Address to listen on (SIP and RTP). */
+  host: string;
+  /** SIP port, UDP and TCP alike; 0 picks a free one. */
+  port: number;
+  transports?: { udp: boolean; tcp: boolean };
+  /** The address the far end must reach us at (Via, Contact, SDP) when we sit behind NAT. */
+  publicAddress?: string;
+  rtp: { ports: RtpPortRange; rtcpIntervalMs?: number; jitterFrames?: number };
+  /** Challenge every new INVITE with digest authentication (RFC 8760 algorithms). */
+  auth?: { realm: string; algorithms?: DigestAlgorithm[]; password(username: string): string | undefined };
+  timers?: Partial<Timers>;
+  userAgent?: string;
+}
+
+/** Methods we know but do not take outside a call: 405, not 501 (§8.2.1). */
+const KNOWN = new Set(["REGISTER", "SUBSCRIBE", "NOTIFY", "REFER", "MESSAGE", "UPDATE", "PRACK", "PUBLISH", "INFO"]);
+
+export interface OutboundCallOptions {
+  /** Whom to call: `sip:+15551234567@trunk.example.com:5060`. */
+  uri: string;
+  fromUser?: string;
+  credentials?: { username: string; password: string };
+  transport?: TransportName;
+}
+
+export class SipEndpoint extends EventEmitter<{ call: [call: SipCall] }> {
+  private readonly transport = new SipTransport((result, from) => this.receive(result, from));
+  private readonly serverTx = new Map<string, ServerInviteTransaction | ServerNonInviteTransaction>();
+  private readonly clientTx = new Map<string, ClientTransaction>();
+  private readonly calls = new Map<string, SipCall>();
+  private readonly callOfTx = new Map<ServerInviteTransaction, SipCall>();
+  private readonly timers: Timers;
+  private readonly challenger: DigestChallenger | null;
+  private readonly core: CallCore;
+
+  private constructor(private readonly options: SipEndpointOptions) {
+    super();
+    this.timers = { ...DEFAULT_TIMERS, ...options.timers };
+    this.challenger = options.auth ? new DigestChallenger(options.auth.realm, options.auth.algorithms) : null;
+    this.core = {
+      local: (peer) => this.local(peer.transport),
+      mediaAddress: () => this.advertised,
+      send: (message, to) => this.transport.send(message, to),
+      request: (request, to, handlers) => this.request(request, to, handlers),
+      peerFor: (uri, flow) => this.peerFor(uri, flow),
+      openRtp: () => RtpSession.open({ host: this.options.host, ...this.options.rtp }),
+      forget: (call) => this.calls.delete(`${call.callId}|${call.localTag}`),
+    };
+  }
+
+  static async start(options: SipEndpointOptions): Promise<SipEndpoint> {
+    const endpoint = new SipEndpoint(options);
+    await endpoint.transport.listen(options.host, options.port, options.transports ?? { udp: true, tcp: true });
+    return endpoint;
+  }
+
+  get port(): number {
+    return this.transport.port;
+  }
+
+  private get advertised(): string {
+    return this.options.publicAddress ?? (this.options.host === "0.0.0.0" || this.options.host === "::" ? "127.0.0.1" : this.options.host);
+  }
+
+  private local(transport: TransportName): LocalContact {
+    return { address: this.advertised, port: this.port, transport, userAgent: this.options.userAgent ?? "Switchboard" };
+  }
+
+  /** Places a call; `answered`/`ended` events say how it went. */
+  async call(options: OutboundCallOptions): Promise<SipCall> {
+    if (!parseUri(options.uri)) throw new Error(`Not a SIP URI: ${options.uri}`);
+    const peer = await this.peerFor(options.uri, { transport: options.transport ?? "UDP", address: "", port: 0 });
+    if (!peer) throw new Error(`Cannot reach ${options.uri}`);
+    const local = this.local(peer.transport);
+    const tag = newTag();
+    const callId = newCallId(local.address);
+    const headers: Headers = [
+      ["via", viaFor(local)],
+      ["max-forwards", "70"],
+      ["from", `<sip:${options.fromUser ?? "switchboard"}@${local.address}>;tag=${tag}`],
+      ["to", `<${options.uri}>`],
+      ["call-id", callId],
+      ["cseq", "1 INVITE"],
+      ["contact", contactFor(local)],
+      ["allow", ALLOW],
+      ["user-agent", local.userAgent],
+    ];
+    const call = new SipCall(this.core, "outbound", callId, tag, { kind: "request", method: "INVITE", uri: options.uri, headers, body: Buffer.alloc(0) }, null, peer);
+    this.calls.set(`${callId}|${tag}`, call);
+    await call.place(options.credentials);
+    return call;
+  }
+
+  private request(request: SipRequest, to: Peer, handlers: { response(r: SipResponse): void; timeout(): void; ackFor?(r: SipResponse): SipRequest }) {
+    const branch = parseVia(headerValues(request.headers, "via")[0]!)?.params.branch ?? "";
+    const key = `${branch}|${request.method}`;
+    const tx = new ClientTransaction(request, to, (m, p) => this.transport.send(m, p), this.timers, { ...handlers, ended: () => this.clientTx.delete(key) });
+    if (tx.state !== "terminated") this.clientTx.set(key, tx);
+    return tx;
+  }
+
+  private async peerFor(uri: string, flow: Peer): Promise<Peer | null> {
+    // Over TCP, requests go back on the connection the call came on while it is open (§18.4).
+    if (flow.transport === "TCP" && flow.socket && !flow.socket.destroyed) return flow;
+    const parsed = parseUri(uri);
+    if (!parsed) return null;
+    const transport: TransportName = parsed.params.transport?.toUpperCase() === "TCP" ? "TCP" : flow.transport;
+    let address = parsed.host;
+    if (!isIP(address)) {
+      try {
+        address = (await lookup(address)).address;
+      } catch {
+        return null;
+      }
+    }
+    return { transport, address, port: parsed.port ?? 5060 };
+  }
+
+  private receive(result: ParseResult, from: Peer): void {
+    if (!result.ok) {
+      // A request too broken to route is dropped; one we can answer is told why (§8.2, §21.4.1).
+      if (result.request && canAnswer(result.request)) {
+        const status = result.error === "unsupported URI scheme" ? 416 : 400;
+        this.transport.send(responseTo(result.request, status, { reason: status === 400 ? `Bad Request (${result.error})` : undefined }), this.responsePeer(result.request, from));
+      }
+      return;
+    }
+    const message = result.message;
+    if (message.kind === "response") return this.response(message);
+    this.requestIn(message, from);
+  }
+
+  private response(response: SipResponse): void {
+    const via = parseVia(headerValues(response.headers, "via")[0] ?? "");
+    const cseq = parseCSeq(headerValue(response.headers, "cseq")!);
+    if (!via || !cseq) return;
+    const tx = this.clientTx.get(`${via.params.branch ?? ""}|${cseq.method}`);
+    if (tx) return tx.receive(response);
+    if (cseq.method === "INVITE" && response.status >= 200 && response.status < 300) {
+      const callId = headerValue(response.headers, "call-id")!;
+      this.calls.get(`${callId}|${tagOf(headerValue(response.headers, "from"))}`)?.retransmitted2xx();
+    }
+  }
+
+  /** Where answers to `request` go (§18.2.2, RFC 3581 rport): the connection, or the source port. */
+  private responsePeer(request: SipRequest, from: Peer): Peer {
+    if (from.transport === "TCP") return from;
+    const via = parseVia(headerValues(request.headers, "via")[0] ?? "");
+    const port = via && via.params.rport === undefined && via.port ? via.port : from.port;
+    return { transport: "UDP", address: from.address, port };
+  }
+
+  /** Notes where the request really came from in its top Via (received, rport) before answers copy it. */
+  private stampVia(request: SipRequest, from: Peer, via: Via): void {
+    const index = request.headers.findIndex(([n]) => n === "via");
+    const [top, ...rest] = splitList(request.headers[index]![1]);
+    let stamped = top!;
+    if (via.params.rport === "") stamped = stamped.replace(/;\s*rport(?=;|$)/i, `;rport=${from.port}`);
+    if (via.host !== from.address) stamped += `;received=${from.address}`;
+    request.headers[index]![1] = [stamped, ...rest].join(", ");
+  }
+
+  private requestIn(request: SipRequest, from: Peer): void {
+    const via = parseVia(headerValues(request.headers, "via")[0]!);
+    if (!via) {
+      if (request.method !== "ACK") this.transport.send(responseTo(request, 400, { reason: "Bad Request (Via)" }), from);
+      return;
+    }
+    this.stampVia(request, from, via);
+    const to = this.responsePeer(request, from);
+    const key = (method: string) => `${via.params.branch ?? ""}|${via.host}:${via.port ?? ""}|${method}`;
+    const callId = headerValue(request.headers, "call-id")!;
+    const toTag = tagOf(headerValue(request.headers, "to"));
+    const seq = parseCSeq(headerValue(request.headers, "cseq")!)!.seq;
+
+    if (request.method === "ACK") {
+      const tx = this.serverTx.get(key("INVITE"));
+      if (tx instanceof ServerInviteTransaction && (tx.state === "completed" || tx.state === "confirmed")) return tx.ack();
+      if (toTag) this.calls.get(`${callId}|${toTag}`)?.takeAck(request, seq);
+      return;
+    }
+    const existing = this.serverTx.get(key(request.method));
+    if (existing) return existing.requestRetransmitted();
+
+    const send = (m: SipRequest | SipResponse, p: Peer) => this.transport.send(m, p);
+    if (request.method === "INVITE") {
+      const tx = new ServerInviteTransaction(request, to, send, this.timers, (outcome) => {
+        this.serverTx.delete(key("INVITE"));
+        const call = this.callOfTx.get(tx);
+        this.callOfTx.delete(tx);
+        if (outcome !== "no-ack" || !call) return;
+        if (toTag) call.reinviteAcked(null);
+        else call.inviteAcked(null);
+      });
+      this.serverTx.set(key("INVITE"), tx);
+      tx.respond(responseTo(request, 100));
+      return this.invite(request, tx, from, toTag);
+    }
+    const tx = new ServerNonInviteTransaction(request, to, send, this.timers, () => this.serverTx.delete(key(request.method)));
+    this.serverTx.set(key(request.method), tx);
+    if (request.method === "CANCEL") {
+      const invite = this.serverTx.get(key("INVITE"));
+      if (!(invite instanceof ServerInviteTransaction)) return tx.respond(responseTo(request, 481));
+      tx.respond(responseTo(request, 200));
+      return this.callOfTx.get(invite)?.cancelled();
+    }
+    if (this.refused(request, tx)) return;
+    if (toTag) {
+      const call = this.calls.get(`${callId}|${toTag}`);
+      if (!call?.dialog) return tx.respond(responseTo(request, 481));
+      if (request.method === "BYE") return call.byeReceived(request, tx);
+      if (request.method === "OPTIONS") return tx.respond(responseTo(request, 200, { headers: [["allow", ALLOW]] }));
+    } else if (request.method === "OPTIONS") {
+      // Trunks ping with OPTIONS to see whether we are up (a keep-alive): 200 with what we accept.
+      return tx.respond(responseTo(request, 200, { toTag: newTag(), headers: [["allow", ALLOW], ["accept", "application/sdp"]] }));
+    } else if (request.method === "BYE") {
+      return tx.respond(responseTo(request, 481));
+    }
+    const known = KNOWN.has(request.method) || request.method === "BYE" || request.method === "OPTIONS";
+    tx.respond(responseTo(request, known ? 405 : 501, { toTag: toTag ? undefined : newTag(), headers: known ? [["allow", ALLOW]] : [] }));
+  }
+
+  /** §8.2.2: hop limits and extensions we do not support. */
+  private refused(request: SipRequest, tx: ServerInviteTransaction | ServerNonInviteTransaction): boolean {
+    const maxForwards = headerValue(request.headers, "max-forwards");
+    if (maxForwards !== undefined && Number(maxForwards) === 0 && request.method !== "OPTIONS") {
+      tx.respond(responseTo(request, 483, { toTag: newTag() }));
+      return true;
+    }
+    const required = headerValues(request.headers, "require");
+    if (required.length > 0) {
+      tx.respond(responseTo(request, 420, { toTag: newTag(), headers: [["unsupported", required.join(", ")]] }));
+      return true;
+    }
+    return false;
+  }
+
+  private invite(request: SipRequest, tx: ServerInviteTransaction, from: Peer, toTag: string | undefined): void {
+    if (this.refused(request, tx)) return;
+    const callId = headerValue(request.headers, "call-id")!;
+    if (toTag) {
+      const call = this.calls.get(`${callId}|${toTag}`);
+      if (!call?.dialog) return tx.respond(responseTo(request, 481));
+      this.callOfTx.set(tx, call);
+      return call.reinvited(request, tx);
+    }
+    const type = headerValue(request.headers, "content-type");
+    if (request.body.length > 0 && !/^application\/sdp\s*(;|$)/i.test(type ?? "")) {
+      return tx.respond(responseTo(request, 415, { toTag: newTag(), headers: [["accept", "application/sdp"]] }));
+    }
+    if (request.body.length > 0) {
+      const offer = answerOffer(request.body.toString("utf8"));
+      if (!offer.ok) return tx.respond(responseTo(request, 488, { toTag: newTag(), headers: [["warning", `304 ${this.advertised} "${offer.reason}"`]] }));
+    }
+    if (this.challenger && this.options.auth) {
+      const verdict = this.challenger.verify(headerValue(request.headers, "authorization"), "INVITE", this.options.auth.password);
+      if (verdict !== "ok") {
+        const headers = this.challenger.challenges(verdict === "stale").map((c): [string, string] => ["www-authenticate", c]);
+        return tx.respond(responseTo(request, 401, { toTag: newTag(), headers }));
+      }
+    }
+    if (this.listenerCount("call") === 0) return tx.respond(responseTo(request, 480, { toTag: newTag() }));
+    const tag = newTag();
+    const call = new SipCall(this.core, "inbound", callId, tag, request, tx, from);
+    this.calls.set(`${callId}|${tag}`, call);
+    this.callOfTx.set(tx, call);
+    this.emit("call", call);
+  }
+
+  /** Stops listening; calls still up end where they are (no BYE: the process is going away). */
+  async close(): Promise<void> {
+    for (const call of this.calls.values()) call.end("local-hangup");
+    for (const tx of this.serverTx.values()) tx.stop();
+    for (const tx of this.clientTx.values()) tx.stop();
+    await this.transport.close();
+  }
+}

@@ -1,0 +1,300 @@
+/**
+ * One call's RTP (RFC 3550): our own 20 ms clock for what we send, a small reordering buffer for
+ * what comes in, keypad digits from telephone-events, and RTCP sender reports. Symmetric RTP
+ * (RFC 4961): once the far end's packets arrive, we send to where they come from, which is what
+ * gets audio through a NAT in front of a phone.
+ */
+import { randomBytes, randomInt } from "node:crypto";
+import { createSocket, type Socket } from "node:dgram";
+import { performance } from "node:perf_hooks";
+import { SILENCE_BYTE } from "./g711.ts";
+import { decodeRtp, decodeTelephoneEvent, digitOf, encodeRtp, encodeSenderReport, type RtpPacket } from "./rtp-packet.ts";
+import { PTIME_MS, type MediaPlan } from "./sdp.ts";
+
+export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711
+/** Frames sent at once to catch up after the event loop stalled; older ones are skipped. */
+const MAX_BURST = 3;
+
+export interface RtpPortRange {
+  min: number;
+  max: number;
+}
+
+export interface RtpHandlers {
+  /** A frame of the far end's audio, in order, in the agreed codec. */
+  audio?(payload: Buffer, packet: RtpPacket): void;
+  /** A keypad digit (RFC 4733), once per key press. */
+  digit?(digit: string): void;
+  /** `bytes` of the audio queued with `tag` went out on the clock just now. */
+  played?(tag: string, bytes: number): void;
+}
+
+export interface RtpSessionOptions {
+  host: string;
+  ports: RtpPortRange;
+  /** Packets held waiting for a missing one before it is given up (each 20 ms). */
+  jitterFrames?: number;
+  rtcpIntervalMs?: number;
+}
+
+async function bind(socket: Socket, port: number, host: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const failed = () => resolve(false);
+    socket.once("error", failed);
+    socket.bind(port, host, () => (socket.off("error", failed), resolve(true)));
+  });
+}
+
+// A socket whose bind failed is already closed by Node, and closing it again throws.
+function closeQuietly(socket: Socket) {
+  try {
+    socket.close();
+  } catch {
+    // already closed
+  }
+}
+
+export class RtpSession {
+  readonly ssrc = randomBytes(4).readUInt32BE(0);
+  private readonly cname = `${randomBytes(6).toString("hex")}@switchboard`;
+  private plan: MediaPlan | null = null;
+  private remote: { address: string; port: number } | null = null;
+  private rtcpRemote: { address: string; port: number } | null = null;
+  private latched = false;
+  private handlers: RtpHandlers = {};
+  private queue: { data: Buffer; tag?: string }[] = [];
+  private queuedBytes = 0;
+  private sequence = randomInt(0, 0x10000);
+  private timestamp = randomInt(0, 2 ** 32);
+  private frames = 0;
+  private startedAt = 0;
+  private timer: NodeJS.Timeout | undefined;
+  private rtcpTimer: NodeJS.Timeout | undefined;
+  private marker = true;
+  private packets = 0;
+  private octets = 0;
+  private readonly jitter: JitterBuffer;
+  private lastEventTimestamp: number | null = null;
+  private closed = false;
+
+  private constructor(
+    private readonly rtp: Socket,
+    private readonly rtcp: Socket,
+    readonly port: number,
+    private readonly options: RtpSessionOptions,
+  ) {
+    this.jitter = new JitterBuffer(options.jitterFrames ?? 3, (p) => this.handlers.audio?.(p.payload, p));
+    rtp.on("message", (data, rinfo) => this.receive(data, rinfo.address, rinfo.port));
+    rtcp.on("message", (_data, rinfo) => void (this.rtcpRemote = { address: rinfo.address, port: rinfo.port }));
+    rtp.on("error", () => {});
+    rtcp.on("error", () => {});
+  }
+
+  /** Binds an even RTP port and the RTCP port above it, somewhere in `ports` (§11). */
+  static async open(options: RtpSessionOptions): Promise<RtpSession> {
+    const type = options.host.includes(":") ? "udp6" : "udp4";
+    const first = options.ports.min + (options.ports.min % 2);
+    const pairs = Math.floor((options.ports.max - first + 1) / 2);
+    if (pairs < 1) throw new Error("The RTP port range holds no even port with one above it");
+    const start = randomInt(0, pairs);
+    for (let i = 0; i < Math.min(pairs, 64); i += 1) {
+      const port = first + ((start + i) % pairs) * 2;
+      const rtp = createSocket(type);
+      if (await bind(rtp, port, options.host)) {
+        const rtcp = createSocket(type);
+        if (await bind(rtcp, port + 1, options.host)) return new RtpSession(rtp, rtcp, port, options);
+        closeQuietly(rtcp);
+      }
+      closeQuietly(rtp);
+    }
+    throw new Error("No free RTP port in the configured range");
+  }
+
+  on(handlers: RtpHandlers): void {
+    this.handlers = handlers;
+  }
+
+  /** The agreed media (again after a re-INVITE): where to send, which codec, which way. */
+  configure(plan: MediaPlan): void {
+    const moved = !this.plan || this.plan.remoteAddress !== plan.remoteAddress || this.plan.remotePort !== plan.remotePort;
+    this.plan = plan;
+    if (moved) {
+      this.remote = { address: plan.remoteAddress, port: plan.remotePort };
+      this.rtcpRemote = { address: plan.remoteAddress, port: plan.remotePort + 1 };
+      this.latched = false;
+    }
+    if (!this.startedAt && !this.closed) this.startClock();
+  }
+
+  get codec() {
+    return this.plan?.codec ?? "PCMU";
+  }
+
+  /**
+   * Audio to play, in the agreed codec, any length: it goes out in 20 ms frames on the clock.
+   * A `tag` has its progress reported to the `played` handler as frames go.
+   */
+  play(payload: Buffer, tag?: string): void {
+    if (payload.length === 0) return;
+    this.queue.push({ data: payload, tag });
+    this.queuedBytes += payload.length;
+  }
+
+  /** Drops everything queued and not yet sent (barge-in). */
+  clear(): void {
+    this.queue = [];
+    this.queuedBytes = 0;
+  }
+
+  /** How much queued audio is still to be sent, in ms. */
+  get queuedMs(): number {
+    return (this.queuedBytes / FRAME_BYTES) * PTIME_MS;
+  }
+
+  private startClock() {
+    this.startedAt = performance.now();
+    this.tick();
+    const interval = this.options.rtcpIntervalMs ?? 5000;
+    this.rtcpTimer = setInterval(() => this.sendReport(), interval);
+  }
+
+  /** Each frame is due at start + n·20 ms: the next wait is computed from that, so delays never add up. */
+  private tick = () => {
+    if (this.closed) return;
+    const now = performance.now();
+    let sent = 0;
+    while (this.startedAt + this.frames * PTIME_MS <= now) {
+      if (sent < MAX_BURST) {
+        this.sendFrame();
+        sent += 1;
+      } else {
+        // Behind by more than a burst: those frames' time has passed; the clock moves on.
+        this.frames += 1;
+        this.timestamp = (this.timestamp + FRAME_BYTES) >>> 0;
+        this.marker = true;
+      }
+    }
+    this.timer = setTimeout(this.tick, Math.max(0, this.startedAt + this.frames * PTIME_MS - performance.now()));
+  };
+
+  private takeFrame(): Buffer {
+    const frame = Buffer.alloc(FRAME_BYTES, SILENCE_BYTE[this.codec]);
+    let filled = 0;
+    while (filled < FRAME_BYTES && this.queue.length > 0) {
+      const head = this.queue[0]!;
+      const n = Math.min(FRAME_BYTES - filled, head.data.length);
+      head.data.copy(frame, filled, 0, n);
+      filled += n;
+      if (n === head.data.length) this.queue.shift();
+      else this.queue[0] = { data: head.data.subarray(n), tag: head.tag };
+      if (head.tag !== undefined) this.handlers.played?.(head.tag, n);
+    }
+    this.queuedBytes -= filled;
+    return frame;
+  }
+
+  private sendFrame() {
+    this.frames += 1;
+    const frame = this.takeFrame();
+    const sending = this.plan && (this.plan.direction === "sendrecv" || this.plan.direction === "sendonly");
+    if (sending && this.remote) {
+      // Silence is sent too: it keeps the far end's jitter buffer and any NAT binding alive.
+      const packet = encodeRtp({ payloadType: this.plan!.payloadType, marker: this.marker, sequence: this.sequence, timestamp: this.timestamp, ssrc: this.ssrc, payload: frame });
+      this.rtp.send(packet, this.remote.port, this.remote.address);
+      this.sequence = (this.sequence + 1) & 0xffff;
+      this.packets += 1;
+      this.octets += frame.length;
+      this.marker = false;
+    } else {
+      this.marker = true;
+    }
+    this.timestamp = (this.timestamp + FRAME_BYTES) >>> 0;
+  }
+
+  private sendReport() {
+    if (!this.rtcpRemote || this.packets === 0) return;
+    const report = encodeSenderReport({ ssrc: this.ssrc, wallMs: Date.now(), rtpTimestamp: this.timestamp, packets: this.packets, octets: this.octets, cname: this.cname });
+    this.rtcp.send(report, this.rtcpRemote.port, this.rtcpRemote.address);
+  }
+
+  private receive(data: Buffer, address: string, port: number) {
+    const packet = decodeRtp(data);
+    if (!packet || !this.plan) return;
+    const known = packet.payloadType === this.plan.payloadType || packet.payloadType === this.plan.telephoneEvent;
+    if (!known) return;
+    if (!this.latched) {
+      this.latched = true;
+      this.remote = { address, port };
+    } else if (this.remote && (this.remote.address !== address || this.remote.port !== port)) {
+      return; // Not the stream we latched onto: ignored rather than let anyone redirect our audio.
+    }
+    if (packet.payloadType === this.plan.telephoneEvent) return this.event(packet);
+    this.jitter.push(packet);
+  }
+
+  /** A key press is one event timestamp, however many times its packets repeat (RFC 4733 §2.5.1). */
+  private event(packet: RtpPacket) {
+    const event = decodeTelephoneEvent(packet.payload);
+    if (!event || packet.timestamp === this.lastEventTimestamp) return;
+    this.lastEventTimestamp = packet.timestamp;
+    const digit = digitOf(event.event);
+    if (digit) this.handlers.digit?.(digit);
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.rtcpTimer);
+    this.rtp.close();
+    this.rtcp.close();
+  }
+}
+
+/**
+ * Puts packets back in sequence order. A missing packet is waited for while fewer than `depth`
+ * later ones are held, then given up; late and duplicate packets are dropped.
+ */
+export class JitterBuffer {
+  private next: number | null = null;
+  private readonly held = new Map<number, RtpPacket>();
+
+  constructor(
+    private readonly depth: number,
+    private readonly emit: (packet: RtpPacket) => void,
+  ) {}
+
+  push(packet: RtpPacket): void {
+    if (this.next === null) this.next = packet.sequence;
+    const ahead = (packet.sequence - this.next) & 0xffff;
+    if (ahead >= 0x8000) return; // Behind what was already played out: too late.
+    if (ahead > 500) {
+      // A jump this large is a new stream (a re-INVITE, a restarted phone): start again from it.
+      this.flush();
+      this.next = packet.sequence;
+    }
+    this.held.set(packet.sequence, packet);
+    this.drain();
+    while (this.held.size > this.depth) {
+      let nearest = Infinity;
+      for (const seq of this.held.keys()) nearest = Math.min(nearest, (seq - this.next) & 0xffff);
+      this.next = (this.next + nearest) & 0xffff;
+      this.drain();
+    }
+  }
+
+  private drain() {
+    while (this.next !== null && this.held.has(this.next)) {
+      const packet = this.held.get(this.next)!;
+      this.held.delete(this.next);
+      this.next = (this.next + 1) & 0xffff;
+      this.emit(packet);
+    }
+  }
+
+  private flush() {
+    const order = [...this.held.values()].sort((a, b) => ((a.sequence - this.next!) & 0xffff) - ((b.sequence - this.next!) & 0xffff));
+    this.held.clear();
+    for (const p of order) this.emit(p);
+  }
+}

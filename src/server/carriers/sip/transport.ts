@@ -1,0 +1,120 @@
+/**
+ * SIP over UDP and TCP on one port (RFC 3261 §18). UDP: one message a datagram. TCP: a byte
+ * stream framed by Content-Length; a peer that sends more header than a message may hold, or a
+ * body longer than that, loses its connection (the stream cannot be resynchronised).
+ */
+import { createSocket, type Socket as UdpSocket } from "node:dgram";
+import { createServer, connect, type Server, type Socket } from "node:net";
+import { MAX_MESSAGE_BYTES, parseMessage, serialize, type ParseResult, type SipMessage } from "./message.ts";
+
+export type TransportName = "UDP" | "TCP";
+
+/** Where a message came from or goes to; `socket` is the TCP connection it came on. */
+export interface Peer {
+  transport: TransportName;
+  address: string;
+  port: number;
+  socket?: Socket;
+}
+
+export type Receive = (result: ParseResult, from: Peer) => void;
+
+const TCP_IDLE_MS = 5 * 60_000;
+
+export class SipTransport {
+  private udp: UdpSocket | null = null;
+  private tcp: Server | null = null;
+  private readonly connections = new Map<string, Socket>();
+  port = 0;
+
+  constructor(private readonly receive: Receive) {}
+
+  async listen(host: string, port: number, transports: { udp: boolean; tcp: boolean }): Promise<void> {
+    if (transports.udp) {
+      const udp = createSocket({ type: host.includes(":") ? "udp6" : "udp4" });
+      udp.on("message", (data, rinfo) => this.receive(parseMessage(data), { transport: "UDP", address: rinfo.address, port: rinfo.port }));
+      // A send to an unreachable peer surfaces here (ICMP); the transaction's timers handle it.
+      udp.on("error", () => {});
+      await new Promise<void>((resolve, reject) => {
+        udp.once("error", reject);
+        udp.bind(port, host, () => (udp.off("error", reject), resolve()));
+      });
+      this.udp = udp;
+      port = udp.address().port;
+    }
+    if (transports.tcp) {
+      const tcp = createServer((socket) => this.adopt(socket));
+      await new Promise<void>((resolve, reject) => {
+        tcp.once("error", reject);
+        tcp.listen(port, host, () => (tcp.off("error", reject), resolve()));
+      });
+      this.tcp = tcp;
+      const address = tcp.address();
+      if (address && typeof address === "object") port = address.port;
+    }
+    this.port = port;
+  }
+
+  send(message: SipMessage, to: Peer): void {
+    const bytes = serialize(message);
+    if (to.transport === "UDP") {
+      this.udp?.send(bytes, to.port, to.address);
+      return;
+    }
+    const open = to.socket && !to.socket.destroyed ? to.socket : this.connections.get(`${to.address}:${to.port}`);
+    if (open && !open.destroyed) {
+      open.write(bytes);
+      return;
+    }
+    const socket = connect({ host: to.address, port: to.port });
+    this.adopt(socket);
+    socket.write(bytes);
+  }
+
+  private adopt(socket: Socket): void {
+    const key = `${socket.remoteAddress}:${socket.remotePort}`;
+    socket.once("connect", () => this.connections.set(`${socket.remoteAddress}:${socket.remotePort}`, socket));
+    if (socket.remoteAddress) this.connections.set(key, socket);
+    socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());
+    socket.on("error", () => socket.destroy());
+    socket.on("close", () => {
+      for (const [k, s] of this.connections) if (s === socket) this.connections.delete(k);
+    });
+    let buffered: Buffer = Buffer.alloc(0);
+    socket.on("data", (chunk: Buffer) => {
+      buffered = buffered.length === 0 ? chunk : Buffer.concat([buffered, chunk]);
+      for (;;) {
+        // Keep-alive CRLFs between messages (RFC 5626 §3.5.1) are skipped.
+        let skip = 0;
+        while (skip + 1 < buffered.length && buffered[skip] === 13 && buffered[skip + 1] === 10) skip += 2;
+        if (skip) buffered = buffered.subarray(skip);
+        const end = buffered.indexOf("\r\n\r\n");
+        if (end < 0) {
+          if (buffered.length > MAX_MESSAGE_BYTES) socket.destroy();
+          return;
+        }
+        const head = buffered.toString("latin1", 0, end);
+        const length = /\r\n(?:content-length|l)[ \t]*:[ \t]*(\d{1,6})[ \t]*(?:\r\n|$)/i.exec(`\r\n${head}`);
+        // §18.3: over a stream Content-Length is mandatory; without it the framing is lost.
+        if (!length) return void socket.destroy();
+        const total = end + 4 + Number(length[1]);
+        if (total > MAX_MESSAGE_BYTES) return void socket.destroy();
+        if (buffered.length < total) return;
+        const message = buffered.subarray(0, total);
+        buffered = buffered.subarray(total);
+        this.receive(parseMessage(Buffer.from(message)), { transport: "TCP", address: socket.remoteAddress ?? "", port: socket.remotePort ?? 0, socket });
+      }
+    });
+  }
+
+  async close(): Promise<void> {
+    for (const socket of this.connections.values()) socket.destroy();
+    this.connections.clear();
+    const udp = this.udp;
+    const tcp = this.tcp;
+    this.udp = null;
+    this.tcp = null;
+    if (udp) await new Promise<void>((resolve) => udp.close(() => resolve()));
+    if (tcp) await new Promise<void>((resolve) => tcp.close(() => resolve()));
+  }
+}
