@@ -39,7 +39,7 @@ export const DIAL_SAFETY_TEXTS = {
   description:
     "Outbound calls never dial premium-rate or satellite numbers, nor this organisation's own numbers, unless they start with one of these numbers or prefixes.",
   label: "Numbers or prefixes, one per line",
-  save: "Save",
+  save: "Save destinations",
   saved: "Allowed destinations saved",
   saveFailed: "Failed to save the allowed destinations.",
 } as const;
