@@ -10,10 +10,18 @@ import type { Db } from "./client.ts";
  */
 export function withOrganizationLock<T>(db: Db, organizationId: string, purpose: string, run: (tx: Db) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`${purpose}:${organizationId}`}))`);
+    await lockOrganization(tx as unknown as Db, organizationId, purpose);
     return run(tx as unknown as Db);
   });
 }
+
+/** The same lock, taken inside a transaction the caller already holds (released when it ends). */
+export async function lockOrganization(tx: Db, organizationId: string, purpose: string): Promise<void> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`${purpose}:${organizationId}`}))`);
+}
+
+/** The lock every change to an organisation's owners takes (team roles and removals, account deletion). */
+export const OWNERS_LOCK = "owners";
 
 /**
  * Inserts with `insert` only while `count` is below `limit`, atomically (withOrganizationLock):

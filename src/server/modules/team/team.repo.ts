@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
 import type { Db } from "../../db/client.ts";
-import { withOrganizationLock } from "../../db/organization-lock.ts";
+import { OWNERS_LOCK, withOrganizationLock } from "../../db/organization-lock.ts";
 import { invitation, member, organization, session, user } from "../../db/schema.ts";
 
 export interface Membership {
@@ -75,7 +75,7 @@ export function createTeamRepo(db: Db) {
      * down at the same moment cannot both pass the count. "gone" when the member is not there.
      */
     async changeMember(organizationId: string, userId: string, role: Role | null): Promise<"done" | "last_owner" | "gone"> {
-      return withOrganizationLock(db, organizationId, "owners", async (tx) => {
+      return withOrganizationLock(db, organizationId, OWNERS_LOCK, async (tx) => {
         const mine = and(eq(member.organizationId, organizationId), eq(member.userId, userId));
         const [current] = await tx.select({ role: member.role }).from(member).where(mine);
         if (!current) return "gone";
