@@ -122,6 +122,16 @@ test("Settings: the outbound limit and the do-not-call list", async ({ page, use
   await expectToast(page, "Call settings saved");
   expect(((await (await page.request.get("/api/settings/calls")).json()) as { max_concurrent_calls: number }).max_concurrent_calls).toBe(25);
 
+  // Allowed destinations: past the dial-safety rules, in E.164 prefixes.
+  const allowed = calls.getByLabel("Allowed destinations");
+  await allowed.fill("nope");
+  await calls.getByRole("button", { name: "Save destinations" }).click();
+  await expect(calls).toContainText("Each allowed destination is a number or prefix in E.164 form");
+  await allowed.fill("+881 6\n+1900");
+  await calls.getByRole("button", { name: "Save destinations" }).click();
+  await expectToast(page, "Allowed destinations saved");
+  expect(await (await page.request.get("/api/settings/dial-allow-list")).json()).toEqual({ allowed: ["+8816", "+1900"] });
+
   const dnc = page.getByTestId("dnc-card");
   await expect(dnc).toContainText("No numbers on the list.");
   const numbers = dnc.getByLabel("Numbers to add");
@@ -195,6 +205,8 @@ test("a viewer reads campaigns and the do-not-call list but changes nothing", as
     await other.getByRole("link", { name: "Read only" }).click();
     await expect(other.getByTestId("contact-row")).toContainText("+15550004001");
     await expect(other.getByRole("button", { name: "Start" })).toHaveCount(0);
+    // Downloading the contacts is an export: supervisors and up, as the calls' is.
+    await expect(other.getByRole("link", { name: "Download contacts CSV" })).toHaveCount(0);
 
     await other.goto("/settings");
     const dnc = other.getByTestId("dnc-card");

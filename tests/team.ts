@@ -7,7 +7,7 @@ import { as, signUpAndLogIn, type TestApp } from "./harness.ts";
 import type { SignedUp } from "./sign-up.ts";
 
 /** A member of `owner`'s current organisation: their requests then work in it (organizationId is it). */
-export async function joinAs(app: TestApp, owner: SignedUp, role: Role, name = `A ${role}`): Promise<SignedUp> {
+export async function joinAs(app: TestApp, owner: Pick<SignedUp, "cookie" | "organizationId">, role: Role, name = `A ${role}`): Promise<SignedUp> {
   const person = await signUpAndLogIn(app, name);
   const invited = await as(app, owner).post("/api/team/invitations", { email: person.email, role });
   if (invited.statusCode !== 201) throw new Error(`invite failed: ${invited.statusCode} ${invited.body}`);

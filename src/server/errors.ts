@@ -9,6 +9,16 @@ export class AppError extends Error {
   }
 }
 
+/** 429 with the seconds to wait, sent as Retry-After by the error handler. */
+export class RateLimitedError extends AppError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(429, "rate_limited", message);
+  }
+}
+
 export const badRequest = (message: string, code = "bad_request") => new AppError(400, code, message);
 export const unauthorized = (message = "Authentication required. Please sign in again.") =>
   new AppError(401, "unauthorized", message);

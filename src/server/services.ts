@@ -70,6 +70,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     scenarios,
     tools,
     credentials,
+    counters,
     logger: options.logger.child({ module: "test-runs" }),
     ...config.testRuns,
   });

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import { successValueSchema } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
-import { CALL_OUTCOMES } from "./outbound.js";
+import { CALL_OUTCOMES, MAX_VARIABLES, VARIABLE_NAME } from "./outbound.js";
 import { isTimeZone } from "./variables.js";
 
 export const CAMPAIGN_STATUSES = ["draft", "waiting", "running", "paused", "completed", "cancelled"] as const;
@@ -46,6 +46,12 @@ export const CAMPAIGN_TEXTS = {
   noContacts: "The CSV has no valid contacts",
   notDraft: "Contacts can be replaced only before the campaign starts",
   csvTooLarge: (mb: number) => `The CSV must be at most ${mb} MB`,
+  tooManyVariables: (n: number) => `The CSV has ${n} variable columns; a contact can have at most ${MAX_VARIABLES} (every column but phone and timezone is one)`,
+  unreadable: (line: number, why: string) => `The CSV could not be read at line ${line}: ${why}`,
+  quoteInField: 'a quote (") inside a field that does not start with one. Put the whole field in quotes and write the quote twice, e.g. "Ann ""Nan"" Smith"',
+  unclosedQuote: "a quoted field is never closed",
+  textAfterQuote: "a quoted field has more text after its closing quote",
+  nulCharacter: (row: number) => `The CSV could not be read: row ${row} holds a NUL character (code 0), which contact details cannot contain`,
   outsideWindows: "Outside its calling windows",
   beforeStart: (at: string) => `Starts at ${at}`,
   notAllowed: (action: string, status: string) => `A ${status} campaign cannot ${action}`,
@@ -222,6 +228,9 @@ export type CampaignContact = z.infer<typeof campaignContactSchema>;
 /** GET /api/campaigns/:id/contacts: a page of contacts in row order; `next_cursor` asks for the next. */
 export const campaignContactPageSchema = z.object({ data: z.array(campaignContactSchema), next_cursor: z.number().nullable() });
 export type CampaignContactPage = z.infer<typeof campaignContactPageSchema>;
+
+/** The CSV columns that become variables of the call: every one but phone and timezone that a placeholder can name. */
+export const variableColumns = (columns: readonly string[]): string[] => columns.filter((c) => c !== "phone" && c !== "timezone" && VARIABLE_NAME.test(c) && c.length <= 64);
 
 /** Whether `at` falls in one of the windows, read on the wall clock of `timeZone`. */
 export function inWindows(windows: readonly CampaignWindow[], timeZone: string, at: Date): boolean {

@@ -49,14 +49,19 @@ export const e164Schema = (message: string) =>
     .transform((v) => v.replace(/[\s\-().]/g, ""))
     .pipe(z.string().regex(E164, message));
 
+/** Variables of one call: the API's body and a campaign CSV's columns alike. */
+export const MAX_VARIABLES = 100;
+/** How placeholders spell a variable's name. */
+export const VARIABLE_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
 /** Variable values: text, numbers and booleans are kept as text; names as placeholders spell them. */
 export const variablesSchema = z
   .record(
-    z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "Variable names use letters, digits and underscores").max(64, "Variable names must be at most 64 characters"),
+    z.string().regex(VARIABLE_NAME, "Variable names use letters, digits and underscores").max(64, "Variable names must be at most 64 characters"),
     z.union([z.string().max(2000, "A variable's value must be at most 2000 characters"), z.number(), z.boolean()]).transform(String),
     { error: "variables must be an object of names and values" },
   )
-  .refine((v) => Object.keys(v).length <= 100, "At most 100 variables");
+  .refine((v) => Object.keys(v).length <= MAX_VARIABLES, `At most ${MAX_VARIABLES} variables`);
 
 /** POST /api/calls/outbound */
 export const outboundCallInputSchema = z.object({

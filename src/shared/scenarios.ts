@@ -146,7 +146,15 @@ export const TEST_RUN_MESSAGES = {
   testsFailed: (failed: number, total: number) => `${failed} of ${total} test scenarios failed against the draft. Publish anyway?`,
   testing: "Running the tests against the draft before publishing",
   noTestAnswer: "No test answer is set for this tool",
+  alreadyRunning: "Tests are already running for this assistant: wait for them to finish, or cancel them, before starting again.",
+  tooManyStarts: (seconds: number) => `Too many test runs were started in this organisation. Please try again in ${seconds} seconds.`,
 } as const;
+
+/**
+ * Test runs an organisation may start per minute (each plays every scenario through its OpenAI
+ * key): with one run in flight per assistant, this bounds a burst across assistants.
+ */
+export const TEST_RUN_STARTS_PER_MINUTE = 10;
 
 /** Body of POST /api/assistants/:id/test-runs. */
 export const testRunInputSchema = z.object({

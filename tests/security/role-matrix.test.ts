@@ -16,15 +16,15 @@ const LOWEST: Record<Role, readonly string[]> = {
     "GET /api/assistants/:id/versions/:n", "GET /api/assistants/:id/scenarios", "GET /api/assistants/:id/test-runs/latest",
     "GET /api/test-runs/:id", "GET /api/tools", "GET /api/tools/:id", "GET /api/calls", "GET /api/calls/stats",
     "GET /api/calls/:id", "GET /api/assistants/:id/analysis-runs/latest", "GET /api/assistants/:id/analysis-runs/:runId",
-    "GET /api/campaigns", "GET /api/campaigns/:id", "GET /api/campaigns/:id/contacts", "GET /api/campaigns/:id/contacts.csv",
+    "GET /api/campaigns", "GET /api/campaigns/:id", "GET /api/campaigns/:id/contacts",
     "GET /api/dnc", "GET /api/phone-numbers", "GET /api/telephony/reachability", "GET /api/settings/retention",
-    "GET /api/settings/calls", "GET /api/settings/busy-message", "GET /api/organizations", "POST /api/organizations/:id/switch", "GET /api/organization",
+    "GET /api/settings/calls", "GET /api/settings/busy-message", "GET /api/settings/dial-allow-list", "GET /api/organizations", "POST /api/organizations/:id/switch", "GET /api/organization",
     "GET /api/team/members", "POST /api/team/invitations/accept", "GET /api/account", "PATCH /api/account/name",
     "POST /api/account/password", "DELETE /api/account", "GET /api/demo-requests", "GET /api/getting-started",
   ],
   supervisor: [
     "GET /api/calls/export.csv", "GET /api/calls/:id/recording", "POST /api/calls/:id/analysis", "POST /api/assistants/:id/analysis-runs",
-    "GET /api/live/board", "GET /api/live/calls/:callId",
+    "GET /api/live/board", "GET /api/live/calls/:callId", "GET /api/campaigns/:id/contacts.csv",
   ],
   builder: [
     "POST /api/assistants", "PATCH /api/assistants/:id", "DELETE /api/assistants/:id", "POST /api/assistants/:id/publish",
@@ -37,7 +37,7 @@ const LOWEST: Record<Role, readonly string[]> = {
   admin: [
     "POST /api/phone-numbers", "DELETE /api/phone-numbers/:id", "GET /api/credentials/:name", "PUT /api/credentials/:name",
     "PUT /api/credentials/twilio", "DELETE /api/credentials/:name", "PUT /api/settings/retention", "PUT /api/settings/calls", "PUT /api/settings/busy-message",
-    "DELETE /api/calls/:id", "GET /api/webhooks", "GET /api/webhooks/:id", "GET /api/webhooks/:id/deliveries", "POST /api/webhooks",
+    "PUT /api/settings/dial-allow-list", "DELETE /api/calls/:id", "GET /api/webhooks", "GET /api/webhooks/:id", "GET /api/webhooks/:id/deliveries", "POST /api/webhooks",
     "PATCH /api/webhooks/:id", "DELETE /api/webhooks/:id", "POST /api/webhooks/:id/reveal", "POST /api/webhooks/:id/rotate",
     "POST /api/webhooks/:id/test", "POST /api/webhooks/deliveries/:id/resend", "GET /api/api-keys", "POST /api/api-keys",
     "DELETE /api/api-keys/:id", "PATCH /api/organization", "PATCH /api/team/members/:userId", "DELETE /api/team/members/:userId",

@@ -247,6 +247,13 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
     valid: () => ({ max_concurrent_calls: 5 }),
     required: ["max_concurrent_calls"],
   },
+  "dial allow-list": {
+    method: "PUT",
+    path: () => "/api/settings/dial-allow-list",
+    auth: true,
+    valid: () => ({ allowed: ["+88216"] }),
+    required: ["allowed"],
+  },
   "add to do-not-call list": { method: "POST", path: () => "/api/dnc", auth: true, valid: () => ({ phone: "+442071230000" }), required: ["phone"] },
   "outbound call": {
     method: "POST",

@@ -60,7 +60,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "GET /api/campaigns": "read",
   "GET /api/campaigns/:id": "read",
   "GET /api/campaigns/:id/contacts": "read",
-  "GET /api/campaigns/:id/contacts.csv": "read",
+  // A download of the contacts (phones and variables) is an export, as the calls' is.
+  "GET /api/campaigns/:id/contacts.csv": "supervise",
   "POST /api/campaigns": "build",
   "POST /api/campaigns/:id/:action": "build",
   "PUT /api/campaigns/:id/contacts": "build",
@@ -84,6 +85,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "PUT /api/settings/retention": "settings",
   "GET /api/settings/calls": "read",
   "PUT /api/settings/calls": "settings",
+  "GET /api/settings/dial-allow-list": "read",
+  "PUT /api/settings/dial-allow-list": "settings",
   "GET /api/settings/busy-message": "read",
   "PUT /api/settings/busy-message": "settings",
   "GET /api/webhooks": "webhooks",

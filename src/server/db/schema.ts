@@ -479,6 +479,8 @@ export const callSettings = pgTable("call_settings", {
   maxConcurrentCalls: integer("max_concurrent_calls").notNull(),
   /** What a phone caller hears when every line is taken; null = PHONE_BUSY_MESSAGE. */
   busyMessage: text("busy_message"),
+  /** E.164 prefixes outbound calls may dial though a dial-safety rule refuses them (shared/dial-safety.ts). */
+  dialAllowList: jsonb("dial_allow_list").$type<string[]>().notNull().default([]),
   updatedAt: updatedAt(),
 });
 

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { AppError } from "../errors.ts";
+import { AppError, RateLimitedError } from "../errors.ts";
 import { findUnstorableText } from "./json-body.ts";
 import { loggableError } from "./log-redaction.ts";
 
@@ -22,6 +22,7 @@ export function registerErrorHandler(app: FastifyInstance) {
 
   app.setErrorHandler((err: FastifyError, req, reply) => {
     if (err instanceof AppError) {
+      if (err instanceof RateLimitedError) reply.header("retry-after", String(err.retryAfterSeconds));
       return reply.status(err.status).send({ error: { code: err.code, message: err.message } });
     }
     if (hasZodFastifySchemaValidationErrors(err)) {

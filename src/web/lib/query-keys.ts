@@ -46,6 +46,8 @@ export const queryKeys = {
   campaignContacts: (id: string) => ["campaigns", id, "contacts"] as const,
   /** Settings → Calls (the outbound limit) and the do-not-call list. */
   callSettings: ["settings", "calls"],
+  /** Settings → Calls → Allowed destinations (the Create Campaign preview applies it too). */
+  dialAllowList: ["settings", "dial-allow-list"],
   busyMessage: ["settings", "busy-message"],
   doNotCall: ["do-not-call"],
 } as const;

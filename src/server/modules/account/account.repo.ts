@@ -1,5 +1,6 @@
 import { and, count, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { lockOrganization, OWNERS_LOCK } from "../../db/organization-lock.ts";
 import { account, assistants, calls, member, organization, phoneNumbers, tools, user } from "../../db/schema.ts";
 
 /** SQL of the account module; every query is scoped to the one user it names (and their own organisations). */
@@ -54,11 +55,25 @@ export function createAccountRepo(db: Db) {
      * Removes the user and the organisations only they belonged to in one transaction; every
      * product table references its organisation with ON DELETE CASCADE, so all goes or nothing.
      */
-    async deleteUser(userId: string, organizationIds: string[]): Promise<boolean> {
+    async deleteUser(userId: string, organizationIds: string[]): Promise<"deleted" | "gone" | { lastOwnerOf: string }> {
       return db.transaction(async (tx) => {
+        // The other teams this user owns: under the owners' lock, another owner must still be
+        // there (one may have stepped down since the check), or nothing is deleted.
+        const owned = await tx
+          .select({ id: member.organizationId })
+          .from(member)
+          .where(and(eq(member.userId, userId), eq(member.role, "owner")));
+        for (const { id } of owned.filter((o) => !organizationIds.includes(o.id)).sort((a, b) => a.id.localeCompare(b.id))) {
+          await lockOrganization(tx as unknown as Db, id, OWNERS_LOCK);
+          const [row] = await tx
+            .select({ name: organization.name, owners: sql<number>`(SELECT count(*)::int FROM ${member} m WHERE m.organization_id = ${id} AND m.role = 'owner')` })
+            .from(organization)
+            .where(eq(organization.id, id));
+          if (row && row.owners <= 1) return { lastOwnerOf: row.name };
+        }
         if (organizationIds.length) await tx.delete(organization).where(inArray(organization.id, organizationIds));
         const rows = await tx.delete(user).where(eq(user.id, userId)).returning({ id: user.id });
-        return rows.length > 0;
+        return rows.length > 0 ? "deleted" : "gone";
       });
     },
   };

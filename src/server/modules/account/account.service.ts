@@ -59,7 +59,9 @@ export function createAccountService({ db, auth, storage, releasePhoneNumbers }:
       if (lastOwnerOf.length) throw new AppError(409, "last_owner", ACCOUNT_MESSAGES.lastOwner(lastOwnerOf[0]!));
       for (const organizationId of alone) await releasePhoneNumbers(organizationId);
       const recorded = await repo.callRecordings(alone);
-      if (!(await repo.deleteUser(userId, alone))) throw new AppError(404, "not_found", "Account not found");
+      const deleted = await repo.deleteUser(userId, alone);
+      if (deleted === "gone") throw new AppError(404, "not_found", "Account not found");
+      if (deleted !== "deleted") throw new AppError(409, "last_owner", ACCOUNT_MESSAGES.lastOwner(deleted.lastOwnerOf));
       // The stored key, and the key a still-running call would write to (recordingKey), both go.
       const keys = new Set(recorded.flatMap((c) => [c.recording, recordingKey(c.id)].filter((k): k is string => Boolean(k))));
       await Promise.all(

@@ -8,6 +8,7 @@ import { API_KEY_MESSAGES, API_KEY_RANDOM_LENGTH, MAX_API_KEYS, type ApiKey, typ
 import { isUuid } from "../../../shared/ids.ts";
 import type { Role } from "../../../shared/roles.ts";
 import type { Db } from "../../db/client.ts";
+import { insertWithinLimit } from "../../db/organization-lock.ts";
 import { AppError, notFound } from "../../errors.ts";
 import * as repo from "./api-keys.repo.ts";
 
@@ -62,16 +63,22 @@ export function createApiKeysService(deps: { db: Db }): ApiKeysService {
     },
 
     async create({ organizationId, userId }, input) {
-      if ((await repo.countLiveKeys(db, organizationId)) >= MAX_API_KEYS) throw new AppError(409, "too_many_api_keys", API_KEY_MESSAGES.tooMany);
       const key = newKey();
-      const row = await repo.insertKey(db, {
+      const values = {
         organizationId,
         createdBy: userId,
         name: input.name,
         prefix: key.slice(0, 8),
         keyHash: hashKey(key),
         expiresAt: input.expires_at ? new Date(input.expires_at) : null,
-      });
+      };
+      const row = await insertWithinLimit(
+        db,
+        { organizationId, purpose: "api-keys", limit: MAX_API_KEYS },
+        (tx) => repo.countLiveKeys(tx, organizationId),
+        (tx) => repo.insertKey(tx, values),
+      );
+      if (!row) throw new AppError(409, "too_many_api_keys", API_KEY_MESSAGES.tooMany);
       return { id: row.id, name: row.name, key, prefix: row.prefix, created_at: row.createdAt.toISOString(), expires_at: iso(row.expiresAt) };
     },
 

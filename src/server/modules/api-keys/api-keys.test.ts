@@ -118,7 +118,11 @@ describe("API keys", () => {
     expect(errorOf(await bob.post("/api/api-keys", { name: " " })).message).toBe(API_KEY_MESSAGES.nameRequired);
     expect(errorOf(await bob.post("/api/api-keys", { name: "Old", expires_at: "2020-01-01T00:00:00Z" })).message).toBe(API_KEY_MESSAGES.expiryInPast);
     expect((await bob.get("/api/api-keys")).json()).toEqual([]);
-    for (let i = 0; i < MAX_API_KEYS; i++) await createKey("Bob", { name: `k${i}` });
+    // Created all at once, the limit still holds: exactly MAX_API_KEYS, the rest refused.
+    const burst = await Promise.all(Array.from({ length: MAX_API_KEYS + 10 }, (_, i) => bob.post("/api/api-keys", { name: `k${i}` })));
+    expect(burst.filter((r) => r.statusCode === 201)).toHaveLength(MAX_API_KEYS);
+    const refused = burst.filter((r) => r.statusCode !== 201);
+    expect(refused.map((r) => [r.statusCode, errorOf(r).message])).toEqual(refused.map(() => [409, API_KEY_MESSAGES.tooMany]));
     const more = await bob.post("/api/api-keys", { name: "one more" });
     expect(more.statusCode).toBe(409);
     expect(errorOf(more).message).toBe(API_KEY_MESSAGES.tooMany);

@@ -144,13 +144,33 @@ export async function successOf(db: Db, ids: string[]): Promise<Map<string, Camp
   return result;
 }
 
-export function contactsPage(db: Db, campaignId: string, limit: number, afterRow: number) {
-  return db
-    .select()
+/**
+ * Up to `limit` contacts after `afterRow`, and no more than about `maxBytes` of phones and
+ * variables (at least one contact): their sizes are read first, so a page of wide rows is cut
+ * short before it is loaded. `more`: a next page may follow.
+ */
+export async function contactsPage(db: Db, campaignId: string, limit: number, afterRow: number, maxBytes: number) {
+  const after = and(eq(campaignContacts.campaignId, campaignId), gt(campaignContacts.row, afterRow));
+  const sizes = await db
+    .select({ row: campaignContacts.row, bytes: sql<number>`octet_length(${campaignContacts.variables}::text) + octet_length(${campaignContacts.phone})`.mapWith(Number) })
     .from(campaignContacts)
-    .where(and(eq(campaignContacts.campaignId, campaignId), gt(campaignContacts.row, afterRow)))
+    .where(after)
     .orderBy(asc(campaignContacts.row))
     .limit(limit);
+  let total = 0;
+  let taken = 0;
+  for (const s of sizes) {
+    if (taken > 0 && total + s.bytes > maxBytes) break;
+    total += s.bytes;
+    taken += 1;
+  }
+  if (taken === 0) return { rows: [], more: false };
+  const rows = await db
+    .select()
+    .from(campaignContacts)
+    .where(and(after, lte(campaignContacts.row, sizes[taken - 1]!.row)))
+    .orderBy(asc(campaignContacts.row));
+  return { rows, more: taken < sizes.length || sizes.length === limit };
 }
 
 /** The time zones (null = the campaign's) of contacts due now: the dialler opens only those in a window. */

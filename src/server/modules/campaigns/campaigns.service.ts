@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
 import { CAMPAIGN_TEXTS, CAMPAIGN_TRANSITIONS, type Campaign, type CampaignAction, type CampaignContact, type CampaignInput, type ContactsImport, type InvalidContact } from "../../../shared/campaigns.ts";
+import { dialRefusal } from "../../../shared/dial-safety.ts";
 import { isUuid } from "../../../shared/ids.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -10,6 +11,9 @@ import type { PhoneNumbersService } from "../phone-numbers/phone-numbers.service
 import * as repo from "./campaigns.repo.ts";
 import { importContacts } from "./contacts-csv.ts";
 import { createDialler } from "./dialler.ts";
+
+/** A page of contacts stops at about this many bytes of phones and variables, whatever its `limit`. */
+export const CONTACTS_PAGE_MAX_BYTES = 1024 * 1024;
 
 export interface CampaignsDeps {
   ctx: Pick<ModuleContext, "db" | "jobs" | "clock">;
@@ -37,8 +41,14 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
   }
 
   /** Reads the CSV into the campaign's contacts, a batch at a time (see contacts-csv.ts). */
-  const importInto = (organizationId: string, id: string, csv: string | Readable) =>
-    importContacts(csv, { dncListed: (phones) => doNotCall.listed(organizationId, phones), write: (batch) => repo.insertContacts(db, id, batch) });
+  const importInto = async (organizationId: string, id: string, csv: string | Readable) => {
+    const policy = await outbound.dialPolicy(organizationId);
+    return importContacts(csv, {
+      dncListed: (phones) => doNotCall.listed(organizationId, phones),
+      refusal: (phone) => dialRefusal(phone, policy)?.reason ?? null,
+      write: (batch) => repo.insertContacts(db, id, batch),
+    });
+  };
 
   async function view(rows: repo.CampaignRow[]): Promise<Campaign[]> {
     const ids = rows.map((r) => r.id);
@@ -130,7 +140,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
 
     async contacts(organizationId: string, id: string, limit: number, after: number): Promise<{ data: CampaignContact[]; next_cursor: number | null }> {
       await findOr404(organizationId, id);
-      const rows = await repo.contactsPage(db, id, limit, after);
+      const { rows, more } = await repo.contactsPage(db, id, limit, after, CONTACTS_PAGE_MAX_BYTES);
       return {
         data: rows.map((r) => ({
           row: r.row,
@@ -143,7 +153,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
           next_attempt_at: r.state === "pending" ? (r.nextAttemptAt?.toISOString() ?? null) : null,
           call_id: r.callId,
         })),
-        next_cursor: rows.length === limit ? rows[rows.length - 1]!.row : null,
+        next_cursor: more ? rows[rows.length - 1]!.row : null,
       };
     },
   };

@@ -7,7 +7,10 @@ import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fake
 import { startWebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { eq, inArray } from "drizzle-orm";
 import { CAMPAIGN_TEXTS, type Campaign, type CampaignContactPage } from "../../../shared/campaigns.ts";
+import { DIAL_SAFETY_TEXTS } from "../../../shared/dial-safety.ts";
 import { OUTBOUND_ENDED } from "../../../shared/outbound.ts";
+import { PERMISSIONS } from "../../../shared/roles.ts";
+import { joinAs } from "../../../../tests/team.ts";
 import { calls } from "../../db/schema.ts";
 
 /**
@@ -337,5 +340,80 @@ describe("campaigns", { timeout: 120_000 }, () => {
     const theirs = await app.app.inject({ method: "GET", url: `/api/campaigns/${mine[0]!.id}`, headers: { cookie: other.cookie } });
     expect(theirs.statusCode).toBe(404);
     expect((await app.app.inject({ method: "POST", url: `/api/campaigns/${mine[0]!.id}/cancel`, headers: { cookie: other.cookie } })).statusCode).toBe(404);
+  });
+});
+
+describe("contacts: dial safety, CSV bounds, who may download", () => {
+  const draft = async (contacts_csv?: string) => {
+    const res = await send("POST", "/api/campaigns", { name: "Checks", assistant_id: assistantId, phone_number_id: numberId, max_concurrent_calls: 1, schedule: weekdays, ...(contacts_csv ? { contacts_csv } : {}) });
+    expect(res.statusCode, res.body).toBe(201);
+    return res.json() as { id: string; contacts: { valid: number; invalid: { row: number; phone: string; reason: string }[] } };
+  };
+  const putCsv = (id: string, body: string) => fetch(`${app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body });
+  const contactsOf = async (id: string, query = "") => (await send("GET", `/api/campaigns/${id}/contacts${query}`)).json() as CampaignContactPage;
+
+  it("leaves out premium-rate, satellite and the organisation's own numbers, saying which rule", async () => {
+    const created = await draft("phone\n+19005550123\n+881612345678\n" + OURS + "\n+15550006001\n");
+    expect(created.contacts).toEqual({
+      valid: 1,
+      invalid: [
+        { row: 1, phone: "+19005550123", reason: DIAL_SAFETY_TEXTS.premiumRate("North American 900 numbers") },
+        { row: 2, phone: "+881612345678", reason: DIAL_SAFETY_TEXTS.satellite("Global Mobile Satellite System, +881") },
+        { row: 3, phone: OURS, reason: DIAL_SAFETY_TEXTS.ownNumber },
+      ],
+    });
+  });
+
+  it("refuses a stray quote, a NUL byte and more than 100 variable columns in the user's words, storing nothing", async () => {
+    const { id } = await draft();
+    for (const [csv, message] of [
+      ['phone,name\n+15550006002,ok\n+15550006003,Ann "the" Smith\n', CAMPAIGN_TEXTS.unreadable(3, CAMPAIGN_TEXTS.quoteInField)],
+      ["phone,name\n+15550006002,ok\n+15550006003,A\u0000n\n", CAMPAIGN_TEXTS.nulCharacter(2)],
+      [`phone,${Array.from({ length: 101 }, (_, i) => `v${i}`).join(",")}\n+15550006002${",x".repeat(101)}\n`, CAMPAIGN_TEXTS.tooManyVariables(101)],
+    ]) {
+      const res = await putCsv(id, csv);
+      expect(res.status, csv.slice(0, 40)).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(message);
+      expect((await contactsOf(id)).data).toEqual([]);
+    }
+    const before = ((await send("GET", "/api/campaigns")).json() as Campaign[]).length;
+    const wide = `phone,${Array.from({ length: 101 }, (_, i) => `v${i}`).join(",")}\n+15550006002${",x".repeat(101)}\n`;
+    const refused = await send("POST", "/api/campaigns", { name: "Wide", assistant_id: assistantId, phone_number_id: numberId, max_concurrent_calls: 1, schedule: weekdays, contacts_csv: wide });
+    expect([refused.statusCode, refused.json().error.message]).toEqual([400, CAMPAIGN_TEXTS.tooManyVariables(101)]);
+    expect(((await send("GET", "/api/campaigns")).json() as Campaign[]).length).toBe(before);
+  });
+
+  it("bounds a page of contacts in bytes as well as rows, and the next pages carry the rest", async () => {
+    const { id } = await draft();
+    // 30 contacts of 100 variables of 600 characters: about 1.8 MB, past one page's budget.
+    const header = `phone,${Array.from({ length: 100 }, (_, i) => `v${i}`).join(",")}`;
+    const rows = Array.from({ length: 30 }, (_, r) => `+1555000${7000 + r}${`,${"y".repeat(600)}`.repeat(100)}`);
+    expect((await putCsv(id, [header, ...rows].join("\n"))).status).toBe(200);
+    const first = await send("GET", `/api/campaigns/${id}/contacts?limit=1000`);
+    expect(first.body.length).toBeLessThan(1.1 * 1024 * 1024);
+    const page = first.json() as CampaignContactPage;
+    expect(page.data.length).toBeGreaterThan(0);
+    expect(page.data.length).toBeLessThan(30);
+    let seen = page.data.length;
+    for (let cursor = page.next_cursor; cursor !== null; ) {
+      const next = await contactsOf(id, `?limit=1000&cursor=${cursor}`);
+      seen += next.data.length;
+      cursor = next.next_cursor;
+    }
+    expect(seen).toBe(30);
+  });
+
+  it("a contacts download needs a supervisor, as the calls export does; a viewer still reads the list", async () => {
+    const { id } = await draft("phone,first_name\n+15550006101,Ann\n");
+    const viewer = await joinAs(app.app, owner, "viewer", "Vera Viewer");
+    const supervisor = await joinAs(app.app, owner, "supervisor", "Sam Supervisor");
+    const asUser = (who: { cookie: string }, url: string) => app.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
+    const refused = await asUser(viewer, `/api/campaigns/${id}/contacts.csv`);
+    expect([refused.statusCode, refused.json().error]).toEqual([403, { code: "forbidden", message: PERMISSIONS.supervise.message }]);
+    expect((await asUser(viewer, "/api/calls/export.csv")).statusCode).toBe(403);
+    expect((await asUser(viewer, `/api/campaigns/${id}/contacts`)).statusCode).toBe(200);
+    const downloaded = await asUser(supervisor, `/api/campaigns/${id}/contacts.csv`);
+    expect(downloaded.statusCode).toBe(200);
+    expect(downloaded.body).toContain("+15550006101");
   });
 });

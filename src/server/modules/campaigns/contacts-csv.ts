@@ -3,13 +3,15 @@
  * so the rows are never held as objects all at once (only the phone numbers seen, for the
  * duplicate check). A `phone` column is required; an optional `timezone` column gives the
  * contact's own zone; every other column becomes a variable of the contact's call.
- * Invalid rows (not E.164, duplicate, on the do-not-call list, unknown time zone) are reported
+ * Invalid rows (not E.164, duplicate, refused by a dial-safety rule, on the do-not-call list,
+ * unknown time zone) are reported
  * by data row (1 = the first after the header) and not stored.
  */
 import { Readable } from "node:stream";
-import { parse } from "csv-parse";
+import { CsvError, parse } from "csv-parse";
 import { E164 } from "../../../shared/assistants.ts";
-import { CAMPAIGN_TEXTS, MAX_CAMPAIGN_CONTACTS, type InvalidContact } from "../../../shared/campaigns.ts";
+import { CAMPAIGN_TEXTS, MAX_CAMPAIGN_CONTACTS, variableColumns, type InvalidContact } from "../../../shared/campaigns.ts";
+import { MAX_VARIABLES } from "../../../shared/outbound.ts";
 import { isTimeZone } from "../../../shared/variables.ts";
 import { badRequest } from "../../errors.ts";
 import type { NewContact } from "./campaigns.repo.ts";
@@ -26,7 +28,12 @@ export interface ImportResult {
 
 export async function importContacts(
   source: string | Readable,
-  deps: { dncListed(phones: string[]): Promise<Set<string>>; write(batch: NewContact[]): Promise<void> },
+  deps: {
+    dncListed(phones: string[]): Promise<Set<string>>;
+    /** Why a dial-safety rule refuses the number (shared/dial-safety.ts), or null. */
+    refusal(phone: string): string | null;
+    write(batch: NewContact[]): Promise<void>;
+  },
 ): Promise<ImportResult> {
   const input = typeof source === "string" ? Readable.from([source]) : source;
   // A row longer than this is not a contact: refused in the parser's words rather than buffered.
@@ -51,13 +58,19 @@ export async function importContacts(
   };
   let row = 0;
   let checkedHeader = false;
+  let variableNames = new Set<string>();
   try {
   for await (const record of parser as AsyncIterable<Record<string, string>>) {
     if (!checkedHeader) {
       if (!Object.hasOwn(record, "phone")) throw badRequest(CAMPAIGN_TEXTS.phoneColumn, "invalid_csv");
+      // The API's cap on a call's variables holds for a CSV's columns too.
+      variableNames = new Set(variableColumns(Object.keys(record)));
+      if (variableNames.size > MAX_VARIABLES) throw badRequest(CAMPAIGN_TEXTS.tooManyVariables(variableNames.size), "too_many_variables");
       checkedHeader = true;
     }
     row += 1;
+    // Text columns cannot hold U+0000: refused as the file's fault rather than failing the write.
+    if (Object.values(record).some((v) => v?.includes("\u0000"))) throw badRequest(CAMPAIGN_TEXTS.nulCharacter(row), "invalid_csv");
     if (row > MAX_CAMPAIGN_CONTACTS) throw badRequest(CAMPAIGN_TEXTS.tooMany, "too_many_contacts");
     const { phone: raw = "", timezone = "", ...rest } = record;
     const phone = raw.replace(/[\s\-().]/g, "");
@@ -69,20 +82,24 @@ export async function importContacts(
       reject(row, raw, CAMPAIGN_TEXTS.duplicate);
       continue;
     }
+    const refused = deps.refusal(phone);
+    if (refused) {
+      reject(row, raw, refused);
+      continue;
+    }
     if (timezone && !isTimeZone(timezone)) {
       reject(row, raw, CAMPAIGN_TEXTS.badTimeZone);
       continue;
     }
     seen.add(phone);
     const variables: Record<string, string> = {};
-    for (const [k, v] of Object.entries(rest)) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(k)) variables[k] = v ?? "";
+    for (const [k, v] of Object.entries(rest)) if (variableNames.has(k)) variables[k] = v ?? "";
     batch.push({ row, phone, timezone: timezone || null, variables });
     if (batch.length >= BATCH) await flush();
   }
   } catch (err) {
-    // csv-parse's own errors (an unclosed quote, ...) are the file's fault, said in its words.
-    const code = (err as { code?: unknown }).code;
-    if (typeof code === "string" && code.startsWith("CSV_")) throw badRequest(`The CSV could not be read: ${(err as Error).message}`, "invalid_csv");
+    // csv-parse's own errors (a stray or unclosed quote, ...) are the file's fault, said in words.
+    if (err instanceof CsvError) throw badRequest(CAMPAIGN_TEXTS.unreadable(parser.info.lines, csvProblem(err)), "invalid_csv");
     throw err;
   }
   if (!checkedHeader) throw badRequest(CAMPAIGN_TEXTS.noContacts, "invalid_csv");
@@ -90,4 +107,17 @@ export async function importContacts(
   // Do-not-call hits are found a batch at a time; the report reads by row.
   result.invalid.sort((a, b) => a.row - b.row);
   return result;
+}
+
+function csvProblem(err: CsvError): string {
+  switch (err.code) {
+    case "INVALID_OPENING_QUOTE":
+      return CAMPAIGN_TEXTS.quoteInField;
+    case "CSV_QUOTE_NOT_CLOSED":
+      return CAMPAIGN_TEXTS.unclosedQuote;
+    case "CSV_INVALID_CLOSING_QUOTE":
+      return CAMPAIGN_TEXTS.textAfterQuote;
+    default:
+      return err.message;
+  }
 }

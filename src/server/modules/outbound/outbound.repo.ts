@@ -21,6 +21,18 @@ export async function saveMaxConcurrentCalls(db: Db, organizationId: string, max
     .onConflictDoUpdate({ target: callSettings.organizationId, set: { maxConcurrentCalls: max, updatedAt: new Date() } });
 }
 
+export async function readDialAllowList(db: Db, organizationId: string): Promise<string[]> {
+  const [row] = await db.select({ allowed: callSettings.dialAllowList }).from(callSettings).where(eq(callSettings.organizationId, organizationId));
+  return row?.allowed ?? [];
+}
+
+export async function saveDialAllowList(db: Db, organizationId: string, allowed: string[]): Promise<void> {
+  await db
+    .insert(callSettings)
+    .values({ organizationId, maxConcurrentCalls: DEFAULT_MAX_CONCURRENT_CALLS, dialAllowList: allowed })
+    .onConflictDoUpdate({ target: callSettings.organizationId, set: { dialAllowList: allowed, updatedAt: new Date() } });
+}
+
 export interface NewOutboundRecord {
   organizationId: string;
   assistantId: string;

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { dialAllowListSchema } from "../../../shared/dial-safety.ts";
 import { callSettingsSchema, outboundCallInputSchema } from "../../../shared/outbound.ts";
 import type { OutboundService } from "./outbound.service.ts";
 
-/** POST /api/calls/outbound and GET/PUT /api/settings/calls (register inside the authenticated scope). */
+/** POST /api/calls/outbound, GET/PUT /api/settings/calls and /api/settings/dial-allow-list (register inside the authenticated scope). */
 export const outboundRoutes: FastifyPluginAsync<{ service: OutboundService }> = async (base, { service }) => {
   const app = base.withTypeProvider<ZodTypeProvider>();
   app.post("/api/calls/outbound", { schema: { body: outboundCallInputSchema } }, async (req, reply) => {
@@ -14,4 +15,14 @@ export const outboundRoutes: FastifyPluginAsync<{ service: OutboundService }> = 
   });
   app.get("/api/settings/calls", { schema: { response: { 200: callSettingsSchema } } }, async (req) => service.settings(req.actor.organizationId));
   app.put("/api/settings/calls", { schema: { body: callSettingsSchema } }, async (req) => service.saveSettings(req.actor.organizationId, req.body));
+  app.get(
+    "/api/settings/dial-allow-list",
+    { schema: { summary: "Numbers and prefixes outbound calls may dial though a dial-safety rule refuses them", response: { 200: dialAllowListSchema } } },
+    async (req) => service.allowList(req.actor.organizationId),
+  );
+  app.put(
+    "/api/settings/dial-allow-list",
+    { schema: { summary: "Replace the allowed destinations (admins)", body: dialAllowListSchema, response: { 200: dialAllowListSchema } } },
+    async (req) => service.saveAllowList(req.actor.organizationId, req.body),
+  );
 };

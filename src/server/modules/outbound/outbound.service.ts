@@ -1,9 +1,10 @@
 /**
  * One outbound call: checks everything that can be refused before anything is dialled (the
- * assistant, the number, the credentials, the do-not-call list, the account's concurrent-call
- * limit), records the call, then asks Twilio to dial it with the owner's own account. Twilio's
+ * assistant, the number, the credentials, the do-not-call list, the dial-safety rules of
+ * shared/dial-safety.ts, the account's concurrent-call limit), records the call, then asks Twilio to dial it with the owner's own account. Twilio's
  * callbacks and the answered call are telephony's (telephony/outbound-calls.ts).
  */
+import { DIAL_SAFETY_TEXTS, dialRefusal, type DialAllowList, type DialPolicy } from "../../../shared/dial-safety.ts";
 import { OUTBOUND_TEXTS, type CallSettings, type OutboundCall, type OutboundCallInput } from "../../../shared/outbound.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
@@ -32,11 +33,30 @@ export interface OutboundService {
   place(organizationId: string, input: OutboundCallInput, options?: { campaignId?: string }): Promise<OutboundCall>;
   settings(organizationId: string): Promise<CallSettings>;
   saveSettings(organizationId: string, settings: CallSettings): Promise<CallSettings>;
+  /** What the dial-safety rules need: the organisation's own numbers and its allow-list. */
+  dialPolicy(organizationId: string): Promise<DialPolicy>;
+  allowList(organizationId: string): Promise<DialAllowList>;
+  saveAllowList(organizationId: string, input: DialAllowList): Promise<DialAllowList>;
 }
 
 export function createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall }: OutboundDeps): OutboundService {
   const { db, config } = ctx;
+  async function dialPolicy(organizationId: string): Promise<DialPolicy> {
+    const [numbers, allowed] = await Promise.all([phoneNumbers.list(organizationId), repo.readDialAllowList(db, organizationId)]);
+    return { ownNumbers: numbers.map((n) => n.phone_number), allowed };
+  }
   return {
+    dialPolicy,
+
+    async allowList(organizationId) {
+      return { allowed: await repo.readDialAllowList(db, organizationId) };
+    },
+
+    async saveAllowList(organizationId, input) {
+      await repo.saveDialAllowList(db, organizationId, [...new Set(input.allowed)]);
+      return this.allowList(organizationId);
+    },
+
     async place(organizationId, input, options = {}) {
       const assistant = await assistants.forCall(organizationId, input.assistant_id);
       if (!assistant) throw notFound("Assistant");
@@ -48,6 +68,8 @@ export function createOutboundService({ ctx, assistants, phoneNumbers, credentia
       // Without it the callee would answer to silence.
       if (!(await credentials.readUsable(organizationId, "openai_api_key"))) throw badRequest(MISSING_API_KEY_MESSAGE, "missing_api_key");
       if (await doNotCall.isListed(organizationId, input.to)) throw new AppError(409, "do_not_call", OUTBOUND_TEXTS.doNotCall(input.to));
+      const refused = dialRefusal(input.to, await dialPolicy(organizationId));
+      if (refused) throw new AppError(409, "destination_refused", DIAL_SAFETY_TEXTS.refused(input.to, refused.reason));
       const max = await repo.readMaxConcurrentCalls(db, organizationId);
       const id = await repo.insertWithinLimit(
         db,

@@ -6,6 +6,7 @@ import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AU
 import { signTwilio } from "../../../../tests/fakes/twilio-caller.ts";
 import { attachFarEnd, type FarEnd } from "../../../../tests/fakes/twilio-far-end.ts";
 import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
+import { DIAL_SAFETY_TEXTS } from "../../../shared/dial-safety.ts";
 import { OUTBOUND_ENDED, OUTBOUND_TEXTS } from "../../../shared/outbound.ts";
 import { calls } from "../../db/schema.ts";
 
@@ -187,6 +188,36 @@ describe("POST /api/calls/outbound", () => {
     expect(refused.json().error.message).toBe(OUTBOUND_TEXTS.noTwilio);
 
     expect(rest.requests.filter((r) => r.operation === "callCreate").length).toBe(before);
+  });
+
+  it("refuses premium-rate and satellite numbers and the organisation's own, saying which rule, unless an admin allows them", async () => {
+    const before = rest.requests.filter((r) => r.operation === "callCreate").length;
+    const cases: [string, string][] = [
+      ["+19005550123", DIAL_SAFETY_TEXTS.premiumRate("North American 900 numbers")],
+      ["+881612345678", DIAL_SAFETY_TEXTS.satellite("Global Mobile Satellite System, +881")],
+      ["+882161234567", DIAL_SAFETY_TEXTS.satellite("International Networks, +882")],
+      [OURS, DIAL_SAFETY_TEXTS.ownNumber],
+    ];
+    for (const [to, reason] of cases) {
+      const res = await dial({ to });
+      expect(res.statusCode, to).toBe(409);
+      expect(res.json().error).toEqual({ code: "destination_refused", message: DIAL_SAFETY_TEXTS.refused(to, reason) });
+    }
+    expect(rest.requests.filter((r) => r.operation === "callCreate").length).toBe(before);
+    expect(await app.db.select({ id: calls.id }).from(calls).where(eq(calls.calledNumber, "+19005550123"))).toEqual([]);
+
+    const put = (allowed: unknown) => app.app.inject({ method: "PUT", url: "/api/settings/dial-allow-list", headers: { cookie: owner.cookie }, payload: { allowed } });
+    expect((await put(["1900"])).json().error.message).toBe(DIAL_SAFETY_TEXTS.entryInvalid);
+    expect((await put(["+1 900"])).json()).toEqual({ allowed: ["+1900"] });
+    expect((await get("/api/settings/dial-allow-list")).json()).toEqual({ allowed: ["+1900"] });
+    const allowed = await dial({ to: "+19005550123" });
+    expect(allowed.statusCode, allowed.body).toBe(201);
+    // Only what the list names: satellite numbers are still refused.
+    expect((await dial({ to: "+881612345678" })).statusCode).toBe(409);
+    await farEnd.answered(allowed.json().twilio_call_sid);
+    await farEnd.hangUp(allowed.json().twilio_call_sid);
+    await ended(allowed.json().id);
+    expect((await put([])).json()).toEqual({ allowed: [] });
   });
 
   it("refuses a call over the account's max_concurrent_calls (Settings, default 10)", async () => {

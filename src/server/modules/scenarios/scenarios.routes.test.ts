@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { errorOf, useTestApp } from "../../../../tests/harness.ts";
 import type { Assistant } from "../../../shared/assistants.ts";
-import { DEFAULT_MAX_TURNS, SCENARIO_MESSAGES, type Scenario } from "../../../shared/scenarios.ts";
+import { DEFAULT_MAX_TURNS, MAX_SCENARIOS, SCENARIO_MESSAGES, type Scenario } from "../../../shared/scenarios.ts";
+import { scenarios } from "../../db/schema.ts";
 
 /** Test scenarios through the API: create, list, edit, delete, validation in the form's words, other organisations. */
 
@@ -68,6 +69,18 @@ describe("test scenarios", () => {
       expect(errorOf(res).message, JSON.stringify(body)).toContain(message);
     }
     expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json()).toEqual([]);
+  });
+
+  it("holds the limit of scenarios per assistant when they are created all at once", async () => {
+    const a = await newAssistant();
+    // Near the limit already (rows as the API would store them), then a burst past it.
+    const near = MAX_SCENARIOS - 10;
+    await file.db.insert(scenarios).values(Array.from({ length: near }, (_, i) => ({ organizationId: file.users.Alice.organizationId, assistantId: a.id, ...ADA, name: `s${i}` })));
+    const burst = await Promise.all(Array.from({ length: 30 }, (_, i) => alice().post(`/api/assistants/${a.id}/scenarios`, { ...ADA, name: `burst ${i}` })));
+    expect(burst.filter((r) => r.statusCode === 201)).toHaveLength(10);
+    const refused = burst.filter((r) => r.statusCode !== 201);
+    expect(refused.map((r) => [r.statusCode, errorOf(r).message])).toEqual(refused.map(() => [409, SCENARIO_MESSAGES.tooMany]));
+    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json()).toHaveLength(MAX_SCENARIOS);
   });
 
   it("another organisation's assistant or scenario is not found", async () => {

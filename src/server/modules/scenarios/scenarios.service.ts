@@ -16,6 +16,7 @@ import {
   type ScenarioUpdate,
 } from "../../../shared/scenarios.ts";
 import type { Db } from "../../db/client.ts";
+import { insertWithinLimit } from "../../db/organization-lock.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
 import * as repo from "./scenarios.repo.ts";
@@ -42,13 +43,14 @@ export function createScenariosService(deps: { db: Db; assistants: Pick<Assistan
 
   async function insert(organizationId: string, assistantId: string, input: ScenarioInput, source: ScenarioSource, callId: string | null): Promise<Scenario> {
     await assistantOr404(organizationId, assistantId);
-    if ((await repo.countScenarios(db, organizationId, assistantId)) >= MAX_SCENARIOS) throw new AppError(409, "too_many_scenarios", SCENARIO_MESSAGES.tooMany);
-    const row = await repo.insertScenario(db, organizationId, assistantId, {
-      ...(valuesOf(input) as repo.ScenarioValues),
-      source,
-      status: source === "suggested" ? "suggested" : null,
-      sourceCallId: callId,
-    });
+    const values = { ...(valuesOf(input) as repo.ScenarioValues), source, status: source === "suggested" ? ("suggested" as const) : null, sourceCallId: callId };
+    const row = await insertWithinLimit(
+      db,
+      { organizationId, purpose: `scenarios:${assistantId}`, limit: MAX_SCENARIOS },
+      (tx) => repo.countScenarios(tx, organizationId, assistantId),
+      (tx) => repo.insertScenario(tx, organizationId, assistantId, values),
+    );
+    if (!row) throw new AppError(409, "too_many_scenarios", SCENARIO_MESSAGES.tooMany);
     return toScenario(row);
   }
 

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Role } from "../../../shared/roles.ts";
 import type { Db } from "../../db/client.ts";
+import { OWNERS_LOCK, withOrganizationLock } from "../../db/organization-lock.ts";
 import { invitation, member, organization, session, user } from "../../db/schema.ts";
 
 export interface Membership {
@@ -68,17 +69,24 @@ export function createTeamRepo(db: Db) {
       return row?.role ?? null;
     },
 
-    async owners(organizationId: string): Promise<number> {
-      const [row] = await db.select({ n: count() }).from(member).where(and(eq(member.organizationId, organizationId), eq(member.role, "owner")));
-      return row?.n ?? 0;
-    },
-
-    async setRole(organizationId: string, userId: string, role: Role): Promise<void> {
-      await db.update(member).set({ role }).where(and(eq(member.organizationId, organizationId), eq(member.userId, userId)));
-    },
-
-    async remove(organizationId: string, userId: string): Promise<void> {
-      await db.delete(member).where(and(eq(member.organizationId, organizationId), eq(member.userId, userId)));
+    /**
+     * Sets the member's role (`null` removes them), unless that leaves the organisation without an
+     * owner: the owners are counted and the change written under one lock, so two owners stepping
+     * down at the same moment cannot both pass the count. "gone" when the member is not there.
+     */
+    async changeMember(organizationId: string, userId: string, role: Role | null): Promise<"done" | "last_owner" | "gone"> {
+      return withOrganizationLock(db, organizationId, OWNERS_LOCK, async (tx) => {
+        const mine = and(eq(member.organizationId, organizationId), eq(member.userId, userId));
+        const [current] = await tx.select({ role: member.role }).from(member).where(mine);
+        if (!current) return "gone";
+        if (current.role === "owner" && role !== "owner") {
+          const [owners] = await tx.select({ n: count() }).from(member).where(and(eq(member.organizationId, organizationId), eq(member.role, "owner")));
+          if ((owners?.n ?? 0) <= 1) return "last_owner";
+        }
+        if (role) await tx.update(member).set({ role }).where(mine);
+        else await tx.delete(member).where(mine);
+        return "done";
+      });
     },
 
     async isMemberByEmail(organizationId: string, email: string): Promise<boolean> {

@@ -65,12 +65,12 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
     return role;
   }
 
-  /** Owners alone make, unmake or remove owners; the last owner stays. */
-  async function guardOwnerChange(actor: Actor, current: Role, next: Role | null): Promise<void> {
+  /** Owners alone make, unmake or remove owners; the last owner stays (checked in the same step as the write). */
+  async function changeMember(actor: Actor, userId: string, current: Role, next: Role | null): Promise<void> {
     if ((current === "owner" || next === "owner") && actor.role !== "owner") throw forbidden(TEAM_MESSAGES.ownerOnly);
-    if (current === "owner" && next !== "owner" && (await repo.owners(actor.organizationId)) <= 1) {
-      throw new AppError(409, "last_owner", TEAM_MESSAGES.lastOwner);
-    }
+    const outcome = await repo.changeMember(actor.organizationId, userId, next);
+    if (outcome === "last_owner") throw new AppError(409, "last_owner", TEAM_MESSAGES.lastOwner);
+    if (outcome === "gone") throw new AppError(404, "not_found", TEAM_MESSAGES.memberNotFound);
   }
 
   /** A pending, unexpired invitation by its link's token. */
@@ -116,14 +116,12 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
     async changeRole(actor, userId, role) {
       const current = await memberOr404(actor.organizationId, userId);
       if (current === role) return;
-      await guardOwnerChange(actor, current, role);
-      await repo.setRole(actor.organizationId, userId, role);
+      await changeMember(actor, userId, current, role);
     },
 
     async removeMember(actor, userId) {
       const current = await memberOr404(actor.organizationId, userId);
-      await guardOwnerChange(actor, current, null);
-      await repo.remove(actor.organizationId, userId);
+      await changeMember(actor, userId, current, null);
     },
 
     async invitations(actor) {

@@ -153,6 +153,37 @@ describe("members and roles", () => {
     expect(Object.fromEntries(members.map((m) => [m.name, m.role]))).toEqual({ "Leah Last": "admin", "Adam Admin": "owner" });
   });
 
+  it("two owners stepping down or removing each other at the same moment leave one owner", async () => {
+    const statuses = (results: { statusCode: number }[]) => results.map((r) => r.statusCode).sort();
+    const expectOneRefused = (results: Awaited<ReturnType<ReturnType<typeof file.as>["get"]>>[]) => {
+      expect(statuses(results)).toEqual([204, 409]);
+      expect(errorOf(results.find((r) => r.statusCode === 409)!)).toEqual({ code: "last_owner", message: TEAM_MESSAGES.lastOwner });
+    };
+    const ownersOf = async (who: { cookie: string }) =>
+      ((await file.as(who).get("/api/team/members")).json() as TeamMember[]).filter((m) => m.role === "owner").map((m) => m.name);
+
+    const first = await signUpAndLogIn(file.app, "Ona Owner");
+    const second = await joinAs(file.app, first, "owner", "Otto Owner");
+    const down = await Promise.all([
+      file.as(first).patch(`/api/team/members/${first.userId}`, { role: "admin" }),
+      file.as(second).patch(`/api/team/members/${second.userId}`, { role: "viewer" }),
+    ]);
+    expectOneRefused(down);
+    expect(await ownersOf(first)).toHaveLength(1);
+
+    const third = await signUpAndLogIn(file.app, "Tia Three");
+    const fourth = await joinAs(file.app, third, "owner", "Finn Four");
+    const removed = await Promise.all([
+      file.as(third).delete(`/api/team/members/${fourth.userId}`),
+      file.as(fourth).delete(`/api/team/members/${third.userId}`),
+    ]);
+    // The one removed first may be gone before their own request is read (404): either way, one owner stays.
+    expect(statuses(removed)[0]).toBe(204);
+    expect([404, 409]).toContain(statuses(removed)[1]);
+    const survivor = removed[0]!.statusCode === 204 ? third : fourth;
+    expect(await ownersOf(survivor)).toHaveLength(1);
+  });
+
   it("an account that is the only owner of a team with others cannot be deleted until it hands ownership on", async () => {
     const owner = await signUpAndLogIn(file.app, "Della Deleter");
     await joinAs(file.app, owner, "viewer", "Vic Viewer");

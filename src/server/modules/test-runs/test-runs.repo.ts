@@ -2,6 +2,7 @@ import { and, asc, desc, eq, inArray, isNull } from "drizzle-orm";
 import type { TestResultStatus, TestTurn } from "../../../shared/scenarios.ts";
 import type { AssistantContent } from "../../../shared/versions.ts";
 import type { Db } from "../../db/client.ts";
+import { withOrganizationLock } from "../../db/organization-lock.ts";
 import { testResults, testRuns } from "../../db/schema.ts";
 
 export type TestRunRow = typeof testRuns.$inferSelect;
@@ -9,13 +10,32 @@ export type TestResultRow = typeof testResults.$inferSelect;
 
 /** Every query here is scoped to `organizationId`, but the job's, which reads the one result its job names. */
 
+/**
+ * Inserts a run and its results, unless the assistant has one in flight (not cancelled, a result
+ * still pending or running): checked and written under one lock, so two starts at the same moment
+ * make one run. Null when one is in flight.
+ */
 export async function insertRun(
   db: Db,
   organizationId: string,
   run: { assistantId: string; version: number | null; content: AssistantContent; createdBy: string | null },
   scenarios: readonly { id: string; name: string }[],
-): Promise<{ run: TestRunRow; resultIds: string[] }> {
-  return db.transaction(async (tx) => {
+): Promise<{ run: TestRunRow; resultIds: string[] } | null> {
+  return withOrganizationLock(db, organizationId, `test-run:${run.assistantId}`, async (tx) => {
+    const [inFlight] = await tx
+      .select({ id: testRuns.id })
+      .from(testRuns)
+      .innerJoin(testResults, eq(testResults.runId, testRuns.id))
+      .where(
+        and(
+          eq(testRuns.organizationId, organizationId),
+          eq(testRuns.assistantId, run.assistantId),
+          isNull(testRuns.cancelledAt),
+          inArray(testResults.status, ["pending", "running"]),
+        ),
+      )
+      .limit(1);
+    if (inFlight) return null;
     const [row] = await tx
       .insert(testRuns)
       .values({ ...run, organizationId })

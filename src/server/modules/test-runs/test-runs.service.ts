@@ -8,10 +8,11 @@
  */
 import { isUuid } from "../../../shared/ids.ts";
 import { DEFAULT_ANALYSIS_MODEL } from "../../../shared/analysis.ts";
-import { resultFailed, TEST_RUN_MESSAGES, type PublishTesting, type TestRun, type TestRunInput } from "../../../shared/scenarios.ts";
+import { resultFailed, TEST_RUN_MESSAGES, TEST_RUN_STARTS_PER_MINUTE, type PublishTesting, type TestRun, type TestRunInput } from "../../../shared/scenarios.ts";
 import type { Db } from "../../db/client.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { AppError, notFound, RateLimitedError } from "../../errors.ts";
 import type { JobContext, JobQueue } from "../../jobs/job-queue.ts";
+import { counterKey, type CounterStore } from "../../shared-state/index.ts";
 import { createResponsesClient, ResponsesError } from "../../openai/responses-client.ts";
 import { builtInTools, RESERVED_TOOL_NAMES } from "../../voice/builtins.ts";
 import { textCost } from "../../voice/provider-prices.ts";
@@ -36,6 +37,8 @@ export interface TestRunsServiceDeps {
   scenarios: Pick<ScenariosService, "forRun">;
   tools: Pick<ToolsService, "forCall">;
   credentials: Pick<CredentialsService, "readUsable">;
+  /** The shared counters: the per-organisation window of run starts. */
+  counters: Pick<CounterStore, "increment">;
   logger: { warn(obj: object, msg: string): void };
   /** Scenarios played at once per instance. */
   concurrency: number;
@@ -113,7 +116,14 @@ export function createTestRunsService(deps: TestRunsServiceDeps): TestRunsServic
     if (!runnable) throw notFound("Assistant");
     const scenarios = await deps.scenarios.forRun(organizationId, assistantId, input.scenario_ids);
     if (scenarios.length === 0) throw new AppError(400, "no_scenarios", TEST_RUN_MESSAGES.noScenarios);
-    const { run, resultIds } = await repo.insertRun(db, organizationId, { assistantId, version, content: runnable.content, createdBy: by }, scenarios);
+    const window = await deps.counters.increment(counterKey.rateLimit("test-run-start", organizationId), 60_000);
+    if (window.count > TEST_RUN_STARTS_PER_MINUTE) {
+      const seconds = Math.max(1, Math.ceil(window.resetInMs / 1000));
+      throw new RateLimitedError(TEST_RUN_MESSAGES.tooManyStarts(seconds), seconds);
+    }
+    const inserted = await repo.insertRun(db, organizationId, { assistantId, version, content: runnable.content, createdBy: by }, scenarios);
+    if (!inserted) throw new AppError(409, "test_run_in_progress", TEST_RUN_MESSAGES.alreadyRunning);
+    const { run, resultIds } = inserted;
     for (const resultId of resultIds) await jobs.send<{ resultId: string }>(TEST_SCENARIO_JOB, { resultId }, { key: resultId });
     return { id: run.id };
   }

@@ -5,7 +5,7 @@ import { testRoles } from "../../../../tests/fakes/fake-test-roles.ts";
 import { createAssistant, createTool, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
 import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { as, buildTestApp, errorOf, freshDatabase } from "../../../../tests/harness.ts";
-import { TEST_RUN_MESSAGES, type Scenario, type TestRun } from "../../../shared/scenarios.ts";
+import { TEST_RUN_MESSAGES, TEST_RUN_STARTS_PER_MINUTE, type Scenario, type TestRun } from "../../../shared/scenarios.ts";
 import type { AuditPage } from "../../../shared/audit.ts";
 import type { AssistantVersionSummary } from "../../../shared/versions.ts";
 
@@ -200,6 +200,43 @@ describe("a test run", () => {
     expect((await api(bob).get(`/api/assistants/${assistant.id}/test-runs/latest`)).statusCode).toBe(404);
     await runUntil(id);
     expect((await api().get(`/api/assistants/${assistant.id}/test-runs/latest`)).json<TestRun>().id).toBe(id);
+  });
+});
+
+describe("bounds on starting runs", () => {
+  it("one run in flight per assistant, however many starts arrive at once, and a per-organisation rate of starts", async () => {
+    const dora = await signUpCaller(live.app, realtime.apiKey);
+    const assistant = await createAssistant(live.app, dora);
+    expect((await as(live.app, dora).post(`/api/assistants/${assistant.id}/scenarios`, ORDER_SCENARIO)).statusCode).toBe(201);
+    responses.delayMs = 2000;
+    responses.script = testRoles({});
+    const start = () => as(live.app, dora).post(`/api/assistants/${assistant.id}/test-runs`, {});
+
+    const both = await Promise.all([start(), start()]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([202, 409]);
+    expect(errorOf(both.find((r) => r.statusCode === 409)!)).toEqual({ code: "test_run_in_progress", message: TEST_RUN_MESSAGES.alreadyRunning });
+    let running = both.find((r) => r.statusCode === 202)!.json<{ id: string }>().id;
+
+    // Every start counts towards the organisation's minute, refused ones too: cancel and start again up to it.
+    for (let started = 2; started < TEST_RUN_STARTS_PER_MINUTE; started += 1) {
+      expect((await as(live.app, dora).post(`/api/test-runs/${running}/cancel`)).statusCode).toBe(200);
+      const res = await start();
+      expect(res.statusCode, res.body).toBe(202);
+      running = res.json<{ id: string }>().id;
+    }
+    expect((await as(live.app, dora).post(`/api/test-runs/${running}/cancel`)).statusCode).toBe(200);
+    const limited = await start();
+    expect(limited.statusCode).toBe(429);
+    const wait = Number(limited.headers["retry-after"]);
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(60);
+    expect(errorOf(limited)).toEqual({ code: "rate_limited", message: TEST_RUN_MESSAGES.tooManyStarts(wait) });
+    // Another organisation starts as before.
+    const other = await createAssistant(live.app, bob);
+    expect((await as(live.app, bob).post(`/api/assistants/${other.id}/scenarios`, ORDER_SCENARIO)).statusCode).toBe(201);
+    const theirs = await as(live.app, bob).post(`/api/assistants/${other.id}/test-runs`, {});
+    expect(theirs.statusCode, theirs.body).toBe(202);
+    await as(live.app, bob).post(`/api/test-runs/${theirs.json<{ id: string }>().id}/cancel`);
   });
 });
 

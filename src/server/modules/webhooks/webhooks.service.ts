@@ -40,6 +40,7 @@ import {
 } from "../../../shared/webhooks.ts";
 import { isUuid } from "../../../shared/ids.ts";
 import type { Db } from "../../db/client.ts";
+import { insertWithinLimit } from "../../db/organization-lock.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { JobContext, JobQueue } from "../../jobs/job-queue.ts";
 import type { SecretBox } from "../../secrets/crypto.ts";
@@ -256,14 +257,20 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
 
     async create(organizationId, input) {
       checkUrl(input.url);
-      if ((await repo.countEndpoints(db, organizationId)) >= MAX_WEBHOOK_ENDPOINTS) throw new AppError(409, "too_many_webhooks", WEBHOOK_MESSAGES.tooMany);
-      const row = await repo.insertEndpoint(db, organizationId, {
+      const values = {
         url: input.url,
         events: input.events,
         description: input.description ?? null,
         enabled: input.enabled ?? true,
         secretEncrypted: secrets.encrypt(newWebhookSecret()),
-      });
+      };
+      const row = await insertWithinLimit(
+        db,
+        { organizationId, purpose: "webhook-endpoints", limit: MAX_WEBHOOK_ENDPOINTS },
+        (tx) => repo.countEndpoints(tx, organizationId),
+        (tx) => repo.insertEndpoint(tx, organizationId, values),
+      );
+      if (!row) throw new AppError(409, "too_many_webhooks", WEBHOOK_MESSAGES.tooMany);
       return withSecret(row);
     },
 

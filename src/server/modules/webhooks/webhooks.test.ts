@@ -84,7 +84,13 @@ describe("webhook endpoints", () => {
     await refuse({ url: "https://169.254.169.254/latest", events: ["call.ended"] }, 403, "it is a cloud metadata address");
     expect((await as(live.app, who).get("/api/webhooks")).json()).toEqual([]);
 
-    for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS; i++) await createEndpoint(who, { url: `https://hooks.example.com/${i}`, events: ["call.ended"] });
+    // Created all at once, the limit still holds: exactly MAX_WEBHOOK_ENDPOINTS, the rest refused.
+    const burst = await Promise.all(
+      Array.from({ length: MAX_WEBHOOK_ENDPOINTS + 10 }, (_, i) => as(live.app, who).post("/api/webhooks", { url: `https://hooks.example.com/${i}`, events: ["call.ended"] })),
+    );
+    expect(burst.filter((r) => r.statusCode === 201)).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
+    const refused = burst.filter((r) => r.statusCode !== 201);
+    expect(refused.map((r) => [r.statusCode, errorOf(r).message])).toEqual(refused.map(() => [409, WEBHOOK_MESSAGES.tooMany]));
     await refuse({ url: "https://hooks.example.com/one-more", events: ["call.ended"] }, 409, WEBHOOK_MESSAGES.tooMany);
     expect((await as(live.app, who).get("/api/webhooks")).json()).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
   });

@@ -35,6 +35,7 @@ export function CampaignPage() {
   const assistants = useAssistantNames();
   const numbers = usePhoneNumberOptions();
   const build = useCan("build");
+  const exportable = useCan("supervise");
 
   const back = (
     <Link to="/campaigns" className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:underline">
@@ -105,12 +106,15 @@ export function CampaignPage() {
       <div className="grid gap-3">
         <div className="flex items-center justify-between">
           <h2 className="text-lg font-semibold">Contacts</h2>
-          <Button variant="outline" size="sm" asChild>
-            <a href={`/api/campaigns/${encodeURIComponent(c.id)}/contacts.csv`} download>
-              <Download />
-              {T.downloadCsv}
-            </a>
-          </Button>
+          {/* An export, as the calls' is: supervisors and up. */}
+          {exportable && (
+            <Button variant="outline" size="sm" asChild>
+              <a href={`/api/campaigns/${encodeURIComponent(c.id)}/contacts.csv`} download>
+                <Download />
+                {T.downloadCsv}
+              </a>
+            </Button>
+          )}
         </div>
         {contacts.error ? (
           <LoadError what="contacts" message={contacts.error.message} onRetry={() => void contacts.refetch()} />

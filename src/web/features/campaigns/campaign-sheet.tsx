@@ -1,5 +1,5 @@
 import { AlertCircle } from "lucide-react";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { CALL_OUTCOMES } from "@shared/outbound";
 import { CAMPAIGN_PAGE_TEXTS as T, CONTACT_OUTCOME_LABELS, campaignInputSchema, type CampaignWindow } from "@shared/campaigns";
@@ -13,7 +13,7 @@ import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "
 import { ContactsUpload, InvalidRows } from "./contacts-upload";
 import { previewCsv, type CsvPreview } from "./csv-preview";
 import { DEFAULT_WINDOW, WindowsField } from "./schedule-fields";
-import { useAssistantNames, useCreateCampaign, usePhoneNumberOptions, type CreatedCampaign } from "./use-campaigns";
+import { useAssistantNames, useCreateCampaign, useDialPolicy, usePhoneNumberOptions, type CreatedCampaign } from "./use-campaigns";
 
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
 const num = (text: string) => (text.trim() === "" ? Number.NaN : Number(text));
@@ -42,8 +42,10 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
   const assistants = useAssistantNames();
   const numbers = usePhoneNumberOptions();
   const create = useCreateCampaign();
+  const dialPolicy = useDialPolicy();
   const [form, setForm] = useState(initialForm);
-  const [preview, setPreview] = useState<CsvPreview | null>(null);
+  // Read again when the numbers or the allow-list arrive after the file was chosen.
+  const preview = useMemo<CsvPreview | null>(() => (form.csv ? previewCsv(form.csv, dialPolicy) : null), [form.csv, dialPolicy]);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedCampaign | null>(null);
   const set = (change: Partial<ReturnType<typeof initialForm>>) => setForm((f) => ({ ...f, ...change }));
@@ -51,7 +53,6 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
   const close = () => {
     onOpenChange(false);
     setForm(initialForm());
-    setPreview(null);
     setError(null);
     setCreated(null);
   };
@@ -59,7 +60,6 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
   const onFile = async (file: File) => {
     const text = await file.text();
     set({ csv: text, fileName: file.name });
-    setPreview(previewCsv(text));
   };
 
   const submit = async (event: React.FormEvent) => {

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useRef } from "react";
+import { useEffect, useMemo, useRef } from "react";
 import type { Campaign, CampaignAction, CampaignContact, CampaignInput, CampaignStatus, InvalidContact } from "@shared/campaigns";
+import type { DialAllowList, DialPolicy } from "@shared/dial-safety";
 import type { PhoneNumber } from "@shared/phone-numbers";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
@@ -82,4 +83,11 @@ export function useAssistantNames() {
 
 export function usePhoneNumberOptions() {
   return useQuery({ queryKey: queryKeys.phoneNumbers, queryFn: () => api<PhoneNumber[]>("/api/phone-numbers") });
+}
+
+/** What the dial-safety rules need in the CSV preview: the organisation's numbers and its allow-list. */
+export function useDialPolicy(): DialPolicy {
+  const numbers = usePhoneNumberOptions();
+  const allowList = useQuery({ queryKey: queryKeys.dialAllowList, queryFn: () => api<DialAllowList>("/api/settings/dial-allow-list") });
+  return useMemo(() => ({ ownNumbers: (numbers.data ?? []).map((n) => n.phone_number), allowed: allowList.data?.allowed ?? [] }), [numbers.data, allowList.data]);
 }

@@ -9,11 +9,12 @@ import { toast } from "@/components/ui/sonner";
 import { BUSY_MESSAGE_MAX_LENGTH, BUSY_MESSAGE_TEXTS as B, busyMessageSettingsSchema, type BusyMessageSettings } from "@shared/calls";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
+import { DialAllowListForm } from "./dial-allow-list-form";
 
 /**
  * Settings → Calls: the organisation's limit of outbound calls at once (admins; GET/PUT
  * /api/settings/calls) and what its phone callers hear when every line is taken
- * (GET/PUT /api/settings/busy-message).
+ * (GET/PUT /api/settings/busy-message), and the destinations allowed past the dial-safety rules.
  */
 export function CallSettingsCard() {
   const client = useQueryClient();
@@ -70,6 +71,7 @@ export function CallSettingsCard() {
         </CardFooter>
       </form>
       <BusyMessageForm />
+      <DialAllowListForm />
     </Card>
   );
 }

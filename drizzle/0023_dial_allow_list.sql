@@ -1,0 +1,1 @@
+ALTER TABLE "call_settings" ADD COLUMN "dial_allow_list" jsonb DEFAULT '[]'::jsonb NOT NULL;
