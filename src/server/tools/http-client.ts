@@ -15,6 +15,11 @@ export interface SendOptions {
   connectTimeoutMs: number;
   /** Cap on the answer's body, counted after decompression. */
   maxBytes: number;
+  /**
+   * Past `maxBytes`, keep the first `maxBytes` and stop reading (the connection is closed)
+   * instead of failing: for callers that only need the status and the start of the body.
+   */
+  truncate?: boolean;
   /** Aborted by the whole execution's deadline or by the caller; its reason is what we reject with. */
   signal: AbortSignal;
 }
@@ -153,31 +158,33 @@ export async function sendRequest(request: PreparedRequest, options: SendOptions
           `The answer from ${host} is larger than the ${sizeLabel(options.maxBytes)} limit, so it was not read.`,
           { host },
         );
-      if (Number.isFinite(declared) && declared > options.maxBytes) return fail(tooLarge());
+      if (!options.truncate && Number.isFinite(declared) && declared > options.maxBytes) return fail(tooLarge());
 
       const decoder = decoderFor(incoming.headers["content-encoding"]);
       const body: Readable = decoder ? incoming.pipe(decoder) : incoming;
       const chunks: Buffer[] = [];
       let size = 0;
       let rawSize = 0;
-      incoming.on("data", (chunk: Buffer) => {
-        rawSize += chunk.length;
-        if (rawSize > options.maxBytes) fail(tooLarge());
-      });
+      const answer = (): HopResult => ({ kind: "response", status, statusText: incoming.statusMessage ?? "", headers: incoming.headers, body: Buffer.concat(chunks).subarray(0, options.maxBytes) });
+      // Enough read: answer with what came, then close the connection (settled first, so its errors are ignored).
+      const enough = () => {
+        succeed(answer());
+        incoming.destroy();
+        req?.destroy();
+      };
+      const overflow = () => (options.truncate ? enough() : fail(tooLarge()));
+      // The body's listener first: without a decoder both see the same chunk, which a truncated answer keeps.
       body.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (size > options.maxBytes) fail(tooLarge());
-        else chunks.push(chunk);
+        if (options.truncate) chunks.push(chunk);
+        else if (size <= options.maxBytes) chunks.push(chunk);
+        if (size > options.maxBytes) overflow();
       });
-      body.on("end", () =>
-        succeed({
-          kind: "response",
-          status,
-          statusText: incoming.statusMessage ?? "",
-          headers: incoming.headers,
-          body: Buffer.concat(chunks),
-        }),
-      );
+      incoming.on("data", (chunk: Buffer) => {
+        rawSize += chunk.length;
+        if (rawSize > options.maxBytes) overflow();
+      });
+      body.on("end", () => succeed(answer()));
       incoming.on("error", fail);
       incoming.on("aborted", () => fail(Object.assign(new Error("aborted"), { code: "ECONNRESET" })));
       decoder?.on("error", (err) =>
