@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import type { PreparedRequest } from "./build-request.ts";
 import { ToolExecutionError } from "./errors.ts";
-import type { Resolver } from "./ssrf-guard.ts";
+import type { AllowSetting, Resolver } from "./ssrf-guard.ts";
 import { assertIpLiteralAllowed, createGuardedLookup, isHostAllowed, normalizeHost } from "./ssrf-guard.ts";
 
 export interface SendOptions {
@@ -20,6 +20,8 @@ export interface SendOptions {
    * instead of failing: for callers that only need the status and the start of the body.
    */
   truncate?: boolean;
+  /** The setting a refusal names as the way to allow a host (default TOOL_ALLOWED_HOSTS). */
+  allowSetting?: AllowSetting;
   /** Aborted by the whole execution's deadline or by the caller; its reason is what we reject with. */
   signal: AbortSignal;
 }
@@ -78,7 +80,7 @@ export async function sendRequest(request: PreparedRequest, options: SendOptions
   const isHttps = url.protocol === "https:";
   const port = url.port ? Number(url.port) : isHttps ? 443 : 80;
   const allowed = isHostAllowed(options.allowedHosts, url.hostname, port);
-  if (!allowed) assertIpLiteralAllowed(url.hostname);
+  if (!allowed) assertIpLiteralAllowed(url.hostname, options.allowSetting);
   options.signal.throwIfAborted();
 
   return new Promise<HopResult>((resolve, reject) => {
@@ -128,7 +130,7 @@ export async function sendRequest(request: PreparedRequest, options: SendOptions
         headers: request.headers,
         // A fresh socket per request: a pooled one would skip `lookup`, and with it the guard.
         agent: false,
-        lookup: createGuardedLookup(options.resolve, { checkAddresses: !allowed }),
+        lookup: createGuardedLookup(options.resolve, { checkAddresses: !allowed, allowSetting: options.allowSetting }),
       });
     } catch (err) {
       // node:http validates header names and values synchronously.

@@ -52,7 +52,7 @@ export async function attemptDelivery(
   try {
     const result = await sendRequest(
       { method: "POST", url, headers, body: Buffer.from(target.body), configuredHeaders: [] },
-      { allowedHosts: options.allowedHosts, resolve: options.resolve ?? systemResolver, connectTimeoutMs: timeoutMs, maxBytes: READ_BYTES, truncate: true, signal },
+      { allowedHosts: options.allowedHosts, resolve: options.resolve ?? systemResolver, connectTimeoutMs: timeoutMs, maxBytes: READ_BYTES, truncate: true, allowSetting: "WEBHOOK_ALLOWED_HOSTS", signal },
     );
     if (result.kind === "redirect") return { ok: false, statusCode: result.status, error: `Redirects are not followed (${result.status} to ${result.location})` };
     const ok = result.status >= 200 && result.status < 300;

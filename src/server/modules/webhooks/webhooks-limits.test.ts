@@ -38,5 +38,6 @@ describe("webhook limits", () => {
     const loopback = await file.as(file.users.Bob).post("/api/webhooks", { url: "https://127.0.0.1/hooks", events: ["call.ended"] });
     expect(loopback.statusCode).toBe(403);
     expect(errorOf(loopback).message).toContain("Refused to connect to 127.0.0.1");
+    expect(errorOf(loopback).message).toContain("an administrator can allow this host in WEBHOOK_ALLOWED_HOSTS.");
   });
 });

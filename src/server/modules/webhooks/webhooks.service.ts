@@ -148,7 +148,7 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
     const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
     if (isHostAllowed(allowedHosts, url.hostname, port)) return;
     if (url.protocol !== "https:") throw badRequest(WEBHOOK_MESSAGES.httpsRequired, "invalid_url");
-    assertIpLiteralAllowed(url.hostname);
+    assertIpLiteralAllowed(url.hostname, "WEBHOOK_ALLOWED_HOSTS");
   }
 
   async function findOr404(organizationId: string, id: string) {
