@@ -39,7 +39,7 @@ export async function startTestServer(env: Record<string, string> = {}, deps: Pa
   for (let attempt = 1; ; attempt++) {
     const port = env.PORT ? Number(env.PORT) : await freePort();
     const url = `http://127.0.0.1:${port}`;
-    const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: String(port), PUBLIC_URL: url, TOOL_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TWILIO_API_BASE: twilio.baseUrl, TRUST_PROXY: "true", ...env });
+    const loaded = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "warn", DATA_DIR: mkdtempSync(join(tmpdir(), "switchboard-e2e-")), PORT: String(port), PUBLIC_URL: url, TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1", OPENAI_BASE_URL: openai.baseUrl, TWILIO_API_BASE: twilio.baseUrl, TRUST_PROXY: "true", ...env });
     const config: AppConfig = { ...loaded, appSecret: randomBytes(32).toString("hex") };
     // E2E_WEB_ROOT lets parallel runs each serve their own build instead of racing on dist/web.
     const app = await buildApp(config, { database, webRoot: process.env.E2E_WEB_ROOT ?? defaultWebRoot, ...deps });

@@ -56,7 +56,7 @@ test("API keys: create, copy the key shown once, use it, revoke it", async ({ pa
   expect((await asKey()).status()).toBe(401);
 });
 
-test("Webhooks: add an endpoint, reveal its secret, send a test event and see it delivered", async ({ page, user: _user }) => {
+test("Webhooks: add an endpoint, keep its secret from the one dialog, rotate it, send a test event and see it delivered", async ({ page, user: _user }) => {
   const receiver = await startWebhookReceiver();
   try {
     await page.goto("/settings");
@@ -81,10 +81,18 @@ test("Webhooks: add an endpoint, reveal its secret, send a test event and see it
     const endpoint = card.getByTestId("webhook-endpoint").filter({ hasText: receiver.url });
     await expect(endpoint).toContainText("Local receiver");
     await expect(endpoint).toContainText("call.ended");
-    await endpoint.getByRole("button", { name: "Reveal secret" }).click();
-    await expect(dialog.getByTestId("secret-value")).toHaveText(secret);
+    // Shown once: nothing offers it again.
+    await expect(endpoint.getByRole("button", { name: "Reveal secret" })).toHaveCount(0);
+    await expect(card).not.toContainText(secret);
+    // Rotating shows the new one, once; the old one still signs for a day, the new one verifies.
+    await endpoint.getByRole("button", { name: "Rotate secret" }).click();
+    await expectToast(page, WEBHOOK_MESSAGES.rotated);
+    await expect(dialog).toContainText(WEBHOOK_MESSAGES.secretShownOnce);
+    const rotated = (await dialog.getByTestId("secret-value").textContent())!.trim();
+    expect(rotated).toMatch(/^whsec_/);
+    expect(rotated).not.toBe(secret);
     await dialog.getByRole("button", { name: "Done" }).click();
-    receiver.secret = secret;
+    receiver.secret = rotated;
 
     await endpoint.getByRole("button", { name: "Send test event" }).click();
     await expectToast(page, WEBHOOK_MESSAGES.testSent);
@@ -118,6 +126,9 @@ test("Webhooks: an endpoint failing for 3 days is turned off and the page says s
     await expect(endpoint.getByRole("status")).toHaveText(WEBHOOK_MESSAGES.disabledForFailures, { timeout: 20_000 });
     await expect(endpoint.getByRole("checkbox")).not.toBeChecked();
     expect(dead.requests).toHaveLength(1);
+    // The delivery says why it failed: the endpoint's status and what it answered.
+    const delivery = endpoint.getByRole("table", { name: "Recent deliveries" }).getByRole("row").filter({ hasText: "webhook.test" });
+    await expect(delivery).toContainText("HTTP 500: no");
   } finally {
     await dead.close();
   }

@@ -76,7 +76,7 @@ async function phase(webhooks: boolean): Promise<Phase> {
   const metrics: FrameMetrics = { uplink: (ms) => measuring && uplink.push(ms), downlink: (ms) => measuring && downlink.push(ms) };
   // Room for the short calls to pile up on a slow machine: a call refused is an event lost to both phases.
   const maxCalls = String(STEADY + Math.ceil(RATE * CALL_SECONDS * 10) + 100);
-  const bench = await startPhoneBenchApp({ baseUrl, apiKey }, metrics, { MAX_CALLS: maxCalls, TOOL_ALLOWED_HOSTS: "127.0.0.1" });
+  const bench = await startPhoneBenchApp({ baseUrl, apiKey }, metrics, { MAX_CALLS: maxCalls, TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1" });
 
   const receiver = webhooks ? child("bench-webhooks-receiver.ts") : null;
   if (receiver) {

@@ -85,8 +85,8 @@ export interface AppDeps {
   retentionJob?: boolean;
   /** Sees every route as it is added (the OpenAPI completeness test). */
   onRoute?: (route: import("fastify").RouteOptions) => void;
-  /** Webhook retry schedule and attempt timeout (tests shorten them); the by default. */
-  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number; recoverEveryMs?: number };
+  /** Webhook retry schedule and attempt timeout (tests shorten them), test events a minute (tests that send bursts raise it); the by default. */
+  webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number; recoverEveryMs?: number; testsPerMinute?: number };
   /** When Twilio is asked for a finished call's price (tests shorten it); a minute after, then retries, by default. */
   callPrice?: import("./telephony/call-price.ts").CallPriceTiming;
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
@@ -249,7 +249,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(liveRoutes, { onSupervisorAction: services.auditing.liveAction });
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
     await scope.register(retentionRoutes);
-    await scope.register(webhooksRoutes, { service: services.webhooks });
+    await scope.register(webhooksRoutes, { service: services.webhooks, testsPerMinute: deps.webhooks?.testsPerMinute });
     await scope.register(teamRoutes, { service: team });
     await scope.register(auditRoutes, { service: services.audit });
     await scope.register(gettingStartedRoutes, { service: services.gettingStarted });

@@ -24,6 +24,8 @@ const schema = z.object({
   OPENAI_REALTIME_MODEL: z.string().min(1).default("gpt-realtime-2.1"),
   TWILIO_API_BASE: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).default("https://api.twilio.com"),
   TOOL_ALLOWED_HOSTS: z.string().default(""),
+  // Apart from the tools' list: opening a private address to tools must not open it to every organisation's webhooks.
+  WEBHOOK_ALLOWED_HOSTS: z.string().default(""),
   SMTP_URL: z.url({ protocol: /^smtps?$/, error: "must be an smtp:// or smtps:// URL" }).optional(),
   TRUST_PROXY: z
     .string()
@@ -95,6 +97,8 @@ export interface Config {
   defaultRealtimeModel: string;
   twilioApiBase: string;
   toolAllowedHosts: string[];
+  /** Hosts webhook endpoints may use even on private addresses (and over http). */
+  webhookAllowedHosts: string[];
   smtpUrl: string | undefined;
   /** Whether X-Forwarded-For names the client (behind a reverse proxy); Fastify's `trustProxy`. */
   trustProxy: boolean | string;
@@ -167,7 +171,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     openaiBaseUrl: e.OPENAI_BASE_URL.replace(/\/+$/, ""),
     defaultRealtimeModel: e.OPENAI_REALTIME_MODEL,
     twilioApiBase: e.TWILIO_API_BASE.replace(/\/+$/, ""),
-    toolAllowedHosts: e.TOOL_ALLOWED_HOSTS.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean),
+    toolAllowedHosts: hostList(e.TOOL_ALLOWED_HOSTS),
+    webhookAllowedHosts: hostList(e.WEBHOOK_ALLOWED_HOSTS),
     smtpUrl: e.SMTP_URL,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     logLevel: e.LOG_LEVEL,
@@ -205,6 +210,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
   };
 }
+
+/** A comma-separated list of hosts (optionally host:port), lower-cased. */
+const hostList = (value: string) => value.split(",").map((h) => h.trim().toLowerCase()).filter(Boolean);
 
 function parseSignup(value: string): SignupPolicy {
   const v = value.toLowerCase();

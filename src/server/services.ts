@@ -47,7 +47,7 @@ export interface ServiceOptions {
 export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const { db, secrets, config, auth, storage, liveCalls, counters, jobs } = ctx;
   // Other modules emit their events through this one service (webhooks.emit).
-  const webhooks = createWebhooksService({ db, secrets, jobs, allowedHosts: config.toolAllowedHosts, logger: options.logger.child({ module: "webhooks" }), ...options.webhooks });
+  const webhooks = createWebhooksService({ db, secrets, jobs, allowedHosts: config.webhookAllowedHosts, logger: options.logger.child({ module: "webhooks" }), ...options.webhooks });
   const credentials = createCredentialsService({ db, secrets, config });
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
   const drafts = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });

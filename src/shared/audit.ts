@@ -32,6 +32,7 @@ export const AUDIT_ACTION_LABELS = {
   "webhook.created": "Webhook created",
   "webhook.updated": "Webhook changed",
   "webhook.deleted": "Webhook deleted",
+  // No longer written (a secret is shown once), kept for the entries written before.
   "webhook.secret_revealed": "Webhook secret revealed",
   "webhook.secret_rotated": "Webhook secret rotated",
   "recording.played": "Recording played",

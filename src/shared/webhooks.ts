@@ -29,18 +29,25 @@ export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 10_000;
 /** An endpoint whose deliveries have failed without a success for this long is disabled. */
 export const WEBHOOK_DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
 export const WEBHOOK_DELIVERIES_SHOWN = 50;
+/** After a rotation the old secret signs too for this long, so receivers can switch over. */
+export const WEBHOOK_SECRET_GRACE_MS = 24 * 3_600_000;
+/** "Send test event" per organisation and minute: each one is a request to the endpoint's host. */
+export const WEBHOOK_TESTS_PER_MINUTE = 10;
 
 export const WEBHOOK_MESSAGES = {
   urlRequired: "URL is required",
   invalidUrl: "Must be a valid URL",
-  httpsRequired: "The URL must start with https:// (other schemes only for hosts in TOOL_ALLOWED_HOSTS)",
+  httpsRequired: "The URL must start with https:// (other schemes only for hosts in WEBHOOK_ALLOWED_HOSTS)",
+  credentialsInUrl: "The URL must not contain a user name or password. Check the webhook-signature header to know a delivery is ours.",
   eventsRequired: "Choose at least one event",
   unknownEvent: (type: string) => `Unknown event type: ${type}`,
   tooMany: `You can have at most ${MAX_WEBHOOK_ENDPOINTS} webhook endpoints.`,
   created: "Webhook endpoint created",
   updated: "Webhook endpoint updated",
   deleted: "Webhook endpoint deleted",
-  rotated: "Signing secret rotated",
+  rotated: "Signing secret rotated. The old one keeps working for 24 hours.",
+  secretShownOnce: "Copy this secret now: it is not shown again. Verify each delivery's webhook-signature with it.",
+  testsLimited: (after: string) => `Too many test events. Please try again in ${after}.`,
   testSent: "Test event queued",
   resent: "Delivery queued again",
   disabledForFailures: "Disabled after failing for 3 days. Fix the endpoint, then enable it again.",
@@ -63,7 +70,13 @@ export const webhookUrlSchema = z
   .trim()
   .min(1, WEBHOOK_MESSAGES.urlRequired)
   .max(2048)
-  .pipe(z.url({ protocol: /^https?$/, error: WEBHOOK_MESSAGES.invalidUrl }));
+  .pipe(z.url({ protocol: /^https?$/, error: WEBHOOK_MESSAGES.invalidUrl }))
+  // Credentials in the URL would be stored, listed and written to the audit log in clear.
+  // (Refinements run after a failed check too: what is no URL was refused above.)
+  .refine((u) => {
+    const parsed = URL.canParse(u) ? new URL(u) : null;
+    return !parsed || (parsed.username === "" && parsed.password === "");
+  }, WEBHOOK_MESSAGES.credentialsInUrl);
 
 const descriptionSchema = z.string().trim().max(500).transform((d) => d || null).nullable();
 
@@ -95,7 +108,7 @@ export const webhookEndpointSchema = z.object({
 });
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
-/** Creation, "Reveal" and rotation answer the secret; listings never do. */
+/** Creation and rotation answer the secret, once; nothing else ever does. */
 export const webhookWithSecretSchema = webhookEndpointSchema.extend({ secret: z.string() });
 export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>;
 
@@ -108,6 +121,8 @@ export const webhookDeliverySchema = z.object({
   status: z.enum(WEBHOOK_DELIVERY_STATUSES),
   attempts: z.number().int(),
   last_status_code: z.number().int().nullable(),
+  /** Why the last attempt failed (the endpoint's status and the start of its answer, or the network error); null once delivered. */
+  last_error: z.string().nullable(),
   next_attempt_at: z.iso.datetime().nullable(),
   created_at: z.iso.datetime(),
 });

@@ -17,7 +17,7 @@ export interface LiveApp extends Awaited<ReturnType<typeof buildTestApp>> {
 
 /** `deps.database` lets a test keep reading the database after `app.close()` (which closes the harness's own). */
 export async function startLiveApp(fake: FakeRealtime, config: Record<string, string> = {}, deps: Partial<AppDeps> = {}): Promise<LiveApp> {
-  const built = await buildTestApp({ config: { OPENAI_BASE_URL: fake.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1", ...config }, deps });
+  const built = await buildTestApp({ config: { OPENAI_BASE_URL: fake.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1", ...config }, deps });
   await built.app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = built.app.server.address() as AddressInfo;
   return { ...built, liveUrl: (sessionId) => `ws://127.0.0.1:${port}/api/calls/live?session_id=${encodeURIComponent(sessionId)}` };

@@ -20,7 +20,7 @@ export async function startPhoneApp(fake: FakeRealtime, config: Record<string, s
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const extra = typeof config === "function" ? config(origin) : config;
-  const built = await buildTestApp({ config: { OPENAI_BASE_URL: fake.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1", PUBLIC_URL: origin, ...extra }, deps });
+  const built = await buildTestApp({ config: { OPENAI_BASE_URL: fake.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1", PUBLIC_URL: origin, ...extra }, deps });
   if (deps.database) built.db = deps.database.db;
   await built.app.listen({ port, host: "127.0.0.1" });
   return { ...built, origin };

@@ -24,10 +24,14 @@ export interface WebhookReceiver {
   requests: Received[];
   /** The secret to verify with (set once the endpoint is created). */
   secret: string;
+  /** More secrets that verify too: one receiver behind several endpoints. */
+  moreSecrets: string[];
   /** Answer this many requests with a 500 before answering 200. */
   failFirst: number;
   /** Delay before answering (ms). */
   delayMs: number;
+  /** The answer's body instead of "ok" / "no" (a receiver that says a lot). */
+  answerBody: string | null;
   stop(): Promise<void>;
   start(): Promise<void>;
   close(): Promise<void>;
@@ -40,8 +44,10 @@ export async function startWebhookReceiver(options: { failFirst?: number; delayM
     port: 0,
     requests: [],
     secret: "",
+    moreSecrets: [],
     failFirst: options.failFirst ?? 0,
     delayMs: options.delayMs ?? 0,
+    answerBody: null,
     async stop() {
       const s = server;
       server = null;
@@ -55,18 +61,20 @@ export async function startWebhookReceiver(options: { failFirst?: number; delayM
         req.on("data", (c: Buffer) => chunks.push(c));
         req.on("end", () => {
           const body = Buffer.concat(chunks).toString("utf8");
-          let verified = false;
-          try {
-            new Webhook(receiver.secret).verify(body, req.headers as Record<string, string>);
-            verified = true;
-          } catch {
-            verified = false;
-          }
+          const verifies = (secret: string) => {
+            try {
+              new Webhook(secret).verify(body, req.headers as Record<string, string>);
+              return true;
+            } catch {
+              return false;
+            }
+          };
+          const verified = [receiver.secret, ...receiver.moreSecrets].some((s) => s !== "" && verifies(s));
           const parsed = JSON.parse(body) as { type: string; data: Record<string, unknown> };
           const failing = receiver.requests.length < receiver.failFirst;
           const status = !verified ? 400 : failing ? 500 : 200;
           receiver.requests.push({ id: String(req.headers["webhook-id"]), type: parsed.type, data: parsed.data, verified, status, at: Date.now() });
-          setTimeout(() => res.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : "no"), receiver.delayMs);
+          setTimeout(() => res.writeHead(status, { "content-type": "text/plain" }).end(receiver.answerBody ?? (status === 200 ? "ok" : "no")), receiver.delayMs);
         });
       });
       await new Promise<void>((r) => s.listen(receiver.port, "127.0.0.1", () => r()));

@@ -43,7 +43,7 @@ async function start(): Promise<ServerProcess> {
   const server = await startServerProcess({
     DATABASE_URL: withDatabase(ADMIN_URL, dbName),
     APP_SECRET: "webhooks-instances-secret-0123456789abcdef",
-    TOOL_ALLOWED_HOSTS: "127.0.0.1",
+    TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
     JOB_POLL_INTERVAL_MS: "500",
   });
   servers.push(server);

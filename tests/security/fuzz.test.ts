@@ -26,7 +26,7 @@ beforeAll(async () => {
   upstream = await startToolUpstream();
   // A real Twilio account at the fake: a bad input that slipped through would really buy or re-point a number.
   twilio = await startFakeTwilioRest();
-  ({ app, db } = await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1", TWILIO_API_BASE: twilio.baseUrl } }));
+  ({ app, db } = await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1", TWILIO_API_BASE: twilio.baseUrl } }));
   const user = await signUpAndLogIn(app);
   cookie = user.cookie;
   const upstreamUrl = `${upstream.origin}/echo`;

@@ -38,7 +38,7 @@ const LOWEST: Record<Role, readonly string[]> = {
     "POST /api/phone-numbers", "DELETE /api/phone-numbers/:id", "GET /api/credentials/:name", "PUT /api/credentials/:name",
     "PUT /api/credentials/twilio", "DELETE /api/credentials/:name", "PUT /api/settings/retention", "PUT /api/settings/calls", "PUT /api/settings/busy-message",
     "PUT /api/settings/dial-allow-list", "DELETE /api/calls/:id", "GET /api/webhooks", "GET /api/webhooks/:id", "GET /api/webhooks/:id/deliveries", "POST /api/webhooks",
-    "PATCH /api/webhooks/:id", "DELETE /api/webhooks/:id", "POST /api/webhooks/:id/reveal", "POST /api/webhooks/:id/rotate",
+    "PATCH /api/webhooks/:id", "DELETE /api/webhooks/:id", "POST /api/webhooks/:id/rotate",
     "POST /api/webhooks/:id/test", "POST /api/webhooks/deliveries/:id/resend", "GET /api/api-keys", "POST /api/api-keys",
     "DELETE /api/api-keys/:id", "PATCH /api/organization", "PATCH /api/team/members/:userId", "DELETE /api/team/members/:userId",
     "GET /api/team/invitations", "POST /api/team/invitations", "DELETE /api/team/invitations/:id", "GET /api/audit-log",
@@ -54,7 +54,7 @@ const KEY_NEVER: readonly string[] = [
   "PATCH /api/organization", "PATCH /api/team/members/:userId", "DELETE /api/team/members/:userId", "GET /api/team/invitations",
   "POST /api/team/invitations", "DELETE /api/team/invitations/:id", "POST /api/team/invitations/accept",
   "GET /api/api-keys", "POST /api/api-keys", "DELETE /api/api-keys/:id",
-  "POST /api/webhooks/:id/reveal", "POST /api/webhooks/:id/rotate",
+  "POST /api/webhooks/:id/rotate",
   "GET /api/organizations", "POST /api/organizations/:id/switch", "GET /api/account", "PATCH /api/account/name",
   "POST /api/account/password", "DELETE /api/account", "GET /api/demo-requests",
 ];

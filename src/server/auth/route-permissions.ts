@@ -95,7 +95,6 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "POST /api/webhooks": "webhooks",
   "PATCH /api/webhooks/:id": "webhooks",
   "DELETE /api/webhooks/:id": "webhooks",
-  "POST /api/webhooks/:id/reveal": "webhookSecrets",
   "POST /api/webhooks/:id/rotate": "webhookSecrets",
   "POST /api/webhooks/:id/test": "webhooks",
   "POST /api/webhooks/deliveries/:id/resend": "webhooks",

@@ -536,8 +536,11 @@ export const webhookEndpoints = pgTable(
     description: text("description"),
     events: jsonb("events").$type<string[]>().notNull(),
     enabled: boolean("enabled").notNull().default(true),
-    /** `whsec_…`, AES-GCM sealed (secrets/crypto.ts): shown again on "Reveal". */
+    /** `whsec_…`, AES-GCM sealed (secrets/crypto.ts): shown on creation and rotation only, kept for signing. */
     secretEncrypted: text("secret_encrypted").notNull(),
+    /** The secret before the last rotation, sealed: it signs too until `previousSecretExpiresAt`. */
+    previousSecretEncrypted: text("previous_secret_encrypted"),
+    previousSecretExpiresAt: timestamp("previous_secret_expires_at", { withTimezone: true }),
     /** The first failed attempt since the last success; 3 days of that disables the endpoint. */
     failingSince: timestamp("failing_since", { withTimezone: true }),
     /**

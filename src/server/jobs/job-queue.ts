@@ -48,6 +48,8 @@ export interface SendOptions {
   startAfter?: Date | number;
   /** A second job of the same name and key is not queued while the first is kept: `send` answers null. */
   key?: string;
+  /** Of the jobs of one name due, the highest priority is taken first (then the oldest). Default 0. */
+  priority?: number;
 }
 
 export interface JobQueue {
@@ -136,9 +138,10 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     },
 
     async send(name, data, sendOptions = {}) {
-      const { startAfter, key } = sendOptions;
+      const { startAfter, key, priority } = sendOptions;
       const id = await boss.send(name, data, {
         ...(key ? { id: keyedId(name, key) } : {}),
+        ...(priority ? { priority } : {}),
         ...(startAfter === undefined ? {} : { startAfter: startAfter instanceof Date ? startAfter : new Date(Date.now() + startAfter) }),
       });
       const due = startAfter === undefined || (startAfter instanceof Date ? startAfter.getTime() <= Date.now() : startAfter <= 0);

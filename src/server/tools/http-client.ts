@@ -5,7 +5,7 @@ import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import type { PreparedRequest } from "./build-request.ts";
 import { ToolExecutionError } from "./errors.ts";
-import type { Resolver } from "./ssrf-guard.ts";
+import type { AllowSetting, Resolver } from "./ssrf-guard.ts";
 import { assertIpLiteralAllowed, createGuardedLookup, isHostAllowed, normalizeHost } from "./ssrf-guard.ts";
 
 export interface SendOptions {
@@ -15,6 +15,13 @@ export interface SendOptions {
   connectTimeoutMs: number;
   /** Cap on the answer's body, counted after decompression. */
   maxBytes: number;
+  /**
+   * Past `maxBytes`, keep the first `maxBytes` and stop reading (the connection is closed)
+   * instead of failing: for callers that only need the status and the start of the body.
+   */
+  truncate?: boolean;
+  /** The setting a refusal names as the way to allow a host (default TOOL_ALLOWED_HOSTS). */
+  allowSetting?: AllowSetting;
   /** Aborted by the whole execution's deadline or by the caller; its reason is what we reject with. */
   signal: AbortSignal;
 }
@@ -73,7 +80,7 @@ export async function sendRequest(request: PreparedRequest, options: SendOptions
   const isHttps = url.protocol === "https:";
   const port = url.port ? Number(url.port) : isHttps ? 443 : 80;
   const allowed = isHostAllowed(options.allowedHosts, url.hostname, port);
-  if (!allowed) assertIpLiteralAllowed(url.hostname);
+  if (!allowed) assertIpLiteralAllowed(url.hostname, options.allowSetting);
   options.signal.throwIfAborted();
 
   return new Promise<HopResult>((resolve, reject) => {
@@ -123,7 +130,7 @@ export async function sendRequest(request: PreparedRequest, options: SendOptions
         headers: request.headers,
         // A fresh socket per request: a pooled one would skip `lookup`, and with it the guard.
         agent: false,
-        lookup: createGuardedLookup(options.resolve, { checkAddresses: !allowed }),
+        lookup: createGuardedLookup(options.resolve, { checkAddresses: !allowed, allowSetting: options.allowSetting }),
       });
     } catch (err) {
       // node:http validates header names and values synchronously.
@@ -153,31 +160,33 @@ export async function sendRequest(request: PreparedRequest, options: SendOptions
           `The answer from ${host} is larger than the ${sizeLabel(options.maxBytes)} limit, so it was not read.`,
           { host },
         );
-      if (Number.isFinite(declared) && declared > options.maxBytes) return fail(tooLarge());
+      if (!options.truncate && Number.isFinite(declared) && declared > options.maxBytes) return fail(tooLarge());
 
       const decoder = decoderFor(incoming.headers["content-encoding"]);
       const body: Readable = decoder ? incoming.pipe(decoder) : incoming;
       const chunks: Buffer[] = [];
       let size = 0;
       let rawSize = 0;
-      incoming.on("data", (chunk: Buffer) => {
-        rawSize += chunk.length;
-        if (rawSize > options.maxBytes) fail(tooLarge());
-      });
+      const answer = (): HopResult => ({ kind: "response", status, statusText: incoming.statusMessage ?? "", headers: incoming.headers, body: Buffer.concat(chunks).subarray(0, options.maxBytes) });
+      // Enough read: answer with what came, then close the connection (settled first, so its errors are ignored).
+      const enough = () => {
+        succeed(answer());
+        incoming.destroy();
+        req?.destroy();
+      };
+      const overflow = () => (options.truncate ? enough() : fail(tooLarge()));
+      // The body's listener first: without a decoder both see the same chunk, which a truncated answer keeps.
       body.on("data", (chunk: Buffer) => {
         size += chunk.length;
-        if (size > options.maxBytes) fail(tooLarge());
-        else chunks.push(chunk);
+        if (options.truncate) chunks.push(chunk);
+        else if (size <= options.maxBytes) chunks.push(chunk);
+        if (size > options.maxBytes) overflow();
       });
-      body.on("end", () =>
-        succeed({
-          kind: "response",
-          status,
-          statusText: incoming.statusMessage ?? "",
-          headers: incoming.headers,
-          body: Buffer.concat(chunks),
-        }),
-      );
+      incoming.on("data", (chunk: Buffer) => {
+        rawSize += chunk.length;
+        if (rawSize > options.maxBytes) overflow();
+      });
+      body.on("end", () => succeed(answer()));
       incoming.on("error", fail);
       incoming.on("aborted", () => fail(Object.assign(new Error("aborted"), { code: "ECONNRESET" })));
       decoder?.on("error", (err) =>

@@ -173,19 +173,22 @@ export function isHostAllowed(allowedHosts: readonly string[], host: string, por
 
 // ── Checks ─────────────────────────────────────────────────────────────────────────────────
 
-const ALLOW_HINT = "Only public internet addresses can be called; an administrator can allow this host in TOOL_ALLOWED_HOSTS.";
+/** The setting whose list opens a host: tools' by default; webhooks have their own. */
+export type AllowSetting = "TOOL_ALLOWED_HOSTS" | "WEBHOOK_ALLOWED_HOSTS";
 
-function refusal(host: string, reason: string, resolved: boolean): ToolExecutionError {
+const allowHint = (setting: AllowSetting) => `Only public internet addresses can be called; an administrator can allow this host in ${setting}.`;
+
+function refusal(host: string, reason: string, resolved: boolean, setting: AllowSetting): ToolExecutionError {
   const what = resolved ? `it resolves to ${reason}` : `it is ${reason}`;
-  return new ToolExecutionError("tool_host_blocked", `Refused to connect to ${host}: ${what}. ${ALLOW_HINT}`, { host });
+  return new ToolExecutionError("tool_host_blocked", `Refused to connect to ${host}: ${what}. ${allowHint(setting)}`, { host });
 }
 
 /** Node connects to an IP-literal host without calling `lookup`, so such hosts are checked here. */
-export function assertIpLiteralAllowed(hostname: string): void {
+export function assertIpLiteralAllowed(hostname: string, setting: AllowSetting = "TOOL_ALLOWED_HOSTS"): void {
   const address = normalizeHost(hostname);
   if (isIP(address) === 0) return;
   const reason = describeBlockedAddress(address);
-  if (reason) throw refusal(hostname, reason, false);
+  if (reason) throw refusal(hostname, reason, false, setting);
 }
 
 /**
@@ -193,7 +196,7 @@ export function assertIpLiteralAllowed(hostname: string): void {
  * when any of its addresses is not public: refusing the whole name (rather than picking a good
  * address) keeps a name that mixes public and private records from ever reaching the private one.
  */
-export function createGuardedLookup(resolve: Resolver, options: { checkAddresses: boolean }): LookupFunction {
+export function createGuardedLookup(resolve: Resolver, options: { checkAddresses: boolean; allowSetting?: AllowSetting }): LookupFunction {
   return (hostname, lookupOptions, callback) => {
     resolve(hostname).then(
       (found) => {
@@ -208,7 +211,7 @@ export function createGuardedLookup(resolve: Resolver, options: { checkAddresses
         if (options.checkAddresses) {
           for (const { address } of addresses) {
             const reason = describeBlockedAddress(address);
-            if (reason) return callback(refusal(hostname, reason, true), "", 0);
+            if (reason) return callback(refusal(hostname, reason, true, options.allowSetting ?? "TOOL_ALLOWED_HOSTS"), "", 0);
           }
         }
         if (lookupOptions.all) return callback(null, addresses);

@@ -102,7 +102,6 @@ export const AUDITED_ROUTES: Readonly<Record<string, AuditRule>> = {
   "POST /api/webhooks": { action: "webhook.created", target: "webhook", id: answer("id"), name: answer("url"), details: only("events", "enabled") },
   "PATCH /api/webhooks/:id": { action: "webhook.updated", target: "webhook", id: param("id"), name: answer("url"), details: only("url", "events", "enabled") },
   "DELETE /api/webhooks/:id": { action: "webhook.deleted", target: "webhook", id: param("id"), nameBefore: true },
-  "POST /api/webhooks/:id/reveal": { action: "webhook.secret_revealed", target: "webhook", id: param("id"), name: answer("url") },
   "POST /api/webhooks/:id/rotate": { action: "webhook.secret_rotated", target: "webhook", id: param("id"), name: answer("url") },
   "PUT /api/settings/retention": { action: "retention.changed", target: "settings", id: () => "retention", details: only("recordings_days", "calls_days") },
   "PUT /api/settings/calls": { action: "call_settings.changed", target: "settings", id: () => "calls", details: (s) => ({ ...s.body }) },

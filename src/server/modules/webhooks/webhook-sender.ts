@@ -1,7 +1,10 @@
 /**
  * One delivery attempt: a POST through the tools' HTTP client, so the same SSRF guard applies
- * (private, loopback and link-local addresses refused unless in TOOL_ALLOWED_HOSTS, checked on
+ * (private, loopback and link-local addresses refused unless in WEBHOOK_ALLOWED_HOSTS, checked on
  * the address connected to) and redirects are not followed — a 3xx is a failed attempt.
+ *
+ * Any 2xx is a success whatever the answer's size: only the status counts, so no more than the
+ * start of the body is read (kept, for a failed attempt, in its error), then the connection closes.
  */
 import { WEBHOOK_ATTEMPT_TIMEOUT_MS } from "../../../shared/webhooks.ts";
 import { isToolExecutionError, sendRequest, systemResolver, ToolExecutionError, type Resolver } from "../../tools/index.ts";
@@ -20,16 +23,24 @@ export interface SenderOptions {
   timeoutMs?: number;
 }
 
-/** Endpoints answer with a short acknowledgement; more is not read. */
-const MAX_RESPONSE_BYTES = 64 * 1024;
+/** What is read of an answer: enough for an error's excerpt. */
+const READ_BYTES = 1024;
+/** The excerpt of a failed attempt's answer kept with its error. */
+const EXCERPT_CHARS = 200;
+
+function excerpt(body: Buffer): string {
+  // A cut multi-byte character decodes as U+FFFD at the end; control characters (U+0000 too, which text columns refuse) become spaces.
+  const text = body.toString("utf8").replace(/\uFFFD+$/, "").replace(/[\p{Cc}\s]+/gu, " ").trim();
+  return text.length > EXCERPT_CHARS ? `${text.slice(0, EXCERPT_CHARS)}…` : text;
+}
 
 export async function attemptDelivery(
-  target: { url: string; secret: string; messageId: string; body: string },
+  target: { url: string; secrets: readonly string[]; messageId: string; body: string },
   options: SenderOptions,
 ): Promise<AttemptResult> {
   const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
   const headers = {
-    ...signWebhook(target.secret, target.messageId, Math.floor(Date.now() / 1000), target.body),
+    ...signWebhook(target.secrets, target.messageId, Math.floor(Date.now() / 1000), target.body),
     "content-type": "application/json",
     "user-agent": "Switchboard-Webhooks/1",
   };
@@ -41,11 +52,13 @@ export async function attemptDelivery(
   try {
     const result = await sendRequest(
       { method: "POST", url, headers, body: Buffer.from(target.body), configuredHeaders: [] },
-      { allowedHosts: options.allowedHosts, resolve: options.resolve ?? systemResolver, connectTimeoutMs: timeoutMs, maxBytes: MAX_RESPONSE_BYTES, signal },
+      { allowedHosts: options.allowedHosts, resolve: options.resolve ?? systemResolver, connectTimeoutMs: timeoutMs, maxBytes: READ_BYTES, truncate: true, allowSetting: "WEBHOOK_ALLOWED_HOSTS", signal },
     );
     if (result.kind === "redirect") return { ok: false, statusCode: result.status, error: `Redirects are not followed (${result.status} to ${result.location})` };
     const ok = result.status >= 200 && result.status < 300;
-    return { ok, statusCode: result.status, error: ok ? null : `HTTP ${result.status}` };
+    if (ok) return { ok, statusCode: result.status, error: null };
+    const said = excerpt(result.body);
+    return { ok, statusCode: result.status, error: `HTTP ${result.status}${said ? `: ${said}` : ""}` };
   } catch (err) {
     if (isToolExecutionError(err)) return { ok: false, statusCode: null, error: err.message };
     return { ok: false, statusCode: null, error: err instanceof Error ? err.message : String(err) };

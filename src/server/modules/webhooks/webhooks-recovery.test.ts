@@ -29,7 +29,7 @@ afterAll(async () => {
 });
 
 const start = async (webhooks: { recoverEveryMs?: number } = {}) =>
-  (await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1", JOB_POLL_INTERVAL_MS: "500" }, deps: { database, webhooks } })).app;
+  (await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1", JOB_POLL_INTERVAL_MS: "500" }, deps: { database, webhooks } })).app;
 
 /** What `emit` stores, without the job it queues next: the state a crash between them leaves. */
 async function orphanDelivery(who: Caller, endpointId: string, n: number): Promise<string> {

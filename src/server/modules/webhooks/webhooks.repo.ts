@@ -1,4 +1,4 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
 
@@ -72,12 +72,33 @@ export async function updateDelivery(db: Db, id: string, values: Partial<Deliver
 }
 
 /**
+ * How many of the organisation's deliveries are due (pending, not waiting for a retry's time):
+ * its place in the fair order (webhooks.service.ts). Read by `webhook_deliveries_status_idx`.
+ */
+export async function dueDeliveries(db: Db, organizationId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.status, "pending"),
+        eq(webhookDeliveries.organizationId, organizationId),
+        or(isNull(webhookDeliveries.nextAttemptAt), lte(webhookDeliveries.nextAttemptAt, sql`now()`)),
+      ),
+    );
+  return row?.n ?? 0;
+}
+
+/**
  * The recovery's read, across organisations: every delivery still to be attempted. Answers the
  * query itself (awaited, its rows), so a test can ask the planner how it runs: by
  * `webhook_deliveries_status_idx`, never through every delivery ever made.
  */
 export function pendingDeliveries(db: Db) {
-  return db.select({ id: webhookDeliveries.id, attempts: webhookDeliveries.attempts }).from(webhookDeliveries).where(eq(webhookDeliveries.status, "pending"));
+  return db
+    .select({ id: webhookDeliveries.id, organizationId: webhookDeliveries.organizationId, attempts: webhookDeliveries.attempts })
+    .from(webhookDeliveries)
+    .where(eq(webhookDeliveries.status, "pending"));
 }
 
 /** The worker's read: a delivery and its endpoint by the delivery's id (the job names no owner). */

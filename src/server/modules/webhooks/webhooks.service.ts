@@ -15,6 +15,14 @@
  * names the delivery's attempt count it was queued for; a job for any other count is stale (its
  * attempt was made) and does nothing.
  *
+ * Fair between organisations (docs/decisions/053-webhooks-fair-between-organisations.md): a job's
+ * priority is minus the organisation's deliveries due when it is queued, and the queue takes the
+ * highest first. So an organisation's n-th waiting delivery goes after every other organisation's
+ * earlier ones: a burst (or slow endpoints) of one organisation never queues another's behind it.
+ *
+ * Secrets are answered once, by create and rotate; after a rotation the old secret signs too for
+ * WEBHOOK_SECRET_GRACE_MS (two `v1,` signatures), so a receiver mid-update keeps verifying.
+ *
  * The row and its job are two writes: an instance dying between them would leave a delivery
  * pending with no job. The recovery sweep (a job too: at every start, then every
  * RECOVER_EVERY_MS, one chain shared by all instances) queues again every pending delivery no
@@ -29,6 +37,7 @@ import {
   WEBHOOK_DISABLE_AFTER_MS,
   WEBHOOK_MESSAGES,
   WEBHOOK_RETRY_DELAYS_MS,
+  WEBHOOK_SECRET_GRACE_MS,
   WEBHOOK_TEST_EVENT,
   type WebhookDelivery,
   type WebhookEmittedType,
@@ -65,7 +74,7 @@ export interface WebhooksService {
   create(organizationId: string, input: WebhookInput): Promise<WebhookWithSecret>;
   update(organizationId: string, id: string, patch: WebhookUpdate): Promise<WebhookEndpoint>;
   remove(organizationId: string, id: string): Promise<void>;
-  reveal(organizationId: string, id: string): Promise<WebhookWithSecret>;
+  /** A new secret, answered this once; the old one still signs for WEBHOOK_SECRET_GRACE_MS. */
   rotate(organizationId: string, id: string): Promise<WebhookWithSecret>;
   sendTest(organizationId: string, id: string): Promise<WebhookDelivery>;
   deliveries(organizationId: string, id: string): Promise<WebhookDelivery[]>;
@@ -124,6 +133,7 @@ function toDelivery(row: repo.DeliveryRow): WebhookDelivery {
     status: row.status,
     attempts: row.attempts,
     last_status_code: row.lastStatusCode,
+    last_error: row.status === "delivered" ? null : row.lastError,
     next_attempt_at: row.status === "pending" ? iso(row.nextAttemptAt) : null,
     created_at: row.createdAt.toISOString(),
   };
@@ -133,13 +143,13 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
   const { db, secrets, jobs, allowedHosts, logger } = deps;
   const delays = deps.retryDelaysMs ?? WEBHOOK_RETRY_DELAYS_MS;
 
-  /** https only, unless the host is allow-listed; a private IP literal is refused as tools refuse it. */
+  /** https only, unless the host is in WEBHOOK_ALLOWED_HOSTS; a private IP literal is refused as tools refuse it. */
   function checkUrl(raw: string) {
     const url = new URL(raw);
     const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
     if (isHostAllowed(allowedHosts, url.hostname, port)) return;
     if (url.protocol !== "https:") throw badRequest(WEBHOOK_MESSAGES.httpsRequired, "invalid_url");
-    assertIpLiteralAllowed(url.hostname);
+    assertIpLiteralAllowed(url.hostname, "WEBHOOK_ALLOWED_HOSTS");
   }
 
   async function findOr404(organizationId: string, id: string) {
@@ -148,11 +158,22 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
     return row;
   }
 
-  const withSecret = (row: repo.EndpointRow): WebhookWithSecret => ({ ...toEndpoint(row), secret: secrets.decrypt(row.secretEncrypted) });
+  /** The secrets a delivery is signed with now: the current one, and the one it replaced during the grace period. */
+  function signingSecrets(row: repo.EndpointRow): string[] {
+    const current = secrets.decrypt(row.secretEncrypted);
+    const graceful = row.previousSecretEncrypted && row.previousSecretExpiresAt && row.previousSecretExpiresAt.getTime() > Date.now();
+    return graceful ? [current, secrets.decrypt(row.previousSecretEncrypted!)] : [current];
+  }
 
-  async function queue(delivery: Pick<repo.DeliveryRow, "id" | "attempts">) {
+  /**
+   * The fair order's priority for the next job of `organizationId`: minus its deliveries due
+   * (`ahead` of them are this very batch, already stored). Equal places go oldest first.
+   */
+  const fairPriority = async (organizationId: string, ahead = 0) => ahead - (await repo.dueDeliveries(db, organizationId));
+
+  async function queue(delivery: Pick<repo.DeliveryRow, "id" | "attempts">, priority: number) {
     // Keyed by delivery and attempt count, so a resend queues again but a repeat of this call does not.
-    await jobs.send(DELIVER_JOB, { deliveryId: delivery.id, attempts: delivery.attempts, step: 0 } satisfies DeliverJob, { key: `${delivery.id}:${delivery.attempts}` });
+    await jobs.send(DELIVER_JOB, { deliveryId: delivery.id, attempts: delivery.attempts, step: 0 } satisfies DeliverJob, { key: `${delivery.id}:${delivery.attempts}`, priority });
   }
 
   async function store(organizationId: string, endpointIds: string[], type: WebhookEmittedType, data: unknown) {
@@ -162,7 +183,9 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       db,
       endpointIds.map((endpointId) => ({ organizationId, endpointId, messageId: newMessageId(), eventType: type, payload })),
     );
-    for (const row of rows) await queue(row);
+    // The batch's rows are among the due ones: the first takes the place after the deliveries due before it.
+    const first = await fairPriority(organizationId, rows.length);
+    for (const [i, row] of rows.entries()) await queue(row, first - i);
     return rows;
   }
 
@@ -180,11 +203,11 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
     }
     if (lane === DELIVER_JOB && endpoint.slowSince) {
       // Handed over unattempted: the slow lane's workers wait on this endpoint, not the normal ones.
-      await jobs.send(DELIVER_SLOW_JOB, { deliveryId: delivery.id, attempts: delivery.attempts, step } satisfies DeliverJob, { key });
+      await jobs.send(DELIVER_SLOW_JOB, { deliveryId: delivery.id, attempts: delivery.attempts, step } satisfies DeliverJob, { key, priority: await fairPriority(delivery.organizationId, 1) });
       return;
     }
     const result = await attemptDelivery(
-      { url: endpoint.url, secret: secrets.decrypt(endpoint.secretEncrypted), messageId: delivery.messageId, body: delivery.payload },
+      { url: endpoint.url, secrets: signingSecrets(endpoint), messageId: delivery.messageId, body: delivery.payload },
       { allowedHosts, resolve: deps.resolve, timeoutMs: deps.attemptTimeoutMs },
     );
     const attempts = delivery.attempts + 1;
@@ -209,7 +232,8 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
     if (last) return;
     // The retry, after the schedule's delay; an endpoint that did not answer waits in the slow lane.
     const retryLane = noAnswer || endpoint.slowSince ? DELIVER_SLOW_JOB : DELIVER_JOB;
-    await jobs.send(retryLane, { deliveryId: delivery.id, attempts, step: step + 1 } satisfies DeliverJob, { startAfter: next, key: `${delivery.id}:${attempts}` });
+    const priority = await fairPriority(delivery.organizationId);
+    await jobs.send(retryLane, { deliveryId: delivery.id, attempts, step: step + 1 } satisfies DeliverJob, { startAfter: next, key: `${delivery.id}:${attempts}`, priority });
   }
 
   // The queue's own retries cover a run that failed unexpectedly (database error, instance died):
@@ -237,7 +261,7 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       const slow = await jobs.unfinished<DeliverJob>(DELIVER_SLOW_JOB);
       const carried = new Set([...normal, ...slow].map((d) => d.deliveryId));
       const orphans = pending.filter((d) => !carried.has(d.id));
-      for (const delivery of orphans) await queue(delivery);
+      for (const delivery of orphans) await queue(delivery, await fairPriority(delivery.organizationId, 1));
       if (orphans.length > 0) logger.warn({ count: orphans.length }, "queued webhook deliveries that had no job");
     } finally {
       if (chain) await scheduleRecovery();
@@ -257,12 +281,13 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
 
     async create(organizationId, input) {
       checkUrl(input.url);
+      const secret = newWebhookSecret();
       const values = {
         url: input.url,
         events: input.events,
         description: input.description ?? null,
         enabled: input.enabled ?? true,
-        secretEncrypted: secrets.encrypt(newWebhookSecret()),
+        secretEncrypted: secrets.encrypt(secret),
       };
       const row = await insertWithinLimit(
         db,
@@ -271,11 +296,13 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
         (tx) => repo.insertEndpoint(tx, organizationId, values),
       );
       if (!row) throw new AppError(409, "too_many_webhooks", WEBHOOK_MESSAGES.tooMany);
-      return withSecret(row);
+      return { ...toEndpoint(row), secret };
     },
 
     async update(organizationId, id, patch) {
-      await findOr404(organizationId, id);
+      const current = await findOr404(organizationId, id);
+      // Nothing to change (`{}`): the endpoint as it is, as the other PATCH routes answer.
+      if (Object.values(patch).every((v) => v === undefined)) return toEndpoint(current);
       if (patch.url !== undefined) checkUrl(patch.url);
       const row = await repo.updateEndpoint(db, organizationId, id, {
         url: patch.url,
@@ -293,15 +320,17 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       if (!isUuid(id) || !(await repo.deleteEndpoint(db, organizationId, id))) throw notFound("Webhook endpoint");
     },
 
-    async reveal(organizationId, id) {
-      return withSecret(await findOr404(organizationId, id));
-    },
-
     async rotate(organizationId, id) {
-      await findOr404(organizationId, id);
-      const row = await repo.updateEndpoint(db, organizationId, id, { secretEncrypted: secrets.encrypt(newWebhookSecret()) });
+      const current = await findOr404(organizationId, id);
+      const secret = newWebhookSecret();
+      // The replaced secret keeps signing for the grace period; one rotated within it is dropped.
+      const row = await repo.updateEndpoint(db, organizationId, id, {
+        secretEncrypted: secrets.encrypt(secret),
+        previousSecretEncrypted: current.secretEncrypted,
+        previousSecretExpiresAt: new Date(Date.now() + WEBHOOK_SECRET_GRACE_MS),
+      });
       if (!row) throw notFound("Webhook endpoint");
-      return withSecret(row);
+      return { ...toEndpoint(row), secret };
     },
 
     async sendTest(organizationId, id) {
@@ -320,7 +349,7 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       if (!row) throw notFound("Delivery");
       await repo.updateDelivery(db, row.id, { status: "pending", nextAttemptAt: new Date() });
       const updated = { ...row, status: "pending" as const, nextAttemptAt: new Date() };
-      await queue(updated);
+      await queue(updated, await fairPriority(organizationId, 1));
       return toDelivery(updated);
     },
 

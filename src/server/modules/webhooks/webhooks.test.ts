@@ -20,7 +20,7 @@ let bob: Caller;
 
 beforeAll(async () => {
   fake = await startFakeRealtime({ apiKey: "sk-webhooks-test" });
-  live = await startLiveApp(fake, { JOB_POLL_INTERVAL_MS: "500" }, { webhooks: { retryDelaysMs: [1000, 1000, 1000], attemptTimeoutMs: 2000 } });
+  live = await startLiveApp(fake, { JOB_POLL_INTERVAL_MS: "500" }, { webhooks: { retryDelaysMs: [1000, 1000, 1000], attemptTimeoutMs: 2000, testsPerMinute: 1000 } });
   ada = await signUpCaller(live.app, fake.apiKey);
   bob = await signUpCaller(live.app, fake.apiKey);
 });
@@ -38,7 +38,7 @@ async function createEndpoint(who: Caller, body: Record<string, unknown>): Promi
 const deliveriesOf = async (who: Caller, id: string): Promise<WebhookDelivery[]> => (await as(live.app, who).get(`/api/webhooks/${id}/deliveries`)).json();
 
 describe("webhook endpoints", () => {
-  it("create answers the whsec_ secret once; list and get never show it; Reveal and rotate do", async () => {
+  it("create and rotate answer the whsec_ secret, once; list, get and no other route ever show it", async () => {
     const created = await createEndpoint(ada, { url: "https://hooks.example.com/in", events: ["call.ended"], description: "CRM" });
     expect(created).toMatchObject({ url: "https://hooks.example.com/in", events: ["call.ended"], description: "CRM", enabled: true });
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{40,}={0,2}$/);
@@ -49,10 +49,19 @@ describe("webhook endpoints", () => {
     expect(JSON.stringify(list)).not.toContain(created.secret);
     expect((await as(live.app, ada).get(`/api/webhooks/${created.id}`)).json()).not.toHaveProperty("secret");
 
-    expect((await as(live.app, ada).post(`/api/webhooks/${created.id}/reveal`)).json().secret).toBe(created.secret);
+    // The former "Reveal" is gone: the secret cannot be read again, by a session or an API key.
+    expect((await as(live.app, ada).post(`/api/webhooks/${created.id}/reveal`)).statusCode).toBe(404);
     const rotated = (await as(live.app, ada).post(`/api/webhooks/${created.id}/rotate`)).json() as WebhookWithSecret;
+    expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(created.secret);
-    expect((await as(live.app, ada).post(`/api/webhooks/${created.id}/reveal`)).json().secret).toBe(rotated.secret);
+    const after = JSON.stringify([(await as(live.app, ada).get("/api/webhooks")).json(), (await as(live.app, ada).get(`/api/webhooks/${created.id}`)).json()]);
+    expect(after).not.toContain(rotated.secret);
+    expect(after).not.toContain(created.secret);
+
+    // An empty change is no change (as the other PATCH routes answer), never a server error.
+    const empty = await as(live.app, ada).patch(`/api/webhooks/${created.id}`, {});
+    expect(empty.statusCode, empty.body).toBe(200);
+    expect(empty.json()).toMatchObject({ id: created.id, url: "https://hooks.example.com/in", events: ["call.ended"], description: "CRM", enabled: true });
 
     const patched = await as(live.app, ada).patch(`/api/webhooks/${created.id}`, { enabled: false, events: ["call.started", "call.ended"] });
     expect(patched.json()).toMatchObject({ enabled: false, events: ["call.started", "call.ended"] });
@@ -60,7 +69,8 @@ describe("webhook endpoints", () => {
     // Another account's endpoint does not exist for Bob.
     for (const res of [
       await as(live.app, bob).get(`/api/webhooks/${created.id}`),
-      await as(live.app, bob).post(`/api/webhooks/${created.id}/reveal`),
+      await as(live.app, bob).post(`/api/webhooks/${created.id}/rotate`),
+      await as(live.app, bob).patch(`/api/webhooks/${created.id}`, {}),
       await as(live.app, bob).get(`/api/webhooks/${created.id}/deliveries`),
       await as(live.app, bob).delete(`/api/webhooks/${created.id}`),
     ]) expect(res.statusCode).toBe(404);
@@ -79,6 +89,9 @@ describe("webhook endpoints", () => {
     await refuse({ url: "https://hooks.example.com", events: [] }, 400, WEBHOOK_MESSAGES.eventsRequired);
     await refuse({ url: "not a url", events: ["call.ended"] }, 400, WEBHOOK_MESSAGES.invalidUrl);
     await refuse({ url: "http://hooks.example.com/in", events: ["call.ended"] }, 400, WEBHOOK_MESSAGES.httpsRequired);
+    // Credentials in the URL would be stored and listed in clear.
+    await refuse({ url: "https://user:pw@hooks.example.com/in", events: ["call.ended"] }, 400, WEBHOOK_MESSAGES.credentialsInUrl);
+    await refuse({ url: "https://user@hooks.example.com/in", events: ["call.ended"] }, 400, WEBHOOK_MESSAGES.credentialsInUrl);
     // The tools' guard and its words.
     await refuse({ url: "https://10.1.2.3/in", events: ["call.ended"] }, 403, "Refused to connect to 10.1.2.3: it is a private network address.");
     await refuse({ url: "https://169.254.169.254/latest", events: ["call.ended"] }, 403, "it is a cloud metadata address");
@@ -92,7 +105,17 @@ describe("webhook endpoints", () => {
     const refused = burst.filter((r) => r.statusCode !== 201);
     expect(refused.map((r) => [r.statusCode, errorOf(r).message])).toEqual(refused.map(() => [409, WEBHOOK_MESSAGES.tooMany]));
     await refuse({ url: "https://hooks.example.com/one-more", events: ["call.ended"] }, 409, WEBHOOK_MESSAGES.tooMany);
-    expect((await as(live.app, who).get("/api/webhooks")).json()).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
+    const list = (await as(live.app, who).get("/api/webhooks")).json() as WebhookEndpoint[];
+    expect(list).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
+
+    // Nor can a change put credentials in: the endpoint keeps its URL, and the audit log never sees them.
+    const changed = await as(live.app, who).patch(`/api/webhooks/${list[0]!.id}`, { url: "https://user:pw@hooks.example.com/in" });
+    expect(changed.statusCode).toBe(400);
+    expect(errorOf(changed).message).toBe(WEBHOOK_MESSAGES.credentialsInUrl);
+    expect((await as(live.app, who).get(`/api/webhooks/${list[0]!.id}`)).json()).toMatchObject({ url: list[0]!.url });
+    const audit = await as(live.app, who).get("/api/audit-log");
+    expect(audit.statusCode).toBe(200);
+    expect(audit.body).not.toContain("pw@");
   });
 });
 
@@ -186,6 +209,85 @@ describe("deliveries", () => {
     await healthy.close();
   });
 
+  it("delivers a healthy endpoint of one organisation before another organisation's burst to slow endpoints is through", async () => {
+    // Two organisations: one whose 20 endpoints each take 1.5 s to answer (within the attempt
+    // timeout: they are never moved to the slow lane), one with a healthy endpoint.
+    const busy = await signUpCaller(live.app, fake.apiKey);
+    const other = await signUpCaller(live.app);
+    const slow = await startWebhookReceiver({ delayMs: 1500 });
+    const healthy = await startWebhookReceiver();
+    for (let i = 0; i < MAX_WEBHOOK_ENDPOINTS; i++) slow.moreSecrets.push((await createEndpoint(busy, { url: `${slow.url}?n=${i}`, events: ["call.started"] })).secret);
+    const b = await createEndpoint(other, { url: healthy.url, events: ["call.ended"] });
+    healthy.secret = b.secret;
+
+    // One call of the busy organisation starts: 20 deliveries queued at once, before the other's one.
+    const assistant = await createAssistant(live.app, busy, { name: "Busy" });
+    fake.script = {};
+    const browser = await openLiveSocket(live, busy, await sessionIdFor(live.app, busy, assistant.id));
+    await expect.poll(() => slow.requests.length, { timeout: 10_000, interval: 20 }).toBeGreaterThan(0);
+    expect((await as(live.app, other).post(`/api/webhooks/${b.id}/test`)).statusCode).toBe(202);
+
+    await expect.poll(() => healthy.requests.length, { timeout: 15_000, interval: 20 }).toBe(1);
+    expect(healthy.requests[0]).toMatchObject({ verified: true, status: 200 });
+    // The 8 workers were all on the busy organisation's events; the other's went out as the first
+    // of them finished, not after all 20 (first come first served: the 21st).
+    const startedBefore = slow.requests.filter((r) => r.at <= healthy.requests[0]!.at).length;
+    expect(startedBefore).toBeLessThan(MAX_WEBHOOK_ENDPOINTS);
+    await expect.poll(() => slow.requests.length, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(MAX_WEBHOOK_ENDPOINTS);
+    expect(slow.requests.every((r) => r.verified && r.type === "call.started")).toBe(true);
+    browser.end();
+    await browser.untilClosed();
+    await slow.close();
+    await healthy.close();
+  });
+
+  it("counts any 2xx as delivered whatever its size, reading only its start; a failure keeps an excerpt as its error", async () => {
+    const chatty = await startWebhookReceiver();
+    const endpoint = await createEndpoint(ada, { url: chatty.url, events: ["call.ended"] });
+    chatty.secret = endpoint.secret;
+    chatty.answerBody = "x".repeat(200 * 1024);
+    await as(live.app, ada).post(`/api/webhooks/${endpoint.id}/test`);
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]?.status, { timeout: 10_000, interval: 100 }).toBe("delivered");
+    // Longer than a retry's delay: no second delivery of the event comes.
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(chatty.requests).toHaveLength(1);
+    expect((await deliveriesOf(ada, endpoint.id))[0]).toMatchObject({ status: "delivered", attempts: 1, last_status_code: 200, last_error: null });
+
+    // A refusal's own words, cut short, say why it failed.
+    chatty.failFirst = 100;
+    chatty.answerBody = `database unavailable ${"y".repeat(100 * 1024)}`;
+    await as(live.app, ada).post(`/api/webhooks/${endpoint.id}/test`);
+    await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]?.attempts, { timeout: 10_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+    const [failing] = await deliveriesOf(ada, endpoint.id);
+    expect(failing!.last_error).toMatch(/^HTTP 500: database unavailable y+…$/);
+    expect(failing!.last_error!.length).toBeLessThan(300);
+    await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
+    await chatty.close();
+  });
+
+  it("after a rotation signs with both secrets for 24 hours, then with the new one only", async () => {
+    const rx = await startWebhookReceiver();
+    const endpoint = await createEndpoint(ada, { url: rx.url, events: ["call.ended"] });
+    const rotated = (await as(live.app, ada).post(`/api/webhooks/${endpoint.id}/rotate`)).json() as WebhookWithSecret;
+    const sendWith = async (secret: string) => {
+      rx.secret = secret;
+      const count = rx.requests.length;
+      await as(live.app, ada).post(`/api/webhooks/${endpoint.id}/test`);
+      await expect.poll(() => rx.requests.length, { timeout: 10_000, interval: 50 }).toBeGreaterThan(count);
+      return rx.requests[count]!.verified;
+    };
+    // A receiver still holding the old secret, and one already updated, both verify.
+    expect(await sendWith(endpoint.secret)).toBe(true);
+    expect(await sendWith(rotated.secret)).toBe(true);
+
+    // The grace period over (24 hours on): only the new secret verifies.
+    await live.db.update(webhookEndpoints).set({ previousSecretExpiresAt: new Date(Date.now() - 1000) }).where(eq(webhookEndpoints.id, endpoint.id));
+    expect(await sendWith(rotated.secret)).toBe(true);
+    expect(await sendWith(endpoint.secret)).toBe(false);
+    await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);
+    await rx.close();
+  });
+
   it("marks a delivery failed after the last retry", async () => {
     const dead = await startWebhookReceiver({ failFirst: 100 });
     const endpoint = await createEndpoint(ada, { url: dead.url, events: ["call.ended"] });
@@ -193,7 +295,7 @@ describe("deliveries", () => {
     await as(live.app, ada).post(`/api/webhooks/${endpoint.id}/test`);
     await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.status, { timeout: 20_000, interval: 200 }).toBe("failed");
     const [failed] = await deliveriesOf(ada, endpoint.id);
-    expect(failed).toMatchObject({ attempts: 4, last_status_code: 500, next_attempt_at: null });
+    expect(failed).toMatchObject({ attempts: 4, last_status_code: 500, last_error: "HTTP 500: no", next_attempt_at: null });
     expect(dead.requests).toHaveLength(4);
     await dead.close();
     await as(live.app, ada).delete(`/api/webhooks/${endpoint.id}`);

@@ -100,7 +100,7 @@ export function WebhooksCard() {
       </CardContent>
       <SecretDialog
         title="Signing secret"
-        description="Verify each delivery's webhook-signature with this secret. You can reveal it again here."
+        description={WEBHOOK_MESSAGES.secretShownOnce}
         secret={secret}
         onClose={() => setSecret(null)}
       />
@@ -116,13 +116,14 @@ function EndpointRow(props: { endpoint: WebhookEndpoint; onSecret: (secret: stri
   const refreshDeliveries = () => client.invalidateQueries({ queryKey: deliveriesKey });
   const call = (path: string, method = "POST", body?: Record<string, unknown>) => api<unknown>(`/api/webhooks/${path}`, { method, body });
 
-  const reveal = async (action: "reveal" | "rotate") => {
+  // The new secret is in this answer only: shown once, in the dialog that follows.
+  const rotate = async () => {
     try {
-      const shown = (await call(`${endpoint.id}/${action}`)) as WebhookWithSecret;
-      if (action === "rotate") toast.success(WEBHOOK_MESSAGES.rotated);
-      props.onSecret(shown.secret);
+      const rotated = (await call(`${endpoint.id}/rotate`)) as WebhookWithSecret;
+      toast.success(WEBHOOK_MESSAGES.rotated);
+      props.onSecret(rotated.secret);
     } catch (err) {
-      failed("Failed to read the signing secret")(err);
+      failed("Failed to rotate the signing secret")(err);
     }
   };
 
@@ -148,10 +149,7 @@ function EndpointRow(props: { endpoint: WebhookEndpoint; onSecret: (secret: stri
         </p>
       )}
       <div className="flex flex-wrap gap-2">
-        <Button size="sm" variant="outline" onClick={() => void reveal("reveal")}>
-          Reveal secret
-        </Button>
-        <Button size="sm" variant="outline" onClick={() => void reveal("rotate")}>
+        <Button size="sm" variant="outline" onClick={() => void rotate()}>
           Rotate secret
         </Button>
         <Button
@@ -187,6 +185,7 @@ function EndpointRow(props: { endpoint: WebhookEndpoint; onSecret: (secret: stri
               <TableHead>Status</TableHead>
               <TableHead>Attempts</TableHead>
               <TableHead>Last response</TableHead>
+              <TableHead>Last error</TableHead>
               <TableHead>Next retry</TableHead>
               <TableHead>
                 <span className="sr-only">Actions</span>
@@ -205,6 +204,7 @@ function EndpointRow(props: { endpoint: WebhookEndpoint; onSecret: (secret: stri
                 </TableCell>
                 <TableCell>{d.attempts}</TableCell>
                 <TableCell>{d.last_status_code ?? "—"}</TableCell>
+                <TableCell className="max-w-64 whitespace-normal break-words text-xs text-muted-foreground">{d.last_error ?? "—"}</TableCell>
                 <TableCell>{when(d.next_attempt_at)}</TableCell>
                 <TableCell>
                   <Button
