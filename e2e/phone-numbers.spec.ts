@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { and, eq } from "drizzle-orm";
 import { format } from "date-fns";
 import type { Page } from "@playwright/test";

@@ -7,7 +7,7 @@ import { eq } from "drizzle-orm";
 import type { TranscriptEntry } from "../src/shared/calls.ts";
 import { calls, scenarios } from "../src/server/db/schema.ts";
 import { startFakeResponses } from "../tests/fakes/fake-responses.ts";
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, expectToast, test } from "./fixtures.ts";
 import { storeOpenAiKey, userIdOf } from "./test-call.helpers.ts";
 

@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import { expect, expectToast, test } from "./fixtures.ts";
 
 /** Holds one request until `release()` is called, so a transient state can be seen on screen. */

@@ -2,7 +2,7 @@
  * The pages the accessibility check visits (e2e/accessibility.spec.ts asserts, `npm run bench:web`
  * reports), and one axe run over the page in front of the browser.
  */
-import AxeBuilder from "@axe-core/playwright";
+import { AxeBuilder } from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 
 /** Every page a visitor can reach, plus the auth screens and the not-found page. */

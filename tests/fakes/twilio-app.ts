@@ -10,7 +10,7 @@ import type { PhoneNumberStatus } from "../../src/shared/phone-numbers.ts";
 import { createCredentialsService } from "../../src/server/modules/credentials/credentials.service.ts";
 import { buildTestApp } from "../harness.ts";
 import type { FakeRealtime } from "./fake-realtime.ts";
-import { signUpCaller, type Caller } from "./realtime-app.ts";
+import { createAssistant, signUpCaller, type Caller } from "./realtime-app.ts";
 
 export const TEST_AUTH_TOKEN = "twilio-auth-token-0123456789abcdef";
 export const TEST_ACCOUNT_SID = `AC${"1".repeat(32)}`;
@@ -43,4 +43,12 @@ export async function insertPhoneNumber(app: PhoneApp, who: Caller, e164: string
     .values({ organizationId: who.organizationId, phoneNumber: e164, countryCode: "US", status, assistantId, providerSid: `PN${"2".repeat(32)}` })
     .returning({ id: phoneNumbers.id });
   return row!.id;
+}
+
+/** A number that rings: a phone owner, an assistant made with `assistant`'s fields, and `to` linked to it. */
+export async function phoneLine(app: PhoneApp, apiKey: string, to: string, assistant: Record<string, unknown> = {}) {
+  const owner = await phoneOwner(app, apiKey);
+  const assistantId = (await createAssistant(app.app, owner, assistant)).id;
+  const numberId = await insertPhoneNumber(app, owner, to, assistantId);
+  return { owner, assistantId, numberId };
 }

@@ -3,8 +3,6 @@
  * S3-compatible server) and the fake OpenAI Realtime server: what a deployment behind a load
  * balancer relies on. Short leases keep it quick.
  */
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callRecordSchema, type CallRecord } from "../../src/shared/call-records.ts";
 import { LOGIN_THROTTLE_DEFAULTS } from "../../src/server/auth/login-throttle.ts";
@@ -14,29 +12,25 @@ import { startFakeRealtime, type FakeRealtime } from "../fakes/fake-realtime.ts"
 import { TestBrowser } from "../fakes/realtime-browser-client.ts";
 import { startLocalS3, type LocalS3 } from "../fakes/s3-server.ts";
 import { startServerProcess, type ServerProcess } from "../fakes/server-process.ts";
-import { withDatabase } from "../global-setup.ts";
+import { closeInOrder } from "../close.ts";
 import { fetchPost, newAccount, signUp } from "../sign-up.ts";
+import { createScratchDatabase, dropScratchDatabase, killServers, type ScratchDatabase } from "./scratch-database.ts";
 
-const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const LEASE_MS = 1500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-let dbName: string;
+let database: ScratchDatabase;
 let fake: FakeRealtime;
 let s3: LocalS3;
 let env: Record<string, string>;
 const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
-  dbName = `switchboard_instances_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
+  database = await createScratchDatabase("switchboard_instances");
   fake = await startFakeRealtime({ apiKey: "sk-two-instances" });
   s3 = await startLocalS3();
   env = {
-    DATABASE_URL: withDatabase(ADMIN_URL, dbName),
+    DATABASE_URL: database.url,
     APP_SECRET: "two-instances-secret-0123456789abcdef0123",
     OPENAI_BASE_URL: fake.baseUrl,
     INSTANCE_LEASE_MS: String(LEASE_MS),
@@ -46,14 +40,9 @@ beforeAll(async () => {
 }, 60_000);
 
 afterAll(async () => {
-  for (const server of servers) server.kill("SIGKILL");
-  await Promise.all(servers.map((s) => s.exited));
-  await fake?.close();
-  await s3?.close();
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+  await killServers(servers);
+  await closeInOrder(fake, s3);
+  await dropScratchDatabase(database);
 });
 
 async function start(): Promise<ServerProcess> {

@@ -3,45 +3,34 @@
  * on either instance reach a real receiver (verifying with the `standardwebhooks` package)
  * exactly once each, whichever instance's worker takes each delivery.
  */
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { WebhookDelivery, WebhookWithSecret } from "../../src/shared/webhooks.ts";
 import { startServerProcess, type ServerProcess } from "../fakes/server-process.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../fakes/webhook-receiver.ts";
-import { withDatabase } from "../global-setup.ts";
 import { fetchPost, newAccount, signUp } from "../sign-up.ts";
+import { createScratchDatabase, dropScratchDatabase, killServers, type ScratchDatabase } from "./scratch-database.ts";
 
-const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const EVENTS = 40;
 
-let dbName: string;
+let database: ScratchDatabase;
 let receiver: WebhookReceiver;
 const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
-  dbName = `switchboard_webhooks_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
+  database = await createScratchDatabase("switchboard_webhooks");
   // A little slow, so both instances' workers have deliveries in flight at once.
   receiver = await startWebhookReceiver({ delayMs: 50 });
 }, 60_000);
 
 afterAll(async () => {
-  for (const server of servers) server.kill("SIGKILL");
-  await Promise.all(servers.map((s) => s.exited));
+  await killServers(servers);
   await receiver?.close();
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+  await dropScratchDatabase(database);
 });
 
 async function start(): Promise<ServerProcess> {
   const server = await startServerProcess({
-    DATABASE_URL: withDatabase(ADMIN_URL, dbName),
+    DATABASE_URL: database.url,
     APP_SECRET: "webhooks-instances-secret-0123456789abcdef",
     TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1",
     JOB_POLL_INTERVAL_MS: "500",

@@ -3,32 +3,21 @@
  * database runs two instances on one port, restarts one that dies, and stops cleanly; with the
  * embedded database it stays one process.
  */
-import { randomBytes } from "node:crypto";
 import { get } from "node:http";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startServerProcess, type ServerProcess } from "../fakes/server-process.ts";
-import { withDatabase } from "../global-setup.ts";
+import { createScratchDatabase, dropScratchDatabase, killServers, type ScratchDatabase } from "./scratch-database.ts";
 
-const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
-let dbName: string;
+let database: ScratchDatabase;
 const servers: ServerProcess[] = [];
 
 beforeAll(async () => {
-  dbName = `switchboard_workers_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${dbName}`);
-  await admin.end();
+  database = await createScratchDatabase("switchboard_workers");
 }, 60_000);
 
 afterAll(async () => {
-  for (const server of servers) server.kill("SIGKILL");
-  await Promise.all(servers.map((s) => s.exited));
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
-  await admin.end();
+  await killServers(servers);
+  await dropScratchDatabase(database);
 });
 
 /** The instance that answered GET /api/health, over a connection of its own (as separate clients would). */
@@ -80,7 +69,7 @@ async function until<T>(what: string, read: () => T | undefined, timeoutMs = 60_
 describe("WORKERS on a PostgreSQL server", () => {
   it("runs two instances on one port, restarts a worker that dies, and stops on SIGTERM", async () => {
     const server = await startServerProcess({
-      DATABASE_URL: withDatabase(ADMIN_URL, dbName),
+      DATABASE_URL: database.url,
       APP_SECRET: "workers-test-secret-0123456789abcdef012345",
       WORKERS: "2",
       INSTANCE_LEASE_MS: "1500",

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
-import { createAssistant, type Caller } from "../../../tests/fakes/realtime-app.ts";
-import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
+import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../tests/fakes/twilio-caller.ts";
 import { freshDatabase } from "../../../tests/harness.ts";
+import { closeInOrder } from "../../../tests/close.ts";
 import { PHONE_BUSY_MESSAGE } from "../../shared/calls.ts";
 import type { Database } from "../db/client.ts";
 
@@ -18,7 +18,6 @@ let fake: FakeRealtime;
 let database: Database;
 let a: PhoneApp;
 let b: PhoneApp;
-let owner: Caller;
 
 beforeAll(async () => {
   fake = await startFakeRealtime({ apiKey: "sk-busy-redirect" });
@@ -26,15 +25,9 @@ beforeAll(async () => {
   a = await startPhoneApp(fake, LEASE, { database });
   // B sits behind a balancer's PUBLIC_URL and has an address of its own for Twilio.
   b = await startPhoneApp(fake, (origin) => ({ ...LEASE, PUBLIC_URL: "https://calls.example.test", INSTANCE_URL: origin }), { database });
-  owner = await phoneOwner(a, fake.apiKey);
-  await insertPhoneNumber(a, owner, TO, (await createAssistant(a.app, owner)).id);
+  await phoneLine(a, fake.apiKey, TO);
 });
-afterAll(async () => {
-  await a.app.close();
-  await b.app.close();
-  await database.close();
-  await fake.close();
-});
+afterAll(() => closeInOrder(a.app, b.app, database, fake));
 
 const dialA = () => TwilioCaller.dial({ origin: a.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: "+15559876" });
 const busy = `<?xml version="1.0" encoding="UTF-8"?><Response><Say>${PHONE_BUSY_MESSAGE}</Say><Hangup/></Response>`;

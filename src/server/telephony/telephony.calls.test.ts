@@ -6,6 +6,7 @@ import { startToolUpstream, type ToolUpstream } from "../../../tests/fakes/tool-
 import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../tests/fakes/twilio-caller.ts";
 import { mulawSpeech } from "../../../tests/fakes/twilio-speech.ts";
+import { closeInOrder } from "../../../tests/close.ts";
 import { callLogsSchema, PHONE_UNAVAILABLE_MESSAGE } from "../../shared/calls.ts";
 import { calls } from "../db/schema.ts";
 
@@ -38,11 +39,7 @@ beforeAll(async () => {
   assistantId = (await createAssistant(app.app, owner, { tool_ids: [tool.id] })).id;
   numberId = await insertPhoneNumber(app, owner, TO, assistantId);
 });
-afterAll(async () => {
-  await app.app.close();
-  await upstream.close();
-  await fake.close();
-});
+afterAll(() => closeInOrder(app.app, upstream, fake));
 beforeEach(() => {
   fake.script = {};
 });

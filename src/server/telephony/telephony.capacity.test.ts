@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
-import { createAssistant, requestTestSession, type Caller } from "../../../tests/fakes/realtime-app.ts";
-import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
+import { requestTestSession, type Caller } from "../../../tests/fakes/realtime-app.ts";
+import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../tests/fakes/twilio-caller.ts";
+import { closeInOrder } from "../../../tests/close.ts";
 import { AT_CAPACITY_MESSAGE, BUSY_MESSAGE_MAX_LENGTH, PHONE_BUSY_MESSAGE } from "../../shared/calls.ts";
 
 /**
@@ -19,14 +20,9 @@ let assistantId: string;
 beforeAll(async () => {
   fake = await startFakeRealtime({ apiKey: "sk-capacity-test" });
   app = await startPhoneApp(fake, { MAX_CALLS: "2" });
-  owner = await phoneOwner(app, fake.apiKey);
-  assistantId = (await createAssistant(app.app, owner)).id;
-  await insertPhoneNumber(app, owner, TO, assistantId);
+  ({ owner, assistantId } = await phoneLine(app, fake.apiKey, TO));
 });
-afterAll(async () => {
-  await app.app.close();
-  await fake.close();
-});
+afterAll(() => closeInOrder(app.app, fake));
 
 const dial = () => TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: "+15559876" });
 const health = async () => (await app.app.inject({ url: "/api/health" })).json() as { calls: number; max_calls: number; has_room: boolean };

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
-import { createAssistant } from "../../../tests/fakes/realtime-app.ts";
-import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
+import { closeInOrder } from "../../../tests/close.ts";
+import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../tests/fakes/twilio-caller.ts";
 
 /**
@@ -16,14 +16,9 @@ let app: PhoneApp;
 beforeAll(async () => {
   fake = await startFakeRealtime({ apiKey: "sk-early-test" });
   app = await startPhoneApp(fake);
-  const owner = await phoneOwner(app, fake.apiKey);
-  const assistant = await createAssistant(app.app, owner, { instructions: "You answer the phone for Acme." });
-  await insertPhoneNumber(app, owner, TO, assistant.id);
+  await phoneLine(app, fake.apiKey, TO, { instructions: "You answer the phone for Acme." });
 });
-afterAll(async () => {
-  await app.app.close();
-  await fake.close();
-});
+afterAll(() => closeInOrder(app.app, fake));
 
 const dial = () => TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: "+15559876" });
 
@@ -64,9 +59,7 @@ describe("a phone call set up at its voice webhook", () => {
 
   it("closes the session of a stream that never came when the app closes", async () => {
     const other = await startPhoneApp(fake);
-    const owner = await phoneOwner(other, fake.apiKey);
-    const assistant = await createAssistant(other.app, owner, {});
-    await insertPhoneNumber(other, owner, TO, assistant.id);
+    await phoneLine(other, fake.apiKey, TO);
     const index = fake.connections.length;
     await TwilioCaller.dial({ origin: other.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: "+15559876" });
     const conn = await fake.connection(index);

@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
-import { createAssistant, type Caller } from "../../../tests/fakes/realtime-app.ts";
-import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
+import { closeInOrder } from "../../../tests/close.ts";
+import { phoneLine, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../tests/fakes/twilio-caller.ts";
 import { startFakeTwilioRest, type FakeCall, type FakeTwilioRest } from "../../../tests/fakes/twilio-rest.ts";
 import { mulawSpeech } from "../../../tests/fakes/twilio-speech.ts";
@@ -22,8 +22,6 @@ const summary = "Caller disputes a charge on invoice 42.";
 let fake: FakeRealtime;
 let rest: FakeTwilioRest;
 let app: PhoneApp;
-let owner: Caller;
-let assistantId: string;
 const updates: FakeCall[] = [];
 
 beforeAll(async () => {
@@ -32,15 +30,9 @@ beforeAll(async () => {
   rest.addAccount({ sid: TEST_ACCOUNT_SID, authToken: TEST_AUTH_TOKEN });
   rest.onTwimlUpdate((c) => updates.push({ ...c }));
   app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl });
-  owner = await phoneOwner(app, fake.apiKey);
-  assistantId = (await createAssistant(app.app, owner, { first_message: null, transfer_destinations: [billing] })).id;
-  await insertPhoneNumber(app, owner, TO, assistantId);
+  await phoneLine(app, fake.apiKey, TO, { first_message: null, transfer_destinations: [billing] });
 });
-afterAll(async () => {
-  await app.app.close();
-  await rest.close();
-  await fake.close();
-});
+afterAll(() => closeInOrder(app.app, rest, fake));
 beforeEach(() => {
   fake.script = {};
   updates.length = 0;

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../tests/fakes/fake-realtime.ts";
-import { createAssistant } from "../../../tests/fakes/realtime-app.ts";
-import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
+import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../tests/fakes/twilio-caller.ts";
 import { freshDatabase } from "../../../tests/harness.ts";
+import { closeInOrder } from "../../../tests/close.ts";
 import { PLACE_HOLD_MS } from "../modules/calls/live-calls.ts";
 import type { Database } from "../db/client.ts";
 
@@ -26,15 +26,9 @@ beforeAll(async () => {
   const config = { MAX_CALLS: "1", PUBLIC_URL };
   a = await startPhoneApp(fake, config, { database });
   b = await startPhoneApp(fake, config, { database });
-  const owner = await phoneOwner(a, fake.apiKey);
-  await insertPhoneNumber(a, owner, TO, (await createAssistant(a.app, owner)).id);
+  await phoneLine(a, fake.apiKey, TO);
 });
-afterAll(async () => {
-  await a.app.close();
-  await b.app.close();
-  await database.close();
-  await fake.close();
-});
+afterAll(() => closeInOrder(a.app, b.app, database, fake));
 
 const dialA = () => TwilioCaller.dial({ origin: a.origin, publicUrl: PUBLIC_URL, authToken: TEST_AUTH_TOKEN, to: TO, from: "+15559876" });
 

@@ -1,13 +1,5 @@
 import { useState } from "react";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
 
 interface ConfirmDeleteDialogProps<T extends { name: string }> {
@@ -41,21 +33,21 @@ export function ConfirmDeleteDialog<T extends { name: string }>({ item, title, c
   };
 
   return (
-    <AlertDialog open={item !== null} onOpenChange={(open) => !busy && onOpenChange(open)}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>{title}</AlertDialogTitle>
-          <AlertDialogDescription>
-            <strong className="font-medium text-foreground">{shown?.name}</strong> {consequence}
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
-          <Button variant="destructive" onClick={() => void confirm()} disabled={busy}>
-            {busy ? "Deleting..." : "Delete"}
-          </Button>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={item !== null}
+      onOpenChange={(open) => !busy && onOpenChange(open)}
+      title={title}
+      description={
+        <>
+          <strong className="font-medium text-foreground">{shown?.name}</strong> {consequence}
+        </>
+      }
+      cancelDisabled={busy}
+      action={
+        <Button variant="destructive" onClick={() => void confirm()} disabled={busy}>
+          {busy ? "Deleting..." : "Delete"}
+        </Button>
+      }
+    />
   );
 }

@@ -52,8 +52,9 @@ export function EmptyState({ icon: Icon, title, children, action }: { icon: Luci
   );
 }
 
-/** Placeholder rows while a table loads; `cells` are the skeletons of one row. */
-export function TableSkeleton({ label, headerWidths, cells }: { label: string; headerWidths: number[]; cells: ReactNode }) {
+/** Placeholder rows while a table loads; `cells` are one row's skeletons, or the class names of one Skeleton each. */
+export function TableSkeleton({ label, headerWidths, cells }: { label: string; headerWidths: number[]; cells: ReactNode | readonly string[] }) {
+  const placeholders = isClassList(cells) ? cells.map((className, i) => <Skeleton key={i} className={className} />) : cells;
   return (
     <div className="overflow-hidden rounded-lg border" aria-busy="true" aria-label={label}>
       <div className="flex h-10 items-center gap-6 border-b bg-muted/40 px-4">
@@ -63,9 +64,21 @@ export function TableSkeleton({ label, headerWidths, cells }: { label: string; h
       </div>
       {[0, 1, 2, 3].map((row) => (
         <div key={row} className="flex h-14 items-center gap-6 border-b px-4 last:border-0">
-          {cells}
+          {placeholders}
         </div>
       ))}
     </div>
+  );
+}
+
+const isClassList = (cells: ReactNode | readonly string[]): cells is readonly string[] => Array.isArray(cells) && cells.every((c) => typeof c === "string");
+
+/** An empty list's call to action: "Create your first assistant". */
+export function CreateFirstButton({ onClick, children }: { onClick: () => void; children: ReactNode }) {
+  return (
+    <Button variant="outline" onClick={onClick}>
+      <Plus />
+      {children}
+    </Button>
   );
 }

@@ -6,6 +6,43 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@
 export interface SelectOption {
   value: string;
   label: ReactNode;
+  disabled?: boolean;
+}
+
+interface LabelledSelectProps {
+  label: string;
+  error?: string;
+  description?: ReactNode;
+  placeholder: string;
+  options: readonly SelectOption[];
+  disabled?: boolean;
+  /** "" (nothing chosen yet) shows the placeholder. */
+  value: string;
+  onValueChange: (value: string) => void;
+  onBlur?: () => void;
+  triggerClassName?: string;
+}
+
+/** A labelled select over plain state: the one markup of every labelled select in the app's forms and dialogs. */
+export function LabelledSelect({ label, error, description, placeholder, options, disabled, value, onValueChange, onBlur, triggerClassName }: LabelledSelectProps) {
+  return (
+    <FormField label={label} error={error} description={description}>
+      {(props) => (
+        <Select value={value} onValueChange={onValueChange} disabled={disabled}>
+          <SelectTrigger {...props} className={triggerClassName} onBlur={onBlur}>
+            <SelectValue placeholder={placeholder} />
+          </SelectTrigger>
+          <SelectContent>
+            {options.map((option) => (
+              <SelectItem key={option.value} value={option.value} disabled={option.disabled}>
+                {option.label}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      )}
+    </FormField>
+  );
 }
 
 /**
@@ -37,23 +74,17 @@ export function SelectField<T extends FieldValues, C, V extends FieldValues = T>
       control={control}
       name={name}
       render={({ field }) => (
-        <FormField label={label} error={error} description={description}>
-          {(props) => (
-            // "" (nothing chosen yet) shows the placeholder.
-            <Select value={field.value ?? ""} onValueChange={field.onChange} disabled={disabled}>
-              <SelectTrigger {...props} onBlur={field.onBlur}>
-                <SelectValue placeholder={placeholder} />
-              </SelectTrigger>
-              <SelectContent>
-                {options.map((option) => (
-                  <SelectItem key={option.value} value={option.value}>
-                    {option.label}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          )}
-        </FormField>
+        <LabelledSelect
+          label={label}
+          error={error}
+          description={description}
+          placeholder={placeholder}
+          options={options}
+          disabled={disabled}
+          value={field.value ?? ""}
+          onValueChange={field.onChange}
+          onBlur={field.onBlur}
+        />
       )}
     />
   );

@@ -88,3 +88,12 @@ export function NoMatchRow({ what, query, columns }: { what: string; query: stri
     </TableRow>
   );
 }
+
+/** The header of a row-actions column: named for screen readers, blank on screen. */
+export function ActionsHead({ className }: { className?: string }) {
+  return (
+    <TableHead className={className}>
+      <span className="sr-only">Actions</span>
+    </TableHead>
+  );
+}

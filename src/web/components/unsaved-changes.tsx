@@ -1,14 +1,6 @@
 import { useCallback, useRef, useState } from "react";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import { AlertDialogAction } from "@/components/ui/alert-dialog";
 
 /**
  * Guards leaving a form with unsaved changes (closing a Create/Edit panel, Cancel): the form
@@ -25,28 +17,26 @@ export function useUnsavedChangesGuard() {
   }, []);
 
   const dialog = (
-    <AlertDialog open={pending !== null} onOpenChange={(open) => !open && setPending(null)}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Discard unsaved changes?</AlertDialogTitle>
-          <AlertDialogDescription>You have changes that are not saved. If you leave now, they are lost.</AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Keep Editing</AlertDialogCancel>
-          <AlertDialogAction
-            className="bg-destructive text-white hover:bg-destructive/90"
-            onClick={() => {
-              const leave = pending;
-              dirty.current = false;
-              setPending(null);
-              leave?.();
-            }}
-          >
-            Discard Changes
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={pending !== null}
+      onOpenChange={(open) => !open && setPending(null)}
+      title="Discard unsaved changes?"
+      description="You have changes that are not saved. If you leave now, they are lost."
+      cancelLabel="Keep Editing"
+      action={
+        <AlertDialogAction
+          className="bg-destructive text-white hover:bg-destructive/90"
+          onClick={() => {
+            const leave = pending;
+            dirty.current = false;
+            setPending(null);
+            leave?.();
+          }}
+        >
+          Discard Changes
+        </AlertDialogAction>
+      }
+    />
   );
 
   return { setDirty, guard, dialog };

@@ -2,10 +2,11 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeConnection, type FakeRealtime, type FakeScript } from "../../../../tests/fakes/fake-realtime.ts";
 import { openBoard, openCall, type CallClient } from "../../../../tests/fakes/live-supervisor.ts";
-import { createAssistant, signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
+import { signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
 import { silence, tone } from "../../../../tests/fakes/realtime-audio.ts";
-import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
+import { closeInOrder } from "../../../../tests/close.ts";
 import { callLogsSchema } from "../../../shared/calls.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
 import { calls } from "../../db/schema.ts";
@@ -28,16 +29,11 @@ let base: string;
 beforeAll(async () => {
   fake = await startFakeRealtime({ apiKey: "sk-live-test" });
   app = await startPhoneApp(fake);
-  owner = await phoneOwner(app, fake.apiKey);
+  ({ owner } = await phoneLine(app, fake.apiKey, TO));
   other = await signUpCaller(app.app, fake.apiKey);
-  const assistant = await createAssistant(app.app, owner);
-  await insertPhoneNumber(app, owner, TO, assistant.id);
   base = app.origin.replace("http", "ws");
 });
-afterAll(async () => {
-  await app.app.close();
-  await fake.close();
-});
+afterAll(() => closeInOrder(app.app, fake));
 
 /** A phone call in progress, its provider connection and its call id (as the board shows it). */
 async function phoneCall(script: FakeScript = {}): Promise<{ call: TwilioCaller; conn: FakeConnection; callId: string }> {

@@ -1,10 +1,8 @@
 import { useQueryClient } from "@tanstack/react-query";
-import { Bot, Plus } from "lucide-react";
+import { Bot } from "lucide-react";
 import { useState, type ComponentType } from "react";
 import { ASSISTANT_MESSAGES, type Assistant, type AssistantInput } from "@shared/assistants";
-import { EmptyState, ListPageHeader, LoadError, TableSkeleton } from "@/components/page-states";
-import { Button } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/skeleton";
+import { CreateFirstButton, EmptyState, ListPageHeader, LoadError, TableSkeleton } from "@/components/page-states";
 import { toast } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
 import { useCan } from "@/lib/use-membership";
@@ -95,15 +93,7 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
         <TableSkeleton
           label="Loading assistants"
           headerWidths={[20, 32, 10, 16]}
-          cells={
-            <>
-              <Skeleton className="h-4 w-36" />
-              <Skeleton className="hidden h-4 flex-1 md:block" />
-              <Skeleton className="h-4 w-6" />
-              <Skeleton className="hidden h-4 w-24 sm:block" />
-              <Skeleton className="ml-auto h-8 w-24" />
-            </>
-          }
+          cells={["h-4 w-36", "hidden h-4 flex-1 md:block", "h-4 w-6", "hidden h-4 w-24 sm:block", "ml-auto h-8 w-24"]}
         />
       ) : assistants.isError ? (
         <LoadError what="assistants" message={assistants.error.message} onRetry={() => void assistants.refetch()} />
@@ -111,14 +101,7 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
         <EmptyState
           icon={Bot}
           title="No assistants yet"
-          action={
-            build && (
-              <Button variant="outline" onClick={openCreate}>
-                <Plus />
-                Create your first assistant
-              </Button>
-            )
-          }
+          action={build && <CreateFirstButton onClick={openCreate}>Create your first assistant</CreateFirstButton>}
         >
           An assistant answers calls with its own instructions, first message, voice and tools. Create one to get started.
         </EmptyState>

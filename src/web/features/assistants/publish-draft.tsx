@@ -1,15 +1,7 @@
 import { Rocket } from "lucide-react";
 import { useEffect, useState } from "react";
 import { VERSION_MESSAGES } from "@shared/versions";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -75,20 +67,18 @@ export function PublishDraft({ assistantId, draftChanged, live }: { assistantId:
           Testing the draft before publishing{run.data ? `: ${run.data.progress.finished} of ${run.data.progress.total} scenarios done` : "..."}
         </p>
       )}
-      <AlertDialog open={failures !== null} onOpenChange={(open) => !open && !publish.isPending && setFailures(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Publish with failing tests?</AlertDialogTitle>
-            <AlertDialogDescription>{failures} The results are on the Tests tab; the version will say it was published with failures.</AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={publish.isPending}>Cancel</AlertDialogCancel>
-            <Button variant="destructive" onClick={() => void submit(true)} disabled={publish.isPending}>
-              Publish anyway
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={failures !== null}
+        onOpenChange={(open) => !open && !publish.isPending && setFailures(null)}
+        title="Publish with failing tests?"
+        description={<>{failures} The results are on the Tests tab; the version will say it was published with failures.</>}
+        cancelDisabled={publish.isPending}
+        action={
+          <Button variant="destructive" onClick={() => void submit(true)} disabled={publish.isPending}>
+            Publish anyway
+          </Button>
+        }
+      />
     </section>
   );
 }

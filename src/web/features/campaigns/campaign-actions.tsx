@@ -1,15 +1,7 @@
 import { useState } from "react";
 import { CAMPAIGN_ACTION_LABELS, CAMPAIGN_PAGE_TEXTS as T, campaignActions, type Campaign, type CampaignAction } from "@shared/campaigns";
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
+import { AlertDialogAction } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
 import { useCampaignAction } from "./use-campaigns";
@@ -40,18 +32,14 @@ export function CampaignActions({ campaign }: { campaign: Campaign }) {
           {CAMPAIGN_ACTION_LABELS[action]}
         </Button>
       ))}
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>{CAMPAIGN_ACTION_LABELS.cancel}?</AlertDialogTitle>
-            <AlertDialogDescription>{T.cancelConfirm}</AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Keep it</AlertDialogCancel>
-            <AlertDialogAction onClick={() => void run("cancel")}>{CAMPAIGN_ACTION_LABELS.cancel}</AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title={<>{CAMPAIGN_ACTION_LABELS.cancel}?</>}
+        description={T.cancelConfirm}
+        cancelLabel="Keep it"
+        action={<AlertDialogAction onClick={() => void run("cancel")}>{CAMPAIGN_ACTION_LABELS.cancel}</AlertDialogAction>}
+      />
     </div>
   );
 }

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { LabelledSelect } from "@/components/select-field";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { ContactsUpload, InvalidRows } from "./contacts-upload";
 import { previewCsv, type CsvPreview } from "./csv-preview";
@@ -133,38 +133,23 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
               <FormField label="Name">
                 <Input value={form.name} onChange={(e) => set({ name: e.target.value })} placeholder="November renewals" />
               </FormField>
-              <FormField label="Assistant">
-                {(p) => (
-                  <Select value={form.assistantId} onValueChange={(v) => set({ assistantId: v })}>
-                    <SelectTrigger {...p} className="w-full">
-                      <SelectValue placeholder={T.pickAssistant} />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {(assistants.data ?? []).map((a) => (
-                        <SelectItem key={a.id} value={a.id}>
-                          {a.name}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                )}
-              </FormField>
-              <FormField label="Phone number" description="The number the calls come from.">
-                {(p) => (
-                  <Select value={form.phoneNumberId} onValueChange={(v) => set({ phoneNumberId: v })}>
-                    <SelectTrigger {...p} className="w-full">
-                      <SelectValue placeholder={T.pickNumber} />
-                    </SelectTrigger>
-                    <SelectContent>
-                      {(numbers.data ?? []).map((n) => (
-                        <SelectItem key={n.id} value={n.id} disabled={n.status !== "active"}>
-                          {n.phone_number}
-                        </SelectItem>
-                      ))}
-                    </SelectContent>
-                  </Select>
-                )}
-              </FormField>
+              <LabelledSelect
+                label="Assistant"
+                placeholder={T.pickAssistant}
+                options={(assistants.data ?? []).map((a) => ({ value: a.id, label: a.name }))}
+                value={form.assistantId}
+                onValueChange={(v) => set({ assistantId: v })}
+                triggerClassName="w-full"
+              />
+              <LabelledSelect
+                label="Phone number"
+                description="The number the calls come from."
+                placeholder={T.pickNumber}
+                options={(numbers.data ?? []).map((n) => ({ value: n.id, label: n.phone_number, disabled: n.status !== "active" }))}
+                value={form.phoneNumberId}
+                onValueChange={(v) => set({ phoneNumberId: v })}
+                triggerClassName="w-full"
+              />
               <ContactsUpload fileName={form.fileName} preview={preview} onFile={(f) => void onFile(f)} />
               <FormField label="Time zone" description="IANA, e.g. Europe/London; a contact's own timezone column wins.">
                 <Input value={form.timezone} onChange={(e) => set({ timezone: e.target.value })} />

@@ -2,15 +2,7 @@ import { Headphones, Headset, PhoneOff, Send, Undo2, VolumeX } from "lucide-reac
 import { useState, type KeyboardEvent } from "react";
 import { formatDuration } from "@shared/calls";
 import { GUIDE_MAX_LENGTH, LIVE_TEXTS } from "@shared/live";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Textarea } from "@/components/ui/textarea";
 import { isOver, takeOverState, type WatchView } from "./live-state";
@@ -80,28 +72,23 @@ export function WatchControls({ view, heard, micStarting, onListen, onTakeOver, 
           You are talking to the caller; the assistant is silent until you hand back.
         </p>
       )}
-      <AlertDialog open={confirming} onOpenChange={setConfirming}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>End this call?</AlertDialogTitle>
-            <AlertDialogDescription>
-              The caller is disconnected now, and the call is recorded as &quot;{LIVE_TEXTS.endedBySupervisor}&quot;.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <Button
-              variant="destructive"
-              onClick={() => {
-                onEndCall();
-                setConfirming(false);
-              }}
-            >
-              End call
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={confirming}
+        onOpenChange={setConfirming}
+        title="End this call?"
+        description={<>The caller is disconnected now, and the call is recorded as &quot;{LIVE_TEXTS.endedBySupervisor}&quot;.</>}
+        action={
+          <Button
+            variant="destructive"
+            onClick={() => {
+              onEndCall();
+              setConfirming(false);
+            }}
+          >
+            End call
+          </Button>
+        }
+      />
     </div>
   );
 }

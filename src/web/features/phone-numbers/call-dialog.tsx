@@ -6,7 +6,7 @@ import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { LabelledSelect } from "@/components/select-field";
 import { Textarea } from "@/components/ui/textarea";
 
 /** `name=value` lines into variables; blank lines are skipped. */
@@ -79,22 +79,14 @@ export function CallDialog({
           </p>
         )}
         <form id="call-form" onSubmit={(e) => void submit(e)} noValidate className="grid gap-4">
-          <FormField label="Assistant">
-            {(p) => (
-              <Select value={assistantId} onValueChange={setAssistantId}>
-                <SelectTrigger {...p} className="w-full">
-                  <SelectValue placeholder="Select an assistant" />
-                </SelectTrigger>
-                <SelectContent>
-                  {assistants.map((a) => (
-                    <SelectItem key={a.id} value={a.id}>
-                      {a.name}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
-            )}
-          </FormField>
+          <LabelledSelect
+            label="Assistant"
+            placeholder="Select an assistant"
+            options={assistants.map((a) => ({ value: a.id, label: a.name }))}
+            value={assistantId}
+            onValueChange={setAssistantId}
+            triggerClassName="w-full"
+          />
           <FormField label="Number to call" description="E.164, e.g. +442071234567">
             <Input value={to} onChange={(e) => setTo(e.target.value)} placeholder="+442071234567" inputMode="tel" autoComplete="off" />
           </FormField>

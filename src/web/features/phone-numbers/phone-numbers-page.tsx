@@ -2,7 +2,7 @@ import { Lock, Phone, Plus } from "lucide-react";
 import { useState } from "react";
 import { PHONE_NUMBER_MESSAGES as M, type PhoneNumber, type PhoneNumberPurchase } from "@shared/phone-numbers";
 import { ConfirmDeleteDialog } from "@/components/confirm-delete-dialog";
-import { EmptyState, LoadError } from "@/components/page-states";
+import { CreateFirstButton, EmptyState, LoadError } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
@@ -114,14 +114,7 @@ export function PhoneNumbersPage() {
       <EmptyState
         icon={Phone}
         title="No Phone Numbers Yet"
-        action={
-          buy && (
-            <Button variant="outline" onClick={openCreate}>
-              <Plus />
-              Create New Phone Number
-            </Button>
-          )
-        }
+        action={buy && <CreateFirstButton onClick={openCreate}>Create New Phone Number</CreateFirstButton>}
       >
         Buy a phone number and link it to one of your assistants. Each number is answered by exactly one assistant, and callers talk to it
         straight away.

@@ -1,6 +1,7 @@
 import { format } from "date-fns";
 import { MoreHorizontal, Pencil, PhoneOutgoing, Trash2 } from "lucide-react";
 import { countryLabel, type PhoneNumber, type PhoneNumberStatus } from "@shared/phone-numbers";
+import { ActionsHead } from "@/components/table-view";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
@@ -39,9 +40,7 @@ export function PhoneNumbersTable({
             <TableHead>Status</TableHead>
             <TableHead>Assistant</TableHead>
             <TableHead className="hidden sm:table-cell">Created</TableHead>
-            <TableHead className="pr-4 text-right">
-              <span className="sr-only">Actions</span>
-            </TableHead>
+            <ActionsHead className="pr-4 text-right" />
           </TableRow>
         </TableHeader>
         <TableBody>

@@ -2,15 +2,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import type { AccountSummary } from "@shared/account";
 import { ACCOUNT_MESSAGES } from "@shared/account";
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from "@/components/ui/alert-dialog";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
@@ -79,41 +71,40 @@ export function DeleteAccountCard() {
           Delete My Account
         </Button>
       </CardFooter>
-      <AlertDialog open={open} onOpenChange={close}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete your account?</AlertDialogTitle>
-            <AlertDialogDescription>This permanently deletes your account and cannot be undone. It removes:</AlertDialogDescription>
-          </AlertDialogHeader>
-          <ul className="list-disc space-y-1 pl-5 text-sm" aria-label="What is deleted" aria-busy={summary.isPending}>
-            {consequences(summary.data).map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-          {blocked && (
-            <p role="alert" data-testid="delete-account-blocked" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
-              {blocked}
-            </p>
-          )}
-          <form
-            noValidate
-            onSubmit={(e) => {
-              e.preventDefault();
-              void confirm();
-            }}
-          >
-            <FormField label="Your password" error={error}>
-              <Input type="password" autoComplete="current-password" value={password} onChange={(e) => (setPassword(e.target.value), setError(null))} />
-            </FormField>
-          </form>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={remove.isPending}>Cancel</AlertDialogCancel>
-            <Button variant="destructive" onClick={() => void confirm()} disabled={remove.isPending}>
-              {remove.isPending ? "Deleting..." : "Delete Account"}
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={open}
+        onOpenChange={close}
+        title="Delete your account?"
+        description="This permanently deletes your account and cannot be undone. It removes:"
+        cancelDisabled={remove.isPending}
+        action={
+          <Button variant="destructive" onClick={() => void confirm()} disabled={remove.isPending}>
+            {remove.isPending ? "Deleting..." : "Delete Account"}
+          </Button>
+        }
+      >
+        <ul className="list-disc space-y-1 pl-5 text-sm" aria-label="What is deleted" aria-busy={summary.isPending}>
+          {consequences(summary.data).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+        {blocked && (
+          <p role="alert" data-testid="delete-account-blocked" className="rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
+            {blocked}
+          </p>
+        )}
+        <form
+          noValidate
+          onSubmit={(e) => {
+            e.preventDefault();
+            void confirm();
+          }}
+        >
+          <FormField label="Your password" error={error}>
+            <Input type="password" autoComplete="current-password" value={password} onChange={(e) => (setPassword(e.target.value), setError(null))} />
+          </FormField>
+        </form>
+      </ConfirmDialog>
     </Card>
   );
 }

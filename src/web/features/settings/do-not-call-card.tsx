@@ -2,6 +2,7 @@ import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-q
 import { Trash2 } from "lucide-react";
 import { useState } from "react";
 import { DNC_PAGE_TEXTS as T, DNC_TEXTS, MAX_DNC_BATCH, OUTBOUND_TEXTS, e164Schema, type DncPage } from "@shared/outbound";
+import { ActionsHead } from "@/components/table-view";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
@@ -107,9 +108,7 @@ export function DoNotCallCard() {
                   <TableHead>Number</TableHead>
                   <TableHead>Added</TableHead>
                   {build && (
-                    <TableHead className="w-12">
-                      <span className="sr-only">Actions</span>
-                    </TableHead>
+                    <ActionsHead className="w-12" />
                   )}
                 </TableRow>
               </TableHeader>

@@ -10,6 +10,7 @@ import {
   type WebhookEventType,
   type WebhookWithSecret,
 } from "@shared/webhooks";
+import { ActionsHead } from "@/components/table-view";
 import { SecretDialog } from "@/components/secret-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -187,9 +188,7 @@ function EndpointRow(props: { endpoint: WebhookEndpoint; onSecret: (secret: stri
               <TableHead>Last response</TableHead>
               <TableHead>Last error</TableHead>
               <TableHead>Next retry</TableHead>
-              <TableHead>
-                <span className="sr-only">Actions</span>
-              </TableHead>
+              <ActionsHead />
             </TableRow>
           </TableHeader>
           <TableBody>

@@ -1,5 +1,6 @@
 import { ROLE_LABELS } from "@shared/roles";
 import { TEAM_MESSAGES, type TeamInvitation } from "@shared/team";
+import { ActionsHead } from "@/components/table-view";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -22,9 +23,7 @@ export function InvitationsTable({ invitations }: { invitations: TeamInvitation[
           <TableHead>Role</TableHead>
           <TableHead>Invited by</TableHead>
           <TableHead>Expires</TableHead>
-          <TableHead>
-            <span className="sr-only">Actions</span>
-          </TableHead>
+          <ActionsHead />
         </TableRow>
       </TableHeader>
       <TableBody>

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { ROLE_LABELS, type Role } from "@shared/roles";
 import { TEAM_MESSAGES, type TeamMember } from "@shared/team";
+import { ActionsHead } from "@/components/table-view";
 import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
@@ -32,9 +33,7 @@ export function MembersTable({ members, role }: { members: TeamMember[]; role: R
             <TableHead>E-mail</TableHead>
             <TableHead>Role</TableHead>
             <TableHead>Joined</TableHead>
-            <TableHead>
-              <span className="sr-only">Actions</span>
-            </TableHead>
+            <ActionsHead />
           </TableRow>
         </TableHeader>
         <TableBody>

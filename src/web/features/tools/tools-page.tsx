@@ -1,9 +1,7 @@
-import { Plus, Wrench } from "lucide-react";
+import { Wrench } from "lucide-react";
 import { useState } from "react";
 import { TOOL_MESSAGES, type Tool, type ToolInput } from "@shared/tools";
-import { EmptyState, ListPageHeader, LoadError, TableSkeleton } from "@/components/page-states";
-import { Button } from "@/components/ui/button";
-import { Skeleton } from "@/components/ui/skeleton";
+import { CreateFirstButton, EmptyState, ListPageHeader, LoadError, TableSkeleton } from "@/components/page-states";
 import { toast } from "@/components/ui/sonner";
 import { DeleteToolDialog } from "./delete-tool-dialog";
 import { ToolSheet, type PanelState } from "./tool-sheet";
@@ -76,15 +74,7 @@ export function ToolsPage() {
         <TableSkeleton
           label="Loading tools"
           headerWidths={[16, 10, 12, 20]}
-          cells={
-            <>
-              <Skeleton className="h-4 w-36" />
-              <Skeleton className="hidden h-5 w-14 sm:block" />
-              <Skeleton className="h-5 w-12" />
-              <Skeleton className="hidden h-4 w-48 md:block" />
-              <Skeleton className="ml-auto h-8 w-24" />
-            </>
-          }
+          cells={["h-4 w-36", "hidden h-5 w-14 sm:block", "h-5 w-12", "hidden h-4 w-48 md:block", "ml-auto h-8 w-24"]}
         />
       ) : tools.isError ? (
         <LoadError what="tools" message={tools.error.message} onRetry={() => void tools.refetch()} />
@@ -92,14 +82,7 @@ export function ToolsPage() {
         <EmptyState
           icon={Wrench}
           title="No tools yet"
-          action={
-            build && (
-              <Button variant="outline" onClick={openCreate}>
-                <Plus />
-                Create your first tool
-              </Button>
-            )
-          }
+          action={build && <CreateFirstButton onClick={openCreate}>Create your first tool</CreateFirstButton>}
         >
           A tool is an API endpoint an assistant can call mid-call: look up an order, book a slot, create a ticket. Create one,
           then test it here before connecting it to an assistant.
