@@ -6,6 +6,7 @@ import { CAMPAIGN_ACTIONS, CAMPAIGN_TEXTS, campaignContactPageSchema, campaignIn
 import { int32Text } from "../../../shared/bounds.ts";
 import { AppError } from "../../errors.ts";
 import { csvField } from "../../http/csv-field.ts";
+import { downloadBody } from "../../http/download-body.ts";
 import type { CampaignsService } from "./campaigns.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -69,6 +70,6 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
         page = await service.contacts(organizationId, id, 1000, page.next_cursor);
       }
     }
-    return reply.send(Readable.from(rows()));
+    return reply.send(downloadBody(rows(), req.log, "campaign contacts export"));
   });
 };
