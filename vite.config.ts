@@ -55,6 +55,7 @@ export default defineConfig({
           environment: "node",
           include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "tests/**/*.test.ts"],
           globalSetup: ["tests/global-setup.ts"],
+          setupFiles: ["tests/fail-on-unhandled.ts"],
           testTimeout: 20_000,
           hookTimeout: 60_000,
         },

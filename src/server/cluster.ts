@@ -105,6 +105,12 @@ export function runPrimary(o: PrimaryOptions): void {
     for (const worker of slots.values()) worker.process.kill("SIGKILL");
     process.exit(1);
   };
+  // As in a worker (ADR 050): a rejection nobody handled is logged with its stack, never a reason
+  // to stop the primary, whose exit would take every worker and their live calls with it.
+  process.on("unhandledRejection", (reason) => {
+    const stack = reason instanceof Error ? (reason.stack ?? reason.message) : String(reason);
+    primaryLog("error", "unhandled promise rejection in the primary; workers go on", { err: { message: String(reason), stack } });
+  });
   process.on("SIGTERM", () => onSignal("SIGTERM"));
   process.on("SIGINT", () => onSignal("SIGINT"));
 

@@ -5,6 +5,8 @@
  * with the schema the server checks the API body with.
  */
 import { z } from "zod";
+import { isoDateTime, positiveInt32 } from "./bounds.js";
+
 import { optionalText, text } from "./text-fields.js";
 
 // ── Settings on the assistant ───────────────────────────────────────────────────────────────
@@ -166,9 +168,9 @@ export type CallAnalysis = z.infer<typeof callAnalysisSchema>;
 export const MAX_BACKFILL_CALLS = 1000;
 export const analysisBackfillInputSchema = z
   .object({
-    last: z.number({ error: `last must be a whole number from 1 to ${MAX_BACKFILL_CALLS}` }).int().min(1).max(MAX_BACKFILL_CALLS, `At most ${MAX_BACKFILL_CALLS} calls at once`).optional(),
-    from: z.iso.datetime({ offset: true, message: "from must be an ISO date-time" }).optional(),
-    to: z.iso.datetime({ offset: true, message: "to must be an ISO date-time" }).optional(),
+    last: positiveInt32(`last must be a whole number from 1 to ${MAX_BACKFILL_CALLS}`).max(MAX_BACKFILL_CALLS, `At most ${MAX_BACKFILL_CALLS} calls at once`).optional(),
+    from: isoDateTime("from must be an ISO date-time").optional(),
+    to: isoDateTime("to must be an ISO date-time").optional(),
   })
   .refine((b) => (b.last !== undefined) !== (b.from !== undefined || b.to !== undefined), ANALYSIS_MESSAGES.backfillRange)
   .refine((b) => !(b.from && b.to) || Date.parse(b.from) < Date.parse(b.to), { message: "from must be before to", path: ["to"] });

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { isoDateTime } from "./bounds.js";
+
 
 export const MAX_API_KEYS = 20;
 /** Requests per key per minute, on every instance together. */
@@ -29,8 +31,7 @@ export const API_KEY_MESSAGES = {
 
 export const apiKeyInputSchema = z.object({
   name: z.string({ error: API_KEY_MESSAGES.nameRequired }).trim().min(1, API_KEY_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
-  expires_at: z.iso
-    .datetime({ offset: true, error: "expires_at must be an ISO date-time" })
+  expires_at: isoDateTime("expires_at must be an ISO date-time")
     .refine((d) => Date.parse(d) > Date.now(), API_KEY_MESSAGES.expiryInPast)
     .nullable()
     .optional(),

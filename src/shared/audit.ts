@@ -4,6 +4,7 @@
  * changed; they are kept for a year, or longer when the calls are kept longer.
  */
 import { z } from "zod";
+import { DATE_BOUNDS_MESSAGE, int32Text, withinDateBounds } from "./bounds.js";
 
 /** Every action the log records, with the label the table and the CSV show. */
 export const AUDIT_ACTION_LABELS = {
@@ -108,26 +109,42 @@ export const AUDIT_RETENTION_DAYS = 365;
 export const AUDIT_MESSAGES = {
   invalidDate: "Enter a date like 2026-11-25",
   invalidCursor: "This page link is no longer valid",
+  invalidRange: "The start date must be before the end date",
+  limit: "limit must be a whole number from 1 to 200",
   empty: "Nothing recorded yet",
   emptyFiltered: "No entries match these filters",
 } as const;
 
-const dateParam = z.iso.datetime({ offset: true, message: AUDIT_MESSAGES.invalidDate }).or(z.iso.date({ message: AUDIT_MESSAGES.invalidDate }));
+// One message whichever form was meant (a union would answer "Invalid input"), then the bounds.
+const dateOrDateTime = z.iso.datetime({ offset: true }).or(z.iso.date());
+const dateParam = z
+  .string()
+  .refine((value) => dateOrDateTime.safeParse(value).success, AUDIT_MESSAGES.invalidDate)
+  .refine(withinDateBounds, DATE_BOUNDS_MESSAGE);
+
+const DAY_MS = 86_400_000;
+/** Where a range ends: a bare date `to` means through the end of that day, a time that instant. */
+export const auditRangeEnd = (to: string): number => Date.parse(to) + (to.length === 10 ? DAY_MS : 0);
+const inOrder = (f: { from?: string; to?: string }) => !(f.from && f.to) || Date.parse(f.from) < auditRangeEnd(f.to);
+const rangeInOrder = { message: AUDIT_MESSAGES.invalidRange, path: ["to"] };
 
 /** `?actor=&action=&from=&to=`: the filters the list and the CSV share. A bare date `to` includes that whole day. */
-export const auditFiltersSchema = z.object({
+const auditFilters = z.object({
   /** A member's user id. */
   actor: z.string().trim().min(1).max(200).optional(),
   action: z.enum(AUDIT_ACTIONS).optional(),
   from: dateParam.optional(),
   to: dateParam.optional(),
 });
+export const auditFiltersSchema = auditFilters.refine(inOrder, rangeInOrder);
 export type AuditFilters = z.infer<typeof auditFiltersSchema>;
 
-export const auditListQuerySchema = auditFiltersSchema.extend({
-  before: z.string().max(200).optional(),
-  limit: z.coerce.number().int().min(1).max(200).optional(),
-});
+export const auditListQuerySchema = auditFilters
+  .extend({
+    before: z.string().max(200).optional(),
+    limit: int32Text(AUDIT_MESSAGES.limit, 1).max(200, AUDIT_MESSAGES.limit).optional(),
+  })
+  .refine(inOrder, rangeInOrder);
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 
 /** The CSV's columns; `api_key_id` came last so that older readers of the file keep their positions. */

@@ -4,6 +4,8 @@
  * No DOM and no node:* here — both sides import this file.
  */
 import { z } from "zod";
+import { int32Text, isoDateTime } from "./bounds.js";
+
 // ".js", not ".ts": the one spelling both the server's NodeNext and the web's bundler resolution accept.
 import { formatDuration, toolUseSchema, transcriptEntrySchema } from "./calls.js";
 import { CALL_DIRECTIONS } from "./outbound.js";
@@ -182,8 +184,8 @@ export const callFiltersSchema = z.object({
   status: optional(z.enum(CALL_STATUS_FILTERS, { message: "status must be in_progress, completed or error" })),
   direction: optional(z.enum(CALL_DIRECTIONS, { message: "direction must be inbound or outbound" })),
   /** Calls that started at or after `from`, and before `to`. */
-  from: optional(z.iso.datetime({ offset: true, message: "from must be an ISO date-time" })),
-  to: optional(z.iso.datetime({ offset: true, message: "to must be an ISO date-time" })),
+  from: optional(isoDateTime("from must be an ISO date-time")),
+  to: optional(isoDateTime("to must be an ISO date-time")),
   q: optional(z.string().trim().max(CALL_QUERY_MAX_LENGTH, `q must be at most ${CALL_QUERY_MAX_LENGTH} characters`)),
   /** The analysis's success value: pass, fail, a category, or a score (as text). */
   success: optional(z.string().trim().min(1).max(60, "success must be at most 60 characters")),
@@ -205,9 +207,11 @@ export type CallFilters = z.infer<typeof callFiltersSchema>;
 
 /**
  * The query string's `data.<field>[.contains]` keys moved under `data` (a query string is flat),
- * before `schema` validates it; every other key is left as is.
+ * before `schema` validates it; every other key is left as is. Then `from` must come before `to`:
+ * checked here, with the schema, so an inverted range is a 400 before any query runs or any byte
+ * of an export is sent.
  */
-export function withDataFilters<T extends z.ZodType>(schema: T) {
+export function withDataFilters<T extends z.ZodType<{ from?: string; to?: string }>>(schema: T) {
   return z.preprocess((raw) => {
     if (!raw || typeof raw !== "object" || Array.isArray(raw)) return raw;
     const rest: Record<string, unknown> = {};
@@ -217,17 +221,14 @@ export function withDataFilters<T extends z.ZodType>(schema: T) {
       else rest[key] = value;
     }
     return Object.keys(data).length > 0 ? { ...rest, data } : rest;
-  }, schema);
+  }, schema).refine(rangeInOrder, { message: CALL_MESSAGES.badRange, path: ["to"] });
 }
 
+/** A range whose `from` is not before its `to` holds no call. */
+export const rangeInOrder = (f: { from?: string; to?: string }): boolean => !(f.from && f.to) || Date.parse(f.from) < Date.parse(f.to);
+
 export const callListQuerySchema = callFiltersSchema.extend({
-  limit: optional(
-    z.coerce
-      .number({ message: `limit must be a whole number from 1 to ${CALL_PAGE_MAX}` })
-      .int(`limit must be a whole number from 1 to ${CALL_PAGE_MAX}`)
-      .min(1, `limit must be a whole number from 1 to ${CALL_PAGE_MAX}`)
-      .max(CALL_PAGE_MAX, `limit must be a whole number from 1 to ${CALL_PAGE_MAX}`),
-  ),
+  limit: optional(int32Text(`limit must be a whole number from 1 to ${CALL_PAGE_MAX}`, 1).max(CALL_PAGE_MAX, `limit must be a whole number from 1 to ${CALL_PAGE_MAX}`)),
   cursor: optional(z.string().max(200)),
 });
 export type CallListQuery = z.infer<typeof callListQuerySchema>;

@@ -3,6 +3,8 @@
  * time zone), pacing and retries. The API's shapes and the page's texts; both sides use it.
  */
 import { z } from "zod";
+import { isoDateTime } from "./bounds.js";
+
 import { successValueSchema } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
 import { CALL_OUTCOMES, MAX_VARIABLES, VARIABLE_NAME } from "./outbound.js";
@@ -131,7 +133,7 @@ const timeZone = z.string({ error: "Time zone must be text" }).refine(isTimeZone
 
 export const campaignScheduleSchema = z.object({
   timezone: timeZone,
-  start_at: z.iso.datetime({ offset: true, message: "start_at must be an ISO date-time" }).nullish(),
+  start_at: isoDateTime("start_at must be an ISO date-time").nullish(),
   windows: z.array(campaignWindowSchema).min(1, "Add at least one calling window").max(14, "At most 14 windows"),
 });
 export type CampaignSchedule = z.infer<typeof campaignScheduleSchema>;

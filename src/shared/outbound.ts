@@ -3,6 +3,7 @@
  * do-not-call list, the voicemail setting and the readable ended reasons. Both sides use it.
  */
 import { z } from "zod";
+import { int32 } from "./bounds.js";
 import { E164 } from "./assistants.js";
 import { uuidSchema } from "./ids.js";
 
@@ -81,9 +82,7 @@ export const DEFAULT_MAX_CONCURRENT_CALLS = 10;
 export const MAX_CONCURRENT_CALLS_LIMIT = 1000;
 
 export const callSettingsSchema = z.object({
-  max_concurrent_calls: z
-    .number({ error: "Maximum concurrent calls must be a number" })
-    .int("Maximum concurrent calls must be a whole number")
+  max_concurrent_calls: int32("Maximum concurrent calls must be a whole number")
     .min(1, "Maximum concurrent calls must be at least 1")
     .max(MAX_CONCURRENT_CALLS_LIMIT, `Maximum concurrent calls must be at most ${MAX_CONCURRENT_CALLS_LIMIT}`),
 });

@@ -3,6 +3,7 @@
  * kept. Off (null) by default; the server's hourly job removes what is older.
  */
 import { z } from "zod";
+import { positiveInt32 } from "./bounds.js";
 
 export const RETENTION_MAX_DAYS = 3650;
 export const RETENTION_MESSAGES = {
@@ -10,12 +11,7 @@ export const RETENTION_MESSAGES = {
   saved: "Retention settings saved",
 } as const;
 
-const days = z
-  .number({ message: RETENTION_MESSAGES.days })
-  .int(RETENTION_MESSAGES.days)
-  .min(1, RETENTION_MESSAGES.days)
-  .max(RETENTION_MAX_DAYS, RETENTION_MESSAGES.days)
-  .nullable();
+const days = positiveInt32(RETENTION_MESSAGES.days).max(RETENTION_MAX_DAYS, RETENTION_MESSAGES.days).nullable();
 
 export const retentionSettingsSchema = z.object({
   /** Delete recordings of calls that started more than this many days ago; null = keep. */

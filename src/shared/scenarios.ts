@@ -7,6 +7,7 @@
  * /api/test-runs/:id; the form validates with the schemas the server checks bodies with.
  */
 import { z } from "zod";
+import { positiveInt32 } from "./bounds.js";
 import { optionalText, text } from "./text-fields.js";
 
 export const SCENARIO_SOURCES = ["manual", "call", "suggested"] as const;
@@ -38,11 +39,7 @@ export const SCENARIO_MESSAGES = {
 } as const;
 
 
-const maxTurns = z
-  .number({ error: SCENARIO_MESSAGES.maxTurns })
-  .int(SCENARIO_MESSAGES.maxTurns)
-  .min(1, SCENARIO_MESSAGES.maxTurns)
-  .max(MAX_TURNS_LIMIT, SCENARIO_MESSAGES.maxTurns);
+const maxTurns = positiveInt32(SCENARIO_MESSAGES.maxTurns).max(MAX_TURNS_LIMIT, SCENARIO_MESSAGES.maxTurns);
 
 /** A tool's name → what it answers in a test (instead of calling the real endpoint). */
 const toolAnswers = z.record(z.string().min(1, SCENARIO_MESSAGES.toolAnswers).max(64, SCENARIO_MESSAGES.toolAnswers), z.unknown(), { error: SCENARIO_MESSAGES.toolAnswers });
@@ -159,7 +156,7 @@ export const TEST_RUN_STARTS_PER_MINUTE = 10;
 /** Body of POST /api/assistants/:id/test-runs. */
 export const testRunInputSchema = z.object({
   version: z
-    .union([z.literal("draft"), z.number().int().min(1)], { error: TEST_RUN_MESSAGES.versionInvalid })
+    .union([z.literal("draft"), positiveInt32(TEST_RUN_MESSAGES.versionInvalid)], { error: TEST_RUN_MESSAGES.versionInvalid })
     .default("draft"),
   scenario_ids: z.array(z.string(), { error: TEST_RUN_MESSAGES.unknownScenario }).min(1, TEST_RUN_MESSAGES.noScenarios).max(MAX_SCENARIOS).optional(),
 });

@@ -4,6 +4,7 @@
  * the number). Wire shapes of /api/assistants/:id/versions, publish and rollback.
  */
 import { z } from "zod";
+import { positiveInt32 } from "./bounds.js";
 import { DEFAULT_TIMEZONE, transferDestinationSchema } from "./assistants.js";
 
 /**
@@ -84,7 +85,7 @@ export const VERSION_MESSAGES = {
   draft: "Draft",
 } as const;
 
-const versionNumber = z.number({ error: VERSION_MESSAGES.versionInvalid }).int(VERSION_MESSAGES.versionInvalid).min(1, VERSION_MESSAGES.versionInvalid);
+const versionNumber = positiveInt32(VERSION_MESSAGES.versionInvalid);
 export const versionNumberSchema = versionNumber;
 
 /** Body of POST /api/assistants/:id/publish. */

@@ -28,7 +28,16 @@ const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.flo
 
 const MB_STRING = "a".repeat(1_000_000);
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
-const NON_IDS = ["not-an-id", "%00", "..%2f..%2fetc", "1%20OR%201%3D1", "99999999999999999999999", "%F0%9F%92%A3", "00000000-0000-0000-0000-00000000000g"];
+/**
+ * Integers JSON carries exactly but no `integer` column holds (2^31 and 2^53 − 2), and below any
+ * count; sent for every field, so a number field must bound them and a text field refuse them.
+ */
+export const OUT_OF_RANGE_INTEGERS = ["2147483648", "9007199254740990", "-1"] as const;
+/** Dates a date-time field must refuse (years 1970–2999 are kept): far future, far past, year 0. */
+export const OUT_OF_BOUNDS_DATES = ["9999-12-31T00:00:00Z", "0001-01-01T00:00:00Z", "0000-01-01T00:00:00Z"] as const;
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}(T|$)/;
+
+const NON_IDS = ["not-an-id", "%00", "a%00b", ...OUT_OF_RANGE_INTEGERS, "..%2f..%2fetc", "1%20OR%201%3D1", "99999999999999999999999", "%F0%9F%92%A3", "00000000-0000-0000-0000-00000000000g"];
 
 function wrongTypes(value: unknown): unknown[] {
   if (typeof value === "string") return [12345, true, ["list"], { an: "object" }];
@@ -52,6 +61,10 @@ export function badInputs(valid: Record<string, unknown>, required: readonly str
   for (const [key, value] of Object.entries(valid)) {
     for (const wrong of wrongTypes(value)) cases.push({ label: `${key}: wrong type ${json(wrong).slice(0, 20)}`, payload: withField(key, json(wrong)) });
     cases.push({ label: `${key}: huge number`, payload: withField(key, pick(random, ["1e400", "-1e400", "123456789012345678901234567890"])) });
+    for (const n of OUT_OF_RANGE_INTEGERS) cases.push({ label: `${key}: out-of-range integer ${n}`, payload: withField(key, n) });
+    if (typeof value === "string" && ISO_DATE.test(value)) {
+      for (const date of OUT_OF_BOUNDS_DATES) cases.push({ label: `${key}: out-of-bounds date ${date}`, payload: withField(key, json(date)) });
+    }
     cases.push({ label: `${key}: nested 5000 deep`, payload: withField(key, nested(5000)) });
     if (typeof value === "string") {
       const at = Math.floor(random() * 8);
@@ -64,6 +77,11 @@ export function badInputs(valid: Record<string, unknown>, required: readonly str
       cases.push({ label: `${key}: lone surrogate inside`, payload: withField(key, json({ ...value, "X-K": "a\uD83Db" })) });
       cases.push({ label: `${key}: nested 40 deep inside`, payload: withField(key, json({ deep: JSON.parse(nested(40)) })) });
     }
+  }
+  // A range must run forwards: `to` before `from`, or equal to it, holds nothing.
+  if (typeof valid.from === "string" && typeof valid.to === "string") {
+    cases.push({ label: "inverted range", payload: json({ ...valid, from: valid.to, to: valid.from }) });
+    cases.push({ label: "empty range (from = to)", payload: json({ ...valid, to: valid.from }) });
   }
   for (const key of required) {
     const rest = Object.fromEntries(Object.entries(valid).filter(([k]) => k !== key));

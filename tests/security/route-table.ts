@@ -16,6 +16,8 @@ export interface Fixtures {
   twilioToken: string;
   /** A tool endpoint on the local upstream (tools may run during the fuzz). */
   upstreamUrl: string;
+  /** A draft campaign of the assistant and number (made by the suites that walk campaign routes). */
+  campaignId?: string;
 }
 
 export interface JsonRoute {
@@ -195,6 +197,14 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
     required: [],
     badIdPath: (id) => `/api/assistants/${id}/analysis-runs`,
   },
+  "analyse past calls in a date range": {
+    method: "POST",
+    path: (f) => `/api/assistants/${f.assistantId}/analysis-runs`,
+    auth: true,
+    valid: () => ({ from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z" }),
+    required: [],
+    badIdPath: (id) => `/api/assistants/${id}/analysis-runs`,
+  },
   "save credential": {
     method: "PUT",
     path: () => "/api/credentials/openai_api_key",
@@ -308,7 +318,7 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
  * answered 200, but never with a 5xx.
  */
 export interface QueryRoute {
-  path: string;
+  path: string | ((f: Fixtures) => string);
   valid: (f: Fixtures) => Record<string, string>;
   typed: readonly string[];
   text: readonly string[];
@@ -326,6 +336,11 @@ export const QUERY_ROUTES: Record<string, QueryRoute> = {
   },
   "call stats": { path: "/api/calls/stats", valid: (f) => ({ ...callFilters(f), tz: "Europe/Paris" }), typed: [...FILTERS, "tz"], text: [] },
   "call export": { path: "/api/calls/export.csv", valid: (f) => ({ ...callFilters(f), status: "error", q: "refund" }), typed: [...FILTERS, "status"], text: ["q"] },
+  // A bare date `to` takes in that whole day, so the audit log's empty range is from > to.
+  "audit log": { path: "/api/audit-log", valid: () => ({ from: "2026-01-01", to: "2027-01-01T00:00:00Z", action: "assistant.created", limit: "20" }), typed: ["from", "to", "action", "limit", "before"], text: ["actor"] },
+  "audit log CSV": { path: "/api/audit-log.csv", valid: () => ({ from: "2026-01-01T00:00:00Z", to: "2027-01-01" }), typed: ["from", "to", "action"], text: ["actor"] },
+  "do-not-call list": { path: "/api/dnc", valid: () => ({ limit: "50" }), typed: ["limit", "cursor"], text: [] },
+  "campaign contacts": { path: (f) => `/api/campaigns/${f.campaignId}/contacts`, valid: () => ({ limit: "50", cursor: "0" }), typed: ["limit", "cursor"], text: [] },
 };
 
 export type Verb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

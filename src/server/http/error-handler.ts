@@ -14,9 +14,10 @@ export function registerErrorHandler(app: FastifyInstance) {
     const host = req.headers.host;
     if (host !== undefined && !HOST_HEADER.test(host)) throw new AppError(400, "invalid_host", "The Host header is malformed.");
   });
-  // A query string is text too: U+0000 in one would reach a text column (e.g. a verification token).
+  // A query string and a path are text too: U+0000 in one would reach a text column (a verification
+  // token, a member's id) and fail there as a 500.
   app.addHook("preValidation", async (req) => {
-    const reason = findUnstorableText(req.query);
+    const reason = findUnstorableText(req.query) ?? findUnstorableText(req.params);
     if (reason) throw new AppError(400, "invalid_text", reason);
   });
 

@@ -34,11 +34,11 @@ export class EarlyCalls {
 
   /** Loads the call of stream token `token` now and opens its provider session. */
   begin(token: string, callSid: string, load: () => Promise<PrepareResult>): void {
-    // A failed load is done again when the stream comes (and fails there with its reason).
-    const ready = load().then(
-      (prepared) => ({ prepared, provider: prepared.ok ? this.prime(prepared, callSid) : null }),
-      () => null,
-    );
+    // A failed load (or priming) is done again when the stream comes, and fails there with its
+    // reason; `ready` itself never rejects, since `discard` does not await it.
+    const ready = load()
+      .then((prepared) => ({ prepared, provider: prepared.ok ? this.prime(prepared, callSid) : null }))
+      .catch(() => null);
     const lapse = setTimeout(() => this.discard(token), this.keepMs);
     lapse.unref();
     this.entries.set(token, { callSid, ready, lapse });

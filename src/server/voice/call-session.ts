@@ -379,7 +379,17 @@ export class CallSession {
   private end(reason: string, failed: boolean, endedAt?: number): Promise<CallOutcome> {
     // Set synchronously, before any of finalise() runs: closing the provider and the
     // transport calls back into the handlers, which must already see the call as ending.
-    this.ending ??= Promise.resolve().then(() => this.finalise(reason, failed, endedAt));
+    // Never rejects: every exit path starts it without awaiting (`void this.end(…)`), and `closed`
+    // must settle whatever fails, or shutdown's drain would wait on it to the end of its time.
+    this.ending ??= Promise.resolve()
+      .then(() => this.finalise(reason, failed, endedAt))
+      .catch((err: unknown) => {
+        this.o.logger.error({ err }, "ending the call failed; its record may be left open");
+        const at = new Date(this.o.now()).toISOString();
+        const outcome: CallOutcome = { callId: null, reason, startTime: new Date(this.startedAt).toISOString(), endTime: at, durationMs: 0, cost: 0, recording: null, logs: this.logs(), verified: false };
+        this.resolveClosed(outcome);
+        return outcome;
+      });
     return this.ending;
   }
 

@@ -173,9 +173,12 @@ export class ToolCalls {
     if (!run) {
       run = this.run(tool, args);
       this.cache.set(key, run);
-      void run.then((r) => {
-        if (!r.success) this.cache.delete(key);
-      });
+      // A failure is not cached. `run` settles with a result, but this side chain must not be
+      // able to reject with no handler whatever it does (the awaited `run` below reports it).
+      void run.then(
+        (r) => void (r.success || this.cache.delete(key)),
+        () => void this.cache.delete(key),
+      );
     }
     const result = await run;
     if (this.deps.signal.aborted) return null;

@@ -1,7 +1,7 @@
-import { Readable } from "node:stream";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { auditFiltersSchema, auditListQuerySchema, auditPageSchema, type AuditPage } from "../../../shared/audit.ts";
+import { downloadBody } from "../../http/download-body.ts";
 import type { AuditService } from "./audit.service.ts";
 
 /**
@@ -14,9 +14,7 @@ export const auditRoutes: FastifyPluginAsync<{ service: AuditService }> = async 
   app.get("/api/audit-log", { schema: { querystring: auditListQuerySchema, response: { 200: auditPageSchema } } }, async (req): Promise<AuditPage> => service.list(req.actor.organizationId, req.query));
 
   app.get("/api/audit-log.csv", { schema: { querystring: auditFiltersSchema } }, async (req, reply) => {
-    const stream = Readable.from(service.csv(req.actor.organizationId, req.query));
-    // Headers are gone once the first byte is out: a later failure can only cut the download short.
-    stream.on("error", (err) => req.log.error({ err }, "audit log export failed midway"));
+    const stream = downloadBody(service.csv(req.actor.organizationId, req.query), req.log, "audit log export");
     const day = new Date().toISOString().slice(0, 10);
     return reply
       .header("content-type", "text/csv; charset=utf-8")

@@ -4,6 +4,7 @@
  */
 import {
   AUDIT_ACTION_LABELS,
+  auditRangeEnd,
   AUDIT_CSV_COLUMNS,
   AUDIT_MESSAGES,
   AUDIT_PAGE_SIZE,
@@ -17,6 +18,7 @@ import {
   type AuditVia,
 } from "../../../shared/audit.ts";
 import type { Db } from "../../db/client.ts";
+import { withinDateBounds } from "../../../shared/bounds.ts";
 import { badRequest } from "../../errors.ts";
 import { csvField } from "../../http/csv-field.ts";
 import { createAuditRepo, type AuditQuery, type AuditRow } from "./audit.repo.ts";
@@ -63,7 +65,6 @@ export interface AuditServiceDeps {
 }
 
 const CSV_BATCH = 1000;
-const DAY_MS = 86_400_000;
 
 function toEntry(row: AuditRow): AuditEntry {
   return {
@@ -83,11 +84,9 @@ function toEntry(row: AuditRow): AuditEntry {
   };
 }
 
-/** A bare date `to` means through the end of that day; a time means that instant. */
 function toQuery(filters: AuditFilters): AuditQuery {
   const from = filters.from ? new Date(filters.from) : undefined;
-  let to = filters.to ? new Date(filters.to) : undefined;
-  if (to && filters.to!.length === 10) to = new Date(to.getTime() + DAY_MS);
+  const to = filters.to ? new Date(auditRangeEnd(filters.to)) : undefined;
   return { actor: filters.actor, action: filters.action, from, to };
 }
 
@@ -96,7 +95,8 @@ const encodeCursor = (row: AuditRow) => Buffer.from(`${row.createdAt.toISOString
 function decodeCursor(cursor: string): { createdAt: Date; id: string } {
   const [time, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
   const createdAt = new Date(time ?? "");
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime())) throw badRequest(AUDIT_MESSAGES.invalidCursor, "invalid_cursor");
+  // A time the database cannot hold is no cursor of ours either (it would fail there as a 500).
+  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime()) || !withinDateBounds(createdAt.toISOString())) throw badRequest(AUDIT_MESSAGES.invalidCursor, "invalid_cursor");
   return { createdAt, id };
 }
 

@@ -128,9 +128,9 @@ export function callTotalsQuery(db: Db, organizationId: string, filters: CallFil
 }
 
 /** Calls per day in `timeZone` (validated by the caller), oldest first; days without calls are absent. */
-export function callsPerDay(db: Db, organizationId: string, filters: CallFilters, timeZone: string) {
+export async function callsPerDay(db: Db, organizationId: string, filters: CallFilters, timeZone: string) {
   const day = sql<string>`to_char(${calls.startTime} AT TIME ZONE ${timeZone}, 'YYYY-MM-DD')`;
-  return db
+  return await db
     .select({ day, calls: sql<number>`count(*)::int` })
     .from(calls)
     .where(callConditions(organizationId, filters))

@@ -3,6 +3,7 @@
  * stats and the CSV export select exactly the same calls for the same query string.
  */
 import { and, eq, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
+import { withinDateBounds } from "../../../shared/bounds.ts";
 import { CALL_MESSAGES, type CallFilters } from "../../../shared/call-records.ts";
 import { calls } from "../../db/schema.ts";
 import { badRequest } from "../../errors.ts";
@@ -23,7 +24,7 @@ export function encodeCursor(cursor: CallCursor): string {
 /** An opaque string to the client; anything we did not write answers 400, never reaches SQL. */
 export function decodeCursor(raw: string): CallCursor {
   const [start, id, extra] = Buffer.from(raw, "base64url").toString("utf8").split("|");
-  if (extra !== undefined || !start || !id || !CURSOR_SHAPE.test(start) || !UUID_SHAPE.test(id) || Number.isNaN(Date.parse(start))) {
+  if (extra !== undefined || !start || !id || !CURSOR_SHAPE.test(start) || !UUID_SHAPE.test(id) || !withinDateBounds(start)) {
     throw badRequest(CALL_MESSAGES.badCursor, "invalid_cursor");
   }
   return { start, id };
@@ -46,7 +47,6 @@ export function searchQuery(q: string | undefined): string | null {
 
 /** The owner's calls matching the filters (every query of the Calls page starts here). */
 export function callConditions(organizationId: string, filters: CallFilters, cursor?: CallCursor): SQL {
-  if (filters.from && filters.to && Date.parse(filters.from) >= Date.parse(filters.to)) throw badRequest(CALL_MESSAGES.badRange);
   const parts: Array<SQL | undefined> = [eq(calls.organizationId, organizationId)];
   if (filters.assistant_id) parts.push(eq(calls.assistantId, filters.assistant_id));
   if (filters.assistant_version !== undefined) {

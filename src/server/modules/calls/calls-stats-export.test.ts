@@ -45,6 +45,16 @@ describe("GET /api/calls/stats", () => {
   };
   const period = "from=2026-03-01T00:00:00Z&to=2026-03-04T00:00:00Z";
 
+  it("answers a range that runs backwards or holds no time with a 400, and goes on serving", async () => {
+    for (const range of ["from=2026-03-04T00:00:00Z&to=2026-03-01T00:00:00Z", "from=2026-03-01T00:00:00Z&to=2026-03-01T00:00:00Z"]) {
+      const res = await as(file.app, gus).get(`/api/calls/stats?${range}`);
+      expect(res.statusCode).toBe(400);
+      expect(errorOf(res)).toMatchObject({ code: "validation_error", message: "from must be before to" });
+    }
+    // The same process answers the next request (an unhandled rejection would also fail this test).
+    expect((await stats(period)).calls).toBe(4);
+  });
+
   it("sums calls, minutes, cost, average duration and the share ended by error over the period", async () => {
     // 4 calls; ended ones last 120 + 60 + 30 s = 3.5 min, average 70 s; 1 of 3 ended by an error.
     expect(await stats(period)).toEqual({

@@ -241,9 +241,11 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
       session.start();
       liveCalls.add(session);
       if (onCallEnded) {
-        void session.closed.then((outcome) =>
-          onCallEnded({ callId: outcome.verified ? outcome.callId : null, organizationId: call.organizationId, assistantId: call.assistant.id, transcript: outcome.logs.transcript }),
-        );
+        void session.closed
+          .then((outcome) =>
+            onCallEnded({ callId: outcome.verified ? outcome.callId : null, organizationId: call.organizationId, assistantId: call.assistant.id, transcript: outcome.logs.transcript }),
+          )
+          .catch((err: unknown) => logger.error({ err }, "the end-of-call work (analysis, corrections) failed"));
       }
       return session;
     },

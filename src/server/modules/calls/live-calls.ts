@@ -86,7 +86,8 @@ export class LiveCalls {
   /** Tracks the call until it ends. A call that arrives during shutdown is ended at once. */
   add(call: LiveCall): void {
     if (this.closingAll) {
-      void call.close(SHUTDOWN_REASON);
+      // A call's close settles (CallSession.end never rejects); the catch keeps it so for any LiveCall.
+      call.close(SHUTDOWN_REASON).catch(() => undefined);
       return;
     }
     this.calls.add(call);
@@ -98,7 +99,8 @@ export class LiveCalls {
         for (const board of this.boards) board.removed(supervision);
       },
     });
-    void call.closed.then(() => this.calls.delete(call));
+    const forget = () => void this.calls.delete(call);
+    void call.closed.then(forget, forget);
   }
 
   /** Every account's calls on the board (with a record, not ended). This instance's only. */

@@ -3,15 +3,18 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { CAMPAIGN_ACTIONS, CAMPAIGN_TEXTS, campaignContactPageSchema, campaignInputSchema, campaignSchema, contactsImportSchema } from "../../../shared/campaigns.ts";
+import { int32Text } from "../../../shared/bounds.ts";
 import { AppError } from "../../errors.ts";
 import { csvField } from "../../http/csv-field.ts";
+import { downloadBody } from "../../http/download-body.ts";
 import type { CampaignsService } from "./campaigns.service.ts";
 
 const params = z.object({ id: z.string() });
 const actionParams = z.object({ id: z.string(), action: z.enum(CAMPAIGN_ACTIONS, { error: "The action is start, pause, resume or cancel" }) });
 const pageQuery = z.object({
   limit: z.coerce.number({ error: "limit must be a number" }).int().min(1, "limit must be at least 1").max(1000, "limit must be at most 1000").default(100),
-  cursor: z.coerce.number({ error: "cursor is not one this list gave" }).int().min(0).default(0),
+  // A contact's row number: an integer column, so a cursor past 2^31 − 1 is none this list gave.
+  cursor: int32Text("cursor is not one this list gave").default(0),
 });
 /** A CSV of 100,000 rows with a few columns. */
 const CSV_BODY_LIMIT = 32 * 1024 * 1024;
@@ -67,6 +70,6 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
         page = await service.contacts(organizationId, id, 1000, page.next_cursor);
       }
     }
-    return reply.send(Readable.from(rows()));
+    return reply.send(downloadBody(rows(), req.log, "campaign contacts export"));
   });
 };

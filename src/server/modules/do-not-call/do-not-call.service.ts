@@ -1,3 +1,4 @@
+import { withinDateBounds } from "../../../shared/bounds.ts";
 import { DNC_TEXTS, e164Schema, type DncInput, type DncPage } from "../../../shared/outbound.ts";
 import type { Db } from "../../db/client.ts";
 import { badRequest, notFound } from "../../errors.ts";
@@ -22,7 +23,7 @@ export function createDoNotCallService({ db }: { db: Db }): DoNotCallService {
       if (cursor) {
         const [at, phone] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
         const createdAt = new Date(at ?? "");
-        if (!phone || Number.isNaN(createdAt.getTime())) throw badRequest("cursor is not one this list gave", "invalid_cursor");
+        if (!phone || Number.isNaN(createdAt.getTime()) || !withinDateBounds(createdAt.toISOString())) throw badRequest("cursor is not one this list gave", "invalid_cursor");
         after = { createdAt, phone };
       }
       const { rows, total } = await repo.page(db, organizationId, limit, after);
