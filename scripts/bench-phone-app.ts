@@ -69,10 +69,12 @@ export async function startPhoneBenchApp(
   callMetrics?: FrameMetrics,
   env: Record<string, string> = {},
   postgresUrl?: string,
+  /** The embedded database in this folder instead of in memory (another server opens it after `close`). */
+  pgliteDir?: string,
 ): Promise<PhoneBenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-phone-"));
   const scratch = postgresUrl ? await scratchDatabase(postgresUrl) : null;
-  const database = await openDatabase(scratch ? { kind: "postgres", url: scratch.url } : { kind: "pglite" });
+  const database = await openDatabase(scratch ? { kind: "postgres", url: scratch.url } : { kind: "pglite", dataDir: pgliteDir });
   await database.migrate();
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;

@@ -10,6 +10,7 @@ import pg from "pg";
 import { ROOT_DIR } from "../paths.ts";
 import * as schema from "./schema.ts";
 import { localBus, pgBus, type Bus } from "./bus.ts";
+import { initialiseDataDir, PGLITE_START_PARAMS } from "./pglite-lean.ts";
 
 /** Both drivers expose the same query builder; code above this file never knows which one runs. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -62,8 +63,11 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
       },
     };
   }
-  if (source.dataDir) mkdirSync(source.dataDir, { recursive: true });
-  const client = await PGlite.create(source.dataDir, source.loadDataDir ? { loadDataDir: source.loadDataDir } : {});
+  if (source.dataDir) {
+    mkdirSync(source.dataDir, { recursive: true });
+    await initialiseDataDir(source.dataDir);
+  }
+  const client = await PGlite.create(source.dataDir, { startParams: PGLITE_START_PARAMS, ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}) });
   const turn = takeTurns();
   const db = drizzlePglite(inTurns(client, turn), { schema }) as unknown as Db;
   const bus = localBus();

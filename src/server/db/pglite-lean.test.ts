@@ -1,0 +1,25 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { openDatabase } from "./client.ts";
+
+/**
+ * The embedded database in a data folder: created on its first start (in a child process, for
+ * memory), reopened with its data on the next, and run with the small buffer pool the memory
+ * figures rest on (docs/decisions/055-lean-embedded-database.md).
+ */
+const dir = mkdtempSync(join(tmpdir(), "switchboard-pglite-lean-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it("creates a data folder's database on the first start and keeps its rows for the next", async () => {
+  const first = await openDatabase({ kind: "pglite", dataDir: join(dir, "pglite") });
+  await first.sql("create table kept (n int); insert into kept values (42)");
+  expect((await first.sql("show shared_buffers")).rows[0]).toEqual({ shared_buffers: "16MB" });
+  await first.close();
+
+  const again = await openDatabase({ kind: "pglite", dataDir: join(dir, "pglite") });
+  expect((await again.sql("select n from kept")).rows).toEqual([{ n: 42 }]);
+  expect((await again.sql("show shared_buffers")).rows[0]).toEqual({ shared_buffers: "16MB" });
+  await again.close();
+}, 120_000);

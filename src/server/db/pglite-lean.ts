@@ -1,0 +1,37 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { spawn } from "node:child_process";
+import { PGlite } from "@electric-sql/pglite";
+
+/**
+ * The embedded database's settings, chosen for memory (docs/decisions/055-lean-embedded-database.md).
+ * PostgreSQL's default 128 MB buffer pool is written through as the database starts, so the whole
+ * of it was resident from the first second; PGlite reads and writes its files through Node's
+ * file system, so pages that do not fit the smaller pool are still served from the OS page cache.
+ */
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
+/**
+ * A data folder's first start (initdb) runs in a worker thread: PGlite's initdb makes a second
+ * database instance and a tar of the new cluster in memory, about 500 MB, which on the main thread
+ * stayed resident until V8 happened to collect it (a fresh server idled at 870 MB). A worker's
+ * memory goes back to the system when the worker ends.
+ */
+export async function initialiseDataDir(dataDir: string): Promise<void> {
+  if (existsSync(join(dataDir, "PG_VERSION"))) return;
+  const source = [
+    `import { PGlite } from ${JSON.stringify(import.meta.resolve("@electric-sql/pglite"))};`,
+    `const [dataDir, startParams] = JSON.parse(process.argv[1]);`,
+    `const db = await PGlite.create(dataDir, { startParams });`,
+    `await db.close();`,
+  ].join("\n");
+  const child = spawn(process.execPath, ["--input-type=module", "--eval", source, JSON.stringify([dataDir, PGLITE_START_PARAMS])], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  await new Promise<void>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => (code === 0 ? resolve() : reject(new Error(`Creating the embedded database in ${dataDir} failed: ${stderr.trim() || `exit code ${code}`}`))));
+  });
+}
