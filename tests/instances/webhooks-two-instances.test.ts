@@ -4,13 +4,14 @@
  * exactly once each, whichever instance's worker takes each delivery.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WebhookDelivery, WebhookWithSecret } from "../../src/shared/webhooks.ts";
+import { WEBHOOK_TESTS_PER_MINUTE, type WebhookDelivery, type WebhookWithSecret } from "../../src/shared/webhooks.ts";
 import { startServerProcess, type ServerProcess } from "../fakes/server-process.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../fakes/webhook-receiver.ts";
 import { fetchPost, newAccount, signUp } from "../sign-up.ts";
 import { createScratchDatabase, dropScratchDatabase, killServers, type ScratchDatabase } from "./scratch-database.ts";
 
-const EVENTS = 40;
+// As many test events as an organisation may send in a minute, counted across both instances.
+const EVENTS = WEBHOOK_TESTS_PER_MINUTE;
 
 let database: ScratchDatabase;
 let receiver: WebhookReceiver;

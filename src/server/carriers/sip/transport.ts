@@ -29,7 +29,23 @@ export class SipTransport {
 
   constructor(private readonly receive: Receive) {}
 
+  /**
+   * Port 0 lets the system pick UDP's port, which TCP must then share; another process may hold
+   * that number for TCP, so a picked port is tried again (a few times) rather than failing.
+   */
   async listen(host: string, port: number, transports: { udp: boolean; tcp: boolean }): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.listenOnce(host, port, transports);
+      } catch (err) {
+        await this.close();
+        const retry = port === 0 && attempt < 10 && (err as NodeJS.ErrnoException).code === "EADDRINUSE";
+        if (!retry) throw err;
+      }
+    }
+  }
+
+  private async listenOnce(host: string, port: number, transports: { udp: boolean; tcp: boolean }): Promise<void> {
     if (transports.udp) {
       const udp = createSocket({ type: host.includes(":") ? "udp6" : "udp4" });
       udp.on("message", (data, rinfo) => this.receive(parseMessage(data), { transport: "UDP", address: rinfo.address, port: rinfo.port }));

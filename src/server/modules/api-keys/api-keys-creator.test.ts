@@ -22,8 +22,8 @@ let olga: SignedUp;
 beforeAll(async () => {
   database = await freshDatabase();
   // Two instances on one database: nothing about a key may be remembered by one of them.
-  ({ app: one } = await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1" }, deps: { database } }));
-  ({ app: two } = await buildTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1" }, deps: { database } }));
+  ({ app: one } = await buildTestApp({ config: { WEBHOOK_ALLOWED_HOSTS: "127.0.0.1" }, deps: { database } }));
+  ({ app: two } = await buildTestApp({ config: { WEBHOOK_ALLOWED_HOSTS: "127.0.0.1" }, deps: { database } }));
   olga = await signUpAndLogIn(one, "Olga Owner");
 });
 afterAll(async () => {
