@@ -1,30 +1,16 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterAll, describe, expect, it } from "vitest";
+import { MIGRATIONS, migrationsUpTo } from "../../../tests/migrations.ts";
 
 /**
  * Upgrading a server whose API keys had no creator: each key then acts for its organisation's
  * first owner (the oldest owner membership), and leaves with that membership; a key of an
  * organisation with no owner left has nobody to act for and goes.
  */
-const migrations = join(import.meta.dirname, "../../../drizzle");
 const client = new PGlite();
 afterAll(() => client.close());
-
-/** The migrations folder as it was up to `tag` (the journal cut after it). */
-function migrationsUpTo(tag: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "migrations-"));
-  cpSync(migrations, dir, { recursive: true });
-  const journalPath = join(dir, "meta/_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === tag) + 1);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 describe("the API key creators migration", () => {
   it("gives every key its organisation's first owner, and a key goes with its creator's membership", { timeout: 120_000 }, async () => {
@@ -48,7 +34,7 @@ describe("the API key creators migration", () => {
       INSERT INTO audit_log (organization_id, actor_name, via, action) VALUES ('o-acme', 'API key CRM', 'api_key', 'assistant.created');
     `);
 
-    await migrate(db, { migrationsFolder: migrations });
+    await migrate(db, { migrationsFolder: MIGRATIONS });
 
     const rows = async (sql: string) => (await client.query(sql)).rows;
     expect(await rows(`SELECT name, created_by FROM api_keys ORDER BY name`)).toEqual([

@@ -1,29 +1,15 @@
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle } from "drizzle-orm/pglite";
 import { migrate } from "drizzle-orm/pglite/migrator";
 import { afterAll, describe, expect, it } from "vitest";
+import { MIGRATIONS, migrationsUpTo } from "../../../tests/migrations.ts";
 
 /**
  * Upgrading a server from before teams: each user becomes the owner of "<name>'s team", which
  * takes their id, and every row they had moves to it; nothing is lost.
  */
-const migrations = join(import.meta.dirname, "../../../drizzle");
 const client = new PGlite();
 afterAll(() => client.close());
-
-/** The migrations folder as it was up to `tag` (the journal cut after it). */
-function migrationsUpTo(tag: string): string {
-  const dir = mkdtempSync(join(tmpdir(), "migrations-"));
-  cpSync(migrations, dir, { recursive: true });
-  const journalPath = join(dir, "meta/_journal.json");
-  const journal = JSON.parse(readFileSync(journalPath, "utf8")) as { entries: { tag: string }[] };
-  journal.entries = journal.entries.slice(0, journal.entries.findIndex((e) => e.tag === tag) + 1);
-  writeFileSync(journalPath, JSON.stringify(journal));
-  return dir;
-}
 
 describe("the organisations migration", () => {
   it("moves each user's data into a team of their own, with them as its owner", { timeout: 120_000 }, async () => {
@@ -39,7 +25,7 @@ describe("the organisations migration", () => {
       INSERT INTO do_not_call (user_id, phone) VALUES ('u-ada', '+15550001111');
     `);
 
-    await migrate(db, { migrationsFolder: migrations });
+    await migrate(db, { migrationsFolder: MIGRATIONS });
 
     const rows = async (sql: string) => (await client.query(sql)).rows;
     expect(await rows(`SELECT id, name, slug FROM organization ORDER BY id`)).toEqual([

@@ -9,27 +9,12 @@ import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fa
 import { MemoryCallStore, memoryRecordings } from "../../../../tests/fakes/realtime-call-store.ts";
 import { defaultAssistant } from "../../../../tests/fakes/realtime-harness.ts";
 import { RecordingToolRunner } from "../../../../tests/fakes/realtime-tool-runner.ts";
+import { toneShare } from "../../../../tests/tone-share.ts";
 import { PHONE_END_REASONS } from "../../../shared/calls.ts";
 import { CallSession } from "../../voice/call-session.ts";
 import { OpenAIRealtimeProvider } from "../../voice/providers/openai-realtime.ts";
 import { SipCallTransport } from "./call-transport.ts";
 import { SipEndpoint } from "./endpoint.ts";
-
-/** Power of `hz` in `samples` (Goertzel), relative to the signal's total power. */
-function toneShare(samples: Int16Array, sampleRate: number, hz: number): number {
-  const k = 2 * Math.cos((2 * Math.PI * hz) / sampleRate);
-  let s1 = 0;
-  let s2 = 0;
-  let total = 0;
-  for (const x of samples) {
-    const s0 = x + k * s1 - s2;
-    s2 = s1;
-    s1 = s0;
-    total += x * x;
-  }
-  const power = s1 * s1 + s2 * s2 - k * s1 * s2;
-  return total === 0 ? 0 : (2 * power) / (samples.length * total);
-}
 
 let fake: FakeRealtime;
 let endpoint: SipEndpoint;

@@ -5,6 +5,7 @@
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { BARESIP_TONE_HZ, startBaresip, type Baresip } from "../../../../tests/fakes/baresip.ts";
+import { toneShare } from "../../../../tests/tone-share.ts";
 import { mulawToPcm16, pcm16ToMulaw } from "../../voice/audio.ts";
 import type { SipCall } from "./call.ts";
 import { SipEndpoint } from "./endpoint.ts";
@@ -12,22 +13,6 @@ import type { SipEndReason } from "./end-reasons.ts";
 import type { RtpPacket } from "./rtp-packet.ts";
 
 const OUR_TONE_HZ = 1000;
-
-/** Power of `hz` in `samples` (Goertzel), relative to the signal's total power. */
-function toneShare(samples: Int16Array, sampleRate: number, hz: number): number {
-  const k = 2 * Math.cos((2 * Math.PI * hz) / sampleRate);
-  let s1 = 0;
-  let s2 = 0;
-  let total = 0;
-  for (const x of samples) {
-    const s0 = x + k * s1 - s2;
-    s2 = s1;
-    s1 = s0;
-    total += x * x;
-  }
-  const power = s1 * s1 + s2 * s2 - k * s1 * s2;
-  return total === 0 ? 0 : (2 * power) / (samples.length * total);
-}
 
 let endpoint: SipEndpoint;
 let phone: Baresip;
