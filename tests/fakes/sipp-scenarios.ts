@@ -178,6 +178,21 @@ ${headers}Content-Length: 0
 
 `;
 
+/** The trunk's 200 OK with its SDP answer (the same dialog as `answerAs`). */
+const answerWithSdp = `
+SIP/2.0 200 OK
+[last_Via:]
+[last_From:]
+[last_To:];tag=[pid]SIPpTag01[call_number]
+[last_Call-ID:]
+[last_CSeq:]
+Contact: <sip:trunk@[local_ip]:[local_port];transport=[transport]>
+Content-Type: application/sdp
+Content-Length: [len]
+
+${sdp()}
+`;
+
 /** A trunk that answers our INVITE with `status` (486 Busy Here, 404 Not Found, ...). */
 export const refuseWith = (status: string) =>
   scenario(
@@ -192,19 +207,7 @@ export const answerThenBye = scenario(
   "answer",
   `<recv request="INVITE"/>
   <send>${cdata(answerAs("180 Ringing"))}</send>
-  <send retrans="500">${cdata(`
-SIP/2.0 200 OK
-[last_Via:]
-[last_From:]
-[last_To:];tag=[pid]SIPpTag01[call_number]
-[last_Call-ID:]
-[last_CSeq:]
-Contact: <sip:trunk@[local_ip]:[local_port];transport=[transport]>
-Content-Type: application/sdp
-Content-Length: [len]
-
-${sdp()}
-`)}</send>
+  <send retrans="500">${cdata(answerWithSdp)}</send>
   <recv request="ACK"/>
   <recv request="BYE"/>
   <send>${cdata(ok)}</send>`,
@@ -223,19 +226,7 @@ export const challengeThenAnswer = scenario(
   <send>${cdata(answerAs("403 Forbidden"))}</send>
   <recv request="ACK" next="end"/>
   <label id="good"/>
-  <send>${cdata(`
-SIP/2.0 200 OK
-[last_Via:]
-[last_From:]
-[last_To:];tag=[pid]SIPpTag01[call_number]
-[last_Call-ID:]
-[last_CSeq:]
-Contact: <sip:trunk@[local_ip]:[local_port];transport=[transport]>
-Content-Type: application/sdp
-Content-Length: [len]
-
-${sdp()}
-`)}</send>
+  <send>${cdata(answerWithSdp)}</send>
   <recv request="ACK"/>
   <recv request="BYE"/>
   <send>${cdata(ok)}</send>

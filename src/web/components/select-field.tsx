@@ -58,16 +58,10 @@ export function SelectField<T extends FieldValues, C, V extends FieldValues = T>
   placeholder,
   options,
   disabled,
-}: {
+}: Pick<LabelledSelectProps, "label" | "error" | "description" | "placeholder" | "options" | "disabled"> & {
   /** The form's control (any context and transformed values: the field only reads and sets its value). */
   control: Control<T, C, V>;
   name: FieldPath<T>;
-  label: string;
-  error?: string;
-  description?: ReactNode;
-  placeholder: string;
-  options: readonly SelectOption[];
-  disabled?: boolean;
 }) {
   return (
     <Controller
