@@ -53,7 +53,7 @@ export default defineConfig({
         test: {
           name: "server",
           environment: "node",
-          include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "tests/**/*.test.ts"],
+          include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "src/client/**/*.test.ts", "tests/**/*.test.ts"],
           globalSetup: ["tests/global-setup.ts"],
           setupFiles: ["tests/fail-on-unhandled.ts"],
           testTimeout: 20_000,

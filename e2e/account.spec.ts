@@ -10,7 +10,7 @@ import { firstLink, startFakeSmtp } from "../tests/fakes/smtp-server.ts";
 import { TWILIO_ERRORS } from "../tests/fakes/twilio-rest.ts";
 import { expect, expectToast, startTestServer, test } from "./fixtures.ts";
 
-test("without SMTP: sign-up says the account is ready, and Forgot password? says to ask the administrator", async ({ page }) => {
+test("without SMTP: sign-up signs the new user in and opens the app, and Forgot password? says to ask the administrator", async ({ page }) => {
   await page.goto("/signup");
   await page.getByLabel("First name").fill("Walter");
   await page.getByLabel("Last name").fill("Skinner");
@@ -20,8 +20,11 @@ test("without SMTP: sign-up says the account is ready, and Forgot password? says
   await page.getByRole("button", { name: "Create Account" }).click();
   await expectToast(page, ACCOUNT_MESSAGES.signupReady);
   await expect(page.locator("[data-sonner-toast]")).not.toContainText("check your email");
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/assistants$/);
+  await expect(page.getByTestId("current-organization")).toHaveText("Walter Skinner's team");
 
+  await page.context().clearCookies();
+  await page.goto("/login");
   await page.getByRole("link", { name: "Forgot password?" }).click();
   await expect(page).toHaveURL(/\/forgot-password$/);
   await expect(page.getByRole("status")).toHaveText(ACCOUNT_MESSAGES.resetUnavailable);
@@ -89,7 +92,8 @@ test("with SMTP: the reset e-mail's link leads to /reset-password, and the new p
 
 test("Settings: change name and password", async ({ page, user }) => {
   await page.goto("/settings");
-  const name = page.getByLabel("Name", { exact: true });
+  // The profile's Name (Settings has other forms with a name, e.g. a provider's).
+  const name = page.locator("form").filter({ has: page.getByRole("button", { name: "Save Name" }) }).getByLabel("Name", { exact: true });
   await expect(name).toHaveValue(user.name);
   await name.fill(" ");
   await page.getByRole("button", { name: "Save Name" }).click();

@@ -116,14 +116,15 @@ test("create, inspect, edit, test-call and delete an assistant with its tools", 
   await edit.getByLabel("Name").fill("Order Desk Pro");
   await edit.getByLabel("Description").fill("");
   await edit.getByRole("checkbox", { name: /Open Ticket/ }).uncheck();
-  await edit.getByRole("button", { name: "Update Assistant" }).click();
-  await expectToast(page, "Assistant updated successfully!");
+  await edit.getByRole("button", { name: "Save draft" }).click();
+  await expectToast(page, "Draft saved — callers hear v1 until you publish it");
   const updated = page.getByRole("dialog", { name: "Order Desk Pro" });
   await expect(updated.locator("[data-field=Description] dd")).toHaveText("No description provided");
   await expect(updated.locator("[data-field=Tools] li")).toHaveText(["Lookup Order (API)"]);
   await page.keyboard.press("Escape");
+  // The tool change is in the draft only: the row says what callers still hear.
   await expect(rows.filter({ hasText: "Order Desk Pro" }).getByRole("cell")).toHaveText([
-    "Order Desk Pro",
+    "Order Desk ProDraft — callers hear v1",
     "No description",
     "1",
     format(today, "MMM d, yyyy"),

@@ -153,7 +153,7 @@ test("Export CSV downloads the filtered calls", async ({ page, server, user }) =
   expect(download.suggestedFilename()).toMatch(/^calls-\d{4}-\d{2}-\d{2}\.csv$/);
   const csv = await readFile((await download.path())!, "utf8");
   const lines = csv.trimEnd().split("\r\n");
-  expect(lines[0]).toBe("id,start_time,end_time,type,customer,assistant,called_number,duration_seconds,cost,status,ended_reason,has_recording,summary,success,success_reason");
+  expect(lines[0]).toBe("id,start_time,end_time,type,customer,assistant,called_number,duration_seconds,cost,status,ended_reason,has_recording,direction,assistant_version,campaign_id,summary,success,success_reason");
   expect(lines).toHaveLength(3);
   // Phone calls at their real cost (none recorded for the first), not the tariff.
   expect(lines[1]).toContain(",Real,+442071234567,Support,,90.0,,completed,User ended call,no");

@@ -103,24 +103,24 @@ test("the table lists the calls, newest first, with their derived values", async
   await seedCalls(server, user.email);
   await page.goto("/calls");
 
-  await expect(page.getByRole("columnheader")).toHaveText(["Date", "Type", "Customer", "Assistant", "Duration", "Cost", "Success", "Status"]);
+  await expect(page.getByRole("columnheader")).toHaveText(["Date", "Type", "Customer", "Assistant", "Version", "Direction", "Duration", "Cost", "Success", "Status"]);
   await expect(rows(page)).toHaveCount(4);
 
   // The call in progress: first (newest), counting up, no cost yet.
   const liveRow = rows(page).nth(0);
   await expect(liveRow.locator("[data-status]")).toHaveText("In progress");
   await expect(liveRow.locator("[data-status]")).toHaveAttribute("data-status", "in-progress");
-  await expect(liveRow.locator("td").nth(5)).toHaveText("N/A");
-  const durationCell = liveRow.locator("td").nth(4);
+  await expect(liveRow.locator("td").nth(7)).toHaveText("N/A");
+  const durationCell = liveRow.locator("td").nth(6);
   const first = await durationCell.innerText();
   expect(first).toMatch(/^0:[3-5]\d$/);
   await expect(durationCell).not.toHaveText(first);
   await expect(page.getByTestId("live-indicator")).toBeVisible();
 
-  expect(await cellTexts(page, 1)).toEqual(["Mar 14, 2026 11:04 AM", "Test", "Dana Scully", "Ava", "1:12", "$0.07", "—", "User ended call"]);
-  expect(await cellTexts(page, 2)).toEqual(["Mar 13, 2026 5:30 AM", "Test", "Dana Scully", "Ava", "0:05", "$0.05", "—", "Connection error"]);
+  expect(await cellTexts(page, 1)).toEqual(["Mar 14, 2026 11:04 AM", "Test", "Dana Scully", "Ava", "Draft", "Inbound", "1:12", "$0.07", "—", "User ended call"]);
+  expect(await cellTexts(page, 2)).toEqual(["Mar 13, 2026 5:30 AM", "Test", "Dana Scully", "Ava", "Draft", "Inbound", "0:05", "$0.05", "—", "Connection error"]);
   await expect(rows(page).nth(2).locator("[data-status]")).toHaveAttribute("data-status", "error");
-  expect(await cellTexts(page, 3)).toEqual(["Feb 1, 2026 1:00 PM", "Unknown", "Dana Scully", "Old Bot (deleted)", "0:40", "N/A", "—", "Completed"]);
+  expect(await cellTexts(page, 3)).toEqual(["Feb 1, 2026 1:00 PM", "Unknown", "Dana Scully", "Old Bot (deleted)", "Draft", "Inbound", "0:40", "N/A", "—", "Completed"]);
   await expect(rows(page).nth(3).locator("[data-status]")).toHaveAttribute("data-status", "completed");
 });
 
@@ -317,8 +317,8 @@ test("the list follows a call in progress until it ends", async ({ page, server,
     .where(eq(calls.id, live.id));
   // Re-read within ~5 s, without a reload.
   await expect(rows(page).nth(0).locator("[data-status]")).toHaveText("Sheet closed");
-  await expect(rows(page).nth(0).locator("td").nth(4)).toHaveText("0:45");
-  await expect(rows(page).nth(0).locator("td").nth(5)).toHaveText("$0.05");
+  await expect(rows(page).nth(0).locator("td").nth(6)).toHaveText("0:45");
+  await expect(rows(page).nth(0).locator("td").nth(7)).toHaveText("$0.05");
   await expect(page.getByTestId("live-indicator")).toBeHidden();
 });
 

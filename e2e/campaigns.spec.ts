@@ -58,6 +58,10 @@ test("create a campaign from a CSV, see it listed with its contacts, start it an
   await expect(preview).toContainText("{{first_name}}");
   await expect(preview.getByTestId("invalid-rows")).toContainText("Row 2: not a number — Not an E.164 phone number");
 
+  // The time zone starts as the browser's own, with the zones to pick from.
+  const browserZone = await page.evaluate(() => Intl.DateTimeFormat().resolvedOptions().timeZone);
+  await expect(sheet.getByLabel("Time zone", { exact: true })).toHaveValue(browserZone);
+  await expect(page.locator('#campaign-time-zones option[value="Europe/London"]')).toHaveCount(1);
   // Calls at any hour in UTC, so the campaign dials now.
   await sheet.getByLabel("Time zone", { exact: true }).fill("UTC");
   for (const day of ["Sat", "Sun"]) await sheet.getByLabel(day, { exact: true }).check();
@@ -175,8 +179,8 @@ test("the assistant form: time zone, voicemail, the do-not-call switch and the p
   await details.getByRole("button", { name: "Edit" }).click();
   const edit = page.getByRole("dialog", { name: "Edit Assistant" });
   await edit.getByLabel("Description").fill("Renewal reminders");
-  await edit.getByRole("button", { name: "Update Assistant" }).click();
-  await expectToast(page, "Assistant updated successfully!");
+  await edit.getByRole("button", { name: "Save draft" }).click();
+  await expectToast(page, "Saved — callers hear v1");
   const [after] = (await (await page.request.get("/api/assistants")).json()) as { timezone: string; allow_do_not_call: boolean }[];
   expect(after).toMatchObject({ timezone: "Europe/London", allow_do_not_call: true });
 });

@@ -73,7 +73,7 @@ test("pages are named in the title; an unknown path answers 404 and keeps the ap
 test("Phone Numbers says when Twilio credentials are missing and when Twilio cannot reach PUBLIC_URL", async ({ page, user: _user }) => {
   await page.goto("/phone-numbers");
   await expect(page.getByTestId("no-twilio-credentials")).toContainText(REACHABILITY_TEXTS.noCredentialsTitle);
-  await expect(page.getByTestId("no-twilio-credentials").getByRole("link", { name: "Open Settings" })).toHaveAttribute("href", "/settings");
+  await expect(page.getByTestId("no-twilio-credentials").getByRole("link", { name: "Open Settings" })).toHaveAttribute("href", "/settings#twilio");
   // The test server listens on http://127.0.0.1: Twilio could never reach it.
   await expect(page.getByTestId("reachability-warning").first()).toContainText(REACHABILITY_TEXTS.title);
   await page.goto("/settings");

@@ -20,7 +20,7 @@ test("the Assistants page's checklist ticks each first-hour step from real data,
 
   // The first step is done elsewhere (Settings); back here it is ticked.
   await checklist.locator('[data-step="openai_key"]').getByRole("link", { name: T.steps.openai_key.action }).click();
-  await expect(page).toHaveURL(/\/settings$/);
+  await expect(page).toHaveURL(/\/settings#openai-key$/);
   expect((await page.request.put("/api/credentials/openai_api_key", { data: { value: server.openai.apiKey } })).ok()).toBe(true);
   await page.goto("/assistants");
   await expect(checklist.locator('[data-step="openai_key"]')).toHaveAttribute("data-done", "true");
@@ -37,9 +37,10 @@ test("the Assistants page's checklist ticks each first-hour step from real data,
   const created = await page.request.post("/api/assistants", { data: { name: "Ava", instructions: "You are Ava.", first_message: "Hello." } });
   expect(created.status()).toBe(201);
   const assistant = (await created.json()) as { id: string };
+  // Twilio's step is ticked only once Twilio accepted the credentials.
   await server.db.insert(credentials).values([
-    { organizationId, name: "twilio_account_sid", valueEncrypted: "sealed" },
-    { organizationId, name: "twilio_auth_token", valueEncrypted: "sealed" },
+    { organizationId, name: "twilio_account_sid", valueEncrypted: "sealed", verified: true },
+    { organizationId, name: "twilio_auth_token", valueEncrypted: "sealed", verified: true },
   ]);
   await server.db.insert(phoneNumbers).values({ organizationId, phoneNumber: "+15550111", countryCode: "US", status: "active", providerSid: `PN${"4".repeat(32)}` });
   await server.db.insert(calls).values([

@@ -38,15 +38,15 @@ test("transfer destinations are validated in the form, saved, and shown in the d
   const destination = form.getByTestId("transfer-destination");
   await destination.getByLabel("Label").fill(billing.label);
   await destination.getByLabel("Phone number").fill("020 7123 4567");
-  await form.getByRole("button", { name: "Update Assistant" }).click();
+  await form.getByRole("button", { name: "Save draft" }).click();
   await expect(destination.getByText("Phone number must be in E.164 format, e.g. +442071234567")).toBeVisible();
   await expect(destination.getByText("Say when the assistant should use this destination")).toBeVisible();
 
   await destination.getByLabel("Phone number").fill("+44 20 7123 4567");
   await destination.getByLabel("When to use").fill(billing.when_to_use);
   await form.getByRole("checkbox", { name: "Keypad input" }).uncheck();
-  await form.getByRole("button", { name: "Update Assistant" }).click();
-  await expectToast(page, "Assistant updated successfully!");
+  await form.getByRole("button", { name: "Save draft" }).click();
+  await expectToast(page, "Draft saved — callers hear v1 until you publish it");
 
   const updated = page.getByRole("dialog", { name: "Front Desk" });
   await expect(updated.locator('[data-field="Transfer destinations"]')).toContainText("Billing team (+442071234567): When the caller disputes a charge");

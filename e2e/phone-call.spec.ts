@@ -61,13 +61,13 @@ test("a caller phones a number bought in the app; the assistant greets, runs its
   await page.getByRole("button", { name: "Create New Phone Number" }).click();
   const dialog = page.getByRole("dialog", { name: "Purchase New Phone Number" });
   await dialog.getByLabel("Country").click();
-  await page.getByRole("option", { name: "US (+1)", exact: true }).click();
+  await page.getByRole("option", { name: "United States (+1)", exact: true }).click();
   await dialog.getByLabel("Assistant").click();
   await page.getByRole("option", { name: "Phone Ava", exact: true }).click();
   await dialog.getByRole("button", { name: "Purchase Phone Number" }).click();
   await expectToast(page, "Phone number purchased");
   const numberRow = page.getByTestId("phone-number-row");
-  await expect(numberRow.getByRole("cell").nth(0)).toHaveText("+14155550188");
+  await expect(numberRow.getByRole("cell").nth(0)).toHaveText("+1 415 555 0188", { useInnerText: true });
   await expect(numberRow.getByRole("cell").nth(3)).toHaveText("Phone Ava");
   const [held] = server.twilio.numbersOf(account.sid);
   expect(held).toMatchObject({ phoneNumber: "+14155550188", voiceUrl: `${server.config.publicUrl}/telephony/twilio/voice` });
@@ -124,8 +124,8 @@ test("a caller phones a number bought in the app; the assistant greets, runs its
   await expect(row).toHaveCount(1);
   await expect(row.locator("td").nth(1)).toHaveText("Real");
   // A phone call shows its real cost (AI provider usage; Twilio's price follows later), not the test-call tariff.
-  await expect(row.locator("td").nth(5)).toHaveText(/^\$0\.\d{4}$/);
-  await expect(row.locator("td").nth(5).locator("[data-cost-basis]")).toHaveAttribute("data-cost-basis", "provider");
+  await expect(row.locator("td").nth(7)).toHaveText(/^\$0\.\d{4}$/);
+  await expect(row.locator("td").nth(7).locator("[data-cost-basis]")).toHaveAttribute("data-cost-basis", "provider");
   await expect(row.locator("[data-status]")).toHaveText("Caller hung up");
   await row.click();
 

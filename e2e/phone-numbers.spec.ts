@@ -3,6 +3,7 @@ import { and, eq } from "drizzle-orm";
 import { format } from "date-fns";
 import type { Page } from "@playwright/test";
 import { phoneNumbers, user as users } from "../src/server/db/schema.ts";
+import { formatPhoneNumber } from "../src/shared/phone-format.ts";
 import { TWILIO_ERRORS, type FakeAccount } from "../tests/fakes/twilio-rest.ts";
 import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
@@ -63,8 +64,8 @@ test("buy a number, see it in the table, link another assistant, delete it", asy
   await expectAccessible(page, "[role=dialog]");
 
   await dialog.getByLabel("Country").click();
-  await expect(page.getByRole("option")).toHaveText(["US (+1)", "CA (+1)", "GB (+44)", "AU (+61)", "DE (+49)", "FR (+33)"]);
-  await page.getByRole("option", { name: "GB (+44)" }).click();
+  await expect(page.getByRole("option")).toHaveText(["United States (+1)", "Canada (+1)", "United Kingdom (+44)", "Australia (+61)", "Germany (+49)", "France (+33)"]);
+  await page.getByRole("option", { name: "United Kingdom (+44)" }).click();
   await expect(dialog.getByText("Country code is required")).toBeHidden();
   await pick(page, "Assistant", "Front Desk");
 
@@ -82,7 +83,7 @@ test("buy a number, see it in the table, link another assistant, delete it", asy
 
   const row = page.getByTestId("phone-number-row");
   await expect(row).toHaveCount(1);
-  await expect(row.getByRole("cell")).toHaveText(["+442071839001", "GB (+44)", "active", "Front Desk", format(new Date(), "MMM d, yyyy"), ""]);
+  await expect(row.getByRole("cell")).toHaveText(["+44 20 7183 9001", "United Kingdom", "Active", "Front Desk", format(new Date(), "MMM d, yyyy"), ""], { useInnerText: true });
   await expect(row.locator("[data-slot=badge]")).toHaveAttribute("data-variant", "success");
   await expectAccessible(page, "main");
   const [held] = server.twilio.numbersOf(account.sid);
@@ -93,7 +94,7 @@ test("buy a number, see it in the table, link another assistant, delete it", asy
   await page.getByRole("menuitem", { name: "Edit" }).click();
   const edit = page.getByRole("dialog", { name: "Edit Phone Number" });
   await expect(edit.getByLabel("Country")).toBeDisabled();
-  await expect(edit.getByLabel("Country")).toHaveText("GB (+44)");
+  await expect(edit.getByLabel("Country")).toHaveText("United Kingdom (+44)");
   await expect(edit.getByLabel("Assistant")).toHaveText("Front Desk");
   await pick(page, "Assistant", "After Hours");
   await edit.getByRole("button", { name: "Save Changes" }).click();
@@ -126,7 +127,7 @@ test("Twilio's refusals reach the user: purchase banner, failed release, missing
   // No Twilio credentials yet: the banner points to Settings.
   await page.getByRole("button", { name: "Create New", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Purchase New Phone Number" });
-  await pick(page, "Country", "US (+1)");
+  await pick(page, "Country", "United States (+1)");
   await pick(page, "Assistant", "Support");
   await dialog.getByRole("button", { name: "Purchase Phone Number" }).click();
   await expect(dialog.getByTestId("phone-number-banner")).toHaveText(/Twilio Account SID and Auth Token in Settings/);
@@ -145,7 +146,7 @@ test("Twilio's refusals reach the user: purchase banner, failed release, missing
   // The next try succeeds; then Twilio refuses to release it and the row stays.
   await page.getByRole("button", { name: "Create New", exact: true }).click();
   await expect(dialog.getByTestId("phone-number-banner")).toBeHidden();
-  await pick(page, "Country", "US (+1)");
+  await pick(page, "Country", "United States (+1)");
   await pick(page, "Assistant", "Support");
   await dialog.getByRole("button", { name: "Purchase Phone Number" }).click();
   await expectToast(page, "Phone number purchased");
@@ -167,11 +168,11 @@ test("Twilio's refusals reach the user: purchase banner, failed release, missing
     { organizationId: owner!.id, phoneNumber: "+15550000003", countryCode: "CA", status: "pending" },
   ]);
   await page.reload();
-  const badge = (n: string) => page.getByTestId("phone-number-row").filter({ hasText: n }).locator("[data-slot=badge]");
+  const badge = (n: string) => page.getByTestId("phone-number-row").filter({ hasText: formatPhoneNumber(n) }).locator("[data-slot=badge]");
   await expect(badge("+15550000002")).toHaveAttribute("data-variant", "muted");
   await expect(badge("+15550000003")).toHaveAttribute("data-variant", "warning");
   await expect(badge(number)).toHaveAttribute("data-variant", "success");
-  await expect(page.getByTestId("phone-number-row").filter({ hasText: "+15550000002" })).toContainText("Unassigned");
+  await expect(page.getByTestId("phone-number-row").filter({ hasText: "+1 555 000 0002" })).toContainText("Unassigned");
   const rows = await server.db.select().from(phoneNumbers).where(and(eq(phoneNumbers.organizationId, owner!.id), eq(phoneNumbers.phoneNumber, number)));
   expect(rows).toHaveLength(1);
 });
@@ -196,7 +197,7 @@ test("another user's numbers are not shown, and a lost session is reported", asy
 
   // Signed out elsewhere: purchasing says so and the app returns to the login page.
   await page.getByRole("button", { name: "Create New", exact: true }).click();
-  await pick(page, "Country", "US (+1)");
+  await pick(page, "Country", "United States (+1)");
   await pick(page, "Assistant", "Mine");
   await page.context().clearCookies();
   await page.getByRole("dialog").getByRole("button", { name: "Purchase Phone Number" }).click();
@@ -204,3 +205,32 @@ test("another user's numbers are not shown, and a lost session is reported", asy
   await expect(page.getByText("Authentication error. Please log out and log back in.")).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
 });
+
+for (const width of [1280, 390]) {
+  test.describe(`at ${width} px`, () => {
+    test.use({ viewport: { width, height: 800 } });
+
+    test("numbers read with their country's name, grouped, and each row's actions are on screen", async ({ page, server, user }) => {
+      const assistant = await createAssistant(page, "Front Desk With A Long Name");
+      const [owner] = await server.db.select({ id: users.id }).from(users).where(eq(users.email, user.email));
+      await server.db.insert(phoneNumbers).values([
+        { organizationId: owner!.id, phoneNumber: "+447700900112", countryCode: "GB", status: "active", assistantId: assistant },
+        { organizationId: owner!.id, phoneNumber: "+33612345678", countryCode: "FR", status: "active" },
+      ]);
+      await page.goto("/phone-numbers");
+      const uk = page.getByTestId("phone-number-row").filter({ hasText: "+44 7700 900112" });
+      await expect(uk.getByText("United Kingdom", { exact: true }).locator("visible=true")).toBeVisible();
+      await expect(page.getByTestId("phone-number-row").filter({ hasText: "+33 6 12 34 56 78" }).getByText("France", { exact: true }).locator("visible=true")).toBeVisible();
+      await expect(page.getByText("GB", { exact: true })).toHaveCount(0);
+
+      const actions = uk.getByRole("button", { name: "Actions for +447700900112" });
+      // Within the screen's width (the row itself may be below the fold): no sideways scrolling to reach it.
+      const box = (await actions.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(width);
+      await actions.click();
+      await expect(page.getByRole("menuitem", { name: "Edit" })).toBeVisible();
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+    });
+  });
+}

@@ -207,7 +207,8 @@ test.describe("with a microphone", () => {
     expect(await server.db.select().from(calls).where(eq(calls.organizationId, organizationId))).toHaveLength(0);
 
     await notice.getByRole("link", { name: "Go to Settings" }).click();
-    await expect(page).toHaveURL(/\/settings$/);
+    await expect(page).toHaveURL(/\/settings#openai-key$/);
     await expect(page.getByRole("heading", { name: "Account Settings" })).toBeVisible();
+    await expect(page.getByLabel("API Key", { exact: true })).toBeInViewport();
   });
 });

@@ -26,6 +26,7 @@ import { encodeCursor } from "../src/server/modules/calls/calls-query.ts";
 import type { CallFilters } from "../src/shared/call-records.ts";
 import { seedBenchData } from "./bench-api-seed.ts";
 import { freePort } from "../tests/free-port.ts";
+import { untilHealthy } from "./bench-process.ts";
 
 const CALLS = 1_000_000;
 const DB_NAME = "switchboard_bench_api";
@@ -82,12 +83,7 @@ async function startServer(port: number) {
     stdio: ["ignore", "inherit", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error("the server exited during start-up");
-    const up = await fetch(`${url}/api/health`).then((r) => r.ok, () => false);
-    if (up) break;
-    await new Promise((r) => setTimeout(r, 200));
-  }
+  await untilHealthy(child, url);
   return {
     url,
     async stop() {

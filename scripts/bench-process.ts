@@ -13,6 +13,16 @@ export function child(script: string): ChildProcess {
   return fork(join(import.meta.dirname, script), [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
 }
 
+/** Waits until the server `child` runs answers its health check at `url` (at most `seconds`). */
+export async function untilHealthy(server: ChildProcess, url: string, seconds = 60): Promise<void> {
+  for (let i = 0; i < seconds * 5; i++) {
+    if (server.exitCode !== null) throw new Error("the server exited during start-up");
+    if (await fetch(`${url}/api/health`).then((r) => r.ok, () => false)) return;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`the server did not answer its health check within ${seconds} s`);
+}
+
 /**
  * Runs a process and all its threads on the given cores (Linux `taskset`; threads and children
  * it makes later inherit them). False when that could not be done.

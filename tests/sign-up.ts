@@ -34,6 +34,11 @@ export function newAccount(name = "Ada Lovelace", prefix = "user"): Account {
 export async function signUp(post: PostJson, account: Account = newAccount()): Promise<SignedUp> {
   const created = await post("/api/auth/sign-up/email", account);
   if (created.status !== 200) throw new Error(`sign-up failed: ${created.status} ${created.body}`);
+  // Without e-mail confirmation sign-up has signed the user in already.
+  if (created.cookies.some((c) => c.includes("session_token=") && !c.endsWith("="))) {
+    const userId = (JSON.parse(created.body) as { user: { id: string } }).user.id;
+    return { ...account, cookie: created.cookies.join("; "), userId, organizationId: userId };
+  }
   const login = await post("/api/auth/sign-in/email", { email: account.email, password: account.password });
   if (login.status !== 200) throw new Error(`login failed: ${login.status} ${login.body}`);
   const userId = (JSON.parse(login.body) as { user: { id: string } }).user.id;

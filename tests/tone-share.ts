@@ -1,15 +1,15 @@
-/** Power of `hz` in `samples` (Goertzel), relative to the signal's total power: "is this tone what is heard?" */
-export function toneShare(samples: Int16Array, sampleRate: number, hz: number): number {
-  const k = 2 * Math.cos((2 * Math.PI * hz) / sampleRate);
-  let s1 = 0;
-  let s2 = 0;
-  let total = 0;
-  for (const x of samples) {
-    const s0 = x + k * s1 - s2;
-    s2 = s1;
-    s1 = s0;
-    total += x * x;
+/** What the tests hear in audio: the server's own Goertzel measure, and where a tone sounds. */
+import { toneShare } from "../src/server/voice/goertzel.ts";
+
+export { toneShare };
+
+/** When (seconds from the start) `hz` is what sounds in `heard`, 100 ms window by window (quiet windows left out). */
+export function toneTimes(heard: { samples: Int16Array; sampleRate: number }, hz: number, share = 0.6): number[] {
+  const size = Math.round(heard.sampleRate / 10);
+  const times: number[] = [];
+  for (let at = 0; at + size <= heard.samples.length; at += size) {
+    const window = heard.samples.subarray(at, at + size);
+    if (window.some((s) => Math.abs(s) > 1000) && toneShare(window, heard.sampleRate, hz) > share) times.push(at / heard.sampleRate);
   }
-  const power = s1 * s1 + s2 * s2 - k * s1 * s2;
-  return total === 0 ? 0 : (2 * power) / (samples.length * total);
+  return times;
 }

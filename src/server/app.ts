@@ -9,12 +9,15 @@ import { authRoutes } from "./auth/auth.routes.ts";
 import { createLoginThrottle } from "./auth/login-throttle.ts";
 import { createMailThrottle } from "./auth/mail-throttle.ts";
 import type { Mailer } from "./auth/mailer.ts";
-import { readSession, requireUser } from "./auth/session.ts";
+import { requireUser } from "./auth/session.ts";
 import { liveSessionsCheck, SocketSessions } from "./auth/socket-sessions.ts";
 import type { AppConfig, ModuleContext } from "./context.ts";
 import type { Database } from "./db/client.ts";
-import { AppError, unauthorized } from "./errors.ts";
-import { registerErrorHandler } from "./http/error-handler.ts";
+import { AppError } from "./errors.ts";
+import { HTTP_ERROR_MESSAGES } from "../shared/http-errors.ts";
+import { API_VERSION, API_VERSION_HEADER } from "../shared/api-version.ts";
+import { registerErrorHandler, sendFrameworkError } from "./http/error-handler.ts";
+import { RouteIndex } from "./http/route-index.ts";
 import { registerJsonBodyGuard } from "./http/json-body.ts";
 import { serializeRequest } from "./http/log-redaction.ts";
 import { registerOpenApi } from "./http/openapi.ts";
@@ -37,6 +40,7 @@ import { retentionRoutes } from "./modules/retention/retention.routes.ts";
 import { scenariosRoutes } from "./modules/scenarios/scenarios.routes.ts";
 import { testRunsRoutes } from "./modules/test-runs/test-runs.routes.ts";
 import { versionsRoutes } from "./modules/versions/versions.routes.ts";
+import { knowledgeRoutes } from "./modules/knowledge/knowledge.routes.ts";
 import { toolsRoutes } from "./modules/tools/tools.routes.ts";
 import { campaignsRoutes } from "./modules/campaigns/campaigns.routes.ts";
 import { doNotCallRoutes } from "./modules/do-not-call/do-not-call.routes.ts";
@@ -46,6 +50,9 @@ import { apiKeysRoutes } from "./modules/api-keys/api-keys.routes.ts";
 import { auditRoutes } from "./modules/audit/audit.routes.ts";
 import { gettingStartedRoutes } from "./modules/getting-started/getting-started.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
+import { createIdempotency } from "./modules/idempotency/idempotency.ts";
+import { providersRoutes } from "./modules/providers/providers.routes.ts";
+import { sipTrunksRoutes } from "./modules/sip-trunks/sip-trunks.routes.ts";
 import { invitationPreviewRoutes, teamRoutes } from "./modules/team/team.routes.ts";
 import { createTeamService } from "./modules/team/team.service.ts";
 import { permissionOf } from "./auth/route-permissions.ts";
@@ -58,8 +65,8 @@ import { createJobQueue, JOB_STOP_TIMEOUT_MS } from "./jobs/job-queue.ts";
 import { createCounterStore, rateLimitStoreClass, type CounterStore } from "./shared-state/index.ts";
 import { createStorageFromConfig } from "./storage/storage-from-config.ts";
 import { mediaRoutes } from "./storage/media.routes.ts";
-import { telephonyRoutes } from "./telephony/telephony.routes.ts";
-import { busyMessageRoutes } from "./telephony/busy-message.routes.ts";
+import { telephonyRoutes } from "./carriers/twilio/telephony.routes.ts";
+import { busyMessageRoutes } from "./carriers/twilio/busy-message.routes.ts";
 import { createUrlSigner, type UrlSigner } from "./storage/signed-url.ts";
 import type { Storage } from "./storage/storage.ts";
 import { ROOT_DIR } from "./paths.ts";
@@ -88,7 +95,7 @@ export interface AppDeps {
   /** Webhook retry schedule and attempt timeout (tests shorten them), test events a minute (tests that send bursts raise it); the issue's by default. */
   webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number; recoverEveryMs?: number; testsPerMinute?: number };
   /** When Twilio is asked for a finished call's price (tests shorten it); a minute after, then retries, by default. */
-  callPrice?: import("./telephony/call-price.ts").CallPriceTiming;
+  callPrice?: import("./carriers/twilio/call-price.ts").CallPriceTiming;
   /** Shared counters (rate limits, failed logins, single-use tokens); defaults to Redis or PostgreSQL per config. */
   counters?: CounterStore;
 }
@@ -103,6 +110,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // Start-up work (the job queue's schema check under its advisory lock, recovery sweeps) can
     // outlast the default 10 s on a busy database server; a start that truly hangs still fails.
     pluginTimeout: 30_000,
+    // A malformed or over-long address in the usual error shape, not Fastify's body echoing it.
+    frameworkErrors: sendFrameworkError,
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -138,6 +147,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     upkeep: () => counters.prune(),
     // A call whose instance died ends here, not in its engine: its analysis is asked for here too.
     onCallsClosed: async (callIds) => {
+      await services.sip.hangUpOrphans(callIds);
       await services.analysis.afterClosedCalls(callIds);
       await services.corrections.afterClosedCalls(callIds);
     },
@@ -148,9 +158,15 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
   const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks, callPrice: deps.callPrice, team });
+  const idempotency = createIdempotency({ db, jobs, logger: app.log.child({ module: "idempotency" }) });
+  // main.ts (or a test) starts it; closing the app stops it after the live calls ended (their BYEs sent).
+  app.decorate("sip", services.sip);
+  app.addHook("onClose", () => services.sip.stop());
   // The lease is taken before the first request (calls name this instance) and released only
   // after preClose has ended and finalised every live call (whose end may still send jobs).
   app.addHook("onReady", () => instance.start());
+  // pgvector's column and index where the extension exists (else a clear warning), before any ingestion job runs.
+  app.addHook("onReady", () => services.knowledge.start());
   app.addHook("onReady", () => jobs.start());
   // Calls the lease's first sweep closed (before the queue existed) are analysed like any ended call.
   app.addHook("onReady", async () => {
@@ -163,6 +179,10 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook("onReady", () => services.webhooks.startRecovery());
   // A campaign started before a restart goes on.
   app.addHook("onReady", () => services.campaigns.resumeAll());
+  // The URL documents' daily and weekly fetches.
+  app.addHook("onReady", () => services.knowledge.startRefresh());
+  // The hourly purge of expired Idempotency-Keys.
+  app.addHook("onReady", () => idempotency.start());
   app.addHook("onClose", async () => {
     socketSessions.stop();
     await jobs.stop(JOB_STOP_TIMEOUT_MS);
@@ -192,6 +212,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     store: rateLimitStoreClass(counters),
     skipOnError: true,
     // Every 429 in the one error shape with its own code; routes may word the message themselves.
+    // `RateLimit-Limit/-Remaining/-Reset` (the IETF draft's names), as the per-key limit sends them too.
+    enableDraftSpec: true,
     errorResponseBuilder: (_req, ctx) => new AppError(429, "rate_limited", `Too many requests. Please try again in ${ctx.after}.`),
   });
   // Added before @fastify/websocket's own preClose (which closes every socket bare): live calls
@@ -201,6 +223,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   await app.register(websocket, { options: { maxPayload: 1024 * 1024, skipUTF8Validation: true } });
 
   if (deps.onRoute) app.addHook("onRoute", deps.onRoute);
+  // Every /api answer, errors and unknown paths included, names the API version it speaks.
+  app.addHook("onSend", async (req, reply) => {
+    if (req.url === "/api" || req.url.startsWith("/api/")) reply.header(API_VERSION_HEADER, API_VERSION);
+  });
+  const apiRoutes = new RouteIndex();
+  apiRoutes.watch(app);
   // Before every route it documents (it collects them as they are added).
   await registerOpenApi(app, { publicUrl: config.publicUrl });
   await app.register(healthRoutes, { db, databaseKind: deps.database.kind, drain, instanceId: instance.id, calls: liveCalls });
@@ -228,6 +256,9 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // A session cookie (in its current organisation), or `Authorization: Bearer <API key>` acting
     // for the member who made it, at their current role; then the route's permission against the role.
     scope.addHook("onRequest", requireUser(auth, team, { authenticate: (key) => services.apiKeys.authenticate(key), counters }));
+    // A retried POST with the same Idempotency-Key gets the first answer (modules/idempotency).
+    scope.addHook("preHandler", idempotency.preHandler);
+    scope.addHook("onSend", idempotency.onSend);
     // The audit log: the successful requests listed in modules/audit/audit-routes.ts, each recorded before its answer leaves.
     scope.addHook("preHandler", services.auditing.http.preHandler);
     scope.addHook("onSend", services.auditing.http.onSend);
@@ -237,6 +268,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(scenariosRoutes, { service: services.scenarios });
     await scope.register(testRunsRoutes, { service: services.testRuns });
     await scope.register(toolsRoutes, { service: services.tools });
+    await scope.register(knowledgeRoutes, { service: services.knowledge });
     await scope.register(credentialRoutes, { service: services.credentials });
     await scope.register(callsRoutes, { service: services.calls });
     await scope.register(outboundRoutes, { service: services.outbound });
@@ -248,6 +280,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     await scope.register(replayRoutes, { service: services.replay });
     await scope.register(liveRoutes, { onSupervisorAction: services.auditing.liveAction });
     await scope.register(phoneNumbersRoutes, { service: services.phoneNumbers });
+    await scope.register(sipTrunksRoutes, { service: services.sipTrunks });
+    await scope.register(providersRoutes, { service: services.providers });
     await scope.register(retentionRoutes);
     await scope.register(webhooksRoutes, { service: services.webhooks, testsPerMinute: deps.webhooks?.testsPerMinute });
     await scope.register(teamRoutes, { service: team });
@@ -270,9 +304,12 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const indexHtml = deps.webRoot ? await registerSpa(app, deps.webRoot) : null;
   app.setNotFoundHandler(async (req, reply) => {
     if (req.url === "/api" || req.url.startsWith("/api/")) {
-      // Don't reveal which API paths exist to a caller without a session.
-      const user = await readSession(auth, req);
-      throw user ? new AppError(404, "not_found", "Not found") : unauthorized();
+      // Whoever asks (a key, a session or nobody): the paths are public in the OpenAPI document, and a
+      // 401 here would tell a client its valid key is bad.
+      const allowed = apiRoutes.allowed(req.url.split("?")[0]!);
+      if (allowed.length === 0) throw new AppError(404, "not_found", HTTP_ERROR_MESSAGES.notFound);
+      reply.header("allow", allowed.join(", "));
+      throw new AppError(405, "method_not_allowed", HTTP_ERROR_MESSAGES.methodNotAllowed(req.method, allowed));
     }
     if (indexHtml && (req.method === "GET" || req.method === "HEAD")) {
       // The app renders its own not-found page; the status says so too (crawlers, monitors).

@@ -54,18 +54,46 @@ const schema = z.object({
     .string()
     .regex(/^(open|invite|domain:[a-z0-9.-]+\.[a-z]{2,}(,[a-z0-9.-]+\.[a-z]{2,})*)$/i, "must be open, invite, or domain: followed by a comma-separated list of domains")
     .default("open"),
+  // The Calls page's stats from the roll-ups (ADR 061); false sums the calls themselves on each request.
+  STATS_ROLLUPS: z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
   JOB_POLL_INTERVAL_MS: z.coerce.number().int().min(500, "must be at least 500").max(60_000).default(2000),
   // Post-call analysis (modules/analysis): analyses at once per instance, one request's time limit,
   // and the pauses before each retry of a rate-limited or failed request.
+  // A pipeline call's language model or voice silent this long fails the turn (the call goes on).
+  PIPELINE_SERVICE_TIMEOUT_MS: z.coerce.number().int().min(500, "must be at least 500").max(120_000).default(15_000),
   ANALYSIS_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
   ANALYSIS_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1000, "must be at least 1000").max(600_000).default(60_000),
   ANALYSIS_RETRY_DELAYS_MS: z
     .string()
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "must be a comma-separated list of milliseconds")
     .default("5000,30000,120000,600000,1800000"),
+  // Knowledge bases (modules/knowledge): the embeddings model (it must take `dimensions`, as the
+  // text-embedding-3 models do) and the pauses before each retry of a rate-limited or failed batch.
+  KNOWLEDGE_EMBEDDING_MODEL: z.string().trim().min(1).max(100).default("text-embedding-3-small"),
+  KNOWLEDGE_RETRY_DELAYS_MS: z
+    .string()
+    .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "must be a comma-separated list of milliseconds")
+    .default("5000,30000,120000,600000"),
   // Test runs (modules/test-runs): scenarios played at once per instance, and the pauses before
   // each retry of a scenario cut short by a rate limit or an outage.
   TEST_RUN_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(8),
+  // SIP trunks (carriers/sip): where this instance takes SIP, the address trunks are given
+  // (Contact, Via, SDP; PUBLIC_URL's host when unset) and the UDP ports its RTP may use.
+  SIP_ENABLED: z.enum(["true", "false"], { error: "must be true or false" }).default("true"),
+  SIP_PORT: z.coerce.number().int().min(0).max(65535).default(5060),
+  SIP_HOST: z.string().min(1).optional(),
+  SIP_PUBLIC_ADDRESS: z
+    .string()
+    .regex(/^[A-Za-z0-9.:-]{1,253}$/, "must be a host name or an IP address")
+    .optional(),
+  RTP_PORTS: z
+    .string()
+    .regex(/^\s*\d{1,5}\s*-\s*\d{1,5}\s*$/, "must be a range such as 10000-20000")
+    .refine((r) => {
+      const [min, max] = r.split("-").map((n) => Number(n.trim()));
+      return min! >= 1 && max! <= 65535 && min! <= max!;
+    }, "must be a range of ports from 1 to 65535, the lower first")
+    .default("10000-20000"),
   TEST_RUN_RETRY_DELAYS_MS: z
     .string()
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "must be a comma-separated list of milliseconds")
@@ -128,8 +156,27 @@ export interface Config {
   signup: SignupPolicy;
   /** How often an idle job worker looks for due jobs (jobs sent by this instance wake it at once). */
   jobPollIntervalMs: number;
+  /** Whether the Calls page's stats read the roll-ups (else the calls themselves; the same numbers). */
+  statsRollups: boolean;
+  /** How long a pipeline's model or voice may be silent before the turn fails. */
+  pipelineServiceTimeoutMs: number;
   analysis: { concurrency: number; requestTimeoutMs: number; retryDelaysMs: number[] };
   testRuns: { concurrency: number; requestTimeoutMs: number; retryDelaysMs: number[] };
+  knowledge: { embeddingModel: string; retryDelaysMs: number[] };
+  sip: SipConfig;
+}
+
+export interface SipConfig {
+  /** SIP_ENABLED: whether this instance listens for SIP at all. */
+  enabled: boolean;
+  /** SIP_PORT (UDP and TCP); 0 picks a free one (tests). */
+  port: number;
+  /** SIP_HOST: the local address the listener binds (HOST when unset). */
+  host: string;
+  /** SIP_PUBLIC_ADDRESS: what trunks are told to reach (Contact, Via, SDP); PUBLIC_URL's host when unset. */
+  publicAddress: string;
+  /** RTP_PORTS: the UDP ports a call's audio may use, both ends included. */
+  rtpPorts: { min: number; max: number };
 }
 
 export class ConfigError extends Error {}
@@ -193,7 +240,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     instanceUrl: e.INSTANCE_URL?.replace(/\/+$/, ""),
     instanceLeaseMs: e.INSTANCE_LEASE_MS,
     drainTimeoutMs: e.DRAIN_TIMEOUT_MS,
+    pipelineServiceTimeoutMs: e.PIPELINE_SERVICE_TIMEOUT_MS,
     jobPollIntervalMs: e.JOB_POLL_INTERVAL_MS,
+    statsRollups: e.STATS_ROLLUPS === "true",
     maxCalls: e.MAX_CALLS,
     workers: e.WORKERS ?? availableParallelism(),
     signup: parseSignup(e.SIGNUP),
@@ -202,11 +251,22 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       requestTimeoutMs: e.ANALYSIS_REQUEST_TIMEOUT_MS,
       retryDelaysMs: e.ANALYSIS_RETRY_DELAYS_MS.split(",").map((ms) => Number(ms.trim())),
     },
+    sip: {
+      enabled: e.SIP_ENABLED === "true",
+      port: e.SIP_PORT,
+      host: e.SIP_HOST ?? e.HOST,
+      publicAddress: e.SIP_PUBLIC_ADDRESS ?? new URL(publicUrl).hostname.replace(/^\[|\]$/g, ""),
+      rtpPorts: (([min, max]) => ({ min: min!, max: max! }))(e.RTP_PORTS.split("-").map((n) => Number(n.trim()))),
+    },
     testRuns: {
       concurrency: e.TEST_RUN_CONCURRENCY,
       // One request of a test waits as long as one of an analysis.
       requestTimeoutMs: e.ANALYSIS_REQUEST_TIMEOUT_MS,
       retryDelaysMs: e.TEST_RUN_RETRY_DELAYS_MS.split(",").map((ms) => Number(ms.trim())),
+    },
+    knowledge: {
+      embeddingModel: e.KNOWLEDGE_EMBEDDING_MODEL,
+      retryDelaysMs: e.KNOWLEDGE_RETRY_DELAYS_MS.split(",").map((ms) => Number(ms.trim())),
     },
   };
 }

@@ -5,7 +5,8 @@
  */
 import type { Auth } from "./auth/auth.ts";
 import type { SocketSessions } from "./auth/socket-sessions.ts";
-import type { Config } from "./config.ts";
+import type { Config, SipConfig } from "./config.ts";
+import type { PlaceCallRequest } from "./carriers/carrier.ts";
 import type { Bus } from "./db/bus.ts";
 import type { Db } from "./db/client.ts";
 import type { Drain } from "./instances/drain.ts";
@@ -49,5 +50,29 @@ export interface ModuleContext {
 declare module "fastify" {
   interface FastifyInstance {
     ctx: ModuleContext;
+    /** The SIP endpoint's runtime (carriers/sip-runtime), started by main.ts. */
+    sip: SipRuntime;
   }
+}
+
+/** What the app and main.ts see of the SIP runtime (declared here so the runtime may import this file). */
+export interface SipRuntime {
+  /** Whether SIP is listening, and where (the trunks' page shows it). */
+  status(fallbackPort: number): { enabled: boolean; port: number; transports: ("udp" | "tcp")[] };
+  /** The bound SIP port (UDP and TCP), or null when SIP is not listening. */
+  readonly port: number | null;
+  /** Listens; resolves false (and logs why) when the port cannot be bound. */
+  start(settings: Omit<SipConfig, "enabled">): Promise<boolean>;
+  /** Places a call over its number's trunk; refused (503) while SIP is not listening. */
+  place(request: PlaceCallRequest): Promise<{ providerCallId: string }>;
+  /** Cancels or hangs up a call placed for the organisation, here or on the instance carrying it; an unknown one is no error. */
+  end(organizationId: string, providerCallId: string): Promise<void>;
+  /** A trunk was added, changed or deleted: registrations are brought in line now, not at the next sweep. */
+  trunksChanged(): void;
+  /** Un-registers the trunks, ends the calls, closes the sockets. */
+  /** Sends a BYE for each SIP call among `callIds` whose instance died (records a sweep just closed). */
+  hangUpOrphans(callIds: string[]): Promise<void>;
+  /** Calls a transfer bridged here, after their sessions ended: a planned stop waits for them too. */
+  readonly bridges: { readonly size: number; idle(): Promise<void> };
+  stop(): Promise<void>;
 }

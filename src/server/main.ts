@@ -7,7 +7,7 @@ import { databaseSourceFromConfig, openDatabase } from "./db/client.ts";
 import { restrictNewFiles, secureDataDir } from "./data-dir.ts";
 import { sealLegacyToolHeaders } from "./modules/tools/tool-secrets.ts";
 import { createSecretBox } from "./secrets/crypto.ts";
-import { drainCalls } from "./instances/drain.ts";
+import { drainableOf, drainCalls } from "./instances/drain.ts";
 import { ensureAppSecret } from "./secrets/app-secret.ts";
 import { onShutdown, SHUTDOWN_GRACE_MS } from "./shutdown.ts";
 
@@ -76,8 +76,9 @@ async function runInstance(config: Config, { prepared }: { prepared: boolean }) 
       if (signal === "SIGTERM") {
         // A planned stop (deploy, scale-in): take no new calls, let the live ones finish a while.
         const { drain, liveCalls } = app.ctx;
-        app.log.info(`SIGTERM received: draining ${liveCalls.size} live call(s) for up to ${config.drainTimeoutMs} ms`);
-        await drainCalls(drain, liveCalls, config.drainTimeoutMs);
+        const calls = drainableOf(liveCalls, app.sip.bridges);
+        app.log.info(`SIGTERM received: draining ${calls.size} live call(s) for up to ${config.drainTimeoutMs} ms`);
+        await drainCalls(drain, calls, config.drainTimeoutMs);
       }
       await app.close();
       await database.close();
@@ -85,6 +86,13 @@ async function runInstance(config: Config, { prepared }: { prepared: boolean }) 
     config.drainTimeoutMs + SHUTDOWN_GRACE_MS,
   );
 
+  // Worker processes would share SIP's UDP port, and a dialog's requests could reach a worker that
+  // does not hold the call: the first worker alone takes SIP (ADR 058).
+  if (!config.sip.enabled) app.log.info("SIP_ENABLED=false: no SIP listener");
+  else if (!cluster.isWorker || cluster.worker?.id === 1) {
+    // Calls this instance's start found open (left by an earlier process) get their BYE now.
+    if (await app.sip.start(config.sip)) await app.sip.hangUpOrphans(app.ctx.instance.closedAtStart);
+  }
   await app.listen({ port: config.port, host: config.host });
   app.log.info(`Instance ${app.ctx.instance.id} (lease ${config.instanceLeaseMs} ms)`);
 }

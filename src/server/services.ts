@@ -15,9 +15,15 @@ import { createDemoRequestsService } from "./modules/demo-requests/demo-requests
 import { createReplayService } from "./modules/replay/replay.service.ts";
 import { createCorrectionsService } from "./modules/replay/corrections.ts";
 import { createPhoneNumbersService } from "./modules/phone-numbers/phone-numbers.service.ts";
+import { createProvidersService } from "./modules/providers/providers.service.ts";
+import { createSipTrunksService } from "./modules/sip-trunks/sip-trunks.service.ts";
+import type { Carriers, PlaceCallRequest } from "./carriers/carrier.ts";
+import { createSipCarrier } from "./carriers/sip/carrier.ts";
+import { createTwilioCarrier, twilioCredentialCheck } from "./carriers/twilio/twilio-carrier.ts";
 import { createCampaignsService } from "./modules/campaigns/campaigns.service.ts";
 import { createDoNotCallService } from "./modules/do-not-call/do-not-call.service.ts";
 import { createOutboundService } from "./modules/outbound/outbound.service.ts";
+import { createKnowledgeService } from "./modules/knowledge/knowledge.service.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
 import { createScenariosService } from "./modules/scenarios/scenarios.service.ts";
 import { createTestRunsService } from "./modules/test-runs/test-runs.service.ts";
@@ -27,12 +33,13 @@ import { createApiKeysService } from "./modules/api-keys/api-keys.service.ts";
 import { auditHooks, recordLiveAction, recordSignIn } from "./modules/audit/audit-hook.ts";
 import { createAuditService } from "./modules/audit/audit.service.ts";
 import type { TeamService } from "./modules/team/team.service.ts";
-import { createHandoffTokens } from "./telephony/handoff.ts";
-import { createStreamTokens } from "./telephony/stream-tokens.ts";
+import { createHandoffTokens } from "./carriers/twilio/handoff.ts";
+import { createStreamTokens } from "./carriers/twilio/stream-tokens.ts";
 import { createGettingStartedService } from "./modules/getting-started/getting-started.service.ts";
-import { createCallPricing, type CallPriceTiming } from "./telephony/call-price.ts";
-import { createTelephonyService } from "./telephony/telephony.service.ts";
-import { createBusyMessages } from "./telephony/busy-messages.ts";
+import { createCallPricing, type CallPriceTiming } from "./carriers/twilio/call-price.ts";
+import { createTelephonyService } from "./carriers/twilio/telephony.service.ts";
+import { createBusyMessages } from "./carriers/twilio/busy-messages.ts";
+import { createSipRuntime } from "./carriers/sip-runtime/sip-runtime.ts";
 
 export interface ServiceOptions {
   logger: FastifyBaseLogger;
@@ -48,9 +55,22 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const { db, secrets, config, auth, storage, liveCalls, counters, jobs } = ctx;
   // Other modules emit their events through this one service (webhooks.emit).
   const webhooks = createWebhooksService({ db, secrets, jobs, allowedHosts: config.webhookAllowedHosts, logger: options.logger.child({ module: "webhooks" }), ...options.webhooks });
-  const credentials = createCredentialsService({ db, secrets, config });
+  const credentials = createCredentialsService({ db, secrets, config, checkTwilio: twilioCredentialCheck(config.twilioApiBase) });
   const tools = createToolsService({ db, secrets, execution: { allowedHosts: config.toolAllowedHosts } });
-  const drafts = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel });
+  const knowledge = createKnowledgeService({
+    db,
+    storage,
+    jobs,
+    credentials,
+    openaiBaseUrl: config.openaiBaseUrl,
+    embeddingModel: config.knowledge.embeddingModel,
+    allowedHosts: config.toolAllowedHosts,
+    retryDelaysMs: config.knowledge.retryDelaysMs,
+    logger: options.logger.child({ module: "knowledge" }),
+    clock: ctx.clock,
+  });
+  const providers = createProvidersService({ db, secrets, allowedHosts: config.toolAllowedHosts });
+  const drafts = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel, knowledge, providers });
   const versions = createVersionsService({ db, assistants: drafts });
   // A new assistant is published as v1 when first saved, so its numbers answer with it at once.
   const assistants: typeof drafts = {
@@ -74,7 +94,19 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     logger: options.logger.child({ module: "test-runs" }),
     ...config.testRuns,
   });
-  const phoneNumbers = createPhoneNumbersService({ db, config, credentials, versions });
+  // SIP trunks: the owners' CRUD, and what the SIP runtime looks up (numbers, routes, registrations).
+  const sipTrunks = createSipTrunksService({ db, secrets, sip: config.sip, listenerStatus: () => sip.status(config.sip.port), onChange: () => sip.trunksChanged(), logger: options.logger.child({ module: "sip-trunks" }) });
+  // The SIP runtime (made below, with the calls service) places and ends the SIP carrier's calls.
+  const sipCalls = {
+    get listening() {
+      return sip.port !== null;
+    },
+    place: (request: PlaceCallRequest) => sip.place(request),
+    end: (organizationId: string, providerCallId: string) => sip.end(organizationId, providerCallId),
+  };
+  // The carriers numbers and calls go through (carriers/carrier.ts), picked by a number's provider.
+  const carriers: Carriers = { twilio: createTwilioCarrier({ config, credentials }), sip: createSipCarrier({ sipTrunks, calls: sipCalls }) };
+  const phoneNumbers = createPhoneNumbersService({ db, carriers, versions, sipTrunks });
   const doNotCall = createDoNotCallService({ db });
   const analysis = createAnalysisService({
     db,
@@ -97,6 +129,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     versions,
     tools,
     credentials,
+    providers,
     emit: webhooks.emit,
     // Every ended call (phone or browser, transferred too) is analysed off the call path.
     onCallEnded: async (call) => {
@@ -104,6 +137,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
       await corrections.afterCall(call);
     },
     doNotCall,
+    knowledge,
   });
   const busyMessages = createBusyMessages(db);
   const telephony = createTelephonyService({
@@ -117,10 +151,12 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     pricing: createCallPricing({ ctx, credentials, logger: options.logger.child({ module: "call-price" }), ...(options.callPrice ? { timing: options.callPrice } : {}) }),
     logger: options.logger.child({ module: "telephony" }),
   });
+  // Made here, started by main.ts (SIP_PORT): tests build apps without binding SIP.
+  const sip = createSipRuntime({ ctx, calls, directory: sipTrunks, logger: options.logger.child({ module: "sip" }) });
   // Deleting an account deletes the organisations it alone belongs to, releasing their numbers at Twilio first.
   const account = createAccountService({ db, auth, storage, releasePhoneNumbers: (organizationId) => phoneNumbers.releaseBeforeAccountDeletion(organizationId) });
   const demoRequests = createDemoRequestsService({ db });
-  const outbound = createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall });
+  const outbound = createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall, carriers, onEndedUnanswered: calls.outboundEndedUnanswered });
   const campaigns = createCampaignsService({ ctx, assistants, phoneNumbers, doNotCall, outbound, logger: options.logger.child({ module: "campaigns" }), emit: webhooks.emit });
   const apiKeys = createApiKeysService({ db });
   const audit = createAuditService({ db, clock: ctx.clock, logger: options.logger.child({ module: "audit" }) });
@@ -132,7 +168,11 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
       names: {
         assistant: async (org, id) => (await assistants.get(org, id)).name,
         tool: async (org, id) => (await tools.get(org, id)).name,
+        knowledge_base: async (org, id) => (await knowledge.getBase(org, id)).name,
+        knowledge_document: (org, id) => knowledge.documentName(org, id),
         phone_number: async (org, id) => (await phoneNumbers.forCall(org, id))?.phoneNumber ?? null,
+        sip_trunk: async (org, id) => (await sipTrunks.find(org, id))?.name ?? null,
+        provider: async (org, id) => (await providers.find(org, id))?.name ?? null,
         webhook: async (org, id) => (await webhooks.get(org, id)).url,
         api_key: apiKeyName,
       },
@@ -143,7 +183,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
   const gettingStarted = createGettingStartedService({ db });
   // Replays run the draft as calls load it (calls.loadCall), on the text model, never the tools.
   const replay = createReplayService({ db, openaiBaseUrl: config.openaiBaseUrl, calls, scenarios, requestTimeoutMs: config.analysis.requestTimeoutMs });
-  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, busyMessages, calls, campaigns, corrections, credentials, demoRequests, doNotCall, gettingStarted, outbound, phoneNumbers, replay, scenarios, telephony, testRuns, tools, versions, webhooks };
+  return { team: options.team, account, analysis, apiKeys, assistants, audit, auditing, busyMessages, calls, campaigns, corrections, credentials, demoRequests, doNotCall, gettingStarted, knowledge, carriers, outbound, phoneNumbers, providers, replay, scenarios, sip, sipTrunks, telephony, testRuns, tools, versions, webhooks };
 }
 
 export type Services = ReturnType<typeof createServices>;

@@ -5,10 +5,10 @@ import { describe, expect, it } from "vitest";
 
 /**
  * Convention 3 (docs/architecture.md): SQL only in `*.repo.ts`. Checked for the call path and
- * the code around it: telephony, instances, the call engine and the tools module.
+ * the code around it: the carriers, instances, the call engine and the tools module.
  */
 const server = fileURLToPath(new URL(".", import.meta.url));
-const CHECKED = ["telephony", "instances", "voice", "modules/tools"];
+const CHECKED = ["carriers", "instances", "voice", "modules/tools"];
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {

@@ -22,7 +22,7 @@ export const ACCOUNT_MESSAGES = {
   resetUnavailable: "Password reset by e-mail is not set up on this server. Ask your administrator to reset your password.",
   resetDone: "Your password has been reset. You can now log in.",
   resetLinkInvalid: "This reset link is invalid or has expired. Ask for a new one.",
-  signupReady: "Your account has been created. You can now log in.",
+  signupReady: "Your account has been created. You are signed in.",
   signupConfirmEmail: "Your account has been created. Please check your email to confirm your account.",
 } as const;
 

@@ -195,3 +195,28 @@ export function formatSuccess(value: SuccessValue | null | undefined): string {
   if (typeof value === "number") return `${value}/${SCORE_MAX}`;
   return value === "pass" ? "Pass" : value === "fail" ? "Fail" : value;
 }
+
+/** The analysis settings as lines a person reads (Compare versions): no JSON. */
+export const ANALYSIS_SUMMARY_TEXTS = {
+  summaryOff: "Summary: Off",
+  summaryOn: (prompt: string | null) => `Summary: On${prompt ? ` — ${prompt}` : " (the default instruction)"}`,
+  noFields: "Fields to extract: none",
+  fieldsTitle: "Fields to extract:",
+  field: (f: AnalysisField) =>
+    `• ${f.name} — ${ANALYSIS_FIELD_TYPE_LABELS[f.type]}${f.type === "enum" && f.options?.length ? ` (${f.options.join(", ")})` : ""}${f.required ? ", required" : ""}${f.description ? `: ${f.description}` : ""}`,
+  success: (scale: SuccessScale, categories: string[] | undefined) =>
+    `Success: ${SUCCESS_SCALE_LABELS[scale]}${scale === "categories" && categories?.length ? ` (${categories.join(", ")})` : ""}`,
+  rubric: (rubric: string) => `Rubric: ${rubric}`,
+  model: (model: string) => `Model: ${model}`,
+};
+
+export function describeAnalysis(settings: AnalysisSettings): string {
+  const T = ANALYSIS_SUMMARY_TEXTS;
+  const lines = [settings.summary.enabled ? T.summaryOn(settings.summary.prompt) : T.summaryOff];
+  if (settings.fields.length === 0) lines.push(T.noFields);
+  else lines.push(T.fieldsTitle, ...settings.fields.map(T.field));
+  lines.push(T.success(settings.success.scale, settings.success.categories));
+  if (settings.success.rubric) lines.push(T.rubric(settings.success.rubric));
+  lines.push(T.model(settings.model));
+  return lines.join("\n");
+}

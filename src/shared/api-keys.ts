@@ -17,6 +17,13 @@ export const API_KEY_SCOPE =
   "and stops working at once when they leave the organisation. A key can never manage the team (invitations, roles, " +
   "ownership, removing members), manage API keys, see or rotate webhook secrets, or change anyone's account.";
 
+/** The reference page (/docs/api): its title and the way back to the app. */
+export const API_REFERENCE_TEXTS = {
+  title: "Switchboard API reference",
+  backToApp: "Back to Switchboard",
+  logoAlt: "Switchboard",
+};
+
 export const API_KEY_MESSAGES = {
   nameRequired: "Name is required",
   expiryInPast: "The expiry date must be in the future",

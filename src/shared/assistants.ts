@@ -1,7 +1,9 @@
 import { z } from "zod";
 import { analysisSettingsSchema, DEFAULT_ANALYSIS_SETTINGS } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
+import { assistantKnowledgeSchema, DEFAULT_ASSISTANT_KNOWLEDGE, knowledgeBaseIdsSchema } from "./knowledge.js";
 import { isTimeZone } from "./variables.js";
+import { DEFAULT_VOICE_ENGINE, voiceEngineSchema, voiceEngineViewSchema } from "./providers.js";
 
 // ── Voice and model (beyond the spec: the provider's GA options, design §1) ─────────────
 
@@ -158,6 +160,12 @@ const fields = {
   allow_do_not_call: z.boolean({ error: "allow_do_not_call must be true or false" }),
   /** Post-call analysis: summary, fields to extract, success rubric, text model (shared/analysis.ts). */
   analysis: analysisSettingsSchema,
+  /** The knowledge bases it answers from (shared/knowledge.ts). */
+  knowledge_base_ids: knowledgeBaseIdsSchema,
+  /** How it uses them: a tool it calls (default) or their whole text in its instructions, and passages per question. */
+  knowledge: assistantKnowledgeSchema,
+  /** OpenAI Realtime (default) or a pipeline of the organisation's providers (shared/providers.ts). */
+  voice_engine: voiceEngineSchema,
 };
 
 /** Body of POST /api/assistants: only the name is required; the server fills the model when omitted. */
@@ -173,6 +181,9 @@ export const assistantInputSchema = z.object({
   voicemail: fields.voicemail.default(null),
   allow_do_not_call: fields.allow_do_not_call.default(false),
   analysis: fields.analysis.default(DEFAULT_ANALYSIS_SETTINGS),
+  knowledge_base_ids: fields.knowledge_base_ids.default([]),
+  knowledge: fields.knowledge.default(DEFAULT_ASSISTANT_KNOWLEDGE),
+  voice_engine: fields.voice_engine.default(DEFAULT_VOICE_ENGINE),
 });
 export type AssistantInput = z.infer<typeof assistantInputSchema>;
 /** What the form holds before validation. */
@@ -210,6 +221,9 @@ export const assistantSchema = z.object({
   /** The `{{placeholders}}` found in the instructions and the first message. */
   variables: z.array(z.string()),
   analysis: analysisSettingsSchema,
+  knowledge_base_ids: z.array(z.string()),
+  knowledge: z.object({ mode: z.enum(["tool", "instructions"]), tool_description: z.string().nullable(), passages: z.number().int() }),
+  voice_engine: voiceEngineViewSchema,
   /** ISO 8601 */
   created_at: z.string(),
   /** ISO 8601 */

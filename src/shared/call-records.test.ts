@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callDuration, callDurationMs, callStatus, callType, formatCost } from "./call-records.ts";
+import { callDuration, callDurationMs, callStatus, callType, callVersionLabel, formatCost, NO_TALK_TIME } from "./call-records.ts";
 
 describe("callType", () => {
   it("is Test, Real or Unknown from logs.isTest", () => {
@@ -14,6 +14,24 @@ describe("callStatus", () => {
   it("is In progress without an end time, whatever the reason says", () => {
     expect(callStatus({ end_time: null, ended_reason: null })).toEqual({ label: "In progress", kind: "in-progress" });
     expect(callStatus({ end_time: null, ended_reason: "Connection error" })).toEqual({ label: "In progress", kind: "in-progress" });
+  });
+
+  it("is Queued or Ringing, not In progress, while an outbound call waits for its callee; answered, In progress", () => {
+    expect(callStatus({ end_time: null, ended_reason: null, twilio_status: "queued" })).toEqual({ label: "Queued", kind: "waiting" });
+    expect(callStatus({ end_time: null, ended_reason: null, twilio_status: "initiated" })).toEqual({ label: "Queued", kind: "waiting" });
+    expect(callStatus({ end_time: null, ended_reason: null, twilio_status: "ringing" })).toEqual({ label: "Ringing", kind: "waiting" });
+    expect(callStatus({ end_time: null, ended_reason: null, twilio_status: "in-progress" })).toEqual({ label: "In progress", kind: "in-progress" });
+  });
+
+  it("shows no duration and no version for a phone call that never connected", () => {
+    const start_time = "2026-03-14T15:00:00.000Z";
+    const later = Date.parse(start_time) + 90_000;
+    expect(callDuration({ start_time, end_time: null, twilio_status: "ringing" }, later)).toBe(NO_TALK_TIME);
+    expect(callDuration({ start_time, end_time: start_time, twilio_status: "no-answer" }, later)).toBe(NO_TALK_TIME);
+    expect(callDuration({ start_time, end_time: null, twilio_status: "in-progress" }, later)).toBe("1:30");
+    expect(callVersionLabel({ assistant_version: null, type: "Real" })).toBe(NO_TALK_TIME);
+    expect(callVersionLabel({ assistant_version: null, type: "Test" })).toBe("Draft");
+    expect(callVersionLabel({ assistant_version: 3, type: "Real" })).toBe("v3");
   });
 
   it("is the ended reason, or Completed without one", () => {

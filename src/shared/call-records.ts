@@ -4,13 +4,15 @@
  * No DOM and no node:* here — both sides import this file.
  */
 import { z } from "zod";
+import { CARRIERS } from "./sip-trunks.js";
 import { int32Text, isoDateTime } from "./bounds.js";
 
 // ".js", not ".ts": the one spelling both the server's NodeNext and the web's bundler resolution accept.
-import { formatDuration, toolUseSchema, transcriptEntrySchema } from "./calls.js";
-import { CALL_DIRECTIONS } from "./outbound.js";
+import { formatDuration, toolUseSchema, serviceUsageSchema, transcriptEntrySchema, turnLatencySchema } from "./calls.js";
+import { CALL_DIRECTIONS, isUnanswered, neverConnected, UNANSWERED_LABELS } from "./outbound.js";
 import { ANALYSIS_STATUSES, callAnalysisSchema, SCORE_MAX, SCORE_MIN, successValueSchema } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
+import { versionLabel } from "./versions.js";
 
 /** GET /api/calls pages: 50 by default, at most 100. */
 export const CALL_PAGE_DEFAULT = 50;
@@ -31,6 +33,8 @@ export const callRecordLogsSchema = z.looseObject({
   isTest: z.boolean().optional(),
   transcript: z.array(transcriptEntrySchema).optional(),
   toolsUsed: z.array(toolUseSchema).optional(),
+  turns: z.array(turnLatencySchema).optional(),
+  serviceUsage: serviceUsageSchema.optional(),
 });
 export type CallRecordLogs = z.infer<typeof callRecordLogsSchema>;
 
@@ -114,7 +118,7 @@ export const callSummarySchema = z.object({
   start_time: z.iso.datetime(),
   /** null while the call is in progress. */
   end_time: z.iso.datetime().nullable(),
-  /** null while in progress (the page counts it up from start_time). */
+  /** null while in progress (the page counts it up from start_time), and for an outbound call that never connected (no talk time). */
   duration_ms: z.number().nullable(),
   /**
    * USD; null until the call has ended. Which figure it is says `cost_basis`: the tariff for a
@@ -129,6 +133,8 @@ export const callSummarySchema = z.object({
   direction: z.enum(CALL_DIRECTIONS),
   /** Outbound calls: Twilio's status of the call (queued, ringing, in-progress, completed, busy, ...); null otherwise. */
   twilio_status: z.string().nullable(),
+  /** The campaign that dialled the call; null for any other call. */
+  campaign_id: z.string().nullable(),
   /** The post-call analysis's state (null: never analysed, e.g. before analysis existed). */
   analysis_status: z.enum(ANALYSIS_STATUSES).nullable(),
   /** Its success value ("pass" | "fail", a score or a category) once done. */
@@ -147,6 +153,10 @@ export const callRecordSchema = callSummarySchema.extend({
   caller_number: z.string().nullable(),
   /** Phone calls: Twilio's CallSid (CA…), how Twilio's console and support name the call; null for test calls. */
   call_sid: z.string().nullable(),
+  /** Who carried the phone call: Twilio, or a SIP trunk ("twilio" for browser test calls too). */
+  carrier: z.enum(CARRIERS),
+  /** SIP calls: the Call-ID header of the call's dialog, how the trunk's and PBX's logs name it; null otherwise. */
+  sip_call_id: z.string().nullable(),
   /** null when the record has no logs at all. */
   logs: callRecordLogsSchema.nullable(),
   provider_cost: providerCostSchema.nullable(),
@@ -155,6 +165,8 @@ export const callRecordSchema = callSummarySchema.extend({
   /** The `{{name}}` values the call ran with; null for calls that had none recorded. */
   variables: z.record(z.string(), z.string()).nullable(),
   analysis: callAnalysisSchema.nullable(),
+  /** The name of the campaign that dialled the call (campaign_id), while it exists. */
+  campaign_name: z.string().nullable(),
 });
 export type CallRecord = z.infer<typeof callRecordSchema>;
 
@@ -252,6 +264,12 @@ export const analysisStatsSchema = z.object({
 });
 export type AnalysisStats = z.infer<typeof analysisStatsSchema>;
 
+/** The stats cards this file names (the others are spelled in call-stats-cards.tsx). */
+export const STATS_TEXTS = {
+  medianTurnLatency: "Median turn latency",
+  medianTurnLatencyHint: "Pipeline calls: from the end of the caller's speech to the first audio sent back, the median over their turns",
+} as const;
+
 export const callStatsSchema = z.object({
   calls: z.number(),
   /** Of ended calls. */
@@ -259,6 +277,8 @@ export const callStatsSchema = z.object({
   cost: z.number(),
   /** ms, of ended calls; null without any. */
   average_duration_ms: z.number().nullable(),
+  /** ms, the median over the calls' pipeline turns of end of caller speech → first audio sent; null without any. */
+  median_turn_latency_ms: z.number().nullable(),
   /** 0..1 of ended calls whose reason is an error; null without any. */
   error_share: z.number().nullable(),
   /** Every day of the period that has calls, oldest first, as YYYY-MM-DD in `tz`. */
@@ -316,13 +336,18 @@ export function callType(logs: CallRecordLogs | null): CallType {
   return "Unknown";
 }
 
-export type CallStatusKind = "in-progress" | "completed" | "error" | "other";
+export type CallStatusKind = "waiting" | "in-progress" | "completed" | "error" | "other";
+
+type StatusFields = Pick<CallSummary, "end_time" | "ended_reason"> & Partial<Pick<CallSummary, "twilio_status">>;
 
 /**
  * Spec §4: "In progress" without an end time; otherwise the ended reason, or "Completed".
+ * An outbound call the callee has not answered yet is Queued or Ringing, not in progress.
  * The kind picks the badge style: reasons mentioning an error or a failure are errors.
  */
-export function callStatus(call: Pick<CallSummary, "end_time" | "ended_reason">): { label: string; kind: CallStatusKind } {
+export function callStatus(call: StatusFields): { label: string; kind: CallStatusKind } {
+  const waiting = call.twilio_status ?? null;
+  if (!call.end_time && isUnanswered(waiting)) return { label: UNANSWERED_LABELS[waiting], kind: "waiting" };
   if (!call.end_time) return { label: "In progress", kind: "in-progress" };
   const reason = call.ended_reason?.trim();
   if (!reason) return { label: "Completed", kind: "completed" };
@@ -338,8 +363,18 @@ export function callDurationMs(call: Pick<CallSummary, "start_time" | "end_time"
   return Number.isFinite(start) && Number.isFinite(end) ? Math.max(0, end - start) : 0;
 }
 
-/** Spec §3: minutes:seconds. */
-export const callDuration = (call: Pick<CallSummary, "start_time" | "end_time">, now: number) => formatDuration(callDurationMs(call, now));
+/** A call's version (spec §16): v<N>, Draft for a browser test call, none for a phone call not answered yet. */
+export function callVersionLabel(call: Pick<CallSummary, "assistant_version" | "type">): string {
+  if (call.assistant_version === null && call.type === "Real") return NO_TALK_TIME;
+  return versionLabel(call.assistant_version);
+}
+
+/** What a call that never connected shows for its duration: it had no talk time. */
+export const NO_TALK_TIME = "—";
+
+/** Spec §3: minutes:seconds; none for an outbound call that never connected (queued, ringing, busy, no answer...). */
+export const callDuration = (call: Pick<CallSummary, "start_time" | "end_time"> & Partial<Pick<CallSummary, "twilio_status">>, now: number) =>
+  neverConnected(call.twilio_status ?? null) ? NO_TALK_TIME : formatDuration(callDurationMs(call, now));
 
 /** Spec §9: a dollar sign and 2 decimals, N/A if null. */
 export function formatCost(cost: number | null): string {

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   callCost,
   callLogsSchema,
+  medianTurnLatency,
   clientMessageSchema,
   formatDuration,
   serverMessageSchema,
@@ -95,5 +96,17 @@ describe("schemas", () => {
     expect(serverMessageSchema.parse({ type: "clear" })).toEqual({ type: "clear" });
     expect(serverMessageSchema.parse({ type: "status", state: "active", text: "Connected to Ava" }).type).toBe("status");
     expect(serverMessageSchema.safeParse({ type: "status", state: "ringing", text: "x" }).success).toBe(false);
+  });
+});
+
+describe("medianTurnLatency", () => {
+  it("takes the middle turn's end of speech → first audio sent, the mean of the two middle ones for an even count, and skips turns never answered", () => {
+    expect(medianTurnLatency([{ firstAudioSentMs: 900 }, { firstAudioSentMs: 300 }, { firstAudioSentMs: 500 }])).toBe(500);
+    expect(medianTurnLatency([{ firstAudioSentMs: 400 }, {}, { firstAudioSentMs: 600 }])).toBe(500);
+    expect(medianTurnLatency([{}])).toBeNull();
+    expect(medianTurnLatency([])).toBeNull();
+  });
+  it("parses an older record without turns", () => {
+    expect(callLogsSchema.parse({ isTest: false, transcript: [] }).turns).toBeUndefined();
   });
 });

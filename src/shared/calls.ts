@@ -67,11 +67,50 @@ export const toolUseSchema = z.object({
 });
 export type ToolUse = z.infer<typeof toolUseSchema>;
 
+/**
+ * One caller turn of a pipeline call, each stage in ms after the end of the caller's speech (the
+ * transcriber's endpoint), measured where it happens; a stage the turn never reached is missing.
+ */
+export const turnLatencySchema = z.object({
+  /** When the caller's speech ended, ms after the call's voice engine session began. */
+  speechEndedAtMs: z.number().nonnegative(),
+  transcriptMs: z.number().nonnegative(),
+  firstTokenMs: z.number().nonnegative().optional(),
+  firstVoiceAudioMs: z.number().nonnegative().optional(),
+  firstAudioSentMs: z.number().nonnegative().optional(),
+});
+export type TurnLatency = z.infer<typeof turnLatencySchema>;
+
+/** What a pipeline call used of each service: audio sent to the transcriber, characters sent to the voice. */
+export const serviceUsageSchema = z.object({
+  transcriberSeconds: z.number().nonnegative(),
+  voiceCharacters: z.number().int().nonnegative(),
+});
+export type ServiceUsage = z.infer<typeof serviceUsageSchema>;
+
 export const callLogsSchema = z.object({
   isTest: z.boolean(),
   transcript: z.array(transcriptEntrySchema),
   toolsUsed: z.array(toolUseSchema).default([]),
+  /** Pipeline calls only; older records have none. */
+  turns: z.array(turnLatencySchema).optional(),
+  serviceUsage: serviceUsageSchema.optional(),
 });
+
+/** The call details' per-turn table (spec: Calls page, Turn Latency). */
+export const TURN_LATENCY_TEXTS = {
+  title: "Turn Latency",
+  columns: ["Turn", "Transcript", "First token", "First voice audio", "First audio sent"],
+  missing: "–",
+} as const;
+
+/** The median of the turns' end of speech → first audio sent (ms), or null with no such turn. */
+export function medianTurnLatency(turns: ReadonlyArray<Pick<TurnLatency, "firstAudioSentMs">>): number | null {
+  const values = turns.flatMap((t) => (t.firstAudioSentMs === undefined ? [] : [t.firstAudioSentMs])).sort((a, b) => a - b);
+  if (values.length === 0) return null;
+  const mid = Math.floor(values.length / 2);
+  return values.length % 2 === 1 ? values[mid]! : (values[mid - 1]! + values[mid]!) / 2;
+}
 export type CallLogs = z.infer<typeof callLogsSchema>;
 
 // ---------------------------------------------------------------------------
@@ -231,6 +270,11 @@ export const PHONE_END_REASONS = {
 export const HANDOFF_TEXTS = {
   assistantEnded: "Assistant ended call",
   transferredTo: (label: string) => `Transferred to ${label}`,
+  /** How a SIP call was handed on, in its transcript: the trunk or PBX took it (REFER)... */
+  referredTo: (label: string, phone: string) => `Handed to the phone system to call ${label} (${phone}) by SIP REFER`,
+  /** ...or this server called the destination, briefed whoever answered, and joined the two calls. */
+  bridgedTo: (label: string, phone: string, referRefused: string | null) =>
+    `Put through to ${label} (${phone}) after the spoken briefing: this server called them and bridged the call${referRefused ? ` (the phone system refused REFER: ${referRefused})` : ""}`,
   wouldTransfer: (label: string, phone: string, summary: string) => `Would transfer to ${label} (${phone}) with: ${summary}`,
   keypad: (digits: string) => `The caller pressed ${digits}`,
   /** Said to the caller when the destination does not answer, before the assistant comes back. */

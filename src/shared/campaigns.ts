@@ -7,6 +7,8 @@ import { isoDateTime } from "./bounds.js";
 
 import { successValueSchema } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
+import { PHONE_COUNTRY_CODES, type PhoneCountryCode } from "./phone-numbers.js";
+import { toE164 } from "./phone-format.js";
 import { CALL_OUTCOMES, MAX_VARIABLES, VARIABLE_NAME } from "./outbound.js";
 import { isTimeZone } from "./variables.js";
 
@@ -41,6 +43,8 @@ export const MIN_RETRY_DELAY_SECONDS = 30;
 export const CAMPAIGN_TEXTS = {
   phoneColumn: "The CSV needs a phone column",
   invalidPhone: "Not an E.164 phone number",
+  /** A national number ("07700 900112") with no default country to read it in. */
+  invalidPhoneNational: "Not an E.164 phone number: choose the country of national numbers, or write it with +country code",
   duplicate: "Duplicate of an earlier row",
   dnc: "On the do-not-call list",
   badTimeZone: "Unknown time zone",
@@ -80,6 +84,10 @@ export const CAMPAIGN_PAGE_TEXTS = {
   pickNumber: "Select a phone number",
   previewTitle: (rows: number) => `${rows.toLocaleString("en-US")} ${rows === 1 ? "row" : "rows"} read`,
   previewNote: "The server checks the do-not-call list when the campaign is created.",
+  defaultCountry: "Country of national numbers",
+  defaultCountryHelp: "Numbers without a +country code, such as 07700 900112, are read as numbers of this country.",
+  noDefaultCountry: "None: every number has its +country code",
+  sampleCsv: "Download a sample CSV",
   variablesFound: "Variables from the other columns",
   noWindows: "Add at least one calling window",
   downloadCsv: "Download contacts CSV",
@@ -145,12 +153,21 @@ export const campaignRetrySchema = z.object({
 });
 export type CampaignRetry = z.infer<typeof campaignRetrySchema>;
 
+export const defaultCountrySchema = z.enum(PHONE_COUNTRY_CODES, { error: `default_country must be one of: ${PHONE_COUNTRY_CODES.join(", ")}` });
+/** PUT /api/campaigns/:id/contacts?default_country=GB */
+export const contactsImportQuerySchema = z.object({ default_country: defaultCountrySchema.optional() });
+
+/** The sample a new user downloads: the columns a campaign reads, a national number among them. */
+export const SAMPLE_CONTACTS_CSV = ["phone,first_name,timezone", "+14155550100,Ann,America/Los_Angeles", "07700 900112,Ben,Europe/London", "+33 6 12 34 56 78,Chloé,"].join("\n") + "\n";
+
 export const campaignInputSchema = z.object({
   name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name must be at most 200 characters"),
   assistant_id: uuidSchema("Assistant not found"),
   phone_number_id: uuidSchema("Phone number not found"),
   /** Optional: a large CSV is better streamed to PUT /api/campaigns/:id/contacts (text/csv) once the draft exists. */
   contacts_csv: z.string({ error: "contacts_csv must be the CSV's text" }).min(1, CAMPAIGN_TEXTS.noContacts).optional(),
+  /** How national numbers in the CSV are read ("07700 900112" with GB); without it only E.164 is. */
+  default_country: defaultCountrySchema.nullish(),
   max_concurrent_calls: z.number({ error: "max_concurrent_calls must be a number" }).int().min(1, "max_concurrent_calls must be at least 1").max(1000, "max_concurrent_calls must be at most 1000"),
   calls_per_minute: z.number().int().min(1, "calls_per_minute must be at least 1").max(6000, "calls_per_minute must be at most 6000").nullish(),
   schedule: campaignScheduleSchema,
@@ -241,4 +258,15 @@ export function inWindows(windows: readonly CampaignWindow[], timeZone: string, 
   const day = ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].indexOf(get("weekday")) + 1;
   const time = `${get("hour")}:${get("minute")}`;
   return windows.some((w) => w.days.includes(day) && w.start <= time && time < w.end);
+}
+
+/**
+ * A CSV's phone cell as the number dialled (E.164), read with the campaign's default country, or
+ * why it is left out. The browser's preview and the server's import read it the same way.
+ */
+export function readContactPhone(raw: string, defaultCountry: PhoneCountryCode | null): { phone: string } | { reason: string } {
+  const phone = toE164(raw, defaultCountry);
+  if (phone) return { phone };
+  const national = defaultCountry === null && /^\d{6,}$/.test(raw.replace(/[\s\-().]/g, ""));
+  return { reason: national ? CAMPAIGN_TEXTS.invalidPhoneNational : CAMPAIGN_TEXTS.invalidPhone };
 }

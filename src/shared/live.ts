@@ -27,6 +27,8 @@ import { transcriptEntrySchema, toolUseSchema } from "./calls.js";
 
 export const LIVE_TEXTS = {
   pageTitle: "Live",
+  /** A member below Supervisor opening /live: the board is refused to them, so say which role it needs. */
+  needsRole: (roleLabel: string) => `The live board needs the Supervisor role or higher; your role is ${roleLabel}. Ask an admin of your team to change it.`,
   empty: "No calls in progress",
   /** The ended reason of a call a supervisor ended. */
   endedBySupervisor: "Ended by supervisor",

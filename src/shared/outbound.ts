@@ -3,6 +3,7 @@
  * do-not-call list, the voicemail setting and the readable ended reasons. Both sides use it.
  */
 import { z } from "zod";
+import { CARRIERS } from "./sip-trunks.js";
 import { int32 } from "./bounds.js";
 import { E164 } from "./assistants.js";
 import { uuidSchema } from "./ids.js";
@@ -20,6 +21,18 @@ export const OUTBOUND_TEXTS = {
   dncAdded: "Added to the do-not-call list",
   dncRemoved: "Removed from the do-not-call list",
   settingsSaved: "Call settings saved",
+  /** Cancelling a call still queued or ringing (POST /api/calls/:id/cancel). */
+  cancel: "Cancel call",
+  cancelling: "Cancelling...",
+  cancelled: "Call cancelled",
+  cancelFailed: "The call could not be cancelled.",
+  cancelAnswered: "This call was answered, so it can no longer be cancelled. A supervisor can end it from the Live board.",
+  cancelEnded: "This call has already ended, so there is nothing to cancel.",
+  cancelNotPlaced: "This call is still being handed to the carrier. Try again in a moment.",
+  cancelInbound: "Only an outbound call can be cancelled.",
+  /** The call's record: the campaign that dialled it, when its name cannot be read. */
+  campaign: "Campaign",
+  openCampaign: "Open campaign",
 } as const;
 
 /** The ended reasons of an outbound call that never reached the assistant (or met a machine). */
@@ -32,9 +45,28 @@ export const OUTBOUND_ENDED = {
   cancelled: "Cancelled",
 } as const;
 
+/**
+ * Who answered an outbound call, in Twilio's AnsweredBy words; a SIP call's own answering-machine
+ * detection reports the same ones. A record whose answerer starts with "machine" (or is a fax)
+ * ends as Voicemail.
+ */
+export const ANSWERED_BY = ["human", "unknown", "fax", "machine_start", "machine_end_beep", "machine_end_silence", "machine_end_other"] as const;
+export type AnsweredBy = (typeof ANSWERED_BY)[number];
+
 /** Twilio's call statuses (protocols: Calls resource), as the record keeps them. */
 export const TWILIO_CALL_STATUSES = ["queued", "initiated", "ringing", "in-progress", "completed", "busy", "no-answer", "failed", "canceled"] as const;
 export type TwilioCallStatus = (typeof TWILIO_CALL_STATUSES)[number];
+
+/** The statuses of a call the callee has not answered yet: it shows as Queued or Ringing and may be cancelled. */
+export const UNANSWERED_STATUSES = ["queued", "initiated", "ringing"] as const satisfies readonly TwilioCallStatus[];
+/** The statuses of a call that ended without ever connecting: it has no talk time. */
+export const NEVER_CONNECTED_STATUSES = ["busy", "no-answer", "failed", "canceled"] as const satisfies readonly TwilioCallStatus[];
+/** How a call still waiting for the callee shows instead of "In progress". */
+export const UNANSWERED_LABELS: Record<(typeof UNANSWERED_STATUSES)[number], string> = { queued: "Queued", initiated: "Queued", ringing: "Ringing" };
+
+export const isUnanswered = (status: string | null): status is (typeof UNANSWERED_STATUSES)[number] => (UNANSWERED_STATUSES as readonly string[]).includes(status ?? "");
+/** Whether a call never reached anyone (waiting, or ended unanswered): it shows no duration. */
+export const neverConnected = (status: string | null): boolean => isUnanswered(status) || (NEVER_CONNECTED_STATUSES as readonly string[]).includes(status ?? "");
 
 /** Outcomes a campaign retries on, spelled as the API spells them. */
 export const CALL_OUTCOMES = ["no_answer", "busy", "failed", "voicemail"] as const;
@@ -73,8 +105,13 @@ export const outboundCallInputSchema = z.object({
 });
 export type OutboundCallInput = z.infer<typeof outboundCallInputSchema>;
 
-export const outboundCallSchema = z.object({ id: z.string(), status: z.literal("queued"), twilio_call_sid: z.string() });
+/** The call placed: Twilio's CallSid when Twilio carries it (null on a SIP trunk, whose Call-ID the call's record shows). */
+export const outboundCallSchema = z.object({ id: z.string(), status: z.literal("queued"), twilio_call_sid: z.string().nullable(), carrier: z.enum(CARRIERS) });
 export type OutboundCall = z.infer<typeof outboundCallSchema>;
+
+/** POST /api/calls/:id/cancel: the call, ended before anyone answered. */
+export const cancelledCallSchema = z.object({ id: z.string(), twilio_status: z.literal("canceled"), ended_reason: z.string() });
+export type CancelledCall = z.infer<typeof cancelledCallSchema>;
 
 // ── Settings → Calls ────────────────────────────────────────────────────────────────────────
 

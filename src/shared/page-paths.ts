@@ -28,6 +28,7 @@ export const PAGE_PATHS: readonly string[] = [
   "/campaigns",
   "/live",
   "/tools",
+  "/knowledge",
   "/settings",
 ];
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CARRIERS, SIP_NUMBER_MESSAGES, sipNumberSchema } from "./sip-trunks.js";
 import { versionNumberSchema } from "./versions.js";
 
 // ── Option lists and enums (spec §3, §9) ─────────────────────────────────────────────────────
@@ -60,6 +61,26 @@ const assistantField = z
 /** Body of POST /api/phone-numbers: buy a number in this country, answered by this assistant. */
 export const phoneNumberPurchaseSchema = z.object({ country_code: countryField, assistant_id: assistantField });
 export type PhoneNumberPurchase = z.infer<typeof phoneNumberPurchaseSchema>;
+
+/** Body of POST /api/phone-numbers for a number on one of the organisation's SIP trunks: nothing is bought. */
+export const sipPhoneNumberSchema = z.object({
+  provider: z.literal("sip"),
+  sip_trunk_id: z.string({ error: SIP_NUMBER_MESSAGES.trunkRequired }).trim().min(1, SIP_NUMBER_MESSAGES.trunkRequired).max(64, SIP_NUMBER_MESSAGES.unknownTrunk),
+  phone_number: sipNumberSchema,
+  assistant_id: assistantField,
+});
+export type SipPhoneNumberInput = z.infer<typeof sipPhoneNumberSchema>;
+/** What the SIP number dialog holds before validation. */
+export type SipPhoneNumberFormValues = { provider: "sip"; sip_trunk_id: string; phone_number: string; assistant_id: string };
+
+/**
+ * POST /api/phone-numbers: a Twilio purchase (`provider` absent or "twilio", as before SIP
+ * existed) or a SIP number (`provider: "sip"`).
+ */
+export const phoneNumberCreateSchema = z.discriminatedUnion("provider", [phoneNumberPurchaseSchema.extend({ provider: z.literal("twilio").optional() }), sipPhoneNumberSchema], {
+  error: 'provider must be "twilio" or "sip"',
+});
+export type PhoneNumberCreate = z.infer<typeof phoneNumberCreateSchema>;
 /** What the dialog holds before validation (the selects start empty). */
 export type PhoneNumberFormValues = { country_code: string; assistant_id: string };
 
@@ -83,8 +104,13 @@ export const phoneNumberSchema = z.object({
   id: z.string(),
   /** E.164, e.g. +14155550100 */
   phone_number: z.string(),
-  country_code: z.string(),
+  /** Twilio numbers' country; null for a SIP number. */
+  country_code: z.string().nullable(),
   status: z.enum(PHONE_NUMBER_STATUSES),
+  /** Who carries its calls: bought at Twilio, or on a SIP trunk (named here). */
+  provider: z.enum(CARRIERS),
+  sip_trunk_id: z.string().nullable(),
+  sip_trunk_name: z.string().nullable(),
   assistant_id: z.string().nullable(),
   /** Null when the number is unassigned (its assistant was deleted). */
   assistant_name: z.string().nullable(),
@@ -94,8 +120,3 @@ export const phoneNumberSchema = z.object({
   created_at: z.string(),
 });
 export type PhoneNumber = z.infer<typeof phoneNumberSchema>;
-
-export function countryLabel(code: string): string {
-  const country = PHONE_COUNTRIES.find((c) => c.code === code);
-  return country ? `${country.code} (${country.dial})` : code;
-}

@@ -21,6 +21,11 @@ export const ROLE_DESCRIPTIONS: Record<Role, string> = {
   viewer: "Read-only: assistants, calls, stats",
 };
 
+/** Said when the app learns that the signed-in person's role changed while a page was open. */
+export const ROLE_CHANGE_TEXTS = {
+  changed: (role: Role) => `Your role is now ${ROLE_LABELS[role]}. The pages show what it allows.`,
+} as const;
+
 const RANK: Record<Role, number> = { viewer: 0, supervisor: 1, builder: 2, admin: 3, owner: 4 };
 
 /** Whether `role` includes everything `needed` can do. */

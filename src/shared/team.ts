@@ -34,6 +34,14 @@ export const TEAM_MESSAGES = {
   switchFailed: "Could not switch organisation",
   acceptFailed: "Could not join the team",
   joined: "You joined the team",
+  /** Signed up through an invitation and not in a team yet: every page but the invitation's waits. */
+  invitationPending: "Accept your invitation first: open the link you were sent, signed in with the invited address.",
+  /** The /invite page: the address the invitation is for, and what to do when signed in as someone else. */
+  invitedAddress: (email: string) => `This invitation is for ${email}.`,
+  signedInAs: (email: string) => `Signed in as ${email}.`,
+  wrongAccount: (signedIn: string, invited: string) =>
+    `You are signed in as ${signedIn}, but this invitation is for ${invited}. Sign out and log in or sign up with ${invited} to accept it.`,
+  signOutToAccept: "Sign out and switch account",
   invitePrompt: "You are invited to join a team on Switchboard.",
   inviteSignInPrompt: "Log in or create an account with the invited e-mail address to accept.",
 } as const;

@@ -5,7 +5,8 @@
  */
 import { z } from "zod";
 import { positiveInt32 } from "./bounds.js";
-import { DEFAULT_TIMEZONE, transferDestinationSchema } from "./assistants.js";
+import { DEFAULT_TIMEZONE, transferDestinationSchema, voicemailSchema, type Voicemail } from "./assistants.js";
+import { DEFAULT_VOICE_ENGINE, voiceEngineViewSchema, type VoiceEngine } from "./providers.js";
 
 /**
  * What a version holds: everything that changes what a caller hears. The name and description
@@ -25,11 +26,19 @@ export const assistantContentSchema = z.looseObject({
 export type AssistantContent = z.infer<typeof assistantContentSchema>;
 
 /** What a call reads of a version beyond the schema's keys; a version made before they existed reads as the defaults. */
-export function callSettingsOf(content: AssistantContent): { timeZone: string; allowDoNotCall: boolean } {
+export function callSettingsOf(content: AssistantContent): { timeZone: string; allowDoNotCall: boolean; voicemail: Voicemail } {
+  const voicemail = voicemailSchema.safeParse(content.voicemail ?? null);
   return {
     timeZone: typeof content.timezone === "string" ? content.timezone : DEFAULT_TIMEZONE,
     allowDoNotCall: content.allow_do_not_call === true,
+    voicemail: voicemail.success ? voicemail.data : null,
   };
+}
+
+/** The engine a version's calls run on; a version made before voice engines (or unreadable) runs on OpenAI Realtime. */
+export function voiceEngineOf(content: AssistantContent): VoiceEngine {
+  const parsed = voiceEngineViewSchema.safeParse(content.voice_engine);
+  return parsed.success ? parsed.data : DEFAULT_VOICE_ENGINE;
 }
 
 /** The fields the History panel compares, in the order it shows them, with their labels. */
@@ -46,6 +55,9 @@ export const VERSION_DIFF_FIELDS = [
   { key: "voicemail", label: "If a machine answers" },
   { key: "allow_do_not_call", label: "Do-not-call function" },
   { key: "analysis", label: "Analysis" },
+  { key: "knowledge_base_ids", label: "Knowledge bases" },
+  { key: "knowledge", label: "Knowledge use" },
+  { key: "voice_engine", label: "Voice engine" },
 ] as const;
 
 export const assistantVersionSummarySchema = z.object({
@@ -73,6 +85,16 @@ export const assistantVersionListSchema = z.object({
 });
 export type AssistantVersionList = z.infer<typeof assistantVersionListSchema>;
 
+/** GET /api/assistants/drafts: each assistant's draft against what callers hear, for the list and forms. */
+export const draftStateSchema = z.object({
+  assistant_id: z.string(),
+  /** The latest published version; null before the first publish. */
+  live_version: z.number().int().nullable(),
+  /** The draft holds changes no published version has yet. */
+  draft_changed: z.boolean(),
+});
+export type DraftState = z.infer<typeof draftStateSchema>;
+
 export const VERSION_MESSAGES = {
   notFound: "Version not found",
   versionInvalid: "version must be a whole number from 1",
@@ -83,6 +105,24 @@ export const VERSION_MESSAGES = {
   unknownVersion: (n: number) => `Version ${n} does not exist for this assistant`,
   pinNeedsAssistant: "Assign an assistant to the number before pinning a version",
   draft: "Draft",
+  /** Beside the assistant's name (list, details, form) while the draft differs from what callers hear. */
+  draftBadge: (live: number) => `Draft — callers hear v${live}`,
+  saveDraft: "Save draft",
+  savingDraft: "Saving draft...",
+  draftSaved: (live: number) => `Draft saved — callers hear v${live} until you publish it`,
+  savedLive: (live: number) => `Saved — callers hear v${live}`,
+  publish: "Publish",
+  rollbackTitle: (n: number) => `Roll back to v${n}?`,
+  rollbackBody: (n: number, next: number) =>
+    `Callers will hear the content of v${n}, published as v${next}. The draft is not changed: publishing it later releases what it holds again, so edit it first if what you roll back should not return.`,
+  rollbackConfirm: "Roll back",
+  latest: "Latest",
+  pinLabel: "Version",
+  pinDescription: "Which published version callers of this number hear. Pin one to keep it while newer ones are published.",
+  pinLatest: (live: number | null) => (live === null ? "Latest published" : `Latest published (now v${live})`),
+  pinVersion: (n: number, note: string | null) => `Pinned to v${n}${note ? ` — ${note}` : ""}`,
+  runsOn: (numbers: string) => `Answering on ${numbers}`,
+  noNumberRuns: "No number runs this version",
 } as const;
 
 const versionNumber = positiveInt32(VERSION_MESSAGES.versionInvalid);

@@ -9,8 +9,10 @@ import "./index.css";
 import { queryKeys } from "@/lib/query-keys";
 
 // A 401 anywhere means the session ended on the server: forget the user so the guards send them to /login.
+// A role refusal may mean an admin changed the role since the page read it: read it again.
 const onError = (err: unknown) => {
   if (err instanceof ApiError && err.status === 401) queryClient.setQueryData(queryKeys.session, null);
+  if (err instanceof ApiError && err.status === 403 && err.code === "forbidden") void queryClient.invalidateQueries({ queryKey: queryKeys.organization });
 };
 const queryClient = new QueryClient({
   queryCache: new QueryCache({ onError }),

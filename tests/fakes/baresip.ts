@@ -22,7 +22,37 @@ export interface BaresipEvent {
 
 export const BARESIP_TONE_HZ = 440;
 
-export async function startBaresip() {
+/**
+ * `autoAnswer`: baresip answers calls to it at once (its account's answermode=auto); `user`: its
+ * number (it refuses calls to any other); `toneHz`: the sine it speaks; `callTransfer: false`: it
+ * refuses a REFER (its account's call_transfer=no), as a trunk that takes none does; `audioFile`:
+ * a WAV (8 kHz mono) it plays instead of the sine (aufile), from the answer on; `codec`: the one
+ * codec it offers and accepts (µ-law by default).
+ */
+export async function startBaresip(options: BaresipOptions = {}) {
+  // A picked port can be taken by another test file's socket before baresip binds it; baresip
+  // then exits at once, and a fresh set of ports is tried.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startOnce(options);
+    } catch (error) {
+      if (!(error instanceof BaresipExited) || attempt === 3) throw error;
+    }
+  }
+}
+
+interface BaresipOptions {
+  autoAnswer?: boolean;
+  user?: string;
+  toneHz?: number;
+  callTransfer?: boolean;
+  audioFile?: string;
+  codec?: "PCMU" | "PCMA";
+}
+
+class BaresipExited extends Error {}
+
+async function startOnce(options: BaresipOptions) {
   const dir = await mkdtemp(join(tmpdir(), "baresip-"));
   const sipPort = await freePort();
   const ctrlPort = await freePort();
@@ -35,30 +65,37 @@ export async function startBaresip() {
       // Loopback only: baresip would otherwise advertise the machine's other addresses.
       "net_interface 127.0.0.1",
       "module_path /usr/lib/baresip/modules",
-      ...["g711", "ausine", "aubridge", "sndfile", "account", "menu", "ctrl_tcp"].map((m) => `module ${m}.so`),
+      ...["g711", "ausine", "aufile", "aubridge", "sndfile", "account", "menu", "ctrl_tcp"].map((m) => `module ${m}.so`),
       // No sound card: the player is a bridge nobody reads; the source a sine.
       "audio_player aubridge,nowhere",
       "audio_alert aubridge,nowhere",
-      `audio_source ausine,${BARESIP_TONE_HZ}`,
-      "ausrc_srate 48000",
-      "ausrc_channels 2",
+      ...(options.audioFile
+        ? [`audio_source aufile,${options.audioFile}`, "ausrc_srate 8000", "ausrc_channels 1"]
+        : [`audio_source ausine,${options.toneHz ?? BARESIP_TONE_HZ}`, "ausrc_srate 48000", "ausrc_channels 2"]),
       `rtp_ports ${rtpBase}-${rtpBase + 9}`,
       `ctrl_tcp_listen 127.0.0.1:${ctrlPort}`,
       `snd_path ${dir}`,
       "",
     ].join("\n"),
   );
-  await writeFile(join(dir, "accounts"), "<sip:phone@127.0.0.1>;regint=0;audio_codecs=PCMU/8000/1\n");
+  await writeFile(join(dir, "accounts"), `<sip:${options.user ?? "phone"}@127.0.0.1>;regint=0;audio_codecs=${options.codec ?? "PCMU"}/8000/1${options.autoAnswer ? ";answermode=auto" : ""}${options.callTransfer === false ? ";call_transfer=no" : ""}\n`);
   const child = spawn("baresip", ["-4", "-f", dir], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d: Buffer) => void (output += d.toString("utf8")));
   child.stderr.on("data", (d: Buffer) => void (output += d.toString("utf8")));
-  const exited = new Promise<void>((resolve) => child.on("close", () => resolve()));
+  let hasExited = false;
+  const exited = new Promise<void>((resolve) => child.on("close", () => ((hasExited = true), resolve())));
 
   let stopped: Promise<{ samples: Int16Array; sampleRate: number } | null> | null = null;
   const events: BaresipEvent[] = [];
   const listeners = new Set<() => void>();
-  const socket = await connectWithRetry(ctrlPort);
+  const socket = await connectWithRetry(ctrlPort, () => hasExited).catch(async (error: unknown) => {
+    const early = hasExited;
+    child.kill("SIGKILL");
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+    throw early ? new BaresipExited(`baresip exited: ${output.slice(-1000)}`) : error;
+  });
   let buffered = "";
   socket.on("data", (d: Buffer) => {
     buffered += d.toString("utf8");
@@ -120,15 +157,17 @@ export async function startBaresip() {
 
 export type Baresip = Awaited<ReturnType<typeof startBaresip>>;
 
-async function connectWithRetry(port: number): Promise<Socket> {
-  for (let i = 0; ; i += 1) {
+/** Connects to baresip's control port, for up to 20 s (a loaded machine starts it slowly) or until it exits. */
+async function connectWithRetry(port: number, exited: () => boolean): Promise<Socket> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
     try {
       return await new Promise<Socket>((resolve, reject) => {
         const s = connect(port, "127.0.0.1", () => resolve(s));
         s.once("error", reject);
       });
     } catch (error) {
-      if (i > 100) throw error;
+      if (exited() || Date.now() > deadline) throw error;
       await new Promise((r) => setTimeout(r, 50));
     }
   }

@@ -24,7 +24,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { WebSocketServer } from "ws";
+import { WebSocketServer, type WebSocket } from "ws";
 import { FakeConnection, type FakeScript } from "./realtime-fake-connection.ts";
 
 export type { FakeConnection, FakeItem, FakeReply, FakeReplyContext, FakeReplySpec, FakeScript, FakeToolCall } from "./realtime-fake-connection.ts";
@@ -51,6 +51,11 @@ export class FakeRealtime {
   script: FakeScript;
   /** Answers the REST requests this fake does not (one OPENAI_BASE_URL serves Realtime and Responses). */
   rest: ((req: IncomingMessage, res: ServerResponse) => void) | null = null;
+  /**
+   * Takes the WebSockets opened on `/v1/live/sessions` (GPT-Live: fake-gpt-live.ts `serveGptLive`),
+   * after the same key check and refusals as Realtime's: one OPENAI_BASE_URL serves both.
+   */
+  live: ((ws: WebSocket, headers: IncomingMessage["headers"]) => void) | null = null;
   /** While set, every new connection is refused with this HTTP status and OpenAI error body (quota gone, outage, ...). */
   refuseUpgrades: { status: number; statusText: string; code: string; message: string } | null = null;
   private readonly wss = new WebSocketServer({ noServer: true, handleProtocols: (protocols) => [...protocols][0] ?? false });
@@ -133,14 +138,17 @@ export class FakeRealtime {
     socket.on("error", () => {});
     const url = new URL(req.url ?? "/", "http://fake");
     const model = url.searchParams.get("model");
-    if (url.pathname !== "/v1/realtime") return this.refuse(socket, req, 404, "Not Found", "not_found", `Unknown path ${url.pathname}`);
+    const livePath = url.pathname === "/v1/live/sessions" && this.live !== null;
+    if (url.pathname !== "/v1/realtime" && !livePath) return this.refuse(socket, req, 404, "Not Found", "not_found", `Unknown path ${url.pathname}`);
     if (req.headers.authorization !== `Bearer ${this.apiKey}`) {
       const shown = (req.headers.authorization ?? "").replace(/^Bearer\s+/i, "").slice(0, 6);
       return this.refuse(socket, req, 401, "Unauthorized", "invalid_api_key", `Incorrect API key provided: ${shown}***.`);
     }
-    if (!model) return this.refuse(socket, req, 400, "Bad Request", "missing_model", "Missing required parameter: 'model'.");
     const refusal = this.refuseUpgrades;
     if (refusal) return this.refuse(socket, req, refusal.status, refusal.statusText, refusal.code, refusal.message);
+    const live = this.live;
+    if (livePath && live) return this.wss.handleUpgrade(req, socket, head, (ws) => live(ws, { ...req.headers }));
+    if (!model) return this.refuse(socket, req, 400, "Bad Request", "missing_model", "Missing required parameter: 'model'.");
     const protocols = String(req.headers["sec-websocket-protocol"] ?? "");
     const beta = req.headers["openai-beta"] !== undefined || protocols.split(",").some((p) => p.trim() === BETA_PROTOCOL);
     this.wss.handleUpgrade(req, socket, head, (ws) => {

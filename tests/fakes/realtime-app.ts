@@ -4,15 +4,19 @@
  * WS /api/calls/live carrying that user's cookie.
  */
 import type { AddressInfo } from "node:net";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { AppDeps } from "../../src/server/app.ts";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../harness.ts";
-import type { FakeRealtime } from "./fake-realtime.ts";
+import type { Database } from "../../src/server/db/client.ts";
+import { closeInOrder } from "../close.ts";
+import { buildTestApp, freshDatabase, signUpAndLogIn, type TestApp } from "../harness.ts";
+import { startFakeRealtime, type FakeRealtime } from "./fake-realtime.ts";
 import { TestBrowser } from "./realtime-browser-client.ts";
 
 export interface LiveApp extends Awaited<ReturnType<typeof buildTestApp>> {
   /** ws://127.0.0.1:<port>/api/calls/live?session_id=… */
   liveUrl(sessionId: string): string;
+  /** ws://127.0.0.1:<port>: where the live board's and a watched call's sockets open. */
+  wsOrigin: string;
 }
 
 /** `deps.database` lets a test keep reading the database after `app.close()` (which closes the harness's own). */
@@ -20,7 +24,64 @@ export async function startLiveApp(fake: FakeRealtime, config: Record<string, st
   const built = await buildTestApp({ config: { OPENAI_BASE_URL: fake.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1", ...config }, deps });
   await built.app.listen({ port: 0, host: "127.0.0.1" });
   const { port } = built.app.server.address() as AddressInfo;
-  return { ...built, liveUrl: (sessionId) => `ws://127.0.0.1:${port}/api/calls/live?session_id=${encodeURIComponent(sessionId)}` };
+  const wsOrigin = `ws://127.0.0.1:${port}`;
+  return { ...built, wsOrigin, liveUrl: (sessionId) => `${wsOrigin}/api/calls/live?session_id=${encodeURIComponent(sessionId)}` };
+}
+
+/** The fake OpenAI server and the app on it. */
+export interface LiveFile {
+  fake: FakeRealtime;
+  live: LiveApp;
+}
+
+/**
+ * What most live-socket test files start from, made before the file's first test and closed after
+ * its last (like `useTestApp`): `const file = setUpLiveApp("sk-…")`, then `file.live` in tests.
+ */
+export function setUpLiveApp(apiKey: string, config: Record<string, string> = {}): LiveFile {
+  const file = {} as LiveFile;
+  beforeAll(async () => {
+    file.fake = await startFakeRealtime({ apiKey });
+    file.live = await startLiveApp(file.fake, config);
+  });
+  afterAll(() => closeInOrder(file.live?.app, file.fake));
+  return file;
+}
+
+/** `setUpLiveApp` with an owner who stored the key and made an assistant (`assistant` overrides its fields). */
+export function setUpLiveOwner(
+  apiKey: string,
+  assistant: Record<string, unknown> = {},
+  config: Record<string, string> = {},
+): LiveFile & { owner: Caller; assistantId: string } {
+  const file = setUpLiveApp(apiKey, config) as LiveFile & { owner: Caller; assistantId: string };
+  beforeAll(async () => {
+    file.owner = await signUpCaller(file.live.app, apiKey);
+    file.assistantId = (await createAssistant(file.live.app, file.owner, assistant)).id;
+  });
+  return file;
+}
+
+/** Two instances (apps) on one database, as two workers or two machines, on one fake OpenAI server. */
+export interface TwoInstances {
+  fake: FakeRealtime;
+  /** The file's own, so that it outlives both apps (an app leaves a database it was given open). */
+  database: Database;
+  a: LiveApp;
+  b: LiveApp;
+}
+
+/** Made before the file's first test and closed after its last, like `setUpLiveOwner`. */
+export function setUpTwoInstances(apiKey: string): TwoInstances {
+  const file = {} as TwoInstances;
+  beforeAll(async () => {
+    file.fake = await startFakeRealtime({ apiKey });
+    file.database = await freshDatabase();
+    file.a = await startLiveApp(file.fake, {}, { database: file.database });
+    file.b = await startLiveApp(file.fake, {}, { database: file.database });
+  });
+  afterAll(() => closeInOrder(file.b?.app, file.a?.app, file.database, file.fake));
+  return file;
 }
 
 export interface Caller {
@@ -78,6 +139,6 @@ export async function sessionIdFor(app: TestApp, who: Caller, assistantId: strin
 }
 
 /** The browser's socket: the session id in the query, the user's cookie on the upgrade. */
-export function openLiveSocket(live: LiveApp, who: Caller | null, sessionId: string): Promise<TestBrowser> {
+export function openLiveSocket(live: Pick<LiveApp, "liveUrl">, who: Caller | null, sessionId: string): Promise<TestBrowser> {
   return TestBrowser.connect(live.liveUrl(sessionId), { headers: who ? { cookie: who.cookie } : {} });
 }

@@ -35,6 +35,8 @@ export interface SippRun {
   code: number | null;
   /** SIPp's screen and error log, for a failing assertion's message. */
   log: string;
+  /** Every message SIPp sent and received (`-trace_msg`), when `traceMessages` was asked for. */
+  messages: string;
 }
 
 export interface SippOptions {
@@ -48,6 +50,10 @@ export interface SippOptions {
   args?: string[];
   /** SIPp's own limit on the run, seconds. */
   timeoutS?: number;
+  /** Keep SIPp's trace of every message, for the test to read what our side sent. */
+  traceMessages?: boolean;
+  /** How many calls the scenario takes (each runs it from the top), at once at most; 1 by default. */
+  calls?: number;
 }
 
 export interface SippProcess {
@@ -69,13 +75,14 @@ export async function startSipp(options: SippOptions): Promise<SippProcess> {
     "-i", "127.0.0.1",
     "-p", String(port),
     "-mp", String(mediaPort),
-    "-m", "1",
-    "-l", "1",
+    "-m", String(options.calls ?? 1),
+    "-l", String(options.calls ?? 1),
     "-t", options.transport === "TCP" ? "t1" : "u1",
     "-timeout", `${timeout}s`,
     "-timeout_error",
     "-trace_err",
     "-nostdin",
+    ...(options.traceMessages ? ["-trace_msg"] : []),
     ...(options.args ?? []),
   ];
   const child = spawn("sipp", args, { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
@@ -87,9 +94,13 @@ export async function startSipp(options: SippOptions): Promise<SippProcess> {
     child.on("close", async (code) => {
       clearTimeout(killer);
       let errors = "";
-      for (const file of await readdir(dir)) if (file.endsWith("_errors.log")) errors += await readFile(join(dir, file), "utf8");
+      let messages = "";
+      for (const file of await readdir(dir)) {
+        if (file.endsWith("_errors.log")) errors += await readFile(join(dir, file), "utf8");
+        if (file.endsWith("_messages.log")) messages += await readFile(join(dir, file), "utf8");
+      }
       await rm(dir, { recursive: true, force: true });
-      resolve({ code, log: `${errors}\n${screen.slice(-3000)}` });
+      resolve({ code, log: `${errors}\n${screen.slice(-3000)}`, messages });
     });
   });
   // SIPp as a UAS must be listening before anything is sent to it.

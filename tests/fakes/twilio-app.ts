@@ -3,6 +3,7 @@
  * computed over PUBLIC_URL, match), the fake OpenAI behind it, and a user owning a phone
  * number with Twilio credentials — inserted directly, as the phone-numbers module would.
  */
+import { expect } from "vitest";
 import type { AppDeps } from "../../src/server/app.ts";
 import { phoneNumbers } from "../../src/server/db/schema.ts";
 import { freePort } from "../free-port.ts";
@@ -50,5 +51,18 @@ export async function phoneLine(app: PhoneApp, apiKey: string, to: string, assis
   const owner = await phoneOwner(app, apiKey);
   const assistantId = (await createAssistant(app.app, owner, assistant)).id;
   const numberId = await insertPhoneNumber(app, owner, to, assistantId);
+  return { owner, assistantId, numberId };
+}
+
+/**
+ * A number that campaigns dial from: a phone owner, an assistant that waits for the callee and
+ * greets them by `{{first_name}}`, `from` on no assistant, and room for 50 calls at once.
+ */
+export async function campaignLine(app: PhoneApp, apiKey: string, from: string) {
+  const owner = await phoneOwner(app, apiKey);
+  const assistantId = (await createAssistant(app.app, owner, { first_message: null, instructions: "Remind {{first_name}}." })).id;
+  const numberId = await insertPhoneNumber(app, owner, from, null);
+  const res = await app.app.inject({ method: "PUT", url: "/api/settings/calls", headers: { cookie: owner.cookie }, payload: { max_concurrent_calls: 50 } });
+  expect(res.statusCode, res.body).toBe(200);
   return { owner, assistantId, numberId };
 }

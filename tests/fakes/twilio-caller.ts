@@ -81,6 +81,8 @@ export class TwilioCaller {
   private sequence = 0;
   private mediaTimestamp = 0;
   private speaking: NodeJS.Timeout | null = null;
+  /** Settles the `speak` in progress: it ends when its audio is out, or is cut short (a close). */
+  private spoken: (() => void) | null = null;
 
   private constructor(private readonly options: DialOptions) {
     this.callSid = options.callSid ?? sid("CA");
@@ -222,6 +224,7 @@ export class TwilioCaller {
     let index = 0;
     const started = performance.now();
     return new Promise((resolve) => {
+      this.spoken = resolve;
       const tick = () => {
         // Catch up on frames due (timers drift); never run ahead of real time.
         while (index < frames && performance.now() - started >= index * FRAME_MS) {
@@ -244,6 +247,9 @@ export class TwilioCaller {
   private stopSpeaking(): void {
     if (this.speaking) clearTimeout(this.speaking);
     this.speaking = null;
+    const spoken = this.spoken;
+    this.spoken = null;
+    spoken?.();
   }
 
   /** Milliseconds of assistant audio the phone has played so far. */

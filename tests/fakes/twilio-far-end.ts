@@ -11,6 +11,7 @@
  * | no-answer   | initiated, ringing, then the completed event with CallStatus=no-answer                  |
  * | busy        | initiated, ringing, then CallStatus=busy                                                |
  * | failed      | initiated, then CallStatus=failed                                                       |
+ * | ring        | initiated, ringing, and rings until the app cancels it (Status=canceled or completed)   |
  *
  * Only the StatusCallbackEvent values asked for are sent, except `completed` (always, when there
  * is a StatusCallback). An answered call ends when the app's stream closes, when the test hangs
@@ -21,7 +22,7 @@
 import type { FakeCall, FakeTwilioRest } from "./twilio-rest.ts";
 import { signTwilio, TwilioCaller } from "./twilio-caller.ts";
 
-export type FarEndOutcome = "answer" | "machine" | "no-answer" | "busy" | "failed";
+export type FarEndOutcome = "answer" | "machine" | "no-answer" | "busy" | "failed" | "ring";
 
 export interface FarEndCallback {
   url: string;
@@ -182,6 +183,8 @@ export function attachFarEnd(rest: FakeTwilioRest, options: FarEndOptions): FarE
       await sleep(stepMs);
       if (over) return;
       if (outcome === "busy" || outcome === "no-answer") return finish(outcome);
+      // Nobody picks up: only the app's update (a cancel) ends it.
+      if (outcome === "ring") return;
       answeredAt = Date.now();
       await progress("answered", "in-progress");
       if (!form.Url) return finish("completed");

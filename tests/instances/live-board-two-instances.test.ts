@@ -1,65 +1,47 @@
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../fakes/fake-realtime.ts";
+import { beforeAll, describe, expect, it } from "vitest";
 import { openBoard, openCall } from "../fakes/live-supervisor.ts";
-import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type LiveApp } from "../fakes/realtime-app.ts";
+import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, setUpTwoInstances } from "../fakes/realtime-app.ts";
 import { tone } from "../fakes/realtime-audio.ts";
-import { as, freshDatabase, signUpAndLogIn } from "../harness.ts";
+import { as, signUpAndLogIn } from "../harness.ts";
 import type { SignedUp } from "../sign-up.ts";
 import { joinAs } from "../team.ts";
 import { SESSION_ENDED_CLOSE } from "../../src/shared/auth.ts";
 import { LIVE_TEXTS } from "../../src/shared/live.ts";
-import type { Database } from "../../src/server/db/client.ts";
 
 /**
  * The live board across instances (two apps on one database, as two workers or two machines):
  * a call carried by A is on a board connected to B, and a supervisor connected to B listens,
  * guides, takes over and ends it; another account's supervisor gets 404 on B.
  */
-let fake: FakeRealtime;
-let database: Database;
-let carrier: LiveApp;
-let serving: LiveApp;
+const file = setUpTwoInstances("sk-live-two");
 let owner: SignedUp;
 let assistantId: string;
-let baseB: string;
 
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-live-two" });
-  database = await freshDatabase();
-  carrier = await startLiveApp(fake, {}, { database });
-  serving = await startLiveApp(fake, {}, { database });
-  owner = await signUpAndLogIn(carrier.app);
-  expect((await as(carrier.app, owner).put("/api/credentials/openai_api_key", { value: fake.apiKey })).statusCode).toBe(200);
-  assistantId = (await createAssistant(carrier.app, owner)).id;
-  baseB = `ws://127.0.0.1:${(serving.app.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await serving.app.close();
-  await carrier.app.close();
-  await database.close();
-  await fake.close();
+  owner = await signUpAndLogIn(file.a.app);
+  expect((await as(file.a.app, owner).put("/api/credentials/openai_api_key", { value: file.fake.apiKey })).statusCode).toBe(200);
+  assistantId = (await createAssistant(file.a.app, owner)).id;
 });
 
 describe("the live board across instances", () => {
   it("a call carried by A is supervised from B: board, listen, guide, take over, end; another account gets 404", { timeout: 60_000 }, async () => {
-    fake.script = {};
-    const board = await openBoard(baseB, { cookie: owner.cookie });
+    file.fake.script = {};
+    const board = await openBoard(file.b.wsOrigin, { cookie: owner.cookie });
     await board.next("calls");
-    const index = fake.connections.length;
-    const browser = await openLiveSocket(carrier, owner, await sessionIdFor(carrier.app, owner, assistantId));
+    const index = file.fake.connections.length;
+    const browser = await openLiveSocket(file.a, owner, await sessionIdFor(file.a.app, owner, assistantId));
     await browser.until(() => browser.of("started").length > 0, "started");
     const callId = browser.of("started")[0]!.callId!;
-    const conn = await fake.connection(index);
+    const conn = await file.fake.connection(index);
     await board.until(() => board.of("call_updated").some((m) => m.call.callId === callId), "the call on B's board");
-    const late = await openBoard(baseB, { cookie: owner.cookie });
+    const late = await openBoard(file.b.wsOrigin, { cookie: owner.cookie });
     expect((await late.next("calls")).calls.map((c) => c.callId)).toEqual([callId]);
 
-    const stranger = await signUpCaller(serving.app);
-    await expect(openCall(baseB, callId, { cookie: stranger.cookie })).rejects.toThrow("404");
-    await expect(openCall(baseB, "00000000-0000-4000-8000-000000000000", { cookie: owner.cookie })).rejects.toThrow("404");
+    const stranger = await signUpCaller(file.b.app);
+    await expect(openCall(file.b.wsOrigin, callId, { cookie: stranger.cookie })).rejects.toThrow("404");
+    await expect(openCall(file.b.wsOrigin, "00000000-0000-4000-8000-000000000000", { cookie: owner.cookie })).rejects.toThrow("404");
 
-    const boss = await openCall(baseB, callId, { cookie: owner.cookie });
+    const boss = await openCall(file.b.wsOrigin, callId, { cookie: owner.cookie });
     expect(await boss.next("watching")).toMatchObject({ call: { callId }, sampleRate: 24_000 });
     await board.until(() => board.of("call_updated").at(-1)?.call.watchers === 1, "B's board counts the watcher");
 
@@ -72,12 +54,12 @@ describe("the live board across instances", () => {
     await conn.until(() => conn.items.some((i) => i.role === "system" && i.text?.includes("A supervisor instructs you: Offer the caller a 10% discount.")), 5000, "system item");
     await boss.until(() => boss.of("transcript").some((m) => m.entry.content === "Supervisor: Offer the caller a 10% discount."), "guide line");
 
-    // The serving instance re-checks the membership: a supervisor removed (on A) loses the relayed socket, and leaves the call.
-    const removed = await joinAs(carrier.app, owner, "supervisor", "Rae Removed");
-    const watcher = await openCall(baseB, callId, { cookie: removed.cookie });
+    // B (the serving instance) re-checks the membership: a supervisor removed (on A) loses the relayed socket, and leaves the call.
+    const removed = await joinAs(file.a.app, owner, "supervisor", "Rae Removed");
+    const watcher = await openCall(file.b.wsOrigin, callId, { cookie: removed.cookie });
     await watcher.next("watching");
     await board.until(() => board.of("call_updated").at(-1)?.call.watchers === 2, "two watchers");
-    expect((await as(carrier.app, owner).delete(`/api/team/members/${removed.userId}`)).statusCode).toBe(204);
+    expect((await as(file.a.app, owner).delete(`/api/team/members/${removed.userId}`)).statusCode).toBe(204);
     await watcher.untilClosed(6000);
     expect(watcher.closed).toEqual(SESSION_ENDED_CLOSE);
     await board.until(() => board.of("call_updated").at(-1)?.call.watchers === 1, "the removed supervisor left the call");

@@ -27,6 +27,8 @@ export function seededRandom(seed: number): () => number {
 const pick = <T>(random: () => number, items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
 
 const MB_STRING = "a".repeat(1_000_000);
+/** Past the 1 MiB body limit: for a field whose own limit is the body's (pasted documents). */
+const OVER_BODY_STRING = "a".repeat(1_100_000);
 const nested = (depth: number) => "[".repeat(depth) + "]".repeat(depth);
 /**
  * Integers JSON carries exactly but no `integer` column holds (2^31 and 2^53 − 2), and below any
@@ -49,7 +51,7 @@ function wrongTypes(value: unknown): unknown[] {
 }
 
 /** Every bad input for a route whose valid body is `valid`. */
-export function badInputs(valid: Record<string, unknown>, required: readonly string[], random: () => number, badIdPath?: (id: string) => string): BadInput[] {
+export function badInputs(valid: Record<string, unknown>, required: readonly string[], random: () => number, badIdPath?: (id: string) => string, longText: readonly string[] = []): BadInput[] {
   const json = (body: unknown) => JSON.stringify(body);
   const cases: BadInput[] = [];
   const withField = (key: string, value: string) => {
@@ -68,7 +70,8 @@ export function badInputs(valid: Record<string, unknown>, required: readonly str
     cases.push({ label: `${key}: nested 5000 deep`, payload: withField(key, nested(5000)) });
     if (typeof value === "string") {
       const at = Math.floor(random() * 8);
-      cases.push({ label: `${key}: 1 MB string`, payload: withField(key, json(MB_STRING)) });
+      if (longText.includes(key)) cases.push({ label: `${key}: over the body limit`, payload: withField(key, json(OVER_BODY_STRING)) });
+      else cases.push({ label: `${key}: 1 MB string`, payload: withField(key, json(MB_STRING)) });
       cases.push({ label: `${key}: U+0000`, payload: withField(key, json(`${"ab".slice(0, at % 3)}x\u0000y`)) });
       cases.push({ label: `${key}: lone surrogate`, payload: withField(key, json(`x${pick(random, ["\uD800", "\uDBFF", "\uDC00", "\uDFFF"])}y`)) });
     } else if (value && typeof value === "object" && !Array.isArray(value)) {

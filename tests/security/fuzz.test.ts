@@ -96,7 +96,7 @@ describe("fuzz: bad inputs to every JSON route", () => {
   for (const [name, route] of Object.entries(JSON_ROUTES)) {
     it(`${route.method} ${name}: no 5xx, the error shape, nothing stored`, async () => {
       const random = seededRandom(SEED + name.length);
-      const cases = badInputs(route.valid(fixtures), route.required, random, route.badIdPath);
+      const cases = badInputs(route.valid(fixtures), route.required, random, route.badIdPath, route.longText);
       const failures: string[] = [];
       const row = { route: `${route.method} ${name}`, tried: cases.length, answered5xx: 0, wrongShape: 0, stored: 0 };
       for (const bad of cases) {

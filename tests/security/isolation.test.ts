@@ -42,6 +42,7 @@ beforeAll(async () => {
     },
     assistant: { name: "ALPHA-MARKER assistant", instructions: "ALPHA-MARKER instructions" },
     callerNumber: "+15557771234",
+    knowledgeText: "ALPHA-MARKER passage: returns within 30 days.",
   });
   // The intruder has a Twilio account of their own, so a refusal is about whose data it is, not missing settings.
   const theirs = twilio.addAccount();
@@ -53,6 +54,9 @@ beforeAll(async () => {
     fixtures.assistantId,
     fixtures.callId,
     fixtures.phoneNumberId,
+    fixtures.knowledgeBaseId,
+    fixtures.documentId,
+    fixtures.sipTrunkId,
     fixtures.twilioSid,
     number!.phoneNumber,
     number!.sid,
@@ -90,6 +94,9 @@ async function ownerView(): Promise<string> {
     "/api/phone-numbers",
     "/api/settings/retention",
     "/api/account",
+    `/api/knowledge-bases/${fixtures.knowledgeBaseId}`,
+    `/api/knowledge-bases/${fixtures.knowledgeBaseId}/documents`,
+    `/api/sip-trunks/${fixtures.sipTrunkId}`,
   ];
   const bodies = await Promise.all(urls.map(async (url) => (await app.inject({ method: "GET", url, headers: { cookie: owner.cookie } })).body));
   // Signed recording URLs and the credential's updated_at are the only parts that may legitimately differ between reads.
@@ -126,12 +133,14 @@ describe("isolation: two users, every route, every verb", () => {
           const sent = `${target.url} ${verb === "GET" || verb === "DELETE" ? "" : JSON.stringify(target.body ?? {})}`;
           // Naming the owner's resource in the path or the body (an assistant to link, a tool to borrow) must be refused,
           // except by a list filtered by it, which must come back empty of the owner's data (the markers).
-          const namesOwnersResource = !target.listing && [fixtures.toolId, fixtures.assistantId, fixtures.callId, fixtures.phoneNumberId].some((id) => sent.includes(id));
+          const namesOwnersResource = !target.listing && [fixtures.toolId, fixtures.assistantId, fixtures.callId, fixtures.phoneNumberId, fixtures.knowledgeBaseId, fixtures.documentId, fixtures.sipTrunkId].some((id) => sent.includes(id));
           const shown = markers.filter((m) => res.body.includes(m) && !sent.includes(m));
           const after = await ownerView();
           const changed = after !== view;
           view = after;
-          if ((namesOwnersResource && res.statusCode < 300) || shown.length || changed || (actorName === "no session" && res.statusCode !== 401)) {
+          // Without a session only a 401 may answer, or a 405 for a method the path never takes (it tells nothing of the owner).
+          const refusedUnsigned = res.statusCode === 401 || res.statusCode === 405;
+          if ((namesOwnersResource && res.statusCode < 300) || shown.length || changed || (actorName === "no session" && !refusedUnsigned)) {
             leaks.push(`${verb} ${target.name}: ${res.statusCode}${shown.length ? ` shows ${shown.join(", ")}` : ""}${changed ? " changed the owner's data" : ""}`);
           }
         }

@@ -16,6 +16,10 @@ export interface Fixtures {
   twilioToken: string;
   /** A tool endpoint on the local upstream (tools may run during the fuzz). */
   upstreamUrl: string;
+  /** A knowledge base with one pasted document, and a SIP trunk. */
+  knowledgeBaseId: string;
+  documentId: string;
+  sipTrunkId: string;
   /** A draft campaign of the assistant and number (made by the suites that walk campaign routes). */
   campaignId?: string;
 }
@@ -32,6 +36,8 @@ export interface JsonRoute {
   required: readonly string[];
   /** A path with a non-id where the id goes; omitted for routes without an id. */
   badIdPath?: (badId: string) => string;
+  /** Text fields a megabyte fits (their limit is the body's): only a longer one must be refused. */
+  longText?: readonly string[];
 }
 
 const tool = (f: Fixtures) => ({
@@ -227,6 +233,74 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
     valid: (f) => ({ country_code: "US", assistant_id: f.assistantId }),
     required: ["country_code", "assistant_id"],
   },
+  "add SIP trunk": {
+    method: "POST",
+    path: () => "/api/sip-trunks",
+    auth: true,
+    valid: () => ({
+      name: "Fuzz trunk",
+      inbound_addresses: ["203.0.113.0/24", "2001:db8::1"],
+      inbound_username: "fuzz",
+      inbound_password: "fuzz-password",
+      outbound_uri: "sip:pbx.example.com:5060",
+      outbound_username: "out",
+      outbound_password: "out-password",
+      register: false,
+      register_expires: 3600,
+      caller_id: "+14155550100",
+      prefix: "9",
+      transport: "udp",
+    }),
+    required: ["name"],
+  },
+  "edit SIP trunk": {
+    method: "PATCH",
+    path: (f) => `/api/sip-trunks/${f.sipTrunkId}`,
+    auth: true,
+    valid: () => ({ name: "Fuzz trunk renamed", inbound_addresses: ["198.51.100.0/24"], caller_id: "+14155550101" }),
+    required: [],
+    badIdPath: (id) => `/api/sip-trunks/${id}`,
+  },
+  "add knowledge base": {
+    method: "POST",
+    path: () => "/api/knowledge-bases",
+    auth: true,
+    valid: () => ({ name: "Fuzz FAQ", description: "What callers ask" }),
+    required: ["name"],
+  },
+  "rename knowledge base": {
+    method: "PATCH",
+    path: (f) => `/api/knowledge-bases/${f.knowledgeBaseId}`,
+    auth: true,
+    valid: () => ({ name: "Fuzz FAQ renamed" }),
+    required: [],
+    badIdPath: (id) => `/api/knowledge-bases/${id}`,
+  },
+  "paste a document": {
+    method: "POST",
+    path: (f) => `/api/knowledge-bases/${f.knowledgeBaseId}/documents`,
+    auth: true,
+    valid: () => ({ name: "Fuzz hours", text: "Open every day from 8 to 20." }),
+    required: ["name", "text"],
+    badIdPath: (id) => `/api/knowledge-bases/${id}/documents`,
+    longText: ["text"],
+  },
+  "search a knowledge base": {
+    method: "POST",
+    path: (f) => `/api/knowledge-bases/${f.knowledgeBaseId}/search`,
+    auth: true,
+    valid: () => ({ query: "when are you open", limit: 3 }),
+    required: ["query"],
+    badIdPath: (id) => `/api/knowledge-bases/${id}/search`,
+  },
+  "add provider": {
+    method: "POST",
+    path: () => "/api/providers",
+    auth: true,
+    // A closed local port: the key check on save reaches no real service, and an unanswered check does not stop the save.
+    valid: () => ({ name: "Fuzz voice", kind: "voice", protocol: "elevenlabs", base_url: "http://127.0.0.1:9", api_key: "xi-fuzz-0123456789" }),
+    required: ["name", "kind", "protocol", "api_key"],
+  },
   "relink phone number": {
     method: "PATCH",
     path: (f) => `/api/phone-numbers/${f.phoneNumberId}`,
@@ -369,6 +443,7 @@ export const OWNED_ROUTES: Record<string, OwnedRoute> = {
   "pin on the owner's number": { path: (f) => `/api/phone-numbers/${f.phoneNumberId}`, body: () => ({ assistant_version: 1 }) },
   "call analysis": { path: (f) => `/api/calls/${f.callId}/analysis`, body: () => ({}) },
   "call replay": { path: (f) => `/api/calls/${f.callId}/replay`, body: () => ({}) },
+  "cancel the owner's call": { path: (f) => `/api/calls/${f.callId}/cancel`, body: () => ({}) },
   "call saved as a test": { path: (f) => `/api/calls/${f.callId}/scenario`, body: () => ({ name: "Taken over", rubric: "z" }) },
   "scenarios of the owner's assistant": { path: (f) => `/api/assistants/${f.assistantId}/scenarios`, body: () => ({ name: "Taken over", persona: "x", goal: "y", rubric: "z" }) },
   "test runs of the owner's assistant": { path: (f) => `/api/assistants/${f.assistantId}/test-runs`, body: () => ({}) },
@@ -385,12 +460,22 @@ export const OWNED_ROUTES: Record<string, OwnedRoute> = {
   "export filtered by the owner's assistant": { path: (f) => `/api/calls/export.csv?assistant_id=${f.assistantId}`, listing: true },
   "twilio credentials": { path: () => "/api/credentials/twilio", body: (f) => ({ account_sid: f.twilioSid, auth_token: f.twilioToken }) },
   "twilio account sid": { path: () => "/api/credentials/twilio_account_sid" },
+  "knowledge base": { path: (f) => `/api/knowledge-bases/${f.knowledgeBaseId}`, body: () => ({ name: "Taken over" }) },
+  "documents of the owner's knowledge base": { path: (f) => `/api/knowledge-bases/${f.knowledgeBaseId}/documents`, body: () => ({ name: "Taken over", text: "x" }) },
+  "document of the owner's knowledge base": { path: (f) => `/api/knowledge-bases/${f.knowledgeBaseId}/documents/${f.documentId}`, body: () => ({ name: "Taken over", text: "x" }) },
+  "reprocess the owner's document": { path: (f) => `/api/knowledge-bases/${f.knowledgeBaseId}/documents/${f.documentId}/reprocess`, body: () => ({}) },
+  "search the owner's knowledge base": { path: (f) => `/api/knowledge-bases/${f.knowledgeBaseId}/search`, body: () => ({ query: "returned" }) },
+  "assistant with the owner's knowledge base": { path: () => "/api/assistants", body: (f) => ({ name: "Borrower", knowledge_base_ids: [f.knowledgeBaseId] }) },
+  "SIP trunk": { path: (f) => `/api/sip-trunks/${f.sipTrunkId}`, body: () => ({ name: "Taken over" }) },
+  "SIP number on the owner's trunk": { path: () => "/api/phone-numbers", body: (f) => ({ provider: "sip", sip_trunk_id: f.sipTrunkId, phone_number: "+14155550177" }) },
   "assistant with the owner's tool": { path: () => "/api/assistants", body: (f) => ({ name: "Borrower", tool_ids: [f.toolId] }) },
 };
 
 /** Lists: every verb, and none may show the owner's data. */
 export const LIST_ROUTES: readonly string[] = [
   "/api/tools",
+  "/api/knowledge-bases",
+  "/api/sip-trunks",
   "/api/assistants",
   "/api/calls",
   "/api/assistants/defaults",

@@ -44,16 +44,6 @@ async function inErrorShape(res: Response): Promise<Response> {
   return new Response(JSON.stringify({ error: { code, message } }), { status: res.status, headers });
 }
 
-/** Sign-up leads to the login page (spec §2), so the session the library opens is revoked at once. */
-async function withoutSignUpSession(auth: Auth, res: Response): Promise<Response> {
-  if (!res.ok) return res;
-  const body = (await res.clone().json()) as { token?: string | null; user?: unknown };
-  if (!body.token) return res;
-  const headers = new Headers({ "content-type": "application/json" });
-  await (await auth.$context).internalAdapter.deleteSession(body.token);
-  return new Response(JSON.stringify({ token: null, user: body.user }), { status: res.status, headers });
-}
-
 export const LOGIN_UNAVAILABLE_MESSAGE = "Sign-in is unavailable for a moment. Please try again in a minute.";
 
 /** A 429 with Retry-After; `what` opens the message ("Too many failed login attempts"). */
@@ -134,7 +124,6 @@ export const authRoutes: FastifyPluginAsync<{ auth: Auth; throttle: LoginThrottl
       request.headers.delete("content-length");
       if (body !== undefined) request.headers.set("content-type", "application/json");
       let res = await auth.handler(request);
-      if (endpoint === "/sign-up/email") res = await withoutSignUpSession(auth, res);
       if (isSignIn) {
         // The library has answered; a store failing now costs one uncounted attempt, not the answer.
         const recorded = res.status === 401 ? throttle.recordFailure(attempt) : res.ok ? throttle.recordSuccess(attempt) : null;

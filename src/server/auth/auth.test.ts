@@ -38,8 +38,9 @@ describe("accounts and sessions", () => {
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
   });
 
-  it("answers 401 on every other /api route without a session, and 404 for unknown ones with a session", async () => {
-    for (const url of ["/api/assistants", "/api/tools", "/api/calls", "/api/nope"]) {
+  it("answers 401 on every other /api route without a session, and 404 for unknown ones with or without one", async () => {
+    expect((await app.inject({ method: "GET", url: "/api/nope" })).statusCode).toBe(404);
+    for (const url of ["/api/assistants", "/api/tools", "/api/calls"]) {
       const res = await app.inject({ method: "GET", url });
       expect(res.statusCode, url).toBe(401);
       expect(res.json().error.code).toBe("unauthorized");
@@ -85,14 +86,16 @@ describe("e-mail confirmation when SMTP is configured", () => {
   });
 });
 
-describe("sign-up leads to the login page", () => {
-  it("creates the account without leaving a signed-in session behind", async () => {
-    const { app, db } = await buildTestApp();
+describe("sign-up signs the new user in", () => {
+  it("answers with a session that opens the app at once, in a team of their own", async () => {
+    const { app } = await buildTestApp();
     const res = await app.inject({ method: "POST", url: "/api/auth/sign-up/email", payload: { name: "Ada L", email: "ada@example.com", password: "secret-123" } });
     expect(res.statusCode).toBe(200);
-    expect(res.cookies.filter((c) => c.name.includes("session_token") && c.value)).toHaveLength(0);
-    const { session } = await import("../db/schema.ts");
-    expect(await db.select().from(session)).toHaveLength(0);
+    const cookie = res.cookies.filter((c) => c.name.includes("session_token") && c.value).map((c) => `${c.name}=${c.value}`);
+    expect(cookie).toHaveLength(1);
+    const team = await app.inject({ method: "GET", url: "/api/organization", headers: { cookie: cookie[0]! } });
+    expect(team.statusCode).toBe(200);
+    expect(team.json()).toMatchObject({ organization: { name: "Ada L's team" }, role: "owner" });
     await app.close();
   });
 });

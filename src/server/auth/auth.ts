@@ -47,9 +47,8 @@ export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, 
     emailAndPassword: {
       enabled: true,
       minPasswordLength: PASSWORD_MIN_LENGTH,
-      // With autoSignIn off the library answers a duplicate e-mail with a fake success (to hide
-      // which addresses exist). Without e-mail confirmation the user would never learn why no
-      // account appeared, so there we sign in and auth.routes.ts discards that first session.
+      // Without e-mail confirmation sign-up signs the new user in (and a duplicate address is
+      // refused plainly: with autoSignIn off the library would answer it with a fake success).
       autoSignIn: !mailer,
       requireEmailVerification: Boolean(mailer),
       // Forgot password? (only with SMTP: without it there is nowhere to send the link). The link
@@ -71,7 +70,7 @@ export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, 
     // A password change (Settings, or the library's own endpoint) voids outstanding reset links
     // too. The credential account row is only ever updated to set its password.
     databaseHooks: {
-      // SIGNUP decides who may create an account; each new user owns a team of their own.
+      // SIGNUP decides who may create an account; each new user owns a team of their own (unless invited).
       user: {
         create: {
           before: async (user) => {
@@ -79,7 +78,7 @@ export function createAuth({ db, secret, publicUrl, mailer, trustProxy = false, 
               throw new APIError("FORBIDDEN", { message: signup.mode === "domain" ? TEAM_MESSAGES.signupDomain : TEAM_MESSAGES.signupClosed });
             }
           },
-          after: async (user) => team.createPersonal(user.id, user.name),
+          after: async (user) => team.createPersonal(user),
         },
       },
       account: {

@@ -17,6 +17,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "POST /api/assistants": "build",
   "PATCH /api/assistants/:id": "build",
   "DELETE /api/assistants/:id": "build",
+  "GET /api/assistants/drafts": "read",
   "GET /api/assistants/:id/versions": "read",
   "GET /api/assistants/:id/versions/:n": "read",
   "POST /api/assistants/:id/publish": "build",
@@ -35,6 +36,19 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "PATCH /api/tools/:id": "build",
   "DELETE /api/tools/:id": "build",
   "POST /api/tools/:id/execute": "build",
+  "GET /api/knowledge-bases/status": "read",
+  "GET /api/knowledge-bases": "read",
+  "GET /api/knowledge-bases/:id": "read",
+  "POST /api/knowledge-bases": "build",
+  "PATCH /api/knowledge-bases/:id": "build",
+  "DELETE /api/knowledge-bases/:id": "build",
+  "GET /api/knowledge-bases/:id/documents": "read",
+  "POST /api/knowledge-bases/:id/documents": "build",
+  "PUT /api/knowledge-bases/:id/documents/:docId": "build",
+  "POST /api/knowledge-bases/:id/documents/:docId/reprocess": "build",
+  "DELETE /api/knowledge-bases/:id/documents/:docId": "build",
+  // The same search a call runs; reading, so viewers may try it too.
+  "POST /api/knowledge-bases/:id/search": "read",
   "POST /api/calls/test-session": "build",
   "GET /api/calls/live": "build",
 
@@ -57,6 +71,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
 
   // Outbound calls and campaigns
   "POST /api/calls/outbound": "build",
+  // Whoever may place a call may stop it before it is answered.
+  "POST /api/calls/:id/cancel": "build",
   "GET /api/campaigns": "read",
   "GET /api/campaigns/:id": "read",
   "GET /api/campaigns/:id/contacts": "read",
@@ -75,12 +91,25 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "POST /api/phone-numbers": "numbers",
   "PATCH /api/phone-numbers/:id": "build",
   "DELETE /api/phone-numbers/:id": "numbers",
+  // SIP trunks: configuration of the way calls come in, like linking numbers
+  "GET /api/sip-trunks": "read",
+  "GET /api/sip-trunks/listener": "read",
+  "GET /api/sip-trunks/:id": "read",
+  "POST /api/sip-trunks": "build",
+  "PATCH /api/sip-trunks/:id": "build",
+  "DELETE /api/sip-trunks/:id": "build",
 
   // The organisation's settings
   "GET /api/credentials/:name": "credentials",
   "PUT /api/credentials/:name": "credentials",
   "PUT /api/credentials/twilio": "credentials",
   "DELETE /api/credentials/:name": "credentials",
+  // Providers: builders read them to pick an assistant's pipeline; keys are managed like credentials.
+  "GET /api/providers": "read",
+  "GET /api/providers/:id": "read",
+  "POST /api/providers": "credentials",
+  "PATCH /api/providers/:id": "credentials",
+  "DELETE /api/providers/:id": "credentials",
   "GET /api/settings/retention": "read",
   "PUT /api/settings/retention": "settings",
   "GET /api/settings/calls": "read",
@@ -124,6 +153,12 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "DELETE /api/account": "account",
   "GET /api/demo-requests": "account",
 };
+
+/**
+ * What someone in no organisation yet may do while an invitation waits for them (they signed up
+ * to join a team and have none of their own): accept it. Everything else says to accept it first.
+ */
+export const BEFORE_JOINING: ReadonlySet<string> = new Set(["POST /api/team/invitations/accept"]);
 
 /** The permission of a route by its method and URL pattern (HEAD is its GET). */
 export function permissionOf(method: string, url: string): Permission | undefined {

@@ -7,6 +7,8 @@ import { API_KEY_MESSAGES, API_KEY_REQUESTS_PER_MINUTE } from "../../shared/api-
 import { AppError, unauthorized } from "../errors.ts";
 import { counterKey, type CounterStore } from "../shared-state/index.ts";
 import type { Auth } from "./auth.ts";
+import { BEFORE_JOINING } from "./route-permissions.ts";
+import { TEAM_MESSAGES } from "../../shared/team.ts";
 import { fromNodeHeaders } from "better-auth/node";
 
 declare module "fastify" {
@@ -69,6 +71,12 @@ async function authenticateBearer(bearer: BearerAuth, header: string, req: Fasti
     throw new AppError(403, "session_required", API_KEY_MESSAGES.sessionOnly);
   }
   const window = await bearer.counters.increment(counterKey.rateLimit("api-key", found.keyId), 60_000).catch(() => null);
+  if (window) {
+    // On every answer to a key, not only its 429: a client can slow down before it is refused.
+    reply.header("ratelimit-limit", String(API_KEY_REQUESTS_PER_MINUTE));
+    reply.header("ratelimit-remaining", String(Math.max(0, API_KEY_REQUESTS_PER_MINUTE - window.count)));
+    reply.header("ratelimit-reset", String(Math.max(1, Math.ceil(window.resetInMs / 1000))));
+  }
   if (window && window.count > API_KEY_REQUESTS_PER_MINUTE) {
     const seconds = Math.max(1, Math.ceil(window.resetInMs / 1000));
     reply.header("retry-after", String(seconds));
@@ -115,7 +123,13 @@ export function requireUser(auth: Auth, team: Pick<TeamService, "resolve">, bear
       req.user = signedIn.user;
       req.sessionId = signedIn.sessionId;
       const membership = await team.resolve(signedIn.user, { id: signedIn.sessionId, activeOrganizationId: signedIn.activeOrganizationId });
-      req.actor = { userId: signedIn.user.id, organizationId: membership.organizationId, role: membership.role, via: "session" };
+      if (!membership) {
+        if (!BEFORE_JOINING.has(`${req.method} ${req.routeOptions.url}`)) throw new AppError(403, "invitation_pending", TEAM_MESSAGES.invitationPending);
+        // Acting in no organisation: the only route let through works on the person, not a team.
+        req.actor = { userId: signedIn.user.id, organizationId: "", role: "viewer", via: "session" };
+      } else {
+        req.actor = { userId: signedIn.user.id, organizationId: membership.organizationId, role: membership.role, via: "session" };
+      }
     }
     const permission = req.routeOptions.config.permission;
     // Unreachable for a registered route (the table is checked at start-up); refuse rather than allow.

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -67,7 +68,11 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
     mkdirSync(source.dataDir, { recursive: true });
     await initialiseDataDir(source.dataDir);
   }
-  const client = await PGlite.create(source.dataDir, { startParams: PGLITE_START_PARAMS, ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}) });
+  const client = await PGlite.create(source.dataDir, {
+    startParams: PGLITE_START_PARAMS,
+    // pgvector for the knowledge bases' embeddings (ADR 060); loaded only when a statement needs it.
+    extensions: { vector },
+    ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}) });
   const turn = takeTurns();
   const db = drizzlePglite(inTurns(client, turn), { schema }) as unknown as Db;
   const bus = localBus();

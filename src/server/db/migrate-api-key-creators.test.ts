@@ -1,21 +1,16 @@
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
-import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS, migrationsUpTo } from "../../../tests/migrations.ts";
+import { describe, expect, it } from "vitest";
+import { useDatabaseBefore } from "../../../tests/migrations.ts";
 
 /**
  * Upgrading a server whose API keys had no creator: each key then acts for its organisation's
  * first owner (the oldest owner membership), and leaves with that membership; a key of an
  * organisation with no owner left has nobody to act for and goes.
  */
-const client = new PGlite();
-afterAll(() => client.close());
+const { client, migrateToTag, upgrade } = useDatabaseBefore("0021_campaign_pacing");
 
 describe("the API key creators migration", () => {
   it("gives every key its organisation's first owner, and a key goes with its creator's membership", { timeout: 120_000 }, async () => {
-    const db = drizzle(client);
-    await migrate(db, { migrationsFolder: migrationsUpTo("0021_campaign_pacing") });
+    await migrateToTag();
     await client.exec(`
       INSERT INTO "user" (id, name, email) VALUES
         ('u-ann', 'Ann', 'ann@example.com'), ('u-olga', 'Olga', 'olga@example.com'),
@@ -34,7 +29,7 @@ describe("the API key creators migration", () => {
       INSERT INTO audit_log (organization_id, actor_name, via, action) VALUES ('o-acme', 'API key CRM', 'api_key', 'assistant.created');
     `);
 
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await upgrade();
 
     const rows = async (sql: string) => (await client.query(sql)).rows;
     expect(await rows(`SELECT name, created_by FROM api_keys ORDER BY name`)).toEqual([

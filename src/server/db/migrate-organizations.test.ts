@@ -1,20 +1,15 @@
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle } from "drizzle-orm/pglite";
-import { migrate } from "drizzle-orm/pglite/migrator";
-import { afterAll, describe, expect, it } from "vitest";
-import { MIGRATIONS, migrationsUpTo } from "../../../tests/migrations.ts";
+import { describe, expect, it } from "vitest";
+import { useDatabaseBefore } from "../../../tests/migrations.ts";
 
 /**
  * Upgrading a server from before teams: each user becomes the owner of "<name>'s team", which
  * takes their id, and every row they had moves to it; nothing is lost.
  */
-const client = new PGlite();
-afterAll(() => client.close());
+const { client, migrateToTag, upgrade } = useDatabaseBefore("0011_outbound_calls");
 
 describe("the organisations migration", () => {
   it("moves each user's data into a team of their own, with them as its owner", { timeout: 120_000 }, async () => {
-    const db = drizzle(client);
-    await migrate(db, { migrationsFolder: migrationsUpTo("0011_outbound_calls") });
+    await migrateToTag();
     await client.exec(`
       INSERT INTO "user" (id, name, email) VALUES ('u-ada', 'Ada', 'ada@example.com'), ('u-bob', 'Bob O''Brien', 'bob@example.com');
       INSERT INTO assistants (id, user_id, name, model) VALUES ('00000000-0000-4000-8000-00000000000a', 'u-ada', 'Desk', 'gpt-realtime');
@@ -25,7 +20,7 @@ describe("the organisations migration", () => {
       INSERT INTO do_not_call (user_id, phone) VALUES ('u-ada', '+15550001111');
     `);
 
-    await migrate(db, { migrationsFolder: MIGRATIONS });
+    await upgrade();
 
     const rows = async (sql: string) => (await client.query(sql)).rows;
     expect(await rows(`SELECT id, name, slug FROM organization ORDER BY id`)).toEqual([

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, customType, doublePrecision, foreignKey, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
+import { boolean, customType, doublePrecision, foreignKey, index, integer, jsonb, numeric, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from "drizzle-orm/pg-core";
 import type { AnalysisSettings, CallAnalysis } from "../../shared/analysis.ts";
 import { ASSISTANT_VOICES, type TransferDestination, type Voicemail } from "../../shared/assistants.ts";
 import { CALL_DIRECTIONS, TWILIO_CALL_STATUSES } from "../../shared/outbound.ts";
@@ -12,8 +12,11 @@ import { PHONE_COUNTRY_CODES, PHONE_NUMBER_STATUSES } from "../../shared/phone-n
 import type { AssistantContent } from "../../shared/versions.ts";
 import { INVITATION_STATUSES, ROLES } from "../../shared/roles.ts";
 import { HTTP_METHODS, PARAMETER_FORMATS, TOOL_TYPES, type ToolRequestBody } from "../../shared/tools.ts";
+import { DOCUMENT_SOURCES, DOCUMENT_STATUSES, URL_REFRESH, type AssistantKnowledge } from "../../shared/knowledge.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../shared/webhooks.ts";
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, AUDIT_VIA } from "../../shared/audit.ts";
+import { CARRIERS, SIP_REGISTRATION_STATES, SIP_TRANSPORTS } from "../../shared/sip-trunks.ts";
+import { PROVIDER_KINDS, PROVIDER_PROTOCOLS, type VoiceEngine } from "../../shared/providers.ts";
 import { SCENARIO_SOURCES, SCENARIO_STATUSES, TEST_RESULT_STATUSES, type TestTurn } from "../../shared/scenarios.ts";
 
 // Text columns whose values are a shared enum say so (`{ enum }`): TypeScript-only, the SQL stays
@@ -196,6 +199,12 @@ export const assistants = pgTable(
     allowDoNotCall: boolean("allow_do_not_call").notNull().default(false),
     /** Post-call analysis settings; null on assistants from before analysis: DEFAULT_ANALYSIS_SETTINGS. */
     analysis: jsonb("analysis").$type<AnalysisSettings>(),
+    /** The knowledge bases it answers from (JSON, no foreign key: a deleted base is skipped). */
+    knowledgeBaseIds: jsonb("knowledge_base_ids").$type<string[]>().notNull().default([]),
+    /** How it uses them; null on assistants from before knowledge bases: DEFAULT_ASSISTANT_KNOWLEDGE. */
+    knowledge: jsonb("knowledge").$type<AssistantKnowledge>(),
+    /** Which engine its calls run on; null on assistants from before providers: OpenAI Realtime. */
+    voiceEngine: jsonb("voice_engine").$type<VoiceEngine>(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -226,13 +235,81 @@ export const assistantVersions = pgTable(
   (t) => [uniqueIndex("assistant_versions_assistant_version_idx").on(t.assistantId, t.version), index("assistant_versions_org_idx").on(t.organizationId)],
 );
 
+/**
+ * A SIP trunk or PBX of an organisation: who may send its calls (source addresses, a digest
+ * username and password) and where calls to it go. Passwords are AES-GCM sealed
+ * (secrets/crypto.ts) and never returned. The last four columns are written by the SIP runtime.
+ */
+/**
+ * A transcriber, language model or voice service of an organisation, with its key AES-GCM sealed
+ * (secrets/crypto.ts) and never returned. Assistants name it in their voice engine (JSON, no
+ * foreign key: deleting one in use is refused by the service).
+ */
+export const providers = pgTable(
+  "providers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: owner(),
+    name: text("name").notNull(),
+    kind: text("kind", { enum: PROVIDER_KINDS }).notNull(),
+    protocol: text("protocol", { enum: PROVIDER_PROTOCOLS }).notNull(),
+    /** Null: the service's own address (shared/providers.ts). */
+    baseUrl: text("base_url"),
+    apiKeyEncrypted: text("api_key_encrypted").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("providers_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+export const sipTrunks = pgTable(
+  "sip_trunks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: owner(),
+    name: text("name").notNull(),
+    /** IPv4/IPv6 addresses and CIDR ranges a call may come from. */
+    inboundAddresses: text("inbound_addresses").array().notNull().default(sql`'{}'::text[]`),
+    inboundUsername: text("inbound_username"),
+    inboundPasswordEncrypted: text("inbound_password_encrypted"),
+    outboundUri: text("outbound_uri"),
+    outboundUsername: text("outbound_username"),
+    outboundPasswordEncrypted: text("outbound_password_encrypted"),
+    register: boolean("register").notNull().default(false),
+    registerExpires: integer("register_expires").notNull().default(3600),
+    /** E.164 presented on outbound calls; null: the calling number's own. */
+    callerId: text("caller_id"),
+    /** Dialled before the destination on outbound calls, and stripped from inbound Request-URIs. */
+    prefix: text("prefix"),
+    transport: text("transport", { enum: SIP_TRANSPORTS }).notNull().default("udp"),
+    lastOptionsAt: timestamp("last_options_at", { withTimezone: true }),
+    registrationState: text("registration_state", { enum: SIP_REGISTRATION_STATES }).notNull().default("unregistered"),
+    /** When the registration state was last reported (a refresh's 200 moves it on). */
+    registrationStateAt: timestamp("registration_state_at", { withTimezone: true }),
+    lastError: text("last_error"),
+    lastErrorAt: timestamp("last_error_at", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("sip_trunks_org_idx").on(t.organizationId, t.createdAt), index("sip_trunks_register_idx").on(t.id).where(sql`register`)],
+);
+
 export const phoneNumbers = pgTable(
   "phone_numbers",
   {
     id: uuid("id").primaryKey().defaultRandom(),
     organizationId: owner(),
+    /** E.164; a SIP number may also be an extension (2–15 digits). */
     phoneNumber: text("phone_number").notNull(),
-    countryCode: text("country_code", { enum: PHONE_COUNTRY_CODES }).notNull(),
+    /** Twilio numbers' country; null for SIP numbers. */
+    countryCode: text("country_code", { enum: PHONE_COUNTRY_CODES }),
+    /** Who carries the number's calls: bought at Twilio, or on one of the organisation's SIP trunks. */
+    provider: text("provider", { enum: CARRIERS }).notNull().default("twilio"),
+    /**
+     * A trunk in use cannot be deleted: its numbers go first. NO ACTION rather than RESTRICT, so
+     * an organisation's deletion (which cascades to both) checks only once both are gone.
+     */
+    sipTrunkId: uuid("sip_trunk_id").references(() => sipTrunks.id, { onDelete: "no action" }),
     status: text("status", { enum: PHONE_NUMBER_STATUSES }).notNull().default("pending"),
     /** Deleting an assistant leaves its numbers unassigned rather than deleting them. */
     assistantId: uuid("assistant_id").references(() => assistants.id, { onDelete: "set null" }),
@@ -241,7 +318,14 @@ export const phoneNumbers = pgTable(
     providerSid: text("provider_sid"),
     createdAt: createdAt(),
   },
-  (t) => [index("phone_numbers_org_idx").on(t.organizationId, t.createdAt)],
+  (t) => [
+    index("phone_numbers_org_idx").on(t.organizationId, t.createdAt),
+    // One organisation's SIP number is on one of its trunks, once.
+    uniqueIndex("phone_numbers_sip_number_idx").on(t.organizationId, t.phoneNumber).where(sql`provider = 'sip'`),
+    // An inbound INVITE looks its Request-URI's user up across organisations.
+    index("phone_numbers_sip_lookup_idx").using("btree", sql`ltrim(phone_number, '+')`).where(sql`provider = 'sip'`),
+    index("phone_numbers_sip_trunk_idx").on(t.sipTrunkId),
+  ],
 );
 
 /**
@@ -278,6 +362,14 @@ export const calls = pgTable(
     calledNumber: text("called_number"),
     phoneNumberId: uuid("phone_number_id").references(() => phoneNumbers.id, { onDelete: "set null" }),
     providerCallSid: text("provider_call_sid"),
+    /** Who carried the phone call: Twilio, or a SIP trunk (then `sip_call_id` is its Call-ID). */
+    carrier: text("carrier", { enum: CARRIERS }).notNull().default("twilio"),
+    sipCallId: text("sip_call_id"),
+    /**
+     * A live SIP call's dialog (carriers/sip/dialog.ts `DialogState`): what another instance
+     * needs to hang the call up with a BYE if the one carrying it dies. Null for other calls.
+     */
+    sipDialog: jsonb("sip_dialog").$type<Record<string, unknown>>(),
     /**
      * What the engine writes (CallLogs); `{}` is the column default, and records from older
      * versions may differ, so readers parse it (calls-wire.ts) rather than trust this type.
@@ -335,6 +427,46 @@ export const calls = pgTable(
     index("calls_open_outbound_idx").on(t.organizationId).where(sql`end_time IS NULL AND direction = 'outbound'`),
     // Analyses not finished yet: what the analysis recovery looks for (few rows, whatever the table's size).
     index("calls_analysis_pending_idx").on(t.id).where(sql`(analysis ->> 'status') = 'pending'`),
+  ],
+);
+
+/**
+ * The Calls page's stats summed per hour and per UTC day (`span` 1 or 24) and per group of the
+ * stats' filters and figures (ADR 061). Written only by the database: triggers on `calls` add each
+ * statement's change as deltas (drizzle/ hand-written SQL), so the sums stay equal to the rows under
+ * concurrent writers, later corrections and retention deletes. `npm run stats:rebuild` recomputes them.
+ */
+export const callRollups = pgTable(
+  "call_rollups",
+  {
+    organizationId: owner(),
+    span: smallint("span").notNull(),
+    /** The bucket's start: a UTC hour or a UTC midnight. */
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    /** The bucket's UTC hour of day (0 for a day): how a time zone's day corrections find their hours. */
+    hourOfDay: smallint("hour_of_day").notNull(),
+    /** md5 of the group's columns below: one short unique key, however long a name or success value is. */
+    groupKey: text("group_key").notNull(),
+    assistantId: uuid("assistant_id"),
+    assistantName: text("assistant_name"),
+    assistantVersion: integer("assistant_version"),
+    isTest: boolean("is_test"),
+    direction: text("direction", { enum: CALL_DIRECTIONS }).notNull(),
+    /** The analysis's success value (jsonb_typeof and text), and whether the success figures count it. */
+    successType: text("success_type"),
+    successValue: text("success_value"),
+    analysed: boolean("analysed").notNull(),
+    calls: integer("calls").notNull(),
+    ended: integer("ended").notNull(),
+    /** Exact sums (numeric), so any split of the rows adds up to the raw aggregate's very value. */
+    endedMs: numeric("ended_ms").notNull(),
+    cost: numeric("cost").notNull(),
+    errors: integer("errors").notNull(),
+    transferred: integer("transferred").notNull(),
+  },
+  (t) => [
+    uniqueIndex("call_rollups_key_idx").on(t.organizationId, t.span, t.bucket, t.groupKey),
+    index("call_rollups_hour_of_day_idx").on(t.organizationId, t.span, t.hourOfDay, t.bucket),
   ],
 );
 
@@ -716,4 +848,116 @@ export const testResults = pgTable(
     finishedAt: timestamp("finished_at", { withTimezone: true }),
   },
   (t) => [index("test_results_run_idx").on(t.runId, t.position)],
+);
+
+// ── Knowledge bases ─────────────────────────────────────────────────────────────────────────
+
+export const knowledgeBases = pgTable(
+  "knowledge_bases",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: owner(),
+    name: text("name").notNull(),
+    description: text("description"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("knowledge_bases_org_idx").on(t.organizationId, t.createdAt)],
+);
+
+/**
+ * A document of a base. `generation` grows with each re-process or replacement: the ingestion
+ * job carries the generation it was queued for and writes nothing once a newer one exists.
+ */
+export const knowledgeDocuments = pgTable(
+  "knowledge_documents",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: owner(),
+    knowledgeBaseId: uuid("knowledge_base_id")
+      .notNull()
+      .references(() => knowledgeBases.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    source: text("source", { enum: DOCUMENT_SOURCES }).notNull(),
+    url: text("url"),
+    refresh: text("refresh", { enum: URL_REFRESH }).notNull().default("never"),
+    contentType: text("content_type"),
+    /** The uploaded or pasted original, in storage (a URL's is fetched by the job). */
+    storageKey: text("storage_key"),
+    sizeBytes: integer("size_bytes").notNull().default(0),
+    status: text("status", { enum: DOCUMENT_STATUSES }).notNull().default("queued"),
+    progress: integer("progress").notNull().default(0),
+    error: text("error"),
+    chunkCount: integer("chunk_count").notNull().default(0),
+    pageCount: integer("page_count"),
+    embedded: boolean("embedded").notNull().default(false),
+    generation: integer("generation").notNull().default(1),
+    lastFetchedAt: timestamp("last_fetched_at", { withTimezone: true }),
+    lastFetchError: text("last_fetch_error"),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("knowledge_documents_base_idx").on(t.organizationId, t.knowledgeBaseId, t.createdAt)],
+);
+
+/**
+ * The passages retrieval returns. `search` is the full-text index; the `embedding vector(N)`
+ * column and its HNSW index are added at start where pgvector exists (knowledge/vector-store.ts),
+ * so this schema, and the migrations, hold on a server without it.
+ */
+export const knowledgeChunks = pgTable(
+  "knowledge_chunks",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    organizationId: owner(),
+    knowledgeBaseId: uuid("knowledge_base_id").notNull(),
+    documentId: uuid("document_id")
+      .notNull()
+      .references(() => knowledgeDocuments.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    location: text("location"),
+    content: text("content").notNull(),
+    search: tsvector("search").generatedAlwaysAs(sql.raw("to_tsvector('english'::regconfig, content)")),
+  },
+  (t) => [
+    index("knowledge_chunks_search_idx").using("gin", t.search),
+    index("knowledge_chunks_base_idx").on(t.organizationId, t.knowledgeBaseId),
+    index("knowledge_chunks_document_idx").on(t.documentId, t.position),
+  ],
+);
+
+/**
+ * How many passages of a base hold each word (stemmed lexeme), kept exact by triggers on
+ * `knowledge_chunks` (migration 0028): retrieval searches by a question's rarer words, so a
+ * question full of common words never ranks a whole base.
+ */
+export const knowledgeTerms = pgTable(
+  "knowledge_terms",
+  {
+    organizationId: owner(),
+    knowledgeBaseId: uuid("knowledge_base_id").notNull(),
+    lexeme: text("lexeme").notNull(),
+    passages: integer("passages").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.knowledgeBaseId, t.lexeme] })],
+);
+
+/**
+ * A POST's `Idempotency-Key` and the first answer it got (docs/decisions/063-idempotency-keys.md),
+ * per organisation: a retry with the same key gets that answer instead of a second action, on any
+ * instance. `status` is null while the first request is still being handled. Kept 24 hours.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    organizationId: owner(),
+    key: text("key").notNull(),
+    /** SHA-256 of the method, route and body: the same key with another request is refused. */
+    fingerprint: text("fingerprint").notNull(),
+    status: integer("status"),
+    /** The answer's JSON text, as it was sent. */
+    body: text("body"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.key] }), index("idempotency_keys_created_idx").on(t.createdAt)],
 );

@@ -1,5 +1,6 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { HTTP_ERROR_MESSAGES } from "../../shared/http-errors.ts";
 import { AppError, RateLimitedError } from "../errors.ts";
 import { findUnstorableText } from "./json-body.ts";
 import { loggableError } from "./log-redaction.ts";
@@ -44,7 +45,39 @@ export function registerErrorHandler(app: FastifyInstance) {
         .status(status)
         .send({ error: { code: "internal_error", message: "Something went wrong on our side. Please try again." } });
     }
-    const code = status === 429 ? "rate_limited" : (err.code ?? "bad_request");
-    return reply.status(status).send({ error: { code, message: err.message } });
+    if (status === 429) return reply.status(429).send({ error: { code: "rate_limited", message: err.message } });
+    const known = frameworkError(err);
+    return reply.status(known.status).send({ error: { code: known.code, message: known.message } });
   });
+}
+
+/**
+ * Fastify's and its plugins' own refusals (`FST_…`) in the app's words: their codes are internals,
+ * and some of their messages repeat the path. A static file path the plugin forbids is simply not found.
+ */
+const FRAMEWORK_ERRORS: Record<string, { status: number; code: string; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: "body_too_large", message: HTTP_ERROR_MESSAGES.bodyTooLarge },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: "unsupported_media_type", message: HTTP_ERROR_MESSAGES.unsupportedMediaType },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: "uri_too_long", message: HTTP_ERROR_MESSAGES.uriTooLong },
+  FST_ERR_BAD_URL: { status: 400, code: "bad_url", message: HTTP_ERROR_MESSAGES.badUrl },
+  FST_STATIC_FORBIDDEN_PATH: { status: 404, code: "not_found", message: HTTP_ERROR_MESSAGES.notFound },
+};
+
+/** A 4xx that is not the app's own AppError, as status, code and message fit for the client. */
+export function frameworkError(err: Pick<FastifyError, "code" | "statusCode" | "message">): { status: number; code: string; message: string } {
+  const known = err.code ? FRAMEWORK_ERRORS[err.code] : undefined;
+  if (known) return known;
+  const status = err.statusCode ?? 400;
+  // Any other framework code: the status says what kind; the message is Fastify's (it names no input).
+  if (!err.code || err.code.startsWith("FST_")) return { status, code: status === 404 ? "not_found" : "bad_request", message: err.message };
+  return { status, code: err.code, message: err.message };
+}
+
+/**
+ * Fastify's `frameworkErrors` option: refusals made before routing (a malformed or too long
+ * address), which otherwise bypass the error handler with Fastify's own body.
+ */
+export function sendFrameworkError(err: FastifyError, _req: unknown, reply: FastifyReply): void {
+  const known = frameworkError(err);
+  void reply.status(known.status).send({ error: { code: known.code, message: known.message } });
 }

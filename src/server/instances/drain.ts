@@ -32,9 +32,21 @@ export function atCapacityError(): AppError {
   return new AppError(503, "at_capacity", AT_CAPACITY_MESSAGE);
 }
 
-interface Drainable {
+export interface Drainable {
   readonly size: number;
   idle(): Promise<void>;
+}
+
+/** Several kinds of calls drained together (live sessions, and SIP calls bridged by a transfer). */
+export function drainableOf(...parts: Drainable[]): Drainable {
+  return {
+    get size() {
+      return parts.reduce((n, p) => n + p.size, 0);
+    },
+    async idle() {
+      while (parts.some((p) => p.size > 0)) await Promise.all(parts.map((p) => p.idle()));
+    },
+  };
 }
 
 /** Stops new calls and waits until the live ones end, at most `timeoutMs`; true when all ended. */

@@ -165,7 +165,8 @@ interface ApiErrorBody {
   error?: { message?: string; type?: string; code?: string | null; param?: string | null };
 }
 
-async function errorOf(res: Response): Promise<ResponsesError> {
+/** An OpenAI API's error answer as a ResponsesError (the embeddings client reads them alike). */
+export async function errorOf(res: Response): Promise<ResponsesError> {
   let body: ApiErrorBody = {};
   try {
     body = (await res.json()) as ApiErrorBody;

@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RecordedRequest, ToolUpstream } from "../../../tests/fakes/tool-upstream.ts";
+import { describe, expect, it } from "vitest";
+import type { RecordedRequest } from "../../../tests/fakes/tool-upstream.ts";
 import { startToolUpstream } from "../../../tests/fakes/tool-upstream.ts";
+import { useToolUpstream } from "../../../tests/tool-engine-upstream.ts";
 import { executionFailure } from "../../../tests/tool-failure.ts";
 import type { HttpMethod, ParameterFormat } from "../../shared/tools.ts";
-import type { ExecuteToolOptions, ToolHttpConfig } from "./index.ts";
+import type { ToolHttpConfig } from "./index.ts";
 import { executeTool } from "./index.ts";
 
-let upstream: ToolUpstream;
-let options: ExecuteToolOptions;
-
-beforeAll(async () => {
-  upstream = await startToolUpstream();
-  options = { allowedHosts: [upstream.hostPort] };
-});
-afterAll(() => upstream.close());
-
-const tool = (overrides: Partial<ToolHttpConfig> = {}): ToolHttpConfig => ({
-  http_method: "GET",
-  parameter_format: "standard",
-  end_point_url: `${upstream.origin}/echo`,
-  ...overrides,
-});
+const engine = useToolUpstream();
+const tool = (overrides: Partial<ToolHttpConfig> = {}) => engine.config("/echo", overrides);
 
 /** The request as the upstream saw it (the /echo route answers with it). */
 async function echoed(config: ToolHttpConfig, parameters: Record<string, unknown> = {}) {
-  const result = await executeTool(config, parameters, options);
+  const result = await executeTool(config, parameters, engine.options);
   expect(result.success).toBe(true);
   return { result, seen: result.data as RecordedRequest };
 }
@@ -47,7 +35,7 @@ describe("request building: each method × each format", () => {
       tool({
         http_method: method,
         parameter_format: format,
-        end_point_url: `${upstream.origin}/echo?source=app`,
+        end_point_url: `${engine.upstream.origin}/echo?source=app`,
         request_body: { fixed: "x", city: "template value" },
       }),
       parameters,
@@ -57,7 +45,7 @@ describe("request building: each method × each format", () => {
     expect(seen.body).toEqual(body);
     expect(seen.headers["content-type"]).toBe(body === null ? undefined : "application/json");
     expect(result.method).toBe(method);
-    expect(result.url).toBe(`${upstream.origin}/echo?${rawQuery}`);
+    expect(result.url).toBe(`${engine.upstream.origin}/echo?${rawQuery}`);
   });
 
   it.each(["eq.", "gt.", "lt.", "gte.", "lte.", "neq.", "like."])(
@@ -125,53 +113,53 @@ describe("headers and API key", () => {
     const { seen } = await echoed(tool({ http_method: "POST", http_headers: { Host: "evil.example", "Content-Length": "1" } }), {
       long: "x".repeat(50),
     });
-    expect(seen.headers.host).toBe(upstream.hostPort);
+    expect(seen.headers.host).toBe(engine.upstream.hostPort);
     expect(seen.body).toEqual({ long: "x".repeat(50) });
   });
 
   it("refuses a header value that would inject another header", async () => {
-    const err = await executionFailure(executeTool(tool({ http_headers: { "X-A": "1\r\nX-B: 2" } }), {}, options));
+    const err = await executionFailure(executeTool(tool({ http_headers: { "X-A": "1\r\nX-B: 2" } }), {}, engine.options));
     expect(err.code).toBe("tool_invalid_config");
     expect(err.status).toBe(400);
-    expect(upstream.requests.some((r) => r.headers["x-b"] !== undefined)).toBe(false);
+    expect(engine.upstream.requests.some((r) => r.headers["x-b"] !== undefined)).toBe(false);
   });
 });
 
 describe("answers", () => {
   it("parses a JSON answer", async () => {
-    const result = await executeTool(tool({ end_point_url: `${upstream.origin}/json` }), {}, options);
+    const result = await executeTool(tool({ end_point_url: `${engine.upstream.origin}/json` }), {}, engine.options);
     expect(result).toEqual({
       success: true,
       status: 200,
       statusText: "OK",
       method: "GET",
-      url: `${upstream.origin}/json`,
+      url: `${engine.upstream.origin}/json`,
       data: { ok: true, items: [{ id: 1, name: "Widget" }] },
     });
   });
 
   it("returns a text answer as text", async () => {
-    const result = await executeTool(tool({ end_point_url: `${upstream.origin}/text` }), {}, options);
+    const result = await executeTool(tool({ end_point_url: `${engine.upstream.origin}/text` }), {}, engine.options);
     expect(result.data).toBe("plain text answer");
   });
 
   it("decompresses a gzip answer", async () => {
-    const result = await executeTool(tool({ end_point_url: `${upstream.origin}/gzip` }), {}, options);
+    const result = await executeTool(tool({ end_point_url: `${engine.upstream.origin}/gzip` }), {}, engine.options);
     expect(result.data).toEqual({ compressed: true });
   });
 
   it("reports an empty answer as null data", async () => {
-    const result = await executeTool(tool({ http_method: "DELETE", end_point_url: `${upstream.origin}/empty` }), {}, options);
+    const result = await executeTool(tool({ http_method: "DELETE", end_point_url: `${engine.upstream.origin}/empty` }), {}, engine.options);
     expect(result).toMatchObject({ success: true, status: 204, data: null });
   });
 
   it("reports a 404 as an unsuccessful result with its status and body", async () => {
-    const result = await executeTool(tool({ end_point_url: `${upstream.origin}/status/404` }), {}, options);
+    const result = await executeTool(tool({ end_point_url: `${engine.upstream.origin}/status/404` }), {}, engine.options);
     expect(result).toMatchObject({ success: false, status: 404, statusText: "Not Found", data: { message: "No such order" } });
   });
 
   it("reports a 500 as an unsuccessful result with its status and body", async () => {
-    const result = await executeTool(tool({ http_method: "POST", end_point_url: `${upstream.origin}/status/500` }), {}, options);
+    const result = await executeTool(tool({ http_method: "POST", end_point_url: `${engine.upstream.origin}/status/500` }), {}, engine.options);
     expect(result).toMatchObject({
       success: false,
       status: 500,
@@ -186,7 +174,7 @@ describe("failures without an answer", () => {
   it.each(["ftp://example.com/file", "not a url", "http://user:secret@example.com/", "javascript:alert(1)"])(
     "refuses the endpoint URL %s",
     async (url) => {
-      const err = await executionFailure(executeTool(tool({ end_point_url: url }), {}, options));
+      const err = await executionFailure(executeTool(tool({ end_point_url: url }), {}, engine.options));
       expect(err.code).toBe("tool_invalid_url");
       expect(err.status).toBe(400);
       expect(err.message).toMatch(/not a valid http:\/\/ or https:\/\/ URL/);
@@ -216,7 +204,7 @@ describe("failures without an answer", () => {
 
   it("stops when the caller cancels", async () => {
     const controller = new AbortController();
-    const pending = executeTool(tool({ end_point_url: `${upstream.origin}/slow?ms=5000` }), {}, { ...options, signal: controller.signal });
+    const pending = executeTool(tool({ end_point_url: `${engine.upstream.origin}/slow?ms=5000` }), {}, { ...engine.options, signal: controller.signal });
     setTimeout(() => controller.abort(), 50);
     const err = await executionFailure(pending);
     expect(err.code).toBe("tool_aborted");

@@ -142,6 +142,36 @@ export function encodeFromPcm16(format: CallAudioFormat, samples: Int16Array): U
   return format === "audio/pcm" ? pcm16ToBytes(samples) : pcm16ToMulaw(samples);
 }
 
+/** 24 kHz → 8 kHz: each output sample the mean of three (a box filter, enough below 4 kHz for speech). */
+export function downsample24to8(samples: Int16Array): Int16Array {
+  const out = new Int16Array(Math.floor(samples.length / 3));
+  for (let i = 0; i < out.length; i += 1) out[i] = Math.round((samples[3 * i]! + samples[3 * i + 1]! + samples[3 * i + 2]!) / 3);
+  return out;
+}
+
+/** 8 kHz → 24 kHz: two samples between each pair, on the straight line between them. */
+export function upsample8to24(samples: Int16Array): Int16Array {
+  const out = new Int16Array(samples.length * 3);
+  for (let i = 0; i < samples.length; i += 1) {
+    const a = samples[i]!;
+    const b = samples[i + 1] ?? a;
+    out[3 * i] = a;
+    out[3 * i + 1] = Math.round(a + (b - a) / 3);
+    out[3 * i + 2] = Math.round(a + (2 * (b - a)) / 3);
+  }
+  return out;
+}
+
+/** PCM16 24 kHz bytes (what speech services and GPT-Live send) as a call's wire audio. */
+export function toCallAudio(format: CallAudioFormat, pcm24k: Uint8Array): Uint8Array {
+  return format === "audio/pcm" ? pcm24k : pcm16ToMulaw(downsample24to8(pcm16FromBytes(pcm24k)));
+}
+
+/** A call's wire audio as PCM16 24 kHz bytes (what GPT-Live takes). */
+export function fromCallAudio(format: CallAudioFormat, audio: WireAudio): Uint8Array {
+  return format === "audio/pcm" ? wireBytes(audio) : pcm16ToBytes(upsample8to24(mulawToPcm16(wireBytes(audio))));
+}
+
 // ---------------------------------------------------------------------------
 // WAV
 

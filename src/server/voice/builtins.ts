@@ -29,9 +29,23 @@ export interface HandoffSettings {
 /** A call given no settings (engine tests) gets no built-ins; assistants from the database always carry theirs. */
 export const DEFAULT_HANDOFF: HandoffSettings = { transferDestinations: [], allowEndCall: false, keypadInput: false };
 
-/** Carries out a transfer of a phone call (telephony: the live Twilio call is updated). */
+/** How long a transfer's destination rings before it counts as not answered, on every carrier. */
+export const TRANSFER_RING_S = 25;
+
+/** A transfer that went through, saying how when the carrier knows (a line in the transcript). */
+export interface TransferDone {
+  how: string;
+}
+
+/** Carries out a transfer of a phone call (Twilio: the live call is updated; SIP: REFER, or a call to the destination bridged). */
 export interface CallTransfer {
-  transfer(destination: TransferDestination, summary: string): Promise<void>;
+  /** Resolves once the caller is on their way to the destination; rejects with why not, the call going on. */
+  transfer(destination: TransferDestination, summary: string): Promise<TransferDone | void>;
+  /**
+   * True while the caller's line is still this call's during the transfer (the carrier is itself
+   * dialling the destination): the caller going away then is a hang-up, not the transfer.
+   */
+  readonly holdsCaller?: boolean;
 }
 
 export interface BuiltInsDeps {
@@ -108,7 +122,7 @@ export class BuiltIns {
    * answer reaches us: the caller's side going away then is the transfer, not a hang-up.
    */
   get leavingReason(): string | null {
-    return this.transferringTo;
+    return this.deps.transferer?.holdsCaller ? null : this.transferringTo;
   }
 
   has(name: string): boolean {
@@ -153,7 +167,10 @@ export class BuiltIns {
       const reason = HANDOFF_TEXTS.transferredTo(destination.label);
       this.transferringTo = reason;
       transferer.transfer(destination, summary).then(
-        () => this.deps.hangUp(reason),
+        (done) => {
+          if (done?.how) transcript.system(done.how);
+          this.deps.hangUp(reason);
+        },
         (err: unknown) => {
           this.transferringTo = null;
           const message = err instanceof Error ? err.message : String(err);

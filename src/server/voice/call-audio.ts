@@ -75,6 +75,7 @@ export class CallAudio {
     const sent = transport.sendAudio(itemId, audio);
     playback.sent(itemId, sent ? durationMsOf(this.format, wireByteLength(audio)) : 0);
     if (!sent) return;
+    this.parts.provider().audioSent?.(itemId);
     const recorded = this.phone ? base64 : decodeToPcm16(this.format, audio);
     recorder.addAssistant(recorded, this.parts.elapsed(), itemId);
     if (supervision.hearsAudio) supervision.assistantAudio(typeof recorded === "string" ? decodeToPcm16(this.format, audio) : recorded);

@@ -293,7 +293,15 @@ export class CallSession {
 
   /** What the record keeps of the call so far. */
   private logs(): CallLogs {
-    return { isTest: this.o.isTest, transcript: this.transcript.entries(), toolsUsed: [...this.toolCalls.used] };
+    const turns = this.o.provider.turns?.() ?? [];
+    const serviceUsage = this.o.provider.serviceUsage?.() ?? null;
+    return {
+      isTest: this.o.isTest,
+      transcript: this.transcript.entries(),
+      toolsUsed: [...this.toolCalls.used],
+      ...(turns.length > 0 ? { turns } : {}),
+      ...(serviceUsage ? { serviceUsage } : {}),
+    };
   }
 
   /** Status line; texts with "error"/"fail" also add an error system line (spec §4) unless the caller adds a better one. */

@@ -90,7 +90,9 @@ export interface PhoneCallParty {
   callerNumber: string;
   calledNumber: string;
   phoneNumberId: string;
-  /** Twilio's CallSid. */
+  /** Who carries the call (Twilio when absent). */
+  carrier?: "twilio" | "sip";
+  /** The carrier's id of the call: Twilio's CallSid, or the SIP Call-ID. */
   providerCallSid: string;
   /** An outbound call: the record made when it was dialled, which the call takes over. */
   recordId?: string;
@@ -98,6 +100,8 @@ export interface PhoneCallParty {
   variables?: Record<string, string>;
   /** A campaign's call: which campaign (its webhooks name it). */
   campaignId?: string;
+  /** A SIP call's dialog (carriers/sip/dialog.ts `DialogState`), kept on the record so another instance can hang up if this one dies. */
+  sipDialog?: Record<string, unknown>;
 }
 
 export interface CallStart {

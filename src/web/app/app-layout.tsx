@@ -1,4 +1,4 @@
-import { Bot, LogOut, Megaphone, PhoneCall, Phone, Radio, Settings, Wrench } from "lucide-react";
+import { BookOpen, Bot, LogOut, Megaphone, PhoneCall, Phone, Radio, Settings, Wrench } from "lucide-react";
 import { Suspense, useState } from "react";
 import { Link, NavLink, Outlet, useLocation, useNavigate } from "react-router";
 import { BrandLogo } from "@/components/brand-logo";
@@ -21,7 +21,7 @@ import { toast } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { usePageTitle } from "@/hooks/use-page-title";
 import { useSession, useSignOut } from "@/lib/session";
-import { useCan, useMembership } from "@/lib/use-membership";
+import { useCan, useMembership, useRoleChangeNotice } from "@/lib/use-membership";
 import { OrganizationSwitcher } from "./organization-switcher";
 
 const NAV = [
@@ -32,6 +32,7 @@ const NAV = [
   // The board is for supervisors and up: a viewer's socket would be refused.
   { title: "Live", to: "/live", icon: Radio, permission: "supervise" },
   { title: "Tools", to: "/tools", icon: Wrench },
+  { title: "Knowledge", to: "/knowledge", icon: BookOpen },
 ] as const;
 
 /** The page's name for the browser tab: the navigation's, Settings', or none (a page of its own names itself). */
@@ -59,6 +60,7 @@ export function AppLayout() {
   const { data: user, isPending } = useSession();
   const membership = useMembership();
   const maySupervise = useCan("supervise");
+  useRoleChangeNotice();
   const pageKey = useOrganizationGeneration(membership.data?.organization.id);
   const nav = NAV.filter((item) => !("permission" in item) || maySupervise);
   usePageTitle(pageTitle(pathname));

@@ -13,5 +13,6 @@ export const appChunks = {
   campaign: () => import("@/features/campaigns/campaign-page"),
   live: () => import("@/features/live/live-page"),
   tools: () => import("@/features/tools/tools-page"),
+  knowledge: () => import("@/features/knowledge/knowledge-page"),
   settings: () => import("./settings-route"),
 };

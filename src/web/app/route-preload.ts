@@ -17,6 +17,7 @@ const APP_PAGES: Record<string, { chunk: () => Promise<unknown>; data: string[] 
   // The board's list arrives on its socket, not by GET.
   "/live": { chunk: appChunks.live, data: [] },
   "/tools": { chunk: appChunks.tools, data: ["/api/tools"] },
+  "/knowledge": { chunk: appChunks.knowledge, data: ["/api/knowledge-bases"] },
   "/settings": { chunk: appChunks.settings, data: ["/api/credentials/openai_api_key"] },
 };
 

@@ -52,6 +52,7 @@ const CampaignsPage = page(appChunks.campaigns, "CampaignsPage");
 const CampaignPage = page(appChunks.campaign, "CampaignPage");
 const LivePage = page(appChunks.live, "LivePage");
 const ToolsPage = page(appChunks.tools, "ToolsPage");
+const KnowledgePage = page(appChunks.knowledge, "KnowledgePage");
 const SettingsPage = page(appChunks.settings, "SettingsRoute");
 
 const notFound = <NotFoundPage />;
@@ -112,6 +113,7 @@ export function AppRoutes() {
                 <Route path="/campaigns/:id" element={<CampaignPage />} />
                 <Route path="/live" element={<LivePage />} />
                 <Route path="/tools" element={<ToolsPage />} />
+                <Route path="/knowledge" element={<KnowledgePage />} />
                 <Route path="/settings" element={<SettingsPage />} />
               </Route>
             </Route>

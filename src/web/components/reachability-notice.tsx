@@ -25,3 +25,32 @@ export function ReachabilityWarning({ className }: { className?: string }) {
     </div>
   );
 }
+
+/**
+ * Before anyone dials (Call dialog, campaign form and page): why calls are refused while Twilio
+ * cannot reach this server, or the warning when TWILIO_API_BASE points elsewhere. `refused` is
+ * true while the server would answer 409, so the page can disable what would dial.
+ */
+export function useDialling() {
+  const data = useReachability().data;
+  return { refused: data?.dialling === "refused", data };
+}
+
+export function DiallingNotice({ className }: { className?: string }) {
+  const { data } = useDialling();
+  if (!data?.dialling_note) return null;
+  const refused = data.dialling === "refused";
+  return (
+    <div
+      role={refused ? "alert" : "status"}
+      className={cn("flex gap-3 rounded-lg border p-3 text-sm", refused ? "border-destructive/40 bg-destructive/5 text-destructive" : "border-amber-300 bg-amber-50 text-amber-950", className)}
+      data-testid="dialling-notice"
+    >
+      <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+      <div className="grid gap-1">
+        <p className="font-medium">{refused ? REACHABILITY_TEXTS.dialRefusedTitle : REACHABILITY_TEXTS.dialWarnedTitle}</p>
+        <p>{data.dialling_note}</p>
+      </div>
+    </div>
+  );
+}

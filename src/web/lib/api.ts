@@ -9,7 +9,8 @@ export class ApiError extends Error {
   }
 }
 
-type Body = Record<string, unknown> | unknown[] | undefined;
+/** JSON, or a form (file uploads: the browser sets the multipart boundary itself). */
+type Body = Record<string, unknown> | unknown[] | FormData | undefined;
 
 /**
  * GET requests started before React renders (app/route-preload.ts), so the session check and a
@@ -43,8 +44,8 @@ export async function api<T>(path: string, init: { method?: string; body?: Body 
     res = prefetched ?? await fetch(path, {
       method,
       credentials: "same-origin",
-      headers: init.body ? { "content-type": "application/json" } : undefined,
-      body: init.body ? JSON.stringify(init.body) : undefined,
+      headers: init.body && !(init.body instanceof FormData) ? { "content-type": "application/json" } : undefined,
+      body: init.body instanceof FormData ? init.body : init.body ? JSON.stringify(init.body) : undefined,
     });
   } catch {
     throw new ApiError(0, "network_error", "Could not reach the server. Check your connection and try again.");

@@ -10,10 +10,19 @@ export const queryKeys = {
   accountOptions: ["account-options"],
   account: ["account"],
   assistants: ["assistants"],
+  /** Each assistant's draft against what callers hear (under "assistants": saving one changes it). */
+  drafts: ["assistants", "drafts"],
   assistantDefaults: ["assistant-defaults"],
   tools: ["tools"],
+  /** Knowledge bases (the Knowledge page and the assistant form's picker), each base's documents, and whether search is by meaning. */
+  knowledgeBases: ["knowledge-bases"],
+  knowledgeDocuments: (baseId: string) => ["knowledge-bases", baseId, "documents"] as const,
+  knowledgeStatus: ["knowledge-bases", "status"],
   calls: ["calls"],
   phoneNumbers: ["phone-numbers"],
+  sipTrunks: ["sip-trunks"],
+  providers: ["providers"],
+  sipListener: ["sip-trunks", "listener"],
   retention: ["settings", "retention"],
   /** An assistant's published versions (its History panel); publishing also changes what numbers run. */
   versions: (assistantId: string) => ["assistants", assistantId, "versions"] as const,

@@ -19,9 +19,12 @@ export function signIn(email: string, password: string) {
   return api<{ user: SessionUser }>("/api/auth/sign-in/email", { body: { email, password } });
 }
 
-/** `callbackURL` is where the e-mailed confirmation link lands (the login page, keeping its `next`). */
+/**
+ * `callbackURL` is where the e-mailed confirmation link lands (the login page, keeping its `next`).
+ * Without e-mail confirmation the answer's user is signed in (the session cookie came with it).
+ */
 export function signUp(input: { email: string; password: string; fullName: string; callbackURL?: string }) {
-  return api("/api/auth/sign-up/email", {
+  return api<{ user: SessionUser }>("/api/auth/sign-up/email", {
     body: { email: input.email, password: input.password, name: input.fullName, callbackURL: input.callbackURL ?? "/login" },
   });
 }
@@ -43,7 +46,14 @@ export function useSignOut() {
 export function useSessionEnded() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  return useCallback(() => {
+  return useCallback(async () => {
+    // The same close comes when the session lives on but the role no longer allows the socket
+    // (a supervisor made a viewer): then only the role is read again, and the page follows it.
+    const user = await api<{ user: SessionUser } | null>("/api/auth/get-session").then((s) => s?.user ?? null, () => null);
+    if (user) {
+      await queryClient.invalidateQueries({ queryKey: queryKeys.organization });
+      return;
+    }
     queryClient.clear();
     queryClient.setQueryData(queryKeys.session, null);
     navigate("/login", { replace: true, state: { notice: SESSION_ENDED_CLOSE.reason } satisfies LoginNotice });

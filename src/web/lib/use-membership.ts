@@ -1,5 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { can, type Permission } from "@shared/roles";
+import { useEffect, useRef } from "react";
+import { can, ROLE_CHANGE_TEXTS, type Permission, type Role } from "@shared/roles";
+import { toast } from "@/components/ui/sonner";
 import type { CurrentMembership, OrganizationItem } from "@shared/team";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
@@ -10,7 +12,28 @@ export function useMembership() {
     queryKey: queryKeys.organization,
     queryFn: () => api<CurrentMembership>("/api/organization"),
     staleTime: 60_000,
+    // Read again now and then, and on any refusal (main.tsx), so a role changed by an admin
+    // reaches an open page without a reload.
+    refetchInterval: 60_000,
+    refetchOnWindowFocus: true,
   });
+}
+
+/**
+ * Says so when the role in the same organisation changes under an open page (an admin changed
+ * it); the controls follow by themselves, since every `useCan` reads the same query.
+ */
+export function useRoleChangeNotice() {
+  const { data } = useMembership();
+  const seen = useRef<{ organizationId: string; role: Role } | null>(null);
+  useEffect(() => {
+    if (!data) return;
+    const before = seen.current;
+    seen.current = { organizationId: data.organization.id, role: data.role };
+    if (before && before.organizationId === data.organization.id && before.role !== data.role) {
+      toast.info(ROLE_CHANGE_TEXTS.changed(data.role), { id: "role-changed" });
+    }
+  }, [data]);
 }
 
 /**

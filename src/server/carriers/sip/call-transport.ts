@@ -1,8 +1,12 @@
 /**
  * An answered SIP call as the call engine's caller side (voice/seams.ts `Transport`): µ-law 8 kHz
  * both ways, as the provider speaks it (A-law calls are converted byte by byte), keypad digits
- * from RFC 4733, and what the caller heard taken from our own RTP clock: an item's audio counts as
+ * from RFC 4733 and SIP INFO, and what the caller heard taken from our own RTP clock: an item's audio counts as
  * played once its frames went out, reported every 40 ms of it, as Twilio's marks are.
+ *
+ * A transfer that calls the destination itself borrows the call's audio while it rings
+ * (`suspend`, then `resume` when nobody answers) and keeps the call once it is bridged (`release`:
+ * the session's end then leaves the call up).
  */
 import { PHONE_END_REASONS, type ServerMessage } from "../../../shared/calls.ts";
 import { PCMU_SAMPLE_RATE, wireBytes, type WireAudio } from "../../voice/audio.ts";
@@ -33,19 +37,44 @@ export class SipCallTransport implements Transport {
   private readonly items = new Map<string, ItemPlayback>();
   private left: CallerLeft | null = null;
   private closed = false;
+  private suspended = false;
+  private released = false;
+  private readonly taps = new Set<(mulaw: Buffer) => void>();
 
   constructor(private readonly call: SipCall) {
-    const rtp = call.rtp;
-    if (!rtp || call.state === "ended") throw new Error("Only an answered SIP call carries audio");
-    rtp.on({
+    if (!call.rtp || call.state === "ended") throw new Error("Only an answered SIP call carries audio");
+    this.listen();
+    // SIP INFO digits come through the call, not its RTP: listened to once, suspended or not.
+    call.on("digit", (digit) => this.keyed(digit));
+    call.once("ended", (reason) => this.callerLeft({ reason: reason === "timeout" ? PHONE_END_REASONS.connectionLost : PHONE_END_REASONS.callerHungUp }));
+  }
+
+  private listen() {
+    const call = this.call;
+    call.rtp?.on({
       audio: (payload) => this.heard(call.plan?.codec === "PCMA" ? alawToMulaw(payload) : payload),
-      digit: (digit) => {
-        if (this.handlers) this.handlers.keypad?.(digit);
-        else if (this.earlyKeys.length < MAX_EARLY_KEYS) this.earlyKeys.push(digit);
-      },
+      digit: (digit) => this.keyed(digit),
       played: (itemId, bytes) => this.played(itemId, bytes),
     });
-    call.once("ended", (reason) => this.callerLeft({ reason: reason === "timeout" ? PHONE_END_REASONS.connectionLost : PHONE_END_REASONS.callerHungUp }));
+  }
+
+  /** The session neither hears nor speaks until `resume`: the call's RTP is someone else's meanwhile. */
+  suspend(): void {
+    this.clearPlayback(() => undefined);
+    this.suspended = true;
+  }
+
+  /** Back to the session: what the caller says reaches it again, and it may speak. */
+  resume(): void {
+    if (!this.suspended || this.released) return;
+    this.suspended = false;
+    this.listen();
+  }
+
+  /** The call now belongs elsewhere (a bridge): the session's end no longer hangs it up. */
+  release(): void {
+    this.suspended = true;
+    this.released = true;
   }
 
   start(handlers: TransportHandlers): void {
@@ -56,7 +85,22 @@ export class SipCallTransport implements Transport {
     for (const digit of this.earlyKeys.splice(0)) handlers.keypad?.(digit);
   }
 
+  /** A keypad digit, by RFC 4733 or SIP INFO alike. */
+  private keyed(digit: string) {
+    if (this.suspended) return; // bridged: the keys are the far end's to hear
+    if (this.handlers) this.handlers.keypad?.(digit);
+    else if (this.earlyKeys.length < MAX_EARLY_KEYS) this.earlyKeys.push(digit);
+  }
+
+  /** Also hands `listener` what the far end says (µ-law), suspended or not; returns the way to stop. */
+  tap(listener: (mulaw: Buffer) => void): () => void {
+    this.taps.add(listener);
+    return () => void this.taps.delete(listener);
+  }
+
   private heard(audio: Buffer) {
+    for (const listener of this.taps) listener(audio);
+    if (this.suspended) return;
     if (this.handlers) return this.handlers.audio(audio);
     if (this.earlyBytes + audio.length > MAX_EARLY_BYTES) return;
     this.early.push(audio);
@@ -65,7 +109,7 @@ export class SipCallTransport implements Transport {
 
   sendAudio(itemId: string, audio: WireAudio): boolean {
     const rtp = this.call.rtp;
-    if (this.closed || this.left || !rtp || rtp.queuedMs > MAX_QUEUED_MS) return false;
+    if (this.closed || this.left || this.suspended || !rtp || rtp.queuedMs > MAX_QUEUED_MS) return false;
     const mulaw = Buffer.from(wireBytes(audio));
     rtp.play(this.call.plan?.codec === "PCMA" ? mulawToAlaw(mulaw) : mulaw, itemId);
     const item = this.items.get(itemId) ?? { queued: 0, played: 0, reported: 0, done: false };
@@ -98,7 +142,7 @@ export class SipCallTransport implements Transport {
 
   /** Barge-in: what is queued is dropped; what went out is what the caller heard, known at once. */
   clearPlayback(flushed: () => void): void {
-    this.call.rtp?.clear();
+    if (!this.suspended) this.call.rtp?.clear();
     for (const [itemId, item] of this.items) if (item.played > item.reported) this.handlers?.playback(itemId, item.played / BYTES_PER_MS);
     this.items.clear();
     flushed();
@@ -117,6 +161,6 @@ export class SipCallTransport implements Transport {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    this.call.hangup();
+    if (!this.released) this.call.hangup();
   }
 }

@@ -6,9 +6,11 @@
 import { EventEmitter } from "node:events";
 import { newBranch, tagOf } from "./address.ts";
 import { answerChallenge } from "./digest.ts";
-import { Dialog, type LocalContact } from "./dialog.ts";
+import { contactFor, Dialog, type LocalContact } from "./dialog.ts";
 import { reasonForStatus, type SipEndReason } from "./end-reasons.ts";
-import { headerValue, responseTo, type Headers, type SipRequest, type SipResponse } from "./message.ts";
+import { INFO_DIGIT_TYPES, infoDigit } from "./info-digits.ts";
+import { parseSessionExpires, sessionHeaders, SessionTimer, supportsTimer } from "./session-timer.ts";
+import { headerValue, headerValues, responseTo, type Headers, type SipRequest, type SipResponse } from "./message.ts";
 import type { RtpSession } from "./rtp-session.ts";
 import { answerOffer, makeOffer, readAnswer, type LocalMedia, type MediaPlan } from "./sdp.ts";
 import type { ClientTransaction, ServerInviteTransaction, ServerNonInviteTransaction } from "./transactions.ts";
@@ -26,13 +28,29 @@ export interface CallCore {
   forget(call: SipCall): void;
 }
 
-export const ALLOW = "INVITE, ACK, CANCEL, BYE, OPTIONS";
+export const ALLOW = "INVITE, ACK, CANCEL, BYE, OPTIONS, INFO, UPDATE";
+
+/** How long a transfer the far end accepted may take to report its outcome (the destination rings meanwhile). */
+export const REFER_OUTCOME_MS = 60_000;
+
+/** The far end refused our REFER, or reported that the transfer failed: its SIP status and words. */
+export class TransferRefused extends Error {
+  constructor(
+    readonly status: number,
+    readonly stage: "refer" | "notify",
+    reason: string,
+  ) {
+    super(`SIP ${status}${reason ? ` ${reason}` : ""}`);
+  }
+}
 
 export interface SipCallEvents {
   ringing: [];
   answered: [];
   media: [plan: MediaPlan];
   ended: [reason: SipEndReason, status?: number];
+  /** A keypad digit sent by SIP INFO (RFC 4733's come through the RTP session). */
+  digit: [digit: string];
 }
 
 type State = "calling" | "ringing" | "answering" | "confirmed" | "ended";
@@ -52,6 +70,13 @@ export class SipCall extends EventEmitter<SipCallEvents> {
   private authTries = 0;
   private clientTx: ClientTransaction | null = null;
   private acked: (() => void) | null = null;
+  /** A REFER of ours waiting for its outcome (the NOTIFYs of its implicit subscription, RFC 3515 §2.4.4). */
+  private referOutcome: ((status: number, reason: string) => void) | null = null;
+  /** RFC 4028: who refreshes the dialog and when (armed once the call is up, when either side asked for one). */
+  private readonly session = new SessionTimer({ refresh: () => void this.refreshSession(), expired: () => void this.sendBye("timeout") });
+  /** The interval agreed at answer, armed when the call is confirmed: [seconds, we refresh]. */
+  private sessionPlan: [number, boolean] | null = null;
+  private remoteAllow: string[] | null = null;
 
   constructor(
     private readonly core: CallCore,
@@ -98,7 +123,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     // No offer in the INVITE: ours goes in the 200 and the answer comes in the ACK (§13.2.1).
     const body = offer?.ok ? offer.answer(this.localMedia) : makeOffer(this.localMedia);
     if (offer?.ok) this.setPlan(offer.plan);
-    const response = responseTo(this.invite, 200, { toTag: this.localTag, headers: okHeaders(this.core, this.peer), body: Buffer.from(body) });
+    const response = responseTo(this.invite, 200, { toTag: this.localTag, headers: [...okHeaders(this.core, this.peer), ...this.agreeSession(this.invite)], body: Buffer.from(body) });
     this.dialog = Dialog.asServer(this.invite, headerValue(response.headers, "to")!, this.peer);
     if (!this.dialog) return void this.reject(400);
     const done = new Promise<void>((resolve) => (this.acked = resolve));
@@ -106,10 +131,10 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     await done;
   }
 
-  /** A final refusal (486 busy, 603 decline, ...) before answering. */
-  reject(status: number): void {
+  /** A final refusal (486 busy, 603 decline, a 407 challenge, ...) before answering. */
+  reject(status: number, headers: Headers = []): void {
     if ((this.state !== "ringing" && this.state !== "answering") || !this.inviteTx) return;
-    this.inviteTx.respond(responseTo(this.invite, status, { toTag: this.localTag }));
+    this.inviteTx.respond(responseTo(this.invite, status, { toTag: this.localTag, headers }));
     this.end("rejected", status);
   }
 
@@ -124,6 +149,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
       this.setPlan(plan);
     }
     this.state = "confirmed";
+    if (this.sessionPlan) this.session.arm(...this.sessionPlan);
     this.emit("answered");
     this.acked?.();
   }
@@ -149,7 +175,21 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     const body = offer?.ok ? offer.answer(this.localMedia) : makeOffer(this.localMedia);
     if (offer?.ok) this.setPlan(offer.plan);
     this.reinvite = tx;
-    tx.respond(responseTo(request, 200, { headers: okHeaders(this.core, this.peer), body: Buffer.from(body) }));
+    tx.respond(responseTo(request, 200, { headers: [...okHeaders(this.core, this.peer), ...this.refreshedByPeer(request)], body: Buffer.from(body) }));
+  }
+
+  /** An UPDATE (RFC 3311) inside the call: a session refresh, with or without a new offer. */
+  updateReceived(request: SipRequest, tx: ServerNonInviteTransaction): void {
+    if (!this.dialog || !this.localMedia || this.state !== "confirmed") return tx.respond(responseTo(request, 481));
+    const offer = request.body.length > 0 ? answerOffer(request.body.toString("utf8")) : null;
+    if (offer && !offer.ok) return tx.respond(responseTo(request, 488));
+    this.dialog.refreshTarget(request);
+    const headers = [["contact", contactOf(this.core, this.peer)] as [string, string], ...this.refreshedByPeer(request)];
+    if (!offer?.ok) return tx.respond(responseTo(request, 200, { headers }));
+    this.localMedia = { ...this.localMedia, version: this.localMedia.version + 1 };
+    const body = offer.answer(this.localMedia);
+    this.setPlan(offer.plan);
+    tx.respond(responseTo(request, 200, { headers: [...headers, ["content-type", "application/sdp"]], body: Buffer.from(body) }));
   }
 
   reinviteAcked(ack: SipRequest | null): void {
@@ -201,6 +241,129 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     if (!peer) return;
     const local = this.core.local(peer);
     this.core.request(dialog.request("BYE", local), peer, { response() {}, timeout() {} });
+  }
+
+  // ---- transfer (RFC 3515) -------------------------------------------------------------------
+
+  /**
+   * Blind transfer: asks the far end (trunk or PBX) to call `target` in our place. Resolves with the
+   * final status its NOTIFY reports (message/sipfrag), or once it took the call away; rejects with
+   * TransferRefused when the REFER is refused or the transfer failed, the call going on as it was.
+   */
+  async refer(target: string, outcomeMs = REFER_OUTCOME_MS): Promise<number> {
+    const dialog = this.dialog;
+    if (!dialog || this.state !== "confirmed" || this.referOutcome) throw new Error("Only an answered call can be transferred, once at a time");
+    const peer = await this.core.peerFor(dialog.nextHop(), dialog.flow);
+    if (!peer) throw new TransferRefused(503, "refer", "the phone system cannot be reached");
+    const local = this.core.local(peer);
+    const request = dialog.request("REFER", local, { headers: [["refer-to", `<${target}>`], ["referred-by", `<sip:switchboard@${local.address}>`], ["contact", contactFor(local)]] });
+    return new Promise<number>((resolve, reject) => {
+      let accepted = false;
+      const settle = (status: number, reason: string, stage: "refer" | "notify") => {
+        clearTimeout(timer);
+        this.off("ended", gone);
+        this.referOutcome = null;
+        if (status < 300) resolve(status);
+        else reject(new TransferRefused(status, stage, reason));
+      };
+      // Accepted and then silent: the far end has the caller; refused by silence: no transfer.
+      const timer = setTimeout(() => settle(accepted ? 202 : 408, accepted ? "" : "Request Timeout", "refer"), outcomeMs);
+      const gone = () => settle(accepted ? 200 : 487, accepted ? "" : "Call ended", "refer");
+      this.once("ended", gone);
+      this.referOutcome = (status, reason) => settle(status, reason, "notify");
+      this.core.request(request, peer, {
+        response: (r) => {
+          if (r.status < 200) return;
+          if (r.status < 300) accepted = true;
+          else settle(r.status, r.reason, "refer");
+        },
+        timeout: () => settle(408, "Request Timeout", "refer"),
+      });
+    });
+  }
+
+  /** A NOTIFY inside the call: the progress of our REFER (`Event: refer`, a sipfrag status line). */
+  notifyReceived(request: SipRequest, tx: ServerNonInviteTransaction): void {
+    const event = (headerValue(request.headers, "event") ?? headerValue(request.headers, "o") ?? "").trim();
+    if (!/^refer\b/i.test(event)) return tx.respond(responseTo(request, 489));
+    tx.respond(responseTo(request, 200));
+    const frag = /^SIP\/2\.0\s+(\d{3})\s*([^\r\n]*)/.exec(request.body.toString("utf8"));
+    const status = frag ? Number(frag[1]) : null;
+    const terminated = /^terminated/i.test(headerValue(request.headers, "subscription-state") ?? "");
+    if (status !== null && status >= 200) this.referOutcome?.(status, frag![2]!.trim());
+    else if (terminated) this.referOutcome?.(status ?? 200, "");
+  }
+
+  /** An INFO inside the call: a keypad digit (info-digits.ts) is passed on; another content type is refused (415). */
+  infoReceived(request: SipRequest, tx: ServerNonInviteTransaction): void {
+    if (request.body.length === 0) return tx.respond(responseTo(request, 200)); // an empty INFO: a ping
+    const digit = infoDigit(headerValue(request.headers, "content-type"), request.body.toString("utf8"));
+    if (digit === "not-dtmf") return tx.respond(responseTo(request, 415, { headers: [["accept", INFO_DIGIT_TYPES]] }));
+    tx.respond(responseTo(request, 200));
+    if (digit && this.state === "confirmed") this.emit("digit", digit);
+  }
+
+  // ---- session timers (RFC 4028) -----------------------------------------------------------
+
+  /** Our answer to the far end's INVITE: the interval it asked for, refreshed by it when it can (else by us). */
+  private agreeSession(invite: SipRequest): [string, string][] {
+    const asked = parseSessionExpires(invite);
+    if (!asked) return [];
+    const theyCan = supportsTimer(invite);
+    const refresher = theyCan ? (asked.refresher ?? "uac") : "uas";
+    this.sessionPlan = [asked.seconds, refresher === "uas"];
+    return sessionHeaders(asked.seconds, refresher, theyCan);
+  }
+
+  /** A refresh the far end sent (re-INVITE or UPDATE): the clock starts again; the headers of our 200. */
+  private refreshedByPeer(request: SipRequest): [string, string][] {
+    const asked = parseSessionExpires(request);
+    if (!asked && !this.sessionPlan) return [];
+    const seconds = asked?.seconds ?? this.session.seconds;
+    // In a refresh, "uac" is its sender: the far end, unless it hands the job to us.
+    const weRefresh = asked?.refresher === "uas";
+    this.sessionPlan = [seconds, weRefresh];
+    this.session.arm(seconds, weRefresh);
+    return sessionHeaders(seconds, weRefresh ? "uas" : "uac", supportsTimer(request));
+  }
+
+  /** Our refresh: UPDATE when the far end takes it (no offer needed), else a re-INVITE with our SDP again. */
+  private async refreshSession() {
+    const dialog = this.dialog;
+    if (!dialog || this.state !== "confirmed" || !this.localMedia) return;
+    const peer = await this.core.peerFor(dialog.nextHop(), dialog.flow);
+    if (!peer) return void this.sendBye("timeout");
+    const local = this.core.local(peer);
+    const seconds = this.session.seconds;
+    const headers: Headers = [["session-expires", `${seconds};refresher=uac`], ["supported", "timer"]];
+    const update = this.remoteAllows("UPDATE");
+    if (!update) this.localMedia = { ...this.localMedia, version: this.localMedia.version + 1 };
+    const request = update
+      ? dialog.request("UPDATE", local, { headers: [["contact", contactFor(local)], ...headers] })
+      : dialog.request("INVITE", local, { headers: [...headers, ["content-type", "application/sdp"]], body: Buffer.from(makeOffer(this.localMedia)) });
+    const seq = dialog.localSeq; // the re-INVITE's, which its ACK repeats
+    this.core.request(request, peer, {
+      response: (r) => {
+        if (r.status < 200 || this.state === "ended") return;
+        if (request.method === "INVITE" && r.status < 300) {
+          const ack = dialog.request("ACK", local, { seq });
+          this.lastAck = { request: ack, peer };
+          this.core.send(ack, peer);
+          const plan = readAnswer(r.body.toString("utf8"));
+          if (plan) this.setPlan(plan);
+        }
+        // §10: a refresh the far end says it does not know the call for (or never answered) ends it.
+        if (r.status === 408 || r.status === 481) return void this.sendBye("timeout");
+        const granted = r.status < 300 ? parseSessionExpires(r) : null;
+        this.session.arm(granted?.seconds ?? seconds, granted?.refresher !== "uas");
+      },
+      timeout: () => void this.sendBye("timeout"),
+    });
+  }
+
+  /** Whether the far end takes `method`: the Allow of its INVITE (calls in) or of its 200 (calls out). */
+  private remoteAllows(method: string): boolean {
+    return (this.remoteAllow ?? headerValues(this.invite.headers, "allow")).some((m) => m.toUpperCase() === method);
   }
 
   // ---- calls we place -----------------------------------------------------------------------
@@ -275,6 +438,9 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     if (!plan) return void this.sendBye("rejected");
     this.setPlan(plan);
     this.state = "confirmed";
+    this.remoteAllow = headerValues(response.headers, "allow");
+    const agreed = parseSessionExpires(response);
+    if (agreed) this.session.arm(agreed.seconds, agreed.refresher !== "uas");
     this.emit("answered");
   }
 
@@ -304,6 +470,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     if (this.state === "ended") return;
     this.state = "ended";
     this.endReason = reason;
+    this.session.stop();
     this.rtp?.close();
     this.core.forget(this);
     this.acked?.();
@@ -322,5 +489,5 @@ function contactOf(core: CallCore, peer: Peer) {
 }
 
 function okHeaders(core: CallCore, peer: Peer): Headers {
-  return [["contact", contactOf(core, peer)], ["allow", ALLOW], ["content-type", "application/sdp"], ["user-agent", core.local(peer).userAgent]];
+  return [["contact", contactOf(core, peer)], ["allow", ALLOW], ["supported", "timer"], ["content-type", "application/sdp"], ["user-agent", core.local(peer).userAgent]];
 }

@@ -19,6 +19,23 @@ export const viaFor = (local: LocalContact, branch = newBranch()) => `SIP/2.0/${
 export const contactFor = (local: LocalContact, user = "switchboard") =>
   `<sip:${user}@${local.address}:${local.port}${local.transport === "TCP" ? ";transport=tcp" : ""}>`;
 
+/**
+ * What another instance needs to end the dialog with a BYE once the one holding it has died
+ * (kept on the call's record). Our CSeq is well past the last one used by then: see `fromState`.
+ */
+export type DialogState = {
+  callId: string;
+  localHeader: string;
+  remoteHeader: string;
+  remoteTarget: string;
+  routeSet: string[];
+  localSeq: number;
+  transport: Peer["transport"];
+};
+
+/** How far past the saved CSeq a restored dialog starts: beyond any request the dead instance sent after saving it (§12.2.1.1). */
+const RESTORED_SEQ_STEP = 10_000;
+
 export class Dialog {
   localSeq: number;
   remoteSeq: number;
@@ -54,6 +71,15 @@ export class Dialog {
     if (!contact) return null;
     const cseq = Number(headerValue(invite.headers, "cseq")!.split(/\s+/)[0]);
     return new Dialog(headerValue(invite.headers, "call-id")!, headerValue(invite.headers, "from")!, headerValue(response.headers, "to")!, contact.uri, headerValues(response.headers, "record-route").reverse(), cseq, 0, flow);
+  }
+
+  state(): DialogState {
+    return { callId: this.callId, localHeader: this.localHeader, remoteHeader: this.remoteHeader, remoteTarget: this.remoteTarget, routeSet: [...this.routeSet], localSeq: this.localSeq, transport: this.flow.transport };
+  }
+
+  /** The dialog as saved by another instance; requests go to its target afresh (that instance's TCP connection died with it). */
+  static fromState(state: DialogState): Dialog {
+    return new Dialog(state.callId, state.localHeader, state.remoteHeader, state.remoteTarget, state.routeSet, state.localSeq + RESTORED_SEQ_STEP, 0, { transport: state.transport, address: "", port: 0 });
   }
 
   /** Where a request inside the dialog goes first: the first loose-routing proxy, or the far end. */

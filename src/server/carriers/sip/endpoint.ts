@@ -8,10 +8,12 @@ import { EventEmitter } from "node:events";
 import { isIP } from "node:net";
 import { newCallId, newTag, parseUri, parseVia, tagOf, type Via } from "./address.ts";
 import { ALLOW, SipCall, type CallCore } from "./call.ts";
-import { contactFor, viaFor, type LocalContact } from "./dialog.ts";
+import { contactFor, Dialog, viaFor, type DialogState, type LocalContact } from "./dialog.ts";
 import { DigestChallenger, type DigestAlgorithm } from "./digest.ts";
 import { canAnswer, headerValue, headerValues, parseCSeq, responseTo, splitList, type Headers, type ParseResult, type SipRequest, type SipResponse } from "./message.ts";
+import { Registration, type RegistrationOptions } from "./registration.ts";
 import { RtpSession, type RtpPortRange } from "./rtp-session.ts";
+import { MIN_SE_S, OUR_SESSION_EXPIRES_S, parseSessionExpires } from "./session-timer.ts";
 import { answerOffer } from "./sdp.ts";
 import { ClientTransaction, DEFAULT_TIMERS, ServerInviteTransaction, ServerNonInviteTransaction, type Timers } from "./transactions.ts";
 import { SipTransport, type Peer, type TransportName } from "./transport.ts";
@@ -29,6 +31,8 @@ export interface SipEndpointOptions {
   auth?: { realm: string; algorithms?: DigestAlgorithm[]; password(username: string): string | undefined };
   timers?: Partial<Timers>;
   userAgent?: string;
+  /** The shortest session-timer interval accepted (RFC 4028 Min-SE; 90 s, tests shorten it). */
+  minSessionExpires?: number;
 }
 
 /** Methods we know but do not take outside a call: 405, not 501 (§8.2.1). */
@@ -42,12 +46,13 @@ export interface OutboundCallOptions {
   transport?: TransportName;
 }
 
-export class SipEndpoint extends EventEmitter<{ call: [call: SipCall] }> {
+export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: [from: Peer] }> {
   private readonly transport = new SipTransport((result, from) => this.receive(result, from));
   private readonly serverTx = new Map<string, ServerInviteTransaction | ServerNonInviteTransaction>();
   private readonly clientTx = new Map<string, ClientTransaction>();
   private readonly calls = new Map<string, SipCall>();
   private readonly callOfTx = new Map<ServerInviteTransaction, SipCall>();
+  private readonly registrations = new Set<Registration>();
   private readonly timers: Timers;
   private readonly challenger: DigestChallenger | null;
   private readonly core: CallCore;
@@ -102,12 +107,49 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall] }> {
       ["cseq", "1 INVITE"],
       ["contact", contactFor(local)],
       ["allow", ALLOW],
+      // RFC 4028: we take part in session timers; the far end says who refreshes in its 200.
+      ["supported", "timer"],
+      ["session-expires", String(OUR_SESSION_EXPIRES_S)],
       ["user-agent", local.userAgent],
     ];
     const call = new SipCall(this.core, "outbound", callId, tag, { kind: "request", method: "INVITE", uri: options.uri, headers, body: Buffer.alloc(0) }, null, peer);
     this.calls.set(`${callId}|${tag}`, call);
     await call.place(options.credentials);
     return call;
+  }
+
+  /** Keeps a trunk registered at its registrar from here; `start()` sends the first REGISTER. */
+  register(options: RegistrationOptions): Registration {
+    const registration = new Registration(
+      {
+        local: (transport) => this.local(transport),
+        request: (r, to, handlers) => this.request(r, to, handlers),
+        peerFor: (uri, flow) => this.peerFor(uri, flow),
+        forget: (r) => this.registrations.delete(r),
+      },
+      options,
+    );
+    this.registrations.add(registration);
+    return registration;
+  }
+
+  /**
+   * Ends a dialog this endpoint holds no call for — one whose instance died (ADR 058) — with a
+   * BYE built from its saved state. Resolves with the far end's final status, or null without one.
+   */
+  async byeFor(state: DialogState): Promise<number | null> {
+    const dialog = Dialog.fromState(state);
+    const peer = await this.peerFor(dialog.nextHop(), dialog.flow);
+    if (!peer) return null;
+    const bye = dialog.request("BYE", this.local(peer.transport));
+    return new Promise((resolve) => {
+      this.request(bye, peer, {
+        response: (r) => {
+          if (r.status >= 200) resolve(r.status);
+        },
+        timeout: () => resolve(null),
+      });
+    });
   }
 
   private request(request: SipRequest, to: Peer, handlers: { response(r: SipResponse): void; timeout(): void; ackFor?(r: SipResponse): SipRequest }) {
@@ -228,9 +270,13 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall] }> {
       const call = this.calls.get(`${callId}|${toTag}`);
       if (!call?.dialog) return tx.respond(responseTo(request, 481));
       if (request.method === "BYE") return call.byeReceived(request, tx);
+      if (request.method === "NOTIFY") return call.notifyReceived(request, tx);
+      if (request.method === "INFO") return call.infoReceived(request, tx);
+      if (request.method === "UPDATE") return call.updateReceived(request, tx);
       if (request.method === "OPTIONS") return tx.respond(responseTo(request, 200, { headers: [["allow", ALLOW]] }));
     } else if (request.method === "OPTIONS") {
       // Trunks ping with OPTIONS to see whether we are up (a keep-alive): 200 with what we accept.
+      this.emit("options", from);
       return tx.respond(responseTo(request, 200, { toTag: newTag(), headers: [["allow", ALLOW], ["accept", "application/sdp"]] }));
     } else if (request.method === "BYE") {
       return tx.respond(responseTo(request, 481));
@@ -246,7 +292,7 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall] }> {
       tx.respond(responseTo(request, 483, { toTag: newTag() }));
       return true;
     }
-    const required = headerValues(request.headers, "require");
+    const required = headerValues(request.headers, "require").filter((t) => t.toLowerCase() !== "timer");
     if (required.length > 0) {
       tx.respond(responseTo(request, 420, { toTag: newTag(), headers: [["unsupported", required.join(", ")]] }));
       return true;
@@ -271,6 +317,10 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall] }> {
       const offer = answerOffer(request.body.toString("utf8"));
       if (!offer.ok) return tx.respond(responseTo(request, 488, { toTag: newTag(), headers: [["warning", `304 ${this.advertised} "${offer.reason}"`]] }));
     }
+    // RFC 4028 §8.1: an interval shorter than we accept is refused with the least we take.
+    const minSE = this.options.minSessionExpires ?? MIN_SE_S;
+    const asked = parseSessionExpires(request);
+    if (asked && asked.seconds < minSE) return tx.respond(responseTo(request, 422, { toTag: newTag(), headers: [["min-se", String(minSE)]] }));
     if (this.challenger && this.options.auth) {
       const verdict = this.challenger.verify(headerValue(request.headers, "authorization"), "INVITE", this.options.auth.password);
       if (verdict !== "ok") {
@@ -288,6 +338,7 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall] }> {
 
   /** Stops listening; calls still up end where they are (no BYE: the process is going away). */
   async close(): Promise<void> {
+    for (const registration of this.registrations) registration.halt();
     for (const call of this.calls.values()) call.end("local-hangup");
     for (const tx of this.serverTx.values()) tx.stop();
     for (const tx of this.clientTx.values()) tx.stop();

@@ -33,14 +33,14 @@ export type ParseResult = { ok: true; message: SipMessage } | { ok: false; error
 // RFC 3261 §7.3.3 compact forms, expanded so every lookup sees one name.
 const COMPACT: Record<string, string> = {
   i: "call-id", m: "contact", e: "content-encoding", l: "content-length", c: "content-type",
-  f: "from", s: "subject", k: "supported", t: "to", v: "via", o: "event", r: "refer-to", u: "allow-events",
+  f: "from", s: "subject", k: "supported", t: "to", v: "via", o: "event", r: "refer-to", u: "allow-events", x: "session-expires",
 };
 
 // How names are written when we serialise (lower-case inside).
 const CANONICAL: Record<string, string> = {
   "call-id": "Call-ID", cseq: "CSeq", "www-authenticate": "WWW-Authenticate", "max-forwards": "Max-Forwards",
   "record-route": "Record-Route", "content-length": "Content-Length", "content-type": "Content-Type",
-  "proxy-authenticate": "Proxy-Authenticate", "proxy-authorization": "Proxy-Authorization", "user-agent": "User-Agent",
+  "proxy-authenticate": "Proxy-Authenticate", "min-se": "Min-SE", "proxy-authorization": "Proxy-Authorization", "user-agent": "User-Agent",
 };
 
 export const canonicalName = (lower: string) =>

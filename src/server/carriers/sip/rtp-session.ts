@@ -8,12 +8,16 @@ import { randomBytes, randomInt } from "node:crypto";
 import { createSocket, type Socket } from "node:dgram";
 import { performance } from "node:perf_hooks";
 import { SILENCE_BYTE } from "./g711.ts";
-import { decodeRtp, decodeTelephoneEvent, digitOf, encodeRtp, encodeSenderReport, type RtpPacket } from "./rtp-packet.ts";
+import { decodeRtp, decodeTelephoneEvent, digitOf, encodeRtp, encodeSenderReport, encodeTelephoneEvent, eventOf, type RtpPacket } from "./rtp-packet.ts";
 import { PTIME_MS, type MediaPlan } from "./sdp.ts";
 
 export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711
 /** Frames sent at once to catch up after the event loop stalled; older ones are skipped. */
 const MAX_BURST = 3;
+/** A key we send lasts 100 ms, and its end packet goes three times (RFC 4733 §2.5.1.4). */
+const DIGIT_FRAMES = 5;
+const DIGIT_END_REPEATS = 3;
+const DIGIT_VOLUME = 10;
 
 export interface RtpPortRange {
   min: number;
@@ -75,6 +79,9 @@ export class RtpSession {
   private octets = 0;
   private readonly jitter: JitterBuffer;
   private lastEventTimestamp: number | null = null;
+  private readonly digitsOut: number[] = [];
+  /** The key being sent: its event, the timestamp all its packets carry, and the frames it has taken. */
+  private digitOut: { event: number; timestamp: number; frames: number } | null = null;
   private closed = false;
 
   private constructor(
@@ -140,6 +147,17 @@ export class RtpSession {
     this.queuedBytes += payload.length;
   }
 
+  /**
+   * Sends a keypad key as RFC 4733 events, in place of the audio frames it takes; false when the
+   * far end agreed no telephone-event (the key cannot be sent).
+   */
+  sendDigit(digit: string): boolean {
+    const event = eventOf(digit);
+    if (event === null || this.plan?.telephoneEvent === undefined) return false;
+    this.digitsOut.push(event);
+    return true;
+  }
+
   /** Drops everything queued and not yet sent (barge-in). */
   clear(): void {
     this.queue = [];
@@ -197,18 +215,40 @@ export class RtpSession {
     this.frames += 1;
     const frame = this.takeFrame();
     const sending = this.plan && (this.plan.direction === "sendrecv" || this.plan.direction === "sendonly");
-    if (sending && this.remote) {
+    if (!sending || !this.remote) {
+      this.marker = true;
+    } else if (!this.nextDigitPacket()) {
       // Silence is sent too: it keeps the far end's jitter buffer and any NAT binding alive.
+      // (A key being sent takes the frame's place instead.)
       const packet = encodeRtp({ payloadType: this.plan!.payloadType, marker: this.marker, sequence: this.sequence, timestamp: this.timestamp, ssrc: this.ssrc, payload: frame });
       this.rtp.send(packet, this.remote.port, this.remote.address);
       this.sequence = (this.sequence + 1) & 0xffff;
       this.packets += 1;
       this.octets += frame.length;
       this.marker = false;
-    } else {
-      this.marker = true;
     }
     this.timestamp = (this.timestamp + FRAME_BYTES) >>> 0;
+  }
+
+  /** Sends the next packet of the key being sent (starting one that waits), or says there is none. */
+  private nextDigitPacket(): boolean {
+    const pt = this.plan?.telephoneEvent;
+    if (pt === undefined || (!this.digitOut && this.digitsOut.length === 0)) return false;
+    const current = (this.digitOut ??= { event: this.digitsOut.shift()!, timestamp: this.timestamp, frames: 0 });
+    current.frames += 1;
+    const end = current.frames > DIGIT_FRAMES;
+    const duration = Math.min(current.frames, DIGIT_FRAMES) * FRAME_BYTES;
+    const payload = encodeTelephoneEvent({ event: current.event, end, volume: DIGIT_VOLUME, duration });
+    const packet = encodeRtp({ payloadType: pt, marker: current.frames === 1, sequence: this.sequence, timestamp: current.timestamp, ssrc: this.ssrc, payload });
+    this.rtp.send(packet, this.remote!.port, this.remote!.address);
+    this.sequence = (this.sequence + 1) & 0xffff;
+    this.packets += 1;
+    this.octets += payload.length;
+    if (current.frames >= DIGIT_FRAMES + DIGIT_END_REPEATS) {
+      this.digitOut = null;
+      this.marker = true; // the audio after a key starts a new talkspurt
+    }
+    return true;
   }
 
   private sendReport() {

@@ -1,11 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { as, buildTestApp, errorOf, freshDatabase, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { servedDocument, testClient } from "../../../../tests/api/client.ts";
+import type { ApiDocument } from "../../../../tests/api/schema-check.ts";
+import { as, buildTestApp, freshDatabase, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import type { SignedUp } from "../../../../tests/sign-up.ts";
 import { joinAs } from "../../../../tests/team.ts";
 import { API_KEY_MESSAGES, type ApiKey, type CreatedApiKey } from "../../../shared/api-keys.ts";
 import { PERMISSIONS } from "../../../shared/roles.ts";
-import type { CurrentMembership, TeamInvitation, TeamMember } from "../../../shared/team.ts";
+import type { TeamInvitation, TeamMember } from "../../../shared/team.ts";
 import type { Database } from "../../db/client.ts";
 import { webhookEndpoints } from "../../db/schema.ts";
 
@@ -18,6 +20,7 @@ let database: Database;
 let one: TestApp;
 let two: TestApp;
 let olga: SignedUp;
+let doc: ApiDocument;
 
 beforeAll(async () => {
   database = await freshDatabase();
@@ -25,6 +28,7 @@ beforeAll(async () => {
   ({ app: one } = await buildTestApp({ config: { WEBHOOK_ALLOWED_HOSTS: "127.0.0.1" }, deps: { database } }));
   ({ app: two } = await buildTestApp({ config: { WEBHOOK_ALLOWED_HOSTS: "127.0.0.1" }, deps: { database } }));
   olga = await signUpAndLogIn(one, "Olga Owner");
+  doc = await servedDocument(one);
 });
 afterAll(async () => {
   await one?.close();
@@ -38,8 +42,8 @@ async function keyOf(who: SignedUp, name = "CRM"): Promise<CreatedApiKey> {
   return res.json();
 }
 
-const withKey = (app: TestApp, key: string, method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE", url: string, payload?: object) =>
-  app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
+/** The typed client on one instance with a key: each answer is held to the API's document. */
+const withKey = (app: TestApp, key: string) => testClient(app, doc, key);
 
 const setRole = async (userId: string, role: string) => expect((await as(one, olga).patch(`/api/team/members/${userId}`, { role })).statusCode).toBe(204);
 
@@ -47,52 +51,51 @@ describe("an API key acts for its creator", () => {
   it("with the creator's current role: a demoted creator's key loses what the role lost, on every instance", async () => {
     const adam = await joinAs(one, olga, "admin", "Adam Admin");
     const { key } = await keyOf(adam);
-    expect((await withKey(one, key, "PUT", "/api/settings/retention", { recordings_days: null, calls_days: 30 })).statusCode).toBe(200);
-    expect((await withKey(two, key, "POST", "/api/assistants", { name: "By key" })).statusCode).toBe(201);
+    expect((await withKey(one, key).PUT("/api/settings/retention", { body: { recordings_days: null, calls_days: 30 } })).response.status).toBe(200);
+    expect((await withKey(two, key).POST("/api/assistants", { body: { name: "By key" } })).response.status).toBe(201);
 
     await setRole(adam.userId, "builder");
     for (const app of [one, two]) {
-      const settings = await withKey(app, key, "PUT", "/api/settings/retention", { recordings_days: null, calls_days: 60 });
-      expect(settings.statusCode).toBe(403);
-      expect(errorOf(settings)).toEqual({ code: "forbidden", message: PERMISSIONS.settings.message });
-      expect((await withKey(app, key, "POST", "/api/assistants", { name: "Still builds" })).statusCode).toBe(201);
+      const settings = await withKey(app, key).PUT("/api/settings/retention", { body: { recordings_days: null, calls_days: 60 } });
+      expect(settings.response.status).toBe(403);
+      expect(settings.error?.error).toEqual({ code: "forbidden", message: PERMISSIONS.settings.message });
+      expect((await withKey(app, key).POST("/api/assistants", { body: { name: "Still builds" } })).response.status).toBe(201);
     }
 
     await setRole(adam.userId, "viewer");
-    const build = await withKey(two, key, "POST", "/api/assistants", { name: "No more" });
-    expect(build.statusCode).toBe(403);
-    expect(errorOf(build).message).toBe(PERMISSIONS.build.message);
-    expect((await withKey(two, key, "GET", "/api/assistants")).statusCode).toBe(200);
+    const build = await withKey(two, key).POST("/api/assistants", { body: { name: "No more" } });
+    expect(build.response.status).toBe(403);
+    expect(build.error?.error.message).toBe(PERMISSIONS.build.message);
+    expect((await withKey(two, key).GET("/api/assistants")).response.status).toBe(200);
     const names = ((await as(one, olga).get("/api/assistants")).json() as { name: string }[]).map((a) => a.name);
     expect(names).not.toContain("No more");
 
     // Promoted again, it may again: the role is read at each request, never kept with the key.
     await setRole(adam.userId, "admin");
-    expect((await withKey(one, key, "PUT", "/api/settings/retention", { recordings_days: null, calls_days: 30 })).statusCode).toBe(200);
+    expect((await withKey(one, key).PUT("/api/settings/retention", { body: { recordings_days: null, calls_days: 30 } })).response.status).toBe(200);
   });
 
   it("answers the organisation's name and the creator's role on GET /api/organization", async () => {
     const vera = await joinAs(one, olga, "admin", "Vera Viewer");
     const { key } = await keyOf(vera);
     await setRole(vera.userId, "viewer");
-    const res = await withKey(one, key, "GET", "/api/organization");
-    expect(res.statusCode).toBe(200);
-    const body = res.json() as CurrentMembership;
-    expect(body).toEqual({ organization: { id: olga.organizationId, name: "Olga Owner's team" }, role: "viewer" });
+    const res = await withKey(one, key).GET("/api/organization");
+    expect(res.response.status).toBe(200);
+    expect(res.data).toEqual({ organization: { id: olga.organizationId, name: "Olga Owner's team" }, role: "viewer" });
   });
 
   it("stops at once, on every instance, when its creator is removed, and does not come back if they return", async () => {
     const rita = await joinAs(one, olga, "admin", "Rita Removed");
     const { key, id } = await keyOf(rita);
-    expect((await withKey(one, key, "GET", "/api/assistants")).statusCode).toBe(200);
-    expect((await withKey(two, key, "GET", "/api/assistants")).statusCode).toBe(200);
+    expect((await withKey(one, key).GET("/api/assistants")).response.status).toBe(200);
+    expect((await withKey(two, key).GET("/api/assistants")).response.status).toBe(200);
 
     // Removed through one instance; the other refuses the key on its very next request.
     expect((await as(one, olga).delete(`/api/team/members/${rita.userId}`)).statusCode).toBe(204);
     for (const app of [two, one]) {
-      const res = await withKey(app, key, "GET", "/api/assistants");
-      expect(res.statusCode).toBe(401);
-      expect(errorOf(res)).toEqual({ code: "invalid_api_key", message: API_KEY_MESSAGES.invalid });
+      const res = await withKey(app, key).GET("/api/assistants");
+      expect(res.response.status).toBe(401);
+      expect(res.error?.error).toEqual({ code: "invalid_api_key", message: API_KEY_MESSAGES.invalid });
     }
     expect(((await as(one, olga).get("/api/api-keys")).json() as ApiKey[]).map((k) => k.id)).not.toContain(id);
 
@@ -100,7 +103,7 @@ describe("an API key acts for its creator", () => {
     const invited = await as(one, olga).post("/api/team/invitations", { email: rita.email, role: "admin" });
     const token = new URL((invited.json() as { url: string }).url).searchParams.get("token");
     expect((await as(one, rita).post("/api/team/invitations/accept", { token })).statusCode).toBe(200);
-    expect((await withKey(two, key, "GET", "/api/assistants")).statusCode).toBe(401);
+    expect((await withKey(two, key).GET("/api/assistants")).response.status).toBe(401);
   });
 });
 
@@ -113,22 +116,23 @@ describe("an API key never manages the team, keys or webhook secrets", () => {
     const hookId = (hook.json() as { id: string }).id;
     const sealedBefore = (await database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hookId)))[0]!.secretEncrypted;
 
-    for (const res of [
-      await withKey(one, key, "POST", "/api/team/invitations", { email: "mallory@example.com", role: "admin" }),
-      await withKey(one, key, "GET", "/api/team/invitations"),
-      await withKey(one, key, "PATCH", `/api/team/members/${bob.userId}`, { role: "admin" }),
+    const api = withKey(one, key);
+    const member = { params: { path: { userId: bob.userId } } };
+    for (const { response, data, error } of [
+      await api.POST("/api/team/invitations", { body: { email: "mallory@example.com", role: "admin" } }),
+      await api.GET("/api/team/invitations"),
+      await api.PATCH("/api/team/members/{userId}", { ...member, body: { role: "admin" } }),
       // Transferring ownership is making another owner.
-      await withKey(one, key, "PATCH", `/api/team/members/${bob.userId}`, { role: "owner" }),
-      await withKey(one, key, "DELETE", `/api/team/members/${bob.userId}`),
-      await withKey(one, key, "PATCH", "/api/organization", { name: "Taken over" }),
-      await withKey(one, key, "POST", "/api/api-keys", { name: "minted" }),
-      await withKey(one, key, "GET", "/api/api-keys"),
-      await withKey(one, key, "DELETE", `/api/api-keys/${id}`),
-      await withKey(one, key, "POST", `/api/webhooks/${hookId}/rotate`),
+      await api.PATCH("/api/team/members/{userId}", { ...member, body: { role: "owner" } }),
+      await api.DELETE("/api/team/members/{userId}", member),
+      await api.PATCH("/api/organization", { body: { name: "Taken over" } }),
+      await api.POST("/api/api-keys", { body: { name: "minted" } }),
+      await api.GET("/api/api-keys"),
+      await api.DELETE("/api/api-keys/{id}", { params: { path: { id } } }),
+      await api.POST("/api/webhooks/{id}/rotate", { params: { path: { id: hookId } } }),
     ]) {
-      expect(res.statusCode, res.body).toBe(403);
-      expect(errorOf(res)).toEqual({ code: "session_required", message: API_KEY_MESSAGES.sessionOnly });
-      expect(res.body).not.toContain("whsec_");
+      expect(response.status, JSON.stringify(data)).toBe(403);
+      expect(error).toEqual({ error: { code: "session_required", message: API_KEY_MESSAGES.sessionOnly } });
     }
 
     expect((await as(one, olga).get("/api/team/invitations")).json() as TeamInvitation[]).toEqual([]);
@@ -141,6 +145,6 @@ describe("an API key never manages the team, keys or webhook secrets", () => {
     const sealedAfter = (await database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hookId)))[0]!.secretEncrypted;
     expect(sealedAfter).toBe(sealedBefore);
     // The same key still does its creator's ordinary work.
-    expect((await withKey(one, key, "GET", `/api/webhooks/${hookId}`)).statusCode).toBe(200);
+    expect((await withKey(one, key).GET("/api/webhooks/{id}", { params: { path: { id: hookId } } })).response.status).toBe(200);
   });
 });

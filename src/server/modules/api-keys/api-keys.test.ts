@@ -1,11 +1,20 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { apiKeys } from "../../db/schema.ts";
 import { errorOf, useTestApp } from "../../../../tests/harness.ts";
 import { API_KEY_MESSAGES, API_KEY_REQUESTS_PER_MINUTE, MAX_API_KEYS, type ApiKey, type CreatedApiKey } from "../../../shared/api-keys.ts";
 import { counterKey } from "../../shared-state/index.ts";
 import { sql } from "drizzle-orm";
+import { servedDocument, testClient } from "../../../../tests/api/client.ts";
+import type { ApiDocument } from "../../../../tests/api/schema-check.ts";
 
 const file = useTestApp({ users: ["Ada", "Bob"] });
+let doc: ApiDocument;
+beforeAll(async () => {
+  doc = await servedDocument(file.app);
+});
+
+/** The typed client with a key: each answer is held to the API's document. */
+const client = (key: string) => testClient(file.app, doc, key);
 
 async function createKey(who: "Ada" | "Bob", body: Record<string, unknown> = { name: "CRM" }): Promise<CreatedApiKey> {
   const res = await file.as(file.users[who]).post("/api/api-keys", body);
@@ -13,9 +22,8 @@ async function createKey(who: "Ada" | "Bob", body: Record<string, unknown> = { n
   return res.json();
 }
 
-/** A request as an API client: the key, no cookie, no Origin. */
-const withKey = (key: string, method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: object) =>
-  file.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, ...(payload ? { payload } : {}) });
+/** A request off the document (the auth library's own routes): the key, no cookie, no Origin. */
+const withKey = (key: string, method: "POST", url: string, payload: object) => file.app.inject({ method, url, headers: { authorization: `Bearer ${key}` }, payload });
 
 describe("API keys", () => {
   it("are shown once on creation, listed without the secret, and stored only as a hash", async () => {
@@ -38,18 +46,19 @@ describe("API keys", () => {
 
   it("act for the key's creator on the JSON API, with no cookie set and no Origin needed", async () => {
     const { key } = await createKey("Ada");
-    const created = await withKey(key, "POST", "/api/assistants", { name: "Ava" });
-    expect(created.statusCode, created.body).toBe(201);
-    expect(created.headers["set-cookie"]).toBeUndefined();
-    const mine = await withKey(key, "GET", "/api/assistants");
-    expect(mine.json().map((a: { id: string }) => a.id)).toContain(created.json().id);
-    expect((await withKey(key, "GET", "/api/calls")).statusCode).toBe(200);
-    expect((await withKey(key, "GET", "/api/webhooks")).statusCode).toBe(200);
+    const api = client(key);
+    const created = await api.POST("/api/assistants", { body: { name: "Ava" } });
+    expect(created.response.status).toBe(201);
+    expect(created.response.headers.get("set-cookie")).toBeNull();
+    const mine = await api.GET("/api/assistants");
+    expect(mine.data!.map((a) => a.id)).toContain(created.data!.id);
+    expect((await api.GET("/api/calls")).response.status).toBe(200);
+    expect((await api.GET("/api/webhooks")).response.status).toBe(200);
 
     // Bob's assistant does not exist for Ada's key.
-    const bobs = await file.as(file.users.Bob).post("/api/assistants", { name: "Bo" });
-    expect((await withKey(key, "GET", `/api/assistants/${bobs.json().id}`)).statusCode).toBe(404);
-    expect((await withKey(key, "DELETE", `/api/assistants/${bobs.json().id}`)).statusCode).toBe(404);
+    const bobs = (await file.as(file.users.Bob).post("/api/assistants", { name: "Bo" })).json().id as string;
+    expect((await api.GET("/api/assistants/{id}", { params: { path: { id: bobs } } })).error?.error.code).toBe("not_found");
+    expect((await api.DELETE("/api/assistants/{id}", { params: { path: { id: bobs } } })).response.status).toBe(404);
 
     const listed = ((await file.as(file.users.Ada).get("/api/api-keys")).json() as ApiKey[]).find((k) => key.startsWith(k.prefix))!;
     expect(listed.last_used_at).not.toBeNull();
@@ -57,42 +66,50 @@ describe("API keys", () => {
 
   it("cannot manage keys or the account: 403", async () => {
     const { key, id } = await createKey("Ada");
+    const api = client(key);
+    const refused = { code: "session_required", message: API_KEY_MESSAGES.sessionOnly };
+    for (const { response, error } of [
+      await api.GET("/api/api-keys"),
+      await api.POST("/api/api-keys", { body: { name: "minted" } }),
+      await api.DELETE("/api/api-keys/{id}", { params: { path: { id } } }),
+      await api.PATCH("/api/account/name", { body: { name: "Eve" } }),
+      await api.GET("/api/account"),
+      await api.POST("/api/account/password", { body: { currentPassword: "whatever-it-is", newPassword: "a-new-password-1" } }),
+      await api.DELETE("/api/account", { body: { password: "whatever-it-is" } }),
+    ]) {
+      expect(response.status).toBe(403);
+      expect(error).toEqual({ error: refused });
+    }
+    // The auth library's own account endpoints too, in the API's words rather than the library's 401.
     for (const res of [
-      await withKey(key, "GET", "/api/api-keys"),
-      await withKey(key, "POST", "/api/api-keys", { name: "minted" }),
-      await withKey(key, "DELETE", `/api/api-keys/${id}`),
-      await withKey(key, "PATCH", "/api/account/name", { name: "Eve" }),
-      await withKey(key, "GET", "/api/account"),
-      await withKey(key, "POST", "/api/account/password", { currentPassword: "whatever-it-is", newPassword: "a-new-password-1" }),
-      await withKey(key, "DELETE", "/api/account", { password: "whatever-it-is" }),
-      // The auth library's own account endpoints too, in the API's words rather than the library's 401.
       await withKey(key, "POST", "/api/auth/change-password", { currentPassword: "whatever-it-is", newPassword: "a-new-password-1" }),
       await withKey(key, "POST", "/api/auth/update-user", { name: "Eve" }),
     ]) {
       expect(res.statusCode, res.body).toBe(403);
-      expect(errorOf(res)).toEqual({ code: "session_required", message: API_KEY_MESSAGES.sessionOnly });
+      expect(errorOf(res)).toEqual(refused);
     }
     expect((await file.as(file.users.Ada).get("/api/api-keys")).json().map((k: ApiKey) => k.name)).not.toContain("minted");
   });
 
   it("answer 401 invalid_api_key when wrong, revoked (at once) or expired", async () => {
-    const wrong = await withKey("sk_" + "x".repeat(40), "GET", "/api/assistants");
-    expect(wrong.statusCode).toBe(401);
-    expect(errorOf(wrong).code).toBe("invalid_api_key");
-    expect((await withKey("not-a-key", "GET", "/api/assistants")).statusCode).toBe(401);
+    const assistantsWith = (key: string) => client(key).GET("/api/assistants");
+    const wrong = await assistantsWith("sk_" + "x".repeat(40));
+    expect(wrong.response.status).toBe(401);
+    expect(wrong.error?.error.code).toBe("invalid_api_key");
+    expect((await assistantsWith("not-a-key")).response.status).toBe(401);
 
     const { key, id } = await createKey("Ada");
-    expect((await withKey(key, "GET", "/api/assistants")).statusCode).toBe(200);
+    expect((await assistantsWith(key)).response.status).toBe(200);
     expect((await file.as(file.users.Bob).delete(`/api/api-keys/${id}`)).statusCode).toBe(404);
     expect((await file.as(file.users.Ada).delete(`/api/api-keys/${id}`)).statusCode).toBe(204);
-    const revoked = await withKey(key, "GET", "/api/assistants");
-    expect(revoked.statusCode).toBe(401);
-    expect(errorOf(revoked).code).toBe("invalid_api_key");
+    const revoked = await assistantsWith(key);
+    expect(revoked.response.status).toBe(401);
+    expect(revoked.error?.error.code).toBe("invalid_api_key");
 
     const soon = await createKey("Ada", { name: "Short", expires_at: new Date(Date.now() + 60_000).toISOString() });
-    expect((await withKey(soon.key, "GET", "/api/assistants")).statusCode).toBe(200);
+    expect((await assistantsWith(soon.key)).response.status).toBe(200);
     await file.db.update(apiKeys).set({ expiresAt: sql`now() - interval '1 second'` }).where(sql`${apiKeys.id} = ${soon.id}`);
-    expect(errorOf(await withKey(soon.key, "GET", "/api/assistants")).code).toBe("invalid_api_key");
+    expect((await assistantsWith(soon.key)).error?.error.code).toBe("invalid_api_key");
   });
 
   it("sent anywhere but `Authorization: Bearer`, answer 401 saying where the key goes", async () => {
@@ -110,7 +127,7 @@ describe("API keys", () => {
     // Nothing is written with a key in the wrong place.
     const create = await file.app.inject({ method: "POST", url: `/api/assistants?key=${key}`, payload: { name: "Misplaced" } });
     expect(create.statusCode).toBe(401);
-    expect((await withKey(key, "GET", "/api/assistants")).json().map((a: { name: string }) => a.name)).not.toContain("Misplaced");
+    expect((await client(key).GET("/api/assistants")).data!.map((a) => a.name)).not.toContain("Misplaced");
   });
 
   it("refuse a bad name, a past expiry and a 21st live key, storing nothing", async () => {
@@ -134,11 +151,11 @@ describe("API keys", () => {
     // The window is the shared counter every instance increments: fill it to the limit.
     const k = counterKey.rateLimit("api-key", id);
     for (let i = 0; i < API_KEY_REQUESTS_PER_MINUTE; i++) await file.app.ctx.counters.increment(k, 60_000);
-    const limited = await withKey(key, "GET", "/api/assistants");
-    expect(limited.statusCode).toBe(429);
-    expect(errorOf(limited).code).toBe("rate_limited");
-    expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    const limited = await client(key).GET("/api/assistants");
+    expect(limited.response.status).toBe(429);
+    expect(limited.error?.error.code).toBe("rate_limited");
+    expect(Number(limited.response.headers.get("retry-after"))).toBeGreaterThan(0);
     // Another key of the same user is not limited.
-    expect((await withKey((await createKey("Ada")).key, "GET", "/api/assistants")).statusCode).toBe(200);
+    expect((await client((await createKey("Ada")).key).GET("/api/assistants")).response.status).toBe(200);
   });
 });

@@ -33,7 +33,7 @@ export async function findOwnTools(db: Db, organizationId: string, ids: readonly
     .where(and(eq(tools.organizationId, organizationId), inArray(tools.id, [...ids])));
 }
 
-export type AssistantValues = Pick<AssistantRow, "name" | "description" | "firstMessage" | "instructions" | "toolIds" | "voice" | "model" | "transferDestinations" | "allowEndCall" | "keypadInput" | "timezone" | "voicemail" | "allowDoNotCall" | "analysis">;
+export type AssistantValues = Pick<AssistantRow, "name" | "description" | "firstMessage" | "instructions" | "toolIds" | "voice" | "model" | "transferDestinations" | "allowEndCall" | "keypadInput" | "timezone" | "voicemail" | "allowDoNotCall" | "analysis" | "knowledgeBaseIds" | "knowledge" | "voiceEngine">;
 
 export async function insertAssistant(db: Db, organizationId: string, values: AssistantValues): Promise<AssistantRow> {
   const [row] = await db

@@ -91,6 +91,9 @@ describe("POST /api/assistants", () => {
       allow_do_not_call: false,
       variables: [],
       analysis: { summary: { enabled: true, prompt: null }, fields: [], success: { rubric: null, scale: "pass_fail" }, model: "gpt-5-mini" },
+      knowledge_base_ids: [],
+      knowledge: { mode: "tool", tool_description: null, passages: 5 },
+      voice_engine: { type: "realtime" },
       created_at: expect.any(String),
       updated_at: expect.any(String),
     });

@@ -2,6 +2,8 @@ import type { Assistant, AssistantInput, AssistantUpdate } from "../../../shared
 import { modelOptions } from "../../../shared/assistants.ts";
 import { isUuid } from "../../../shared/ids.ts";
 import { findPlaceholders } from "../../../shared/variables.ts";
+import { DEFAULT_ASSISTANT_KNOWLEDGE, type AssistantKnowledge } from "../../../shared/knowledge.ts";
+import { DEFAULT_VOICE_ENGINE, VOICE_ENGINE_MESSAGES, type ProviderKind, type ProviderProtocol, type VoiceEngine } from "../../../shared/providers.ts";
 import type { Db } from "../../db/client.ts";
 import { badRequest, notFound } from "../../errors.ts";
 import * as repo from "./assistants.repo.ts";
@@ -15,10 +17,29 @@ export interface AssistantsService {
   remove(organizationId: string, id: string): Promise<void>;
   /** The stored assistant a call runs (server-side: no 404, null when it is not the user's). */
   forCall(organizationId: string, id: string): Promise<repo.AssistantRow | null>;
+  /** Every stored assistant of the organisation (server-side, as `forCall`). */
+  allForCall(organizationId: string): Promise<repo.AssistantRow[]>;
 }
 
-export function createAssistantsService(deps: { db: Db; defaultModel: string }): AssistantsService {
+/** What the assistants ask of the knowledge module: are these bases the organisation's, and does their text fit the instructions. */
+export interface KnowledgeCheck {
+  checkBaseIds(organizationId: string, ids: string[]): Promise<void>;
+  wholeText(organizationId: string, ids: string[]): Promise<string>;
+}
+
+/** What the assistants ask of the providers module: the kind of each of the organisation's providers named. */
+export interface ProviderCheck {
+  kindsOf(organizationId: string, ids: string[]): Promise<Map<string, { kind: ProviderKind; protocol: ProviderProtocol }>>;
+}
+
+export function createAssistantsService(deps: { db: Db; defaultModel: string; knowledge: KnowledgeCheck; providers?: ProviderCheck }): AssistantsService {
   const { db, defaultModel } = deps;
+
+  /** Bases of another organisation are refused; "whole text in the instructions" only for a base small enough. */
+  async function checkKnowledge(organizationId: string, ids: string[], knowledge: AssistantKnowledge) {
+    await deps.knowledge.checkBaseIds(organizationId, ids);
+    if (knowledge.mode === "instructions" && ids.length > 0) await deps.knowledge.wholeText(organizationId, ids);
+  }
 
   /** One query for the tools of any number of assistants. */
   async function withTools(organizationId: string, rows: repo.AssistantRow[]): Promise<Assistant[]> {
@@ -42,6 +63,17 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
     if (missing.length > 1) throw badRequest(`Tools ${missing.join(", ")} do not exist or are not among your tools`, "unknown_tool");
   }
 
+  /** Each slot of a pipeline names a provider of the organisation, of the kind the slot needs. */
+  async function checkEngine(organizationId: string, engine: VoiceEngine | undefined) {
+    if (engine?.type !== "pipeline") return;
+    const slots = [["transcriber", engine.transcriber.provider_id], ["model", engine.model.provider_id], ["voice", engine.voice.provider_id]] as const;
+    const found = deps.providers ? await deps.providers.kindsOf(organizationId, slots.map(([, id]) => id)) : new Map<string, { kind: ProviderKind; protocol: ProviderProtocol }>();
+    for (const [slot, id] of slots) {
+      const provider = found.get(id);
+      if (provider?.kind !== slot) throw badRequest(VOICE_ENGINE_MESSAGES.wrongKind(slot), "unknown_provider");
+    }
+  }
+
   function checkModel(model: string, current?: string) {
     const allowed = modelOptions(defaultModel);
     // An assistant keeps a model that was valid when it was saved, even after the default changes.
@@ -51,6 +83,8 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
   }
 
   return {
+    allForCall: (organizationId) => repo.listAssistants(db, organizationId),
+
     async list(organizationId) {
       return withTools(organizationId, await repo.listAssistants(db, organizationId));
     },
@@ -64,6 +98,8 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
       const model = input.model ?? defaultModel;
       checkModel(model);
       await checkTools(organizationId, input.tool_ids);
+      await checkKnowledge(organizationId, input.knowledge_base_ids, input.knowledge);
+      await checkEngine(organizationId, input.voice_engine);
       const row = await repo.insertAssistant(db, organizationId, {
         name: input.name,
         description: input.description,
@@ -79,6 +115,9 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         voicemail: input.voicemail,
         allowDoNotCall: input.allow_do_not_call,
         analysis: input.analysis,
+        knowledgeBaseIds: input.knowledge_base_ids,
+        knowledge: input.knowledge,
+        voiceEngine: input.voice_engine,
       });
       const [view] = await withTools(organizationId, [row]);
       return view!;
@@ -88,6 +127,10 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
       const current = await findOr404(organizationId, id);
       if (patch.model !== undefined) checkModel(patch.model, current.model);
       if (patch.tool_ids !== undefined) await checkTools(organizationId, patch.tool_ids);
+      await checkEngine(organizationId, patch.voice_engine);
+      if (patch.knowledge_base_ids !== undefined || patch.knowledge !== undefined) {
+        await checkKnowledge(organizationId, patch.knowledge_base_ids ?? current.knowledgeBaseIds, patch.knowledge ?? current.knowledge ?? DEFAULT_ASSISTANT_KNOWLEDGE);
+      }
       const row = await repo.updateAssistant(db, organizationId, id, {
         name: patch.name,
         description: patch.description,
@@ -103,6 +146,9 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string }):
         voicemail: patch.voicemail,
         allowDoNotCall: patch.allow_do_not_call,
         analysis: patch.analysis,
+        knowledgeBaseIds: patch.knowledge_base_ids,
+        knowledge: patch.knowledge,
+        voiceEngine: patch.voice_engine,
       });
       // Deleted between the read and the write (another tab): same answer as never found.
       if (!row) throw notFound("Assistant");
@@ -146,6 +192,9 @@ function toView(row: repo.AssistantRow, toolsById: Map<string, repo.ToolSummaryR
     allow_do_not_call: row.allowDoNotCall,
     variables: findPlaceholders(row.instructions, row.firstMessage),
     analysis: repo.analysisSettingsOf(row),
+    knowledge_base_ids: row.knowledgeBaseIds,
+    knowledge: row.knowledge ?? DEFAULT_ASSISTANT_KNOWLEDGE,
+    voice_engine: row.voiceEngine ?? DEFAULT_VOICE_ENGINE,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

@@ -48,7 +48,7 @@ export function auditHooks({ audit, names }: AuditHookDeps) {
     preHandler: async (req: FastifyRequest) => {
       const rule = auditRuleOf(req.method, req.routeOptions.url);
       if (!rule?.nameBefore || !req.actor) return;
-      const id = str(record(req.params)[rule.target === "member" ? "userId" : "id"]);
+      const id = str(record(req.params)[rule.target === "member" ? "userId" : rule.target === "knowledge_document" ? "docId" : "id"]);
       const resolve = names[rule.target];
       if (!id || !resolve) return;
       namesBefore.set(req, await resolve(req.actor.organizationId, id).catch(() => null));
@@ -56,7 +56,8 @@ export function auditHooks({ audit, names }: AuditHookDeps) {
 
     onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
       const rule = auditRuleOf(req.method, req.routeOptions.url);
-      if (!rule || reply.statusCode >= 400 || (rule.status !== undefined && reply.statusCode !== rule.status) || !req.actor) return payload;
+      // A stored answer given again for a retried Idempotency-Key did nothing: nothing to record.
+      if (!rule || req.idempotency?.replayed || reply.statusCode >= 400 || (rule.status !== undefined && reply.statusCode !== rule.status) || !req.actor) return payload;
       const seen: AuditSeen = {
         params: record(req.params) as Record<string, string>,
         body: record(req.body),
@@ -71,7 +72,7 @@ export function auditHooks({ audit, names }: AuditHookDeps) {
       await audit.record({
         organizationId: str(rule.organization?.(seen)) ?? req.actor.organizationId,
         actor: actorOf(req),
-        action: rule.action,
+        action: typeof rule.action === "function" ? rule.action(seen) : rule.action,
         target: { type: rule.target, id, name },
         details: rule.details?.(seen),
         ip: req.ip,

@@ -112,12 +112,16 @@ export function createCallEvents(deps: { db: Db; publicUrl: string; emit: EmitEv
         read: (id) => store.read(id),
       };
       const trackedTransfer: CallTransfer | undefined = transfer && {
+        get holdsCaller() {
+          return transfer.holdsCaller;
+        },
         transfer: async (destination: TransferDestination, summary: string) => {
-          await transfer.transfer(destination, summary);
+          const done = await transfer.transfer(destination, summary);
           fire(call.organizationId, "call.transferred", async () => {
             const id = await recordId;
             return id ? { ...parties(call, id), destination: { label: destination.label, phone_number: destination.phone_number }, transferred_at: new Date().toISOString() } : null;
           });
+          return done;
         },
       };
       return {

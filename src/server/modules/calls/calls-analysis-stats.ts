@@ -10,7 +10,7 @@ import type { Db } from "../../db/client.ts";
 import { assistants, calls } from "../../db/schema.ts";
 import { callConditions } from "./calls-query.ts";
 
-interface Group {
+export interface AnalysisGroup {
   assistantId: string | null;
   assistantName: string | null;
   day: string;
@@ -34,10 +34,12 @@ export function analysisGroupsQuery(db: Db, organizationId: string, filters: Cal
     .leftJoin(assistants, sql`${assistants.id} = ${calls.assistantId} AND ${assistants.organizationId} = ${calls.organizationId}`)
     .where(sql`${callConditions(organizationId, filters)} AND ${calls.analysis} ->> 'status' = 'done' AND jsonb_typeof(${value}) IN ('string', 'number')`)
     // By position: the zone is a parameter (see callsPerDay).
-    .groupBy(sql`1`, sql`3`, sql`4`, sql`5`);
+    .groupBy(sql`1`, sql`3`, sql`4`, sql`5`)
+    // One order for the raw and the rolled-up groups (calls-rollups.repo.ts): the mean score adds them in it.
+    .orderBy(sql`1`, sql`3`, sql`4`, sql`5`);
 }
 
-function summarise(groups: readonly Group[]): AnalysisStats {
+function summarise(groups: readonly AnalysisGroup[]): AnalysisStats {
   let passed = 0;
   let judged = 0;
   let scoreSum = 0;
@@ -63,14 +65,18 @@ function summarise(groups: readonly Group[]): AnalysisStats {
   };
 }
 
-function groupBy<K>(groups: readonly Group[], key: (g: Group) => K): Map<K, Group[]> {
-  const out = new Map<K, Group[]>();
+function groupBy<K>(groups: readonly AnalysisGroup[], key: (g: AnalysisGroup) => K): Map<K, AnalysisGroup[]> {
+  const out = new Map<K, AnalysisGroup[]>();
   for (const g of groups) out.set(key(g), [...(out.get(key(g)) ?? []), g]);
   return out;
 }
 
 export async function analysisStats(db: Db, organizationId: string, filters: CallFilters, timeZone: string): Promise<CallStats["success"]> {
-  const groups = await analysisGroupsQuery(db, organizationId, filters, timeZone);
+  return analysisFromGroups(await analysisGroupsQuery(db, organizationId, filters, timeZone));
+}
+
+/** The figures of the groups (one per assistant, day and value, in assistant, day, value order). */
+export function analysisFromGroups(groups: readonly AnalysisGroup[]): CallStats["success"] {
   return {
     ...summarise(groups),
     per_assistant: [...groupBy(groups, (g) => g.assistantId)].map(([assistantId, list]) => ({

@@ -12,7 +12,7 @@ import { csvField } from "../../http/csv-field.ts";
 
 export const EXPORT_BATCH = 1000;
 
-const HEADER = ["id", "start_time", "end_time", "type", "customer", "assistant", "called_number", "duration_seconds", "cost", "status", "ended_reason", "has_recording", "summary", "success", "success_reason"];
+const HEADER = ["id", "start_time", "end_time", "type", "customer", "assistant", "called_number", "duration_seconds", "cost", "status", "ended_reason", "has_recording", "direction", "assistant_version", "campaign_id", "summary", "success", "success_reason"];
 
 const cell = (value: unknown): string => (value === null || value === undefined ? "" : typeof value === "string" ? value : typeof value === "object" ? JSON.stringify(value) : String(value));
 
@@ -32,6 +32,9 @@ function row(call: CallSummary, analysis: CallAnalysis | null, fields: readonly 
     call.status,
     call.ended_reason ?? "",
     call.has_recording ? "yes" : "no",
+    call.direction,
+    call.assistant_version === null ? "" : String(call.assistant_version),
+    call.campaign_id ?? "",
     done?.summary ?? "",
     cell(done?.success?.value),
     done?.success?.reason ?? "",

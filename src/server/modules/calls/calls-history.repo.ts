@@ -2,7 +2,7 @@ import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import type { CallFilters } from "../../../shared/call-records.ts";
 import { HANDOFF_TEXTS } from "../../../shared/calls.ts";
 import type { Db } from "../../db/client.ts";
-import { assistants, calls } from "../../db/schema.ts";
+import { assistants, calls, campaigns } from "../../db/schema.ts";
 import { callConditions, cursorStart, type CallCursor } from "./calls-query.ts";
 import { savedEntries } from "./calls.repo.ts";
 
@@ -21,7 +21,7 @@ const assistantOfCall = and(eq(assistants.id, calls.assistantId), eq(assistants.
  * call's real cost — what the AI provider charged for its usage plus Twilio's price once Twilio
  * has rated the call (telephony/call-price.ts). The stored tariff of a phone call is not shown.
  */
-const shownCost = sql<number | null>`(CASE
+export const shownCost = sql<number | null>`(CASE
   WHEN ${calls.isTest} IS DISTINCT FROM false THEN ${calls.cost}
   WHEN ${calls.endTime} IS NULL THEN NULL
   -- Older records (and calls Twilio finalised without the engine) have no figure of their own.
@@ -46,6 +46,7 @@ const summaryColumns = {
   calledNumber: calls.calledNumber,
   direction: calls.direction,
   providerStatus: calls.providerStatus,
+  campaignId: calls.campaignId,
   hasRecording: sql<boolean>`${calls.recording} IS NOT NULL`,
   // Summary, data and success: small, and the CSV's columns.
   analysis: calls.analysis,
@@ -59,7 +60,11 @@ const recordColumns = {
   providerCost: calls.providerCost,
   telephonyCost: calls.telephonyCost,
   providerCallSid: calls.providerCallSid,
+  carrier: calls.carrier,
+  sipCallId: calls.sipCallId,
   variables: calls.variables,
+  // Scoped to the call's own organisation, like the assistant's join.
+  campaignName: sql<string | null>`(SELECT ${campaigns.name} FROM ${campaigns} WHERE ${campaigns.id} = ${calls.campaignId} AND ${campaigns.organizationId} = ${calls.organizationId})`,
 };
 
 /**
@@ -95,7 +100,7 @@ export async function findCall(db: Db, organizationId: string, id: string) {
 export type CallRecordRow = NonNullable<Awaited<ReturnType<typeof findCall>>>;
 
 /** How a handed-off call's ended reason starts ("Transferred to <label>"). */
-const TRANSFERRED_PREFIX = HANDOFF_TEXTS.transferredTo("");
+export const TRANSFERRED_PREFIX = HANDOFF_TEXTS.transferredTo("");
 
 export interface CallTotals {
   calls: number;
@@ -119,12 +124,25 @@ export function callTotalsQuery(db: Db, organizationId: string, filters: CallFil
       calls: sql<number>`count(*)::int`,
       ended: sql<number>`count(${calls.endTime})::int`,
       endedMs: sql<number>`coalesce(sum(extract(epoch from ${calls.endTime} - ${calls.startTime}) * 1000), 0)::float8`,
-      cost: sql<number>`coalesce(sum(${shownCost}), 0)::float8`,
+      // Summed as exact numerics, as the roll-ups are: any split of the calls adds up to the same value.
+      cost: sql<number>`coalesce(sum((${shownCost})::numeric), 0)::float8`,
       errors: sql<number>`(count(*) filter (where ${calls.status} = 'error'))::int`,
       transferred: sql<number>`(count(*) filter (where ${calls.endTime} IS NOT NULL AND starts_with(${calls.endedReason}, ${TRANSFERRED_PREFIX})))::int`,
     })
     .from(calls)
     .where(callConditions(organizationId, filters));
+}
+
+/**
+ * The median over the filtered calls' turns of end of caller speech → first audio sent (the same
+ * figure as medianTurnLatency of src/shared/calls.ts), read from the calls: the roll-ups keep no turns.
+ */
+export async function callsMedianTurnLatency(db: Db, organizationId: string, filters: CallFilters): Promise<number | null> {
+  const [row] = await db
+    .select({ median: sql<number | null>`percentile_cont(0.5) WITHIN GROUP (ORDER BY (turn ->> 'firstAudioSentMs')::float8)` })
+    .from(sql`${calls} CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(${calls.logs} -> 'turns') = 'array' THEN ${calls.logs} -> 'turns' ELSE '[]'::jsonb END) AS turn`)
+    .where(and(callConditions(organizationId, filters), sql`jsonb_typeof(turn -> 'firstAudioSentMs') = 'number'`));
+  return row?.median === null || row?.median === undefined ? null : Math.round(Number(row.median));
 }
 
 /** Calls per day in `timeZone` (validated by the caller), oldest first; days without calls are absent. */

@@ -14,14 +14,13 @@ import {
   callStatsQuerySchema,
   type CallPage,
   type CallRecord,
-  type CallStats,
   withDataFilters,
   RECORDING_URL_LIFETIME_MS,
 } from "../../../shared/call-records.ts";
 import { AppError, badRequest } from "../../errors.ts";
 import { downloadBody } from "../../http/download-body.ts";
-import { callsPerDay, callTotals, deleteCall, findCall, listCallSummaries } from "./calls-history.repo.ts";
-import { analysisStats } from "./calls-analysis-stats.ts";
+import { deleteCall, findCall, listCallSummaries } from "./calls-history.repo.ts";
+import { callStats } from "./calls-stats.ts";
 import { exportCallsCsv } from "./calls-export.ts";
 import { decodeCursor, encodeCursor } from "./calls-query.ts";
 import { toCallRecord, toCallSummary } from "./calls-wire.ts";
@@ -68,25 +67,10 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     };
   });
 
-  app.get("/api/calls/stats", { schema: { querystring: withDataFilters(callStatsQuerySchema), response: { 200: callStatsSchema } }, config: perUser(CALLS_STATS_PER_MINUTE) }, async (req): Promise<CallStats> => {
+  app.get("/api/calls/stats", { schema: { querystring: withDataFilters(callStatsQuerySchema), response: { 200: callStatsSchema } }, config: perUser(CALLS_STATS_PER_MINUTE) }, async (req) => {
     const { tz = "UTC", ...filters } = req.query;
     if (!isTimeZone(tz)) throw badRequest(CALL_MESSAGES.badTimeZone);
-    const [totals, perDay, success] = await Promise.all([
-      callTotals(db, req.actor.organizationId, filters),
-      callsPerDay(db, req.actor.organizationId, filters, tz),
-      analysisStats(db, req.actor.organizationId, filters, tz),
-    ]);
-    return {
-      calls: totals.calls,
-      minutes: Math.round((totals.endedMs / 60_000) * 100) / 100,
-      cost: Math.round(totals.cost * 100) / 100,
-      average_duration_ms: totals.ended > 0 ? Math.round(totals.endedMs / totals.ended) : null,
-      error_share: totals.ended > 0 ? totals.errors / totals.ended : null,
-      per_day: perDay,
-      transfer_rate: totals.ended > 0 ? totals.transferred / totals.ended : null,
-      containment: totals.ended > 0 ? (totals.ended - totals.transferred) / totals.ended : null,
-      success,
-    };
+    return callStats(db, req.actor.organizationId, filters, tz, app.ctx.config.statsRollups);
   });
 
   app.get("/api/calls/export.csv", { schema: { querystring: withDataFilters(callFiltersSchema) }, config: perUser(CALLS_EXPORTS_PER_MINUTE) }, async (req, reply) => {

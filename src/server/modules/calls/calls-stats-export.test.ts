@@ -62,6 +62,8 @@ describe("GET /api/calls/stats", () => {
       minutes: 3.5,
       cost: 0.18,
       average_duration_ms: 70_000,
+      // None of these calls ran on a pipeline: no turns timed.
+      median_turn_latency_ms: null,
       error_share: 1 / 3,
       per_day: [
         { day: "2026-03-01", calls: 2 },
@@ -93,6 +95,7 @@ describe("GET /api/calls/stats", () => {
       minutes: 0,
       cost: 0,
       average_duration_ms: null,
+      median_turn_latency_ms: null,
       error_share: null,
       per_day: [],
       transfer_rate: null,
@@ -123,14 +126,14 @@ describe("GET /api/calls/export.csv", () => {
     // Streamed: no length is known when the first byte goes out.
     expect(res.headers["content-length"]).toBeUndefined();
     const lines = res.body.trimEnd().split("\r\n");
-    expect(lines[0]).toBe("id,start_time,end_time,type,customer,assistant,called_number,duration_seconds,cost,status,ended_reason,has_recording,summary,success,success_reason");
+    expect(lines[0]).toBe("id,start_time,end_time,type,customer,assistant,called_number,duration_seconds,cost,status,ended_reason,has_recording,direction,assistant_version,campaign_id,summary,success,success_reason");
     expect(lines).toHaveLength(total + 1);
     const starts = lines.slice(1).map((l) => l.split(",")[1]!);
     expect(starts[0]).toBe(new Date(base + (total - 1) * 60_000).toISOString());
     expect(starts.at(-1)).toBe(new Date(base).toISOString());
     expect(new Set(lines.slice(1).map((l) => l.split(",")[0])).size).toBe(total);
     // The newest (i = 2344, even) is a test call: the Customer is the user.
-    expect(lines[1]!.split(",").slice(3)).toEqual(["Test", "Jo", "", "", "65.0", "0.06", "completed", "User ended call", "no", "", "", ""]);
+    expect(lines[1]!.split(",").slice(3)).toEqual(["Test", "Jo", "", "", "65.0", "0.06", "completed", "User ended call", "no", "inbound", "", "", "", "", ""]);
     expect(lines[2]!.split(",").slice(3, 5)).toEqual(["Real", "+15550000000"]);
 
     const real = await as(file.app, jo).get("/api/calls/export.csv?type=real&from=2025-06-01T00:00:00Z&to=2025-06-01T00:10:00Z");
@@ -143,7 +146,7 @@ describe("GET /api/calls/export.csv", () => {
     await file.db.insert(calls).values({ ...ended(kim.organizationId, "2026-03-01T09:00:00Z", 10, 0.01, 'Tool "x" failed, badly', true), assistantId: bot!.id });
     const line = (await as(file.app, kim).get("/api/calls/export.csv")).body.split("\r\n")[1]!;
     expect(line).toContain(`,"'=HYPERLINK(""x"")",`);
-    expect(line).toContain(`,error,"Tool ""x"" failed, badly",no,,,`);
+    expect(line).toContain(`,error,"Tool ""x"" failed, badly",no,inbound,,,`);
   });
 
   it("refuses bad filters before streaming anything", async () => {

@@ -12,6 +12,7 @@ import {
 } from "../../../shared/call-records.ts";
 import { callAnalysisSchema, type CallAnalysis } from "../../../shared/analysis.ts";
 import { toolUseSchema, transcriptEntrySchema } from "../../../shared/calls.ts";
+import { neverConnected } from "../../../shared/outbound.ts";
 import type { UrlSigner } from "../../storage/signed-url.ts";
 import type { CallRecordRow, CallSummaryRow } from "./calls-history.repo.ts";
 
@@ -29,7 +30,8 @@ export function toCallSummary(row: CallSummaryRow, customer: string | null): Cal
     called_number: row.calledNumber,
     start_time: row.startTime.toISOString(),
     end_time: row.endTime?.toISOString() ?? null,
-    duration_ms: row.endTime ? Math.max(0, row.endTime.getTime() - row.startTime.getTime()) : null,
+    // A call that never connected had no talk time, whatever its ringing lasted.
+    duration_ms: row.endTime && !neverConnected(row.providerStatus) ? Math.max(0, row.endTime.getTime() - row.startTime.getTime()) : null,
     cost: row.cost,
     // Phone calls show what they really cost; the tariff applies to browser test calls only.
     cost_basis: row.isTest === false ? "provider" : "tariff",
@@ -39,6 +41,7 @@ export function toCallSummary(row: CallSummaryRow, customer: string | null): Cal
     has_recording: row.hasRecording,
     direction: row.direction,
     twilio_status: row.providerStatus,
+    campaign_id: row.campaignId,
     analysis_status: analysis?.status ?? null,
     success: analysis?.status === "done" ? (analysis.success?.value ?? null) : null,
   };
@@ -57,11 +60,14 @@ export function toCallRecord(row: CallRecordRow, customer: string | null, signer
     recording_url: recordingUrl(row, signer, log),
     caller_number: row.callerNumber,
     call_sid: row.providerCallSid,
+    carrier: row.carrier,
+    sip_call_id: row.sipCallId,
     logs: toLogs(row.logs),
     provider_cost: toProviderCost(row.providerCost),
     telephony_cost: row.telephonyCost,
     variables: row.variables ?? null,
     analysis: toCallAnalysis(row.analysis),
+    campaign_name: row.campaignName,
   };
 }
 

@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
+import { describe, expect, it } from "vitest";
+import { openLiveSocket, sessionIdFor, setUpLiveOwner } from "../../../../tests/fakes/realtime-app.ts";
 import { callLogsSchema } from "../../../shared/calls.ts";
 import { calls } from "../../db/schema.ts";
 
@@ -10,26 +9,12 @@ import { calls } from "../../db/schema.ts";
  * as UTF-8). Text of that kind in a typed message or the model's reply must not keep the call
  * record "In progress": it is cleaned before the final write, in the real database.
  */
-let fake: FakeRealtime;
-let live: LiveApp;
-let ada: Caller;
-let assistantId: string;
-
-beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-clean-test" });
-  live = await startLiveApp(fake);
-  ada = await signUpCaller(live.app, fake.apiKey);
-  assistantId = (await createAssistant(live.app, ada)).id;
-});
-afterAll(async () => {
-  await live.app.close();
-  await fake.close();
-});
+const file = setUpLiveOwner("sk-clean-test");
 
 describe("text the database refuses", () => {
   it("a typed message and a reply with U+0000 and a lone surrogate: the record closes with the cleaned text", async () => {
-    fake.script = { replies: ["Got\u0000 it \uDC00done."] };
-    const browser = await openLiveSocket(live, ada, await sessionIdFor(live.app, ada, assistantId));
+    file.fake.script = { replies: ["Got\u0000 it \uDC00done."] };
+    const browser = await openLiveSocket(file.live, file.owner, await sessionIdFor(file.live.app, file.owner, file.assistantId));
     await browser.until(() => browser.of("started").length > 0, "call record");
     await browser.untilStatus("Assistant finished responding");
     const callId = browser.of("started")[0]!.callId;
@@ -40,7 +25,7 @@ describe("text the database refuses", () => {
     await browser.untilClosed();
     expect(browser.errors()).toEqual([]);
 
-    const [row] = await live.db.select().from(calls).where(eq(calls.id, callId));
+    const [row] = await file.live.db.select().from(calls).where(eq(calls.id, callId));
     expect(row?.endTime).not.toBeNull();
     expect(row?.endedReason).toBe("User ended call");
     const logs = callLogsSchema.parse(row!.logs);

@@ -55,7 +55,7 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
         // An outbound call's record exists since it was dialled: the answered call takes it over.
         const [adopted] = await db
           .update(calls)
-          .set({ startTime: new Date(start.startTime), logs: start.logs, providerStatus: "in-progress", variables: start.phone?.variables ?? null, instanceId })
+          .set({ startTime: new Date(start.startTime), logs: start.logs, providerStatus: "in-progress", variables: start.phone?.variables ?? null, instanceId, sipDialog: start.phone?.sipDialog ?? null })
           .where(and(eq(calls.id, recordId), isNull(calls.endTime)))
           .returning({ id: calls.id });
         if (!adopted) throw new Error("the outbound call's record is closed");
@@ -75,7 +75,11 @@ export function createDbCallStore(db: Db, instanceId: string): CallStore {
           callerNumber: start.phone?.callerNumber ?? null,
           calledNumber: start.phone?.calledNumber ?? null,
           phoneNumberId: start.phone?.phoneNumberId ?? null,
-          providerCallSid: start.phone?.providerCallSid ?? null,
+          // A SIP call's id is its Call-ID; Twilio's is its CallSid.
+          carrier: start.phone?.carrier ?? "twilio",
+          providerCallSid: start.phone?.carrier === "sip" ? null : (start.phone?.providerCallSid ?? null),
+          sipCallId: start.phone?.carrier === "sip" ? start.phone.providerCallSid : null,
+          sipDialog: start.phone?.sipDialog ?? null,
           variables: start.phone?.variables ?? null,
           instanceId,
         })

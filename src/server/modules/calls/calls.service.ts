@@ -8,14 +8,20 @@ import type WebSocket from "ws";
 import { LIVE_CALL_TEXTS, type TestSession } from "../../../shared/calls.ts";
 import type { CallDirection } from "../../../shared/outbound.ts";
 import { callVariables, fillPlaceholders, type CallVariables } from "../../../shared/variables.ts";
-import { callSettingsOf } from "../../../shared/versions.ts";
+import type { Voicemail } from "../../../shared/assistants.ts";
+import { callSettingsOf, voiceEngineOf } from "../../../shared/versions.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { CallSession, type CallAssistant } from "../../voice/call-session.ts";
+import { CallSession, greetingInstructions, type CallAssistant } from "../../voice/call-session.ts";
+import { PipelineSession, type PipelineOptions } from "../../voice/pipeline/pipeline-session.ts";
+import { GPT_LIVE_DELEGATION_MODEL, VOICE_ENGINE_MESSAGES, type GptLiveEngine, type PipelineEngine } from "../../../shared/providers.ts";
+import { GptLiveProvider } from "../../voice/providers/gpt-live.ts";
+import type { ProvidersService } from "../providers/providers.service.ts";
 import type { CallAudioFormat } from "../../voice/audio.ts";
 import { callSessionConfig } from "../../voice/provider-events.ts";
 import { OpenAIRealtimeProvider, type RealtimeProvider } from "../../voice/providers/openai-realtime.ts";
 import { PrimedProvider } from "../../voice/providers/primed-provider.ts";
+import { speakMulaw } from "../../voice/speech.ts";
 import type { PhoneCallParty, ToolRunner, Transport } from "../../voice/seams.ts";
 import type { CallTransfer } from "../../voice/builtins.ts";
 import { BrowserTransport } from "../../voice/transports/browser.ts";
@@ -27,22 +33,35 @@ import type { ToolsService } from "../tools/tools.service.ts";
 import type { CallTokens } from "./call-tokens.ts";
 import { createCallEvents, type EmitEvent } from "./call-events.ts";
 import { createCallToolRunner, type CallToolConfig } from "./call-tool-runner.ts";
+import { withKnowledge, withKnowledgeSetup, type CallKnowledge, type CallKnowledgeService } from "./call-knowledge.ts";
 import { createDbCallStore } from "./calls.repo.ts";
 import { singleFlight } from "../../db/single-flight.ts";
 import type { LiveCalls } from "./live-calls.ts";
 
 export const MISSING_API_KEY_MESSAGE = "Add your OpenAI API key in Settings before starting a call.";
 
+/** A pipeline assistant's three services, keys opened (the voice engine's protocols, ADR 065). */
+export type CallPipeline = Pick<PipelineOptions, "transcriber" | "model" | "voice">;
+
 /** Everything a live call needs, loaded before the socket is upgraded. */
 export interface PreparedCall {
   organizationId: string;
+  /** The OpenAI key (empty for a pipeline call of an organisation without one). */
   apiKey: string;
+  /** Set when the assistant's voice engine is a pipeline; null: OpenAI Realtime. */
+  pipeline?: CallPipeline | null;
+  /** Set when the assistant's voice engine is OpenAI GPT-Live (its model and voice). */
+  gptLive?: GptLiveEngine | null;
   assistant: CallAssistant;
   toolConfigs: Map<string, CallToolConfig>;
   /** The `{{name}}` values filled into the instructions and first message. */
   variables: CallVariables;
   /** With the assistant's do-not-call function on: the other party's number it adds (phone calls). */
   doNotCallNumber: string | null;
+  /** The knowledge bases its retrieval function searches; null without one. */
+  knowledge?: CallKnowledge | null;
+  /** What to do when a machine answers a call placed with it (the version's "If a machine answers"). */
+  voicemail?: Voicemail;
 }
 
 /** The built-in function that puts the person on the line on the do-not-call list (an assistant's switch). */
@@ -96,15 +115,19 @@ export interface CallsServiceDeps {
   tools: ToolsService;
   /** The user's OpenAI key comes from the credentials module. */
   credentials: CredentialsService;
+  /** A pipeline assistant's providers, keys opened, come from the providers module. */
+  providers?: Pick<ProvidersService, "forCall">;
   /** call.* events go out as webhooks (the webhooks module's emit). */
   emit: EmitEvent;
   /** The assistant's do-not-call function adds numbers through the do-not-call module. */
   doNotCall?: { add(organizationId: string, input: { phone: string }): Promise<unknown> };
   /** Told once each call has ended and its record is written (post-call analysis); must not throw. */
   onCallEnded?: (call: EndedCall) => Promise<void>;
+  /** The assistant's knowledge bases: its retrieval function, or their text in the instructions. */
+  knowledge?: CallKnowledgeService;
 }
 
-export function createCallsService({ ctx, tokens, liveCalls, assistants, versions, tools, credentials, emit, onCallEnded, doNotCall }: CallsServiceDeps) {
+export function createCallsService({ ctx, tokens, liveCalls, assistants, versions, tools, credentials, providers, emit, onCallEnded, doNotCall, knowledge }: CallsServiceDeps) {
   const { db, config, storage } = ctx;
   const store = createDbCallStore(db, ctx.instance.id);
   const callEvents = createCallEvents({ db, publicUrl: config.publicUrl, emit });
@@ -122,15 +145,46 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
   const readCallSetup = async (organizationId: string, assistantId: string, choice: VersionChoice) => {
     const runnable = await versions.forCall(organizationId, assistantId, choice);
     if (!runnable) return { ok: false as const, ...REFUSALS.assistant };
-    const apiKey = await apiKeyOf(organizationId);
-    if (!apiKey) return { ok: false as const, ...REFUSALS.apiKey };
+    const engine = voiceEngineOf(runnable.content);
+    // A pipeline speaks through the organisation's providers: it needs no OpenAI key.
+    const apiKey = (await apiKeyOf(organizationId)) ?? "";
+    if (!apiKey && engine.type !== "pipeline") return { ok: false as const, ...REFUSALS.apiKey };
+    const gptLive = engine.type === "gpt-live" ? engine : null;
+    const pipeline = engine.type === "pipeline" ? await pipelineOf(organizationId, engine) : null;
+    if (pipeline && "refused" in pipeline) return { ok: false as const, code: 4400, reason: pipeline.refused };
     const tooling = await tools.forCall(organizationId, runnable.content.tool_ids);
-    return { ok: true as const, runnable, apiKey, tooling };
+    return { ok: true as const, runnable, apiKey, pipeline, gptLive, tooling };
   };
+
+  /** The three providers of a pipeline, or why the call cannot run on it. */
+  async function pipelineOf(organizationId: string, engine: PipelineEngine): Promise<CallPipeline | { refused: string }> {
+    if (!providers) return { refused: VOICE_ENGINE_MESSAGES.providerGone };
+    try {
+      const [transcriber, model, voice] = await Promise.all([engine.transcriber, engine.model, engine.voice].map((slot) => providers.forCall(organizationId, slot.provider_id)));
+      if (!transcriber || !model || !voice) return { refused: VOICE_ENGINE_MESSAGES.providerGone };
+      return {
+        transcriber: { protocol: transcriber.protocol === "openai-transcription" ? "openai-transcription" : "deepgram", baseUrl: transcriber.baseUrl, apiKey: transcriber.apiKey, model: engine.transcriber.model, language: engine.transcriber.language },
+        model: { baseUrl: model.baseUrl, apiKey: model.apiKey, model: engine.model.model, protocol: model.protocol === "anthropic" ? "anthropic" : "openai-compatible" },
+        voice: { protocol: voice.protocol === "cartesia" || voice.protocol === "openai-speech" ? voice.protocol : "elevenlabs", baseUrl: voice.baseUrl, apiKey: voice.apiKey, voice: engine.voice.voice, model: engine.voice.model },
+      };
+    } catch {
+      return { refused: VOICE_ENGINE_MESSAGES.providerUnreadable };
+    }
+  }
   const sharedCallSetup = singleFlight(readCallSetup, (organizationId, assistantId, choice) => `${organizationId}\0${assistantId}\0${JSON.stringify(choice)}`);
 
-  const newProvider = (call: PreparedCall, logger: FastifyBaseLogger) =>
-    new OpenAIRealtimeProvider({ baseUrl: config.openaiBaseUrl, apiKey: call.apiKey, model: call.assistant.model, logger, metrics: liveCalls.metrics });
+  /** One engine session of the call: the assistant's pipeline, GPT-Live, or OpenAI Realtime (ADR 065). */
+  const newProvider = (call: PreparedCall, logger: FastifyBaseLogger, format: CallAudioFormat): RealtimeProvider => {
+    if (call.pipeline) {
+      const first = call.assistant.firstMessage?.trim();
+      return new PipelineSession({ ...call.pipeline, format, firstMessage: first || null, greetingInstructions: first ? greetingInstructions(first) : null, timeoutMs: config.pipelineServiceTimeoutMs });
+    }
+    if (call.gptLive) {
+      const { model, voice } = call.gptLive;
+      return new GptLiveProvider({ baseUrl: config.openaiBaseUrl, apiKey: call.apiKey, model, voice, delegationModel: GPT_LIVE_DELEGATION_MODEL, format, logger });
+    }
+    return new OpenAIRealtimeProvider({ baseUrl: config.openaiBaseUrl, apiKey: call.apiKey, model: call.assistant.model, logger, metrics: liveCalls.metrics });
+  };
 
   /** The do-not-call function runs here, beside the HTTP tools. */
   function withDoNotCall(runner: ToolRunner, call: PreparedCall): ToolRunner {
@@ -152,7 +206,8 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
     async createTestSession(organizationId: string, assistantId: string): Promise<TestSession> {
       const assistant = await ownAssistant(organizationId, assistantId);
       if (!assistant) throw notFound("Assistant");
-      if (!(await apiKeyOf(organizationId))) throw new AppError(400, "missing_api_key", MISSING_API_KEY_MESSAGE);
+      const pipelined = assistant.voiceEngine?.type === "pipeline";
+      if (!pipelined && !(await apiKeyOf(organizationId))) throw new AppError(400, "missing_api_key", MISSING_API_KEY_MESSAGE);
       return {
         session_id: tokens.issue(organizationId, assistant.id),
         model: assistant.model,
@@ -181,24 +236,34 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
     async loadCall(organizationId: string, assistantId: string, choice: VersionChoice, parties: CallParties = { callerNumber: "", calledNumber: "", direction: "inbound" }): Promise<PrepareResult> {
       const setup = await (choice === "draft" ? readCallSetup : sharedCallSetup)(organizationId, assistantId, choice);
       if (!setup.ok) return { ok: false, code: setup.code, reason: setup.reason };
-      const { runnable, apiKey } = setup;
+      const { runnable, apiKey, pipeline, gptLive } = setup;
       const { content } = runnable;
       const { definitions, configs } = setup.tooling;
-      const { timeZone, allowDoNotCall } = callSettingsOf(content);
+      const { timeZone, allowDoNotCall, voicemail } = callSettingsOf(content);
       const variables = callVariables(parties.given ?? {}, { ...parties, timeZone, at: new Date() });
+      const filled = fillPlaceholders(content.instructions ?? "", variables);
+      const known = knowledge ? await withKnowledgeSetup(knowledge, organizationId, content, filled) : { instructions: filled, tools: [], knowledge: null };
       const assistant: CallAssistant = {
         id: runnable.id,
         name: runnable.name,
         version: runnable.version,
-        instructions: fillPlaceholders(content.instructions ?? "", variables),
+        instructions: known.instructions,
         firstMessage: content.first_message === null ? null : fillPlaceholders(content.first_message, variables),
         model: content.model,
         voice: content.voice,
-        tools: allowDoNotCall ? [...definitions, DO_NOT_CALL_TOOL] : definitions,
+        tools: [...definitions, ...known.tools, ...(allowDoNotCall ? [DO_NOT_CALL_TOOL] : [])],
         handoff: { transferDestinations: content.transfer_destinations, allowEndCall: content.allow_end_call, keypadInput: content.keypad_input },
       };
       const other = parties.direction === "outbound" ? parties.calledNumber : parties.callerNumber;
-      return { ok: true, call: { organizationId, apiKey, assistant, toolConfigs: configs, variables, doNotCallNumber: allowDoNotCall && other ? other : null } };
+      return { ok: true, call: { organizationId, apiKey, pipeline, gptLive, assistant, toolConfigs: configs, variables, doNotCallNumber: allowDoNotCall && other ? other : null, knowledge: known.knowledge, voicemail } };
+    },
+
+    /** `text` in the call's assistant's voice, µ-law 8 kHz (a SIP transfer's whisper briefing). */
+    speak(call: PreparedCall, text: string, signal: AbortSignal): Promise<Buffer> {
+      const voice = call.pipeline
+        ? ({ kind: "elevenlabs", ...call.pipeline.voice } as const)
+        : ({ kind: "openai", baseUrl: config.openaiBaseUrl, apiKey: call.apiKey, voice: call.assistant.voice } as const);
+      return speakMulaw(voice, text, signal);
     },
 
     /** Runs the test call on the upgraded socket; it is tracked until it ends. */
@@ -212,7 +277,7 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
      */
     primeProvider(call: PreparedCall, format: CallAudioFormat, log: FastifyBaseLogger): PrimedProvider {
       const session = callSessionConfig(call.assistant, format, true);
-      return new PrimedProvider(newProvider(call, log.child({ assistantId: call.assistant.id })), session);
+      return new PrimedProvider(newProvider(call, log.child({ assistantId: call.assistant.id }), format), session);
     },
 
     /**
@@ -224,10 +289,10 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
       const events = callEvents.track({ organizationId: call.organizationId, assistant: call.assistant, isTest: kind.isTest, phone: kind.phone }, store, kind.transfer);
       const session = new CallSession({
         transport,
-        provider: kind.provider ?? newProvider(call, logger),
+        provider: kind.provider ?? newProvider(call, logger, transport.audioFormat),
         // One per provider session: a call outlives the provider's 60-minute cap on new ones.
-        newProvider: () => newProvider(call, logger),
-        toolRunner: withDoNotCall(createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }), call),
+        newProvider: () => newProvider(call, logger, transport.audioFormat),
+        toolRunner: withKnowledge(withDoNotCall(createCallToolRunner(call.toolConfigs, { allowedHosts: config.toolAllowedHosts }), call), knowledge, call.organizationId, call.knowledge ?? null),
         store: events.store,
         openRecording: (key) => storage.openAppend(key, { contentType: "audio/wav" }),
         assistant: call.assistant,

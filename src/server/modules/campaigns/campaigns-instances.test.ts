@@ -1,12 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { createAssistant, type Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import type { Caller } from "../../../../tests/fakes/realtime-app.ts";
+import { startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp, campaignLine } from "../../../../tests/fakes/twilio-app.ts";
 import { attachFarEnd, type FarEnd, type FarEndOptions } from "../../../../tests/fakes/twilio-far-end.ts";
 import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
 import { freshDatabase } from "../../../../tests/harness.ts";
 import type { Campaign } from "../../../shared/campaigns.ts";
+import { until } from "../../../../tests/until.ts";
 
 /**
  * The dialler's durability: a running campaign goes on after a restart (a new app on the same
@@ -44,10 +45,7 @@ beforeAll(async () => {
   farEndOptions = { origin: first.origin, authToken: TEST_AUTH_TOKEN, stepMs: 100 };
   farEnd = attachFarEnd(rest, farEndOptions);
   farEnd.setDefault("no-answer");
-  owner = await phoneOwner(first, fake.apiKey);
-  assistantId = (await createAssistant(first.app, owner, { first_message: null, instructions: "Remind {{first_name}}." })).id;
-  numberId = await insertPhoneNumber(first, owner, OURS, null);
-  await first.app.inject({ method: "PUT", url: "/api/settings/calls", headers: { cookie: owner.cookie }, payload: { max_concurrent_calls: 50 } });
+  ({ owner, assistantId, numberId } = await campaignLine(first, fake.apiKey, OURS));
   // Generous: starting the app, its job queue and the fakes is slow on a busy machine.
 }, 180_000);
 afterAll(async () => {
@@ -64,16 +62,6 @@ const placedTo = (phone: string) => farEnd.placed.filter((p) => p.to === phone).
 const placed = (phones: string[]) => phones.reduce((n, p) => n + placedTo(p), 0);
 const twice = (phones: string[]) => phones.filter((p) => placedTo(p) > 1);
 const campaign = (app: PhoneApp, id: string) => send(app, "GET", `/api/campaigns/${id}`).then((r) => r.json() as Campaign);
-
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 60_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 async function create(app: PhoneApp, name: string, phones: string[], limits: { max_concurrent_calls: number; calls_per_minute?: number }): Promise<string> {
   const res = await send(app, "POST", "/api/campaigns", {
@@ -96,7 +84,7 @@ describe("the dialler across restarts and instances", { timeout: 240_000 }, () =
     // On a frozen clock the pacing starts only ten seconds' worth (4 of 24 a minute): the campaign stops mid-way until the clock moves.
     const id = await create(first, "Before and after", phones, { max_concurrent_calls: 2, calls_per_minute: 24 });
     await send(first, "POST", `/api/campaigns/${id}/start`);
-    const before = await until("the first minute's calls", () => campaign(first, id), (c) => c.counts.no_answer === 4 && c.counts.calling === 0);
+    const before = await until("the first minute's calls", () => campaign(first, id), (c) => c.counts.no_answer === 4 && c.counts.calling === 0, 60_000);
     expect(before.status).toBe("running");
     expect(placed(phones)).toBe(4);
 
@@ -107,9 +95,9 @@ describe("the dialler across restarts and instances", { timeout: 240_000 }, () =
     expect((await campaign(second, id)).status).toBe("running");
 
     now = new Date(now.getTime() + 61_000);
-    await until("the second minute's calls", () => campaign(second, id), (c) => c.counts.no_answer === 8 && c.counts.calling === 0);
+    await until("the second minute's calls", () => campaign(second, id), (c) => c.counts.no_answer === 8 && c.counts.calling === 0, 60_000);
     now = new Date(now.getTime() + 61_000);
-    const done = await until("completion", () => campaign(second, id), (c) => c.status === "completed");
+    const done = await until("completion", () => campaign(second, id), (c) => c.status === "completed", 60_000);
     expect(done.counts).toMatchObject({ pending: 0, calling: 0, no_answer: 10 });
     expect(placed(phones)).toBe(10);
     expect(twice(phones)).toEqual([]);

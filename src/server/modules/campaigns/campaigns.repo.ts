@@ -198,6 +198,16 @@ export function paceTokens(perMinute: number, stored: { tokens: number | null; a
   return Math.min(capacity, stored.tokens + (elapsedMs * perMinute) / 60_000);
 }
 
+/** Whether any of the campaign's contacts is on a call now (dialled, ringing or talking). */
+export async function isCalling(db: Db, campaignId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ row: campaignContacts.row })
+    .from(campaignContacts)
+    .where(and(eq(campaignContacts.campaignId, campaignId), eq(campaignContacts.state, "calling")))
+    .limit(1);
+  return row !== undefined;
+}
+
 /**
  * Marks due contacts in `zones` as calling, within the campaign's limits counted in the
  * database under a per-campaign lock: calls in progress below `maxConcurrent`; with a

@@ -2,7 +2,7 @@ import { Readable, Transform } from "node:stream";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { CAMPAIGN_ACTIONS, CAMPAIGN_TEXTS, campaignContactPageSchema, campaignInputSchema, campaignSchema, contactsImportSchema } from "../../../shared/campaigns.ts";
+import { CAMPAIGN_ACTIONS, CAMPAIGN_TEXTS, campaignContactPageSchema, campaignInputSchema, campaignSchema, contactsImportQuerySchema, contactsImportSchema } from "../../../shared/campaigns.ts";
 import { int32Text } from "../../../shared/bounds.ts";
 import { AppError } from "../../errors.ts";
 import { csvField } from "../../http/csv-field.ts";
@@ -44,11 +44,11 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
     reply.status(201);
     return created;
   });
-  app.put("/api/campaigns/:id/contacts", { schema: { params, response: { 200: contactsImportSchema } } }, async (req) => {
+  app.put("/api/campaigns/:id/contacts", { schema: { params, querystring: contactsImportQuerySchema, response: { 200: contactsImportSchema } } }, async (req) => {
     if (!(req.body instanceof Readable)) throw new AppError(415, "unsupported_media_type", "Send the contacts as text/csv");
     const upload = req.body.pipe(capped(CSV_STREAM_LIMIT));
     req.body.once("error", (err) => upload.destroy(err));
-    return service.replaceContacts(req.actor.organizationId, req.params.id, upload);
+    return service.replaceContacts(req.actor.organizationId, req.params.id, upload, req.query.default_country ?? null);
   });
   app.get("/api/campaigns", { schema: { response: { 200: z.array(campaignSchema) } } }, async (req) => service.list(req.actor.organizationId));
   app.get("/api/campaigns/:id", { schema: { params, response: { 200: campaignSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));

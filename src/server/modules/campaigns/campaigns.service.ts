@@ -1,3 +1,4 @@
+import type { PhoneCountryCode } from "../../../shared/phone-numbers.ts";
 import type { Readable } from "node:stream";
 import { CAMPAIGN_TEXTS, CAMPAIGN_TRANSITIONS, type Campaign, type CampaignAction, type CampaignContact, type CampaignInput, type ContactsImport, type InvalidContact } from "../../../shared/campaigns.ts";
 import { dialRefusal } from "../../../shared/dial-safety.ts";
@@ -41,9 +42,10 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
   }
 
   /** Reads the CSV into the campaign's contacts, a batch at a time (see contacts-csv.ts). */
-  const importInto = async (organizationId: string, id: string, csv: string | Readable) => {
+  const importInto = async (organizationId: string, id: string, csv: string | Readable, defaultCountry: PhoneCountryCode | null) => {
     const policy = await outbound.dialPolicy(organizationId);
     return importContacts(csv, {
+      defaultCountry,
       dncListed: (phones) => doNotCall.listed(organizationId, phones),
       refusal: (phone) => dialRefusal(phone, policy)?.reason ?? null,
       write: (batch) => repo.insertContacts(db, id, batch),
@@ -93,7 +95,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
       });
       if (input.contacts_csv === undefined) return { id, status: "draft", contacts: { valid: 0, invalid: [] } };
       try {
-        const result = await importInto(organizationId, id, input.contacts_csv);
+        const result = await importInto(organizationId, id, input.contacts_csv, input.default_country ?? null);
         return { id, status: "draft", contacts: { valid: result.valid, invalid: result.invalid } };
       } catch (err) {
         // Nothing half-written: a CSV that cannot be read leaves no campaign behind.
@@ -107,12 +109,12 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
      * (up to 100,000 rows, never held whole). A CSV that cannot be read leaves the draft with no
      * contacts, not some of them.
      */
-    async replaceContacts(organizationId: string, id: string, csv: Readable): Promise<ContactsImport> {
+    async replaceContacts(organizationId: string, id: string, csv: Readable, defaultCountry: PhoneCountryCode | null = null): Promise<ContactsImport> {
       const current = await findOr404(organizationId, id);
       if (current.status !== "draft") throw new AppError(409, "invalid_transition", CAMPAIGN_TEXTS.notDraft);
       await repo.deleteContacts(db, id);
       try {
-        const result = await importInto(organizationId, id, csv);
+        const result = await importInto(organizationId, id, csv, defaultCountry);
         return { valid: result.valid, invalid: result.invalid };
       } catch (err) {
         await repo.deleteContacts(db, id);
@@ -132,6 +134,10 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
     async act(organizationId: string, id: string, action: CampaignAction): Promise<Campaign> {
       const current = await findOr404(organizationId, id);
       const { from, to } = CAMPAIGN_TRANSITIONS[action];
+      if (to === "running") {
+        const number = current.phoneNumberId ? await phoneNumbers.forCall(organizationId, current.phoneNumberId) : null;
+        if (number) outbound.assertCanDial(number.provider);
+      }
       if (!(await repo.setStatus(db, organizationId, id, from, to))) throw new AppError(409, "invalid_transition", CAMPAIGN_TEXTS.notAllowed(action, current.status));
       if (to === "running") await dialler.kick(id);
       if (action === "start") announce(current, "campaign.started");

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { createAssistant, type Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import type { Caller } from "../../../../tests/fakes/realtime-app.ts";
+import { phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp, campaignLine } from "../../../../tests/fakes/twilio-app.ts";
 import { attachFarEnd, type FarEnd } from "../../../../tests/fakes/twilio-far-end.ts";
 import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
 import { startWebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
@@ -12,6 +12,7 @@ import { OUTBOUND_ENDED } from "../../../shared/outbound.ts";
 import { PERMISSIONS } from "../../../shared/roles.ts";
 import { joinAs } from "../../../../tests/team.ts";
 import { calls } from "../../db/schema.ts";
+import { until } from "../../../../tests/until.ts";
 
 /**
  * Campaigns end to end: the real app dialling through the durable job queue, the fake Twilio
@@ -45,10 +46,7 @@ beforeAll(async () => {
   rest.addNumber(TEST_ACCOUNT_SID, OURS);
   app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl, JOB_POLL_INTERVAL_MS: "500" }, { clock });
   farEnd = attachFarEnd(rest, { origin: app.origin, authToken: TEST_AUTH_TOKEN, talkMs: 400 });
-  owner = await phoneOwner(app, fake.apiKey);
-  assistantId = (await createAssistant(app.app, owner, { first_message: null, instructions: "Remind {{first_name}}." })).id;
-  numberId = await insertPhoneNumber(app, owner, OURS, null);
-  await app.app.inject({ method: "PUT", url: "/api/settings/calls", headers: { cookie: owner.cookie }, payload: { max_concurrent_calls: 50 } });
+  ({ owner, assistantId, numberId } = await campaignLine(app, fake.apiKey, OURS));
   // Generous: starting the app, its job queue and the fakes is slow on a busy machine.
 }, 180_000);
 afterAll(async () => {
@@ -64,15 +62,6 @@ const send = (method: "GET" | "POST", url: string, payload?: object) => app.app.
 const weekdays = { timezone: "UTC", windows: [{ days: [1, 2, 3, 4, 5], start: "09:00", end: "17:00" }] };
 const placedTo = (phone: string) => farEnd.placed.filter((p) => p.to === phone).length;
 
-async function until<T>(what: string, read: () => Promise<T>, ok: (v: T) => boolean, timeoutMs = 15_000): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 const campaign = (id: string) => send("GET", `/api/campaigns/${id}`).then((r) => r.json() as Campaign);
 
 // Each test waits on real ticks of the job queue: generous on a busy machine.
@@ -208,6 +197,50 @@ describe("campaigns", { timeout: 120_000 }, () => {
     expect((await campaign(id)).success_by_outcome).toEqual([
       { outcome: "completed", analysed: 6, values: [{ value: "pass", count: 4 }, { value: "fail", count: 2 }] },
     ]);
+  });
+
+  it("is not Waiting while it calls a contact whose own zone is open; paused, it counts a call that ends at once", async () => {
+    const ringing = "+15550003001";
+    farEnd.script(ringing, "ring");
+    // Monday 15:00 UTC: 10:00 in New York (open), midnight in Tokyo, the campaign's own zone (closed).
+    now = new Date("2026-11-30T15:00:00Z");
+    const res = await send("POST", "/api/campaigns", {
+      name: "Zones",
+      assistant_id: assistantId,
+      phone_number_id: numberId,
+      contacts_csv: ["phone,timezone", `${ringing},America/New_York`, "+15550003002,"].join("\n"),
+      max_concurrent_calls: 2,
+      schedule: { timezone: "Asia/Tokyo", windows: weekdays.windows },
+    });
+    expect(res.statusCode, res.body).toBe(201);
+    const id = res.json().id as string;
+    const started = await send("POST", `/api/campaigns/${id}/start`);
+    expect(started.statusCode, started.body).toBe(200);
+    await farEnd.callTo(ringing, 30_000);
+    // Two more ticks while New York's contact is still ringing and Tokyo's waits for its window.
+    let ticks = 0;
+    onClockRead = () => void (ticks += 1);
+    await until("two ticks after the dial", async () => ticks, (n) => n >= 2);
+    onClockRead = null;
+    const calling = await campaign(id);
+    expect(calling.counts.calling).toBe(1);
+    expect(calling).toMatchObject({ status: "running", waiting_reason: null });
+
+    await send("POST", `/api/campaigns/${id}/pause`);
+    const callId = ((await send("GET", `/api/campaigns/${id}/contacts`)).json() as CampaignContactPage).data[0]!.call_id!;
+    expect((await send("POST", `/api/calls/${callId}/cancel`)).statusCode).toBe(200);
+    const paused = await until("the ended call counted while paused", () => campaign(id), (c) => c.counts.calling === 0);
+    expect(paused.status).toBe("paused");
+    expect(paused.counts).toMatchObject({ failed: 1, pending: 1 });
+    expect((await send("POST", `/api/campaigns/${id}/resume`)).statusCode).toBe(200);
+    expect((await send("POST", `/api/campaigns/${id}/cancel`)).statusCode).toBe(200);
+
+    // Who started, paused, resumed and cancelled the dialling, and who stopped its call.
+    const audit = (await send("GET", "/api/audit-log?limit=50")).json().entries as Array<{ action: string; target_id: string | null; target_name: string | null }>;
+    for (const action of ["campaign.started", "campaign.paused", "campaign.resumed", "campaign.cancelled"]) {
+      expect(audit.find((e) => e.action === action && e.target_id === id), action).toMatchObject({ target_name: "Zones" });
+    }
+    expect(audit.find((e) => e.action === "call.cancelled" && e.target_id === callId)).toBeDefined();
   });
 
   it("starts the configured calls per minute when the dialler's ticks come two seconds apart", async () => {
@@ -351,6 +384,26 @@ describe("contacts: dial safety, CSV bounds, who may download", () => {
   };
   const putCsv = (id: string, body: string) => fetch(`${app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body });
   const contactsOf = async (id: string, query = "") => (await send("GET", `/api/campaigns/${id}/contacts${query}`)).json() as CampaignContactPage;
+
+  it("reads national numbers in the default country given, and says to choose one when none is", async () => {
+    const { id } = await draft();
+    const csv = "phone\n07700 900112\n(415) 555-0101\n";
+    const national = await putCsv(id, csv);
+    expect(await national.json()).toEqual({
+      valid: 0,
+      invalid: [
+        { row: 1, phone: "07700 900112", reason: CAMPAIGN_TEXTS.invalidPhoneNational },
+        { row: 2, phone: "(415) 555-0101", reason: CAMPAIGN_TEXTS.invalidPhoneNational },
+      ],
+    });
+    const gb = await fetch(`${app.origin}/api/campaigns/${id}/contacts?default_country=GB`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body: "phone\n07700 900112\n" });
+    expect(await gb.json()).toEqual({ valid: 1, invalid: [] });
+    expect((await contactsOf(id)).data.map((c) => c.phone)).toEqual(["+447700900112"]);
+    const unknown = await fetch(`${app.origin}/api/campaigns/${id}/contacts?default_country=XX`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body: csv });
+    expect(unknown.status).toBe(400);
+    const created = await send("POST", "/api/campaigns", { name: "US", assistant_id: assistantId, phone_number_id: numberId, max_concurrent_calls: 1, schedule: weekdays, contacts_csv: csv, default_country: "US" });
+    expect((created.json() as { contacts: unknown }).contacts).toEqual({ valid: 1, invalid: [{ row: 1, phone: "07700 900112", reason: CAMPAIGN_TEXTS.invalidPhone }] });
+  });
 
   it("leaves out premium-rate, satellite and the organisation's own numbers, saying which rule", async () => {
     const created = await draft("phone\n+19005550123\n+881612345678\n" + OURS + "\n+15550006001\n");

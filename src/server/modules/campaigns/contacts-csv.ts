@@ -3,14 +3,15 @@
  * so the rows are never held as objects all at once (only the phone numbers seen, for the
  * duplicate check). A `phone` column is required; an optional `timezone` column gives the
  * contact's own zone; every other column becomes a variable of the contact's call.
+ * A national number is read in the default country when one is given.
  * Invalid rows (not E.164, duplicate, refused by a dial-safety rule, on the do-not-call list,
  * unknown time zone) are reported
  * by data row (1 = the first after the header) and not stored.
  */
 import { Readable } from "node:stream";
 import { CsvError, parse } from "csv-parse";
-import { E164 } from "../../../shared/assistants.ts";
-import { CAMPAIGN_TEXTS, MAX_CAMPAIGN_CONTACTS, variableColumns, type InvalidContact } from "../../../shared/campaigns.ts";
+import { CAMPAIGN_TEXTS, MAX_CAMPAIGN_CONTACTS, readContactPhone, variableColumns, type InvalidContact } from "../../../shared/campaigns.ts";
+import type { PhoneCountryCode } from "../../../shared/phone-numbers.ts";
 import { MAX_VARIABLES } from "../../../shared/outbound.ts";
 import { isTimeZone } from "../../../shared/variables.ts";
 import { badRequest } from "../../errors.ts";
@@ -33,6 +34,8 @@ export async function importContacts(
     /** Why a dial-safety rule refuses the number (shared/dial-safety.ts), or null. */
     refusal(phone: string): string | null;
     write(batch: NewContact[]): Promise<void>;
+    /** How national numbers are read ("07700 900112" with GB); null: E.164 only. */
+    defaultCountry?: PhoneCountryCode | null;
   },
 ): Promise<ImportResult> {
   const input = typeof source === "string" ? Readable.from([source]) : source;
@@ -73,11 +76,12 @@ export async function importContacts(
     if (Object.values(record).some((v) => v?.includes("\u0000"))) throw badRequest(CAMPAIGN_TEXTS.nulCharacter(row), "invalid_csv");
     if (row > MAX_CAMPAIGN_CONTACTS) throw badRequest(CAMPAIGN_TEXTS.tooMany, "too_many_contacts");
     const { phone: raw = "", timezone = "", ...rest } = record;
-    const phone = raw.replace(/[\s\-().]/g, "");
-    if (!E164.test(phone)) {
-      reject(row, raw, CAMPAIGN_TEXTS.invalidPhone);
+    const read = readContactPhone(raw, deps.defaultCountry ?? null);
+    if ("reason" in read) {
+      reject(row, raw, read.reason);
       continue;
     }
+    const { phone } = read;
     if (seen.has(phone)) {
       reject(row, raw, CAMPAIGN_TEXTS.duplicate);
       continue;

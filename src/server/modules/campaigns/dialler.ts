@@ -8,13 +8,15 @@
  *
  * 1. settles contacts whose call ended (outcome; retry if the campaign retries that outcome);
  * 2. stops if the campaign is not running (Pause and Cancel take effect at the next tick; calls
- *    in progress finish);
- * 3. waits (saying why) before its start time or while no due contact's time zone is in a window;
+ *    in progress finish, and ticks go on settling them until none is left);
+ * 3. waits (saying why) before its start time, or while it calls no one and no due contact's
+ *    time zone is in a window;
  * 4. claims due contacts in open zones within the limits, and dials each through the outbound
  *    service, which checks the do-not-call list again right before the call;
  * 5. completes the campaign when every contact is done.
  */
 import { CAMPAIGN_TEXTS, inWindows } from "../../../shared/campaigns.ts";
+import { TWILIO_UNREACHABLE } from "../../../shared/reachability.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
 import type { JobQueue } from "../../jobs/job-queue.ts";
@@ -57,8 +59,9 @@ export function createDialler(deps: DiallerDeps) {
     } catch (err) {
       if (!(err instanceof AppError)) throw err;
       if (err.code === "do_not_call") return repo.settleWithout(db, c.id, contact.row, "dnc", c.retry, at);
-      // The account's own limit (other calls of the user): not this contact's fault, try again.
-      if (err.code === "concurrent_call_limit") return repo.unclaim(db, c.id, contact.row);
+      // The account's own limit (other calls of the user), or a server Twilio cannot reach (a
+      // restart since Start changed PUBLIC_URL): not this contact's fault, try again.
+      if (err.code === "concurrent_call_limit" || err.code === TWILIO_UNREACHABLE) return repo.unclaim(db, c.id, contact.row);
       deps.logger.warn({ campaignId: c.id, row: contact.row, code: err.code, message: err.message }, "campaign call refused");
       return repo.settleWithout(db, c.id, contact.row, "failed", c.retry, at);
     }
@@ -69,7 +72,12 @@ export function createDialler(deps: DiallerDeps) {
     const c = await repo.findForDialler(db, campaignId);
     if (!c) return;
     await repo.settleEnded(db, c.id, c.retry, at);
-    if (c.status !== "running") return;
+    if (c.status !== "running") {
+      // Paused or cancelled: nothing more is dialled, but the calls already placed still end and
+      // are counted as they do (the chain stops once none is left; Resume starts it again).
+      if (await repo.isCalling(db, c.id)) await schedule(c.id);
+      return;
+    }
     if (c.startAt && c.startAt > at) {
       await repo.setWaiting(db, c.id, CAMPAIGN_TEXTS.beforeStart(c.startAt.toISOString()));
       await schedule(c.id);
@@ -84,7 +92,10 @@ export function createDialler(deps: DiallerDeps) {
     }
     const claimed = await repo.claimDue(db, { id: c.id, maxConcurrent: c.maxConcurrentCalls, perMinute: c.callsPerMinute }, open, at);
     await Promise.all(claimed.map((contact) => dial(c, contact, at)));
-    await repo.setWaiting(db, c.id, zones.length > 0 && open.named.length === 0 && !open.campaignZone ? CAMPAIGN_TEXTS.outsideWindows : null);
+    // Waiting only when it calls no one: a contact whose own zone is open may be on the line
+    // while every contact still due is outside its window.
+    const closed = zones.length > 0 && open.named.length === 0 && !open.campaignZone;
+    await repo.setWaiting(db, c.id, closed && !(await repo.isCalling(db, c.id)) ? CAMPAIGN_TEXTS.outsideWindows : null);
     if (await repo.completeIfDone(db, c.id)) {
       deps.onCompleted?.(c);
       return;

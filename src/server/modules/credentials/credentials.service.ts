@@ -1,6 +1,5 @@
 import {
   OPENAI_CREDENTIAL_MESSAGES,
-  TWILIO_CREDENTIAL_MESSAGES,
   openAiKeyValueSchema,
   type CredentialName,
   type CredentialSaveResult,
@@ -11,11 +10,15 @@ import {
 import type { ModuleContext } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import { maskSecret } from "../../secrets/crypto.ts";
-import { createTwilioRest, TwilioError, type TwilioCredentials } from "../../telephony/twilio-client.ts";
+import type { AccountCredentials, CredentialCheck } from "../../carriers/carrier.ts";
 import * as repo from "./credentials.repo.ts";
 
-/** The database, the SecretBox that seals the values, and the providers' addresses (verification). */
-export type CredentialsServiceDeps = Pick<ModuleContext, "db" | "secrets" | "config">;
+/**
+ * The database, the SecretBox that seals the values, the providers' addresses, and the carrier's
+ * check of Twilio credentials (services.ts hands in carriers/twilio's; a service made only to read
+ * credentials, as tests and benches do, needs none).
+ */
+export type CredentialsServiceDeps = Pick<ModuleContext, "db" | "secrets" | "config"> & { checkTwilio?: CredentialCheck };
 
 export interface CredentialsService {
   status(organizationId: string, name: CredentialName): Promise<CredentialStatus>;
@@ -32,7 +35,7 @@ export interface CredentialsService {
   /** As `read`, but null when the value can no longer be read: for callers whose fix is the same as for a missing one. */
   readUsable(organizationId: string, name: CredentialName): Promise<string | null>;
   /** The user's Twilio pair, or null unless both halves are stored (409 when unreadable). */
-  readTwilio(organizationId: string): Promise<TwilioCredentials | null>;
+  readTwilio(organizationId: string): Promise<AccountCredentials | null>;
 }
 
 const LABELS: Record<CredentialName, string> = {
@@ -112,7 +115,8 @@ export function createCredentialsService(deps: CredentialsServiceDeps): Credenti
     },
 
     async saveTwilio(organizationId, input) {
-      const verification = await verifyTwilioCredentials(config.twilioApiBase, { accountSid: input.account_sid, authToken: input.auth_token });
+      if (!deps.checkTwilio) throw new AppError(500, "internal_error", "Twilio credentials cannot be checked by this service");
+      const verification = await deps.checkTwilio({ accountSid: input.account_sid, authToken: input.auth_token });
       await repo.upsertCredentials(
         db,
         organizationId,
@@ -131,21 +135,6 @@ export function createCredentialsService(deps: CredentialsServiceDeps): Credenti
       await repo.deleteCredential(db, organizationId, name);
     },
   };
-}
-
-/** `GET /Accounts/{sid}.json` is Twilio's cheapest authenticated call; a suspended account is no use either. */
-export async function verifyTwilioCredentials(apiBase: string, credentials: TwilioCredentials): Promise<{ verified: boolean; message: string }> {
-  try {
-    const account = await createTwilioRest(credentials, apiBase).fetchAccount();
-    if (account.status !== "active") return { verified: false, message: `Twilio says the account is ${account.status}.` };
-    return { verified: true, message: `Twilio accepted the credentials for ${account.friendlyName}.` };
-  } catch (err) {
-    // Twilio's own words for a refusal ("Authenticate") tell a user nothing: say what it means.
-    if (err instanceof TwilioError && err.isAuthFailure) return { verified: false, message: TWILIO_CREDENTIAL_MESSAGES.refused };
-    if (err instanceof TwilioError && err.status === 0) return { verified: false, message: TWILIO_CREDENTIAL_MESSAGES.unreachable };
-    const reason = err instanceof Error ? err.message : String(err);
-    return { verified: false, message: `Twilio did not accept the credentials: ${reason}` };
-  }
 }
 
 const VERIFY_TIMEOUT_MS = 10_000;

@@ -15,7 +15,8 @@ export async function progressOf(db: Db, organizationId: string) {
     db
       .select({ name: credentials.name })
       .from(credentials)
-      .where(and(eq(credentials.organizationId, organizationId), inArray(credentials.name, ["openai_api_key", "twilio_account_sid", "twilio_auth_token"]))),
+      // Only what the provider accepted: a refused key is stored (Settings says why) but no step done.
+      .where(and(eq(credentials.organizationId, organizationId), inArray(credentials.name, ["openai_api_key", "twilio_account_sid", "twilio_auth_token"]), eq(credentials.verified, true))),
     any(db, assistants, eq(assistants.organizationId, organizationId)),
     any(db, calls, and(eq(calls.organizationId, organizationId), eq(calls.isTest, true))),
     any(db, phoneNumbers, eq(phoneNumbers.organizationId, organizationId)),

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { createAssistant } from "../../../../tests/fakes/realtime-app.ts";
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { eq } from "drizzle-orm";
 import { calls, credentials, phoneNumbers } from "../../db/schema.ts";
 
 let app: TestApp;
@@ -32,15 +33,21 @@ describe("GET /api/getting-started", () => {
     expect(done(fresh)).toEqual([]);
     expect(fresh.complete).toBe(false);
 
+    // A key OpenAI refused is stored (Settings says why) but the step is not done.
+    await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie: who.cookie }, payload: { value: "sk-refused-0123456789abcdef" } });
+    expect(done(await progress(who.cookie))).toEqual([]);
     await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie: who.cookie }, payload: { value: openai.apiKey } });
     const assistant = await createAssistant(app, who);
     await db.insert(calls).values({ organizationId: who.organizationId, assistantId: assistant.id, logs: { isTest: true, transcript: [] } });
     expect(done(await progress(who.cookie))).toEqual(["openai_key", "assistant", "test_call"]);
 
     // Half a Twilio pair is not connected.
-    await db.insert(credentials).values({ organizationId: who.organizationId, name: "twilio_account_sid", valueEncrypted: "sealed" });
+    await db.insert(credentials).values({ organizationId: who.organizationId, name: "twilio_account_sid", valueEncrypted: "sealed", verified: true });
     expect(done(await progress(who.cookie))).not.toContain("twilio");
-    await db.insert(credentials).values({ organizationId: who.organizationId, name: "twilio_auth_token", valueEncrypted: "sealed" });
+    // A pair Twilio refused is not connected either.
+    await db.insert(credentials).values({ organizationId: who.organizationId, name: "twilio_auth_token", valueEncrypted: "sealed", verified: false });
+    expect(done(await progress(who.cookie))).not.toContain("twilio");
+    await db.update(credentials).set({ verified: true }).where(eq(credentials.name, "twilio_auth_token"));
     await db.insert(phoneNumbers).values({ organizationId: who.organizationId, phoneNumber: "+15550100", countryCode: "US", status: "active", providerSid: `PN${"3".repeat(32)}` });
     expect((await progress(who.cookie)).complete).toBe(false);
     await db.insert(calls).values({ organizationId: who.organizationId, assistantId: assistant.id, logs: { isTest: false, transcript: [] } });

@@ -1,44 +1,26 @@
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { describe, expect, it } from "vitest";
 import { openBoard, openCall } from "../../../../tests/fakes/live-supervisor.ts";
-import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
+import { openLiveSocket, sessionIdFor, setUpLiveOwner } from "../../../../tests/fakes/realtime-app.ts";
 import { tone } from "../../../../tests/fakes/realtime-audio.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
 
 /** The live board on a browser test call (BrowserTransport, PCM16 24 kHz): the same controls as for a phone call. */
 
-let fake: FakeRealtime;
-let live: LiveApp;
-let owner: Caller;
-let assistantId: string;
-let base: string;
-
-beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-live-browser" });
-  live = await startLiveApp(fake);
-  owner = await signUpCaller(live.app, fake.apiKey);
-  assistantId = (await createAssistant(live.app, owner)).id;
-  base = `ws://127.0.0.1:${(live.app.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await live.app.close();
-  await fake.close();
-});
+const file = setUpLiveOwner("sk-live-browser");
 
 describe("a browser test call on the live board", () => {
   it("is listed as a test call at 24 kHz; take over sends the supervisor's voice to the browser and the browser's to the supervisor; listeners hear the mix", async () => {
-    fake.script = {};
-    const board = await openBoard(base, { cookie: owner.cookie });
+    file.fake.script = {};
+    const board = await openBoard(file.live.wsOrigin, { cookie: file.owner.cookie });
     await board.next("calls");
-    const browser = await openLiveSocket(live, owner, await sessionIdFor(live.app, owner, assistantId));
+    const browser = await openLiveSocket(file.live, file.owner, await sessionIdFor(file.live.app, file.owner, file.assistantId));
     await browser.until(() => browser.of("started").length > 0, "started");
     const callId = browser.of("started")[0]!.callId!;
     const listed = await board.next("call_updated");
     expect(listed.call).toMatchObject({ callId, kind: "test", callerNumber: null, calledNumber: null });
 
-    const boss = await openCall(base, callId, { cookie: owner.cookie });
-    const ear = await openCall(base, callId, { cookie: owner.cookie });
+    const boss = await openCall(file.live.wsOrigin, callId, { cookie: file.owner.cookie });
+    const ear = await openCall(file.live.wsOrigin, callId, { cookie: file.owner.cookie });
     expect((await boss.next("watching")).sampleRate).toBe(24_000);
     await ear.next("watching");
     ear.send({ type: "listen", on: true });

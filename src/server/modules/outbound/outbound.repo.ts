@@ -4,8 +4,9 @@
  * callee answers), and what Twilio's callbacks write into it. Owner-scoped where a user asks;
  * the telephony callbacks name the record by id and are checked against its owner's token.
  */
-import { and, count, eq, isNull, sql } from "drizzle-orm";
-import { DEFAULT_MAX_CONCURRENT_CALLS, type TwilioCallStatus } from "../../../shared/outbound.ts";
+import { and, count, eq, inArray, isNull, sql } from "drizzle-orm";
+import { DEFAULT_MAX_CONCURRENT_CALLS, neverConnected, UNANSWERED_STATUSES, type TwilioCallStatus } from "../../../shared/outbound.ts";
+import type { Carrier } from "../../../shared/sip-trunks.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls, callSettings } from "../../db/schema.ts";
 
@@ -41,6 +42,7 @@ export interface NewOutboundRecord {
   to: string;
   variables: Record<string, string>;
   campaignId?: string;
+  carrier?: Carrier;
 }
 
 /** The owner's open outbound calls (dialled, ringing or talking). */
@@ -64,6 +66,7 @@ export async function insertWithinLimit(db: Db, record: NewOutboundRecord, max: 
         assistantId: record.assistantId,
         assistantName: assistant?.name ?? null,
         direction: "outbound",
+        carrier: record.carrier ?? "twilio",
         providerStatus: "queued",
         callerNumber: record.from,
         calledNumber: record.to,
@@ -81,9 +84,17 @@ export async function setCallSid(db: Db, id: string, callSid: string): Promise<v
   await db.update(calls).set({ providerCallSid: callSid }).where(eq(calls.id, id));
 }
 
-/** Twilio refused the call: nothing was dialled, so nothing is kept. */
+/** The carrier's id of the call just placed: Twilio's CallSid, or the SIP Call-ID. */
+export async function setCarrierCallId(db: Db, id: string, carrier: Carrier, callId: string): Promise<void> {
+  await db
+    .update(calls)
+    .set(carrier === "sip" ? { sipCallId: callId } : { providerCallSid: callId })
+    .where(eq(calls.id, id));
+}
+
+/** The carrier refused the call: nothing was dialled, so nothing is kept. */
 export async function deleteUndialled(db: Db, id: string): Promise<void> {
-  await db.delete(calls).where(and(eq(calls.id, id), isNull(calls.providerCallSid)));
+  await db.delete(calls).where(and(eq(calls.id, id), isNull(calls.providerCallSid), isNull(calls.sipCallId)));
 }
 
 export interface OutboundRecord {
@@ -139,13 +150,52 @@ export async function setAnsweredBy(db: Db, id: string, answeredBy: string): Pro
 
 /**
  * A call that never reached the assistant (busy, no answer, failed, cancelled, or a machine
- * hung up on): closed with its reason, cost 0. A record already closed is left alone.
+ * hung up on): closed with its reason, cost 0. A record already closed is left alone. One that
+ * never connected at all ends where it started: it had no talk time, so the stats, roll-ups
+ * and exports that sum end − start count none for it, however long it rang.
  */
 export async function endUnanswered(db: Db, id: string, status: TwilioCallStatus, endedReason: string): Promise<boolean> {
   const rows = await db
     .update(calls)
-    .set({ providerStatus: status, endTime: sql`now()`, endedReason, cost: 0 })
+    .set({ providerStatus: status, endTime: neverConnected(status) ? sql`${calls.startTime}` : sql`now()`, endedReason, cost: 0 })
     .where(and(eq(calls.id, id), isNull(calls.endTime)))
     .returning({ id: calls.id });
   return rows.length > 0;
+}
+
+/**
+ * A cancelled call: closed like any unanswered one, but only while it is still queued or
+ * ringing — a callee who answered in the meantime keeps the call (and the session its record).
+ */
+export async function endCancelled(db: Db, id: string, endedReason: string): Promise<boolean> {
+  const rows = await db
+    .update(calls)
+    .set({ providerStatus: "canceled", endTime: sql`${calls.startTime}`, endedReason, cost: 0 })
+    .where(and(eq(calls.id, id), isNull(calls.endTime), inArray(calls.providerStatus, [...UNANSWERED_STATUSES])))
+    .returning({ id: calls.id });
+  return rows.length > 0;
+}
+
+/** An outbound call of the organisation, for cancelling it (another organisation's: null). */
+export async function findOwnOutbound(db: Db, organizationId: string, id: string) {
+  const [row] = await db
+    .select({
+      id: calls.id,
+      organizationId: calls.organizationId,
+      direction: calls.direction,
+      carrier: calls.carrier,
+      assistantId: calls.assistantId,
+      phoneNumberId: calls.phoneNumberId,
+      callerNumber: calls.callerNumber,
+      calledNumber: calls.calledNumber,
+      providerCallSid: calls.providerCallSid,
+      sipCallId: calls.sipCallId,
+      providerStatus: calls.providerStatus,
+      campaignId: calls.campaignId,
+      variables: calls.variables,
+      endTime: calls.endTime,
+    })
+    .from(calls)
+    .where(and(eq(calls.organizationId, organizationId), eq(calls.id, id)));
+  return row ?? null;
 }

@@ -1,24 +1,24 @@
 /**
  * One outbound call: checks everything that can be refused before anything is dialled (the
  * assistant, the number, the credentials, the do-not-call list, the dial-safety rules of
- * shared/dial-safety.ts, the account's concurrent-call limit), records the call, then asks Twilio to dial it with the owner's own account. Twilio's
- * callbacks and the answered call are telephony's (telephony/outbound-calls.ts).
+ * shared/dial-safety.ts, the account's concurrent-call limit), records the call, then asks the
+ * number's carrier (carriers/carrier.ts: Twilio on the owner's own account, or the number's SIP
+ * trunk) to dial it. The carrier's callbacks and the answered call are the carrier's runtime's.
  */
 import { DIAL_SAFETY_TEXTS, dialRefusal, type DialAllowList, type DialPolicy } from "../../../shared/dial-safety.ts";
-import { OUTBOUND_TEXTS, type CallSettings, type OutboundCall, type OutboundCallInput } from "../../../shared/outbound.ts";
+import { reachabilityOf, TWILIO_UNREACHABLE } from "../../../shared/reachability.ts";
+import { CALL_MESSAGES } from "../../../shared/call-records.ts";
+import { isUuid } from "../../../shared/ids.ts";
+import { isUnanswered, OUTBOUND_ENDED, OUTBOUND_TEXTS, type CallSettings, type CancelledCall, type OutboundCall, type OutboundCallInput } from "../../../shared/outbound.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
-import { outboundUrls } from "../../telephony/outbound-calls.ts";
-import { VOICE_PATH } from "../../telephony/telephony.service.ts";
-import { createTwilioRest, TwilioError } from "../../telephony/twilio-client.ts";
+import type { Carriers } from "../../carriers/carrier.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
-import { MISSING_API_KEY_MESSAGE } from "../calls/calls.service.ts";
+import { MISSING_API_KEY_MESSAGE, type CallsService } from "../calls/calls.service.ts";
 import type { CredentialsService } from "../credentials/credentials.service.ts";
 import type { DoNotCallService } from "../do-not-call/do-not-call.service.ts";
 import type { PhoneNumbersService } from "../phone-numbers/phone-numbers.service.ts";
 import * as repo from "./outbound.repo.ts";
-
-export const STATUS_PATH = "/telephony/twilio/status";
 
 export interface OutboundDeps {
   ctx: Pick<ModuleContext, "db" | "config">;
@@ -26,11 +26,21 @@ export interface OutboundDeps {
   phoneNumbers: PhoneNumbersService;
   credentials: CredentialsService;
   doNotCall: DoNotCallService;
+  carriers: Carriers;
+  /** A call that ended before it reached the assistant: its call.ended still goes out. */
+  onEndedUnanswered: CallsService["outboundEndedUnanswered"];
 }
 
 export interface OutboundService {
+  /** Throws 409 `twilio_unreachable` for a Twilio number while Twilio could not reach this server to take an answered call. */
+  assertCanDial(provider: string): void;
   /** `campaignId`: the call is one of a campaign's (kept on the record). */
   place(organizationId: string, input: OutboundCallInput, options?: { campaignId?: string }): Promise<OutboundCall>;
+  /**
+   * Cancels an outbound call nobody has answered yet, through its carrier (a ringing phone stops
+   * ringing); 404 for another organisation's, 409 for one answered or over.
+   */
+  cancel(organizationId: string, callId: string): Promise<CancelledCall>;
   settings(organizationId: string): Promise<CallSettings>;
   saveSettings(organizationId: string, settings: CallSettings): Promise<CallSettings>;
   /** What the dial-safety rules need: the organisation's own numbers and its allow-list. */
@@ -39,14 +49,20 @@ export interface OutboundService {
   saveAllowList(organizationId: string, input: DialAllowList): Promise<DialAllowList>;
 }
 
-export function createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall }: OutboundDeps): OutboundService {
+export function createOutboundService({ ctx, assistants, phoneNumbers, credentials, doNotCall, carriers, onEndedUnanswered }: OutboundDeps): OutboundService {
   const { db, config } = ctx;
   async function dialPolicy(organizationId: string): Promise<DialPolicy> {
     const [numbers, allowed] = await Promise.all([phoneNumbers.list(organizationId), repo.readDialAllowList(db, organizationId)]);
     return { ownNumbers: numbers.map((n) => n.phone_number), allowed };
   }
+  function assertCanDial(provider: string) {
+    if (provider !== "twilio") return;
+    const reach = reachabilityOf(config.publicUrl, config.twilioApiBase);
+    if (reach.dialling === "refused") throw new AppError(409, TWILIO_UNREACHABLE, reach.dialling_note!);
+  }
   return {
     dialPolicy,
+    assertCanDial,
 
     async allowList(organizationId) {
       return { allowed: await repo.readDialAllowList(db, organizationId) };
@@ -63,8 +79,10 @@ export function createOutboundService({ ctx, assistants, phoneNumbers, credentia
       const number = await phoneNumbers.forCall(organizationId, input.phone_number_id);
       if (!number) throw notFound("Phone number");
       if (number.status !== "active") throw new AppError(409, "number_inactive", OUTBOUND_TEXTS.numberInactive);
-      const pair = await credentials.readTwilio(organizationId);
-      if (!pair) throw badRequest(OUTBOUND_TEXTS.noTwilio, "twilio_credentials_missing");
+      // Whoever answered would hear Twilio's application error, whatever else is right.
+      assertCanDial(number.provider);
+      const carrier = carriers[number.provider];
+      await carrier.calls.assertCanPlace(organizationId, number);
       // Without it the callee would answer to silence.
       if (!(await credentials.readUsable(organizationId, "openai_api_key"))) throw badRequest(MISSING_API_KEY_MESSAGE, "missing_api_key");
       if (await doNotCall.isListed(organizationId, input.to)) throw new AppError(409, "do_not_call", OUTBOUND_TEXTS.doNotCall(input.to));
@@ -73,27 +91,39 @@ export function createOutboundService({ ctx, assistants, phoneNumbers, credentia
       const max = await repo.readMaxConcurrentCalls(db, organizationId);
       const id = await repo.insertWithinLimit(
         db,
-        { organizationId, assistantId: assistant.id, phoneNumberId: number.id, from: number.phoneNumber, to: input.to, variables: input.variables ?? {}, ...(options.campaignId ? { campaignId: options.campaignId } : {}) },
+        { organizationId, assistantId: assistant.id, phoneNumberId: number.id, carrier: number.provider, from: number.phoneNumber, to: input.to, variables: input.variables ?? {}, ...(options.campaignId ? { campaignId: options.campaignId } : {}) },
         max,
       );
       if (!id) throw new AppError(429, "concurrent_call_limit", OUTBOUND_TEXTS.limit(max));
-      const urls = outboundUrls(config.publicUrl, id, { voice: VOICE_PATH, status: STATUS_PATH });
       try {
-        const created = await createTwilioRest(pair, config.twilioApiBase).createCall({
-          to: input.to,
-          from: number.phoneNumber,
-          url: urls.voice,
-          statusCallback: urls.status,
-          ...(assistant.voicemail ? { machineDetection: { callback: urls.amd } } : {}),
-        });
-        await repo.setCallSid(db, id, created.sid);
-        return { id, status: "queued", twilio_call_sid: created.sid };
+        const placed = await carrier.calls.place({ organizationId, callId: id, from: number, to: input.to, machineDetection: !!assistant.voicemail });
+        await repo.setCarrierCallId(db, id, number.provider, placed.providerCallId);
+        return { id, status: "queued", twilio_call_sid: number.provider === "twilio" ? placed.providerCallId : null, carrier: number.provider };
       } catch (err) {
+        // The carrier refused: nothing was dialled, so nothing is kept.
         await repo.deleteUndialled(db, id);
-        if (!(err instanceof TwilioError)) throw err;
-        if (err.status === 0 || err.status >= 500) throw new AppError(502, "twilio_unavailable", err.message);
-        throw badRequest(OUTBOUND_TEXTS.twilioRefused(err.message), "twilio_refused");
+        throw err;
       }
+    },
+
+    async cancel(organizationId, callId) {
+      const call = isUuid(callId) ? await repo.findOwnOutbound(db, organizationId, callId) : null;
+      if (!call) throw new AppError(404, "not_found", CALL_MESSAGES.notFound);
+      const refuse = (message: string) => new AppError(409, "call_not_cancellable", message);
+      if (call.direction !== "outbound") throw refuse(OUTBOUND_TEXTS.cancelInbound);
+      if (call.endTime) throw refuse(OUTBOUND_TEXTS.cancelEnded);
+      if (!isUnanswered(call.providerStatus)) throw refuse(OUTBOUND_TEXTS.cancelAnswered);
+      const carrierCallId = call.carrier === "sip" ? call.sipCallId : call.providerCallSid;
+      // Dialled this very moment: the carrier has no id for it yet to be told to stop.
+      if (!carrierCallId) throw refuse(OUTBOUND_TEXTS.cancelNotPlaced);
+      await carriers[call.carrier].calls.end(organizationId, carrierCallId);
+      if (await repo.endCancelled(db, call.id, OUTBOUND_ENDED.cancelled)) {
+        onEndedUnanswered({ ...call, organizationId });
+        return { id: call.id, twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled };
+      }
+      // The callee answered (or the call ended) between the check and the carrier's answer.
+      const now = await repo.findOwnOutbound(db, organizationId, call.id);
+      throw refuse(now?.endTime ? OUTBOUND_TEXTS.cancelEnded : OUTBOUND_TEXTS.cancelAnswered);
     },
 
     async settings(organizationId) {

@@ -8,6 +8,11 @@ import { attachFarEnd, type FarEnd } from "../../../../tests/fakes/twilio-far-en
 import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
 import { DIAL_SAFETY_TEXTS } from "../../../shared/dial-safety.ts";
 import { OUTBOUND_ENDED, OUTBOUND_TEXTS } from "../../../shared/outbound.ts";
+import { IDEMPOTENCY_MESSAGES } from "../../../shared/idempotency.ts";
+import { servedDocument, testClient } from "../../../../tests/api/client.ts";
+import type { SwitchboardClient } from "../../../client/api-client.ts";
+import { CALL_MESSAGES, callStatus } from "../../../shared/call-records.ts";
+import { until } from "../../../../tests/until.ts";
 import { calls } from "../../db/schema.ts";
 
 /**
@@ -72,7 +77,7 @@ describe("POST /api/calls/outbound", () => {
     const res = await dial({ variables: { first_name: "Ann", order: 42 } });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
-    expect(body).toEqual({ id: expect.any(String), status: "queued", twilio_call_sid: expect.stringMatching(/^CA/) });
+    expect(body).toEqual({ id: expect.any(String), status: "queued", twilio_call_sid: expect.stringMatching(/^CA/), carrier: "twilio" });
 
     const created = rest.requests.find((r) => r.operation === "callCreate")!;
     expect(created.username).toBe(TEST_ACCOUNT_SID);
@@ -94,7 +99,7 @@ describe("POST /api/calls/outbound", () => {
 
     await farEnd.hangUp(body.twilio_call_sid);
     const row = await ended(body.id);
-    expect(row).toMatchObject({ direction: "outbound", callerNumber: OURS, calledNumber: PERSON, providerCallSid: body.twilio_call_sid, phoneNumberId: numberId });
+    expect(row).toMatchObject({ direction: "outbound", callerNumber: OURS, calledNumber: PERSON, providerCallSid: body.twilio_call_sid, carrier: "twilio", sipCallId: null, phoneNumberId: numberId });
     expect(row.variables).toMatchObject({ first_name: "Ann", order: "42", direction: "outbound", caller_number: OURS, called_number: PERSON });
     expect(row.variables!["now"]).toMatch(/\(Europe\/London\)$/);
     expect(row.cost).toBeGreaterThan(0);
@@ -120,8 +125,11 @@ describe("POST /api/calls/outbound", () => {
     expect(res.statusCode, res.body).toBe(201);
     const row = await ended(res.json().id);
     expect(row).toMatchObject({ endedReason: reason, cost: 0, providerStatus: status, direction: "outbound" });
+    // It rang but never connected: no talk time, in the record and in what the page reads.
+    expect(row.endTime!.getTime()).toBe(row.startTime.getTime());
     const summary = (await get(`/api/calls/${row.id}`)).json();
-    expect(summary.ended_reason).toBe(reason);
+    expect(summary).toMatchObject({ ended_reason: reason, duration_ms: null });
+    expect(callStatus(summary).label).toBe(reason);
   });
 
   it("a machine answering: the assistant's message is left after the beep, then the call hangs up as 'Voicemail'", async () => {
@@ -260,6 +268,61 @@ describe("POST /api/calls/outbound", () => {
   });
 });
 
+describe("POST /api/calls/:id/cancel", () => {
+  const cancel = (id: string, who: Caller = owner) => app.app.inject({ method: "POST", url: `/api/calls/${id}/cancel`, headers: { cookie: who.cookie } });
+  const record = async (id: string) => (await get(`/api/calls/${id}`)).json();
+
+  it("stops a ringing call at Twilio: it shows Ringing with no duration, then Cancelled with no talk time; a second cancel and another organisation are refused", async () => {
+    const to = "+442071234561";
+    farEnd.script(to, "ring");
+    const res = await dial({ to });
+    expect(res.statusCode, res.body).toBe(201);
+    const { id, twilio_call_sid: sid } = res.json();
+    const ringing = await until("the call to ring", () => record(id), (r) => r.twilio_status === "ringing");
+    expect(ringing).toMatchObject({ end_time: null, duration_ms: null, status: "in_progress" });
+    expect(callStatus(ringing).label).toBe("Ringing");
+
+    const other = await phoneOwner(app, fake.apiKey);
+    const theirs = await cancel(id, other);
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.json().error.message).toBe(CALL_MESSAGES.notFound);
+    expect(farEnd.calls.get(sid)!.status).toBe("ringing");
+
+    const cancelled = await cancel(id);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toEqual({ id, twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled });
+    // Through the carrier: Twilio was told, and the phone stopped ringing.
+    await farEnd.calls.get(sid)!.ended;
+    expect(farEnd.calls.get(sid)!.status).toBe("canceled");
+    const after = await until("Twilio's last word on the call", () => record(id), (r) => r.twilio_status === "canceled");
+    expect(after).toMatchObject({ ended_reason: OUTBOUND_ENDED.cancelled, duration_ms: null });
+    expect(callStatus(after).label).toBe(OUTBOUND_ENDED.cancelled);
+
+    // Who dialled and who stopped it: the compliance record.
+    const audit = (await get("/api/audit-log?limit=50")).json().entries as Array<{ action: string; target_id: string | null; target_name: string | null }>;
+    expect(audit.find((e) => e.action === "call.placed" && e.target_id === id)).toMatchObject({ target_name: to });
+    expect(audit.find((e) => e.action === "call.cancelled" && e.target_id === id)).toBeDefined();
+
+    const again = await cancel(id);
+    expect(again.statusCode).toBe(409);
+    expect(again.json().error).toEqual({ code: "call_not_cancellable", message: OUTBOUND_TEXTS.cancelEnded });
+    expect((await cancel("not-a-call")).statusCode).toBe(404);
+  });
+
+  it("refuses a call already answered with 409 and says why; the call goes on", async () => {
+    const res = await dial();
+    const { id, twilio_call_sid: sid } = res.json();
+    await farEnd.answered(sid);
+    await until("the call to be answered", () => record(id), (r) => r.twilio_status === "in-progress");
+    const refused = await cancel(id);
+    expect(refused.statusCode).toBe(409);
+    expect(refused.json().error).toEqual({ code: "call_not_cancellable", message: OUTBOUND_TEXTS.cancelAnswered });
+    expect(farEnd.calls.get(sid)!.status).toBe("in-progress");
+    await farEnd.hangUp(sid);
+    await ended(id);
+  });
+});
+
 describe("do-not-call list", () => {
   it("adds one or many numbers (normalised, no repeats), lists them newest first, removes one; other users see none of them", async () => {
     const who = await signUpCaller(app.app);
@@ -318,5 +381,55 @@ describe("the do-not-call function", { timeout: 60_000 }, () => {
     expect((await get("/api/dnc")).json().data.map((e: { phone: string }) => e.phone)).toContain(to);
     await farEnd.hangUp(res.json().twilio_call_sid);
     await ended(res.json().id);
+  });
+});
+
+describe("POST /api/calls/outbound with an Idempotency-Key, through the typed client", () => {
+  let api: SwitchboardClient;
+  beforeAll(async () => {
+    const key = (await app.app.inject({ method: "POST", url: "/api/api-keys", headers: { cookie: owner.cookie }, payload: { name: "Dialler" } })).json().key as string;
+    api = testClient(app.app, await servedDocument(app.app), key, app.origin);
+  });
+  const dialWithKey = async (key: string, to = PERSON) => {
+    const { response, data, error } = await api.POST("/api/calls/outbound", {
+      params: { header: { "Idempotency-Key": key } },
+      body: { assistant_id: assistantId, phone_number_id: numberId, to },
+    });
+    return { status: response.status, replayed: response.headers.get("idempotent-replayed"), data, error: error?.error };
+  };
+  const placed = () => rest.requests.filter((r) => r.operation === "callCreate").length;
+
+  it("places one call however often it is retried: a retry while the first is being handled is told to wait, later ones get the first answer", async () => {
+    farEnd.setDefault("busy");
+    const key = `retry-${Date.now()}`;
+    const before = placed();
+    let whileHandled: Awaited<ReturnType<typeof dialWithKey>> | null = null;
+    rest.duringNext("callCreate", async () => {
+      whileHandled = await dialWithKey(key);
+    });
+    const first = await dialWithKey(key);
+    expect(first.status, JSON.stringify(first.error)).toBe(201);
+    expect(whileHandled!.status).toBe(409);
+    expect(whileHandled!.error).toEqual({ code: "idempotency_key_in_use", message: IDEMPOTENCY_MESSAGES.inProgress });
+    await ended(first.data!.id);
+
+    const retry = await dialWithKey(key);
+    expect(retry.status).toBe(201);
+    expect(retry.data).toEqual(first.data);
+    expect(retry.replayed).toBe("true");
+    expect(placed()).toBe(before + 1);
+
+    // The same key for another call is refused, and places nothing.
+    const other = await dialWithKey(key, "+442071234599");
+    expect(other.status).toBe(422);
+    expect(other.error).toEqual({ code: "idempotency_key_reused", message: IDEMPOTENCY_MESSAGES.mismatch });
+    expect(placed()).toBe(before + 1);
+
+    // A new key is a new call.
+    const next = await dialWithKey(`${key}-2`);
+    expect(next.status, JSON.stringify(next.error)).toBe(201);
+    expect(next.data!.id).not.toBe(first.data!.id);
+    await ended(next.data!.id);
+    expect(placed()).toBe(before + 2);
   });
 });

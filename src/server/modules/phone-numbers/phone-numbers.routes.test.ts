@@ -5,6 +5,7 @@ import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../.
 import { PHONE_NUMBER_MESSAGES, type PhoneNumber } from "../../../shared/phone-numbers.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, phoneNumbers } from "../../db/schema.ts";
+import { createTwilioCarrier } from "../../carriers/twilio/twilio-carrier.ts";
 import { createCredentialsService } from "../credentials/credentials.service.ts";
 import { createPhoneNumbersService } from "./phone-numbers.service.ts";
 
@@ -70,6 +71,9 @@ describe("POST /api/phone-numbers", () => {
       phone_number: "+16045550199",
       country_code: "CA",
       status: "active",
+      provider: "twilio",
+      sip_trunk_id: null,
+      sip_trunk_name: null,
       assistant_id: desk.id,
       assistant_name: "Front desk",
       assistant_version: null,
@@ -318,7 +322,7 @@ describe("DELETE /api/phone-numbers/:id", () => {
 });
 
 describe("releaseAll (account deletion)", () => {
-  const releaseAll = (organizationId: string) => createPhoneNumbersService({ ...ctx, credentials: createCredentialsService(ctx), versions: { exists: async () => false } }).releaseAll(organizationId);
+  const releaseAll = (organizationId: string) => createPhoneNumbersService({ ...ctx, carriers: { twilio: createTwilioCarrier({ config: ctx.config, credentials: createCredentialsService(ctx) }) }, versions: { exists: async () => false }, sipTrunks: { find: async () => null } }).releaseAll(organizationId);
 
   it("releases and deletes every number of the user, keeping and reporting one Twilio will not release", async () => {
     const who = await customer();

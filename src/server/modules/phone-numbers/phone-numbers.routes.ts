@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { phoneNumberPurchaseSchema, phoneNumberSchema, phoneNumberUpdateSchema } from "../../../shared/phone-numbers.ts";
+import { phoneNumberCreateSchema, phoneNumberSchema, phoneNumberUpdateSchema } from "../../../shared/phone-numbers.ts";
 import { reachabilityOf, reachabilitySchema, type Reachability } from "../../../shared/reachability.ts";
 import type { PhoneNumbersService } from "./phone-numbers.service.ts";
 
@@ -14,12 +14,18 @@ export const phoneNumbersRoutes: FastifyPluginAsync<{ service: PhoneNumbersServi
   app.get("/api/phone-numbers", { schema: { response: { 200: z.array(phoneNumberSchema) } } }, async (req) => service.list(req.actor.organizationId));
 
   // What Twilio would be told to reach for a call, and why it could not (Phone Numbers, Settings).
-  app.get("/api/telephony/reachability", { schema: { response: { 200: reachabilitySchema } } }, async (): Promise<Reachability> => reachabilityOf(app.ctx.config.publicUrl));
+  app.get("/api/telephony/reachability", { schema: { response: { 200: reachabilitySchema } } }, async (): Promise<Reachability> => reachabilityOf(app.ctx.config.publicUrl, app.ctx.config.twilioApiBase));
 
-  app.post("/api/phone-numbers", { schema: { body: phoneNumberPurchaseSchema, response: { 201: phoneNumberSchema } } }, async (req, reply) => {
-    reply.status(201);
-    return service.purchase(req.actor.organizationId, req.body);
-  });
+  // A Twilio purchase, or (provider "sip") a number on one of the organisation's SIP trunks.
+  app.post(
+    "/api/phone-numbers",
+    { schema: { summary: "Buy a number at Twilio, or add a number on a SIP trunk (provider: sip; nothing is bought)", body: phoneNumberCreateSchema, response: { 201: phoneNumberSchema } } },
+    async (req, reply) => {
+      reply.status(201);
+      const body = req.body;
+      return body.provider === "sip" ? service.addSip(req.actor.organizationId, body) : service.purchase(req.actor.organizationId, body);
+    },
+  );
 
   app.patch("/api/phone-numbers/:id", { schema: { params, body: phoneNumberUpdateSchema, response: { 200: phoneNumberSchema } } }, async (req) =>
     service.update(req.actor.organizationId, req.params.id, req.body),

@@ -1,24 +1,28 @@
 import { isUuid } from "../../../shared/ids.ts";
 import {
-  PHONE_COUNTRIES,
   PHONE_NUMBER_MESSAGES,
   type PhoneNumber,
   type PhoneNumberPurchase,
   type PhoneNumberUpdate,
+  type SipPhoneNumberInput,
 } from "../../../shared/phone-numbers.ts";
+import { SIP_NUMBER_MESSAGES, type Carrier } from "../../../shared/sip-trunks.ts";
+import { isUniqueViolation } from "../../db/pg-errors.ts";
 import type { ModuleContext } from "../../context.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
-import { createTwilioRest, numberWebhooks, TwilioError, type TwilioCredentials, type TwilioRest } from "../../telephony/twilio-client.ts";
+import type { Carriers } from "../../carriers/carrier.ts";
 import { VERSION_MESSAGES } from "../../../shared/versions.ts";
-import type { CredentialsService } from "../credentials/credentials.service.ts";
+import type { SipTrunksService } from "../sip-trunks/sip-trunks.service.ts";
 import type { VersionsService } from "../versions/versions.service.ts";
 import * as repo from "./phone-numbers.repo.ts";
 
-/** The user's Twilio credentials come from the credentials module. */
-export type PhoneNumbersServiceDeps = Pick<ModuleContext, "db" | "config"> & {
-  credentials: CredentialsService;
+/** Numbers are bought, re-pointed and released by their carrier (Twilio); a SIP number needs none of it. */
+export type PhoneNumbersServiceDeps = Pick<ModuleContext, "db"> & {
+  carriers: Pick<Carriers, "twilio">;
   /** A pinned version must exist: the versions module knows. */
   versions: Pick<VersionsService, "exists">;
+  /** A SIP number's trunk must be the organisation's. */
+  sipTrunks: Pick<SipTrunksService, "find">;
 };
 
 export interface ReleaseAllResult {
@@ -30,6 +34,8 @@ export interface ReleaseAllResult {
 export interface PhoneNumbersService {
   list(organizationId: string): Promise<PhoneNumber[]>;
   purchase(organizationId: string, input: PhoneNumberPurchase): Promise<PhoneNumber>;
+  /** A number on one of the organisation's SIP trunks: nothing to buy, active at once. */
+  addSip(organizationId: string, input: SipPhoneNumberInput): Promise<PhoneNumber>;
   update(organizationId: string, id: string, patch: PhoneNumberUpdate): Promise<PhoneNumber>;
   remove(organizationId: string, id: string): Promise<void>;
   /**
@@ -43,36 +49,11 @@ export interface PhoneNumbersService {
    */
   releaseBeforeAccountDeletion(organizationId: string): Promise<void>;
   /** The user's number an outbound call is made from (server-side: null when it is not theirs). */
-  forCall(organizationId: string, id: string): Promise<{ id: string; phoneNumber: string; status: string } | null>;
+  forCall(organizationId: string, id: string): Promise<{ id: string; phoneNumber: string; status: string; provider: Carrier } | null>;
 }
-
-/** How many of Twilio's offered numbers a purchase tries when one is taken in the meantime. */
-const CANDIDATES = 5;
-const TWILIO_NUMBER_UNAVAILABLE = 21422;
-
-/**
- * Twilio's refusal in Twilio's own words, as a 4xx the page shows in its banner; no answer at all
- * is a 502 (our upstream failed, the request itself was fine).
- */
-export function twilioFailure(err: unknown): never {
-  if (!(err instanceof TwilioError)) throw err;
-  if (err.status === 0 || err.status >= 500) throw new AppError(502, "twilio_unavailable", err.message);
-  if (err.isAuthFailure) {
-    throw badRequest(`Twilio did not accept your credentials (${err.message}). Check the Account SID and Auth Token in Settings.`, "twilio_auth_failed");
-  }
-  throw badRequest(err.message, "twilio_error");
-}
-
-const friendlyName = (assistantName: string) => `Switchboard: ${assistantName}`;
 
 export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneNumbersService {
-  const { db, config } = deps;
-
-  async function twilioFor(organizationId: string): Promise<TwilioRest> {
-    const credentials: TwilioCredentials | null = await deps.credentials.readTwilio(organizationId);
-    if (!credentials) throw badRequest(PHONE_NUMBER_MESSAGES.twilioCredentialsMissing, "twilio_credentials_missing");
-    return createTwilioRest(credentials, config.twilioApiBase);
-  }
+  const { db, carriers } = deps;
 
   async function ownAssistant(organizationId: string, assistantId: string) {
     const assistant = await repo.findOwnAssistant(db, organizationId, assistantId);
@@ -86,20 +67,10 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
     return row;
   }
 
-  /** Releases at Twilio; a number Twilio no longer has is as good as released. */
-  async function release(twilio: TwilioRest, providerSid: string) {
-    try {
-      await twilio.releaseNumber(providerSid);
-    } catch (err) {
-      if (err instanceof TwilioError && err.isNotFound) return;
-      throw err;
-    }
-  }
-
-  /** Twilio first: if the release fails the row stays, and the error says why. */
+  /** The carrier first: if the release fails the row stays, and the error says why. A SIP number has nothing to release. */
   async function remove(organizationId: string, id: string): Promise<void> {
     const current = await findOr404(organizationId, id);
-    if (current.providerSid) await release(await twilioFor(organizationId), current.providerSid).catch(twilioFailure);
+    if (current.provider === "twilio" && current.providerSid) await carriers.twilio.numbers.release(organizationId, current.providerSid);
     if (!(await repo.deletePhoneNumber(db, organizationId, id))) throw notFound("Phone number");
   }
 
@@ -129,7 +100,35 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
 
     async forCall(organizationId, id) {
       const row = isUuid(id) ? await repo.findPhoneNumber(db, organizationId, id) : null;
-      return row ? { id: row.id, phoneNumber: row.phoneNumber, status: row.status } : null;
+      return row ? { id: row.id, phoneNumber: row.phoneNumber, status: row.status, provider: row.provider } : null;
+    },
+
+    async addSip(organizationId, input) {
+      const assistant = await ownAssistant(organizationId, input.assistant_id);
+      const trunk = await deps.sipTrunks.find(organizationId, input.sip_trunk_id);
+      if (!trunk) throw badRequest(SIP_NUMBER_MESSAGES.unknownTrunk, "unknown_sip_trunk");
+      const taken = async () => {
+        const existing = await repo.findSipNumber(db, organizationId, input.phone_number);
+        return existing ? new AppError(409, "sip_number_taken", SIP_NUMBER_MESSAGES.alreadyOnTrunk(input.phone_number, existing.trunkName ?? trunk.name)) : null;
+      };
+      const before = await taken();
+      if (before) throw before;
+      try {
+        const row = await repo.insertPhoneNumber(db, organizationId, {
+          phoneNumber: input.phone_number,
+          countryCode: null,
+          status: "active",
+          assistantId: assistant.id,
+          providerSid: null,
+          provider: "sip",
+          sipTrunkId: trunk.id,
+        });
+        return toView({ ...row, assistantName: assistant.name, sipTrunkName: trunk.name });
+      } catch (err) {
+        // Added by another request at the same moment: the unique index said so.
+        if (isUniqueViolation(err)) throw (await taken()) ?? err;
+        throw err;
+      }
     },
 
     async list(organizationId: string): Promise<PhoneNumber[]> {
@@ -142,37 +141,19 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
      */
     async purchase(organizationId: string, input: PhoneNumberPurchase): Promise<PhoneNumber> {
       const assistant = await ownAssistant(organizationId, input.assistant_id);
-      const twilio = await twilioFor(organizationId);
-      const candidates = await twilio.searchLocalVoiceNumbers(input.country_code, CANDIDATES).catch(twilioFailure);
-      if (candidates.length === 0) {
-        const country = PHONE_COUNTRIES.find((c) => c.code === input.country_code)?.name ?? input.country_code;
-        throw badRequest(`Twilio has no local voice numbers available in ${country} right now.`, "no_numbers_available");
-      }
-
-      let bought: Awaited<ReturnType<TwilioRest["purchaseNumber"]>> | null = null;
-      for (const candidate of candidates) {
-        try {
-          bought = await twilio.purchaseNumber(candidate.phoneNumber, numberWebhooks(config.publicUrl, friendlyName(assistant.name)));
-          break;
-        } catch (err) {
-          // Someone else bought it between the search and now: the next one will do.
-          if (err instanceof TwilioError && err.code === TWILIO_NUMBER_UNAVAILABLE && candidate !== candidates.at(-1)) continue;
-          twilioFailure(err);
-        }
-      }
-
+      const bought = await carriers.twilio.numbers.provision(organizationId, { countryCode: input.country_code, label: assistant.name });
       try {
         const row = await repo.insertPhoneNumber(db, organizationId, {
-          phoneNumber: bought!.phoneNumber,
+          phoneNumber: bought.phoneNumber,
           countryCode: input.country_code,
           status: "active",
           assistantId: assistant.id,
-          providerSid: bought!.sid,
+          providerSid: bought.providerSid,
         });
-        return toView({ ...row, assistantName: assistant.name });
+        return toView({ ...row, assistantName: assistant.name, sipTrunkName: null });
       } catch (err) {
         // The user would pay for a number they cannot see: give it back before failing.
-        await release(twilio, bought!.sid).catch(() => undefined);
+        await carriers.twilio.numbers.release(organizationId, bought.providerSid).catch(() => undefined);
         // The assistant was deleted (another tab) while Twilio was buying: the same answer as before.
         if (!(await repo.findOwnAssistant(db, organizationId, assistant.id))) throw badRequest(PHONE_NUMBER_MESSAGES.unknownAssistant, "unknown_assistant");
         throw err;
@@ -198,10 +179,7 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
         if (!assistantId) throw badRequest(VERSION_MESSAGES.pinNeedsAssistant, "no_assistant");
         if (!(await deps.versions.exists(organizationId, assistantId, version))) throw badRequest(VERSION_MESSAGES.unknownVersion(version), "unknown_version");
       }
-      if (assistant && current.providerSid) {
-        const twilio = await twilioFor(organizationId);
-        await twilio.updateNumber(current.providerSid, numberWebhooks(config.publicUrl, friendlyName(assistant.name))).catch(twilioFailure);
-      }
+      if (assistant && current.provider === "twilio" && current.providerSid) await carriers.twilio.numbers.relink(organizationId, current.providerSid, assistant.name);
       if (!(await repo.setAssistant(db, organizationId, id, assistantId, version))) throw notFound("Phone number");
       return toView({ ...current, assistantId, assistantVersion: version, assistantName: assistant?.name ?? current.assistantName });
     },
@@ -214,6 +192,9 @@ function toView(row: repo.PhoneNumberWithAssistant): PhoneNumber {
     phone_number: row.phoneNumber,
     country_code: row.countryCode,
     status: row.status,
+    provider: row.provider,
+    sip_trunk_id: row.sipTrunkId,
+    sip_trunk_name: row.sipTrunkName,
     assistant_id: row.assistantName === null ? null : row.assistantId,
     assistant_name: row.assistantName,
     assistant_version: row.assistantName === null ? null : row.assistantVersion,

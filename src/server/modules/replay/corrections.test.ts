@@ -1,8 +1,6 @@
-import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { describe, expect, it } from "vitest";
 import { openCall } from "../../../../tests/fakes/live-supervisor.ts";
-import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
+import { openLiveSocket, sessionIdFor, setUpLiveOwner } from "../../../../tests/fakes/realtime-app.ts";
 import { as } from "../../../../tests/harness.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
@@ -17,34 +15,18 @@ import { suggestionsOf } from "./corrections.ts";
  * suggestion the assistant's Tests list, accepted through the scenarios API.
  */
 
-let realtime: FakeRealtime;
-let live: LiveApp;
-let ada: Caller;
-let assistantId: string;
-let base: string;
-
-beforeAll(async () => {
-  realtime = await startFakeRealtime({ apiKey: "sk-corrections" });
-  live = await startLiveApp(realtime, { JOB_POLL_INTERVAL_MS: "500", INSTANCE_LEASE_MS: "1500" });
-  ada = await signUpCaller(live.app, realtime.apiKey);
-  assistantId = (await createAssistant(live.app, ada)).id;
-  base = `ws://127.0.0.1:${(live.app.server.address() as AddressInfo).port}`;
-});
-afterAll(async () => {
-  await live.app.close();
-  await realtime.close();
-});
+const file = setUpLiveOwner("sk-corrections", {}, { JOB_POLL_INTERVAL_MS: "500", INSTANCE_LEASE_MS: "1500" });
 
 const scenarios = async (): Promise<Scenario[]> => {
-  const res = await as(live.app, ada).get(`/api/assistants/${assistantId}/scenarios`);
+  const res = await as(file.live.app, file.owner).get(`/api/assistants/${file.assistantId}/scenarios`);
   expect(res.statusCode, res.body).toBe(200);
   return res.json();
 };
 
 /** A test call in which the caller says `says`; `during` runs once the assistant has answered; resolves with the call's id once it has ended. */
 async function call(says: string, during?: (callId: string) => Promise<void>): Promise<string> {
-  realtime.script = { userSays: [says] };
-  const browser = await openLiveSocket(live, ada, await sessionIdFor(live.app, ada, assistantId));
+  file.fake.script = { userSays: [says] };
+  const browser = await openLiveSocket(file.live, file.owner, await sessionIdFor(file.live.app, file.owner, file.assistantId));
   await browser.until(() => browser.of("started").length > 0, "call record");
   const callId = browser.of("started")[0]!.callId;
   await browser.until(() => browser.statuses().includes("Assistant finished responding"), "greeting");
@@ -61,7 +43,7 @@ describe("a supervisor's guidance on the live board", () => {
   it("becomes a suggested test of the assistant when the call ends, which can be accepted", async () => {
     const unsupervised = await call("Just checking my balance");
     const guided = await call("I want to cancel my order", async (callId) => {
-      const boss = await openCall(base, callId, { cookie: ada.cookie });
+      const boss = await openCall(file.live.wsOrigin, callId, { cookie: file.owner.cookie });
       await boss.next("watching");
       boss.send({ type: "guide", text: "Offer a 10% discount before cancelling" });
       await boss.until(() => boss.of("transcript").some((m) => m.entry.supervisor?.action === "guide"), "guidance in the transcript");
@@ -80,7 +62,7 @@ describe("a supervisor's guidance on the live board", () => {
     // A call nobody corrected suggests nothing.
     expect((await scenarios()).filter((s) => s.source_call_id === unsupervised)).toEqual([]);
 
-    const accepted = await as(live.app, ada).patch(`/api/assistants/${assistantId}/scenarios/${suggestion!.id}`, { status: "accepted" });
+    const accepted = await as(file.live.app, file.owner).patch(`/api/assistants/${file.assistantId}/scenarios/${suggestion!.id}`, { status: "accepted" });
     expect(accepted.statusCode, accepted.body).toBe(200);
     expect((await scenarios()).find((s) => s.id === suggestion!.id)?.status).toBe("accepted");
   });
@@ -88,12 +70,12 @@ describe("a supervisor's guidance on the live board", () => {
 
 describe("a corrected call whose instance died", () => {
   it("is suggested from once the sweep has closed it", async () => {
-    const [orphan] = await live.db
+    const [orphan] = await file.live.db
       .insert(calls)
-      .values({ organizationId: ada.organizationId, assistantId, instanceId: "died-1", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
+      .values({ organizationId: file.owner.organizationId, assistantId: file.assistantId, instanceId: "died-1", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
       .returning({ id: calls.id });
     const at = new Date().toISOString();
-    await live.db.insert(callEntries).values([
+    await file.live.db.insert(callEntries).values([
       { callId: orphan!.id, kind: "transcript", position: 0, body: { type: "user", content: "I was charged twice", timestamp: at } },
       { callId: orphan!.id, kind: "transcript", position: 1, body: { type: "system", content: LIVE_TEXTS.guide("Apologise and open a refund"), timestamp: at, supervisor: { name: "Ann", action: "guide" } } },
     ]);

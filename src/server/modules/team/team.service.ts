@@ -26,10 +26,16 @@ export interface Actor {
 }
 
 export interface TeamService {
-  /** The sign-up hook: every new user owns a team of their own. */
-  createPersonal(userId: string, name: string): Promise<void>;
-  /** The organisation a session works in: its chosen one while still a member, else the oldest. */
-  resolve(user: { id: string; name: string }, session: { id: string; activeOrganizationId: string | null }): Promise<Membership>;
+  /**
+   * The sign-up hook: a new user owns a team of their own, unless an invitation waits for their
+   * address: they came to join that team, and an empty one of their own would only be in the way.
+   */
+  createPersonal(user: { id: string; name: string; email: string }): Promise<void>;
+  /**
+   * The organisation a session works in: its chosen one while still a member, else the oldest.
+   * null for someone in no organisation whom an invitation still waits for (they accept it first).
+   */
+  resolve(user: { id: string; name: string; email: string }, session: { id: string; activeOrganizationId: string | null }): Promise<Membership | null>;
   organizations(userId: string, current: string): Promise<OrganizationItem[]>;
   switchTo(userId: string, sessionId: string, organizationId: string): Promise<void>;
   rename(actor: Actor, name: string): Promise<void>;
@@ -82,12 +88,16 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
   }
 
   return {
-    createPersonal: (userId, name) => repo.createPersonal(userId, name),
+    async createPersonal(user) {
+      if (!(await repo.invitedAnywhere(user.email, clock()))) await repo.createPersonal(user.id, user.name);
+    },
 
     async resolve(user, session) {
       let found = await repo.membership(user.id, session.activeOrganizationId);
       if (!found) {
-        // Removed from every organisation (or their own was deleted): a new team of their own.
+        if (await repo.invitedAnywhere(user.email, clock())) return null;
+        // Removed from every organisation (or their own was deleted), or the invitation they
+        // signed up for is gone: a new team of their own.
         await repo.createPersonal(user.id, user.name);
         found = await repo.membership(user.id, null);
       }

@@ -51,6 +51,27 @@ describe("organisations", () => {
 });
 
 describe("invitations", () => {
+  it("someone who signs up to an invitation gets no team of their own: they accept first, and only a gone invitation gives them one", async () => {
+    const owner = await signUpAndLogIn(file.app, "Nora Owner");
+    const account = newAccount("Ines Invitee");
+    const link = await invite(owner, account.email, "viewer");
+    const ines = await signUp(injectPost(file.app), account);
+
+    const waiting = await file.as(ines).get("/api/assistants");
+    expect(waiting.statusCode).toBe(403);
+    expect(errorOf(waiting)).toEqual({ code: "invitation_pending", message: TEAM_MESSAGES.invitationPending });
+    expect((await file.as(ines).post("/api/team/invitations/accept", { token: tokenOf(link.url) })).statusCode).toBe(200);
+    const orgs = (await file.as(ines).get("/api/organizations")).json() as OrganizationItem[];
+    expect(orgs).toEqual([{ id: owner.organizationId, name: "Nora Owner's team", role: "viewer", current: true }]);
+
+    // Invited, signed up, and the invitation revoked before they accepted: a team of their own after all.
+    const late = newAccount("Lou Late");
+    const revoked = await invite(owner, late.email, "viewer");
+    const lou = await signUp(injectPost(file.app), late);
+    expect((await file.as(owner).delete(`/api/team/invitations/${revoked.id}`)).statusCode).toBe(204);
+    expect((await file.as(lou).get("/api/organization")).json()).toMatchObject({ organization: { name: "Lou Late's team" }, role: "owner" });
+  });
+
   it("are single-use, for the invited address only, revocable, and expire after 7 days", async () => {
     const owner = await signUpAndLogIn(file.app, "Iris Inviter");
     const invitee = await signUpAndLogIn(file.app, "Ivan Invitee");

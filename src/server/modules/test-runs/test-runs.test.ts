@@ -177,6 +177,10 @@ describe("a test run", () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect((await runUntil(id)).results.every((r) => r.status === "cancelled")).toBe(true);
     expect(errorOf(await api().post(`/api/test-runs/${id}/cancel`)).message).toBe(TEST_RUN_MESSAGES.notRunning);
+    // Who ran the tests and who stopped them.
+    const audit = (await api().get("/api/audit-log?limit=50")).json<{ entries: Array<{ action: string; target_id: string | null; details: Record<string, unknown> | null }> }>().entries;
+    expect(audit.find((e) => e.action === "test_run.started" && e.target_id === id)).toMatchObject({ details: { assistant_id: assistant.id } });
+    expect(audit.find((e) => e.action === "test_run.cancelled" && e.target_id === id)).toBeDefined();
   });
 
   it("refuses what cannot run, in words, and another organisation's assistant or run is not found", async () => {

@@ -145,15 +145,9 @@ describe("headers and API key", () => {
 
 describe("answers", () => {
   it("returns a JSON answer parsed", async () => {
+    // The engine's whole answer is pinned in execute-tool.test.ts; here, that the route passes it on.
     const result = await run({ end_point_url: `${upstream.origin}/json` });
-    expect(result).toEqual({
-      success: true,
-      status: 200,
-      statusText: "OK",
-      method: "GET",
-      url: `${upstream.origin}/json`,
-      data: { ok: true, items: [{ id: 1, name: "Widget" }] },
-    });
+    expect(result).toMatchObject({ success: true, status: 200, data: { ok: true, items: [{ id: 1, name: "Widget" }] } });
   });
 
   it("returns a text answer as text", async () => {

@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { toolExecutionRequestSchema, toolInputSchema, toolSchema, toolUpdateSchema } from "../../../shared/tools.ts";
+import { resourceRoutes } from "../../http/resource-routes.ts";
 import type { ToolsService } from "./tools.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -10,23 +11,7 @@ const params = z.object({ id: z.string() });
 export const toolsRoutes: FastifyPluginAsync<{ service: ToolsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/tools", { schema: { response: { 200: z.array(toolSchema) } } }, async (req) => service.list(req.actor.organizationId));
-
-  app.get("/api/tools/:id", { schema: { params, response: { 200: toolSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));
-
-  app.post("/api/tools", { schema: { body: toolInputSchema, response: { 201: toolSchema } } }, async (req, reply) => {
-    reply.status(201);
-    return service.create(req.actor.organizationId, req.body);
-  });
-
-  app.patch("/api/tools/:id", { schema: { params, body: toolUpdateSchema, response: { 200: toolSchema } } }, async (req) =>
-    service.update(req.actor.organizationId, req.params.id, req.body),
-  );
-
-  app.delete("/api/tools/:id", { schema: { params } }, async (req, reply) => {
-    await service.remove(req.actor.organizationId, req.params.id);
-    return reply.status(204).send();
-  });
+  resourceRoutes(plugin, "/api/tools", { row: toolSchema, input: toolInputSchema, update: toolUpdateSchema }, service);
 
   // Engine failures (refused host, timeout, oversized answer, ...) are ToolExecutionErrors, which
   // the error handler sends as { error: { code, message } } with a fitting 4xx/5xx status.

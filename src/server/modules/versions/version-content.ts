@@ -17,6 +17,11 @@ export function contentOf(row: AssistantRow): AssistantContent {
     allow_do_not_call: row.allowDoNotCall,
     // Null (never set) is left out, so it compares equal to a version made before analysis existed.
     ...(row.analysis ? { analysis: row.analysis } : {}),
+    // Likewise: an assistant without knowledge bases compares equal to a version made before they existed.
+    ...(row.knowledgeBaseIds.length > 0 ? { knowledge_base_ids: row.knowledgeBaseIds } : {}),
+    ...(row.knowledge ? { knowledge: row.knowledge } : {}),
+    // Likewise: OpenAI Realtime is what every version made before voice engines ran.
+    ...(row.voiceEngine && row.voiceEngine.type !== "realtime" ? { voice_engine: row.voiceEngine } : {}),
   };
 }
 

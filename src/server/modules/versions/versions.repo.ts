@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { AssistantContent } from "../../../shared/versions.ts";
 import type { Db } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/pg-errors.ts";
 import { assistantVersions, user } from "../../db/schema.ts";
 
 /** Every query here is scoped to `organizationId`: another user's versions are invisible, never forbidden. */
@@ -49,22 +50,21 @@ export async function findVersion(db: Db, organizationId: string, assistantId: s
   return row ?? null;
 }
 
+/** The latest version of each of the organisation's assistants. */
+export function latestVersions(db: Db, organizationId: string): Promise<{ assistantId: string; version: number; content: AssistantContent }[]> {
+  return db
+    .selectDistinctOn([assistantVersions.assistantId], { assistantId: assistantVersions.assistantId, version: assistantVersions.version, content: assistantVersions.content })
+    .from(assistantVersions)
+    .where(eq(assistantVersions.organizationId, organizationId))
+    .orderBy(assistantVersions.assistantId, desc(assistantVersions.version));
+}
+
 export interface NewVersion {
   content: AssistantContent;
   note: string | null;
   publishedBy: string | null;
   publishedWithFailures: boolean;
   rolledBackFrom: number | null;
-}
-
-const UNIQUE_VIOLATION = "23505";
-
-function isUniqueViolation(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error || (typeof e === "object" && e !== null); e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === UNIQUE_VIOLATION) return true;
-    if (!(e as { cause?: unknown }).cause) break;
-  }
-  return false;
 }
 
 /**

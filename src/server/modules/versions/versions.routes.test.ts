@@ -44,7 +44,20 @@ describe("versions of an assistant", () => {
       timezone: "UTC",
       voicemail: null,
       allow_do_not_call: false,
+      knowledge: { mode: "tool", tool_description: null, passages: 5 },
     });
+  });
+
+  it("GET /api/assistants/drafts says, per assistant, which version callers hear and whether the draft differs", async () => {
+    const a = await newAssistant();
+    const stateOf = async () => (await alice().get("/api/assistants/drafts")).json<{ assistant_id: string; live_version: number; draft_changed: boolean }[]>().find((d) => d.assistant_id === a.id);
+    expect(await stateOf()).toEqual({ assistant_id: a.id, live_version: 1, draft_changed: false });
+    expect((await alice().patch(`/api/assistants/${a.id}`, { instructions: "Be brief." })).statusCode).toBe(200);
+    expect(await stateOf()).toEqual({ assistant_id: a.id, live_version: 1, draft_changed: true });
+    expect((await alice().post(`/api/assistants/${a.id}/publish`, {})).statusCode).toBe(201);
+    expect(await stateOf()).toEqual({ assistant_id: a.id, live_version: 2, draft_changed: false });
+    // Another organisation's assistants are not in Bob's list.
+    expect((await bob().get("/api/assistants/drafts")).json()).toEqual([]);
   });
 
   it("saving the form edits the draft only; publish makes it the next version with its note", async () => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { publishTestingSchema, type PublishTesting } from "../../../shared/scenarios.ts";
-import { assistantVersionListSchema, assistantVersionSchema, assistantVersionSummarySchema, publishSchema, rollbackSchema } from "../../../shared/versions.ts";
+import { draftStateSchema, assistantVersionListSchema, assistantVersionSchema, assistantVersionSummarySchema, publishSchema, rollbackSchema } from "../../../shared/versions.ts";
 import type { VersionsService } from "./versions.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -14,6 +14,10 @@ export const versionsRoutes: FastifyPluginAsync<{
   beforePublish?: (organizationId: string, assistantId: string, confirmFailures: boolean, by: string | null) => Promise<{ publish: true; withFailures: boolean } | { publish: false; testing: PublishTesting }>;
 }> = async (plugin, { service, beforePublish }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
+
+  app.get("/api/assistants/drafts", { schema: { summary: "Each assistant's draft against the version callers hear", response: { 200: z.array(draftStateSchema) } } }, async (req) =>
+    service.drafts(req.actor.organizationId),
+  );
 
   app.get("/api/assistants/:id/versions", { schema: { params, response: { 200: assistantVersionListSchema } } }, async (req) => service.list(req.actor.organizationId, req.params.id));
 

@@ -10,6 +10,7 @@ import {
   type AssistantVersion,
   type AssistantVersionList,
   type AssistantVersionSummary,
+  type DraftState,
   type PublishInput,
 } from "../../../shared/versions.ts";
 import type { Db } from "../../db/client.ts";
@@ -33,6 +34,8 @@ export interface RunnableAssistant {
 
 export interface VersionsService {
   list(organizationId: string, assistantId: string): Promise<AssistantVersionList>;
+  /** Every assistant's draft against its latest published version. */
+  drafts(organizationId: string): Promise<DraftState[]>;
   get(organizationId: string, assistantId: string, n: string): Promise<AssistantVersion>;
   publish(organizationId: string, assistantId: string, input: PublishInput & { withFailures?: boolean }, by: string | null): Promise<AssistantVersionSummary>;
   rollback(organizationId: string, assistantId: string, version: number, by: string | null): Promise<AssistantVersionSummary>;
@@ -69,6 +72,15 @@ export function createVersionsService(deps: { db: Db; assistants: AssistantsServ
         draft_changed: live === null || !sameContent(live.content, contentOf(draft)),
         versions: rows.map(toSummary),
       };
+    },
+
+    async drafts(organizationId) {
+      const [rows, latest] = await Promise.all([assistants.allForCall(organizationId), repo.latestVersions(db, organizationId)]);
+      const byAssistant = new Map(latest.map((v) => [v.assistantId, v]));
+      return rows.map((draft) => {
+        const live = byAssistant.get(draft.id);
+        return { assistant_id: draft.id, live_version: live?.version ?? null, draft_changed: !live || !sameContent(live.content, contentOf(draft)) };
+      });
     },
 
     async get(organizationId, assistantId, n) {

@@ -11,6 +11,7 @@ import {
   webhookWithSecretSchema,
 } from "../../../shared/webhooks.ts";
 import { AppError } from "../../errors.ts";
+import { resourceRoutes } from "../../http/resource-routes.ts";
 import type { WebhooksService } from "./webhooks.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -32,21 +33,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ service: WebhooksService; test
     errorResponseBuilder: (_req: FastifyRequest, ctx: { after: string }) => new AppError(429, "rate_limited", WEBHOOK_MESSAGES.testsLimited(ctx.after)),
   };
 
-  app.get("/api/webhooks", { schema: { response: { 200: z.array(webhookEndpointSchema) } } }, async (req) => service.list(req.actor.organizationId));
-
-  app.post("/api/webhooks", { schema: { body: webhookInputSchema, response: { 201: webhookWithSecretSchema } } }, async (req, reply) => {
-    reply.status(201);
-    return service.create(req.actor.organizationId, req.body);
-  });
-
-  app.get("/api/webhooks/:id", { schema: { params, response: { 200: webhookEndpointSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));
-
-  app.patch("/api/webhooks/:id", { schema: { params, body: webhookUpdateSchema, response: { 200: webhookEndpointSchema } } }, async (req) => service.update(req.actor.organizationId, req.params.id, req.body));
-
-  app.delete("/api/webhooks/:id", { schema: { params } }, async (req, reply) => {
-    await service.remove(req.actor.organizationId, req.params.id);
-    return reply.status(204).send();
-  });
+  resourceRoutes(plugin, "/api/webhooks", { row: webhookEndpointSchema, input: webhookInputSchema, update: webhookUpdateSchema, created: webhookWithSecretSchema }, service);
 
   // POST: the answer holds the new secret, which no cache or prefetch should keep.
   app.post("/api/webhooks/:id/rotate", { schema: { params, response: { 200: webhookWithSecretSchema } } }, async (req) => service.rotate(req.actor.organizationId, req.params.id));

@@ -7,6 +7,7 @@
  * to the session typed. One provider instance serves one call; its timers and listeners are
  * released by `close()`.
  */
+import type { ServiceUsage, TurnLatency } from "../../../shared/calls.ts";
 import WebSocket from "ws";
 import type { IncomingMessage } from "node:http";
 import { BASE64_TEXT, wireBase64, type WireAudio } from "../audio.ts";
@@ -47,6 +48,12 @@ export interface RealtimeProvider {
    */
   clientEventType(eventId: string): string | undefined;
   close(code?: number, reason?: string): void;
+  /** The caller got audio of the item `itemId` (engines that time their turns note the first). */
+  audioSent?(itemId: string): void;
+  /** Each caller turn's latencies so far (engines that time their turns). */
+  turns?(): TurnLatency[];
+  /** What the call used of each service so far (engines of several services). */
+  serviceUsage?(): ServiceUsage | null;
 }
 
 export interface ProviderLogger {

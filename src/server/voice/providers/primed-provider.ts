@@ -12,6 +12,7 @@
  */
 import type { WireAudio } from "../audio.ts";
 import type { RealtimeProvider, RealtimeProviderHandlers } from "./openai-realtime.ts";
+import type { ServiceUsage, TurnLatency } from "../../../shared/calls.ts";
 import type { ConversationItem, RealtimeSessionConfig, RealtimeSessionUpdate, ResponseOptions } from "./realtime-protocol.ts";
 
 type Report = (handlers: RealtimeProviderHandlers) => void;
@@ -105,6 +106,18 @@ export class PrimedProvider implements RealtimeProvider {
 
   clientEventType(eventId: string): string | undefined {
     return this.inner.clientEventType(eventId);
+  }
+
+  audioSent(itemId: string): void {
+    this.inner.audioSent?.(itemId);
+  }
+
+  turns(): TurnLatency[] {
+    return this.inner.turns?.() ?? [];
+  }
+
+  serviceUsage(): ServiceUsage | null {
+    return this.inner.serviceUsage?.() ?? null;
   }
 
   close(code?: number, reason?: string): void {

@@ -3,18 +3,11 @@ import { Select as SelectPrimitive } from "radix-ui";
 import { CheckIcon, ChevronDownIcon, ChevronUpIcon } from "lucide-react";
 
 import { cn } from "@/lib/utils";
+import { slotted } from "@/components/ui/slotted";
 
-function Select(props: React.ComponentProps<typeof SelectPrimitive.Root>) {
-  return <SelectPrimitive.Root data-slot="select" {...props} />;
-}
-
-function SelectGroup(props: React.ComponentProps<typeof SelectPrimitive.Group>) {
-  return <SelectPrimitive.Group data-slot="select-group" {...props} />;
-}
-
-function SelectValue(props: React.ComponentProps<typeof SelectPrimitive.Value>) {
-  return <SelectPrimitive.Value data-slot="select-value" {...props} />;
-}
+const Select = slotted(SelectPrimitive.Root, "select");
+const SelectGroup = slotted(SelectPrimitive.Group, "select-group");
+const SelectValue = slotted(SelectPrimitive.Value, "select-value");
 
 /** The focusable button: give it the `id`, `aria-invalid` and `aria-describedby` of a field. */
 function SelectTrigger({
@@ -76,15 +69,11 @@ function SelectContent({
   );
 }
 
-function SelectLabel({ className, ...props }: React.ComponentProps<typeof SelectPrimitive.Label>) {
-  return (
-    <SelectPrimitive.Label
-      data-slot="select-label"
-      className={cn("px-2 py-1.5 text-xs text-muted-foreground", className)}
-      {...props}
-    />
-  );
-}
+const SelectLabel = slotted(
+  SelectPrimitive.Label,
+  "select-label",
+  "px-2 py-1.5 text-xs text-muted-foreground",
+);
 
 function SelectItem({
   className,
@@ -110,18 +99,11 @@ function SelectItem({
   );
 }
 
-function SelectSeparator({
-  className,
-  ...props
-}: React.ComponentProps<typeof SelectPrimitive.Separator>) {
-  return (
-    <SelectPrimitive.Separator
-      data-slot="select-separator"
-      className={cn("pointer-events-none -mx-1 my-1 h-px bg-border", className)}
-      {...props}
-    />
-  );
-}
+const SelectSeparator = slotted(
+  SelectPrimitive.Separator,
+  "select-separator",
+  "pointer-events-none -mx-1 my-1 h-px bg-border",
+);
 
 function SelectScrollUpButton({
   className,

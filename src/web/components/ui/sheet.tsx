@@ -3,35 +3,13 @@ import { Dialog as SheetPrimitive } from "radix-ui";
 import { XIcon } from "lucide-react";
 
 import { cn } from "@/lib/utils";
+import { overlayClassName, slotted } from "@/components/ui/slotted";
 
-function Sheet(props: React.ComponentProps<typeof SheetPrimitive.Root>) {
-  return <SheetPrimitive.Root data-slot="sheet" {...props} />;
-}
-
-function SheetTrigger(props: React.ComponentProps<typeof SheetPrimitive.Trigger>) {
-  return <SheetPrimitive.Trigger data-slot="sheet-trigger" {...props} />;
-}
-
-function SheetClose(props: React.ComponentProps<typeof SheetPrimitive.Close>) {
-  return <SheetPrimitive.Close data-slot="sheet-close" {...props} />;
-}
-
-function SheetPortal(props: React.ComponentProps<typeof SheetPrimitive.Portal>) {
-  return <SheetPrimitive.Portal data-slot="sheet-portal" {...props} />;
-}
-
-function SheetOverlay({ className, ...props }: React.ComponentProps<typeof SheetPrimitive.Overlay>) {
-  return (
-    <SheetPrimitive.Overlay
-      data-slot="sheet-overlay"
-      className={cn(
-        "fixed inset-0 z-50 bg-black/50 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=open]:animate-in data-[state=open]:fade-in-0",
-        className,
-      )}
-      {...props}
-    />
-  );
-}
+const Sheet = slotted(SheetPrimitive.Root, "sheet");
+const SheetTrigger = slotted(SheetPrimitive.Trigger, "sheet-trigger");
+const SheetClose = slotted(SheetPrimitive.Close, "sheet-close");
+const SheetPortal = slotted(SheetPrimitive.Portal, "sheet-portal");
+const SheetOverlay = slotted(SheetPrimitive.Overlay, "sheet-overlay", overlayClassName);
 
 type SheetContentProps = React.ComponentProps<typeof SheetPrimitive.Content> & {
   side?: "left" | "right" | "bottom";
@@ -85,44 +63,14 @@ function SheetContent({
   );
 }
 
-function SheetHeader({ className, ...props }: React.ComponentProps<"div">) {
-  return (
-    <div data-slot="sheet-header" className={cn("flex flex-col gap-1.5 p-4", className)} {...props} />
-  );
-}
-
-function SheetFooter({ className, ...props }: React.ComponentProps<"div">) {
-  return (
-    <div
-      data-slot="sheet-footer"
-      className={cn("mt-auto flex flex-col gap-2 p-4", className)}
-      {...props}
-    />
-  );
-}
-
-function SheetTitle({ className, ...props }: React.ComponentProps<typeof SheetPrimitive.Title>) {
-  return (
-    <SheetPrimitive.Title
-      data-slot="sheet-title"
-      className={cn("font-semibold text-foreground", className)}
-      {...props}
-    />
-  );
-}
-
-function SheetDescription({
-  className,
-  ...props
-}: React.ComponentProps<typeof SheetPrimitive.Description>) {
-  return (
-    <SheetPrimitive.Description
-      data-slot="sheet-description"
-      className={cn("text-sm text-muted-foreground", className)}
-      {...props}
-    />
-  );
-}
+const SheetHeader = slotted("div", "sheet-header", "flex flex-col gap-1.5 p-4");
+const SheetFooter = slotted("div", "sheet-footer", "mt-auto flex flex-col gap-2 p-4");
+const SheetTitle = slotted(SheetPrimitive.Title, "sheet-title", "font-semibold text-foreground");
+const SheetDescription = slotted(
+  SheetPrimitive.Description,
+  "sheet-description",
+  "text-sm text-muted-foreground",
+);
 
 export {
   Sheet,

@@ -2,6 +2,7 @@ import * as React from "react";
 import { Tooltip as TooltipPrimitive } from "radix-ui";
 
 import { cn } from "@/lib/utils";
+import { slotted } from "@/components/ui/slotted";
 
 function TooltipProvider({
   delayDuration = 0,
@@ -25,9 +26,7 @@ function Tooltip(props: React.ComponentProps<typeof TooltipPrimitive.Root>) {
   );
 }
 
-function TooltipTrigger(props: React.ComponentProps<typeof TooltipPrimitive.Trigger>) {
-  return <TooltipPrimitive.Trigger data-slot="tooltip-trigger" {...props} />;
-}
+const TooltipTrigger = slotted(TooltipPrimitive.Trigger, "tooltip-trigger");
 
 function TooltipContent({
   className,

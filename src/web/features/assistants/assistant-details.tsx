@@ -1,4 +1,4 @@
-import { Pencil, PhoneCall } from "lucide-react";
+import { Pencil, PhoneCall, Rocket } from "lucide-react";
 import type { ReactNode } from "react";
 import { OUTBOUND_FIELD_TEXTS, VOICEMAIL_TEXTS, type Assistant } from "@shared/assistants";
 import { Button } from "@/components/ui/button";
@@ -6,27 +6,40 @@ import { Separator } from "@/components/ui/separator";
 import { DEFAULT_ANALYSIS_SETTINGS, SUCCESS_SCALE_LABELS } from "@shared/analysis";
 import { useCan } from "@/lib/use-membership";
 import { AnalysePastCalls } from "./analyse-past-calls";
+import { VERSION_MESSAGES } from "@shared/versions";
 import { longDate } from "./assistant-dates";
+import { DraftBadge } from "./draft-badge";
+import { useDraftState } from "./use-versions";
 
 interface AssistantDetailsProps {
   assistant: Assistant;
   onEdit: () => void;
   onTestCall: () => void;
+  /** Publish beside Edit: the History tab, where the draft is published with its note (and tests). */
+  onPublish: () => void;
 }
 
 /** The read-only side panel of spec §2 (the name is the panel's title): every field, with its fallback when empty. */
-export function AssistantDetails({ assistant, onEdit, onTestCall }: AssistantDetailsProps) {
+export function AssistantDetails({ assistant, onEdit, onTestCall, onPublish }: AssistantDetailsProps) {
   // A record from an older server has none: it is analysed with the defaults.
   const analysis = assistant.analysis ?? DEFAULT_ANALYSIS_SETTINGS;
   const build = useCan("build");
+  const draft = useDraftState(assistant.id);
   return (
     <div className="grid gap-6 px-6 pb-8">
+      <DraftBadge assistantId={assistant.id} className="justify-self-start" />
       {build && (
         <div className="flex flex-wrap gap-2">
           <Button variant="outline" onClick={onEdit}>
             <Pencil />
             Edit
           </Button>
+          {draft?.draft_changed && (
+            <Button variant="outline" onClick={onPublish}>
+              <Rocket />
+              {VERSION_MESSAGES.publish}
+            </Button>
+          )}
           <Button onClick={onTestCall}>
             <PhoneCall />
             Test Call

@@ -1,3 +1,5 @@
+import { VERSION_MESSAGES } from "@shared/versions";
+import { useDraftState } from "./use-versions";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useId, useEffect } from "react";
 import { Controller, useForm } from "react-hook-form";
@@ -10,6 +12,8 @@ import {
   type AssistantInput,
 } from "@shared/assistants";
 import { DEFAULT_ANALYSIS_SETTINGS } from "@shared/analysis";
+import { DEFAULT_ASSISTANT_KNOWLEDGE } from "@shared/knowledge";
+import { DEFAULT_VOICE_ENGINE } from "@shared/providers";
 import { SelectField } from "@/components/select-field";
 import { SheetFormFooter } from "@/components/sheet-form-footer";
 import { FormField } from "@/components/ui/form-field";
@@ -18,8 +22,10 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { AnalysisFields } from "./analysis-fields";
 import { HandoffFields } from "./handoff-fields";
+import { KnowledgeFields } from "./knowledge-fields";
 import { OutboundFields, PlaceholdersHint } from "./outbound-fields";
 import { ToolPicker } from "./tool-picker";
+import { VoiceEngineFields } from "./voice-engine-fields";
 
 interface AssistantFormProps {
   /** The assistant being edited; absent when creating. */
@@ -37,6 +43,8 @@ const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 /** The Create Assistant and Edit Assistant form: same fields, validated with the API's schema. */
 export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCancel, onDirtyChange }: AssistantFormProps) {
   const editing = assistant !== undefined;
+  // Once a version is published, saving changes only the draft: the button says so.
+  const published = useDraftState(assistant?.id ?? "")?.live_version != null;
   const toolsLabelId = useId();
   const form = useForm<AssistantFormValues, unknown, AssistantInput>({
     resolver: zodResolver(assistantInputSchema),
@@ -56,6 +64,9 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
       voicemail: assistant?.voicemail ?? null,
       allow_do_not_call: assistant?.allow_do_not_call ?? false,
       analysis: assistant?.analysis ?? DEFAULT_ANALYSIS_SETTINGS,
+      knowledge_base_ids: assistant?.knowledge_base_ids ?? [],
+      knowledge: assistant?.knowledge ?? DEFAULT_ASSISTANT_KNOWLEDGE,
+      voice_engine: assistant?.voice_engine ?? DEFAULT_VOICE_ENGINE,
     },
   });
   const { errors, isSubmitting, isDirty } = form.formState;
@@ -112,6 +123,8 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
           />
         </div>
 
+        <VoiceEngineFields control={form.control} errors={errors} />
+
         <div className="grid gap-2">
           <Label id={toolsLabelId}>Tools</Label>
           <Controller
@@ -121,6 +134,8 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
           />
           {errors.tool_ids && <p className="text-sm text-destructive">{errors.tool_ids.message ?? errors.tool_ids.root?.message}</p>}
         </div>
+
+        <KnowledgeFields control={form.control} register={form.register} errors={errors} />
 
         <HandoffFields control={form.control} register={form.register} errors={errors} />
 
@@ -132,7 +147,7 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
       <SheetFormFooter
         onCancel={onCancel}
         submitting={isSubmitting}
-        submitLabel={editing ? (isSubmitting ? "Updating..." : "Update Assistant") : isSubmitting ? "Creating..." : "Create Assistant"}
+        submitLabel={editing && published ? (isSubmitting ? VERSION_MESSAGES.savingDraft : VERSION_MESSAGES.saveDraft) : editing ? (isSubmitting ? "Updating..." : "Update Assistant") : isSubmitting ? "Creating..." : "Create Assistant"}
       />
     </form>
   );

@@ -1,12 +1,17 @@
+import { useQuery } from "@tanstack/react-query";
 import { History, Phone, Undo2 } from "lucide-react";
 import { Link } from "react-router";
 import { useState } from "react";
+import type { PhoneNumber } from "@shared/phone-numbers";
 import { VERSION_MESSAGES, type AssistantVersionSummary } from "@shared/versions";
+import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
 import { longDate } from "./assistant-dates";
 import { useToolOptions } from "./use-assistants";
+import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 import { useCan } from "@/lib/use-membership";
 import { PublishDraft } from "./publish-draft";
 import { useRollback, useVersions } from "./use-versions";
@@ -24,15 +29,23 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
   const mayBuild = useCan("build");
   const rollback = useRollback(assistantId);
   const [compare, setCompare] = useState<[number, number] | null>(null);
+  const [rollingBack, setRollingBack] = useState<AssistantVersionSummary | null>(null);
+  // Which numbers answer with which version: a pinned one, or the latest.
+  const numbers = useQuery({ queryKey: queryKeys.phoneNumbers, queryFn: () => api<PhoneNumber[]>("/api/phone-numbers") });
 
   if (versions.isPending) return <p className="px-6 text-sm text-muted-foreground">Loading versions...</p>;
   if (versions.isError) return <p className="px-6 text-sm text-destructive">{versions.error.message}</p>;
   const { live_version: live, draft_changed: draftChanged, versions: list } = versions.data;
 
+  const ours = (numbers.data ?? []).filter((n) => n.assistant_id === assistantId);
+  const numbersOn = (version: number) => ours.filter((n) => (n.assistant_version ?? live) === version).map((n) => n.phone_number);
+  const next = (list[0]?.version ?? 0) + 1;
+
   const onRollback = async (v: AssistantVersionSummary) => {
     try {
       const published = await rollback.mutateAsync(v.version);
       toast.success(VERSION_MESSAGES.rolledBack(published.version, v.version));
+      setRollingBack(null);
     } catch (err) {
       toast.error(VERSION_MESSAGES.publishFailed, { description: err instanceof Error ? err.message : undefined });
     }
@@ -49,7 +62,8 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
           <li key={v.version} className="grid gap-1 rounded-md border p-3 text-sm" data-version={v.version}>
             <div className="flex flex-wrap items-center gap-2">
               <span className="font-medium">v{v.version}</span>
-              {v.version === live && <Badge>Live</Badge>}
+              {v.version === live && <Badge variant="secondary">{VERSION_MESSAGES.latest}</Badge>}
+              {numbersOn(v.version).length > 0 && <Badge data-testid="version-numbers">{VERSION_MESSAGES.runsOn(numbersOn(v.version).join(", "))}</Badge>}
               {v.published_with_failures && <Badge variant="destructive">Published with failing tests</Badge>}
               <span className="text-muted-foreground">
                 {longDate(v.published_at)}
@@ -72,7 +86,7 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
                     Compare with v{live}
                   </Button>
                   {mayBuild && (
-                    <Button size="sm" variant="outline" onClick={() => onRollback(v)} disabled={rollback.isPending}>
+                    <Button size="sm" variant="outline" onClick={() => setRollingBack(v)} disabled={rollback.isPending}>
                       <Undo2 />
                       Roll back
                     </Button>
@@ -89,6 +103,18 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
           </li>
         ))}
       </ol>
+      <ConfirmDialog
+        open={rollingBack !== null}
+        onOpenChange={(open) => !open && !rollback.isPending && setRollingBack(null)}
+        title={rollingBack ? VERSION_MESSAGES.rollbackTitle(rollingBack.version) : ""}
+        description={rollingBack ? VERSION_MESSAGES.rollbackBody(rollingBack.version, next) : ""}
+        cancelDisabled={rollback.isPending}
+        action={
+          <Button onClick={() => rollingBack && void onRollback(rollingBack)} disabled={rollback.isPending}>
+            {VERSION_MESSAGES.rollbackConfirm}
+          </Button>
+        }
+      />
     </div>
   );
 }

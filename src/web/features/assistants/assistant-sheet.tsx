@@ -1,5 +1,6 @@
 import type { Assistant, AssistantInput } from "@shared/assistants";
 import { modelOptions, REALTIME_MODELS } from "@shared/assistants";
+import { useState } from "react";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
@@ -8,6 +9,7 @@ import { AssistantDetails } from "./assistant-details";
 import { AssistantForm } from "./assistant-form";
 import { AssistantHistory } from "./assistant-history";
 import { AssistantTests } from "./assistant-tests";
+import { DraftBadge } from "./draft-badge";
 import { useAssistantDefaults } from "./use-assistants";
 
 /** What the side panel shows. `open: false` is the spec's "closed"; the view is kept so closing can animate. */
@@ -36,6 +38,13 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
   const models = defaults.data?.models ?? modelOptions(defaultModel);
   // A failed defaults request still leaves a usable form (the built-in list); only wait while it runs.
   const formReady = !defaults.isPending;
+  const [tab, setTab] = useState("details");
+  const [openedOn, setOpenedOn] = useState(panel);
+  if (openedOn !== panel) {
+    // Each opening of an assistant (or return from its form) starts on its details.
+    setOpenedOn(panel);
+    setTab("details");
+  }
 
   const title = panel.view === "create" ? "Create Assistant" : panel.view === "edit" ? "Edit Assistant" : (assistant?.name ?? "Assistant");
   const description =
@@ -61,7 +70,7 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
           ))}
 
         {panel.view !== "create" && assistant && panel.view === "details" && (
-          <Tabs defaultValue="details" className="gap-4">
+          <Tabs value={tab} onValueChange={setTab} className="gap-4">
             <TabsList className="mx-6">
               <TabsTrigger value="details" className="px-4">
                 Details
@@ -78,6 +87,7 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
                 assistant={assistant}
                 onEdit={() => onPanelChange({ open: true, view: "edit", id: assistant.id })}
                 onTestCall={() => onTestCall(assistant)}
+                onPublish={() => setTab("history")}
               />
             </TabsContent>
             <TabsContent value="history">
@@ -89,6 +99,7 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
           </Tabs>
         )}
 
+        {panel.view === "edit" && assistant && <DraftBadge assistantId={assistant.id} className="mx-6" />}
         {panel.view === "edit" &&
           assistant &&
           (formReady ? (

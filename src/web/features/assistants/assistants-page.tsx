@@ -2,6 +2,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { Bot } from "lucide-react";
 import { useState, type ComponentType } from "react";
 import { ASSISTANT_MESSAGES, type Assistant, type AssistantInput } from "@shared/assistants";
+import { VERSION_MESSAGES } from "@shared/versions";
 import { CreateFirstButton, EmptyState, ListPageHeader, LoadError, TableSkeleton } from "@/components/page-states";
 import { toast } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
@@ -12,6 +13,7 @@ import { AssistantsTable } from "./assistants-table";
 import { DeleteAssistantDialog } from "./delete-assistant-dialog";
 import { GettingStartedChecklist } from "./getting-started-checklist";
 import { useAssistants, useCreateAssistant, useDeleteAssistant, useUpdateAssistant } from "./use-assistants";
+import { fetchDrafts } from "./use-versions";
 
 /** Spec §8: a lost session has its own message; anything else names what failed and why. */
 function showFailure(title: string, err: unknown, id?: string | number) {
@@ -64,7 +66,10 @@ export function AssistantsPage({ TestCallPanel }: { TestCallPanel: ComponentType
   const onUpdate = async (assistantId: string, values: AssistantInput) => {
     try {
       await updateAssistant.mutateAsync({ id: assistantId, patch: values });
-      toast.success(ASSISTANT_MESSAGES.updated);
+      // What callers hear now: the draft saved, or (no versioned field changed) the version they already hear.
+      const state = (await queryClient.fetchQuery({ queryKey: queryKeys.drafts, queryFn: fetchDrafts, staleTime: 0 })).find((d) => d.assistant_id === assistantId);
+      const live = state?.live_version ?? null;
+      toast.success(live === null ? ASSISTANT_MESSAGES.updated : state!.draft_changed ? VERSION_MESSAGES.draftSaved(live) : VERSION_MESSAGES.savedLive(live));
       setPanel({ open: true, view: "details", id: assistantId });
     } catch (err) {
       showFailure(ASSISTANT_MESSAGES.updateFailed, err);

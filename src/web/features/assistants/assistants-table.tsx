@@ -6,6 +6,7 @@ import { byNumber, byText, NoMatchRow, SortableHead, TableSearch, useTableView }
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { useCan } from "@/lib/use-membership";
 import { shortDate } from "./assistant-dates";
+import { DraftBadge } from "./draft-badge";
 
 interface AssistantsTableProps {
   assistants: Assistant[];
@@ -56,7 +57,10 @@ export function AssistantsTable({ assistants: all, onOpen, onEdit, onTestCall, o
                 }
               }}
             >
-              <TableCell className="max-w-[9rem] truncate py-3 pl-4 font-medium sm:max-w-[16rem]">{assistant.name}</TableCell>
+              <TableCell className="max-w-[9rem] py-3 pl-4 sm:max-w-[16rem]">
+                <span className="block truncate font-medium">{assistant.name}</span>
+                <DraftBadge assistantId={assistant.id} className="mt-1 max-w-full truncate" />
+              </TableCell>
               <TableCell className="hidden max-w-[28rem] truncate text-muted-foreground md:table-cell">
                 {assistant.description || <span className="italic">No description</span>}
               </TableCell>

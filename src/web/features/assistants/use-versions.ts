@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { callFiltersQuery, type CallStats } from "@shared/call-records";
-import type { AssistantVersion, AssistantVersionList, AssistantVersionSummary } from "@shared/versions";
+import type { AssistantVersion, AssistantVersionList, AssistantVersionSummary, DraftState } from "@shared/versions";
 import type { PublishTesting } from "@shared/scenarios";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
@@ -9,6 +9,13 @@ const base = (id: string) => `/api/assistants/${encodeURIComponent(id)}`;
 
 export function useVersions(assistantId: string) {
   return useQuery({ queryKey: queryKeys.versions(assistantId), queryFn: () => api<AssistantVersionList>(`${base(assistantId)}/versions`) });
+}
+
+export const fetchDrafts = () => api<DraftState[]>("/api/assistants/drafts");
+
+/** Each assistant's draft state (the list, the details and the form say when callers hear an older version). */
+export function useDraftState(assistantId: string): DraftState | undefined {
+  return useQuery({ queryKey: queryKeys.drafts, queryFn: fetchDrafts }).data?.find((d) => d.assistant_id === assistantId);
 }
 
 /** A published version never changes: read once. */
@@ -52,6 +59,7 @@ export function useRollback(assistantId: string) {
 
 function invalidate(queryClient: ReturnType<typeof useQueryClient>, assistantId: string) {
   void queryClient.invalidateQueries({ queryKey: queryKeys.versions(assistantId) });
+  void queryClient.invalidateQueries({ queryKey: queryKeys.drafts });
   // The numbers' pages show which version they run.
   void queryClient.invalidateQueries({ queryKey: queryKeys.phoneNumbers });
 }

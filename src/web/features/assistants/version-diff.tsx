@@ -1,6 +1,7 @@
 import { X } from "lucide-react";
 import type { AssistantContent, AssistantVersionSummary } from "@shared/versions";
 import { VERSION_DIFF_FIELDS } from "@shared/versions";
+import { analysisSettingsSchema, describeAnalysis } from "@shared/analysis";
 import { Button } from "@/components/ui/button";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { cn } from "@/lib/utils";
@@ -14,6 +15,11 @@ export function fieldText(content: AssistantContent, key: string, toolNames: Map
   if (key === "transfer_destinations") {
     const list = value as AssistantContent["transfer_destinations"];
     return list.map((d) => `${d.label} (${d.phone_number}): ${d.when_to_use}`).join("\n") || "—";
+  }
+  // Stored as settings (possibly from before a setting existed): read through the schema, as lines.
+  if (key === "analysis") {
+    const parsed = analysisSettingsSchema.safeParse(value);
+    if (parsed.success) return describeAnalysis(parsed.data);
   }
   if (typeof value === "boolean") return value ? "On" : "Off";
   return typeof value === "string" ? value : JSON.stringify(value, null, 2);

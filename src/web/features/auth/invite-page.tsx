@@ -10,14 +10,15 @@ import { Spinner } from "@/components/ui/spinner";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { withNext } from "@/lib/next-path";
-import { useSession } from "@/lib/session";
+import { useSession, useSignOut } from "@/lib/session";
 import { AuthCard } from "./auth-card";
 
 const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
 
 /**
- * Where an invitation link lands (`/invite?token=…`). Signed in: join with one button. Otherwise:
- * log in or sign up with the invited address, and come back here afterwards (`?next=`).
+ * Where an invitation link lands (`/invite?token=…`), naming the address it is for. Signed in with
+ * that address: join with one button; with another: why not, and a way to switch. Otherwise: log
+ * in or sign up with the invited address, and come back here afterwards (`?next=`).
  */
 export function InvitePage() {
   const [params] = useSearchParams();
@@ -28,6 +29,7 @@ export function InvitePage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [joining, setJoining] = useState(false);
+  const signOut = useSignOut();
   // Names the team and the role; an unusable link says why before anyone signs in.
   const preview = useQuery({
     queryKey: queryKeys.invitationPreview(token),
@@ -67,10 +69,22 @@ export function InvitePage() {
         <Spinner />
       </div>
     );
+  } else if (user && user.email.toLowerCase() !== preview.data.email.toLowerCase()) {
+    // The server would refuse: say why before anyone presses Join, and offer the way out.
+    body = (
+      <div className="grid gap-4">
+        <p role="alert" className="text-sm" data-testid="invite-wrong-account">
+          {TEAM_MESSAGES.wrongAccount(user.email, preview.data.email)}
+        </p>
+        <Button variant="outline" onClick={() => void signOut()} className="w-full">
+          {TEAM_MESSAGES.signOutToAccept}
+        </Button>
+      </div>
+    );
   } else if (user) {
     body = (
       <div className="grid gap-4">
-        <p className="text-sm text-muted-foreground">Signed in as {user.email}.</p>
+        <p className="text-sm text-muted-foreground">{TEAM_MESSAGES.signedInAs(user.email)}</p>
         <Button onClick={() => void join()} disabled={joining} className="w-full">
           {joining ? "Joining..." : `Join ${preview.data.organization}`}
         </Button>
@@ -84,6 +98,9 @@ export function InvitePage() {
   } else {
     body = (
       <div className="grid gap-4">
+        <p className="text-sm font-medium" data-testid="invited-address">
+          {TEAM_MESSAGES.invitedAddress(preview.data.email)}
+        </p>
         <p className="text-sm text-muted-foreground">{TEAM_MESSAGES.inviteSignInPrompt}</p>
         <Button asChild className="w-full">
           <Link to={withNext("/signup", here)}>Sign up</Link>

@@ -1,4 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ACCOUNT_MESSAGES } from "@shared/account";
@@ -10,12 +11,14 @@ import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { AuthCard } from "./auth-card";
 import { signUp, useAccountOptions } from "@/lib/session";
+import { queryKeys } from "@/lib/query-keys";
 import { safeNextPath, withNext } from "@/lib/next-path";
 
 const FALLBACK = "An unexpected error occurred. Please try again.";
 
 export function SignupPage() {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   // Only a server with SMTP sends a confirmation e-mail; otherwise the account works at once.
   const options = useAccountOptions();
   const [params] = useSearchParams();
@@ -31,10 +34,16 @@ export function SignupPage() {
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
-      await signUp({ email: values.email, password: values.password, fullName: fullName(values), callbackURL: withNext("/login", next) });
+      const created = await signUp({ email: values.email, password: values.password, fullName: fullName(values), callbackURL: withNext("/login", next) });
       const mailed = options.data?.email ?? false;
       toast.success("Success", { description: mailed ? ACCOUNT_MESSAGES.signupConfirmEmail : ACCOUNT_MESSAGES.signupReady });
-      navigate(withNext("/login", next));
+      // Without e-mail confirmation sign-up has signed the user in: straight on to the app (or the
+      // invitation that brought them); with it, the login page waits for the confirmed address.
+      if (mailed) navigate(withNext("/login", next));
+      else {
+        queryClient.setQueryData(queryKeys.session, created.user);
+        navigate(next ?? "/assistants");
+      }
     } catch (err) {
       // The server's own words: a closed server's refusal (invitation only, other domains) included.
       const message = err instanceof Error && err.message ? err.message : FALLBACK;

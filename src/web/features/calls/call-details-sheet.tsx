@@ -1,9 +1,9 @@
-import { versionLabel } from "@shared/versions";
-import { FileJson, FlaskConical, History, Trash2 } from "lucide-react";
+import { FileJson, FlaskConical, History, PhoneOff, Trash2 } from "lucide-react";
+import { Link } from "react-router";
 import { REPLAY_MESSAGES, SAVE_AS_TEST_MESSAGES } from "@shared/replay";
 import { useState, type ReactNode } from "react";
 import { toast } from "sonner";
-import { CALL_MESSAGES, callDurationMs, COST_TEXTS, formatCallCost, type CallSummary } from "@shared/call-records";
+import { CALL_MESSAGES, callDurationMs, callVersionLabel, COST_TEXTS, formatCallCost, type CallSummary } from "@shared/call-records";
 import { ConfirmDeleteDialog } from "@/components/confirm-delete-dialog";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
@@ -13,16 +13,18 @@ import { Spinner } from "@/components/ui/spinner";
 import { CallAnalysisPanel } from "./call-analysis";
 import { CallAudioPlayer } from "./call-audio-player";
 import { CallCostBreakdown } from "./call-cost-breakdown";
+import { CallTurnLatency } from "./call-turn-latency";
+import { TURN_LATENCY_TEXTS } from "@shared/calls";
 import { AssistantName, CallDuration, CallStatusBadge, formatCallDate } from "./call-format";
 import { CallReplayDialog } from "./call-replay";
 import { CallTranscript } from "./call-transcript";
 import { RawLogsDrawer } from "./raw-logs-drawer";
 import { SaveAsTestDialog } from "./save-as-test-dialog";
 import { useNow } from "@/hooks/use-now";
-import { CALL_DIRECTION_LABELS } from "@shared/outbound";
+import { CALL_DIRECTION_LABELS, isUnanswered, OUTBOUND_TEXTS } from "@shared/outbound";
 import { PERMISSIONS } from "@shared/roles";
 import { useCan } from "@/lib/use-membership";
-import { useCall, useDeleteCall, useReplayCall } from "./use-calls";
+import { useCall, useCancelCall, useDeleteCall, useReplayCall } from "./use-calls";
 
 interface CallDetailsSheetProps {
   /** The row shown; kept while the panel animates closed. The whole record is read when it opens. */
@@ -42,6 +44,9 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
   const mayDelete = useCan("deleteCalls");
   const mayPlay = useCan("supervise");
   const mayReplay = useCan("build");
+  // Whoever may place a call may cancel it (the server checks the same permission).
+  const mayCancel = useCan("build");
+  const cancelCall = useCancelCall();
   const replay = useReplayCall();
   const [replayOpen, setReplayOpen] = useState(false);
   const [savingAsTest, setSavingAsTest] = useState(false);
@@ -73,6 +78,23 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
             </SheetDescription>
           </div>
           <div className="flex flex-wrap gap-2">
+            {mayCancel && call && !call.end_time && isUnanswered(call.twilio_status) && (
+              <Button
+                variant="outline"
+                size="sm"
+                className="w-fit text-destructive hover:text-destructive"
+                disabled={cancelCall.isPending}
+                onClick={() =>
+                  cancelCall.mutate(call.id, {
+                    onSuccess: () => toast.success(OUTBOUND_TEXTS.cancelled),
+                    onError: (err) => toast.error(err instanceof Error ? err.message : OUTBOUND_TEXTS.cancelFailed),
+                  })
+                }
+              >
+                <PhoneOff />
+                {cancelCall.isPending ? OUTBOUND_TEXTS.cancelling : OUTBOUND_TEXTS.cancel}
+              </Button>
+            )}
             <Button variant="outline" size="sm" className="w-fit" disabled={!full} onClick={() => setRawLogsOpen(true)}>
               <FileJson />
               View Raw Logs
@@ -133,7 +155,8 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
                 <Field label="Assistant">
                   <AssistantName call={call} />
                 </Field>
-                <Field label="Version">{versionLabel(call.assistant_version)}</Field>
+                {/* A phone call never runs the draft: one not answered yet has no version. */}
+                <Field label="Version">{callVersionLabel(call)}</Field>
                 <Field label="Duration">
                   <CallDuration call={call} />
                 </Field>
@@ -147,8 +170,21 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
                   <CallStatusBadge call={call} />
                 </Field>
                 <Field label="Direction">{CALL_DIRECTION_LABELS[call.direction]}</Field>
+                {call.campaign_id && (
+                  <Field label={OUTBOUND_TEXTS.campaign}>
+                    <Link className="font-medium text-primary underline-offset-4 hover:underline" to={`/campaigns/${call.campaign_id}`}>
+                      {full?.campaign_name ?? OUTBOUND_TEXTS.openCampaign}
+                    </Link>
+                  </Field>
+                )}
                 {full?.caller_number && <Field label="Caller">{full.caller_number}</Field>}
                 {call.called_number && <Field label="Number Called">{call.called_number}</Field>}
+                {full && (full.call_sid || full.sip_call_id) && <Field label="Carrier">{full.carrier === "sip" ? "SIP trunk" : "Twilio"}</Field>}
+                {full?.sip_call_id && (
+                  <Field label="SIP Call-ID" wide>
+                    <span className="font-mono text-xs break-all select-all">{full.sip_call_id}</span>
+                  </Field>
+                )}
                 {full?.call_sid && (
                   <Field label="Twilio Call SID" wide>
                     <span className="font-mono text-xs break-all select-all">{full.call_sid}</span>
@@ -178,6 +214,12 @@ export function CallDetailsSheet({ summary, open, onOpenChange }: CallDetailsShe
                 <Loading />
               )}
             </Section>
+
+            {full?.logs?.turns && full.logs.turns.length > 0 && (
+              <Section title={TURN_LATENCY_TEXTS.title}>
+                <CallTurnLatency turns={full.logs.turns} />
+              </Section>
+            )}
 
             <Separator />
 

@@ -1,5 +1,6 @@
 import { format } from "date-fns";
 import { callDuration, callStatus, type CallStatusKind, type CallSummary, type CallType } from "@shared/call-records";
+import { neverConnected } from "@shared/outbound";
 import { Badge } from "@/components/ui/badge";
 import { cn } from "@/lib/utils";
 import { useNow } from "@/hooks/use-now";
@@ -11,14 +12,15 @@ export function formatCallDate(iso: string): string {
 }
 
 const STATUS_STYLES: Record<CallStatusKind, string> = {
+  waiting: "border-transparent bg-amber-100 text-amber-900",
   "in-progress": "border-transparent bg-sky-100 text-sky-800",
   completed: "border-transparent bg-green-100 text-green-800",
   error: "border-transparent bg-red-100 text-red-800",
   other: "border-transparent bg-muted text-foreground/75",
 };
 
-/** Spec §4 "Call status shown": In progress, the ended reason, or Completed. */
-export function CallStatusBadge({ call, className }: { call: Pick<CallSummary, "end_time" | "ended_reason">; className?: string }) {
+/** Spec §4 "Call status shown": In progress (Queued or Ringing before an outbound call is answered), the ended reason, or Completed. */
+export function CallStatusBadge({ call, className }: { call: Pick<CallSummary, "end_time" | "ended_reason" | "twilio_status">; className?: string }) {
   const { label, kind } = callStatus(call);
   return (
     <Badge className={cn(STATUS_STYLES[kind], "max-w-full", className)} data-status={kind} title={label}>
@@ -45,9 +47,9 @@ export function CallTypeBadge({ type }: { type: CallType }) {
   );
 }
 
-/** Start to end as m:ss; a call in progress counts up every second. */
-export function CallDuration({ call }: { call: Pick<CallSummary, "start_time" | "end_time"> }) {
-  const now = useNow(!call.end_time);
+/** Start to end as m:ss; a call in progress counts up every second; a call that never connected has none. */
+export function CallDuration({ call }: { call: Pick<CallSummary, "start_time" | "end_time" | "twilio_status"> }) {
+  const now = useNow(!call.end_time && !neverConnected(call.twilio_status));
   return <span className="tabular-nums">{callDuration(call, now)}</span>;
 }
 

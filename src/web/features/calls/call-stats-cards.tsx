@@ -1,5 +1,5 @@
 import { formatDuration } from "@shared/calls";
-import { COST_TEXTS, formatCost, type CallStats } from "@shared/call-records";
+import { COST_TEXTS, formatCost, STATS_TEXTS, type CallStats } from "@shared/call-records";
 import { Skeleton } from "@/components/ui/skeleton";
 import { CallsPerDayChart } from "./calls-per-day-chart";
 
@@ -20,6 +20,7 @@ export function CallStatsCards({ stats, from, to, period }: CallStatsCardsProps)
     { label: "Minutes", value: stats ? stats.minutes.toLocaleString("en-US", { maximumFractionDigits: 1 }) : null },
     { label: "Cost", value: stats ? formatCost(stats.cost) : null, hint: COST_TEXTS.statsHint },
     { label: "Average duration", value: stats ? (stats.average_duration_ms === null ? "N/A" : formatDuration(stats.average_duration_ms)) : null },
+    { label: STATS_TEXTS.medianTurnLatency, value: stats ? (stats.median_turn_latency_ms === null ? "N/A" : `${stats.median_turn_latency_ms} ms`) : null, hint: STATS_TEXTS.medianTurnLatencyHint },
     // Of the calls the post-call analysis judged pass/fail; transfers are hand-offs to a person.
     { label: "Success rate", value: stats ? percent(stats.success.success_rate) : null },
     { label: "Transfer rate", value: stats ? percent(stats.transfer_rate) : null },
@@ -31,7 +32,7 @@ export function CallStatsCards({ stats, from, to, period }: CallStatsCardsProps)
       <p className="text-xs text-muted-foreground" data-testid="stats-period">
         {period}
       </p>
-      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7">
+      <div className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-8">
         {cards.map((card) => (
           <div key={card.label} className="grid gap-1 rounded-lg border bg-card p-4" data-testid="stat-card" data-stat={card.label} title={"hint" in card ? card.hint : undefined}>
             <span className="text-xs font-medium text-muted-foreground">{card.label}</span>

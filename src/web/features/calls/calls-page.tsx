@@ -32,9 +32,23 @@ export function CallsPage() {
   const mayExport = useCan("supervise");
   const stats = useCallStats(apiFilters);
   // `?call=<id>` (a campaign's contact links here) opens that call's details, listed or not.
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const linked = params.get("call");
-  const [panel, setPanel] = useState<{ open: boolean; id: string | null }>({ open: linked !== null, id: linked });
+  const [panel, setPanelState] = useState<{ open: boolean; id: string | null }>({ open: linked !== null, id: linked });
+  // An open call's link is the page's address (to copy or share); closing it takes it away again.
+  const setPanel = (next: { open: boolean; id: string | null } | ((p: { open: boolean; id: string | null }) => { open: boolean; id: string | null })) => {
+    const value = typeof next === "function" ? next(panel) : next;
+    setPanelState(value);
+    setParams(
+      (p) => {
+        const copy = new URLSearchParams(p);
+        if (value.open && value.id) copy.set("call", value.id);
+        else copy.delete("call");
+        return copy;
+      },
+      { replace: true },
+    );
+  };
 
   const list = useMemo(() => calls.data?.pages.flatMap((p) => p.data) ?? [], [calls.data]);
   // Kept while the panel is open even if a filter change drops the row from the list.

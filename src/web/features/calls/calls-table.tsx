@@ -1,5 +1,7 @@
 import type { KeyboardEvent } from "react";
-import { COST_TEXTS, formatCallCost, type CallSummary } from "@shared/call-records";
+import { Link } from "react-router";
+import { callVersionLabel, COST_TEXTS, formatCallCost, type CallSummary } from "@shared/call-records";
+import { CALL_DIRECTION_LABELS, OUTBOUND_TEXTS } from "@shared/outbound";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { SuccessBadge } from "./call-analysis";
 import { AssistantName, CallDuration, CallStatusBadge, CallTypeBadge, formatCallDate } from "./call-format";
@@ -20,6 +22,8 @@ export function CallsTable({ calls, selectedId, onOpen }: CallsTableProps) {
             <TableHead className="hidden sm:table-cell">Type</TableHead>
             <TableHead className="hidden lg:table-cell">Customer</TableHead>
             <TableHead className="hidden md:table-cell">Assistant</TableHead>
+            <TableHead className="hidden xl:table-cell">Version</TableHead>
+            <TableHead className="hidden lg:table-cell">Direction</TableHead>
             <TableHead>Duration</TableHead>
             <TableHead className="hidden sm:table-cell">Cost</TableHead>
             <TableHead className="hidden md:table-cell">Success</TableHead>
@@ -57,6 +61,21 @@ export function CallsTable({ calls, selectedId, onOpen }: CallsTableProps) {
               </TableCell>
               <TableCell className="hidden max-w-[14rem] truncate md:table-cell">
                 <AssistantName call={call} />
+              </TableCell>
+              <TableCell className="hidden text-muted-foreground xl:table-cell">{callVersionLabel(call)}</TableCell>
+              <TableCell className="hidden lg:table-cell">
+                {CALL_DIRECTION_LABELS[call.direction]}
+                {/* A campaign's call names it; the link opens the campaign, not the call. */}
+                {call.campaign_id && (
+                  <Link
+                    to={`/campaigns/${call.campaign_id}`}
+                    className="block text-xs text-primary underline-offset-4 hover:underline"
+                    onClick={(e) => e.stopPropagation()}
+                    onKeyDown={(e) => e.stopPropagation()}
+                  >
+                    {OUTBOUND_TEXTS.campaign}
+                  </Link>
+                )}
               </TableCell>
               <TableCell>
                 <CallDuration call={call} />

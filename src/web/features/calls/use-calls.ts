@@ -12,6 +12,7 @@ import {
 import type { CallAnalysis } from "@shared/analysis";
 import type { CallReplay, SaveCallAsTestInput } from "@shared/replay";
 import type { Scenario } from "@shared/scenarios";
+import type { CancelledCall } from "@shared/outbound";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -92,5 +93,14 @@ export function useSaveCallAsTest() {
   return useMutation({
     mutationFn: ({ callId, input }: { callId: string; input: SaveCallAsTestInput }) => api<Scenario>(`/api/calls/${callId}/scenario`, { method: "POST", body: input }),
     onSuccess: (scenario) => client.invalidateQueries({ queryKey: queryKeys.scenarios(scenario.assistant_id) }),
+  });
+}
+
+/** "Cancel call": an outbound call still queued or ringing stops before anyone answers. */
+export function useCancelCall() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => api<CancelledCall>(`/api/calls/${id}/cancel`, { method: "POST", body: {} }),
+    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: callsQueryKey }), client.invalidateQueries({ queryKey: queryKeys.campaigns })]),
   });
 }

@@ -1,3 +1,4 @@
+import { DiallingNotice } from "@/components/reachability-notice";
 import { ArrowLeft, Download } from "lucide-react";
 import { Link, useParams } from "react-router";
 import { formatSuccess } from "@shared/analysis";
@@ -74,6 +75,7 @@ export function CampaignPage() {
         </div>
         {build && <CampaignActions campaign={c} />}
       </div>
+      {c.status !== "completed" && c.status !== "cancelled" && <DiallingNotice />}
 
       <Card>
         <CardHeader>

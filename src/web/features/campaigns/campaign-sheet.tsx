@@ -1,7 +1,9 @@
+import { DiallingNotice } from "@/components/reachability-notice";
 import { AlertCircle } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { CALL_OUTCOMES } from "@shared/outbound";
+import { PHONE_COUNTRIES, type PhoneCountryCode } from "@shared/phone-numbers";
 import { CAMPAIGN_PAGE_TEXTS as T, CONTACT_OUTCOME_LABELS, campaignInputSchema, type CampaignWindow } from "@shared/campaigns";
 import { SheetFormFooter } from "@/components/sheet-form-footer";
 import { Button } from "@/components/ui/button";
@@ -16,6 +18,10 @@ import { DEFAULT_WINDOW, WindowsField } from "./schedule-fields";
 import { useAssistantNames, useCreateCampaign, useDialPolicy, usePhoneNumberOptions, type CreatedCampaign } from "./use-campaigns";
 
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+/** Every IANA zone the browser knows (UTC first), for the time zone field's list. */
+const TIME_ZONES = ["UTC", ...(typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone").filter((z) => z !== "UTC") : [])];
+/** The select's value for "no default country" (a select item cannot have an empty value). */
+const NO_COUNTRY = "none";
 const num = (text: string) => (text.trim() === "" ? Number.NaN : Number(text));
 
 function initialForm() {
@@ -25,6 +31,7 @@ function initialForm() {
     phoneNumberId: "",
     csv: "",
     fileName: null as string | null,
+    defaultCountry: NO_COUNTRY as string,
     timezone: browserTimeZone(),
     startAt: "",
     windows: [{ ...DEFAULT_WINDOW }] as CampaignWindow[],
@@ -45,7 +52,8 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
   const dialPolicy = useDialPolicy();
   const [form, setForm] = useState(initialForm);
   // Read again when the numbers or the allow-list arrive after the file was chosen.
-  const preview = useMemo<CsvPreview | null>(() => (form.csv ? previewCsv(form.csv, dialPolicy) : null), [form.csv, dialPolicy]);
+  const country = form.defaultCountry === NO_COUNTRY ? null : (form.defaultCountry as PhoneCountryCode);
+  const preview = useMemo<CsvPreview | null>(() => (form.csv ? previewCsv(form.csv, dialPolicy, country) : null), [form.csv, dialPolicy, country]);
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CreatedCampaign | null>(null);
   const set = (change: Partial<ReturnType<typeof initialForm>>) => setForm((f) => ({ ...f, ...change }));
@@ -75,6 +83,7 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
       assistant_id: form.assistantId,
       phone_number_id: form.phoneNumberId,
       contacts_csv: form.csv,
+      default_country: country,
       max_concurrent_calls: num(form.maxConcurrent),
       calls_per_minute: form.perMinute.trim() === "" ? null : num(form.perMinute),
       schedule: { timezone: form.timezone.trim(), start_at: form.startAt ? new Date(form.startAt).toISOString() : null, windows: form.windows },
@@ -124,6 +133,7 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
         ) : (
           <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-1 flex-col">
             <div className="grid gap-5 px-6 pb-6">
+              <DiallingNotice />
               {error && (
                 <p role="alert" data-testid="campaign-error" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
                   <AlertCircle className="mt-0.5 size-4 shrink-0" />
@@ -151,8 +161,27 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
                 triggerClassName="w-full"
               />
               <ContactsUpload fileName={form.fileName} preview={preview} onFile={(f) => void onFile(f)} />
+              <LabelledSelect
+                label={T.defaultCountry}
+                placeholder={T.noDefaultCountry}
+                description={T.defaultCountryHelp}
+                options={[{ value: NO_COUNTRY, label: T.noDefaultCountry }, ...PHONE_COUNTRIES.map((c) => ({ value: c.code, label: `${c.name} (${c.dial})` }))]}
+                value={form.defaultCountry}
+                onValueChange={(v) => set({ defaultCountry: v })}
+                triggerClassName="w-full"
+              />
               <FormField label="Time zone" description="IANA, e.g. Europe/London; a contact's own timezone column wins.">
-                <Input value={form.timezone} onChange={(e) => set({ timezone: e.target.value })} />
+                {(control) => (
+                  <>
+                    {/* Typed or picked from the browser's list of zones; it starts as the browser's own. */}
+                    <Input {...control} list="campaign-time-zones" autoComplete="off" value={form.timezone} onChange={(e) => set({ timezone: e.target.value })} />
+                    <datalist id="campaign-time-zones">
+                      {TIME_ZONES.map((zone) => (
+                        <option key={zone} value={zone} />
+                      ))}
+                    </datalist>
+                  </>
+                )}
               </FormField>
               <FormField label="Start at (optional)" description="Not before this time, once started.">
                 <Input type="datetime-local" value={form.startAt} onChange={(e) => set({ startAt: e.target.value })} />

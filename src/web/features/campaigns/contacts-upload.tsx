@@ -1,5 +1,5 @@
 import { FileUp } from "lucide-react";
-import { CAMPAIGN_PAGE_TEXTS as T, type InvalidContact } from "@shared/campaigns";
+import { CAMPAIGN_PAGE_TEXTS as T, SAMPLE_CONTACTS_CSV, type InvalidContact } from "@shared/campaigns";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
@@ -32,6 +32,14 @@ export function ContactsUpload({ fileName, preview, onFile }: { fileName: string
         <span>{fileName ?? T.chooseFile}</span>
       </div>
       <Input id="campaign-csv" type="file" accept=".csv,text/csv" onChange={(e) => e.target.files?.[0] && onFile(e.target.files[0])} />
+      {/* Made in the browser: the columns a campaign reads, to start from. */}
+      <a
+        href={`data:text/csv;charset=utf-8,${encodeURIComponent(SAMPLE_CONTACTS_CSV)}`}
+        download="contacts-sample.csv"
+        className="w-fit text-sm font-medium text-primary underline-offset-4 hover:underline"
+      >
+        {T.sampleCsv}
+      </a>
       {preview?.error && (
         <p role="alert" className="text-sm text-destructive">
           {preview.error}

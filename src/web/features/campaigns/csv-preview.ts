@@ -1,5 +1,5 @@
-import { E164 } from "@shared/assistants";
-import { CAMPAIGN_TEXTS, variableColumns, type InvalidContact } from "@shared/campaigns";
+import { CAMPAIGN_TEXTS, readContactPhone, variableColumns, type InvalidContact } from "@shared/campaigns";
+import type { PhoneCountryCode } from "@shared/phone-numbers";
 import { dialRefusal, type DialPolicy } from "@shared/dial-safety";
 import { MAX_VARIABLES } from "@shared/outbound";
 import { isTimeZone } from "@shared/variables";
@@ -87,7 +87,7 @@ export function parseCsv(text: string): string[][] {
  * The file as the server will read it: header, rows numbered from 1 after it, the same checks but
  * the do-not-call list (the dial-safety rules under `policy`, the organisation's own).
  */
-export function previewCsv(text: string, policy: DialPolicy = { ownNumbers: [], allowed: [] }): CsvPreview {
+export function previewCsv(text: string, policy: DialPolicy = { ownNumbers: [], allowed: [] }, defaultCountry: PhoneCountryCode | null = null): CsvPreview {
   let parsed: string[][];
   try {
     parsed = parseCsv(text);
@@ -110,8 +110,9 @@ export function previewCsv(text: string, policy: DialPolicy = { ownNumbers: [], 
   records.forEach((r, index) => {
     const row = index + 1;
     const raw = r.phone ?? "";
-    const phone = raw.replace(/[\s\-().]/g, "");
-    if (!E164.test(phone)) invalid.push({ row, phone: raw, reason: CAMPAIGN_TEXTS.invalidPhone });
+    const read = readContactPhone(raw, defaultCountry);
+    const phone = "phone" in read ? read.phone : "";
+    if ("reason" in read) invalid.push({ row, phone: raw, reason: read.reason });
     else if (seen.has(phone)) invalid.push({ row, phone: raw, reason: CAMPAIGN_TEXTS.duplicate });
     else if (dialRefusal(phone, policy)) invalid.push({ row, phone: raw, reason: dialRefusal(phone, policy)!.reason });
     else if (r.timezone && !isTimeZone(r.timezone)) invalid.push({ row, phone: raw, reason: CAMPAIGN_TEXTS.badTimeZone });

@@ -1,4 +1,6 @@
-import { Radio } from "lucide-react";
+import { Lock, Radio } from "lucide-react";
+import { can, ROLE_LABELS } from "@shared/roles";
+import { useMembership } from "@/lib/use-membership";
 import { useState } from "react";
 import { LIVE_TEXTS, type LiveCallSummary } from "@shared/live";
 import { Skeleton } from "@/components/ui/skeleton";
@@ -13,7 +15,10 @@ import { WatchSheet } from "./watch-sheet";
  * they change; a row opens the call to listen, guide, take over or end it.
  */
 export function LivePage() {
-  const board = useLiveBoard();
+  const membership = useMembership();
+  const role = membership.data?.role;
+  const maySupervise = role !== undefined && can(role, "supervise");
+  const board = useLiveBoard(maySupervise);
   const [panel, setPanel] = useState<{ open: boolean; call: LiveCallSummary | null }>({ open: false, call: null });
   const now = useNow(board.calls.length > 0 || panel.open);
   // The row's latest summary while it is on the board; the last one seen after the call ended.
@@ -27,7 +32,7 @@ export function LivePage() {
           <h1 className="text-2xl font-semibold tracking-tight">{LIVE_TEXTS.pageTitle}</h1>
           <p className="text-sm text-muted-foreground">Calls in progress right now: listen in, guide the assistant, or take over.</p>
         </div>
-        {board.loaded && (
+        {maySupervise && board.loaded && (
           <span className="flex items-center gap-2 text-xs font-medium text-muted-foreground" role="status" data-testid="board-connection">
             <span className={board.connected ? "size-2 rounded-full bg-emerald-500" : "size-2 rounded-full bg-amber-500"} aria-hidden="true" />
             {board.connected ? "Live" : "Reconnecting..."}
@@ -35,7 +40,15 @@ export function LivePage() {
         )}
       </div>
 
-      {!board.loaded ? (
+      {role !== undefined && !maySupervise ? (
+        // The board's sockets would be refused: say which role it needs instead of loading forever.
+        <div className="flex flex-col items-center gap-4 rounded-lg border border-dashed px-6 py-16 text-center" role="status" data-testid="live-needs-role">
+          <div className="flex size-12 items-center justify-center rounded-full bg-muted text-muted-foreground">
+            <Lock className="size-6" aria-hidden="true" />
+          </div>
+          <p className="max-w-md text-sm">{LIVE_TEXTS.needsRole(ROLE_LABELS[role])}</p>
+        </div>
+      ) : !board.loaded ? (
         <div className="grid gap-2" aria-busy="true" aria-label="Loading calls in progress">
           <Skeleton className="h-10" />
           <Skeleton className="h-14" />
@@ -54,9 +67,12 @@ export function LivePage() {
         <LiveTable calls={board.calls} selectedId={panel.open ? (selected?.callId ?? null) : null} now={now} onOpen={(call) => setPanel({ open: true, call })} />
       )}
 
-      <StuckLegend />
-
-      <WatchSheet summary={selected} open={panel.open} now={now} onOpenChange={(open) => setPanel((p) => ({ ...p, open }))} />
+      {maySupervise && (
+        <>
+          <StuckLegend />
+          <WatchSheet summary={selected} open={panel.open} now={now} onOpenChange={(open) => setPanel((p) => ({ ...p, open }))} />
+        </>
+      )}
     </section>
   );
 }

@@ -10,11 +10,13 @@ import { useSessionEnded } from "@/lib/session";
 import { socketUrl } from "@/lib/socket-url";
 import { boardReducer, initialBoard, reconnectDelayMs } from "./live-state";
 
-export function useLiveBoard() {
+/** `enabled`: false for a member whose role the board would refuse (no socket is opened). */
+export function useLiveBoard(enabled = true) {
   const [board, dispatch] = useReducer(boardReducer, initialBoard);
   const sessionEnded = useSessionEnded();
 
   useEffect(() => {
+    if (!enabled) return;
     let ws: WebSocket | null = null;
     let timer: ReturnType<typeof setTimeout> | null = null;
     let attempt = 0;
@@ -39,7 +41,7 @@ export function useLiveBoard() {
       socket.onclose = (event) => {
         if (disposed || ws !== socket) return;
         // Every further attempt would be refused: sign in again instead.
-        if (isSessionEndedClose(event.code, event.reason)) return sessionEnded();
+        if (isSessionEndedClose(event.code, event.reason)) return void sessionEnded();
         dispatch({ type: "disconnected" });
         timer = setTimeout(connect, reconnectDelayMs(attempt));
         attempt += 1;
@@ -52,7 +54,7 @@ export function useLiveBoard() {
       if (timer) clearTimeout(timer);
       ws?.close(1000, "Board closed");
     };
-  }, [sessionEnded]);
+  }, [sessionEnded, enabled]);
 
   return board;
 }

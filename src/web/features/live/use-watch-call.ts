@@ -36,7 +36,7 @@ export function useWatchCall(callId: string | null) {
       close: (opened, code, reason) => {
         if (socketRef.current !== socket) return;
         socketRef.current = null;
-        if (isSessionEndedClose(code, reason)) return sessionEnded();
+        if (isSessionEndedClose(code, reason)) return void sessionEnded();
         // Refused before the upgrade: not (or no longer) a call in progress of this account.
         dispatch({ type: "closed", reason: opened ? "The connection to this call was lost. Open it again from the board." : LIVE_TEXTS.notLive });
         setMicStarting(false);

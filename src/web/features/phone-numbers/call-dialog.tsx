@@ -2,6 +2,7 @@ import { AlertCircle, Loader2 } from "lucide-react";
 import { useState } from "react";
 import { OUTBOUND_TEXTS, outboundCallInputSchema } from "@shared/outbound";
 import type { PhoneNumber } from "@shared/phone-numbers";
+import { DiallingNotice, useDialling } from "@/components/reachability-notice";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
@@ -38,6 +39,7 @@ export function CallDialog({
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const [openedFor, setOpenedFor] = useState<PhoneNumber | null>(null);
+  const dialling = useDialling();
   if (number !== openedFor) {
     setOpenedFor(number);
     setAssistantId(number?.assistant_id ?? "");
@@ -72,6 +74,7 @@ export function CallDialog({
           <DialogTitle>Call from {number?.phone_number}</DialogTitle>
           <DialogDescription>The assistant calls this person from your number and speaks first.</DialogDescription>
         </DialogHeader>
+        <DiallingNotice />
         {error && (
           <p role="alert" data-testid="call-banner" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
             <AlertCircle className="mt-0.5 size-4 shrink-0" />
@@ -98,7 +101,7 @@ export function CallDialog({
           <Button variant="outline" type="button" disabled={busy} onClick={() => onOpenChange(false)}>
             Cancel
           </Button>
-          <Button type="submit" form="call-form" disabled={busy}>
+          <Button type="submit" form="call-form" disabled={busy || dialling.refused}>
             {busy && <Loader2 className="animate-spin" />}
             {busy ? OUTBOUND_TEXTS.calling : "Call"}
           </Button>

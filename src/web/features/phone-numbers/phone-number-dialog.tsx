@@ -1,7 +1,7 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { AlertCircle, Loader2 } from "lucide-react";
 import { useEffect, useState } from "react";
-import { useForm, type Resolver } from "react-hook-form";
+import { useForm, useWatch, type Resolver } from "react-hook-form";
 import {
   PHONE_COUNTRIES,
   PHONE_NUMBER_MESSAGES as M,
@@ -10,7 +10,11 @@ import {
   type PhoneNumberFormValues,
   type PhoneNumberPurchase,
 } from "@shared/phone-numbers";
-import { SelectField } from "@/components/select-field";
+import { useQuery } from "@tanstack/react-query";
+import { VERSION_MESSAGES, type AssistantVersionList } from "@shared/versions";
+import { LabelledSelect, SelectField } from "@/components/select-field";
+import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
 import { Button } from "@/components/ui/button";
 import { ReachabilityWarning } from "@/components/reachability-notice";
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
@@ -22,8 +26,8 @@ interface PhoneNumberDialogProps {
   signedIn: boolean;
   assistants: { id: string; name: string }[];
   onOpenChange: (open: boolean) => void;
-  /** Resolves when done; a rejection's message is shown in the banner (the dialog stays open). */
-  onSubmit: (values: PhoneNumberPurchase, editing: PhoneNumber | null) => Promise<void>;
+  /** Resolves when done; a rejection's message is shown in the banner (the dialog stays open). `pin`: the version pinned when editing (null: the latest). */
+  onSubmit: (values: PhoneNumberPurchase, editing: PhoneNumber | null, pin: number | null) => Promise<void>;
 }
 
 const empty: PhoneNumberFormValues = { country_code: "", assistant_id: "" };
@@ -41,22 +45,35 @@ export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, o
     reValidateMode: "onChange",
   });
   const { errors, isSubmitting } = form.formState;
+  // Editing: the version of the chosen assistant the number answers with ("latest" unpins).
+  const [pin, setPin] = useState({ assistant: "", version: "latest" });
+  const chosen = useWatch({ control: form.control, name: "assistant_id" });
+  const versions = useQuery({
+    queryKey: queryKeys.versions(chosen),
+    queryFn: () => api<AssistantVersionList>(`/api/assistants/${encodeURIComponent(chosen)}/versions`),
+    enabled: Boolean(editing && chosen),
+  });
 
   // Each opening starts without an old banner, from the number being edited or blank for a purchase.
   const [openedFor, setOpenedFor] = useState(state);
   if (state !== openedFor) {
     setOpenedFor(state);
     setBanner(null);
+    const current = state.open ? state.editing : null;
+    setPin({ assistant: current?.assistant_id ?? "", version: current?.assistant_version != null ? String(current.assistant_version) : "latest" });
   }
   useEffect(() => {
     if (!state.open) return;
-    form.reset(state.editing ? { country_code: state.editing.country_code, assistant_id: state.editing.assistant_id ?? "" } : empty);
+    // A SIP number has no country: its select is hidden and the value never sent (the page leaves it out).
+    form.reset(state.editing ? { country_code: state.editing.country_code ?? PHONE_COUNTRIES[0].code, assistant_id: state.editing.assistant_id ?? "" } : empty);
   }, [state, form]);
 
   const submit = form.handleSubmit(async (values) => {
     setBanner(null);
     try {
-      await onSubmit(values, editing);
+      // A pin names a version of one assistant: choosing another starts on its latest.
+      const pinned = pin.version !== "latest" && pin.assistant === values.assistant_id;
+      await onSubmit(values, editing, pinned ? Number(pin.version) : null);
     } catch (err) {
       setBanner(err instanceof Error && err.message ? err.message : M.purchaseFailed);
     }
@@ -87,6 +104,7 @@ export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, o
           </p>
         )}
         <form id="phone-number-form" onSubmit={submit} noValidate className="grid gap-4">
+          {editing?.provider !== "sip" && (
           <SelectField
             control={form.control}
             name="country_code"
@@ -95,8 +113,9 @@ export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, o
             description={editing ? "The country of a number cannot be changed." : undefined}
             placeholder="Select a country"
             disabled={Boolean(editing)}
-            options={PHONE_COUNTRIES.map((c) => ({ value: c.code, label: `${c.code} (${c.dial})` }))}
+            options={PHONE_COUNTRIES.map((c) => ({ value: c.code, label: `${c.name} (${c.dial})` }))}
           />
+          )}
           <SelectField
             control={form.control}
             name="assistant_id"
@@ -106,6 +125,20 @@ export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, o
             placeholder="Select an assistant"
             options={assistants.map((a) => ({ value: a.id, label: a.name }))}
           />
+          {editing && versions.data && (
+            <LabelledSelect
+              label={VERSION_MESSAGES.pinLabel}
+              description={VERSION_MESSAGES.pinDescription}
+              placeholder={VERSION_MESSAGES.pinLatest(versions.data.live_version)}
+              value={pin.assistant === chosen ? pin.version : "latest"}
+              onValueChange={(version) => setPin({ assistant: chosen, version })}
+              triggerClassName="w-full"
+              options={[
+                { value: "latest", label: VERSION_MESSAGES.pinLatest(versions.data.live_version) },
+                ...versions.data.versions.map((v) => ({ value: String(v.version), label: VERSION_MESSAGES.pinVersion(v.version, v.note) })),
+              ]}
+            />
+          )}
         </form>
         <DialogFooter>
           <Button variant="outline" type="button" disabled={isSubmitting} onClick={() => onOpenChange(false)}>

@@ -12,6 +12,7 @@ import { api, ApiError } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { ReachabilityWarning } from "@/components/reachability-notice";
 import { REACHABILITY_TEXTS } from "@shared/reachability";
+import { SETTINGS_CARDS, settingsPath } from "@shared/settings";
 import type { CredentialStatus } from "@shared/credentials";
 import { useQuery } from "@tanstack/react-query";
 import { Link } from "react-router";
@@ -20,6 +21,10 @@ import { PhoneNumberDialog, type DialogState } from "./phone-number-dialog";
 import { PhoneNumbersTable } from "./phone-numbers-table";
 import { useAssistantOptions, useDeletePhoneNumber, useOutboundCall, usePhoneNumbers, usePurchasePhoneNumber, useUpdatePhoneNumber } from "./use-phone-numbers";
 import { OUTBOUND_TEXTS } from "@shared/outbound";
+import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { SipNumberDialog } from "./sip-number-dialog";
+import { SipTrunksSection } from "./sip-trunks-section";
+import { useAddSipNumber, useSipTrunks } from "./use-sip-trunks";
 
 const isSessionLost = (err: unknown) => err instanceof ApiError && err.status === 401;
 
@@ -37,6 +42,9 @@ export function PhoneNumbersPage() {
   const [deleting, setDeleting] = useState<(PhoneNumber & { name: string }) | null>(null);
   const [calling, setCalling] = useState<PhoneNumber | null>(null);
   const outbound = useOutboundCall();
+  const sipTrunks = useSipTrunks(signedIn);
+  const addSip = useAddSipNumber();
+  const [addingSip, setAddingSip] = useState(false);
 
   const authLost = !signedIn || isSessionLost(numbers.error);
   // Buying a number (and reading the organisation's credentials) is for admins.
@@ -56,14 +64,18 @@ export function PhoneNumbersPage() {
   };
 
   /** Spec §8: the banner gets the server's words; a toast says the request failed, or that the session is gone. */
-  const onSubmit = async (values: PhoneNumberPurchase, editing: PhoneNumber | null) => {
+  const onSubmit = async (values: PhoneNumberPurchase, editing: PhoneNumber | null, pin: number | null) => {
     if (!signedIn) {
       toast.error(M.authErrorTitle, { description: M.mustBeLoggedIn });
       throw new Error(M.noValidSession);
     }
     try {
       if (editing) {
-        await update.mutateAsync({ id: editing.id, patch: { assistant_id: values.assistant_id, country_code: editing.country_code as PhoneNumberPurchase["country_code"] } });
+        // Only the pin changed: that alone asks Twilio nothing (it needs no credentials).
+        const pinOnly = values.assistant_id === editing.assistant_id && pin !== editing.assistant_version;
+        const country = editing.provider === "sip" ? {} : { country_code: editing.country_code as PhoneNumberPurchase["country_code"] };
+        const patch = pinOnly ? { assistant_version: pin } : { assistant_id: values.assistant_id, ...country, assistant_version: pin };
+        await update.mutateAsync({ id: editing.id, patch });
         toast.success(M.updated, { description: M.updatedDescription });
       } else {
         const bought = await purchase.mutateAsync(values);
@@ -136,14 +148,22 @@ export function PhoneNumbersPage() {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="grid gap-1">
           <h1 className="text-2xl font-semibold tracking-tight">Phone Numbers</h1>
-          <p className="text-sm text-muted-foreground">Buy numbers through your Twilio account and choose which assistant answers each one.</p>
+          <p className="text-sm text-muted-foreground">Buy numbers through your Twilio account, or bring them on your own SIP trunk, and choose which assistant answers each one.</p>
         </div>
-        {buy && (
-          <Button onClick={openCreate} disabled={authLost}>
-            <Plus />
-            Create New
-          </Button>
-        )}
+        <div className="flex flex-wrap gap-2">
+          {buy && (
+            <Button variant="outline" onClick={() => setAddingSip(true)} disabled={authLost}>
+              <Plus />
+              Add SIP number
+            </Button>
+          )}
+          {buy && (
+            <Button onClick={openCreate} disabled={authLost}>
+              <Plus />
+              Create New
+            </Button>
+          )}
+        </div>
       </div>
 
       <FetchErrorToast error={numbers.isError && !authLost ? numbers.error : null} />
@@ -154,12 +174,32 @@ export function PhoneNumbersPage() {
             <p className="text-muted-foreground">{REACHABILITY_TEXTS.noCredentials}</p>
           </div>
           <Button asChild variant="outline" size="sm">
-            <Link to="/settings">Open Settings</Link>
+            <Link to={settingsPath(SETTINGS_CARDS.twilio)}>Open Settings</Link>
           </Button>
         </div>
       )}
-      {!authLost && <ReachabilityWarning />}
-      {body}
+      <Tabs defaultValue="numbers" className="min-w-0 gap-4">
+        <TabsList>
+          <TabsTrigger value="numbers">Numbers</TabsTrigger>
+          <TabsTrigger value="sip-trunks">SIP trunks</TabsTrigger>
+        </TabsList>
+        <TabsContent value="numbers" className="grid gap-6">
+          {!authLost && <ReachabilityWarning />}
+          {body}
+        </TabsContent>
+        <TabsContent value="sip-trunks" className="min-w-0">{!authLost && <SipTrunksSection enabled={signedIn} />}</TabsContent>
+      </Tabs>
+      <SipNumberDialog
+        open={addingSip}
+        trunks={sipTrunks.data ?? []}
+        assistants={assistants.data ?? []}
+        onOpenChange={setAddingSip}
+        onSubmit={async (input) => {
+          const added = await addSip.mutateAsync(input);
+          toast.success("SIP number added", { description: `${added.phone_number} is answered by ${added.assistant_name ?? "its assistant"}.` });
+          setAddingSip(false);
+        }}
+      />
 
       <PhoneNumberDialog
         state={dialog}
@@ -181,7 +221,11 @@ export function PhoneNumbersPage() {
       <ConfirmDeleteDialog
         item={deleting}
         title="Are you absolutely sure?"
-        consequence="will be deleted and released from your Twilio account. Calls to it will no longer reach your assistant. This action cannot be undone."
+        consequence={
+          deleting?.provider === "sip"
+            ? "will be deleted. Calls to it from its SIP trunk will no longer reach your assistant."
+            : "will be deleted and released from your Twilio account. Calls to it will no longer reach your assistant. This action cannot be undone."
+        }
         onOpenChange={(open) => !open && setDeleting(null)}
         onConfirm={onDelete}
       />

@@ -1,6 +1,7 @@
 import { format } from "date-fns";
 import { MoreHorizontal, Pencil, PhoneOutgoing, Trash2 } from "lucide-react";
-import { countryLabel, type PhoneNumber, type PhoneNumberStatus } from "@shared/phone-numbers";
+import { countryName, formatPhoneNumber } from "@shared/phone-format";
+import { type PhoneNumber, type PhoneNumberStatus } from "@shared/phone-numbers";
 import { ActionsHead } from "@/components/table-view";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -10,6 +11,11 @@ import { useCan } from "@/lib/use-membership";
 
 /** Spec §4: active green, inactive gray, pending yellow. */
 const STATUS_VARIANT: Record<PhoneNumberStatus, "success" | "muted" | "warning"> = { active: "success", inactive: "muted", pending: "warning" };
+
+/** The country a number is from, or the SIP trunk it comes in on. */
+function where(number: PhoneNumber) {
+  return number.provider === "sip" ? `SIP trunk: ${number.sip_trunk_name}` : countryName(number.country_code);
+}
 
 function createdDate(iso: string) {
   const date = new Date(iso);
@@ -36,7 +42,7 @@ export function PhoneNumbersTable({
         <TableHeader className="bg-muted/40">
           <TableRow className="hover:bg-transparent">
             <TableHead className="pl-4">Phone Number</TableHead>
-            <TableHead>Country</TableHead>
+            <TableHead className="hidden md:table-cell">Country</TableHead>
             <TableHead>Status</TableHead>
             <TableHead>Assistant</TableHead>
             <TableHead className="hidden sm:table-cell">Created</TableHead>
@@ -46,14 +52,20 @@ export function PhoneNumbersTable({
         <TableBody>
           {numbers.map((number) => (
             <TableRow key={number.id} data-testid="phone-number-row">
-              <TableCell className="py-3 pl-4 font-medium tabular-nums">{number.phone_number}</TableCell>
-              <TableCell>{countryLabel(number.country_code)}</TableCell>
+              <TableCell className="py-3 pl-4">
+                <span className="font-medium whitespace-nowrap tabular-nums" title={number.phone_number}>
+                  {formatPhoneNumber(number.phone_number)}
+                </span>
+                {/* Below 768 px the country sits under the number, so the row's actions stay on screen. */}
+                <span className="block text-xs text-muted-foreground md:hidden">{where(number)}</span>
+              </TableCell>
+              <TableCell className="hidden md:table-cell">{where(number)}</TableCell>
               <TableCell>
                 <Badge variant={STATUS_VARIANT[number.status]} className="capitalize">
                   {number.status}
                 </Badge>
               </TableCell>
-              <TableCell className="max-w-[14rem] truncate">
+              <TableCell className="max-w-[7rem] truncate sm:max-w-[14rem]">
                 {number.assistant_name ?? <span className="text-muted-foreground italic">Unassigned</span>}
                 {number.assistant_name !== null && number.assistant_version !== null && (
                   <span className="ml-1 text-xs text-muted-foreground">(pinned to v{number.assistant_version})</span>

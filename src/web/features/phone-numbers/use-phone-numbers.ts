@@ -53,6 +53,7 @@ export function useDeletePhoneNumber() {
   return useMutation({
     mutationFn: (id: string) => api<null>(`/api/phone-numbers/${encodeURIComponent(id)}`, { method: "DELETE" }),
     onSuccess: (_, id) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.sipTrunks });
       queryClient.setQueryData<PhoneNumber[]>(phoneNumbersQueryKey, (list) => list?.filter((n) => n.id !== id));
       void queryClient.invalidateQueries({ queryKey: phoneNumbersQueryKey });
     },

@@ -62,7 +62,7 @@ export function ApiKeysCard() {
       <CardHeader>
         <CardTitle>API Keys</CardTitle>
         <CardDescription>
-          Let your CRM or scripts use Switchboard&apos;s API as you. Read the <a className="underline" href="/docs/api">API reference</a>. First request:
+          Let your CRM or scripts use Switchboard&apos;s API. Read the <a className="underline" href="/docs/api">API reference</a>. First request:
         </CardDescription>
         <p className="text-sm text-muted-foreground" data-testid="api-key-scope">
           {API_KEY_SCOPE}

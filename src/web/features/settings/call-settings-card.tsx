@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { CALL_SETTINGS_TEXTS as T, MAX_CONCURRENT_CALLS_LIMIT, OUTBOUND_TEXTS, callSettingsSchema, type CallSettings } from "@shared/outbound";
 import { Button } from "@/components/ui/button";
@@ -7,7 +6,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { BUSY_MESSAGE_MAX_LENGTH, BUSY_MESSAGE_TEXTS as B, busyMessageSettingsSchema, type BusyMessageSettings } from "@shared/calls";
-import { api } from "@/lib/api";
+import { useSettingsDocument } from "@/lib/use-settings-document";
 import { queryKeys } from "@/lib/query-keys";
 import { DialAllowListForm } from "./dial-allow-list-form";
 
@@ -17,12 +16,7 @@ import { DialAllowListForm } from "./dial-allow-list-form";
  * (GET/PUT /api/settings/busy-message), and the destinations allowed past the dial-safety rules.
  */
 export function CallSettingsCard() {
-  const client = useQueryClient();
-  const current = useQuery({ queryKey: queryKeys.callSettings, queryFn: () => api<CallSettings>("/api/settings/calls") });
-  const save = useMutation({
-    mutationFn: (body: CallSettings) => api<CallSettings>("/api/settings/calls", { method: "PUT", body }),
-    onSuccess: (saved) => client.setQueryData(queryKeys.callSettings, saved),
-  });
+  const { current, save } = useSettingsDocument<CallSettings>(queryKeys.callSettings, "/api/settings/calls");
   const [value, setValue] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (value === null && current.data) setValue(String(current.data.max_concurrent_calls));
@@ -77,12 +71,7 @@ export function CallSettingsCard() {
 }
 
 function BusyMessageForm() {
-  const client = useQueryClient();
-  const current = useQuery({ queryKey: queryKeys.busyMessage, queryFn: () => api<BusyMessageSettings>("/api/settings/busy-message") });
-  const save = useMutation({
-    mutationFn: (body: BusyMessageSettings) => api<BusyMessageSettings>("/api/settings/busy-message", { method: "PUT", body }),
-    onSuccess: (saved) => client.setQueryData(queryKeys.busyMessage, saved),
-  });
+  const { current, save } = useSettingsDocument<BusyMessageSettings>(queryKeys.busyMessage, "/api/settings/busy-message");
   const [value, setValue] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (value === null && current.data) setValue(current.data.busy_message);

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { DIAL_SAFETY_TEXTS as T, dialAllowListSchema, type DialAllowList } from "@shared/dial-safety";
 import { Button } from "@/components/ui/button";
@@ -6,7 +5,7 @@ import { CardContent, CardFooter } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Textarea } from "@/components/ui/textarea";
 import { toast } from "@/components/ui/sonner";
-import { api } from "@/lib/api";
+import { useSettingsDocument } from "@/lib/use-settings-document";
 import { queryKeys } from "@/lib/query-keys";
 
 /**
@@ -15,12 +14,7 @@ import { queryKeys } from "@/lib/query-keys";
  * organisation's own numbers) would refuse them.
  */
 export function DialAllowListForm() {
-  const client = useQueryClient();
-  const current = useQuery({ queryKey: queryKeys.dialAllowList, queryFn: () => api<DialAllowList>("/api/settings/dial-allow-list") });
-  const save = useMutation({
-    mutationFn: (body: DialAllowList) => api<DialAllowList>("/api/settings/dial-allow-list", { method: "PUT", body }),
-    onSuccess: (saved) => client.setQueryData(queryKeys.dialAllowList, saved),
-  });
+  const { current, save } = useSettingsDocument<DialAllowList>(queryKeys.dialAllowList, "/api/settings/dial-allow-list");
   const [value, setValue] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   if (value === null && current.data) setValue(current.data.allowed.join("\n"));

@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { RETENTION_MAX_DAYS, RETENTION_MESSAGES, retentionSettingsSchema, type RetentionSettings } from "@shared/retention";
 import { Button } from "@/components/ui/button";
@@ -6,7 +5,7 @@ import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle }
 import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
-import { api } from "@/lib/api";
+import { useSettingsDocument } from "@/lib/use-settings-document";
 import { queryKeys } from "@/lib/query-keys";
 
 const queryKey = queryKeys.retention;
@@ -15,12 +14,7 @@ const toRule = (days: number | null | undefined): Rule => ({ on: days != null, d
 
 /** Data retention: how long recordings and calls are kept (off by default; the server enforces it hourly). */
 export function RetentionCard() {
-  const client = useQueryClient();
-  const current = useQuery({ queryKey, queryFn: () => api<RetentionSettings>("/api/settings/retention") });
-  const save = useMutation({
-    mutationFn: (body: RetentionSettings) => api<RetentionSettings>("/api/settings/retention", { method: "PUT", body }),
-    onSuccess: (saved) => client.setQueryData(queryKey, saved),
-  });
+  const { current, save } = useSettingsDocument<RetentionSettings>(queryKey, "/api/settings/retention");
   const [form, setForm] = useState<{ recordings: Rule; calls: Rule } | null>(null);
   const [error, setError] = useState<string | null>(null);
   // The form starts from what the server holds, once read.

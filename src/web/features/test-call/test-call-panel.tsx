@@ -1,6 +1,7 @@
 import { AlertCircle, Settings } from "lucide-react";
 import { useEffect, useMemo } from "react";
 import { Link } from "react-router";
+import { SETTINGS_CARDS, settingsPath } from "@shared/settings";
 import { Button } from "@/components/ui/button";
 import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { CallButton, CallFigures, StatusLine } from "./call-status";
@@ -25,7 +26,7 @@ function StartNotice({ notice }: { notice: Notice }) {
         <p className="text-foreground/80">{notice.message}</p>
         {notice.settingsLink && (
           <Button asChild variant="outline" size="sm" className="mt-2 w-fit">
-            <Link to="/settings">
+            <Link to={settingsPath(SETTINGS_CARDS.openaiKey)}>
               <Settings />
               Go to Settings
             </Link>

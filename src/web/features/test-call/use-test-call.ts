@@ -110,7 +110,7 @@ function socketHandlers({ dispatch, setLevels, phase, forget, sessionEnded }: Ha
       dispatch({ type: "closed", code, reason, opened });
       setLevels(QUIET);
       // The session ended: nothing here works any more until the user signs in again.
-      if (signedOut) sessionEnded();
+      if (signedOut) void sessionEnded();
     },
     micLevel: (mic) => setLevels((l) => (l.mic === mic ? l : { ...l, mic })),
     speaker: (level, playing) => setLevels((l) => ({ ...l, assistant: playing ? level : 0, assistantSpeaking: playing })),

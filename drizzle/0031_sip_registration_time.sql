@@ -1,0 +1,1 @@
+ALTER TABLE "sip_trunks" ADD COLUMN "registration_state_at" timestamp with time zone;

@@ -1,0 +1,154 @@
+/**
+ * The Calls page's stats from the roll-ups (`call_rollups`, ADR 061): one statement, one round
+ * trip. Whole UTC days come from day rows, each counted on the local day its noon falls on; the
+ * hours of such a day that belong to the neighbouring local day (the zone's offset: 4–5 for New
+ * York, 1–2 for Berlin, none for UTC) are moved there from hour rows; hours at the window's ends
+ * come from hour rows, and the part-hours at its very ends from the calls themselves (a few
+ * dozen rows on the (organization_id, start_time) index). Every figure is a sum (the money and the
+ * durations exact numerics), so the parts add up to the raw aggregate's very value.
+ */
+import { sql, type SQL } from "drizzle-orm";
+import type { CallFilters } from "../../../shared/call-records.ts";
+import type { Db } from "../../db/client.ts";
+import { calls } from "../../db/schema.ts";
+import { callConditions } from "./calls-query.ts";
+import type { AnalysisGroup } from "./calls-analysis-stats.ts";
+import type { CallTotals } from "./calls-history.repo.ts";
+import { shownCost, TRANSFERRED_PREFIX } from "./calls-history.repo.ts";
+
+const HOUR_MS = 3_600_000;
+
+export interface RolledUpStats {
+  totals: CallTotals;
+  perDay: Array<{ day: string; calls: number }>;
+  groups: AnalysisGroup[];
+}
+
+/** The filters the roll-ups keep a column for; extracted-data filters (`data.*`) are answered from the calls. */
+export const canRollUp = (filters: CallFilters): boolean => Object.keys(filters.data ?? {}).length === 0;
+
+/** The filters on a roll-up row, in the same terms as callConditions on a call. */
+function rollupConditions(filters: CallFilters): SQL {
+  const parts: SQL[] = [sql`true`];
+  if (filters.assistant_id) parts.push(sql`r.assistant_id = ${filters.assistant_id}`);
+  if (filters.assistant_version !== undefined) {
+    parts.push(filters.assistant_version === "draft" ? sql`r.assistant_version IS NULL` : sql`r.assistant_version = ${Number(filters.assistant_version)}`);
+  }
+  if (filters.type) parts.push(sql`r.is_test = ${filters.type === "test"}`);
+  if (filters.direction) parts.push(sql`r.direction = ${filters.direction}`);
+  if (filters.success) parts.push(sql`lower(r.success_value) = lower(${filters.success})`);
+  const score = sql`CASE WHEN r.success_type = 'number' THEN r.success_value::numeric END`;
+  if (filters.success_min !== undefined) parts.push(sql`${score} >= ${filters.success_min}`);
+  if (filters.success_max !== undefined) parts.push(sql`${score} <= ${filters.success_max}`);
+  return sql.join(parts, sql` AND `);
+}
+
+/** The part-hours at the window's ends, as roll-up-shaped rows of one call each. */
+function edgeCalls(organizationId: string, filters: CallFilters, from: Date | null, to: Date | null, tz: string): SQL {
+  const ranges: SQL[] = [];
+  if (from) ranges.push(sql`(${calls.startTime} >= ${from.toISOString()}::timestamptz AND ${calls.startTime} < ${new Date(ceilHour(from)).toISOString()}::timestamptz)`);
+  if (to) ranges.push(sql`(${calls.startTime} >= ${new Date(floorHour(to)).toISOString()}::timestamptz AND ${calls.startTime} < ${to.toISOString()}::timestamptz)`);
+  if (ranges.length === 0) return sql`SELECT NULL::date, 1, NULL::uuid, NULL, NULL, NULL, false, 0, 0, 0::numeric, 0::numeric, 0, 0 WHERE false`;
+  const within = callConditions(organizationId, { ...filters, from: undefined, to: undefined });
+  // The same terms as the roll-ups' trigger (drizzle/, call_rollups_upsert_sql) for one call.
+  return sql`SELECT (calls.start_time AT TIME ZONE ${tz})::date, 1, calls.assistant_id, calls.assistant_name,
+      jsonb_typeof(calls.analysis -> 'success' -> 'value'), calls.analysis -> 'success' ->> 'value',
+      coalesce(calls.analysis ->> 'status' = 'done' AND jsonb_typeof(calls.analysis -> 'success' -> 'value') IN ('string', 'number'), false),
+      1, (calls.end_time IS NOT NULL)::int, coalesce(extract(epoch FROM calls.end_time - calls.start_time) * 1000, 0),
+      coalesce((${shownCost})::numeric, 0), (calls.status = 'error')::int,
+      (calls.end_time IS NOT NULL AND starts_with(calls.ended_reason, ${TRANSFERRED_PREFIX}))::int
+    FROM calls WHERE ${within} AND (${sql.join(ranges, sql` OR `)})`;
+}
+
+const ceilHour = (d: Date) => Math.ceil(d.getTime() / HOUR_MS) * HOUR_MS;
+const floorHour = (d: Date) => Math.floor(d.getTime() / HOUR_MS) * HOUR_MS;
+
+/**
+ * The stats of the window from the roll-ups, or null when `tz` puts part of an hour of the
+ * window on another day than the rest (a zone whose offset is not whole hours: then only the
+ * calls themselves can say which day a call is on), or the window holds no whole hour.
+ */
+export async function rolledUpStats(db: Db, organizationId: string, filters: CallFilters, tz: string): Promise<RolledUpStats | null> {
+  const from = filters.from ? new Date(filters.from) : null;
+  const to = filters.to ? new Date(filters.to) : null;
+  // Inside one hour: no whole hour to read, and the two part-hours would overlap.
+  if (from && to && ceilHour(from) > floorHour(to)) return null;
+  const a = from ? new Date(ceilHour(from)).toISOString() : null;
+  const b = to ? new Date(floorHour(to)).toISOString() : null;
+  const org = organizationId;
+  const where = rollupConditions(filters);
+  const localDay = (t: SQL) => sql`(${t} AT TIME ZONE ${tz})::date`;
+  const utcDay = (t: SQL) => sql`(date_trunc('day', ${t} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+  const columns = sql`r.assistant_id, r.assistant_name, r.success_type, r.success_value, r.analysed, r.calls, r.ended, r.ended_ms, r.cost, r.errors, r.transferred`;
+  const query = sql`
+    WITH w0 AS (
+      SELECT coalesce(${a}::timestamptz, (SELECT min(bucket) FROM call_rollups WHERE organization_id = ${org} AND span = 1)) AS a,
+             coalesce(${b}::timestamptz, (SELECT max(bucket) + interval '1 hour' FROM call_rollups WHERE organization_id = ${org} AND span = 1)) AS b
+    ), w1 AS (
+      SELECT a, b, ${utcDay(sql`(a - interval '1 microsecond')`)} + interval '24 hours' AS d1 FROM w0
+    ), w AS (
+      SELECT a, b, d1, greatest(d1, ${utcDay(sql`b`)}) AS d2 FROM w1
+    ), hrs AS (
+      SELECT h FROM w, generate_series(w.a, w.b - interval '1 hour', interval '1 hour') h
+    ), chk AS (
+      SELECT
+        coalesce(bool_or(date_trunc('hour', h AT TIME ZONE ${tz}) <> h AT TIME ZONE ${tz}
+          OR (h + interval '3599.999999 seconds') AT TIME ZONE ${tz} <> (h AT TIME ZONE ${tz}) + interval '3599.999999 seconds'), false) AS misaligned,
+        coalesce(array_agg(DISTINCT extract(hour FROM h AT TIME ZONE 'UTC')::smallint)
+          FILTER (WHERE h >= w.d1 AND h < w.d2 AND ${localDay(sql`h`)} <> ${localDay(sql`(${utcDay(sql`h`)} + interval '12 hours')`)}), '{}') AS hods
+      FROM hrs, w
+    ), moved AS MATERIALIZED (
+      SELECT ${localDay(sql`r.bucket`)} AS day, ${localDay(sql`(${utcDay(sql`r.bucket`)} + interval '12 hours')`)} AS anchor, ${columns}
+      FROM call_rollups r, w, chk
+      WHERE r.organization_id = ${org} AND r.span = 1 AND r.hour_of_day = ANY(chk.hods) AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${where}
+    ), parts (day, sign, assistant_id, assistant_name, success_type, success_value, analysed, calls, ended, ended_ms, cost, errors, transferred) AS (
+      SELECT ${localDay(sql`(r.bucket + interval '12 hours')`)}, 1, ${columns}
+        FROM call_rollups r, w WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${where}
+      UNION ALL
+      SELECT ${localDay(sql`r.bucket`)}, 1, ${columns}
+        FROM call_rollups r, w WHERE r.organization_id = ${org} AND r.span = 1
+          AND ((r.bucket >= w.a AND r.bucket < least(w.d1, w.b)) OR (r.bucket >= w.d2 AND r.bucket < w.b)) AND ${where}
+      UNION ALL
+      SELECT r.day, 1, ${columns} FROM moved r WHERE r.day <> r.anchor
+      UNION ALL
+      SELECT r.anchor, -1, ${columns} FROM moved r WHERE r.day <> r.anchor
+      UNION ALL
+      ${edgeCalls(organizationId, filters, from, to, tz)}
+    ), g AS MATERIALIZED (
+      SELECT day, assistant_id, assistant_name, success_type, success_value, analysed,
+        sum(sign * calls) AS calls, sum(sign * ended) AS ended, sum(sign * ended_ms) AS ended_ms, sum(sign * cost) AS cost,
+        sum(sign * errors) AS errors, sum(sign * transferred) AS transferred
+      FROM parts GROUP BY 1, 2, 3, 4, 5, 6
+    )
+    SELECT
+      (SELECT misaligned FROM chk) AS misaligned,
+      (SELECT json_build_object('calls', coalesce(sum(calls), 0), 'ended', coalesce(sum(ended), 0), 'endedMs', coalesce(sum(ended_ms), 0)::float8,
+        'cost', coalesce(sum(cost), 0)::float8, 'errors', coalesce(sum(errors), 0), 'transferred', coalesce(sum(transferred), 0)) FROM g) AS totals,
+      (SELECT coalesce(json_agg(json_build_object('day', to_char(day, 'YYYY-MM-DD'), 'calls', n) ORDER BY day), '[]')
+        FROM (SELECT day, sum(calls) AS n FROM g GROUP BY day HAVING sum(calls) <> 0) d) AS per_day,
+      (SELECT coalesce(json_agg(json_build_object('assistantId', assistant_id, 'assistantName', name, 'day', day, 'kind', kind, 'value', value, 'calls', n)
+          ORDER BY assistant_id, day, kind, value), '[]')
+        FROM (SELECT g.assistant_id, max(coalesce(a.name, g.assistant_name)) AS name, to_char(g.day, 'YYYY-MM-DD') AS day,
+            g.success_type AS kind, g.success_value AS value, sum(g.calls) AS n
+          FROM g LEFT JOIN assistants a ON a.id = g.assistant_id AND a.organization_id = ${org}
+          -- A name some counted call carries: a part that moved to another day nets to zero here.
+          WHERE g.analysed AND g.calls <> 0
+          GROUP BY g.assistant_id, 3, 4, 5) x) AS groups`;
+  // Both drivers answer { rows } (node-postgres QueryResult, PGlite Results).
+  const result = (await db.execute(query)) as unknown as { rows: Array<{ misaligned: boolean; totals: CallTotals; per_day: RolledUpStats["perDay"]; groups: AnalysisGroup[] }> };
+  const [row] = result.rows;
+  if (!row || row.misaligned) return null;
+  return { totals: row.totals, perDay: row.per_day, groups: row.groups };
+}
+
+/**
+ * Sums every call again (after an import that bypassed the triggers, or to check them): under a
+ * lock that holds writers of calls back, so no call is counted twice or missed meanwhile.
+ */
+export async function rebuildCallRollups(db: Db): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`LOCK TABLE calls IN SHARE ROW EXCLUSIVE MODE`);
+    await tx.execute(sql`DELETE FROM call_rollups`);
+    await tx.execute(sql`DO $$ BEGIN EXECUTE call_rollups_upsert_sql('SELECT 1 AS sign, c.* FROM calls c'); END $$`);
+  });
+}

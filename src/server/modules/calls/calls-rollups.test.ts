@@ -1,0 +1,169 @@
+import { and, eq, inArray, sql } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { as, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import type { CallAnalysis } from "../../../shared/analysis.ts";
+import type { CallFilters, CallStats } from "../../../shared/call-records.ts";
+import { assistants, callRollups, calls } from "../../db/schema.ts";
+import { callStats, rawCallStats } from "./calls-stats.ts";
+import { rebuildCallRollups, rolledUpStats } from "./calls-rollups.repo.ts";
+
+/**
+ * The roll-ups answer the Calls page's stats with the very numbers the calls themselves give: on
+ * random windows, zones and filters, after inserts, corrections, deletes and a rebuild.
+ */
+
+const file = useTestApp();
+type Who = Awaited<ReturnType<typeof signUpAndLogIn>>;
+
+// A seeded generator: a failure names its seed and repeats.
+const SEED = Number(process.env.ROLLUP_SEED ?? Date.now() % 100_000);
+let state = SEED;
+const random = () => {
+  state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+  return state / 2_147_483_648;
+};
+const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
+
+// Two months across the American and European spring changes and the southern autumn one.
+const START = Date.parse("2026-02-15T00:00:00Z");
+const SPAN_MS = 60 * 86_400_000;
+const WHOLE_HOUR_ZONES = ["UTC", "America/New_York", "Europe/Berlin", "Asia/Tokyo", "Australia/Sydney", "Pacific/Auckland", "America/Los_Angeles", "Pacific/Kiritimati"];
+const PART_HOUR_ZONES = ["Asia/Kolkata", "Asia/Kathmandu", "Australia/Lord_Howe"];
+
+const analysis = (value: string | number | null, status: "done" | "pending" | "failed" = "done"): CallAnalysis =>
+  ({
+    status,
+    summary: "s",
+    data: { topic: pick(["billing", "Internet", "router"]) },
+    success: value === null ? null : { value, reason: "r" },
+    model: "gpt-5-mini",
+    cost: 0.001,
+    completed_at: "2026-03-01T10:00:00.000Z",
+  }) as CallAnalysis;
+
+const randomAnalysis = (): CallAnalysis | null =>
+  pick([null, analysis("pass"), analysis("fail"), analysis("Pass"), analysis("resolved"), analysis("escalated"), analysis(pick([1, 2.5, 3, 4, 5])), analysis(null, "failed"), analysis("pass", "pending")]);
+
+let eve: Who;
+let assistantIds: string[];
+
+function randomCall(organizationId: string) {
+  const start = START + Math.floor(random() * SPAN_MS * 1000) / 1000;
+  const ended = random() < 0.9;
+  const isTest = pick([true, false, false, null]);
+  return {
+    organizationId,
+    assistantId: pick([...assistantIds, null]),
+    assistantName: pick(["Support", "Old name", null]),
+    assistantVersion: pick([1, 2, null]),
+    startTime: new Date(start),
+    endTime: ended ? new Date(start + Math.floor(random() * 600_000)) : null,
+    endedReason: ended ? pick(["User ended call", "Provider error", "Transferred to Billing", "Call failed", "Caller hung up"]) : null,
+    cost: pick([null, 0.1, 0.07, 1 / 3]),
+    providerCost: pick([null, { total: 0.013, lines: [] }, { total: 0.2, lines: [] }]),
+    telephonyCost: pick([null, 0.0085]),
+    direction: pick(["inbound", "outbound"] as const),
+    logs: isTest === null ? {} : { isTest, transcript: [] },
+    analysis: randomAnalysis(),
+  };
+}
+
+function randomFilters(): CallFilters {
+  const f: CallFilters = {};
+  const bound = () => new Date(START - 86_400_000 + Math.floor(random() * (SPAN_MS + 2 * 86_400_000))).toISOString();
+  const window = random();
+  if (window < 0.6) {
+    const [x, y] = [bound(), bound()].sort();
+    if (x !== y) Object.assign(f, { from: x, to: y });
+  } else if (window < 0.75) f.from = bound();
+  else if (window < 0.9) f.to = bound();
+  if (random() < 0.3) f.assistant_id = pick(assistantIds);
+  if (random() < 0.15) f.assistant_version = pick(["1", "2", "draft"]);
+  if (random() < 0.2) f.type = pick(["test", "real"] as const);
+  if (random() < 0.2) f.direction = pick(["inbound", "outbound"] as const);
+  if (random() < 0.15) f.success = pick(["pass", "PASS", "escalated", "3", "nothing"]);
+  if (random() < 0.1) f.success_min = pick([1, 2.5, 3]);
+  if (random() < 0.1) f.success_max = pick([2.5, 4]);
+  return f;
+}
+
+async function compareOn(count: number, zones: readonly string[], expectRolledUp: boolean) {
+  for (let i = 0; i < count; i++) {
+    const filters = randomFilters();
+    const tz = pick(zones);
+    const context = `seed ${SEED}, tz ${tz}, filters ${JSON.stringify(filters)}`;
+    const raw = await rawCallStats(file.db, eve.organizationId, filters, tz);
+    expect(await callStats(file.db, eve.organizationId, filters, tz, true), context).toEqual(raw);
+    if (!expectRolledUp) continue;
+    const tiny = filters.from && filters.to && Math.ceil(Date.parse(filters.from) / 3_600_000) > Math.floor(Date.parse(filters.to) / 3_600_000);
+    // A whole-hour zone is answered by the roll-ups, not by the fallback.
+    if (!tiny) expect(await rolledUpStats(file.db, eve.organizationId, filters, tz), context).not.toBeNull();
+  }
+}
+
+describe("the stats' roll-ups", () => {
+  beforeAll(async () => {
+    eve = await signUpAndLogIn(file.app);
+    const rows = await file.db
+      .insert(assistants)
+      .values(["Support", "Triage", "Sales"].map((name) => ({ organizationId: eve.organizationId, name, model: "gpt-realtime" })))
+      .returning();
+    assistantIds = rows.map((r) => r.id);
+    // Several statements, as the engine writes (one call at a time) and as an import does (many at once).
+    await file.db.insert(calls).values(Array.from({ length: 500 }, () => randomCall(eve.organizationId)));
+    for (let i = 0; i < 20; i++) await file.db.insert(calls).values(randomCall(eve.organizationId));
+    // Another organisation's calls count only for it.
+    const other = await signUpAndLogIn(file.app);
+    await file.db.insert(calls).values(Array.from({ length: 50 }, () => ({ ...randomCall(other.organizationId), assistantId: null })));
+  });
+
+  it("give the raw aggregate's numbers on random windows, whole-hour zones and filters", async () => {
+    await compareOn(60, WHOLE_HOUR_ZONES, true);
+  });
+
+  it("stay exact when records change later: ended, re-costed, re-analysed, moved, deleted, their assistant renamed or deleted", async () => {
+    const ids = (await file.db.select({ id: calls.id }).from(calls).where(eq(calls.organizationId, eve.organizationId))).map((r) => r.id);
+    const some = (n: number) => Array.from({ length: n }, () => pick(ids));
+    // A live call ends; a phone call's price arrives; an analysis finishes; a record is corrected.
+    await file.db.update(calls).set({ endTime: sql`${calls.startTime} + interval '95 seconds'`, endedReason: "Transferred to Tier 2" }).where(inArray(calls.id, some(15)));
+    for (const id of some(15)) await file.db.update(calls).set({ telephonyCost: 0.0123 }).where(eq(calls.id, id));
+    await file.db.update(calls).set({ analysis: analysis("escalated") }).where(inArray(calls.id, some(20)));
+    await file.db.update(calls).set({ startTime: sql`${calls.startTime} - interval '7 hours 13 minutes'` }).where(inArray(calls.id, some(20)));
+    await file.db.update(calls).set({ logs: { isTest: true, transcript: [] } }).where(inArray(calls.id, some(10)));
+    // An update that moves no figure.
+    await file.db.update(calls).set({ variables: { a: "b" } }).where(inArray(calls.id, some(10)));
+    // Retention and an owner's delete; an assistant renamed, another deleted (its calls keep its name).
+    await file.db.delete(calls).where(and(eq(calls.organizationId, eve.organizationId), sql`${calls.startTime} < ${new Date(START + 5 * 86_400_000).toISOString()}::timestamptz`));
+    await file.db.delete(calls).where(inArray(calls.id, some(5)));
+    await file.db.update(assistants).set({ name: "Support desk" }).where(eq(assistants.id, assistantIds[0]!));
+    await file.db.delete(assistants).where(eq(assistants.id, assistantIds[2]!));
+    await compareOn(40, WHOLE_HOUR_ZONES, true);
+  });
+
+  it("fall back to the calls, with the same numbers, for zones off the whole hour and for extracted-data filters", async () => {
+    await compareOn(15, PART_HOUR_ZONES, false);
+    const filters: CallFilters = { from: "2026-03-01T00:00:00.000Z", data: { topic: "internet" } };
+    expect(await callStats(file.db, eve.organizationId, filters, "UTC", true)).toEqual(await rawCallStats(file.db, eve.organizationId, filters, "UTC"));
+    expect(await rolledUpStats(file.db, eve.organizationId, { from: "2026-03-01T00:00:00.000Z" }, "Asia/Kolkata")).toBeNull();
+  });
+
+  it("answer GET /api/calls/stats with the raw numbers, and rebuild to the same sums", async () => {
+    const query = "from=2026-02-20T10:17:00.000Z&to=2026-03-22T08:45:30.000Z&tz=America/New_York";
+    const res = await as(file.app, eve).get(`/api/calls/stats?${query}`);
+    expect(res.statusCode, res.body).toBe(200);
+    const raw = await rawCallStats(file.db, eve.organizationId, { from: "2026-02-20T10:17:00.000Z", to: "2026-03-22T08:45:30.000Z" }, "America/New_York");
+    expect(res.json<CallStats>()).toEqual(raw);
+    expect(raw.calls).toBeGreaterThan(0);
+
+    const sums = () =>
+      file.db
+        .select({ span: callRollups.span, bucket: callRollups.bucket, groupKey: callRollups.groupKey, calls: callRollups.calls, endedMs: sql<string>`trim_scale(${callRollups.endedMs})::text`, cost: sql<string>`trim_scale(${callRollups.cost})::text` })
+        .from(callRollups)
+        .where(sql`${callRollups.calls} <> 0 OR ${callRollups.ended} <> 0 OR ${callRollups.endedMs} <> 0 OR ${callRollups.cost} <> 0`)
+        .orderBy(callRollups.organizationId, callRollups.span, callRollups.bucket, callRollups.groupKey);
+    const before = await sums();
+    await rebuildCallRollups(file.db);
+    expect(await sums()).toEqual(before);
+    await compareOn(10, WHOLE_HOUR_ZONES, true);
+  });
+});

@@ -1,0 +1,356 @@
+/**
+ * The knowledge bases' tables. Every query is scoped to `organizationId` (and, for documents and
+ * passages, to their base): another organisation's rows are invisible, never forbidden.
+ */
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { knowledgeBases, knowledgeChunks, knowledgeDocuments } from "../../db/schema.ts";
+import type { Chunk } from "./chunk.ts";
+import { vectorLiteral } from "./vector-store.ts";
+
+export type BaseRow = typeof knowledgeBases.$inferSelect & { documentCount: number; chunkCount: number };
+export type DocumentRow = typeof knowledgeDocuments.$inferSelect;
+
+// Qualified by hand: inside the subquery an unqualified "id" would be the document's.
+const counts = {
+  documentCount: sql<number>`(select count(*)::int from knowledge_documents d where d.knowledge_base_id = "knowledge_bases"."id")`,
+  chunkCount: sql<number>`(select coalesce(sum(d.chunk_count), 0)::int from knowledge_documents d where d.knowledge_base_id = "knowledge_bases"."id")`,
+};
+
+export function listBases(db: Db, organizationId: string): Promise<BaseRow[]> {
+  return db
+    .select({ ...tableColumns(), ...counts })
+    .from(knowledgeBases)
+    .where(eq(knowledgeBases.organizationId, organizationId))
+    .orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id));
+}
+
+function tableColumns() {
+  const { id, organizationId, name, description, createdAt, updatedAt } = knowledgeBases;
+  return { id, organizationId, name, description, createdAt, updatedAt };
+}
+
+export async function findBase(db: Db, organizationId: string, id: string): Promise<BaseRow | null> {
+  const [row] = await db
+    .select({ ...tableColumns(), ...counts })
+    .from(knowledgeBases)
+    .where(and(eq(knowledgeBases.organizationId, organizationId), eq(knowledgeBases.id, id)));
+  return row ?? null;
+}
+
+/** The organisation's bases among `ids` (unknown ids are absent). */
+export async function findOwnBaseIds(db: Db, organizationId: string, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const found = await db
+    .select({ id: knowledgeBases.id })
+    .from(knowledgeBases)
+    .where(and(eq(knowledgeBases.organizationId, organizationId), inArray(knowledgeBases.id, [...ids])));
+  return found.map((r) => r.id);
+}
+
+export async function countBases(db: Db, organizationId: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(knowledgeBases).where(eq(knowledgeBases.organizationId, organizationId));
+  return row?.n ?? 0;
+}
+
+export async function insertBase(db: Db, organizationId: string, values: { name: string; description: string | null }): Promise<string> {
+  const [row] = await db.insert(knowledgeBases).values({ organizationId, ...values }).returning({ id: knowledgeBases.id });
+  return row!.id;
+}
+
+export async function updateBase(db: Db, organizationId: string, id: string, values: { name?: string; description?: string | null }): Promise<boolean> {
+  const rows = await db
+    .update(knowledgeBases)
+    .set({ ...values, updatedAt: new Date() })
+    .where(and(eq(knowledgeBases.organizationId, organizationId), eq(knowledgeBases.id, id)))
+    .returning({ id: knowledgeBases.id });
+  return rows.length > 0;
+}
+
+/** Deletes the base with its documents and passages (one statement, cascading); answers the stored originals' keys. */
+export async function deleteBase(db: Db, organizationId: string, id: string): Promise<{ deleted: boolean; storageKeys: string[] }> {
+  return db.transaction(async (tx) => {
+    const docs = await tx
+      .select({ key: knowledgeDocuments.storageKey })
+      .from(knowledgeDocuments)
+      .where(and(eq(knowledgeDocuments.organizationId, organizationId), eq(knowledgeDocuments.knowledgeBaseId, id)));
+    // Passages name their base without a foreign key (the hot index stays narrow): removed here.
+    await tx.delete(knowledgeChunks).where(and(eq(knowledgeChunks.organizationId, organizationId), eq(knowledgeChunks.knowledgeBaseId, id)));
+    const rows = await tx
+      .delete(knowledgeBases)
+      .where(and(eq(knowledgeBases.organizationId, organizationId), eq(knowledgeBases.id, id)))
+      .returning({ id: knowledgeBases.id });
+    return { deleted: rows.length > 0, storageKeys: docs.flatMap((d) => (d.key ? [d.key] : [])) };
+  });
+}
+
+export function listDocuments(db: Db, organizationId: string, baseId: string): Promise<DocumentRow[]> {
+  return db
+    .select()
+    .from(knowledgeDocuments)
+    .where(and(eq(knowledgeDocuments.organizationId, organizationId), eq(knowledgeDocuments.knowledgeBaseId, baseId)))
+    .orderBy(desc(knowledgeDocuments.createdAt), desc(knowledgeDocuments.id));
+}
+
+export async function findDocument(db: Db, organizationId: string, baseId: string, id: string): Promise<DocumentRow | null> {
+  const [row] = await db
+    .select()
+    .from(knowledgeDocuments)
+    .where(and(eq(knowledgeDocuments.organizationId, organizationId), eq(knowledgeDocuments.knowledgeBaseId, baseId), eq(knowledgeDocuments.id, id)));
+  return row ?? null;
+}
+
+/** A document's name by its id alone (the audit log's name of a deletion). */
+export async function findDocumentName(db: Db, organizationId: string, id: string): Promise<string | null> {
+  const [row] = await db
+    .select({ name: knowledgeDocuments.name })
+    .from(knowledgeDocuments)
+    .where(and(eq(knowledgeDocuments.organizationId, organizationId), eq(knowledgeDocuments.id, id)));
+  return row?.name ?? null;
+}
+
+export async function countDocuments(db: Db, organizationId: string, baseId: string): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(knowledgeDocuments)
+    .where(and(eq(knowledgeDocuments.organizationId, organizationId), eq(knowledgeDocuments.knowledgeBaseId, baseId)));
+  return row?.n ?? 0;
+}
+
+export type NewDocument = Pick<DocumentRow, "name" | "source" | "url" | "refresh" | "contentType" | "storageKey" | "sizeBytes">;
+
+export async function insertDocument(db: Db, organizationId: string, baseId: string, values: NewDocument & { id?: string }): Promise<DocumentRow> {
+  const [row] = await db
+    .insert(knowledgeDocuments)
+    .values({ organizationId, knowledgeBaseId: baseId, ...values })
+    .returning();
+  return row!;
+}
+
+/** Queued again (re-process, replace, a URL's refresh): a new generation the job will carry. */
+export async function requeueDocument(db: Db, organizationId: string, baseId: string, id: string, replace?: Partial<NewDocument>): Promise<DocumentRow | null> {
+  const [row] = await db
+    .update(knowledgeDocuments)
+    .set({ ...replace, status: "queued", progress: 0, error: null, generation: sql`${knowledgeDocuments.generation} + 1`, updatedAt: new Date() })
+    .where(and(eq(knowledgeDocuments.organizationId, organizationId), eq(knowledgeDocuments.knowledgeBaseId, baseId), eq(knowledgeDocuments.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/** Removes the document and, by cascade in the same statement, its passages. */
+export async function deleteDocument(db: Db, organizationId: string, baseId: string, id: string): Promise<DocumentRow | null> {
+  const [row] = await db
+    .delete(knowledgeDocuments)
+    .where(and(eq(knowledgeDocuments.organizationId, organizationId), eq(knowledgeDocuments.knowledgeBaseId, baseId), eq(knowledgeDocuments.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+// ── The ingestion job's writes: each only for the generation it was queued for ─────────────────
+
+const current = (organizationId: string, id: string, generation: number) =>
+  and(eq(knowledgeDocuments.organizationId, organizationId), eq(knowledgeDocuments.id, id), eq(knowledgeDocuments.generation, generation));
+
+export async function findForJob(db: Db, organizationId: string, id: string, generation: number): Promise<DocumentRow | null> {
+  const [row] = await db.select().from(knowledgeDocuments).where(current(organizationId, id, generation));
+  return row ?? null;
+}
+
+export async function setProgress(db: Db, organizationId: string, id: string, generation: number, progress: number): Promise<void> {
+  await db.update(knowledgeDocuments).set({ status: "processing", progress }).where(current(organizationId, id, generation));
+}
+
+export async function failDocument(db: Db, organizationId: string, id: string, generation: number, error: string, fetched?: { at: Date; error: string | null }): Promise<void> {
+  await db
+    .update(knowledgeDocuments)
+    .set({ status: "failed", progress: 0, error, ...(fetched ? { lastFetchedAt: fetched.at, lastFetchError: fetched.error } : {}), updatedAt: new Date() })
+    .where(current(organizationId, id, generation));
+}
+
+/**
+ * The document's passages swapped for `chunks` in one transaction, with its state: a search sees
+ * the old set or the new one, never a mix. Nothing is written for a superseded generation.
+ */
+export async function replaceChunks(
+  db: Db,
+  doc: Pick<DocumentRow, "organizationId" | "knowledgeBaseId" | "id" | "generation">,
+  chunks: readonly Chunk[],
+  vectors: readonly number[][] | null,
+  meta: { pageCount: number | null; fetchedAt: Date | null },
+): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const claimed = await tx
+      .update(knowledgeDocuments)
+      .set({
+        status: "ready",
+        progress: 100,
+        error: null,
+        chunkCount: chunks.length,
+        pageCount: meta.pageCount,
+        embedded: vectors !== null,
+        ...(meta.fetchedAt ? { lastFetchedAt: meta.fetchedAt, lastFetchError: null } : {}),
+        updatedAt: new Date(),
+      })
+      .where(current(doc.organizationId, doc.id, doc.generation))
+      .returning({ id: knowledgeDocuments.id });
+    if (claimed.length === 0) return false;
+    await tx.delete(knowledgeChunks).where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id)));
+    for (let at = 0; at < chunks.length; at += 200) {
+      const values = chunks.slice(at, at + 200).map((c, i) => {
+        const embedding = vectors ? sql`${vectorLiteral(vectors[at + i]!)}::vector` : sql`null`;
+        return vectors
+          ? sql`(${doc.organizationId}, ${doc.knowledgeBaseId}, ${doc.id}, ${at + i}, ${c.location}, ${c.content}, ${embedding})`
+          : sql`(${doc.organizationId}, ${doc.knowledgeBaseId}, ${doc.id}, ${at + i}, ${c.location}, ${c.content})`;
+      });
+      const columns = vectors ? sql`(organization_id, knowledge_base_id, document_id, position, location, content, embedding)` : sql`(organization_id, knowledge_base_id, document_id, position, location, content)`;
+      await tx.execute(sql`insert into knowledge_chunks ${columns} values ${sql.join(values, sql`, `)}`);
+    }
+    return true;
+  });
+}
+
+/** URL documents due for their daily or weekly fetch (a sweep across organisations, like retention's). */
+export function dueForRefresh(db: Db, now: Date): Promise<Pick<DocumentRow, "organizationId" | "knowledgeBaseId" | "id">[]> {
+  const day = new Date(now.getTime() - 24 * 3_600_000);
+  const week = new Date(now.getTime() - 7 * 24 * 3_600_000);
+  return db
+    .select({ organizationId: knowledgeDocuments.organizationId, knowledgeBaseId: knowledgeDocuments.knowledgeBaseId, id: knowledgeDocuments.id })
+    .from(knowledgeDocuments)
+    .where(
+      and(
+        eq(knowledgeDocuments.source, "url"),
+        inArray(knowledgeDocuments.status, ["ready", "failed"]),
+        or(
+          and(eq(knowledgeDocuments.refresh, "daily"), or(isNull(knowledgeDocuments.lastFetchedAt), lt(knowledgeDocuments.lastFetchedAt, day))),
+          and(eq(knowledgeDocuments.refresh, "weekly"), or(isNull(knowledgeDocuments.lastFetchedAt), lt(knowledgeDocuments.lastFetchedAt, week))),
+        ),
+      ),
+    )
+    .limit(500);
+}
+
+// ── Retrieval ─────────────────────────────────────────────────────────────────────────────────
+
+export interface PassageRow {
+  document_id: string;
+  document_name: string;
+  location: string | null;
+  text: string;
+  score: number;
+}
+
+/** Each ranking contributes 1 / (RRF_K + rank): the constant of the reciprocal-rank-fusion paper. */
+const RRF_K = 60;
+/** How deep each ranking is read before fusing. */
+const CANDIDATES = 40;
+/** HNSW candidates looked at per scan (pgvector's default is 40). */
+const EF_SEARCH = 200;
+/**
+ * At most about this many passages are ranked by words: ranking reads each matching passage, so a
+ * question's common words ("order", "hours") would rank most of a base. Its rarer words, whose
+ * passages together stay within this, carry the match (as inverse document frequency would).
+ */
+const WORD_MATCH_BUDGET = 250;
+
+/** A lexeme quoted for tsquery input: quotes and backslashes doubled. */
+const quoteLexeme = (lexeme: string) => `'${lexeme.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+
+/**
+ * The words to search by, as a tsquery's text: the question's rarest lexemes in these bases whose
+ * passages fit the budget, any of them; when even the rarest is common, all of them together
+ * (the index intersects their lists). Null when no word of the question is in the bases.
+ */
+async function wordQuery(db: Db, organizationId: string, bases: SQL, query: string): Promise<string | null> {
+  // The question's lexemes as an array, so each is looked up by the key (not a scan of the base's words).
+  const result = await db.execute(sql`select lexeme, sum(passages)::int as passages from knowledge_terms
+    where organization_id = ${organizationId} and knowledge_base_id in (${bases}) and lexeme = any(tsvector_to_array(to_tsvector('english', ${query})))
+    group by lexeme order by 2, 1`);
+  const found = (result as unknown as { rows: { lexeme: string; passages: number }[] }).rows;
+  if (found.length === 0) return null;
+  const rare: string[] = [];
+  let total = 0;
+  for (const { lexeme, passages } of found) {
+    if (total + passages > WORD_MATCH_BUDGET) break;
+    rare.push(lexeme);
+    total += passages;
+  }
+  return rare.length > 0 ? rare.map(quoteLexeme).join(" | ") : found.map((r) => quoteLexeme(r.lexeme)).join(" & ");
+}
+
+/**
+ * Hybrid retrieval, filtered by organisation and base in SQL: the `CANDIDATES` nearest passages
+ * by cosine distance (HNSW, with pgvector's iterative scan so the filter cannot starve it) and the
+ * best by full-text rank (the question's rarer words: `wordQuery`), fused by reciprocal rank.
+ * Without a query vector, words only.
+ */
+export async function searchPassages(db: Db, organizationId: string, baseIds: readonly string[], query: string, vector: readonly number[] | null, limit: number): Promise<PassageRow[]> {
+  if (baseIds.length === 0) return [];
+  const bases = sql.join(baseIds.map((id) => sql`${id}::uuid`), sql`, `);
+  const scope = sql`c.organization_id = ${organizationId} and c.knowledge_base_id in (${bases})`;
+  const words = await wordQuery(db, organizationId, bases, query);
+  const text = words
+    ? sql`select c.id, row_number() over (order by ts_rank_cd(c.search, ${words}::tsquery) desc, c.id) as r
+    from knowledge_chunks c where ${scope} and c.search @@ ${words}::tsquery order by ts_rank_cd(c.search, ${words}::tsquery) desc, c.id limit ${CANDIDATES}`
+    : sql`select null::uuid as id, null::bigint as r where false`;
+  const fused = (vec: ReturnType<typeof sql>) => sql`with txt as (${text}), vec as (${vec})
+    select c.document_id, d.name as document_name, c.location, c.content as text,
+      (coalesce(1.0 / (${RRF_K} + vec.r), 0) + coalesce(1.0 / (${RRF_K} + txt.r), 0))::float8 as score
+    from (select id from txt union select id from vec) ids
+    join knowledge_chunks c on c.id = ids.id
+    join knowledge_documents d on d.id = c.document_id and d.organization_id = c.organization_id
+    left join txt on txt.id = ids.id left join vec on vec.id = ids.id
+    order by score desc, c.document_id, c.position limit ${limit}`;
+  if (!vector) {
+    const result = await db.execute(fused(sql`select null::uuid as id, null::bigint as r where false`));
+    return (result as unknown as { rows: PassageRow[] }).rows;
+  }
+  const near = sql`select id, row_number() over (order by distance, id) as r from (${nearest(scope, vector)}) n`;
+  return inVectorScan(db, async (tx) => (await tx.execute(fused(near))) as unknown as { rows: PassageRow[] }).then((result) => result.rows);
+}
+
+/** The `CANDIDATES` passages nearest the vector by cosine distance, as the HNSW index finds them (unordered). */
+const nearest = (scope: SQL, vector: readonly number[]) => {
+  const literal = vectorLiteral(vector);
+  return sql`select c.id, c.embedding <=> ${literal}::vector as distance from knowledge_chunks c
+    where ${scope} and c.embedding is not null order by c.embedding <=> ${literal}::vector limit ${CANDIDATES}`;
+};
+
+/** Runs a statement with the vector half's scan settings. */
+function inVectorScan<T>(db: Db, run: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<T>): Promise<T> {
+  return db.transaction(async (tx) => {
+    // Filtered HNSW scans go on past the first ef_search candidates until enough rows pass (pgvector
+    // 0.8); relaxed order, since the candidates are ranked again by distance afterwards.
+    await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
+    await tx.execute(sql`set local hnsw.ef_search = ${sql.raw(String(EF_SEARCH))}`);
+    return run(tx);
+  });
+}
+
+/** The distances of the vector half's candidates, nearest first, as retrieval sees them (bench:kb's recall). */
+export async function candidateDistances(db: Db, organizationId: string, baseId: string, vector: readonly number[]): Promise<number[]> {
+  const scope = sql`c.organization_id = ${organizationId} and c.knowledge_base_id = ${baseId}::uuid`;
+  const result = (await inVectorScan(db, (tx) => tx.execute(nearest(scope, vector)))) as unknown as { rows: { distance: number }[] };
+  return result.rows.map((r) => Number(r.distance)).sort((a, b) => a - b);
+}
+
+/** The bases' whole text, in document and passage order (for "place the whole text in the instructions"). */
+export async function wholeText(db: Db, organizationId: string, baseIds: readonly string[]): Promise<{ document_name: string; location: string | null; content: string }[]> {
+  if (baseIds.length === 0) return [];
+  return db
+    .select({ document_name: knowledgeDocuments.name, location: knowledgeChunks.location, content: knowledgeChunks.content })
+    .from(knowledgeChunks)
+    .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.documentId))
+    .where(and(eq(knowledgeChunks.organizationId, organizationId), inArray(knowledgeChunks.knowledgeBaseId, [...baseIds])))
+    .orderBy(asc(knowledgeDocuments.createdAt), asc(knowledgeDocuments.id), asc(knowledgeChunks.position));
+}
+
+/** Whether any passage of these bases has an embedding (else a search need not embed the question). */
+export async function anyEmbedded(db: Db, organizationId: string, baseIds: readonly string[]): Promise<boolean> {
+  if (baseIds.length === 0) return false;
+  const [row] = await db
+    .select({ id: knowledgeDocuments.id })
+    .from(knowledgeDocuments)
+    .where(and(eq(knowledgeDocuments.organizationId, organizationId), inArray(knowledgeDocuments.knowledgeBaseId, [...baseIds]), eq(knowledgeDocuments.embedded, true)))
+    .limit(1);
+  return Boolean(row);
+}

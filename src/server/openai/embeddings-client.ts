@@ -1,0 +1,71 @@
+/**
+ * OpenAI's embeddings API (`POST {OPENAI_BASE_URL}/embeddings`), for the knowledge bases: a batch
+ * of texts in, one vector each out, in order. Like the Responses client, one request per call:
+ * retrying is the caller's (a durable job with backoff), and failures are `ResponsesError`s with
+ * the same `retryable` and `retryAfterMs`.
+ */
+import { errorOf, ResponsesError } from "./responses-client.ts";
+
+export interface EmbeddingsClientOptions {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  /** Asked of the model (text-embedding-3-* shorten their vectors); the answer must match. */
+  dimensions: number;
+  timeoutMs?: number;
+}
+
+export interface EmbeddingsResult {
+  vectors: number[][];
+  tokens: number;
+}
+
+interface RawEmbeddings {
+  data?: Array<{ index?: number; embedding?: unknown }>;
+  usage?: { prompt_tokens?: number; total_tokens?: number };
+}
+
+/** The API takes at most 2,048 inputs per request; fewer keep each request well under its token cap. */
+export const EMBEDDING_BATCH = 256;
+
+export function createEmbeddingsClient(options: EmbeddingsClientOptions) {
+  const url = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  return {
+    async embed(input: string[], signal?: AbortSignal): Promise<EmbeddingsResult> {
+      if (input.length === 0) return { vectors: [], tokens: 0 };
+      const timeout = AbortSignal.timeout(timeoutMs);
+      let raw: RawEmbeddings;
+      try {
+        const res = await fetch(url, {
+          method: "POST",
+          headers: { authorization: `Bearer ${options.apiKey}`, "content-type": "application/json" },
+          body: JSON.stringify({ model: options.model, input, dimensions: options.dimensions, encoding_format: "float" }),
+          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        });
+        if (!res.ok) throw await errorOf(res);
+        raw = (await res.json()) as RawEmbeddings;
+      } catch (err) {
+        if (err instanceof ResponsesError) throw err;
+        if (timeout.aborted) throw new ResponsesError(`The embeddings API did not answer within ${Math.round(timeoutMs / 1000)} s`, "timeout", 0, true);
+        if (signal?.aborted) throw new ResponsesError("The request was cancelled", "aborted", 0, false);
+        throw new ResponsesError(`The embeddings API could not be reached: ${(err as Error).message}`, "network_error", 0, true);
+      }
+      const vectors: Array<number[] | undefined> = Array.from({ length: input.length });
+      for (const [i, item] of (raw.data ?? []).entries()) {
+        const at = item.index ?? i;
+        const v = item.embedding;
+        if (!Array.isArray(v) || v.length !== options.dimensions || !v.every((x) => typeof x === "number" && Number.isFinite(x))) {
+          throw new ResponsesError(`The embeddings API answered a vector of the wrong shape (expected ${options.dimensions} numbers)`, "invalid_output", 200, false);
+        }
+        if (at >= 0 && at < input.length) vectors[at] = v as number[];
+      }
+      for (let i = 0; i < input.length; i++) {
+        if (vectors[i] === undefined) throw new ResponsesError("The embeddings API answered fewer vectors than texts", "invalid_output", 200, true);
+      }
+      return { vectors: vectors as number[][], tokens: raw.usage?.total_tokens ?? raw.usage?.prompt_tokens ?? 0 };
+    },
+  };
+}
+
+export type EmbeddingsClient = ReturnType<typeof createEmbeddingsClient>;

@@ -1,0 +1,87 @@
+/**
+ * An OpenAI-compatible Chat Completions endpoint (`POST {base}/chat/completions`, `stream: true`),
+ * the pipeline's mind: the answer arrives as server-sent events, `data: {chunk}` lines ending
+ * with `data: [DONE]`; each chunk's `choices[0].delta` carries a piece of `content`, or pieces of
+ * `tool_calls` (by `index`: the id and name first, then the JSON arguments in fragments).
+ */
+
+import { ServiceError } from "./service-error.ts";
+import { sseData } from "./sse.ts";
+
+export type ChatMessage =
+  | { role: "system" | "user"; content: string }
+  | { role: "assistant"; content: string | null; tool_calls?: ChatToolCall[] }
+  | { role: "tool"; tool_call_id: string; content: string };
+
+export interface ChatToolCall {
+  id: string;
+  type: "function";
+  function: { name: string; arguments: string };
+}
+
+export interface ChatTool {
+  type: "function";
+  function: { name: string; description?: string; parameters?: unknown };
+}
+
+export interface ChatRequest {
+  baseUrl: string;
+  apiKey: string;
+  model: string;
+  messages: ChatMessage[];
+  tools: ChatTool[];
+  signal: AbortSignal;
+  /** Each piece of the answer's text as it streams. */
+  onText(piece: string): void;
+}
+
+export interface ChatResult {
+  text: string;
+  toolCalls: ChatToolCall[];
+}
+
+export class ChatError extends ServiceError {
+  constructor(message: string, status = 0, detail = "") {
+    super(message, "language model", status, detail);
+  }
+}
+
+interface Chunk {
+  choices?: Array<{ delta?: { content?: string | null; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> } }>;
+}
+
+export async function streamChat(r: ChatRequest): Promise<ChatResult> {
+  const res = await fetch(`${r.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
+    method: "POST",
+    headers: { "content-type": "application/json", authorization: `Bearer ${r.apiKey}`, accept: "text/event-stream" },
+    body: JSON.stringify({ model: r.model, messages: r.messages, stream: true, ...(r.tools.length > 0 ? { tools: r.tools } : {}) }),
+    signal: r.signal,
+  });
+  if (!res.ok || !res.body) {
+    const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+    throw new ChatError(`the language model answered ${res.status}${body?.error?.message ? `: ${body.error.message}` : ""}`, res.status, body?.error?.message ?? "");
+  }
+  let text = "";
+  const calls: ChatToolCall[] = [];
+  for await (const data of sseData(res.body as AsyncIterable<Uint8Array>)) {
+    if (data === "[DONE]") return { text, toolCalls: calls.filter(Boolean) };
+    let chunk: Chunk;
+    try {
+      chunk = JSON.parse(data) as Chunk;
+    } catch {
+      continue;
+    }
+    const delta = chunk.choices?.[0]?.delta;
+    if (delta?.content) {
+      text += delta.content;
+      r.onText(delta.content);
+    }
+    for (const part of delta?.tool_calls ?? []) {
+      const call = (calls[part.index] ??= { id: "", type: "function", function: { name: "", arguments: "" } });
+      if (part.id) call.id = part.id;
+      if (part.function?.name) call.function.name += part.function.name;
+      if (part.function?.arguments) call.function.arguments += part.function.arguments;
+    }
+  }
+  return { text, toolCalls: calls.filter(Boolean) };
+}

@@ -1,0 +1,130 @@
+import { useId } from "react";
+import { Controller, type Control, type FieldErrors } from "react-hook-form";
+import { useQuery } from "@tanstack/react-query";
+import type { AssistantFormValues, AssistantInput } from "@shared/assistants";
+import { GPT_LIVE_MODELS, GPT_LIVE_VOICES, PROVIDER_KINDS, VOICE_ENGINE_TEXTS as T, type GptLiveEngine, type PipelineEngine, type Provider, type ProviderKind, type VoiceEngine } from "@shared/providers";
+import { Input } from "@/components/ui/input";
+import { Label } from "@/components/ui/label";
+import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+
+interface VoiceEngineFieldsProps {
+  control: Control<AssistantFormValues, unknown, AssistantInput>;
+  errors: FieldErrors<AssistantFormValues>;
+}
+
+const selectClass = "h-9 rounded-md border bg-background px-2 text-sm";
+const SLOT_LABELS: Record<ProviderKind, string> = { transcriber: T.transcriber, model: T.model, voice: T.voiceProvider };
+
+/** The first message of a nested error (a slot's provider or name). */
+function firstMessage(error: unknown, depth = 0): string | undefined {
+  if (!error || typeof error !== "object" || depth > 3) return undefined;
+  // `ref` is the field's element: never walked.
+  for (const [key, value] of Object.entries(error)) {
+    if (key === "ref") continue;
+    if (value && typeof value === "object" && typeof (value as { message?: unknown }).message === "string") return (value as { message: string }).message;
+    const nested = firstMessage(value, depth + 1);
+    if (nested) return nested;
+  }
+  return undefined;
+}
+
+/** A new pipeline: the first provider of each kind, the names left for the user to fill. */
+function newPipeline(providers: Provider[]): PipelineEngine {
+  const first = (kind: ProviderKind) => providers.find((p) => p.kind === kind)?.id ?? "";
+  return {
+    type: "pipeline",
+    transcriber: { provider_id: first("transcriber"), model: null, language: null },
+    model: { provider_id: first("model"), model: "" },
+    voice: { provider_id: first("voice"), voice: "", model: null },
+  };
+}
+
+const NEW_GPT_LIVE: GptLiveEngine = { type: "gpt-live", model: GPT_LIVE_MODELS[0], voice: GPT_LIVE_VOICES[0] };
+
+/** The engine the Engine select switches to. */
+function engineOf(type: string, providers: Provider[]): VoiceEngine {
+  if (type === "pipeline") return newPipeline(providers);
+  if (type === "gpt-live") return NEW_GPT_LIVE;
+  return { type: "realtime" };
+}
+
+/** OpenAI Realtime or GPT-Live (speech to speech), or a pipeline of a transcriber, a language model and a voice from Settings → Providers. */
+export function VoiceEngineFields({ control, errors }: VoiceEngineFieldsProps) {
+  const headingId = useId();
+  const providers = useQuery({ queryKey: queryKeys.providers, queryFn: () => api<Provider[]>("/api/providers") });
+  const list = providers.data ?? [];
+  const error = errors.voice_engine;
+  const message = error?.message ?? firstMessage(error);
+  return (
+    // Not labelled by its heading: "Voice" must keep naming only the Realtime voice field.
+    <fieldset className="grid gap-3">
+      <Label id={headingId} className="text-base">
+        {T.heading}
+      </Label>
+      <Controller
+        control={control}
+        name="voice_engine"
+        render={({ field }) => {
+          const engine = (field.value ?? { type: "realtime" }) as VoiceEngine;
+          const set = (next: VoiceEngine) => field.onChange(next);
+          return (
+            <div className="grid gap-3">
+              <select aria-label={T.engine} className={selectClass} value={engine.type} onChange={(e) => set(engineOf(e.target.value, list))}>
+                <option value="realtime">{T.realtime}</option>
+                <option value="gpt-live">{T.gptLive}</option>
+                <option value="pipeline">{T.pipeline}</option>
+              </select>
+              {engine.type === "gpt-live" && (
+                <div className="grid gap-3 sm:grid-cols-2">
+                  <select aria-label={T.gptLiveModel} className={selectClass} value={engine.model} onChange={(e) => set({ ...engine, model: e.target.value as GptLiveEngine["model"] })}>
+                    {GPT_LIVE_MODELS.map((m) => (
+                      <option key={m} value={m}>
+                        {m}
+                      </option>
+                    ))}
+                  </select>
+                  <select aria-label={T.gptLiveVoice} className={selectClass} value={engine.voice} onChange={(e) => set({ ...engine, voice: e.target.value as GptLiveEngine["voice"] })}>
+                    {GPT_LIVE_VOICES.map((v) => (
+                      <option key={v} value={v}>
+                        {v}
+                      </option>
+                    ))}
+                  </select>
+                </div>
+              )}
+              {engine.type === "pipeline" && list.length === 0 && <p className="text-sm text-muted-foreground">{T.noProviders}</p>}
+              {engine.type === "pipeline" && (
+                <div className="grid gap-3 sm:grid-cols-2">
+                  {PROVIDER_KINDS.map((kind) => (
+                    <select
+                      key={kind}
+                      aria-label={SLOT_LABELS[kind]}
+                      className={selectClass}
+                      value={engine[kind].provider_id}
+                      onChange={(e) => set({ ...engine, [kind]: { ...engine[kind], provider_id: e.target.value } })}
+                    >
+                      <option value="">{SLOT_LABELS[kind]}…</option>
+                      {list
+                        .filter((p) => p.kind === kind)
+                        .map((p) => (
+                          <option key={p.id} value={p.id}>
+                            {p.name}
+                          </option>
+                        ))}
+                    </select>
+                  ))}
+                  <Input aria-label={T.language} placeholder={`${T.language} (e.g. en)`} value={engine.transcriber.language ?? ""} onChange={(e) => set({ ...engine, transcriber: { ...engine.transcriber, language: e.target.value || null } })} />
+                  <Input aria-label={T.modelName} placeholder={`${T.modelName} (e.g. gpt-4o-mini)`} value={engine.model.model} onChange={(e) => set({ ...engine, model: { ...engine.model, model: e.target.value } })} />
+                  <Input aria-label={T.voiceId} placeholder={T.voiceId} value={engine.voice.voice} onChange={(e) => set({ ...engine, voice: { ...engine.voice, voice: e.target.value } })} />
+                  <Input aria-label={T.voiceModel} placeholder={`${T.voiceModel} (optional)`} value={engine.voice.model ?? ""} onChange={(e) => set({ ...engine, voice: { ...engine.voice, model: e.target.value || null } })} />
+                </div>
+              )}
+            </div>
+          );
+        }}
+      />
+      {message && <p className="text-sm text-destructive">{message}</p>}
+    </fieldset>
+  );
+}

@@ -1,0 +1,132 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { PROTOCOL_INFO, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_PROTOCOLS, PROVIDER_TEXTS as T, providerInputSchema, type Provider, type ProviderKind } from "@shared/providers";
+import { Button } from "@/components/ui/button";
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
+import { Input } from "@/components/ui/input";
+import { toast } from "@/components/ui/sonner";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { api } from "@/lib/api";
+import { queryKeys } from "@/lib/query-keys";
+
+const protocolsOf = (kind: ProviderKind) => PROVIDER_PROTOCOLS.filter((p) => PROTOCOL_INFO[p].kind === kind);
+const empty = { name: "", kind: "transcriber" as ProviderKind, protocol: "deepgram" as string, base_url: "", api_key: "" };
+
+/** Settings → Providers: add a transcriber, language model or voice with its key; list; delete. */
+export function ProvidersCard() {
+  const client = useQueryClient();
+  const list = useQuery({ queryKey: queryKeys.providers, queryFn: () => api<Provider[]>("/api/providers") });
+  const [values, setValues] = useState(empty);
+  const [error, setError] = useState<string | null>(null);
+  const refresh = () => client.invalidateQueries({ queryKey: queryKeys.providers });
+
+  const create = useMutation({
+    mutationFn: (body: Record<string, unknown>) => api<Provider>("/api/providers", { method: "POST", body }),
+    onSuccess: () => {
+      setValues(empty);
+      toast.success(T.saved);
+      void refresh();
+    },
+    onError: (err) => setError(err instanceof Error ? err.message : String(err)),
+  });
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    const body = { ...values, base_url: values.base_url || null };
+    const parsed = providerInputSchema.safeParse(body);
+    if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? T.add);
+    setError(null);
+    create.mutate(body);
+  };
+
+  const remove = async (provider: Provider) => {
+    try {
+      await api<unknown>(`/api/providers/${provider.id}`, { method: "DELETE" });
+      toast.success(T.deleted);
+      void refresh();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : String(err));
+    }
+  };
+
+  const set = (key: keyof typeof empty) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
+  return (
+    <Card data-testid="providers-card">
+      <CardHeader>
+        <CardTitle>{T.title}</CardTitle>
+        <CardDescription>{T.description}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        <form onSubmit={submit} noValidate className="grid gap-3 sm:grid-cols-2" aria-label={T.add}>
+          <Input aria-label={T.name} placeholder={T.name} value={values.name} onChange={set("name")} />
+          <select
+            aria-label={T.kind}
+            className="h-9 rounded-md border bg-background px-2 text-sm"
+            value={values.kind}
+            onChange={(e) => {
+              const kind = e.target.value as ProviderKind;
+              setValues((v) => ({ ...v, kind, protocol: protocolsOf(kind)[0]! }));
+            }}
+          >
+            {PROVIDER_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {PROVIDER_KIND_LABELS[k]}
+              </option>
+            ))}
+          </select>
+          <select aria-label={T.protocol} className="h-9 rounded-md border bg-background px-2 text-sm" value={values.protocol} onChange={set("protocol")}>
+            {protocolsOf(values.kind).map((p) => (
+              <option key={p} value={p}>
+                {PROTOCOL_INFO[p].label}
+              </option>
+            ))}
+          </select>
+          <Input aria-label={T.baseUrl} placeholder={T.baseUrl} value={values.base_url} onChange={set("base_url")} />
+          <Input aria-label={T.apiKey} placeholder={T.apiKey} type="password" autoComplete="off" value={values.api_key} onChange={set("api_key")} />
+          <Button type="submit" disabled={create.isPending}>
+            {T.add}
+          </Button>
+        </form>
+        {error && (
+          <p role="alert" className="text-sm text-destructive">
+            {error}
+          </p>
+        )}
+        {list.data && list.data.length === 0 && <p className="text-sm text-muted-foreground">{T.empty}</p>}
+        {list.data && list.data.length > 0 && (
+          <Table aria-label={T.title}>
+            <TableHeader>
+              <TableRow>
+                <TableHead>{T.name}</TableHead>
+                <TableHead>{T.kind}</TableHead>
+                <TableHead>{T.protocol}</TableHead>
+                <TableHead>{T.apiKey}</TableHead>
+                <TableHead />
+              </TableRow>
+            </TableHeader>
+            <TableBody>
+              {list.data.map((p) => (
+                <TableRow key={p.id}>
+                  <TableCell>{p.name}</TableCell>
+                  <TableCell>{PROVIDER_KIND_LABELS[p.kind]}</TableCell>
+                  <TableCell>
+                    {PROTOCOL_INFO[p.protocol].label}
+                    {p.base_url && <span className="block text-xs text-muted-foreground">{p.base_url}</span>}
+                  </TableCell>
+                  <TableCell>
+                    <code>{p.api_key_hint}</code>
+                  </TableCell>
+                  <TableCell>
+                    <Button size="sm" variant="ghost" aria-label={`${T.delete} ${p.name}`} onClick={() => void remove(p)}>
+                      {T.delete}
+                    </Button>
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,78 @@
+/**
+ * What the pipeline's phone-call tests share: the app wired to a Twilio stand-in (and a Realtime
+ * stand-in that a pipeline call must never reach), an owner, their providers, a call placed to a
+ * pipeline assistant's number, and the call's record once it has ended.
+ */
+import { eq } from "drizzle-orm";
+import { expect } from "vitest";
+import { calls } from "../../src/server/db/schema.ts";
+import { callLogsSchema } from "../../src/shared/calls.ts";
+import { until } from "../until.ts";
+import { startFakeRealtime, type FakeRealtime } from "./fake-realtime.ts";
+import { createAssistant, createTool, type Caller } from "./realtime-app.ts";
+import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "./twilio-app.ts";
+import { TwilioCaller } from "./twilio-caller.ts";
+
+export const CALLER_NUMBER = "+15559877";
+export const GREETING = "Hello, this is Ava. How can I help?";
+
+export interface PipelinePhone {
+  realtime: FakeRealtime;
+  app: PhoneApp;
+  owner: Caller;
+}
+
+export async function startPipelinePhone(config: Record<string, string> = {}): Promise<PipelinePhone> {
+  const realtime = await startFakeRealtime({ apiKey: "sk-unused" });
+  const app = await startPhoneApp(realtime, config);
+  const owner = await phoneOwner(app, realtime.apiKey);
+  return { realtime, app, owner };
+}
+
+/** Saves a provider in Settings → Providers as the owner; its id. */
+export async function addProvider(line: PipelinePhone, body: Record<string, unknown>): Promise<string> {
+  const res = await line.app.app.inject({ method: "POST", url: "/api/providers", headers: { cookie: line.owner.cookie }, payload: body });
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json().id;
+}
+
+/** An assistant on `engine` answering `to`, and a caller on the line to it (stream open). */
+export async function dialPipeline(line: PipelinePhone, to: string, engine: Record<string, unknown>, assistant: Record<string, unknown> = {}) {
+  const created = await createAssistant(line.app.app, line.owner, { ...assistant, voice_engine: engine });
+  await insertPhoneNumber(line.app, line.owner, to, created.id);
+  const call = await TwilioCaller.dial({ origin: line.app.origin, authToken: TEST_AUTH_TOKEN, to, from: CALLER_NUMBER });
+  expect(call.webhookStatus).toBe(200);
+  await call.openStream();
+  return { call, assistantId: created.id };
+}
+
+/** The call's record, once it has ended. */
+export async function endedRecord(line: PipelinePhone, callSid: string) {
+  const row = await until(
+    "the call's record finished",
+    async () => (await line.app.db.select().from(calls).where(eq(calls.providerCallSid, callSid)))[0],
+    (found) => Boolean(found?.endTime),
+  );
+  return row!;
+}
+
+/** The owner's "Lookup Order" tool (the model's `Lookup_Order`), calling `{origin}/orders?order_id=…`. */
+export function createOrderLookup(line: PipelinePhone, origin: string) {
+  return createTool(line.app.app, line.owner, {
+    name: "Lookup Order",
+    description: "Finds an order by its number",
+    end_point_url: `${origin}/orders`,
+    parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] },
+  });
+}
+
+/** A finished record's transcript as [type, content] pairs, in order. */
+export function transcriptLines(row: { logs: unknown }): Array<[string, string]> {
+  return callLogsSchema.parse(row.logs).transcript.map((e) => [e.type, e.content]);
+}
+
+/** The Calls page's figures for the line's organisation (GET /api/calls/stats, all time). */
+export async function callStatsOf(line: PipelinePhone): Promise<Record<string, unknown>> {
+  const res = await line.app.app.inject({ method: "GET", url: "/api/calls/stats", headers: { cookie: line.owner.cookie } });
+  return res.json() as Record<string, unknown>;
+}

@@ -1,0 +1,35 @@
+/**
+ * A SIP line in the real app: a user with an OpenAI key (the fake's), an assistant, a trunk made
+ * through the sip-trunks service (passwords sealed as the API would) and a SIP number on it,
+ * inserted as the phone-numbers module does; and the app's SIP endpoint started on a free port.
+ */
+import { phoneNumbers } from "../../src/server/db/schema.ts";
+import { createSipTrunksService } from "../../src/server/modules/sip-trunks/sip-trunks.service.ts";
+import { sipTrunkInputSchema, type SipTrunkUpdate } from "../../src/shared/sip-trunks.ts";
+import { createAssistant, signUpCaller } from "./realtime-app.ts";
+import type { PhoneApp } from "./twilio-app.ts";
+
+export async function sipLine(app: PhoneApp, apiKey: string, number: string, trunk: Record<string, unknown>, assistant: Record<string, unknown> = {}) {
+  const owner = await signUpCaller(app.app, apiKey);
+  const assistantId = (await createAssistant(app.app, owner, assistant)).id;
+  const trunks = createSipTrunksService({ db: app.db, secrets: app.app.ctx.secrets, sip: app.app.ctx.config.sip });
+  const created = await trunks.create(owner.organizationId, sipTrunkInputSchema.parse({ name: "Office PBX", ...trunk }));
+  const [row] = await app.db
+    .insert(phoneNumbers)
+    .values({ organizationId: owner.organizationId, phoneNumber: number, provider: "sip", sipTrunkId: created.id, status: "active", assistantId })
+    .returning({ id: phoneNumbers.id });
+  return {
+    owner,
+    assistantId,
+    numberId: row!.id,
+    trunkId: created.id,
+    /** Changes the trunk as PATCH /api/sip-trunks/:id would. */
+    updateTrunk: (patch: SipTrunkUpdate) => trunks.update(owner.organizationId, created.id, patch),
+  };
+}
+
+/** Starts the app's SIP endpoint as main.ts does, on a free port; returns the port. */
+export async function startSip(app: PhoneApp, rtpPorts: { min: number; max: number }): Promise<number> {
+  if (!(await app.app.sip.start({ host: "127.0.0.1", port: 0, publicAddress: "127.0.0.1", rtpPorts }))) throw new Error("SIP did not start");
+  return app.app.sip.port!;
+}
