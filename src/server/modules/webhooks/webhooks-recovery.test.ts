@@ -75,7 +75,9 @@ describe("webhook delivery recovery", () => {
     } finally {
       await second.close();
     }
-  });
+    // Two app starts, several sweeps and fixed waits: longer than the default on a loaded machine,
+    // and a timed-out test would go on sending into the next test's receiver.
+  }, 60_000);
 
   it("sends an orphan of an endpoint that stopped answering through the slow lane, once, and the endpoint's 2xx ends its slow period", async () => {
     const app = await start({ recoverEveryMs: 3_600_000 });
@@ -102,7 +104,7 @@ describe("webhook delivery recovery", () => {
     } finally {
       await again.close();
     }
-  });
+  }, 60_000);
 
   it("finds the pending deliveries through the status index, not by reading every delivery", async () => {
     // With sequential scans priced out, the planner shows whether an index can answer the sweep's query.
