@@ -217,7 +217,7 @@ export const SIP_CARRIER_MESSAGES = {
   noOutboundRoute: "This number's SIP trunk has no outbound address: add one to the trunk to call from it.",
   nothingToBuy: "SIP numbers are added on a SIP trunk, not bought.",
   full: "This server is carrying as many calls as it can (MAX_CALLS). Try again when one ends.",
-  tlsOutbound: "This server places SIP calls over UDP or TCP only: set the trunk's transport to one of them to call from it.",
+  tlsOutbound: "This server places SIP calls over TLS only once it has a certificate (SIP_TLS_CERT and SIP_TLS_KEY): set them, or the trunk's transport to UDP or TCP.",
   unreachable: (uri: string) => `The SIP trunk's outbound address ${uri} cannot be reached.`,
 } as const;
 
