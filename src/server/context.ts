@@ -58,7 +58,7 @@ declare module "fastify" {
 /** What the app and main.ts see of the SIP runtime (declared here so the runtime may import this file). */
 export interface SipRuntime {
   /** Whether SIP is listening, and where (the trunks' page shows it). */
-  status(fallbackPort: number): { enabled: boolean; port: number; transports: ("udp" | "tcp" | "tls")[] };
+  status(fallbackPort: number): { enabled: boolean; port: number; tlsPort: number | null; transports: ("udp" | "tcp" | "tls")[] };
   /** The bound SIP port (UDP and TCP), or null when SIP is not listening. */
   readonly port: number | null;
   /** The bound SIP-over-TLS port, or null without TLS. */

@@ -201,14 +201,19 @@ export const sipListenerSchema = z.object({
   enabled: z.boolean(),
   public_address: z.string(),
   port: z.number(),
+  /** SIP over TLS's port (SIP_TLS_PORT), or null when the server has no certificate for it. */
+  tls_port: z.number().nullable(),
   transports: z.array(z.enum(SIP_TRANSPORTS)),
 });
 export type SipListener = z.infer<typeof sipListenerSchema>;
 
+/** The port a trunk using `transport` sends to: TLS has its own (5061 by convention). */
+export const listenerPortFor = (listener: Pick<SipListener, "port" | "tls_port">, transport: SipTransport) => (transport === "tls" ? (listener.tls_port ?? 5061) : listener.port);
+
 /** The address a trunk sends a number's calls to: `sip:<number>@<address>:<port>;transport=udp`. */
-export function sipAddressFor(number: string, listener: Pick<SipListener, "public_address" | "port">, transport: SipTransport = "udp"): string {
+export function sipAddressFor(number: string, listener: Pick<SipListener, "public_address" | "port" | "tls_port">, transport: SipTransport = "udp"): string {
   const host = listener.public_address.includes(":") ? `[${listener.public_address}]` : listener.public_address;
-  return `${transport === "tls" ? "sips" : "sip"}:${number}@${host}:${listener.port};transport=${transport}`;
+  return `${transport === "tls" ? "sips" : "sip"}:${number}@${host}:${listenerPortFor(listener, transport)};transport=${transport}`;
 }
 
 /** What placing a call from a SIP number may be refused with. */

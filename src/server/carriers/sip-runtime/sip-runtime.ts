@@ -92,9 +92,9 @@ export function createSipRuntime(deps: SipRuntimeDeps): SipRuntime {
     bridges,
 
     /** Whether SIP is listening, and where (the trunks' page shows it). */
-    status(fallbackPort: number): { enabled: boolean; port: number; transports: ("udp" | "tcp" | "tls")[] } {
-      if (!endpoint) return { enabled: false, port: fallbackPort, transports: [] };
-      return { enabled: true, port: endpoint.port, transports: endpoint.tlsPort === null ? ["udp", "tcp"] : ["udp", "tcp", "tls"] };
+    status(fallbackPort: number): { enabled: boolean; port: number; tlsPort: number | null; transports: ("udp" | "tcp" | "tls")[] } {
+      if (!endpoint) return { enabled: false, port: fallbackPort, tlsPort: null, transports: [] };
+      return { enabled: true, port: endpoint.port, tlsPort: endpoint.tlsPort, transports: endpoint.tlsPort === null ? ["udp", "tcp"] : ["udp", "tcp", "tls"] };
     },
 
     /** The bound SIP-over-TLS port, or null without TLS. */

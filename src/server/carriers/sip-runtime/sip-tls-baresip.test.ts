@@ -66,7 +66,7 @@ async function expectCallerHeard(connection: number) {
 
 it("answers baresip's call over TLS with SRTP: the listener is reported, each side hears the other", async () => {
   const listener = await api("GET", "/api/sip-trunks/listener");
-  expect(listener.json()).toMatchObject({ enabled: true, transports: ["udp", "tcp", "tls"] });
+  expect(listener.json()).toMatchObject({ enabled: true, port, tls_port: tlsPort, transports: ["udp", "tcp", "tls"] });
   fake.script = {};
   const phone = await startBaresip({ tls: { certificate: phones.bothFile, ca: ours.certFile }, srtp: true });
   try {
