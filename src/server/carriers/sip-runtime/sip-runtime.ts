@@ -150,11 +150,12 @@ export function createSipRuntime(deps: SipRuntimeDeps): SipRuntime {
 
     /** Listens; resolves false (and logs why) when the port cannot be bound. */
     async start(settings: SipSettings): Promise<boolean> {
+      const tls = await loadTls(settings.tls, deps.logger);
       try {
-        const tls = await loadTls(settings.tls, deps.logger);
         endpoint = await SipEndpoint.start({ host: settings.host, port: settings.port, publicAddress: settings.publicAddress, rtp: { ports: settings.rtpPorts }, tls });
       } catch (err) {
-        deps.logger.warn({ err }, `SIP is off: cannot listen on ${settings.host}:${settings.port} (${(err as Error).message}); set SIP_PORT and SIP_HOST to a free port and address`);
+        const ports = tls ? `${settings.port} and TLS ${tls.port}` : String(settings.port);
+        deps.logger.warn({ err }, `SIP is off: cannot listen on ${settings.host}:${ports} (${(err as Error).message}); set SIP_PORT${tls ? ", SIP_TLS_PORT" : ""} and SIP_HOST to free ports and an address`);
         return false;
       }
       endpoint.on("call", take);

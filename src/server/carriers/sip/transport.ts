@@ -128,7 +128,8 @@ export class SipTransport {
       return;
     }
     const socket = to.transport === "TLS" ? this.connectTls(to) : connect({ host: to.address, port: to.port });
-    if (!socket) return;
+    // No certificate, so no TLS: told after the sender has filed its transaction, as a refused connection would be.
+    if (!socket) return void setImmediate(() => this.connectFailed(to, new Error("SIP over TLS is not configured")));
     this.adopt(socket, to.transport);
     socket.once("error", (err) => {
       if (!socket.bytesRead) this.connectFailed(to, err);
