@@ -1,7 +1,6 @@
 /**
  * The SIP endpoint a trunk or PBX talks to: listens on UDP and TCP (and TLS when given a
- * certificate), keeps the transactions, and
- * routes each message to its call. Requests outside a call are answered here (OPTIONS, and the
+ * certificate), keeps the transactions, and routes each message to its call. Requests outside a call are answered here (OPTIONS, and the
  * refusals RFC 3261 §8.2 asks for); a new INVITE becomes a `call` event.
  */
 import { lookup } from "node:dns/promises";
