@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { connect, type Socket } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./sipp.ts";
@@ -58,7 +58,7 @@ class BaresipExited extends Error {}
 
 async function startOnce(options: BaresipOptions) {
   const dir = await mkdtemp(join(tmpdir(), "baresip-"));
-  const sipPort = await freePort();
+  const sipPort = options.tls ? await freePortPair() : await freePort();
   const ctrlPort = await freePort();
   const rtpBase = 36000 + 2 * Math.floor(Math.random() * 1000);
   await writeFile(
@@ -167,6 +167,22 @@ async function startOnce(options: BaresipOptions) {
 }
 
 export type Baresip = Awaited<ReturnType<typeof startBaresip>>;
+
+/** A free port whose next one is free for TCP too (baresip's TLS listens there). */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port >= 65535) continue;
+    const tcp = createServer();
+    const ok = await new Promise<boolean>((resolve) => {
+      tcp.once("error", () => resolve(false));
+      tcp.listen(port + 1, "127.0.0.1", () => resolve(true));
+    });
+    if (!ok) continue;
+    await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    return port;
+  }
+}
 
 /** Connects to baresip's control port, for up to 20 s (a loaded machine starts it slowly) or until it exits. */
 async function connectWithRetry(port: number, exited: () => boolean): Promise<Socket> {
