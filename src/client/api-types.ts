@@ -886,6 +886,7 @@ export interface SipListener {
 enabled: boolean
 public_address: string
 port: number
+tls_port: (number | null)
 transports: ("udp" | "tcp" | "tls")[]
 }
 export interface SipPhoneNumber {

@@ -58,6 +58,15 @@ describe("configuration", () => {
   it("parses the tool allow-list", () => {
     expect(loadConfig({ TOOL_ALLOWED_HOSTS: " api.internal , 127.0.0.1:4000 ," }).toolAllowedHosts).toEqual(["api.internal", "127.0.0.1:4000"]);
   });
+
+  it("takes SIP over TLS with a certificate and its key, on 5061 unless told otherwise, and names the missing half", () => {
+    expect(loadConfig({}).sip.tls).toBeUndefined();
+    expect(loadConfig({ SIP_TLS_CERT: "/etc/sip/cert.pem", SIP_TLS_KEY: "/etc/sip/key.pem" }).sip.tls).toEqual({ certFile: "/etc/sip/cert.pem", keyFile: "/etc/sip/key.pem", port: 5061, caFile: undefined, srtp: "optional" });
+    expect(loadConfig({ SIP_TLS_CERT: "c.pem", SIP_TLS_KEY: "k.pem", SIP_TLS_PORT: "5071", SIP_TLS_CA: "pbx.pem", SIP_SRTP: "required" }).sip.tls).toMatchObject({ port: 5071, caFile: "pbx.pem", srtp: "required" });
+    expect(() => loadConfig({ SIP_TLS_CERT: "c.pem" })).toThrow(/SIP_TLS_KEY: is required with SIP_TLS_CERT/);
+    expect(() => loadConfig({ SIP_TLS_KEY: "k.pem" })).toThrow(/SIP_TLS_CERT: is required with SIP_TLS_KEY/);
+    expect(() => loadConfig({ SIP_SRTP: "always" })).toThrow(/SIP_SRTP: must be optional or required/);
+  });
 });
 
 describe("app secret", () => {

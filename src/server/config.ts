@@ -86,6 +86,14 @@ const schema = z.object({
     .string()
     .regex(/^[A-Za-z0-9.:-]{1,253}$/, "must be a host name or an IP address")
     .optional(),
+  // SIP over TLS (ADR 075): our certificate and key (PEM files) turn it on, on its own port; a CA
+  // file (PEM) is trusted besides the system's when we connect out (a PBX's self-signed
+  // certificate); SIP_SRTP=required refuses calls over TLS that offer plain RTP.
+  SIP_TLS_CERT: z.string().min(1).optional(),
+  SIP_TLS_KEY: z.string().min(1).optional(),
+  SIP_TLS_PORT: z.coerce.number().int().min(0).max(65535).default(5061),
+  SIP_TLS_CA: z.string().min(1).optional(),
+  SIP_SRTP: z.enum(["optional", "required"], { error: "must be optional or required" }).default("optional"),
   RTP_PORTS: z
     .string()
     .regex(/^\s*\d{1,5}\s*-\s*\d{1,5}\s*$/, "must be a range such as 10000-20000")
@@ -177,6 +185,19 @@ export interface SipConfig {
   publicAddress: string;
   /** RTP_PORTS: the UDP ports a call's audio may use, both ends included. */
   rtpPorts: { min: number; max: number };
+  /** SIP over TLS, when SIP_TLS_CERT and SIP_TLS_KEY name our certificate and key (PEM files). */
+  tls?: SipTlsConfig;
+}
+
+export interface SipTlsConfig {
+  certFile: string;
+  keyFile: string;
+  /** SIP_TLS_PORT (5061); 0 picks a free one (tests). */
+  port: number;
+  /** SIP_TLS_CA: CA certificates (PEM file) trusted besides the system's for TLS we open. */
+  caFile?: string;
+  /** SIP_SRTP: whether calls over TLS may use plain RTP (`optional`) or must use SRTP (`required`). */
+  srtp: "optional" | "required";
 }
 
 export class ConfigError extends Error {}
@@ -193,6 +214,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const e = parsed.data;
   if (e.NODE_ENV === "production" && !e.APP_SECRET) {
     throw new ConfigError("Invalid configuration:\n  APP_SECRET: is required when NODE_ENV=production");
+  }
+  if (!e.SIP_TLS_CERT !== !e.SIP_TLS_KEY) {
+    throw new ConfigError(`Invalid configuration:\n  ${e.SIP_TLS_CERT ? "SIP_TLS_KEY" : "SIP_TLS_CERT"}: is required with ${e.SIP_TLS_CERT ? "SIP_TLS_CERT" : "SIP_TLS_KEY"}`);
   }
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   const httpsPublicUrl = publicUrl.startsWith("https://");
@@ -257,6 +281,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       host: e.SIP_HOST ?? e.HOST,
       publicAddress: e.SIP_PUBLIC_ADDRESS ?? new URL(publicUrl).hostname.replace(/^\[|\]$/g, ""),
       rtpPorts: (([min, max]) => ({ min: min!, max: max! }))(e.RTP_PORTS.split("-").map((n) => Number(n.trim()))),
+      tls: e.SIP_TLS_CERT && e.SIP_TLS_KEY ? { certFile: e.SIP_TLS_CERT, keyFile: e.SIP_TLS_KEY, port: e.SIP_TLS_PORT, caFile: e.SIP_TLS_CA, srtp: e.SIP_SRTP } : undefined,
     },
     testRuns: {
       concurrency: e.TEST_RUN_CONCURRENCY,

@@ -58,9 +58,11 @@ declare module "fastify" {
 /** What the app and main.ts see of the SIP runtime (declared here so the runtime may import this file). */
 export interface SipRuntime {
   /** Whether SIP is listening, and where (the trunks' page shows it). */
-  status(fallbackPort: number): { enabled: boolean; port: number; transports: ("udp" | "tcp")[] };
+  status(fallbackPort: number): { enabled: boolean; port: number; tlsPort: number | null; transports: ("udp" | "tcp" | "tls")[] };
   /** The bound SIP port (UDP and TCP), or null when SIP is not listening. */
   readonly port: number | null;
+  /** The bound SIP-over-TLS port, or null without TLS. */
+  readonly tlsPort: number | null;
   /** Listens; resolves false (and logs why) when the port cannot be bound. */
   start(settings: Omit<SipConfig, "enabled">): Promise<boolean>;
   /** Places a call over its number's trunk; refused (503) while SIP is not listening. */

@@ -201,14 +201,19 @@ export const sipListenerSchema = z.object({
   enabled: z.boolean(),
   public_address: z.string(),
   port: z.number(),
+  /** SIP over TLS's port (SIP_TLS_PORT), or null when the server has no certificate for it. */
+  tls_port: z.number().nullable(),
   transports: z.array(z.enum(SIP_TRANSPORTS)),
 });
 export type SipListener = z.infer<typeof sipListenerSchema>;
 
+/** The port a trunk using `transport` sends to: TLS has its own (5061 by convention). */
+export const listenerPortFor = (listener: Pick<SipListener, "port" | "tls_port">, transport: SipTransport) => (transport === "tls" ? (listener.tls_port ?? 5061) : listener.port);
+
 /** The address a trunk sends a number's calls to: `sip:<number>@<address>:<port>;transport=udp`. */
-export function sipAddressFor(number: string, listener: Pick<SipListener, "public_address" | "port">, transport: SipTransport = "udp"): string {
+export function sipAddressFor(number: string, listener: Pick<SipListener, "public_address" | "port" | "tls_port">, transport: SipTransport = "udp"): string {
   const host = listener.public_address.includes(":") ? `[${listener.public_address}]` : listener.public_address;
-  return `${transport === "tls" ? "sips" : "sip"}:${number}@${host}:${listener.port};transport=${transport}`;
+  return `${transport === "tls" ? "sips" : "sip"}:${number}@${host}:${listenerPortFor(listener, transport)};transport=${transport}`;
 }
 
 /** What placing a call from a SIP number may be refused with. */
@@ -217,7 +222,7 @@ export const SIP_CARRIER_MESSAGES = {
   noOutboundRoute: "This number's SIP trunk has no outbound address: add one to the trunk to call from it.",
   nothingToBuy: "SIP numbers are added on a SIP trunk, not bought.",
   full: "This server is carrying as many calls as it can (MAX_CALLS). Try again when one ends.",
-  tlsOutbound: "This server places SIP calls over UDP or TCP only: set the trunk's transport to one of them to call from it.",
+  tlsOutbound: "This server places SIP calls over TLS only once it has a certificate (SIP_TLS_CERT and SIP_TLS_KEY): set them, or the trunk's transport to UDP or TCP.",
   unreachable: (uri: string) => `The SIP trunk's outbound address ${uri} cannot be reached.`,
 } as const;
 

@@ -9,7 +9,7 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import { connect, type Socket } from "node:net";
+import { connect, createServer, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./sipp.ts";
@@ -27,7 +27,9 @@ export const BARESIP_TONE_HZ = 440;
  * number (it refuses calls to any other); `toneHz`: the sine it speaks; `callTransfer: false`: it
  * refuses a REFER (its account's call_transfer=no), as a trunk that takes none does; `audioFile`:
  * a WAV (8 kHz mono) it plays instead of the sine (aufile), from the answer on; `codec`: the one
- * codec it offers and accepts (µ-law by default).
+ * codec it offers and accepts (µ-law by default); `tls`: its account speaks SIP over TLS (its own
+ * certificate, listening on `tlsPort`, and the CA it trusts for ours); `srtp`: its media must be
+ * SRTP by SDES (mediaenc=srtp-mand: it offers and accepts only RTP/SAVP with a=crypto).
  */
 export async function startBaresip(options: BaresipOptions = {}) {
   // A picked port can be taken by another test file's socket before baresip binds it; baresip
@@ -48,13 +50,15 @@ interface BaresipOptions {
   callTransfer?: boolean;
   audioFile?: string;
   codec?: "PCMU" | "PCMA";
+  tls?: { certificate: string; ca: string };
+  srtp?: boolean;
 }
 
 class BaresipExited extends Error {}
 
 async function startOnce(options: BaresipOptions) {
   const dir = await mkdtemp(join(tmpdir(), "baresip-"));
-  const sipPort = await freePort();
+  const sipPort = options.tls ? await freePortPair() : await freePort();
   const ctrlPort = await freePort();
   const rtpBase = 36000 + 2 * Math.floor(Math.random() * 1000);
   await writeFile(
@@ -65,7 +69,10 @@ async function startOnce(options: BaresipOptions) {
       // Loopback only: baresip would otherwise advertise the machine's other addresses.
       "net_interface 127.0.0.1",
       "module_path /usr/lib/baresip/modules",
-      ...["g711", "ausine", "aufile", "aubridge", "sndfile", "account", "menu", "ctrl_tcp"].map((m) => `module ${m}.so`),
+      // TLS listens on sip_listen's port + 1, with this certificate (and key) as its own.
+      ...(options.tls ? [`sip_certificate ${options.tls.certificate}`, `sip_cafile ${options.tls.ca}`] : []),
+      // srtp before account: the account's mediaenc names what srtp.so registers.
+      ...["g711", "ausine", "aufile", "aubridge", "sndfile", ...(options.srtp ? ["srtp"] : []), "account", "menu", "ctrl_tcp"].map((m) => `module ${m}.so`),
       // No sound card: the player is a bridge nobody reads; the source a sine.
       "audio_player aubridge,nowhere",
       "audio_alert aubridge,nowhere",
@@ -78,7 +85,9 @@ async function startOnce(options: BaresipOptions) {
       "",
     ].join("\n"),
   );
-  await writeFile(join(dir, "accounts"), `<sip:${options.user ?? "phone"}@127.0.0.1>;regint=0;audio_codecs=${options.codec ?? "PCMU"}/8000/1${options.autoAnswer ? ";answermode=auto" : ""}${options.callTransfer === false ? ";call_transfer=no" : ""}\n`);
+  const account = `<sip:${options.user ?? "phone"}@127.0.0.1${options.tls ? ";transport=tls" : ""}>`;
+  const extras = [options.autoAnswer ? ";answermode=auto" : "", options.callTransfer === false ? ";call_transfer=no" : "", options.srtp ? ";mediaenc=srtp-mand" : ""].join("");
+  await writeFile(join(dir, "accounts"), `${account};regint=0;audio_codecs=${options.codec ?? "PCMU"}/8000/1${extras}\n`);
   const child = spawn("baresip", ["-4", "-f", dir], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   child.stdout.on("data", (d: Buffer) => void (output += d.toString("utf8")));
@@ -111,6 +120,8 @@ async function startOnce(options: BaresipOptions) {
 
   return {
     sipPort,
+    /** Where its TLS listens (with `tls`). */
+    tlsPort: sipPort + 1,
     events,
     get output() {
       return output;
@@ -156,6 +167,22 @@ async function startOnce(options: BaresipOptions) {
 }
 
 export type Baresip = Awaited<ReturnType<typeof startBaresip>>;
+
+/** A free port whose next one is free for TCP too (baresip's TLS listens there). */
+async function freePortPair(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (port >= 65535) continue;
+    const tcp = createServer();
+    const ok = await new Promise<boolean>((resolve) => {
+      tcp.once("error", () => resolve(false));
+      tcp.listen(port + 1, "127.0.0.1", () => resolve(true));
+    });
+    if (!ok) continue;
+    await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    return port;
+  }
+}
 
 /** Connects to baresip's control port, for up to 20 s (a loaded machine starts it slowly) or until it exits. */
 async function connectWithRetry(port: number, exited: () => boolean): Promise<Socket> {

@@ -3,6 +3,7 @@
  * through the sip-trunks service (passwords sealed as the API would) and a SIP number on it,
  * inserted as the phone-numbers module does; and the app's SIP endpoint started on a free port.
  */
+import type { SipTlsConfig } from "../../src/server/config.ts";
 import { phoneNumbers } from "../../src/server/db/schema.ts";
 import { createSipTrunksService } from "../../src/server/modules/sip-trunks/sip-trunks.service.ts";
 import { sipTrunkInputSchema, type SipTrunkUpdate } from "../../src/shared/sip-trunks.ts";
@@ -28,8 +29,8 @@ export async function sipLine(app: PhoneApp, apiKey: string, number: string, tru
   };
 }
 
-/** Starts the app's SIP endpoint as main.ts does, on a free port; returns the port. */
-export async function startSip(app: PhoneApp, rtpPorts: { min: number; max: number }): Promise<number> {
-  if (!(await app.app.sip.start({ host: "127.0.0.1", port: 0, publicAddress: "127.0.0.1", rtpPorts }))) throw new Error("SIP did not start");
+/** Starts the app's SIP endpoint as main.ts does, on a free port (and TLS on another, given `tls`); returns the port. */
+export async function startSip(app: PhoneApp, rtpPorts: { min: number; max: number }, tls?: SipTlsConfig): Promise<number> {
+  if (!(await app.app.sip.start({ host: "127.0.0.1", port: 0, publicAddress: "127.0.0.1", rtpPorts, tls }))) throw new Error("SIP did not start");
   return app.app.sip.port!;
 }

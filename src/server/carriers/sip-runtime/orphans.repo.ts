@@ -19,7 +19,7 @@ const isDialogState = (v: unknown): v is DialogState => {
     Array.isArray(d.routeSet) &&
     d.routeSet.every((r) => typeof r === "string") &&
     Number.isInteger(d.localSeq) &&
-    (d.transport === "UDP" || d.transport === "TCP")
+    (d.transport === "UDP" || d.transport === "TCP" || d.transport === "TLS")
   );
 };
 

@@ -43,9 +43,11 @@ export interface OutboundDeps {
   bridges: Bridges;
 }
 
+const TRANSPORTS = { udp: "UDP", tcp: "TCP", tls: "TLS" } as const;
+
 /** An INVITE to `uri` through `route`: From its caller ID (or number), its credentials for a challenge. */
 export function dialRoute(endpoint: SipEndpoint, route: OutboundRoute, uri: string): Promise<SipCall> {
-  return endpoint.call({ uri, fromUser: route.callerId ?? route.phoneNumber, credentials: route.credentials ?? undefined, transport: route.transport === "tcp" ? "TCP" : "UDP" });
+  return endpoint.call({ uri, fromUser: route.callerId ?? route.phoneNumber, credentials: route.credentials ?? undefined, transport: TRANSPORTS[route.transport] });
 }
 
 /** What a call's record and its campaign contact say of a call that never reached the assistant. */
@@ -76,7 +78,8 @@ export async function placeSipCall(endpoint: SipEndpoint, request: PlaceCallRequ
   const route = await deps.directory.outboundRoute(request.organizationId, request.from.id);
   const uri = route ? targetUri(route, request.to) : null;
   if (!route || !uri) throw new AppError(409, "sip_no_outbound_route", SIP_CARRIER_MESSAGES.noOutboundRoute);
-  if (route.transport === "tls") throw new AppError(409, "sip_tls_unsupported", SIP_CARRIER_MESSAGES.tlsOutbound);
+  // TLS (the trunk's transport, or a sips: / transport=tls URI) needs our own TLS listener.
+  if (endpoint.tlsPort === null && (route.transport === "tls" || /^sips:|;transport=tls\b/i.test(uri))) throw new AppError(409, "sip_tls_unsupported", SIP_CARRIER_MESSAGES.tlsOutbound);
   const record = await outboundRepo.findOutbound(ctx.db, request.callId);
   if (!record?.assistantId) throw new Error(`the record of outbound call ${request.callId} is gone`);
   const place = placeOf(record.id);

@@ -22,6 +22,7 @@ import { createOptionsSeen } from "./options-seen.ts";
 import { orphanedDialogs } from "./orphans.repo.ts";
 import { dialRoute, placeSipCall } from "./outbound.ts";
 import { createRegistrations } from "./registrations.ts";
+import { loadTls } from "./tls.ts";
 
 export type SipSettings = Omit<SipConfig, "enabled">;
 
@@ -54,7 +55,7 @@ export function createSipRuntime(deps: SipRuntimeDeps): SipRuntime {
   /** A transfer's call to the destination, through the call's trunk; tracked as any call (shutdown ends it). */
   async function dial(route: OutboundRoute, uri: string): Promise<SipCall> {
     if (!endpoint) throw new Error("SIP is not listening");
-    if (route.transport === "tls") throw new Error(SIP_CARRIER_MESSAGES.tlsOutbound);
+    if (route.transport === "tls" && endpoint.tlsPort === null) throw new Error(SIP_CARRIER_MESSAGES.tlsOutbound);
     const call = await dialRoute(endpoint, route, uri);
     track(call);
     return call;
@@ -91,8 +92,14 @@ export function createSipRuntime(deps: SipRuntimeDeps): SipRuntime {
     bridges,
 
     /** Whether SIP is listening, and where (the trunks' page shows it). */
-    status(fallbackPort: number): { enabled: boolean; port: number; transports: ("udp" | "tcp")[] } {
-      return endpoint ? { enabled: true, port: endpoint.port, transports: ["udp", "tcp"] } : { enabled: false, port: fallbackPort, transports: [] };
+    status(fallbackPort: number): { enabled: boolean; port: number; tlsPort: number | null; transports: ("udp" | "tcp" | "tls")[] } {
+      if (!endpoint) return { enabled: false, port: fallbackPort, tlsPort: null, transports: [] };
+      return { enabled: true, port: endpoint.port, tlsPort: endpoint.tlsPort, transports: endpoint.tlsPort === null ? ["udp", "tcp"] : ["udp", "tcp", "tls"] };
+    },
+
+    /** The bound SIP-over-TLS port, or null without TLS. */
+    get tlsPort(): number | null {
+      return endpoint?.tlsPort ?? null;
     },
 
     /** The bound SIP port (UDP and TCP), or null when SIP is not listening. */
@@ -143,14 +150,17 @@ export function createSipRuntime(deps: SipRuntimeDeps): SipRuntime {
 
     /** Listens; resolves false (and logs why) when the port cannot be bound. */
     async start(settings: SipSettings): Promise<boolean> {
+      const tls = await loadTls(settings.tls, deps.logger);
       try {
-        endpoint = await SipEndpoint.start({ host: settings.host, port: settings.port, publicAddress: settings.publicAddress, rtp: { ports: settings.rtpPorts } });
+        endpoint = await SipEndpoint.start({ host: settings.host, port: settings.port, publicAddress: settings.publicAddress, rtp: { ports: settings.rtpPorts }, tls });
       } catch (err) {
-        deps.logger.warn({ err }, `SIP is off: cannot listen on ${settings.host}:${settings.port} (${(err as Error).message}); set SIP_PORT and SIP_HOST to a free port and address`);
+        const ports = tls ? `${settings.port} and TLS ${tls.port}` : String(settings.port);
+        deps.logger.warn({ err }, `SIP is off: cannot listen on ${settings.host}:${ports} (${(err as Error).message}); set SIP_PORT${tls ? ", SIP_TLS_PORT" : ""} and SIP_HOST to free ports and an address`);
         return false;
       }
       endpoint.on("call", take);
       endpoint.on("options", (from) => optionsSeen.seen(from.address));
+      endpoint.on("connectFailed", (to, err) => deps.logger.warn({ err }, `SIP: cannot connect to ${to.name ?? to.address}:${to.port} over ${to.transport} (${err.message})`));
       void optionsSeen.start();
       void registrations.start(endpoint);
       const stopEnds = await deps.ctx.bus.subscribe(SIP_END_CHANNEL, (payload) => {
@@ -165,7 +175,8 @@ export function createSipRuntime(deps: SipRuntimeDeps): SipRuntime {
         stopEnds();
         stopOrphans();
       };
-      deps.logger.info(`SIP: listening on ${settings.host}:${endpoint.port} (UDP and TCP), RTP ports ${settings.rtpPorts.min}-${settings.rtpPorts.max}, reached at ${settings.publicAddress ?? settings.host}`);
+      const tlsNote = endpoint.tlsPort === null ? "" : `, TLS on ${endpoint.tlsPort}`;
+      deps.logger.info(`SIP: listening on ${settings.host}:${endpoint.port} (UDP and TCP${tlsNote}), RTP ports ${settings.rtpPorts.min}-${settings.rtpPorts.max}, reached at ${settings.publicAddress ?? settings.host}`);
       return true;
     },
 

@@ -4,7 +4,7 @@
  * never touches sockets itself.
  */
 import { EventEmitter } from "node:events";
-import { newBranch, tagOf } from "./address.ts";
+import { newBranch, parseUri, tagOf } from "./address.ts";
 import { answerChallenge } from "./digest.ts";
 import { contactFor, Dialog, type LocalContact } from "./dialog.ts";
 import { reasonForStatus, type SipEndReason } from "./end-reasons.ts";
@@ -12,7 +12,7 @@ import { INFO_DIGIT_TYPES, infoDigit } from "./info-digits.ts";
 import { parseSessionExpires, sessionHeaders, SessionTimer, supportsTimer } from "./session-timer.ts";
 import { headerValue, headerValues, responseTo, type Headers, type SipRequest, type SipResponse } from "./message.ts";
 import type { RtpSession } from "./rtp-session.ts";
-import { answerOffer, makeOffer, readAnswer, type LocalMedia, type MediaPlan } from "./sdp.ts";
+import { answerOffer, makeOffer, readAnswer, type LocalMedia, type MediaPlan, type SrtpPolicy } from "./sdp.ts";
 import type { ClientTransaction, ServerInviteTransaction, ServerNonInviteTransaction } from "./transactions.ts";
 import type { Peer } from "./transport.ts";
 
@@ -25,6 +25,8 @@ export interface CallCore {
   /** Where a request to `uri` goes (the dialog's connection for TCP when it is still open). */
   peerFor(uri: string, flow: Peer): Promise<Peer | null>;
   openRtp(): Promise<RtpSession>;
+  /** What a call signalled from `peer` may do with SRTP (over TLS only). */
+  srtpPolicy(peer: Peer): SrtpPolicy;
   forget(call: SipCall): void;
 }
 
@@ -107,7 +109,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
   /** 180 Ringing. */
   ring(): void {
     if (this.state !== "ringing" || !this.inviteTx) return;
-    this.inviteTx.respond(responseTo(this.invite, 180, { toTag: this.localTag, headers: [["contact", contactOf(this.core, this.peer)]] }));
+    this.inviteTx.respond(responseTo(this.invite, 180, { toTag: this.localTag, headers: [["contact", this.contact()]] }));
   }
 
   /** Answers with 200 and our SDP; resolves once the caller's ACK arrives (the call is then up). */
@@ -118,12 +120,14 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     if (this.state !== "answering") return void rtp.close(); // cancelled meanwhile
     this.rtp = rtp;
     this.localMedia = { address: this.core.mediaAddress(), port: rtp.port, sessionId: Date.now(), version: 1 };
-    const offer = this.invite.body.length > 0 ? answerOffer(this.invite.body.toString("utf8")) : null;
+    const policy = this.core.srtpPolicy(this.peer);
+    const offer = this.invite.body.length > 0 ? answerOffer(this.invite.body.toString("utf8"), policy) : null;
     if (offer && !offer.ok) return void this.reject(488);
-    // No offer in the INVITE: ours goes in the 200 and the answer comes in the ACK (§13.2.1).
+    // No offer in the INVITE: ours goes in the 200 (RTP/SAVP only when SRTP is required) and the answer comes in the ACK (§13.2.1).
+    this.localMedia.srtpKey = (offer?.ok ? offer.plan.srtp : policy === "required") ? rtp.srtpKey : undefined;
     const body = offer?.ok ? offer.answer(this.localMedia) : makeOffer(this.localMedia);
     if (offer?.ok) this.setPlan(offer.plan);
-    const response = responseTo(this.invite, 200, { toTag: this.localTag, headers: [...okHeaders(this.core, this.peer), ...this.agreeSession(this.invite)], body: Buffer.from(body) });
+    const response = responseTo(this.invite, 200, { toTag: this.localTag, headers: [...this.okHeaders(), ...this.agreeSession(this.invite)], body: Buffer.from(body) });
     this.dialog = Dialog.asServer(this.invite, headerValue(response.headers, "to")!, this.peer);
     if (!this.dialog) return void this.reject(400);
     const done = new Promise<void>((resolve) => (this.acked = resolve));
@@ -144,7 +148,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     if (!ack) return void this.sendBye("timeout");
     if (this.byeOnAck) return void this.sendBye("local-hangup");
     if (!this.plan && ack.body.length > 0) {
-      const plan = readAnswer(ack.body.toString("utf8"));
+      const plan = readAnswer(ack.body.toString("utf8"), !!this.localMedia?.srtpKey);
       if (!plan) return void this.sendBye("rejected");
       this.setPlan(plan);
     }
@@ -168,25 +172,25 @@ export class SipCall extends EventEmitter<SipCallEvents> {
   reinvited(request: SipRequest, tx: ServerInviteTransaction): void {
     if (!this.dialog || !this.rtp || !this.localMedia || this.state === "ended") return tx.respond(responseTo(request, 481));
     if (this.reinvite || this.state !== "confirmed") return tx.respond(responseTo(request, 491)); // §14.2: one at a time
-    const offer = request.body.length > 0 ? answerOffer(request.body.toString("utf8")) : null;
+    const offer = request.body.length > 0 ? answerOffer(request.body.toString("utf8"), this.core.srtpPolicy(this.peer)) : null;
     if (offer && !offer.ok) return tx.respond(responseTo(request, 488)); // the call goes on as it was (§14.2)
     this.dialog.refreshTarget(request);
-    this.localMedia = { ...this.localMedia, version: this.localMedia.version + 1 };
+    this.localMedia = { ...this.localMedia, version: this.localMedia.version + 1, ...(offer?.ok ? { srtpKey: offer.plan.srtp ? this.rtp.srtpKey : undefined } : {}) };
     const body = offer?.ok ? offer.answer(this.localMedia) : makeOffer(this.localMedia);
     if (offer?.ok) this.setPlan(offer.plan);
     this.reinvite = tx;
-    tx.respond(responseTo(request, 200, { headers: [...okHeaders(this.core, this.peer), ...this.refreshedByPeer(request)], body: Buffer.from(body) }));
+    tx.respond(responseTo(request, 200, { headers: [...this.okHeaders(), ...this.refreshedByPeer(request)], body: Buffer.from(body) }));
   }
 
   /** An UPDATE (RFC 3311) inside the call: a session refresh, with or without a new offer. */
   updateReceived(request: SipRequest, tx: ServerNonInviteTransaction): void {
     if (!this.dialog || !this.localMedia || this.state !== "confirmed") return tx.respond(responseTo(request, 481));
-    const offer = request.body.length > 0 ? answerOffer(request.body.toString("utf8")) : null;
+    const offer = request.body.length > 0 ? answerOffer(request.body.toString("utf8"), this.core.srtpPolicy(this.peer)) : null;
     if (offer && !offer.ok) return tx.respond(responseTo(request, 488));
     this.dialog.refreshTarget(request);
-    const headers = [["contact", contactOf(this.core, this.peer)] as [string, string], ...this.refreshedByPeer(request)];
+    const headers = [["contact", this.contact()] as [string, string], ...this.refreshedByPeer(request)];
     if (!offer?.ok) return tx.respond(responseTo(request, 200, { headers }));
-    this.localMedia = { ...this.localMedia, version: this.localMedia.version + 1 };
+    this.localMedia = { ...this.localMedia, version: this.localMedia.version + 1, srtpKey: offer.plan.srtp ? this.rtp?.srtpKey : undefined };
     const body = offer.answer(this.localMedia);
     this.setPlan(offer.plan);
     tx.respond(responseTo(request, 200, { headers: [...headers, ["content-type", "application/sdp"]], body: Buffer.from(body) }));
@@ -196,7 +200,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     this.reinvite = null;
     if (!ack) return;
     if (ack.body.length > 0) {
-      const plan = readAnswer(ack.body.toString("utf8"));
+      const plan = readAnswer(ack.body.toString("utf8"), !!this.localMedia?.srtpKey);
       if (plan) this.setPlan(plan);
     }
   }
@@ -256,7 +260,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     const peer = await this.core.peerFor(dialog.nextHop(), dialog.flow);
     if (!peer) throw new TransferRefused(503, "refer", "the phone system cannot be reached");
     const local = this.core.local(peer);
-    const request = dialog.request("REFER", local, { headers: [["refer-to", `<${target}>`], ["referred-by", `<sip:switchboard@${local.address}>`], ["contact", contactFor(local)]] });
+    const request = dialog.request("REFER", local, { headers: [["refer-to", `<${target}>`], ["referred-by", `<sip:switchboard@${local.address}>`], ["contact", contactFor(local, "switchboard", dialog.sips)]] });
     return new Promise<number>((resolve, reject) => {
       let accepted = false;
       const settle = (status: number, reason: string, stage: "refer" | "notify") => {
@@ -339,7 +343,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     const update = this.remoteAllows("UPDATE");
     if (!update) this.localMedia = { ...this.localMedia, version: this.localMedia.version + 1 };
     const request = update
-      ? dialog.request("UPDATE", local, { headers: [["contact", contactFor(local)], ...headers] })
+      ? dialog.request("UPDATE", local, { headers: [["contact", contactFor(local, "switchboard", dialog.sips)], ...headers] })
       : dialog.request("INVITE", local, { headers: [...headers, ["content-type", "application/sdp"]], body: Buffer.from(makeOffer(this.localMedia)) });
     const seq = dialog.localSeq; // the re-INVITE's, which its ACK repeats
     this.core.request(request, peer, {
@@ -349,7 +353,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
           const ack = dialog.request("ACK", local, { seq });
           this.lastAck = { request: ack, peer };
           this.core.send(ack, peer);
-          const plan = readAnswer(r.body.toString("utf8"));
+          const plan = readAnswer(r.body.toString("utf8"), !!this.localMedia?.srtpKey);
           if (plan) this.setPlan(plan);
         }
         // §10: a refresh the far end says it does not know the call for (or never answered) ends it.
@@ -372,7 +376,9 @@ export class SipCall extends EventEmitter<SipCallEvents> {
   async place(credentials?: { username: string; password: string }): Promise<void> {
     const rtp = await this.core.openRtp();
     this.rtp = rtp;
-    this.localMedia = { address: this.core.mediaAddress(), port: rtp.port, sessionId: Date.now(), version: 1 };
+    // Over TLS we offer SRTP (RTP/SAVP) with our key, and only that (ADR 075).
+    const srtpKey = this.core.srtpPolicy(this.peer) === "refuse" ? undefined : rtp.srtpKey;
+    this.localMedia = { address: this.core.mediaAddress(), port: rtp.port, sessionId: Date.now(), version: 1, srtpKey };
     this.invite = { ...this.invite, headers: [...this.invite.headers, ["content-type", "application/sdp"]], body: Buffer.from(makeOffer(this.localMedia)) };
     this.sendInvite(credentials);
   }
@@ -434,7 +440,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     this.lastAck = { request: ack, peer };
     this.core.send(ack, peer);
     if (this.cancelWanted) return void this.sendBye("local-hangup");
-    const plan = readAnswer(response.body.toString("utf8"));
+    const plan = readAnswer(response.body.toString("utf8"), !!this.localMedia?.srtpKey);
     if (!plan) return void this.sendBye("rejected");
     this.setPlan(plan);
     this.state = "confirmed";
@@ -477,17 +483,19 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     this.emit("ended", reason, status);
   }
 
+  /** Our Contact in answers to the far end's INVITE: sips: when it addressed us so. */
+  private contact(): string {
+    return contactFor(this.core.local(this.peer), "switchboard", parseUri(this.invite.uri)?.scheme === "sips");
+  }
+
+  private okHeaders(): Headers {
+    return [["contact", this.contact()], ["allow", ALLOW], ["supported", "timer"], ["content-type", "application/sdp"], ["user-agent", this.core.local(this.peer).userAgent]];
+  }
+
   /** Whether a message with this From/To pair is ours (a far end's tag is set once it answered). */
   get remoteTag(): string | undefined {
     return this.dialog ? tagOf(this.dialog.remoteHeader) : undefined;
   }
 }
 
-function contactOf(core: CallCore, peer: Peer) {
-  const local = core.local(peer);
-  return `<sip:switchboard@${local.address}:${local.port}${local.transport === "TCP" ? ";transport=tcp" : ""}>`;
-}
 
-function okHeaders(core: CallCore, peer: Peer): Headers {
-  return [["contact", contactOf(core, peer)], ["allow", ALLOW], ["supported", "timer"], ["content-type", "application/sdp"], ["user-agent", core.local(peer).userAgent]];
-}

@@ -16,8 +16,15 @@ export interface LocalContact {
 }
 
 export const viaFor = (local: LocalContact, branch = newBranch()) => `SIP/2.0/${local.transport} ${local.address}:${local.port};branch=${branch};rport`;
-export const contactFor = (local: LocalContact, user = "switchboard") =>
-  `<sip:${user}@${local.address}:${local.port}${local.transport === "TCP" ? ";transport=tcp" : ""}>`;
+/**
+ * Our Contact. Over TLS: `sips:` when the request was addressed so (§8.1.1.8 asks it back), else
+ * `sip:…;transport=tls` — a sip: dialog stays one, and the far end still reaches us over TLS.
+ */
+export const contactFor = (local: LocalContact, user = "switchboard", sips = false) => {
+  if (local.transport === "TLS" && sips) return `<sips:${user}@${local.address}:${local.port}>`;
+  const param = local.transport === "TCP" ? ";transport=tcp" : local.transport === "TLS" ? ";transport=tls" : "";
+  return `<sip:${user}@${local.address}:${local.port}${param}>`;
+};
 
 /**
  * What another instance needs to end the dialog with a BYE once the one holding it has died
@@ -105,9 +112,14 @@ export class Dialog {
       ["cseq", `${seq} ${method}`],
       ...routes.map((r): [string, string] => ["route", r]),
     ];
-    if (method === "INVITE") headers.push(["contact", contactFor(local)]);
+    if (method === "INVITE") headers.push(["contact", contactFor(local, "switchboard", this.sips)]);
     headers.push(["user-agent", local.userAgent], ...(options.headers ?? []));
     return { kind: "request", method, uri, headers, body: options.body ?? Buffer.alloc(0) };
+  }
+
+  /** Whether the far end's target is a sips: URI: our own Contact then says sips: too. */
+  get sips(): boolean {
+    return parseUri(this.remoteTarget)?.scheme === "sips";
   }
 
   /** A target refresh (re-INVITE) may move the far end (§12.2.2). */

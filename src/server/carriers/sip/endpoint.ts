@@ -1,6 +1,6 @@
 /**
- * The SIP endpoint a trunk or PBX talks to: listens on UDP and TCP, keeps the transactions, and
- * routes each message to its call. Requests outside a call are answered here (OPTIONS, and the
+ * The SIP endpoint a trunk or PBX talks to: listens on UDP and TCP (and TLS when given a
+ * certificate), keeps the transactions, and routes each message to its call. Requests outside a call are answered here (OPTIONS, and the
  * refusals RFC 3261 §8.2 asks for); a new INVITE becomes a `call` event.
  */
 import { lookup } from "node:dns/promises";
@@ -14,9 +14,9 @@ import { canAnswer, headerValue, headerValues, parseCSeq, responseTo, splitList,
 import { Registration, type RegistrationOptions } from "./registration.ts";
 import { RtpSession, type RtpPortRange } from "./rtp-session.ts";
 import { MIN_SE_S, OUR_SESSION_EXPIRES_S, parseSessionExpires } from "./session-timer.ts";
-import { answerOffer } from "./sdp.ts";
+import { answerOffer, type SrtpPolicy } from "./sdp.ts";
 import { ClientTransaction, DEFAULT_TIMERS, ServerInviteTransaction, ServerNonInviteTransaction, type Timers } from "./transactions.ts";
-import { SipTransport, type Peer, type TransportName } from "./transport.ts";
+import { SipTransport, type Peer, type TlsSettings, type TransportName } from "./transport.ts";
 
 export interface SipEndpointOptions {
   /** Address to listen on (SIP and RTP). */
@@ -24,6 +24,11 @@ export interface SipEndpointOptions {
   /** SIP port, UDP and TCP alike; 0 picks a free one. */
   port: number;
   transports?: { udp: boolean; tcp: boolean };
+  /**
+   * SIP over TLS on its own port, and what calls over it do with SRTP (ADR 075): `optional` takes
+   * RTP/SAVP when offered and plain RTP otherwise; `required` refuses plain RTP (488).
+   */
+  tls?: TlsSettings & { srtp?: "optional" | "required" };
   /** The address the far end must reach us at (Via, Contact, SDP) when we sit behind NAT. */
   publicAddress?: string;
   rtp: { ports: RtpPortRange; rtcpIntervalMs?: number; jitterFrames?: number };
@@ -46,8 +51,14 @@ export interface OutboundCallOptions {
   transport?: TransportName;
 }
 
-export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: [from: Peer] }> {
-  private readonly transport = new SipTransport((result, from) => this.receive(result, from));
+/** The default port of a transport when a URI names none (RFC 3261 §19.1.2). */
+const defaultPort = (transport: TransportName) => (transport === "TLS" ? 5061 : 5060);
+
+export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: [from: Peer]; connectFailed: [to: Peer, error: Error] }> {
+  private readonly transport = new SipTransport(
+    (result, from) => this.receive(result, from),
+    (to, error) => this.connectFailed(to, error),
+  );
   private readonly serverTx = new Map<string, ServerInviteTransaction | ServerNonInviteTransaction>();
   private readonly clientTx = new Map<string, ClientTransaction>();
   private readonly calls = new Map<string, SipCall>();
@@ -68,13 +79,14 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
       request: (request, to, handlers) => this.request(request, to, handlers),
       peerFor: (uri, flow) => this.peerFor(uri, flow),
       openRtp: () => RtpSession.open({ host: this.options.host, ...this.options.rtp }),
+      srtpPolicy: (peer) => this.srtpPolicy(peer),
       forget: (call) => this.calls.delete(`${call.callId}|${call.localTag}`),
     };
   }
 
   static async start(options: SipEndpointOptions): Promise<SipEndpoint> {
     const endpoint = new SipEndpoint(options);
-    await endpoint.transport.listen(options.host, options.port, options.transports ?? { udp: true, tcp: true });
+    await endpoint.transport.listen(options.host, options.port, options.transports ?? { udp: true, tcp: true }, options.tls);
     return endpoint;
   }
 
@@ -82,12 +94,22 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
     return this.transport.port;
   }
 
+  /** The TLS port, or null when this endpoint has no certificate. */
+  get tlsPort(): number | null {
+    return this.transport.tlsPort;
+  }
+
+  /** SDES keys travel inside the SDP: only a call signalled over TLS may carry them (RFC 4568 §8.3). */
+  private srtpPolicy(peer: Peer): SrtpPolicy {
+    return peer.transport === "TLS" ? (this.options.tls?.srtp ?? "optional") : "refuse";
+  }
+
   private get advertised(): string {
     return this.options.publicAddress ?? (this.options.host === "0.0.0.0" || this.options.host === "::" ? "127.0.0.1" : this.options.host);
   }
 
   private local(transport: TransportName): LocalContact {
-    return { address: this.advertised, port: this.port, transport, userAgent: this.options.userAgent ?? "Switchboard" };
+    return { address: this.advertised, port: transport === "TLS" ? (this.tlsPort ?? this.port) : this.port, transport, userAgent: this.options.userAgent ?? "Switchboard" };
   }
 
   /** Places a call; `answered`/`ended` events say how it went. */
@@ -95,6 +117,8 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
     if (!parseUri(options.uri)) throw new Error(`Not a SIP URI: ${options.uri}`);
     const peer = await this.peerFor(options.uri, { transport: options.transport ?? "UDP", address: "", port: 0 });
     if (!peer) throw new Error(`Cannot reach ${options.uri}`);
+    // Without a listener of our own the far end could not open a TLS connection back to our Contact.
+    if (peer.transport === "TLS" && !this.transport.tls) throw new Error("SIP over TLS needs a certificate (SIP_TLS_CERT, SIP_TLS_KEY)");
     const local = this.local(peer.transport);
     const tag = newTag();
     const callId = newCallId(local.address);
@@ -105,7 +129,7 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
       ["to", `<${options.uri}>`],
       ["call-id", callId],
       ["cseq", "1 INVITE"],
-      ["contact", contactFor(local)],
+      ["contact", contactFor(local, "switchboard", parseUri(options.uri)?.scheme === "sips")],
       ["allow", ALLOW],
       // RFC 4028: we take part in session timers; the far end says who refreshes in its 200.
       ["supported", "timer"],
@@ -161,11 +185,13 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
   }
 
   private async peerFor(uri: string, flow: Peer): Promise<Peer | null> {
-    // Over TCP, requests go back on the connection the call came on while it is open (§18.4).
-    if (flow.transport === "TCP" && flow.socket && !flow.socket.destroyed) return flow;
+    // Over TCP and TLS, requests go back on the connection the call came on while it is open (§18.4).
+    if (flow.transport !== "UDP" && flow.socket && !flow.socket.destroyed) return flow;
     const parsed = parseUri(uri);
     if (!parsed) return null;
-    const transport: TransportName = parsed.params.transport?.toUpperCase() === "TCP" ? "TCP" : flow.transport;
+    // A sips: URI is reached over TLS only (§26.2.2); `transport=` names the rest.
+    const named = parsed.params.transport?.toUpperCase();
+    const transport: TransportName = parsed.scheme === "sips" || named === "TLS" ? "TLS" : named === "TCP" ? "TCP" : flow.transport;
     let address = parsed.host;
     if (!isIP(address)) {
       try {
@@ -174,7 +200,15 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
         return null;
       }
     }
-    return { transport, address, port: parsed.port ?? 5060 };
+    return { transport, address, port: parsed.port ?? defaultPort(transport), name: parsed.host };
+  }
+
+  /** A connection of ours failed (refused, an untrusted certificate): what waited on it fails now, not at Timer B. */
+  private connectFailed(to: Peer, error: Error): void {
+    for (const tx of this.clientTx.values()) {
+      if (tx.peer.transport === to.transport && tx.peer.address === to.address && tx.peer.port === to.port) tx.transportFailed();
+    }
+    this.emit("connectFailed", to, error);
   }
 
   private receive(result: ParseResult, from: Peer): void {
@@ -205,7 +239,7 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
 
   /** Where answers to `request` go (§18.2.2, RFC 3581 rport): the connection, or the source port. */
   private responsePeer(request: SipRequest, from: Peer): Peer {
-    if (from.transport === "TCP") return from;
+    if (from.transport !== "UDP") return from;
     const via = parseVia(headerValues(request.headers, "via")[0] ?? "");
     const port = via && via.params.rport === undefined && via.port ? via.port : from.port;
     return { transport: "UDP", address: from.address, port };
@@ -314,7 +348,7 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
       return tx.respond(responseTo(request, 415, { toTag: newTag(), headers: [["accept", "application/sdp"]] }));
     }
     if (request.body.length > 0) {
-      const offer = answerOffer(request.body.toString("utf8"));
+      const offer = answerOffer(request.body.toString("utf8"), this.srtpPolicy(from));
       if (!offer.ok) return tx.respond(responseTo(request, 488, { toTag: newTag(), headers: [["warning", `304 ${this.advertised} "${offer.reason}"`]] }));
     }
     // RFC 4028 §8.1: an interval shorter than we accept is refused with the least we take.

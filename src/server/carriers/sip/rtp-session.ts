@@ -2,7 +2,8 @@
  * One call's RTP (RFC 3550): our own 20 ms clock for what we send, a small reordering buffer for
  * what comes in, keypad digits from telephone-events, and RTCP sender reports. Symmetric RTP
  * (RFC 4961): once the far end's packets arrive, we send to where they come from, which is what
- * gets audio through a NAT in front of a phone.
+ * gets audio through a NAT in front of a phone. When the plan carries SRTP keys (SDES over TLS),
+ * every packet out is protected and every packet in must authenticate before it counts (srtp.ts).
  */
 import { randomBytes, randomInt } from "node:crypto";
 import { createSocket, type Socket } from "node:dgram";
@@ -10,6 +11,7 @@ import { performance } from "node:perf_hooks";
 import { SILENCE_BYTE } from "./g711.ts";
 import { decodeRtp, decodeTelephoneEvent, digitOf, encodeRtp, encodeSenderReport, encodeTelephoneEvent, eventOf, type RtpPacket } from "./rtp-packet.ts";
 import { PTIME_MS, type MediaPlan } from "./sdp.ts";
+import { SRTP_MASTER_BYTES, SrtpContext } from "./srtp.ts";
 
 export const FRAME_BYTES = 160; // 20 ms of 8 kHz G.711
 /** Frames sent at once to catch up after the event loop stalled; older ones are skipped. */
@@ -60,6 +62,10 @@ function closeQuietly(socket: Socket) {
 
 export class RtpSession {
   readonly ssrc = randomBytes(4).readUInt32BE(0);
+  /** Our SRTP master key and salt, given in our SDP when the call uses SRTP. */
+  readonly srtpKey = randomBytes(SRTP_MASTER_BYTES);
+  /** Our key's context (what we send) and the far end's (what we receive), while SRTP is agreed. */
+  private srtp: { send: SrtpContext; receive: SrtpContext; remoteKey: Buffer } | null = null;
   private readonly cname = `${randomBytes(6).toString("hex")}@switchboard`;
   private plan: MediaPlan | null = null;
   private remote: { address: string; port: number } | null = null;
@@ -92,7 +98,11 @@ export class RtpSession {
   ) {
     this.jitter = new JitterBuffer(options.jitterFrames ?? 3, (p) => this.handlers.audio?.(p.payload, p));
     rtp.on("message", (data, rinfo) => this.receive(data, rinfo.address, rinfo.port));
-    rtcp.on("message", (_data, rinfo) => void (this.rtcpRemote = { address: rinfo.address, port: rinfo.port }));
+    rtcp.on("message", (data, rinfo) => {
+      // Over SRTP only a report that authenticates may move where ours go.
+      if (this.srtp && !this.srtp.receive.unprotectRtcp(data)) return;
+      this.rtcpRemote = { address: rinfo.address, port: rinfo.port };
+    });
     rtp.on("error", () => {});
     rtcp.on("error", () => {});
   }
@@ -125,6 +135,11 @@ export class RtpSession {
   configure(plan: MediaPlan): void {
     const moved = !this.plan || this.plan.remoteAddress !== plan.remoteAddress || this.plan.remotePort !== plan.remotePort;
     this.plan = plan;
+    if (!plan.srtp) this.srtp = null;
+    else if (!this.srtp?.remoteKey.equals(plan.srtp.remoteKey)) {
+      // Our key stays the call's, so what we send keeps its rollover counter across a re-INVITE.
+      this.srtp = { send: this.srtp?.send ?? new SrtpContext(this.srtpKey), receive: new SrtpContext(plan.srtp.remoteKey), remoteKey: plan.srtp.remoteKey };
+    }
     if (moved) {
       this.remote = { address: plan.remoteAddress, port: plan.remotePort };
       this.rtcpRemote = { address: plan.remoteAddress, port: plan.remotePort + 1 };
@@ -221,7 +236,7 @@ export class RtpSession {
       // Silence is sent too: it keeps the far end's jitter buffer and any NAT binding alive.
       // (A key being sent takes the frame's place instead.)
       const packet = encodeRtp({ payloadType: this.plan!.payloadType, marker: this.marker, sequence: this.sequence, timestamp: this.timestamp, ssrc: this.ssrc, payload: frame });
-      this.rtp.send(packet, this.remote.port, this.remote.address);
+      this.rtp.send(this.protect(packet), this.remote.port, this.remote.address);
       this.sequence = (this.sequence + 1) & 0xffff;
       this.packets += 1;
       this.octets += frame.length;
@@ -240,7 +255,7 @@ export class RtpSession {
     const duration = Math.min(current.frames, DIGIT_FRAMES) * FRAME_BYTES;
     const payload = encodeTelephoneEvent({ event: current.event, end, volume: DIGIT_VOLUME, duration });
     const packet = encodeRtp({ payloadType: pt, marker: current.frames === 1, sequence: this.sequence, timestamp: current.timestamp, ssrc: this.ssrc, payload });
-    this.rtp.send(packet, this.remote!.port, this.remote!.address);
+    this.rtp.send(this.protect(packet), this.remote!.port, this.remote!.address);
     this.sequence = (this.sequence + 1) & 0xffff;
     this.packets += 1;
     this.octets += payload.length;
@@ -254,11 +269,18 @@ export class RtpSession {
   private sendReport() {
     if (!this.rtcpRemote || this.packets === 0) return;
     const report = encodeSenderReport({ ssrc: this.ssrc, wallMs: Date.now(), rtpTimestamp: this.timestamp, packets: this.packets, octets: this.octets, cname: this.cname });
-    this.rtcp.send(report, this.rtcpRemote.port, this.rtcpRemote.address);
+    this.rtcp.send(this.srtp ? this.srtp.send.protectRtcp(report) : report, this.rtcpRemote.port, this.rtcpRemote.address);
+  }
+
+  private protect(packet: Buffer): Buffer {
+    return this.srtp ? this.srtp.send.protectRtp(packet) : packet;
   }
 
   private receive(data: Buffer, address: string, port: number) {
-    const packet = decodeRtp(data);
+    // SRTP: a packet that does not authenticate (forged, replayed, or plain RTP) is not there at all.
+    const clear = this.srtp && data.length >= 12 ? this.srtp.receive.unprotectRtp(data) : data;
+    if (!clear) return;
+    const packet = decodeRtp(clear);
     if (!packet || !this.plan) return;
     const known = packet.payloadType === this.plan.payloadType || packet.payloadType === this.plan.telephoneEvent;
     if (!known) return;

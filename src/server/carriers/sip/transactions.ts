@@ -183,6 +183,11 @@ export class ClientTransaction {
     this.handlers.timeout();
   }
 
+  /** The connection for the request could not be made (§17.1.4): as good as no answer, at once. */
+  transportFailed(): void {
+    if (this.state === "calling") this.timedOut();
+  }
+
   receive(response: SipResponse): void {
     if (this.state === "terminated") return;
     if (this.state === "completed") {

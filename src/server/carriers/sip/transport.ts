@@ -1,42 +1,67 @@
 /**
- * SIP over UDP and TCP on one port (RFC 3261 §18). UDP: one message a datagram. TCP: a byte
- * stream framed by Content-Length; a peer that sends more header than a message may hold, or a
- * body longer than that, loses its connection (the stream cannot be resynchronised).
+ * SIP over UDP and TCP on one port (RFC 3261 §18), and over TLS on another (§26.2, node:tls).
+ * UDP: one message a datagram. TCP and TLS: a byte stream framed by Content-Length; a peer that
+ * sends more header than a message may hold, or a body longer than that, loses its connection
+ * (the stream cannot be resynchronised).
  */
 import { createSocket, type Socket as UdpSocket } from "node:dgram";
-import { createServer, connect, type Server, type Socket } from "node:net";
+import { createServer, connect, isIP, type Server, type Socket } from "node:net";
+import { connect as connectTls, createServer as createTlsServer, rootCertificates, type Server as TlsServer } from "node:tls";
 import { MAX_MESSAGE_BYTES, parseMessage, serialize, type ParseResult, type SipMessage } from "./message.ts";
 
-export type TransportName = "UDP" | "TCP";
+export type TransportName = "UDP" | "TCP" | "TLS";
 
-/** Where a message came from or goes to; `socket` is the TCP connection it came on. */
+/** Where a message came from or goes to; `socket` is the TCP or TLS connection it came on. */
 export interface Peer {
   transport: TransportName;
   address: string;
   port: number;
   socket?: Socket;
+  /** The host name the address was looked up from: what a TLS peer's certificate must name. */
+  name?: string;
+}
+
+/** Our certificate and key (PEM) for the TLS listener, and what else we trust when we connect out. */
+export interface TlsSettings {
+  /** The TLS port; 0 picks a free one. */
+  port: number;
+  cert: Buffer;
+  key: Buffer;
+  /** CA certificates (PEM) trusted besides the system's, for a PBX with a self-signed certificate. */
+  ca?: Buffer;
 }
 
 export type Receive = (result: ParseResult, from: Peer) => void;
+/** A connection of ours that failed before carrying anything (refused, or a certificate not trusted). */
+export type ConnectFailed = (to: Peer, error: Error) => void;
 
 const TCP_IDLE_MS = 5 * 60_000;
 
 export class SipTransport {
   private udp: UdpSocket | null = null;
   private tcp: Server | null = null;
+  private tlsServer: TlsServer | null = null;
+  private tlsSettings: TlsSettings | null = null;
   private readonly connections = new Map<string, Socket>();
   port = 0;
+  /** The TLS listener's port, or null without one. */
+  tlsPort: number | null = null;
 
-  constructor(private readonly receive: Receive) {}
+  constructor(
+    private readonly receive: Receive,
+    private readonly connectFailed: ConnectFailed = () => {},
+  ) {}
 
   /**
    * Port 0 lets the system pick UDP's port, which TCP must then share; another process may hold
    * that number for TCP, so a picked port is tried again (a few times) rather than failing.
    */
-  async listen(host: string, port: number, transports: { udp: boolean; tcp: boolean }): Promise<void> {
+  async listen(host: string, port: number, transports: { udp: boolean; tcp: boolean }, tls?: TlsSettings): Promise<void> {
     for (let attempt = 1; ; attempt++) {
       try {
-        return await this.listenOnce(host, port, transports);
+        await this.listenOnce(host, port, transports);
+        if (tls) await this.listenTls(host, tls);
+        return;
       } catch (err) {
         await this.close();
         const retry = port === 0 && attempt < 10 && (err as NodeJS.ErrnoException).code === "EADDRINUSE";
@@ -59,7 +84,7 @@ export class SipTransport {
       port = udp.address().port;
     }
     if (transports.tcp) {
-      const tcp = createServer((socket) => this.adopt(socket));
+      const tcp = createServer((socket) => this.adopt(socket, "TCP"));
       await new Promise<void>((resolve, reject) => {
         tcp.once("error", reject);
         tcp.listen(port, host, () => (tcp.off("error", reject), resolve()));
@@ -71,25 +96,68 @@ export class SipTransport {
     this.port = port;
   }
 
+  /** A TLS listener of its own port (5061 by convention); a cert or key node:tls cannot read throws here. */
+  private async listenTls(host: string, settings: TlsSettings): Promise<void> {
+    const server = createTlsServer({ cert: settings.cert, key: settings.key }, (socket) => this.adopt(socket, "TLS"));
+    // A client that fails its handshake (a scanner, a wrong certificate) is its own problem.
+    server.on("tlsClientError", (_err, socket) => socket.destroy());
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(settings.port, host, () => (server.off("error", reject), resolve()));
+    });
+    this.tlsServer = server;
+    this.tlsSettings = settings;
+    const address = server.address();
+    this.tlsPort = address && typeof address === "object" ? address.port : settings.port;
+  }
+
+  /** Whether this transport can open TLS connections (it listens for TLS, so has a Contact for them). */
+  get tls(): boolean {
+    return this.tlsSettings !== null;
+  }
+
   send(message: SipMessage, to: Peer): void {
     const bytes = serialize(message);
     if (to.transport === "UDP") {
       this.udp?.send(bytes, to.port, to.address);
       return;
     }
-    const open = to.socket && !to.socket.destroyed ? to.socket : this.connections.get(`${to.address}:${to.port}`);
+    const open = to.socket && !to.socket.destroyed ? to.socket : this.connections.get(`${to.transport}|${to.address}:${to.port}`);
     if (open && !open.destroyed) {
       open.write(bytes);
       return;
     }
-    const socket = connect({ host: to.address, port: to.port });
-    this.adopt(socket);
+    const socket = to.transport === "TLS" ? this.connectTls(to) : connect({ host: to.address, port: to.port });
+    // No certificate, so no TLS: told after the sender has filed its transaction, as a refused connection would be.
+    if (!socket) return void setImmediate(() => this.connectFailed(to, new Error("SIP over TLS is not configured")));
+    this.adopt(socket, to.transport);
+    socket.once("error", (err) => {
+      if (!socket.bytesRead) this.connectFailed(to, err);
+    });
+    // A TLS socket holds what is written until its handshake is done.
     socket.write(bytes);
   }
 
-  private adopt(socket: Socket): void {
-    const key = `${socket.remoteAddress}:${socket.remotePort}`;
-    socket.once("connect", () => this.connections.set(`${socket.remoteAddress}:${socket.remotePort}`, socket));
+  /**
+   * A TLS connection out: the peer's certificate must chain to the system's CAs (or the one
+   * configured for self-signed PBXs) and name the host we looked up, or the IP address we were given.
+   */
+  private connectTls(to: Peer): Socket | null {
+    const settings = this.tlsSettings;
+    if (!settings) return null;
+    const name = to.name && !isIP(to.name) ? to.name : undefined;
+    return connectTls({
+      host: to.address,
+      port: to.port,
+      servername: name,
+      ca: settings.ca ? [...rootCertificates, settings.ca] : undefined,
+      rejectUnauthorized: true,
+    });
+  }
+
+  private adopt(socket: Socket, transport: "TCP" | "TLS"): void {
+    const key = `${transport}|${socket.remoteAddress}:${socket.remotePort}`;
+    socket.once("connect", () => this.connections.set(`${transport}|${socket.remoteAddress}:${socket.remotePort}`, socket));
     if (socket.remoteAddress) this.connections.set(key, socket);
     socket.setTimeout(TCP_IDLE_MS, () => socket.destroy());
     socket.on("error", () => socket.destroy());
@@ -118,7 +186,7 @@ export class SipTransport {
         if (buffered.length < total) return;
         const message = buffered.subarray(0, total);
         buffered = buffered.subarray(total);
-        this.receive(parseMessage(Buffer.from(message)), { transport: "TCP", address: socket.remoteAddress ?? "", port: socket.remotePort ?? 0, socket });
+        this.receive(parseMessage(Buffer.from(message)), { transport, address: socket.remoteAddress ?? "", port: socket.remotePort ?? 0, socket });
       }
     });
   }
@@ -128,9 +196,13 @@ export class SipTransport {
     this.connections.clear();
     const udp = this.udp;
     const tcp = this.tcp;
+    const tls = this.tlsServer;
     this.udp = null;
     this.tcp = null;
+    this.tlsServer = null;
+    this.tlsPort = null;
     if (udp) await new Promise<void>((resolve) => udp.close(() => resolve()));
     if (tcp) await new Promise<void>((resolve) => tcp.close(() => resolve()));
+    if (tls) await new Promise<void>((resolve) => tls.close(() => resolve()));
   }
 }

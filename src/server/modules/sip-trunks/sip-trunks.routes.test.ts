@@ -177,6 +177,6 @@ describe("/api/sip-trunks", () => {
 
   it("says where trunks send calls, and that no SIP listener runs on an app that started none", async () => {
     const who = await owner();
-    expect((await file.as(who).get("/api/sip-trunks/listener")).json()).toEqual({ enabled: false, public_address: "sip.example.com", port: 5080, transports: [] });
+    expect((await file.as(who).get("/api/sip-trunks/listener")).json()).toEqual({ enabled: false, public_address: "sip.example.com", port: 5080, tls_port: null, transports: [] });
   });
 });

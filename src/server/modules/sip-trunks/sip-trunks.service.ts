@@ -101,7 +101,7 @@ export interface SipTrunksDeps {
   secrets: SecretBox;
   sip: SipConfig;
   /** Whether the listener is up, and on which transports (the SIP runtime knows); the configuration otherwise. */
-  listenerStatus?: () => { enabled: boolean; port: number; transports: SipTransport[] };
+  listenerStatus?: () => { enabled: boolean; port: number; tlsPort: number | null; transports: SipTransport[] };
   logger?: { warn(obj: object, msg: string): void };
   /** Told after a trunk is added, changed or deleted: the SIP runtime registers or un-registers at once. */
   onChange?: () => void;
@@ -250,8 +250,9 @@ export function createSipTrunksService(deps: SipTrunksDeps): SipTrunksService {
     },
 
     listener() {
-      const status = deps.listenerStatus?.() ?? { enabled: deps.sip.enabled, port: deps.sip.port, transports: ["udp", "tcp"] as SipTransport[] };
-      return { enabled: status.enabled, public_address: deps.sip.publicAddress, port: status.port, transports: status.transports };
+      const configured: SipTransport[] = deps.sip.tls ? ["udp", "tcp", "tls"] : ["udp", "tcp"];
+      const status = deps.listenerStatus?.() ?? { enabled: deps.sip.enabled, port: deps.sip.port, tlsPort: deps.sip.tls?.port ?? null, transports: configured };
+      return { enabled: status.enabled, public_address: deps.sip.publicAddress, port: status.port, tls_port: status.tlsPort, transports: status.transports };
     },
 
     async inboundCandidates(toUser) {

@@ -1,4 +1,4 @@
-import { sipAddressFor, type SipListener, type SipTrunk } from "@shared/sip-trunks";
+import { listenerPortFor, sipAddressFor, type SipListener, type SipTrunk } from "@shared/sip-trunks";
 
 export interface ConfigExample {
   id: string;
@@ -12,8 +12,8 @@ export interface ConfigExample {
  */
 export function configExamples(trunk: SipTrunk, listener: SipListener): ConfigExample[] {
   const host = listener.public_address;
-  const port = listener.port;
   const transport = trunk.transport;
+  const port = listenerPortFor(listener, transport);
   const id = `switchboard-${trunk.name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "") || "trunk"}`;
   const user = trunk.inbound_username ?? "";
   const number = trunk.numbers[0]?.phone_number ?? "<number>";
