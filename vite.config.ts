@@ -57,7 +57,8 @@ export default defineConfig({
           globalSetup: ["tests/global-setup.ts"],
           setupFiles: ["tests/fail-on-unhandled.ts"],
           testTimeout: 20_000,
-          hookTimeout: 60_000,
+          // A file's set-up starts apps and databases: on a loaded CI machine it can take a minute.
+          hookTimeout: 120_000,
         },
       },
       {

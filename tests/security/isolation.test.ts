@@ -147,6 +147,6 @@ describe("isolation: two users, every route, every verb", () => {
       }
       figures.push({ actor: actorName, attempts, leaks: leaks.length });
       expect(leaks).toEqual([]);
-    }, 120_000);
+    }, 300_000);
   }
 });
