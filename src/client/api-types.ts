@@ -908,6 +908,7 @@ register_expires: number
 caller_id: (string | null)
 prefix: (string | null)
 transport: ("udp" | "tcp" | "tls")
+transfer_method: ("refer" | "bridge")
 last_options_at: (string | null)
 registration_state: ("unregistered" | "registering" | "registered" | "failed")
 registration_state_at: (string | null)
@@ -936,6 +937,7 @@ register_expires?: number
 caller_id?: (string | null)
 prefix?: (string | null)
 transport?: ("udp" | "tcp" | "tls")
+transfer_method?: ("refer" | "bridge")
 }
 export interface SipTrunkUpdate {
 name?: string
@@ -953,6 +955,7 @@ register_expires?: number
 caller_id?: (string | null)
 prefix?: (string | null)
 transport?: ("udp" | "tcp" | "tls")
+transfer_method?: ("refer" | "bridge")
 }
 export type SuccessValue = (string | number)
 export type SupervisorAction = ("listen" | "stop_listening" | "guide" | "take_over" | "hand_back" | "spoke" | "end_call")
