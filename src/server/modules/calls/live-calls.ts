@@ -31,6 +31,8 @@ export class LiveCalls {
   private closingAll: Promise<void> | null = null;
   /** Places taken at the voice webhook, by CallSid: when each lapses (Unix ms). */
   private readonly held = new Map<string, number>();
+  /** Calls carried here without a session (a SIP transfer's bridged calls), each until it ends. */
+  private readonly carried = new Set<object>();
 
   /**
    * @param metrics per-frame timing sink for `npm run bench:voice`; undefined (off) in production.
@@ -46,10 +48,22 @@ export class LiveCalls {
     return this.calls.size;
   }
 
-  /** Live calls and places held for streams on their way. */
+  /** Live calls, places held for streams on their way, and calls carried without a session. */
   get taken(): number {
     this.dropLapsed();
-    return this.calls.size + this.held.size;
+    return this.calls.size + this.held.size + this.carried.size;
+  }
+
+  /**
+   * A call this instance carries once its session has ended — two SIP calls a transfer bridged here,
+   * whose audio still passes through — takes a place until `ended` settles: MAX_CALLS is about
+   * what the instance carries, and such a call costs sockets and a relay as a session's does.
+   */
+  carry(ended: Promise<unknown>): void {
+    const place = {};
+    this.carried.add(place);
+    const free = () => void this.carried.delete(place);
+    ended.then(free, free);
   }
 
   get hasRoom(): boolean {
