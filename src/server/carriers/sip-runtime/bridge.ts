@@ -6,7 +6,7 @@
  * and µ-law are converted when the two sides agreed different codecs. Keys pressed on one side are
  * sent to the other as RFC 4733 events. When either side hangs up, the other gets a BYE.
  */
-import type { LiveCalls } from "../../modules/calls/live-calls.ts";
+import type { CarriedCall, LiveCalls } from "../../modules/calls/live-calls.ts";
 import type { SipCall } from "../sip/call.ts";
 import { alawToMulaw, mulawToAlaw } from "../sip/g711.ts";
 import type { Codec } from "../sip/sdp.ts";
@@ -59,10 +59,11 @@ export class Bridges {
 
   constructor(private readonly places?: Pick<LiveCalls, "carry">) {}
 
-  add(bridge: Bridge): void {
+  /** Keeps `bridge` until it ends; `board`: its line on the live board meanwhile. */
+  add(bridge: Bridge, board?: CarriedCall): void {
     const ended = bridge.ended.finally(() => this.live.delete(ended));
     this.live.add(ended);
-    this.places?.carry(ended);
+    this.places?.carry(ended, board);
   }
 
   get size(): number {

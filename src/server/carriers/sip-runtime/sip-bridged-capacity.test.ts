@@ -3,13 +3,14 @@
  * MAX_CALLS lines until it ends. baresip calls in (refusing REFER, as a trunk without transfer
  * does) and is put through to a second baresip, the person; while the two talk, SIPp as another
  * caller is refused at once with 503 and Retry-After, as when every line is taken; once they hang
- * up, the line is free again.
+ * up, the line is free again. The live board shows the call bridged, to whom, until then.
  */
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startBaresip } from "../../../../tests/fakes/baresip.ts";
 import { serveSpeech } from "../../../../tests/fakes/briefing-speech.ts";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { openBoard } from "../../../../tests/fakes/live-supervisor.ts";
 import { sipLine, startSip } from "../../../../tests/fakes/sip-app.ts";
 import { runSipp } from "../../../../tests/fakes/sipp.ts";
 import { refusedWith } from "../../../../tests/fakes/sipp-scenarios.ts";
@@ -38,9 +39,10 @@ beforeAll(async () => {
 });
 afterAll(() => closeInOrder(app.app, fake));
 
-it("a bridged call takes a line: another caller gets 503 with Retry-After until the two hang up", async () => {
+it("a bridged call takes a line: another caller gets 503 with Retry-After until the two hang up; the board shows it bridged meanwhile", async () => {
   const agent = await startBaresip({ autoAnswer: true, user: BILLING });
   const caller = await startBaresip({ callTransfer: false });
+  const board = await openBoard(app.origin.replace(/^http/, "ws"), { cookie: line.owner.cookie });
   try {
     await line.updateTrunk({ outbound_uri: `sip:127.0.0.1:${agent.sipPort}`, outbound_username: null, outbound_password: null });
     const started = new Date();
@@ -56,12 +58,27 @@ it("a bridged call takes a line: another caller gets 503 with Retry-After until 
       20_000,
     );
 
+    // The board, which showed the assistant's call, shows it bridged: to whom, with what was last said.
+    await board.until(() => board.of("call_updated").some((m) => m.call.bridgedTo !== null), "the call shown bridged", 20_000);
+    const bridged = board.of("call_updated").find((m) => m.call.bridgedTo !== null)!.call;
+    expect(bridged).toMatchObject({ kind: "phone", calledNumber: NUMBER, bridgedTo: `Billing (${BILLING})`, takenOverBy: null });
+    const assistantLine = board.of("call_updated").find((m) => m.call.bridgedTo === null)!.call;
+    expect(bridged.callId).toBe(assistantLine.callId);
+    // A board opened now has it in its snapshot.
+    const late = await openBoard(app.origin.replace(/^http/, "ws"), { cookie: line.owner.cookie });
+    expect((await late.next("calls")).calls).toEqual([expect.objectContaining({ callId: bridged.callId, bridgedTo: `Billing (${BILLING})` })]);
+    late.close();
+
     const refused = await runSipp({ target: `127.0.0.1:${port}`, scenario: refusedWith("503", "Retry-After"), args: ["-s", NUMBER] });
     expect(refused.code, refused.log).toBe(0);
 
     agent.command("hangup");
     await caller.event("CALL_CLOSED", 5000);
+    // Off the board once both have hung up: its removal is the last word on it.
+    await board.until(() => board.messages.at(-1)?.type === "call_removed", "the bridged call removed", 10_000);
+    expect(board.of("call_removed").at(-1)!.callId).toBe(bridged.callId);
   } finally {
+    board.close();
     await agent.stop();
     await caller.stop();
   }

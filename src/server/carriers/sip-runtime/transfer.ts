@@ -18,6 +18,7 @@
  */
 import { isSipDestination } from "../../../shared/assistants.ts";
 import { HANDOFF_TEXTS } from "../../../shared/calls.ts";
+import type { CarriedCall } from "../../modules/calls/live-calls.ts";
 import type { OutboundRoute } from "../../modules/sip-trunks/sip-trunks.service.ts";
 import type { CallTransfer } from "../carrier.ts";
 import { formatUri, parseUri } from "../sip/address.ts";
@@ -58,6 +59,13 @@ export interface SipTransferDeps extends Omit<BridgeDialer, "dial"> {
   dial(route: OutboundRoute, uri: string): Promise<SipCall>;
   /** Where a bridge made here is kept until it ends (drain waits for it). */
   bridges: Bridges;
+  /** The call's line on the live board now (its session's), for the bridged call to stay there; null when not on it. */
+  board?(): CarriedCall | null;
+}
+
+/** The board line of a call bridged to `who`: the session's last line, with nobody watching or in control any more. */
+function bridgedLine(line: CarriedCall, who: string): CarriedCall {
+  return { organizationId: line.organizationId, summary: { ...line.summary, bridgedTo: who, takenOverBy: null, watchers: 0, stuck: [] } };
 }
 
 export function sipTransfer(call: SipCall, transport: SipCallTransport, deps: SipTransferDeps): CallTransfer {
@@ -88,7 +96,9 @@ export function sipTransfer(call: SipCall, transport: SipCallTransport, deps: Si
       if (!uri) throw new Error(refused ? `${transferFailure(refused)}; ${notOnTrunk(to)}` : notOnTrunk(to));
       bridging = true;
       try {
-        deps.bridges.add(await bridgeTransfer(call, transport, uri, summary, { ...deps, dial: (u) => deps.dial(route!, u) }));
+        const bridge = await bridgeTransfer(call, transport, uri, summary, { ...deps, dial: (u) => deps.dial(route!, u) });
+        const line = deps.board?.() ?? null;
+        deps.bridges.add(bridge, line ? bridgedLine(line, `${destination.label} (${to})`) : undefined);
       } finally {
         bridging = false;
       }
