@@ -51,6 +51,20 @@ test("transfer destinations are validated in the form, saved, and shown in the d
   const updated = page.getByRole("dialog", { name: "Front Desk" });
   await expect(updated.locator('[data-field="Transfer destinations"]')).toContainText("Billing team (+442071234567): When the caller disputes a charge");
   await expect(updated.locator('[data-field="Call controls"]')).toContainText("Keypad input: Off");
+
+  // A PBX's queue, given as a SIP address.
+  await updated.getByRole("button", { name: "Edit" }).click();
+  await form.getByRole("button", { name: "Add transfer destination" }).click();
+  const queue = form.getByTestId("transfer-destination").nth(1);
+  await queue.getByLabel("Label").fill("Sales queue");
+  await queue.getByLabel("Phone number or SIP address").fill("sip:sales pbx.example.com");
+  await queue.getByLabel("When to use").fill("When the caller wants to buy");
+  await form.getByRole("button", { name: "Save draft" }).click();
+  await expect(queue.getByText("SIP address must look like sip:queue@pbx.example.com")).toBeVisible();
+  await queue.getByLabel("Phone number or SIP address").fill("sip:sales@pbx.example.com");
+  await form.getByRole("button", { name: "Save draft" }).click();
+  await expectToast(page, "Draft saved — callers hear v1 until you publish it");
+  await expect(page.getByRole("dialog", { name: "Front Desk" }).locator('[data-field="Transfer destinations"]')).toContainText("Sales queue (sip:sales@pbx.example.com): When the caller wants to buy");
 });
 
 test.describe("built-in functions in a Test Call", () => {

@@ -65,7 +65,15 @@ test("add a SIP trunk and a SIP number, and see where to point the trunk with ex
   const edit = page.getByRole("dialog", { name: "Edit FreePBX" });
   await expect(edit.getByLabel("Inbound password", { exact: true })).toHaveValue("");
   await expect(edit.getByText("Leave empty to keep the saved password").first()).toBeVisible();
-  await edit.getByRole("button", { name: "Cancel" }).click();
+  // Transfers bridged here even though the PBX would take REFER: the person hears the briefing.
+  await expect(edit.getByLabel("Transfers", { exact: true })).toHaveText("Hand to the phone system (REFER); bridge here if refused");
+  await edit.getByLabel("Transfers", { exact: true }).click();
+  await page.getByRole("option", { name: "Call the person from this server, brief them, bridge", exact: true }).click();
+  await edit.getByRole("button", { name: "Save Changes" }).click();
+  await expectToast(page, "SIP trunk saved");
+  await card.getByRole("button", { name: "Edit FreePBX" }).click();
+  await expect(page.getByRole("dialog", { name: "Edit FreePBX" }).getByLabel("Transfers", { exact: true })).toHaveText("Call the person from this server, brief them, bridge");
+  await page.getByRole("dialog", { name: "Edit FreePBX" }).getByRole("button", { name: "Cancel" }).click();
 
   // In use: deleting says which numbers hold it.
   await card.getByRole("button", { name: "Delete FreePBX" }).click();

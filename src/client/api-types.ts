@@ -909,6 +909,7 @@ register_expires: number
 caller_id: (string | null)
 prefix: (string | null)
 transport: ("udp" | "tcp" | "tls")
+transfer_method: ("refer" | "bridge")
 last_options_at: (string | null)
 registration_state: ("unregistered" | "registering" | "registered" | "failed")
 registration_state_at: (string | null)
@@ -937,6 +938,7 @@ register_expires?: number
 caller_id?: (string | null)
 prefix?: (string | null)
 transport?: ("udp" | "tcp" | "tls")
+transfer_method?: ("refer" | "bridge")
 }
 export interface SipTrunkUpdate {
 name?: string
@@ -954,6 +956,7 @@ register_expires?: number
 caller_id?: (string | null)
 prefix?: (string | null)
 transport?: ("udp" | "tcp" | "tls")
+transfer_method?: ("refer" | "bridge")
 }
 export type SuccessValue = (string | number)
 export type SupervisorAction = ("listen" | "stop_listening" | "guide" | "take_over" | "hand_back" | "spoke" | "end_call")

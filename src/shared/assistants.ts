@@ -67,20 +67,40 @@ export const MAX_TRANSFER_DESTINATIONS = 20;
 /** E.164: a plus, a non-zero country digit, at most 15 digits in all. */
 export const E164 = /^\+[1-9]\d{6,14}$/;
 
+/**
+ * A SIP or SIPS URI a PBX's queue or extension answers at (`sip:queue@pbx.example.com`, an optional
+ * port and `;` parameters): a user part as RFC 3261 allows it, a host name, IPv4 or [IPv6] host.
+ * No `?headers` part: what the INVITE carries is ours to write.
+ */
+export const SIP_DESTINATION = /^sips?:(?:[A-Za-z0-9\-_.!~*'()&=+$,;/%]+@)?(?:[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?(?:;[A-Za-z0-9\-_.!~*'()%=]+)*$/;
+export const MAX_SIP_DESTINATION = 256;
+/** Whether a transfer destination is a SIP address rather than a phone number. */
+export const isSipDestination = (destination: string): boolean => /^sips?:/i.test(destination);
+
 export const TRANSFER_MESSAGES = {
   labelRequired: "Each transfer destination needs a label",
   phoneInvalid: "Phone number must be in E.164 format, e.g. +442071234567",
+  sipInvalid: "SIP address must look like sip:queue@pbx.example.com",
   whenRequired: "Say when the assistant should use this destination",
   duplicateLabel: "Transfer destination labels must be different",
 } as const;
 
 export const transferDestinationSchema = z.object({
   label: z.string({ error: TRANSFER_MESSAGES.labelRequired }).trim().min(1, TRANSFER_MESSAGES.labelRequired).max(100, "Label must be at most 100 characters"),
+  /** An E.164 number, or a SIP address (a PBX's queue or extension) that SIP calls and Twilio's `<Sip>` can reach. */
   phone_number: z
     .string({ error: TRANSFER_MESSAGES.phoneInvalid })
-    // Spaces, dashes and brackets as people type them are dropped; what is left must be E.164.
-    .transform((v) => v.replace(/[\s\-().]/g, ""))
-    .pipe(z.string().regex(E164, TRANSFER_MESSAGES.phoneInvalid)),
+    .trim()
+    // Spaces, dashes and brackets as people type numbers are dropped; a SIP address is kept as
+    // written, its scheme in lower case.
+    .transform((v) => (isSipDestination(v) ? v.replace(/^sips?/i, (scheme) => scheme.toLowerCase()) : v.replace(/[\s\-().]/g, "")))
+    .pipe(
+      z.string().superRefine((v, ctx) => {
+        if (isSipDestination(v)) {
+          if (v.length > MAX_SIP_DESTINATION || !SIP_DESTINATION.test(v)) ctx.addIssue({ code: "custom", message: TRANSFER_MESSAGES.sipInvalid });
+        } else if (!E164.test(v)) ctx.addIssue({ code: "custom", message: TRANSFER_MESSAGES.phoneInvalid });
+      }),
+    ),
   when_to_use: z.string({ error: TRANSFER_MESSAGES.whenRequired }).trim().min(1, TRANSFER_MESSAGES.whenRequired).max(1000, "When to use must be at most 1000 characters"),
 });
 export type TransferDestination = z.infer<typeof transferDestinationSchema>;

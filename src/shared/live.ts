@@ -43,6 +43,8 @@ export const LIVE_TEXTS = {
   /** Refusal when another supervisor already has the call. */
   alreadyTakenOver: (name: string) => `${name} has already taken over this call`,
   notLive: "This call is no longer in progress",
+  /** The board's badge of a call a transfer bridged on this server. */
+  bridgedTo: (who: string) => `Bridged to ${who}`,
   /** Refusal of a hand back by a supervisor who has not taken over. */
   notInControl: "Only the supervisor who took over can hand the call back",
   /** Transcript line when a supervisor ends the call. */
@@ -88,6 +90,12 @@ export const liveCallSummarySchema = z.object({
   takenOverBy: z.string().nullable(),
   /** How many supervisors have the call open. */
   watchers: z.number().int().nonnegative(),
+  /**
+   * Set once a SIP transfer has put the caller through to a person on this server: whom
+   * ("Billing (+15550009999)"). The assistant has left the call; it stays on the board until
+   * either side hangs up, and there is nothing to listen to or take over.
+   */
+  bridgedTo: z.string().nullable(),
 });
 export type LiveCallSummary = z.infer<typeof liveCallSummarySchema>;
 

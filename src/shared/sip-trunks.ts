@@ -12,6 +12,20 @@ import { isIpOrCidr, isSipUri } from "./sip-addresses.js";
 export const SIP_TRANSPORTS = ["udp", "tcp", "tls"] as const;
 export type SipTransport = (typeof SIP_TRANSPORTS)[number];
 
+/**
+ * How a transfer to a person leaves a call on the trunk: `refer` asks the trunk or PBX to call the
+ * destination (REFER), this server bridging only when the REFER is refused; `bridge` has this
+ * server call the destination through the trunk, brief whoever answers and join the two calls,
+ * even when the trunk would take the REFER.
+ */
+export const SIP_TRANSFER_METHODS = ["refer", "bridge"] as const;
+export type SipTransferMethod = (typeof SIP_TRANSFER_METHODS)[number];
+/** The trunk form's words for each (Settings → SIP trunks, "Transfers"). */
+export const SIP_TRANSFER_METHOD_LABELS: Record<SipTransferMethod, string> = {
+  refer: "Hand to the phone system (REFER); bridge here if refused",
+  bridge: "Call the person from this server, brief them, bridge",
+};
+
 export const SIP_REGISTRATION_STATES = ["unregistered", "registering", "registered", "failed"] as const;
 export type SipRegistrationState = (typeof SIP_REGISTRATION_STATES)[number];
 
@@ -46,6 +60,7 @@ export const SIP_TRUNK_MESSAGES = {
   invalidCallerId: "Caller ID must be an E.164 number such as +14155550100",
   invalidPrefix: "A dial prefix is up to 10 digits, * or #",
   invalidTransport: "Transport must be UDP, TCP or TLS",
+  invalidTransferMethod: "Transfer method must be refer or bridge",
   tooMany: `You can have at most ${MAX_SIP_TRUNKS} SIP trunks.`,
   inUse: (numbers: string[]) => `This trunk is used by ${numbers.join(", ")}. Delete those numbers or move them to another trunk first.`,
   created: "SIP trunk added",
@@ -112,6 +127,8 @@ const expires = int32(SIP_TRUNK_MESSAGES.invalidExpires, REGISTER_EXPIRES_MIN).m
 
 const transport = z.enum(SIP_TRANSPORTS, { error: SIP_TRUNK_MESSAGES.invalidTransport });
 
+const transferMethod = z.enum(SIP_TRANSFER_METHODS, { error: SIP_TRUNK_MESSAGES.invalidTransferMethod });
+
 const fields = {
   name,
   inbound_addresses: addresses,
@@ -125,6 +142,7 @@ const fields = {
   caller_id: callerId,
   prefix,
   transport,
+  transfer_method: transferMethod,
 };
 
 /**
@@ -138,6 +156,7 @@ export const sipTrunkInputSchema = z.object({
   register: fields.register.default(false),
   register_expires: expires.default(REGISTER_EXPIRES_DEFAULT),
   transport: transport.default("udp"),
+  transfer_method: transferMethod.default("refer"),
 });
 export type SipTrunkInput = z.infer<typeof sipTrunkInputSchema>;
 
@@ -181,6 +200,7 @@ export const sipTrunkSchema = z.object({
   caller_id: z.string().nullable(),
   prefix: z.string().nullable(),
   transport: z.enum(SIP_TRANSPORTS),
+  transfer_method: z.enum(SIP_TRANSFER_METHODS),
   /** What the SIP runtime last saw of the trunk (ISO times; null: never). */
   last_options_at: z.string().nullable(),
   registration_state: z.enum(SIP_REGISTRATION_STATES),

@@ -412,6 +412,34 @@ export const refuseReferThenDestination = (status: string, destination: string, 
   );
 
 /**
+ * A trunk that answers our call and then, asked for no REFER (one would fail the run), gets a
+ * second INVITE from the server itself for the destination (To `destination`), which it answers
+ * `destinationAnswer`; the callee hangs up after `talkMs`. Two SIPp calls: run with `calls: 2`.
+ */
+export const bridgedWithoutRefer = (destination: string, destinationAnswer: string, talkMs: number) =>
+  scenario(
+    "bridged-without-refer",
+    `<recv request="INVITE">
+    <action>
+      <ereg regexp="sip:[^>;]*" search_in="hdr" header="Contact:" check_it="true" assign_to="ourcontact"/>
+      <ereg regexp="tag=[^;>[:space:]]*" search_in="hdr" header="From:" check_it="true" assign_to="ourtag"/>
+      <ereg regexp="${destination.replace(/[+.]/g, "\\$&")}@" search_in="hdr" header="To:" check_it="false" assign_to="todestination"/>
+    </action>
+  </recv>
+  <nop hide="true" test="todestination" next="destination"/>
+  <send>${cdata(answerWithSdp)}</send>
+  <recv request="ACK"/>
+  <pause milliseconds="${talkMs}"/>
+  <send retrans="500">${cdata(trunkRequest("BYE", 1))}</send>
+  <recv response="200" next="end"/>
+  <label id="destination"/>
+  <send>${cdata(answerAs(destinationAnswer))}</send>
+  <recv request="ACK"/>
+  <label id="end"/>
+  <Reference variables="ourcontact,ourtag"/>`,
+  );
+
+/**
  * A trunk that rings our call (180) until we cancel it: CANCEL answered 200, the INVITE 487,
  * which we ACK. SIPp exits 0 only once the CANCEL came.
  */

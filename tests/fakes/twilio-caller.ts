@@ -354,8 +354,10 @@ export class TwilioCaller {
     await this.stopStream();
     const unescape = (v: string) => v.replace(/&amp;/g, "&");
     const action = /<Dial [^>]*action="([^"]+)"/.exec(twiml)?.[1];
-    const number = /<Number [^>]*url="([^"]+)"[^>]*>([^<]+)<\/Number>/.exec(twiml);
-    if (!action || !number) throw new Error(`no <Dial action><Number url> in ${twiml}`);
+    // A phone number (<Number>) or a SIP address (<Sip>), with the URL of what its answerer hears first.
+    const found = /<(Number|Sip) [^>]*url="([^"]+)"[^>]*>([^<]+)<\/\1>/.exec(twiml);
+    if (!action || !found) throw new Error(`no <Dial action><Number url> or <Sip url> in ${twiml}`);
+    const number = [found[0], found[2], found[3]] as const;
     let whisperTwiml: string | null = null;
     const childSid = sid("CA");
     if (dialStatus === "completed") {

@@ -15,7 +15,7 @@ import { HTTP_METHODS, PARAMETER_FORMATS, TOOL_TYPES, type ToolRequestBody } fro
 import { DOCUMENT_SOURCES, DOCUMENT_STATUSES, URL_REFRESH, type AssistantKnowledge } from "../../shared/knowledge.ts";
 import { WEBHOOK_DELIVERY_STATUSES } from "../../shared/webhooks.ts";
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES, AUDIT_VIA } from "../../shared/audit.ts";
-import { CARRIERS, SIP_REGISTRATION_STATES, SIP_TRANSPORTS } from "../../shared/sip-trunks.ts";
+import { CARRIERS, SIP_REGISTRATION_STATES, SIP_TRANSFER_METHODS, SIP_TRANSPORTS } from "../../shared/sip-trunks.ts";
 import { PROVIDER_KINDS, PROVIDER_PROTOCOLS, type VoiceEngine } from "../../shared/providers.ts";
 import { SCENARIO_SOURCES, SCENARIO_STATUSES, TEST_RESULT_STATUSES, type TestTurn } from "../../shared/scenarios.ts";
 
@@ -282,6 +282,8 @@ export const sipTrunks = pgTable(
     /** Dialled before the destination on outbound calls, and stripped from inbound Request-URIs. */
     prefix: text("prefix"),
     transport: text("transport", { enum: SIP_TRANSPORTS }).notNull().default("udp"),
+    /** How a transfer leaves a call on this trunk: REFER first (bridged when refused), or always bridged here. */
+    transferMethod: text("transfer_method", { enum: SIP_TRANSFER_METHODS }).notNull().default("refer"),
     lastOptionsAt: timestamp("last_options_at", { withTimezone: true }),
     registrationState: text("registration_state", { enum: SIP_REGISTRATION_STATES }).notNull().default("unregistered"),
     /** When the registration state was last reported (a refresh's 200 moves it on). */

@@ -26,9 +26,12 @@ export type { CallFacts, SupervisedCall, Watcher } from "./supervision-seams.ts"
 export { SUMMARY_INTERVAL_MS } from "./supervision-summary.ts";
 
 /** The board side (the LiveCalls registry): summaries of this call, and its end. */
+/** Whose call a board change is about: a session's supervision, or a call carried without one (a bridged transfer). */
+export type BoardEntry = Pick<CallSupervision, "organizationId" | "callId">;
+
 export interface SupervisionListener {
-  changed(supervision: CallSupervision, summary: LiveCallSummary): void;
-  removed(supervision: CallSupervision): void;
+  changed(entry: BoardEntry, summary: LiveCallSummary): void;
+  removed(entry: BoardEntry): void;
 }
 
 interface TakeOver {
@@ -152,6 +155,7 @@ export class CallSupervision {
       stuck: this.said.stuck(),
       takenOverBy: this.takeOver?.watcher.name ?? null,
       watchers: this.watchers.size,
+      bridgedTo: null,
     };
   }
 

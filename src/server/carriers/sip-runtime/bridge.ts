@@ -6,6 +6,7 @@
  * and µ-law are converted when the two sides agreed different codecs. Keys pressed on one side are
  * sent to the other as RFC 4733 events. When either side hangs up, the other gets a BYE.
  */
+import type { CarriedCall, LiveCalls } from "../../modules/calls/live-calls.ts";
 import type { SipCall } from "../sip/call.ts";
 import { alawToMulaw, mulawToAlaw } from "../sip/g711.ts";
 import type { Codec } from "../sip/sdp.ts";
@@ -49,13 +50,20 @@ function relay(from: SipCall, to: SipCall) {
   });
 }
 
-/** The bridges this instance carries: a planned stop waits for them as for live calls (drain). */
+/**
+ * The bridges this instance carries: a planned stop waits for them as for live calls (drain), and
+ * each takes a place among the instance's calls (MAX_CALLS) until it ends.
+ */
 export class Bridges {
   private readonly live = new Set<Promise<void>>();
 
-  add(bridge: Bridge): void {
+  constructor(private readonly places?: Pick<LiveCalls, "carry">) {}
+
+  /** Keeps `bridge` until it ends; `board`: its line on the live board meanwhile. */
+  add(bridge: Bridge, board?: CarriedCall): void {
     const ended = bridge.ended.finally(() => this.live.delete(ended));
     this.live.add(ended);
+    this.places?.carry(ended, board);
   }
 
   get size(): number {

@@ -6,8 +6,10 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { ModuleContext } from "../../context.ts";
+import type { CarriedCall } from "../../modules/calls/live-calls.ts";
 import type { OutboundRoute } from "../../modules/sip-trunks/sip-trunks.service.ts";
 import type { CallsService } from "../../modules/calls/calls.service.ts";
+import type { CallSession } from "../../voice/call-session.ts";
 import { parseNameAddr, parseUri } from "../sip/address.ts";
 import type { SipCall } from "../sip/call.ts";
 import { SipCallTransport } from "../sip/call-transport.ts";
@@ -52,6 +54,12 @@ async function numbersCalled(call: SipCall, directory: SipTrunkDirectory): Promi
   const found = await directory.inboundCandidates(dialled);
   const to = userOf(call.to);
   return found.length > 0 || !to || to === dialled ? found : directory.inboundCandidates(to);
+}
+
+/** A session's line on the live board (null before its record or after its end): what a bridged call keeps showing. */
+export function boardLine(session: Pick<CallSession, "supervision"> | null): CarriedCall | null {
+  if (!session?.supervision.isLive) return null;
+  return { organizationId: session.supervision.organizationId, summary: session.supervision.summary() };
 }
 
 /** Place-holding key of a SIP call in LiveCalls (Twilio's are CallSids: no clash). */
@@ -104,7 +112,8 @@ async function runCall(call: SipCall, number: SipInboundCandidate & { assistantI
     return;
   }
   const transport = new SipCallTransport(call);
-  deps.calls.startCall(transport, prepared.call, log, {
+  let session: CallSession | null = null;
+  session = deps.calls.startCall(transport, prepared.call, log, {
     isTest: false,
     provider,
     transfer: sipTransfer(call, transport, {
@@ -114,6 +123,7 @@ async function runCall(call: SipCall, number: SipInboundCandidate & { assistantI
       speak: (text, signal) => deps.calls.speak(prepared.call, text, signal),
       logger: log,
       ringMs: deps.transferRingMs,
+      board: () => boardLine(session),
     }),
     phone: { callerNumber, calledNumber: number.phoneNumber, phoneNumberId: number.phoneNumberId, carrier: "sip", providerCallSid: call.callId, sipDialog: call.dialog?.state(), variables: prepared.call.variables },
   });

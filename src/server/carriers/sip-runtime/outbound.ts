@@ -13,6 +13,7 @@ import { SIP_CARRIER_MESSAGES, SIP_OUTBOUND_FAILURES } from "../../../shared/sip
 import type { ModuleContext } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import type { CallsService } from "../../modules/calls/calls.service.ts";
+import type { CallSession } from "../../voice/call-session.ts";
 import * as outboundRepo from "../../modules/outbound/outbound.repo.ts";
 import type { OutboundRoute } from "../../modules/sip-trunks/sip-trunks.service.ts";
 import type { PlaceCallRequest } from "../carrier.ts";
@@ -23,6 +24,7 @@ import type { SipEndpoint } from "../sip/endpoint.ts";
 import type { SipTrunkDirectory } from "./directory.ts";
 import { targetUri } from "./target-uri.ts";
 import type { Bridges } from "./bridge.ts";
+import { boardLine } from "./inbound.ts";
 import { sipTransfer } from "./transfer.ts";
 import { watchForMachine } from "./voicemail.ts";
 
@@ -138,10 +140,11 @@ async function follow(call: SipCall, record: outboundRepo.OutboundRecord & { ass
     call.hangup();
     return endUnanswered("failed", OUTBOUND_ENDED.failed(SIP_OUTBOUND_FAILURES.assistantUnavailable));
   }
-  const session = calls.startCall(transport, prepared.call, log, {
+  const board = () => boardLine(session);
+  const session: CallSession = calls.startCall(transport, prepared.call, log, {
     isTest: false,
     provider: calls.primeProvider(prepared.call, "audio/pcmu", log),
-    transfer: sipTransfer(call, transport, { route: async () => route, dial: deps.dial, bridges: deps.bridges, speak: (text, signal) => calls.speak(prepared.call, text, signal), logger: log, ringMs: deps.transferRingMs }),
+    transfer: sipTransfer(call, transport, { route: async () => route, dial: deps.dial, bridges: deps.bridges, speak: (text, signal) => calls.speak(prepared.call, text, signal), logger: log, ringMs: deps.transferRingMs, board }),
     phone: {
       callerNumber: route.phoneNumber,
       calledNumber: request.to,

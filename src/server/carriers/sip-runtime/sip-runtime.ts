@@ -60,7 +60,7 @@ export function createSipRuntime(deps: SipRuntimeDeps): SipRuntime {
     track(call);
     return call;
   }
-  const bridges = new Bridges();
+  const bridges = new Bridges(deps.ctx.liveCalls);
   const optionsSeen = createOptionsSeen({ directory: deps.directory, logger: deps.logger });
   const registrations = createRegistrations({ directory: deps.directory, logger: deps.logger });
   const inbound = { ...deps, dial, bridges, challenger: new DigestChallenger("switchboard", ["MD5", "SHA-256"]), limiter: new RefusalLimiter() };

@@ -117,6 +117,10 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     if (this.state !== "ringing" || !this.inviteTx) throw new Error("Only a ringing inbound call can be answered");
     this.state = "answering";
     const rtp = await this.core.openRtp();
+    // Every step before this one (admission, the assistant's lookup, the port) may have resolved
+    // without the event loop reading the socket: a CANCEL already here is read now, before our 200
+    // goes, so a caller who gave up gets 487 and never a 2xx (§9.2).
+    await new Promise<void>((resolve) => setImmediate(resolve));
     if (this.state !== "answering") return void rtp.close(); // cancelled meanwhile
     this.rtp = rtp;
     this.localMedia = { address: this.core.mediaAddress(), port: rtp.port, sessionId: Date.now(), version: 1 };

@@ -3,7 +3,8 @@
  *
  * 1. The call engine's `transfer_call` (voice/builtins.ts), once the caller has heard the
  *    hand-off sentence, updates the live call over REST with TwiML
- *    `<Dial action=DIAL_RESULT><Number url=WHISPER>+44…</Number></Dial>`. Twilio then ends the
+ *    `<Dial action=DIAL_RESULT><Number url=WHISPER>+44…</Number></Dial>` (`<Sip url=WHISPER>` for a
+ *    destination that is a SIP address: a PBX's queue or extension). Twilio then ends the
  *    media stream (the session ends "Transferred to <label>") and rings the destination.
  * 2. POST WHISPER — Twilio asks what to play to the person who answers, before the caller is
  *    put through: `<Say>` of the summary.
@@ -17,7 +18,7 @@
  */
 import twilio from "twilio";
 import { HANDOFF_TEXTS } from "../../../shared/calls.ts";
-import type { TransferDestination } from "../../../shared/assistants.ts";
+import { isSipDestination, type TransferDestination } from "../../../shared/assistants.ts";
 import type { Db } from "../../db/client.ts";
 import { replaceEndedReason } from "./inbound.repo.ts";
 import type { CounterStore } from "../../shared-state/index.ts";
@@ -55,8 +56,20 @@ export function transferTwiml(publicUrl: string, tokens: HandoffTokens, call: St
   const dialToken = tokens.dial.issue({ ...call, label: destination.label });
   const response = new twilio.twiml.VoiceResponse();
   const dial = response.dial({ action: `${publicUrl}${DIAL_RESULT_PATH}?t=${dialToken}`, method: "POST", timeout: TRANSFER_RING_S, callerId: call.to });
-  dial.number({ url: `${publicUrl}${WHISPER_PATH}?t=${whisper}`, method: "POST" }, destination.phone_number);
+  const briefing = { url: `${publicUrl}${WHISPER_PATH}?t=${whisper}`, method: "POST" } as const;
+  if (isSipDestination(destination.phone_number)) dial.sip(briefing, twilioSipUri(destination.phone_number));
+  else dial.number(briefing, destination.phone_number);
   return response.toString();
+}
+
+/**
+ * A SIP destination as Twilio's `<Sip>` takes it: Twilio dials `sip:` URIs only and asks for TLS
+ * with `transport=tls`, so `sips:` becomes that.
+ */
+export function twilioSipUri(uri: string): string {
+  if (!uri.startsWith("sips:")) return uri;
+  const plain = `sip:${uri.slice("sips:".length)}`;
+  return /;transport=/i.test(plain) ? plain.replace(/;transport=[^;]*/i, ";transport=tls") : `${plain};transport=tls`;
 }
 
 /** A CallTransfer for one phone call: the REST update of that call. */

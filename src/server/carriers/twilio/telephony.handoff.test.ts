@@ -18,6 +18,7 @@ import { calls } from "../../db/schema.ts";
 const TO = "+15550111";
 const FROM = "+15559877";
 const billing = { label: "Billing team", phone_number: "+442071234567", when_to_use: "When the caller disputes a charge" };
+const salesQueue = { label: "Sales queue", phone_number: "sips:sales@pbx.example.com", when_to_use: "When the caller wants to buy" };
 const summary = "Caller disputes a charge on invoice 42.";
 let fake: FakeRealtime;
 let rest: FakeTwilioRest;
@@ -30,7 +31,7 @@ beforeAll(async () => {
   rest.addAccount({ sid: TEST_ACCOUNT_SID, authToken: TEST_AUTH_TOKEN });
   rest.onTwimlUpdate((c) => updates.push({ ...c }));
   app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl });
-  await phoneLine(app, fake.apiKey, TO, { first_message: null, transfer_destinations: [billing] });
+  await phoneLine(app, fake.apiKey, TO, { first_message: null, transfer_destinations: [billing, salesQueue] });
 });
 afterAll(() => closeInOrder(app.app, rest, fake));
 beforeEach(() => {
@@ -91,6 +92,19 @@ describe("transfer_call on a phone call", () => {
     expect(dial.actionStatus).toBe(200);
     expect(call.twiml).toContain("<Hangup/>");
     expect((await records(call.callSid))[0]!.endedReason).toBe("Transferred to Billing team");
+  });
+
+  it("dials a PBX's queue given as a SIP address with <Sip> (sips: as TLS), the person hearing the summary first", async () => {
+    const toQueue = { ...transferReply, toolCalls: [{ name: "transfer_call", arguments: { destination: "Sales queue", summary } }] };
+    fake.script = { speechMs: 800, userSays: ["I want to buy."], replies: [toQueue] };
+    const { call } = await connectedCall();
+    await call.speak(mulawSpeech("I want to buy."), 1000);
+    await call.until(() => call.closed !== null, "stream ended by the transfer", 10_000);
+    const twiml = updates[0]!.twiml!;
+    expect(twiml).toMatch(/<Sip [^>]*url="[^"]*\/telephony\/twilio\/whisper\?t=[^"]*"[^>]*>sip:sales@pbx\.example\.com;transport=tls<\/Sip>/);
+    const dial = await call.followDial(twiml, "completed");
+    expect(dial.whisperTwiml).toContain(`<Say>${summary}</Say>`);
+    expect((await records(call.callSid))[0]!.endedReason).toBe("Transferred to Sales queue");
   });
 
   it("no answer: the caller hears a short message and is back with the assistant on a new stream; the record says so", async () => {

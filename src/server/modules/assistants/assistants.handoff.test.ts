@@ -38,12 +38,25 @@ describe("hand-off settings", () => {
     expect(patched.json<Assistant>()).toMatchObject({ transfer_destinations: [], allow_end_call: false, keypad_input: true });
   });
 
+  it("takes a PBX's queue or extension as a SIP address, kept as written with its scheme in lower case", async () => {
+    const queue = { label: "Sales queue", phone_number: " SIP:sales-queue@pbx.example.com;transport=tcp ", when_to_use: "When the caller wants to buy" };
+    const extension = { label: "Reception", phone_number: "sips:+4420@10.0.0.5:5061", when_to_use: "When nobody else fits" };
+    const res = await alice().post("/api/assistants", { name: "PBX desk", transfer_destinations: [queue, extension] });
+    expect(res.statusCode, res.body).toBe(201);
+    const read = (await alice().get(`/api/assistants/${res.json<Assistant>().id}`)).json<Assistant>();
+    expect(read.transfer_destinations).toEqual([{ ...queue, phone_number: "sip:sales-queue@pbx.example.com;transport=tcp" }, extension]);
+  });
+
   it("refuses bad destinations with a clear 400 and saves nothing", async () => {
     const created = (await alice().post("/api/assistants", { name: "Keep", transfer_destinations: [billing] })).json<Assistant>();
     const cases: Array<[unknown, string]> = [
       [[{ ...billing, phone_number: "020 7123 4567" }], TRANSFER_MESSAGES.phoneInvalid],
       [[{ ...billing, phone_number: "+0123456789" }], TRANSFER_MESSAGES.phoneInvalid],
       [[{ ...billing, phone_number: "+1234567890123456" }], TRANSFER_MESSAGES.phoneInvalid],
+      [[{ ...billing, phone_number: "sip:queue pbx.example.com" }], TRANSFER_MESSAGES.sipInvalid],
+      [[{ ...billing, phone_number: "sip:queue@" }], TRANSFER_MESSAGES.sipInvalid],
+      [[{ ...billing, phone_number: "sips:queue@pbx.example.com?Subject=hi" }], TRANSFER_MESSAGES.sipInvalid],
+      [[{ ...billing, phone_number: `sip:${"q".repeat(300)}@pbx.example.com` }], TRANSFER_MESSAGES.sipInvalid],
       [[{ ...billing, label: "  " }], TRANSFER_MESSAGES.labelRequired],
       [[{ ...billing, when_to_use: "" }], TRANSFER_MESSAGES.whenRequired],
       [[billing, { ...billing, label: "billing TEAM", phone_number: "+15550100" }], TRANSFER_MESSAGES.duplicateLabel],

@@ -8,6 +8,7 @@
  * stream arrives; a place the stream never claims is given back after PLACE_HOLD_MS.
  */
 import { LIVE_CALL_TEXTS } from "../../../shared/calls.ts";
+import type { LiveCallSummary } from "../../../shared/live.ts";
 import type { CallOutcome } from "../../voice/call-session.ts";
 import type { FrameMetrics } from "../../voice/seams.ts";
 import type { CallSupervision, SupervisionListener } from "../../voice/supervision.ts";
@@ -24,6 +25,12 @@ export interface LiveCall {
   readonly supervision: CallSupervision;
 }
 
+/** A call carried without a session, as the live board shows it. */
+export interface CarriedCall {
+  organizationId: string;
+  summary: LiveCallSummary;
+}
+
 export class LiveCalls {
   private readonly calls = new Set<LiveCall>();
   /** The live board (modules/live): told of every summary change and every end, of every call. */
@@ -31,6 +38,8 @@ export class LiveCalls {
   private closingAll: Promise<void> | null = null;
   /** Places taken at the voice webhook, by CallSid: when each lapses (Unix ms). */
   private readonly held = new Map<string, number>();
+  /** Calls carried here without a session (a SIP transfer's bridged calls), each until it ends; with its board line once shown. */
+  private readonly carried = new Map<object, CarriedCall | null>();
 
   /**
    * @param metrics per-frame timing sink for `npm run bench:voice`; undefined (off) in production.
@@ -46,10 +55,42 @@ export class LiveCalls {
     return this.calls.size;
   }
 
-  /** Live calls and places held for streams on their way. */
+  /** Live calls, places held for streams on their way, and calls carried without a session. */
   get taken(): number {
     this.dropLapsed();
-    return this.calls.size + this.held.size;
+    return this.calls.size + this.held.size + this.carried.size;
+  }
+
+  /**
+   * A call this instance carries once its session has ended — two SIP calls a transfer bridged here,
+   * whose audio still passes through — takes a place until `ended` settles: MAX_CALLS is about
+   * what the instance carries, and such a call costs sockets and a relay as a session's does.
+   */
+  carry(ended: Promise<unknown>, board?: CarriedCall): void {
+    const place = {};
+    this.carried.set(place, null);
+    const free = () => {
+      const shown = this.carried.get(place);
+      this.carried.delete(place);
+      if (shown) for (const listener of this.boards) listener.removed({ organizationId: shown.organizationId, callId: shown.summary.callId });
+    };
+    ended.then(free, free);
+    if (!board) return;
+    // The line goes up once the session it continues has left the board (it sends its removal as
+    // it starts to finalise, before `closed`), so the board is not told "removed" after it.
+    const show = () => {
+      if (!this.carried.has(place)) return;
+      this.carried.set(place, board);
+      for (const listener of this.boards) listener.changed({ organizationId: board.organizationId, callId: board.summary.callId }, board.summary);
+    };
+    const session = [...this.calls].find((call) => call.supervision.callId === board.summary.callId);
+    if (session) void session.closed.then(show, show);
+    else show();
+  }
+
+  /** The board lines of calls carried without a session, of every account. */
+  carriedOnBoard(): CarriedCall[] {
+    return [...this.carried.values()].filter((c): c is CarriedCall => c !== null);
   }
 
   get hasRoom(): boolean {

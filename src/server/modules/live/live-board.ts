@@ -23,7 +23,7 @@ export class LiveBoard {
   private readonly stops: Array<() => void>;
 
   constructor(
-    private readonly liveCalls: Pick<LiveCalls, "watchBoard" | "supervisedBy">,
+    private readonly liveCalls: Pick<LiveCalls, "watchBoard" | "supervisedBy" | "carriedOnBoard">,
     private readonly peers?: Pick<LivePeers, "watch" | "remoteCalls">,
   ) {
     const local = liveCalls.watchBoard({
@@ -59,7 +59,11 @@ export class LiveBoard {
         if (own.size === 0 && this.links.get(organizationId) === own) this.links.delete(organizationId);
       },
     });
-    const calls = [...this.liveCalls.supervisedBy(organizationId).map((supervision) => supervision.summary()), ...(this.peers?.remoteCalls(organizationId) ?? [])];
+    const calls = [
+      ...this.liveCalls.supervisedBy(organizationId).map((supervision) => supervision.summary()),
+      ...this.liveCalls.carriedOnBoard().filter((c) => c.organizationId === organizationId).map((c) => c.summary),
+      ...(this.peers?.remoteCalls(organizationId) ?? []),
+    ];
     link.send(JSON.stringify({ type: "calls", calls } satisfies BoardServerMessage));
   }
 

@@ -21,6 +21,7 @@ const summary = (callId: string): LiveCallSummary => ({
   lastSaid: null,
   stuck: [],
   takenOverBy: null,
+  bridgedTo: null,
   watchers: 0,
 });
 
@@ -29,6 +30,7 @@ function carrying(calls: Array<{ org: string; callId: string }>) {
   return {
     watchBoard: (listener: SupervisionListener) => ((board = listener), () => (board = null)),
     supervised: () => calls.map(({ org, callId }) => ({ organizationId: org, callId, summary: () => summary(callId) }) as unknown as CallSupervision),
+    carriedOnBoard: () => [],
     get board() {
       return board;
     },

@@ -49,7 +49,7 @@ export class LivePeers {
   constructor(
     private readonly bus: Bus,
     readonly instanceId: string,
-    private readonly liveCalls: Pick<LiveCalls, "watchBoard" | "supervised">,
+    private readonly liveCalls: Pick<LiveCalls, "watchBoard" | "supervised" | "carriedOnBoard">,
     private readonly log: FastifyBaseLogger,
     private readonly refreshMs = REFRESH_MS,
   ) {}
@@ -126,7 +126,10 @@ export class LivePeers {
   private publishAll(): void {
     // The snapshot holds every pending change: nothing older may follow it.
     this.pending.clear();
-    const calls = this.liveCalls.supervised().map((supervision) => ({ org: supervision.organizationId, call: supervision.summary() }));
+    const calls = [
+      ...this.liveCalls.supervised().map((supervision) => ({ org: supervision.organizationId, call: supervision.summary() })),
+      ...this.liveCalls.carriedOnBoard().map((c) => ({ org: c.organizationId, call: c.summary })),
+    ];
     this.publish({ t: "all", from: this.instanceId, calls });
   }
 

@@ -53,6 +53,7 @@ describe("/api/sip-trunks", () => {
       caller_id: "+14155550100",
       prefix: "9",
       transport: "udp",
+      transfer_method: "refer",
       registration_state: "unregistered",
       last_options_at: null,
       last_error: null,
@@ -67,6 +68,9 @@ describe("/api/sip-trunks", () => {
     expect(renamed.json()).toMatchObject({ name: "FreePBX main", has_inbound_password: true, has_outbound_password: true });
     const open = await file.as(who).patch(`/api/sip-trunks/${trunk.id}`, { inbound_username: null, inbound_password: null });
     expect(open.json()).toMatchObject({ inbound_username: null, has_inbound_password: false });
+    // A trunk that takes REFER may still have transfers bridged here (the person hears the briefing).
+    const bridged = await file.as(who).patch(`/api/sip-trunks/${trunk.id}`, { transfer_method: "bridge" });
+    expect(bridged.json()).toMatchObject({ transfer_method: "bridge", has_outbound_password: true });
     const [row] = await file.db.select().from(sipTrunks).where(eq(sipTrunks.id, trunk.id));
     expect(row!.outboundPasswordEncrypted).not.toContain("out-secret-2");
 
@@ -93,6 +97,7 @@ describe("/api/sip-trunks", () => {
       [{ name: "x", caller_id: "555" }, SIP_TRUNK_MESSAGES.invalidCallerId],
       [{ name: "x", register_expires: 10 }, SIP_TRUNK_MESSAGES.invalidExpires],
       [{ name: "x", transport: "sctp" }, SIP_TRUNK_MESSAGES.invalidTransport],
+      [{ name: "x", transfer_method: "attended" }, SIP_TRUNK_MESSAGES.invalidTransferMethod],
     ];
     for (const [body, message] of cases) {
       const res = await file.as(who).post("/api/sip-trunks", body);

@@ -5,6 +5,7 @@ import {
   sipTrunkProblem,
   type SipListener,
   type SipRegistrationState,
+  type SipTransferMethod,
   type SipTransport,
   type SipTrunk,
   type SipTrunkInput,
@@ -50,6 +51,8 @@ export interface OutboundRoute {
   callerId: string | null;
   prefix: string | null;
   transport: SipTransport;
+  /** How a transfer leaves a call on this trunk (REFER first, or bridged here). */
+  transferMethod: SipTransferMethod;
   /** The SIP number the call is made from. */
   phoneNumber: string;
   /** The number's own assistant and pinned version: a call made with that assistant runs that version. */
@@ -186,6 +189,7 @@ export function createSipTrunksService(deps: SipTrunksDeps): SipTrunksService {
         callerId: input.caller_id ?? null,
         prefix: input.prefix ?? null,
         transport: input.transport,
+        transferMethod: input.transfer_method,
       };
       const row = await insertWithinLimit(
         db,
@@ -214,6 +218,7 @@ export function createSipTrunksService(deps: SipTrunksDeps): SipTrunksService {
       if (patch.caller_id !== undefined) values.callerId = patch.caller_id;
       if (patch.prefix !== undefined) values.prefix = patch.prefix;
       if (patch.transport !== undefined) values.transport = patch.transport;
+      if (patch.transfer_method !== undefined) values.transferMethod = patch.transfer_method;
       const next = { ...current, ...values };
       check({
         inbound_username: next.inboundUsername,
@@ -286,6 +291,7 @@ export function createSipTrunksService(deps: SipTrunksDeps): SipTrunksService {
         callerId: trunk.callerId,
         prefix: trunk.prefix,
         transport: trunk.transport,
+        transferMethod: trunk.transferMethod,
         phoneNumber: found.phoneNumber,
         assistantId: found.assistantId,
         assistantVersion: found.assistantVersion,
@@ -331,6 +337,7 @@ function toView(row: repo.SipTrunkRow, numbers: { id: string; phoneNumber: strin
     caller_id: row.callerId,
     prefix: row.prefix,
     transport: row.transport,
+    transfer_method: row.transferMethod,
     last_options_at: iso(row.lastOptionsAt),
     registration_state: row.registrationState,
     registration_state_at: iso(row.registrationStateAt),

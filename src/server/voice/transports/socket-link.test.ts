@@ -121,7 +121,7 @@ describe("the live board under a board that stopped reading", () => {
   it("holds a bounded backlog and drops the board", async () => {
     const { server } = await stalledPair();
     let listener: SupervisionListener | null = null;
-    const board = new LiveBoard({ watchBoard: (l) => ((listener = l), () => {}), supervisedBy: () => [] });
+    const board = new LiveBoard({ watchBoard: (l) => ((listener = l), () => {}), supervisedBy: () => [], carriedOnBoard: () => [] });
     board.open("user-1", server);
     const supervision = { organizationId: "user-1", callId: "call-1" } as Parameters<SupervisionListener["changed"]>[0];
     const summary = { callId: "call-1", lastSaid: { speaker: "caller", text: "y".repeat(60_000) } } as unknown as Parameters<SupervisionListener["changed"]>[1];

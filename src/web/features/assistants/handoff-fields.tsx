@@ -34,8 +34,8 @@ export function HandoffFields({ control, register, errors }: HandoffFieldsProps)
               <FormField label="Label" error={e?.label?.message}>
                 <Input placeholder="e.g. Billing team" autoComplete="off" {...register(`transfer_destinations.${index}.label`)} />
               </FormField>
-              <FormField label="Phone number" error={e?.phone_number?.message}>
-                <Input placeholder="+442071234567" autoComplete="off" inputMode="tel" {...register(`transfer_destinations.${index}.phone_number`)} />
+              <FormField label="Phone number or SIP address" error={e?.phone_number?.message}>
+                <Input placeholder="+442071234567 or sip:queue@pbx.example.com" autoComplete="off" {...register(`transfer_destinations.${index}.phone_number`)} />
               </FormField>
             </div>
             <FormField label="When to use" error={e?.when_to_use?.message}>

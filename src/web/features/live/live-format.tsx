@@ -1,6 +1,6 @@
-import { AlertTriangle, Headset } from "lucide-react";
+import { AlertTriangle, Headset, PhoneForwarded } from "lucide-react";
 import { formatDuration } from "@shared/calls";
-import { STUCK_RULES, type LiveCallSummary, type StuckReason } from "@shared/live";
+import { LIVE_TEXTS, STUCK_RULES, type LiveCallSummary, type StuckReason } from "@shared/live";
 import { Badge } from "@/components/ui/badge";
 import { Tooltip, TooltipContent, TooltipTrigger } from "@/components/ui/tooltip";
 import { cn } from "@/lib/utils";
@@ -78,5 +78,16 @@ export function StuckLegend() {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** A call a SIP transfer put through to a person on this server: the assistant has left it. */
+export function BridgedBadge({ to }: { to: string | null }) {
+  if (!to) return null;
+  return (
+    <Badge variant="secondary" data-testid="bridged">
+      <PhoneForwarded aria-hidden="true" />
+      {LIVE_TEXTS.bridgedTo(to)}
+    </Badge>
   );
 }

@@ -13,6 +13,7 @@ function summary(callId: string, startedAt: string, extra: Partial<LiveCallSumma
     lastSaid: null,
     stuck: [],
     takenOverBy: null,
+    bridgedTo: null,
     watchers: 0,
     ...extra,
   };

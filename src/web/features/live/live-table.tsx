@@ -2,7 +2,7 @@ import { Eye } from "lucide-react";
 import type { KeyboardEvent } from "react";
 import type { LiveCallSummary } from "@shared/live";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { KindBadge, LiveDuration, StuckBadge, TakenOverBadge, kindLabel } from "./live-format";
+import { BridgedBadge, KindBadge, LiveDuration, StuckBadge, TakenOverBadge, kindLabel } from "./live-format";
 
 interface LiveTableProps {
   calls: LiveCallSummary[];
@@ -75,6 +75,7 @@ export function LiveTable({ calls, selectedId, now, onOpen }: LiveTableProps) {
                 <div className="flex flex-wrap gap-1.5">
                   <StuckBadge reasons={call.stuck} />
                   <TakenOverBadge name={call.takenOverBy} />
+                  <BridgedBadge to={call.bridgedTo} />
                 </div>
               </TableCell>
               <TableCell className="pr-4 text-right tabular-nums" data-testid="watchers">

@@ -1,6 +1,6 @@
 import { AlertCircle, Loader2 } from "lucide-react";
 import { useState } from "react";
-import { SIP_TRANSPORTS, SIP_TRUNK_MESSAGES as M, sipTrunkInputSchema, sipTrunkUpdateSchema, type SipTrunk } from "@shared/sip-trunks";
+import { SIP_TRANSFER_METHOD_LABELS, SIP_TRANSFER_METHODS, SIP_TRANSPORTS, SIP_TRUNK_MESSAGES as M, sipTrunkInputSchema, sipTrunkUpdateSchema, type SipTrunk } from "@shared/sip-trunks";
 import { LabelledSelect } from "@/components/select-field";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
@@ -12,7 +12,7 @@ import { Textarea } from "@/components/ui/textarea";
 
 export type TrunkDialogState = { open: false } | { open: true; editing: SipTrunk | null };
 
-type Form = Record<"name" | "inbound_addresses" | "inbound_username" | "inbound_password" | "outbound_uri" | "outbound_username" | "outbound_password" | "register_expires" | "caller_id" | "prefix" | "transport", string> & { register: boolean };
+type Form = Record<"name" | "inbound_addresses" | "inbound_username" | "inbound_password" | "outbound_uri" | "outbound_username" | "outbound_password" | "register_expires" | "caller_id" | "prefix" | "transport" | "transfer_method", string> & { register: boolean };
 
 function formOf(trunk: SipTrunk | null): Form {
   return {
@@ -28,6 +28,7 @@ function formOf(trunk: SipTrunk | null): Form {
     caller_id: trunk?.caller_id ?? "",
     prefix: trunk?.prefix ?? "",
     transport: trunk?.transport ?? "udp",
+    transfer_method: trunk?.transfer_method ?? "refer",
   };
 }
 
@@ -44,6 +45,7 @@ function bodyOf(form: Form, editing: SipTrunk | null): Record<string, unknown> {
     caller_id: form.caller_id || null,
     prefix: form.prefix || null,
     transport: form.transport,
+    transfer_method: form.transfer_method,
   };
   if (form.inbound_password || !editing) body.inbound_password = form.inbound_password || null;
   if (form.outbound_password || !editing) body.outbound_password = form.outbound_password || null;
@@ -153,6 +155,14 @@ export function SipTrunkDialog({ state, onOpenChange, onSubmit }: { state: Trunk
           <FormField label="Dial prefix" error={errors.prefix}>
             <Input value={form.prefix} onChange={set("prefix")} placeholder="9" />
           </FormField>
+          <LabelledSelect
+            label="Transfers"
+            placeholder={SIP_TRANSFER_METHOD_LABELS.refer}
+            error={errors.transfer_method}
+            value={form.transfer_method}
+            onValueChange={(v) => setForm((f) => ({ ...f, transfer_method: v }))}
+            options={SIP_TRANSFER_METHODS.map((m) => ({ value: m, label: SIP_TRANSFER_METHOD_LABELS[m] }))}
+          />
         </form>
         <DialogFooter>
           <Button variant="outline" type="button" disabled={busy} onClick={() => onOpenChange(false)}>

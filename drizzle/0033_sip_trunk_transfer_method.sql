@@ -1,0 +1,1 @@
+ALTER TABLE "sip_trunks" ADD COLUMN "transfer_method" text DEFAULT 'refer' NOT NULL;
