@@ -64,6 +64,12 @@ async function expectCallerHeard(connection: number) {
   return conn;
 }
 
+/** The fake sends its 400 ms greeting at once; we play it to the phone in real time, so give it that time and more. */
+async function greetingPlayed(conn: Awaited<ReturnType<FakeRealtime["connection"]>>) {
+  await until("the greeting is out", async () => conn.sentOf("response.output_audio.done").length, (n) => n > 0);
+  await new Promise((r) => setTimeout(r, 2000));
+}
+
 it("answers baresip's call over TLS with SRTP: the listener is reported, each side hears the other", async () => {
   const listener = await api("GET", "/api/sip-trunks/listener");
   expect(listener.json()).toMatchObject({ enabled: true, port, tls_port: tlsPort, transports: ["udp", "tcp", "tls"] });
@@ -74,7 +80,7 @@ it("answers baresip's call over TLS with SRTP: the listener is reported, each si
     phone.command("dial", `sip:${NUMBER}@127.0.0.1:${tlsPort};transport=tls`);
     await phone.event("CALL_ESTABLISHED", 15_000);
     const conn = await expectCallerHeard(connections);
-    await until("the greeting is out", async () => conn.sentOf("response.output_audio.done").length, (n) => n > 0);
+    await greetingPlayed(conn);
     // baresip says so when its media is SRTP with the suite we answered.
     expect(phone.output).toMatch(/SRTP is Enabled \(cryptosuite=AES_CM_128_HMAC_SHA1_80\)/);
     phone.command("hangup");
@@ -112,7 +118,7 @@ it("calls baresip over TLS through a sips: trunk, with SRTP: it answers, hears t
     expect(res.statusCode, res.body).toBe(201);
     await phone.event("CALL_ESTABLISHED", 15_000);
     const conn = await expectCallerHeard(connections);
-    await until("the greeting is out", async () => conn.sentOf("response.output_audio.done").length, (n) => n > 0);
+    await greetingPlayed(conn);
     expect(phone.output).toMatch(/SRTP is Enabled \(cryptosuite=AES_CM_128_HMAC_SHA1_80\)/);
     phone.command("hangup");
     await phone.event("CALL_CLOSED");

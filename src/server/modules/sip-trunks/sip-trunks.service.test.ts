@@ -74,6 +74,7 @@ describe("the SIP runtime's lookups", () => {
       credentials: { username: "acme", password: "pa55" },
       callerId: "+14155550100",
       prefix: "0",
+      transferMethod: "refer",
       transport: "tcp",
       phoneNumber: "+14155550122",
       assistantId: a.assistantId,
