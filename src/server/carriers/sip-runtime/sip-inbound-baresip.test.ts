@@ -7,9 +7,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startBaresip } from "../../../../tests/fakes/baresip.ts";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { sipLine, startSip } from "../../../../tests/fakes/sip-app.ts";
-import { startPhoneApp, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import type { FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { startSipLine, type SipLine } from "../../../../tests/fakes/sip-app.ts";
+import type { PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { toneShare } from "../../../../tests/tone-share.ts";
 import { calls } from "../../db/schema.ts";
@@ -18,14 +18,11 @@ import { mulawToPcm16 } from "../../voice/audio.ts";
 const NUMBER = "+15550100";
 let fake: FakeRealtime;
 let app: PhoneApp;
-let line: Awaited<ReturnType<typeof sipLine>>;
+let line: SipLine;
 let port: number;
 
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-sip-test" });
-  app = await startPhoneApp(fake);
-  line = await sipLine(app, fake.apiKey, NUMBER, { inbound_addresses: ["127.0.0.0/8"] }, { keypad_input: true });
-  port = await startSip(app, { min: 40000, max: 44999 });
+  ({ fake, app, line, port } = await startSipLine({ apiKey: "sk-sip-test", number: NUMBER, trunk: { inbound_addresses: ["127.0.0.0/8"] }, assistant: { keypad_input: true }, rtpPorts: { min: 40000, max: 44999 } }));
 });
 let closed = false;
 afterAll(() => closeInOrder(closed ? undefined : app.app, fake));

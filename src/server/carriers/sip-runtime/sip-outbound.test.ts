@@ -9,11 +9,11 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBaresip } from "../../../../tests/fakes/baresip.ts";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { sipLine, startSip } from "../../../../tests/fakes/sip-app.ts";
+import type { FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { startSipLine, type SipLine } from "../../../../tests/fakes/sip-app.ts";
 import { startSipp } from "../../../../tests/fakes/sipp.ts";
 import { answerAndAcceptRefer, challengeAnswerHangUp, refuseReferThenDestination, refuseWith } from "../../../../tests/fakes/sipp-scenarios.ts";
-import { startPhoneApp, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import type { PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { toneShare } from "../../../../tests/tone-share.ts";
 import { until } from "../../../../tests/until.ts";
@@ -27,13 +27,16 @@ const CALLEE = "+15557654321";
 const BILLING = "+15550009999";
 let fake: FakeRealtime;
 let app: PhoneApp;
-let line: Awaited<ReturnType<typeof sipLine>>;
+let line: SipLine;
 
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-sip-outbound" });
-  app = await startPhoneApp(fake, { JOB_POLL_INTERVAL_MS: "500" });
-  line = await sipLine(app, fake.apiKey, NUMBER, {}, { transfer_destinations: [{ label: "Billing", phone_number: BILLING, when_to_use: "Questions about a bill" }] });
-  await startSip(app, { min: 48000, max: 49999 });
+  ({ fake, app, line } = await startSipLine({
+    apiKey: "sk-sip-outbound",
+    number: NUMBER,
+    config: { JOB_POLL_INTERVAL_MS: "500" },
+    assistant: { transfer_destinations: [{ label: "Billing", phone_number: BILLING, when_to_use: "Questions about a bill" }] },
+    rtpPorts: { min: 48000, max: 49999 },
+  }));
 });
 afterAll(() => closeInOrder(app.app, fake));
 
