@@ -11,6 +11,7 @@ import type { PhoneNumberStatus } from "../../src/shared/phone-numbers.ts";
 import { createCredentialsService } from "../../src/server/modules/credentials/credentials.service.ts";
 import { buildTestApp, freshDatabase } from "../harness.ts";
 import type { FakeRealtime } from "./fake-realtime.ts";
+import { startFakeTwilioRest, type FakeTwilioRest } from "./twilio-rest.ts";
 import { createAssistant, signUpCaller, type Caller } from "./realtime-app.ts";
 
 export const TEST_AUTH_TOKEN = "twilio-auth-token-0123456789abcdef";
@@ -75,4 +76,12 @@ export async function campaignLine(app: PhoneApp, apiKey: string, from: string) 
   const res = await app.app.inject({ method: "PUT", url: "/api/settings/calls", headers: { cookie: owner.cookie }, payload: { max_concurrent_calls: 50 } });
   expect(res.statusCode, res.body).toBe(200);
   return { owner, assistantId, numberId };
+}
+
+/** The fake Twilio REST API holding the test account (TEST_ACCOUNT_SID, TEST_AUTH_TOKEN) and `ours`: what an app dials out through, as its TWILIO_API_BASE. */
+export async function startAccountRest(ours: string): Promise<FakeTwilioRest> {
+  const rest = await startFakeTwilioRest();
+  rest.addAccount({ sid: TEST_ACCOUNT_SID, authToken: TEST_AUTH_TOKEN });
+  rest.addNumber(TEST_ACCOUNT_SID, ours);
+  return rest;
 }
