@@ -33,6 +33,45 @@ function namesForRefs(schema: unknown): unknown {
   return typeof $ref === "string" && $ref.startsWith(SCHEMA_REF) ? { ...named, tsType: $ref.slice(SCHEMA_REF.length) } : { ...named, ...($ref === undefined ? {} : { $ref }) };
 }
 
+type ObjectSchema = { type: "object"; properties: Record<string, JSONSchema>; required?: string[]; additionalProperties?: unknown };
+const isObject = (s: JSONSchema): s is JSONSchema & ObjectSchema =>
+  s.type === "object" && !!s.properties && Object.keys(s).every((k) => ["type", "properties", "required", "additionalProperties", "description"].includes(k));
+/** Alike as TypeScript types: a default value (which the types do not show) aside. */
+const same = (a: unknown, b: unknown) => JSON.stringify(a, withoutDefault) === JSON.stringify(b, withoutDefault);
+const withoutDefault = (key: string, value: unknown) => (key === "default" ? undefined : value);
+
+/**
+ * How a schema is written in terms of another, so that a shape the API repeats (an update that
+ * is its create's fields all optional, a record that is its summary and more, a list's and an
+ * export's query) stands once in the file: `Partial<A>`, `A`, or `interface B extends A`. The
+ * base is the largest object schema whose every field B has alike (same schema, same
+ * requiredness) and that covers at least half of B, so that a small, coincidental overlap (an
+ * id and a name) does not become a base. Only a smaller (or earlier, when as large) schema is a
+ * base, so no chain loops.
+ */
+type Derivation = { kind: "partial" | "alias" | "extends"; base: string };
+function derivations(definitions: Record<string, JSONSchema>): Map<string, Derivation> {
+  const objects = Object.entries(definitions).filter((e): e is [string, JSONSchema & ObjectSchema] => isObject(e[1]));
+  const rank = new Map(objects.map(([name, s], i) => [name, Object.keys(s.properties).length * 10_000 + i]));
+  const found = new Map<string, Derivation>();
+  for (const [name, b] of objects) {
+    const bKeys = Object.keys(b.properties);
+    const bRequired = new Set(b.required ?? []);
+    let best: { base: string; size: number; kind: Derivation["kind"] } | undefined;
+    for (const [baseName, a] of objects) {
+      if (baseName === name || rank.get(baseName)! > rank.get(name)! || !same(a.additionalProperties, b.additionalProperties)) continue;
+      const aKeys = Object.keys(a.properties);
+      if (aKeys.length < 4 || aKeys.length * 2 < bKeys.length || !aKeys.every((k) => same(a.properties[k], b.properties[k]))) continue;
+      const aRequired = new Set(a.required ?? []);
+      const sameRequired = aKeys.every((k) => aRequired.has(k) === bRequired.has(k));
+      const kind = aKeys.length === bKeys.length ? (sameRequired ? "alias" : bRequired.size === 0 ? "partial" : undefined) : sameRequired ? "extends" : undefined;
+      if (kind && (!best || aKeys.length > best.size)) best = { base: baseName, size: aKeys.length, kind };
+    }
+    if (best) found.set(name, { kind: best.kind, base: best.base });
+  }
+  return found;
+}
+
 export async function renderApiTypes(doc: Json): Promise<string> {
   const components = doc.components as { schemas: Record<string, JSONSchema>; responses: Record<string, { content?: Content }> };
   const definitions: Record<string, JSONSchema> = { ...components.schemas };
@@ -77,9 +116,23 @@ export async function renderApiTypes(doc: Json): Promise<string> {
     paths.push(`  ${key(path)}: { ${methods.join(" ")} };`);
   }
 
+  const derived = derivations(definitions);
   const schemas: string[] = [];
-  for (const [name, schema] of Object.entries(definitions)) {
-    const typed = await compile({ ...(namesForRefs(schema) as JSONSchema), title: name }, name, {
+  for (const [name, full] of Object.entries(definitions)) {
+    const how = derived.get(name);
+    if (how?.kind === "alias" || how?.kind === "partial") {
+      schemas.push(`export type ${name} = ${how.kind === "partial" ? `Partial<${how.base}>` : how.base}`);
+      continue;
+    }
+    let schema = full;
+    if (how) {
+      // Only the fields the base does not have; the rest come from `extends`.
+      const { properties, required = [] } = full as ObjectSchema;
+      const baseKeys = Object.keys((definitions[how.base] as ObjectSchema).properties);
+      const own = Object.fromEntries(Object.entries(properties).filter(([k]) => !baseKeys.includes(k)));
+      schema = { ...full, properties: own, required: required.filter((k) => k in own) } as JSONSchema;
+    }
+    let typed = await compile({ ...(namesForRefs(schema) as JSONSchema), title: name }, name, {
       bannerComment: "",
       additionalProperties: false,
       format: false,
@@ -87,6 +140,7 @@ export async function renderApiTypes(doc: Json): Promise<string> {
       // A list of at most N items as a list, not as the N+1 tuples that would spell it out.
       maxItems: -1,
     });
+    if (how) typed = typed.replace(`export interface ${name} {`, `export interface ${name} extends ${how.base} {`);
     schemas.push(typed.trim());
   }
   return [

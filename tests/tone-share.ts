@@ -13,3 +13,13 @@ export function toneTimes(heard: { samples: Int16Array; sampleRate: number }, hz
   }
   return times;
 }
+
+/**
+ * How much of the first sound in `heard` (its 50 to 350 ms, past the onset) is `hz`: the greeting
+ * a phone heard, told from noise or silence; 0 when nothing sounds at all.
+ */
+export function firstSoundShare(heard: { samples: Int16Array; sampleRate: number }, hz: number): number {
+  const start = heard.samples.findIndex((sample) => Math.abs(sample) > 2000);
+  if (start < 0) return 0;
+  return toneShare(heard.samples.subarray(start + Math.round(heard.sampleRate * 0.05), start + Math.round(heard.sampleRate * 0.35)), heard.sampleRate, hz);
+}

@@ -155,41 +155,8 @@ id: string
 name: string
 type: string
 }
-export interface AssistantUpdate {
-name?: string
-description?: (string | null)
-first_message?: (string | null)
-instructions?: (string | null)
-/**
- * @maxItems 100
- */
-tool_ids?: string[]
-voice?: AssistantVoice
-model?: string
-/**
- * @maxItems 20
- */
-transfer_destinations?: TransferDestinationInput[]
-allow_end_call?: boolean
-keypad_input?: boolean
-timezone?: string
-voicemail?: VoicemailInput
-allow_do_not_call?: boolean
-analysis?: AnalysisSettingsInput
-knowledge_base_ids?: KnowledgeBaseIds
-knowledge?: AssistantKnowledge
-voice_engine?: VoiceEngine
-}
-export interface AssistantVersion {
-version: number
-note: (string | null)
-published_at: string
-published_by: ({
-id: string
-name: string
-} | null)
-published_with_failures: boolean
-rolled_back_from: (number | null)
+export type AssistantUpdate = Partial<AssistantRequest>
+export interface AssistantVersion extends AssistantVersionSummary {
 content: AssistantContent
 }
 export interface AssistantVersionList {
@@ -255,27 +222,7 @@ export interface CallPage {
 data: CallSummary[]
 next_cursor: (string | null)
 }
-export interface CallRecord {
-id: string
-assistant_id: (string | null)
-assistant_name: (string | null)
-assistant_version: (number | null)
-type: ("Test" | "Real" | "Unknown")
-customer: (string | null)
-called_number: (string | null)
-start_time: string
-end_time: (string | null)
-duration_ms: (number | null)
-cost: (number | null)
-cost_basis: ("tariff" | "provider")
-status: ("in_progress" | "completed" | "error")
-ended_reason: (string | null)
-has_recording: boolean
-direction: ("inbound" | "outbound")
-twilio_status: (string | null)
-campaign_id: (string | null)
-analysis_status: (("pending" | "done" | "failed" | "skipped") | null)
-success: (SuccessValue | null)
+export interface CallRecord extends CallSummary {
 organization_id: string
 recording_url: (string | null)
 caller_number: (string | null)
@@ -940,24 +887,7 @@ prefix?: (string | null)
 transport?: ("udp" | "tcp" | "tls")
 transfer_method?: ("refer" | "bridge")
 }
-export interface SipTrunkUpdate {
-name?: string
-/**
- * @maxItems 50
- */
-inbound_addresses?: string[]
-inbound_username?: (string | null)
-inbound_password?: (string | null)
-outbound_uri?: (string | null)
-outbound_username?: (string | null)
-outbound_password?: (string | null)
-register?: boolean
-register_expires?: number
-caller_id?: (string | null)
-prefix?: (string | null)
-transport?: ("udp" | "tcp" | "tls")
-transfer_method?: ("refer" | "bridge")
-}
+export type SipTrunkUpdate = Partial<SipTrunkRequest>
 export type SuccessValue = (string | number)
 export type SupervisorAction = ("listen" | "stop_listening" | "guide" | "take_over" | "hand_back" | "spoke" | "end_call")
 export interface TeamInvitation {
@@ -1087,18 +1017,7 @@ parameters?: ToolParameters
 request_body?: ToolRequestBody
 }
 export type ToolType = ("API" | "connector")
-export interface ToolUpdate {
-name?: string
-description?: (string | null)
-type?: ToolType
-http_method?: HttpMethod
-parameter_format?: ParameterFormat
-end_point_url?: string
-api_key?: (string | null)
-http_headers?: ToolHeaders
-parameters?: ToolParameters
-request_body?: ToolRequestBody
-}
+export type ToolUpdate = Partial<ToolRequest>
 export interface ToolUse {
 name: string
 id: string
@@ -1214,24 +1133,8 @@ events: [string, ...(string)[]]
 description?: (string | null)
 enabled?: boolean
 }
-export interface WebhookUpdate {
-url?: string
-/**
- * @minItems 1
- * @maxItems 24
- */
-events?: [string, ...(string)[]]
-description?: (string | null)
-enabled?: boolean
-}
-export interface WebhookWithSecret {
-id: string
-url: string
-events: string[]
-description: (string | null)
-enabled: boolean
-disabled_reason: (string | null)
-created_at: string
+export type WebhookUpdate = Partial<WebhookRequest>
+export interface WebhookWithSecret extends WebhookEndpoint {
 secret: string
 }
 export interface GetInvitationsPreviewQuery {
@@ -1411,21 +1314,7 @@ export interface GetCampaignsByIdContactsCsvPath {
 id: string
 }
 export type GetCampaignsByIdContactsCsv200 = string
-export interface GetCallsQuery {
-assistant_id?: string
-assistant_version?: string
-type?: ("test" | "real")
-status?: ("in_progress" | "completed" | "error")
-direction?: ("inbound" | "outbound")
-from?: string
-to?: string
-q?: string
-success?: string
-success_min?: number
-success_max?: number
-data?: {
-[k: string]: string | undefined
-}
+export interface GetCallsQuery extends GetCallsExportCsvQuery {
 limit?: number
 cursor?: string
 }
@@ -1576,11 +1465,7 @@ export type GetTeamInvitations200 = TeamInvitation[]
 export interface DeleteTeamInvitationsByIdPath {
 id: string
 }
-export interface GetAuditLogQuery {
-actor?: string
-action?: ("auth.signed_in" | "organization.renamed" | "member.invited" | "member.invitation_revoked" | "member.joined" | "member.role_changed" | "member.removed" | "assistant.created" | "assistant.updated" | "assistant.deleted" | "assistant.published" | "assistant.rolled_back" | "tool.created" | "tool.updated" | "tool.deleted" | "knowledge_base.created" | "knowledge_base.updated" | "knowledge_base.deleted" | "knowledge_document.added" | "knowledge_document.replaced" | "knowledge_document.reprocessed" | "knowledge_document.deleted" | "phone_number.bought" | "phone_number.relinked" | "phone_number.released" | "sip_trunk.created" | "sip_trunk.updated" | "sip_trunk.deleted" | "provider.created" | "provider.updated" | "provider.deleted" | "credentials.changed" | "credentials.removed" | "api_key.created" | "api_key.revoked" | "webhook.created" | "webhook.updated" | "webhook.deleted" | "webhook.secret_revealed" | "webhook.secret_rotated" | "recording.played" | "calls.exported" | "call.deleted" | "live.listened" | "live.guided" | "live.took_over" | "live.handed_back" | "live.ended" | "retention.changed" | "call_settings.changed" | "call.placed" | "call.cancelled" | "campaign.created" | "campaign.contacts_replaced" | "campaign.started" | "campaign.paused" | "campaign.resumed" | "campaign.cancelled" | "do_not_call.added" | "do_not_call.removed" | "scenario.created" | "scenario.updated" | "scenario.deleted" | "test_run.started" | "test_run.cancelled" | "webhook.tested" | "webhook.resent")
-from?: string
-to?: string
+export interface GetAuditLogQuery extends GetAuditLogCsvQuery {
 before?: string
 limit?: number
 }

@@ -10,6 +10,7 @@ import { callLogsSchema } from "../../src/shared/calls.ts";
 import { until } from "../until.ts";
 import { startFakeRealtime, type FakeRealtime } from "./fake-realtime.ts";
 import { createAssistant, createTool, type Caller } from "./realtime-app.ts";
+import { orderLookupTool } from "./tool-upstream.ts";
 import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "./twilio-app.ts";
 import { TwilioCaller } from "./twilio-caller.ts";
 
@@ -58,12 +59,7 @@ export async function endedRecord(line: PipelinePhone, callSid: string) {
 
 /** The owner's "Lookup Order" tool (the model's `Lookup_Order`), calling `{origin}/orders?order_id=…`. */
 export function createOrderLookup(line: PipelinePhone, origin: string) {
-  return createTool(line.app.app, line.owner, {
-    name: "Lookup Order",
-    description: "Finds an order by its number",
-    end_point_url: `${origin}/orders`,
-    parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] },
-  });
+  return createTool(line.app.app, line.owner, orderLookupTool(origin));
 }
 
 /** A finished record's transcript as [type, content] pairs, in order. */

@@ -77,14 +77,17 @@ Content-Length: 0
 
 `;
 
-/** The 487 for the INVITE is ACKed with the INVITE's branch (§17.1.1.3), `back` messages back. */
-const ackOf487 = (back: number) => `
+/**
+ * The ACK of a final refusal of the first INVITE (its own transaction's, §17.1.1.3): a 401, 422
+ * or 503, or the 487 of a cancelled one; `back` counts the messages back to that INVITE.
+ */
+export const ackRefusal = (cseq: number, back = 3) => `
 ACK sip:[service]@[remote_ip]:[remote_port] SIP/2.0
 Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch-${back}]
 From: "Caller" <sip:+15550001111@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
 [last_To:]
 Call-ID: [call_id]
-CSeq: 1 ACK
+CSeq: ${cseq} ACK
 Max-Forwards: 70
 Content-Length: 0
 
@@ -99,7 +102,7 @@ export const cancelWhileRinging = scenario(
   <send>${cdata(cancel("branch-3"))}</send>
   <recv response="200"/>
   <recv response="487"/>
-  <send>${cdata(ackOf487(6))}</send>`,
+  <send>${cdata(ackRefusal(1, 6))}</send>`,
 );
 
 /**
@@ -117,7 +120,7 @@ export const cancelAtOnce = scenario(
   <recv response="180" optional="true"/>
   <recv response="200"/>
   <recv response="487"/>
-  <send>${cdata(ackOf487(7))}</send>`,
+  <send>${cdata(ackRefusal(1, 7))}</send>`,
 );
 
 /** An INVITE challenged with 401, sent again with SIPp's digest answer, then a normal call. */
@@ -126,17 +129,7 @@ export const authenticatedCall = scenario(
   `<send retrans="500">${cdata(invite(1))}</send>
   <recv response="100" optional="true"/>
   <recv response="401" auth="true"/>
-  <send>${cdata(`
-ACK sip:[service]@[remote_ip]:[remote_port] SIP/2.0
-Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch-3]
-From: "Caller" <sip:+15550001111@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
-[last_To:]
-Call-ID: [call_id]
-CSeq: 1 ACK
-Max-Forwards: 70
-Content-Length: 0
-
-`)}</send>
+  <send>${cdata(ackRefusal(1))}</send>
   <send retrans="500">${cdata(invite(2, "auth"))}</send>
   <recv response="100" optional="true"/>
   <recv response="180" optional="true"/>
@@ -255,19 +248,6 @@ export const challengeThenAnswer = scenario(
   <send>${cdata(ok)}</send>
   <label id="end"/>`,
 );
-
-/** The ACK of a final refusal of the first INVITE (its own transaction's, §17.1.1.3). */
-export const ackRefusal = (cseq: number) => `
-ACK sip:[service]@[remote_ip]:[remote_port] SIP/2.0
-Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch-3]
-From: "Caller" <sip:+15550001111@[local_ip]:[local_port]>;tag=[pid]SIPpTag00[call_number]
-[last_To:]
-Call-ID: [call_id]
-CSeq: ${cseq} ACK
-Max-Forwards: 70
-Content-Length: 0
-
-`;
 
 /** A caller refused at once with `status` (503 for a full server must say Retry-After). */
 export const refusedWith = (status: string, requiredHeader?: string) =>

@@ -74,6 +74,14 @@ const sendJson = (res: ServerResponse, status: number, value: unknown) => {
   res.end(JSON.stringify(value));
 };
 
+/** The "Lookup Order" tool (the model's `Lookup_Order`) as tests create it: `GET {origin}/orders?order_id=…`, which this upstream answers. */
+export const orderLookupTool = (origin: string) => ({
+  name: "Lookup Order",
+  description: "Finds an order by its number",
+  end_point_url: `${origin}/orders`,
+  parameters: { type: "object", properties: { order_id: { type: "string", description: "Order number" } }, required: ["order_id"] },
+});
+
 export async function startToolUpstream(options: { host?: string } = {}): Promise<ToolUpstream> {
   const host = options.host ?? "127.0.0.1";
   const requests: RecordedRequest[] = [];

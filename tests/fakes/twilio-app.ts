@@ -9,15 +9,18 @@ import { phoneNumbers } from "../../src/server/db/schema.ts";
 import { freePort } from "../free-port.ts";
 import type { PhoneNumberStatus } from "../../src/shared/phone-numbers.ts";
 import { createCredentialsService } from "../../src/server/modules/credentials/credentials.service.ts";
-import { buildTestApp } from "../harness.ts";
+import { buildTestApp, freshDatabase } from "../harness.ts";
 import type { FakeRealtime } from "./fake-realtime.ts";
+import { startFakeTwilioRest, type FakeTwilioRest } from "./twilio-rest.ts";
 import { createAssistant, signUpCaller, type Caller } from "./realtime-app.ts";
 
 export const TEST_AUTH_TOKEN = "twilio-auth-token-0123456789abcdef";
 export const TEST_ACCOUNT_SID = `AC${"1".repeat(32)}`;
 
+type PhoneAppConfig = Record<string, string> | ((origin: string) => Record<string, string>);
+
 /** `config` may depend on the app's own address (e.g. INSTANCE_URL). */
-export async function startPhoneApp(fake: FakeRealtime, config: Record<string, string> | ((origin: string) => Record<string, string>) = {}, deps: Partial<AppDeps> = {}) {
+export async function startPhoneApp(fake: FakeRealtime, config: PhoneAppConfig = {}, deps: Partial<AppDeps> = {}) {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const extra = typeof config === "function" ? config(origin) : config;
@@ -28,6 +31,14 @@ export async function startPhoneApp(fake: FakeRealtime, config: Record<string, s
 }
 
 export type PhoneApp = Awaited<ReturnType<typeof startPhoneApp>>;
+
+/** Two instances on one fresh database (workers behind one port, or servers behind a balancer); `b` takes `configB`, else `configA`. */
+export async function startPhoneAppPair(fake: FakeRealtime, configA: PhoneAppConfig, configB: PhoneAppConfig = configA) {
+  const database = await freshDatabase();
+  const a = await startPhoneApp(fake, configA, { database });
+  const b = await startPhoneApp(fake, configB, { database });
+  return { database, a, b };
+}
 
 /** A user with an OpenAI key (the fake's) and Twilio credentials. */
 export async function phoneOwner(app: PhoneApp, apiKey: string, authToken = TEST_AUTH_TOKEN): Promise<Caller> {
@@ -65,4 +76,12 @@ export async function campaignLine(app: PhoneApp, apiKey: string, from: string) 
   const res = await app.app.inject({ method: "PUT", url: "/api/settings/calls", headers: { cookie: owner.cookie }, payload: { max_concurrent_calls: 50 } });
   expect(res.statusCode, res.body).toBe(200);
   return { owner, assistantId, numberId };
+}
+
+/** The fake Twilio REST API holding the test account (TEST_ACCOUNT_SID, TEST_AUTH_TOKEN) and `ours`: what an app dials out through, as its TWILIO_API_BASE. */
+export async function startAccountRest(ours: string): Promise<FakeTwilioRest> {
+  const rest = await startFakeTwilioRest();
+  rest.addAccount({ sid: TEST_ACCOUNT_SID, authToken: TEST_AUTH_TOKEN });
+  rest.addNumber(TEST_ACCOUNT_SID, ours);
+  return rest;
 }

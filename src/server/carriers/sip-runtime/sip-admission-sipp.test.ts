@@ -6,11 +6,11 @@
  */
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { sipLine, startSip } from "../../../../tests/fakes/sip-app.ts";
+import type { FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { startSipLine, type SipLine } from "../../../../tests/fakes/sip-app.ts";
 import { runSipp } from "../../../../tests/fakes/sipp.ts";
 import { authenticatedCall, cancelAtOnce, cdata, challengedThenRefused, inDialog, invite, refusedWith, scenario } from "../../../../tests/fakes/sipp-scenarios.ts";
-import { startPhoneApp, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import type { PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { until } from "../../../../tests/until.ts";
 import { calls } from "../../db/schema.ts";
@@ -30,17 +30,14 @@ function holdTable(table: string, release: Promise<void>) {
 let fake: FakeRealtime;
 let app: PhoneApp;
 const NUMBER = "+15550177";
-let line: Awaited<ReturnType<typeof sipLine>>;
+let line: SipLine;
 let target: string;
 /** SIPp calls our number (its `[service]`). */
 const sipp = (scenario: string) => runSipp({ target, scenario, args: ["-s", NUMBER] });
 
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-sip-admission" });
   // One line: a call in progress, or a place held for one, fills the server.
-  app = await startPhoneApp(fake, { MAX_CALLS: "1" });
-  line = await sipLine(app, fake.apiKey, NUMBER, {});
-  target = `127.0.0.1:${await startSip(app, { min: 45000, max: 47999 })}`;
+  ({ fake, app, line, target } = await startSipLine({ apiKey: "sk-sip-admission", number: NUMBER, config: { MAX_CALLS: "1" }, rtpPorts: { min: 45000, max: 47999 } }));
 });
 afterAll(() => closeInOrder(app.app, fake));
 beforeEach(async () => {

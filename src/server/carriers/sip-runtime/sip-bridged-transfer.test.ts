@@ -12,11 +12,11 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBaresip, type Baresip } from "../../../../tests/fakes/baresip.ts";
 import { serveSpeech, SPEECH_TONE_HZ } from "../../../../tests/fakes/briefing-speech.ts";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { sipLine, startSip } from "../../../../tests/fakes/sip-app.ts";
+import type { FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { startSipLine, type SipLine } from "../../../../tests/fakes/sip-app.ts";
 import { startSipp } from "../../../../tests/fakes/sipp.ts";
 import { refuseWith } from "../../../../tests/fakes/sipp-scenarios.ts";
-import { startPhoneApp, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import type { PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { toneShare, toneTimes } from "../../../../tests/tone-share.ts";
 import { until } from "../../../../tests/until.ts";
@@ -32,19 +32,18 @@ const SUMMARY = "Ann Lee asks why her March bill is higher than usual.";
 let fake: FakeRealtime;
 let speech: ReturnType<typeof serveSpeech>;
 let app: PhoneApp;
-let line: Awaited<ReturnType<typeof sipLine>>;
+let line: SipLine;
 let port: number;
 
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-sip-bridge" });
+  ({ fake, app, line, port } = await startSipLine({
+    apiKey: "sk-sip-bridge",
+    number: NUMBER,
+    trunk: { inbound_addresses: ["127.0.0.0/8"] },
+    assistant: { voice: "coral", keypad_input: true, transfer_destinations: [{ label: "Billing", phone_number: BILLING, when_to_use: "Questions about a bill" }] },
+    rtpPorts: { min: 45000, max: 47999 },
+  }));
   speech = serveSpeech(fake);
-  app = await startPhoneApp(fake);
-  line = await sipLine(app, fake.apiKey, NUMBER, { inbound_addresses: ["127.0.0.0/8"] }, {
-    voice: "coral",
-    keypad_input: true,
-    transfer_destinations: [{ label: "Billing", phone_number: BILLING, when_to_use: "Questions about a bill" }],
-  });
-  port = await startSip(app, { min: 45000, max: 47999 });
 });
 afterAll(() => closeInOrder(app.app, fake));
 

@@ -5,11 +5,11 @@
  * of another kind gets 415, and the call goes on.
  */
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { sipLine, startSip } from "../../../../tests/fakes/sip-app.ts";
+import type { FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { startSipLine } from "../../../../tests/fakes/sip-app.ts";
 import { startSipp } from "../../../../tests/fakes/sipp.ts";
 import { keysByInfo } from "../../../../tests/fakes/sipp-info.ts";
-import { startPhoneApp, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import type { PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { closeInOrder } from "../../../../tests/close.ts";
 
 const NUMBER = "+15550166";
@@ -18,10 +18,7 @@ let app: PhoneApp;
 let target: string;
 
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-sip-info" });
-  app = await startPhoneApp(fake);
-  await sipLine(app, fake.apiKey, NUMBER, { inbound_addresses: ["127.0.0.1"] }, { keypad_input: true });
-  target = `127.0.0.1:${await startSip(app, { min: 33000, max: 33999 })}`;
+  ({ fake, app, target } = await startSipLine({ apiKey: "sk-sip-info", number: NUMBER, trunk: { inbound_addresses: ["127.0.0.1"] }, assistant: { keypad_input: true }, rtpPorts: { min: 33000, max: 33999 } }));
 });
 afterAll(() => closeInOrder(app.app, fake));
 

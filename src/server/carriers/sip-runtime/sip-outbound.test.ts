@@ -9,13 +9,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startBaresip } from "../../../../tests/fakes/baresip.ts";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { sipLine, startSip } from "../../../../tests/fakes/sip-app.ts";
-import { startSipp } from "../../../../tests/fakes/sipp.ts";
+import type { FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { startSipLine, type SipLine } from "../../../../tests/fakes/sip-app.ts";
+import { startSipp, type SippOptions } from "../../../../tests/fakes/sipp.ts";
 import { answerAndAcceptRefer, challengeAnswerHangUp, refuseReferThenDestination, refuseWith } from "../../../../tests/fakes/sipp-scenarios.ts";
-import { startPhoneApp, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import type { PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { closeInOrder } from "../../../../tests/close.ts";
-import { toneShare } from "../../../../tests/tone-share.ts";
+import { firstSoundShare } from "../../../../tests/tone-share.ts";
 import { until } from "../../../../tests/until.ts";
 import type { Campaign, CampaignContactPage } from "../../../shared/campaigns.ts";
 import { HANDOFF_TEXTS, PHONE_END_REASONS, type TranscriptEntry } from "../../../shared/calls.ts";
@@ -27,13 +27,16 @@ const CALLEE = "+15557654321";
 const BILLING = "+15550009999";
 let fake: FakeRealtime;
 let app: PhoneApp;
-let line: Awaited<ReturnType<typeof sipLine>>;
+let line: SipLine;
 
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-sip-outbound" });
-  app = await startPhoneApp(fake, { JOB_POLL_INTERVAL_MS: "500" });
-  line = await sipLine(app, fake.apiKey, NUMBER, {}, { transfer_destinations: [{ label: "Billing", phone_number: BILLING, when_to_use: "Questions about a bill" }] });
-  await startSip(app, { min: 48000, max: 49999 });
+  ({ fake, app, line } = await startSipLine({
+    apiKey: "sk-sip-outbound",
+    number: NUMBER,
+    config: { JOB_POLL_INTERVAL_MS: "500" },
+    assistant: { transfer_destinations: [{ label: "Billing", phone_number: BILLING, when_to_use: "Questions about a bill" }] },
+    rtpPorts: { min: 48000, max: 49999 },
+  }));
 });
 afterAll(() => closeInOrder(app.app, fake));
 
@@ -55,6 +58,17 @@ async function record(id: string) {
 const trunkAt = (port: number, extra: Record<string, unknown> = {}) =>
   line.updateTrunk({ outbound_uri: `sip:127.0.0.1:${port}`, outbound_username: "trunkuser", outbound_password: "s3cret", ...extra });
 
+/** Calls out through a trunk that is SIPp playing `options.scenario`; once SIPp's run has passed, the call's closed record. */
+async function callThroughSipp(options: Omit<SippOptions, "target">) {
+  const sipp = await startSipp({ target: "", ...options });
+  await trunkAt(sipp.port);
+  const res = await dial();
+  expect(res.statusCode, res.body).toBe(201);
+  const run = await sipp.done;
+  expect(run.code, run.log).toBe(0);
+  return record(res.json().id);
+}
+
 describe("placing calls over the trunk", () => {
   it("calls baresip through the trunk: it answers and hears the greeting; its hang-up ends the call, recorded as a SIP call", async () => {
     const phone = await startBaresip({ autoAnswer: true, user: CALLEE });
@@ -73,10 +87,7 @@ describe("placing calls over the trunk", () => {
       phone.command("hangup");
       await phone.event("CALL_CLOSED");
       const decoded = (await phone.stop())!;
-      const start = decoded.samples.findIndex((sample) => Math.abs(sample) > 2000);
-      expect(start).toBeGreaterThanOrEqual(0);
-      const greeting = decoded.samples.subarray(start + Math.round(decoded.sampleRate * 0.05), start + Math.round(decoded.sampleRate * 0.35));
-      expect(toneShare(greeting, decoded.sampleRate, 440)).toBeGreaterThan(0.8);
+      expect(firstSoundShare(decoded, 440)).toBeGreaterThan(0.8);
 
       const row = await record(res.json().id);
       expect(row).toMatchObject({ direction: "outbound", carrier: "sip", callerNumber: NUMBER, calledNumber: CALLEE, assistantId: line.assistantId, endedReason: PHONE_END_REASONS.callerHungUp, providerCallSid: null });
@@ -89,13 +100,7 @@ describe("placing calls over the trunk", () => {
 
   for (const status of ["401", "407"] as const) {
     it(`answers the trunk's ${status} challenge with the trunk's credentials; the callee's hang-up ends the call`, async () => {
-      const sipp = await startSipp({ target: "", scenario: challengeAnswerHangUp(status, 1500), timeoutS: 15 });
-      await trunkAt(sipp.port);
-      const res = await dial();
-      expect(res.statusCode, res.body).toBe(201);
-      const run = await sipp.done;
-      expect(run.code, run.log).toBe(0);
-      const row = await record(res.json().id);
+      const row = await callThroughSipp({ scenario: challengeAnswerHangUp(status, 1500), timeoutS: 15 });
       expect(row).toMatchObject({ carrier: "sip", endedReason: PHONE_END_REASONS.callerHungUp });
       expect(row.sipCallId).toBeTruthy();
     });
@@ -120,13 +125,7 @@ describe("placing calls over the trunk", () => {
     ["404 Not Found", "failed", OUTBOUND_ENDED.failed("the number could not be reached (SIP 404)")],
   ] as const) {
     it(`records a call the trunk answers ${answer} as "${reason}"`, async () => {
-      const sipp = await startSipp({ target: "", scenario: refuseWith(answer) });
-      await trunkAt(sipp.port);
-      const res = await dial();
-      expect(res.statusCode, res.body).toBe(201);
-      const run = await sipp.done;
-      expect(run.code, run.log).toBe(0);
-      expect(await record(res.json().id)).toMatchObject({ carrier: "sip", providerStatus: status, endedReason: reason, cost: 0 });
+      expect(await callThroughSipp({ scenario: refuseWith(answer) })).toMatchObject({ carrier: "sip", providerStatus: status, endedReason: reason, cost: 0 });
     });
   }
 
@@ -166,26 +165,14 @@ describe("transfer to a person: REFER, or a call to the destination bridged", ()
 
   it("asks the trunk to transfer the callee to the destination; accepted and connected, the call ends transferred", async () => {
     fake.script = { speechMs: 200, userSays: ["Billing please."], replies: [transferReply] };
-    const sipp = await startSipp({ target: "", scenario: answerAndAcceptRefer(`sip:${BILLING}@127.0.0.1`), timeoutS: 25, args: ["-rtp_echo"] });
-    await trunkAt(sipp.port);
-    const res = await dial();
-    expect(res.statusCode, res.body).toBe(201);
-    const run = await sipp.done;
-    expect(run.code, run.log).toBe(0);
-    const row = await record(res.json().id);
+    const row = await callThroughSipp({ scenario: answerAndAcceptRefer(`sip:${BILLING}@127.0.0.1`), timeoutS: 25, args: ["-rtp_echo"] });
     expect(row).toMatchObject({ carrier: "sip", endedReason: HANDOFF_TEXTS.transferredTo("Billing") });
     expect(transcriptOf(row)).toContain(`system: ${HANDOFF_TEXTS.referredTo("Billing", BILLING)}`);
   }, 40_000);
 
   it("when the trunk refuses the REFER, the server calls the destination through the trunk itself; busy there, the record says so and the assistant goes on with the callee", async () => {
     fake.script = { speechMs: 200, userSays: ["Billing please."], replies: [transferReply, "Sorry, billing is busy. Can I help otherwise?"] };
-    const sipp = await startSipp({ target: "", scenario: refuseReferThenDestination("405 Method Not Allowed", BILLING, "486 Busy Here", 4000), timeoutS: 25, args: ["-rtp_echo"], calls: 2 });
-    await trunkAt(sipp.port);
-    const res = await dial();
-    expect(res.statusCode, res.body).toBe(201);
-    const run = await sipp.done;
-    expect(run.code, run.log).toBe(0);
-    const row = await record(res.json().id);
+    const row = await callThroughSipp({ scenario: refuseReferThenDestination("405 Method Not Allowed", BILLING, "486 Busy Here", 4000), timeoutS: 25, args: ["-rtp_echo"], calls: 2 });
     expect(row).toMatchObject({ carrier: "sip", endedReason: PHONE_END_REASONS.callerHungUp });
     expect(transcriptOf(row)).toContain("system: Transfer to Billing failed: the destination was busy (SIP 486)");
   }, 40_000);

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { calleeAudio, machineGreetingSeconds } from "../../../../tests/fakes/answering-machine-audio.ts";
 import { startBaresip, type Baresip } from "../../../../tests/fakes/baresip.ts";
 import { serveSpeech, SPEECH_TONE_HZ } from "../../../../tests/fakes/briefing-speech.ts";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import type { FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { createAssistant } from "../../../../tests/fakes/realtime-app.ts";
-import { sipLine, startSip } from "../../../../tests/fakes/sip-app.ts";
-import { startPhoneApp, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import { startSipLine, type SipLine } from "../../../../tests/fakes/sip-app.ts";
+import type { PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { toneTimes } from "../../../../tests/tone-share.ts";
 import { until } from "../../../../tests/until.ts";
@@ -26,18 +26,15 @@ const CALLEE = "+15557650123";
 let fake: FakeRealtime;
 let speech: ReturnType<typeof serveSpeech>;
 let app: PhoneApp;
-let line: Awaited<ReturnType<typeof sipLine>>;
+let line: SipLine;
 let leavesMessage: string;
 let hangsUp: string;
 
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-sip-voicemail" });
+  ({ fake, app, line } = await startSipLine({ apiKey: "sk-sip-voicemail", number: NUMBER, rtpPorts: { min: 43000, max: 43999 } }));
   speech = serveSpeech(fake);
-  app = await startPhoneApp(fake);
-  line = await sipLine(app, fake.apiKey, NUMBER, {});
   leavesMessage = (await createAssistant(app.app, line.owner, { name: "Reminders", voice: "sage", voicemail: { action: "leave_message", message: "Hi {{first_name}}, your order is ready. Call us back." } })).id;
   hangsUp = (await createAssistant(app.app, line.owner, { name: "Survey", voicemail: { action: "hang_up" } })).id;
-  await startSip(app, { min: 43000, max: 43999 });
 });
 afterAll(() => closeInOrder(app.app, fake));
 

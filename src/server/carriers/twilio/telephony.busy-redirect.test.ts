@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import { phoneLine, startPhoneAppPair, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
-import { freshDatabase } from "../../../../tests/harness.ts";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { PHONE_BUSY_MESSAGE } from "../../../shared/calls.ts";
 import type { Database } from "../../db/client.ts";
@@ -21,10 +20,8 @@ let b: PhoneApp;
 
 beforeAll(async () => {
   fake = await startFakeRealtime({ apiKey: "sk-busy-redirect" });
-  database = await freshDatabase();
-  a = await startPhoneApp(fake, LEASE, { database });
   // B sits behind a balancer's PUBLIC_URL and has an address of its own for Twilio.
-  b = await startPhoneApp(fake, (origin) => ({ ...LEASE, PUBLIC_URL: "https://calls.example.test", INSTANCE_URL: origin }), { database });
+  ({ database, a, b } = await startPhoneAppPair(fake, LEASE, (origin) => ({ ...LEASE, PUBLIC_URL: "https://calls.example.test", INSTANCE_URL: origin })));
   await phoneLine(a, fake.apiKey, TO);
 });
 afterAll(() => closeInOrder(a.app, b.app, database, fake));

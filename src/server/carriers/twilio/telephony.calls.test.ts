@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { createAssistant, createTool, type Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
+import { orderLookupTool, startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
 import { mulawSpeech } from "../../../../tests/fakes/twilio-speech.ts";
@@ -30,12 +30,7 @@ beforeAll(async () => {
   upstream = await startToolUpstream();
   app = await startPhoneApp(fake);
   owner = await phoneOwner(app, fake.apiKey);
-  const tool = await createTool(app.app, owner, {
-    name: "Lookup Order",
-    description: "Finds an order by its number",
-    end_point_url: `${upstream.origin}/orders`,
-    parameters: { type: "object", properties: { order_id: { type: "string", description: "Order number" } }, required: ["order_id"] },
-  });
+  const tool = await createTool(app.app, owner, orderLookupTool(upstream.origin));
   assistantId = (await createAssistant(app.app, owner, { tool_ids: [tool.id] })).id;
   numberId = await insertPhoneNumber(app, owner, TO, assistantId);
 });

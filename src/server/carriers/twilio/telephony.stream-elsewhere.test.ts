@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import { phoneLine, startPhoneAppPair, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
-import { freshDatabase } from "../../../../tests/harness.ts";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { PLACE_HOLD_MS } from "../../modules/calls/live-calls.ts";
 import type { Database } from "../../db/client.ts";
@@ -22,10 +21,7 @@ let b: PhoneApp;
 
 beforeAll(async () => {
   fake = await startFakeRealtime({ apiKey: "sk-stream-elsewhere" });
-  database = await freshDatabase();
-  const config = { MAX_CALLS: "1", PUBLIC_URL };
-  a = await startPhoneApp(fake, config, { database });
-  b = await startPhoneApp(fake, config, { database });
+  ({ database, a, b } = await startPhoneAppPair(fake, { MAX_CALLS: "1", PUBLIC_URL }));
   await phoneLine(a, fake.apiKey, TO);
 });
 afterAll(() => closeInOrder(a.app, b.app, database, fake));

@@ -12,7 +12,7 @@ import {
   type LiveApp,
 } from "../../../../tests/fakes/realtime-app.ts";
 import type { TestBrowser } from "../../../../tests/fakes/realtime-browser-client.ts";
-import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
+import { orderLookupTool, startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { freshDatabase } from "../../../../tests/harness.ts";
 import { callLogsSchema, type ServerMessage } from "../../../shared/calls.ts";
 import type { Database } from "../../db/client.ts";
@@ -36,12 +36,7 @@ beforeAll(async () => {
   upstream = await startToolUpstream();
   live = await startLiveApp(fake);
   ada = await signUpCaller(live.app, fake.apiKey);
-  const tool = await createTool(live.app, ada, {
-    name: "Lookup Order",
-    description: "Finds an order by its number",
-    end_point_url: `${upstream.origin}/orders`,
-    parameters: { type: "object", properties: { order_id: { type: "string", description: "Order number" } }, required: ["order_id"] },
-  });
+  const tool = await createTool(live.app, ada, orderLookupTool(upstream.origin));
   toolId = tool.id;
   assistantId = (await createAssistant(live.app, ada, { tool_ids: [toolId] })).id;
 });

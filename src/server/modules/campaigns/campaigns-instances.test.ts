@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import type { Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp, campaignLine } from "../../../../tests/fakes/twilio-app.ts";
+import { startAccountRest, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp, campaignLine } from "../../../../tests/fakes/twilio-app.ts";
 import { attachFarEnd, type FarEnd, type FarEndOptions } from "../../../../tests/fakes/twilio-far-end.ts";
-import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
+import type { FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
 import { freshDatabase } from "../../../../tests/harness.ts";
 import type { Campaign } from "../../../shared/campaigns.ts";
 import { until } from "../../../../tests/until.ts";
@@ -37,9 +37,7 @@ const startApp = async (config: Record<string, string> = {}) => {
 beforeAll(async () => {
   database = await freshDatabase();
   fake = await startFakeRealtime({ apiKey: "sk-campaign-instances" });
-  rest = await startFakeTwilioRest();
-  rest.addAccount({ sid: TEST_ACCOUNT_SID, authToken: TEST_AUTH_TOKEN });
-  rest.addNumber(TEST_ACCOUNT_SID, OURS);
+  rest = await startAccountRest(OURS);
   const first = await startApp();
   // Nobody answers, and each call rings a while, so calls overlap.
   farEndOptions = { origin: first.origin, authToken: TEST_AUTH_TOKEN, stepMs: 100 };

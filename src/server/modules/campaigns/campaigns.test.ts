@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import type { Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp, campaignLine } from "../../../../tests/fakes/twilio-app.ts";
+import { startAccountRest, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp, campaignLine } from "../../../../tests/fakes/twilio-app.ts";
 import { attachFarEnd, type FarEnd } from "../../../../tests/fakes/twilio-far-end.ts";
-import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
+import type { FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
 import { startWebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { eq, inArray } from "drizzle-orm";
 import { CAMPAIGN_TEXTS, type Campaign, type CampaignContactPage } from "../../../shared/campaigns.ts";
@@ -41,9 +41,7 @@ const clock = () => {
 
 beforeAll(async () => {
   fake = await startFakeRealtime({ apiKey: "sk-campaign-test" });
-  rest = await startFakeTwilioRest();
-  rest.addAccount({ sid: TEST_ACCOUNT_SID, authToken: TEST_AUTH_TOKEN });
-  rest.addNumber(TEST_ACCOUNT_SID, OURS);
+  rest = await startAccountRest(OURS);
   app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl, JOB_POLL_INTERVAL_MS: "500" }, { clock });
   farEnd = attachFarEnd(rest, { origin: app.origin, authToken: TEST_AUTH_TOKEN, talkMs: 400 });
   ({ owner, assistantId, numberId } = await campaignLine(app, fake.apiKey, OURS));

@@ -2,10 +2,10 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { createAssistant, signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import { startAccountRest, insertPhoneNumber, phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { signTwilio } from "../../../../tests/fakes/twilio-caller.ts";
 import { attachFarEnd, type FarEnd } from "../../../../tests/fakes/twilio-far-end.ts";
-import { startFakeTwilioRest, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
+import type { FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
 import { DIAL_SAFETY_TEXTS } from "../../../shared/dial-safety.ts";
 import { OUTBOUND_ENDED, OUTBOUND_TEXTS } from "../../../shared/outbound.ts";
 import { IDEMPOTENCY_MESSAGES } from "../../../shared/idempotency.ts";
@@ -33,9 +33,7 @@ let numberId: string;
 
 beforeAll(async () => {
   fake = await startFakeRealtime({ apiKey: "sk-outbound-test" });
-  rest = await startFakeTwilioRest();
-  rest.addAccount({ sid: TEST_ACCOUNT_SID, authToken: TEST_AUTH_TOKEN });
-  rest.addNumber(TEST_ACCOUNT_SID, OURS);
+  rest = await startAccountRest(OURS);
   app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl });
   farEnd = attachFarEnd(rest, { origin: app.origin, authToken: TEST_AUTH_TOKEN });
   owner = await phoneOwner(app, fake.apiKey);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startFakeResponses, type FakeResponses } from "../../../../tests/fakes/fake-responses.ts";
-import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
+import { orderLookupTool, startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { createAssistant, createTool, signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
 import { as, buildTestApp, errorOf, type TestApp } from "../../../../tests/harness.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
@@ -56,14 +56,7 @@ beforeAll(async () => {
   upstream = await startToolUpstream();
   ({ app, db } = await buildTestApp({ config: { OPENAI_BASE_URL: responses.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1" } }));
   ada = await signUpCaller(app, "sk-replay");
-  toolId = (
-    await createTool(app, ada, {
-      name: "Lookup Order",
-      description: "Finds an order by its number",
-      end_point_url: `${upstream.origin}/orders`,
-      parameters: { type: "object", properties: { order_id: { type: "string" } }, required: ["order_id"] },
-    })
-  ).id;
+  toolId = (await createTool(app, ada, orderLookupTool(upstream.origin))).id;
   assistantId = (await createAssistant(app, ada, { tool_ids: [toolId], model: "gpt-realtime", allow_end_call: true })).id;
   // The draft moves on after the call: the replay runs these words, not the published ones.
   const patched = await as(app, ada).patch(`/api/assistants/${assistantId}`, { instructions: "You are Ava, the new draft. Offer a callback." });
