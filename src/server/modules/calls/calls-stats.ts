@@ -11,7 +11,7 @@ import { canRollUp, rolledUpStats } from "./calls-rollups.repo.ts";
 
 export async function callStats(db: Db, organizationId: string, filters: CallFilters, tz: string, useRollups: boolean): Promise<CallStats> {
   const rolled = useRollups && canRollUp(filters) ? await rolledUpStats(db, organizationId, filters, tz) : null;
-  if (rolled) return statsOf(rolled.totals, rolled.perDay, analysisFromGroups(rolled.groups), await callsMedianTurnLatency(db, organizationId, filters));
+  if (rolled) return statsOf(rolled.totals, rolled.perDay, analysisFromGroups(rolled.groups), rolled.medianTurnLatencyMs);
   return rawCallStats(db, organizationId, filters, tz);
 }
 
