@@ -44,6 +44,10 @@ function rollupConditions(filters: CallFilters): SQL {
   return sql.join(parts, sql` AND `);
 }
 
+/** Whether any filter is a column of the roll-ups' groups: else the latency counts' 'all' rows answer. */
+const groupFiltered = (f: CallFilters): boolean =>
+  Boolean(f.assistant_id || f.assistant_version !== undefined || f.type || f.direction || f.success || f.success_min !== undefined || f.success_max !== undefined);
+
 /** The part-hours at the window's ends, as roll-up-shaped rows of one call each. */
 function edgeCalls(organizationId: string, filters: CallFilters, ranges: SQL[], tz: string): SQL {
   if (ranges.length === 0) return sql`SELECT NULL::date, 1, NULL::uuid, NULL, NULL, NULL, false, 0, 0, 0::numeric, 0::numeric, 0, 0 WHERE false`;
@@ -93,6 +97,7 @@ export async function rolledUpStats(db: Db, organizationId: string, filters: Cal
   const b = to ? new Date(floorHour(to)).toISOString() : null;
   const org = organizationId;
   const where = rollupConditions(filters);
+  const latencyWhere = groupFiltered(filters) ? sql`r.group_key <> 'all' AND ${where}` : sql`r.group_key = 'all'`;
   const localDay = (t: SQL) => sql`(${t} AT TIME ZONE ${tz})::date`;
   const utcDay = (t: SQL) => sql`(date_trunc('day', ${t} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
   const columns = sql`r.assistant_id, r.assistant_name, r.success_type, r.success_value, r.analysed, r.calls, r.ended, r.ended_ms, r.cost, r.errors, r.transferred`;
@@ -139,12 +144,12 @@ export async function rolledUpStats(db: Db, organizationId: string, filters: Cal
       -- The turns of the window counted by exact value: whole UTC days, then hours, then the
       -- part-hours from the calls. A median needs no local day, so no hour moves.
       SELECT v, sum(n) AS n FROM (
-        SELECT r.latency_ms, r.turns FROM call_latency_rollups r, w
-          WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${where}
+        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
+          WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${latencyWhere}
         UNION ALL
-        SELECT r.latency_ms, r.turns FROM call_latency_rollups r, w
+        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
           WHERE r.organization_id = ${org} AND r.span = 1
-            AND ((r.bucket >= w.a AND r.bucket < least(w.d1, w.b)) OR (r.bucket >= w.d2 AND r.bucket < w.b)) AND ${where}
+            AND ((r.bucket >= w.a AND r.bucket < least(w.d1, w.b)) OR (r.bucket >= w.d2 AND r.bucket < w.b)) AND ${latencyWhere}
         UNION ALL
         ${edgeTurns(organizationId, filters, edgeRanges(from, to))}
       ) l (v, n) GROUP BY v HAVING sum(n) <> 0

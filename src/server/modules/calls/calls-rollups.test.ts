@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { as, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import type { CallAnalysis } from "../../../shared/analysis.ts";
 import type { CallFilters, CallStats } from "../../../shared/call-records.ts";
-import { assistants, callRollups, calls } from "../../db/schema.ts";
+import { assistants, callLatencyRollups, callRollups, calls } from "../../db/schema.ts";
 import { callStats, rawCallStats } from "./calls-stats.ts";
 import { rebuildCallRollups, rolledUpStats } from "./calls-rollups.repo.ts";
 import { createDbCallStore } from "./calls.repo.ts";
@@ -172,9 +172,17 @@ describe("the stats' roll-ups", () => {
         .from(callRollups)
         .where(sql`${callRollups.calls} <> 0 OR ${callRollups.ended} <> 0 OR ${callRollups.endedMs} <> 0 OR ${callRollups.cost} <> 0`)
         .orderBy(callRollups.organizationId, callRollups.span, callRollups.bucket, callRollups.groupKey);
+    const counts = () =>
+      file.db
+        .select({ span: callLatencyRollups.span, bucket: callLatencyRollups.bucket, groupKey: callLatencyRollups.groupKey, latencies: sql<string>`${callLatencyRollups.latencies}::text`, counts: sql<string>`${callLatencyRollups.counts}::text` })
+        .from(callLatencyRollups)
+        .where(sql`cardinality(${callLatencyRollups.counts}) > 0`)
+        .orderBy(callLatencyRollups.organizationId, callLatencyRollups.span, callLatencyRollups.bucket, callLatencyRollups.groupKey);
     const before = await sums();
+    const countsBefore = await counts();
     await rebuildCallRollups(file.db);
     expect(await sums()).toEqual(before);
+    expect(await counts()).toEqual(countsBefore);
     await compareOn(10, WHOLE_HOUR_ZONES, true);
   });
 
