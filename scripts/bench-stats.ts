@@ -6,7 +6,8 @@
  *     default postgres://postgres@127.0.0.1:5432/postgres), the real server in a child process on
  *     127.0.0.1 (migrations, sign-up through the API), then stopped while N calls of the one
  *     organisation are written by generate_series over the last 365 days (82,000 in the last 30),
- *     4 assistants, both directions, analysis values — the roll-ups filled by their triggers.
+ *     4 assistants, both directions, analysis values, half of them with 1–6 turns' latencies (the
+ *     median turn latency) — the roll-ups filled by their triggers.
  *  2. The server again, once per source: sequential requests for the last 30 days in
  *     America/New_York (a warm-up first); prints p50/p99 and checks both sources answered alike.
  * The route allows 60 stats requests a minute per organisation: a 429 waits out its Retry-After
@@ -134,7 +135,9 @@ async function seed(database: Database, organizationId: string) {
          CASE WHEN c.test THEN NULL ELSE jsonb_build_object('total', round((c.secs * 0.0011)::numeric, 4)) END,
          CASE WHEN c.test OR c.r2 < 0.2 THEN NULL ELSE round((ceil(c.secs / 60.0) * 0.0085)::numeric, 4)::float8 END,
          CASE WHEN c.r2 < 0.3 THEN 'outbound' ELSE 'inbound' END,
-         jsonb_build_object('isTest', c.test, 'transcript', '[]'::jsonb),
+         jsonb_build_object('isTest', c.test, 'transcript', '[]'::jsonb, 'turns', CASE WHEN c.secs::int % 2 = 0 THEN '[]'::jsonb ELSE
+           (SELECT jsonb_agg(jsonb_build_object('speechEndedAtMs', 4000 * k, 'transcriptMs', 80, 'firstAudioSentMs', 450 + floor(random() * 900)::int))
+            FROM generate_series(1, 1 + floor(c.r * 6)::int) k) END),
          CASE WHEN a.slot = 3 OR c.r2 > 0.9 THEN NULL ELSE jsonb_build_object('status', 'done', 'summary', 'A call', 'data', '{}'::jsonb, 'success', jsonb_build_object('reason', 'r', 'value',
            CASE a.slot WHEN 0 THEN to_jsonb(CASE WHEN c.r < 0.7 THEN 'pass' ELSE 'fail' END)
                        WHEN 1 THEN to_jsonb((ARRAY['resolved', 'escalated', 'callback'])[1 + floor(c.r * 3)::int])

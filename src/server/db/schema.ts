@@ -473,6 +473,36 @@ export const callRollups = pgTable(
 );
 
 /**
+ * The turns' latencies (end of speech → first audio sent) counted per exact value, per UTC hour
+ * and day and per filtered column: a median cannot be summed, but counts of each value can, and
+ * give the very median of the turns (ADR 073). One row holds a bucket's values and their counts
+ * as two sorted arrays (a busy day's thousands of turns in one row per group), and `group_key`
+ * 'all' holds every call's turns for the requests without such filters. Kept by the same
+ * triggers as `call_rollups`.
+ */
+export const callLatencyRollups = pgTable(
+  "call_latency_rollups",
+  {
+    organizationId: owner(),
+    span: smallint("span").notNull(),
+    bucket: timestamp("bucket", { withTimezone: true }).notNull(),
+    /** md5 of the filtered columns below, or 'all' (those columns null). */
+    groupKey: text("group_key").notNull(),
+    assistantId: uuid("assistant_id"),
+    assistantVersion: integer("assistant_version"),
+    isTest: boolean("is_test"),
+    direction: text("direction", { enum: CALL_DIRECTIONS }),
+    successType: text("success_type"),
+    successValue: text("success_value"),
+    /** The turns' `firstAudioSentMs` as written (numeric: exact whatever it holds), ascending, each once. */
+    latencies: numeric("latencies").array().notNull(),
+    /** How many turns had each of `latencies`. */
+    counts: integer("counts").array().notNull(),
+  },
+  (t) => [uniqueIndex("call_latency_rollups_key_idx").on(t.organizationId, t.span, t.bucket, t.groupKey)],
+);
+
+/**
  * A live call's transcript entries and tool calls, one row each, written as they change
  * (docs/decisions/036-transcript-entries.md): a turn costs one small row, whatever the call's
  * length, where rewriting `calls.logs` cost the whole transcript and its search vector. When the

@@ -135,7 +135,8 @@ export function callTotalsQuery(db: Db, organizationId: string, filters: CallFil
 
 /**
  * The median over the filtered calls' turns of end of caller speech → first audio sent (the same
- * figure as medianTurnLatency of src/shared/calls.ts), read from the calls: the roll-ups keep no turns.
+ * figure as medianTurnLatency of src/shared/calls.ts), read from the calls; the roll-ups' counts of each
+ * value (call_latency_rollups) give the same median.
  */
 export async function callsMedianTurnLatency(db: Db, organizationId: string, filters: CallFilters): Promise<number | null> {
   const [row] = await db

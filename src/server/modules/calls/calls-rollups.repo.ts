@@ -22,6 +22,7 @@ export interface RolledUpStats {
   totals: CallTotals;
   perDay: Array<{ day: string; calls: number }>;
   groups: AnalysisGroup[];
+  medianTurnLatencyMs: number | null;
 }
 
 /** The filters the roll-ups keep a column for; extracted-data filters (`data.*`) are answered from the calls. */
@@ -43,11 +44,12 @@ function rollupConditions(filters: CallFilters): SQL {
   return sql.join(parts, sql` AND `);
 }
 
+/** Whether any filter is a column of the roll-ups' groups: else the latency counts' 'all' rows answer. */
+const groupFiltered = (f: CallFilters): boolean =>
+  Boolean(f.assistant_id || f.assistant_version !== undefined || f.type || f.direction || f.success || f.success_min !== undefined || f.success_max !== undefined);
+
 /** The part-hours at the window's ends, as roll-up-shaped rows of one call each. */
-function edgeCalls(organizationId: string, filters: CallFilters, from: Date | null, to: Date | null, tz: string): SQL {
-  const ranges: SQL[] = [];
-  if (from) ranges.push(sql`(${calls.startTime} >= ${from.toISOString()}::timestamptz AND ${calls.startTime} < ${new Date(ceilHour(from)).toISOString()}::timestamptz)`);
-  if (to) ranges.push(sql`(${calls.startTime} >= ${new Date(floorHour(to)).toISOString()}::timestamptz AND ${calls.startTime} < ${to.toISOString()}::timestamptz)`);
+function edgeCalls(organizationId: string, filters: CallFilters, ranges: SQL[], tz: string): SQL {
   if (ranges.length === 0) return sql`SELECT NULL::date, 1, NULL::uuid, NULL, NULL, NULL, false, 0, 0, 0::numeric, 0::numeric, 0, 0 WHERE false`;
   const within = callConditions(organizationId, { ...filters, from: undefined, to: undefined });
   // The same terms as the roll-ups' trigger (drizzle/, call_rollups_upsert_sql) for one call.
@@ -58,6 +60,24 @@ function edgeCalls(organizationId: string, filters: CallFilters, from: Date | nu
       coalesce((${shownCost})::numeric, 0), (calls.status = 'error')::int,
       (calls.end_time IS NOT NULL AND starts_with(calls.ended_reason, ${TRANSFERRED_PREFIX}))::int
     FROM calls WHERE ${within} AND (${sql.join(ranges, sql` OR `)})`;
+}
+
+/** The turns' latencies in the part-hours at the window's ends, as latency-count rows of one turn each. */
+function edgeTurns(organizationId: string, filters: CallFilters, ranges: SQL[]): SQL {
+  if (ranges.length === 0) return sql`SELECT NULL::numeric, 0 WHERE false`;
+  const within = callConditions(organizationId, { ...filters, from: undefined, to: undefined });
+  // The same turns as the raw median (calls-history.repo.ts, callsMedianTurnLatency).
+  return sql`SELECT (turn ->> 'firstAudioSentMs')::numeric, 1
+    FROM calls CROSS JOIN LATERAL jsonb_array_elements(CASE WHEN jsonb_typeof(calls.logs -> 'turns') = 'array' THEN calls.logs -> 'turns' ELSE '[]'::jsonb END) AS turn
+    WHERE ${within} AND (${sql.join(ranges, sql` OR `)}) AND jsonb_typeof(turn -> 'firstAudioSentMs') = 'number'`;
+}
+
+/** The window's part-hours at its ends, as conditions on the calls. */
+function edgeRanges(from: Date | null, to: Date | null): SQL[] {
+  const ranges: SQL[] = [];
+  if (from) ranges.push(sql`(${calls.startTime} >= ${from.toISOString()}::timestamptz AND ${calls.startTime} < ${new Date(ceilHour(from)).toISOString()}::timestamptz)`);
+  if (to) ranges.push(sql`(${calls.startTime} >= ${new Date(floorHour(to)).toISOString()}::timestamptz AND ${calls.startTime} < ${to.toISOString()}::timestamptz)`);
+  return ranges;
 }
 
 const ceilHour = (d: Date) => Math.ceil(d.getTime() / HOUR_MS) * HOUR_MS;
@@ -77,6 +97,7 @@ export async function rolledUpStats(db: Db, organizationId: string, filters: Cal
   const b = to ? new Date(floorHour(to)).toISOString() : null;
   const org = organizationId;
   const where = rollupConditions(filters);
+  const latencyWhere = groupFiltered(filters) ? sql`r.group_key <> 'all' AND ${where}` : sql`r.group_key = 'all'`;
   const localDay = (t: SQL) => sql`(${t} AT TIME ZONE ${tz})::date`;
   const utcDay = (t: SQL) => sql`(date_trunc('day', ${t} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
   const columns = sql`r.assistant_id, r.assistant_name, r.success_type, r.success_value, r.analysed, r.calls, r.ended, r.ended_ms, r.cost, r.errors, r.transferred`;
@@ -113,15 +134,35 @@ export async function rolledUpStats(db: Db, organizationId: string, filters: Cal
       UNION ALL
       SELECT r.anchor, -1, ${columns} FROM moved r WHERE r.day <> r.anchor
       UNION ALL
-      ${edgeCalls(organizationId, filters, from, to, tz)}
+      ${edgeCalls(organizationId, filters, edgeRanges(from, to), tz)}
     ), g AS MATERIALIZED (
       SELECT day, assistant_id, assistant_name, success_type, success_value, analysed,
         sum(sign * calls) AS calls, sum(sign * ended) AS ended, sum(sign * ended_ms) AS ended_ms, sum(sign * cost) AS cost,
         sum(sign * errors) AS errors, sum(sign * transferred) AS transferred
       FROM parts GROUP BY 1, 2, 3, 4, 5, 6
+    ), lat AS (
+      -- The turns of the window counted by exact value: whole UTC days, then hours, then the
+      -- part-hours from the calls. A median needs no local day, so no hour moves.
+      SELECT v, sum(n) AS n FROM (
+        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
+          WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${latencyWhere}
+        UNION ALL
+        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
+          WHERE r.organization_id = ${org} AND r.span = 1
+            AND ((r.bucket >= w.a AND r.bucket < least(w.d1, w.b)) OR (r.bucket >= w.d2 AND r.bucket < w.b)) AND ${latencyWhere}
+        UNION ALL
+        ${edgeTurns(organizationId, filters, edgeRanges(from, to))}
+      ) l (v, n) GROUP BY v HAVING sum(n) <> 0
+    ), cum AS (
+      SELECT v, sum(n) OVER (ORDER BY v) AS upto, sum(n) OVER () AS total FROM lat
+    ), pos AS (
+      -- percentile_cont(0.5)'s own arithmetic: the rows at floor and ceil of 0.5 × (N − 1), 0-based.
+      SELECT total, 0.5 * (total - 1) AS p FROM cum LIMIT 1
     )
     SELECT
       (SELECT misaligned FROM chk) AS misaligned,
+      (SELECT lo + (hi - lo) * (pos.p - floor(pos.p))::float8 FROM pos, LATERAL (SELECT
+          min(cum.v) FILTER (WHERE cum.upto > floor(pos.p))::float8 AS lo, min(cum.v) FILTER (WHERE cum.upto > ceil(pos.p))::float8 AS hi FROM cum) m) AS median,
       (SELECT json_build_object('calls', coalesce(sum(calls), 0), 'ended', coalesce(sum(ended), 0), 'endedMs', coalesce(sum(ended_ms), 0)::float8,
         'cost', coalesce(sum(cost), 0)::float8, 'errors', coalesce(sum(errors), 0), 'transferred', coalesce(sum(transferred), 0)) FROM g) AS totals,
       (SELECT coalesce(json_agg(json_build_object('day', to_char(day, 'YYYY-MM-DD'), 'calls', n) ORDER BY day), '[]')
@@ -135,10 +176,12 @@ export async function rolledUpStats(db: Db, organizationId: string, filters: Cal
           WHERE g.analysed AND g.calls <> 0
           GROUP BY g.assistant_id, 3, 4, 5) x) AS groups`;
   // Both drivers answer { rows } (node-postgres QueryResult, PGlite Results).
-  const result = (await db.execute(query)) as unknown as { rows: Array<{ misaligned: boolean; totals: CallTotals; per_day: RolledUpStats["perDay"]; groups: AnalysisGroup[] }> };
+  const result = (await db.execute(query)) as unknown as { rows: Array<{ misaligned: boolean; median: number | string | null; totals: CallTotals; per_day: RolledUpStats["perDay"]; groups: AnalysisGroup[] }> };
   const [row] = result.rows;
   if (!row || row.misaligned) return null;
-  return { totals: row.totals, perDay: row.per_day, groups: row.groups };
+  // Rounded as the raw median is (callsMedianTurnLatency).
+  const medianTurnLatencyMs = row.median === null ? null : Math.round(Number(row.median));
+  return { totals: row.totals, perDay: row.per_day, groups: row.groups, medianTurnLatencyMs };
 }
 
 /**
@@ -149,6 +192,10 @@ export async function rebuildCallRollups(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`LOCK TABLE calls IN SHARE ROW EXCLUSIVE MODE`);
     await tx.execute(sql`DELETE FROM call_rollups`);
-    await tx.execute(sql`DO $$ BEGIN EXECUTE call_rollups_upsert_sql('SELECT 1 AS sign, c.* FROM calls c'); END $$`);
+    await tx.execute(sql`DELETE FROM call_latency_rollups`);
+    await tx.execute(sql`DO $$ BEGIN
+      EXECUTE call_rollups_upsert_sql('SELECT 1 AS sign, c.* FROM calls c');
+      EXECUTE call_latency_rollups_upsert_sql('SELECT 1 AS sign, c.* FROM calls c');
+    END $$`);
   });
 }

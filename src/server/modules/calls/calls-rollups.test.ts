@@ -3,9 +3,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { as, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import type { CallAnalysis } from "../../../shared/analysis.ts";
 import type { CallFilters, CallStats } from "../../../shared/call-records.ts";
-import { assistants, callRollups, calls } from "../../db/schema.ts";
+import { assistants, callLatencyRollups, callRollups, calls } from "../../db/schema.ts";
 import { callStats, rawCallStats } from "./calls-stats.ts";
 import { rebuildCallRollups, rolledUpStats } from "./calls-rollups.repo.ts";
+import { createDbCallStore } from "./calls.repo.ts";
 
 /**
  * The roll-ups answer the Calls page's stats with the very numbers the calls themselves give: on
@@ -44,6 +45,13 @@ const analysis = (value: string | number | null, status: "done" | "pending" | "f
 const randomAnalysis = (): CallAnalysis | null =>
   pick([null, analysis("pass"), analysis("fail"), analysis("Pass"), analysis("resolved"), analysis("escalated"), analysis(pick([1, 2.5, 3, 4, 5])), analysis(null, "failed"), analysis("pass", "pending")]);
 
+// Pipeline calls' turns: whole milliseconds as the engine writes them, a few fractional or missing
+// values as an import might hold, and calls without turns.
+const randomTurns = () =>
+  random() < 0.3
+    ? {}
+    : { turns: Array.from({ length: Math.floor(random() * 5) }, () => ({ speechEndedAtMs: 1000, transcriptMs: 80, ...(random() < 0.1 ? {} : { firstAudioSentMs: pick([Math.floor(300 + random() * 900), 812, 812.5, 0]) }) })) };
+
 let eve: Who;
 let assistantIds: string[];
 
@@ -63,7 +71,7 @@ function randomCall(organizationId: string) {
     providerCost: pick([null, { total: 0.013, lines: [] }, { total: 0.2, lines: [] }]),
     telephonyCost: pick([null, 0.0085]),
     direction: pick(["inbound", "outbound"] as const),
-    logs: isTest === null ? {} : { isTest, transcript: [] },
+    logs: isTest === null ? {} : { isTest, transcript: [], ...randomTurns() },
     analysis: randomAnalysis(),
   };
 }
@@ -130,6 +138,8 @@ describe("the stats' roll-ups", () => {
     await file.db.update(calls).set({ analysis: analysis("escalated") }).where(inArray(calls.id, some(20)));
     await file.db.update(calls).set({ startTime: sql`${calls.startTime} - interval '7 hours 13 minutes'` }).where(inArray(calls.id, some(20)));
     await file.db.update(calls).set({ logs: { isTest: true, transcript: [] } }).where(inArray(calls.id, some(10)));
+    // Turns written later (an import's correction): the median moves with them.
+    for (const id of some(10)) await file.db.update(calls).set({ logs: { isTest: false, transcript: [], ...randomTurns() } }).where(eq(calls.id, id));
     // An update that moves no figure.
     await file.db.update(calls).set({ variables: { a: "b" } }).where(inArray(calls.id, some(10)));
     // Retention and an owner's delete; an assistant renamed, another deleted (its calls keep its name).
@@ -154,6 +164,7 @@ describe("the stats' roll-ups", () => {
     const raw = await rawCallStats(file.db, eve.organizationId, { from: "2026-02-20T10:17:00.000Z", to: "2026-03-22T08:45:30.000Z" }, "America/New_York");
     expect(res.json<CallStats>()).toEqual(raw);
     expect(raw.calls).toBeGreaterThan(0);
+    expect(raw.median_turn_latency_ms).not.toBeNull();
 
     const sums = () =>
       file.db
@@ -161,9 +172,48 @@ describe("the stats' roll-ups", () => {
         .from(callRollups)
         .where(sql`${callRollups.calls} <> 0 OR ${callRollups.ended} <> 0 OR ${callRollups.endedMs} <> 0 OR ${callRollups.cost} <> 0`)
         .orderBy(callRollups.organizationId, callRollups.span, callRollups.bucket, callRollups.groupKey);
+    const counts = () =>
+      file.db
+        .select({ span: callLatencyRollups.span, bucket: callLatencyRollups.bucket, groupKey: callLatencyRollups.groupKey, latencies: sql<string>`${callLatencyRollups.latencies}::text`, counts: sql<string>`${callLatencyRollups.counts}::text` })
+        .from(callLatencyRollups)
+        .where(sql`cardinality(${callLatencyRollups.counts}) > 0`)
+        .orderBy(callLatencyRollups.organizationId, callLatencyRollups.span, callLatencyRollups.bucket, callLatencyRollups.groupKey);
     const before = await sums();
+    const countsBefore = await counts();
     await rebuildCallRollups(file.db);
     expect(await sums()).toEqual(before);
+    expect(await counts()).toEqual(countsBefore);
     await compareOn(10, WHOLE_HOUR_ZONES, true);
+  });
+
+  it("come back whole from the rebuild after they are emptied", async () => {
+    const filters: CallFilters = { from: "2026-02-20T10:17:00.000Z", to: "2026-03-22T08:45:30.000Z" };
+    const raw = await rawCallStats(file.db, eve.organizationId, filters, "Europe/Berlin");
+    await file.db.execute(sql`TRUNCATE call_rollups, call_latency_rollups`);
+    expect(await callStats(file.db, eve.organizationId, filters, "Europe/Berlin", true)).not.toEqual(raw);
+    await rebuildCallRollups(file.db);
+    expect(await callStats(file.db, eve.organizationId, filters, "Europe/Berlin", true)).toEqual(raw);
+    await compareOn(20, WHOLE_HOUR_ZONES, true);
+  });
+
+  it("count a call once however often it ends, and when two instances end it at once", async () => {
+    const zed = await signUpAndLogIn(file.app, "Zed");
+    const [desk] = await file.db.insert(assistants).values({ organizationId: zed.organizationId, name: "Desk", model: "gpt-realtime" }).returning();
+    // Two instances' call stores on the one database, as two servers behind one PostgreSQL.
+    const [a, b] = [createDbCallStore(file.db, "instance-a"), createDbCallStore(file.db, "instance-b")];
+    // 23:59:30 UTC: the call ends on the next UTC day, and in Berlin it is already that day.
+    const start = Date.parse("2026-03-10T23:59:30.000Z");
+    const id = await a.insert({ assistantId: desk!.id, organizationId: zed.organizationId, startTime: new Date(start).toISOString(), logs: { isTest: false, transcript: [], toolsUsed: [] } });
+    const turns = [700, 900, 1000].map((ms) => ({ speechEndedAtMs: 1000, transcriptMs: 80, firstAudioSentMs: ms }));
+    const end = { endTime: new Date(start + 95_000).toISOString(), endedReason: "Transferred to Billing", cost: 0.25, logs: { isTest: false, transcript: [], toolsUsed: [], turns }, recording: null };
+    await Promise.all([a.finish(id, end), b.finish(id, end)]);
+    await b.finish(id, end);
+
+    const filters = { from: "2026-03-09T00:00:00.000Z", to: "2026-03-13T00:00:00.000Z" };
+    const res = await as(file.app, zed).get(`/api/calls/stats?${new URLSearchParams({ ...filters, tz: "Europe/Berlin" })}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json<CallStats>()).toMatchObject({ calls: 1, average_duration_ms: 95_000, median_turn_latency_ms: 900, transfer_rate: 1, per_day: [{ day: "2026-03-11", calls: 1 }] });
+    expect(res.json<CallStats>()).toEqual(await rawCallStats(file.db, zed.organizationId, filters, "Europe/Berlin"));
+    expect(await rolledUpStats(file.db, zed.organizationId, filters, "Europe/Berlin")).not.toBeNull();
   });
 });

@@ -1,7 +1,8 @@
 /**
  * The Calls page's figures (`GET /api/calls/stats`): from the roll-ups where they can answer
- * (calls-rollups.repo.ts, ADR 061), else from the calls themselves. Both give the same numbers; the
- * raw path stays for the extracted-data filters and for zones whose offset is not whole hours.
+ * (calls-rollups.repo.ts, ADR 061; the median turn latency: ADR 073), else from the calls
+ * themselves. Both give the same numbers; the raw path stays for the extracted-data filters and
+ * for zones whose offset is not whole hours.
  */
 import type { CallFilters, CallStats } from "../../../shared/call-records.ts";
 import type { Db } from "../../db/client.ts";
@@ -11,7 +12,7 @@ import { canRollUp, rolledUpStats } from "./calls-rollups.repo.ts";
 
 export async function callStats(db: Db, organizationId: string, filters: CallFilters, tz: string, useRollups: boolean): Promise<CallStats> {
   const rolled = useRollups && canRollUp(filters) ? await rolledUpStats(db, organizationId, filters, tz) : null;
-  if (rolled) return statsOf(rolled.totals, rolled.perDay, analysisFromGroups(rolled.groups), await callsMedianTurnLatency(db, organizationId, filters));
+  if (rolled) return statsOf(rolled.totals, rolled.perDay, analysisFromGroups(rolled.groups), rolled.medianTurnLatencyMs);
   return rawCallStats(db, organizationId, filters, tz);
 }
 
