@@ -752,6 +752,7 @@ kind: ("transcriber" | "model" | "voice")
 protocol: ("deepgram" | "openai-transcription" | "openai-compatible" | "anthropic" | "elevenlabs" | "cartesia" | "openai-speech")
 base_url: (string | null)
 api_key_hint: string
+unit_price: (number | null)
 created_at: string
 updated_at: string
 }
@@ -761,7 +762,7 @@ lines: ProviderCostLine[]
 }
 export interface ProviderCostLine {
 model: string
-kind: ("realtime" | "transcription" | "analysis")
+kind: ("realtime" | "transcription" | "analysis" | "transcriber" | "model" | "voice")
 text_in: number
 text_cached: number
 audio_in: number
@@ -769,6 +770,7 @@ audio_cached: number
 text_out: number
 audio_out: number
 seconds: number
+characters?: number
 cost: (number | null)
 }
 export interface ProviderRequest {
@@ -777,11 +779,13 @@ kind: ("transcriber" | "model" | "voice")
 protocol: ("deepgram" | "openai-transcription" | "openai-compatible" | "anthropic" | "elevenlabs" | "cartesia" | "openai-speech")
 base_url?: (string | null)
 api_key: string
+unit_price?: (number | null)
 }
 export interface ProviderUpdate {
 name?: string
 base_url?: (string | null)
 api_key?: string
+unit_price?: (number | null)
 }
 export interface Publish {
 note?: (string | null)
@@ -881,6 +885,9 @@ status?: ("accepted" | "dismissed")
 export interface ServiceUsage {
 transcriberSeconds: number
 voiceCharacters: number
+modelInputTokens?: number
+modelCachedTokens?: number
+modelOutputTokens?: number
 }
 export interface SipListener {
 enabled: boolean

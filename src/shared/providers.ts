@@ -44,6 +44,7 @@ export const PROVIDER_MESSAGES = {
   baseUrlNotHttps: (host: string) => `The base URL must use https://; plain http is allowed only for hosts an administrator lists in TOOL_ALLOWED_HOSTS (not ${host})`,
   keyRefused: (protocol: ProviderProtocol, status: number) => `${PROTOCOL_INFO[protocol].label} refused this API key (${status}): check the key, and that it belongs to this service`,
   tooMany: `An organisation can have at most ${MAX_PROVIDERS} providers`,
+  unitPrice: "The unit price must be a number of dollars, 0 or more (leave it empty for the list price)",
   inUse: (names: string) => `This provider is used by ${names}. Choose another provider there first.`,
 } as const;
 
@@ -57,6 +58,8 @@ export const PROVIDER_TEXTS = {
   protocol: "Service",
   baseUrl: "Base URL (optional: the service's own by default)",
   apiKey: "API key",
+  unitPrice: "Own price (optional: the list price by default; 0 for a service you run yourself)",
+  unitPriceUnit: { transcriber: "USD per minute of audio", model: "USD per million tokens", voice: "USD per million characters" } satisfies Record<ProviderKind, string>,
   delete: "Delete",
   saved: "Provider added",
   deleted: "Provider deleted",
@@ -87,6 +90,9 @@ const baseUrlSchema = z
   }, PROVIDER_MESSAGES.baseUrl)
   .transform((v) => v.replace(/\/+$/, ""));
 
+/** USD per the kind's unit (PROVIDER_TEXTS.unitPriceUnit); null: the list price (shared/service-prices.ts). */
+const unitPriceSchema = z.number({ error: PROVIDER_MESSAGES.unitPrice }).finite(PROVIDER_MESSAGES.unitPrice).min(0, PROVIDER_MESSAGES.unitPrice).max(1_000_000, PROVIDER_MESSAGES.unitPrice);
+
 const kindSchema = z.enum(PROVIDER_KINDS, { error: PROVIDER_MESSAGES.kind });
 const protocolSchema = z.enum(PROVIDER_PROTOCOLS, { error: PROVIDER_MESSAGES.protocol });
 
@@ -98,6 +104,7 @@ export const providerInputSchema = z
     protocol: protocolSchema,
     base_url: baseUrlSchema.nullish().transform((v) => v || null),
     api_key: keySchema,
+    unit_price: unitPriceSchema.nullish().transform((v) => v ?? null),
   })
   .superRefine((v, ctx) => {
     if (PROTOCOL_INFO[v.protocol].kind !== v.kind) ctx.addIssue({ code: "custom", path: ["protocol"], message: PROVIDER_MESSAGES.protocolKind(v.protocol, v.kind) });
@@ -109,6 +116,8 @@ export const providerUpdateSchema = z.object({
   name: nameSchema.optional(),
   base_url: baseUrlSchema.nullish(),
   api_key: keySchema.optional(),
+  /** null: back to the list price. */
+  unit_price: unitPriceSchema.nullish(),
 });
 export type ProviderUpdate = z.infer<typeof providerUpdateSchema>;
 
@@ -121,6 +130,8 @@ export const providerSchema = z.object({
   base_url: z.string().nullable(),
   /** Enough to recognise the key, never enough to use it. */
   api_key_hint: z.string(),
+  /** USD per the kind's unit (PROVIDER_TEXTS.unitPriceUnit); null: the vendor's list price. */
+  unit_price: z.number().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });

@@ -32,6 +32,8 @@ export interface CallProvider {
   protocol: ProviderProtocol;
   baseUrl: string;
   apiKey: string;
+  /** The provider's own unit price; null: list price. */
+  unitPrice: number | null;
 }
 
 /** Sealed under another APP_SECRET: entering the key again is the only fix. */
@@ -61,6 +63,7 @@ export function createProvidersService({ db, secrets, allowedHosts }: ProvidersS
       protocol: row.protocol,
       base_url: row.baseUrl,
       api_key_hint: hint,
+      unit_price: row.unitPrice,
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
     };
@@ -111,6 +114,7 @@ export function createProvidersService({ db, secrets, allowedHosts }: ProvidersS
         protocol: input.protocol,
         baseUrl: input.base_url,
         apiKeyEncrypted: secrets.encrypt(input.api_key),
+        unitPrice: input.unit_price,
       };
       const row = await insertWithinLimit(
         db,
@@ -133,6 +137,7 @@ export function createProvidersService({ db, secrets, allowedHosts }: ProvidersS
       const values: Partial<repo.ProviderValues> = {};
       if (patch.name !== undefined) values.name = patch.name;
       if (patch.base_url !== undefined) values.baseUrl = patch.base_url || null;
+      if (patch.unit_price !== undefined) values.unitPrice = patch.unit_price;
       if (patch.api_key !== undefined) values.apiKeyEncrypted = secrets.encrypt(patch.api_key);
       const row = Object.keys(values).length > 0 ? await repo.updateProvider(db, organizationId, id, values) : await repo.findProvider(db, organizationId, id);
       if (!row) throw notFound("Provider");
@@ -163,7 +168,7 @@ export function createProvidersService({ db, secrets, allowedHosts }: ProvidersS
     async forCall(organizationId: string, id: string): Promise<CallProvider | null> {
       const row = isUuid(id) ? await repo.findProvider(db, organizationId, id) : null;
       if (!row) return null;
-      return { id: row.id, name: row.name, kind: row.kind, protocol: row.protocol, baseUrl: providerBaseUrl({ protocol: row.protocol, base_url: row.baseUrl }), apiKey: open(row) };
+      return { id: row.id, name: row.name, kind: row.kind, protocol: row.protocol, baseUrl: providerBaseUrl({ protocol: row.protocol, base_url: row.baseUrl }), apiKey: open(row), unitPrice: row.unitPrice };
     },
   };
 }
