@@ -59,6 +59,8 @@ export const PROVIDER_TEXTS = {
   baseUrl: "Base URL (optional: the service's own by default)",
   apiKey: "API key",
   unitPrice: "Own price (optional: the list price by default; 0 for a service you run yourself)",
+  priceColumn: "Price",
+  listPrice: "List price",
   unitPriceUnit: { transcriber: "USD per minute of audio", model: "USD per million tokens", voice: "USD per million characters" } satisfies Record<ProviderKind, string>,
   delete: "Delete",
   saved: "Provider added",
