@@ -181,6 +181,14 @@ export const VOICE_ENGINE_TEXTS = {
   voiceId: "Voice id",
   voiceModel: "Voice model",
   noProviders: "Add a transcriber, a language model and a voice in Settings → Providers first.",
+  /** The estimate of a minute of the chosen services (shared/service-prices.ts's typical minute). */
+  perMinute: (usd: number) => `About $${usd.toFixed(4)} a minute at list prices (or your own prices from Settings → Providers)`,
+  perMinuteUnknown: "No estimate: the language model has no list price here. Give its provider its own price in Settings → Providers.",
+  perMinuteHint: "A typical minute: the caller's audio transcribed, six replies from the model, the assistant talking half the time",
+  /** Where the call's audio and words go. */
+  leavesNetwork: (services: string) => `Audio and words leave your network: ${services}`,
+  staysOnNetwork: "Stays on your network: every service is at a private or loopback address",
+  openaiLeaves: "Audio leaves your network: it goes to OpenAI",
 } as const;
 
 const text200 = (required: string) => z.string({ error: required }).trim().min(1, required).max(200, VOICE_ENGINE_MESSAGES.tooLong);

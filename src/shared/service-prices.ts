@@ -131,3 +131,32 @@ export function pipelineCost(usage: PipelineUsage, services: PricedPipeline): Pr
   const total = lines.some((l) => l.cost === null) ? null : roundUsd(lines.reduce((sum, l) => sum + (l.cost ?? 0), 0));
   return { total, lines };
 }
+
+/**
+ * What the form's estimate takes a minute of a call to be: the caller's audio all heard by the
+ * transcriber; six turns, each sending the conversation so far (instructions included, about
+ * 1,500 tokens) and getting 40 tokens back; the assistant talking half the minute (about 75
+ * words, 450 characters).
+ */
+export const TYPICAL_MINUTE: PipelineUsage = { transcriberSeconds: 60, modelInputTokens: 6 * 1500, modelCachedTokens: 0, modelOutputTokens: 6 * 40, voiceCharacters: 450 };
+
+/** USD for a typical minute of the pipeline; null when a service has no price (a model the table does not know). */
+export function estimatePerMinute(services: PricedPipeline): number | null {
+  return pipelineCost(TYPICAL_MINUTE, services).total;
+}
+
+/** Whether a service's address is on the customer's own network: loopback or a private range (by IP literal or localhost). */
+export function isPrivateAddress(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  } catch {
+    return false;
+  }
+  if (host === "localhost" || host.endsWith(".localhost") || host === "::1") return true;
+  if (/^f[cd][0-9a-f]{2}:/.test(host) || /^fe[89ab][0-9a-f]:/.test(host)) return true;
+  const ip = host.match(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/);
+  if (!ip) return false;
+  const [a, b] = [Number(ip[1]), Number(ip[2])];
+  return a === 127 || a === 10 || (a === 172 && b >= 16 && b <= 31) || (a === 192 && b === 168) || (a === 169 && b === 254);
+}

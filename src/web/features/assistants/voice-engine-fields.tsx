@@ -2,7 +2,8 @@ import { useId } from "react";
 import { Controller, type Control, type FieldErrors } from "react-hook-form";
 import { useQuery } from "@tanstack/react-query";
 import type { AssistantFormValues, AssistantInput } from "@shared/assistants";
-import { GPT_LIVE_MODELS, GPT_LIVE_VOICES, PROVIDER_KINDS, VOICE_ENGINE_TEXTS as T, type GptLiveEngine, type PipelineEngine, type Provider, type ProviderKind, type VoiceEngine } from "@shared/providers";
+import { GPT_LIVE_MODELS, GPT_LIVE_VOICES, PROTOCOL_INFO, PROVIDER_KINDS, providerBaseUrl, VOICE_ENGINE_TEXTS as T, type GptLiveEngine, type PipelineEngine, type Provider, type ProviderKind, type VoiceEngine } from "@shared/providers";
+import { estimatePerMinute, isPrivateAddress } from "@shared/service-prices";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { api } from "@/lib/api";
@@ -38,6 +39,36 @@ function newPipeline(providers: Provider[]): PipelineEngine {
     model: { provider_id: first("model"), model: "" },
     voice: { provider_id: first("voice"), voice: "", model: null },
   };
+}
+
+/** The estimate of a minute and where the audio goes, for the chosen engine (texts in shared/providers.ts). */
+function EngineFacts({ engine, providers }: { engine: VoiceEngine; providers: Provider[] }) {
+  if (engine.type !== "pipeline") {
+    return (
+      <p className="text-xs text-muted-foreground" data-testid="engine-network">
+        {T.openaiLeaves}
+      </p>
+    );
+  }
+  const chosen = PROVIDER_KINDS.map((kind) => providers.find((p) => p.id === engine[kind].provider_id));
+  if (chosen.some((p) => !p)) return null;
+  const [transcriber, model, voice] = chosen as [Provider, Provider, Provider];
+  const estimate = estimatePerMinute({
+    transcriber: { protocol: transcriber.protocol, model: engine.transcriber.model, unitPrice: transcriber.unit_price },
+    model: { protocol: model.protocol, model: engine.model.model || null, unitPrice: model.unit_price },
+    voice: { protocol: voice.protocol, model: engine.voice.model, unitPrice: voice.unit_price },
+  });
+  const outside = [transcriber, model, voice].filter((p) => !isPrivateAddress(providerBaseUrl(p)));
+  return (
+    <div className="grid gap-1 text-xs text-muted-foreground">
+      <p data-testid="engine-estimate" title={T.perMinuteHint}>
+        {estimate === null ? T.perMinuteUnknown : T.perMinute(estimate)}
+      </p>
+      <p data-testid="engine-network">
+        {outside.length === 0 ? T.staysOnNetwork : T.leavesNetwork(outside.map((p) => `${p.name} (${PROTOCOL_INFO[p.protocol].label})`).join(", "))}
+      </p>
+    </div>
+  );
 }
 
 const NEW_GPT_LIVE: GptLiveEngine = { type: "gpt-live", model: GPT_LIVE_MODELS[0], voice: GPT_LIVE_VOICES[0] };
@@ -120,6 +151,7 @@ export function VoiceEngineFields({ control, errors }: VoiceEngineFieldsProps) {
                   <Input aria-label={T.voiceModel} placeholder={`${T.voiceModel} (optional)`} value={engine.voice.model ?? ""} onChange={(e) => set({ ...engine, voice: { ...engine.voice, model: e.target.value || null } })} />
                 </div>
               )}
+              <EngineFacts engine={engine} providers={list} />
             </div>
           );
         }}
