@@ -1180,6 +1180,11 @@ voice: string
 model: (string | null)
 }
 })
+export interface VoicePreview {
+voice: string
+model?: (string | null)
+text?: (string | null)
+}
 export type Voicemail = ({
 action: ("hang_up" | "leave_message")
 message: unknown
@@ -1532,6 +1537,9 @@ id: string
 export interface PatchProvidersByIdPath {
 id: string
 }
+export interface PostProvidersByIdPreviewPath {
+id: string
+}
 export type GetWebhooks200 = WebhookEndpoint[]
 export interface PostWebhooksHeader {
 "Idempotency-Key"?: string
@@ -1746,6 +1754,7 @@ export interface components {
     Variables: Variables;
     VoiceEngine: VoiceEngine;
     VoiceEngineView: VoiceEngineView;
+    VoicePreview: VoicePreview;
     Voicemail: Voicemail;
     VoicemailInput: VoicemailInput;
     WebhookDelivery: WebhookDelivery;
@@ -1827,6 +1836,7 @@ export interface paths {
   "/api/sip-trunks/{id}": { get: operations["getSipTrunksById"]; delete: operations["deleteSipTrunksById"]; patch: operations["patchSipTrunksById"]; };
   "/api/providers": { get: operations["getProviders"]; post: operations["postProviders"]; };
   "/api/providers/{id}": { get: operations["getProvidersById"]; delete: operations["deleteProvidersById"]; patch: operations["patchProvidersById"]; };
+  "/api/providers/{id}/preview": { post: operations["postProvidersByIdPreview"]; };
   "/api/settings/retention": { get: operations["getSettingsRetention"]; put: operations["putSettingsRetention"]; };
   "/api/webhooks": { get: operations["getWebhooks"]; post: operations["postWebhooks"]; };
   "/api/webhooks/{id}": { get: operations["getWebhooksById"]; delete: operations["deleteWebhooksById"]; patch: operations["patchWebhooksById"]; };
@@ -1943,6 +1953,7 @@ export interface operations {
   getProvidersById: { parameters: { query?: never; header?: never; path: GetProvidersByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Provider } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteProvidersById: { parameters: { query?: never; header?: never; path: DeleteProvidersByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchProvidersById: { parameters: { query?: never; header?: never; path: PatchProvidersByIdPath; cookie?: never; }; requestBody: { content: { "application/json": ProviderUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Provider } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  postProvidersByIdPreview: { parameters: { query?: never; header?: never; path: PostProvidersByIdPreviewPath; cookie?: never; }; requestBody: { content: { "application/json": VoicePreview } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getSettingsRetention: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": RetentionSettings } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   putSettingsRetention: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": RetentionSettingsInput } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getWebhooks: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetWebhooks200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };

@@ -45,6 +45,8 @@ export const PROVIDER_MESSAGES = {
   keyRefused: (protocol: ProviderProtocol, status: number) => `${PROTOCOL_INFO[protocol].label} refused this API key (${status}): check the key, and that it belongs to this service`,
   tooMany: `An organisation can have at most ${MAX_PROVIDERS} providers`,
   unitPrice: "The unit price must be a number of dollars, 0 or more (leave it empty for the list price)",
+  previewNotVoice: "Only a voice can be previewed",
+  previewFailed: (detail: string) => `The voice service could not voice the sample: ${detail}`,
   inUse: (names: string) => `This provider is used by ${names}. Choose another provider there first.`,
 } as const;
 
@@ -139,6 +141,16 @@ export const providerSchema = z.object({
 });
 export type Provider = z.infer<typeof providerSchema>;
 
+export const PREVIEW_SAMPLE_TEXT = "Hello, thanks for calling. How can I help you today?";
+
+/** Body of POST /api/providers/:id/preview: a short sample in `voice` (the voice service's id). */
+export const voicePreviewSchema = z.object({
+  voice: z.string({ error: "The voice id is required" }).trim().min(1, "The voice id is required").max(200, "Must be at most 200 characters"),
+  model: z.string().trim().max(200, "Must be at most 200 characters").nullish().transform((v) => v || null),
+  text: z.string().trim().max(200, "The sample text must be at most 200 characters").nullish().transform((v) => v || PREVIEW_SAMPLE_TEXT),
+});
+export type VoicePreview = z.infer<typeof voicePreviewSchema>;
+
 /** The address a provider is reached at: its own, or the service's. */
 export const providerBaseUrl = (p: { protocol: ProviderProtocol; base_url: string | null }): string => p.base_url ?? PROTOCOL_INFO[p.protocol].baseUrl;
 
@@ -180,6 +192,8 @@ export const VOICE_ENGINE_TEXTS = {
   voiceProvider: "Voice service",
   voiceId: "Voice id",
   voiceModel: "Voice model",
+  preview: "Preview",
+  previewing: "Voicing…",
   noProviders: "Add a transcriber, a language model and a voice in Settings → Providers first.",
   /** The estimate of a minute of the chosen services (shared/service-prices.ts's typical minute). */
   perMinute: (usd: number) => `About $${usd.toFixed(4)} a minute at list prices (or your own prices from Settings → Providers)`,

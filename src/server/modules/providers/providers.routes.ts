@@ -1,11 +1,13 @@
-import type { FastifyPluginAsync } from "fastify";
+import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { providerInputSchema, providerSchema, providerUpdateSchema } from "../../../shared/providers.ts";
+import { providerInputSchema, providerSchema, providerUpdateSchema, voicePreviewSchema } from "../../../shared/providers.ts";
 import type { ProvidersService } from "./providers.service.ts";
 
 const params = z.object({ id: z.string() });
 const tags = ["Providers"];
+/** Each preview is a paid request to the voice service: a few a minute per organisation. */
+export const PREVIEWS_PER_MINUTE = 10;
 
 /** /api/providers: the organisation's transcribers, language models and voices (register inside the authenticated scope). */
 export const providersRoutes: FastifyPluginAsync<{ service: ProvidersService }> = async (plugin, { service }) => {
@@ -36,6 +38,18 @@ export const providersRoutes: FastifyPluginAsync<{ service: ProvidersService }> 
     "/api/providers/:id",
     { schema: { tags, operationId: "updateProvider", summary: "Rename a provider, change its base URL or key; a key left out stays as saved", params, body: providerUpdateSchema, response: { 200: providerSchema } } },
     async (req) => service.update(req.actor.organizationId, req.params.id, req.body),
+  );
+
+  app.post(
+    "/api/providers/:id/preview",
+    {
+      schema: { tags, operationId: "previewVoice", summary: "A short sample in a voice provider's voice, as audio/wav (16-bit PCM, 24 kHz)", params, body: voicePreviewSchema },
+      config: { rateLimit: { max: PREVIEWS_PER_MINUTE, timeWindow: 60_000, hook: "preHandler" as const, keyGenerator: (req: FastifyRequest) => req.actor.organizationId } },
+    },
+    async (req, reply) => {
+      const wav = await service.preview(req.actor.organizationId, req.params.id, req.body);
+      return reply.type("audio/wav").header("cache-control", "no-store").send(wav);
+    },
   );
 
   app.delete(

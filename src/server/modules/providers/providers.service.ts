@@ -8,6 +8,7 @@ import {
   type ProviderKind,
   type ProviderProtocol,
   type ProviderUpdate,
+  type VoicePreview,
 } from "../../../shared/providers.ts";
 import type { Db } from "../../db/client.ts";
 import { insertWithinLimit, withOrganizationLock } from "../../db/organization-lock.ts";
@@ -16,6 +17,12 @@ import { maskSecret, type SecretBox } from "../../secrets/crypto.ts";
 import { isHostAllowed } from "../../tools/ssrf-guard.ts";
 import { keyRefusal } from "./key-check.ts";
 import * as repo from "./providers.repo.ts";
+import { ServiceError } from "../../voice/pipeline/service-error.ts";
+import { createVoice } from "../../voice/pipeline/voice.ts";
+import { pcmWav } from "./wav.ts";
+
+/** How long a preview may take before the service is given up on. */
+const PREVIEW_TIMEOUT_MS = 15_000;
 
 export interface ProvidersServiceDeps {
   db: Db;
@@ -162,6 +169,25 @@ export function createProvidersService({ db, secrets, allowedHosts }: ProvidersS
         if (row) out.set(id, { kind: row.kind, protocol: row.protocol });
       }
       return out;
+    },
+
+    /** A short sample in a voice provider's `voice`, as a WAV file (16-bit PCM, 24 kHz). */
+    async preview(organizationId: string, id: string, input: VoicePreview): Promise<Buffer> {
+      const row = await findOr404(organizationId, id);
+      if (row.kind !== "voice") throw badRequest(PROVIDER_MESSAGES.previewNotVoice);
+      const protocol = row.protocol === "cartesia" || row.protocol === "openai-speech" ? row.protocol : "elevenlabs";
+      const voice = createVoice({ protocol, baseUrl: providerBaseUrl({ protocol: row.protocol, base_url: row.baseUrl }), apiKey: open(row), voice: input.voice, model: input.model, format: "audio/pcm" });
+      const chunks: Uint8Array[] = [];
+      try {
+        await voice.speak(input.text, AbortSignal.timeout(PREVIEW_TIMEOUT_MS), (bytes) => chunks.push(bytes));
+      } catch (err) {
+        // The service's refusal is the user's to fix (a key, a voice id): a 4xx in its words.
+        const detail = err instanceof ServiceError ? err.message : err instanceof Error && err.name === "TimeoutError" ? "it did not answer in time" : "it could not be reached";
+        throw new AppError(422, "voice_preview_failed", PROVIDER_MESSAGES.previewFailed(detail));
+      } finally {
+        voice.close();
+      }
+      return pcmWav(Buffer.concat(chunks), 24_000);
     },
 
     /** A provider as a call uses it, key opened; null when it is gone. Throws 409 when the key is unreadable. */
