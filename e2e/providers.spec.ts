@@ -6,8 +6,11 @@ import { expect, expectToast, test } from "./fixtures.ts";
 /** A stand-in for the services' key checks on loopback (an allowed host): any key but "wrong" is taken. */
 let services: Server;
 let servicesUrl: string;
+/** The voice previews that reached the stand-in (ElevenLabs' streaming speech path). */
+const previews: string[] = [];
 test.beforeAll(async () => {
   services = createServer((req, res) => {
+    if (req.url?.includes("/v1/text-to-speech/")) previews.push(req.url);
     const sent = `${req.headers.authorization ?? ""}${req.headers["xi-api-key"] ?? ""}`;
     res.writeHead(sent.includes("wrong") ? 401 : 200, { "content-type": "application/json" }).end("{}");
   });
@@ -58,6 +61,13 @@ test("add providers in Settings, then put an assistant on a pipeline of them in 
   await expect(panel.getByLabel("Transcriber", { exact: true })).toHaveValue(/.+/);
   await panel.getByLabel("Model name", { exact: true }).fill("llama-3.3-70b-versatile");
   await panel.getByLabel("Voice id", { exact: true }).fill("rachel");
+  // Every service here is on loopback: the form says the call stays on the network, and what a minute costs.
+  await expect(panel.getByTestId("engine-network")).toHaveText("Stays on your network: every service is at a private or loopback address");
+  await expect(panel.getByTestId("engine-estimate")).toContainText(/About \$\d+\.\d{4} a minute/);
+  // Preview: the server asks the voice service for a sample, and the page plays it.
+  await panel.getByRole("button", { name: "Preview", exact: true }).click();
+  await expect(panel.getByTestId("voice-preview")).toHaveAttribute("src", /^blob:/);
+  expect(previews.some((url) => url.includes("/v1/text-to-speech/rachel/"))).toBe(true);
   await panel.getByRole("button", { name: "Create Assistant" }).click();
   await expectToast(page, "Assistant created successfully!");
 

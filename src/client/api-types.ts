@@ -699,6 +699,7 @@ kind: ("transcriber" | "model" | "voice")
 protocol: ("deepgram" | "openai-transcription" | "openai-compatible" | "anthropic" | "elevenlabs" | "cartesia" | "openai-speech")
 base_url: (string | null)
 api_key_hint: string
+unit_price: (number | null)
 created_at: string
 updated_at: string
 }
@@ -708,7 +709,7 @@ lines: ProviderCostLine[]
 }
 export interface ProviderCostLine {
 model: string
-kind: ("realtime" | "transcription" | "analysis")
+kind: ("realtime" | "transcription" | "analysis" | "transcriber" | "model" | "voice")
 text_in: number
 text_cached: number
 audio_in: number
@@ -716,6 +717,7 @@ audio_cached: number
 text_out: number
 audio_out: number
 seconds: number
+characters?: number
 cost: (number | null)
 }
 export interface ProviderRequest {
@@ -724,11 +726,13 @@ kind: ("transcriber" | "model" | "voice")
 protocol: ("deepgram" | "openai-transcription" | "openai-compatible" | "anthropic" | "elevenlabs" | "cartesia" | "openai-speech")
 base_url?: (string | null)
 api_key: string
+unit_price?: (number | null)
 }
 export interface ProviderUpdate {
 name?: string
 base_url?: (string | null)
 api_key?: string
+unit_price?: (number | null)
 }
 export interface Publish {
 note?: (string | null)
@@ -828,6 +832,9 @@ status?: ("accepted" | "dismissed")
 export interface ServiceUsage {
 transcriberSeconds: number
 voiceCharacters: number
+modelInputTokens?: number
+modelCachedTokens?: number
+modelOutputTokens?: number
 }
 export interface SipListener {
 enabled: boolean
@@ -1096,6 +1103,11 @@ voice: string
 model: (string | null)
 }
 })
+export interface VoicePreview {
+voice: string
+model?: (string | null)
+text?: (string | null)
+}
 export type Voicemail = ({
 action: ("hang_up" | "leave_message")
 message: unknown
@@ -1418,6 +1430,9 @@ id: string
 export interface PatchProvidersByIdPath {
 id: string
 }
+export interface PostProvidersByIdPreviewPath {
+id: string
+}
 export type GetWebhooks200 = WebhookEndpoint[]
 export interface PostWebhooksHeader {
 "Idempotency-Key"?: string
@@ -1628,6 +1643,7 @@ export interface components {
     Variables: Variables;
     VoiceEngine: VoiceEngine;
     VoiceEngineView: VoiceEngineView;
+    VoicePreview: VoicePreview;
     Voicemail: Voicemail;
     VoicemailInput: VoicemailInput;
     WebhookDelivery: WebhookDelivery;
@@ -1709,6 +1725,7 @@ export interface paths {
   "/api/sip-trunks/{id}": { get: operations["getSipTrunksById"]; delete: operations["deleteSipTrunksById"]; patch: operations["patchSipTrunksById"]; };
   "/api/providers": { get: operations["getProviders"]; post: operations["postProviders"]; };
   "/api/providers/{id}": { get: operations["getProvidersById"]; delete: operations["deleteProvidersById"]; patch: operations["patchProvidersById"]; };
+  "/api/providers/{id}/preview": { post: operations["postProvidersByIdPreview"]; };
   "/api/settings/retention": { get: operations["getSettingsRetention"]; put: operations["putSettingsRetention"]; };
   "/api/webhooks": { get: operations["getWebhooks"]; post: operations["postWebhooks"]; };
   "/api/webhooks/{id}": { get: operations["getWebhooksById"]; delete: operations["deleteWebhooksById"]; patch: operations["patchWebhooksById"]; };
@@ -1825,6 +1842,7 @@ export interface operations {
   getProvidersById: { parameters: { query?: never; header?: never; path: GetProvidersByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Provider } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteProvidersById: { parameters: { query?: never; header?: never; path: DeleteProvidersByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchProvidersById: { parameters: { query?: never; header?: never; path: PatchProvidersByIdPath; cookie?: never; }; requestBody: { content: { "application/json": ProviderUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Provider } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  postProvidersByIdPreview: { parameters: { query?: never; header?: never; path: PostProvidersByIdPreviewPath; cookie?: never; }; requestBody: { content: { "application/json": VoicePreview } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getSettingsRetention: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": RetentionSettings } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   putSettingsRetention: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": RetentionSettingsInput } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getWebhooks: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetWebhooks200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };

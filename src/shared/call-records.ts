@@ -75,11 +75,17 @@ export function formatCallCost(cost: number | null, basis: CostBasis): string {
 // ---------------------------------------------------------------------------
 // Provider cost (stored on the record when the call ends)
 
-/** One model's share: tokens by kind (per protocols §1.10) or seconds for duration-billed ASR. */
+/**
+ * One model's share: tokens by kind (per protocols §1.10), seconds for duration-billed ASR, or
+ * characters for a pipeline's voice.
+ */
 export const providerCostLineSchema = z.object({
   model: z.string(),
-  /** "analysis": the post-call analysis's text model (every run of it, summed). */
-  kind: z.enum(["realtime", "transcription", "analysis"]),
+  /**
+   * "analysis": the post-call analysis's text model (every run of it, summed); "transcriber",
+   * "model", "voice": a pipeline's three services (shared/service-prices.ts).
+   */
+  kind: z.enum(["realtime", "transcription", "analysis", "transcriber", "model", "voice"]),
   text_in: z.number(),
   text_cached: z.number(),
   audio_in: z.number(),
@@ -87,6 +93,8 @@ export const providerCostLineSchema = z.object({
   text_out: z.number(),
   audio_out: z.number(),
   seconds: z.number(),
+  /** A pipeline's voice: characters voiced. */
+  characters: z.number().optional(),
   /** USD; null when the price table has no entry for the model. */
   cost: z.number().nullable(),
 });

@@ -85,6 +85,10 @@ export type TurnLatency = z.infer<typeof turnLatencySchema>;
 export const serviceUsageSchema = z.object({
   transcriberSeconds: z.number().nonnegative(),
   voiceCharacters: z.number().int().nonnegative(),
+  /** The language model's tokens as it reported them (older records have none). */
+  modelInputTokens: z.number().int().nonnegative().optional(),
+  modelCachedTokens: z.number().int().nonnegative().optional(),
+  modelOutputTokens: z.number().int().nonnegative().optional(),
 });
 export type ServiceUsage = z.infer<typeof serviceUsageSchema>;
 

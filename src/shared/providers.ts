@@ -44,6 +44,9 @@ export const PROVIDER_MESSAGES = {
   baseUrlNotHttps: (host: string) => `The base URL must use https://; plain http is allowed only for hosts an administrator lists in TOOL_ALLOWED_HOSTS (not ${host})`,
   keyRefused: (protocol: ProviderProtocol, status: number) => `${PROTOCOL_INFO[protocol].label} refused this API key (${status}): check the key, and that it belongs to this service`,
   tooMany: `An organisation can have at most ${MAX_PROVIDERS} providers`,
+  unitPrice: "The unit price must be a number of dollars, 0 or more (leave it empty for the list price)",
+  previewNotVoice: "Only a voice can be previewed",
+  previewFailed: (detail: string) => `The voice service could not voice the sample: ${detail}`,
   inUse: (names: string) => `This provider is used by ${names}. Choose another provider there first.`,
 } as const;
 
@@ -57,6 +60,10 @@ export const PROVIDER_TEXTS = {
   protocol: "Service",
   baseUrl: "Base URL (optional: the service's own by default)",
   apiKey: "API key",
+  unitPrice: "Own price (optional: the list price by default; 0 for a service you run yourself)",
+  priceColumn: "Price",
+  listPrice: "List price",
+  unitPriceUnit: { transcriber: "USD per minute of audio", model: "USD per million tokens", voice: "USD per million characters" } satisfies Record<ProviderKind, string>,
   delete: "Delete",
   saved: "Provider added",
   deleted: "Provider deleted",
@@ -87,6 +94,9 @@ const baseUrlSchema = z
   }, PROVIDER_MESSAGES.baseUrl)
   .transform((v) => v.replace(/\/+$/, ""));
 
+/** USD per the kind's unit (PROVIDER_TEXTS.unitPriceUnit); null: the list price (shared/service-prices.ts). */
+const unitPriceSchema = z.number({ error: PROVIDER_MESSAGES.unitPrice }).finite(PROVIDER_MESSAGES.unitPrice).min(0, PROVIDER_MESSAGES.unitPrice).max(1_000_000, PROVIDER_MESSAGES.unitPrice);
+
 const kindSchema = z.enum(PROVIDER_KINDS, { error: PROVIDER_MESSAGES.kind });
 const protocolSchema = z.enum(PROVIDER_PROTOCOLS, { error: PROVIDER_MESSAGES.protocol });
 
@@ -98,6 +108,7 @@ export const providerInputSchema = z
     protocol: protocolSchema,
     base_url: baseUrlSchema.nullish().transform((v) => v || null),
     api_key: keySchema,
+    unit_price: unitPriceSchema.nullish().transform((v) => v ?? null),
   })
   .superRefine((v, ctx) => {
     if (PROTOCOL_INFO[v.protocol].kind !== v.kind) ctx.addIssue({ code: "custom", path: ["protocol"], message: PROVIDER_MESSAGES.protocolKind(v.protocol, v.kind) });
@@ -109,6 +120,8 @@ export const providerUpdateSchema = z.object({
   name: nameSchema.optional(),
   base_url: baseUrlSchema.nullish(),
   api_key: keySchema.optional(),
+  /** null: back to the list price. */
+  unit_price: unitPriceSchema.nullish(),
 });
 export type ProviderUpdate = z.infer<typeof providerUpdateSchema>;
 
@@ -121,10 +134,22 @@ export const providerSchema = z.object({
   base_url: z.string().nullable(),
   /** Enough to recognise the key, never enough to use it. */
   api_key_hint: z.string(),
+  /** USD per the kind's unit (PROVIDER_TEXTS.unitPriceUnit); null: the vendor's list price. */
+  unit_price: z.number().nullable(),
   created_at: z.string(),
   updated_at: z.string(),
 });
 export type Provider = z.infer<typeof providerSchema>;
+
+export const PREVIEW_SAMPLE_TEXT = "Hello, thanks for calling. How can I help you today?";
+
+/** Body of POST /api/providers/:id/preview: a short sample in `voice` (the voice service's id). */
+export const voicePreviewSchema = z.object({
+  voice: z.string({ error: "The voice id is required" }).trim().min(1, "The voice id is required").max(200, "Must be at most 200 characters"),
+  model: z.string().trim().max(200, "Must be at most 200 characters").nullish().transform((v) => v || null),
+  text: z.string().trim().max(200, "The sample text must be at most 200 characters").nullish().transform((v) => v || PREVIEW_SAMPLE_TEXT),
+});
+export type VoicePreview = z.infer<typeof voicePreviewSchema>;
 
 /** The address a provider is reached at: its own, or the service's. */
 export const providerBaseUrl = (p: { protocol: ProviderProtocol; base_url: string | null }): string => p.base_url ?? PROTOCOL_INFO[p.protocol].baseUrl;
@@ -167,7 +192,17 @@ export const VOICE_ENGINE_TEXTS = {
   voiceProvider: "Voice service",
   voiceId: "Voice id",
   voiceModel: "Voice model",
+  preview: "Preview",
+  previewing: "Voicing…",
   noProviders: "Add a transcriber, a language model and a voice in Settings → Providers first.",
+  /** The estimate of a minute of the chosen services (shared/service-prices.ts's typical minute). */
+  perMinute: (usd: number) => `About $${usd.toFixed(4)} a minute at list prices (or your own prices from Settings → Providers)`,
+  perMinuteUnknown: "No estimate: the language model has no list price here. Give its provider its own price in Settings → Providers.",
+  perMinuteHint: "A typical minute: the caller's audio transcribed, six replies from the model, the assistant talking half the time",
+  /** Where the call's audio and words go. */
+  leavesNetwork: (services: string) => `Audio and words leave your network: ${services}`,
+  staysOnNetwork: "Stays on your network: every service is at a private or loopback address",
+  openaiLeaves: "Audio leaves your network: it goes to OpenAI",
 } as const;
 
 const text200 = (required: string) => z.string({ error: required }).trim().min(1, required).max(200, VOICE_ENGINE_MESSAGES.tooLong);

@@ -52,7 +52,7 @@ export async function startFakeAnthropic(options: { apiKey: string }): Promise<F
       res.writeHead(200, { "content-type": "text/event-stream" });
       const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
       const id = `msg_${++count}`;
-      send("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 1 } } });
+      send("message_start", { message: { id, type: "message", role: "assistant", model: body.model, content: [], stop_reason: null, usage: { input_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 1 } } });
       let index = 0;
       if (r.say) {
         send("content_block_start", { index, content_block: { type: "text", text: "" } });

@@ -4,7 +4,9 @@
  * error shape), then server-sent events — `data: {chat.completion.chunk}` lines whose
  * `choices[0].delta` carries the role, then `content` pieces, then `tool_calls` pieces (by
  * `index`: id, type and name first, the arguments in fragments), a last chunk with
- * `finish_reason`, and `data: [DONE]`.
+ * `finish_reason`, and `data: [DONE]`. With `stream_options: { include_usage: true }`, a chunk of
+ * no choices and the request's `usage` comes just before `[DONE]` (as OpenAI sends it): a token per
+ * four characters of the prompt, one per piece of the answer, added up in `usage`.
  *
  * Each request takes the next of `script.replies` ("Okay." when none is left) and is recorded.
  */
@@ -18,6 +20,7 @@ export type ChatReply = string | { say?: string; toolCalls?: Array<{ name: strin
 export interface ChatRequestBody {
   model: string;
   stream?: boolean;
+  stream_options?: { include_usage?: boolean };
   messages: Array<{ role: string; content: string | null; tool_calls?: Array<{ id: string; function: { name: string; arguments: string } }>; tool_call_id?: string }>;
   tools?: Array<{ type: string; function: { name: string; description?: string; parameters?: unknown } }>;
 }
@@ -29,11 +32,13 @@ export interface FakeChat {
   requests: ChatRequestBody[];
   /** Requests the client gave up on before the answer was complete. */
   dropped: number;
+  /** The tokens reported in the usage chunks sent so far. */
+  usage: { prompt: number; completion: number };
   close(): Promise<void>;
 }
 
 export async function startFakeChat(options: { apiKey: string }): Promise<FakeChat> {
-  const fake: FakeChat = { baseUrl: "", apiKey: options.apiKey, script: {}, requests: [], dropped: 0, close: async () => {} };
+  const fake: FakeChat = { baseUrl: "", apiKey: options.apiKey, script: {}, requests: [], dropped: 0, usage: { prompt: 0, completion: 0 }, close: async () => {} };
   let calls = 0;
   const server: Server = createServer((req, res) => {
     if (answerKeyCheck(req, res, { path: "/v1/models", accepted: req.headers.authorization === `Bearer ${fake.apiKey}`, refusal: OPENAI_REFUSAL })) return;
@@ -66,9 +71,11 @@ export async function startFakeChat(options: { apiKey: string }): Promise<FakeCh
       const chunk = (delta: Record<string, unknown>, finish: string | null = null) =>
         !gone && res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`);
       chunk({ role: "assistant", content: "" });
+      let pieces = 0;
       for (const piece of (r.say ?? "").match(/\S+\s*/g) ?? []) {
         if (gone) return;
         chunk({ content: piece });
+        pieces += 1;
         if (r.pieceGapMs) await new Promise((resolve) => setTimeout(resolve, r.pieceGapMs));
       }
       (r.toolCalls ?? []).forEach((call, index) => {
@@ -77,9 +84,18 @@ export async function startFakeChat(options: { apiKey: string }): Promise<FakeCh
         chunk({ tool_calls: [{ index, id: `call_${calls}_${index}`, type: "function", function: { name: call.name, arguments: "" } }] });
         chunk({ tool_calls: [{ index, function: { arguments: args.slice(0, half) } }] });
         chunk({ tool_calls: [{ index, function: { arguments: args.slice(half) } }] });
+        pieces += 3;
       });
       chunk({}, r.toolCalls?.length ? "tool_calls" : "stop");
-      if (!gone) res.end("data: [DONE]\n\n");
+      if (gone) return;
+      if (body.stream_options?.include_usage) {
+        const prompt = Math.ceil(JSON.stringify(body.messages).length / 4);
+        fake.usage.prompt += prompt;
+        fake.usage.completion += pieces;
+        const usage = { prompt_tokens: prompt, completion_tokens: pieces, total_tokens: prompt + pieces, prompt_tokens_details: { cached_tokens: 0, audio_tokens: 0 }, completion_tokens_details: { reasoning_tokens: 0, audio_tokens: 0, accepted_prediction_tokens: 0, rejected_prediction_tokens: 0 } };
+        res.write(`data: ${JSON.stringify({ id, object: "chat.completion.chunk", created: 0, model: body.model, choices: [], usage })}\n\n`);
+      }
+      res.end("data: [DONE]\n\n");
     }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

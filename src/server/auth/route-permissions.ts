@@ -110,6 +110,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, Permission>> = {
   "POST /api/providers": "credentials",
   "PATCH /api/providers/:id": "credentials",
   "DELETE /api/providers/:id": "credentials",
+  "POST /api/providers/:id/preview": "build",
   "GET /api/settings/retention": "read",
   "PUT /api/settings/retention": "settings",
   "GET /api/settings/calls": "read",

@@ -256,6 +256,8 @@ export const providers = pgTable(
     /** Null: the service's own address (shared/providers.ts). */
     baseUrl: text("base_url"),
     apiKeyEncrypted: text("api_key_encrypted").notNull(),
+    /** USD per the kind's unit (shared/service-prices.ts); null: the vendor's list price. */
+    unitPrice: doublePrecision("unit_price"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

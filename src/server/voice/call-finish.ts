@@ -7,6 +7,7 @@
  * of the call's timers, tool calls and provider session; nothing here throws.
  */
 import { callTariffs, LIVE_CALL_TEXTS, type CallLogs } from "../../shared/calls.ts";
+import type { ProviderCost } from "../../shared/call-records.ts";
 import { finishCallRecord } from "./call-record.ts";
 import type { CallOutcome } from "./call-session-types.ts";
 import type { CallRecorder } from "./recorder.ts";
@@ -35,6 +36,8 @@ export interface CallEnd {
   recorder: CallRecorder;
   recording: RecordingStream;
   usage: UsageMeter;
+  /** The engine's own pricing of the call (a pipeline's services); null: the usage meter's. */
+  providerCost?(): ProviderCost | null;
   /** The transcript and tool calls, read once the record exists. */
   logs(): CallLogs;
 }
@@ -57,7 +60,7 @@ export async function finishCall(end: CallEnd): Promise<CallOutcome> {
 
   const recording = await end.recording.finish();
   const { verified } = callId
-    ? await finishCallRecord({ store: end.store, logger: end.logger, callId, endedAt, reason, cost, logs, recording, providerCost: end.usage.summary(), retryDelaysMs: end.finalWriteRetryDelaysMs })
+    ? await finishCallRecord({ store: end.store, logger: end.logger, callId, endedAt, reason, cost, logs, recording, providerCost: end.providerCost?.() ?? end.usage.summary(), retryDelaysMs: end.finalWriteRetryDelaysMs })
     : { verified: false };
   if (callId && !verified) transport.send({ type: "error", message: "Failed to update call record" });
   transport.close(1000, reason);

@@ -417,6 +417,7 @@ export class CallSession {
       ...this.o,
       reason, failed, lastStatus: this.lastStatus, connected: this.connected, startedAt: this.startedAt, endedAt,
       record: this.record, recorder: this.recorder, recording: this.recording, usage: this.usage, logs: () => this.logs(),
+      providerCost: () => this.o.provider.providerCost?.() ?? null,
     });
     this.resolveClosed(outcome);
     return outcome;

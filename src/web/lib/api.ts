@@ -66,3 +66,18 @@ function safeJson(text: string): unknown {
     return null;
   }
 }
+
+/** A POST whose answer is a file (a voice preview's audio): the body as a Blob, or the API's error. */
+export async function apiBlob(path: string, body: unknown): Promise<Blob> {
+  let res: Response;
+  try {
+    res = await fetch(path, { method: "POST", credentials: "same-origin", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "network_error", "Could not reach the server. Check your connection and try again.");
+  }
+  if (!res.ok) {
+    const data = safeJson(await res.text()) as { error?: { code?: string; message?: string } } | null;
+    throw new ApiError(res.status, data?.error?.code ?? "error", data?.error?.message || res.statusText || "Request failed");
+  }
+  return res.blob();
+}

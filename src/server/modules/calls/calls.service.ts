@@ -41,7 +41,7 @@ import type { LiveCalls } from "./live-calls.ts";
 export const MISSING_API_KEY_MESSAGE = "Add your OpenAI API key in Settings before starting a call.";
 
 /** A pipeline assistant's three services, keys opened (the voice engine's protocols, ADR 065). */
-export type CallPipeline = Pick<PipelineOptions, "transcriber" | "model" | "voice">;
+export type CallPipeline = Pick<PipelineOptions, "transcriber" | "model" | "voice" | "prices">;
 
 /** Everything a live call needs, loaded before the socket is upgraded. */
 export interface PreparedCall {
@@ -166,6 +166,11 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
         transcriber: { protocol: transcriber.protocol === "openai-transcription" ? "openai-transcription" : "deepgram", baseUrl: transcriber.baseUrl, apiKey: transcriber.apiKey, model: engine.transcriber.model, language: engine.transcriber.language },
         model: { baseUrl: model.baseUrl, apiKey: model.apiKey, model: engine.model.model, protocol: model.protocol === "anthropic" ? "anthropic" : "openai-compatible" },
         voice: { protocol: voice.protocol === "cartesia" || voice.protocol === "openai-speech" ? voice.protocol : "elevenlabs", baseUrl: voice.baseUrl, apiKey: voice.apiKey, voice: engine.voice.voice, model: engine.voice.model },
+        prices: {
+          transcriber: { protocol: transcriber.protocol, model: engine.transcriber.model, unitPrice: transcriber.unitPrice },
+          model: { protocol: model.protocol, model: engine.model.model, unitPrice: model.unitPrice },
+          voice: { protocol: voice.protocol, model: engine.voice.model, unitPrice: voice.unitPrice },
+        },
       };
     } catch {
       return { refused: VOICE_ENGINE_MESSAGES.providerUnreadable };

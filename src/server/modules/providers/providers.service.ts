@@ -8,6 +8,7 @@ import {
   type ProviderKind,
   type ProviderProtocol,
   type ProviderUpdate,
+  type VoicePreview,
 } from "../../../shared/providers.ts";
 import type { Db } from "../../db/client.ts";
 import { insertWithinLimit, withOrganizationLock } from "../../db/organization-lock.ts";
@@ -16,6 +17,12 @@ import { maskSecret, type SecretBox } from "../../secrets/crypto.ts";
 import { isHostAllowed } from "../../tools/ssrf-guard.ts";
 import { keyRefusal } from "./key-check.ts";
 import * as repo from "./providers.repo.ts";
+import { ServiceError } from "../../voice/pipeline/service-error.ts";
+import { createVoice } from "../../voice/pipeline/voice.ts";
+import { pcmWav } from "./wav.ts";
+
+/** How long a preview may take before the service is given up on. */
+const PREVIEW_TIMEOUT_MS = 15_000;
 
 export interface ProvidersServiceDeps {
   db: Db;
@@ -32,6 +39,8 @@ export interface CallProvider {
   protocol: ProviderProtocol;
   baseUrl: string;
   apiKey: string;
+  /** The provider's own unit price; null: list price. */
+  unitPrice: number | null;
 }
 
 /** Sealed under another APP_SECRET: entering the key again is the only fix. */
@@ -61,6 +70,7 @@ export function createProvidersService({ db, secrets, allowedHosts }: ProvidersS
       protocol: row.protocol,
       base_url: row.baseUrl,
       api_key_hint: hint,
+      unit_price: row.unitPrice,
       created_at: row.createdAt.toISOString(),
       updated_at: row.updatedAt.toISOString(),
     };
@@ -111,6 +121,7 @@ export function createProvidersService({ db, secrets, allowedHosts }: ProvidersS
         protocol: input.protocol,
         baseUrl: input.base_url,
         apiKeyEncrypted: secrets.encrypt(input.api_key),
+        unitPrice: input.unit_price,
       };
       const row = await insertWithinLimit(
         db,
@@ -133,6 +144,7 @@ export function createProvidersService({ db, secrets, allowedHosts }: ProvidersS
       const values: Partial<repo.ProviderValues> = {};
       if (patch.name !== undefined) values.name = patch.name;
       if (patch.base_url !== undefined) values.baseUrl = patch.base_url || null;
+      if (patch.unit_price !== undefined) values.unitPrice = patch.unit_price;
       if (patch.api_key !== undefined) values.apiKeyEncrypted = secrets.encrypt(patch.api_key);
       const row = Object.keys(values).length > 0 ? await repo.updateProvider(db, organizationId, id, values) : await repo.findProvider(db, organizationId, id);
       if (!row) throw notFound("Provider");
@@ -159,11 +171,30 @@ export function createProvidersService({ db, secrets, allowedHosts }: ProvidersS
       return out;
     },
 
+    /** A short sample in a voice provider's `voice`, as a WAV file (16-bit PCM, 24 kHz). */
+    async preview(organizationId: string, id: string, input: VoicePreview): Promise<Buffer> {
+      const row = await findOr404(organizationId, id);
+      if (row.kind !== "voice") throw badRequest(PROVIDER_MESSAGES.previewNotVoice);
+      const protocol = row.protocol === "cartesia" || row.protocol === "openai-speech" ? row.protocol : "elevenlabs";
+      const voice = createVoice({ protocol, baseUrl: providerBaseUrl({ protocol: row.protocol, base_url: row.baseUrl }), apiKey: open(row), voice: input.voice, model: input.model, format: "audio/pcm" });
+      const chunks: Uint8Array[] = [];
+      try {
+        await voice.speak(input.text, AbortSignal.timeout(PREVIEW_TIMEOUT_MS), (bytes) => chunks.push(bytes));
+      } catch (err) {
+        // The service's refusal is the user's to fix (a key, a voice id): a 4xx in its words.
+        const detail = err instanceof ServiceError ? err.message : err instanceof Error && err.name === "TimeoutError" ? "it did not answer in time" : "it could not be reached";
+        throw new AppError(422, "voice_preview_failed", PROVIDER_MESSAGES.previewFailed(detail));
+      } finally {
+        voice.close();
+      }
+      return pcmWav(Buffer.concat(chunks), 24_000);
+    },
+
     /** A provider as a call uses it, key opened; null when it is gone. Throws 409 when the key is unreadable. */
     async forCall(organizationId: string, id: string): Promise<CallProvider | null> {
       const row = isUuid(id) ? await repo.findProvider(db, organizationId, id) : null;
       if (!row) return null;
-      return { id: row.id, name: row.name, kind: row.kind, protocol: row.protocol, baseUrl: providerBaseUrl({ protocol: row.protocol, base_url: row.baseUrl }), apiKey: open(row) };
+      return { id: row.id, name: row.name, kind: row.kind, protocol: row.protocol, baseUrl: providerBaseUrl({ protocol: row.protocol, base_url: row.baseUrl }), apiKey: open(row), unitPrice: row.unitPrice };
     },
   };
 }

@@ -5,6 +5,9 @@
  * `content_block_start` (a `text` block, or a `tool_use` block with its id and name),
  * `content_block_delta` (`text_delta`, or `input_json_delta` fragments of the tool's input),
  * `content_block_stop`, `message_delta` (the stop reason), `message_stop`; `error` on failure.
+ * Usage: `message_start.message.usage` has the prompt's `input_tokens` (and the cache's
+ * `cache_read_input_tokens`/`cache_creation_input_tokens`, apart from them), `message_delta.usage`
+ * the answer's `output_tokens` so far (cumulative).
  *
  * The pipeline keeps its conversation in Chat Completions' shape (chat-completions.ts); it is
  * translated here: system lines join the system prompt, an assistant's tool calls become
@@ -56,8 +59,17 @@ function safeJson(text: string): unknown {
   }
 }
 
+interface AnthropicUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+  cache_read_input_tokens?: number | null;
+  cache_creation_input_tokens?: number | null;
+}
+
 interface StreamEvent {
   type: string;
+  message?: { usage?: AnthropicUsage };
+  usage?: AnthropicUsage;
   index?: number;
   content_block?: { type: string; id?: string; name?: string };
   delta?: { type?: string; text?: string; partial_json?: string };
@@ -85,12 +97,24 @@ export async function streamAnthropic(r: ChatRequest): Promise<ChatResult> {
   }
   let text = "";
   const calls = new Map<number, ChatToolCall>();
+  let outputSoFar = 0;
   for await (const data of sseData(res.body as AsyncIterable<Uint8Array>)) {
     let event: StreamEvent;
     try {
       event = JSON.parse(data) as StreamEvent;
     } catch {
       continue;
+    }
+    if (event.type === "message_start" && event.message?.usage) {
+      const u = event.message.usage;
+      const cached = (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0);
+      outputSoFar = u.output_tokens ?? 0;
+      r.onUsage?.({ input: (u.input_tokens ?? 0) + cached, cached: u.cache_read_input_tokens ?? 0, output: outputSoFar });
+    } else if (event.type === "message_delta" && event.usage?.output_tokens !== undefined) {
+      // Cumulative: only what is new since the last report.
+      const more = Math.max(0, event.usage.output_tokens - outputSoFar);
+      outputSoFar = event.usage.output_tokens;
+      r.onUsage?.({ input: 0, cached: 0, output: more });
     }
     if (event.type === "error") throw new ChatError(`the language model failed: ${event.error?.message ?? "unknown error"}`);
     if (event.type === "content_block_start" && event.content_block?.type === "tool_use") {

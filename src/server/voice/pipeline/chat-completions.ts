@@ -2,7 +2,9 @@
  * An OpenAI-compatible Chat Completions endpoint (`POST {base}/chat/completions`, `stream: true`),
  * the pipeline's mind: the answer arrives as server-sent events, `data: {chunk}` lines ending
  * with `data: [DONE]`; each chunk's `choices[0].delta` carries a piece of `content`, or pieces of
- * `tool_calls` (by `index`: the id and name first, then the JSON arguments in fragments).
+ * `tool_calls` (by `index`: the id and name first, then the JSON arguments in fragments). With
+ * `stream_options.include_usage`, a last chunk before `[DONE]` has no choices and the request's
+ * `usage` (`prompt_tokens`, `completion_tokens`, `prompt_tokens_details.cached_tokens`).
  */
 
 import { ServiceError } from "./service-error.ts";
@@ -33,6 +35,15 @@ export interface ChatRequest {
   signal: AbortSignal;
   /** Each piece of the answer's text as it streams. */
   onText(piece: string): void;
+  /** Tokens the service reports as billed, as they come (an answer cut off may still report its prompt). */
+  onUsage?(usage: ModelUsage): void;
+}
+
+/** Tokens of one request: `input` includes `cached`. Reported as increments. */
+export interface ModelUsage {
+  input: number;
+  cached: number;
+  output: number;
 }
 
 export interface ChatResult {
@@ -47,6 +58,7 @@ export class ChatError extends ServiceError {
 }
 
 interface Chunk {
+  usage?: { prompt_tokens?: number; completion_tokens?: number; prompt_tokens_details?: { cached_tokens?: number } | null } | null;
   choices?: Array<{ delta?: { content?: string | null; tool_calls?: Array<{ index: number; id?: string; function?: { name?: string; arguments?: string } }> } }>;
 }
 
@@ -54,7 +66,7 @@ export async function streamChat(r: ChatRequest): Promise<ChatResult> {
   const res = await fetch(`${r.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
     method: "POST",
     headers: { "content-type": "application/json", authorization: `Bearer ${r.apiKey}`, accept: "text/event-stream" },
-    body: JSON.stringify({ model: r.model, messages: r.messages, stream: true, ...(r.tools.length > 0 ? { tools: r.tools } : {}) }),
+    body: JSON.stringify({ model: r.model, messages: r.messages, stream: true, stream_options: { include_usage: true }, ...(r.tools.length > 0 ? { tools: r.tools } : {}) }),
     signal: r.signal,
   });
   if (!res.ok || !res.body) {
@@ -70,6 +82,10 @@ export async function streamChat(r: ChatRequest): Promise<ChatResult> {
       chunk = JSON.parse(data) as Chunk;
     } catch {
       continue;
+    }
+    if (chunk.usage) {
+      const u = chunk.usage;
+      r.onUsage?.({ input: u.prompt_tokens ?? 0, cached: u.prompt_tokens_details?.cached_tokens ?? 0, output: u.completion_tokens ?? 0 });
     }
     const delta = chunk.choices?.[0]?.delta;
     if (delta?.content) {

@@ -22,6 +22,8 @@ import { streamChat, type ChatMessage, type ChatTool, type ChatToolCall } from "
 import { streamAnthropic } from "./anthropic-messages.ts";
 import { VOICE_ENGINE_MESSAGES } from "../../../shared/providers.ts";
 import type { ServiceUsage, TurnLatency } from "../../../shared/calls.ts";
+import type { ProviderCost } from "../../../shared/call-records.ts";
+import { pipelineCost, type PricedPipeline } from "../../../shared/service-prices.ts";
 import { ServiceError } from "./service-error.ts";
 import { createTranscriber, type Transcriber, type TranscriberOptions } from "./transcriber.ts";
 import { createVoice, type Voice, type VoiceOptions } from "./voice.ts";
@@ -41,6 +43,8 @@ export interface PipelineOptions {
   firstMessage?: string | null;
   /** The per-response instructions the session sends for the first message (call-session.ts). */
   greetingInstructions?: string | null;
+  /** How each service is priced (its protocol, model and the provider's own unit price). */
+  prices?: PricedPipeline;
   /** How long the model or the voice may go without a word or a sound before the turn fails. */
   timeoutMs?: number;
 }
@@ -101,6 +105,8 @@ export class PipelineSession implements RealtimeProvider {
   /** Audio handed to the transcriber, and characters sent to the voice (what those services bill). */
   private transcribedBytes = 0;
   private voicedCharacters = 0;
+  /** The model's tokens as it reported them (`input` includes `cached`). */
+  private readonly modelTokens = { input: 0, cached: 0, output: 0 };
   private readonly timed: TimedTurn[] = [];
   /** The last caller turn, until a reply takes it. */
   private turnToAnswer: TimedTurn | null = null;
@@ -156,7 +162,23 @@ export class PipelineSession implements RealtimeProvider {
   }
 
   serviceUsage(): ServiceUsage {
-    return { transcriberSeconds: Math.round(this.transcribedBytes / bytesPerMs(this.o.format)) / 1000, voiceCharacters: this.voicedCharacters };
+    return {
+      transcriberSeconds: Math.round(this.transcribedBytes / bytesPerMs(this.o.format)) / 1000,
+      voiceCharacters: this.voicedCharacters,
+      modelInputTokens: this.modelTokens.input,
+      modelCachedTokens: this.modelTokens.cached,
+      modelOutputTokens: this.modelTokens.output,
+    };
+  }
+
+  /** The call's cost per service at list prices or the providers' own (null: no prices were given). */
+  providerCost(): ProviderCost | null {
+    if (!this.o.prices) return null;
+    const u = this.serviceUsage();
+    return pipelineCost(
+      { transcriberSeconds: u.transcriberSeconds, voiceCharacters: u.voiceCharacters, modelInputTokens: this.modelTokens.input, modelCachedTokens: this.modelTokens.cached, modelOutputTokens: this.modelTokens.output },
+      this.o.prices,
+    );
   }
 
   createItem(item: ConversationItem): boolean {
@@ -330,6 +352,11 @@ export class PipelineSession implements RealtimeProvider {
             progress();
             if (response.turn && response.turn.firstToken === undefined) response.turn.firstToken = performance.now();
             pending.add(piece);
+          },
+          onUsage: (u) => {
+            this.modelTokens.input += u.input;
+            this.modelTokens.cached += u.cached;
+            this.modelTokens.output += u.output;
           },
         });
         modelDone = true;

@@ -8,6 +8,7 @@
  * released by `close()`.
  */
 import type { ServiceUsage, TurnLatency } from "../../../shared/calls.ts";
+import type { ProviderCost } from "../../../shared/call-records.ts";
 import WebSocket from "ws";
 import type { IncomingMessage } from "node:http";
 import { BASE64_TEXT, wireBase64, type WireAudio } from "../audio.ts";
@@ -54,6 +55,8 @@ export interface RealtimeProvider {
   turns?(): TurnLatency[];
   /** What the call used of each service so far (engines of several services). */
   serviceUsage?(): ServiceUsage | null;
+  /** The call's cost per service, for engines that price their own usage (a pipeline); else the session's meter prices it. */
+  providerCost?(): ProviderCost | null;
 }
 
 export interface ProviderLogger {

@@ -13,6 +13,7 @@
 import type { WireAudio } from "../audio.ts";
 import type { RealtimeProvider, RealtimeProviderHandlers } from "./openai-realtime.ts";
 import type { ServiceUsage, TurnLatency } from "../../../shared/calls.ts";
+import type { ProviderCost } from "../../../shared/call-records.ts";
 import type { ConversationItem, RealtimeSessionConfig, RealtimeSessionUpdate, ResponseOptions } from "./realtime-protocol.ts";
 
 type Report = (handlers: RealtimeProviderHandlers) => void;
@@ -118,6 +119,10 @@ export class PrimedProvider implements RealtimeProvider {
 
   serviceUsage(): ServiceUsage | null {
     return this.inner.serviceUsage?.() ?? null;
+  }
+
+  providerCost(): ProviderCost | null {
+    return this.inner.providerCost?.() ?? null;
   }
 
   close(code?: number, reason?: string): void {

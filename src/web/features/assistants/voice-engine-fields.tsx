@@ -1,11 +1,13 @@
-import { useId } from "react";
+import { useEffect, useId, useState } from "react";
 import { Controller, type Control, type FieldErrors } from "react-hook-form";
 import { useQuery } from "@tanstack/react-query";
 import type { AssistantFormValues, AssistantInput } from "@shared/assistants";
-import { GPT_LIVE_MODELS, GPT_LIVE_VOICES, PROVIDER_KINDS, VOICE_ENGINE_TEXTS as T, type GptLiveEngine, type PipelineEngine, type Provider, type ProviderKind, type VoiceEngine } from "@shared/providers";
+import { GPT_LIVE_MODELS, GPT_LIVE_VOICES, PROTOCOL_INFO, PROVIDER_KINDS, providerBaseUrl, VOICE_ENGINE_TEXTS as T, type GptLiveEngine, type PipelineEngine, type Provider, type ProviderKind, type VoiceEngine } from "@shared/providers";
+import { estimatePerMinute, isPrivateAddress } from "@shared/service-prices";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { api } from "@/lib/api";
+import { Button } from "@/components/ui/button";
+import { api, apiBlob } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 interface VoiceEngineFieldsProps {
@@ -38,6 +40,65 @@ function newPipeline(providers: Provider[]): PipelineEngine {
     model: { provider_id: first("model"), model: "" },
     voice: { provider_id: first("voice"), voice: "", model: null },
   };
+}
+
+/** Voices a short sample through the chosen voice provider (the server asks the service) and plays it. */
+function PreviewButton({ providerId, voice, model }: { providerId: string; voice: string; model: string | null }) {
+  const [busy, setBusy] = useState(false);
+  const [src, setSrc] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => () => void (src && URL.revokeObjectURL(src)), [src]);
+  const preview = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const blob = await apiBlob(`/api/providers/${providerId}/preview`, { voice, model });
+      setSrc(URL.createObjectURL(blob));
+    } catch (err) {
+      setError(err instanceof Error ? err.message : String(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="grid gap-1">
+      <Button type="button" variant="outline" size="sm" disabled={busy || !providerId || !voice.trim()} onClick={() => void preview()}>
+        {busy ? T.previewing : T.preview}
+      </Button>
+      {src && <audio data-testid="voice-preview" src={src} autoPlay controls className="h-8 w-full" />}
+      {error && <p className="text-xs text-destructive">{error}</p>}
+    </div>
+  );
+}
+
+/** The estimate of a minute and where the audio goes, for the chosen engine (texts in shared/providers.ts). */
+function EngineFacts({ engine, providers }: { engine: VoiceEngine; providers: Provider[] }) {
+  if (engine.type !== "pipeline") {
+    return (
+      <p className="text-xs text-muted-foreground" data-testid="engine-network">
+        {T.openaiLeaves}
+      </p>
+    );
+  }
+  const chosen = PROVIDER_KINDS.map((kind) => providers.find((p) => p.id === engine[kind].provider_id));
+  if (chosen.some((p) => !p)) return null;
+  const [transcriber, model, voice] = chosen as [Provider, Provider, Provider];
+  const estimate = estimatePerMinute({
+    transcriber: { protocol: transcriber.protocol, model: engine.transcriber.model, unitPrice: transcriber.unit_price },
+    model: { protocol: model.protocol, model: engine.model.model || null, unitPrice: model.unit_price },
+    voice: { protocol: voice.protocol, model: engine.voice.model, unitPrice: voice.unit_price },
+  });
+  const outside = [transcriber, model, voice].filter((p) => !isPrivateAddress(providerBaseUrl(p)));
+  return (
+    <div className="grid gap-1 text-xs text-muted-foreground">
+      <p data-testid="engine-estimate" title={T.perMinuteHint}>
+        {estimate === null ? T.perMinuteUnknown : T.perMinute(estimate)}
+      </p>
+      <p data-testid="engine-network">
+        {outside.length === 0 ? T.staysOnNetwork : T.leavesNetwork(outside.map((p) => `${p.name} (${PROTOCOL_INFO[p.protocol].label})`).join(", "))}
+      </p>
+    </div>
+  );
 }
 
 const NEW_GPT_LIVE: GptLiveEngine = { type: "gpt-live", model: GPT_LIVE_MODELS[0], voice: GPT_LIVE_VOICES[0] };
@@ -117,9 +178,11 @@ export function VoiceEngineFields({ control, errors }: VoiceEngineFieldsProps) {
                   <Input aria-label={T.language} placeholder={`${T.language} (e.g. en)`} value={engine.transcriber.language ?? ""} onChange={(e) => set({ ...engine, transcriber: { ...engine.transcriber, language: e.target.value || null } })} />
                   <Input aria-label={T.modelName} placeholder={`${T.modelName} (e.g. gpt-4o-mini)`} value={engine.model.model} onChange={(e) => set({ ...engine, model: { ...engine.model, model: e.target.value } })} />
                   <Input aria-label={T.voiceId} placeholder={T.voiceId} value={engine.voice.voice} onChange={(e) => set({ ...engine, voice: { ...engine.voice, voice: e.target.value } })} />
+                  <PreviewButton providerId={engine.voice.provider_id} voice={engine.voice.voice} model={engine.voice.model} />
                   <Input aria-label={T.voiceModel} placeholder={`${T.voiceModel} (optional)`} value={engine.voice.model ?? ""} onChange={(e) => set({ ...engine, voice: { ...engine.voice, model: e.target.value || null } })} />
                 </div>
               )}
+              <EngineFacts engine={engine} providers={list} />
             </div>
           );
         }}

@@ -6,6 +6,7 @@ const tokens = (n: number) => n.toLocaleString("en-US");
 const usd = (n: number | null) => (n === null ? "No price for this model" : `$${n.toFixed(4)}`);
 
 function usageText(line: ProviderCostLine): string {
+  if (line.characters !== undefined) return `${tokens(line.characters)} characters voiced`;
   if (line.seconds > 0) return `${line.seconds.toFixed(1)} s of audio`;
   const parts = [
     line.audio_in + line.audio_cached > 0 && `${tokens(line.audio_in + line.audio_cached)} audio in${line.audio_cached ? ` (${tokens(line.audio_cached)} cached)` : ""}`,
@@ -16,7 +17,7 @@ function usageText(line: ProviderCostLine): string {
   return parts.length ? `${parts.join(", ")} tokens` : "No usage reported";
 }
 
-const COST_LINE_LABELS: Record<ProviderCostLine["kind"], string> = { realtime: "Conversation", transcription: "Transcription", analysis: "Analysis" };
+const COST_LINE_LABELS: Record<ProviderCostLine["kind"], string> = { realtime: "Conversation", transcription: "Transcription", analysis: "Analysis", transcriber: "Transcriber", model: "Language model", voice: "Voice" };
 
 /**
  * A test call: the tariff beside what it cost at the AI provider. A phone call: its real cost

@@ -10,7 +10,7 @@ import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 const protocolsOf = (kind: ProviderKind) => PROVIDER_PROTOCOLS.filter((p) => PROTOCOL_INFO[p].kind === kind);
-const empty = { name: "", kind: "transcriber" as ProviderKind, protocol: "deepgram" as string, base_url: "", api_key: "" };
+const empty = { name: "", kind: "transcriber" as ProviderKind, protocol: "deepgram" as string, base_url: "", api_key: "", unit_price: "" };
 
 /** Settings → Providers: add a transcriber, language model or voice with its key; list; delete. */
 export function ProvidersCard() {
@@ -32,7 +32,9 @@ export function ProvidersCard() {
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault();
-    const body = { ...values, base_url: values.base_url || null };
+    // Empty: the list price; otherwise a number (a word left in it is refused with the schema's message).
+    const price = values.unit_price.trim();
+    const body = { ...values, base_url: values.base_url || null, unit_price: price === "" ? null : Number.isNaN(Number(price)) ? price : Number(price) };
     const parsed = providerInputSchema.safeParse(body);
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? T.add);
     setError(null);
@@ -83,6 +85,10 @@ export function ProvidersCard() {
           </select>
           <Input aria-label={T.baseUrl} placeholder={T.baseUrl} value={values.base_url} onChange={set("base_url")} />
           <Input aria-label={T.apiKey} placeholder={T.apiKey} type="password" autoComplete="off" value={values.api_key} onChange={set("api_key")} />
+          <label className="grid gap-1 text-xs text-muted-foreground sm:col-span-2">
+            {T.unitPrice}
+            <Input aria-label={T.unitPrice} inputMode="decimal" placeholder={T.unitPriceUnit[values.kind]} value={values.unit_price} onChange={set("unit_price")} />
+          </label>
           <Button type="submit" disabled={create.isPending}>
             {T.add}
           </Button>
@@ -101,6 +107,7 @@ export function ProvidersCard() {
                 <TableHead>{T.kind}</TableHead>
                 <TableHead>{T.protocol}</TableHead>
                 <TableHead>{T.apiKey}</TableHead>
+                <TableHead>{T.priceColumn}</TableHead>
                 <TableHead />
               </TableRow>
             </TableHeader>
@@ -116,6 +123,7 @@ export function ProvidersCard() {
                   <TableCell>
                     <code>{p.api_key_hint}</code>
                   </TableCell>
+                  <TableCell className="tabular-nums">{p.unit_price === null ? T.listPrice : `$${p.unit_price} ${T.unitPriceUnit[p.kind].replace(/^USD /, "")}`}</TableCell>
                   <TableCell>
                     <Button size="sm" variant="ghost" aria-label={`${T.delete} ${p.name}`} onClick={() => void remove(p)}>
                       {T.delete}

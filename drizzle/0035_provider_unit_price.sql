@@ -1,0 +1,1 @@
+ALTER TABLE "providers" ADD COLUMN "unit_price" double precision;
