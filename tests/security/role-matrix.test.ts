@@ -39,7 +39,7 @@ const LOWEST: Record<Role, readonly string[]> = {
     "POST /api/calls/:id/replay", "POST /api/calls/:id/scenario",
     "POST /api/knowledge-bases", "PATCH /api/knowledge-bases/:id", "DELETE /api/knowledge-bases/:id", "POST /api/knowledge-bases/:id/documents",
     "PUT /api/knowledge-bases/:id/documents/:docId", "POST /api/knowledge-bases/:id/documents/:docId/reprocess", "DELETE /api/knowledge-bases/:id/documents/:docId",
-    "POST /api/sip-trunks", "PATCH /api/sip-trunks/:id", "DELETE /api/sip-trunks/:id",
+    "POST /api/sip-trunks", "PATCH /api/sip-trunks/:id", "DELETE /api/sip-trunks/:id", "POST /api/providers/:id/preview",
   ],
   admin: [
     "POST /api/providers", "PATCH /api/providers/:id", "DELETE /api/providers/:id",
