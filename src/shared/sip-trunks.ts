@@ -253,7 +253,8 @@ export const SIP_REGISTRATION_ERRORS = {
   unsupportedChallenge: "The registrar asks for an authentication this server cannot answer (only MD5 and SHA-256 digest)",
   timeout: "The registrar did not answer",
   unreachable: (uri: string) => `The registrar ${uri} cannot be reached`,
-  tls: "This server registers over UDP or TCP only: set the trunk's transport to one of them.",
+  untrusted: (uri: string, detail: string) => `The registrar ${uri} shows a TLS certificate this server does not trust (${detail}): set SIP_TLS_CA to its certificate or CA`,
+  tls: "This server registers over TLS only once it has a certificate (SIP_TLS_CERT and SIP_TLS_KEY): set them, or the trunk's transport to UDP or TCP.",
   stopped: "SIP is not listening on this server",
 } as const;
 

@@ -14,14 +14,19 @@ const challenge = (algorithm: "MD5" | "SHA-256") =>
 /** A 200 that binds our Contact for `expiresS`, said as our Contact's parameter (§10.3 step 8). */
 const bound = (expiresS: number) => answer("200 OK", `[last_Contact:];expires=${expiresS}\nDate: Sat, 28 Nov 2026 10:00:00 GMT\n`);
 
+const scheme = (aor: string) => (aor.startsWith("sips:") ? "sips" : "sip");
+
 const escape = (text: string) => text.replace(/[.+]/g, "\\$&").replace(/</g, "&lt;").replace(/>/g, "&gt;");
 
-/** What every REGISTER of ours must say (§10.2): the AOR in To and From, our Contact, the Expires. */
+/**
+ * What every REGISTER of ours must say (§10.2): the AOR in To and From, our Contact, the Expires.
+ * A sips: AOR (a registrar reached over TLS) asks for a sips: Request-URI and Contact (§8.1.1.8).
+ */
 const checks = (aor: string, expires: string, n: number) => `<action>
-      <ereg regexp="^REGISTER sip:127\\.0\\.0\\.1:[0-9]+ SIP/2\\.0" search_in="msg" check_it="true" assign_to="line${n}"/>
+      <ereg regexp="^REGISTER ${scheme(aor)}:127\\.0\\.0\\.1:[0-9]+ SIP/2\\.0" search_in="msg" check_it="true" assign_to="line${n}"/>
       <ereg regexp="${escape(`<${aor}>`)}$" search_in="hdr" header="To:" check_it="true" assign_to="to${n}"/>
       <ereg regexp="${escape(`<${aor}>`)};tag=" search_in="hdr" header="From:" check_it="true" assign_to="from${n}"/>
-      <ereg regexp="&lt;sip:trunkuser@127\\.0\\.0\\.1:[0-9]+&gt;" search_in="hdr" header="Contact:" check_it="true" assign_to="contact${n}"/>
+      <ereg regexp="&lt;${scheme(aor)}:trunkuser@127\\.0\\.0\\.1:[0-9]+&gt;" search_in="hdr" header="Contact:" check_it="true" assign_to="contact${n}"/>
       <ereg regexp="^ *${expires} *$" search_in="hdr" header="Expires:" check_it="true" assign_to="expires${n}"/>
     </action>`;
 

@@ -19,6 +19,7 @@ import type { OutboundRoute } from "../../modules/sip-trunks/sip-trunks.service.
 import type { PlaceCallRequest } from "../carrier.ts";
 import type { SipCall } from "../sip/call.ts";
 import { SipCallTransport } from "../sip/call-transport.ts";
+import { needsTls } from "../sip/address.ts";
 import type { SipEndReason } from "../sip/end-reasons.ts";
 import type { SipEndpoint } from "../sip/endpoint.ts";
 import type { SipTrunkDirectory } from "./directory.ts";
@@ -81,7 +82,7 @@ export async function placeSipCall(endpoint: SipEndpoint, request: PlaceCallRequ
   const uri = route ? targetUri(route, request.to) : null;
   if (!route || !uri) throw new AppError(409, "sip_no_outbound_route", SIP_CARRIER_MESSAGES.noOutboundRoute);
   // TLS (the trunk's transport, or a sips: / transport=tls URI) needs our own TLS listener.
-  if (endpoint.tlsPort === null && (route.transport === "tls" || /^sips:|;transport=tls\b/i.test(uri))) throw new AppError(409, "sip_tls_unsupported", SIP_CARRIER_MESSAGES.tlsOutbound);
+  if (endpoint.tlsPort === null && needsTls(route.transport, uri)) throw new AppError(409, "sip_tls_unsupported", SIP_CARRIER_MESSAGES.tlsOutbound);
   const record = await outboundRepo.findOutbound(ctx.db, request.callId);
   if (!record?.assistantId) throw new Error(`the record of outbound call ${request.callId} is gone`);
   const place = placeOf(record.id);

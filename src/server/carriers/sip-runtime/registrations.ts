@@ -8,6 +8,7 @@
 import type { FastifyBaseLogger } from "fastify";
 import { SIP_REGISTRATION_ERRORS, SIP_TRUNK_MESSAGES } from "../../../shared/sip-trunks.ts";
 import type { RegistrationTarget } from "../../modules/sip-trunks/sip-trunks.service.ts";
+import { needsTls } from "../sip/address.ts";
 import type { SipEndpoint } from "../sip/endpoint.ts";
 import type { Registration, RegistrationFailure } from "../sip/registration.ts";
 import type { SipTrunkDirectory } from "./directory.ts";
@@ -40,6 +41,8 @@ export function failureText(failure: RegistrationFailure, registrar: string): st
       return SIP_REGISTRATION_ERRORS.timeout;
     case "unreachable":
       return SIP_REGISTRATION_ERRORS.unreachable(registrar);
+    case "untrusted":
+      return SIP_REGISTRATION_ERRORS.untrusted(registrar, failure.detail);
   }
 }
 
@@ -61,13 +64,15 @@ export function createRegistrations(deps: RegistrationsDeps) {
   };
 
   function begin(target: RegistrationTarget, key: string): Held {
-    if (target.transport === "tls") return (void failedNow(target.trunkId, SIP_REGISTRATION_ERRORS.tls), { key, registration: null });
+    const tls = needsTls(target.transport, target.uri);
+    // Without a listener of our own the registrar could not reach our Contact over TLS.
+    if (tls && endpoint!.tlsPort === null) return (void failedNow(target.trunkId, SIP_REGISTRATION_ERRORS.tls), { key, registration: null });
     if (!target.credentials) return (void failedNow(target.trunkId, SIP_TRUNK_MESSAGES.unreadableSecret), { key, registration: null });
     const registration = endpoint!.register({
       registrar: target.uri,
       ...target.credentials,
       expires: target.expires,
-      transport: target.transport === "tcp" ? "TCP" : "UDP",
+      transport: tls ? "TLS" : target.transport === "tcp" ? "TCP" : "UDP",
     });
     registration.on("registered", () => void record(target.trunkId, { registrationState: "registered", registrationStateAt: new Date() }));
     registration.on("failed", (failure) => {

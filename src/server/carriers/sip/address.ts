@@ -76,3 +76,6 @@ export function parseVia(text: string): Via | null {
 export const newBranch = () => `z9hG4bK${randomBytes(10).toString("hex")}`;
 export const newTag = () => randomBytes(6).toString("hex");
 export const newCallId = (host: string) => `${randomBytes(12).toString("hex")}@${host}`;
+
+/** Whether reaching `uri` takes TLS: the trunk's transport says so, or a sips: / `transport=tls` URI (§26.2.2). */
+export const needsTls = (transport: string, uri: string) => transport === "tls" || /^sips:|;transport=tls\b/i.test(uri);

@@ -15,7 +15,7 @@ import { Registration, type RegistrationOptions } from "./registration.ts";
 import { RtpSession, type RtpPortRange } from "./rtp-session.ts";
 import { MIN_SE_S, OUR_SESSION_EXPIRES_S, parseSessionExpires } from "./session-timer.ts";
 import { answerOffer, type SrtpPolicy } from "./sdp.ts";
-import { ClientTransaction, DEFAULT_TIMERS, ServerInviteTransaction, ServerNonInviteTransaction, type Timers } from "./transactions.ts";
+import { ClientTransaction, DEFAULT_TIMERS, type ClientHandlers, ServerInviteTransaction, ServerNonInviteTransaction, type Timers } from "./transactions.ts";
 import { SipTransport, type Peer, type TlsSettings, type TransportName } from "./transport.ts";
 
 export interface SipEndpointOptions {
@@ -176,7 +176,7 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
     });
   }
 
-  private request(request: SipRequest, to: Peer, handlers: { response(r: SipResponse): void; timeout(): void; ackFor?(r: SipResponse): SipRequest }) {
+  private request(request: SipRequest, to: Peer, handlers: ClientHandlers) {
     const branch = parseVia(headerValues(request.headers, "via")[0]!)?.params.branch ?? "";
     const key = `${branch}|${request.method}`;
     const tx = new ClientTransaction(request, to, (m, p) => this.transport.send(m, p), this.timers, { ...handlers, ended: () => this.clientTx.delete(key) });
@@ -206,7 +206,7 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
   /** A connection of ours failed (refused, an untrusted certificate): what waited on it fails now, not at Timer B. */
   private connectFailed(to: Peer, error: Error): void {
     for (const tx of this.clientTx.values()) {
-      if (tx.peer.transport === to.transport && tx.peer.address === to.address && tx.peer.port === to.port) tx.transportFailed();
+      if (tx.peer.transport === to.transport && tx.peer.address === to.address && tx.peer.port === to.port) tx.transportFailed(error);
     }
     this.emit("connectFailed", to, error);
   }

@@ -12,8 +12,8 @@ import { ALLOW } from "./call.ts";
 import { answerChallenge } from "./digest.ts";
 import { contactFor, viaFor, type LocalContact } from "./dialog.ts";
 import { headerValue, headerValues, type Headers, type SipRequest, type SipResponse } from "./message.ts";
-import type { ClientTransaction } from "./transactions.ts";
-import type { Peer, TransportName } from "./transport.ts";
+import type { ClientHandlers, ClientTransaction } from "./transactions.ts";
+import { untrustedCertificate, type Peer, type TransportName } from "./transport.ts";
 
 export interface RegistrationOptions {
   /** The trunk's outbound URI: the registrar (its user part, if any, is not sent). */
@@ -34,7 +34,9 @@ export type RegistrationFailure =
   | { kind: "credentials"; status: number }
   | { kind: "unsupported-challenge" }
   | { kind: "timeout" }
-  | { kind: "unreachable" };
+  | { kind: "unreachable" }
+  /** Reached over TLS, its certificate is not one we trust (or does not name it). */
+  | { kind: "untrusted"; detail: string };
 
 export interface RegistrationEvents {
   registered: [expiresS: number];
@@ -44,7 +46,7 @@ export interface RegistrationEvents {
 /** What a registration needs of its endpoint. */
 export interface RegistrarCore {
   local(transport: TransportName): LocalContact;
-  request(request: SipRequest, to: Peer, handlers: { response(r: SipResponse): void; timeout(): void }): ClientTransaction;
+  request(request: SipRequest, to: Peer, handlers: ClientHandlers): ClientTransaction;
   peerFor(uri: string, flow: Peer): Promise<Peer | null>;
   /** The registration has stopped: the endpoint no longer holds it. */
   forget(registration: Registration): void;
@@ -115,7 +117,8 @@ export class Registration extends EventEmitter<RegistrationEvents> {
   }
 
   private async send(expires: number, authTries: number, authorization?: [string, string], removed?: (ok: boolean) => void): Promise<void> {
-    const peer = await this.core.peerFor(this.requestUri, { transport: this.options.transport, address: "", port: 0 });
+    // A URI that cannot be reached as written (no TLS of our own for a sips: one) is unreachable, not a crash.
+    const peer = await this.core.peerFor(this.requestUri, { transport: this.options.transport, address: "", port: 0 }).catch(() => null);
     if (!peer) return this.failed({ kind: "unreachable" }, removed);
     if (this.stopped && !removed) return;
     const local = this.core.local(peer.transport);
@@ -123,6 +126,7 @@ export class Registration extends EventEmitter<RegistrationEvents> {
     this.core.request(request, peer, {
       response: (r) => this.answered(r, local, expires, authTries, removed),
       timeout: () => this.failed({ kind: "timeout" }, removed),
+      unreachable: (error) => this.failed(untrustedCertificate(error) ? { kind: "untrusted", detail: error.message } : { kind: "unreachable" }, removed),
     });
   }
 
@@ -135,7 +139,7 @@ export class Registration extends EventEmitter<RegistrationEvents> {
       ["to", `<${this.aor}>`],
       ["call-id", this.callId],
       ["cseq", `${this.seq} REGISTER`],
-      ["contact", contactFor(local, this.options.username)],
+      ["contact", contactFor(local, this.options.username, this.requestUri.startsWith("sips:"))],
       ["expires", String(expires)],
       ["allow", ALLOW],
       ["user-agent", local.userAgent],

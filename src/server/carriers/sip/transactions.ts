@@ -15,6 +15,14 @@ export interface Timers {
 
 export const DEFAULT_TIMERS: Timers = { t1: 500, t2: 4000, t4: 5000 };
 
+/** What the sender of a request is told; `unreachable`, when given, hears of a failed connection (else `timeout`). */
+export interface ClientHandlers {
+  response(r: SipResponse): void;
+  timeout(): void;
+  unreachable?(error: Error): void;
+  ackFor?(r: SipResponse): SipRequest;
+}
+
 type Send = (message: SipRequest | SipResponse, to: Peer) => void;
 
 const reliable = (peer: Peer) => peer.transport !== "UDP";
@@ -158,7 +166,7 @@ export class ClientTransaction {
     readonly peer: Peer,
     private readonly send: Send,
     private readonly t: Timers,
-    private readonly handlers: { response(r: SipResponse): void; timeout(): void; ended(): void; ackFor?(r: SipResponse): SipRequest },
+    private readonly handlers: ClientHandlers & { ended(): void },
   ) {
     send(request, peer);
     if (!reliable(peer)) this.schedule(t.t1);
@@ -184,8 +192,11 @@ export class ClientTransaction {
   }
 
   /** The connection for the request could not be made (§17.1.4): as good as no answer, at once. */
-  transportFailed(): void {
-    if (this.state === "calling") this.timedOut();
+  transportFailed(error: Error): void {
+    if (this.state !== "calling") return;
+    if (!this.handlers.unreachable) return this.timedOut();
+    this.finish();
+    this.handlers.unreachable(error);
   }
 
   receive(response: SipResponse): void {

@@ -37,6 +37,10 @@ export type ConnectFailed = (to: Peer, error: Error) => void;
 
 const TCP_IDLE_MS = 5 * 60_000;
 
+/** Node's codes for a TLS peer whose certificate does not chain to a trusted CA, has expired, or names another host. */
+const UNTRUSTED = new Set(["DEPTH_ZERO_SELF_SIGNED_CERT", "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "ERR_TLS_CERT_ALTNAME_INVALID"]);
+export const untrustedCertificate = (error: Error) => UNTRUSTED.has((error as NodeJS.ErrnoException).code ?? "");
+
 export class SipTransport {
   private udp: UdpSocket | null = null;
   private tcp: Server | null = null;
