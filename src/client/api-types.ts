@@ -16,11 +16,27 @@ phoneNumbers: number
 calls: number
 recordings: number
 }
-export interface AnalysisBackfillRequest {
+/**
+ * The last N calls, or a range (from before to).
+ */
+export type AnalysisBackfillRequest = ({
 last?: number
 from?: string
 to?: string
+} & ({
+from?: {
+[k: string]: unknown | undefined
 }
+to?: {
+[k: string]: unknown | undefined
+}
+} | ({
+[k: string]: unknown | undefined
+} & {
+last?: {
+[k: string]: unknown | undefined
+}
+})))
 export interface AnalysisField {
 name: string
 type: ("string" | "number" | "boolean" | "enum" | "date")
@@ -135,7 +151,7 @@ instructions?: (string | null)
  */
 tool_ids?: string[]
 voice?: AssistantVoice
-model?: string
+model?: ("gpt-realtime-2.1" | "gpt-realtime-2.1-mini" | "gpt-realtime-2" | "gpt-realtime-1.5" | "gpt-realtime" | "gpt-realtime-mini")
 /**
  * @maxItems 20
  */
@@ -423,6 +439,9 @@ value: SuccessValue
 count: number
 }[]
 }[]
+/**
+ * A window ends after it starts (end later than start, the same day).
+ */
 export interface CampaignWindow {
 /**
  * @minItems 1
@@ -431,6 +450,9 @@ days: [number, ...(number)[]]
 start: string
 end: string
 }
+/**
+ * A window ends after it starts (end later than start, the same day).
+ */
 export interface CampaignWindowInput {
 /**
  * @minItems 1
@@ -471,6 +493,9 @@ emailed: boolean
 }
 export type CredentialName = ("openai_api_key" | "twilio_account_sid" | "twilio_auth_token")
 export interface CredentialRequest {
+/**
+ * openai_api_key: starts with sk-, printable ASCII without spaces (openAiKeyValueSchema).
+ */
 value: string
 }
 export interface CredentialSaveResult {
@@ -670,11 +695,13 @@ country_code: ("US" | "CA" | "GB" | "AU" | "DE" | "FR")
 assistant_id: string
 provider?: "twilio"
 } | SipPhoneNumber)
-export interface PhoneNumberUpdate {
+export type PhoneNumberUpdate = ({
+[k: string]: unknown | undefined
+} & {
 assistant_id?: string
 country_code?: ("US" | "CA" | "GB" | "AU" | "DE" | "FR")
 assistant_version?: (number | null)
-}
+})
 export interface PipelineEngine {
 type: "pipeline"
 transcriber: {
@@ -720,7 +747,7 @@ seconds: number
 characters?: number
 cost: (number | null)
 }
-export interface ProviderRequest {
+export type ProviderRequest = {
 name: string
 kind: ("transcriber" | "model" | "voice")
 protocol: ("deepgram" | "openai-transcription" | "openai-compatible" | "anthropic" | "elevenlabs" | "cartesia" | "openai-speech")
@@ -876,7 +903,7 @@ phone_number: string
 created_at: string
 updated_at: string
 }
-export interface SipTrunkRequest {
+export type SipTrunkRequest = {
 name: string
 /**
  * @maxItems 50
@@ -894,7 +921,24 @@ prefix?: (string | null)
 transport?: ("udp" | "tcp" | "tls")
 transfer_method?: ("refer" | "bridge")
 }
-export type SipTrunkUpdate = Partial<SipTrunkRequest>
+export interface SipTrunkUpdate {
+name?: string
+/**
+ * @maxItems 50
+ */
+inbound_addresses?: string[]
+inbound_username?: (string | null)
+inbound_password?: (string | null)
+outbound_uri?: (string | null)
+outbound_username?: (string | null)
+outbound_password?: (string | null)
+register?: boolean
+register_expires?: number
+caller_id?: (string | null)
+prefix?: (string | null)
+transport?: ("udp" | "tcp" | "tls")
+transfer_method?: ("refer" | "bridge")
+}
 export type SuccessValue = (string | number)
 export type SupervisorAction = ("listen" | "stop_listening" | "guide" | "take_over" | "hand_back" | "spoke" | "end_call")
 export interface TeamInvitation {
@@ -1000,6 +1044,9 @@ type: ("string" | "number" | "integer" | "boolean" | "array" | "object")
 description?: string
 [k: string]: unknown | undefined
 }
+/**
+ * Every name in `required` is a key of `properties`.
+ */
 export interface ToolParameters {
 type?: "object"
 properties?: {
@@ -1141,7 +1188,7 @@ url: string
  * @minItems 1
  * @maxItems 24
  */
-events: [string, ...(string)[]]
+events: [("call.started" | "call.ended" | "call.transferred" | "call.analyzed" | "campaign.started" | "campaign.completed"), ...(("call.started" | "call.ended" | "call.transferred" | "call.analyzed" | "campaign.started" | "campaign.completed"))[]]
 description?: (string | null)
 enabled?: boolean
 }

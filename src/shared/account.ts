@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PASSWORD_MIN_LENGTH } from "./auth.js";
 import { SIGNUP_MODES } from "./team.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 /**
  * The signed-in user's own account (Settings → Profile, Password, Delete account) and password
@@ -29,7 +30,7 @@ export const ACCOUNT_MESSAGES = {
 const newPassword = z.string().min(PASSWORD_MIN_LENGTH, ACCOUNT_MESSAGES.passwordTooShort).max(128, "Password must be at most 128 characters");
 
 export const updateNameSchema = z.object({
-  name: z.string({ error: ACCOUNT_MESSAGES.nameRequired }).trim().min(1, ACCOUNT_MESSAGES.nameRequired).max(200, "Name must be at most 200 characters"),
+  name: z.string({ error: ACCOUNT_MESSAGES.nameRequired }).trim().min(1, { error: ACCOUNT_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, ACCOUNT_MESSAGES.nameRequired).max(200, "Name must be at most 200 characters"),
 });
 export type UpdateNameInput = z.infer<typeof updateNameSchema>;
 

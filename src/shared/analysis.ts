@@ -8,6 +8,7 @@ import { z } from "zod";
 import { isoDateTime, positiveInt32 } from "./bounds.js";
 
 import { optionalText, text } from "./text-fields.js";
+import { NOT_BLANK, when } from "./wire-formats.js";
 
 // ── Settings on the assistant ───────────────────────────────────────────────────────────────
 
@@ -68,14 +69,15 @@ export const ANALYSIS_MESSAGES = {
 } as const;
 
 
-const optionSchema = text(100, "Option").min(1, "Options cannot be blank");
+const optionSchema = text(100, "Option").min(1, { error: "Options cannot be blank", abort: true }).regex(NOT_BLANK, "Options cannot be blank");
 
 export const analysisFieldSchema = z
   .object({
     name: z
       .string({ error: ANALYSIS_MESSAGES.fieldNameRequired })
       .trim()
-      .min(1, ANALYSIS_MESSAGES.fieldNameRequired)
+      .min(1, { error: ANALYSIS_MESSAGES.fieldNameRequired, abort: true })
+      .regex(NOT_BLANK, ANALYSIS_MESSAGES.fieldNameRequired)
       .max(FIELD_NAME_MAX, `Field names must be at most ${FIELD_NAME_MAX} characters`)
       .regex(FIELD_NAME, ANALYSIS_MESSAGES.fieldNameFormat),
     type: z.enum(ANALYSIS_FIELD_TYPES, { error: `Field type must be one of: ${ANALYSIS_FIELD_TYPES.join(", ")}` }),
@@ -83,6 +85,7 @@ export const analysisFieldSchema = z
     required: z.boolean({ error: "required must be true or false" }).default(false),
     options: z.array(optionSchema, { error: "options must be a list of texts" }).max(MAX_FIELD_OPTIONS, `A field can have at most ${MAX_FIELD_OPTIONS} options`).optional(),
   })
+  .meta(when({ required: ["type"], properties: { type: { const: "enum" } } }, { required: ["options"], properties: { options: { minItems: 1 } } }))
   .superRefine((field, ctx) => {
     if (field.type === "enum" && (field.options ?? []).length === 0) ctx.addIssue({ code: "custom", path: ["options"], message: ANALYSIS_MESSAGES.optionsRequired });
     const options = field.options ?? [];
@@ -113,8 +116,9 @@ export const analysisSettingsSchema = z
       .object({
         rubric: optionalText(4000, "Success rubric"),
         scale: z.enum(SUCCESS_SCALES, { error: `Success scale must be one of: ${SUCCESS_SCALES.join(", ")}` }).default("pass_fail"),
-        categories: z.array(text(60, "Category").min(1, "Categories cannot be blank")).max(MAX_SUCCESS_CATEGORIES, `At most ${MAX_SUCCESS_CATEGORIES} categories`).optional(),
+        categories: z.array(text(60, "Category").min(1, { error: "Categories cannot be blank", abort: true }).regex(NOT_BLANK, "Categories cannot be blank")).max(MAX_SUCCESS_CATEGORIES, `At most ${MAX_SUCCESS_CATEGORIES} categories`).optional(),
       })
+      .meta(when({ required: ["scale"], properties: { scale: { const: "categories" } } }, { required: ["categories"], properties: { categories: { minItems: 2 } } }))
       .default({ rubric: null, scale: "pass_fail" }),
     model: z.enum(ANALYSIS_MODELS, { error: ANALYSIS_MESSAGES.modelInvalid }).default(DEFAULT_ANALYSIS_MODEL),
   })
@@ -173,6 +177,14 @@ export const analysisBackfillInputSchema = z
     to: isoDateTime("to must be an ISO date-time").optional(),
   })
   .refine((b) => (b.last !== undefined) !== (b.from !== undefined || b.to !== undefined), ANALYSIS_MESSAGES.backfillRange)
+  // `{ not: {} }`: the field may not be given.
+  .meta({
+    oneOf: [
+      { required: ["last"], properties: { from: { not: {} }, to: { not: {} } } },
+      { anyOf: [{ required: ["from"] }, { required: ["to"] }], properties: { last: { not: {} } } },
+    ],
+    description: "The last N calls, or a range (from before to).",
+  })
   .refine((b) => !(b.from && b.to) || Date.parse(b.from) < Date.parse(b.to), { message: "from must be before to", path: ["to"] });
 export type AnalysisBackfillInput = z.infer<typeof analysisBackfillInputSchema>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { isoDateTime } from "./bounds.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 
 export const MAX_API_KEYS = 20;
@@ -37,7 +38,7 @@ export const API_KEY_MESSAGES = {
 } as const;
 
 export const apiKeyInputSchema = z.object({
-  name: z.string({ error: API_KEY_MESSAGES.nameRequired }).trim().min(1, API_KEY_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+  name: z.string({ error: API_KEY_MESSAGES.nameRequired }).trim().min(1, { error: API_KEY_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, API_KEY_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
   expires_at: isoDateTime("expires_at must be an ISO date-time")
     .refine((d) => Date.parse(d) > Date.now(), API_KEY_MESSAGES.expiryInPast)
     .nullable()

@@ -4,6 +4,8 @@ import { uuidSchema } from "./ids.js";
 import { assistantKnowledgeSchema, DEFAULT_ASSISTANT_KNOWLEDGE, knowledgeBaseIdsSchema } from "./knowledge.js";
 import { isTimeZone } from "./variables.js";
 import { DEFAULT_VOICE_ENGINE, voiceEngineSchema, voiceEngineViewSchema } from "./providers.js";
+import { e164Format, given, oneOfText, sipUriFormat, timeZoneFormat, when } from "./wire-formats.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 // ── Voice and model (beyond the spec: the provider's GA options, design §1) ─────────────
 
@@ -86,7 +88,7 @@ export const TRANSFER_MESSAGES = {
 } as const;
 
 export const transferDestinationSchema = z.object({
-  label: z.string({ error: TRANSFER_MESSAGES.labelRequired }).trim().min(1, TRANSFER_MESSAGES.labelRequired).max(100, "Label must be at most 100 characters"),
+  label: z.string({ error: TRANSFER_MESSAGES.labelRequired }).trim().min(1, { error: TRANSFER_MESSAGES.labelRequired, abort: true }).regex(NOT_BLANK, TRANSFER_MESSAGES.labelRequired).max(100, "Label must be at most 100 characters"),
   /** An E.164 number, or a SIP address (a PBX's queue or extension) that SIP calls and Twilio's `<Sip>` can reach. */
   phone_number: z
     .string({ error: TRANSFER_MESSAGES.phoneInvalid })
@@ -100,8 +102,9 @@ export const transferDestinationSchema = z.object({
           if (v.length > MAX_SIP_DESTINATION || !SIP_DESTINATION.test(v)) ctx.addIssue({ code: "custom", message: TRANSFER_MESSAGES.sipInvalid });
         } else if (!E164.test(v)) ctx.addIssue({ code: "custom", message: TRANSFER_MESSAGES.phoneInvalid });
       }),
-    ),
-  when_to_use: z.string({ error: TRANSFER_MESSAGES.whenRequired }).trim().min(1, TRANSFER_MESSAGES.whenRequired).max(1000, "When to use must be at most 1000 characters"),
+    )
+    .meta(oneOfText(e164Format(), { ...sipUriFormat, maxLength: MAX_SIP_DESTINATION })),
+  when_to_use: z.string({ error: TRANSFER_MESSAGES.whenRequired }).trim().min(1, { error: TRANSFER_MESSAGES.whenRequired, abort: true }).regex(NOT_BLANK, TRANSFER_MESSAGES.whenRequired).max(1000, "When to use must be at most 1000 characters"),
 });
 export type TransferDestination = z.infer<typeof transferDestinationSchema>;
 
@@ -143,19 +146,22 @@ export const voicemailSchema = z
     message: z.string({ error: "voicemail.message must be text" }).trim().max(2000, "The voicemail message must be at most 2000 characters").nullish().transform((v) => v || null),
   })
   .refine((v) => v.action !== "leave_message" || v.message, { message: VOICEMAIL_TEXTS.messageRequired, path: ["message"] })
+  .meta(when({ required: ["action"], properties: { action: { const: "leave_message" } } }, given("message")))
   .nullable();
 export type Voicemail = z.infer<typeof voicemailSchema>;
 
 const timezoneSchema = z
   .string({ error: "Time zone must be text" })
   .trim()
-  .refine(isTimeZone, "Time zone must be an IANA time zone, e.g. Europe/London");
+  .refine(isTimeZone, "Time zone must be an IANA time zone, e.g. Europe/London")
+  .meta(timeZoneFormat);
 
 const fields = {
   name: z
     .string({ error: ASSISTANT_MESSAGES.nameRequired })
     .trim()
-    .min(1, ASSISTANT_MESSAGES.nameRequired)
+    .min(1, { error: ASSISTANT_MESSAGES.nameRequired, abort: true })
+    .regex(NOT_BLANK, ASSISTANT_MESSAGES.nameRequired)
     .max(200, "Name must be at most 200 characters"),
   description: optionalText(2000, "Description"),
   first_message: optionalText(4000, "First message"),
@@ -167,7 +173,8 @@ const fields = {
     .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]),
   voice: assistantVoiceSchema,
   /** Checked against the offered models by the server, which knows its configured default. */
-  model: z.string({ error: "Model must be text" }).trim().min(1, "Model is required").max(100, "Model must be at most 100 characters"),
+  // The server also takes its configured default (OPENAI_REALTIME_MODEL) and an assistant's saved model.
+  model: z.string({ error: "Model must be text" }).meta({ enum: [...REALTIME_MODELS] }).trim().min(1, { error: "Model is required", abort: true }).regex(NOT_BLANK, "Model is required").max(100, "Model must be at most 100 characters"),
   transfer_destinations: transferDestinationsSchema,
   /** "Allow the assistant to end the call" */
   allow_end_call: z.boolean({ error: "allow_end_call must be true or false" }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NOT_BLANK } from "./wire-formats.js";
 
 export const PASSWORD_MIN_LENGTH = 6;
 
@@ -10,8 +11,8 @@ export type LoginInput = z.infer<typeof loginSchema>;
 
 export const signupSchema = z
   .object({
-    firstName: z.string().trim().min(1, "First name is required"),
-    lastName: z.string().trim().min(1, "Last name is required"),
+    firstName: z.string().trim().min(1, { error: "First name is required", abort: true }).regex(NOT_BLANK, "First name is required"),
+    lastName: z.string().trim().min(1, { error: "Last name is required", abort: true }).regex(NOT_BLANK, "Last name is required"),
     email: z.email("Please enter a valid email address"),
     password: z.string().min(PASSWORD_MIN_LENGTH, "Password must be at least 6 characters"),
     confirmPassword: z.string(),

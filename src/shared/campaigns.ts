@@ -11,6 +11,8 @@ import { PHONE_COUNTRY_CODES, type PhoneCountryCode } from "./phone-numbers.js";
 import { toE164 } from "./phone-format.js";
 import { CALL_OUTCOMES, MAX_VARIABLES, VARIABLE_NAME } from "./outbound.js";
 import { isTimeZone } from "./variables.js";
+import { timeZoneFormat } from "./wire-formats.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 export const CAMPAIGN_STATUSES = ["draft", "waiting", "running", "paused", "completed", "cancelled"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -134,10 +136,11 @@ export const campaignWindowSchema = z
     start: hhmm,
     end: hhmm,
   })
-  .refine((w) => w.start < w.end, { message: "A window ends after it starts", path: ["end"] });
+  .refine((w) => w.start < w.end, { message: "A window ends after it starts", path: ["end"] })
+  .meta({ description: "A window ends after it starts (end later than start, the same day)." });
 export type CampaignWindow = z.infer<typeof campaignWindowSchema>;
 
-const timeZone = z.string({ error: "Time zone must be text" }).refine(isTimeZone, "Time zone must be an IANA time zone, e.g. Europe/London");
+const timeZone = z.string({ error: "Time zone must be text" }).refine(isTimeZone, "Time zone must be an IANA time zone, e.g. Europe/London").meta(timeZoneFormat);
 
 export const campaignScheduleSchema = z.object({
   timezone: timeZone,
@@ -161,7 +164,7 @@ export const contactsImportQuerySchema = z.object({ default_country: defaultCoun
 export const SAMPLE_CONTACTS_CSV = ["phone,first_name,timezone", "+14155550100,Ann,America/Los_Angeles", "07700 900112,Ben,Europe/London", "+33 6 12 34 56 78,Chloé,"].join("\n") + "\n";
 
 export const campaignInputSchema = z.object({
-  name: z.string({ error: "Name is required" }).trim().min(1, "Name is required").max(200, "Name must be at most 200 characters"),
+  name: z.string({ error: "Name is required" }).trim().min(1, { error: "Name is required", abort: true }).regex(NOT_BLANK, "Name is required").max(200, "Name must be at most 200 characters"),
   assistant_id: uuidSchema("Assistant not found"),
   phone_number_id: uuidSchema("Phone number not found"),
   /** Optional: a large CSV is better streamed to PUT /api/campaigns/:id/contacts (text/csv) once the draft exists. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NOT_BLANK } from "./wire-formats.js";
 
 /** The credentials a user keeps in Settings (spec §3 "User credentials"), by their stored names. */
 export const CREDENTIAL_NAMES = ["openai_api_key", "twilio_account_sid", "twilio_auth_token"] as const;
@@ -9,7 +10,9 @@ export type CredentialName = z.infer<typeof credentialNameSchema>;
 export const MASKED_CREDENTIAL = "•".repeat(32);
 
 export const credentialInputSchema = z.object({
-  value: z.string().trim().min(1, "API key cannot be empty").max(4096),
+  value: z
+    .string()
+    .meta({ description: "openai_api_key: starts with sk-, printable ASCII without spaces (openAiKeyValueSchema)." }).trim().min(1, { error: "API key cannot be empty", abort: true }).regex(NOT_BLANK, "API key cannot be empty").max(4096),
 });
 export type CredentialInput = z.infer<typeof credentialInputSchema>;
 
@@ -24,7 +27,8 @@ export const OPENAI_KEY_MESSAGES = {
 export const openAiKeyValueSchema = z
   .string()
   .trim()
-  .min(1, "API key cannot be empty")
+  .min(1, { error: "API key cannot be empty", abort: true })
+  .regex(NOT_BLANK, "API key cannot be empty")
   .max(4096)
   .regex(/^sk-/, OPENAI_KEY_MESSAGES.prefix)
   .regex(/^[\x21-\x7e]+$/, OPENAI_KEY_MESSAGES.characters);
@@ -73,7 +77,7 @@ export const TWILIO_CREDENTIAL_MESSAGES = {
   fetchFailed: "Failed to fetch existing Twilio credentials.",
 } as const;
 
-const requiredBoth = z.string({ error: TWILIO_CREDENTIAL_MESSAGES.bothRequired }).trim().min(1, TWILIO_CREDENTIAL_MESSAGES.bothRequired);
+const requiredBoth = z.string({ error: TWILIO_CREDENTIAL_MESSAGES.bothRequired }).trim().min(1, { error: TWILIO_CREDENTIAL_MESSAGES.bothRequired, abort: true }).regex(NOT_BLANK, TWILIO_CREDENTIAL_MESSAGES.bothRequired);
 
 /** Body of PUT /api/credentials/twilio. */
 export const twilioCredentialsInputSchema = z.object({

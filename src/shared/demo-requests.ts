@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NOT_BLANK } from "./wire-formats.js";
 
 /** Spec §3 "Demo countries", in the order the form lists them. */
 export const DEMO_COUNTRIES = [
@@ -38,7 +39,7 @@ export const DEMO_COMMENTS_MAX = 5000;
 const PHONE_INVALID = "Please enter a valid phone number";
 
 const required = (message: string, max = DEMO_TEXT_MAX) =>
-  z.string(message).trim().min(1, message).max(max, `Must be at most ${max} characters`);
+  z.string(message).trim().min(1, { error: message, abort: true }).regex(NOT_BLANK, message).max(max, `Must be at most ${max} characters`);
 
 // Each rule is written once and shared by the form's shape (spec §3 "Demo form") and the
 // wire's shape (the demo_requests fields), so the browser and the server can never disagree.

@@ -6,6 +6,7 @@
  * sheet's CSV preview shows the same reasons before upload.
  */
 import { z } from "zod";
+import { e164Format } from "./wire-formats.js";
 
 export const DIAL_RULES = ["premium_rate", "satellite", "own_number"] as const;
 export type DialRule = (typeof DIAL_RULES)[number];
@@ -47,7 +48,8 @@ export const DIAL_SAFETY_TEXTS = {
 const allowEntry = z
   .string({ error: DIAL_SAFETY_TEXTS.entryInvalid })
   .transform((v) => v.replace(/[\s\-().]/g, ""))
-  .pipe(z.string().regex(/^\+[1-9]\d{0,14}$/, DIAL_SAFETY_TEXTS.entryInvalid));
+  .pipe(z.string().regex(/^\+[1-9]\d{0,14}$/, DIAL_SAFETY_TEXTS.entryInvalid))
+  .meta(e164Format(1, 15));
 
 /** GET/PUT /api/settings/dial-allow-list */
 export const dialAllowListSchema = z.object({

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { positiveInt32 } from "./bounds.js";
 import { uuidSchema } from "./ids.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 // ── Limits ───────────────────────────────────────────────────────────────────────────────────
 
@@ -72,7 +73,7 @@ export const KNOWLEDGE_TOOL_NAME = "search_knowledge";
 
 // ── Input ────────────────────────────────────────────────────────────────────────────────────
 
-const nameField = z.string({ error: KNOWLEDGE_TEXTS.nameRequired }).trim().min(1, KNOWLEDGE_TEXTS.nameRequired).max(200, "Name must be at most 200 characters");
+const nameField = z.string({ error: KNOWLEDGE_TEXTS.nameRequired }).trim().min(1, { error: KNOWLEDGE_TEXTS.nameRequired, abort: true }).regex(NOT_BLANK, KNOWLEDGE_TEXTS.nameRequired).max(200, "Name must be at most 200 characters");
 const descriptionField = z.string({ error: "Description must be text" }).trim().max(2000, "Description must be at most 2000 characters").nullish().transform((v) => v || null);
 
 export const knowledgeBaseInputSchema = z.object({ name: nameField, description: descriptionField });
@@ -100,14 +101,14 @@ export const documentUrlInputSchema = z.strictObject({
 });
 export const documentTextInputSchema = z.strictObject({
   name: nameField,
-  text: z.string({ error: KNOWLEDGE_TEXTS.textRequired }).trim().min(1, KNOWLEDGE_TEXTS.textRequired).max(MAX_PASTED_TEXT, `Text must be at most ${MAX_PASTED_TEXT} characters`),
+  text: z.string({ error: KNOWLEDGE_TEXTS.textRequired }).trim().min(1, { error: KNOWLEDGE_TEXTS.textRequired, abort: true }).regex(NOT_BLANK, KNOWLEDGE_TEXTS.textRequired).max(MAX_PASTED_TEXT, `Text must be at most ${MAX_PASTED_TEXT} characters`),
 });
 /** JSON body of POST …/documents: a URL to fetch (optionally refreshed) or pasted text. */
 export const documentJsonInputSchema = z.union([documentUrlInputSchema, documentTextInputSchema]);
 export type DocumentJsonInput = z.infer<typeof documentJsonInputSchema>;
 
 export const knowledgeSearchInputSchema = z.object({
-  query: z.string({ error: KNOWLEDGE_TEXTS.queryRequired }).trim().min(1, KNOWLEDGE_TEXTS.queryRequired).max(1000, "Query must be at most 1000 characters"),
+  query: z.string({ error: KNOWLEDGE_TEXTS.queryRequired }).trim().min(1, { error: KNOWLEDGE_TEXTS.queryRequired, abort: true }).regex(NOT_BLANK, KNOWLEDGE_TEXTS.queryRequired).max(1000, "Query must be at most 1000 characters"),
   limit: positiveInt32(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`).max(MAX_SEARCH_LIMIT, `limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`).default(DEFAULT_SEARCH_LIMIT),
 });
 export type KnowledgeSearchInput = z.infer<typeof knowledgeSearchInputSchema>;

@@ -7,6 +7,7 @@ import { CARRIERS } from "./sip-trunks.js";
 import { int32 } from "./bounds.js";
 import { E164 } from "./assistants.js";
 import { uuidSchema } from "./ids.js";
+import { e164Format } from "./wire-formats.js";
 
 export const OUTBOUND_TEXTS = {
   toInvalid: "The number to call must be in E.164 format, e.g. +442071234567",
@@ -80,7 +81,8 @@ export const e164Schema = (message: string) =>
   z
     .string({ error: message })
     .transform((v) => v.replace(/[\s\-().]/g, ""))
-    .pipe(z.string().regex(E164, message));
+    .pipe(z.string().regex(E164, message))
+    .meta(e164Format());
 
 /** Variables of one call: the API's body and a campaign CSV's columns alike. */
 export const MAX_VARIABLES = 100;

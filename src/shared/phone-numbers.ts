@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CARRIERS, SIP_NUMBER_MESSAGES, sipNumberSchema } from "./sip-trunks.js";
 import { versionNumberSchema } from "./versions.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 // ── Option lists and enums (spec §3, §9) ─────────────────────────────────────────────────────
 
@@ -54,7 +55,8 @@ const countryField = z.enum(PHONE_COUNTRY_CODES, { error: PHONE_NUMBER_MESSAGES.
 const assistantField = z
   .string({ error: PHONE_NUMBER_MESSAGES.assistantRequired })
   .trim()
-  .min(1, PHONE_NUMBER_MESSAGES.assistantRequired)
+  .min(1, { error: PHONE_NUMBER_MESSAGES.assistantRequired, abort: true })
+  .regex(NOT_BLANK, PHONE_NUMBER_MESSAGES.assistantRequired)
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, PHONE_NUMBER_MESSAGES.unknownAssistant)
   .transform((id) => id.toLowerCase());
 
@@ -65,7 +67,7 @@ export type PhoneNumberPurchase = z.infer<typeof phoneNumberPurchaseSchema>;
 /** Body of POST /api/phone-numbers for a number on one of the organisation's SIP trunks: nothing is bought. */
 export const sipPhoneNumberSchema = z.object({
   provider: z.literal("sip"),
-  sip_trunk_id: z.string({ error: SIP_NUMBER_MESSAGES.trunkRequired }).trim().min(1, SIP_NUMBER_MESSAGES.trunkRequired).max(64, SIP_NUMBER_MESSAGES.unknownTrunk),
+  sip_trunk_id: z.string({ error: SIP_NUMBER_MESSAGES.trunkRequired }).trim().min(1, { error: SIP_NUMBER_MESSAGES.trunkRequired, abort: true }).regex(NOT_BLANK, SIP_NUMBER_MESSAGES.trunkRequired).max(64, SIP_NUMBER_MESSAGES.unknownTrunk),
   phone_number: sipNumberSchema,
   assistant_id: assistantField,
 });
@@ -95,7 +97,8 @@ export const phoneNumberUpdateSchema = z
     country_code: countryField.optional(),
     assistant_version: versionNumberSchema.nullable().optional(),
   })
-  .refine((v) => v.assistant_id !== undefined || v.assistant_version !== undefined, { message: PHONE_NUMBER_MESSAGES.assistantRequired, path: ["assistant_id"] });
+  .refine((v) => v.assistant_id !== undefined || v.assistant_version !== undefined, { message: PHONE_NUMBER_MESSAGES.assistantRequired, path: ["assistant_id"] })
+  .meta({ anyOf: [{ required: ["assistant_id"] }, { required: ["assistant_version"] }] });
 export type PhoneNumberUpdate = z.infer<typeof phoneNumberUpdateSchema>;
 
 // ── Phone number as returned by the API (spec §3 plus assistant_name) ─────────────────────────

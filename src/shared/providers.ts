@@ -5,6 +5,8 @@
  * only as a masked hint.
  */
 import { z } from "zod";
+import { baseUrlFormat, rules, when } from "./wire-formats.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 // ── Enums ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -71,11 +73,12 @@ export const PROVIDER_TEXTS = {
 
 // ── Wire shapes ───────────────────────────────────────────────────────────────────────────────
 
-const nameSchema = z.string({ error: PROVIDER_MESSAGES.nameRequired }).trim().min(1, PROVIDER_MESSAGES.nameRequired).max(100, PROVIDER_MESSAGES.nameTooLong);
+const nameSchema = z.string({ error: PROVIDER_MESSAGES.nameRequired }).trim().min(1, { error: PROVIDER_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, PROVIDER_MESSAGES.nameRequired).max(100, PROVIDER_MESSAGES.nameTooLong);
 const keySchema = z
   .string({ error: PROVIDER_MESSAGES.keyRequired })
   .trim()
-  .min(1, PROVIDER_MESSAGES.keyRequired)
+  .min(1, { error: PROVIDER_MESSAGES.keyRequired, abort: true })
+  .regex(NOT_BLANK, PROVIDER_MESSAGES.keyRequired)
   .max(4096)
   // Printable ASCII: sent as a header, so a pasted sentence or a smart quote is caught here.
   .regex(/^[\x21-\x7e]+$/, PROVIDER_MESSAGES.keyCharacters);
@@ -92,7 +95,8 @@ const baseUrlSchema = z
       return false;
     }
   }, PROVIDER_MESSAGES.baseUrl)
-  .transform((v) => v.replace(/\/+$/, ""));
+  .transform((v) => v.replace(/\/+$/, ""))
+  .meta(baseUrlFormat);
 
 /** USD per the kind's unit (PROVIDER_TEXTS.unitPriceUnit); null: the list price (shared/service-prices.ts). */
 const unitPriceSchema = z.number({ error: PROVIDER_MESSAGES.unitPrice }).finite(PROVIDER_MESSAGES.unitPrice).min(0, PROVIDER_MESSAGES.unitPrice).max(1_000_000, PROVIDER_MESSAGES.unitPrice);
@@ -112,7 +116,8 @@ export const providerInputSchema = z
   })
   .superRefine((v, ctx) => {
     if (PROTOCOL_INFO[v.protocol].kind !== v.kind) ctx.addIssue({ code: "custom", path: ["protocol"], message: PROVIDER_MESSAGES.protocolKind(v.protocol, v.kind) });
-  });
+  })
+  .meta(rules(...PROVIDER_KINDS.map((kind) => when({ required: ["kind"], properties: { kind: { const: kind } } }, { properties: { protocol: { enum: PROVIDER_PROTOCOLS.filter((p) => PROTOCOL_INFO[p].kind === kind) } } }))));
 export type ProviderInput = z.infer<typeof providerInputSchema>;
 
 /** Body of PATCH /api/providers/:id: the kind and protocol stay; a key left out stays as saved. */
@@ -145,7 +150,7 @@ export const PREVIEW_SAMPLE_TEXT = "Hello, thanks for calling. How can I help yo
 
 /** Body of POST /api/providers/:id/preview: a short sample in `voice` (the voice service's id). */
 export const voicePreviewSchema = z.object({
-  voice: z.string({ error: "The voice id is required" }).trim().min(1, "The voice id is required").max(200, "Must be at most 200 characters"),
+  voice: z.string({ error: "The voice id is required" }).trim().min(1, { error: "The voice id is required", abort: true }).regex(NOT_BLANK, "The voice id is required").max(200, "Must be at most 200 characters"),
   model: z.string().trim().max(200, "Must be at most 200 characters").nullish().transform((v) => v || null),
   text: z.string().trim().max(200, "The sample text must be at most 200 characters").nullish().transform((v) => v || PREVIEW_SAMPLE_TEXT),
 });
@@ -205,9 +210,9 @@ export const VOICE_ENGINE_TEXTS = {
   openaiLeaves: "Audio leaves your network: it goes to OpenAI",
 } as const;
 
-const text200 = (required: string) => z.string({ error: required }).trim().min(1, required).max(200, VOICE_ENGINE_MESSAGES.tooLong);
+const text200 = (required: string) => z.string({ error: required }).trim().min(1, { error: required, abort: true }).regex(NOT_BLANK, required).max(200, VOICE_ENGINE_MESSAGES.tooLong);
 const optional200 = z.string().trim().max(200, VOICE_ENGINE_MESSAGES.tooLong).nullish().transform((v) => v || null);
-const providerIdSchema = z.string({ error: VOICE_ENGINE_MESSAGES.providerId }).trim().min(1, VOICE_ENGINE_MESSAGES.providerId).max(100, VOICE_ENGINE_MESSAGES.providerId);
+const providerIdSchema = z.string({ error: VOICE_ENGINE_MESSAGES.providerId }).trim().min(1, { error: VOICE_ENGINE_MESSAGES.providerId, abort: true }).regex(NOT_BLANK, VOICE_ENGINE_MESSAGES.providerId).max(100, VOICE_ENGINE_MESSAGES.providerId);
 
 /** GPT-Live's models and voices as its docs name them (docs/protocols.md §7). */
 export const GPT_LIVE_MODELS = ["gpt-live-1"] as const;

@@ -9,6 +9,7 @@
 import { z } from "zod";
 import { positiveInt32 } from "./bounds.js";
 import { optionalText, text } from "./text-fields.js";
+import { given, NOT_BLANK, rules, when } from "./wire-formats.js";
 
 export const SCENARIO_SOURCES = ["manual", "call", "suggested"] as const;
 export type ScenarioSource = (typeof SCENARIO_SOURCES)[number];
@@ -45,16 +46,16 @@ const maxTurns = positiveInt32(SCENARIO_MESSAGES.maxTurns).max(MAX_TURNS_LIMIT, 
 const toolAnswers = z.record(z.string().min(1, SCENARIO_MESSAGES.toolAnswers).max(64, SCENARIO_MESSAGES.toolAnswers), z.unknown(), { error: SCENARIO_MESSAGES.toolAnswers });
 
 const callerTurns = z
-  .array(z.string({ error: SCENARIO_MESSAGES.callerTurns }).trim().min(1, SCENARIO_MESSAGES.callerTurns).max(2000, SCENARIO_MESSAGES.callerTurns), { error: SCENARIO_MESSAGES.callerTurns })
+  .array(z.string({ error: SCENARIO_MESSAGES.callerTurns }).trim().min(1, { error: SCENARIO_MESSAGES.callerTurns, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.callerTurns).max(2000, SCENARIO_MESSAGES.callerTurns), { error: SCENARIO_MESSAGES.callerTurns })
   .min(1, SCENARIO_MESSAGES.callerTurns)
   .max(MAX_CALLER_TURNS, SCENARIO_MESSAGES.callerTurns);
 
 const fields = {
-  name: text(100, "Name").min(1, SCENARIO_MESSAGES.nameRequired),
+  name: text(100, "Name").min(1, { error: SCENARIO_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.nameRequired),
   persona: text(4000, "Persona"),
   goal: text(2000, "Goal"),
   facts: optionalText(4000, "Caller facts"),
-  rubric: text(4000, "Success criteria").min(1, SCENARIO_MESSAGES.rubricRequired),
+  rubric: text(4000, "Success criteria").min(1, { error: SCENARIO_MESSAGES.rubricRequired, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.rubricRequired),
   max_turns: maxTurns,
   tool_answers: toolAnswers,
   /** A scripted caller: these words, in order, instead of a model playing the persona. */
@@ -83,7 +84,9 @@ export const scenarioInputSchema = z
     tool_answers: toolAnswers.default({}),
     caller_turns: fields.caller_turns.default(null),
   })
-  .superRefine(callerDescribed);
+  .superRefine(callerDescribed)
+  // callerGap's rule: without the caller's turns, a persona and a goal.
+  .meta(when({ not: { required: ["caller_turns"], properties: { caller_turns: { type: "array", minItems: 1 } } } }, rules(given("persona"), given("goal"))));
 export type ScenarioInput = z.infer<typeof scenarioInputSchema>;
 export type ScenarioFormValues = z.input<typeof scenarioInputSchema>;
 

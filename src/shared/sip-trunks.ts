@@ -6,6 +6,8 @@
 import { z } from "zod";
 import { int32 } from "./bounds.js";
 import { isIpOrCidr, isSipUri } from "./sip-addresses.js";
+import { e164Format, extensionFormat, given, ipOrCidrFormat, oneOfText, rules, sipUriFormat, when } from "./wire-formats.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 // ── Enums and limits ─────────────────────────────────────────────────────────────────────────
 
@@ -77,7 +79,8 @@ export const SIP_TRUNK_MESSAGES = {
 const name = z
   .string({ error: SIP_TRUNK_MESSAGES.nameRequired })
   .trim()
-  .min(1, SIP_TRUNK_MESSAGES.nameRequired)
+  .min(1, { error: SIP_TRUNK_MESSAGES.nameRequired, abort: true })
+  .regex(NOT_BLANK, SIP_TRUNK_MESSAGES.nameRequired)
   .max(100, SIP_TRUNK_MESSAGES.nameTooLong);
 
 const address = z
@@ -85,7 +88,8 @@ const address = z
   .trim()
   .max(64, { error: (i) => SIP_TRUNK_MESSAGES.invalidAddress(String(i.input)) })
   .refine(isIpOrCidr, { error: (i) => SIP_TRUNK_MESSAGES.invalidAddress(String(i.input)) })
-  .transform((a) => a.toLowerCase());
+  .transform((a) => a.toLowerCase())
+  .meta(ipOrCidrFormat);
 
 const addresses = z
   .array(address, { error: SIP_TRUNK_MESSAGES.invalidAddress("") })
@@ -112,7 +116,7 @@ const password = z.preprocess(
 
 const uri = z.preprocess(
   blankToNull,
-  z.string({ error: SIP_TRUNK_MESSAGES.invalidUri }).trim().max(512, SIP_TRUNK_MESSAGES.invalidUri).refine(isSipUri, SIP_TRUNK_MESSAGES.invalidUri).nullish(),
+  z.string({ error: SIP_TRUNK_MESSAGES.invalidUri }).trim().max(512, SIP_TRUNK_MESSAGES.invalidUri).refine(isSipUri, SIP_TRUNK_MESSAGES.invalidUri).meta(sipUriFormat).nullish(),
 );
 
 export const E164 = /^\+[1-9]\d{6,14}$/;
@@ -157,7 +161,15 @@ export const sipTrunkInputSchema = z.object({
   register_expires: expires.default(REGISTER_EXPIRES_DEFAULT),
   transport: transport.default("udp"),
   transfer_method: transferMethod.default("refer"),
-});
+}).meta(
+  // sipTrunkProblem's rules, for a new trunk (a change is checked against what is saved).
+  rules(
+    when(given("inbound_password", "password"), given("inbound_username")),
+    when(given("inbound_username"), given("inbound_password", "password")),
+    when(given("outbound_password", "password"), given("outbound_username")),
+    when({ required: ["register"], properties: { register: { const: true } } }, rules(given("outbound_uri"), given("outbound_username"), given("outbound_password", "password"))),
+  ),
+);
 export type SipTrunkInput = z.infer<typeof sipTrunkInputSchema>;
 
 /** Body of PATCH /api/sip-trunks/:id: what is sent changes; a password left out stays as saved. */
@@ -278,4 +290,5 @@ export const SIP_NUMBER_MESSAGES = {
 export const sipNumberSchema = z
   .string({ error: SIP_NUMBER_MESSAGES.invalidNumber })
   .transform((v) => v.replace(/[\s().-]/g, ""))
-  .pipe(z.string().regex(/^(\+[1-9]\d{6,14}|\d{2,15})$/, SIP_NUMBER_MESSAGES.invalidNumber));
+  .pipe(z.string().regex(/^(\+[1-9]\d{6,14}|\d{2,15})$/, SIP_NUMBER_MESSAGES.invalidNumber))
+  .meta(oneOfText(e164Format(), extensionFormat));

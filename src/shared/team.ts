@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { roleSchema } from "./roles.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 /** An invitation link works this long (spec: 7 days). */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -55,7 +56,7 @@ export type InviteInput = z.infer<typeof inviteSchema>;
 export const changeRoleSchema = z.object({ role: roleSchema });
 export const acceptInvitationSchema = z.object({ token: z.string().min(1, TEAM_MESSAGES.invitationInvalid).max(200) });
 export const renameOrganizationSchema = z.object({
-  name: z.string({ error: TEAM_MESSAGES.nameRequired }).trim().min(1, TEAM_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+  name: z.string({ error: TEAM_MESSAGES.nameRequired }).trim().min(1, { error: TEAM_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, TEAM_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
 });
 
 export const organizationItemSchema = z.object({ id: z.string(), name: z.string(), role: roleSchema, current: z.boolean() });

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { httpUrlFormat } from "./wire-formats.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 // ── Enumerations (spec §3, §9) ─────────────────────────────────────────────────────────────
 
@@ -84,7 +86,8 @@ export const toolParametersSchema = z
   .refine((p) => p.required.every((name) => Object.hasOwn(p.properties, name)), {
     message: "Every required parameter must be listed in properties",
     path: ["required"],
-  });
+  })
+  .meta({ description: "Every name in `required` is a key of `properties`." });
 export type ToolParameters = z.infer<typeof toolParametersSchema>;
 
 export const toolRequestBodySchema = z.record(z.string(), z.unknown(), { error: "Request body must be a JSON object" });
@@ -96,13 +99,15 @@ const endPointUrlSchema = z
   .string({ error: TOOL_MESSAGES.invalidUrl })
   .trim()
   .max(2048, "URL must be at most 2048 characters")
-  .pipe(z.url({ protocol: /^https?$/, error: TOOL_MESSAGES.invalidUrl }));
+  .pipe(z.url({ protocol: /^https?$/, error: TOOL_MESSAGES.invalidUrl }))
+  .meta(httpUrlFormat("http(s)"));
 
 const toolFields = {
   name: z
     .string({ error: TOOL_MESSAGES.nameRequired })
     .trim()
-    .min(1, TOOL_MESSAGES.nameRequired)
+    .min(1, { error: TOOL_MESSAGES.nameRequired, abort: true })
+    .regex(NOT_BLANK, TOOL_MESSAGES.nameRequired)
     .max(200, "Name must be at most 200 characters"),
   description: z.string().trim().max(2000, "Description must be at most 2000 characters").nullish(),
   type: toolTypeSchema,

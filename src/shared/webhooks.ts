@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { httpUrlFormat } from "./wire-formats.js";
+import { NOT_BLANK } from "./wire-formats.js";
 
 // ── Events ─────────────────────────────────────────────────────────────────────────────────
 
@@ -55,9 +57,12 @@ export const WEBHOOK_MESSAGES = {
 
 // ── JSON fields ────────────────────────────────────────────────────────────────────────────
 
-const eventTypeSchema = z.string().refine((t): t is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t), {
-  error: (issue) => WEBHOOK_MESSAGES.unknownEvent(String(issue.input)),
-});
+const eventTypeSchema = z
+  .string()
+  .refine((t): t is WebhookEventType => (WEBHOOK_EVENT_TYPES as readonly string[]).includes(t), {
+    error: (issue) => WEBHOOK_MESSAGES.unknownEvent(String(issue.input)),
+  })
+  .meta({ enum: [...WEBHOOK_EVENT_TYPES] });
 
 const eventsSchema = z
   .array(eventTypeSchema, { error: WEBHOOK_MESSAGES.eventsRequired })
@@ -68,7 +73,8 @@ const eventsSchema = z
 export const webhookUrlSchema = z
   .string({ error: WEBHOOK_MESSAGES.urlRequired })
   .trim()
-  .min(1, WEBHOOK_MESSAGES.urlRequired)
+  .min(1, { error: WEBHOOK_MESSAGES.urlRequired, abort: true })
+  .regex(NOT_BLANK, WEBHOOK_MESSAGES.urlRequired)
   .max(2048)
   .pipe(z.url({ protocol: /^https?$/, error: WEBHOOK_MESSAGES.invalidUrl }))
   // Credentials in the URL would be stored, listed and written to the audit log in clear.
@@ -76,7 +82,9 @@ export const webhookUrlSchema = z
   .refine((u) => {
     const parsed = URL.canParse(u) ? new URL(u) : null;
     return !parsed || (parsed.username === "" && parsed.password === "");
-  }, WEBHOOK_MESSAGES.credentialsInUrl);
+  }, WEBHOOK_MESSAGES.credentialsInUrl)
+  // https://, or http:// for a host in WEBHOOK_ALLOWED_HOSTS (said in the field's description).
+  .meta(httpUrlFormat("https"));
 
 const descriptionSchema = z.string().trim().max(500).transform((d) => d || null).nullable();
 

@@ -1,8 +1,8 @@
 /**
  * fast-check arbitraries from the API document's schemas: values that follow a schema (types,
- * enums, lengths, ranges, patterns, required fields), small enough to send many. Strings that
- * name places (a URL field is only a string in the document) come out as text, never as a
- * reachable address, so a generated request never leaves this machine.
+ * enums, lengths, ranges, patterns, formats, required fields), small enough to send many. A URL
+ * comes out under the reserved `.invalid` domain, never a reachable address, so a generated
+ * request never leaves this machine.
  */
 import fc from "fast-check";
 import { resolve, type ApiDocument } from "./schema-check.ts";
@@ -11,11 +11,28 @@ type Schema = Record<string, never>;
 const MAX_STRING = 24;
 const MAX_ITEMS = 3;
 
+/** A URL no request can reach: the reserved `.invalid` top-level domain (RFC 6761). */
+const unreachableUrl = fc.tuple(fc.constantFrom("https", "http"), fc.domain(), fc.webPath()).map(([scheme, domain, path]) => `${scheme}://${domain.replace(/\.[a-z]+$/, "")}.invalid${path}`);
+
 function stringOf(schema: Schema): fc.Arbitrary<string> {
-  if (schema.format === "date-time") return fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString());
-  if (schema.format === "email") return fc.emailAddress();
   const minLength = schema.minLength ?? 0;
   const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? MAX_STRING, MAX_STRING));
+  if (schema.format === "date-time") return fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString());
+  if (schema.format === "uri") return schema.pattern ? unreachableUrl.filter((url) => new RegExp(schema.pattern!).test(url)) : unreachableUrl;
+  if (schema.format === "ipv4") return fc.ipV4();
+  if (schema.format === "ipv6") return fc.ipV6();
+  // The document's own formats (src/shared/wire-formats.ts).
+  if (schema.format === "iana-time-zone") return fc.constantFrom(...Intl.supportedValuesOf("timeZone"));
+  if (schema.format === "ip-or-cidr") {
+    const cidr = (ip: fc.Arbitrary<string>, bits: number) => fc.tuple(ip, fc.option(fc.integer({ min: 0, max: bits }))).map(([a, n]) => (n === null ? a : `${a}/${n}`));
+    return fc.oneof(cidr(fc.ipV4(), 32), cidr(fc.ipV6(), 128));
+  }
+  if (schema.format === "sip-uri") {
+    return fc
+      .tuple(fc.constantFrom("sip", "sips"), fc.option(fc.stringMatching(/^[a-z0-9]{1,8}$/)), fc.domain(), fc.option(fc.integer({ min: 1, max: 65535 })))
+      .map(([scheme, user, host, port]) => `${scheme}:${user ? `${user}@` : ""}${host}${port ? `:${port}` : ""}`);
+  }
+  if (schema.format === "email" && !schema.pattern) return fc.emailAddress();
   if (schema.pattern) {
     try {
       return fc.stringMatching(new RegExp(schema.pattern)).filter((s) => [...s].length >= minLength && [...s].length <= (schema.maxLength ?? Infinity));
@@ -37,8 +54,21 @@ export function arbitraryOf(doc: ApiDocument, schemaOrRef: Record<string, unknow
   if (schema.enum) return fc.constantFrom(...(schema.enum as unknown[]));
   if ("const" in schema) return fc.constant(schema.const);
   const alternatives = (schema.anyOf ?? schema.oneOf) as Record<string, unknown>[] | undefined;
-  if (alternatives) return fc.oneof(...alternatives.map((s) => arbitraryOf(doc, s, depth)));
-  if (schema.allOf) return arbitraryOf(doc, (schema.allOf as Record<string, unknown>[])[0]!, depth);
+  // Alternatives that are whole shapes are made each; ones that only constrain the shape around them
+  // (required keys, `not`) leave the making to that shape, and the caller keeps what the document passes.
+  if (alternatives && (schema.type === undefined || alternatives.every((s) => "type" in s || "$ref" in s))) return fc.oneof(...alternatives.map((s) => arbitraryOf(doc, s, depth)));
+  const all = schema.allOf as Record<string, unknown>[] | undefined;
+  // Several patterns on one text (zod writes each .regex() so): made from the last, kept when all match.
+  if (all?.every((sub) => Object.keys(sub).join() === "pattern")) {
+    const { allOf: _all, ...rest } = schema;
+    const patterns = all.map((sub) => new RegExp(sub.pattern as string, "u"));
+    return stringOf({ ...rest, pattern: all.at(-1)!.pattern } as unknown as Schema).filter((s) => patterns.every((p) => p.test(s)));
+  }
+  if (all && schema.type !== undefined) {
+    const { allOf: _all, ...rest } = schema;
+    return arbitraryOf(doc, rest, depth);
+  }
+  if (all) return arbitraryOf(doc, all[0]!, depth);
   const types = [schema.type ?? []].flat() as string[];
   if (types.length > 1) return fc.oneof(...types.map((type) => arbitraryOf(doc, { ...schema, type }, depth)));
   switch (types[0]) {

@@ -50,6 +50,12 @@ export function schemaProblems(doc: ApiDocument, schemaOrRef: Schema, value: unk
     if (passing === 0 || (key === "oneOf" && passing > 1)) fail(`${passing} of its ${key} alternatives match`);
   }
   for (const sub of (s.allOf ?? []) as Schema[]) problems.push(...schemaProblems(doc, sub, value, at));
+  if (s.not && schemaProblems(doc, s.not, value, at).length === 0) fail(`matches what it must not: ${JSON.stringify(s.not).slice(0, 80)}`);
+  // A rule that holds only when another does (e.g. categories once the scale is "categories").
+  if (s.if) {
+    const branch = (schemaProblems(doc, s.if, value, at).length === 0 ? s.then : s.else) as Schema | undefined;
+    if (branch) problems.push(...schemaProblems(doc, branch, value, at));
+  }
   if (typeof value === "string") {
     const length = [...value].length;
     if (s.minLength !== undefined && length < s.minLength) fail(`shorter than ${s.minLength}`);
@@ -57,6 +63,7 @@ export function schemaProblems(doc: ApiDocument, schemaOrRef: Schema, value: unk
     if (s.pattern && !new RegExp(s.pattern, "u").test(value)) fail(`does not match ${s.pattern}`);
     if (s.format === "date-time" && !DATE_TIME.test(value)) fail("not a date-time");
     if (s.format === "email" && !EMAIL.test(value)) fail("not an email address");
+    if (s.format === "uri" && !URL.canParse(value)) fail("not a URI");
   }
   if (typeof value === "number") {
     if (s.minimum !== undefined && value < s.minimum) fail(`below ${s.minimum}`);
@@ -77,6 +84,9 @@ export function schemaProblems(doc: ApiDocument, schemaOrRef: Schema, value: unk
     const object = value as Record<string, unknown>;
     const properties = (s.properties ?? {}) as Record<string, Schema>;
     for (const name of (s.required ?? []) as string[]) if (!(name in object)) fail(`no ${name}`);
+    for (const [name, needs] of Object.entries((s.dependentRequired ?? {}) as Record<string, string[]>)) {
+      if (name in object) for (const other of needs) if (!(other in object)) fail(`${name} without ${other}`);
+    }
     for (const [name, inner] of Object.entries(object)) {
       if (s.propertyNames) problems.push(...schemaProblems(doc, s.propertyNames, name, `${at} key ${name}`));
       if (properties[name]) problems.push(...schemaProblems(doc, properties[name], inner, `${at}.${name}`));
