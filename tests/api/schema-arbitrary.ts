@@ -18,6 +18,7 @@ function stringOf(schema: Schema): fc.Arbitrary<string> {
   const minLength = schema.minLength ?? 0;
   const maxLength = Math.max(minLength, Math.min(schema.maxLength ?? MAX_STRING, MAX_STRING));
   if (schema.format === "date-time") return fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString());
+  if (schema.format === "date") return fc.date({ min: new Date("2000-01-01"), max: new Date("2100-01-01"), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
   if (schema.format === "uri") return schema.pattern ? unreachableUrl.filter((url) => new RegExp(schema.pattern!).test(url)) : unreachableUrl;
   if (schema.format === "ipv4") return fc.ipV4();
   if (schema.format === "ipv6") return fc.ipV6();

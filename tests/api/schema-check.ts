@@ -64,6 +64,7 @@ export function schemaProblems(doc: ApiDocument, schemaOrRef: Schema, value: unk
     if (s.format === "date-time" && !DATE_TIME.test(value)) fail("not a date-time");
     if (s.format === "email" && !EMAIL.test(value)) fail("not an email address");
     if (s.format === "uri" && !URL.canParse(value)) fail("not a URI");
+    if (s.format === "date" && !/^\d{4}-\d{2}-\d{2}$/.test(value)) fail("not a date");
   }
   if (typeof value === "number") {
     if (s.minimum !== undefined && value < s.minimum) fail(`below ${s.minimum}`);
