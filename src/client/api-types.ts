@@ -125,6 +125,10 @@ mode?: ("tool" | "instructions")
 tool_description?: (string | null)
 passages?: number
 }
+export interface AssistantPage {
+data: Assistant[]
+next_cursor: (string | null)
+}
 export interface AssistantRequest {
 name: string
 description?: (string | null)
@@ -586,6 +590,10 @@ updated_at: string
  * @maxItems 20
  */
 export type KnowledgeBaseIds = string[]
+export interface KnowledgeBasePage {
+data: KnowledgeBase[]
+next_cursor: (string | null)
+}
 export interface KnowledgeBaseRequest {
 name: string
 description?: (string | null)
@@ -719,6 +727,10 @@ audio_out: number
 seconds: number
 characters?: number
 cost: (number | null)
+}
+export interface ProviderPage {
+data: Provider[]
+next_cursor: (string | null)
 }
 export interface ProviderRequest {
 name: string
@@ -876,6 +888,10 @@ phone_number: string
 created_at: string
 updated_at: string
 }
+export interface SipTrunkPage {
+data: SipTrunk[]
+next_cursor: (string | null)
+}
 export interface SipTrunkRequest {
 name: string
 /**
@@ -994,6 +1010,10 @@ parameters?: {
 }
 export interface ToolHeaders {
 [k: string]: string | undefined
+}
+export interface ToolPage {
+data: Tool[]
+next_cursor: (string | null)
 }
 export interface ToolParameter {
 type: ("string" | "number" | "integer" | "boolean" | "array" | "object")
@@ -1135,6 +1155,10 @@ enabled: boolean
 disabled_reason: (string | null)
 created_at: string
 }
+export interface WebhookEndpointPage {
+data: WebhookEndpoint[]
+next_cursor: (string | null)
+}
 export interface WebhookRequest {
 url: string
 /**
@@ -1152,7 +1176,10 @@ secret: string
 export interface GetInvitationsPreviewQuery {
 token: string
 }
-export type GetAssistants200 = Assistant[]
+export interface GetAssistantsQuery {
+limit?: number
+cursor?: string
+}
 export interface PostAssistantsHeader {
 "Idempotency-Key"?: string
 }
@@ -1219,7 +1246,10 @@ id: string
 export interface PostTestRunsByIdCancelPath {
 id: string
 }
-export type GetTools200 = Tool[]
+export interface GetToolsQuery {
+limit?: number
+cursor?: string
+}
 export interface PostToolsHeader {
 "Idempotency-Key"?: string
 }
@@ -1235,7 +1265,10 @@ id: string
 export interface PostToolsByIdExecutePath {
 id: string
 }
-export type GetKnowledgeBases200 = KnowledgeBase[]
+export interface GetKnowledgeBasesQuery {
+limit?: number
+cursor?: string
+}
 export interface PostKnowledgeBasesHeader {
 "Idempotency-Key"?: string
 }
@@ -1407,7 +1440,10 @@ id: string
 export interface PatchPhoneNumbersByIdPath {
 id: string
 }
-export type GetSipTrunks200 = SipTrunk[]
+export interface GetSipTrunksQuery {
+limit?: number
+cursor?: string
+}
 export interface PostSipTrunksHeader {
 "Idempotency-Key"?: string
 }
@@ -1420,7 +1456,10 @@ id: string
 export interface PatchSipTrunksByIdPath {
 id: string
 }
-export type GetProviders200 = Provider[]
+export interface GetProvidersQuery {
+limit?: number
+cursor?: string
+}
 export interface GetProvidersByIdPath {
 id: string
 }
@@ -1433,7 +1472,10 @@ id: string
 export interface PostProvidersByIdPreviewPath {
 id: string
 }
-export type GetWebhooks200 = WebhookEndpoint[]
+export interface GetWebhooksQuery {
+limit?: number
+cursor?: string
+}
 export interface PostWebhooksHeader {
 "Idempotency-Key"?: string
 }
@@ -1512,6 +1554,7 @@ export interface components {
     AssistantContent: AssistantContent;
     AssistantDefaults: AssistantDefaults;
     AssistantKnowledge: AssistantKnowledge;
+    AssistantPage: AssistantPage;
     AssistantRequest: AssistantRequest;
     AssistantTool: AssistantTool;
     AssistantUpdate: AssistantUpdate;
@@ -1572,6 +1615,7 @@ export interface components {
     Invite: Invite;
     KnowledgeBase: KnowledgeBase;
     KnowledgeBaseIds: KnowledgeBaseIds;
+    KnowledgeBasePage: KnowledgeBasePage;
     KnowledgeBaseRequest: KnowledgeBaseRequest;
     KnowledgeBaseUpdate: KnowledgeBaseUpdate;
     KnowledgeDocument: KnowledgeDocument;
@@ -1590,6 +1634,7 @@ export interface components {
     Provider: Provider;
     ProviderCost: ProviderCost;
     ProviderCostLine: ProviderCostLine;
+    ProviderPage: ProviderPage;
     ProviderRequest: ProviderRequest;
     ProviderUpdate: ProviderUpdate;
     Publish: Publish;
@@ -1611,6 +1656,7 @@ export interface components {
     SipListener: SipListener;
     SipPhoneNumber: SipPhoneNumber;
     SipTrunk: SipTrunk;
+    SipTrunkPage: SipTrunkPage;
     SipTrunkRequest: SipTrunkRequest;
     SipTrunkUpdate: SipTrunkUpdate;
     SuccessValue: SuccessValue;
@@ -1626,6 +1672,7 @@ export interface components {
     ToolData: ToolData;
     ToolExecutionRequest: ToolExecutionRequest;
     ToolHeaders: ToolHeaders;
+    ToolPage: ToolPage;
     ToolParameter: ToolParameter;
     ToolParameters: ToolParameters;
     ToolRequestBody: ToolRequestBody;
@@ -1648,6 +1695,7 @@ export interface components {
     VoicemailInput: VoicemailInput;
     WebhookDelivery: WebhookDelivery;
     WebhookEndpoint: WebhookEndpoint;
+    WebhookEndpointPage: WebhookEndpointPage;
     WebhookRequest: WebhookRequest;
     WebhookUpdate: WebhookUpdate;
     WebhookWithSecret: WebhookWithSecret;
@@ -1755,7 +1803,7 @@ export interface operations {
   getInvitationsPreview: { parameters: { query: GetInvitationsPreviewQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": InvitationPreview } }; 400: components["responses"]["BadRequest"]; "4XX": components["responses"]["ClientError"]; } };
   getAccountOptions: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AccountOptions } }; 400: components["responses"]["BadRequest"]; "4XX": components["responses"]["ClientError"]; } };
   getAssistantsDefaults: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AssistantDefaults } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getAssistants: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetAssistants200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getAssistants: { parameters: { query?: GetAssistantsQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AssistantPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postAssistants: { parameters: { query?: never; header?: PostAssistantsHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": AssistantRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": Assistant } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getAssistantsById: { parameters: { query?: never; header?: never; path: GetAssistantsByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Assistant } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteAssistantsById: { parameters: { query?: never; header?: never; path: DeleteAssistantsByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1773,14 +1821,14 @@ export interface operations {
   getAssistantsByIdTestRunsLatest: { parameters: { query?: never; header?: never; path: GetAssistantsByIdTestRunsLatestPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetAssistantsByIdTestRunsLatest200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getTestRunsById: { parameters: { query?: never; header?: never; path: GetTestRunsByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": TestRun } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postTestRunsByIdCancel: { parameters: { query?: never; header?: never; path: PostTestRunsByIdCancelPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": TestRun } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getTools: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetTools200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getTools: { parameters: { query?: GetToolsQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ToolPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postTools: { parameters: { query?: never; header?: PostToolsHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": ToolRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": Tool } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getToolsById: { parameters: { query?: never; header?: never; path: GetToolsByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Tool } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteToolsById: { parameters: { query?: never; header?: never; path: DeleteToolsByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchToolsById: { parameters: { query?: never; header?: never; path: PatchToolsByIdPath; cookie?: never; }; requestBody: { content: { "application/json": ToolUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Tool } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postToolsByIdExecute: { parameters: { query?: never; header?: never; path: PostToolsByIdExecutePath; cookie?: never; }; requestBody: { content: { "application/json": ToolExecutionRequest } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getKnowledgeBasesStatus: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeStatus } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getKnowledgeBases: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetKnowledgeBases200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getKnowledgeBases: { parameters: { query?: GetKnowledgeBasesQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeBasePage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postKnowledgeBases: { parameters: { query?: never; header?: PostKnowledgeBasesHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": KnowledgeBaseRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeBase } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getKnowledgeBasesById: { parameters: { query?: never; header?: never; path: GetKnowledgeBasesByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeBase } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteKnowledgeBasesById: { parameters: { query?: never; header?: never; path: DeleteKnowledgeBasesByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1832,12 +1880,12 @@ export interface operations {
   deletePhoneNumbersById: { parameters: { query?: never; header?: never; path: DeletePhoneNumbersByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchPhoneNumbersById: { parameters: { query?: never; header?: never; path: PatchPhoneNumbersByIdPath; cookie?: never; }; requestBody: { content: { "application/json": PhoneNumberUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": PhoneNumber } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getSipTrunksListener: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": SipListener } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getSipTrunks: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetSipTrunks200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getSipTrunks: { parameters: { query?: GetSipTrunksQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": SipTrunkPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postSipTrunks: { parameters: { query?: never; header?: PostSipTrunksHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": SipTrunkRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": SipTrunk } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getSipTrunksById: { parameters: { query?: never; header?: never; path: GetSipTrunksByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": SipTrunk } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteSipTrunksById: { parameters: { query?: never; header?: never; path: DeleteSipTrunksByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchSipTrunksById: { parameters: { query?: never; header?: never; path: PatchSipTrunksByIdPath; cookie?: never; }; requestBody: { content: { "application/json": SipTrunkUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": SipTrunk } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getProviders: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetProviders200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getProviders: { parameters: { query?: GetProvidersQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ProviderPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postProviders: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": ProviderRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": Provider } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getProvidersById: { parameters: { query?: never; header?: never; path: GetProvidersByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Provider } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteProvidersById: { parameters: { query?: never; header?: never; path: DeleteProvidersByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1845,7 +1893,7 @@ export interface operations {
   postProvidersByIdPreview: { parameters: { query?: never; header?: never; path: PostProvidersByIdPreviewPath; cookie?: never; }; requestBody: { content: { "application/json": VoicePreview } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getSettingsRetention: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": RetentionSettings } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   putSettingsRetention: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": RetentionSettingsInput } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getWebhooks: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetWebhooks200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getWebhooks: { parameters: { query?: GetWebhooksQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": WebhookEndpointPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postWebhooks: { parameters: { query?: never; header?: PostWebhooksHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": WebhookRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": WebhookWithSecret } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getWebhooksById: { parameters: { query?: never; header?: never; path: GetWebhooksByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": WebhookEndpoint } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteWebhooksById: { parameters: { query?: never; header?: never; path: DeleteWebhooksByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };

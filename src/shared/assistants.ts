@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { analysisSettingsSchema, DEFAULT_ANALYSIS_SETTINGS } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
 import { assistantKnowledgeSchema, DEFAULT_ASSISTANT_KNOWLEDGE, knowledgeBaseIdsSchema } from "./knowledge.js";
@@ -249,6 +250,8 @@ export const assistantSchema = z.object({
   /** ISO 8601 */
   updated_at: z.string(),
 });
+/** GET /api/assistants: a page of assistants, newest first (src/shared/pages.ts). */
+export const assistantPageSchema = pageOf(assistantSchema);
 export type Assistant = z.infer<typeof assistantSchema>;
 
 /** GET /api/assistants/defaults: what a new assistant starts with and the models on offer. */

@@ -4,6 +4,7 @@
  * is set (`has_inbound_password`), never what it is.
  */
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { int32 } from "./bounds.js";
 import { isIpOrCidr, isSipUri } from "./sip-addresses.js";
 
@@ -213,6 +214,8 @@ export const sipTrunkSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+/** GET list: a page of these (src/shared/pages.ts). */
+export const sipTrunkPageSchema = pageOf(sipTrunkSchema);
 export type SipTrunk = z.infer<typeof sipTrunkSchema>;
 
 /** GET /api/sip-trunks/listener: where this server takes SIP, for the address a trunk points at. */

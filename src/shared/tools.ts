@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 
 // ── Enumerations (spec §3, §9) ─────────────────────────────────────────────────────────────
 
@@ -204,6 +205,8 @@ export const toolSchema = z.object({
   /** ISO 8601 */
   updated_at: z.string(),
 });
+/** GET list: a page of these (src/shared/pages.ts). */
+export const toolPageSchema = pageOf(toolSchema);
 export type Tool = z.infer<typeof toolSchema>;
 
 const MASK = "••••";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 
 // ── Events ─────────────────────────────────────────────────────────────────────────────────
 
@@ -106,6 +107,8 @@ export const webhookEndpointSchema = z.object({
   disabled_reason: z.string().nullable(),
   created_at: z.iso.datetime(),
 });
+/** GET list: a page of these (src/shared/pages.ts). */
+export const webhookEndpointPageSchema = pageOf(webhookEndpointSchema);
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 /** Creation and rotation answer the secret, once; nothing else ever does. */

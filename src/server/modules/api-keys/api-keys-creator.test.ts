@@ -67,7 +67,7 @@ describe("an API key acts for its creator", () => {
     expect(build.response.status).toBe(403);
     expect(build.error?.error.message).toBe(PERMISSIONS.build.message);
     expect((await withKey(two, key).GET("/api/assistants")).response.status).toBe(200);
-    const names = ((await as(one, olga).get("/api/assistants")).json() as { name: string }[]).map((a) => a.name);
+    const names = ((await as(one, olga).get("/api/assistants")).json().data as { name: string }[]).map((a) => a.name);
     expect(names).not.toContain("No more");
 
     // Promoted again, it may again: the role is read at each request, never kept with the key.

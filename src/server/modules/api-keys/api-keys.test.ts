@@ -51,7 +51,7 @@ describe("API keys", () => {
     expect(created.response.status).toBe(201);
     expect(created.response.headers.get("set-cookie")).toBeNull();
     const mine = await api.GET("/api/assistants");
-    expect(mine.data!.map((a) => a.id)).toContain(created.data!.id);
+    expect(mine.data!.data.map((a) => a.id)).toContain(created.data!.id);
     expect((await api.GET("/api/calls")).response.status).toBe(200);
     expect((await api.GET("/api/webhooks")).response.status).toBe(200);
 
@@ -127,7 +127,7 @@ describe("API keys", () => {
     // Nothing is written with a key in the wrong place.
     const create = await file.app.inject({ method: "POST", url: `/api/assistants?key=${key}`, payload: { name: "Misplaced" } });
     expect(create.statusCode).toBe(401);
-    expect((await client(key).GET("/api/assistants")).data!.map((a) => a.name)).not.toContain("Misplaced");
+    expect((await client(key).GET("/api/assistants")).data!.data.map((a) => a.name)).not.toContain("Misplaced");
   });
 
   it("refuse a bad name, a past expiry and a 21st live key, storing nothing", async () => {
