@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef } from "react";
 import type { Campaign, CampaignAction, CampaignContact, CampaignInput, CampaignStatus, InvalidContact } from "@shared/campaigns";
 import type { DialAllowList, DialPolicy } from "@shared/dial-safety";
 import type { PhoneNumber } from "@shared/phone-numbers";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 /** How often a campaign that is dialling is read again: its counts move on their own. */
@@ -76,7 +76,7 @@ export function useCampaignAction(id: string) {
 export function useAssistantNames() {
   return useQuery({
     queryKey: queryKeys.assistants,
-    queryFn: () => api<{ id: string; name: string }[]>("/api/assistants"),
+    queryFn: () => apiList<{ id: string; name: string }>("/api/assistants"),
     select: (list) => list.map(({ id, name }) => ({ id, name })),
   });
 }
