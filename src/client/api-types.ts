@@ -71,6 +71,10 @@ created_at: string
 last_used_at: (string | null)
 expires_at: (string | null)
 }
+export interface ApiKeyPage {
+data: ApiKey[]
+next_cursor: (string | null)
+}
 export interface ApiKeyRequest {
 name: string
 expires_at?: (string | null)
@@ -380,6 +384,10 @@ voicemail: number
 dnc: number
 retries_scheduled: number
 }
+export interface CampaignPage {
+data: Campaign[]
+next_cursor: (string | null)
+}
 export interface CampaignRequest {
 name: string
 assistant_id: string
@@ -678,6 +686,10 @@ country_code: ("US" | "CA" | "GB" | "AU" | "DE" | "FR")
 assistant_id: string
 provider?: "twilio"
 } | SipPhoneNumber)
+export interface PhoneNumberPage {
+data: PhoneNumber[]
+next_cursor: (string | null)
+}
 export interface PhoneNumberUpdate {
 assistant_id?: string
 country_code?: ("US" | "CA" | "GB" | "AU" | "DE" | "FR")
@@ -1328,7 +1340,10 @@ cursor?: string
 export interface DeleteDncByPhonePath {
 phone: string
 }
-export type GetCampaigns200 = Campaign[]
+export interface GetCampaignsQuery {
+limit?: number
+cursor?: string
+}
 export interface PostCampaignsHeader {
 "Idempotency-Key"?: string
 }
@@ -1430,7 +1445,10 @@ id: string
 export interface PostCallsByIdScenarioPath {
 id: string
 }
-export type GetPhoneNumbers200 = PhoneNumber[]
+export interface GetPhoneNumbersQuery {
+limit?: number
+cursor?: string
+}
 export interface PostPhoneNumbersHeader {
 "Idempotency-Key"?: string
 }
@@ -1533,7 +1551,10 @@ from?: string
 to?: string
 }
 export type GetAuditLogCsv200 = string
-export type GetApiKeys200 = ApiKey[]
+export interface GetApiKeysQuery {
+limit?: number
+cursor?: string
+}
 export interface DeleteApiKeysByIdPath {
 id: string
 }
@@ -1549,6 +1570,7 @@ export interface components {
     AnalysisSettings: AnalysisSettings;
     AnalysisSettingsInput: AnalysisSettingsInput;
     ApiKey: ApiKey;
+    ApiKeyPage: ApiKeyPage;
     ApiKeyRequest: ApiKeyRequest;
     Assistant: Assistant;
     AssistantContent: AssistantContent;
@@ -1579,6 +1601,7 @@ export interface components {
     CampaignContact: CampaignContact;
     CampaignContactPage: CampaignContactPage;
     CampaignCounts: CampaignCounts;
+    CampaignPage: CampaignPage;
     CampaignRequest: CampaignRequest;
     CampaignRetry: CampaignRetry;
     CampaignRetryInput: CampaignRetryInput;
@@ -1629,6 +1652,7 @@ export interface components {
     ParameterFormat: ParameterFormat;
     PhoneNumber: PhoneNumber;
     PhoneNumberCreate: PhoneNumberCreate;
+    PhoneNumberPage: PhoneNumberPage;
     PhoneNumberUpdate: PhoneNumberUpdate;
     PipelineEngine: PipelineEngine;
     Provider: Provider;
@@ -1855,7 +1879,7 @@ export interface operations {
   getDnc: { parameters: { query?: GetDncQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": DncPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postDnc: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": DncRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteDncByPhone: { parameters: { query?: never; header?: never; path: DeleteDncByPhonePath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getCampaigns: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetCampaigns200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getCampaigns: { parameters: { query?: GetCampaignsQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": CampaignPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postCampaigns: { parameters: { query?: never; header?: PostCampaignsHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": CampaignRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getCampaignsByIdContacts: { parameters: { query?: GetCampaignsByIdContactsQuery; header?: never; path: GetCampaignsByIdContactsPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": CampaignContactPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   putCampaignsByIdContacts: { parameters: { query?: PutCampaignsByIdContactsQuery; header?: never; path: PutCampaignsByIdContactsPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ContactsImport } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1874,7 +1898,7 @@ export interface operations {
   getAssistantsByIdAnalysisRunsByRunId: { parameters: { query?: never; header?: never; path: GetAssistantsByIdAnalysisRunsByRunIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AnalysisRun } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postCallsByIdReplay: { parameters: { query?: never; header?: never; path: PostCallsByIdReplayPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": CallReplay } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postCallsByIdScenario: { parameters: { query?: never; header?: never; path: PostCallsByIdScenarioPath; cookie?: never; }; requestBody: { content: { "application/json": SaveCallAsTest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": Scenario } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getPhoneNumbers: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetPhoneNumbers200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getPhoneNumbers: { parameters: { query?: GetPhoneNumbersQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": PhoneNumberPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postPhoneNumbers: { parameters: { query?: never; header?: PostPhoneNumbersHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": PhoneNumberCreate } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": PhoneNumber } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getTelephonyReachability: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Reachability } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deletePhoneNumbersById: { parameters: { query?: never; header?: never; path: DeletePhoneNumbersByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1920,7 +1944,7 @@ export interface operations {
   deleteAccount: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": DeleteAccount } }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchAccountName: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": UpdateName } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postAccountPassword: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": ChangePassword } }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getApiKeys: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetApiKeys200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getApiKeys: { parameters: { query?: GetApiKeysQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ApiKeyPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postApiKeys: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": ApiKeyRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": CreatedApiKey } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteApiKeysById: { parameters: { query?: never; header?: never; path: DeleteApiKeysByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
 }

@@ -3,6 +3,7 @@
  * time zone), pacing and retries. The API's shapes and the page's texts; both sides use it.
  */
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { isoDateTime } from "./bounds.js";
 
 import { successValueSchema } from "./analysis.js";
@@ -229,6 +230,8 @@ export const campaignSchema = z.object({
   success_by_outcome: campaignSuccessSchema,
   created_at: z.string(),
 });
+/** GET /api/campaigns: a page of these, newest first (src/shared/pages.ts). */
+export const campaignPageSchema = pageOf(campaignSchema);
 export type Campaign = z.infer<typeof campaignSchema>;
 
 export const campaignContactSchema = z.object({

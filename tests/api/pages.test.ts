@@ -14,6 +14,7 @@ const LISTS: { path: string; add: (who: Who, n: number) => Promise<void> }[] = [
     add: (who, n) =>
       created(file.as(who).post("/api/tools", { name: `Tool ${n}`, description: "Finds an order", type: "API", http_method: "GET", parameter_format: "standard", end_point_url: "https://api.example.com/orders" })),
   },
+  { path: "/api/api-keys", add: (who, n) => created(file.as(who).post("/api/api-keys", { name: `Key ${n}` })) },
   { path: "/api/knowledge-bases", add: (who, n) => created(file.as(who).post("/api/knowledge-bases", { name: `Base ${n}` })) },
 ];
 

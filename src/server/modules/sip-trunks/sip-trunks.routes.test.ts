@@ -126,7 +126,7 @@ describe("/api/sip-trunks", () => {
     expect(errorOf(again).message).toBe(SIP_NUMBER_MESSAGES.alreadyOnTrunk("+14155550123", "FreePBX"));
     expect(errorOf(await add({ sip_trunk_id: trunk.id, phone_number: "1" })).message).toBe(SIP_NUMBER_MESSAGES.invalidNumber);
 
-    const listed: PhoneNumber[] = (await file.as(who).get("/api/phone-numbers")).json();
+    const listed: PhoneNumber[] = (await file.as(who).get("/api/phone-numbers")).json().data;
     expect(listed.map((n) => [n.phone_number, n.sip_trunk_name])).toEqual(expect.arrayContaining([["+14155550123", "FreePBX"], ["201", "FreePBX"]]));
     expect((await file.as(who).get(`/api/sip-trunks/${trunk.id}`)).json().numbers.map((n: { phone_number: string }) => n.phone_number)).toEqual(["+14155550123", "201"]);
 
