@@ -13,7 +13,7 @@ const APP_PAGES: Record<string, { chunk: () => Promise<unknown>; data: string[] 
   "/assistants": { chunk: appChunks.assistants, data: [listPagePath("/api/assistants")] },
   "/phone-numbers": { chunk: appChunks.phoneNumbers, data: [] },
   "/calls": { chunk: appChunks.calls, data: ["/api/calls"] },
-  "/campaigns": { chunk: appChunks.campaigns, data: ["/api/campaigns"] },
+  "/campaigns": { chunk: appChunks.campaigns, data: [listPagePath("/api/campaigns")] },
   // The board's list arrives on its socket, not by GET.
   "/live": { chunk: appChunks.live, data: [] },
   "/tools": { chunk: appChunks.tools, data: [listPagePath("/api/tools")] },

@@ -16,7 +16,7 @@ export type ContactsPage = { data: CampaignContact[]; next_cursor: number | null
 export function useCampaigns() {
   return useQuery({
     queryKey: queryKeys.campaigns,
-    queryFn: () => api<Campaign[]>("/api/campaigns"),
+    queryFn: () => apiList<Campaign>("/api/campaigns"),
     refetchInterval: (query) => (query.state.data?.some((c) => isLive(c.status)) ? LIVE_REFRESH_MS : false),
   });
 }
@@ -82,7 +82,7 @@ export function useAssistantNames() {
 }
 
 export function usePhoneNumberOptions() {
-  return useQuery({ queryKey: queryKeys.phoneNumbers, queryFn: () => api<PhoneNumber[]>("/api/phone-numbers") });
+  return useQuery({ queryKey: queryKeys.phoneNumbers, queryFn: () => apiList<PhoneNumber>("/api/phone-numbers") });
 }
 
 /** What the dial-safety rules need in the CSV preview: the organisation's numbers and its allow-list. */

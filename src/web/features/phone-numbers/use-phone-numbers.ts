@@ -10,7 +10,7 @@ const phoneNumbersQueryKey = queryKeys.phoneNumbers;
 export function usePhoneNumbers(enabled: boolean) {
   return useQuery({
     queryKey: phoneNumbersQueryKey,
-    queryFn: () => api<PhoneNumber[]>("/api/phone-numbers"),
+    queryFn: () => apiList<PhoneNumber>("/api/phone-numbers"),
     enabled,
   });
 }
