@@ -189,12 +189,15 @@ test("a lost session on save shows the sign-in message", async ({ page, user: _u
 
 test("dates that are missing or unreadable show the fallbacks", async ({ page, user: _user }) => {
   const base = { organization_id: "u", description: null, first_message: null, instructions: null, tool_ids: [], tools: [], voice: "marin", model: "gpt-realtime-2.1", transfer_destinations: [], allow_end_call: true, keypad_input: true, timezone: "UTC", voicemail: null, allow_do_not_call: false, variables: [] };
-  await page.route("**/api/assistants", (route) =>
+  await page.route(/\/api\/assistants\?/, (route) =>
     route.fulfill({
-      json: [
-        { ...base, id: "a1", name: "No dates", created_at: null, updated_at: null },
-        { ...base, id: "a2", name: "Bad dates", created_at: "not a date", updated_at: "yesterday-ish" },
-      ],
+      json: {
+        data: [
+          { ...base, id: "a1", name: "No dates", created_at: null, updated_at: null },
+          { ...base, id: "a2", name: "Bad dates", created_at: "not a date", updated_at: "yesterday-ish" },
+        ],
+        next_cursor: null,
+      },
     }),
   );
   await page.goto("/assistants");

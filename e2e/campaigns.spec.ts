@@ -170,7 +170,7 @@ test("the assistant form: time zone, voicemail, the do-not-call switch and the p
   await panel.getByRole("button", { name: "Create Assistant" }).click();
   await expectToast(page, "Assistant created successfully!");
 
-  const [saved] = (await (await page.request.get("/api/assistants")).json()) as { timezone: string; voicemail: unknown; allow_do_not_call: boolean; variables: string[] }[];
+  const [saved] = ((await (await page.request.get("/api/assistants")).json()) as { data: unknown }).data as { timezone: string; voicemail: unknown; allow_do_not_call: boolean; variables: string[] }[];
   expect(saved).toMatchObject({ timezone: "Europe/London", voicemail: { action: "leave_message", message: "Please call us back, {{first_name}}." }, allow_do_not_call: true, variables: ["first_name", "plan"] });
 
   // An edit of something else keeps them.
@@ -181,7 +181,7 @@ test("the assistant form: time zone, voicemail, the do-not-call switch and the p
   await edit.getByLabel("Description").fill("Renewal reminders");
   await edit.getByRole("button", { name: "Save draft" }).click();
   await expectToast(page, "Saved — callers hear v1");
-  const [after] = (await (await page.request.get("/api/assistants")).json()) as { timezone: string; allow_do_not_call: boolean }[];
+  const [after] = ((await (await page.request.get("/api/assistants")).json()) as { data: unknown }).data as { timezone: string; allow_do_not_call: boolean }[];
   expect(after).toMatchObject({ timezone: "Europe/London", allow_do_not_call: true });
 });
 

@@ -41,7 +41,7 @@ test("API keys: create, copy the key shown once, use it, revoke it", async ({ pa
   // What the key does is in the audit log under the person it acts for, with the key's id.
   const made = await page.request.post("/api/assistants", { headers: { authorization: `Bearer ${key}` }, data: { name: "Made by key" } });
   expect(made.status()).toBe(201);
-  const keyId = ((await (await page.request.get("/api/api-keys")).json()) as ApiKey[]).find((k) => k.name === "CRM")!.id;
+  const keyId = ((await (await page.request.get("/api/api-keys")).json()) as { data: ApiKey[] }).data.find((k) => k.name === "CRM")!.id;
   await page.reload();
   const entry = page.getByTestId("audit-log-card").getByRole("row").filter({ hasText: "Made by key" });
   await expect(entry).toContainText("(API key “CRM”)", { timeout: 30_000 });

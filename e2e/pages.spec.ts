@@ -83,7 +83,7 @@ test("closing a Create or Edit panel with unsaved changes asks first", async ({ 
   await expect(confirm).toBeVisible();
   await confirm.getByRole("button", { name: "Discard Changes" }).click();
   await expect(page.getByRole("dialog")).toHaveCount(0);
-  expect(((await (await page.request.get(`${server.url}/api/tools`)).json()) as Array<{ description: string | null }>).every((t) => t.description !== "Changed")).toBe(true);
+  expect(((await (await page.request.get(`${server.url}/api/tools`)).json()).data as Array<{ description: string | null }>).every((t) => t.description !== "Changed")).toBe(true);
 });
 
 test("Create Tool: types API and Connector only; connector cards say Coming soon, look inert and take keyboard focus", async ({ page, user: _user }) => {

@@ -71,7 +71,7 @@ test("add providers in Settings, then put an assistant on a pipeline of them in 
   await panel.getByRole("button", { name: "Create Assistant" }).click();
   await expectToast(page, "Assistant created successfully!");
 
-  const list = (await (await page.request.get("/api/assistants")).json()) as Array<{ name: string; voice_engine: { type: string; model?: { model: string }; voice?: { voice: string } } }>;
+  const list = ((await (await page.request.get("/api/assistants")).json()) as { data: Array<{ name: string; voice_engine: { type: string; model?: { model: string }; voice?: { voice: string } } }> }).data;
   expect(list.find((a) => a.name === "Piped Desk")?.voice_engine).toMatchObject({ type: "pipeline", model: { model: "llama-3.3-70b-versatile" }, voice: { voice: "rachel" } });
 
   // A provider in use cannot be deleted: the reason names the assistant.
@@ -91,7 +91,7 @@ test("put an assistant on OpenAI GPT-Live with a voice of its own, and find it c
   await panel.getByRole("button", { name: "Create Assistant" }).click();
   await expectToast(page, "Assistant created successfully!");
 
-  const list = (await (await page.request.get("/api/assistants")).json()) as Array<{ name: string; voice_engine: unknown }>;
+  const list = ((await (await page.request.get("/api/assistants")).json()) as { data: Array<{ name: string; voice_engine: unknown }> }).data;
   const saved = list.find((a) => a.name === "Live Desk");
   expect(saved?.voice_engine).toEqual({ type: "gpt-live", model: "gpt-live-1", voice: "vesper" });
 

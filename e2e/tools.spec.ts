@@ -58,7 +58,7 @@ test("create, inspect, edit, test and delete a tool", async ({ page, user: _user
   await panel(page).getByLabel("Headers (JSON)").fill('{"X-Tenant": ');
   await panel(page).getByRole("button", { name: "Create Tool" }).click();
   await expect(panel(page).getByText("Headers must be valid JSON")).toBeVisible();
-  expect(await (await page.request.get("/api/tools")).json()).toEqual([]);
+  expect((await (await page.request.get("/api/tools")).json()).data).toEqual([]);
 
   await panel(page).getByLabel("Headers (JSON)").fill('{"X-Tenant": "acme"}');
   await expect(panel(page).getByText("Headers must be valid JSON")).toHaveCount(0);
@@ -138,7 +138,7 @@ test("create, inspect, edit, test and delete a tool", async ({ page, user: _user
   await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
   await expectToast(page, "Tool deleted successfully!");
   await expect(page.getByText("No tools yet")).toBeVisible();
-  expect(await (await page.request.get("/api/tools")).json()).toEqual([]);
+  expect((await (await page.request.get("/api/tools")).json()).data).toEqual([]);
 });
 
 test("the test panel shows an upstream error status, a refused host and the method's help", async ({ page, user: _user }) => {

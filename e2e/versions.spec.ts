@@ -97,7 +97,7 @@ for (const width of [1280, 390]) {
       await expect(dialog).toBeHidden();
     };
     await pinTo(VERSION_MESSAGES.pinVersion(2, "Shorter answers"));
-    expect((await (await page.request.get("/api/phone-numbers")).json())[0]).toMatchObject({ assistant_version: 2 });
+    expect((await (await page.request.get("/api/phone-numbers")).json()).data[0]).toMatchObject({ assistant_version: 2 });
     await page.goto("/assistants");
     await row.getByRole("cell").first().click();
     await panel.getByRole("tab", { name: "History" }).click();
@@ -105,6 +105,6 @@ for (const width of [1280, 390]) {
     await expect(versions.locator('[data-version="3"]')).not.toContainText(VERSION_MESSAGES.runsOn(OURS));
     await page.goto("/phone-numbers");
     await pinTo(VERSION_MESSAGES.pinLatest(3));
-    expect((await (await page.request.get("/api/phone-numbers")).json())[0]).toMatchObject({ assistant_version: null });
+    expect((await (await page.request.get("/api/phone-numbers")).json()).data[0]).toMatchObject({ assistant_version: null });
   });
 }

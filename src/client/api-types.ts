@@ -87,6 +87,10 @@ created_at: string
 last_used_at: (string | null)
 expires_at: (string | null)
 }
+export interface ApiKeyPage {
+data: ApiKey[]
+next_cursor: (string | null)
+}
 export interface ApiKeyRequest {
 name: string
 expires_at?: (string | null)
@@ -140,6 +144,10 @@ export interface AssistantKnowledge {
 mode?: ("tool" | "instructions")
 tool_description?: (string | null)
 passages?: number
+}
+export interface AssistantPage {
+data: Assistant[]
+next_cursor: (string | null)
 }
 export interface AssistantRequest {
 name: string
@@ -392,6 +400,10 @@ voicemail: number
 dnc: number
 retries_scheduled: number
 }
+export interface CampaignPage {
+data: Campaign[]
+next_cursor: (string | null)
+}
 export interface CampaignRequest {
 name: string
 assistant_id: string
@@ -611,6 +623,10 @@ updated_at: string
  * @maxItems 20
  */
 export type KnowledgeBaseIds = string[]
+export interface KnowledgeBasePage {
+data: KnowledgeBase[]
+next_cursor: (string | null)
+}
 export interface KnowledgeBaseRequest {
 name: string
 description?: (string | null)
@@ -695,6 +711,10 @@ country_code: ("US" | "CA" | "GB" | "AU" | "DE" | "FR")
 assistant_id: string
 provider?: "twilio"
 } | SipPhoneNumber)
+export interface PhoneNumberPage {
+data: PhoneNumber[]
+next_cursor: (string | null)
+}
 export type PhoneNumberUpdate = ({
 [k: string]: unknown | undefined
 } & {
@@ -746,6 +766,10 @@ audio_out: number
 seconds: number
 characters?: number
 cost: (number | null)
+}
+export interface ProviderPage {
+data: Provider[]
+next_cursor: (string | null)
 }
 export type ProviderRequest = {
 name: string
@@ -903,6 +927,10 @@ phone_number: string
 created_at: string
 updated_at: string
 }
+export interface SipTrunkPage {
+data: SipTrunk[]
+next_cursor: (string | null)
+}
 export type SipTrunkRequest = {
 name: string
 /**
@@ -1038,6 +1066,10 @@ parameters?: {
 }
 export interface ToolHeaders {
 [k: string]: string | undefined
+}
+export interface ToolPage {
+data: Tool[]
+next_cursor: (string | null)
 }
 export interface ToolParameter {
 type: ("string" | "number" | "integer" | "boolean" | "array" | "object")
@@ -1182,6 +1214,10 @@ enabled: boolean
 disabled_reason: (string | null)
 created_at: string
 }
+export interface WebhookEndpointPage {
+data: WebhookEndpoint[]
+next_cursor: (string | null)
+}
 export interface WebhookRequest {
 url: string
 /**
@@ -1199,7 +1235,10 @@ secret: string
 export interface GetInvitationsPreviewQuery {
 token: string
 }
-export type GetAssistants200 = Assistant[]
+export interface GetAssistantsQuery {
+limit?: number
+cursor?: string
+}
 export interface PostAssistantsHeader {
 "Idempotency-Key"?: string
 }
@@ -1266,7 +1305,10 @@ id: string
 export interface PostTestRunsByIdCancelPath {
 id: string
 }
-export type GetTools200 = Tool[]
+export interface GetToolsQuery {
+limit?: number
+cursor?: string
+}
 export interface PostToolsHeader {
 "Idempotency-Key"?: string
 }
@@ -1282,7 +1324,10 @@ id: string
 export interface PostToolsByIdExecutePath {
 id: string
 }
-export type GetKnowledgeBases200 = KnowledgeBase[]
+export interface GetKnowledgeBasesQuery {
+limit?: number
+cursor?: string
+}
 export interface PostKnowledgeBasesHeader {
 "Idempotency-Key"?: string
 }
@@ -1342,7 +1387,10 @@ cursor?: string
 export interface DeleteDncByPhonePath {
 phone: string
 }
-export type GetCampaigns200 = Campaign[]
+export interface GetCampaignsQuery {
+limit?: number
+cursor?: string
+}
 export interface PostCampaignsHeader {
 "Idempotency-Key"?: string
 }
@@ -1444,7 +1492,10 @@ id: string
 export interface PostCallsByIdScenarioPath {
 id: string
 }
-export type GetPhoneNumbers200 = PhoneNumber[]
+export interface GetPhoneNumbersQuery {
+limit?: number
+cursor?: string
+}
 export interface PostPhoneNumbersHeader {
 "Idempotency-Key"?: string
 }
@@ -1454,7 +1505,10 @@ id: string
 export interface PatchPhoneNumbersByIdPath {
 id: string
 }
-export type GetSipTrunks200 = SipTrunk[]
+export interface GetSipTrunksQuery {
+limit?: number
+cursor?: string
+}
 export interface PostSipTrunksHeader {
 "Idempotency-Key"?: string
 }
@@ -1467,7 +1521,10 @@ id: string
 export interface PatchSipTrunksByIdPath {
 id: string
 }
-export type GetProviders200 = Provider[]
+export interface GetProvidersQuery {
+limit?: number
+cursor?: string
+}
 export interface GetProvidersByIdPath {
 id: string
 }
@@ -1480,7 +1537,10 @@ id: string
 export interface PostProvidersByIdPreviewPath {
 id: string
 }
-export type GetWebhooks200 = WebhookEndpoint[]
+export interface GetWebhooksQuery {
+limit?: number
+cursor?: string
+}
 export interface PostWebhooksHeader {
 "Idempotency-Key"?: string
 }
@@ -1538,7 +1598,10 @@ from?: string
 to?: string
 }
 export type GetAuditLogCsv200 = string
-export type GetApiKeys200 = ApiKey[]
+export interface GetApiKeysQuery {
+limit?: number
+cursor?: string
+}
 export interface DeleteApiKeysByIdPath {
 id: string
 }
@@ -1554,11 +1617,13 @@ export interface components {
     AnalysisSettings: AnalysisSettings;
     AnalysisSettingsInput: AnalysisSettingsInput;
     ApiKey: ApiKey;
+    ApiKeyPage: ApiKeyPage;
     ApiKeyRequest: ApiKeyRequest;
     Assistant: Assistant;
     AssistantContent: AssistantContent;
     AssistantDefaults: AssistantDefaults;
     AssistantKnowledge: AssistantKnowledge;
+    AssistantPage: AssistantPage;
     AssistantRequest: AssistantRequest;
     AssistantTool: AssistantTool;
     AssistantUpdate: AssistantUpdate;
@@ -1583,6 +1648,7 @@ export interface components {
     CampaignContact: CampaignContact;
     CampaignContactPage: CampaignContactPage;
     CampaignCounts: CampaignCounts;
+    CampaignPage: CampaignPage;
     CampaignRequest: CampaignRequest;
     CampaignRetry: CampaignRetry;
     CampaignRetryInput: CampaignRetryInput;
@@ -1619,6 +1685,7 @@ export interface components {
     Invite: Invite;
     KnowledgeBase: KnowledgeBase;
     KnowledgeBaseIds: KnowledgeBaseIds;
+    KnowledgeBasePage: KnowledgeBasePage;
     KnowledgeBaseRequest: KnowledgeBaseRequest;
     KnowledgeBaseUpdate: KnowledgeBaseUpdate;
     KnowledgeDocument: KnowledgeDocument;
@@ -1632,11 +1699,13 @@ export interface components {
     ParameterFormat: ParameterFormat;
     PhoneNumber: PhoneNumber;
     PhoneNumberCreate: PhoneNumberCreate;
+    PhoneNumberPage: PhoneNumberPage;
     PhoneNumberUpdate: PhoneNumberUpdate;
     PipelineEngine: PipelineEngine;
     Provider: Provider;
     ProviderCost: ProviderCost;
     ProviderCostLine: ProviderCostLine;
+    ProviderPage: ProviderPage;
     ProviderRequest: ProviderRequest;
     ProviderUpdate: ProviderUpdate;
     Publish: Publish;
@@ -1658,6 +1727,7 @@ export interface components {
     SipListener: SipListener;
     SipPhoneNumber: SipPhoneNumber;
     SipTrunk: SipTrunk;
+    SipTrunkPage: SipTrunkPage;
     SipTrunkRequest: SipTrunkRequest;
     SipTrunkUpdate: SipTrunkUpdate;
     SuccessValue: SuccessValue;
@@ -1673,6 +1743,7 @@ export interface components {
     ToolData: ToolData;
     ToolExecutionRequest: ToolExecutionRequest;
     ToolHeaders: ToolHeaders;
+    ToolPage: ToolPage;
     ToolParameter: ToolParameter;
     ToolParameters: ToolParameters;
     ToolRequestBody: ToolRequestBody;
@@ -1695,6 +1766,7 @@ export interface components {
     VoicemailInput: VoicemailInput;
     WebhookDelivery: WebhookDelivery;
     WebhookEndpoint: WebhookEndpoint;
+    WebhookEndpointPage: WebhookEndpointPage;
     WebhookRequest: WebhookRequest;
     WebhookUpdate: WebhookUpdate;
     WebhookWithSecret: WebhookWithSecret;
@@ -1802,7 +1874,7 @@ export interface operations {
   getInvitationsPreview: { parameters: { query: GetInvitationsPreviewQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": InvitationPreview } }; 400: components["responses"]["BadRequest"]; "4XX": components["responses"]["ClientError"]; } };
   getAccountOptions: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AccountOptions } }; 400: components["responses"]["BadRequest"]; "4XX": components["responses"]["ClientError"]; } };
   getAssistantsDefaults: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AssistantDefaults } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getAssistants: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetAssistants200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getAssistants: { parameters: { query?: GetAssistantsQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AssistantPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postAssistants: { parameters: { query?: never; header?: PostAssistantsHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": AssistantRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": Assistant } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getAssistantsById: { parameters: { query?: never; header?: never; path: GetAssistantsByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Assistant } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteAssistantsById: { parameters: { query?: never; header?: never; path: DeleteAssistantsByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1820,14 +1892,14 @@ export interface operations {
   getAssistantsByIdTestRunsLatest: { parameters: { query?: never; header?: never; path: GetAssistantsByIdTestRunsLatestPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetAssistantsByIdTestRunsLatest200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getTestRunsById: { parameters: { query?: never; header?: never; path: GetTestRunsByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": TestRun } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postTestRunsByIdCancel: { parameters: { query?: never; header?: never; path: PostTestRunsByIdCancelPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": TestRun } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getTools: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetTools200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getTools: { parameters: { query?: GetToolsQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ToolPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postTools: { parameters: { query?: never; header?: PostToolsHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": ToolRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": Tool } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getToolsById: { parameters: { query?: never; header?: never; path: GetToolsByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Tool } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteToolsById: { parameters: { query?: never; header?: never; path: DeleteToolsByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchToolsById: { parameters: { query?: never; header?: never; path: PatchToolsByIdPath; cookie?: never; }; requestBody: { content: { "application/json": ToolUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Tool } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postToolsByIdExecute: { parameters: { query?: never; header?: never; path: PostToolsByIdExecutePath; cookie?: never; }; requestBody: { content: { "application/json": ToolExecutionRequest } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getKnowledgeBasesStatus: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeStatus } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getKnowledgeBases: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetKnowledgeBases200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getKnowledgeBases: { parameters: { query?: GetKnowledgeBasesQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeBasePage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postKnowledgeBases: { parameters: { query?: never; header?: PostKnowledgeBasesHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": KnowledgeBaseRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeBase } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getKnowledgeBasesById: { parameters: { query?: never; header?: never; path: GetKnowledgeBasesByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeBase } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteKnowledgeBasesById: { parameters: { query?: never; header?: never; path: DeleteKnowledgeBasesByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1854,7 +1926,7 @@ export interface operations {
   getDnc: { parameters: { query?: GetDncQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": DncPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postDnc: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": DncRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteDncByPhone: { parameters: { query?: never; header?: never; path: DeleteDncByPhonePath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getCampaigns: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetCampaigns200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getCampaigns: { parameters: { query?: GetCampaignsQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": CampaignPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postCampaigns: { parameters: { query?: never; header?: PostCampaignsHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": CampaignRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getCampaignsByIdContacts: { parameters: { query?: GetCampaignsByIdContactsQuery; header?: never; path: GetCampaignsByIdContactsPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": CampaignContactPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   putCampaignsByIdContacts: { parameters: { query?: PutCampaignsByIdContactsQuery; header?: never; path: PutCampaignsByIdContactsPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ContactsImport } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1873,18 +1945,18 @@ export interface operations {
   getAssistantsByIdAnalysisRunsByRunId: { parameters: { query?: never; header?: never; path: GetAssistantsByIdAnalysisRunsByRunIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AnalysisRun } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postCallsByIdReplay: { parameters: { query?: never; header?: never; path: PostCallsByIdReplayPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": CallReplay } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postCallsByIdScenario: { parameters: { query?: never; header?: never; path: PostCallsByIdScenarioPath; cookie?: never; }; requestBody: { content: { "application/json": SaveCallAsTest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": Scenario } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getPhoneNumbers: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetPhoneNumbers200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getPhoneNumbers: { parameters: { query?: GetPhoneNumbersQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": PhoneNumberPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postPhoneNumbers: { parameters: { query?: never; header?: PostPhoneNumbersHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": PhoneNumberCreate } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": PhoneNumber } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getTelephonyReachability: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Reachability } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deletePhoneNumbersById: { parameters: { query?: never; header?: never; path: DeletePhoneNumbersByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchPhoneNumbersById: { parameters: { query?: never; header?: never; path: PatchPhoneNumbersByIdPath; cookie?: never; }; requestBody: { content: { "application/json": PhoneNumberUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": PhoneNumber } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getSipTrunksListener: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": SipListener } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getSipTrunks: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetSipTrunks200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getSipTrunks: { parameters: { query?: GetSipTrunksQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": SipTrunkPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postSipTrunks: { parameters: { query?: never; header?: PostSipTrunksHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": SipTrunkRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": SipTrunk } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getSipTrunksById: { parameters: { query?: never; header?: never; path: GetSipTrunksByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": SipTrunk } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteSipTrunksById: { parameters: { query?: never; header?: never; path: DeleteSipTrunksByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchSipTrunksById: { parameters: { query?: never; header?: never; path: PatchSipTrunksByIdPath; cookie?: never; }; requestBody: { content: { "application/json": SipTrunkUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": SipTrunk } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getProviders: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetProviders200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getProviders: { parameters: { query?: GetProvidersQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ProviderPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postProviders: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": ProviderRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": Provider } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getProvidersById: { parameters: { query?: never; header?: never; path: GetProvidersByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Provider } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteProvidersById: { parameters: { query?: never; header?: never; path: DeleteProvidersByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1892,7 +1964,7 @@ export interface operations {
   postProvidersByIdPreview: { parameters: { query?: never; header?: never; path: PostProvidersByIdPreviewPath; cookie?: never; }; requestBody: { content: { "application/json": VoicePreview } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getSettingsRetention: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": RetentionSettings } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   putSettingsRetention: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": RetentionSettingsInput } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getWebhooks: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetWebhooks200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getWebhooks: { parameters: { query?: GetWebhooksQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": WebhookEndpointPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postWebhooks: { parameters: { query?: never; header?: PostWebhooksHeader; path?: never; cookie?: never; }; requestBody: { content: { "application/json": WebhookRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": WebhookWithSecret } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getWebhooksById: { parameters: { query?: never; header?: never; path: GetWebhooksByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": WebhookEndpoint } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteWebhooksById: { parameters: { query?: never; header?: never; path: DeleteWebhooksByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1919,7 +1991,7 @@ export interface operations {
   deleteAccount: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": DeleteAccount } }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchAccountName: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": UpdateName } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postAccountPassword: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": ChangePassword } }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getApiKeys: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetApiKeys200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getApiKeys: { parameters: { query?: GetApiKeysQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ApiKeyPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postApiKeys: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": ApiKeyRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": CreatedApiKey } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteApiKeysById: { parameters: { query?: never; header?: never; path: DeleteApiKeysByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { isoDateTime } from "./bounds.js";
 import { NOT_BLANK } from "./wire-formats.js";
 
@@ -57,6 +58,8 @@ export const apiKeySchema = z.object({
   last_used_at: z.iso.datetime().nullable(),
   expires_at: z.iso.datetime().nullable(),
 });
+/** GET /api/api-keys: a page of these, newest first (src/shared/pages.ts). */
+export const apiKeyPageSchema = pageOf(apiKeySchema);
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
 /** Only the answer to creation holds the key itself. */

@@ -1,11 +1,11 @@
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { analysisSettingsSchema, DEFAULT_ANALYSIS_SETTINGS } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
 import { assistantKnowledgeSchema, DEFAULT_ASSISTANT_KNOWLEDGE, knowledgeBaseIdsSchema } from "./knowledge.js";
 import { isTimeZone } from "./variables.js";
 import { DEFAULT_VOICE_ENGINE, voiceEngineSchema, voiceEngineViewSchema } from "./providers.js";
-import { e164Format, given, oneOfText, sipUriFormat, timeZoneFormat, when } from "./wire-formats.js";
-import { NOT_BLANK } from "./wire-formats.js";
+import { e164Format, given, NOT_BLANK, oneOfText, sipUriFormat, timeZoneFormat, when } from "./wire-formats.js";
 
 // ── Voice and model (beyond the spec: the provider's GA options, design §1) ─────────────
 
@@ -256,6 +256,8 @@ export const assistantSchema = z.object({
   /** ISO 8601 */
   updated_at: z.string(),
 });
+/** GET /api/assistants: a page of assistants, newest first (src/shared/pages.ts). */
+export const assistantPageSchema = pageOf(assistantSchema);
 export type Assistant = z.infer<typeof assistantSchema>;
 
 /** GET /api/assistants/defaults: what a new assistant starts with and the models on offer. */

@@ -3,6 +3,7 @@
  * time zone), pacing and retries. The API's shapes and the page's texts; both sides use it.
  */
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { isoDateTime } from "./bounds.js";
 
 import { successValueSchema } from "./analysis.js";
@@ -11,8 +12,7 @@ import { PHONE_COUNTRY_CODES, type PhoneCountryCode } from "./phone-numbers.js";
 import { toE164 } from "./phone-format.js";
 import { CALL_OUTCOMES, MAX_VARIABLES, VARIABLE_NAME } from "./outbound.js";
 import { isTimeZone } from "./variables.js";
-import { timeZoneFormat } from "./wire-formats.js";
-import { NOT_BLANK } from "./wire-formats.js";
+import { NOT_BLANK, timeZoneFormat } from "./wire-formats.js";
 
 export const CAMPAIGN_STATUSES = ["draft", "waiting", "running", "paused", "completed", "cancelled"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -232,6 +232,8 @@ export const campaignSchema = z.object({
   success_by_outcome: campaignSuccessSchema,
   created_at: z.string(),
 });
+/** GET /api/campaigns: a page of these, newest first (src/shared/pages.ts). */
+export const campaignPageSchema = pageOf(campaignSchema);
 export type Campaign = z.infer<typeof campaignSchema>;
 
 export const campaignContactSchema = z.object({

@@ -4,6 +4,7 @@
  * assistant's knowledge settings and the texts the page and the server share.
  */
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { positiveInt32 } from "./bounds.js";
 import { uuidSchema } from "./ids.js";
 import { NOT_BLANK } from "./wire-formats.js";
@@ -165,6 +166,8 @@ export const knowledgeBaseSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+/** GET list: a page of these (src/shared/pages.ts). */
+export const knowledgeBasePageSchema = pageOf(knowledgeBaseSchema);
 export type KnowledgeBase = z.infer<typeof knowledgeBaseSchema>;
 
 /** What the page needs to say about search: meaning-based, or words only and why. */

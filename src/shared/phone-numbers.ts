@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { CARRIERS, SIP_NUMBER_MESSAGES, sipNumberSchema } from "./sip-trunks.js";
 import { versionNumberSchema } from "./versions.js";
 import { NOT_BLANK } from "./wire-formats.js";
@@ -122,4 +123,6 @@ export const phoneNumberSchema = z.object({
   /** ISO 8601 */
   created_at: z.string(),
 });
+/** GET /api/phone-numbers: a page of these, newest first (src/shared/pages.ts). */
+export const phoneNumberPageSchema = pageOf(phoneNumberSchema);
 export type PhoneNumber = z.infer<typeof phoneNumberSchema>;

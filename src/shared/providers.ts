@@ -5,8 +5,8 @@
  * only as a masked hint.
  */
 import { z } from "zod";
-import { baseUrlFormat, rules, when } from "./wire-formats.js";
-import { NOT_BLANK } from "./wire-formats.js";
+import { baseUrlFormat, NOT_BLANK, rules, when } from "./wire-formats.js";
+import { pageOf } from "./pages.js";
 
 // ── Enums ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -144,6 +144,8 @@ export const providerSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+/** GET list: a page of these (src/shared/pages.ts). */
+export const providerPageSchema = pageOf(providerSchema);
 export type Provider = z.infer<typeof providerSchema>;
 
 export const PREVIEW_SAMPLE_TEXT = "Hello, thanks for calling. How can I help you today?";

@@ -4,10 +4,10 @@
  * is set (`has_inbound_password`), never what it is.
  */
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { int32 } from "./bounds.js";
 import { isIpOrCidr, isSipUri } from "./sip-addresses.js";
-import { e164Format, extensionFormat, given, ipOrCidrFormat, oneOfText, rules, sipUriFormat, when } from "./wire-formats.js";
-import { NOT_BLANK } from "./wire-formats.js";
+import { e164Format, extensionFormat, given, ipOrCidrFormat, NOT_BLANK, oneOfText, rules, sipUriFormat, when } from "./wire-formats.js";
 
 // ── Enums and limits ─────────────────────────────────────────────────────────────────────────
 
@@ -225,6 +225,8 @@ export const sipTrunkSchema = z.object({
   created_at: z.string(),
   updated_at: z.string(),
 });
+/** GET list: a page of these (src/shared/pages.ts). */
+export const sipTrunkPageSchema = pageOf(sipTrunkSchema);
 export type SipTrunk = z.infer<typeof sipTrunkSchema>;
 
 /** GET /api/sip-trunks/listener: where this server takes SIP, for the address a trunk points at. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { httpUrlFormat } from "./wire-formats.js";
-import { NOT_BLANK } from "./wire-formats.js";
+import { httpUrlFormat, NOT_BLANK } from "./wire-formats.js";
+import { pageOf } from "./pages.js";
 
 // ── Enumerations (spec §3, §9) ─────────────────────────────────────────────────────────────
 
@@ -209,6 +209,8 @@ export const toolSchema = z.object({
   /** ISO 8601 */
   updated_at: z.string(),
 });
+/** GET list: a page of these (src/shared/pages.ts). */
+export const toolPageSchema = pageOf(toolSchema);
 export type Tool = z.infer<typeof toolSchema>;
 
 const MASK = "••••";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { httpUrlFormat } from "./wire-formats.js";
-import { NOT_BLANK } from "./wire-formats.js";
+import { httpUrlFormat, NOT_BLANK } from "./wire-formats.js";
+import { pageOf } from "./pages.js";
 
 // ── Events ─────────────────────────────────────────────────────────────────────────────────
 
@@ -114,6 +114,8 @@ export const webhookEndpointSchema = z.object({
   disabled_reason: z.string().nullable(),
   created_at: z.iso.datetime(),
 });
+/** GET list: a page of these (src/shared/pages.ts). */
+export const webhookEndpointPageSchema = pageOf(webhookEndpointSchema);
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 /** Creation and rotation answer the secret, once; nothing else ever does. */

@@ -1,5 +1,7 @@
 import type { FastifyInstance, FastifySchema } from "fastify";
 import { z } from "zod";
+import { pageQuerySchema, type PageQuery } from "../../shared/pages.ts";
+import { byCreation } from "./pages.ts";
 
 /** What an organisation-owned resource's service offers the five routes below. */
 export interface ResourceService<Row, Created, Input, Update> {
@@ -17,14 +19,14 @@ export type ResourceDocs = { tags?: string[] } & Partial<Record<Operation, { ope
 const params = z.object({ id: z.string() });
 
 /**
- * The five routes every organisation-owned resource has, in one place: `GET path` (list),
+ * The five routes every organisation-owned resource has, in one place: `GET path` (list, a page newest first),
  * `GET path/:id`, `POST path` (201), `PATCH path/:id`, `DELETE path/:id` (204). The service scopes
  * each to the organisation and answers 404 for another's id; roles are checked by the route table.
  */
 export function resourceRoutes<Row extends z.ZodType, Input extends z.ZodType, Update extends z.ZodType, Created extends z.ZodType = Row>(
   plugin: FastifyInstance,
   path: string,
-  schemas: { row: Row; input: Input; update: Update; created?: Created },
+  schemas: { row: Row; page: z.ZodType; input: Input; update: Update; created?: Created },
   service: ResourceService<z.infer<Row>, z.infer<Created>, z.infer<Input>, z.infer<Update>>,
   docs: ResourceDocs = {},
 ): void {
@@ -35,7 +37,10 @@ export function resourceRoutes<Row extends z.ZodType, Input extends z.ZodType, U
   const org = (req: { actor: { organizationId: string } }) => req.actor.organizationId;
   const id = (req: { params: unknown }) => (req.params as { id: string }).id;
 
-  app.get(path, doc("list", { response: { 200: z.array(schemas.row) } }), async (req) => service.list(org(req)));
+  // Newest first, in the API's one page shape (src/shared/pages.ts).
+  app.get(path, doc("list", { querystring: pageQuerySchema, response: { 200: schemas.page } }), async (req) =>
+    byCreation((await service.list(org(req))) as (z.infer<Row> & { id: string; created_at: string })[], req.query as PageQuery),
+  );
 
   app.get(`${path}/:id`, doc("get", { params, response: { 200: schemas.row } }), async (req) => service.get(org(req), id(req)));
 

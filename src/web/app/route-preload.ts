@@ -1,4 +1,4 @@
-import { prefetchGet } from "@/lib/api";
+import { listPagePath, prefetchGet } from "@/lib/api";
 import { appChunks } from "./route-chunks";
 
 /** The session check every app page waits for (features/auth/session.ts reads the same path). */
@@ -10,14 +10,14 @@ const SESSION_PATH = "/api/auth/get-session";
  * layout chunk, then the page chunk, then its data; with it all of them start together.
  */
 const APP_PAGES: Record<string, { chunk: () => Promise<unknown>; data: string[] }> = {
-  "/assistants": { chunk: appChunks.assistants, data: ["/api/assistants"] },
+  "/assistants": { chunk: appChunks.assistants, data: [listPagePath("/api/assistants")] },
   "/phone-numbers": { chunk: appChunks.phoneNumbers, data: [] },
   "/calls": { chunk: appChunks.calls, data: ["/api/calls"] },
-  "/campaigns": { chunk: appChunks.campaigns, data: ["/api/campaigns"] },
+  "/campaigns": { chunk: appChunks.campaigns, data: [listPagePath("/api/campaigns")] },
   // The board's list arrives on its socket, not by GET.
   "/live": { chunk: appChunks.live, data: [] },
-  "/tools": { chunk: appChunks.tools, data: ["/api/tools"] },
-  "/knowledge": { chunk: appChunks.knowledge, data: ["/api/knowledge-bases"] },
+  "/tools": { chunk: appChunks.tools, data: [listPagePath("/api/tools")] },
+  "/knowledge": { chunk: appChunks.knowledge, data: [listPagePath("/api/knowledge-bases")] },
   "/settings": { chunk: appChunks.settings, data: ["/api/credentials/openai_api_key"] },
 };
 

@@ -1,3 +1,5 @@
+import { PAGE_LIMIT_MAX, type Page } from "@shared/pages";
+
 /** An API failure carrying the server's message, ready to show to the user. */
 export class ApiError extends Error {
   constructor(
@@ -57,6 +59,22 @@ export async function api<T>(path: string, init: { method?: string; body?: Body 
     throw new ApiError(res.status, err?.code ?? "error", err?.message || res.statusText || "Request failed");
   }
   return data as T;
+}
+
+/** The address of a list's page: `?limit=200` (the most a page holds) and the cursor when there is one. */
+export const listPagePath = (path: string, cursor?: string | null): string =>
+  `${path}${path.includes("?") ? "&" : "?"}limit=${PAGE_LIMIT_MAX}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
+
+/** Every item of a list, walking its pages (src/shared/pages.ts) — for screens that show the whole list. */
+export async function apiList<T>(path: string): Promise<T[]> {
+  const items: T[] = [];
+  let cursor: string | null = null;
+  do {
+    const page: Page<T> = await api<Page<T>>(listPagePath(path, cursor));
+    items.push(...page.data);
+    cursor = page.next_cursor;
+  } while (cursor);
+  return items;
 }
 
 function safeJson(text: string): unknown {

@@ -30,7 +30,7 @@ async function addTrunk(fields: Record<string, unknown>): Promise<string> {
   return res.json().id;
 }
 
-const trunks = async () => new Map(((await api("GET", "/api/sip-trunks")).json() as SipTrunk[]).map((t) => [t.id, t]));
+const trunks = async () => new Map(((await api("GET", "/api/sip-trunks")).json().data as SipTrunk[]).map((t) => [t.id, t]));
 
 async function ping() {
   const run = await runSipp({ target, scenario: optionsPing });

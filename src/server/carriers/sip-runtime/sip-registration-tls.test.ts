@@ -44,7 +44,7 @@ async function sipApp(tls: boolean) {
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as SipTrunk;
   };
-  const trunkState = (id: string) => async () => ((await api("GET", "/api/sip-trunks")).json() as SipTrunk[]).find((t) => t.id === id);
+  const trunkState = (id: string) => async () => ((await api("GET", "/api/sip-trunks")).json().data as SipTrunk[]).find((t) => t.id === id);
   return { api, addTrunk, trunkState };
 }
 

@@ -32,7 +32,7 @@ async function addTrunk(port: number, password = "s3cret"): Promise<SipTrunk> {
   return res.json();
 }
 
-const trunkState = (id: string) => async () => ((await api("GET", "/api/sip-trunks")).json() as SipTrunk[]).find((t) => t.id === id);
+const trunkState = (id: string) => async () => ((await api("GET", "/api/sip-trunks")).json().data as SipTrunk[]).find((t) => t.id === id);
 
 describe("trunks that register", () => {
   it("registers a trunk added with Register on; the API says registered and when; switching Register off un-registers it", async () => {

@@ -67,7 +67,7 @@ describe("an API key acts for its creator", () => {
     expect(build.response.status).toBe(403);
     expect(build.error?.error.message).toBe(PERMISSIONS.build.message);
     expect((await withKey(two, key).GET("/api/assistants")).response.status).toBe(200);
-    const names = ((await as(one, olga).get("/api/assistants")).json() as { name: string }[]).map((a) => a.name);
+    const names = ((await as(one, olga).get("/api/assistants")).json().data as { name: string }[]).map((a) => a.name);
     expect(names).not.toContain("No more");
 
     // Promoted again, it may again: the role is read at each request, never kept with the key.
@@ -97,7 +97,7 @@ describe("an API key acts for its creator", () => {
       expect(res.response.status).toBe(401);
       expect(res.error?.error).toEqual({ code: "invalid_api_key", message: API_KEY_MESSAGES.invalid });
     }
-    expect(((await as(one, olga).get("/api/api-keys")).json() as ApiKey[]).map((k) => k.id)).not.toContain(id);
+    expect(((await as(one, olga).get("/api/api-keys")).json().data as ApiKey[]).map((k) => k.id)).not.toContain(id);
 
     // Invited back, the person's old key stays dead: it went with the membership it acted for.
     const invited = await as(one, olga).post("/api/team/invitations", { email: rita.email, role: "admin" });
@@ -139,7 +139,7 @@ describe("an API key never manages the team, keys or webhook secrets", () => {
     const members = (await as(one, olga).get("/api/team/members")).json() as TeamMember[];
     expect(members.find((m) => m.user_id === bob.userId)?.role).toBe("builder");
     expect(members.find((m) => m.user_id === olga.userId)?.role).toBe("owner");
-    const keys = ((await as(one, olga).get("/api/api-keys")).json() as ApiKey[]).map((k) => k.name);
+    const keys = ((await as(one, olga).get("/api/api-keys")).json().data as ApiKey[]).map((k) => k.name);
     expect(keys).toContain("Owner's key");
     expect(keys).not.toContain("minted");
     const sealedAfter = (await database.db.select().from(webhookEndpoints).where(eq(webhookEndpoints.id, hookId)))[0]!.secretEncrypted;

@@ -1,15 +1,19 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { apiKeyInputSchema, apiKeySchema, createdApiKeySchema } from "../../../shared/api-keys.ts";
+import { apiKeyInputSchema, apiKeyPageSchema, createdApiKeySchema } from "../../../shared/api-keys.ts";
 import type { ApiKeysService } from "./api-keys.service.ts";
+import { pageQuerySchema } from "../../../shared/pages.ts";
+import { byCreation } from "../../http/pages.ts";
 
 const params = z.object({ id: z.string() });
 
 /** /api/api-keys: a person's only (permission `apiKeys`, which no key has): a key cannot mint, list or revoke keys. */
 export const apiKeysRoutes: FastifyPluginAsync<{ service: ApiKeysService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.get("/api/api-keys", { schema: { response: { 200: z.array(apiKeySchema) } } }, async (req) => service.list(req.actor.organizationId));
+  app.get("/api/api-keys", { schema: { querystring: pageQuerySchema, response: { 200: apiKeyPageSchema } } }, async (req) =>
+    byCreation(await service.list(req.actor.organizationId), req.query),
+  );
 
   app.post("/api/api-keys", { schema: { body: apiKeyInputSchema, response: { 201: createdApiKeySchema } } }, async (req, reply) => {
     reply.status(201).header("cache-control", "no-store");

@@ -32,7 +32,7 @@ describe("API keys", () => {
     expect(created.prefix).toBe(created.key.slice(0, 8));
     expect(Object.keys(created).sort()).toEqual(["created_at", "expires_at", "id", "key", "name", "prefix"]);
 
-    const list = (await file.as(file.users.Ada).get("/api/api-keys")).json() as ApiKey[];
+    const list = (await file.as(file.users.Ada).get("/api/api-keys")).json().data as ApiKey[];
     const listed = list.find((k) => k.id === created.id)!;
     expect(Object.keys(listed).sort()).toEqual(["created_at", "created_by_name", "created_by_user_id", "expires_at", "id", "last_used_at", "name", "prefix"]);
     expect(listed).toMatchObject({ created_by_user_id: file.users.Ada.userId, created_by_name: "Ada" });
@@ -51,7 +51,7 @@ describe("API keys", () => {
     expect(created.response.status).toBe(201);
     expect(created.response.headers.get("set-cookie")).toBeNull();
     const mine = await api.GET("/api/assistants");
-    expect(mine.data!.map((a) => a.id)).toContain(created.data!.id);
+    expect(mine.data!.data.map((a) => a.id)).toContain(created.data!.id);
     expect((await api.GET("/api/calls")).response.status).toBe(200);
     expect((await api.GET("/api/webhooks")).response.status).toBe(200);
 
@@ -60,7 +60,7 @@ describe("API keys", () => {
     expect((await api.GET("/api/assistants/{id}", { params: { path: { id: bobs } } })).error?.error.code).toBe("not_found");
     expect((await api.DELETE("/api/assistants/{id}", { params: { path: { id: bobs } } })).response.status).toBe(404);
 
-    const listed = ((await file.as(file.users.Ada).get("/api/api-keys")).json() as ApiKey[]).find((k) => key.startsWith(k.prefix))!;
+    const listed = ((await file.as(file.users.Ada).get("/api/api-keys")).json().data as ApiKey[]).find((k) => key.startsWith(k.prefix))!;
     expect(listed.last_used_at).not.toBeNull();
   });
 
@@ -88,7 +88,7 @@ describe("API keys", () => {
       expect(res.statusCode, res.body).toBe(403);
       expect(errorOf(res)).toEqual(refused);
     }
-    expect((await file.as(file.users.Ada).get("/api/api-keys")).json().map((k: ApiKey) => k.name)).not.toContain("minted");
+    expect((await file.as(file.users.Ada).get("/api/api-keys")).json().data.map((k: ApiKey) => k.name)).not.toContain("minted");
   });
 
   it("answer 401 invalid_api_key when wrong, revoked (at once) or expired", async () => {
@@ -127,14 +127,14 @@ describe("API keys", () => {
     // Nothing is written with a key in the wrong place.
     const create = await file.app.inject({ method: "POST", url: `/api/assistants?key=${key}`, payload: { name: "Misplaced" } });
     expect(create.statusCode).toBe(401);
-    expect((await client(key).GET("/api/assistants")).data!.map((a) => a.name)).not.toContain("Misplaced");
+    expect((await client(key).GET("/api/assistants")).data!.data.map((a) => a.name)).not.toContain("Misplaced");
   });
 
   it("refuse a bad name, a past expiry and a 21st live key, storing nothing", async () => {
     const bob = file.as(file.users.Bob);
     expect(errorOf(await bob.post("/api/api-keys", { name: " " })).message).toBe(API_KEY_MESSAGES.nameRequired);
     expect(errorOf(await bob.post("/api/api-keys", { name: "Old", expires_at: "2020-01-01T00:00:00Z" })).message).toBe(API_KEY_MESSAGES.expiryInPast);
-    expect((await bob.get("/api/api-keys")).json()).toEqual([]);
+    expect((await bob.get("/api/api-keys")).json().data).toEqual([]);
     // Created all at once, the limit still holds: exactly MAX_API_KEYS, the rest refused.
     const burst = await Promise.all(Array.from({ length: MAX_API_KEYS + 10 }, (_, i) => bob.post("/api/api-keys", { name: `k${i}` })));
     expect(burst.filter((r) => r.statusCode === 201)).toHaveLength(MAX_API_KEYS);
@@ -143,7 +143,7 @@ describe("API keys", () => {
     const more = await bob.post("/api/api-keys", { name: "one more" });
     expect(more.statusCode).toBe(409);
     expect(errorOf(more).message).toBe(API_KEY_MESSAGES.tooMany);
-    expect((await bob.get("/api/api-keys")).json()).toHaveLength(MAX_API_KEYS);
+    expect((await bob.get("/api/api-keys")).json().data).toHaveLength(MAX_API_KEYS);
   });
 
   it("are rate limited per key with Retry-After", async () => {

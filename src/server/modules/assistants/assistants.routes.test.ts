@@ -23,7 +23,7 @@ async function create(who: Who, payload: Record<string, unknown>): Promise<Assis
   return res.json();
 }
 
-const list = async (who: Who): Promise<Assistant[]> => (await as(file.app, who).get("/api/assistants")).json();
+const list = async (who: Who): Promise<Assistant[]> => (await as(file.app, who).get("/api/assistants")).json().data;
 
 describe("authentication", () => {
   it("refuses every route without a session", async () => {

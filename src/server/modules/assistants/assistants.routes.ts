@@ -4,12 +4,15 @@ import { z } from "zod";
 import {
   assistantDefaultsSchema,
   assistantInputSchema,
+  assistantPageSchema,
   assistantSchema,
   assistantUpdateSchema,
   DEFAULT_VOICE,
   modelOptions,
   type AssistantDefaults,
 } from "../../../shared/assistants.ts";
+import { pageQuerySchema } from "../../../shared/pages.ts";
+import { byCreation } from "../../http/pages.ts";
 import type { AssistantsService } from "./assistants.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -26,7 +29,9 @@ export const assistantsRoutes: FastifyPluginAsync<{ service: AssistantsService }
     models: modelOptions(config.defaultRealtimeModel),
   }));
 
-  app.get("/api/assistants", { schema: { response: { 200: z.array(assistantSchema) } } }, async (req) => service.list(req.actor.organizationId));
+  app.get("/api/assistants", { schema: { querystring: pageQuerySchema, response: { 200: assistantPageSchema } } }, async (req) =>
+    byCreation(await service.list(req.actor.organizationId), req.query),
+  );
 
   app.get("/api/assistants/:id", { schema: { params, response: { 200: assistantSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));
 

@@ -2,12 +2,14 @@ import { Readable, Transform } from "node:stream";
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { CAMPAIGN_ACTIONS, CAMPAIGN_TEXTS, campaignContactPageSchema, campaignInputSchema, campaignSchema, contactsImportQuerySchema, contactsImportSchema } from "../../../shared/campaigns.ts";
+import { CAMPAIGN_ACTIONS, CAMPAIGN_TEXTS, campaignContactPageSchema, campaignInputSchema, campaignPageSchema, campaignSchema, contactsImportQuerySchema, contactsImportSchema } from "../../../shared/campaigns.ts";
 import { int32Text } from "../../../shared/bounds.ts";
 import { AppError } from "../../errors.ts";
 import { csvField } from "../../http/csv-field.ts";
 import { downloadBody } from "../../http/download-body.ts";
 import type { CampaignsService } from "./campaigns.service.ts";
+import { pageQuerySchema } from "../../../shared/pages.ts";
+import { byCreation } from "../../http/pages.ts";
 
 const params = z.object({ id: z.string() });
 const actionParams = z.object({ id: z.string(), action: z.enum(CAMPAIGN_ACTIONS, { error: "The action is start, pause, resume or cancel" }) });
@@ -50,7 +52,9 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
     req.body.once("error", (err) => upload.destroy(err));
     return service.replaceContacts(req.actor.organizationId, req.params.id, upload, req.query.default_country ?? null);
   });
-  app.get("/api/campaigns", { schema: { response: { 200: z.array(campaignSchema) } } }, async (req) => service.list(req.actor.organizationId));
+  app.get("/api/campaigns", { schema: { querystring: pageQuerySchema, response: { 200: campaignPageSchema } } }, async (req) =>
+    byCreation(await service.list(req.actor.organizationId), req.query),
+  );
   app.get("/api/campaigns/:id", { schema: { params, response: { 200: campaignSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));
   app.post("/api/campaigns/:id/:action", { schema: { params: actionParams, response: { 200: campaignSchema } } }, async (req) => service.act(req.actor.organizationId, req.params.id, req.params.action));
   app.get("/api/campaigns/:id/contacts", { schema: { params, querystring: pageQuery, response: { 200: campaignContactPageSchema } } }, async (req) =>

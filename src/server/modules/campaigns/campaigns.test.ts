@@ -366,7 +366,7 @@ describe("campaigns", { timeout: 120_000 }, () => {
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toBe(CAMPAIGN_TEXTS.phoneColumn);
     const other = await phoneOwner(app, fake.apiKey);
-    const mine = (await send("GET", "/api/campaigns")).json() as Campaign[];
+    const mine = (await send("GET", "/api/campaigns")).json().data as Campaign[];
     expect(mine.length).toBeGreaterThan(0);
     const theirs = await app.app.inject({ method: "GET", url: `/api/campaigns/${mine[0]!.id}`, headers: { cookie: other.cookie } });
     expect(theirs.statusCode).toBe(404);
@@ -427,11 +427,11 @@ describe("contacts: dial safety, CSV bounds, who may download", () => {
       expect(((await res.json()) as { error: { message: string } }).error.message).toBe(message);
       expect((await contactsOf(id)).data).toEqual([]);
     }
-    const before = ((await send("GET", "/api/campaigns")).json() as Campaign[]).length;
+    const before = ((await send("GET", "/api/campaigns")).json().data as Campaign[]).length;
     const wide = `phone,${Array.from({ length: 101 }, (_, i) => `v${i}`).join(",")}\n+15550006002${",x".repeat(101)}\n`;
     const refused = await send("POST", "/api/campaigns", { name: "Wide", assistant_id: assistantId, phone_number_id: numberId, max_concurrent_calls: 1, schedule: weekdays, contacts_csv: wide });
     expect([refused.statusCode, refused.json().error.message]).toEqual([400, CAMPAIGN_TEXTS.tooManyVariables(101)]);
-    expect(((await send("GET", "/api/campaigns")).json() as Campaign[]).length).toBe(before);
+    expect(((await send("GET", "/api/campaigns")).json().data as Campaign[]).length).toBe(before);
   });
 
   it("bounds a page of contacts in bytes as well as rows, and the next pages carry the rest", async () => {

@@ -32,7 +32,7 @@ const create = async (apiKey: string, idempotencyKey: string | undefined, body: 
   return { statusCode: response.status, replayed: response.headers.get("idempotent-replayed"), data, error: error?.error };
 };
 
-const countNamed = async (apiKey: string, name: string) => (await testClient(file.app, doc, apiKey).GET("/api/assistants")).data!.filter((a) => a.name === name).length;
+const countNamed = async (apiKey: string, name: string) => (await testClient(file.app, doc, apiKey).GET("/api/assistants")).data!.data.filter((a) => a.name === name).length;
 
 describe("Idempotency-Key", () => {
   it("answers a repeat with the first response and creates nothing more; another body with the same key is a 422", async () => {

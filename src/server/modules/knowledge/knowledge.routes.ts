@@ -7,6 +7,7 @@ import {
   documentUrlInputSchema,
   KNOWLEDGE_TEXTS,
   knowledgeBaseInputSchema,
+  knowledgeBasePageSchema,
   knowledgeBaseSchema,
   knowledgeBaseUpdateSchema,
   knowledgeDocumentSchema,
@@ -64,7 +65,7 @@ export const knowledgeRoutes: FastifyPluginAsync<{ service: KnowledgeService }> 
 
   app.get("/api/knowledge-bases/status", { schema: { response: { 200: knowledgeStatusSchema } } }, async (req) => service.status(req.actor.organizationId));
 
-  resourceRoutes(plugin, "/api/knowledge-bases", { row: knowledgeBaseSchema, input: knowledgeBaseInputSchema, update: knowledgeBaseUpdateSchema }, {
+  resourceRoutes(plugin, "/api/knowledge-bases", { row: knowledgeBaseSchema, page: knowledgeBasePageSchema, input: knowledgeBaseInputSchema, update: knowledgeBaseUpdateSchema }, {
     list: (org) => service.listBases(org),
     get: (org, id) => service.getBase(org, id),
     create: (org, input) => service.createBase(org, input),

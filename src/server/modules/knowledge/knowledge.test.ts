@@ -242,7 +242,7 @@ describe("bad input is a clear 4xx or a failed document with its reason", () => 
     expect((await as(app, bob).post(`/api/knowledge-bases/${baseId}/search`, { query: "returns" })).statusCode).toBe(404);
     expect((await as(app, bob).post(`/api/knowledge-bases/${baseId}/documents`, { name: "x", text: "y" })).statusCode).toBe(404);
     expect((await as(app, bob).delete(`/api/knowledge-bases/${baseId}`)).statusCode).toBe(404);
-    expect((await as(app, bob).get("/api/knowledge-bases")).json()).toEqual([]);
+    expect((await as(app, bob).get("/api/knowledge-bases")).json().data).toEqual([]);
     expect((await as(app, ada).get("/api/knowledge-bases/not-a-uuid")).statusCode).toBe(404);
   });
 });

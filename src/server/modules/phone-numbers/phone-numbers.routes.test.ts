@@ -26,7 +26,7 @@ afterAll(async () => {
 });
 
 type Who = { cookie: string; organizationId: string; account: FakeAccount };
-const list = async (who: { cookie: string }): Promise<PhoneNumber[]> => (await as(app, who).get("/api/phone-numbers")).json();
+const list = async (who: { cookie: string }): Promise<PhoneNumber[]> => (await as(app, who).get("/api/phone-numbers")).json().data;
 
 /** A signed-in user with their own Twilio account saved in Settings. */
 async function customer(options: { withTwilio?: boolean } = {}): Promise<Who> {

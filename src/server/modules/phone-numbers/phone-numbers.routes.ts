@@ -1,9 +1,11 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { phoneNumberCreateSchema, phoneNumberSchema, phoneNumberUpdateSchema } from "../../../shared/phone-numbers.ts";
+import { phoneNumberCreateSchema, phoneNumberPageSchema, phoneNumberSchema, phoneNumberUpdateSchema } from "../../../shared/phone-numbers.ts";
 import { reachabilityOf, reachabilitySchema, type Reachability } from "../../../shared/reachability.ts";
 import type { PhoneNumbersService } from "./phone-numbers.service.ts";
+import { pageQuerySchema } from "../../../shared/pages.ts";
+import { byCreation } from "../../http/pages.ts";
 
 const params = z.object({ id: z.string() });
 
@@ -11,7 +13,9 @@ const params = z.object({ id: z.string() });
 export const phoneNumbersRoutes: FastifyPluginAsync<{ service: PhoneNumbersService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/phone-numbers", { schema: { response: { 200: z.array(phoneNumberSchema) } } }, async (req) => service.list(req.actor.organizationId));
+  app.get("/api/phone-numbers", { schema: { querystring: pageQuerySchema, response: { 200: phoneNumberPageSchema } } }, async (req) =>
+    byCreation(await service.list(req.actor.organizationId), req.query),
+  );
 
   // What Twilio would be told to reach for a call, and why it could not (Phone Numbers, Settings).
   app.get("/api/telephony/reachability", { schema: { response: { 200: reachabilitySchema } } }, async (): Promise<Reachability> => reachabilityOf(app.ctx.config.publicUrl, app.ctx.config.twilioApiBase));

@@ -44,7 +44,7 @@ const services: Array<[ProviderProtocol, string, () => { baseUrl: string; apiKey
 ];
 
 const post = (body: object) => line.app.app.inject({ method: "POST", url: "/api/providers", headers: { cookie: line.owner.cookie }, payload: body });
-const list = async () => (await line.app.app.inject({ method: "GET", url: "/api/providers", headers: { cookie: line.owner.cookie } })).json() as Array<{ id: string; api_key_hint: string }>;
+const list = async () => ((await line.app.app.inject({ method: "GET", url: "/api/providers", headers: { cookie: line.owner.cookie } })).json() as { data: unknown }).data as Array<{ id: string; api_key_hint: string }>;
 
 describe("the key check when a provider is saved", () => {
   it.each(services)("%s: a key the service refuses is a 400 in words and is not saved; its own key is", async (protocol, kind, fake) => {

@@ -33,7 +33,7 @@ describe("/api/providers", () => {
     const [row] = await file.db.select().from(providers).where(eq(providers.id, provider.id));
     expect(row!.apiKeyEncrypted).not.toContain("dg-secret-key");
 
-    expect((await file.as(who).get("/api/providers")).json()).toEqual([provider]);
+    expect((await file.as(who).get("/api/providers")).json().data).toEqual([provider]);
     expect((await file.as(who).get(`/api/providers/${provider.id}`)).json()).toEqual(provider);
 
     fake.apiKey = "dg-other-key-99998888";
@@ -62,7 +62,7 @@ describe("/api/providers", () => {
     const res = await file.as(who).post("/api/providers", { ...deepgram, ...change });
     expect(res.statusCode).toBe(400);
     expect(errorOf(res).message).toBe(message);
-    expect((await file.as(who).get("/api/providers")).json()).toEqual([]);
+    expect((await file.as(who).get("/api/providers")).json().data).toEqual([]);
   });
 
   it("takes plain http for a host on the allow-list (a self-hosted model)", async () => {
@@ -75,7 +75,7 @@ describe("/api/providers", () => {
     const admin = await signUpAndLogIn(file.app);
     const provider = await add(admin);
     const builder = await joinAs(file.app, admin, "builder");
-    expect((await file.as(builder).get("/api/providers")).json()).toHaveLength(1);
+    expect((await file.as(builder).get("/api/providers")).json().data).toHaveLength(1);
     const refused = await file.as(builder).post("/api/providers", deepgram);
     expect(refused.statusCode).toBe(403);
     expect(errorOf(refused).message).toBe(PERMISSIONS.credentials.message);
@@ -85,7 +85,7 @@ describe("/api/providers", () => {
     expect((await file.as(stranger).get(`/api/providers/${provider.id}`)).statusCode).toBe(404);
     expect((await file.as(stranger).patch(`/api/providers/${provider.id}`, { name: "Mine" })).statusCode).toBe(404);
     expect((await file.as(stranger).delete(`/api/providers/${provider.id}`)).statusCode).toBe(404);
-    expect((await file.as(stranger).get("/api/providers")).json()).toEqual([]);
+    expect((await file.as(stranger).get("/api/providers")).json().data).toEqual([]);
     expect((await file.as(admin).get(`/api/providers/${provider.id}`)).json().name).toBe("Deepgram");
   });
 

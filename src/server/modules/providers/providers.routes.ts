@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { providerInputSchema, providerSchema, providerUpdateSchema, voicePreviewSchema } from "../../../shared/providers.ts";
+import { providerInputSchema, providerSchema, providerPageSchema, providerUpdateSchema, voicePreviewSchema } from "../../../shared/providers.ts";
 import { resourceRoutes } from "../../http/resource-routes.ts";
 import type { ProvidersService } from "./providers.service.ts";
 
@@ -11,7 +11,7 @@ export const PREVIEWS_PER_MINUTE = 10;
 /** /api/providers: the organisation's transcribers, language models and voices (register inside the authenticated scope). */
 export const providersRoutes: FastifyPluginAsync<{ service: ProvidersService }> = async (plugin, { service }) => {
   const tags = ["Providers"];
-  resourceRoutes(plugin, "/api/providers", { row: providerSchema, input: providerInputSchema, update: providerUpdateSchema }, service, {
+  resourceRoutes(plugin, "/api/providers", { row: providerSchema, page: providerPageSchema, input: providerInputSchema, update: providerUpdateSchema }, service, {
     tags,
     list: { operationId: "listProviders", summary: "The organisation's providers (keys never shown, only a masked hint)" },
     get: { operationId: "getProvider", summary: "One provider" },

@@ -60,7 +60,7 @@ describe("/api/sip-trunks", () => {
       numbers: [],
     });
     expect(JSON.stringify(trunk)).not.toMatch(/secret/);
-    expect((await file.as(who).get("/api/sip-trunks")).json()).toEqual([trunk]);
+    expect((await file.as(who).get("/api/sip-trunks")).json().data).toEqual([trunk]);
     expect((await file.as(who).get(`/api/sip-trunks/${trunk.id}`)).json()).toEqual(trunk);
 
     // A change of the name keeps the passwords; null removes one (with its username).
@@ -107,7 +107,7 @@ describe("/api/sip-trunks", () => {
     const trunk = await addTrunk(who, { name: "Plain" });
     const half = await file.as(who).patch(`/api/sip-trunks/${trunk.id}`, { outbound_password: "only-a-password" });
     expect(errorOf(half).message).toBe(SIP_TRUNK_MESSAGES.outboundPasswordWithoutUser);
-    expect((await file.as(who).get("/api/sip-trunks")).json()).toEqual([trunk]);
+    expect((await file.as(who).get("/api/sip-trunks")).json().data).toEqual([trunk]);
   });
 
   it("links SIP numbers to an assistant; a number is on one trunk only, and a trunk in use is not deleted", async () => {
@@ -126,7 +126,7 @@ describe("/api/sip-trunks", () => {
     expect(errorOf(again).message).toBe(SIP_NUMBER_MESSAGES.alreadyOnTrunk("+14155550123", "FreePBX"));
     expect(errorOf(await add({ sip_trunk_id: trunk.id, phone_number: "1" })).message).toBe(SIP_NUMBER_MESSAGES.invalidNumber);
 
-    const listed: PhoneNumber[] = (await file.as(who).get("/api/phone-numbers")).json();
+    const listed: PhoneNumber[] = (await file.as(who).get("/api/phone-numbers")).json().data;
     expect(listed.map((n) => [n.phone_number, n.sip_trunk_name])).toEqual(expect.arrayContaining([["+14155550123", "FreePBX"], ["201", "FreePBX"]]));
     expect((await file.as(who).get(`/api/sip-trunks/${trunk.id}`)).json().numbers.map((n: { phone_number: string }) => n.phone_number)).toEqual(["+14155550123", "201"]);
 
@@ -152,7 +152,7 @@ describe("/api/sip-trunks", () => {
     ]) {
       expect(res.statusCode).toBe(404);
     }
-    expect((await file.as(mine).get("/api/sip-trunks")).json()).toEqual([]);
+    expect((await file.as(mine).get("/api/sip-trunks")).json().data).toEqual([]);
     const borrowed = await file.as(mine).post("/api/phone-numbers", { provider: "sip", sip_trunk_id: trunk.id, phone_number: "+14155550999", assistant_id: mine.assistantId });
     expect(borrowed.statusCode).toBe(400);
     expect(errorOf(borrowed).message).toBe(SIP_NUMBER_MESSAGES.unknownTrunk);
@@ -165,7 +165,7 @@ describe("/api/sip-trunks", () => {
     const viewer = await joinAs(file.app, admin, "viewer");
     const builder = await joinAs(file.app, admin, "builder");
     expect((await file.as(builder).patch(`/api/sip-trunks/${trunk.id}`, { name: "Built" })).statusCode).toBe(200);
-    expect((await file.as(viewer).get("/api/sip-trunks")).json().map((t: SipTrunk) => t.id)).toEqual([trunk.id]);
+    expect((await file.as(viewer).get("/api/sip-trunks")).json().data.map((t: SipTrunk) => t.id)).toEqual([trunk.id]);
     const refused = await file.as(viewer).post("/api/sip-trunks", { name: "Nope" });
     expect(refused.statusCode).toBe(403);
     expect(errorOf(refused).message).toBe(PERMISSIONS.build.message);

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { sipListenerSchema, sipTrunkInputSchema, sipTrunkSchema, sipTrunkUpdateSchema } from "../../../shared/sip-trunks.ts";
+import { sipListenerSchema, sipTrunkInputSchema, sipTrunkSchema, sipTrunkPageSchema, sipTrunkUpdateSchema } from "../../../shared/sip-trunks.ts";
 import { resourceRoutes } from "../../http/resource-routes.ts";
 import type { SipTrunksService } from "./sip-trunks.service.ts";
 
@@ -17,7 +17,7 @@ export const sipTrunksRoutes: FastifyPluginAsync<{ service: SipTrunksService }> 
     async () => service.listener(),
   );
 
-  resourceRoutes(plugin, "/api/sip-trunks", { row: sipTrunkSchema, input: sipTrunkInputSchema, update: sipTrunkUpdateSchema }, service, {
+  resourceRoutes(plugin, "/api/sip-trunks", { row: sipTrunkSchema, page: sipTrunkPageSchema, input: sipTrunkInputSchema, update: sipTrunkUpdateSchema }, service, {
     tags,
     list: { operationId: "listSipTrunks", summary: "The organisation's SIP trunks, with their numbers and state (passwords never shown)" },
     get: { operationId: "getSipTrunk", summary: "One SIP trunk" },

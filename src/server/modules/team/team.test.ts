@@ -33,20 +33,20 @@ describe("organisations", () => {
     const builder = await joinAs(file.app, owner, "builder", "Bea Builder");
 
     // The accepted invitation made the team current: its assistants are the member's to edit.
-    expect(((await file.as(builder).get("/api/assistants")).json() as { id: string }[]).map((a) => a.id)).toEqual([shared.id]);
+    expect(((await file.as(builder).get("/api/assistants")).json().data as { id: string }[]).map((a) => a.id)).toEqual([shared.id]);
     expect((await file.as(builder).patch(`/api/assistants/${shared.id}`, { name: "Reception" })).statusCode).toBe(200);
     const created = (await file.as(builder).post("/api/assistants", { name: "Made by Bea" })).json() as { id: string };
-    expect(((await file.as(owner).get("/api/assistants")).json() as { id: string }[]).map((a) => a.id).sort()).toEqual([shared.id, created.id].sort());
+    expect(((await file.as(owner).get("/api/assistants")).json().data as { id: string }[]).map((a) => a.id).sort()).toEqual([shared.id, created.id].sort());
 
     const orgs = (await file.as(builder).get("/api/organizations")).json() as OrganizationItem[];
     const own = orgs.find((o) => o.role === "owner")!;
     expect(orgs.find((o) => o.current)).toMatchObject({ id: owner.organizationId, role: "builder" });
     expect((await file.as(builder).post(`/api/organizations/${own.id}/switch`)).statusCode).toBe(204);
-    expect((await file.as(builder).get("/api/assistants")).json()).toEqual([]);
+    expect((await file.as(builder).get("/api/assistants")).json().data).toEqual([]);
     expect((await file.as(builder).get(`/api/assistants/${shared.id}`)).statusCode).toBe(404);
 
     expect((await file.as(builder).post(`/api/organizations/${stranger.organizationId}/switch`)).statusCode).toBe(404);
-    expect((await file.as(builder).get("/api/assistants")).json()).toEqual([]);
+    expect((await file.as(builder).get("/api/assistants")).json().data).toEqual([]);
   });
 });
 

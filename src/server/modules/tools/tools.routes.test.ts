@@ -25,7 +25,7 @@ async function create(who: Who, payload: Record<string, unknown> = valid()): Pro
   return res.json();
 }
 
-const list = async (who: Who): Promise<Tool[]> => (await as(file.app, who).get("/api/tools")).json();
+const list = async (who: Who): Promise<Tool[]> => (await as(file.app, who).get("/api/tools")).json().data;
 
 describe("authentication", () => {
   it("refuses every route without a session", async () => {

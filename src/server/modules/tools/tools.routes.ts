@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { toolExecutionRequestSchema, toolInputSchema, toolSchema, toolUpdateSchema } from "../../../shared/tools.ts";
+import { toolExecutionRequestSchema, toolInputSchema, toolSchema, toolPageSchema, toolUpdateSchema } from "../../../shared/tools.ts";
 import { resourceRoutes } from "../../http/resource-routes.ts";
 import type { ToolsService } from "./tools.service.ts";
 
@@ -11,7 +11,7 @@ const params = z.object({ id: z.string() });
 export const toolsRoutes: FastifyPluginAsync<{ service: ToolsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  resourceRoutes(plugin, "/api/tools", { row: toolSchema, input: toolInputSchema, update: toolUpdateSchema }, service);
+  resourceRoutes(plugin, "/api/tools", { row: toolSchema, page: toolPageSchema, input: toolInputSchema, update: toolUpdateSchema }, service);
 
   // Engine failures (refused host, timeout, oversized answer, ...) are ToolExecutionErrors, which
   // the error handler sends as { error: { code, message } } with a fitting 4xx/5xx status.

@@ -138,7 +138,7 @@ describe("a version pinned on a phone number", () => {
     const pinned = await alice().patch(`/api/phone-numbers/${number.id}`, { assistant_version: 1 });
     expect(pinned.statusCode, pinned.body).toBe(200);
     expect(pinned.json()).toMatchObject({ assistant_id: a.id, assistant_version: 1 });
-    const listed = (await alice().get("/api/phone-numbers")).json<Array<{ id: string; assistant_version: number | null }>>();
+    const listed = (await alice().get("/api/phone-numbers")).json<{ data: Array<{ id: string; assistant_version: number | null }> }>().data;
     expect(listed.find((n) => n.id === number.id)?.assistant_version).toBe(1);
 
     // Re-linking the same assistant keeps the pin; another assistant drops it.

@@ -5,6 +5,7 @@ import {
   WEBHOOK_MESSAGES,
   WEBHOOK_TESTS_PER_MINUTE,
   webhookDeliverySchema,
+  webhookEndpointPageSchema,
   webhookEndpointSchema,
   webhookInputSchema,
   webhookUpdateSchema,
@@ -33,7 +34,7 @@ export const webhooksRoutes: FastifyPluginAsync<{ service: WebhooksService; test
     errorResponseBuilder: (_req: FastifyRequest, ctx: { after: string }) => new AppError(429, "rate_limited", WEBHOOK_MESSAGES.testsLimited(ctx.after)),
   };
 
-  resourceRoutes(plugin, "/api/webhooks", { row: webhookEndpointSchema, input: webhookInputSchema, update: webhookUpdateSchema, created: webhookWithSecretSchema }, service);
+  resourceRoutes(plugin, "/api/webhooks", { row: webhookEndpointSchema, page: webhookEndpointPageSchema, input: webhookInputSchema, update: webhookUpdateSchema, created: webhookWithSecretSchema }, service);
 
   // POST: the answer holds the new secret, which no cache or prefetch should keep.
   app.post("/api/webhooks/:id/rotate", { schema: { params, response: { 200: webhookWithSecretSchema } } }, async (req) => service.rotate(req.actor.organizationId, req.params.id));

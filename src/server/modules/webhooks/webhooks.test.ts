@@ -44,7 +44,7 @@ describe("webhook endpoints", () => {
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]{40,}={0,2}$/);
     expect(Buffer.from(created.secret.slice(6), "base64").length).toBeGreaterThanOrEqual(24);
 
-    const list = (await as(live.app, ada).get("/api/webhooks")).json() as WebhookEndpoint[];
+    const list = (await as(live.app, ada).get("/api/webhooks")).json().data as WebhookEndpoint[];
     expect(list.map((e) => e.id)).toContain(created.id);
     expect(JSON.stringify(list)).not.toContain(created.secret);
     expect((await as(live.app, ada).get(`/api/webhooks/${created.id}`)).json()).not.toHaveProperty("secret");
@@ -54,7 +54,7 @@ describe("webhook endpoints", () => {
     const rotated = (await as(live.app, ada).post(`/api/webhooks/${created.id}/rotate`)).json() as WebhookWithSecret;
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(created.secret);
-    const after = JSON.stringify([(await as(live.app, ada).get("/api/webhooks")).json(), (await as(live.app, ada).get(`/api/webhooks/${created.id}`)).json()]);
+    const after = JSON.stringify([(await as(live.app, ada).get("/api/webhooks")).json().data, (await as(live.app, ada).get(`/api/webhooks/${created.id}`)).json()]);
     expect(after).not.toContain(rotated.secret);
     expect(after).not.toContain(created.secret);
 
@@ -95,7 +95,7 @@ describe("webhook endpoints", () => {
     // The tools' guard and its words.
     await refuse({ url: "https://10.1.2.3/in", events: ["call.ended"] }, 403, "Refused to connect to 10.1.2.3: it is a private network address.");
     await refuse({ url: "https://169.254.169.254/latest", events: ["call.ended"] }, 403, "it is a cloud metadata address");
-    expect((await as(live.app, who).get("/api/webhooks")).json()).toEqual([]);
+    expect((await as(live.app, who).get("/api/webhooks")).json().data).toEqual([]);
 
     // Created all at once, the limit still holds: exactly MAX_WEBHOOK_ENDPOINTS, the rest refused.
     const burst = await Promise.all(
@@ -105,7 +105,7 @@ describe("webhook endpoints", () => {
     const refused = burst.filter((r) => r.statusCode !== 201);
     expect(refused.map((r) => [r.statusCode, errorOf(r).message])).toEqual(refused.map(() => [409, WEBHOOK_MESSAGES.tooMany]));
     await refuse({ url: "https://hooks.example.com/one-more", events: ["call.ended"] }, 409, WEBHOOK_MESSAGES.tooMany);
-    const list = (await as(live.app, who).get("/api/webhooks")).json() as WebhookEndpoint[];
+    const list = (await as(live.app, who).get("/api/webhooks")).json().data as WebhookEndpoint[];
     expect(list).toHaveLength(MAX_WEBHOOK_ENDPOINTS);
 
     // Nor can a change put credentials in: the endpoint keeps its URL, and the audit log never sees them.
@@ -315,7 +315,7 @@ describe("deliveries", () => {
     // Its failing period began 3 days ago: the next failure turns it off, with no retry.
     await live.db.update(webhookEndpoints).set({ failingSince: new Date(Date.now() - WEBHOOK_DISABLE_AFTER_MS - 60_000) }).where(eq(webhookEndpoints.id, endpoint.id));
     await expect.poll(async () => ((await as(live.app, ada).get(`/api/webhooks/${endpoint.id}`)).json() as WebhookEndpoint).enabled, { timeout: 15_000, interval: 200 }).toBe(false);
-    expect((await as(live.app, ada).get("/api/webhooks")).json()).toContainEqual(expect.objectContaining({ id: endpoint.id, enabled: false, disabled_reason: WEBHOOK_MESSAGES.disabledForFailures }));
+    expect((await as(live.app, ada).get("/api/webhooks")).json().data).toContainEqual(expect.objectContaining({ id: endpoint.id, enabled: false, disabled_reason: WEBHOOK_MESSAGES.disabledForFailures }));
     await expect.poll(async () => (await deliveriesOf(ada, endpoint.id))[0]!.status, { timeout: 10_000, interval: 200 }).toBe("failed");
     const attempts = dead.requests.length;
     await new Promise((r) => setTimeout(r, 2500));

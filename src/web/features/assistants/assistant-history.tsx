@@ -10,7 +10,7 @@ import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
 import { longDate } from "./assistant-dates";
 import { useToolOptions } from "./use-assistants";
-import { api } from "@/lib/api";
+import { apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { useCan } from "@/lib/use-membership";
 import { PublishDraft } from "./publish-draft";
@@ -31,7 +31,7 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
   const [compare, setCompare] = useState<[number, number] | null>(null);
   const [rollingBack, setRollingBack] = useState<AssistantVersionSummary | null>(null);
   // Which numbers answer with which version: a pinned one, or the latest.
-  const numbers = useQuery({ queryKey: queryKeys.phoneNumbers, queryFn: () => api<PhoneNumber[]>("/api/phone-numbers") });
+  const numbers = useQuery({ queryKey: queryKeys.phoneNumbers, queryFn: () => apiList<PhoneNumber>("/api/phone-numbers") });
 
   if (versions.isPending) return <p className="px-6 text-sm text-muted-foreground">Loading versions...</p>;
   if (versions.isError) return <p className="px-6 text-sm text-destructive">{versions.error.message}</p>;

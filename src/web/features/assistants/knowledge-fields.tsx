@@ -9,7 +9,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
-import { api } from "@/lib/api";
+import { apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 interface KnowledgeFieldsProps {
@@ -21,7 +21,7 @@ interface KnowledgeFieldsProps {
 /** The knowledge bases the assistant answers from, how it uses them, and how many passages a question gets. */
 export function KnowledgeFields({ control, register, errors }: KnowledgeFieldsProps) {
   const headingId = useId();
-  const bases = useQuery({ queryKey: queryKeys.knowledgeBases, queryFn: () => api<KnowledgeBase[]>("/api/knowledge-bases") });
+  const bases = useQuery({ queryKey: queryKeys.knowledgeBases, queryFn: () => apiList<KnowledgeBase>("/api/knowledge-bases") });
   const [ids, mode] = useWatch({ control, name: ["knowledge_base_ids", "knowledge.mode"] });
   return (
     <fieldset className="grid gap-3" aria-labelledby={headingId}>

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Assistant, AssistantDefaults, AssistantInput, AssistantUpdate } from "@shared/assistants";
 import type { Tool } from "@shared/tools";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 // The tools key is the Tools page's, so a tool created there shows up in the picker at once.
@@ -10,7 +10,7 @@ const { assistants: assistantsQueryKey, assistantDefaults: defaultsQueryKey, too
 export type ToolOption = Pick<Tool, "id" | "name" | "type">;
 
 export function useAssistants() {
-  return useQuery({ queryKey: assistantsQueryKey, queryFn: () => api<Assistant[]>("/api/assistants") });
+  return useQuery({ queryKey: assistantsQueryKey, queryFn: () => apiList<Assistant>("/api/assistants") });
 }
 
 export function useAssistantDefaults() {
@@ -24,7 +24,7 @@ export function useAssistantDefaults() {
 
 /** The signed-in user's tools: the server lists only their own, as spec §6 requires of the picker. */
 export function useToolOptions() {
-  return useQuery({ queryKey: toolsQueryKey, queryFn: () => api<ToolOption[]>("/api/tools") });
+  return useQuery({ queryKey: toolsQueryKey, queryFn: () => apiList<ToolOption>("/api/tools") });
 }
 
 export function useCreateAssistant() {

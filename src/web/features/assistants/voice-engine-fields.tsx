@@ -7,7 +7,7 @@ import { estimatePerMinute, isPrivateAddress } from "@shared/service-prices";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Button } from "@/components/ui/button";
-import { api, apiBlob } from "@/lib/api";
+import { apiBlob, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 interface VoiceEngineFieldsProps {
@@ -113,7 +113,7 @@ function engineOf(type: string, providers: Provider[]): VoiceEngine {
 /** OpenAI Realtime or GPT-Live (speech to speech), or a pipeline of a transcriber, a language model and a voice from Settings → Providers. */
 export function VoiceEngineFields({ control, errors }: VoiceEngineFieldsProps) {
   const headingId = useId();
-  const providers = useQuery({ queryKey: queryKeys.providers, queryFn: () => api<Provider[]>("/api/providers") });
+  const providers = useQuery({ queryKey: queryKeys.providers, queryFn: () => apiList<Provider>("/api/providers") });
   const list = providers.data ?? [];
   const error = errors.voice_engine;
   const message = error?.message ?? firstMessage(error);

@@ -8,7 +8,7 @@ import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { api } from "@/lib/api";
+import { apiList } from "@/lib/api";
 import { CALL_DIRECTION_LABELS, CALL_DIRECTIONS, type CallDirection } from "@shared/outbound";
 import { CallAnalysisFilters } from "./call-analysis-filters";
 import { isInvertedRange, type CallViewFilters } from "./use-call-filters";
@@ -28,7 +28,7 @@ interface CallFiltersBarProps {
 /** Search, assistant, type, status and date range above the table; every change lands in the URL. */
 export function CallFiltersBar({ filters, onChange, onClear, active }: CallFiltersBarProps) {
   // The same key and shape as the Assistants page's list, so either page fills the other's cache.
-  const assistants = useQuery({ queryKey: queryKeys.assistants, queryFn: () => api<Assistant[]>("/api/assistants") });
+  const assistants = useQuery({ queryKey: queryKeys.assistants, queryFn: () => apiList<Assistant>("/api/assistants") });
   const [text, setText] = useState(filters.q ?? "");
   const inverted = isInvertedRange(filters);
   // The URL changed under the field (Back, Clear filters): show what it says.

@@ -3,7 +3,7 @@ import { useEffect, useMemo, useRef } from "react";
 import type { Campaign, CampaignAction, CampaignContact, CampaignInput, CampaignStatus, InvalidContact } from "@shared/campaigns";
 import type { DialAllowList, DialPolicy } from "@shared/dial-safety";
 import type { PhoneNumber } from "@shared/phone-numbers";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 /** How often a campaign that is dialling is read again: its counts move on their own. */
@@ -16,7 +16,7 @@ export type ContactsPage = { data: CampaignContact[]; next_cursor: number | null
 export function useCampaigns() {
   return useQuery({
     queryKey: queryKeys.campaigns,
-    queryFn: () => api<Campaign[]>("/api/campaigns"),
+    queryFn: () => apiList<Campaign>("/api/campaigns"),
     refetchInterval: (query) => (query.state.data?.some((c) => isLive(c.status)) ? LIVE_REFRESH_MS : false),
   });
 }
@@ -76,13 +76,13 @@ export function useCampaignAction(id: string) {
 export function useAssistantNames() {
   return useQuery({
     queryKey: queryKeys.assistants,
-    queryFn: () => api<{ id: string; name: string }[]>("/api/assistants"),
+    queryFn: () => apiList<{ id: string; name: string }>("/api/assistants"),
     select: (list) => list.map(({ id, name }) => ({ id, name })),
   });
 }
 
 export function usePhoneNumberOptions() {
-  return useQuery({ queryKey: queryKeys.phoneNumbers, queryFn: () => api<PhoneNumber[]>("/api/phone-numbers") });
+  return useQuery({ queryKey: queryKeys.phoneNumbers, queryFn: () => apiList<PhoneNumber>("/api/phone-numbers") });
 }
 
 /** What the dial-safety rules need in the CSV preview: the organisation's numbers and its allow-list. */

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { KnowledgeBase, KnowledgeDocument, KnowledgeSearchResult, KnowledgeStatus } from "@shared/knowledge";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 const basePath = (id: string) => `/api/knowledge-bases/${encodeURIComponent(id)}`;
 
 export function useKnowledgeBases() {
-  return useQuery({ queryKey: queryKeys.knowledgeBases, queryFn: () => api<KnowledgeBase[]>("/api/knowledge-bases") });
+  return useQuery({ queryKey: queryKeys.knowledgeBases, queryFn: () => apiList<KnowledgeBase>("/api/knowledge-bases") });
 }
 
 export function useKnowledgeStatus() {

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PhoneNumber, PhoneNumberPurchase, PhoneNumberUpdate } from "@shared/phone-numbers";
 import type { OutboundCall, OutboundCallInput } from "@shared/outbound";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 const phoneNumbersQueryKey = queryKeys.phoneNumbers;
@@ -10,7 +10,7 @@ const phoneNumbersQueryKey = queryKeys.phoneNumbers;
 export function usePhoneNumbers(enabled: boolean) {
   return useQuery({
     queryKey: phoneNumbersQueryKey,
-    queryFn: () => api<PhoneNumber[]>("/api/phone-numbers"),
+    queryFn: () => apiList<PhoneNumber>("/api/phone-numbers"),
     enabled,
   });
 }
@@ -19,7 +19,7 @@ export function usePhoneNumbers(enabled: boolean) {
 export function useAssistantOptions(enabled: boolean) {
   return useQuery({
     queryKey: queryKeys.assistants,
-    queryFn: () => api<{ id: string; name: string }[]>("/api/assistants"),
+    queryFn: () => apiList<{ id: string; name: string }>("/api/assistants"),
     enabled,
     select: (list) => list.map(({ id, name }) => ({ id, name })),
   });

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PhoneNumber, SipPhoneNumberInput } from "@shared/phone-numbers";
 import type { SipListener, SipTrunk } from "@shared/sip-trunks";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 /** The trunks, polled: their state (OPTIONS seen, registration) is written by the SIP runtime. */
 export function useSipTrunks(enabled: boolean) {
-  return useQuery({ queryKey: queryKeys.sipTrunks, queryFn: () => api<SipTrunk[]>("/api/sip-trunks"), enabled, refetchInterval: 15_000 });
+  return useQuery({ queryKey: queryKeys.sipTrunks, queryFn: () => apiList<SipTrunk>("/api/sip-trunks"), enabled, refetchInterval: 15_000 });
 }
 
 export function useSipListener(enabled: boolean) {

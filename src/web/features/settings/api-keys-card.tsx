@@ -8,7 +8,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : "—");
@@ -16,7 +16,7 @@ const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : 
 /** Settings → API Keys: create (shown once), list, revoke; links the API reference. */
 export function ApiKeysCard() {
   const client = useQueryClient();
-  const keys = useQuery({ queryKey: queryKeys.apiKeys, queryFn: () => api<ApiKey[]>("/api/api-keys") });
+  const keys = useQuery({ queryKey: queryKeys.apiKeys, queryFn: () => apiList<ApiKey>("/api/api-keys") });
   const [name, setName] = useState("");
   const [expiry, setExpiry] = useState("");
   const [error, setError] = useState<string | null>(null);

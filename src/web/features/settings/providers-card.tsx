@@ -6,7 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 const protocolsOf = (kind: ProviderKind) => PROVIDER_PROTOCOLS.filter((p) => PROTOCOL_INFO[p].kind === kind);
@@ -15,7 +15,7 @@ const empty = { name: "", kind: "transcriber" as ProviderKind, protocol: "deepgr
 /** Settings → Providers: add a transcriber, language model or voice with its key; list; delete. */
 export function ProvidersCard() {
   const client = useQueryClient();
-  const list = useQuery({ queryKey: queryKeys.providers, queryFn: () => api<Provider[]>("/api/providers") });
+  const list = useQuery({ queryKey: queryKeys.providers, queryFn: () => apiList<Provider>("/api/providers") });
   const [values, setValues] = useState(empty);
   const [error, setError] = useState<string | null>(null);
   const refresh = () => client.invalidateQueries({ queryKey: queryKeys.providers });

@@ -19,7 +19,7 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 const failed = (title: string) => (err: unknown) => toast.error(title, { description: err instanceof Error ? err.message : undefined });
@@ -29,7 +29,7 @@ const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "â€
 export function WebhooksCard() {
   const client = useQueryClient();
   // Polled like the deliveries: an endpoint the server turns off (failing for 3 days) shows it while the page is open.
-  const endpoints = useQuery({ queryKey: queryKeys.webhooks, queryFn: () => api<WebhookEndpoint[]>("/api/webhooks"), refetchInterval: 5000 });
+  const endpoints = useQuery({ queryKey: queryKeys.webhooks, queryFn: () => apiList<WebhookEndpoint>("/api/webhooks"), refetchInterval: 5000 });
   const [secret, setSecret] = useState<string | null>(null);
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");

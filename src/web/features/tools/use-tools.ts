@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Tool, ToolExecutionResponse, ToolInput, ToolUpdate } from "@shared/tools";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 // The tools key is shared with the Assistants page's tool picker, so a change here shows up there
@@ -10,7 +10,7 @@ const { tools: toolsQueryKey, assistants: assistantsQueryKey } = queryKeys;
 const toolPath = (id: string) => `/api/tools/${encodeURIComponent(id)}`;
 
 export function useTools() {
-  return useQuery({ queryKey: toolsQueryKey, queryFn: () => api<Tool[]>("/api/tools") });
+  return useQuery({ queryKey: toolsQueryKey, queryFn: () => apiList<Tool>("/api/tools") });
 }
 
 export function useCreateTool() {
