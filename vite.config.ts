@@ -54,6 +54,9 @@ export default defineConfig({
           name: "server",
           environment: "node",
           include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "src/client/**/*.test.ts", "tests/**/*.test.ts"],
+          // Real server processes on a scratch PostgreSQL database run in the first pass already:
+          // the PostgreSQL pass (TEST_DB=pg) would only run them again.
+          exclude: process.env.TEST_DB === "pg" ? ["tests/instances/**", "**/node_modules/**"] : ["**/node_modules/**"],
           globalSetup: ["tests/global-setup.ts"],
           setupFiles: ["tests/fail-on-unhandled.ts"],
           testTimeout: 20_000,
