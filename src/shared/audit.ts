@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { DATE_BOUNDS_MESSAGE, int32Text, withinDateBounds } from "./bounds.js";
+import { NOT_BLANK, oneOfText } from "./wire-formats.js";
 
 /** Every action the log records, with the label the table and the CSV show. */
 export const AUDIT_ACTION_LABELS = {
@@ -159,7 +160,8 @@ const dateOrDateTime = z.iso.datetime({ offset: true }).or(z.iso.date());
 const dateParam = z
   .string()
   .refine((value) => dateOrDateTime.safeParse(value).success, AUDIT_MESSAGES.invalidDate)
-  .refine(withinDateBounds, DATE_BOUNDS_MESSAGE);
+  .refine(withinDateBounds, DATE_BOUNDS_MESSAGE)
+  .meta(oneOfText({ format: "date-time" }, { format: "date" }));
 
 const DAY_MS = 86_400_000;
 /** Where a range ends: a bare date `to` means through the end of that day, a time that instant. */
@@ -170,10 +172,11 @@ const rangeInOrder = { message: AUDIT_MESSAGES.invalidRange, path: ["to"] };
 /** `?actor=&action=&from=&to=`: the filters the list and the CSV share. A bare date `to` includes that whole day. */
 const auditFilters = z.object({
   /** A member's user id. */
-  actor: z.string().trim().min(1).max(200).optional(),
+  actor: z.string().trim().min(1, { abort: true }).regex(NOT_BLANK).max(200).optional(),
   action: z.enum(AUDIT_ACTIONS).optional(),
   from: dateParam.optional(),
-  to: dateParam.optional(),
+  /** Said in the document: the order of the ends is a rule between two parameters. */
+  to: dateParam.optional().meta({ description: "After `from`, when both are given; a bare date means through the end of that day." }),
 });
 export const auditFiltersSchema = auditFilters.refine(inOrder, rangeInOrder);
 export type AuditFilters = z.infer<typeof auditFiltersSchema>;

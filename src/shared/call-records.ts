@@ -13,6 +13,7 @@ import { CALL_DIRECTIONS, isUnanswered, neverConnected, UNANSWERED_LABELS } from
 import { ANALYSIS_STATUSES, callAnalysisSchema, SCORE_MAX, SCORE_MIN, successValueSchema } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
 import { versionLabel } from "./versions.js";
+import { NOT_BLANK, timeZoneFormat } from "./wire-formats.js";
 
 /** GET /api/calls pages: 50 by default, at most 100. */
 export const CALL_PAGE_DEFAULT = 50;
@@ -188,6 +189,8 @@ export const CALL_QUERY_MAX_LENGTH = 100;
 const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
 
+/** Said in the document: the order of a range's ends is a rule between two parameters. */
+const RANGE_END_DESCRIPTION = "After `from`, when both are given.";
 const DATA_FILTER_KEY = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?:\.contains)?$/;
 export const MAX_DATA_FILTERS = 10;
 const scoreFilter = (name: string) =>
@@ -205,10 +208,10 @@ export const callFiltersSchema = z.object({
   direction: optional(z.enum(CALL_DIRECTIONS, { message: "direction must be inbound or outbound" })),
   /** Calls that started at or after `from`, and before `to`. */
   from: optional(isoDateTime("from must be an ISO date-time")),
-  to: optional(isoDateTime("to must be an ISO date-time")),
+  to: optional(isoDateTime("to must be an ISO date-time").meta({ description: RANGE_END_DESCRIPTION })),
   q: optional(z.string().trim().max(CALL_QUERY_MAX_LENGTH, `q must be at most ${CALL_QUERY_MAX_LENGTH} characters`)),
   /** The analysis's success value: pass, fail, a category, or a score (as text). */
-  success: optional(z.string().trim().min(1).max(60, "success must be at most 60 characters")),
+  success: optional(z.string().trim().min(1, { abort: true }).regex(NOT_BLANK).max(60, "success must be at most 60 characters")),
   success_min: optional(scoreFilter("success_min")),
   success_max: optional(scoreFilter("success_max")),
   /**
@@ -220,7 +223,12 @@ export const callFiltersSchema = z.object({
       .record(z.string(), z.string({ error: "A data filter's value must be text" }).max(200, "A data filter's value must be at most 200 characters"))
       // Keys checked here rather than by the record's key schema, whose error would not say which rule.
       .refine((d) => Object.keys(d).every((key) => DATA_FILTER_KEY.test(key)), "data filters are data.<field> or data.<field>.contains, with a snake_case field name")
-      .refine((d) => Object.keys(d).length <= MAX_DATA_FILTERS, `At most ${MAX_DATA_FILTERS} data filters`),
+      .refine((d) => Object.keys(d).length <= MAX_DATA_FILTERS, `At most ${MAX_DATA_FILTERS} data filters`)
+      .meta({
+        description: "Sent as `data.<field>=value` (equals, ignoring case) or `data.<field>.contains=text`, one query key each, not as one parameter.",
+        propertyNames: { type: "string", pattern: DATA_FILTER_KEY.source },
+        maxProperties: MAX_DATA_FILTERS,
+      }),
   ),
 });
 export type CallFilters = z.infer<typeof callFiltersSchema>;
@@ -254,8 +262,8 @@ export const callListQuerySchema = callFiltersSchema.extend({
 export type CallListQuery = z.infer<typeof callListQuerySchema>;
 
 export const callStatsQuerySchema = callFiltersSchema.omit({ q: true, status: true }).extend({
-  /** IANA zone the days of the chart are counted in (the browser's); UTC by default. */
-  tz: optional(z.string().max(64)),
+  /** IANA zone the days of the chart are counted in (the browser's); UTC by default. Checked by the route (isTimeZone). */
+  tz: optional(z.string().max(64).meta(timeZoneFormat)),
 });
 export type CallStatsQuery = z.infer<typeof callStatsQuerySchema>;
 

@@ -7,13 +7,13 @@
 import swagger from "@fastify/swagger";
 import swaggerUi from "@fastify/swagger-ui";
 import type { FastifyInstance, RouteOptions } from "fastify";
-import { z } from "zod";
 import { createJsonSchemaTransform, createJsonSchemaTransformObject } from "fastify-type-provider-zod";
 import { API_KEY_SCOPE, API_REFERENCE_TEXTS } from "../../shared/api-keys.ts";
 import { API_VERSION } from "../../shared/api-version.ts";
 import { IDEMPOTENCY_DESCRIPTION, IDEMPOTENCY_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from "../../shared/idempotency.ts";
 import { isIdempotentRoute } from "../modules/idempotency/idempotency.ts";
 import { apiSchemaRegistry } from "./openapi-components.ts";
+import { documentMetadata } from "./openapi-metadata.ts";
 import { completeOperation, ERROR_RESPONSES } from "./openapi-operations.ts";
 import { TAG_DESCRIPTIONS, WEBSOCKETS_DESCRIPTION } from "./openapi-prose.ts";
 import { namedSchemasInUse } from "./openapi-schemas.ts";
@@ -108,11 +108,14 @@ function backToAppScript(): string {
 })();`;
 }
 
-const namedTransform = createJsonSchemaTransform({ schemaRegistry: apiSchemaRegistry });
+const namedTransform = createJsonSchemaTransform({ schemaRegistry: documentMetadata(apiSchemaRegistry) });
 const namedTransformObject = createJsonSchemaTransformObject({ schemaRegistry: apiSchemaRegistry });
 
-/** Parameters are inlined: @fastify/swagger reads each one from the properties of the query, path or header schema, which a bare `$ref` would hide. */
-const inlineTransform = createJsonSchemaTransform({ schemaRegistry: z.registry<{ id: string }>() });
+/**
+ * Parameters are inlined: @fastify/swagger reads each one from the properties of the query, path
+ * or header schema, which a bare `$ref` would hide. Their `.meta()` annotations stay (openapi-metadata.ts).
+ */
+const inlineTransform = createJsonSchemaTransform({ schemaRegistry: documentMetadata() });
 const PARAMETER_PARTS = ["querystring", "params", "headers"];
 
 /** A route's schemas in JSON Schema: bodies and answers name the shared shapes, parameters are inline. */
