@@ -7,8 +7,10 @@ import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
+import { databaseFreeTestFiles } from "./tests/database-free.ts";
 
 const src = (p: string) => fileURLToPath(new URL(p, import.meta.url));
+const SERVER_TEST_FOLDERS = ["src/server", "src/shared", "src/client", "tests"];
 
 /**
  * Writes .br and .gz beside each built script and stylesheet; the server sends them to browsers
@@ -53,10 +55,14 @@ export default defineConfig({
         test: {
           name: "server",
           environment: "node",
-          include: ["src/server/**/*.test.ts", "src/shared/**/*.test.ts", "src/client/**/*.test.ts", "tests/**/*.test.ts"],
-          // Real server processes on a scratch PostgreSQL database run in the first pass already:
-          // the PostgreSQL pass (TEST_DB=pg) would only run them again.
-          exclude: process.env.TEST_DB === "pg" ? ["tests/instances/**", "**/node_modules/**"] : ["**/node_modules/**"],
+          include: SERVER_TEST_FOLDERS.map((folder) => `${folder}/**/*.test.ts`),
+          // The PostgreSQL pass (TEST_DB=pg) would only run these again as in the first pass: real
+          // server processes on a scratch PostgreSQL database (which the first pass runs already),
+          // and the files that cannot reach a database at all (tests/database-free.ts).
+          exclude:
+            process.env.TEST_DB === "pg"
+              ? ["tests/instances/**", "**/node_modules/**", ...databaseFreeTestFiles(src("."), SERVER_TEST_FOLDERS)]
+              : ["**/node_modules/**"],
           globalSetup: ["tests/global-setup.ts"],
           setupFiles: ["tests/fail-on-unhandled.ts"],
           testTimeout: 20_000,
