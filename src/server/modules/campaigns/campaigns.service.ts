@@ -3,7 +3,10 @@ import type { Readable } from "node:stream";
 import { CAMPAIGN_TEXTS, CAMPAIGN_TRANSITIONS, type Campaign, type CampaignAction, type CampaignContact, type CampaignInput, type ContactsImport, type InvalidContact } from "../../../shared/campaigns.ts";
 import { dialRefusal } from "../../../shared/dial-safety.ts";
 import { isUuid } from "../../../shared/ids.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { ModuleContext } from "../../context.ts";
+import { decodeKey } from "../../db/keyset.ts";
+import { encodeCursor } from "../../http/pages.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
 import type { DoNotCallService } from "../do-not-call/do-not-call.service.ts";
@@ -144,9 +147,11 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
       return this.get(organizationId, id);
     },
 
-    async contacts(organizationId: string, id: string, limit: number, after: number): Promise<{ data: CampaignContact[]; next_cursor: number | null }> {
+    async contacts(organizationId: string, id: string, query: PageQuery): Promise<Page<CampaignContact>> {
+      // The cursor is checked before anything is read; the campaign is the organisation's, or 404.
+      const after = query.cursor === undefined ? undefined : decodeKey(repo.contactOrder, query.cursor);
       await findOr404(organizationId, id);
-      const { rows, more } = await repo.contactsPage(db, id, limit, after, CONTACTS_PAGE_MAX_BYTES);
+      const { rows, more } = await repo.contactsPage(db, id, query.limit, after, CONTACTS_PAGE_MAX_BYTES);
       return {
         data: rows.map((r) => ({
           row: r.row,
@@ -159,7 +164,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
           next_attempt_at: r.state === "pending" ? (r.nextAttemptAt?.toISOString() ?? null) : null,
           call_id: r.callId,
         })),
-        next_cursor: more ? rows[rows.length - 1]!.row : null,
+        next_cursor: more ? encodeCursor([rows[rows.length - 1]!.row]) : null,
       };
     },
   };

@@ -269,7 +269,7 @@ describe("publishing behind the draft's tests", () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json<AssistantVersionSummary>()).toMatchObject({ version: 2, note: "Shorter", published_with_failures: true });
     // The audit log has the publish, once: the answers that only started or reported the tests are not publishes.
-    const audit = (await api().get("/api/audit-log?action=assistant.published")).json<AuditPage>().entries.filter((e) => e.target_id === assistant.id);
+    const audit = (await api().get("/api/audit-log?action=assistant.published")).json<AuditPage>().data.filter((e) => e.target_id === assistant.id);
     expect(audit.map((e) => e.details)).toEqual([{ version: 2, note: "Shorter", with_failing_tests: true }]);
   });
 

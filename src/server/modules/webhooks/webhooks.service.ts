@@ -33,7 +33,6 @@
  */
 import {
   MAX_WEBHOOK_ENDPOINTS,
-  WEBHOOK_DELIVERIES_SHOWN,
   WEBHOOK_DISABLE_AFTER_MS,
   WEBHOOK_MESSAGES,
   WEBHOOK_RETRY_DELAYS_MS,
@@ -48,6 +47,7 @@ import {
   type WebhookWithSecret,
 } from "../../../shared/webhooks.ts";
 import { isUuid } from "../../../shared/ids.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
 import { insertWithinLimit } from "../../db/organization-lock.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
@@ -77,7 +77,7 @@ export interface WebhooksService {
   /** A new secret, answered this once; the old one still signs for WEBHOOK_SECRET_GRACE_MS. */
   rotate(organizationId: string, id: string): Promise<WebhookWithSecret>;
   sendTest(organizationId: string, id: string): Promise<WebhookDelivery>;
-  deliveries(organizationId: string, id: string): Promise<WebhookDelivery[]>;
+  deliveries(organizationId: string, id: string, query: PageQuery): Promise<Page<WebhookDelivery>>;
   resend(organizationId: string, deliveryId: string): Promise<WebhookDelivery>;
   /**
    * Stores `type` with `data` for every enabled endpoint of `organizationId` subscribed to it, then queues
@@ -339,9 +339,10 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       return toDelivery(row!);
     },
 
-    async deliveries(organizationId, id) {
+    async deliveries(organizationId, id, query) {
       await findOr404(organizationId, id);
-      return (await repo.listDeliveries(db, organizationId, id, WEBHOOK_DELIVERIES_SHOWN)).map(toDelivery);
+      const page = await repo.listDeliveries(db, organizationId, id, query);
+      return { data: page.data.map(toDelivery), next_cursor: page.next_cursor };
     },
 
     async resend(organizationId, deliveryId) {
