@@ -178,7 +178,7 @@ describe("a test run", () => {
     expect((await runUntil(id)).results.every((r) => r.status === "cancelled")).toBe(true);
     expect(errorOf(await api().post(`/api/test-runs/${id}/cancel`)).message).toBe(TEST_RUN_MESSAGES.notRunning);
     // Who ran the tests and who stopped them.
-    const audit = (await api().get("/api/audit-log?limit=50")).json<{ entries: Array<{ action: string; target_id: string | null; details: Record<string, unknown> | null }> }>().entries;
+    const audit = (await api().get("/api/audit-log?limit=50")).json<{ data: Array<{ action: string; target_id: string | null; details: Record<string, unknown> | null }> }>().data;
     expect(audit.find((e) => e.action === "test_run.started" && e.target_id === id)).toMatchObject({ details: { assistant_id: assistant.id } });
     expect(audit.find((e) => e.action === "test_run.cancelled" && e.target_id === id)).toBeDefined();
   });
