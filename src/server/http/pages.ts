@@ -62,3 +62,8 @@ export const byCreation = <T extends { id: string; created_at: string }>(rows: T
 
 /** By a name then id, ascending (lists a person reads alphabetically). */
 export const byName = <T extends { id: string; name: string }>(rows: T[], query: PageQuery): Page<T> => byKeyset(rows, query, (row) => [row.name, row.id], false);
+
+/** A page with its rows turned into what the API shows; the cursor stays the page's. */
+export async function mapPage<A, B>(page: Page<A>, view: (rows: A[]) => B[] | Promise<B[]>): Promise<Page<B>> {
+  return { data: await view(page.data), next_cursor: page.next_cursor };
+}

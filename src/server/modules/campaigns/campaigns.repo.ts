@@ -5,11 +5,12 @@
  * take the last slot or the same contact) and `settleEnded` (a contact whose call has ended gets
  * its outcome, and a retry when its outcome asks for one).
  */
-import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { SuccessValue } from "../../../shared/analysis.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import { CONTACT_OUTCOMES, type CampaignCounts, type CampaignRetry, type CampaignStatus, type CampaignSuccess, type ContactOutcome } from "../../../shared/campaigns.ts";
 import type { Db } from "../../db/client.ts";
-import { afterKey, orderByKey, type KeysetOrder } from "../../db/keyset.ts";
+import { afterKey, keysetPage, keysetQuery, newestFirst, orderByKey, type KeysetOrder } from "../../db/keyset.ts";
 import { campaignContacts, campaigns, calls } from "../../db/schema.ts";
 import type { Keyset } from "../../http/pages.ts";
 
@@ -34,8 +35,16 @@ export async function deleteCampaign(db: Db, id: string): Promise<void> {
   await db.delete(campaigns).where(eq(campaigns.id, id));
 }
 
-export function listCampaigns(db: Db, organizationId: string): Promise<CampaignRow[]> {
-  return db.select().from(campaigns).where(eq(campaigns.organizationId, organizationId)).orderBy(desc(campaigns.createdAt), desc(campaigns.id));
+/** A page of the organisation's campaigns, newest first: the keyset in SQL (db/keyset.ts). */
+export async function pageCampaigns(db: Db, organizationId: string, query: PageQuery): Promise<Page<CampaignRow>> {
+  const q = keysetQuery(newestFirst(campaigns.createdAt, campaigns.id), query);
+  const rows = await db
+    .select({ ...getTableColumns(campaigns), page_key: q.key })
+    .from(campaigns)
+    .where(and(eq(campaigns.organizationId, organizationId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 export async function findCampaign(db: Db, organizationId: string, id: string): Promise<CampaignRow | null> {

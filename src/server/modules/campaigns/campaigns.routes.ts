@@ -8,7 +8,6 @@ import { csvField } from "../../http/csv-field.ts";
 import { downloadBody } from "../../http/download-body.ts";
 import type { CampaignsService } from "./campaigns.service.ts";
 import { pageQuerySchema } from "../../../shared/pages.ts";
-import { byCreation } from "../../http/pages.ts";
 
 const params = z.object({ id: z.string() });
 const actionParams = z.object({ id: z.string(), action: z.enum(CAMPAIGN_ACTIONS, { error: "The action is start, pause, resume or cancel" }) });
@@ -49,7 +48,7 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
     return service.replaceContacts(req.actor.organizationId, req.params.id, upload, req.query.default_country ?? null);
   });
   app.get("/api/campaigns", { schema: { querystring: pageQuerySchema, response: { 200: campaignPageSchema } } }, async (req) =>
-    byCreation(await service.list(req.actor.organizationId), req.query),
+    service.page(req.actor.organizationId, req.query),
   );
   app.get("/api/campaigns/:id", { schema: { params, response: { 200: campaignSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));
   app.post("/api/campaigns/:id/:action", { schema: { params: actionParams, response: { 200: campaignSchema } } }, async (req) => service.act(req.actor.organizationId, req.params.id, req.params.action));

@@ -15,6 +15,7 @@ import type { PhoneNumbersService } from "../phone-numbers/phone-numbers.service
 import * as repo from "./campaigns.repo.ts";
 import { importContacts } from "./contacts-csv.ts";
 import { createDialler } from "./dialler.ts";
+import { mapPage } from "../../http/pages.ts";
 
 /** A page of contacts stops at about this many bytes of phones and variables, whatever its `limit`. */
 export const CONTACTS_PAGE_MAX_BYTES = 1024 * 1024;
@@ -125,8 +126,8 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
       }
     },
 
-    async list(organizationId: string): Promise<Campaign[]> {
-      return view(await repo.listCampaigns(db, organizationId));
+    async page(organizationId: string, query: PageQuery): Promise<Page<Campaign>> {
+      return mapPage(await repo.pageCampaigns(db, organizationId, query), view);
     },
 
     async get(organizationId: string, id: string): Promise<Campaign> {

@@ -57,6 +57,7 @@ import { assertIpLiteralAllowed, isHostAllowed, type Resolver } from "../../tool
 import { attemptDelivery } from "./webhook-sender.ts";
 import { newMessageId, newWebhookSecret } from "./webhook-signature.ts";
 import * as repo from "./webhooks.repo.ts";
+import { mapPage } from "../../http/pages.ts";
 
 export const DELIVER_JOB = "webhooks.deliver";
 /** The slow lane: deliveries to endpoints that did not answer lately. */
@@ -69,7 +70,8 @@ export const RECOVER_JOB = "webhooks.recover";
 const RECOVER_EVERY_MS = 5 * 60_000;
 
 export interface WebhooksService {
-  list(organizationId: string): Promise<WebhookEndpoint[]>;
+  /** A page of them, newest first (src/shared/pages.ts). */
+  page(organizationId: string, query: PageQuery): Promise<Page<WebhookEndpoint>>;
   get(organizationId: string, id: string): Promise<WebhookEndpoint>;
   create(organizationId: string, input: WebhookInput): Promise<WebhookWithSecret>;
   update(organizationId: string, id: string, patch: WebhookUpdate): Promise<WebhookEndpoint>;
@@ -271,8 +273,8 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
   jobs.register(RECOVER_JOB, recover, { timeoutMs: 5 * 60_000 });
 
   return {
-    async list(organizationId) {
-      return (await repo.listEndpoints(db, organizationId)).map(toEndpoint);
+    async page(organizationId, query) {
+      return mapPage(await repo.pageEndpoints(db, organizationId, query), (rows) => rows.map(toEndpoint));
     },
 
     async get(organizationId, id) {
