@@ -22,7 +22,7 @@ import pg from "pg";
 import { withDatabase } from "../tests/global-setup.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { callTotalsQuery, listCallSummaries } from "../src/server/modules/calls/calls-history.repo.ts";
-import { encodeCursor } from "../src/server/modules/calls/calls-query.ts";
+import { encodeCursor, type Keyset } from "../src/server/http/pages.ts";
 import type { CallFilters } from "../src/shared/call-records.ts";
 import { seedBenchData } from "./bench-api-seed.ts";
 import { freePort } from "../tests/free-port.ts";
@@ -145,7 +145,7 @@ async function run() {
       "SELECT caller_number AS n FROM calls WHERE organization_id = $1 AND caller_number IS NOT NULL ORDER BY start_time DESC OFFSET 100 LIMIT 1",
       [userId],
     );
-    const cursor = deep.rows[0] ? { start: deep.rows[0].start, id: deep.rows[0].id } : undefined;
+    const cursor: Keyset | undefined = deep.rows[0] ? [deep.rows[0].start, deep.rows[0].id] : undefined;
     const now = new Date();
     const monthAgo = new Date(now.getTime() - 30 * 86_400_000);
     const filtered = { assistant_id: assistant.rows[0]!.id, type: "real", status: "completed" } satisfies CallFilters;

@@ -218,7 +218,7 @@ details: {
 ip: (string | null)
 }
 export interface AuditPage {
-entries: AuditEntry[]
+data: AuditEntry[]
 next_cursor: (string | null)
 }
 export interface BusyMessageSettings {
@@ -387,7 +387,7 @@ call_id: (string | null)
 }
 export interface CampaignContactPage {
 data: CampaignContact[]
-next_cursor: (number | null)
+next_cursor: (string | null)
 }
 export interface CampaignCounts {
 pending: number
@@ -551,8 +551,8 @@ created_at: string
 }
 export interface DncPage {
 data: DncEntry[]
-total: number
 next_cursor: (string | null)
+total: number
 }
 export type DncRequest = ({
 phone: string
@@ -1205,6 +1205,10 @@ last_error: (string | null)
 next_attempt_at: (string | null)
 created_at: string
 }
+export interface WebhookDeliveryPage {
+data: WebhookDelivery[]
+next_cursor: (string | null)
+}
 export interface WebhookEndpoint {
 id: string
 url: string
@@ -1396,7 +1400,7 @@ export interface PostCampaignsHeader {
 }
 export interface GetCampaignsByIdContactsQuery {
 limit?: number
-cursor?: number
+cursor?: string
 }
 export interface GetCampaignsByIdContactsPath {
 id: string
@@ -1562,10 +1566,13 @@ export interface PostWebhooksByIdTestHeader {
 export interface PostWebhooksByIdTestPath {
 id: string
 }
+export interface GetWebhooksByIdDeliveriesQuery {
+limit?: number
+cursor?: string
+}
 export interface GetWebhooksByIdDeliveriesPath {
 id: string
 }
-export type GetWebhooksByIdDeliveries200 = WebhookDelivery[]
 export interface PostWebhooksDeliveriesByIdResendHeader {
 "Idempotency-Key"?: string
 }
@@ -1588,8 +1595,8 @@ export interface DeleteTeamInvitationsByIdPath {
 id: string
 }
 export interface GetAuditLogQuery extends GetAuditLogCsvQuery {
-before?: string
 limit?: number
+cursor?: string
 }
 export interface GetAuditLogCsvQuery {
 actor?: string
@@ -1765,6 +1772,7 @@ export interface components {
     Voicemail: Voicemail;
     VoicemailInput: VoicemailInput;
     WebhookDelivery: WebhookDelivery;
+    WebhookDeliveryPage: WebhookDeliveryPage;
     WebhookEndpoint: WebhookEndpoint;
     WebhookEndpointPage: WebhookEndpointPage;
     WebhookRequest: WebhookRequest;
@@ -1971,7 +1979,7 @@ export interface operations {
   patchWebhooksById: { parameters: { query?: never; header?: never; path: PatchWebhooksByIdPath; cookie?: never; }; requestBody: { content: { "application/json": WebhookUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": WebhookEndpoint } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postWebhooksByIdRotate: { parameters: { query?: never; header?: never; path: PostWebhooksByIdRotatePath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": WebhookWithSecret } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postWebhooksByIdTest: { parameters: { query?: never; header?: PostWebhooksByIdTestHeader; path: PostWebhooksByIdTestPath; cookie?: never; }; responses: { 202: { headers: { [name: string]: unknown }; content: { "application/json": WebhookDelivery } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getWebhooksByIdDeliveries: { parameters: { query?: never; header?: never; path: GetWebhooksByIdDeliveriesPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetWebhooksByIdDeliveries200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getWebhooksByIdDeliveries: { parameters: { query?: GetWebhooksByIdDeliveriesQuery; header?: never; path: GetWebhooksByIdDeliveriesPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": WebhookDeliveryPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postWebhooksDeliveriesByIdResend: { parameters: { query?: never; header?: PostWebhooksDeliveriesByIdResendHeader; path: PostWebhooksDeliveriesByIdResendPath; cookie?: never; }; responses: { 202: { headers: { [name: string]: unknown }; content: { "application/json": WebhookDelivery } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getOrganizations: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetOrganizations200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postOrganizationsByIdSwitch: { parameters: { query?: never; header?: never; path: PostOrganizationsByIdSwitchPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };

@@ -4,7 +4,8 @@
  * changed; they are kept for a year, or longer when the calls are kept longer.
  */
 import { z } from "zod";
-import { DATE_BOUNDS_MESSAGE, int32Text, withinDateBounds } from "./bounds.js";
+import { DATE_BOUNDS_MESSAGE, withinDateBounds } from "./bounds.js";
+import { pageOf, pageQuerySchema } from "./pages.js";
 import { NOT_BLANK, oneOfText } from "./wire-formats.js";
 
 /** Every action the log records, with the label the table and the CSV show. */
@@ -134,23 +135,16 @@ export const auditEntrySchema = z.object({
 });
 export type AuditEntry = z.infer<typeof auditEntrySchema>;
 
-/** GET /api/audit-log: a page of entries, newest first. */
-export const auditPageSchema = z.object({
-  entries: z.array(auditEntrySchema),
-  /** Pass as `before` for the next (older) page; null on the last page. */
-  next_cursor: z.string().nullable(),
-});
+/** GET /api/audit-log: a page of entries, newest first (src/shared/pages.ts). */
+export const auditPageSchema = pageOf(auditEntrySchema);
 export type AuditPage = z.infer<typeof auditPageSchema>;
 
-export const AUDIT_PAGE_SIZE = 50;
 /** Entries are kept at least this long; longer when the organisation keeps its calls longer. */
 export const AUDIT_RETENTION_DAYS = 365;
 
 export const AUDIT_MESSAGES = {
   invalidDate: "Enter a date like 2026-11-25",
-  invalidCursor: "This page link is no longer valid",
   invalidRange: "The start date must be before the end date",
-  limit: "limit must be a whole number from 1 to 200",
   empty: "Nothing recorded yet",
   emptyFiltered: "No entries match these filters",
 } as const;
@@ -181,12 +175,8 @@ const auditFilters = z.object({
 export const auditFiltersSchema = auditFilters.refine(inOrder, rangeInOrder);
 export type AuditFilters = z.infer<typeof auditFiltersSchema>;
 
-export const auditListQuerySchema = auditFilters
-  .extend({
-    before: z.string().max(200).optional(),
-    limit: int32Text(AUDIT_MESSAGES.limit, 1).max(200, AUDIT_MESSAGES.limit).optional(),
-  })
-  .refine(inOrder, rangeInOrder);
+/** The filters, kept the same on every page, and the page's `?limit` and `?cursor`. */
+export const auditListQuerySchema = auditFilters.extend(pageQuerySchema.shape).refine(inOrder, rangeInOrder);
 export type AuditListQuery = z.infer<typeof auditListQuerySchema>;
 
 /** The CSV's columns; `api_key_id` came last so that older readers of the file keep their positions. */

@@ -5,19 +5,16 @@
  */
 import { z } from "zod";
 import { CARRIERS } from "./sip-trunks.js";
-import { int32Text, isoDateTime } from "./bounds.js";
+import { isoDateTime } from "./bounds.js";
 
 // ".js", not ".ts": the one spelling both the server's NodeNext and the web's bundler resolution accept.
 import { formatDuration, toolUseSchema, serviceUsageSchema, transcriptEntrySchema, turnLatencySchema } from "./calls.js";
 import { CALL_DIRECTIONS, isUnanswered, neverConnected, UNANSWERED_LABELS } from "./outbound.js";
 import { ANALYSIS_STATUSES, callAnalysisSchema, SCORE_MAX, SCORE_MIN, successValueSchema } from "./analysis.js";
 import { uuidSchema } from "./ids.js";
+import { pageOf, pageQuerySchema } from "./pages.js";
 import { versionLabel } from "./versions.js";
 import { NOT_BLANK, timeZoneFormat } from "./wire-formats.js";
-
-/** GET /api/calls pages: 50 by default, at most 100. */
-export const CALL_PAGE_DEFAULT = 50;
-export const CALL_PAGE_MAX = 100;
 
 /** How long a recording's signed address stays valid. */
 export const RECORDING_URL_LIFETIME_MS = 3_600_000;
@@ -151,7 +148,8 @@ export const callSummarySchema = z.object({
 });
 export type CallSummary = z.infer<typeof callSummarySchema>;
 
-export const callPageSchema = z.object({ data: z.array(callSummarySchema), next_cursor: z.string().nullable() });
+/** GET /api/calls: a page of these, newest start first (src/shared/pages.ts). */
+export const callPageSchema = pageOf(callSummarySchema);
 export type CallPage = z.infer<typeof callPageSchema>;
 
 export const callRecordSchema = callSummarySchema.extend({
@@ -255,10 +253,8 @@ export function withDataFilters<T extends z.ZodType<{ from?: string; to?: string
 /** A range whose `from` is not before its `to` holds no call. */
 export const rangeInOrder = (f: { from?: string; to?: string }): boolean => !(f.from && f.to) || Date.parse(f.from) < Date.parse(f.to);
 
-export const callListQuerySchema = callFiltersSchema.extend({
-  limit: optional(int32Text(`limit must be a whole number from 1 to ${CALL_PAGE_MAX}`, 1).max(CALL_PAGE_MAX, `limit must be a whole number from 1 to ${CALL_PAGE_MAX}`)),
-  cursor: optional(z.string().max(200)),
-});
+/** The filters, kept the same on every page, and the page's `?limit` and `?cursor`. */
+export const callListQuerySchema = callFiltersSchema.extend(pageQuerySchema.shape);
 export type CallListQuery = z.infer<typeof callListQuerySchema>;
 
 export const callStatsQuerySchema = callFiltersSchema.omit({ q: true, status: true }).extend({
@@ -336,7 +332,6 @@ export const CALL_MESSAGES = {
   recordingAvailable: "Recording available",
   noRecording: "No recording available yet",
   inProgressDelete: "A call in progress cannot be deleted",
-  badCursor: "The cursor is not valid; start again from the first page",
   badTimeZone: "tz must be an IANA time zone such as Europe/Paris",
   badRange: "from must be before to",
   invertedRange: "“From” is later than “To”: the date range is ignored until you fix it.",

@@ -249,8 +249,8 @@ export const campaignContactSchema = z.object({
 });
 export type CampaignContact = z.infer<typeof campaignContactSchema>;
 
-/** GET /api/campaigns/:id/contacts: a page of contacts in row order; `next_cursor` asks for the next. */
-export const campaignContactPageSchema = z.object({ data: z.array(campaignContactSchema), next_cursor: z.number().nullable() });
+/** GET /api/campaigns/:id/contacts: a page of contacts in row order (src/shared/pages.ts). */
+export const campaignContactPageSchema = pageOf(campaignContactSchema);
 export type CampaignContactPage = z.infer<typeof campaignContactPageSchema>;
 
 /** The CSV columns that become variables of the call: every one but phone and timezone that a placeholder can name. */

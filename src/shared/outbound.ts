@@ -7,6 +7,7 @@ import { CARRIERS } from "./sip-trunks.js";
 import { int32 } from "./bounds.js";
 import { E164 } from "./assistants.js";
 import { uuidSchema } from "./ids.js";
+import { pageOf } from "./pages.js";
 import { e164Format } from "./wire-formats.js";
 
 export const OUTBOUND_TEXTS = {
@@ -163,6 +164,6 @@ export type DncInput = z.infer<typeof dncInputSchema>;
 
 export const dncEntrySchema = z.object({ phone: z.string(), created_at: z.string() });
 export type DncEntry = z.infer<typeof dncEntrySchema>;
-/** GET /api/dnc: a page, newest first; `next_cursor` is passed as `cursor` for the next one (null on the last). */
-export const dncPageSchema = z.object({ data: z.array(dncEntrySchema), total: z.number(), next_cursor: z.string().nullable() });
+/** GET /api/dnc: a page, newest first (src/shared/pages.ts), with how many numbers the list holds in all. */
+export const dncPageSchema = pageOf(dncEntrySchema).extend({ total: z.number() });
 export type DncPage = z.infer<typeof dncPageSchema>;

@@ -30,7 +30,6 @@ export const WEBHOOK_RETRY_DELAYS_MS = [5_000, 30_000, 120_000, 600_000, 3_600_0
 export const WEBHOOK_ATTEMPT_TIMEOUT_MS = 10_000;
 /** An endpoint whose deliveries have failed without a success for this long is disabled. */
 export const WEBHOOK_DISABLE_AFTER_MS = 3 * 24 * 3_600_000;
-export const WEBHOOK_DELIVERIES_SHOWN = 50;
 /** After a rotation the old secret signs too for this long, so receivers can switch over. */
 export const WEBHOOK_SECRET_GRACE_MS = 24 * 3_600_000;
 /** "Send test event" per organisation and minute: each one is a request to the endpoint's host. */
@@ -137,6 +136,8 @@ export const webhookDeliverySchema = z.object({
   created_at: z.iso.datetime(),
 });
 export type WebhookDelivery = z.infer<typeof webhookDeliverySchema>;
+/** GET /api/webhooks/:id/deliveries: a page of an endpoint's deliveries, newest first (src/shared/pages.ts). */
+export const webhookDeliveryPageSchema = pageOf(webhookDeliverySchema);
 
 /** The body every delivery carries (Standard Webhooks' recommended shape). */
 export interface WebhookPayload<T = unknown> {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errorOf, signUpAndLogIn, useTestApp } from "../harness.ts";
 import { INVALID_CURSOR_CODE, INVALID_CURSOR_MESSAGE, PAGE_LIMIT_MAX } from "../../src/shared/pages.ts";
+import { calls, campaignContacts, campaigns } from "../../src/server/db/schema.ts";
 
 const file = useTestApp();
 
@@ -23,21 +24,26 @@ async function created(res: Promise<{ statusCode: number; body: string }>): Prom
   expect(answer.statusCode, answer.body).toBe(201);
 }
 
-/** Walks a list page by page, as a client would, collecting every item's id. */
-async function walk(who: Who, path: string, limit: number): Promise<{ ids: string[]; pages: number }> {
+type Item = Record<string, unknown>;
+const byId = (item: Item) => String(item.id);
+
+/** Walks a list page by page, as a client would (its filters, if any, on every page), collecting every item's id. */
+async function walk(who: Who, path: string, limit: number, idOf: (item: Item) => string = byId): Promise<{ ids: string[]; pages: number; items: Item[] }> {
   const ids: string[] = [];
+  const items: Item[] = [];
   let cursor: string | null = null;
   let pages = 0;
   do {
-    const res = await file.as(who).get(`${path}?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+    const res = await file.as(who).get(`${path}${path.includes("?") ? "&" : "?"}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
     expect(res.statusCode, res.body).toBe(200);
-    const page = res.json() as { data: { id: string }[]; next_cursor: string | null };
+    const page = res.json() as { data: Item[]; next_cursor: string | null };
     expect(page.data.length).toBeLessThanOrEqual(limit);
-    ids.push(...page.data.map((item) => item.id));
+    ids.push(...page.data.map(idOf));
+    items.push(...page.data);
     cursor = page.next_cursor;
     pages++;
   } while (cursor !== null);
-  return { ids, pages };
+  return { ids, pages, items };
 }
 
 describe("one page shape on every list", () => {
@@ -73,6 +79,115 @@ describe("one page shape on every list", () => {
       }
       for (const cursor of ["not-a-cursor", Buffer.from("[1,2]").toString("base64url"), Buffer.from('{"a":1}').toString("base64url"), "%%%"]) {
         const res = await file.as(who).get(`${list.path}?cursor=${encodeURIComponent(cursor)}`);
+        expect(res.statusCode, cursor).toBe(400);
+        expect(errorOf(res)).toMatchObject({ code: INVALID_CURSOR_CODE, message: INVALID_CURSOR_MESSAGE });
+      }
+    });
+  }
+});
+
+/**
+ * The lists that grow without bound, paged in SQL: each seeded with `count` items of which
+ * `matching` pass the filter in `path`, and the order the walk must come in.
+ */
+const LARGE: {
+  name: string;
+  seed: (who: Who & { organizationId: string }) => Promise<{ path: string; expected: string[] }>;
+  idOf?: (item: Item) => string;
+}[] = [
+  {
+    name: "calls, newest start first, with a filter",
+    seed: async (who) => {
+      // Every other call a test call; four of them started in the same millisecond (the keyset holds microseconds).
+      const starts = Array.from({ length: 10 }, (_, i) => new Date(Date.UTC(2026, 0, 1, 0, i < 4 ? 0 : i)));
+      const rows = await file.db
+        .insert(calls)
+        .values(starts.map((startTime, i) => ({ organizationId: who.organizationId, startTime, logs: { isTest: i % 2 === 0 } })))
+        .returning({ id: calls.id, startTime: calls.startTime, isTest: calls.isTest });
+      const real = rows.filter((r) => r.isTest === false);
+      expect(real).toHaveLength(5);
+      const whole = (await file.as(who).get(`/api/calls?type=real&limit=${PAGE_LIMIT_MAX}`)).json() as { data: Item[] };
+      // Newest start first; the ids of calls started together in the order the whole list gives them.
+      expect(whole.data.map((c) => Date.parse(String(c.start_time)))).toEqual(real.map((r) => r.startTime.getTime()).sort((a, b) => b - a));
+      return { path: "/api/calls?type=real", expected: whole.data.map(byId) };
+    },
+  },
+  {
+    name: "audit log, newest first, with a filter",
+    seed: async (who) => {
+      const names: string[] = [];
+      for (let n = 0; n < 5; n++) {
+        await created(file.as(who).post("/api/assistants", { name: `Audited ${n}` }));
+        await created(file.as(who).post("/api/api-keys", { name: `Audited key ${n}` }));
+        names.unshift(`Audited ${n}`);
+      }
+      const whole = (await file.as(who).get(`/api/audit-log?action=assistant.created&limit=${PAGE_LIMIT_MAX}`)).json() as { data: Item[] };
+      expect(whole.data.map((e) => e.target_name)).toEqual(names);
+      return { path: "/api/audit-log?action=assistant.created", expected: whole.data.map(byId) };
+    },
+  },
+  {
+    name: "do-not-call list, newest first",
+    idOf: (item) => String(item.phone),
+    seed: async (who) => {
+      const phones: string[] = [];
+      for (let n = 0; n < 5; n++) {
+        const phone = `+1555000${7100 + n}`;
+        expect((await file.as(who).post("/api/dnc", { phone })).statusCode).toBe(201);
+        phones.unshift(phone);
+      }
+      return { path: "/api/dnc", expected: phones };
+    },
+  },
+  {
+    name: "campaign contacts, in row order",
+    idOf: (item) => String(item.row),
+    seed: async (who) => {
+      const [campaign] = await file.db
+        .insert(campaigns)
+        .values({ organizationId: who.organizationId, name: "Paged", timezone: "UTC", windows: [], maxConcurrentCalls: 1, retry: { max_attempts: 1, delay_seconds: 3600, on: [] } })
+        .returning({ id: campaigns.id });
+      // Inserted out of order: the list keeps the CSV's row order whatever the order rows were written.
+      const rows = [4, 1, 5, 2, 3];
+      await file.db.insert(campaignContacts).values(rows.map((row) => ({ campaignId: campaign!.id, row, phone: `+1555000${7200 + row}`, variables: {} })));
+      return { path: `/api/campaigns/${campaign!.id}/contacts`, expected: ["1", "2", "3", "4", "5"] };
+    },
+  },
+  {
+    name: "webhook deliveries, newest first",
+    seed: async (who) => {
+      const endpoint = await file.as(who).post("/api/webhooks", { url: "https://hooks.example.com/in", events: ["call.ended"] });
+      expect(endpoint.statusCode, endpoint.body).toBe(201);
+      const id = (endpoint.json() as { id: string }).id;
+      for (let n = 0; n < 5; n++) expect((await file.as(who).post(`/api/webhooks/${id}/test`)).statusCode).toBe(202);
+      const whole = (await file.as(who).get(`/api/webhooks/${id}/deliveries?limit=${PAGE_LIMIT_MAX}`)).json() as { data: Item[] };
+      expect(whole.data).toHaveLength(5);
+      const created = whole.data.map((d) => Date.parse(String(d.created_at)));
+      expect(created).toEqual([...created].sort((a, b) => b - a));
+      return { path: `/api/webhooks/${id}/deliveries`, expected: whole.data.map(byId) };
+    },
+  },
+];
+
+describe("the lists paged in SQL", () => {
+  for (const list of LARGE) {
+    it(`${list.name}: pages of 1, 2 and 3 give every item once, in order, filters kept, the last with next_cursor null; a bad cursor or limit is a 400`, async () => {
+      const who = await signUpAndLogIn(file.app);
+      const { path, expected } = await list.seed(who);
+      expect(expected.length).toBeGreaterThanOrEqual(3);
+      for (const limit of [1, 2, 3]) {
+        const walked = await walk(who, path, limit, list.idOf);
+        expect(walked.ids, `limit ${limit}`).toEqual(expected);
+        expect(walked.pages).toBe(Math.ceil(expected.length / limit));
+      }
+
+      const join = path.includes("?") ? "&" : "?";
+      const tooMany = await file.as(who).get(`${path}${join}limit=${PAGE_LIMIT_MAX + 1}`);
+      expect(tooMany.statusCode).toBe(400);
+      expect(errorOf(tooMany).message).toContain(`limit must be a whole number from 1 to ${PAGE_LIMIT_MAX}`);
+      const wrongKind = Buffer.from(JSON.stringify(["not a time", "not an id"])).toString("base64url");
+      for (const cursor of ["not-a-cursor", Buffer.from("[1,2]").toString("base64url"), wrongKind, Buffer.from('["2026-01-01T00:00:00.000000Z"]').toString("base64url")]) {
+        const res = await file.as(who).get(`${path}${join}cursor=${encodeURIComponent(cursor)}`);
         expect(res.statusCode, cursor).toBe(400);
         expect(errorOf(res)).toMatchObject({ code: INVALID_CURSOR_CODE, message: INVALID_CURSOR_MESSAGE });
       }

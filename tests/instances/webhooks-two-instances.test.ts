@@ -4,6 +4,7 @@
  * exactly once each, whichever instance's worker takes each delivery.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Page } from "../../src/shared/pages.ts";
 import { WEBHOOK_TESTS_PER_MINUTE, type WebhookDelivery, type WebhookWithSecret } from "../../src/shared/webhooks.ts";
 import { startServerProcess, type ServerProcess } from "../fakes/server-process.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../fakes/webhook-receiver.ts";
@@ -76,7 +77,7 @@ describe("webhooks on two instances", () => {
 
     // Both instances see every delivery as delivered, once.
     for (const server of [one, two]) {
-      const deliveries = await api<WebhookDelivery[]>(server, `/api/webhooks/${endpoint.id}/deliveries`, cookie);
+      const deliveries = (await api<Page<WebhookDelivery>>(server, `/api/webhooks/${endpoint.id}/deliveries`, cookie)).data;
       expect(deliveries).toHaveLength(EVENTS);
       expect(deliveries.filter((d) => d.status !== "delivered" || d.attempts !== 1)).toEqual([]);
     }

@@ -45,22 +45,25 @@ const compare = (a: Keyset, b: Keyset, desc: boolean): number => {
 };
 
 /**
- * Newest first by (created_at, id) — the order of lists the service reads whole (a handful of rows
- * an organisation keeps, like providers or tools): sorts them, skips past the cursor, cuts the page.
+ * A list read whole (a few rows, or rows that are not in the database), cut in memory: sorted by
+ * `keyOf` (each part descending when `desc`; `kinds`: its parts' types), past the cursor, one page. Lists kept in the
+ * database page in SQL instead (src/server/db/keyset.ts).
  */
-export function byCreation<T extends { id: string; created_at: string }>(rows: T[], query: PageQuery): Page<T> {
-  const keyOf = (row: T): Keyset => [new Date(row.created_at).toISOString(), row.id];
-  const sorted = [...rows].sort((a, b) => compare(keyOf(a), keyOf(b), true));
-  const after = query.cursor === undefined ? null : decodeCursor(query.cursor, ["string", "string"]);
-  const rest = after ? sorted.filter((row) => compare(keyOf(row), after, true) > 0) : sorted;
+export function byKeyset<T>(rows: T[], query: PageQuery, keyOf: (row: T) => Keyset, desc: boolean, kinds: readonly ("string" | "number")[] = ["string", "string"]): Page<T> {
+  const sorted = [...rows].sort((a, b) => compare(keyOf(a), keyOf(b), desc));
+  const after = query.cursor === undefined ? null : decodeCursor(query.cursor, kinds);
+  const rest = after ? sorted.filter((row) => compare(keyOf(row), after, desc) > 0) : sorted;
   return pageOfList(rest, query.limit, keyOf);
 }
 
+/** Newest first by (created_at, id). */
+export const byCreation = <T extends { id: string; created_at: string }>(rows: T[], query: PageQuery): Page<T> =>
+  byKeyset(rows, query, (row) => [new Date(row.created_at).toISOString(), row.id], true);
+
 /** By a name then id, ascending (lists a person reads alphabetically). */
-export function byName<T extends { id: string; name: string }>(rows: T[], query: PageQuery): Page<T> {
-  const keyOf = (row: T): Keyset => [row.name, row.id];
-  const sorted = [...rows].sort((a, b) => compare(keyOf(a), keyOf(b), false));
-  const after = query.cursor === undefined ? null : decodeCursor(query.cursor, ["string", "string"]);
-  const rest = after ? sorted.filter((row) => compare(keyOf(row), after, false) > 0) : sorted;
-  return pageOfList(rest, query.limit, keyOf);
+export const byName = <T extends { id: string; name: string }>(rows: T[], query: PageQuery): Page<T> => byKeyset(rows, query, (row) => [row.name, row.id], false);
+
+/** A page with its rows turned into what the API shows; the cursor stays the page's. */
+export async function mapPage<A, B>(page: Page<A>, view: (rows: A[]) => B[] | Promise<B[]>): Promise<Page<B>> {
+  return { data: await view(page.data), next_cursor: page.next_cursor };
 }

@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifySchema } from "fastify";
 import { z } from "zod";
-import { pageQuerySchema, type PageQuery } from "../../shared/pages.ts";
-import { byCreation } from "./pages.ts";
+import { pageQuerySchema, type Page, type PageQuery } from "../../shared/pages.ts";
 
 /** What an organisation-owned resource's service offers the five routes below. */
 export interface ResourceService<Row, Created, Input, Update> {
-  list(organizationId: string): Promise<Row[]>;
+  /** A page of the organisation's rows, newest first, the keyset applied in SQL (db/keyset.ts). */
+  page(organizationId: string, query: PageQuery): Promise<Page<Row>>;
   get(organizationId: string, id: string): Promise<Row>;
   create(organizationId: string, input: Input): Promise<Created>;
   update(organizationId: string, id: string, input: Update): Promise<Row>;
@@ -38,9 +38,7 @@ export function resourceRoutes<Row extends z.ZodType, Input extends z.ZodType, U
   const id = (req: { params: unknown }) => (req.params as { id: string }).id;
 
   // Newest first, in the API's one page shape (src/shared/pages.ts).
-  app.get(path, doc("list", { querystring: pageQuerySchema, response: { 200: schemas.page } }), async (req) =>
-    byCreation((await service.list(org(req))) as (z.infer<Row> & { id: string; created_at: string })[], req.query as PageQuery),
-  );
+  app.get(path, doc("list", { querystring: pageQuerySchema, response: { 200: schemas.page } }), async (req) => service.page(org(req), req.query as PageQuery));
 
   app.get(`${path}/:id`, doc("get", { params, response: { 200: schemas.row } }), async (req) => service.get(org(req), id(req)));
 

@@ -1,5 +1,7 @@
 import { and, count, desc, eq, getTableColumns, gt, isNull, lt, or, sql } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
 import { apiKeys, member, user } from "../../db/schema.ts";
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
@@ -15,6 +17,19 @@ export function listLiveKeys(db: Db, organizationId: string): Promise<(ApiKeyRow
     .innerJoin(user, eq(user.id, apiKeys.createdBy))
     .where(and(eq(apiKeys.organizationId, organizationId), live()))
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
+}
+
+/** A page of the organisation's live keys, newest first: the keyset in SQL (db/keyset.ts). */
+export async function pageLiveKeys(db: Db, organizationId: string, query: PageQuery): Promise<Page<ApiKeyRow & { creatorName: string }>> {
+  const q = keysetQuery(newestFirst(apiKeys.createdAt, apiKeys.id), query);
+  const rows = await db
+    .select({ ...getTableColumns(apiKeys), creatorName: sql<string>`coalesce(nullif(trim(${user.name}), ''), ${user.email})`, page_key: q.key })
+    .from(apiKeys)
+    .innerJoin(user, eq(user.id, apiKeys.createdBy))
+    .where(and(eq(apiKeys.organizationId, organizationId), live(), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 export async function countLiveKeys(db: Db, organizationId: string): Promise<number> {

@@ -4,7 +4,6 @@ import { z } from "zod";
 import { apiKeyInputSchema, apiKeyPageSchema, createdApiKeySchema } from "../../../shared/api-keys.ts";
 import type { ApiKeysService } from "./api-keys.service.ts";
 import { pageQuerySchema } from "../../../shared/pages.ts";
-import { byCreation } from "../../http/pages.ts";
 
 const params = z.object({ id: z.string() });
 
@@ -12,7 +11,7 @@ const params = z.object({ id: z.string() });
 export const apiKeysRoutes: FastifyPluginAsync<{ service: ApiKeysService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
   app.get("/api/api-keys", { schema: { querystring: pageQuerySchema, response: { 200: apiKeyPageSchema } } }, async (req) =>
-    byCreation(await service.list(req.actor.organizationId), req.query),
+    service.page(req.actor.organizationId, req.query),
   );
 
   app.post("/api/api-keys", { schema: { body: apiKeyInputSchema, response: { 201: createdApiKeySchema } } }, async (req, reply) => {

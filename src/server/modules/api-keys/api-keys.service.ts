@@ -11,6 +11,8 @@ import type { Db } from "../../db/client.ts";
 import { insertWithinLimit } from "../../db/organization-lock.ts";
 import { AppError, notFound } from "../../errors.ts";
 import * as repo from "./api-keys.repo.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { mapPage } from "../../http/pages.ts";
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 export const API_KEY_PATTERN = /^sk_[0-9A-Za-z]{32,}$/;
@@ -39,6 +41,8 @@ export interface KeyHolder {
 
 export interface ApiKeysService {
   list(organizationId: string): Promise<ApiKey[]>;
+  /** A page of them, newest first (src/shared/pages.ts). */
+  page(organizationId: string, query: PageQuery): Promise<Page<ApiKey>>;
   /** A key made by `creator` (a signed-in member) in their organisation: it acts for them. */
   create(creator: { organizationId: string; userId: string }, input: ApiKeyInput): Promise<CreatedApiKey>;
   revoke(organizationId: string, id: string): Promise<void>;
@@ -49,17 +53,12 @@ export interface ApiKeysService {
 export function createApiKeysService(deps: { db: Db }): ApiKeysService {
   const { db } = deps;
   return {
+    async page(organizationId, query) {
+      return mapPage(await repo.pageLiveKeys(db, organizationId, query), (rows) => rows.map(toApiKey));
+    },
+
     async list(organizationId) {
-      return (await repo.listLiveKeys(db, organizationId)).map((row) => ({
-        id: row.id,
-        name: row.name,
-        prefix: row.prefix,
-        created_by_user_id: row.createdBy,
-        created_by_name: row.creatorName,
-        created_at: row.createdAt.toISOString(),
-        last_used_at: iso(row.lastUsedAt),
-        expires_at: iso(row.expiresAt),
-      }));
+      return (await repo.listLiveKeys(db, organizationId)).map(toApiKey);
     },
 
     async create({ organizationId, userId }, input) {
@@ -100,5 +99,18 @@ export function createApiKeysService(deps: { db: Db }): ApiKeysService {
         userName: found.userName.trim() || found.userEmail,
       };
     },
+  };
+}
+
+function toApiKey(row: repo.ApiKeyRow & { creatorName: string }): ApiKey {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    created_by_user_id: row.createdBy,
+    created_by_name: row.creatorName,
+    created_at: row.createdAt.toISOString(),
+    last_used_at: iso(row.lastUsedAt),
+    expires_at: iso(row.expiresAt),
   };
 }

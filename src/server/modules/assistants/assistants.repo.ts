@@ -1,6 +1,8 @@
-import { and, desc, eq, inArray } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { and, desc, eq, getTableColumns, inArray } from "drizzle-orm";
 import { DEFAULT_ANALYSIS_SETTINGS, type AnalysisSettings } from "../../../shared/analysis.ts";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
 import { assistants, tools } from "../../db/schema.ts";
 
 export type AssistantRow = typeof assistants.$inferSelect;
@@ -14,6 +16,18 @@ export function listAssistants(db: Db, organizationId: string): Promise<Assistan
     .from(assistants)
     .where(eq(assistants.organizationId, organizationId))
     .orderBy(desc(assistants.createdAt), desc(assistants.id));
+}
+
+/** A page of the organisation's assistants, newest first: the keyset in SQL (db/keyset.ts). */
+export async function pageAssistants(db: Db, organizationId: string, query: PageQuery): Promise<Page<AssistantRow>> {
+  const q = keysetQuery(newestFirst(assistants.createdAt, assistants.id), query);
+  const rows = await db
+    .select({ ...getTableColumns(assistants), page_key: q.key })
+    .from(assistants)
+    .where(and(eq(assistants.organizationId, organizationId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 export async function findAssistant(db: Db, organizationId: string, id: string): Promise<AssistantRow | null> {

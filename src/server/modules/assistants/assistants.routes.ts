@@ -12,7 +12,6 @@ import {
   type AssistantDefaults,
 } from "../../../shared/assistants.ts";
 import { pageQuerySchema } from "../../../shared/pages.ts";
-import { byCreation } from "../../http/pages.ts";
 import type { AssistantsService } from "./assistants.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -30,7 +29,7 @@ export const assistantsRoutes: FastifyPluginAsync<{ service: AssistantsService }
   }));
 
   app.get("/api/assistants", { schema: { querystring: pageQuerySchema, response: { 200: assistantPageSchema } } }, async (req) =>
-    byCreation(await service.list(req.actor.organizationId), req.query),
+    service.page(req.actor.organizationId, req.query),
   );
 
   app.get("/api/assistants/:id", { schema: { params, response: { 200: assistantSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));

@@ -7,9 +7,12 @@ import { DEFAULT_VOICE_ENGINE, VOICE_ENGINE_MESSAGES, type ProviderKind, type Pr
 import type { Db } from "../../db/client.ts";
 import { badRequest, notFound } from "../../errors.ts";
 import * as repo from "./assistants.repo.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { mapPage } from "../../http/pages.ts";
 
 export interface AssistantsService {
-  list(organizationId: string): Promise<Assistant[]>;
+  /** A page of them, newest first (src/shared/pages.ts). */
+  page(organizationId: string, query: PageQuery): Promise<Page<Assistant>>;
   get(organizationId: string, id: string): Promise<Assistant>;
   /** `by`: who saves it, the publisher of its first version (services.ts); null for an API key. */
   create(organizationId: string, input: AssistantInput, by?: string | null): Promise<Assistant>;
@@ -85,8 +88,8 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string; kn
   return {
     allForCall: (organizationId) => repo.listAssistants(db, organizationId),
 
-    async list(organizationId) {
-      return withTools(organizationId, await repo.listAssistants(db, organizationId));
+    async page(organizationId, query) {
+      return mapPage(await repo.pageAssistants(db, organizationId, query), (rows) => withTools(organizationId, rows));
     },
 
     async get(organizationId, id) {

@@ -1,7 +1,9 @@
-import { and, desc, eq, gte, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, eq, getTableColumns, gte, lt, sql, type SQL } from "drizzle-orm";
 import type { AuditAction } from "../../../shared/audit.ts";
 import type { Db } from "../../db/client.ts";
+import { afterKey, keyColumn, newestFirst, orderByKey } from "../../db/keyset.ts";
 import { auditLog, user } from "../../db/schema.ts";
+import type { Keyset } from "../../http/pages.ts";
 
 export type AuditRow = typeof auditLog.$inferSelect;
 export type NewAuditRow = typeof auditLog.$inferInsert;
@@ -12,9 +14,12 @@ export interface AuditQuery {
   from?: Date;
   /** Exclusive. */
   to?: Date;
-  /** Keyset: strictly older than this row. */
-  before?: { createdAt: Date; id: string };
+  /** Keyset: strictly older than this row's (created_at, id). */
+  after?: Keyset;
 }
+
+/** Newest first by (created_at, id), served by audit_log_org_created_idx as one range. */
+export const auditOrder = newestFirst(auditLog.createdAt, auditLog.id);
 
 /**
  * The audit log's SQL. Append-only by construction: insert, list and the purge of entries past
@@ -27,10 +32,7 @@ export function createAuditRepo(db: Db) {
     if (q.action) conditions.push(eq(auditLog.action, q.action));
     if (q.from) conditions.push(gte(auditLog.createdAt, q.from));
     if (q.to) conditions.push(lt(auditLog.createdAt, q.to));
-    if (q.before) {
-      const { createdAt, id } = q.before;
-      conditions.push(or(lt(auditLog.createdAt, createdAt), and(eq(auditLog.createdAt, createdAt), lt(auditLog.id, id))));
-    }
+    if (q.after) conditions.push(afterKey(auditOrder, q.after));
     return and(...conditions)!;
   }
 
@@ -39,13 +41,13 @@ export function createAuditRepo(db: Db) {
       if (rows.length) await db.insert(auditLog).values(rows);
     },
 
-    /** Newest first, `(created_at, id)` so a page never shifts while entries arrive. */
-    list(organizationId: string, q: AuditQuery, limit: number): Promise<AuditRow[]> {
+    /** Newest first, `(created_at, id)` so a page never shifts while entries arrive; `page_key`: the row's keyset. */
+    list(organizationId: string, q: AuditQuery, limit: number) {
       return db
-        .select()
+        .select({ ...getTableColumns(auditLog), page_key: keyColumn(auditOrder) })
         .from(auditLog)
         .where(where(organizationId, q))
-        .orderBy(desc(auditLog.createdAt), desc(auditLog.id))
+        .orderBy(...orderByKey(auditOrder))
         .limit(limit);
     },
 

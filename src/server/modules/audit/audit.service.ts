@@ -6,8 +6,6 @@ import {
   AUDIT_ACTION_LABELS,
   auditRangeEnd,
   AUDIT_CSV_COLUMNS,
-  AUDIT_MESSAGES,
-  AUDIT_PAGE_SIZE,
   AUDIT_RETENTION_DAYS,
   type AuditAction,
   type AuditEntry,
@@ -18,10 +16,9 @@ import {
   type AuditVia,
 } from "../../../shared/audit.ts";
 import type { Db } from "../../db/client.ts";
-import { withinDateBounds } from "../../../shared/bounds.ts";
-import { badRequest } from "../../errors.ts";
 import { csvField } from "../../http/csv-field.ts";
-import { createAuditRepo, type AuditQuery, type AuditRow } from "./audit.repo.ts";
+import { decodeKey, keysetPage } from "../../db/keyset.ts";
+import { auditOrder, createAuditRepo, type AuditQuery, type AuditRow } from "./audit.repo.ts";
 
 /** Who acted: a person (by id and name as it reads now), through their session or one of their API keys. */
 export interface AuditActor {
@@ -90,16 +87,6 @@ function toQuery(filters: AuditFilters): AuditQuery {
   return { actor: filters.actor, action: filters.action, from, to };
 }
 
-/** The cursor is the last row's exact `(created_at, id)` (entries are written with millisecond times). */
-const encodeCursor = (row: AuditRow) => Buffer.from(`${row.createdAt.toISOString()}|${row.id}`).toString("base64url");
-function decodeCursor(cursor: string): { createdAt: Date; id: string } {
-  const [time, id] = Buffer.from(cursor, "base64url").toString("utf8").split("|");
-  const createdAt = new Date(time ?? "");
-  // A time the database cannot hold is no cursor of ours either (it would fail there as a 500).
-  if (!id || !/^[0-9a-f-]{36}$/i.test(id) || Number.isNaN(createdAt.getTime()) || !withinDateBounds(createdAt.toISOString())) throw badRequest(AUDIT_MESSAGES.invalidCursor, "invalid_cursor");
-  return { createdAt, id };
-}
-
 const line = (fields: string[]) => `${fields.map(csvField).join(",")}\r\n`;
 
 function csvRow(e: AuditEntry): string[] {
@@ -146,11 +133,10 @@ export function createAuditService({ db, clock, logger }: AuditServiceDeps): Aud
     },
 
     async list(organizationId, query) {
-      const limit = query.limit ?? AUDIT_PAGE_SIZE;
-      const q = { ...toQuery(query), before: query.before ? decodeCursor(query.before) : undefined };
-      const rows = await repo.list(organizationId, q, limit + 1);
-      const page = rows.slice(0, limit);
-      return { entries: page.map(toEntry), next_cursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
+      const q = { ...toQuery(query), after: query.cursor === undefined ? undefined : decodeKey(auditOrder, query.cursor) };
+      // One row more than asked tells whether an older page follows.
+      const page = keysetPage(await repo.list(organizationId, q, query.limit + 1), query.limit);
+      return { data: page.data.map(toEntry), next_cursor: page.next_cursor };
     },
 
     async *csv(organizationId, filters) {
@@ -161,8 +147,7 @@ export function createAuditService({ db, clock, logger }: AuditServiceDeps): Aud
         if (rows.length === 0) return;
         yield rows.map((r) => line(csvRow(toEntry(r)))).join("");
         if (rows.length < CSV_BATCH) return;
-        const last = rows[rows.length - 1]!;
-        q.before = { createdAt: last.createdAt, id: last.id };
+        q.after = rows[rows.length - 1]!.page_key;
       }
     },
 

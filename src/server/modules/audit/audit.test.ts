@@ -24,7 +24,7 @@ async function join(who: SignedUp, role: Role) {
 async function log(who: SignedUp, query = ""): Promise<AuditEntry[]> {
   const res = await file.as(who).get(`/api/audit-log${query}`);
   expect(res.statusCode, res.body).toBe(200);
-  return (res.json() as AuditPage).entries;
+  return (res.json() as AuditPage).data;
 }
 
 const ada = () => file.users.Ada;
@@ -192,9 +192,9 @@ describe("reading the audit log", () => {
     expect(await log(ada(), `?from=${new Date(Date.now() + 60_000).toISOString()}`)).toEqual([]);
 
     const first = (await file.as(ada()).get(`/api/audit-log?actor=${file.users.Bea.userId}&action=assistant.created&limit=2`)).json() as AuditPage;
-    expect(first.entries.map((e) => e.target_name)).toEqual(["B3", "B2"]);
-    const second = (await file.as(ada()).get(`/api/audit-log?actor=${file.users.Bea.userId}&action=assistant.created&limit=2&before=${first.next_cursor}`)).json() as AuditPage;
-    expect(second.entries.map((e) => e.target_name)).toEqual(["B1"]);
+    expect(first.data.map((e) => e.target_name)).toEqual(["B3", "B2"]);
+    const second = (await file.as(ada()).get(`/api/audit-log?actor=${file.users.Bea.userId}&action=assistant.created&limit=2&cursor=${first.next_cursor}`)).json() as AuditPage;
+    expect(second.data.map((e) => e.target_name)).toEqual(["B1"]);
     expect(second.next_cursor).toBeNull();
 
     expect((await file.as(ada()).get("/api/audit-log?action=nothing.done")).statusCode).toBe(400);

@@ -6,7 +6,7 @@ import type { CallFilters, CallSummary } from "../../../shared/call-records.ts";
 import type { Db } from "../../db/client.ts";
 import type { CallAnalysis } from "../../../shared/analysis.ts";
 import { analysisFieldNames, listCallSummaries } from "./calls-history.repo.ts";
-import type { CallCursor } from "./calls-query.ts";
+import type { Keyset } from "../../http/pages.ts";
 import { toCallAnalysis, toCallSummary } from "./calls-wire.ts";
 import { csvField } from "../../http/csv-field.ts";
 
@@ -48,13 +48,12 @@ export async function* exportCallsCsv(db: Db, organizationId: string, customer: 
   // One column per extracted field of the assistants in the export (all the owner's, or the filtered one's).
   const fields = await analysisFieldNames(db, organizationId, filters.assistant_id);
   yield line([...HEADER, ...fields.map((name) => `data.${name}`)]);
-  let cursor: CallCursor | undefined;
+  let after: Keyset | undefined;
   for (;;) {
-    const rows = await listCallSummaries(db, organizationId, filters, EXPORT_BATCH, cursor);
+    const rows = await listCallSummaries(db, organizationId, filters, EXPORT_BATCH, after);
     if (rows.length === 0) return;
     yield rows.map((r) => line(row(toCallSummary(r, customer), toCallAnalysis(r.analysis), fields))).join("");
     if (rows.length < EXPORT_BATCH) return;
-    const last = rows[rows.length - 1]!;
-    cursor = { start: last.cursorStart, id: last.id };
+    after = rows[rows.length - 1]!.page_key;
   }
 }

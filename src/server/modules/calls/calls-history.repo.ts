@@ -1,9 +1,11 @@
-import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
+import { and, eq, isNotNull, sql } from "drizzle-orm";
 import type { CallFilters } from "../../../shared/call-records.ts";
 import { HANDOFF_TEXTS } from "../../../shared/calls.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, calls, campaigns } from "../../db/schema.ts";
-import { callConditions, cursorStart, type CallCursor } from "./calls-query.ts";
+import { keyColumn, orderByKey } from "../../db/keyset.ts";
+import type { Keyset } from "../../http/pages.ts";
+import { callConditions, callOrder } from "./calls-query.ts";
 import { savedEntries } from "./calls.repo.ts";
 
 // Which instance carries a live call is an operational detail, not part of the user's record.
@@ -36,7 +38,8 @@ const summaryColumns = {
   assistantName,
   assistantVersion: calls.assistantVersion,
   startTime: calls.startTime,
-  cursorStart,
+  // The row's place in the list, as its cursor spells it (start to the microsecond, id).
+  page_key: keyColumn(callOrder),
   endTime: calls.endTime,
   endedReason: calls.endedReason,
   cost: shownCost,
@@ -68,16 +71,16 @@ const recordColumns = {
 };
 
 /**
- * A page of the user's calls, newest start first, after `cursor` (keyset: no gaps or repeats as
+ * A page of the user's calls, newest start first, after the keyset `after` (no gaps or repeats as
  * calls arrive). Returns the query itself (await it), so npm run bench:api can EXPLAIN it.
  */
-export function listCallSummaries(db: Db, organizationId: string, filters: CallFilters, limit: number, cursor?: CallCursor) {
+export function listCallSummaries(db: Db, organizationId: string, filters: CallFilters, limit: number, after?: Keyset) {
   return db
     .select(summaryColumns)
     .from(calls)
     .leftJoin(assistants, assistantOfCall)
-    .where(callConditions(organizationId, filters, cursor))
-    .orderBy(desc(calls.startTime), desc(calls.id))
+    .where(callConditions(organizationId, filters, after))
+    .orderBy(...orderByKey(callOrder))
     .limit(limit);
 }
 

@@ -5,7 +5,6 @@ import { isUuid } from "../../../shared/ids.ts";
 import { can } from "../../../shared/roles.ts";
 import {
   CALL_MESSAGES,
-  CALL_PAGE_DEFAULT,
   callFiltersSchema,
   callListQuerySchema,
   callPageSchema,
@@ -22,7 +21,8 @@ import { downloadBody } from "../../http/download-body.ts";
 import { deleteCall, findCall, listCallSummaries } from "./calls-history.repo.ts";
 import { callStats } from "./calls-stats.ts";
 import { exportCallsCsv } from "./calls-export.ts";
-import { decodeCursor, encodeCursor } from "./calls-query.ts";
+import { decodeKey, keysetPage } from "../../db/keyset.ts";
+import { callOrder } from "./calls-query.ts";
 import { toCallRecord, toCallSummary } from "./calls-wire.ts";
 
 const params = z.object({ id: z.string() });
@@ -56,15 +56,11 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
   const { db, signer, storage } = app.ctx;
 
   app.get("/api/calls", { schema: { querystring: withDataFilters(callListQuerySchema), response: { 200: callPageSchema } } }, async (req): Promise<CallPage> => {
-    const { limit = CALL_PAGE_DEFAULT, cursor, ...filters } = req.query;
+    const { limit, cursor, ...filters } = req.query;
     // One row more than asked tells whether another page exists without a count.
-    const rows = await listCallSummaries(db, req.actor.organizationId, filters, limit + 1, cursor ? decodeCursor(cursor) : undefined);
-    const page = rows.slice(0, limit);
-    const last = page[page.length - 1];
-    return {
-      data: page.map((row) => toCallSummary(row, customerOf(req))),
-      next_cursor: rows.length > limit && last ? encodeCursor({ start: last.cursorStart, id: last.id }) : null,
-    };
+    const rows = await listCallSummaries(db, req.actor.organizationId, filters, limit + 1, cursor === undefined ? undefined : decodeKey(callOrder, cursor));
+    const page = keysetPage(rows, limit);
+    return { data: page.data.map((row) => toCallSummary(row, customerOf(req))), next_cursor: page.next_cursor };
   });
 
   app.get("/api/calls/stats", { schema: { querystring: withDataFilters(callStatsQuerySchema), response: { 200: callStatsSchema } }, config: perUser(CALLS_STATS_PER_MINUTE) }, async (req) => {

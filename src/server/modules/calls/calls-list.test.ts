@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { INVALID_CURSOR_MESSAGE, LIMIT_MESSAGE } from "../../../shared/pages.ts";
 import type { CallPage, CallSummary } from "../../../shared/call-records.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
 import { assistants, calls } from "../../db/schema.ts";
@@ -75,22 +76,22 @@ describe("keyset paging", () => {
     expect(new Set(walked.map((c) => c.id)).size).toBe(5);
   });
 
-  it("defaults to 50, caps at 100, and refuses a bad limit or cursor with a clear 400", async () => {
+  it("defaults to 50, caps at 200, and refuses a bad limit or cursor with a clear 400", async () => {
     const cat = await signUpAndLogIn(file.app);
-    await file.db.insert(calls).values(Array.from({ length: 120 }, (_, i) => ({ organizationId: cat.organizationId, startTime: new Date(Date.UTC(2026, 0, 1, 0, i)) })));
+    await file.db.insert(calls).values(Array.from({ length: 220 }, (_, i) => ({ organizationId: cat.organizationId, startTime: new Date(Date.UTC(2026, 0, 1, 0, i)) })));
     expect((await page(cat, "")).data).toHaveLength(50);
-    expect((await page(cat, "limit=100")).data).toHaveLength(100);
-    const first = await page(cat, "limit=100");
+    const first = await page(cat, "limit=200");
+    expect(first.data).toHaveLength(200);
     expect(first.next_cursor).not.toBeNull();
-    const rest = await page(cat, `limit=100&cursor=${first.next_cursor}`);
+    const rest = await page(cat, `limit=200&cursor=${first.next_cursor}`);
     expect(rest.data).toHaveLength(20);
     expect(rest.next_cursor).toBeNull();
 
     for (const [query, message] of [
-      ["limit=101", "limit must be a whole number from 1 to 100"],
-      ["limit=0", "limit must be a whole number from 1 to 100"],
-      ["limit=abc", "limit must be a whole number from 1 to 100"],
-      ["cursor=garbage", "The cursor is not valid; start again from the first page"],
+      ["limit=201", LIMIT_MESSAGE],
+      ["limit=0", LIMIT_MESSAGE],
+      ["limit=abc", LIMIT_MESSAGE],
+      ["cursor=garbage", INVALID_CURSOR_MESSAGE],
       ["type=phone", "type must be test or real"],
       ["status=done", "status must be in_progress, completed or error"],
       ["from=yesterday", "from must be an ISO date-time"],

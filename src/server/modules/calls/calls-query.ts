@@ -1,37 +1,24 @@
 /**
- * The Calls page's filters as SQL, and the keyset cursor. One home for both so the list, the
+ * The Calls page's filters as SQL, and the list's keyset order. One home for both so the list, the
  * stats and the CSV export select exactly the same calls for the same query string.
  */
 import { and, eq, gte, isNull, lt, sql, type SQL } from "drizzle-orm";
-import { withinDateBounds } from "../../../shared/bounds.ts";
-import { CALL_MESSAGES, type CallFilters } from "../../../shared/call-records.ts";
+import type { CallFilters } from "../../../shared/call-records.ts";
+import { afterKey, type KeysetOrder } from "../../db/keyset.ts";
 import { calls } from "../../db/schema.ts";
-import { badRequest } from "../../errors.ts";
+import type { Keyset } from "../../http/pages.ts";
 
-/** Where a page ends: the last row's exact start (microseconds, as the database holds it) and id. */
-export interface CallCursor {
-  start: string;
-  id: string;
-}
-
-const CURSOR_SHAPE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
-const UUID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function encodeCursor(cursor: CallCursor): string {
-  return Buffer.from(`${cursor.start}|${cursor.id}`, "utf8").toString("base64url");
-}
-
-/** An opaque string to the client; anything we did not write answers 400, never reaches SQL. */
-export function decodeCursor(raw: string): CallCursor {
-  const [start, id, extra] = Buffer.from(raw, "base64url").toString("utf8").split("|");
-  if (extra !== undefined || !start || !id || !CURSOR_SHAPE.test(start) || !UUID_SHAPE.test(id) || !withinDateBounds(start)) {
-    throw badRequest(CALL_MESSAGES.badCursor, "invalid_cursor");
-  }
-  return { start, id };
-}
-
-/** The start time as the cursor spells it: microseconds, so rows started in the same ms are neither skipped nor repeated. */
-export const cursorStart = sql<string>`to_char(${calls.startTime} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
+/**
+ * The Calls list's order: newest start first, then id (keyset, src/server/db/keyset.ts); the
+ * indexes on (organization_id[, assistant_id], start_time, id) serve it as one range.
+ */
+export const callOrder: KeysetOrder = {
+  parts: [
+    { column: calls.startTime, kind: "timestamp" },
+    { column: calls.id, kind: "uuid" },
+  ],
+  desc: true,
+};
 
 /**
  * q as a prefix query on the search document: each word of letters or digits must start a word of
@@ -46,7 +33,7 @@ export function searchQuery(q: string | undefined): string | null {
 }
 
 /** The owner's calls matching the filters (every query of the Calls page starts here). */
-export function callConditions(organizationId: string, filters: CallFilters, cursor?: CallCursor): SQL {
+export function callConditions(organizationId: string, filters: CallFilters, after?: Keyset): SQL {
   const parts: Array<SQL | undefined> = [eq(calls.organizationId, organizationId)];
   if (filters.assistant_id) parts.push(eq(calls.assistantId, filters.assistant_id));
   if (filters.assistant_version !== undefined) {
@@ -60,8 +47,7 @@ export function callConditions(organizationId: string, filters: CallFilters, cur
   parts.push(...analysisConditions(filters));
   const search = searchQuery(filters.q);
   if (search) parts.push(sql`${calls.search} @@ to_tsquery('simple', ${search})`);
-  // A row comparison: the btree serves it as one range, newest first, under any of the indexes.
-  if (cursor) parts.push(sql`(${calls.startTime}, ${calls.id}) < (${cursor.start}::timestamptz, ${cursor.id}::uuid)`);
+  if (after) parts.push(afterKey(callOrder, after));
   return and(...parts)!;
 }
 

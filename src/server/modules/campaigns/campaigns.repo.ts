@@ -5,11 +5,14 @@
  * take the last slot or the same contact) and `settleEnded` (a contact whose call has ended gets
  * its outcome, and a retry when its outcome asks for one).
  */
-import { and, asc, count, desc, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { SuccessValue } from "../../../shared/analysis.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import { CONTACT_OUTCOMES, type CampaignCounts, type CampaignRetry, type CampaignStatus, type CampaignSuccess, type ContactOutcome } from "../../../shared/campaigns.ts";
 import type { Db } from "../../db/client.ts";
+import { afterKey, keysetPage, keysetQuery, newestFirst, orderByKey, type KeysetOrder } from "../../db/keyset.ts";
 import { campaignContacts, campaigns, calls } from "../../db/schema.ts";
+import type { Keyset } from "../../http/pages.ts";
 
 export type CampaignRow = typeof campaigns.$inferSelect;
 export type ContactRow = typeof campaignContacts.$inferSelect;
@@ -32,8 +35,16 @@ export async function deleteCampaign(db: Db, id: string): Promise<void> {
   await db.delete(campaigns).where(eq(campaigns.id, id));
 }
 
-export function listCampaigns(db: Db, organizationId: string): Promise<CampaignRow[]> {
-  return db.select().from(campaigns).where(eq(campaigns.organizationId, organizationId)).orderBy(desc(campaigns.createdAt), desc(campaigns.id));
+/** A page of the organisation's campaigns, newest first: the keyset in SQL (db/keyset.ts). */
+export async function pageCampaigns(db: Db, organizationId: string, query: PageQuery): Promise<Page<CampaignRow>> {
+  const q = keysetQuery(newestFirst(campaigns.createdAt, campaigns.id), query);
+  const rows = await db
+    .select({ ...getTableColumns(campaigns), page_key: q.key })
+    .from(campaigns)
+    .where(and(eq(campaigns.organizationId, organizationId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 export async function findCampaign(db: Db, organizationId: string, id: string): Promise<CampaignRow | null> {
@@ -144,23 +155,27 @@ export async function successOf(db: Db, ids: string[]): Promise<Map<string, Camp
   return result;
 }
 
+/** Contacts page in row order (the CSV's order), by the table's key (campaign_id, row). */
+export const contactOrder: KeysetOrder = { parts: [{ column: campaignContacts.row, kind: "integer" }], desc: false };
+
 /**
- * Up to `limit` contacts after `afterRow`, and no more than about `maxBytes` of phones and
- * variables (at least one contact): their sizes are read first, so a page of wide rows is cut
- * short before it is loaded. `more`: a next page may follow.
+ * Up to `limit` contacts after the keyset `after` (none: from the first), and no more than about
+ * `maxBytes` of phones and variables (at least one contact): their sizes are read first, so a
+ * page of wide rows is cut short before it is loaded. `more`: a next page may follow.
  */
-export async function contactsPage(db: Db, campaignId: string, limit: number, afterRow: number, maxBytes: number) {
-  const after = and(eq(campaignContacts.campaignId, campaignId), gt(campaignContacts.row, afterRow));
+export async function contactsPage(db: Db, campaignId: string, limit: number, after: Keyset | undefined, maxBytes: number) {
+  const past = and(eq(campaignContacts.campaignId, campaignId), after ? afterKey(contactOrder, after) : undefined);
   const sizes = await db
     .select({ row: campaignContacts.row, bytes: sql<number>`octet_length(${campaignContacts.variables}::text) + octet_length(${campaignContacts.phone})`.mapWith(Number) })
     .from(campaignContacts)
-    .where(after)
-    .orderBy(asc(campaignContacts.row))
-    .limit(limit);
+    .where(past)
+    .orderBy(...orderByKey(contactOrder))
+    // One more than asked: whether a next page follows, without an empty last page.
+    .limit(limit + 1);
   let total = 0;
   let taken = 0;
   for (const s of sizes) {
-    if (taken > 0 && total + s.bytes > maxBytes) break;
+    if (taken === limit || (taken > 0 && total + s.bytes > maxBytes)) break;
     total += s.bytes;
     taken += 1;
   }
@@ -168,9 +183,9 @@ export async function contactsPage(db: Db, campaignId: string, limit: number, af
   const rows = await db
     .select()
     .from(campaignContacts)
-    .where(and(after, lte(campaignContacts.row, sizes[taken - 1]!.row)))
-    .orderBy(asc(campaignContacts.row));
-  return { rows, more: taken < sizes.length || sizes.length === limit };
+    .where(and(past, lte(campaignContacts.row, sizes[taken - 1]!.row)))
+    .orderBy(...orderByKey(contactOrder));
+  return { rows, more: taken < sizes.length };
 }
 
 /** The time zones (null = the campaign's) of contacts due now: the dialler opens only those in a window. */

@@ -3,21 +3,16 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { CAMPAIGN_ACTIONS, CAMPAIGN_TEXTS, campaignContactPageSchema, campaignInputSchema, campaignPageSchema, campaignSchema, contactsImportQuerySchema, contactsImportSchema } from "../../../shared/campaigns.ts";
-import { int32Text } from "../../../shared/bounds.ts";
 import { AppError } from "../../errors.ts";
 import { csvField } from "../../http/csv-field.ts";
 import { downloadBody } from "../../http/download-body.ts";
 import type { CampaignsService } from "./campaigns.service.ts";
 import { pageQuerySchema } from "../../../shared/pages.ts";
-import { byCreation } from "../../http/pages.ts";
 
 const params = z.object({ id: z.string() });
 const actionParams = z.object({ id: z.string(), action: z.enum(CAMPAIGN_ACTIONS, { error: "The action is start, pause, resume or cancel" }) });
-const pageQuery = z.object({
-  limit: z.coerce.number({ error: "limit must be a number" }).int().min(1, "limit must be at least 1").max(1000, "limit must be at most 1000").default(100),
-  // A contact's row number: an integer column, so a cursor past 2^31 − 1 is none this list gave.
-  cursor: int32Text("cursor is not one this list gave").default(0),
-});
+/** The CSV export reads the contacts in pages this large (more than a client may ask for: it is ours). */
+const EXPORT_PAGE = 1000;
 /** A CSV of 100,000 rows with a few columns. */
 const CSV_BODY_LIMIT = 32 * 1024 * 1024;
 /** A streamed CSV: larger rows are fine, since it is never held whole. */
@@ -53,15 +48,15 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
     return service.replaceContacts(req.actor.organizationId, req.params.id, upload, req.query.default_country ?? null);
   });
   app.get("/api/campaigns", { schema: { querystring: pageQuerySchema, response: { 200: campaignPageSchema } } }, async (req) =>
-    byCreation(await service.list(req.actor.organizationId), req.query),
+    service.page(req.actor.organizationId, req.query),
   );
   app.get("/api/campaigns/:id", { schema: { params, response: { 200: campaignSchema } } }, async (req) => service.get(req.actor.organizationId, req.params.id));
   app.post("/api/campaigns/:id/:action", { schema: { params: actionParams, response: { 200: campaignSchema } } }, async (req) => service.act(req.actor.organizationId, req.params.id, req.params.action));
-  app.get("/api/campaigns/:id/contacts", { schema: { params, querystring: pageQuery, response: { 200: campaignContactPageSchema } } }, async (req) =>
-    service.contacts(req.actor.organizationId, req.params.id, req.query.limit, req.query.cursor),
+  app.get("/api/campaigns/:id/contacts", { schema: { params, querystring: pageQuerySchema, response: { 200: campaignContactPageSchema } } }, async (req) =>
+    service.contacts(req.actor.organizationId, req.params.id, req.query),
   );
   app.get("/api/campaigns/:id/contacts.csv", { schema: { params } }, async (req, reply) => {
-    const first = await service.contacts(req.actor.organizationId, req.params.id, 1000, 0);
+    const first = await service.contacts(req.actor.organizationId, req.params.id, { limit: EXPORT_PAGE });
     reply.header("content-type", "text/csv; charset=utf-8").header("content-disposition", `attachment; filename="campaign-${req.params.id}.csv"`);
     const organizationId = req.actor.organizationId;
     const id = req.params.id;
@@ -71,7 +66,7 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
       for (;;) {
         for (const c of page.data) yield [c.row, c.phone, c.attempts, c.last_outcome, c.state, c.call_id].map((v) => csvField(v === null ? "" : String(v))).join(",") + "\r\n";
         if (page.next_cursor === null) return;
-        page = await service.contacts(organizationId, id, 1000, page.next_cursor);
+        page = await service.contacts(organizationId, id, { limit: EXPORT_PAGE, cursor: page.next_cursor });
       }
     }
     return reply.send(downloadBody(rows(), req.log, "campaign contacts export"));

@@ -3,7 +3,10 @@ import type { Readable } from "node:stream";
 import { CAMPAIGN_TEXTS, CAMPAIGN_TRANSITIONS, type Campaign, type CampaignAction, type CampaignContact, type CampaignInput, type ContactsImport, type InvalidContact } from "../../../shared/campaigns.ts";
 import { dialRefusal } from "../../../shared/dial-safety.ts";
 import { isUuid } from "../../../shared/ids.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { ModuleContext } from "../../context.ts";
+import { decodeKey } from "../../db/keyset.ts";
+import { encodeCursor } from "../../http/pages.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
 import type { DoNotCallService } from "../do-not-call/do-not-call.service.ts";
@@ -12,6 +15,7 @@ import type { PhoneNumbersService } from "../phone-numbers/phone-numbers.service
 import * as repo from "./campaigns.repo.ts";
 import { importContacts } from "./contacts-csv.ts";
 import { createDialler } from "./dialler.ts";
+import { mapPage } from "../../http/pages.ts";
 
 /** A page of contacts stops at about this many bytes of phones and variables, whatever its `limit`. */
 export const CONTACTS_PAGE_MAX_BYTES = 1024 * 1024;
@@ -122,8 +126,8 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
       }
     },
 
-    async list(organizationId: string): Promise<Campaign[]> {
-      return view(await repo.listCampaigns(db, organizationId));
+    async page(organizationId: string, query: PageQuery): Promise<Page<Campaign>> {
+      return mapPage(await repo.pageCampaigns(db, organizationId, query), view);
     },
 
     async get(organizationId: string, id: string): Promise<Campaign> {
@@ -144,9 +148,11 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
       return this.get(organizationId, id);
     },
 
-    async contacts(organizationId: string, id: string, limit: number, after: number): Promise<{ data: CampaignContact[]; next_cursor: number | null }> {
+    async contacts(organizationId: string, id: string, query: PageQuery): Promise<Page<CampaignContact>> {
+      // The cursor is checked before anything is read; the campaign is the organisation's, or 404.
+      const after = query.cursor === undefined ? undefined : decodeKey(repo.contactOrder, query.cursor);
       await findOr404(organizationId, id);
-      const { rows, more } = await repo.contactsPage(db, id, limit, after, CONTACTS_PAGE_MAX_BYTES);
+      const { rows, more } = await repo.contactsPage(db, id, query.limit, after, CONTACTS_PAGE_MAX_BYTES);
       return {
         data: rows.map((r) => ({
           row: r.row,
@@ -159,7 +165,7 @@ export function createCampaignsService({ ctx, assistants, phoneNumbers, doNotCal
           next_attempt_at: r.state === "pending" ? (r.nextAttemptAt?.toISOString() ?? null) : null,
           call_id: r.callId,
         })),
-        next_cursor: more ? rows[rows.length - 1]!.row : null,
+        next_cursor: more ? encodeCursor([rows[rows.length - 1]!.row]) : null,
       };
     },
   };

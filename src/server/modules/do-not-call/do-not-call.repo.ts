@@ -1,6 +1,8 @@
 /** The do-not-call list: numbers (E.164) an owner's calls must never dial. Scoped by owner. */
-import { and, count, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
+import { and, count, eq, inArray } from "drizzle-orm";
+import type { PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, type KeysetOrder } from "../../db/keyset.ts";
 import { doNotCall } from "../../db/schema.ts";
 
 export async function addNumbers(db: Db, organizationId: string, phones: string[]): Promise<number> {
@@ -29,25 +31,24 @@ export async function listed(db: Db, organizationId: string, phones: string[]): 
   return new Set(rows.map((r) => r.phone));
 }
 
-/**
- * Newest first, keyset-paged by (created_at, phone). The cursor carries an ISO time (milliseconds)
- * while PostgreSQL keeps microseconds: compared as they are, a row added in the same millisecond
- * as the page's last one would be neither before nor equal to it and never listed.
- */
-export async function page(db: Db, organizationId: string, limit: number, after: { createdAt: Date; phone: string } | null) {
-  const addedAt = sql<Date>`date_trunc('milliseconds', ${doNotCall.createdAt})`;
-  const at = after && sql`${after.createdAt.toISOString()}::timestamptz`;
+/** Newest first by (created_at, phone): a number is on an organisation's list once. */
+const dncOrder: KeysetOrder = {
+  parts: [
+    { column: doNotCall.createdAt, kind: "timestamp" },
+    { column: doNotCall.phone, kind: "text" },
+  ],
+  desc: true,
+};
+
+/** A page of the list (keyset in SQL, src/server/db/keyset.ts), and how many numbers it holds in all. */
+export async function page(db: Db, organizationId: string, query: PageQuery) {
+  const q = keysetQuery(dncOrder, query);
   const rows = await db
-    .select({ phone: doNotCall.phone, createdAt: doNotCall.createdAt })
+    .select({ phone: doNotCall.phone, createdAt: doNotCall.createdAt, page_key: q.key })
     .from(doNotCall)
-    .where(
-      and(
-        eq(doNotCall.organizationId, organizationId),
-        after && at ? or(lt(addedAt, at), and(eq(addedAt, at), lt(doNotCall.phone, after.phone))) : undefined,
-      ),
-    )
-    .orderBy(desc(addedAt), desc(doNotCall.phone))
-    .limit(limit);
+    .where(and(eq(doNotCall.organizationId, organizationId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
   const [total] = await db.select({ n: count() }).from(doNotCall).where(eq(doNotCall.organizationId, organizationId));
-  return { rows, total: total?.n ?? 0 };
+  return { page: keysetPage(rows, query.limit), total: total?.n ?? 0 };
 }

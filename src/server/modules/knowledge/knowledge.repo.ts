@@ -3,7 +3,9 @@
  * passages, to their base): another organisation's rows are invisible, never forbidden.
  */
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
 import { knowledgeBases, knowledgeChunks, knowledgeDocuments } from "../../db/schema.ts";
 import type { Chunk } from "./chunk.ts";
 import { vectorLiteral } from "./vector-store.ts";
@@ -17,12 +19,16 @@ const counts = {
   chunkCount: sql<number>`(select coalesce(sum(d.chunk_count), 0)::int from knowledge_documents d where d.knowledge_base_id = "knowledge_bases"."id")`,
 };
 
-export function listBases(db: Db, organizationId: string): Promise<BaseRow[]> {
-  return db
-    .select({ ...tableColumns(), ...counts })
+/** A page of the organisation's knowledge bases, newest first: the keyset in SQL (db/keyset.ts). */
+export async function pageBases(db: Db, organizationId: string, query: PageQuery): Promise<Page<BaseRow>> {
+  const q = keysetQuery(newestFirst(knowledgeBases.createdAt, knowledgeBases.id), query);
+  const rows = await db
+    .select({ ...tableColumns(), ...counts, page_key: q.key })
     .from(knowledgeBases)
-    .where(eq(knowledgeBases.organizationId, organizationId))
-    .orderBy(desc(knowledgeBases.createdAt), desc(knowledgeBases.id));
+    .where(and(eq(knowledgeBases.organizationId, organizationId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 function tableColumns() {

@@ -66,7 +66,7 @@ export const knowledgeRoutes: FastifyPluginAsync<{ service: KnowledgeService }> 
   app.get("/api/knowledge-bases/status", { schema: { response: { 200: knowledgeStatusSchema } } }, async (req) => service.status(req.actor.organizationId));
 
   resourceRoutes(plugin, "/api/knowledge-bases", { row: knowledgeBaseSchema, page: knowledgeBasePageSchema, input: knowledgeBaseInputSchema, update: knowledgeBaseUpdateSchema }, {
-    list: (org) => service.listBases(org),
+    page: (org, query) => service.pageBases(org, query),
     get: (org, id) => service.getBase(org, id),
     create: (org, input) => service.createBase(org, input),
     update: (org, id, input) => service.updateBase(org, id, input),

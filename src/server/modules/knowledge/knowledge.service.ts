@@ -29,6 +29,8 @@ import { documentKind } from "./extract.ts";
 import { createIngest, INGEST_JOB, type IngestJob } from "./ingest.ts";
 import * as repo from "./knowledge.repo.ts";
 import { EMBEDDING_DIMENSIONS, ensureVectorStore } from "./vector-store.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { mapPage } from "../../http/pages.ts";
 
 const REFRESH_JOB = "knowledge-refresh";
 const REFRESH_EVERY_MS = 60 * 60_000;
@@ -197,8 +199,8 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
       return { vectors: true, notice: null };
     },
 
-    async listBases(organizationId: string): Promise<KnowledgeBase[]> {
-      return (await repo.listBases(db, organizationId)).map(baseView);
+    async pageBases(organizationId: string, query: PageQuery): Promise<Page<KnowledgeBase>> {
+      return mapPage(await repo.pageBases(db, organizationId, query), (rows) => rows.map(baseView));
     },
 
     async getBase(organizationId: string, id: string): Promise<KnowledgeBase> {

@@ -297,7 +297,7 @@ describe("POST /api/calls/:id/cancel", () => {
     expect(callStatus(after).label).toBe(OUTBOUND_ENDED.cancelled);
 
     // Who dialled and who stopped it: the compliance record.
-    const audit = (await get("/api/audit-log?limit=50")).json().entries as Array<{ action: string; target_id: string | null; target_name: string | null }>;
+    const audit = (await get("/api/audit-log?limit=50")).json().data as Array<{ action: string; target_id: string | null; target_name: string | null }>;
     expect(audit.find((e) => e.action === "call.placed" && e.target_id === id)).toMatchObject({ target_name: to });
     expect(audit.find((e) => e.action === "call.cancelled" && e.target_id === id)).toBeDefined();
 

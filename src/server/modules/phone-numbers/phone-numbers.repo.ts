@@ -1,5 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
 import { assistants, phoneNumbers, sipTrunks } from "../../db/schema.ts";
 
 export type PhoneNumberRow = typeof phoneNumbers.$inferSelect;
@@ -20,6 +22,21 @@ export async function listPhoneNumbers(db: Db, organizationId: string): Promise<
     .where(eq(phoneNumbers.organizationId, organizationId))
     .orderBy(desc(phoneNumbers.createdAt), desc(phoneNumbers.id));
   return rows.map((r) => ({ ...r.number, assistantName: r.assistantName, sipTrunkName: r.sipTrunkName }));
+}
+
+/** A page of the organisation's numbers, newest first: the keyset in SQL (db/keyset.ts). */
+export async function pagePhoneNumbers(db: Db, organizationId: string, query: PageQuery): Promise<Page<PhoneNumberWithAssistant>> {
+  const q = keysetQuery(newestFirst(phoneNumbers.createdAt, phoneNumbers.id), query);
+  const rows = await db
+    .select({ number: phoneNumbers, assistantName: assistants.name, sipTrunkName: sipTrunks.name, page_key: q.key })
+    .from(phoneNumbers)
+    .leftJoin(assistants, and(eq(assistants.id, phoneNumbers.assistantId), eq(assistants.organizationId, phoneNumbers.organizationId)))
+    .leftJoin(sipTrunks, and(eq(sipTrunks.id, phoneNumbers.sipTrunkId), eq(sipTrunks.organizationId, phoneNumbers.organizationId)))
+    .where(and(eq(phoneNumbers.organizationId, organizationId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  const page = keysetPage(rows, query.limit);
+  return { data: page.data.map((r) => ({ ...r.number, assistantName: r.assistantName, sipTrunkName: r.sipTrunkName })), next_cursor: page.next_cursor };
 }
 
 export async function findPhoneNumber(db: Db, organizationId: string, id: string): Promise<PhoneNumberWithAssistant | null> {

@@ -5,7 +5,6 @@ import { phoneNumberCreateSchema, phoneNumberPageSchema, phoneNumberSchema, phon
 import { reachabilityOf, reachabilitySchema, type Reachability } from "../../../shared/reachability.ts";
 import type { PhoneNumbersService } from "./phone-numbers.service.ts";
 import { pageQuerySchema } from "../../../shared/pages.ts";
-import { byCreation } from "../../http/pages.ts";
 
 const params = z.object({ id: z.string() });
 
@@ -14,7 +13,7 @@ export const phoneNumbersRoutes: FastifyPluginAsync<{ service: PhoneNumbersServi
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
   app.get("/api/phone-numbers", { schema: { querystring: pageQuerySchema, response: { 200: phoneNumberPageSchema } } }, async (req) =>
-    byCreation(await service.list(req.actor.organizationId), req.query),
+    service.page(req.actor.organizationId, req.query),
   );
 
   // What Twilio would be told to reach for a call, and why it could not (Phone Numbers, Settings).

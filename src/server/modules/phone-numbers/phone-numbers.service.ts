@@ -15,6 +15,8 @@ import { VERSION_MESSAGES } from "../../../shared/versions.ts";
 import type { SipTrunksService } from "../sip-trunks/sip-trunks.service.ts";
 import type { VersionsService } from "../versions/versions.service.ts";
 import * as repo from "./phone-numbers.repo.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { mapPage } from "../../http/pages.ts";
 
 /** Numbers are bought, re-pointed and released by their carrier (Twilio); a SIP number needs none of it. */
 export type PhoneNumbersServiceDeps = Pick<ModuleContext, "db"> & {
@@ -33,6 +35,8 @@ export interface ReleaseAllResult {
 
 export interface PhoneNumbersService {
   list(organizationId: string): Promise<PhoneNumber[]>;
+  /** A page of them, newest first (src/shared/pages.ts). */
+  page(organizationId: string, query: PageQuery): Promise<Page<PhoneNumber>>;
   purchase(organizationId: string, input: PhoneNumberPurchase): Promise<PhoneNumber>;
   /** A number on one of the organisation's SIP trunks: nothing to buy, active at once. */
   addSip(organizationId: string, input: SipPhoneNumberInput): Promise<PhoneNumber>;
@@ -129,6 +133,10 @@ export function createPhoneNumbersService(deps: PhoneNumbersServiceDeps): PhoneN
         if (isUniqueViolation(err)) throw (await taken()) ?? err;
         throw err;
       }
+    },
+
+    async page(organizationId: string, query: PageQuery): Promise<Page<PhoneNumber>> {
+      return mapPage(await repo.pagePhoneNumbers(db, organizationId, query), (rows) => rows.map(toView));
     },
 
     async list(organizationId: string): Promise<PhoneNumber[]> {

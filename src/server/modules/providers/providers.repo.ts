@@ -1,5 +1,7 @@
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { and, count, eq, getTableColumns, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
 import { assistants, providers } from "../../db/schema.ts";
 
 export type ProviderRow = typeof providers.$inferSelect;
@@ -7,8 +9,16 @@ export type ProviderValues = Omit<typeof providers.$inferInsert, "id" | "organiz
 
 /** Every query here is scoped to `organizationId`. */
 
-export function listProviders(db: Db, organizationId: string): Promise<ProviderRow[]> {
-  return db.select().from(providers).where(eq(providers.organizationId, organizationId)).orderBy(desc(providers.createdAt), desc(providers.id));
+/** A page of the organisation's providers, newest first: the keyset in SQL (db/keyset.ts). */
+export async function pageProviders(db: Db, organizationId: string, query: PageQuery): Promise<Page<ProviderRow>> {
+  const q = keysetQuery(newestFirst(providers.createdAt, providers.id), query);
+  const rows = await db
+    .select({ ...getTableColumns(providers), page_key: q.key })
+    .from(providers)
+    .where(and(eq(providers.organizationId, organizationId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 export async function countProviders(db: Db, organizationId: string): Promise<number> {

@@ -20,6 +20,8 @@ import * as repo from "./providers.repo.ts";
 import { ServiceError } from "../../voice/pipeline/service-error.ts";
 import { createVoice } from "../../voice/pipeline/voice.ts";
 import { pcmWav } from "./wav.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { mapPage } from "../../http/pages.ts";
 
 /** How long a preview may take before the service is given up on. */
 const PREVIEW_TIMEOUT_MS = 15_000;
@@ -98,8 +100,8 @@ export function createProvidersService({ db, secrets, allowedHosts }: ProvidersS
   }
 
   return {
-    async list(organizationId: string): Promise<Provider[]> {
-      return (await repo.listProviders(db, organizationId)).map(toView);
+    async page(organizationId: string, query: PageQuery): Promise<Page<Provider>> {
+      return mapPage(await repo.pageProviders(db, organizationId, query), (rows) => rows.map(toView));
     },
 
     async get(organizationId: string, id: string): Promise<Provider> {

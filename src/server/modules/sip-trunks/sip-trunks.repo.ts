@@ -1,5 +1,7 @@
-import { and, asc, count, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { and, asc, count, eq, getTableColumns, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
 import { phoneNumbers, sipTrunks } from "../../db/schema.ts";
 
 export type SipTrunkRow = typeof sipTrunks.$inferSelect;
@@ -12,8 +14,16 @@ export type SipTrunkState = Partial<Pick<SipTrunkRow, "lastOptionsAt" | "registr
  * and what they return is checked against the request's source and credentials by the caller.
  */
 
-export function listTrunks(db: Db, organizationId: string): Promise<SipTrunkRow[]> {
-  return db.select().from(sipTrunks).where(eq(sipTrunks.organizationId, organizationId)).orderBy(desc(sipTrunks.createdAt), desc(sipTrunks.id));
+/** A page of the organisation's SIP trunks, newest first: the keyset in SQL (db/keyset.ts). */
+export async function pageTrunks(db: Db, organizationId: string, query: PageQuery): Promise<Page<SipTrunkRow>> {
+  const q = keysetQuery(newestFirst(sipTrunks.createdAt, sipTrunks.id), query);
+  const rows = await db
+    .select({ ...getTableColumns(sipTrunks), page_key: q.key })
+    .from(sipTrunks)
+    .where(and(eq(sipTrunks.organizationId, organizationId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 export async function countTrunks(db: Db, organizationId: string): Promise<number> {

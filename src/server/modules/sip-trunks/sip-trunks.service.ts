@@ -18,6 +18,8 @@ import { isForeignKeyViolation } from "../../db/pg-errors.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { SecretBox } from "../../secrets/crypto.ts";
 import * as repo from "./sip-trunks.repo.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { mapPage } from "../../http/pages.ts";
 
 export interface SipCredentials {
   username: string;
@@ -80,7 +82,8 @@ export interface SipTrunkStatePatch {
 }
 
 export interface SipTrunksService {
-  list(organizationId: string): Promise<SipTrunk[]>;
+  /** A page of them, newest first (src/shared/pages.ts). */
+  page(organizationId: string, query: PageQuery): Promise<Page<SipTrunk>>;
   get(organizationId: string, id: string): Promise<SipTrunk>;
   create(organizationId: string, input: SipTrunkInput): Promise<SipTrunk>;
   update(organizationId: string, id: string, patch: SipTrunkUpdate): Promise<SipTrunk>;
@@ -161,8 +164,8 @@ export function createSipTrunksService(deps: SipTrunksDeps): SipTrunksService {
   }
 
   return {
-    async list(organizationId) {
-      return views(organizationId, await repo.listTrunks(db, organizationId));
+    async page(organizationId, query) {
+      return mapPage(await repo.pageTrunks(db, organizationId, query), (rows) => views(organizationId, rows));
     },
 
     async get(organizationId, id) {

@@ -178,7 +178,7 @@ describe("a test run", () => {
     expect((await runUntil(id)).results.every((r) => r.status === "cancelled")).toBe(true);
     expect(errorOf(await api().post(`/api/test-runs/${id}/cancel`)).message).toBe(TEST_RUN_MESSAGES.notRunning);
     // Who ran the tests and who stopped them.
-    const audit = (await api().get("/api/audit-log?limit=50")).json<{ entries: Array<{ action: string; target_id: string | null; details: Record<string, unknown> | null }> }>().entries;
+    const audit = (await api().get("/api/audit-log?limit=50")).json<{ data: Array<{ action: string; target_id: string | null; details: Record<string, unknown> | null }> }>().data;
     expect(audit.find((e) => e.action === "test_run.started" && e.target_id === id)).toMatchObject({ details: { assistant_id: assistant.id } });
     expect(audit.find((e) => e.action === "test_run.cancelled" && e.target_id === id)).toBeDefined();
   });
@@ -269,7 +269,7 @@ describe("publishing behind the draft's tests", () => {
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json<AssistantVersionSummary>()).toMatchObject({ version: 2, note: "Shorter", published_with_failures: true });
     // The audit log has the publish, once: the answers that only started or reported the tests are not publishes.
-    const audit = (await api().get("/api/audit-log?action=assistant.published")).json<AuditPage>().entries.filter((e) => e.target_id === assistant.id);
+    const audit = (await api().get("/api/audit-log?action=assistant.published")).json<AuditPage>().data.filter((e) => e.target_id === assistant.id);
     expect(audit.map((e) => e.details)).toEqual([{ version: 2, note: "Shorter", with_failing_tests: true }]);
   });
 

@@ -1,5 +1,7 @@
-import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { and, eq, getTableColumns, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
 import { assistants, tools } from "../../db/schema.ts";
 
 export type ToolRow = typeof tools.$inferSelect;
@@ -7,12 +9,16 @@ export type ToolValues = Omit<typeof tools.$inferInsert, "id" | "organizationId"
 
 /** Every query here is scoped to `organizationId`: another user's rows are invisible, never forbidden. */
 
-export function listTools(db: Db, organizationId: string): Promise<ToolRow[]> {
-  return db
-    .select()
+/** A page of the organisation's tools, newest first: the keyset in SQL (db/keyset.ts). */
+export async function pageTools(db: Db, organizationId: string, query: PageQuery): Promise<Page<ToolRow>> {
+  const q = keysetQuery(newestFirst(tools.createdAt, tools.id), query);
+  const rows = await db
+    .select({ ...getTableColumns(tools), page_key: q.key })
     .from(tools)
-    .where(eq(tools.organizationId, organizationId))
-    .orderBy(desc(tools.createdAt), desc(tools.id));
+    .where(and(eq(tools.organizationId, organizationId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 export async function findTool(db: Db, organizationId: string, id: string): Promise<ToolRow | null> {

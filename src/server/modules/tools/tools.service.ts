@@ -9,9 +9,12 @@ import { executeTool } from "../../tools/index.ts";
 import type { ToolDefinition } from "../../voice/tool-resolution.ts";
 import { headerHints, openApiKey, openHeaders, resolveHeaderEdit, sealHeaders, UNREADABLE_MESSAGES } from "./tool-secrets.ts";
 import * as repo from "./tools.repo.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import { mapPage } from "../../http/pages.ts";
 
 export interface ToolsService {
-  list(organizationId: string): Promise<Tool[]>;
+  /** A page of them, newest first (src/shared/pages.ts). */
+  page(organizationId: string, query: PageQuery): Promise<Page<Tool>>;
   get(organizationId: string, id: string): Promise<Tool>;
   create(organizationId: string, input: ToolInput): Promise<Tool>;
   update(organizationId: string, id: string, patch: ToolUpdate): Promise<Tool>;
@@ -85,8 +88,8 @@ export function createToolsService(deps: ToolsServiceDeps): ToolsService {
   const seal = (apiKey: string) => secrets.encrypt(apiKey);
 
   return {
-    async list(organizationId) {
-      return (await repo.listTools(db, organizationId)).map(toView);
+    async page(organizationId, query) {
+      return mapPage(await repo.pageTools(db, organizationId, query), (rows) => rows.map(toView));
     },
 
     async get(organizationId, id) {

@@ -24,7 +24,7 @@ describe("webhook limits", () => {
     expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
     expect(errorOf(refused).code).toBe("rate_limited");
     expect(errorOf(refused).message).toMatch(/^Too many test events\. Please try again in \d+ (second|minute)s?\.$/);
-    expect((await file.as(file.users.Alice).get(`/api/webhooks/${mine.id}/deliveries`)).json()).toHaveLength(WEBHOOK_TESTS_PER_MINUTE);
+    expect((await file.as(file.users.Alice).get(`/api/webhooks/${mine.id}/deliveries`)).json().data).toHaveLength(WEBHOOK_TESTS_PER_MINUTE);
 
     // Another organisation has its own budget.
     const theirs = await endpointOf("Bob");

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
 import { as, buildTestApp, freshDatabase, type TestApp } from "../../../../tests/harness.ts";
+import type { Page } from "../../../shared/pages.ts";
 import type { WebhookDelivery, WebhookWithSecret } from "../../../shared/webhooks.ts";
 import type { Database } from "../../db/client.ts";
 import { webhookEndpoints } from "../../db/schema.ts";
@@ -39,7 +40,7 @@ async function orphanDelivery(who: Caller, endpointId: string, n: number): Promi
 }
 
 const statusOf = async (app: TestApp, who: Caller, endpointId: string, deliveryId: string) =>
-  ((await as(app, who).get(`/api/webhooks/${endpointId}/deliveries`)).json() as WebhookDelivery[]).find((d) => d.id === deliveryId)?.status;
+  ((await as(app, who).get(`/api/webhooks/${endpointId}/deliveries`)).json() as Page<WebhookDelivery>).data.find((d) => d.id === deliveryId)?.status;
 
 describe("webhook delivery recovery", () => {
   it("delivers a pending delivery with no job after a restart, and through the periodic sweep, each once", async () => {

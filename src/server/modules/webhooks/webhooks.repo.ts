@@ -1,5 +1,7 @@
-import { and, count, desc, eq, isNull, lte, or, sql } from "drizzle-orm";
+import { and, count, eq, getTableColumns, isNull, lte, or, sql } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -8,8 +10,16 @@ type EndpointValues = Pick<EndpointRow, "url" | "description" | "events" | "enab
 
 /** Every query here is scoped to `organizationId`, except the delivery worker's (`forDelivery`, by id) and the recovery's. */
 
-export function listEndpoints(db: Db, organizationId: string): Promise<EndpointRow[]> {
-  return db.select().from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId)).orderBy(desc(webhookEndpoints.createdAt), desc(webhookEndpoints.id));
+/** A page of the organisation's webhook endpoints, newest first: the keyset in SQL (db/keyset.ts). */
+export async function pageEndpoints(db: Db, organizationId: string, query: PageQuery): Promise<Page<EndpointRow>> {
+  const q = keysetQuery(newestFirst(webhookEndpoints.createdAt, webhookEndpoints.id), query);
+  const rows = await db
+    .select({ ...getTableColumns(webhookEndpoints), page_key: q.key })
+    .from(webhookEndpoints)
+    .where(and(eq(webhookEndpoints.organizationId, organizationId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 export async function countEndpoints(db: Db, organizationId: string): Promise<number> {
@@ -53,13 +63,16 @@ export async function insertDeliveries(
   return db.insert(webhookDeliveries).values(rows).returning();
 }
 
-export function listDeliveries(db: Db, organizationId: string, endpointId: string, limit: number): Promise<DeliveryRow[]> {
-  return db
-    .select()
+/** An endpoint's deliveries, newest first (keyset in SQL, src/server/db/keyset.ts). */
+export async function listDeliveries(db: Db, organizationId: string, endpointId: string, query: PageQuery): Promise<Page<DeliveryRow>> {
+  const q = keysetQuery(newestFirst(webhookDeliveries.createdAt, webhookDeliveries.id), query);
+  const rows = await db
+    .select({ ...getTableColumns(webhookDeliveries), page_key: q.key })
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.endpointId, endpointId)))
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(limit);
+    .where(and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.endpointId, endpointId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 export async function findDelivery(db: Db, organizationId: string, id: string): Promise<DeliveryRow | null> {

@@ -4,6 +4,7 @@ import { z } from "zod";
 import {
   WEBHOOK_MESSAGES,
   WEBHOOK_TESTS_PER_MINUTE,
+  webhookDeliveryPageSchema,
   webhookDeliverySchema,
   webhookEndpointPageSchema,
   webhookEndpointSchema,
@@ -11,6 +12,7 @@ import {
   webhookUpdateSchema,
   webhookWithSecretSchema,
 } from "../../../shared/webhooks.ts";
+import { pageQuerySchema } from "../../../shared/pages.ts";
 import { AppError } from "../../errors.ts";
 import { resourceRoutes } from "../../http/resource-routes.ts";
 import type { WebhooksService } from "./webhooks.service.ts";
@@ -44,7 +46,9 @@ export const webhooksRoutes: FastifyPluginAsync<{ service: WebhooksService; test
     return service.sendTest(req.actor.organizationId, req.params.id);
   });
 
-  app.get("/api/webhooks/:id/deliveries", { schema: { params, response: { 200: z.array(webhookDeliverySchema) } } }, async (req) => service.deliveries(req.actor.organizationId, req.params.id));
+  app.get("/api/webhooks/:id/deliveries", { schema: { params, querystring: pageQuerySchema, response: { 200: webhookDeliveryPageSchema } } }, async (req) =>
+    service.deliveries(req.actor.organizationId, req.params.id, req.query),
+  );
 
   app.post("/api/webhooks/deliveries/:id/resend", { schema: { params, response: { 202: webhookDeliverySchema } } }, async (req, reply) => {
     reply.status(202);

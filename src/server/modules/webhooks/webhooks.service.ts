@@ -33,7 +33,6 @@
  */
 import {
   MAX_WEBHOOK_ENDPOINTS,
-  WEBHOOK_DELIVERIES_SHOWN,
   WEBHOOK_DISABLE_AFTER_MS,
   WEBHOOK_MESSAGES,
   WEBHOOK_RETRY_DELAYS_MS,
@@ -48,6 +47,7 @@ import {
   type WebhookWithSecret,
 } from "../../../shared/webhooks.ts";
 import { isUuid } from "../../../shared/ids.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
 import { insertWithinLimit } from "../../db/organization-lock.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
@@ -57,6 +57,7 @@ import { assertIpLiteralAllowed, isHostAllowed, type Resolver } from "../../tool
 import { attemptDelivery } from "./webhook-sender.ts";
 import { newMessageId, newWebhookSecret } from "./webhook-signature.ts";
 import * as repo from "./webhooks.repo.ts";
+import { mapPage } from "../../http/pages.ts";
 
 export const DELIVER_JOB = "webhooks.deliver";
 /** The slow lane: deliveries to endpoints that did not answer lately. */
@@ -69,7 +70,8 @@ export const RECOVER_JOB = "webhooks.recover";
 const RECOVER_EVERY_MS = 5 * 60_000;
 
 export interface WebhooksService {
-  list(organizationId: string): Promise<WebhookEndpoint[]>;
+  /** A page of them, newest first (src/shared/pages.ts). */
+  page(organizationId: string, query: PageQuery): Promise<Page<WebhookEndpoint>>;
   get(organizationId: string, id: string): Promise<WebhookEndpoint>;
   create(organizationId: string, input: WebhookInput): Promise<WebhookWithSecret>;
   update(organizationId: string, id: string, patch: WebhookUpdate): Promise<WebhookEndpoint>;
@@ -77,7 +79,7 @@ export interface WebhooksService {
   /** A new secret, answered this once; the old one still signs for WEBHOOK_SECRET_GRACE_MS. */
   rotate(organizationId: string, id: string): Promise<WebhookWithSecret>;
   sendTest(organizationId: string, id: string): Promise<WebhookDelivery>;
-  deliveries(organizationId: string, id: string): Promise<WebhookDelivery[]>;
+  deliveries(organizationId: string, id: string, query: PageQuery): Promise<Page<WebhookDelivery>>;
   resend(organizationId: string, deliveryId: string): Promise<WebhookDelivery>;
   /**
    * Stores `type` with `data` for every enabled endpoint of `organizationId` subscribed to it, then queues
@@ -271,8 +273,8 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
   jobs.register(RECOVER_JOB, recover, { timeoutMs: 5 * 60_000 });
 
   return {
-    async list(organizationId) {
-      return (await repo.listEndpoints(db, organizationId)).map(toEndpoint);
+    async page(organizationId, query) {
+      return mapPage(await repo.pageEndpoints(db, organizationId, query), (rows) => rows.map(toEndpoint));
     },
 
     async get(organizationId, id) {
@@ -339,9 +341,10 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
       return toDelivery(row!);
     },
 
-    async deliveries(organizationId, id) {
+    async deliveries(organizationId, id, query) {
       await findOr404(organizationId, id);
-      return (await repo.listDeliveries(db, organizationId, id, WEBHOOK_DELIVERIES_SHOWN)).map(toDelivery);
+      const page = await repo.listDeliveries(db, organizationId, id, query);
+      return { data: page.data.map(toDelivery), next_cursor: page.next_cursor };
     },
 
     async resend(organizationId, deliveryId) {

@@ -5,6 +5,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fa
 import { as, errorOf } from "../../../../tests/harness.ts";
 import { eq } from "drizzle-orm";
 import { webhookEndpoints } from "../../db/schema.ts";
+import type { Page } from "../../../shared/pages.ts";
 import { MAX_WEBHOOK_ENDPOINTS, WEBHOOK_DISABLE_AFTER_MS, WEBHOOK_MESSAGES, type WebhookDelivery, type WebhookEndpoint, type WebhookWithSecret } from "../../../shared/webhooks.ts";
 
 /**
@@ -35,7 +36,7 @@ async function createEndpoint(who: Caller, body: Record<string, unknown>): Promi
   return res.json();
 }
 
-const deliveriesOf = async (who: Caller, id: string): Promise<WebhookDelivery[]> => (await as(live.app, who).get(`/api/webhooks/${id}/deliveries`)).json();
+const deliveriesOf = async (who: Caller, id: string): Promise<WebhookDelivery[]> => (await as(live.app, who).get(`/api/webhooks/${id}/deliveries`)).json<Page<WebhookDelivery>>().data;
 
 describe("webhook endpoints", () => {
   it("create and rotate answer the whsec_ secret, once; list, get and no other route ever show it", async () => {

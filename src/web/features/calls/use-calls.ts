@@ -1,7 +1,6 @@
 import { keepPreviousData, useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   CALL_MESSAGES,
-  CALL_PAGE_DEFAULT,
   CALLS_REFRESH_MS,
   callFiltersQuery,
   type CallFilters,
@@ -10,6 +9,7 @@ import {
   type CallStats,
 } from "@shared/call-records";
 import type { CallAnalysis } from "@shared/analysis";
+import { PAGE_LIMIT_DEFAULT } from "@shared/pages";
 import type { CallReplay, SaveCallAsTestInput } from "@shared/replay";
 import type { Scenario } from "@shared/scenarios";
 import type { CancelledCall } from "@shared/outbound";
@@ -33,7 +33,7 @@ export function useCalls(filters: CallFilters) {
   return useInfiniteQuery({
     queryKey: [...callsQueryKey, "list", filters],
     queryFn: ({ pageParam }) =>
-      logged(() => api<CallPage>(`/api/calls?${callFiltersQuery({ ...filters, limit: CALL_PAGE_DEFAULT, cursor: pageParam })}`)),
+      logged(() => api<CallPage>(`/api/calls?${callFiltersQuery({ ...filters, limit: PAGE_LIMIT_DEFAULT, cursor: pageParam })}`)),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor,
     placeholderData: keepPreviousData,

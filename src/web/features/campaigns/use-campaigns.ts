@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo, useRef } from "react";
-import type { Campaign, CampaignAction, CampaignContact, CampaignInput, CampaignStatus, InvalidContact } from "@shared/campaigns";
+import type { Campaign, CampaignAction, CampaignContactPage, CampaignInput, CampaignStatus, InvalidContact } from "@shared/campaigns";
 import type { DialAllowList, DialPolicy } from "@shared/dial-safety";
 import type { PhoneNumber } from "@shared/phone-numbers";
 import { api, apiList } from "@/lib/api";
@@ -11,7 +11,9 @@ const LIVE_REFRESH_MS = 3000;
 const isLive = (status: CampaignStatus | undefined) => status === "running" || status === "waiting";
 
 export type CreatedCampaign = { id: string; status: "draft"; contacts: { valid: number; invalid: InvalidContact[] } };
-export type ContactsPage = { data: CampaignContact[]; next_cursor: number | null };
+export type ContactsPage = CampaignContactPage;
+
+const CONTACTS_PAGE = 100;
 
 export function useCampaigns() {
   return useQuery({
@@ -29,7 +31,6 @@ export function useCampaign(id: string) {
   });
 }
 
-const CONTACTS_PAGE = 100;
 
 /**
  * The contacts, a page at a time. They are read again whenever the campaign's counts change
@@ -46,8 +47,8 @@ export function useCampaignContacts(id: string, countsKey: string | null) {
   }, [client, id, countsKey]);
   return useInfiniteQuery({
     queryKey: queryKeys.campaignContacts(id),
-    queryFn: ({ pageParam }) => api<ContactsPage>(`/api/campaigns/${encodeURIComponent(id)}/contacts?limit=${CONTACTS_PAGE}&cursor=${pageParam}`),
-    initialPageParam: 0,
+    queryFn: ({ pageParam }) => api<ContactsPage>(`/api/campaigns/${encodeURIComponent(id)}/contacts?${new URLSearchParams({ limit: String(CONTACTS_PAGE), ...(pageParam ? { cursor: pageParam } : {}) })}`),
+    initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_cursor ?? undefined,
   });
 }

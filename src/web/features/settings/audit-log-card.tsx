@@ -45,11 +45,11 @@ export function AuditLogCard() {
   const log = useInfiniteQuery({
     queryKey: queryKeys.auditLog(filters),
     initialPageParam: null as string | null,
-    queryFn: ({ pageParam }) => api<AuditPage>(`/api/audit-log?${new URLSearchParams({ ...filters, ...(pageParam ? { before: pageParam } : {}) })}`),
+    queryFn: ({ pageParam }) => api<AuditPage>(`/api/audit-log?${new URLSearchParams({ ...filters, ...(pageParam ? { cursor: pageParam } : {}) })}`),
     getNextPageParam: (last) => last.next_cursor,
     staleTime: 0,
   });
-  const entries = log.data?.pages.flatMap((p) => p.entries) ?? [];
+  const entries = log.data?.pages.flatMap((p) => p.data) ?? [];
   const filtered = Object.keys(filters).length > 0;
 
   return (

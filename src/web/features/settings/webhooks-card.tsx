@@ -19,6 +19,7 @@ import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import type { Page } from "@shared/pages";
 import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -113,7 +114,7 @@ function EndpointRow(props: { endpoint: WebhookEndpoint; onSecret: (secret: stri
   const { endpoint } = props;
   const client = useQueryClient();
   const deliveriesKey = queryKeys.webhookDeliveries(endpoint.id);
-  const deliveries = useQuery({ queryKey: deliveriesKey, queryFn: () => api<WebhookDelivery[]>(`/api/webhooks/${endpoint.id}/deliveries`), refetchInterval: 5000 });
+  const deliveries = useQuery({ queryKey: deliveriesKey, queryFn: () => api<Page<WebhookDelivery>>(`/api/webhooks/${endpoint.id}/deliveries`), refetchInterval: 5000 });
   const refreshDeliveries = () => client.invalidateQueries({ queryKey: deliveriesKey });
   const call = (path: string, method = "POST", body?: Record<string, unknown>) => api<unknown>(`/api/webhooks/${path}`, { method, body });
 
@@ -178,7 +179,7 @@ function EndpointRow(props: { endpoint: WebhookEndpoint; onSecret: (secret: stri
           Delete
         </Button>
       </div>
-      {deliveries.data && deliveries.data.length > 0 && (
+      {deliveries.data && deliveries.data.data.length > 0 && (
         <Table aria-label="Recent deliveries">
           <TableHeader>
             <TableRow>
@@ -192,7 +193,7 @@ function EndpointRow(props: { endpoint: WebhookEndpoint; onSecret: (secret: stri
             </TableRow>
           </TableHeader>
           <TableBody>
-            {deliveries.data.map((d) => (
+            {deliveries.data.data.map((d) => (
               <TableRow key={d.id}>
                 <TableCell>
                   <code>{d.event_type}</code>
