@@ -12,10 +12,12 @@
  *     America/New_York (a warm-up first); prints p50/p99 and checks both sources answered alike.
  * The route allows 60 stats requests a minute per organisation: a 429 waits out its Retry-After
  * and is asked again, unmeasured. Options: --db pglite|pg|both (default both), --calls N
- * (default 1,000,000), --requests N (default 100, at most 300).
+ * (default 1,000,000), --requests N (default 100, at most 300), --reuse (measure the databases a
+ * previous run seeded with the same --calls, kept for this: `switchboard_bench_stats` on the
+ * server and the embedded one in REUSE_DIR; seeding a million calls takes minutes).
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
@@ -34,6 +36,9 @@ const CALLS = Math.min(5_000_000, Math.max(1000, Number(option("--calls", "10000
 const REQUESTS = Math.min(300, Math.max(10, Number(option("--requests", "100")) || 100));
 const DBS = option("--db", "both") === "both" ? (["pglite", "pg"] as const) : ([option("--db", "both")] as Array<"pglite" | "pg">);
 const DB_NAME = "switchboard_bench_stats";
+const REUSE = args.includes("--reuse");
+/** Where the embedded database is kept between runs, for --reuse. */
+const REUSE_DIR = join(tmpdir(), "switchboard-bench-stats-kept");
 const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 const TZ = "America/New_York";
 const log = (line: string) => console.log(line);
@@ -44,29 +49,49 @@ interface Target {
   env: Record<string, string>;
   open(): Promise<Database>;
   dispose(): Promise<void>;
+  /** Whether it holds a previous run's seed of CALLS calls (then only --reuse skips seeding). */
+  seeded(): Promise<boolean>;
+}
+
+/** Whether `database` holds a seed of exactly CALLS calls. */
+async function holdsSeed(database: Database): Promise<boolean> {
+  try {
+    return (await database.sql(`SELECT count(*)::int AS n FROM calls`)).rows[0]!.n === CALLS;
+  } finally {
+    await database.close();
+  }
 }
 
 async function target(kind: "pglite" | "pg"): Promise<Target> {
-  const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-stats-"));
   if (kind === "pglite") {
-    return {
-      kind,
-      env: { DATA_DIR: dataDir },
-      open: () => openDatabase({ kind: "pglite", dataDir: join(dataDir, "pglite") }),
-      dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
-    };
+    // Kept between runs for --reuse; a run that seeds starts it afresh.
+    const dataDir = REUSE_DIR;
+    const open = () => openDatabase({ kind: "pglite", dataDir: join(dataDir, "pglite") });
+    const reusable = REUSE && existsSync(join(dataDir, "pglite")) && (await holdsSeed(await open()));
+    if (!reusable) {
+      rmSync(dataDir, { recursive: true, force: true });
+      mkdirSync(dataDir, { recursive: true });
+    }
+    return { kind, env: { DATA_DIR: dataDir }, open, dispose: async () => {}, seeded: async () => reusable };
   }
+  const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-stats-"));
+  const url = withDatabase(adminUrl, DB_NAME);
+  const open = () => openDatabase({ kind: "postgres", url });
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME}`);
-  await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [DB_NAME])).rowCount === 1;
+  const reusable = REUSE && exists && (await holdsSeed(await open()));
+  if (!reusable) {
+    await admin.query(`DROP DATABASE IF EXISTS ${DB_NAME}`);
+    await admin.query(`CREATE DATABASE ${DB_NAME}`);
+  }
   await admin.end();
-  const url = withDatabase(adminUrl, DB_NAME);
   return {
     kind,
     env: { DATA_DIR: dataDir, DATABASE_URL: url, WORKERS: "1" },
-    open: () => openDatabase({ kind: "postgres", url }),
+    open,
     dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+    seeded: async () => reusable,
   };
 }
 
@@ -187,16 +212,25 @@ async function run() {
   for (const kind of DBS) {
     const t = await target(kind);
     try {
-      log(`\n${kind === "pglite" ? "Embedded database (PGlite)" : `PostgreSQL server (${new URL(adminUrl).host})`}: seeding ${CALLS.toLocaleString("en-US")} calls`);
-      let server = await startServer(t, true);
-      const { userId } = await signIn(server.url, true);
-      await server.stop();
+      const name = kind === "pglite" ? "Embedded database (PGlite)" : `PostgreSQL server (${new URL(adminUrl).host})`;
+      let server: Awaited<ReturnType<typeof startServer>>;
+      if (await t.seeded()) {
+        log(`\n${name}: the ${CALLS.toLocaleString("en-US")} calls a previous run seeded (--reuse)`);
+      } else {
+        log(`\n${name}: seeding ${CALLS.toLocaleString("en-US")} calls`);
+        server = await startServer(t, true);
+        const { userId } = await signIn(server.url, true);
+        await server.stop();
+        const database = await t.open();
+        const started = Date.now();
+        await seed(database, userId);
+        await database.close();
+        log(`  seeded in ${seconds(started)}`);
+      }
       const database = await t.open();
-      const started = Date.now();
-      await seed(database, userId);
       const inWindow = (await database.sql(`SELECT count(*)::int AS n FROM calls WHERE start_time >= now() - interval '30 days'`)).rows[0]!.n;
       await database.close();
-      log(`  seeded in ${seconds(started)}; ${Number(inWindow).toLocaleString("en-US")} calls in the last 30 days`);
+      log(`  ${Number(inWindow).toLocaleString("en-US")} calls in the last 30 days`);
       const path = `/api/calls/stats?${new URLSearchParams({ from: new Date(Date.now() - 30 * 86_400_000).toISOString(), tz: TZ })}`;
       const answers: string[] = [];
       for (const rollups of [false, true]) {
