@@ -1,27 +1,15 @@
-import { and, desc, eq, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { assistants, tools } from "../../db/schema.ts";
+import { scopedRepo } from "../../db/scoped-repo.ts";
 
 export type ToolRow = typeof tools.$inferSelect;
 export type ToolValues = Omit<typeof tools.$inferInsert, "id" | "organizationId" | "createdAt" | "updatedAt">;
 
 /** Every query here is scoped to `organizationId`: another user's rows are invisible, never forbidden. */
 
-export function listTools(db: Db, organizationId: string): Promise<ToolRow[]> {
-  return db
-    .select()
-    .from(tools)
-    .where(eq(tools.organizationId, organizationId))
-    .orderBy(desc(tools.createdAt), desc(tools.id));
-}
-
-export async function findTool(db: Db, organizationId: string, id: string): Promise<ToolRow | null> {
-  const [row] = await db
-    .select()
-    .from(tools)
-    .where(and(eq(tools.organizationId, organizationId), eq(tools.id, id)));
-  return row ?? null;
-}
+const repo = scopedRepo<typeof tools, ToolValues>(tools, { stampUpdatedAt: true });
+export const { list: listTools, find: findTool, insert: insertTool, update: updateTool } = repo;
 
 /** The user's tools among `ids`, in the order of `ids` (an assistant's tool_ids); unknown ids are absent. */
 export async function findToolsInOrder(db: Db, organizationId: string, ids: readonly string[]): Promise<ToolRow[]> {
@@ -32,24 +20,6 @@ export async function findToolsInOrder(db: Db, organizationId: string, ids: read
     .where(and(eq(tools.organizationId, organizationId), inArray(tools.id, [...ids])));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-export async function insertTool(db: Db, organizationId: string, values: ToolValues): Promise<ToolRow> {
-  const [row] = await db
-    .insert(tools)
-    .values({ ...values, organizationId })
-    .returning();
-  return row!;
-}
-
-export async function updateTool(db: Db, organizationId: string, id: string, values: Partial<ToolValues>): Promise<ToolRow | null> {
-  const [row] = await db
-    .update(tools)
-    // updated_at is set even when no field changes, so a save always moves "Last updated".
-    .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(tools.organizationId, organizationId), eq(tools.id, id)))
-    .returning();
-  return row ?? null;
 }
 
 /**
