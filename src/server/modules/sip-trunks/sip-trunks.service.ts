@@ -18,6 +18,7 @@ import { isForeignKeyViolation } from "../../db/pg-errors.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { SecretBox } from "../../secrets/crypto.ts";
 import * as repo from "./sip-trunks.repo.ts";
+import type { ResourceService } from "../../http/resource-routes.ts";
 
 export interface SipCredentials {
   username: string;
@@ -79,13 +80,8 @@ export interface SipTrunkStatePatch {
   lastErrorAt?: Date | null;
 }
 
-export interface SipTrunksService {
-  list(organizationId: string): Promise<SipTrunk[]>;
-  get(organizationId: string, id: string): Promise<SipTrunk>;
-  create(organizationId: string, input: SipTrunkInput): Promise<SipTrunk>;
-  update(organizationId: string, id: string, patch: SipTrunkUpdate): Promise<SipTrunk>;
-  /** Refused (409, naming them) while numbers are on the trunk. */
-  remove(organizationId: string, id: string): Promise<void>;
+/** `remove` is refused (409, naming them) while numbers are on the trunk. */
+export interface SipTrunksService extends ResourceService<SipTrunk, SipTrunk, SipTrunkInput, SipTrunkUpdate> {
   /** The trunk's id and name when it is the organisation's (for linking a number), else null. */
   find(organizationId: string, id: string): Promise<{ id: string; name: string } | null>;
   listener(): SipListener;
