@@ -101,27 +101,18 @@ export async function signUpCaller(app: TestApp, apiKey?: string): Promise<Calle
   return { cookie, userId, organizationId };
 }
 
-export async function createTool(app: TestApp, who: Caller, payload: Record<string, unknown>): Promise<{ id: string; name: string }> {
-  const res = await app.inject({
-    method: "POST",
-    url: "/api/tools",
-    headers: { cookie: who.cookie },
-    payload: { type: "API", http_method: "GET", parameter_format: "standard", ...payload },
-  });
+/** POSTs `payload` to `url` as `who` and expects the 201 with the created row. */
+async function created(app: TestApp, who: Caller, url: string, payload: Record<string, unknown>): Promise<{ id: string; name: string }> {
+  const res = await app.inject({ method: "POST", url, headers: { cookie: who.cookie }, payload });
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
 
-export async function createAssistant(app: TestApp, who: Caller, payload: Record<string, unknown> = {}): Promise<{ id: string; name: string }> {
-  const res = await app.inject({
-    method: "POST",
-    url: "/api/assistants",
-    headers: { cookie: who.cookie },
-    payload: { name: "Ava", instructions: "You are Ava.", first_message: "Hello, this is Ava. How can I help?", ...payload },
-  });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
-}
+export const createTool = (app: TestApp, who: Caller, payload: Record<string, unknown>) =>
+  created(app, who, "/api/tools", { type: "API", http_method: "GET", parameter_format: "standard", ...payload });
+
+export const createAssistant = (app: TestApp, who: Caller, payload: Record<string, unknown> = {}) =>
+  created(app, who, "/api/assistants", { name: "Ava", instructions: "You are Ava.", first_message: "Hello, this is Ava. How can I help?", ...payload });
 
 export function requestTestSession(app: TestApp, who: Caller | null, body: unknown) {
   return app.inject({

@@ -169,3 +169,25 @@ export function checkResponseCreate(response: unknown): SessionProblem | null {
   for (const key of Object.keys(response)) if (!allowed.includes(key)) return unknown(`response.${key}`);
   return null;
 }
+
+/**
+ * The whole GA session a browser call asks for with the spec's constants (24 kHz PCM both ways,
+ * voice marin, server VAD), written out here rather than taken from the engine's builder.
+ */
+export const specBrowserSession = (instructions: string, tools: unknown) => ({
+  type: "realtime",
+  model: "gpt-realtime-2.1",
+  instructions,
+  output_modalities: ["audio"],
+  audio: {
+    input: {
+      format: { type: "audio/pcm", rate: 24000 },
+      transcription: { model: "gpt-4o-mini-transcribe" },
+      turn_detection: { type: "server_vad", threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 1000, create_response: true, interrupt_response: false },
+    },
+    output: { format: { type: "audio/pcm", rate: 24000 }, voice: "marin" },
+  },
+  tools,
+  tool_choice: "auto",
+  max_output_tokens: "inf",
+});

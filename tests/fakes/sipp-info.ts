@@ -2,7 +2,7 @@
  * A trunk that calls in and, once answered, presses keys by SIP INFO: "4" as application/dtmf-relay
  * (Signal=), "2" as application/dtmf, then an INFO of another kind (which must get 415), then hangs up.
  */
-import { cdata, inDialog, invite, scenario } from "./sipp-scenarios.ts";
+import { cdata, inDialog, placeCall, scenario } from "./sipp-scenarios.ts";
 
 const info = (cseq: number, type: string, body: string) =>
   inDialog("INFO", cseq).replace("Content-Length: 0\n\n", `Content-Type: ${type}\nContent-Length: [len]\n\n${body}`);
@@ -10,11 +10,7 @@ const info = (cseq: number, type: string, body: string) =>
 export const keysByInfo = (talkMs: number) =>
   scenario(
     "info-digits",
-    `<send retrans="500">${cdata(invite(1))}</send>
-  <recv response="100" optional="true"/>
-  <recv response="180" optional="true"/>
-  <recv response="200"/>
-  <send>${cdata(inDialog("ACK", 1))}</send>
+    `${placeCall()}
   <pause milliseconds="500"/>
   <send retrans="500">${cdata(info(2, "application/dtmf-relay", "Signal=4\nDuration=160\n"))}</send>
   <recv response="200"/>

@@ -65,6 +65,13 @@ ${body}
 
 export const cdata = (text: string) => `<![CDATA[${text}]]>`;
 
+/** Our INVITE (CSeq `cseq`, `extra` as for invite) answered 200 after any 100 and 180, and ACKed. */
+export const placeCall = (cseq = 1, extra = "") => `<send retrans="500">${cdata(invite(cseq, extra))}</send>
+  <recv response="100" optional="true"/>
+  <recv response="180" optional="true"/>
+  <recv response="200"/>
+  <send>${cdata(inDialog("ACK", cseq))}</send>`;
+
 const cancel = (branch: string) => `
 CANCEL sip:[service]@[remote_ip]:[remote_port] SIP/2.0
 Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[${branch}]
@@ -130,11 +137,7 @@ export const authenticatedCall = scenario(
   <recv response="100" optional="true"/>
   <recv response="401" auth="true"/>
   <send>${cdata(ackRefusal(1))}</send>
-  <send retrans="500">${cdata(invite(2, "auth"))}</send>
-  <recv response="100" optional="true"/>
-  <recv response="180" optional="true"/>
-  <recv response="200"/>
-  <send>${cdata(inDialog("ACK", 2))}</send>
+  ${placeCall(2, "auth")}
   <pause milliseconds="200"/>
   <send retrans="500">${cdata(inDialog("BYE", 3))}</send>
   <recv response="200"/>`,
@@ -143,11 +146,7 @@ export const authenticatedCall = scenario(
 /** A call put on hold by a re-INVITE (a=sendonly), whose answer must say a=recvonly. */
 export const holdByReinvite = scenario(
   "reinvite",
-  `<send retrans="500">${cdata(invite(1))}</send>
-  <recv response="100" optional="true"/>
-  <recv response="180" optional="true"/>
-  <recv response="200"/>
-  <send>${cdata(inDialog("ACK", 1))}</send>
+  `${placeCall()}
   <pause milliseconds="100"/>
   <send retrans="500">${cdata(invite(2, "dialog", "sendonly"))}</send>
   <recv response="100" optional="true"/>
@@ -362,14 +361,10 @@ export const answerAndAcceptRefer = (referTo: string) =>
   );
 
 /**
- * A trunk that refuses REFER (`status`, e.g. 405) and, when the server then calls the destination
- * through it itself (a second INVITE, To `destination`), answers that call `destinationAnswer`
- * (486 Busy Here); the callee hangs up after `talkMs`. Two SIPp calls: run with `calls: 2`.
+ * The first INVITE of a two-call run: our call to the trunk is answered (its Contact and tag kept
+ * for the BYE); the server's own call to `destination` jumps to the label "destination".
  */
-export const refuseReferThenDestination = (status: string, destination: string, destinationAnswer: string, talkMs: number) =>
-  scenario(
-    "refer-refused-then-destination",
-    `<recv request="INVITE">
+const answerOursOrGoToDestination = (destination: string) => `<recv request="INVITE">
     <action>
       <ereg regexp="sip:[^>;]*" search_in="hdr" header="Contact:" check_it="true" assign_to="ourcontact"/>
       <ereg regexp="tag=[^;>[:space:]]*" search_in="hdr" header="From:" check_it="true" assign_to="ourtag"/>
@@ -378,17 +373,30 @@ export const refuseReferThenDestination = (status: string, destination: string, 
   </recv>
   <nop hide="true" test="todestination" next="destination"/>
   <send>${cdata(answerWithSdp)}</send>
+  <recv request="ACK"/>`;
+
+/** The server's call to the destination, answered `destinationAnswer`; the run ends at the label "end". */
+const destinationLeg = (destinationAnswer: string) => `<label id="destination"/>
+  <send>${cdata(answerAs(destinationAnswer))}</send>
   <recv request="ACK"/>
+  <label id="end"/>
+  <Reference variables="ourcontact,ourtag"/>`;
+
+/**
+ * A trunk that refuses REFER (`status`, e.g. 405) and, when the server then calls the destination
+ * through it itself (a second INVITE, To `destination`), answers that call `destinationAnswer`
+ * (486 Busy Here); the callee hangs up after `talkMs`. Two SIPp calls: run with `calls: 2`.
+ */
+export const refuseReferThenDestination = (status: string, destination: string, destinationAnswer: string, talkMs: number) =>
+  scenario(
+    "refer-refused-then-destination",
+    `${answerOursOrGoToDestination(destination)}
   <recv request="REFER" timeout="20000"/>
   <send>${cdata(answerAs(status, "Allow: INVITE, ACK, CANCEL, BYE\n").replace(";tag=[pid]SIPpTag01[call_number]", ""))}</send>
   <pause milliseconds="${talkMs}"/>
   <send retrans="500">${cdata(trunkRequest("BYE", 2))}</send>
   <recv response="200" next="end"/>
-  <label id="destination"/>
-  <send>${cdata(answerAs(destinationAnswer))}</send>
-  <recv request="ACK"/>
-  <label id="end"/>
-  <Reference variables="ourcontact,ourtag"/>`,
+  ${destinationLeg(destinationAnswer)}`,
   );
 
 /**
@@ -399,24 +407,11 @@ export const refuseReferThenDestination = (status: string, destination: string, 
 export const bridgedWithoutRefer = (destination: string, destinationAnswer: string, talkMs: number) =>
   scenario(
     "bridged-without-refer",
-    `<recv request="INVITE">
-    <action>
-      <ereg regexp="sip:[^>;]*" search_in="hdr" header="Contact:" check_it="true" assign_to="ourcontact"/>
-      <ereg regexp="tag=[^;>[:space:]]*" search_in="hdr" header="From:" check_it="true" assign_to="ourtag"/>
-      <ereg regexp="${destination.replace(/[+.]/g, "\\$&")}@" search_in="hdr" header="To:" check_it="false" assign_to="todestination"/>
-    </action>
-  </recv>
-  <nop hide="true" test="todestination" next="destination"/>
-  <send>${cdata(answerWithSdp)}</send>
-  <recv request="ACK"/>
+    `${answerOursOrGoToDestination(destination)}
   <pause milliseconds="${talkMs}"/>
   <send retrans="500">${cdata(trunkRequest("BYE", 1))}</send>
   <recv response="200" next="end"/>
-  <label id="destination"/>
-  <send>${cdata(answerAs(destinationAnswer))}</send>
-  <recv request="ACK"/>
-  <label id="end"/>
-  <Reference variables="ourcontact,ourtag"/>`,
+  ${destinationLeg(destinationAnswer)}`,
   );
 
 /**

@@ -5,6 +5,7 @@ import { MemoryCallStore, memoryRecordings } from "../../../tests/fakes/realtime
 import { defaultAssistant, useFakeCall, type HarnessOptions } from "../../../tests/fakes/realtime-harness.ts";
 import { MemoryTransport } from "../../../tests/fakes/realtime-memory-transport.ts";
 import { RecordingToolRunner } from "../../../tests/fakes/realtime-tool-runner.ts";
+import { specBrowserSession } from "../../../tests/fakes/realtime-session-check.ts";
 import { WAV_HEADER_BYTES } from "./audio.ts";
 import { CallSession } from "./call-session.ts";
 import { OpenAIRealtimeProvider } from "./providers/openai-realtime.ts";
@@ -35,23 +36,7 @@ describe("opening a call", () => {
     const { browser, h } = await call({ assistant: { instructions: "Be kind." } });
     const conn = await voice.fake.connection();
     const update = await conn.waitFor("session.update");
-    expect(update["session"]).toEqual({
-      type: "realtime",
-      model: "gpt-realtime-2.1",
-      instructions: "Be kind.",
-      output_modalities: ["audio"],
-      audio: {
-        input: {
-          format: { type: "audio/pcm", rate: 24000 },
-          transcription: { model: "gpt-4o-mini-transcribe" },
-          turn_detection: { type: "server_vad", threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 1000, create_response: true, interrupt_response: false },
-        },
-        output: { format: { type: "audio/pcm", rate: 24000 }, voice: "marin" },
-      },
-      tools: [],
-      tool_choice: "auto",
-      max_output_tokens: "inf",
-    });
+    expect(update["session"]).toEqual(specBrowserSession("Be kind.", []));
 
     const create = await conn.waitFor("response.create");
     expect(create["response"]).toEqual({

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import type { FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { startSipLine, type SipLine } from "../../../../tests/fakes/sip-app.ts";
 import { runSipp } from "../../../../tests/fakes/sipp.ts";
-import { authenticatedCall, cancelAtOnce, cdata, challengedThenRefused, inDialog, invite, refusedWith, scenario } from "../../../../tests/fakes/sipp-scenarios.ts";
+import { authenticatedCall, cancelAtOnce, cdata, challengedThenRefused, inDialog, placeCall, refusedWith, scenario } from "../../../../tests/fakes/sipp-scenarios.ts";
 import type { PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { until } from "../../../../tests/until.ts";
@@ -88,11 +88,7 @@ it("takes a call sent to the Contact a registered trunk was given, for the numbe
   // is answered, and the caller hangs up.
   const answered = scenario(
     "registered-contact",
-    `<send retrans="500">${cdata(invite(1))}</send>
-    <recv response="100" optional="true"/>
-    <recv response="180" optional="true"/>
-    <recv response="200"/>
-    <send>${cdata(inDialog("ACK", 1))}</send>
+    `${placeCall()}
     <send retrans="500">${cdata(inDialog("BYE", 2))}</send>
     <recv response="200"/>`,
   );

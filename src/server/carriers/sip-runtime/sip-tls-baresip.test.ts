@@ -70,6 +70,21 @@ async function greetingPlayed(conn: Awaited<ReturnType<FakeRealtime["connection"
   await new Promise((r) => setTimeout(r, 2000));
 }
 
+/**
+ * Once baresip's call is up: each side hears the other, baresip reports SRTP with the suite we
+ * answered, and baresip hangs up.
+ */
+async function talkOverSrtp(phone: Awaited<ReturnType<typeof startBaresip>>, connections: number) {
+  await phone.event("CALL_ESTABLISHED", 15_000);
+  const conn = await expectCallerHeard(connections);
+  await greetingPlayed(conn);
+  // baresip says so when its media is SRTP with the suite we answered.
+  expect(phone.output).toMatch(/SRTP is Enabled \(cryptosuite=AES_CM_128_HMAC_SHA1_80\)/);
+  phone.command("hangup");
+  await phone.event("CALL_CLOSED");
+  expectGreetingHeard((await phone.stop())!);
+}
+
 it("answers baresip's call over TLS with SRTP: the listener is reported, each side hears the other", async () => {
   const listener = await api("GET", "/api/sip-trunks/listener");
   expect(listener.json()).toMatchObject({ enabled: true, port, tls_port: tlsPort, transports: ["udp", "tcp", "tls"] });
@@ -78,14 +93,7 @@ it("answers baresip's call over TLS with SRTP: the listener is reported, each si
   try {
     const connections = fake.connections.length;
     phone.command("dial", `sip:${NUMBER}@127.0.0.1:${tlsPort};transport=tls`);
-    await phone.event("CALL_ESTABLISHED", 15_000);
-    const conn = await expectCallerHeard(connections);
-    await greetingPlayed(conn);
-    // baresip says so when its media is SRTP with the suite we answered.
-    expect(phone.output).toMatch(/SRTP is Enabled \(cryptosuite=AES_CM_128_HMAC_SHA1_80\)/);
-    phone.command("hangup");
-    await phone.event("CALL_CLOSED");
-    expectGreetingHeard((await phone.stop())!);
+    await talkOverSrtp(phone, connections);
   } finally {
     await phone.stop();
   }
@@ -116,13 +124,7 @@ it("calls baresip over TLS through a sips: trunk, with SRTP: it answers, hears t
     const connections = fake.connections.length;
     const res = await api("POST", "/api/calls/outbound", { assistant_id: line.assistantId, phone_number_id: line.numberId, to: CALLEE });
     expect(res.statusCode, res.body).toBe(201);
-    await phone.event("CALL_ESTABLISHED", 15_000);
-    const conn = await expectCallerHeard(connections);
-    await greetingPlayed(conn);
-    expect(phone.output).toMatch(/SRTP is Enabled \(cryptosuite=AES_CM_128_HMAC_SHA1_80\)/);
-    phone.command("hangup");
-    await phone.event("CALL_CLOSED");
-    expectGreetingHeard((await phone.stop())!);
+    await talkOverSrtp(phone, connections);
   } finally {
     await phone.stop();
   }

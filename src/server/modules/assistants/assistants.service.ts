@@ -6,18 +6,13 @@ import { DEFAULT_ASSISTANT_KNOWLEDGE, type AssistantKnowledge } from "../../../s
 import { DEFAULT_VOICE_ENGINE, VOICE_ENGINE_MESSAGES, type ProviderKind, type ProviderProtocol, type VoiceEngine } from "../../../shared/providers.ts";
 import type { Db } from "../../db/client.ts";
 import { badRequest, notFound } from "../../errors.ts";
+import type { ResourceService } from "../../http/resource-routes.ts";
 import * as repo from "./assistants.repo.ts";
-import type { Page, PageQuery } from "../../../shared/pages.ts";
 import { mapPage } from "../../http/pages.ts";
 
-export interface AssistantsService {
-  /** A page of them, newest first (src/shared/pages.ts). */
-  page(organizationId: string, query: PageQuery): Promise<Page<Assistant>>;
-  get(organizationId: string, id: string): Promise<Assistant>;
+export interface AssistantsService extends ResourceService<Assistant, Assistant, AssistantInput, AssistantUpdate> {
   /** `by`: who saves it, the publisher of its first version (services.ts); null for an API key. */
   create(organizationId: string, input: AssistantInput, by?: string | null): Promise<Assistant>;
-  update(organizationId: string, id: string, patch: AssistantUpdate): Promise<Assistant>;
-  remove(organizationId: string, id: string): Promise<void>;
   /** The stored assistant a call runs (server-side: no 404, null when it is not the user's). */
   forCall(organizationId: string, id: string): Promise<repo.AssistantRow | null>;
   /** Every stored assistant of the organisation (server-side, as `forCall`). */

@@ -1,8 +1,7 @@
-import type { Page, PageQuery } from "../../../shared/pages.ts";
-import { and, asc, count, eq, getTableColumns, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
 import { phoneNumbers, sipTrunks } from "../../db/schema.ts";
+import { scopedRepo } from "../../db/scoped-repo.ts";
 
 export type SipTrunkRow = typeof sipTrunks.$inferSelect;
 export type SipTrunkValues = Omit<typeof sipTrunks.$inferInsert, "id" | "organizationId" | "createdAt" | "updatedAt">;
@@ -14,49 +13,8 @@ export type SipTrunkState = Partial<Pick<SipTrunkRow, "lastOptionsAt" | "registr
  * and what they return is checked against the request's source and credentials by the caller.
  */
 
-/** A page of the organisation's SIP trunks, newest first: the keyset in SQL (db/keyset.ts). */
-export async function pageTrunks(db: Db, organizationId: string, query: PageQuery): Promise<Page<SipTrunkRow>> {
-  const q = keysetQuery(newestFirst(sipTrunks.createdAt, sipTrunks.id), query);
-  const rows = await db
-    .select({ ...getTableColumns(sipTrunks), page_key: q.key })
-    .from(sipTrunks)
-    .where(and(eq(sipTrunks.organizationId, organizationId), q.after))
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return keysetPage(rows, query.limit);
-}
-
-export async function countTrunks(db: Db, organizationId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(sipTrunks).where(eq(sipTrunks.organizationId, organizationId));
-  return row?.n ?? 0;
-}
-
-export async function findTrunk(db: Db, organizationId: string, id: string): Promise<SipTrunkRow | null> {
-  const [row] = await db.select().from(sipTrunks).where(and(eq(sipTrunks.organizationId, organizationId), eq(sipTrunks.id, id)));
-  return row ?? null;
-}
-
-export async function insertTrunk(db: Db, organizationId: string, values: SipTrunkValues): Promise<SipTrunkRow> {
-  const [row] = await db.insert(sipTrunks).values({ ...values, organizationId }).returning();
-  return row!;
-}
-
-export async function updateTrunk(db: Db, organizationId: string, id: string, values: Partial<SipTrunkValues>): Promise<SipTrunkRow | null> {
-  const [row] = await db
-    .update(sipTrunks)
-    .set(values)
-    .where(and(eq(sipTrunks.organizationId, organizationId), eq(sipTrunks.id, id)))
-    .returning();
-  return row ?? null;
-}
-
-export async function deleteTrunk(db: Db, organizationId: string, id: string): Promise<boolean> {
-  const rows = await db
-    .delete(sipTrunks)
-    .where(and(eq(sipTrunks.organizationId, organizationId), eq(sipTrunks.id, id)))
-    .returning({ id: sipTrunks.id });
-  return rows.length > 0;
-}
+const repo = scopedRepo<typeof sipTrunks, SipTrunkValues>(sipTrunks);
+export const { list: listTrunks, page: pageTrunks, count: countTrunks, find: findTrunk, insert: insertTrunk, update: updateTrunk, remove: deleteTrunk } = repo;
 
 /** The SIP numbers on each of the given trunks (read for the cards and the in-use refusal). */
 export async function numbersOnTrunks(db: Db, organizationId: string, trunkIds: string[]): Promise<{ id: string; phoneNumber: string; sipTrunkId: string }[]> {

@@ -18,8 +18,8 @@ import { isForeignKeyViolation } from "../../db/pg-errors.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
 import type { SecretBox } from "../../secrets/crypto.ts";
 import * as repo from "./sip-trunks.repo.ts";
-import type { Page, PageQuery } from "../../../shared/pages.ts";
 import { mapPage } from "../../http/pages.ts";
+import type { ResourceService } from "../../http/resource-routes.ts";
 
 export interface SipCredentials {
   username: string;
@@ -81,14 +81,8 @@ export interface SipTrunkStatePatch {
   lastErrorAt?: Date | null;
 }
 
-export interface SipTrunksService {
-  /** A page of them, newest first (src/shared/pages.ts). */
-  page(organizationId: string, query: PageQuery): Promise<Page<SipTrunk>>;
-  get(organizationId: string, id: string): Promise<SipTrunk>;
-  create(organizationId: string, input: SipTrunkInput): Promise<SipTrunk>;
-  update(organizationId: string, id: string, patch: SipTrunkUpdate): Promise<SipTrunk>;
-  /** Refused (409, naming them) while numbers are on the trunk. */
-  remove(organizationId: string, id: string): Promise<void>;
+/** `remove` is refused (409, naming them) while numbers are on the trunk. */
+export interface SipTrunksService extends ResourceService<SipTrunk, SipTrunk, SipTrunkInput, SipTrunkUpdate> {
   /** The trunk's id and name when it is the organisation's (for linking a number), else null. */
   find(organizationId: string, id: string): Promise<{ id: string; name: string } | null>;
   listener(): SipListener;

@@ -1,33 +1,15 @@
-import type { Page, PageQuery } from "../../../shared/pages.ts";
-import { and, eq, getTableColumns, inArray, isNull, ne, sql } from "drizzle-orm";
+import { and, eq, inArray, isNull, ne, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
 import { assistants, tools } from "../../db/schema.ts";
+import { scopedRepo } from "../../db/scoped-repo.ts";
 
 export type ToolRow = typeof tools.$inferSelect;
 export type ToolValues = Omit<typeof tools.$inferInsert, "id" | "organizationId" | "createdAt" | "updatedAt">;
 
 /** Every query here is scoped to `organizationId`: another user's rows are invisible, never forbidden. */
 
-/** A page of the organisation's tools, newest first: the keyset in SQL (db/keyset.ts). */
-export async function pageTools(db: Db, organizationId: string, query: PageQuery): Promise<Page<ToolRow>> {
-  const q = keysetQuery(newestFirst(tools.createdAt, tools.id), query);
-  const rows = await db
-    .select({ ...getTableColumns(tools), page_key: q.key })
-    .from(tools)
-    .where(and(eq(tools.organizationId, organizationId), q.after))
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return keysetPage(rows, query.limit);
-}
-
-export async function findTool(db: Db, organizationId: string, id: string): Promise<ToolRow | null> {
-  const [row] = await db
-    .select()
-    .from(tools)
-    .where(and(eq(tools.organizationId, organizationId), eq(tools.id, id)));
-  return row ?? null;
-}
+const repo = scopedRepo<typeof tools, ToolValues>(tools, { stampUpdatedAt: true });
+export const { list: listTools, page: pageTools, find: findTool, insert: insertTool, update: updateTool } = repo;
 
 /** The user's tools among `ids`, in the order of `ids` (an assistant's tool_ids); unknown ids are absent. */
 export async function findToolsInOrder(db: Db, organizationId: string, ids: readonly string[]): Promise<ToolRow[]> {
@@ -38,24 +20,6 @@ export async function findToolsInOrder(db: Db, organizationId: string, ids: read
     .where(and(eq(tools.organizationId, organizationId), inArray(tools.id, [...ids])));
   const byId = new Map(rows.map((row) => [row.id, row]));
   return ids.flatMap((id) => byId.get(id) ?? []);
-}
-
-export async function insertTool(db: Db, organizationId: string, values: ToolValues): Promise<ToolRow> {
-  const [row] = await db
-    .insert(tools)
-    .values({ ...values, organizationId })
-    .returning();
-  return row!;
-}
-
-export async function updateTool(db: Db, organizationId: string, id: string, values: Partial<ToolValues>): Promise<ToolRow | null> {
-  const [row] = await db
-    .update(tools)
-    // updated_at is set even when no field changes, so a save always moves "Last updated".
-    .set({ ...values, updatedAt: new Date() })
-    .where(and(eq(tools.organizationId, organizationId), eq(tools.id, id)))
-    .returning();
-  return row ?? null;
 }
 
 /**

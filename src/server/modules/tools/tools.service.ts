@@ -8,17 +8,11 @@ import type { ExecuteToolOptions, ToolHttpConfig } from "../../tools/index.ts";
 import { executeTool } from "../../tools/index.ts";
 import type { ToolDefinition } from "../../voice/tool-resolution.ts";
 import { headerHints, openApiKey, openHeaders, resolveHeaderEdit, sealHeaders, UNREADABLE_MESSAGES } from "./tool-secrets.ts";
+import type { ResourceService } from "../../http/resource-routes.ts";
 import * as repo from "./tools.repo.ts";
-import type { Page, PageQuery } from "../../../shared/pages.ts";
 import { mapPage } from "../../http/pages.ts";
 
-export interface ToolsService {
-  /** A page of them, newest first (src/shared/pages.ts). */
-  page(organizationId: string, query: PageQuery): Promise<Page<Tool>>;
-  get(organizationId: string, id: string): Promise<Tool>;
-  create(organizationId: string, input: ToolInput): Promise<Tool>;
-  update(organizationId: string, id: string, patch: ToolUpdate): Promise<Tool>;
-  remove(organizationId: string, id: string): Promise<void>;
+export interface ToolsService extends ResourceService<Tool, Tool, ToolInput, ToolUpdate> {
   execute(organizationId: string, id: string, parameters: Record<string, unknown>): Promise<ToolExecutionResponse>;
   /**
    * What a call needs of the user's tools among `ids` (an assistant's tool_ids, in that order;

@@ -2,6 +2,7 @@ import WebSocket from "ws";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { recordProviderHandlers } from "../../../../tests/fakes/provider-handlers.ts";
+import { specBrowserSession } from "../../../../tests/fakes/realtime-session-check.ts";
 import { MAX_BUFFERED_AUDIO_BYTES, OpenAIRealtimeProvider, realtimeUrl } from "./openai-realtime.ts";
 import { buildSessionConfig, parseServerEvent } from "./realtime-protocol.ts";
 
@@ -22,23 +23,7 @@ describe("realtimeUrl", () => {
 
 describe("buildSessionConfig", () => {
   it("is the GA shape with the spec's constants and no temperature", () => {
-    expect(config).toEqual({
-      type: "realtime",
-      model: "gpt-realtime-2.1",
-      instructions: "Be brief.",
-      output_modalities: ["audio"],
-      audio: {
-        input: {
-          format: { type: "audio/pcm", rate: 24000 },
-          transcription: { model: "gpt-4o-mini-transcribe" },
-          turn_detection: { type: "server_vad", threshold: 0.5, prefix_padding_ms: 300, silence_duration_ms: 1000, create_response: true, interrupt_response: false },
-        },
-        output: { format: { type: "audio/pcm", rate: 24000 }, voice: "marin" },
-      },
-      tools: config.tools,
-      tool_choice: "auto",
-      max_output_tokens: "inf",
-    });
+    expect(config).toEqual(specBrowserSession("Be brief.", config.tools));
     expect(JSON.stringify(config)).not.toContain("temperature");
     const phone = buildSessionConfig({ model: "m", instructions: "", voice: "cedar", format: "audio/pcmu", tools: [] });
     expect(phone.audio.input.format).toEqual({ type: "audio/pcmu" });

@@ -1,4 +1,3 @@
-import { Plus, Trash2 } from "lucide-react";
 import { useId } from "react";
 import { Controller, useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
 import {
@@ -12,12 +11,12 @@ import {
 } from "@shared/analysis";
 import type { AssistantFormValues, AssistantInput } from "@shared/assistants";
 import { SelectField } from "@/components/select-field";
-import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
+import { AddRowFooter, RemoveRowButton } from "./row-list-controls";
 
 interface AnalysisFieldsProps {
   control: Control<AssistantFormValues, unknown, AssistantInput>;
@@ -108,27 +107,18 @@ export function AnalysisFields({ control, register, errors }: AnalysisFieldsProp
                   </div>
                 )}
               />
-              <Button type="button" variant="outline" size="sm" onClick={() => remove(index)}>
-                <Trash2 />
-                Remove field
-              </Button>
+              <RemoveRowButton label="Remove field" onClick={() => remove(index)} />
             </div>
           </div>
         );
       })}
-      {listError && <p className="text-sm text-destructive">{listError}</p>}
-      <div>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          disabled={fields.length >= MAX_ANALYSIS_FIELDS}
-          onClick={() => append({ name: "", type: "string", description: "", required: false })}
-        >
-          <Plus />
-          Add field
-        </Button>
-      </div>
+      <AddRowFooter
+        error={listError}
+        count={fields.length}
+        max={MAX_ANALYSIS_FIELDS}
+        label="Add field"
+        onAdd={() => append({ name: "", type: "string", description: "", required: false })}
+      />
 
       <FormField label="Success rubric" error={e?.success?.rubric?.message} description="When does a call count as a success?">
         <Textarea rows={3} placeholder="The call succeeded if the caller's order status was given..." {...register("analysis.success.rubric")} />

@@ -1,6 +1,6 @@
 import { Pencil, PhoneCall, Rocket } from "lucide-react";
-import type { ReactNode } from "react";
 import { OUTBOUND_FIELD_TEXTS, VOICEMAIL_TEXTS, type Assistant } from "@shared/assistants";
+import { DetailField } from "@/components/panel-sheet";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import { DEFAULT_ANALYSIS_SETTINGS, SUCCESS_SCALE_LABELS } from "@shared/analysis";
@@ -50,20 +50,20 @@ export function AssistantDetails({ assistant, onEdit, onTestCall, onPublish }: A
       <Separator />
 
       <dl className="grid gap-6">
-        <Field label="Description" fallback="No description provided">
+        <DetailField label="Description" fallback="No description provided">
           {assistant.description}
-        </Field>
-        <Field label="First Message" fallback="No first message set">
+        </DetailField>
+        <DetailField label="First Message" fallback="No first message set">
           {assistant.first_message}
-        </Field>
-        <Field label="Instructions" fallback="No instructions provided">
+        </DetailField>
+        <DetailField label="Instructions" fallback="No instructions provided">
           {assistant.instructions && (
             <div className="max-h-80 overflow-y-auto rounded-md border bg-muted/40 px-3 py-2 text-[13px] leading-relaxed whitespace-pre-wrap">
               {assistant.instructions}
             </div>
           )}
-        </Field>
-        <Field label="Tools" fallback="No tools connected">
+        </DetailField>
+        <DetailField label="Tools" fallback="No tools connected">
           {assistant.tools.length > 0 && (
             <ul className="grid gap-1.5">
               {assistant.tools.map((tool) => (
@@ -74,8 +74,8 @@ export function AssistantDetails({ assistant, onEdit, onTestCall, onPublish }: A
               ))}
             </ul>
           )}
-        </Field>
-        <Field label="Transfer destinations" fallback="No transfer destinations">
+        </DetailField>
+        <DetailField label="Transfer destinations" fallback="No transfer destinations">
           {assistant.transfer_destinations.length > 0 && (
             <ul className="grid gap-1.5">
               {assistant.transfer_destinations.map((d) => (
@@ -85,8 +85,8 @@ export function AssistantDetails({ assistant, onEdit, onTestCall, onPublish }: A
               ))}
             </ul>
           )}
-        </Field>
-        <Field label="Analysis">
+        </DetailField>
+        <DetailField label="Analysis">
           {[
             analysis.summary.enabled ? "Summary: On" : "Summary: Off",
             `Data to extract: ${analysis.fields.map((f) => f.name).join(", ") || "none"}`,
@@ -96,40 +96,30 @@ export function AssistantDetails({ assistant, onEdit, onTestCall, onPublish }: A
           <div className="mt-3">
             <AnalysePastCalls assistantId={assistant.id} />
           </div>
-        </Field>
-        <Field label="Call controls">
+        </DetailField>
+        <DetailField label="Call controls">
           {`Assistant can end the call: ${assistant.allow_end_call ? "On" : "Off"}\nKeypad input: ${assistant.keypad_input ? "On" : "Off"}`}
-        </Field>
-        <Field label={OUTBOUND_FIELD_TEXTS.heading}>
+        </DetailField>
+        <DetailField label={OUTBOUND_FIELD_TEXTS.heading}>
           {OUTBOUND_FIELD_TEXTS.summary(
             assistant.timezone,
             assistant.voicemail === null ? VOICEMAIL_TEXTS.off : assistant.voicemail.action === "hang_up" ? VOICEMAIL_TEXTS.hangUp : `${VOICEMAIL_TEXTS.leaveMessage}: "${assistant.voicemail.message ?? ""}"`,
             assistant.allow_do_not_call,
           )}
           {assistant.variables.length > 0 && `\n${OUTBOUND_FIELD_TEXTS.placeholdersFound} ${assistant.variables.map((n) => `{{${n}}}`).join(", ")}`}
-        </Field>
+        </DetailField>
       </dl>
       {/* A list of its own: a <dl> may hold only <div>-wrapped dt/dd groups, not a nested grid. */}
       <dl className="grid grid-cols-2 gap-6">
-          <Field label="Voice">
+          <DetailField label="Voice">
             <span className="capitalize">{assistant.voice}</span>
-          </Field>
-          <Field label="Model">
+          </DetailField>
+          <DetailField label="Model">
             {assistant.model}
-          </Field>
-          <Field label="Created">{longDate(assistant.created_at)}</Field>
-          <Field label="Last Updated">{longDate(assistant.updated_at)}</Field>
+          </DetailField>
+          <DetailField label="Created">{longDate(assistant.created_at)}</DetailField>
+          <DetailField label="Last Updated">{longDate(assistant.updated_at)}</DetailField>
       </dl>
-    </div>
-  );
-}
-
-function Field({ label, fallback, children }: { label: string; fallback?: string; children: ReactNode }) {
-  const empty = children === null || children === undefined || children === "" || children === false;
-  return (
-    <div className="grid gap-1.5" data-field={label}>
-      <dt className="text-sm font-medium text-muted-foreground">{label}</dt>
-      <dd className="text-sm break-words whitespace-pre-wrap">{empty ? <span className="text-muted-foreground italic">{fallback}</span> : children}</dd>
     </div>
   );
 }

@@ -1,7 +1,7 @@
 import type { Assistant, AssistantInput } from "@shared/assistants";
 import { modelOptions, REALTIME_MODELS } from "@shared/assistants";
 import { useState } from "react";
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { PanelSheet, type PanelState } from "@/components/panel-sheet";
 import { Skeleton } from "@/components/ui/skeleton";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { useUnsavedChangesGuard } from "@/components/unsaved-changes";
@@ -11,9 +11,6 @@ import { AssistantHistory } from "./assistant-history";
 import { AssistantTests } from "./assistant-tests";
 import { DraftBadge } from "./draft-badge";
 import { useAssistantDefaults } from "./use-assistants";
-
-/** What the side panel shows. `open: false` is the spec's "closed"; the view is kept so closing can animate. */
-export type PanelState = { open: boolean; view: "create" } | { open: boolean; view: "details" | "edit"; id: string };
 
 interface AssistantSheetProps {
   panel: PanelState;
@@ -55,69 +52,63 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
         : "Assistant details";
 
   return (
-    <Sheet open={panel.open} onOpenChange={(open) => !open && close()}>
-      <SheetContent className={WIDTH}>
-        <SheetHeader className="px-6 pt-6 pb-2">
-          <SheetTitle className="pr-8 text-xl break-words">{title}</SheetTitle>
-          <SheetDescription>{description}</SheetDescription>
-        </SheetHeader>
+    <PanelSheet open={panel.open} onClose={close} className={WIDTH} title={title} description={description}>
 
-        {panel.view === "create" &&
-          (formReady ? (
-            <AssistantForm key="create" defaultModel={defaultModel} models={models} onSubmit={onCreate} onCancel={close} onDirtyChange={setDirty} />
-          ) : (
-            <FormSkeleton />
-          ))}
+      {panel.view === "create" &&
+        (formReady ? (
+          <AssistantForm key="create" defaultModel={defaultModel} models={models} onSubmit={onCreate} onCancel={close} onDirtyChange={setDirty} />
+        ) : (
+          <FormSkeleton />
+        ))}
 
-        {panel.view !== "create" && assistant && panel.view === "details" && (
-          <Tabs value={tab} onValueChange={setTab} className="gap-4">
-            <TabsList className="mx-6">
-              <TabsTrigger value="details" className="px-4">
-                Details
-              </TabsTrigger>
-              <TabsTrigger value="history" className="px-4">
-                History
-              </TabsTrigger>
-              <TabsTrigger value="tests" className="px-4">
-                Tests
-              </TabsTrigger>
-            </TabsList>
-            <TabsContent value="details">
-              <AssistantDetails
-                assistant={assistant}
-                onEdit={() => onPanelChange({ open: true, view: "edit", id: assistant.id })}
-                onTestCall={() => onTestCall(assistant)}
-                onPublish={() => setTab("history")}
-              />
-            </TabsContent>
-            <TabsContent value="history">
-              <AssistantHistory assistantId={assistant.id} />
-            </TabsContent>
-            <TabsContent value="tests">
-              <AssistantTests assistantId={assistant.id} />
-            </TabsContent>
-          </Tabs>
-        )}
-
-        {panel.view === "edit" && assistant && <DraftBadge assistantId={assistant.id} className="mx-6" />}
-        {panel.view === "edit" &&
-          assistant &&
-          (formReady ? (
-            <AssistantForm
-              key={`edit-${assistant.id}`}
+      {panel.view !== "create" && assistant && panel.view === "details" && (
+        <Tabs value={tab} onValueChange={setTab} className="gap-4">
+          <TabsList className="mx-6">
+            <TabsTrigger value="details" className="px-4">
+              Details
+            </TabsTrigger>
+            <TabsTrigger value="history" className="px-4">
+              History
+            </TabsTrigger>
+            <TabsTrigger value="tests" className="px-4">
+              Tests
+            </TabsTrigger>
+          </TabsList>
+          <TabsContent value="details">
+            <AssistantDetails
               assistant={assistant}
-              defaultModel={defaultModel}
-              models={models}
-              onSubmit={(values) => onUpdate(assistant.id, values)}
-              onCancel={() => guard(() => onPanelChange({ open: true, view: "details", id: assistant.id }))}
-              onDirtyChange={setDirty}
+              onEdit={() => onPanelChange({ open: true, view: "edit", id: assistant.id })}
+              onTestCall={() => onTestCall(assistant)}
+              onPublish={() => setTab("history")}
             />
-          ) : (
-            <FormSkeleton />
-          ))}
-        {dialog}
-      </SheetContent>
-    </Sheet>
+          </TabsContent>
+          <TabsContent value="history">
+            <AssistantHistory assistantId={assistant.id} />
+          </TabsContent>
+          <TabsContent value="tests">
+            <AssistantTests assistantId={assistant.id} />
+          </TabsContent>
+        </Tabs>
+      )}
+
+      {panel.view === "edit" && assistant && <DraftBadge assistantId={assistant.id} className="mx-6" />}
+      {panel.view === "edit" &&
+        assistant &&
+        (formReady ? (
+          <AssistantForm
+            key={`edit-${assistant.id}`}
+            assistant={assistant}
+            defaultModel={defaultModel}
+            models={models}
+            onSubmit={(values) => onUpdate(assistant.id, values)}
+            onCancel={() => guard(() => onPanelChange({ open: true, view: "details", id: assistant.id }))}
+            onDirtyChange={setDirty}
+          />
+        ) : (
+          <FormSkeleton />
+        ))}
+      {dialog}
+    </PanelSheet>
   );
 }
 

@@ -1,9 +1,9 @@
 import { Pencil, PhoneCall, Trash2 } from "lucide-react";
-import type { KeyboardEvent } from "react";
 import type { Assistant } from "@shared/assistants";
 import { RowAction } from "@/components/row-action";
 import { byNumber, byText, NoMatchRow, SortableHead, TableSearch, useTableView } from "@/components/table-view";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { ListTable, OpenableRow } from "@/components/list-table";
+import { TableCell, TableHead } from "@/components/ui/table";
 import { useCan } from "@/lib/use-membership";
 import { shortDate } from "./assistant-dates";
 import { DraftBadge } from "./draft-badge";
@@ -30,65 +30,49 @@ export function AssistantsTable({ assistants: all, onOpen, onEdit, onTestCall, o
   return (
     <div className="grid gap-3">
     <TableSearch label="Search assistants by name" value={query} onChange={setQuery} />
-    <div className="overflow-hidden rounded-lg border bg-card">
-      <Table>
-        <TableHeader className="bg-muted/40">
-          <TableRow className="hover:bg-transparent">
-            <SortableHead className="pl-4" label="Name" column="name" sort={sort} onSort={toggleSort} />
-            <TableHead className="hidden md:table-cell">Description</TableHead>
-            <SortableHead className="text-center" label="Tools" column="tools" sort={sort} onSort={toggleSort} />
-            <SortableHead className="hidden sm:table-cell" label="Created" column="created" sort={sort} onSort={toggleSort} />
-            <TableHead className="pr-4 text-right">Actions</TableHead>
-          </TableRow>
-        </TableHeader>
-        <TableBody>
-          {assistants.map((assistant) => (
-            <TableRow
-              key={assistant.id}
-              data-testid="assistant-row"
-              tabIndex={0}
-              aria-label={`${assistant.name}: open details`}
-              className="cursor-pointer focus-visible:bg-muted/50 focus-visible:outline-none"
-              onClick={() => onOpen(assistant)}
-              onKeyDown={(e: KeyboardEvent) => {
-                if (e.target === e.currentTarget && (e.key === "Enter" || e.key === " ")) {
-                  e.preventDefault();
-                  onOpen(assistant);
-                }
-              }}
-            >
-              <TableCell className="max-w-[9rem] py-3 pl-4 sm:max-w-[16rem]">
-                <span className="block truncate font-medium">{assistant.name}</span>
-                <DraftBadge assistantId={assistant.id} className="mt-1 max-w-full truncate" />
-              </TableCell>
-              <TableCell className="hidden max-w-[28rem] truncate text-muted-foreground md:table-cell">
-                {assistant.description || <span className="italic">No description</span>}
-              </TableCell>
-              <TableCell className="text-center tabular-nums">{assistant.tools.length}</TableCell>
-              <TableCell className="hidden text-muted-foreground sm:table-cell">{shortDate(assistant.created_at)}</TableCell>
-              <TableCell className="pr-4">
-                <div className="flex justify-end sm:gap-1">
-                  {build && (
-                    <>
-                      <RowAction label="Edit assistant" onClick={() => onEdit(assistant)}>
-                        <Pencil />
-                      </RowAction>
-                      <RowAction label="Test call" onClick={() => onTestCall(assistant)}>
-                        <PhoneCall />
-                      </RowAction>
-                      <RowAction label="Delete assistant" destructive onClick={() => onDelete(assistant)}>
-                        <Trash2 />
-                      </RowAction>
-                    </>
-                  )}
-                </div>
-              </TableCell>
-            </TableRow>
-          ))}
-          {assistants.length === 0 && <NoMatchRow what="assistants" query={query} columns={5} />}
-        </TableBody>
-      </Table>
-    </div>
+    <ListTable
+      head={
+        <>
+          <SortableHead className="pl-4" label="Name" column="name" sort={sort} onSort={toggleSort} />
+          <TableHead className="hidden md:table-cell">Description</TableHead>
+          <SortableHead className="text-center" label="Tools" column="tools" sort={sort} onSort={toggleSort} />
+          <SortableHead className="hidden sm:table-cell" label="Created" column="created" sort={sort} onSort={toggleSort} />
+          <TableHead className="pr-4 text-right">Actions</TableHead>
+        </>
+      }
+    >
+      {assistants.map((assistant) => (
+        <OpenableRow key={assistant.id} data-testid="assistant-row" aria-label={`${assistant.name}: open details`} onOpen={() => onOpen(assistant)}>
+          <TableCell className="max-w-[9rem] py-3 pl-4 sm:max-w-[16rem]">
+            <span className="block truncate font-medium">{assistant.name}</span>
+            <DraftBadge assistantId={assistant.id} className="mt-1 max-w-full truncate" />
+          </TableCell>
+          <TableCell className="hidden max-w-[28rem] truncate text-muted-foreground md:table-cell">
+            {assistant.description || <span className="italic">No description</span>}
+          </TableCell>
+          <TableCell className="text-center tabular-nums">{assistant.tools.length}</TableCell>
+          <TableCell className="hidden text-muted-foreground sm:table-cell">{shortDate(assistant.created_at)}</TableCell>
+          <TableCell className="pr-4">
+            <div className="flex justify-end sm:gap-1">
+              {build && (
+                <>
+                  <RowAction label="Edit assistant" onClick={() => onEdit(assistant)}>
+                    <Pencil />
+                  </RowAction>
+                  <RowAction label="Test call" onClick={() => onTestCall(assistant)}>
+                    <PhoneCall />
+                  </RowAction>
+                  <RowAction label="Delete assistant" destructive onClick={() => onDelete(assistant)}>
+                    <Trash2 />
+                  </RowAction>
+                </>
+              )}
+            </div>
+          </TableCell>
+        </OpenableRow>
+      ))}
+      {assistants.length === 0 && <NoMatchRow what="assistants" query={query} columns={5} />}
+    </ListTable>
     </div>
   );
 }

@@ -1,12 +1,11 @@
-import { Plus, Trash2 } from "lucide-react";
 import { useId } from "react";
 import { Controller, useFieldArray, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
 import { MAX_TRANSFER_DESTINATIONS, type AssistantFormValues, type AssistantInput } from "@shared/assistants";
-import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
+import { AddRowFooter, RemoveRowButton } from "./row-list-controls";
 
 interface HandoffFieldsProps {
   control: Control<AssistantFormValues, unknown, AssistantInput>;
@@ -42,27 +41,18 @@ export function HandoffFields({ control, register, errors }: HandoffFieldsProps)
               <Input placeholder="When the caller disputes a charge" autoComplete="off" {...register(`transfer_destinations.${index}.when_to_use`)} />
             </FormField>
             <div>
-              <Button type="button" variant="outline" size="sm" onClick={() => remove(index)}>
-                <Trash2 />
-                Remove destination
-              </Button>
+              <RemoveRowButton label="Remove destination" onClick={() => remove(index)} />
             </div>
           </div>
         );
       })}
-      {listError && <p className="text-sm text-destructive">{listError}</p>}
-      <div>
-        <Button
-          type="button"
-          variant="outline"
-          size="sm"
-          disabled={fields.length >= MAX_TRANSFER_DESTINATIONS}
-          onClick={() => append({ label: "", phone_number: "", when_to_use: "" })}
-        >
-          <Plus />
-          Add transfer destination
-        </Button>
-      </div>
+      <AddRowFooter
+        error={listError}
+        count={fields.length}
+        max={MAX_TRANSFER_DESTINATIONS}
+        label="Add transfer destination"
+        onAdd={() => append({ label: "", phone_number: "", when_to_use: "" })}
+      />
 
       <Switch control={control} name="allow_end_call" label="Allow the assistant to end the call" />
       <Switch control={control} name="keypad_input" label="Keypad input" />

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Assistant, AssistantDefaults, AssistantInput, AssistantUpdate } from "@shared/assistants";
 import type { Tool } from "@shared/tools";
 import { api, apiList } from "@/lib/api";
+import { listCreated, listDeleted, listUpdated } from "@/lib/list-cache";
 import { queryKeys } from "@/lib/query-keys";
 
 // The tools key is the Tools page's, so a tool created there shows up in the picker at once.
@@ -34,8 +35,7 @@ export function useCreateAssistant() {
     onSuccess: (created) => {
       // The checklist's "Create an assistant" is ticked from the list.
       void queryClient.invalidateQueries({ queryKey: queryKeys.gettingStarted });
-      queryClient.setQueryData<Assistant[]>(assistantsQueryKey, (list) => [created, ...(list ?? []).filter((a) => a.id !== created.id)]);
-      void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
+      listCreated(queryClient, assistantsQueryKey, created);
     },
   });
 }
@@ -46,8 +46,7 @@ export function useUpdateAssistant() {
     mutationFn: ({ id, patch }: { id: string; patch: AssistantUpdate }) =>
       api<Assistant>(`/api/assistants/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }),
     onSuccess: (updated) => {
-      queryClient.setQueryData<Assistant[]>(assistantsQueryKey, (list) => list?.map((a) => (a.id === updated.id ? updated : a)));
-      void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
+      listUpdated(queryClient, assistantsQueryKey, updated);
     },
   });
 }
@@ -57,9 +56,8 @@ export function useDeleteAssistant() {
   return useMutation({
     mutationFn: (id: string) => api<null>(`/api/assistants/${encodeURIComponent(id)}`, { method: "DELETE" }),
     onSuccess: (_, id) => {
-      queryClient.setQueryData<Assistant[]>(assistantsQueryKey, (list) => list?.filter((a) => a.id !== id));
+      listDeleted(queryClient, assistantsQueryKey, id);
       // Linked phone numbers became unassigned and past calls lost their link: their lists are stale.
-      void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
       void queryClient.invalidateQueries({ queryKey: queryKeys.phoneNumbers });
       void queryClient.invalidateQueries({ queryKey: queryKeys.calls });
     },

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PhoneNumber, PhoneNumberPurchase, PhoneNumberUpdate } from "@shared/phone-numbers";
 import type { OutboundCall, OutboundCallInput } from "@shared/outbound";
 import { api, apiList } from "@/lib/api";
+import { listCreated, listDeleted, listUpdated } from "@/lib/list-cache";
 import { queryKeys } from "@/lib/query-keys";
 
 const phoneNumbersQueryKey = queryKeys.phoneNumbers;
@@ -30,8 +31,7 @@ export function usePurchasePhoneNumber() {
   return useMutation({
     mutationFn: (input: PhoneNumberPurchase) => api<PhoneNumber>("/api/phone-numbers", { method: "POST", body: input }),
     onSuccess: (created) => {
-      queryClient.setQueryData<PhoneNumber[]>(phoneNumbersQueryKey, (list) => [created, ...(list ?? []).filter((n) => n.id !== created.id)]);
-      void queryClient.invalidateQueries({ queryKey: phoneNumbersQueryKey });
+      listCreated(queryClient, phoneNumbersQueryKey, created);
     },
   });
 }
@@ -42,8 +42,7 @@ export function useUpdatePhoneNumber() {
     mutationFn: ({ id, patch }: { id: string; patch: PhoneNumberUpdate }) =>
       api<PhoneNumber>(`/api/phone-numbers/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }),
     onSuccess: (updated) => {
-      queryClient.setQueryData<PhoneNumber[]>(phoneNumbersQueryKey, (list) => list?.map((n) => (n.id === updated.id ? updated : n)));
-      void queryClient.invalidateQueries({ queryKey: phoneNumbersQueryKey });
+      listUpdated(queryClient, phoneNumbersQueryKey, updated);
     },
   });
 }
@@ -54,8 +53,7 @@ export function useDeletePhoneNumber() {
     mutationFn: (id: string) => api<null>(`/api/phone-numbers/${encodeURIComponent(id)}`, { method: "DELETE" }),
     onSuccess: (_, id) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.sipTrunks });
-      queryClient.setQueryData<PhoneNumber[]>(phoneNumbersQueryKey, (list) => list?.filter((n) => n.id !== id));
-      void queryClient.invalidateQueries({ queryKey: phoneNumbersQueryKey });
+      listDeleted(queryClient, phoneNumbersQueryKey, id);
     },
   });
 }

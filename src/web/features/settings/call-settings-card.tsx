@@ -1,14 +1,11 @@
-import { useState } from "react";
-import { CALL_SETTINGS_TEXTS as T, MAX_CONCURRENT_CALLS_LIMIT, OUTBOUND_TEXTS, callSettingsSchema, type CallSettings } from "@shared/outbound";
-import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { CALL_SETTINGS_TEXTS as T, MAX_CONCURRENT_CALLS_LIMIT, OUTBOUND_TEXTS, callSettingsSchema } from "@shared/outbound";
+import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/sonner";
-import { BUSY_MESSAGE_MAX_LENGTH, BUSY_MESSAGE_TEXTS as B, busyMessageSettingsSchema, type BusyMessageSettings } from "@shared/calls";
-import { useSettingsDocument } from "@/lib/use-settings-document";
+import { BUSY_MESSAGE_MAX_LENGTH, BUSY_MESSAGE_TEXTS as B, busyMessageSettingsSchema } from "@shared/calls";
 import { queryKeys } from "@/lib/query-keys";
 import { DialAllowListForm } from "./dial-allow-list-form";
+import { SettingForm, useSettingForm } from "./setting-form";
 
 /**
  * Settings → Calls: the organisation's limit of outbound calls at once (admins; GET/PUT
@@ -16,26 +13,14 @@ import { DialAllowListForm } from "./dial-allow-list-form";
  * (GET/PUT /api/settings/busy-message), and the destinations allowed past the dial-safety rules.
  */
 export function CallSettingsCard() {
-  const { current, save } = useSettingsDocument<CallSettings>(queryKeys.callSettings, "/api/settings/calls");
-  const [value, setValue] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  if (value === null && current.data) setValue(String(current.data.max_concurrent_calls));
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const parsed = callSettingsSchema.safeParse({ max_concurrent_calls: value?.trim() ? Number(value) : Number.NaN });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? T.saveFailed);
-      return;
-    }
-    setError(null);
-    try {
-      await save.mutateAsync(parsed.data);
-      toast.success(OUTBOUND_TEXTS.settingsSaved);
-    } catch (err) {
-      toast.error(T.saveFailed, { description: err instanceof Error ? err.message : undefined });
-    }
-  };
+  const form = useSettingForm({
+    queryKey: queryKeys.callSettings,
+    path: "/api/settings/calls",
+    toText: (doc) => String(doc.max_concurrent_calls),
+    toBody: (text) => ({ max_concurrent_calls: text.trim() ? Number(text) : Number.NaN }),
+    schema: callSettingsSchema,
+    texts: { saved: OUTBOUND_TEXTS.settingsSaved, saveFailed: T.saveFailed },
+  });
 
   return (
     <Card>
@@ -43,27 +28,20 @@ export function CallSettingsCard() {
         <CardTitle>{T.title}</CardTitle>
         <CardDescription>{T.description}</CardDescription>
       </CardHeader>
-      <form onSubmit={(e) => void submit(e)} noValidate>
-        <CardContent>
-          <FormField label={T.label} error={error ?? undefined}>
-            <Input
-              type="number"
-              inputMode="numeric"
-              min={1}
-              max={MAX_CONCURRENT_CALLS_LIMIT}
-              className="w-32"
-              value={value ?? ""}
-              disabled={value === null}
-              onChange={(e) => setValue(e.target.value)}
-            />
-          </FormField>
-        </CardContent>
-        <CardFooter className="mt-6 flex justify-end">
-          <Button type="submit" disabled={value === null || save.isPending}>
-            {save.isPending ? "Saving..." : T.save}
-          </Button>
-        </CardFooter>
-      </form>
+      <SettingForm form={form} saveLabel={T.save}>
+        <FormField label={T.label} error={form.error}>
+          <Input
+            type="number"
+            inputMode="numeric"
+            min={1}
+            max={MAX_CONCURRENT_CALLS_LIMIT}
+            className="w-32"
+            value={form.value ?? ""}
+            disabled={form.value === null}
+            onChange={(e) => form.setValue(e.target.value)}
+          />
+        </FormField>
+      </SettingForm>
       <BusyMessageForm />
       <DialAllowListForm />
     </Card>
@@ -71,40 +49,21 @@ export function CallSettingsCard() {
 }
 
 function BusyMessageForm() {
-  const { current, save } = useSettingsDocument<BusyMessageSettings>(queryKeys.busyMessage, "/api/settings/busy-message");
-  const [value, setValue] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  if (value === null && current.data) setValue(current.data.busy_message);
-
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const parsed = busyMessageSettingsSchema.safeParse({ busy_message: value ?? "" });
-    if (!parsed.success) {
-      setError(parsed.error.issues[0]?.message ?? B.saveFailed);
-      return;
-    }
-    setError(null);
-    try {
-      const saved = await save.mutateAsync(parsed.data);
-      setValue(saved.busy_message);
-      toast.success(B.saved);
-    } catch (err) {
-      toast.error(B.saveFailed, { description: err instanceof Error ? err.message : undefined });
-    }
-  };
+  const form = useSettingForm({
+    queryKey: queryKeys.busyMessage,
+    path: "/api/settings/busy-message",
+    toText: (doc) => doc.busy_message,
+    toBody: (text) => ({ busy_message: text }),
+    schema: busyMessageSettingsSchema,
+    texts: { saved: B.saved, saveFailed: B.saveFailed },
+    showSaved: true,
+  });
 
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate className="mt-6">
-      <CardContent>
-        <FormField label={B.label} description={B.hint} error={error ?? undefined}>
-          <Input maxLength={BUSY_MESSAGE_MAX_LENGTH} value={value ?? ""} disabled={value === null} onChange={(e) => setValue(e.target.value)} />
-        </FormField>
-      </CardContent>
-      <CardFooter className="mt-6 flex justify-end">
-        <Button type="submit" disabled={value === null || save.isPending}>
-          {save.isPending ? "Saving..." : B.save}
-        </Button>
-      </CardFooter>
-    </form>
+    <SettingForm form={form} saveLabel={B.save} className="mt-6">
+      <FormField label={B.label} description={B.hint} error={form.error}>
+        <Input maxLength={BUSY_MESSAGE_MAX_LENGTH} value={form.value ?? ""} disabled={form.value === null} onChange={(e) => form.setValue(e.target.value)} />
+      </FormField>
+    </SettingForm>
   );
 }

@@ -1,6 +1,6 @@
 import { FlaskConical, Pencil, Trash2 } from "lucide-react";
-import type { ReactNode } from "react";
 import type { Tool } from "@shared/tools";
+import { DetailField } from "@/components/panel-sheet";
 import { Button } from "@/components/ui/button";
 import { Separator } from "@/components/ui/separator";
 import { prettyJson } from "@/lib/format";
@@ -39,34 +39,34 @@ export function ToolDetails({ tool, onTest, onEdit, onDelete }: ToolDetailsProps
       <Separator />
 
       <dl className="grid gap-6">
-        <Field label="Description" fallback="No description provided">
+        <DetailField label="Description" fallback="No description provided">
           {tool.description}
-        </Field>
+        </DetailField>
         <div className="grid gap-6 sm:grid-cols-3">
-          <Field label="Type">
+          <DetailField label="Type">
             <TypeBadge type={tool.type} />
-          </Field>
-          <Field label="HTTP Method">
+          </DetailField>
+          <DetailField label="HTTP Method">
             <MethodBadge method={tool.http_method} />
-          </Field>
-          <Field label="Parameter Format">{FORMAT_LABELS[tool.parameter_format] ?? tool.parameter_format}</Field>
+          </DetailField>
+          <DetailField label="Parameter Format">{FORMAT_LABELS[tool.parameter_format] ?? tool.parameter_format}</DetailField>
         </div>
-        <Field label="Endpoint URL">
+        <DetailField label="Endpoint URL">
           <span className="font-mono text-[13px] break-all">{tool.end_point_url}</span>
-        </Field>
-        <Field label="API Key">
+        </DetailField>
+        <DetailField label="API Key">
           {tool.api_key_set ? (
             <span className="font-mono text-[13px]">{tool.api_key_hint ?? "••••"}</span>
           ) : (
             <span className="text-muted-foreground italic">No API key</span>
           )}
-        </Field>
+        </DetailField>
         <JsonField label="Headers" value={tool.http_headers} />
         <JsonField label="Parameters" value={orderedSchema(tool.parameters)} />
         <JsonField label="Request Body" value={tool.request_body} />
         <div className="grid gap-6 sm:grid-cols-2">
-          <Field label="Created">{longDate(tool.created_at)}</Field>
-          <Field label="Last Updated">{longDate(tool.updated_at)}</Field>
+          <DetailField label="Created">{longDate(tool.created_at)}</DetailField>
+          <DetailField label="Last Updated">{longDate(tool.updated_at)}</DetailField>
         </div>
       </dl>
     </div>
@@ -75,7 +75,7 @@ export function ToolDetails({ tool, onTest, onEdit, onDelete }: ToolDetailsProps
 
 function JsonField({ label, value }: { label: string; value: unknown }) {
   return (
-    <Field label={label}>
+    <DetailField label={label}>
       {isEmptyJson(value) ? (
         <span className="text-muted-foreground italic">None</span>
       ) : (
@@ -83,16 +83,6 @@ function JsonField({ label, value }: { label: string; value: unknown }) {
           {prettyJson(value)}
         </pre>
       )}
-    </Field>
-  );
-}
-
-function Field({ label, fallback, children }: { label: string; fallback?: string; children: ReactNode }) {
-  const empty = children === null || children === undefined || children === "";
-  return (
-    <div className="grid min-w-0 gap-1.5" data-field={label}>
-      <dt className="text-sm font-medium text-muted-foreground">{label}</dt>
-      <dd className="min-w-0 text-sm break-words">{empty ? <span className="text-muted-foreground italic">{fallback}</span> : children}</dd>
-    </div>
+    </DetailField>
   );
 }

@@ -1,13 +1,10 @@
 import type { Tool, ToolInput } from "@shared/tools";
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { PanelSheet, type PanelState } from "@/components/panel-sheet";
 import { useUnsavedChangesGuard } from "@/components/unsaved-changes";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { ToolConnectors } from "./tool-connectors";
 import { ToolDetails } from "./tool-details";
 import { ToolForm } from "./tool-form";
-
-/** What the side panel shows. The view is kept while closed so the panel can animate out. */
-export type PanelState = { open: boolean; view: "create" } | { open: boolean; view: "details" | "edit"; id: string };
 
 interface ToolSheetProps {
   panel: PanelState;
@@ -37,53 +34,47 @@ export function ToolSheet({ panel, tool, onPanelChange, onCreate, onUpdate, onTe
         : "Tool Details";
 
   return (
-    <Sheet open={panel.open} onOpenChange={(open) => !open && close()}>
-      <SheetContent className={PANEL_WIDTH}>
-        <SheetHeader className="px-6 pt-6 pb-2">
-          <SheetTitle className="pr-8 text-xl break-words">{title}</SheetTitle>
-          <SheetDescription>{description}</SheetDescription>
-        </SheetHeader>
+    <PanelSheet open={panel.open} onClose={close} className={PANEL_WIDTH} title={title} description={description}>
 
-        {panel.view === "create" && (
-          <Tabs defaultValue="api" className="flex flex-1 flex-col gap-4">
-            <TabsList className="mx-6">
-              <TabsTrigger value="api" className="px-4">
-                API
-              </TabsTrigger>
-              <TabsTrigger value="connectors" className="px-4">
-                Connectors
-              </TabsTrigger>
-            </TabsList>
-            {/* forceMount keeps what was typed when the user peeks at the connectors. */}
-            <TabsContent value="api" forceMount className="flex flex-1 flex-col data-[state=inactive]:hidden">
-              <ToolForm key="create" onSubmit={onCreate} onCancel={close} onDirtyChange={setDirty} />
-            </TabsContent>
-            <TabsContent value="connectors">
-              <ToolConnectors />
-            </TabsContent>
-          </Tabs>
-        )}
+      {panel.view === "create" && (
+        <Tabs defaultValue="api" className="flex flex-1 flex-col gap-4">
+          <TabsList className="mx-6">
+            <TabsTrigger value="api" className="px-4">
+              API
+            </TabsTrigger>
+            <TabsTrigger value="connectors" className="px-4">
+              Connectors
+            </TabsTrigger>
+          </TabsList>
+          {/* forceMount keeps what was typed when the user peeks at the connectors. */}
+          <TabsContent value="api" forceMount className="flex flex-1 flex-col data-[state=inactive]:hidden">
+            <ToolForm key="create" onSubmit={onCreate} onCancel={close} onDirtyChange={setDirty} />
+          </TabsContent>
+          <TabsContent value="connectors">
+            <ToolConnectors />
+          </TabsContent>
+        </Tabs>
+      )}
 
-        {panel.view === "details" && tool && (
-          <ToolDetails
-            tool={tool}
-            onTest={() => onTest(tool)}
-            onEdit={() => onPanelChange({ open: true, view: "edit", id: tool.id })}
-            onDelete={() => onDelete(tool)}
-          />
-        )}
+      {panel.view === "details" && tool && (
+        <ToolDetails
+          tool={tool}
+          onTest={() => onTest(tool)}
+          onEdit={() => onPanelChange({ open: true, view: "edit", id: tool.id })}
+          onDelete={() => onDelete(tool)}
+        />
+      )}
 
-        {panel.view === "edit" && tool && (
-          <ToolForm
-            key={`edit-${tool.id}`}
-            tool={tool}
-            onSubmit={(values) => onUpdate(tool.id, values)}
-            onCancel={() => guard(() => onPanelChange({ open: true, view: "details", id: tool.id }))}
-            onDirtyChange={setDirty}
-          />
-        )}
-        {dialog}
-      </SheetContent>
-    </Sheet>
+      {panel.view === "edit" && tool && (
+        <ToolForm
+          key={`edit-${tool.id}`}
+          tool={tool}
+          onSubmit={(values) => onUpdate(tool.id, values)}
+          onCancel={() => guard(() => onPanelChange({ open: true, view: "details", id: tool.id }))}
+          onDirtyChange={setDirty}
+        />
+      )}
+      {dialog}
+    </PanelSheet>
   );
 }

@@ -5,7 +5,8 @@ import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { Sheet, SheetContent, SheetDescription, SheetHeader, SheetTitle } from "@/components/ui/sheet";
+import { PanelHeader } from "@/components/panel-sheet";
+import { Sheet, SheetContent, SheetHeader, SheetTitle } from "@/components/ui/sheet";
 import { toast } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
 import { prettyJson } from "@/lib/format";
@@ -78,10 +79,7 @@ function ToolTest({ tool }: { tool: Tool }) {
 
   return (
     <>
-      <SheetHeader className="px-6 pt-6 pb-2">
-        <SheetTitle className="pr-8 text-xl break-words">Test Tool: {tool.name}</SheetTitle>
-        <SheetDescription>{tool.description || "No description provided"}</SheetDescription>
-      </SheetHeader>
+      <PanelHeader title={`Test Tool: ${tool.name}`} description={tool.description || "No description provided"} />
 
       <form onSubmit={(e) => void launch(e)} noValidate className="grid gap-6 px-6 pb-8" aria-label="Test tool">
         <div className="flex min-w-0 items-center gap-2 rounded-md border bg-muted/40 px-3 py-2">

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Tool, ToolExecutionResponse, ToolInput, ToolUpdate } from "@shared/tools";
 import { api, apiList } from "@/lib/api";
+import { listCreated, listDeleted, listUpdated } from "@/lib/list-cache";
 import { queryKeys } from "@/lib/query-keys";
 
 // The tools key is shared with the Assistants page's tool picker, so a change here shows up there
@@ -18,8 +19,7 @@ export function useCreateTool() {
   return useMutation({
     mutationFn: (input: ToolInput) => api<Tool>("/api/tools", { method: "POST", body: input }),
     onSuccess: (created) => {
-      queryClient.setQueryData<Tool[]>(toolsQueryKey, (list) => [created, ...(list ?? []).filter((t) => t.id !== created.id)]);
-      void queryClient.invalidateQueries({ queryKey: toolsQueryKey });
+      listCreated(queryClient, toolsQueryKey, created);
     },
   });
 }
@@ -29,8 +29,7 @@ export function useUpdateTool() {
   return useMutation({
     mutationFn: ({ id, patch }: { id: string; patch: ToolUpdate }) => api<Tool>(toolPath(id), { method: "PATCH", body: patch }),
     onSuccess: (updated) => {
-      queryClient.setQueryData<Tool[]>(toolsQueryKey, (list) => list?.map((t) => (t.id === updated.id ? updated : t)));
-      void queryClient.invalidateQueries({ queryKey: toolsQueryKey });
+      listUpdated(queryClient, toolsQueryKey, updated);
       void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
     },
   });
@@ -41,8 +40,7 @@ export function useDeleteTool() {
   return useMutation({
     mutationFn: (id: string) => api<null>(toolPath(id), { method: "DELETE" }),
     onSuccess: (_, id) => {
-      queryClient.setQueryData<Tool[]>(toolsQueryKey, (list) => list?.filter((t) => t.id !== id));
-      void queryClient.invalidateQueries({ queryKey: toolsQueryKey });
+      listDeleted(queryClient, toolsQueryKey, id);
       void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
     },
   });

@@ -1,0 +1,63 @@
+import { useState, type FormEvent, type ReactNode } from "react";
+import type { QueryKey } from "@tanstack/react-query";
+import type { ZodType } from "zod";
+import { Button } from "@/components/ui/button";
+import { CardContent, CardFooter } from "@/components/ui/card";
+import { toast } from "@/components/ui/sonner";
+import { useSettingsDocument } from "@/lib/use-settings-document";
+
+interface SettingFormOptions<T extends Record<string, unknown>> {
+  queryKey: QueryKey;
+  path: string;
+  /** The document as the field shows it. */
+  toText: (doc: T) => string;
+  /** What the field says, as the body to check and PUT. */
+  toBody: (text: string) => unknown;
+  schema: ZodType<T>;
+  texts: { saved: string; saveFailed: string };
+  /** Show what the server kept after a save (it may tidy what was typed). */
+  showSaved?: boolean;
+}
+
+/**
+ * One settings document edited in one field: `value` is null until it has loaded; a submit
+ * checks the body with the shared schema (its message under the field), saves it and says so.
+ */
+export function useSettingForm<T extends Record<string, unknown>>({ queryKey, path, toText, toBody, schema, texts, showSaved }: SettingFormOptions<T>) {
+  const { current, save } = useSettingsDocument<T>(queryKey, path);
+  const [value, setValue] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  if (value === null && current.data) setValue(toText(current.data));
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const parsed = schema.safeParse(toBody(value ?? ""));
+    if (!parsed.success) {
+      setError(parsed.error.issues[0]?.message ?? texts.saveFailed);
+      return;
+    }
+    setError(null);
+    try {
+      const saved = await save.mutateAsync(parsed.data);
+      if (showSaved) setValue(toText(saved));
+      toast.success(texts.saved);
+    } catch (err) {
+      toast.error(texts.saveFailed, { description: err instanceof Error ? err.message : undefined });
+    }
+  };
+  return { value, setValue, error: error ?? undefined, submit, saving: save.isPending };
+}
+
+/** The form of a `useSettingForm`: the field(s) as children, and its save button. */
+export function SettingForm({ form, saveLabel, className, children }: { form: ReturnType<typeof useSettingForm>; saveLabel: string; className?: string; children: ReactNode }) {
+  return (
+    <form onSubmit={(e) => void form.submit(e)} noValidate className={className}>
+      <CardContent>{children}</CardContent>
+      <CardFooter className="mt-6 flex justify-end">
+        <Button type="submit" disabled={form.value === null || form.saving}>
+          {form.saving ? "Saving..." : saveLabel}
+        </Button>
+      </CardFooter>
+    </form>
+  );
+}
