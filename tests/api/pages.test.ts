@@ -17,6 +17,7 @@ const LISTS: { path: string; add: (who: Who, n: number) => Promise<void> }[] = [
   },
   { path: "/api/api-keys", add: (who, n) => created(file.as(who).post("/api/api-keys", { name: `Key ${n}` })) },
   { path: "/api/knowledge-bases", add: (who, n) => created(file.as(who).post("/api/knowledge-bases", { name: `Base ${n}` })) },
+  { path: "/api/webhooks", add: (who, n) => created(file.as(who).post("/api/webhooks", { url: `https://hooks.example.com/in/${n}`, events: ["call.ended"] })) },
 ];
 
 async function created(res: Promise<{ statusCode: number; body: string }>): Promise<void> {

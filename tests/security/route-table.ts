@@ -411,10 +411,10 @@ export const QUERY_ROUTES: Record<string, QueryRoute> = {
   "call stats": { path: "/api/calls/stats", valid: (f) => ({ ...callFilters(f), tz: "Europe/Paris" }), typed: [...FILTERS, "tz"], text: [] },
   "call export": { path: "/api/calls/export.csv", valid: (f) => ({ ...callFilters(f), status: "error", q: "refund" }), typed: [...FILTERS, "status"], text: ["q"] },
   // A bare date `to` takes in that whole day, so the audit log's empty range is from > to.
-  "audit log": { path: "/api/audit-log", valid: () => ({ from: "2026-01-01", to: "2027-01-01T00:00:00Z", action: "assistant.created", limit: "20" }), typed: ["from", "to", "action", "limit", "before"], text: ["actor"] },
+  "audit log": { path: "/api/audit-log", valid: () => ({ from: "2026-01-01", to: "2027-01-01T00:00:00Z", action: "assistant.created", limit: "20" }), typed: ["from", "to", "action", "limit", "cursor"], text: ["actor"] },
   "audit log CSV": { path: "/api/audit-log.csv", valid: () => ({ from: "2026-01-01T00:00:00Z", to: "2027-01-01" }), typed: ["from", "to", "action"], text: ["actor"] },
   "do-not-call list": { path: "/api/dnc", valid: () => ({ limit: "50" }), typed: ["limit", "cursor"], text: [] },
-  "campaign contacts": { path: (f) => `/api/campaigns/${f.campaignId}/contacts`, valid: () => ({ limit: "50", cursor: "0" }), typed: ["limit", "cursor"], text: [] },
+  "campaign contacts": { path: (f) => `/api/campaigns/${f.campaignId}/contacts`, valid: () => ({ limit: "50" }), typed: ["limit", "cursor"], text: [] },
 };
 
 export type Verb = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";

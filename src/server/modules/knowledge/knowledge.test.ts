@@ -186,8 +186,8 @@ describe("documents of every kind are ingested and found with their source", () 
   });
 
   it("the audit log names what was done", async () => {
-    const entries = (await as(app, ada).get("/api/audit-log")).json() as { entries: Array<{ action: string; target_name: string | null }> };
-    const actions = entries.entries.map((e) => `${e.action}:${e.target_name}`);
+    const entries = (await as(app, ada).get("/api/audit-log")).json() as { data: Array<{ action: string; target_name: string | null }> };
+    const actions = entries.data.map((e) => `${e.action}:${e.target_name}`);
     expect(actions).toContain("knowledge_base.created:Customer FAQ");
     expect(actions).toContain("knowledge_document.added:returns-policy.pdf");
     expect(actions).toContain("knowledge_document.deleted:gift-cards.txt");
