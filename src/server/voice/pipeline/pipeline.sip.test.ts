@@ -6,22 +6,19 @@
  * the question after the greeting, the interruption while the answer plays, then the transfer.
  * The transfer is a REFER to baresip, which calls the person (a second baresip) itself.
  */
-import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeInOrder } from "../../../../tests/close.ts";
-import { startBaresip } from "../../../../tests/fakes/baresip.ts";
 import { startFakeChat, type FakeChat } from "../../../../tests/fakes/fake-chat-completions.ts";
 import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
 import { startFakeElevenLabs, type FakeElevenLabs } from "../../../../tests/fakes/fake-elevenlabs.ts";
 import { createOrderLookup, GREETING, pipelineEngine, startPipelinePhone, transcriptLines, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
 import { createAssistant } from "../../../../tests/fakes/realtime-app.ts";
 import { addSipNumber, startSip } from "../../../../tests/fakes/sip-app.ts";
+import { closedSipRecord, heardSpeechMs, withCallerAndPerson } from "../../../../tests/fakes/sip-engine-call.ts";
 import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
-import { toneTimes } from "../../../../tests/tone-share.ts";
 import { until } from "../../../../tests/until.ts";
 import { callRecordSchema } from "../../../shared/call-records.ts";
 import { callLogsSchema, HANDOFF_TEXTS } from "../../../shared/calls.ts";
-import { calls } from "../../db/schema.ts";
 
 const NUMBER = "+15550311";
 const MS_PER_WORD = 200;
@@ -53,10 +50,7 @@ afterAll(() => closeInOrder(line.app.app, upstream, voice, chat, deepgram, line.
 
 describe("a SIP call on a pipeline assistant", () => {
   it("greets in the voice, hears the caller, runs a tool, stops its RTP when interrupted, transfers by REFER, and keeps the record", async () => {
-    const person = await startBaresip({ autoAnswer: true, user: "billing", toneHz: 1000 });
-    const caller = await startBaresip();
-    try {
-      const billing = `sip:billing@127.0.0.1:${person.sipPort}`;
+    await withCallerAndPerson(undefined, async ({ caller, person, personAddress: billing }) => {
       const tool = await createOrderLookup(line, upstream.origin);
       const engine = await pipelineEngine(line, { deepgram, chat, voice }, "SIP");
       const assistant = await createAssistant(line.app.app, line.owner, {
@@ -98,18 +92,13 @@ describe("a SIP call on a pipeline assistant", () => {
       // The person's phone rings through baresip's own call (the REFER), answers, and our leg ends.
       await person.event("CALL_ESTABLISHED", 30_000);
       await caller.event("CALL_CLOSED", 15_000);
-      const row = await until(
-        "the call's record closed",
-        async () => (await line.app.db.select().from(calls).where(eq(calls.phoneNumberId, numberId)))[0],
-        (found) => Boolean(found?.endTime && found.cost !== null),
-        15_000,
-      );
+      const row = await closedSipRecord(line.app, numberId);
       expect(row).toMatchObject({ carrier: "sip", assistantId: assistant.id, endedReason: HANDOFF_TEXTS.transferredTo("Billing") });
 
       // What baresip heard from us (the voice's speech is a 440 Hz tone): the greeting, then the
       // answer cut short, and everything after it together still shorter than the whole answer.
       const heard = (await caller.stop())!;
-      const heardMs = toneTimes(heard, 440).length * 100;
+      const heardMs = heardSpeechMs(heard);
       expect(heardMs).toBeGreaterThanOrEqual(words(GREETING) * MS_PER_WORD - 300);
       expect(heardMs).toBeLessThan((words(GREETING) + words(ANSWER.join(" "))) * MS_PER_WORD);
 
@@ -135,9 +124,6 @@ describe("a SIP call on a pipeline assistant", () => {
       expect(cost.lines.map((l) => l.kind)).toEqual(["transcriber", "model", "voice"]);
       for (const l of cost.lines) expect(l.cost).toBeGreaterThan(0);
       expect(cost.total).toBeCloseTo(cost.lines.reduce((sum, l) => sum + l.cost!, 0), 6);
-    } finally {
-      await caller.stop();
-      await person.stop();
-    }
+    });
   }, 90_000);
 });
