@@ -60,6 +60,8 @@ export class FakeGptLiveConnection {
   readonly spoken: string[] = [];
   session: Json | null = null;
   closedBy: "session.close" | "socket" | null = null;
+  /** The usage `session.closed` reported (seconds of the session's audio). */
+  reportedSeconds: number | null = null;
   private counter = 0;
   private audioMs = 0;
   private callerMs = 0;
@@ -142,7 +144,8 @@ export class FakeGptLiveConnection {
         return this.send({ type: "session.updated", session: this.session });
       case "session.close":
         this.closedBy = "session.close";
-        this.send({ type: "session.closed", reason: "client_closed", session: this.session, usage: { seconds: Math.round(this.audioMs / 1000) } });
+        this.reportedSeconds = Math.round(this.audioMs / 1000);
+        this.send({ type: "session.closed", reason: "client_closed", session: this.session, usage: { seconds: this.reportedSeconds } });
         this.ws.close(1000);
         return;
       default:

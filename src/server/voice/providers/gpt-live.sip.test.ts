@@ -14,6 +14,7 @@ import { addSipNumber, startSip } from "../../../../tests/fakes/sip-app.ts";
 import { callerTurns, closedSipRecord, heardSpeechMs, withCallerAndPerson } from "../../../../tests/fakes/sip-engine-call.ts";
 import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { until } from "../../../../tests/until.ts";
+import { callRecordSchema } from "../../../shared/call-records.ts";
 import { callLogsSchema, HANDOFF_TEXTS } from "../../../shared/calls.ts";
 
 const NUMBER = "+15550411";
@@ -93,6 +94,14 @@ describe("a SIP call on a GPT-Live assistant", () => {
         ]),
       );
       expect(logs.transcript.find((e) => e.content.startsWith("Your order forty two"))?.interruptedAtMs).toBeDefined();
+
+      // GPT-Live's usage: the session seconds its session.closed reported, unpriced (no price is published).
+      expect(conn.reportedSeconds).toBeGreaterThan(0);
+      const page = await line.app.app.inject({ method: "GET", url: `/api/calls/${row.id}`, headers: { cookie: line.owner.cookie } });
+      expect(callRecordSchema.parse(page.json()).provider_cost).toEqual({
+        total: null,
+        lines: [{ model: "gpt-live-1", kind: "realtime", text_in: 0, text_cached: 0, audio_in: 0, audio_cached: 0, text_out: 0, audio_out: 0, seconds: conn.reportedSeconds, cost: null }],
+      });
     });
   }, 90_000);
 });
