@@ -10,13 +10,13 @@ import { closeInOrder } from "../../../../tests/close.ts";
 import { startFakeChat, type FakeChat } from "../../../../tests/fakes/fake-chat-completions.ts";
 import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
 import { startFakeElevenLabs, type FakeElevenLabs } from "../../../../tests/fakes/fake-elevenlabs.ts";
-import { openBoard, openCall } from "../../../../tests/fakes/live-supervisor.ts";
+import { callOnBoard, openCall, supervisorVoiceFrame } from "../../../../tests/fakes/live-supervisor.ts";
 import { CALLER_NUMBER, dialPipeline, endedRecord, GREETING, pipelineEngine, startPipelinePhone, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
 import { tone } from "../../../../tests/fakes/realtime-audio.ts";
 import { until } from "../../../../tests/until.ts";
 import { callLogsSchema } from "../../../shared/calls.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
-import { pcm16ToBytes, pcm16ToMulaw } from "../audio.ts";
+import { pcm16ToMulaw } from "../audio.ts";
 
 const LONG = [
   "Let me tell you about every plan we have.",
@@ -40,23 +40,13 @@ beforeAll(async () => {
 });
 afterAll(() => closeInOrder(line.app.app, voice, chat, deepgram, line.realtime));
 
-/** 20 ms of a loud 1 kHz tone as PCM16 8 kHz (a supervisor's microphone frame). */
-function loudFrame(): Buffer {
-  const samples = new Int16Array(160);
-  for (let i = 0; i < samples.length; i += 1) samples[i] = Math.round(12_000 * Math.sin((2 * Math.PI * 1000 * i) / 8000));
-  return pcm16ToBytes(samples);
-}
-
 describe("taking over a pipeline phone call", () => {
   it("silences the assistant, routes the audio both ways without asking the model, and hands back to an assistant that answers again", async () => {
     deepgram.script = { userSays: ["Tell me about your plans.", "I want a human."], speechMs: 300, finalAfterMs: 200 };
     chat.script = { replies: [LONG.join(" "), WELCOME] };
     const base = line.app.origin.replace("http", "ws");
-    const board = await openBoard(base, { cookie: line.owner.cookie });
-    const { call } = await dialPipeline(line, "+15550611", await pipelineEngine(line, { deepgram, chat, voice }, "supervised"));
-    await board.until(() => board.of("call_updated").some((m) => m.call.callerNumber === CALLER_NUMBER), "the call on the board");
-    const callId = board.of("call_updated").find((m) => m.call.callerNumber === CALLER_NUMBER)!.call.callId;
-    board.close();
+    const engine = await pipelineEngine(line, { deepgram, chat, voice }, "supervised");
+    const { started: { call }, callId } = await callOnBoard(base, line.owner.cookie, CALLER_NUMBER, () => dialPipeline(line, "+15550611", engine));
     const boss = await openCall(base, callId, { cookie: line.owner.cookie });
     await boss.next("watching");
 
@@ -75,7 +65,7 @@ describe("taking over a pipeline phone call", () => {
     await call.until(() => call.clears > clears, "the assistant's playback cleared");
 
     // The supervisor's voice reaches the caller, and nothing else does.
-    const frame = loudFrame();
+    const frame = supervisorVoiceFrame();
     for (let i = 0; i < 15; i += 1) boss.sendRaw(frame);
     const expected = Buffer.from(pcm16ToMulaw(new Int16Array(frame.buffer, frame.byteOffset, 160)));
     await call.until(() => afterClear.length >= 15, "the supervisor's voice at the caller");

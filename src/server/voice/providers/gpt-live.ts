@@ -76,6 +76,8 @@ export class GptLiveProvider implements RealtimeProvider {
   private assistant: Turn | null = null;
   private caller: { itemId: string; text: string } | null = null;
   private delegated: Delegated | null = null;
+  /** A delegated response ended in function calls: GPT-Live waits for their outputs and `response.create`. */
+  private outputsAwaited = false;
   private quietTimer: NodeJS.Timeout | null = null;
   /** Session seconds as GPT-Live last reported them. */
   private usageSeconds: number | null = null;
@@ -184,7 +186,13 @@ export class GptLiveProvider implements RealtimeProvider {
     // The first message: asked for as context, the only way GPT-Live takes it.
     if (response?.instructions) return this.send({ type: "session.instructions.append", content: response.instructions, delegation_id: null });
     // After the tools' outputs: the delegated response waiting for them goes on.
-    return this.send({ type: "response.create" });
+    if (this.outputsAwaited) {
+      this.outputsAwaited = false;
+      return this.send({ type: "response.create" });
+    }
+    // Anything else (a supervisor's hand-back after its context): GPT-Live has no response to
+    // create — it decides itself when to speak, and the context is already in its instructions.
+    return this.isOpen;
   }
 
   cancelResponse(): boolean {
@@ -367,6 +375,7 @@ export class GptLiveProvider implements RealtimeProvider {
     if (type === "response.completed" || type === "response.done" || type === "response.incomplete" || type === "response.failed") {
       this.delegated = null;
       const status = type === "response.failed" ? "failed" : "completed";
+      this.outputsAwaited = status === "completed" && delegated.calls.length > 0;
       this.emit({ type: "response.done", response: { id: delegated.responseId, status, output: delegated.calls, usage: null } });
     }
   }
