@@ -1,4 +1,8 @@
 /** Shared steps of the Test Call specs: an OpenAI key, a tool on a local upstream, an assistant, the panel. */
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { user as users } from "../src/server/db/schema.ts";
@@ -45,4 +49,26 @@ export async function openTestCall(page: Page, assistantName: string) {
   const panel = page.getByRole("dialog", { name: `Test Call: ${assistantName}` });
   await expect(panel).toBeVisible();
   return panel;
+}
+
+/**
+ * Chromium's fake microphone playing `says`, spoken by espeak-ng and made what a microphone
+ * delivers by sox (48 kHz mono 16-bit), with a second of silence after it, like a caller waiting
+ * for the answer; `args` for the launch options, `remove` for afterAll. Written when a worker
+ * loads the spec (the runner's own process only lists the tests and needs no file).
+ */
+export function callerMicrophone(says: string): { args: string[]; remove: () => void } {
+  let dir = "";
+  let wav = "caller.wav";
+  if (process.env.TEST_WORKER_INDEX !== undefined) {
+    dir = mkdtempSync(join(tmpdir(), "switchboard-test-call-"));
+    const spoken = join(dir, "spoken.wav");
+    wav = join(dir, "caller.wav");
+    execFileSync("espeak-ng", ["-v", "en-us", "-s", "150", "-w", spoken, says]);
+    execFileSync("sox", [spoken, "-r", "48000", "-c", "1", "-b", "16", wav, "pad", "0", "1"]);
+  }
+  return {
+    args: ["--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${wav}`, "--autoplay-policy=no-user-gesture-required"],
+    remove: () => dir && rmSync(dir, { recursive: true, force: true }),
+  };
 }

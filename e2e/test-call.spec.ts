@@ -3,45 +3,19 @@
  * the real server runs the call engine against the fake OpenAI Realtime server, and a tool
  * reaches a local upstream. The call record is then read from the database.
  */
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { eq } from "drizzle-orm";
 import { chromiumArgs } from "../playwright.config.ts";
 import { calls } from "../src/server/db/schema.ts";
 import { startToolUpstream, type ToolUpstream } from "../tests/fakes/tool-upstream.ts";
 import { expect, expectToast, test } from "./fixtures.ts";
-import { GREETING, createWeatherAssistant, openTestCall, storeOpenAiKey, userIdOf } from "./test-call.helpers.ts";
+import { GREETING, callerMicrophone, createWeatherAssistant, openTestCall, storeOpenAiKey, userIdOf } from "./test-call.helpers.ts";
 
 const CALLER_SAYS = "What is the weather in Paris?";
 
-/** espeak-ng speaks the caller's line; sox makes it what a microphone delivers (48 kHz mono 16-bit). */
-function makeCallerWav(): { dir: string; wav: string } {
-  const dir = mkdtempSync(join(tmpdir(), "switchboard-test-call-"));
-  const spoken = join(dir, "spoken.wav");
-  const wav = join(dir, "caller.wav");
-  execFileSync("espeak-ng", ["-v", "en-us", "-s", "150", "-w", spoken, CALLER_SAYS]);
-  // A second of silence after the line, like a caller waiting for the answer.
-  execFileSync("sox", [spoken, "-r", "48000", "-c", "1", "-b", "16", wav, "pad", "0", "1"]);
-  return { dir, wav };
-}
+const audio = callerMicrophone(CALLER_SAYS);
+test.afterAll(audio.remove);
 
-// Written when a worker loads this file, so the launch options below can name it (the runner's
-// own process only lists the tests and needs no file).
-const audio = process.env.TEST_WORKER_INDEX === undefined ? { dir: "", wav: "caller.wav" } : makeCallerWav();
-test.afterAll(() => {
-  if (audio.dir) rmSync(audio.dir, { recursive: true, force: true });
-});
-
-const fakeMicrophone = [
-  "--use-fake-ui-for-media-stream",
-  "--use-fake-device-for-media-stream",
-  `--use-file-for-fake-audio-capture=${audio.wav}`,
-  "--autoplay-policy=no-user-gesture-required",
-];
-
-test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: [...chromiumArgs, ...fakeMicrophone] } });
+test.use({ launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: [...chromiumArgs, ...audio.args] } });
 
 test.describe("with a microphone", () => {
   let upstream: ToolUpstream;

@@ -7,7 +7,8 @@
  * - audio arrives as binary frames; JSON text frames are `KeepAlive`, `Finalize`, `CloseStream`;
  * - it answers `Results` (`is_final`, `speech_final`, `start`, `duration`,
  *   `channel.alternatives[0].transcript`) and `UtteranceEnd`, and on `CloseStream` a `Metadata`
- *   then a normal close.
+ *   (`duration`: the seconds of audio it received, what Deepgram bills) then it closes the socket
+ *   itself, normally.
  *
  * It cannot recognise speech (scripted-hearing.ts): an utterance's start is answered by an interim
  * result (its first word), its end by the final result with `speech_final`, then `UtteranceEnd`.
@@ -33,12 +34,17 @@ export interface FakeDeepgram {
   baseUrl: string;
   apiKey: string;
   script: DeepgramScript;
+  /**
+   * The seconds the next closing `Metadata` reports instead of the audio's own length (Deepgram
+   * counts what it decoded, which a caller's count of bytes sent need not match); null: the length.
+   */
+  reportSeconds: number | null;
   connections: DeepgramConnection[];
   close(): Promise<void>;
 }
 
 export async function startFakeDeepgram(options: { apiKey: string }): Promise<FakeDeepgram> {
-  const fake: FakeDeepgram = { baseUrl: "", apiKey: options.apiKey, script: {}, connections: [], close: async () => {} };
+  const fake: FakeDeepgram = { baseUrl: "", apiKey: options.apiKey, script: {}, reportSeconds: null, connections: [], close: async () => {} };
   const refusal = { err_code: "INVALID_AUTH", err_msg: "Invalid credentials.", request_id: "fake" };
   const server: Server = createServer((req, res) => {
     if (!answerKeyCheck(req, res, { path: "/v1/projects", accepted: req.headers.authorization === `Token ${fake.apiKey}`, refusal })) res.writeHead(404).end();
@@ -87,7 +93,9 @@ export async function startFakeDeepgram(options: { apiKey: string }): Promise<Fa
         if (msg.type === "KeepAlive") conn.keepAlives += 1;
         if (msg.type === "CloseStream") {
           conn.closeStream = true;
-          send({ type: "Metadata", request_id: "fake", created: new Date().toISOString(), duration: totalMs / 1000, channels: 1 });
+          const duration = fake.reportSeconds ?? totalMs / 1000;
+          fake.reportSeconds = null;
+          send({ type: "Metadata", transaction_key: "deprecated", request_id: "fake", sha256: "0".repeat(64), created: new Date().toISOString(), duration, channels: 1, models: ["fake-model"], model_info: { "fake-model": { name: query["model"] ?? "nova-3", version: "fake", arch: "nova-3" } } });
           ws.close(1000);
         }
         return;

@@ -10,7 +10,8 @@
  * closes); `session.started` answers it. `session.instructions.append` is acknowledged, and when it
  * holds double-quoted text (the engine's first-message request) that text is spoken. Caller audio
  * (`session.input_audio.append`, PCM16 24 kHz) becomes the next scripted caller line after
- * `speechMs` of a burst (one line a burst; a pause in the frames ends it), as `session.input_transcript.delta` fragments; the model then answers with its
+ * `speechMs` of a burst (one line a burst; a pause ends it: no frames, or quiet ones as a phone's
+ * RTP carries between words, for a while — GPT-Live's own voice activity detection), as `session.input_transcript.delta` fragments; the model then answers with its
  * next reply: spoken (`session.output_audio.delta`, a tone, with `session.output_transcript.delta`
  * word by word), or delegated — `session.delegation.created`, then the Responses stream in
  * `response.event` envelopes with a `function_call` — after which `response.item.create` with the
@@ -50,6 +51,8 @@ type Json = Record<string, unknown>;
 const SESSION_FIELDS = new Set(["model", "instructions", "audio", "delegation"]);
 const PCM_BYTES_PER_MS = 48;
 const BURST_GAP_MS = 200;
+/** The loudest sample of a frame with no speech in it. */
+const QUIET = 1000;
 
 export class FakeGptLiveConnection {
   readonly received: Json[] = [];
@@ -57,6 +60,8 @@ export class FakeGptLiveConnection {
   readonly spoken: string[] = [];
   session: Json | null = null;
   closedBy: "session.close" | "socket" | null = null;
+  /** The usage `session.closed` reported (seconds of the session's audio). */
+  reportedSeconds: number | null = null;
   private counter = 0;
   private audioMs = 0;
   private callerMs = 0;
@@ -139,7 +144,8 @@ export class FakeGptLiveConnection {
         return this.send({ type: "session.updated", session: this.session });
       case "session.close":
         this.closedBy = "session.close";
-        this.send({ type: "session.closed", reason: "client_closed", session: this.session, usage: { seconds: Math.round(this.audioMs / 1000) } });
+        this.reportedSeconds = Math.round(this.audioMs / 1000);
+        this.send({ type: "session.closed", reason: "client_closed", session: this.session, usage: { seconds: this.reportedSeconds } });
         this.ws.close(1000);
         return;
       default:
@@ -168,7 +174,12 @@ export class FakeGptLiveConnection {
   private hear(audio: string): void {
     const ms = Buffer.from(audio, "base64").length / PCM_BYTES_PER_MS;
     this.audioMs += ms;
-    // One line per burst of caller audio: a pause (no frames for a while) starts the next burst.
+    // Quiet frames (a phone line sends them all through a pause) are no speech.
+    const pcm = Buffer.from(audio, "base64");
+    let loud = false;
+    for (let i = 0; i + 1 < pcm.length && !loud; i += 2) loud = Math.abs(pcm.readInt16LE(i)) > QUIET;
+    if (!loud) return;
+    // One line per burst of caller audio: a pause (no speech for a while) starts the next burst.
     const now = performance.now();
     if (now - this.lastAudioAt > BURST_GAP_MS) {
       this.callerMs = 0;

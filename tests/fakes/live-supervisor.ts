@@ -122,3 +122,23 @@ export function openCall(base: string, callId: string, options: LiveSocketOption
     onFrame: options.onFrame,
   });
 }
+
+/** 20 ms of a loud 1 kHz tone as PCM16 8 kHz: a frame of a supervisor's microphone. */
+export function supervisorVoiceFrame(): Buffer {
+  const samples = new Int16Array(160);
+  for (let i = 0; i < samples.length; i += 1) samples[i] = Math.round(12_000 * Math.sin((2 * Math.PI * 1000 * i) / 8000));
+  return Buffer.from(samples.buffer);
+}
+
+/** Runs `start` (which places a call from `callerNumber`) with the board open; what it returned and the call's id as the board shows it. */
+export async function callOnBoard<T>(base: string, cookie: string, callerNumber: string, start: () => Promise<T>): Promise<{ started: T; callId: string }> {
+  const board = await openBoard(base, { cookie });
+  try {
+    const started = await start();
+    const match = () => board.of("call_updated").find((m) => m.call.callerNumber === callerNumber);
+    await board.until(() => match() !== undefined, "the call on the board");
+    return { started, callId: match()!.call.callId };
+  } finally {
+    board.close();
+  }
+}

@@ -72,3 +72,20 @@ export async function callStatsOf(line: PipelinePhone): Promise<Record<string, u
   const res = await line.app.app.inject({ method: "GET", url: "/api/calls/stats", headers: { cookie: line.owner.cookie } });
   return res.json() as Record<string, unknown>;
 }
+
+/** The stand-ins a pipeline engine is made of. */
+export interface PipelineServices {
+  deepgram: { baseUrl: string; apiKey: string };
+  chat: { baseUrl: string; apiKey: string };
+  voice: { baseUrl: string; apiKey: string };
+}
+
+/** Deepgram, an OpenAI-compatible model and ElevenLabs saved as the owner's providers (`tag` keeps their names apart); the engine naming them. */
+export async function pipelineEngine(line: PipelinePhone, s: PipelineServices, tag: string) {
+  return {
+    type: "pipeline",
+    transcriber: { provider_id: await addProvider(line, { name: `Deepgram ${tag}`, kind: "transcriber", protocol: "deepgram", base_url: s.deepgram.baseUrl, api_key: s.deepgram.apiKey }), model: "nova-3", language: "en" },
+    model: { provider_id: await addProvider(line, { name: `OpenAI ${tag}`, kind: "model", protocol: "openai-compatible", base_url: s.chat.baseUrl, api_key: s.chat.apiKey }), model: "gpt-4o-mini" },
+    voice: { provider_id: await addProvider(line, { name: `ElevenLabs ${tag}`, kind: "voice", protocol: "elevenlabs", base_url: s.voice.baseUrl, api_key: s.voice.apiKey }), voice: "rachel-voice-id", model: "eleven_flash_v2_5" },
+  };
+}

@@ -10,7 +10,7 @@ import { phoneNumbers } from "../../src/server/db/schema.ts";
 import { createSipTrunksService } from "../../src/server/modules/sip-trunks/sip-trunks.service.ts";
 import { sipTrunkInputSchema, type SipTrunkUpdate } from "../../src/shared/sip-trunks.ts";
 import { startFakeRealtime } from "./fake-realtime.ts";
-import { createAssistant, signUpCaller } from "./realtime-app.ts";
+import { createAssistant, signUpCaller, type Caller } from "./realtime-app.ts";
 import { startPhoneApp, type PhoneApp } from "./twilio-app.ts";
 
 export type SipLine = Awaited<ReturnType<typeof sipLine>>;
@@ -18,6 +18,11 @@ export type SipLine = Awaited<ReturnType<typeof sipLine>>;
 export async function sipLine(app: PhoneApp, apiKey: string, number: string, trunk: Record<string, unknown>, assistant: Record<string, unknown> = {}) {
   const owner = await signUpCaller(app.app, apiKey);
   const assistantId = (await createAssistant(app.app, owner, assistant)).id;
+  return { owner, assistantId, ...(await addSipNumber(app, owner, number, trunk, assistantId)) };
+}
+
+/** A trunk made through the sip-trunks service and `number` on it, answered by `assistantId`. */
+export async function addSipNumber(app: PhoneApp, owner: Caller, number: string, trunk: Record<string, unknown>, assistantId: string) {
   const trunks = createSipTrunksService({ db: app.db, secrets: app.app.ctx.secrets, sip: app.app.ctx.config.sip });
   const created = await trunks.create(owner.organizationId, sipTrunkInputSchema.parse({ name: "Office PBX", ...trunk }));
   const [row] = await app.db
@@ -25,8 +30,6 @@ export async function sipLine(app: PhoneApp, apiKey: string, number: string, tru
     .values({ organizationId: owner.organizationId, phoneNumber: number, provider: "sip", sipTrunkId: created.id, status: "active", assistantId })
     .returning({ id: phoneNumbers.id });
   return {
-    owner,
-    assistantId,
     numberId: row!.id,
     trunkId: created.id,
     /** Changes the trunk as PATCH /api/sip-trunks/:id would. */

@@ -412,6 +412,8 @@ export class CallSession {
     this.abort.abort();
     this.renewal?.stop();
     this.o.provider.close(1000, "Call ended");
+    // The engine's usage is final only once its services have reported (Deepgram bills the audio it says it got).
+    await this.o.provider.settled?.();
 
     const outcome = await finishCall({
       ...this.o,

@@ -4,7 +4,9 @@
  * 16-bit PCM 24 kHz for the browser), `Results` come back with interim and final transcripts,
  * `speech_final` when endpointing hears a pause and `UtteranceEnd` after a longer gap.
  * Auth is `Authorization: Token <key>` on the upgrade. A `KeepAlive` every few seconds keeps a
- * silent line open (Deepgram closes after 10 s without audio); `CloseStream` ends it cleanly.
+ * silent line open (Deepgram closes after 10 s without audio); `CloseStream` ends it cleanly:
+ * Deepgram answers what is left, then a `Metadata` whose `duration` is the audio it received (what
+ * it bills), then closes the socket itself.
  */
 import WebSocket from "ws";
 import type { CallAudioFormat } from "../audio.ts";
@@ -28,6 +30,8 @@ export interface DeepgramOptions {
   /** Silence that ends a turn (ms). */
   endpointingMs?: number;
   keepAliveMs?: number;
+  /** How long, after `CloseStream`, Deepgram is given to report and close before we close. */
+  closeWaitMs?: number;
 }
 
 const DEFAULT_MODEL = "nova-3";
@@ -56,6 +60,12 @@ export function deepgramUrl(o: Pick<DeepgramOptions, "baseUrl" | "format" | "mod
   return url.toString();
 }
 
+/** `Metadata`, sent once the stream is closed: `duration` is the seconds of audio Deepgram received. */
+interface MetadataMessage {
+  type: "Metadata";
+  duration?: number;
+}
+
 interface ResultsMessage {
   type: "Results";
   start?: number;
@@ -69,6 +79,11 @@ export class DeepgramTranscriber {
   private opened = false;
   private closed = false;
   private keepAlive: NodeJS.Timeout | null = null;
+  private reported: number | null = null;
+  private closeWait: NodeJS.Timeout | null = null;
+  private closedOnce!: () => void;
+  /** Settles once the socket has closed (after Deepgram's last word), or was never opened. */
+  private readonly finished = new Promise<void>((resolve) => (this.closedOnce = resolve));
 
   constructor(private readonly o: DeepgramOptions) {}
 
@@ -87,7 +102,7 @@ export class DeepgramTranscriber {
     });
     ws.on("message", (data, isBinary) => {
       if (isBinary) return;
-      let msg: { type?: string } & Partial<ResultsMessage>;
+      let msg: { type?: string } & Partial<ResultsMessage> & Partial<MetadataMessage>;
       try {
         msg = JSON.parse(data.toString()) as typeof msg;
       } catch {
@@ -99,6 +114,8 @@ export class DeepgramTranscriber {
         if (msg.speech_final) h.turnEnd();
       } else if (msg.type === "UtteranceEnd") {
         h.turnEnd();
+      } else if (msg.type === "Metadata" && typeof msg.duration === "number" && Number.isFinite(msg.duration)) {
+        this.reported = msg.duration;
       }
     });
     ws.on("unexpected-response", (_req, res) => {
@@ -119,7 +136,10 @@ export class DeepgramTranscriber {
 
   private notifyClose(h: TranscriberHandlers, code: number, reason: string): void {
     if (this.keepAlive) clearInterval(this.keepAlive);
+    if (this.closeWait) clearTimeout(this.closeWait);
     this.keepAlive = null;
+    this.closeWait = null;
+    this.closedOnce();
     if (this.closed) return;
     this.closed = true;
     h.close(code, reason);
@@ -131,12 +151,25 @@ export class DeepgramTranscriber {
     return true;
   }
 
+  /** Seconds of audio Deepgram says it received (its closing `Metadata`); null until it has said. */
+  reportedSeconds(): number | null {
+    return this.reported;
+  }
+
+  /** Settles once Deepgram has closed the stream after `close()` (its `Metadata` in), or gave up waiting. */
+  drained(): Promise<void> {
+    return this.ws ? this.finished : Promise.resolve();
+  }
+
+  /** `CloseStream`, then Deepgram closes the socket once it has reported; we close it if it does not in time. */
   close(): void {
     const ws = this.ws;
     if (!ws) return;
     if (ws.readyState === WebSocket.OPEN) {
+      if (this.closeWait) return;
       ws.send(JSON.stringify({ type: "CloseStream" }));
-      ws.close(1000, "Call ended");
+      this.closeWait = setTimeout(() => ws.close(1000, "Call ended"), this.o.closeWaitMs ?? 2000);
+      this.closeWait.unref();
     } else if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
   }
 }

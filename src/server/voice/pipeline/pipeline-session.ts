@@ -163,7 +163,8 @@ export class PipelineSession implements RealtimeProvider {
 
   serviceUsage(): ServiceUsage {
     return {
-      transcriberSeconds: Math.round(this.transcribedBytes / bytesPerMs(this.o.format)) / 1000,
+      // What the service says it received is what it bills; our own count stands in until it says.
+      transcriberSeconds: this.transcriber.reportedSeconds?.() ?? Math.round(this.transcribedBytes / bytesPerMs(this.o.format)) / 1000,
       voiceCharacters: this.voicedCharacters,
       modelInputTokens: this.modelTokens.input,
       modelCachedTokens: this.modelTokens.cached,
@@ -235,6 +236,11 @@ export class PipelineSession implements RealtimeProvider {
         ...(t.firstAudioSent === undefined ? {} : { firstAudioSentMs: after(t.firstAudioSent) }),
       };
     });
+  }
+
+  /** Once closed: settles when the transcriber has sent its last report (the audio it billed). */
+  settled(): Promise<void> {
+    return this.transcriber.drained?.() ?? Promise.resolve();
   }
 
   close(code = 1000, reason = "Call ended"): void {

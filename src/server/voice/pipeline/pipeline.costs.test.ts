@@ -85,6 +85,31 @@ describe("the cost of a pipeline call", () => {
     expect(record.cost).toBeCloseTo(cost.total!, 6);
   });
 
+  it("counts the transcriber's minutes as Deepgram reports them when the stream closes", async () => {
+    const engine = {
+      type: "pipeline",
+      transcriber: { provider_id: await addProvider({ name: "Deepgram (reported)", kind: "transcriber", protocol: "deepgram", base_url: deepgram.baseUrl, api_key: "dg-test-key" }), model: "nova-3", language: null },
+      model: { provider_id: await addProvider({ name: "OpenAI (reported)", kind: "model", protocol: "openai-compatible", base_url: chat.baseUrl, api_key: "gsk-test-key" }), model: "gpt-4o-mini" },
+      voice: { provider_id: await addProvider({ name: "ElevenLabs (reported)", kind: "voice", protocol: "elevenlabs", base_url: voice.baseUrl, api_key: "xi-test-key" }), voice: "rachel-voice-id", model: null },
+    };
+    deepgram.script = { userSays: ["Hello?"], speechMs: 300, finalAfterMs: 200 };
+    chat.script = { replies: ["Hello again."] };
+    // Deepgram bills the audio it says it received: a figure no count of ours would give.
+    deepgram.reportSeconds = 61.25;
+    const connections = deepgram.connections.length;
+    const { call } = await dialPipeline(line, "+15550183", engine);
+    await call.until(() => call.heardMs >= 800, "greeting heard");
+    await call.speak(tone("audio/pcmu", 700), 700);
+    await until("the answer voiced", async () => voice.requests.some((r) => r.text === "Hello again."), Boolean);
+    await call.hangUp();
+
+    const { record, logs } = await callPage(call.callSid);
+    const metadata = deepgram.connections[connections]!.sent.find((m) => m["type"] === "Metadata");
+    expect(metadata).toMatchObject({ duration: 61.25 });
+    expect(logs.serviceUsage!.transcriberSeconds).toBe(61.25);
+    expect(lineOf(record.provider_cost!.lines, "transcriber")).toMatchObject({ seconds: 61.25, cost: round((61.25 / 60) * TRANSCRIBER_PRICES.deepgram.perMinute["nova-3"]!) });
+  });
+
   it("prices a provider's own unit price of 0 (a model run in-house) at nothing, with its usage still shown", async () => {
     const engine = {
       type: "pipeline",

@@ -8,6 +8,10 @@ export interface Transcriber {
   connect(h: TranscriberHandlers): void;
   send(audio: Uint8Array): boolean;
   close(): void;
+  /** Seconds of audio the service says it received, where it says (Deepgram's closing report); else null. */
+  reportedSeconds?(): number | null;
+  /** Settles once a closed transcriber has said its last word (bounded by the transcriber). */
+  drained?(): Promise<void>;
 }
 
 export interface TranscriberOptions {

@@ -17,11 +17,14 @@
  *   `response.item.create` + `response.create`;
  * - the first message is asked for with `session.instructions.append` (GPT-Live has no
  *   `response.create` for speech); cancel and truncate have no GPT-Live event: the session's
- *   playback is stopped and the entry marked, which is all a caller notices.
+ *   playback is stopped and the entry marked, which is all a caller notices;
+ * - GPT-Live bills session seconds (`session.usage.updated`, and `session.closed` after our
+ *   `session.close`): the last figure is the record's provider-cost line, unpriced (ADR 071).
  */
 import { randomUUID } from "node:crypto";
 import WebSocket from "ws";
 import { fromCallAudio, pcm16FromBytes, toCallAudio, type CallAudioFormat, type WireAudio } from "../audio.ts";
+import type { ProviderCost } from "../../../shared/call-records.ts";
 import type { ConversationItem, RealtimeServerEvent, RealtimeSessionConfig, RealtimeSessionUpdate, ResponseOptions } from "./realtime-protocol.ts";
 import type { ProviderLogger, RealtimeProvider, RealtimeProviderHandlers } from "./openai-realtime.ts";
 
@@ -73,7 +76,13 @@ export class GptLiveProvider implements RealtimeProvider {
   private assistant: Turn | null = null;
   private caller: { itemId: string; text: string } | null = null;
   private delegated: Delegated | null = null;
+  /** A delegated response ended in function calls: GPT-Live waits for their outputs and `response.create`. */
+  private outputsAwaited = false;
   private quietTimer: NodeJS.Timeout | null = null;
+  /** Session seconds as GPT-Live last reported them. */
+  private usageSeconds: number | null = null;
+  private socketClosed!: () => void;
+  private readonly closedSocket = new Promise<void>((resolve) => (this.socketClosed = resolve));
 
   constructor(private readonly o: GptLiveOptions) {}
 
@@ -141,6 +150,7 @@ export class GptLiveProvider implements RealtimeProvider {
       if (!this.closedNotified && !refused) handlers.error(error.message, !opened);
     });
     ws.on("close", (code, reason) => {
+      this.socketClosed();
       this.endAssistant("incomplete");
       if (this.closedNotified) return;
       this.closedNotified = true;
@@ -176,7 +186,13 @@ export class GptLiveProvider implements RealtimeProvider {
     // The first message: asked for as context, the only way GPT-Live takes it.
     if (response?.instructions) return this.send({ type: "session.instructions.append", content: response.instructions, delegation_id: null });
     // After the tools' outputs: the delegated response waiting for them goes on.
-    return this.send({ type: "response.create" });
+    if (this.outputsAwaited) {
+      this.outputsAwaited = false;
+      return this.send({ type: "response.create" });
+    }
+    // Anything else (a supervisor's hand-back after its context): GPT-Live has no response to
+    // create — it decides itself when to speak, and the context is already in its instructions.
+    return this.isOpen;
   }
 
   cancelResponse(): boolean {
@@ -198,13 +214,25 @@ export class GptLiveProvider implements RealtimeProvider {
     if (!ws || this.closing) return;
     // `session.close` lets GPT-Live finalise (its `session.closed` carries the usage); the socket
     // is closed either way soon after.
-    this.send({ type: "session.close" });
+    const asked = this.send({ type: "session.close" });
     this.closing = true;
     const timer = setTimeout(() => ws.terminate(), 2000);
     timer.unref();
     ws.once("close", () => clearTimeout(timer));
     if (ws.readyState === WebSocket.CONNECTING) ws.terminate();
-    else ws.close(code, reason);
+    // Asked to close, GPT-Live answers `session.closed` (the usage) and closes the socket itself.
+    else if (!asked) ws.close(code, reason);
+  }
+
+  /** After close(): settles once the socket has closed (`session.closed` in), or the wait ran out. */
+  settled(): Promise<void> {
+    return this.ws ? this.closedSocket : Promise.resolve();
+  }
+
+  /** GPT-Live's session seconds, unpriced: no price for it is published (ADR 071). */
+  providerCost(): ProviderCost | null {
+    if (this.usageSeconds === null) return null;
+    return { total: null, lines: [{ model: this.o.model, kind: "realtime", text_in: 0, text_cached: 0, audio_in: 0, audio_cached: 0, text_out: 0, audio_out: 0, seconds: this.usageSeconds, cost: null }] };
   }
 
   private onMessage(text: string): void {
@@ -242,8 +270,14 @@ export class GptLiveProvider implements RealtimeProvider {
         this.emit({ type: "error", error: { type: "invalid_request_error", code: error.code, message: error.message ?? "GPT-Live error", event_id: error.client_event_id } });
         break;
       }
+      case "session.usage.updated":
+      case "session.closed": {
+        const seconds = (event["usage"] as { seconds?: unknown } | undefined)?.seconds;
+        if (typeof seconds === "number" && Number.isFinite(seconds)) this.usageSeconds = seconds;
+        break;
+      }
       default:
-        // session.closed, usage updates, context acknowledgements: nothing the call needs.
+        // Context acknowledgements and the like: nothing the call needs.
         break;
     }
   }
@@ -341,6 +375,7 @@ export class GptLiveProvider implements RealtimeProvider {
     if (type === "response.completed" || type === "response.done" || type === "response.incomplete" || type === "response.failed") {
       this.delegated = null;
       const status = type === "response.failed" ? "failed" : "completed";
+      this.outputsAwaited = status === "completed" && delegated.calls.length > 0;
       this.emit({ type: "response.done", response: { id: delegated.responseId, status, output: delegated.calls, usage: null } });
     }
   }

@@ -57,6 +57,8 @@ export interface RealtimeProvider {
   serviceUsage?(): ServiceUsage | null;
   /** The call's cost per service, for engines that price their own usage (a pipeline); else the session's meter prices it. */
   providerCost?(): ProviderCost | null;
+  /** After close(): settles once the engine's last usage figures are in (a transcriber's closing report); bounded. */
+  settled?(): Promise<void>;
 }
 
 export interface ProviderLogger {

@@ -125,6 +125,10 @@ export class PrimedProvider implements RealtimeProvider {
     return this.inner.providerCost?.() ?? null;
   }
 
+  settled(): Promise<void> {
+    return this.inner.settled?.() ?? Promise.resolve();
+  }
+
   close(code?: number, reason?: string): void {
     this.inner.close(code, reason);
   }
