@@ -21,6 +21,10 @@ const downlink: FrameAge[] = [];
 const webhookToFirstAudio: number[] = [];
 const streamToFirstAudio: number[] = [];
 const heard: Cuts = {};
+/** Each tagged item's first chunk: its age on arrival, ms (bench:pipeline stamps it with its turn's start). */
+const itemStarts: Record<string, number> = {};
+/** When a clear arrived (monotonic ns), by the item the caller was hearing. */
+const clearedAt: Record<string, number> = {};
 let framesSent = 0;
 let framesReceived = 0;
 let marksEchoed = 0;
@@ -91,6 +95,7 @@ class BenchCall {
       const age = ageOfFrame(audio);
       if (age) downlink.push(age);
       const tag = readTag(audio);
+      if (tag?.offsetMs === 0 && age) itemStarts[`${tag.connection}:${tag.item}`] = age.ageMs;
       while (this.queue[0] && this.queue[0].endsAt <= now) this.lastPlayed = this.queue.shift()!;
       const ms = audio.length / BYTES_PER_MS;
       this.playheadEnd = Math.max(now, this.playheadEnd) + ms;
@@ -102,8 +107,10 @@ class BenchCall {
       // What the caller was hearing when the clear took effect: that item, that far in.
       while (this.queue[0] && this.queue[0].endsAt <= now) this.lastPlayed = this.queue.shift()!;
       const playing = this.queue[0];
+      const key = playing?.key && now >= playing.endsAt - playing.ms ? playing.key : this.lastPlayed?.key;
       if (playing?.key && now >= playing.endsAt - playing.ms) heard[playing.key] = playing.offsetMs + (now - (playing.endsAt - playing.ms));
       else if (this.lastPlayed?.key) heard[this.lastPlayed.key] = this.lastPlayed.offsetMs + this.lastPlayed.ms;
+      if (key) clearedAt[key] = Number(process.hrtime.bigint());
       this.queue = [];
       this.lastPlayed = null;
       this.playheadEnd = now;
@@ -164,6 +171,8 @@ send(process, {
   webhookToFirstAudio: summarize(webhookToFirstAudio),
   streamToFirstAudio: summarize(streamToFirstAudio),
   heard,
+  itemStarts,
+  clearedAt,
   closedNormally,
 } satisfies CallersMessage);
 process.disconnect();

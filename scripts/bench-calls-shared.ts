@@ -44,6 +44,9 @@ export interface ChunkTag {
   offsetMs: number;
 }
 
+/** The connection a chunk no caller's words led to (bench:pipeline's greeting) is tagged with. */
+export const UNTAGGED = 0xffff;
+
 export function writeTag(chunk: Buffer, tag: ChunkTag): void {
   chunk.writeUInt32LE(tag.connection, 8);
   chunk.writeUInt32LE(tag.item, 12);
@@ -87,6 +90,10 @@ export type CallersMessage =
       /** From the media stream's `start` to the first assistant audio: the part of the wait after Twilio's. */
       streamToFirstAudio: Summary;
       heard: Cuts;
+      /** The age (ms) of each tagged item's first chunk, by `${connection}:${item}`. */
+      itemStarts: Record<string, number>;
+      /** When each clear arrived (monotonic ns), by the `${connection}:${item}` being heard. */
+      clearedAt: Record<string, number>;
       closedNormally: number;
     };
 

@@ -1,0 +1,199 @@
+/**
+ * `npm run bench:pipeline [-- 50 200] [--seconds 20] [--speech-ms 1500] [--final-ms 150]
+ * [--first-token-ms 200] [--first-audio-ms 100]`: N simultaneous phone calls on a pipeline
+ * assistant (Deepgram → Chat Completions → ElevenLabs, stand-ins with fixed delays in their own
+ * process: bench-pipeline-services.ts), and the same N on a Realtime assistant (bench:calls's fake
+ * provider) in the same sitting. Three processes, as in bench:calls: the real app here (embedded
+ * database, a real port), the services or the fake provider, and the Twilio callers
+ * (bench-calls-callers.ts, talking without pause: each caller turn interrupts the last answer).
+ *
+ * Printed per N and engine: the latency the pipeline adds on top of the services' own, per turn,
+ * end to end — from the transcriber's final (its send time rides in the answer's first audio
+ * chunk) to that chunk's arrival at the caller, less the model's and the voice's fixed delays; the
+ * same split as the call record keeps it (measured in the server); the barge-in stop time — from
+ * the transcriber's first words during the answer to the `clear` at the caller; server CPU and
+ * RSS per call.
+ */
+import { cpus, loadavg } from "node:os";
+import { eq } from "drizzle-orm";
+import { calls as callsTable, phoneNumbers } from "../src/server/db/schema.ts";
+import { callLogsSchema, type TurnLatency } from "../src/shared/calls.ts";
+import { UNTAGGED, type CallersMessage, type CallersRequest, type ProviderMessage, type ProviderRequest } from "./bench-calls-shared.ts";
+import { finalisedCalls, startPhoneBenchApp, type PhoneBenchApp } from "./bench-phone-app.ts";
+import type { ServiceDelays, ServicesMessage, ServicesRequest } from "./bench-pipeline-services.ts";
+import { child, collectGarbage, markdownTable } from "./bench-process.ts";
+import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
+
+const args = process.argv.slice(2);
+const option = (name: string, fallback: number) => {
+  const at = args.indexOf(name);
+  const value = at >= 0 ? Number(args[at + 1]) : Number.NaN;
+  return Number.isFinite(value) && value >= 0 ? value : fallback;
+};
+const positional = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1]!.startsWith("--")));
+const counts = (positional.length ? positional : ["50", "200"]).map(Number).filter((n) => Number.isInteger(n) && n > 0 && n <= 500);
+const seconds = Math.min(120, Math.max(5, option("--seconds", 20)));
+const delays: ServiceDelays = {
+  speechMs: option("--speech-ms", 1500),
+  finalMs: option("--final-ms", 150),
+  firstTokenMs: option("--first-token-ms", 200),
+  firstAudioMs: option("--first-audio-ms", 100),
+};
+const AIM = { addedP99: 30, bargeInP99: 100 };
+const WARM_UP_MS = 1000;
+const MB = 1024 * 1024;
+const KEY = "bench-pipeline-key";
+
+type Engine = "realtime" | "pipeline";
+interface Row {
+  engine: Engine;
+  calls: number;
+  connected: number;
+  added: Summary;
+  stages: { model: Summary; voice: Summary; send: Summary } | null;
+  bargeIn: Summary;
+  clears: number;
+  cpuPerCall: number;
+  rssMb: number;
+  finalised: number;
+}
+
+/** The bench assistant's number now answers with a pipeline assistant on the services' stand-ins. */
+async function usePipeline(bench: PhoneBenchApp, baseUrl: string): Promise<void> {
+  const post = async (url: string, payload: Record<string, unknown>) => {
+    const res = await bench.app.inject({ method: "POST", url, headers: { cookie: bench.cookie }, payload });
+    if (res.statusCode !== 201) throw new Error(`${url}: ${res.statusCode} ${res.body}`);
+    return (res.json() as { id: string }).id;
+  };
+  const provider = (name: string, kind: string, protocol: string, base: string) => post("/api/providers", { name, kind, protocol, base_url: base, api_key: KEY });
+  const voice_engine = {
+    type: "pipeline",
+    transcriber: { provider_id: await provider("Deepgram", "transcriber", "deepgram", baseUrl), model: "nova-3", language: "en" },
+    model: { provider_id: await provider("Model", "model", "openai-compatible", `${baseUrl}/v1`), model: "llama-3.3-70b" },
+    voice: { provider_id: await provider("ElevenLabs", "voice", "elevenlabs", baseUrl), voice: "bench-voice", model: "eleven_flash_v2_5" },
+  };
+  const assistantId = await post("/api/assistants", { name: "Bench pipeline", instructions: "Talk.", first_message: "Hello, thanks for calling.", voice_engine });
+  await bench.database.db.update(phoneNumbers).set({ assistantId }).where(eq(phoneNumbers.phoneNumber, bench.target.to));
+}
+
+/** The pipeline's turns as its records keep them. */
+async function recordedTurns(bench: PhoneBenchApp): Promise<TurnLatency[]> {
+  const rows = await bench.database.db.select({ logs: callsTable.logs }).from(callsTable);
+  return rows.flatMap((r) => callLogsSchema.safeParse(r.logs).data?.turns ?? []);
+}
+
+async function run(engine: Engine, calls: number): Promise<Row> {
+  const stub = engine === "pipeline" ? child("bench-pipeline-services.ts") : child("bench-calls-provider.ts");
+  let provider: { baseUrl: string; apiKey: string };
+  if (engine === "pipeline") {
+    send(stub, { type: "start", delays } satisfies ServicesRequest);
+    const listening = await nextMessage<ServicesMessage, "listening">(stub, "listening");
+    provider = { baseUrl: listening.baseUrl, apiKey: "sk-bench-unused" };
+  } else {
+    send(stub, { type: "start", seconds, bargeInEveryMs: delays.speechMs + delays.finalMs } satisfies ProviderRequest);
+    provider = await nextMessage<ProviderMessage, "listening">(stub, "listening");
+  }
+  const bench = await startPhoneBenchApp(provider, undefined, { TOOL_ALLOWED_HOSTS: "127.0.0.1", MAX_CALLS: String(calls) });
+  if (engine === "pipeline") await usePipeline(bench, provider.baseUrl);
+  await collectGarbage();
+
+  const callers = child("bench-calls-callers.ts");
+  send(callers, { type: "start", target: bench.target, calls, seconds } satisfies CallersRequest);
+  const streaming = await nextMessage<CallersMessage, "streaming">(callers, "streaming", 300_000);
+  const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed", 900_000);
+  await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
+  const cpuBefore = process.cpuUsage();
+  const wallStart = performance.now();
+  const from = String(process.hrtime.bigint());
+  await streamed;
+  const cpu = process.cpuUsage(cpuBefore);
+  const wallMs = performance.now() - wallStart;
+  const rssMb = process.memoryUsage().rss / MB;
+  send(callers, { type: "end", from, to: String(process.hrtime.bigint()) } satisfies CallersRequest);
+  const report = await nextMessage<CallersMessage, "report">(callers, "report", 300_000);
+  while (bench.app.ctx.liveCalls.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  const finalised = await finalisedCalls(bench.database.db);
+
+  let added: number[] = [];
+  let bargeIn: number[] = [];
+  let stages: Row["stages"] = null;
+  if (engine === "pipeline") {
+    send(stub, { type: "report" } satisfies ServicesRequest);
+    const services = await nextMessage<ServicesMessage, "report">(stub, "report");
+    // A turn's first audio chunk carries its final's send time: its age is the whole turn, services included.
+    // Only the answers' first sentences (item turn × 100 + 0) carry it; the greeting and later sentences do not.
+    added = Object.entries(report.itemStarts)
+      .filter(([key]) => Number(key.split(":")[0]) !== UNTAGGED && Number(key.split(":")[1]) % 100 === 0)
+      .map(([, age]) => age - delays.firstTokenMs - delays.firstAudioMs);
+    // Each clear, against the last time the transcriber heard that caller start speaking before it.
+    bargeIn = Object.entries(report.clearedAt).flatMap(([key, at]) => {
+      const started = (services.heardStarting[Number(key.split(":")[0])] ?? []).filter((t) => t <= at).at(-1);
+      return started === undefined ? [] : [(at - started) / 1e6];
+    });
+    const turns = (await recordedTurns(bench)).filter((t) => t.firstAudioSentMs !== undefined && t.firstTokenMs !== undefined && t.firstVoiceAudioMs !== undefined);
+    stages = {
+      model: summarize(turns.map((t) => t.firstTokenMs! - delays.firstTokenMs)),
+      voice: summarize(turns.map((t) => t.firstVoiceAudioMs! - t.firstTokenMs! - delays.firstAudioMs)),
+      send: summarize(turns.map((t) => t.firstAudioSentMs! - t.firstVoiceAudioMs!)),
+    };
+  }
+  await bench.close();
+  for (const proc of [callers, stub]) if (proc.exitCode === null) proc.kill();
+  const connected = Math.max(1, streaming.connected);
+  return {
+    engine,
+    calls,
+    connected: streaming.connected,
+    added: summarize(added),
+    stages,
+    bargeIn: summarize(bargeIn),
+    clears: report.clears,
+    cpuPerCall: (((cpu.user + cpu.system) / 1e3 / wallMs) * 100) / connected,
+    rssMb,
+    finalised,
+  };
+}
+
+const ms = (v: number) => (Number.isFinite(v) ? v.toFixed(1) : "n/a");
+const pair = (s: Summary) => `${ms(s.p50)} / ${ms(s.p99)} (n=${s.count})`;
+
+console.log(
+  `bench:pipeline: ${counts.join(", ")} simultaneous phone calls, ${seconds} s each, on a pipeline and on a Realtime assistant; stand-in delays: ` +
+    `transcriber final ${delays.finalMs} ms after the caller's words start being heard (${delays.speechMs} ms of speech per turn), first token ${delays.firstTokenMs} ms, first voice audio ${delays.firstAudioMs} ms ` +
+    `(Node ${process.version}, ${cpus().length} CPUs ${cpus()[0]?.model ?? ""}, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} at start)`,
+);
+const rows: Row[] = [];
+for (const calls of counts) {
+  for (const engine of ["pipeline", "realtime"] as const) {
+    const row = await run(engine, calls);
+    rows.push(row);
+    console.log(`  ${engine}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${row.finalised} records finalised; load average ${loadavg()[0]!.toFixed(1)}`);
+  }
+}
+console.log();
+console.log(
+  markdownTable(
+    ["engine", "calls", "added per turn ms p50/p99", "in the server: model / voice / send ms p50/p99", "barge-in stop ms p50/p99", "CPU/call % core", "RSS MB"],
+    rows.map((r) => [
+      r.engine,
+      r.connected === r.calls ? String(r.calls) : `${r.connected}/${r.calls}`,
+      r.engine === "pipeline" ? pair(r.added) : "n/a",
+      r.stages ? `${ms(r.stages.model.p50)}/${ms(r.stages.model.p99)} · ${ms(r.stages.voice.p50)}/${ms(r.stages.voice.p99)} · ${ms(r.stages.send.p50)}/${ms(r.stages.send.p99)}` : "n/a",
+      r.engine === "pipeline" ? pair(r.bargeIn) : "n/a",
+      r.cpuPerCall.toFixed(3),
+      r.rssMb.toFixed(0),
+    ]),
+  ),
+);
+console.log(
+  "\nadded per turn: from the transcriber's final leaving the stand-in to the answer's first audio reaching the caller, less the model's and the voice's fixed delays (end to end, every socket included).\n" +
+    "in the server: the call record's stages less the same delays — the model request (final → first token), the voice request (first token → first voice audio), the send (→ first audio to the phone).\n" +
+    "barge-in stop: from the transcriber's first words during an answer to the clear at the caller.",
+);
+for (const r of rows.filter((row) => row.engine === "pipeline")) {
+  console.log(
+    `${r.calls} calls: added p99 ${ms(r.added.p99)} ms (aim < ${AIM.addedP99}: ${r.added.p99 < AIM.addedP99 ? "held" : "NOT held"}), barge-in stop p99 ${ms(r.bargeIn.p99)} ms (aim ≤ ${AIM.bargeInP99}: ${r.bargeIn.p99 <= AIM.bargeInP99 ? "held" : "NOT held"}).`,
+  );
+}
+console.log(`load average at end ${loadavg().map((l) => l.toFixed(1)).join(" / ")}`);
