@@ -58,6 +58,8 @@ export interface FarEnd {
   answered(sid: string, timeoutMs?: number): Promise<TwilioCaller>;
   /** The callee puts the phone down. */
   hangUp(sid: string): Promise<void>;
+  /** Twilio ends the call with this final status now; resolves once the app answered its callback. */
+  end(sid: string, status: string): Promise<void>;
   /** Calls between create and their end now, and the most there ever were at once. */
   readonly live: number;
   readonly peak: number;
@@ -232,6 +234,7 @@ export function attachFarEnd(rest: FakeTwilioRest, options: FarEndOptions): FarE
     async hangUp(sid) {
       await calls.get(sid)?.caller?.hangUp();
     },
+    end: async (sid, status) => void (await finishers.get(sid)?.(status)),
     get live() {
       return live;
     },

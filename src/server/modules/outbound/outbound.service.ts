@@ -121,8 +121,13 @@ export function createOutboundService({ ctx, assistants, phoneNumbers, credentia
         onEndedUnanswered({ ...call, organizationId });
         return { id: call.id, twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled };
       }
-      // The callee answered (or the call ended) between the check and the carrier's answer.
       const now = await repo.findOwnOutbound(db, organizationId, call.id);
+      // The carrier may announce the cancel (its status callback closed the record) before it
+      // answers the request: the call ended because of this cancel, so it is one.
+      if (now?.endTime && now.providerStatus === "canceled") {
+        return { id: call.id, twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled };
+      }
+      // The callee answered (or the call ended) between the check and the carrier's answer.
       throw refuse(now?.endTime ? OUTBOUND_TEXTS.cancelEnded : OUTBOUND_TEXTS.cancelAnswered);
     },
 

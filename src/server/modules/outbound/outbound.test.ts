@@ -307,6 +307,18 @@ describe("POST /api/calls/:id/cancel", () => {
     expect((await cancel("not-a-call")).statusCode).toBe(404);
   });
 
+  it("says Cancelled when Twilio reports the cancelled call ended before it answers the cancel", async () => {
+    const to = "+442071234562";
+    farEnd.script(to, "ring");
+    const { id, twilio_call_sid: sid } = (await dial({ to })).json();
+    await until("the call to ring", () => record(id), (r) => r.twilio_status === "ringing");
+    rest.duringNext("callUpdate", () => farEnd.end(sid, "canceled"));
+    const cancelled = await cancel(id);
+    expect(cancelled.statusCode, cancelled.body).toBe(200);
+    expect(cancelled.json()).toEqual({ id, twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled });
+    expect(await record(id)).toMatchObject({ twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled, duration_ms: null });
+  });
+
   it("refuses a call already answered with 409 and says why; the call goes on", async () => {
     const res = await dial();
     const { id, twilio_call_sid: sid } = res.json();
