@@ -40,6 +40,8 @@ export type ServicesMessage =
       speechRequests: number;
       speechCut: number;
       heardStarting: Record<number, number[]>;
+      /** TCP connections the server opened to the stand-ins, the transcriber's sockets included (fewer: more reuse). */
+      tcpConnections: number;
       /** This process's event-loop lateness p99 (ms): late stand-ins would add to the server's figures. */
       loopDelayP99: number;
     };
@@ -137,6 +139,9 @@ async function speak(req: IncomingMessage, res: import("node:http").ServerRespon
   if (!gone) res.end();
 }
 
+let tcpConnections = 0;
+server.on("connection", () => (tcpConnections += 1));
+
 const wss = new WebSocketServer({ noServer: true });
 server.on("upgrade", (req, socket, head) => {
   if (!req.url?.startsWith("/v1/listen") || req.headers.authorization !== `Token ${API_KEY}`) return void socket.end("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n");
@@ -181,7 +186,7 @@ await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
 const loop = watchEventLoop();
 send(process, { type: "listening", baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: API_KEY } satisfies ServicesMessage);
 await nextMessage<ServicesRequest, "report">(process, "report", 900_000);
-send(process, { type: "report", connections, finals, chatRequests, speechRequests, speechCut, heardStarting, loopDelayP99: loop.stop().delayP99 } satisfies ServicesMessage);
+send(process, { type: "report", connections, finals, chatRequests, speechRequests, speechCut, heardStarting, tcpConnections, loopDelayP99: loop.stop().delayP99 } satisfies ServicesMessage);
 for (const ws of wss.clients) ws.terminate();
 server.close();
 process.disconnect();

@@ -64,6 +64,8 @@ interface Row {
   /** The stand-ins' CPU over the run, % of a core: whether they, not the server, were short of it. */
   servicesCpu: number | null;
   finalised: number;
+  /** The stand-ins' report: requests made, and TCP connections opened for them. */
+  services: { chatRequests: number; speechRequests: number; tcpConnections: number } | null;
 }
 
 /** The bench assistant's number now answers with a pipeline assistant on the services' stand-ins. */
@@ -131,10 +133,12 @@ async function run(engine: Engine, calls: number): Promise<Row> {
   let bargeIn: number[] = [];
   let stages: Row["stages"] = null;
   let servicesLoopP99: number | null = null;
+  let servicesReport: Row["services"] = null;
   if (engine === "pipeline") {
     send(stub, { type: "report" } satisfies ServicesRequest);
     const services = await nextMessage<ServicesMessage, "report">(stub, "report");
     servicesLoopP99 = services.loopDelayP99;
+    servicesReport = services;
     // A turn's first audio chunk carries its final's send time: its age is the whole turn, services included.
     // Only the answers' first sentences (item turn × 100 + 0) carry it; the greeting and later sentences do not.
     added = Object.entries(report.itemStarts)
@@ -169,6 +173,7 @@ async function run(engine: Engine, calls: number): Promise<Row> {
     serverLoopP99,
     servicesLoopP99,
     servicesCpu,
+    services: servicesReport,
   };
 }
 
@@ -185,7 +190,8 @@ for (const calls of counts) {
   for (const engine of engines) {
     const row = await run(engine, calls);
     rows.push(row);
-    console.log(`  ${engine}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${row.finalised} records finalised; load average ${loadavg()[0]!.toFixed(1)}`);
+    const services = row.services ? `; ${row.services.chatRequests} model and ${row.services.speechRequests} voice requests on ${row.services.tcpConnections} TCP connections` : "";
+    console.log(`  ${engine}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${row.finalised} records finalised${services}; load average ${loadavg()[0]!.toFixed(1)}`);
   }
 }
 console.log();

@@ -23,6 +23,7 @@ export async function speechRefusal(res: StreamedAnswer): Promise<SpeechError> {
 export function frameAligner(frameBytes: number): (chunk: Uint8Array) => Uint8Array {
   let carry = new Uint8Array(0);
   return (chunk) => {
+    if (carry.length === 0 && chunk.length % frameBytes === 0) return chunk;
     let bytes = chunk;
     if (carry.length > 0) {
       bytes = new Uint8Array(carry.length + chunk.length);
