@@ -1,6 +1,6 @@
 /**
  * `npm run bench:pipeline [-- 50 200] [--seconds 20] [--speech-ms 1500] [--final-ms 150]
- * [--first-token-ms 200] [--first-audio-ms 100]`: N simultaneous phone calls on a pipeline
+ * [--first-token-ms 200] [--first-audio-ms 100] [--pipeline-only]`: N simultaneous phone calls on a pipeline
  * assistant (Deepgram → Chat Completions → ElevenLabs, stand-ins with fixed delays in their own
  * process: bench-pipeline-services.ts), and the same N on a Realtime assistant (bench:calls's fake
  * provider) in the same sitting. Three processes, as in bench:calls: the real app here (embedded
@@ -12,7 +12,9 @@
  * chunk) to that chunk's arrival at the caller, less the model's and the voice's fixed delays; the
  * same split as the call record keeps it (measured in the server); the barge-in stop time — from
  * the transcriber's first words during the answer to the `clear` at the caller; server CPU and
- * RSS per call.
+ * RSS per call; how late each process's event loop ran (the server's, and the stand-ins', whose
+ * CPU is shown too: late stand-ins would pass for a slow server), and the TCP connections the
+ * server opened to the stand-ins (keep-alive reuse). `--pipeline-only` leaves out the Realtime runs.
  */
 import { cpus, loadavg } from "node:os";
 import { eq } from "drizzle-orm";
