@@ -20,6 +20,7 @@ import { WebSocketServer } from "ws";
 import { answerKeyCheck } from "../tests/fakes/key-check-route.ts";
 import { tone } from "../tests/fakes/realtime-audio.ts";
 import { FRAME_MS, UNTAGGED, writeTag } from "./bench-calls-shared.ts";
+import { watchEventLoop } from "./bench-process.ts";
 import { nextMessage, send, stampFrame } from "./bench-voice-shared.ts";
 
 export interface ServiceDelays {
@@ -31,7 +32,19 @@ export interface ServiceDelays {
 export type ServicesRequest = { type: "start"; delays: ServiceDelays } | { type: "report" };
 export type ServicesMessage =
   | { type: "listening"; baseUrl: string; apiKey: string }
-  | { type: "report"; connections: number; finals: number; chatRequests: number; speechRequests: number; speechCut: number; heardStarting: Record<number, number[]> };
+  | {
+      type: "report";
+      connections: number;
+      finals: number;
+      chatRequests: number;
+      speechRequests: number;
+      speechCut: number;
+      heardStarting: Record<number, number[]>;
+      /** TCP connections the server opened to the stand-ins, the transcriber's sockets included (fewer: more reuse). */
+      tcpConnections: number;
+      /** This process's event-loop lateness p99 (ms): late stand-ins would add to the server's figures. */
+      loopDelayP99: number;
+    };
 
 const API_KEY = "bench-pipeline-key";
 const WORDS_PER_SENTENCE = 8;
@@ -126,6 +139,9 @@ async function speak(req: IncomingMessage, res: import("node:http").ServerRespon
   if (!gone) res.end();
 }
 
+let tcpConnections = 0;
+server.on("connection", () => (tcpConnections += 1));
+
 const wss = new WebSocketServer({ noServer: true });
 server.on("upgrade", (req, socket, head) => {
   if (!req.url?.startsWith("/v1/listen") || req.headers.authorization !== `Token ${API_KEY}`) return void socket.end("HTTP/1.1 401 Unauthorized\r\nContent-Length: 0\r\n\r\n");
@@ -167,9 +183,10 @@ server.on("upgrade", (req, socket, head) => {
 });
 
 await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const loop = watchEventLoop();
 send(process, { type: "listening", baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiKey: API_KEY } satisfies ServicesMessage);
 await nextMessage<ServicesRequest, "report">(process, "report", 900_000);
-send(process, { type: "report", connections, finals, chatRequests, speechRequests, speechCut, heardStarting } satisfies ServicesMessage);
+send(process, { type: "report", connections, finals, chatRequests, speechRequests, speechCut, heardStarting, tcpConnections, loopDelayP99: loop.stop().delayP99 } satisfies ServicesMessage);
 for (const ws of wss.clients) ws.terminate();
 server.close();
 process.disconnect();

@@ -1,6 +1,6 @@
 /**
  * `npm run bench:pipeline [-- 50 200] [--seconds 20] [--speech-ms 1500] [--final-ms 150]
- * [--first-token-ms 200] [--first-audio-ms 100]`: N simultaneous phone calls on a pipeline
+ * [--first-token-ms 200] [--first-audio-ms 100] [--pipeline-only]`: N simultaneous phone calls on a pipeline
  * assistant (Deepgram → Chat Completions → ElevenLabs, stand-ins with fixed delays in their own
  * process: bench-pipeline-services.ts), and the same N on a Realtime assistant (bench:calls's fake
  * provider) in the same sitting. Three processes, as in bench:calls: the real app here (embedded
@@ -12,7 +12,9 @@
  * chunk) to that chunk's arrival at the caller, less the model's and the voice's fixed delays; the
  * same split as the call record keeps it (measured in the server); the barge-in stop time — from
  * the transcriber's first words during the answer to the `clear` at the caller; server CPU and
- * RSS per call.
+ * RSS per call; how late each process's event loop ran (the server's, and the stand-ins', whose
+ * CPU is shown too: late stand-ins would pass for a slow server), and the TCP connections the
+ * server opened to the stand-ins (keep-alive reuse). `--pipeline-only` leaves out the Realtime runs.
  */
 import { cpus, loadavg } from "node:os";
 import { eq } from "drizzle-orm";
@@ -21,7 +23,7 @@ import { callLogsSchema, type TurnLatency } from "../src/shared/calls.ts";
 import { UNTAGGED, type CallersMessage, type CallersRequest, type ProviderMessage, type ProviderRequest } from "./bench-calls-shared.ts";
 import { finalisedCalls, startPhoneBenchApp, type PhoneBenchApp } from "./bench-phone-app.ts";
 import type { ServiceDelays, ServicesMessage, ServicesRequest } from "./bench-pipeline-services.ts";
-import { child, collectGarbage, markdownTable } from "./bench-process.ts";
+import { child, collectGarbage, cpuSecondsOf, markdownTable, watchEventLoop } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
@@ -30,7 +32,10 @@ const option = (name: string, fallback: number) => {
   const value = at >= 0 ? Number(args[at + 1]) : Number.NaN;
   return Number.isFinite(value) && value >= 0 ? value : fallback;
 };
-const positional = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1]!.startsWith("--")));
+const flags = new Set(["--pipeline-only"]);
+const positional = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && args[i - 1]!.startsWith("--") && !flags.has(args[i - 1]!)));
+/** `--pipeline-only`: no Realtime runs beside (a quicker sitting, or a profile of the pipeline alone). */
+const engines = args.includes("--pipeline-only") ? (["pipeline"] as const) : (["pipeline", "realtime"] as const);
 const counts = (positional.length ? positional : ["50", "200"]).map(Number).filter((n) => Number.isInteger(n) && n > 0 && n <= 500);
 const seconds = Math.min(120, Math.max(5, option("--seconds", 20)));
 const delays: ServiceDelays = {
@@ -55,7 +60,14 @@ interface Row {
   clears: number;
   cpuPerCall: number;
   rssMb: number;
+  /** The server's event loop (this process) and the stand-ins' (their own): lateness p99, ms. */
+  serverLoopP99: number;
+  servicesLoopP99: number | null;
+  /** The stand-ins' CPU over the run, % of a core: whether they, not the server, were short of it. */
+  servicesCpu: number | null;
   finalised: number;
+  /** The stand-ins' report: requests made, and TCP connections opened for them. */
+  services: { chatRequests: number; speechRequests: number; tcpConnections: number } | null;
 }
 
 /** The bench assistant's number now answers with a pipeline assistant on the services' stand-ins. */
@@ -103,11 +115,15 @@ async function run(engine: Engine, calls: number): Promise<Row> {
   const streamed = nextMessage<CallersMessage, "streamed">(callers, "streamed", 900_000);
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
   const cpuBefore = process.cpuUsage();
+  const servicesCpuBefore = cpuSecondsOf(stub.pid);
+  const loop = watchEventLoop();
   const wallStart = performance.now();
   const from = String(process.hrtime.bigint());
   await streamed;
   const cpu = process.cpuUsage(cpuBefore);
   const wallMs = performance.now() - wallStart;
+  const servicesCpu = engine === "pipeline" ? ((cpuSecondsOf(stub.pid) - servicesCpuBefore) * 1e5) / wallMs : null;
+  const serverLoopP99 = loop.stop().delayP99;
   const rssMb = process.memoryUsage().rss / MB;
   send(callers, { type: "end", from, to: String(process.hrtime.bigint()) } satisfies CallersRequest);
   const report = await nextMessage<CallersMessage, "report">(callers, "report", 300_000);
@@ -118,9 +134,13 @@ async function run(engine: Engine, calls: number): Promise<Row> {
   let added: number[] = [];
   let bargeIn: number[] = [];
   let stages: Row["stages"] = null;
+  let servicesLoopP99: number | null = null;
+  let servicesReport: Row["services"] = null;
   if (engine === "pipeline") {
     send(stub, { type: "report" } satisfies ServicesRequest);
     const services = await nextMessage<ServicesMessage, "report">(stub, "report");
+    servicesLoopP99 = services.loopDelayP99;
+    servicesReport = services;
     // A turn's first audio chunk carries its final's send time: its age is the whole turn, services included.
     // Only the answers' first sentences (item turn × 100 + 0) carry it; the greeting and later sentences do not.
     added = Object.entries(report.itemStarts)
@@ -152,6 +172,10 @@ async function run(engine: Engine, calls: number): Promise<Row> {
     cpuPerCall: (((cpu.user + cpu.system) / 1e3 / wallMs) * 100) / connected,
     rssMb,
     finalised,
+    serverLoopP99,
+    servicesLoopP99,
+    servicesCpu,
+    services: servicesReport,
   };
 }
 
@@ -165,16 +189,17 @@ console.log(
 );
 const rows: Row[] = [];
 for (const calls of counts) {
-  for (const engine of ["pipeline", "realtime"] as const) {
+  for (const engine of engines) {
     const row = await run(engine, calls);
     rows.push(row);
-    console.log(`  ${engine}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${row.finalised} records finalised; load average ${loadavg()[0]!.toFixed(1)}`);
+    const services = row.services ? `; ${row.services.chatRequests} model and ${row.services.speechRequests} voice requests on ${row.services.tcpConnections} TCP connections` : "";
+    console.log(`  ${engine}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${row.finalised} records finalised${services}; load average ${loadavg()[0]!.toFixed(1)}`);
   }
 }
 console.log();
 console.log(
   markdownTable(
-    ["engine", "calls", "added per turn ms p50/p99", "in the server: model / voice / send ms p50/p99", "barge-in stop ms p50/p99", "CPU/call % core", "RSS MB"],
+    ["engine", "calls", "added per turn ms p50/p99", "in the server: model / voice / send ms p50/p99", "barge-in stop ms p50/p99", "CPU/call % core", "RSS MB", "loop p99 ms: server / stand-ins", "stand-ins CPU % core"],
     rows.map((r) => [
       r.engine,
       r.connected === r.calls ? String(r.calls) : `${r.connected}/${r.calls}`,
@@ -183,13 +208,16 @@ console.log(
       r.engine === "pipeline" ? pair(r.bargeIn) : "n/a",
       r.cpuPerCall.toFixed(3),
       r.rssMb.toFixed(0),
+      `${ms(r.serverLoopP99)} / ${r.servicesLoopP99 === null ? "n/a" : ms(r.servicesLoopP99)}`,
+      r.servicesCpu === null ? "n/a" : r.servicesCpu.toFixed(0),
     ]),
   ),
 );
 console.log(
   "\nadded per turn: from the transcriber's final leaving the stand-in to the answer's first audio reaching the caller, less the model's and the voice's fixed delays (end to end, every socket included).\n" +
     "in the server: the call record's stages less the same delays — the model request (final → first token), the voice request (first token → first voice audio), the send (→ first audio to the phone).\n" +
-    "barge-in stop: from the transcriber's first words during an answer to the clear at the caller.",
+    "barge-in stop: from the transcriber's first words during an answer to the clear at the caller.\n" +
+    "loop p99: how late a 1 ms timer ran, p99, in the server and in the stand-ins' process; with the stand-ins' CPU it tells whether they, rather than the server, held a turn up.",
 );
 for (const r of rows.filter((row) => row.engine === "pipeline")) {
   console.log(

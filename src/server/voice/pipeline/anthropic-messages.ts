@@ -15,6 +15,7 @@
  * one role in a row are merged (the API wants them alternating).
  */
 import { sseData } from "./sse.ts";
+import { postStreaming } from "./streaming-post.ts";
 import { ChatError, type ChatMessage, type ChatRequest, type ChatResult, type ChatToolCall } from "./chat-completions.ts";
 
 export const ANTHROPIC_VERSION = "2023-06-01";
@@ -78,10 +79,10 @@ interface StreamEvent {
 
 export async function streamAnthropic(r: ChatRequest): Promise<ChatResult> {
   const { system, messages } = toAnthropic(r.messages);
-  const res = await fetch(`${r.baseUrl.replace(/\/+$/, "")}/v1/messages`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "x-api-key": r.apiKey, "anthropic-version": ANTHROPIC_VERSION, accept: "text/event-stream" },
-    body: JSON.stringify({
+  const res = await postStreaming(
+    `${r.baseUrl.replace(/\/+$/, "")}/v1/messages`,
+    { "content-type": "application/json", "x-api-key": r.apiKey, "anthropic-version": ANTHROPIC_VERSION, accept: "text/event-stream" },
+    JSON.stringify({
       model: r.model,
       max_tokens: MAX_TOKENS,
       system,
@@ -89,16 +90,16 @@ export async function streamAnthropic(r: ChatRequest): Promise<ChatResult> {
       stream: true,
       ...(r.tools.length > 0 ? { tools: r.tools.map((t) => ({ name: t.function.name, description: t.function.description, input_schema: t.function.parameters ?? { type: "object" } })) } : {}),
     }),
-    signal: r.signal,
-  });
-  if (!res.ok || !res.body) {
+    r.signal,
+  );
+  if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
     throw new ChatError(`the language model answered ${res.status}${body?.error?.message ? `: ${body.error.message}` : ""}`, res.status, body?.error?.message ?? "");
   }
   let text = "";
   const calls = new Map<number, ChatToolCall>();
   let outputSoFar = 0;
-  for await (const data of sseData(res.body as AsyncIterable<Uint8Array>)) {
+  for await (const data of sseData(res.body)) {
     let event: StreamEvent;
     try {
       event = JSON.parse(data) as StreamEvent;

@@ -9,6 +9,7 @@
 
 import { ServiceError } from "./service-error.ts";
 import { sseData } from "./sse.ts";
+import { postStreaming } from "./streaming-post.ts";
 
 export type ChatMessage =
   | { role: "system" | "user"; content: string }
@@ -63,19 +64,19 @@ interface Chunk {
 }
 
 export async function streamChat(r: ChatRequest): Promise<ChatResult> {
-  const res = await fetch(`${r.baseUrl.replace(/\/+$/, "")}/chat/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${r.apiKey}`, accept: "text/event-stream" },
-    body: JSON.stringify({ model: r.model, messages: r.messages, stream: true, stream_options: { include_usage: true }, ...(r.tools.length > 0 ? { tools: r.tools } : {}) }),
-    signal: r.signal,
-  });
-  if (!res.ok || !res.body) {
+  const res = await postStreaming(
+    `${r.baseUrl.replace(/\/+$/, "")}/chat/completions`,
+    { "content-type": "application/json", authorization: `Bearer ${r.apiKey}`, accept: "text/event-stream" },
+    JSON.stringify({ model: r.model, messages: r.messages, stream: true, stream_options: { include_usage: true }, ...(r.tools.length > 0 ? { tools: r.tools } : {}) }),
+    r.signal,
+  );
+  if (!res.ok) {
     const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
     throw new ChatError(`the language model answered ${res.status}${body?.error?.message ? `: ${body.error.message}` : ""}`, res.status, body?.error?.message ?? "");
   }
   let text = "";
   const calls: ChatToolCall[] = [];
-  for await (const data of sseData(res.body as AsyncIterable<Uint8Array>)) {
+  for await (const data of sseData(res.body)) {
     if (data === "[DONE]") return { text, toolCalls: calls.filter(Boolean) };
     let chunk: Chunk;
     try {

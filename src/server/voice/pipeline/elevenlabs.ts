@@ -6,6 +6,7 @@
  */
 import type { CallAudioFormat } from "../audio.ts";
 import { frameAligner, speechRefusal } from "./speech-stream.ts";
+import { postStreaming } from "./streaming-post.ts";
 
 export interface SpeechRequest {
   baseUrl: string;
@@ -23,17 +24,12 @@ const DEFAULT_MODEL = "eleven_flash_v2_5";
 export async function speak(r: SpeechRequest): Promise<void> {
   const format = r.format === "audio/pcmu" ? "ulaw_8000" : "pcm_24000";
   const url = `${r.baseUrl.replace(/\/+$/, "")}/v1/text-to-speech/${encodeURIComponent(r.voice)}/stream?output_format=${format}`;
-  const res = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", "xi-api-key": r.apiKey },
-    body: JSON.stringify({ text: r.text, model_id: r.model || DEFAULT_MODEL }),
-    signal: r.signal,
-  });
-  if (!res.ok || !res.body) throw await speechRefusal(res);
+  const res = await postStreaming(url, { "content-type": "application/json", "xi-api-key": r.apiKey }, JSON.stringify({ text: r.text, model_id: r.model || DEFAULT_MODEL }), r.signal);
+  if (!res.ok) throw await speechRefusal(res);
   // 16-bit PCM must reach the caller in whole samples: an odd byte waits for the next chunk.
   const whole = frameAligner(r.format === "audio/pcm" ? 2 : 1);
   for await (const chunk of res.body) {
-    const bytes = whole(chunk as Uint8Array);
+    const bytes = whole(chunk);
     if (bytes.length > 0) r.onAudio(bytes);
   }
 }

@@ -7,21 +7,22 @@
 import { toCallAudio } from "../audio.ts";
 import type { SpeechRequest } from "./elevenlabs.ts";
 import { frameAligner, speechRefusal } from "./speech-stream.ts";
+import { postStreaming } from "./streaming-post.ts";
 
 const DEFAULT_MODEL = "gpt-4o-mini-tts";
 
 export async function speakOpenAI(r: SpeechRequest): Promise<void> {
-  const res = await fetch(`${r.baseUrl.replace(/\/+$/, "")}/audio/speech`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${r.apiKey}` },
-    body: JSON.stringify({ model: r.model || DEFAULT_MODEL, input: r.text, voice: r.voice, response_format: "pcm" }),
-    signal: r.signal,
-  });
-  if (!res.ok || !res.body) throw await speechRefusal(res);
+  const res = await postStreaming(
+    `${r.baseUrl.replace(/\/+$/, "")}/audio/speech`,
+    { "content-type": "application/json", authorization: `Bearer ${r.apiKey}` },
+    JSON.stringify({ model: r.model || DEFAULT_MODEL, input: r.text, voice: r.voice, response_format: "pcm" }),
+    r.signal,
+  );
+  if (!res.ok) throw await speechRefusal(res);
   // Whole samples for the browser; whole groups of three for the phone's 8 kHz.
   const whole = frameAligner(r.format === "audio/pcm" ? 2 : 6);
   for await (const chunk of res.body) {
-    const bytes = whole(chunk as Uint8Array);
+    const bytes = whole(chunk);
     if (bytes.length > 0) r.onAudio(toCallAudio(r.format, bytes));
   }
 }

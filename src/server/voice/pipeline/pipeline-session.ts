@@ -310,7 +310,8 @@ export class PipelineSession implements RealtimeProvider {
     const timeoutMs = this.o.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     let watchdog: NodeJS.Timeout | undefined;
     const progress = () => {
-      clearTimeout(watchdog);
+      // Called per word and per audio chunk: the one timer is pushed back, not replaced.
+      if (watchdog) return void watchdog.refresh();
       watchdog = setTimeout(() => {
         timedOut = VOICE_ENGINE_MESSAGES.timedOut(modelDone ? "voice" : "language model", timeoutMs / 1000);
         response.abort.abort();
@@ -428,7 +429,7 @@ export class PipelineSession implements RealtimeProvider {
     if (response.cancelled || this.closed) return;
     if (response.turn && response.turn.firstVoiceAudio === undefined) response.turn.firstVoiceAudio = performance.now();
     sentence.ms += bytes.length / bytesPerMs(this.o.format);
-    this.emit({ type: "response.output_audio.delta", response_id: response.id, item_id: item.id, delta: Buffer.from(bytes).toString("base64") });
+    this.emit({ type: "response.output_audio.delta", response_id: response.id, item_id: item.id, delta: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("base64") });
   }
 }
 

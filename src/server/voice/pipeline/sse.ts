@@ -4,11 +4,13 @@ export async function* sseData(body: AsyncIterable<Uint8Array>): AsyncGenerator<
   const decoder = new TextDecoder();
   for await (const bytes of body) {
     buffer += decoder.decode(bytes, { stream: true });
+    // Lines are read in place; only the unfinished tail is kept (a chunk holds many events).
+    let start = 0;
     let newline: number;
-    while ((newline = buffer.indexOf("\n")) >= 0) {
-      const line = buffer.slice(0, newline).replace(/\r$/, "");
-      buffer = buffer.slice(newline + 1);
-      if (line.startsWith("data:")) yield line.slice(5).trim();
+    while ((newline = buffer.indexOf("\n", start)) >= 0) {
+      if (buffer.startsWith("data:", start)) yield buffer.slice(start + 5, newline).trim();
+      start = newline + 1;
     }
+    if (start > 0) buffer = buffer.slice(start);
   }
 }
