@@ -8,13 +8,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { startPipelineFakes, type PipelineFakes } from "../../../../tests/fakes/pipeline-fakes.ts";
-import { callOnBoard, openCall, supervisorVoiceFrame } from "../../../../tests/fakes/live-supervisor.ts";
+import { callOnBoard, openCall, speakAsSupervisor, takeOver } from "../../../../tests/fakes/live-supervisor.ts";
 import { CALLER_NUMBER, dialPipeline, endedRecord, GREETING, pipelineEngine, startPipelinePhone, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
 import { tone } from "../../../../tests/fakes/realtime-audio.ts";
 import { until } from "../../../../tests/until.ts";
 import { callLogsSchema } from "../../../shared/calls.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
-import { pcm16ToMulaw } from "../audio.ts";
 
 const LONG = [
   "Let me tell you about every plan we have.",
@@ -49,19 +48,10 @@ describe("taking over a pipeline phone call", () => {
     await call.speak(tone("audio/pcmu", 700), 700);
     await call.until(() => call.heardMs >= GREETING.split(" ").length * 200 + 1000, "the answer playing", 10_000);
 
-    const clears = call.clears;
-    const afterClear: Buffer[] = [];
-    call.onMedia = (audio) => {
-      if (call.clears > clears) afterClear.push(audio);
-    };
-    boss.send({ type: "take_over" });
-    await boss.until(() => boss.of("control").some((m) => m.control.youHaveControl), "control");
-    await call.until(() => call.clears > clears, "the assistant's playback cleared");
+    const afterClear = await takeOver(boss, call, "the assistant's playback cleared");
 
     // The supervisor's voice reaches the caller, and nothing else does.
-    const frame = supervisorVoiceFrame();
-    for (let i = 0; i < 15; i += 1) boss.sendRaw(frame);
-    const expected = Buffer.from(pcm16ToMulaw(new Int16Array(frame.buffer, frame.byteOffset, 160)));
+    const expected = speakAsSupervisor(boss);
     await call.until(() => afterClear.length >= 15, "the supervisor's voice at the caller");
     expect(afterClear.every((audio) => audio.equals(expected))).toBe(true);
 
