@@ -7,7 +7,8 @@
 import { startFakeRealtime } from "../tests/fakes/fake-realtime.ts";
 import { startFakeResponses } from "../tests/fakes/fake-responses.ts";
 import type { FakeReplySpec } from "../tests/fakes/realtime-fake-script.ts";
-import { DELTA_MS, nextMessage, send, stampFrame } from "./bench-voice-shared.ts";
+import { serveUntilReport } from "./bench-responses-provider.ts";
+import { DELTA_MS, nextMessage, stampFrame } from "./bench-voice-shared.ts";
 
 type Request = { type: "start"; seconds: number; delayMs: number } | { type: "report" };
 
@@ -27,9 +28,4 @@ responses.script = () => ({
   json: { summary: "The caller asked about order 42.", data: { order_id: "42" }, success: { reason: "The status was given.", value: "pass" } },
 });
 
-send(process, { type: "listening", baseUrl: realtime.baseUrl, apiKey: realtime.apiKey });
-await nextMessage<Request, "report">(process, "report", 900_000);
-send(process, { type: "report", requests: responses.requests.length, accepted: responses.accepted.length, scriptError: responses.scriptError });
-await responses.close();
-await realtime.close();
-process.disconnect();
+await serveUntilReport(realtime, responses, 900_000);

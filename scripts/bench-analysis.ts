@@ -31,15 +31,11 @@ import { calls as callsTable } from "../src/server/db/schema.ts";
 import { withDatabase } from "../tests/global-setup.ts";
 import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
 import type { RequestsMessage } from "./bench-analysis-requests.ts";
-import { child, markdownTable } from "./bench-process.ts";
+import { child, markdownTable, positiveOption } from "./bench-process.ts";
 import { nextMessage, send, summarize, type CallersMessage, type CallersRequest, type Summary } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const at = args.indexOf(name);
-  const value = at >= 0 ? Number(args[at + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+const option = (name: string, fallback: number) => positiveOption(args, name, fallback);
 const ANALYSES = option("--analyses", 1000);
 const DELAY_MS = option("--delay", 300);
 const LIVE_CALLS = option("--calls", 10);

@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import WebSocket from "ws";
 import { BYTES_PER_MS, FRAME_BYTES, FRAME_MS, readTag, stampCallerFrame, type CallersMessage, type CallersRequest, type CallerTarget, type Cuts } from "./bench-calls-shared.ts";
-import { dialTwilioStream, Refused } from "./bench-twilio-dial.ts";
+import { dialTwilioStream, hangUpStream, Refused } from "./bench-twilio-dial.ts";
 import { ageOfFrame, nextMessage, send, summarize, within, type FrameAge } from "./bench-voice-shared.ts";
 
 interface Chunk {
@@ -121,8 +121,7 @@ class BenchCall {
 
   hangUp(): void {
     if (!this.ws || this.closed) return;
-    this.ws.send(JSON.stringify({ event: "stop", streamSid: this.streamSid, stop: { callSid: this.callSid } }));
-    this.ws.close(1000);
+    hangUpStream(this.ws, this);
   }
 }
 

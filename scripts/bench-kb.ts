@@ -33,14 +33,10 @@ import { createVectorIndex, EMBEDDING_DIMENSIONS, ensureVectorStore, vectorLiter
 import { fakeEmbedding } from "../tests/fakes/fake-embeddings.ts";
 import { withDatabase } from "../tests/global-setup.ts";
 import { makePdf } from "../tests/knowledge-files.ts";
-import { markdownTable } from "./bench-process.ts";
+import { markdownTable, positiveOption } from "./bench-process.ts";
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const at = args.indexOf(name);
-  const value = at >= 0 ? Number(args[at + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+const option = (name: string, fallback: number) => positiveOption(args, name, fallback);
 const PASSAGES = option("--passages", 100_000);
 const QUERIES = option("--queries", 200);
 const PAGES = option("--pages", 50);

@@ -17,15 +17,11 @@
 import { cpus, loadavg } from "node:os";
 import type { CallersMessage, CallersRequest, ProviderMessage, ProviderRequest, SupervisorsMessage, SupervisorsRequest } from "./bench-calls-shared.ts";
 import { startPhoneBenchApp } from "./bench-phone-app.ts";
-import { child, markdownTable } from "./bench-process.ts";
+import { child, markdownTable, positiveOption } from "./bench-process.ts";
 import { nextMessage, send } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const at = args.indexOf(name);
-  const value = at >= 0 ? Number(args[at + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+const option = (name: string, fallback: number) => positiveOption(args, name, fallback);
 const calls = Math.round(option("--calls", 100));
 const listeners = Math.min(calls, Math.round(option("--listeners", 10)));
 const phaseSeconds = Math.min(20, option("--seconds", 12));

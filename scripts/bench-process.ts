@@ -119,6 +119,13 @@ export async function collectGarbage(): Promise<void> {
 }
 
 /** A Markdown table, every cell right-aligned to its column. */
+/** `--name N` from the command line when N is a number above 0, else `fallback`. */
+export function positiveOption(args: readonly string[], name: string, fallback: number): number {
+  const at = args.indexOf(name);
+  const value = at >= 0 ? Number(args[at + 1]) : Number.NaN;
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}
+
 export function markdownTable(head: readonly string[], body: ReadonlyArray<readonly string[]>): string {
   const widths = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i]!.length)));
   const line = (cells: readonly string[]) => `| ${cells.map((c, i) => c.padStart(widths[i]!)).join(" | ")} |`;

@@ -6,7 +6,8 @@
 import { startFakeRealtime } from "../tests/fakes/fake-realtime.ts";
 import { startFakeResponses } from "../tests/fakes/fake-responses.ts";
 import { testRoles } from "../tests/fakes/fake-test-roles.ts";
-import { nextMessage, send } from "./bench-voice-shared.ts";
+import { serveUntilReport } from "./bench-responses-provider.ts";
+import { nextMessage } from "./bench-voice-shared.ts";
 
 type Request = { type: "start"; delayMs: number } | { type: "report" };
 
@@ -19,9 +20,4 @@ responses.script = testRoles({
   judge: () => ({ passed: true, reasons: ["The arrival day was given"] }),
 });
 
-send(process, { type: "listening", baseUrl: realtime.baseUrl, apiKey: realtime.apiKey });
-await nextMessage<Request, "report">(process, "report", 3_600_000);
-send(process, { type: "report", requests: responses.requests.length, accepted: responses.accepted.length, scriptError: responses.scriptError });
-await responses.close();
-await realtime.close();
-process.disconnect();
+await serveUntilReport(realtime, responses, 3_600_000);

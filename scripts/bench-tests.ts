@@ -17,15 +17,11 @@ import { buildApp } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
-import { child, cpuSecondsOf, markdownTable } from "./bench-process.ts";
+import { child, cpuSecondsOf, markdownTable, positiveOption } from "./bench-process.ts";
 import { nextMessage, send, summarize } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
-const option = (name: string, fallback: number) => {
-  const at = args.indexOf(name);
-  const value = at >= 0 ? Number(args[at + 1]) : Number.NaN;
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
+const option = (name: string, fallback: number) => positiveOption(args, name, fallback);
 const SCENARIOS = option("--scenarios", 100);
 const TURNS = option("--turns", 8);
 const DELAY_MS = option("--delay", 300);

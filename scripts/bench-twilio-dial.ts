@@ -14,6 +14,12 @@ export interface StreamIds {
   streamSid: string;
 }
 
+/** The caller hangs up: Twilio's `stop` on the stream, then the socket closed. */
+export function hangUpStream(ws: WebSocket, ids: StreamIds): void {
+  ws.send(JSON.stringify({ event: "stop", streamSid: ids.streamSid, stop: { callSid: ids.callSid } }));
+  ws.close(1000);
+}
+
 /** Dials `target` and returns the open media socket, its listeners attached by `wire` before it opens. */
 export async function dialTwilioStream(target: CallerTarget, ids: StreamIds, wire: (ws: WebSocket) => void): Promise<WebSocket> {
   const params = { AccountSid: `AC${"0".repeat(32)}`, CallSid: ids.callSid, CallStatus: "ringing", Direction: "inbound", From: "+15559876", To: target.to };

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import WebSocket from "ws";
 import { BYTES_PER_MS, FRAME_BYTES, FRAME_MS, type CallerTarget } from "./bench-calls-shared.ts";
-import { dialTwilioStream, Refused } from "./bench-twilio-dial.ts";
+import { dialTwilioStream, hangUpStream, Refused } from "./bench-twilio-dial.ts";
 import { nextMessage, send } from "./bench-voice-shared.ts";
 import type { WebhookCallersMessage, WebhookCallersRequest } from "./bench-webhooks-shared.ts";
 
@@ -74,8 +74,7 @@ class PhoneCall {
 
   hangUp(): void {
     if (!this.ws || this.closed) return;
-    this.ws.send(JSON.stringify({ event: "stop", streamSid: this.streamSid, stop: { callSid: this.callSid } }));
-    this.ws.close(1000);
+    hangUpStream(this.ws, this);
   }
 }
 

@@ -12,6 +12,8 @@ import {
   type CallServerMessage,
   type SupervisorMessage,
 } from "../../src/shared/live.ts";
+import { pcm16ToMulaw } from "../../src/server/voice/audio.ts";
+import type { TwilioCaller } from "./twilio-caller.ts";
 
 type Message = { type: string };
 
@@ -128,6 +130,29 @@ export function supervisorVoiceFrame(): Buffer {
   const samples = new Int16Array(160);
   for (let i = 0; i < samples.length; i += 1) samples[i] = Math.round(12_000 * Math.sin((2 * Math.PI * 1000 * i) / 8000));
   return Buffer.from(samples.buffer);
+}
+
+/**
+ * `boss` takes over `call`: once they have control and the caller's playback has been cleared
+ * (`cleared` names it in a timeout), the audio the caller hears from the clear on, kept as it comes.
+ */
+export async function takeOver(boss: CallClient, call: TwilioCaller, cleared: string): Promise<Buffer[]> {
+  const clears = call.clears;
+  const afterClear: Buffer[] = [];
+  call.onMedia = (audio) => {
+    if (call.clears > clears) afterClear.push(audio);
+  };
+  boss.send({ type: "take_over" });
+  await boss.until(() => boss.of("control").some((m) => m.control.youHaveControl), "control");
+  await call.until(() => call.clears > clears, cleared);
+  return afterClear;
+}
+
+/** `boss` speaks `count` frames of supervisorVoiceFrame(); the µ-law frame the caller should hear for each. */
+export function speakAsSupervisor(boss: CallClient, count = 15): Buffer {
+  const frame = supervisorVoiceFrame();
+  for (let i = 0; i < count; i += 1) boss.sendRaw(frame);
+  return Buffer.from(pcm16ToMulaw(new Int16Array(frame.buffer, frame.byteOffset, 160)));
 }
 
 /** Runs `start` (which places a call from `callerNumber`) with the board open; what it returned and the call's id as the board shows it. */

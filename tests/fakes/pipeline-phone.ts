@@ -67,6 +67,20 @@ export function transcriptLines(row: { logs: unknown }): Array<[string, string]>
   return callLogsSchema.parse(row.logs).transcript.map((e) => [e.type, e.content]);
 }
 
+/**
+ * What the ended record of an order-lookup call keeps, whatever the engine or carrier: the
+ * greeting, the caller's question and the tool call, and `then`, in its transcript; with
+ * `interrupted`, an answer cut short; with `voice`, every character sent to that voice counted.
+ * The parsed logs, for the checks an engine adds.
+ */
+export function expectWholeCallRecord(row: { logs: unknown }, then: Array<[string, string]>, options: { interrupted?: boolean; voice?: { requests: Array<{ text: string }> } } = {}) {
+  const logs = callLogsSchema.parse(row.logs);
+  expect(transcriptLines(row)).toEqual(expect.arrayContaining([["assistant", GREETING], ["user", "Where is my order 42?"], ["tool-request", "Calling tool Lookup Order"], ...then]));
+  if (options.interrupted) expect(logs.transcript.some((e) => e.interruptedAtMs !== undefined)).toBe(true);
+  if (options.voice) expect(logs.serviceUsage!.voiceCharacters).toBe(options.voice.requests.reduce((sum, r) => sum + r.text.length, 0));
+  return logs;
+}
+
 /** The Calls page's figures for the line's organisation (GET /api/calls/stats, all time). */
 export async function callStatsOf(line: PipelinePhone): Promise<Record<string, unknown>> {
   const res = await line.app.app.inject({ method: "GET", url: "/api/calls/stats", headers: { cookie: line.owner.cookie } });

@@ -8,6 +8,7 @@ import type { Db } from "../../db/client.ts";
 import { badRequest, notFound } from "../../errors.ts";
 import type { ResourceService } from "../../http/resource-routes.ts";
 import * as repo from "./assistants.repo.ts";
+import { callSettingsOf } from "./assistant-settings.ts";
 import { mapPage } from "../../http/pages.ts";
 
 export interface AssistantsService extends ResourceService<Assistant, Assistant, AssistantInput, AssistantUpdate> {
@@ -176,18 +177,9 @@ function toView(row: repo.AssistantRow, toolsById: Map<string, repo.ToolSummaryR
     organization_id: row.organizationId,
     name: row.name,
     description: row.description,
-    first_message: row.firstMessage,
-    instructions: row.instructions,
+    ...callSettingsOf(row),
     tool_ids: connected.map((t) => t.id),
     tools: connected.map(({ id, name, type }) => ({ id, name, type })),
-    voice: row.voice,
-    model: row.model,
-    transfer_destinations: row.transferDestinations,
-    allow_end_call: row.allowEndCall,
-    keypad_input: row.keypadInput,
-    timezone: row.timezone,
-    voicemail: row.voicemail ?? null,
-    allow_do_not_call: row.allowDoNotCall,
     variables: findPlaceholders(row.instructions, row.firstMessage),
     analysis: repo.analysisSettingsOf(row),
     knowledge_base_ids: row.knowledgeBaseIds,

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeRealtime, type FakeConnection, type FakeRealtime, type FakeScript } from "../../../../tests/fakes/fake-realtime.ts";
-import { openBoard, openCall, type CallClient } from "../../../../tests/fakes/live-supervisor.ts";
+import { openBoard, openCall, speakAsSupervisor, takeOver, type CallClient } from "../../../../tests/fakes/live-supervisor.ts";
 import { signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
 import { silence, tone } from "../../../../tests/fakes/realtime-audio.ts";
 import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
@@ -10,7 +10,7 @@ import { closeInOrder } from "../../../../tests/close.ts";
 import { callLogsSchema } from "../../../shared/calls.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
 import { calls } from "../../db/schema.ts";
-import { mulawToPcm16, pcm16ToBytes, pcm16ToMulaw } from "../../voice/audio.ts";
+import { mulawToPcm16, pcm16ToBytes } from "../../voice/audio.ts";
 
 /**
  * The live board over real sockets: a simulated Twilio caller on the real app, the call engine
@@ -56,13 +56,6 @@ async function finishedRecord(callSid: string) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`call ${callSid} was not finalised`);
-}
-
-/** 20 ms of a loud tone as PCM16 8 kHz (a supervisor's microphone frame). */
-function loudFrame(): Buffer {
-  const samples = new Int16Array(160);
-  for (let i = 0; i < samples.length; i += 1) samples[i] = Math.round(12_000 * Math.sin((2 * Math.PI * 1000 * i) / 8000));
-  return pcm16ToBytes(samples);
 }
 
 /** The transcript as a watcher shows it: `transcript` entries with their `transcript_delta`s applied. */
@@ -174,14 +167,7 @@ describe("supervising a call", () => {
     void call.speak(silence("audio/pcmu", 400));
     await call.until(() => call.receivedBytes >= (400 + 1000) * 8, "the long answer arriving", 8000);
 
-    const clears = call.clears;
-    const afterClear: Buffer[] = [];
-    call.onMedia = (audio) => {
-      if (call.clears > clears) afterClear.push(audio);
-    };
-    boss.send({ type: "take_over" });
-    await boss.until(() => boss.of("control").some((m) => m.control.youHaveControl), "control");
-    await call.until(() => call.clears > clears, "clear");
+    const afterClear = await takeOver(boss, call, "clear");
     await conn.waitFor("response.cancel");
     await conn.until(() => (conn.session["audio"] as { input: { turn_detection: { create_response: boolean } } }).input.turn_detection.create_response === false, 5000, "answers off");
     await peer.until(() => peer.of("control").at(-1)?.control.takenOverBy === SUPERVISOR, "peer sees the take-over");
@@ -193,9 +179,7 @@ describe("supervising a call", () => {
     expect(peer.of("error").map((m) => m.message)).toEqual([LIVE_TEXTS.alreadyTakenOver(SUPERVISOR), LIVE_TEXTS.notInControl]);
 
     // The supervisor's voice reaches the caller (µ-law), and nothing else does.
-    const frame = loudFrame();
-    for (let i = 0; i < 15; i += 1) boss.sendRaw(frame);
-    const expected = Buffer.from(pcm16ToMulaw(new Int16Array(frame.buffer, frame.byteOffset, 160)));
+    const expected = speakAsSupervisor(boss);
     await call.until(() => afterClear.length >= 15, "supervisor media");
     expect(afterClear.every((audio) => audio.equals(expected))).toBe(true);
     await boss.until(() => boss.of("transcript").some((m) => m.entry.content === LIVE_TEXTS.supervisorSpoke), "supervisor spoke");

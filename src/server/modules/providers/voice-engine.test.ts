@@ -1,23 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeInOrder } from "../../../../tests/close.ts";
-import { startFakeChat, type FakeChat } from "../../../../tests/fakes/fake-chat-completions.ts";
-import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
-import { startFakeElevenLabs, type FakeElevenLabs } from "../../../../tests/fakes/fake-elevenlabs.ts";
+import { startPipelineFakes, type PipelineFakes } from "../../../../tests/fakes/pipeline-fakes.ts";
 import { errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import { VOICE_ENGINE_MESSAGES, type Provider } from "../../../shared/providers.ts";
 
 const file = useTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1" } });
 
 // Saving checks each key with its service: stand-ins take the checks.
-let deepgram: FakeDeepgram;
-let chat: FakeChat;
-let voice: FakeElevenLabs;
+let fakes: PipelineFakes;
 beforeAll(async () => {
-  deepgram = await startFakeDeepgram({ apiKey: "dg-key-0123456789" });
-  chat = await startFakeChat({ apiKey: "gsk-0123456789" });
-  voice = await startFakeElevenLabs({ apiKey: "xi-0123456789" });
+  fakes = await startPipelineFakes("key-0123456789");
 });
-afterAll(() => closeInOrder(voice, chat, deepgram));
+afterAll(() => closeInOrder(fakes));
 
 async function providersOf(who: { cookie: string }) {
   const add = async (body: object): Promise<Provider> => {
@@ -26,9 +20,9 @@ async function providersOf(who: { cookie: string }) {
     return res.json();
   };
   return {
-    transcriber: await add({ name: "Deepgram", kind: "transcriber", protocol: "deepgram", base_url: deepgram.baseUrl, api_key: deepgram.apiKey }),
-    model: await add({ name: "Groq", kind: "model", protocol: "openai-compatible", base_url: chat.baseUrl, api_key: chat.apiKey }),
-    voice: await add({ name: "ElevenLabs", kind: "voice", protocol: "elevenlabs", base_url: voice.baseUrl, api_key: voice.apiKey }),
+    transcriber: await add({ name: "Deepgram", kind: "transcriber", protocol: "deepgram", base_url: fakes.deepgram.baseUrl, api_key: fakes.deepgram.apiKey }),
+    model: await add({ name: "Groq", kind: "model", protocol: "openai-compatible", base_url: fakes.chat.baseUrl, api_key: fakes.chat.apiKey }),
+    voice: await add({ name: "ElevenLabs", kind: "voice", protocol: "elevenlabs", base_url: fakes.voice.baseUrl, api_key: fakes.voice.apiKey }),
   };
 }
 

@@ -217,14 +217,7 @@ export function createSipTrunksService(deps: SipTrunksDeps): SipTrunksService {
       if (patch.transport !== undefined) values.transport = patch.transport;
       if (patch.transfer_method !== undefined) values.transferMethod = patch.transfer_method;
       const next = { ...current, ...values };
-      check({
-        inbound_username: next.inboundUsername,
-        has_inbound_password: next.inboundPasswordEncrypted !== null,
-        outbound_uri: next.outboundUri,
-        outbound_username: next.outboundUsername,
-        has_outbound_password: next.outboundPasswordEncrypted !== null,
-        register: next.register,
-      });
+      check(shapeOf(next));
       // A registration stopped is no longer anything the runtime keeps up.
       if (values.register === false) {
         values.registrationState = "unregistered";
@@ -319,17 +312,24 @@ export function createSipTrunksService(deps: SipTrunksDeps): SipTrunksService {
   };
 }
 
-function toView(row: repo.SipTrunkRow, numbers: { id: string; phoneNumber: string }[]): SipTrunk {
+/** What sipTrunkProblem checks, as a stored (or about to be stored) trunk has it; the view shows the same. */
+function shapeOf(row: Pick<repo.SipTrunkRow, "inboundUsername" | "inboundPasswordEncrypted" | "outboundUri" | "outboundUsername" | "outboundPasswordEncrypted" | "register">) {
   return {
-    id: row.id,
-    name: row.name,
-    inbound_addresses: row.inboundAddresses,
     inbound_username: row.inboundUsername,
     has_inbound_password: row.inboundPasswordEncrypted !== null,
     outbound_uri: row.outboundUri,
     outbound_username: row.outboundUsername,
     has_outbound_password: row.outboundPasswordEncrypted !== null,
     register: row.register,
+  };
+}
+
+function toView(row: repo.SipTrunkRow, numbers: { id: string; phoneNumber: string }[]): SipTrunk {
+  return {
+    id: row.id,
+    name: row.name,
+    inbound_addresses: row.inboundAddresses,
+    ...shapeOf(row),
     register_expires: row.registerExpires,
     caller_id: row.callerId,
     prefix: row.prefix,

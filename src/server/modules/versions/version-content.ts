@@ -1,20 +1,12 @@
 /** The versioned part of an assistant (src/shared/versions.ts) taken from its draft row. */
 import type { AssistantContent } from "../../../shared/versions.ts";
+import { callSettingsOf } from "../assistants/assistant-settings.ts";
 import type { AssistantRow } from "../assistants/assistants.repo.ts";
 
 export function contentOf(row: AssistantRow): AssistantContent {
   return {
-    first_message: row.firstMessage,
-    instructions: row.instructions,
+    ...callSettingsOf(row),
     tool_ids: row.toolIds,
-    voice: row.voice,
-    model: row.model,
-    transfer_destinations: row.transferDestinations,
-    allow_end_call: row.allowEndCall,
-    keypad_input: row.keypadInput,
-    timezone: row.timezone,
-    voicemail: row.voicemail ?? null,
-    allow_do_not_call: row.allowDoNotCall,
     // Null (never set) is left out, so it compares equal to a version made before analysis existed.
     ...(row.analysis ? { analysis: row.analysis } : {}),
     // Likewise: an assistant without knowledge bases compares equal to a version made before they existed.

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { startFakeAnthropic, type FakeAnthropic } from "../../../../tests/fakes/fake-anthropic.ts";
-import { startFakeChat, type FakeChat } from "../../../../tests/fakes/fake-chat-completions.ts";
-import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
-import { startFakeElevenLabs, type FakeElevenLabs } from "../../../../tests/fakes/fake-elevenlabs.ts";
+import { startPipelineFakes, type PipelineFakes } from "../../../../tests/fakes/pipeline-fakes.ts";
 import { addProvider as saveProvider, dialPipeline, endedRecord, startPipelinePhone, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
 import { tone } from "../../../../tests/fakes/realtime-audio.ts";
 import { until } from "../../../../tests/until.ts";
@@ -19,22 +17,18 @@ import { MODEL_PRICES, TRANSCRIBER_PRICES, VOICE_PRICES } from "../../../shared/
  */
 
 let line: PipelinePhone;
-let deepgram: FakeDeepgram;
-let chat: FakeChat;
+let fakes: PipelineFakes;
 let anthropic: FakeAnthropic;
-let voice: FakeElevenLabs;
 
 const addProvider = (body: Record<string, unknown>) => saveProvider(line, body);
 const round = (usd: number) => Math.round(usd * 1e6) / 1e6;
 
 beforeAll(async () => {
-  deepgram = await startFakeDeepgram({ apiKey: "dg-test-key" });
-  chat = await startFakeChat({ apiKey: "gsk-test-key" });
+  fakes = await startPipelineFakes("test-key");
   anthropic = await startFakeAnthropic({ apiKey: "sk-ant-test" });
-  voice = await startFakeElevenLabs({ apiKey: "xi-test-key" });
   line = await startPipelinePhone();
 });
-afterAll(() => closeInOrder(line.app.app, voice, anthropic, chat, deepgram, line.realtime));
+afterAll(() => closeInOrder(line.app.app, anthropic, fakes, line.realtime));
 
 /** The call's page: GET /api/calls/:id as the owner sees it. */
 async function callPage(callSid: string) {
@@ -50,32 +44,32 @@ describe("the cost of a pipeline call", () => {
   it("prices each service's usage at its list price, line by line", async () => {
     const engine = {
       type: "pipeline",
-      transcriber: { provider_id: await addProvider({ name: "Deepgram", kind: "transcriber", protocol: "deepgram", base_url: deepgram.baseUrl, api_key: "dg-test-key" }), model: "nova-3", language: "en" },
-      model: { provider_id: await addProvider({ name: "OpenAI", kind: "model", protocol: "openai-compatible", base_url: chat.baseUrl, api_key: "gsk-test-key" }), model: "gpt-4o-mini" },
-      voice: { provider_id: await addProvider({ name: "ElevenLabs", kind: "voice", protocol: "elevenlabs", base_url: voice.baseUrl, api_key: "xi-test-key" }), voice: "rachel-voice-id", model: "eleven_flash_v2_5" },
+      transcriber: { provider_id: await addProvider({ name: "Deepgram", kind: "transcriber", protocol: "deepgram", base_url: fakes.deepgram.baseUrl, api_key: "dg-test-key" }), model: "nova-3", language: "en" },
+      model: { provider_id: await addProvider({ name: "OpenAI", kind: "model", protocol: "openai-compatible", base_url: fakes.chat.baseUrl, api_key: "gsk-test-key" }), model: "gpt-4o-mini" },
+      voice: { provider_id: await addProvider({ name: "ElevenLabs", kind: "voice", protocol: "elevenlabs", base_url: fakes.voice.baseUrl, api_key: "xi-test-key" }), voice: "rachel-voice-id", model: "eleven_flash_v2_5" },
     };
-    deepgram.script = { userSays: ["Where is my order?"], speechMs: 300, finalAfterMs: 200 };
-    chat.script = { replies: ["It left our warehouse on Monday."] };
+    fakes.deepgram.script = { userSays: ["Where is my order?"], speechMs: 300, finalAfterMs: 200 };
+    fakes.chat.script = { replies: ["It left our warehouse on Monday."] };
     const { call } = await dialPipeline(line, "+15550181", engine);
     await call.until(() => call.heardMs >= 800, "greeting heard");
     await call.speak(tone("audio/pcmu", 700), 700);
-    await until("the answer voiced", async () => voice.requests.some((r) => r.text === "It left our warehouse on Monday."), Boolean);
+    await until("the answer voiced", async () => fakes.voice.requests.some((r) => r.text === "It left our warehouse on Monday."), Boolean);
     await call.hangUp();
 
     const { record, logs } = await callPage(call.callSid);
     const cost = record.provider_cost!;
     const seconds = logs.serviceUsage!.transcriberSeconds;
-    const characters = voice.requests.reduce((sum, r) => sum + r.text.length, 0);
+    const characters = fakes.voice.requests.reduce((sum, r) => sum + r.text.length, 0);
     expect(seconds).toBeGreaterThan(0);
-    expect(chat.usage.prompt).toBeGreaterThan(0);
+    expect(fakes.chat.usage.prompt).toBeGreaterThan(0);
 
     expect(lineOf(cost.lines, "transcriber")).toMatchObject({ model: "nova-3", seconds, cost: round((seconds / 60) * TRANSCRIBER_PRICES.deepgram.perMinute["nova-3"]!) });
     const price = MODEL_PRICES["gpt-4o-mini"]!;
     expect(lineOf(cost.lines, "model")).toMatchObject({
       model: "gpt-4o-mini",
-      text_in: chat.usage.prompt,
-      text_out: chat.usage.completion,
-      cost: round((chat.usage.prompt * price.input + chat.usage.completion * price.output) / 1e6),
+      text_in: fakes.chat.usage.prompt,
+      text_out: fakes.chat.usage.completion,
+      cost: round((fakes.chat.usage.prompt * price.input + fakes.chat.usage.completion * price.output) / 1e6),
     });
     expect(lineOf(cost.lines, "voice")).toMatchObject({ model: "eleven_flash_v2_5", characters, cost: round((characters * VOICE_PRICES.elevenlabs.perMillionCharacters.eleven_flash_v2_5!) / 1e6) });
     expect(cost.total).toBeCloseTo(cost.lines.reduce((sum, l) => sum + l.cost!, 0), 6);
@@ -88,23 +82,23 @@ describe("the cost of a pipeline call", () => {
   it("counts the transcriber's minutes as Deepgram reports them when the stream closes", async () => {
     const engine = {
       type: "pipeline",
-      transcriber: { provider_id: await addProvider({ name: "Deepgram (reported)", kind: "transcriber", protocol: "deepgram", base_url: deepgram.baseUrl, api_key: "dg-test-key" }), model: "nova-3", language: null },
-      model: { provider_id: await addProvider({ name: "OpenAI (reported)", kind: "model", protocol: "openai-compatible", base_url: chat.baseUrl, api_key: "gsk-test-key" }), model: "gpt-4o-mini" },
-      voice: { provider_id: await addProvider({ name: "ElevenLabs (reported)", kind: "voice", protocol: "elevenlabs", base_url: voice.baseUrl, api_key: "xi-test-key" }), voice: "rachel-voice-id", model: null },
+      transcriber: { provider_id: await addProvider({ name: "Deepgram (reported)", kind: "transcriber", protocol: "deepgram", base_url: fakes.deepgram.baseUrl, api_key: "dg-test-key" }), model: "nova-3", language: null },
+      model: { provider_id: await addProvider({ name: "OpenAI (reported)", kind: "model", protocol: "openai-compatible", base_url: fakes.chat.baseUrl, api_key: "gsk-test-key" }), model: "gpt-4o-mini" },
+      voice: { provider_id: await addProvider({ name: "ElevenLabs (reported)", kind: "voice", protocol: "elevenlabs", base_url: fakes.voice.baseUrl, api_key: "xi-test-key" }), voice: "rachel-voice-id", model: null },
     };
-    deepgram.script = { userSays: ["Hello?"], speechMs: 300, finalAfterMs: 200 };
-    chat.script = { replies: ["Hello again."] };
+    fakes.deepgram.script = { userSays: ["Hello?"], speechMs: 300, finalAfterMs: 200 };
+    fakes.chat.script = { replies: ["Hello again."] };
     // Deepgram bills the audio it says it received: a figure no count of ours would give.
-    deepgram.reportSeconds = 61.25;
-    const connections = deepgram.connections.length;
+    fakes.deepgram.reportSeconds = 61.25;
+    const connections = fakes.deepgram.connections.length;
     const { call } = await dialPipeline(line, "+15550183", engine);
     await call.until(() => call.heardMs >= 800, "greeting heard");
     await call.speak(tone("audio/pcmu", 700), 700);
-    await until("the answer voiced", async () => voice.requests.some((r) => r.text === "Hello again."), Boolean);
+    await until("the answer voiced", async () => fakes.voice.requests.some((r) => r.text === "Hello again."), Boolean);
     await call.hangUp();
 
     const { record, logs } = await callPage(call.callSid);
-    const metadata = deepgram.connections[connections]!.sent.find((m) => m["type"] === "Metadata");
+    const metadata = fakes.deepgram.connections[connections]!.sent.find((m) => m["type"] === "Metadata");
     expect(metadata).toMatchObject({ duration: 61.25 });
     expect(logs.serviceUsage!.transcriberSeconds).toBe(61.25);
     expect(lineOf(record.provider_cost!.lines, "transcriber")).toMatchObject({ seconds: 61.25, cost: round((61.25 / 60) * TRANSCRIBER_PRICES.deepgram.perMinute["nova-3"]!) });
@@ -113,16 +107,16 @@ describe("the cost of a pipeline call", () => {
   it("prices a provider's own unit price of 0 (a model run in-house) at nothing, with its usage still shown", async () => {
     const engine = {
       type: "pipeline",
-      transcriber: { provider_id: await addProvider({ name: "Local ears", kind: "transcriber", protocol: "deepgram", base_url: deepgram.baseUrl, api_key: "dg-test-key", unit_price: 0 }), model: null, language: null },
+      transcriber: { provider_id: await addProvider({ name: "Local ears", kind: "transcriber", protocol: "deepgram", base_url: fakes.deepgram.baseUrl, api_key: "dg-test-key", unit_price: 0 }), model: null, language: null },
       model: { provider_id: await addProvider({ name: "Claude (negotiated)", kind: "model", protocol: "anthropic", base_url: anthropic.baseUrl, api_key: "sk-ant-test", unit_price: 0 }), model: "claude-haiku-4-5" },
-      voice: { provider_id: await addProvider({ name: "Local voice", kind: "voice", protocol: "elevenlabs", base_url: voice.baseUrl, api_key: "xi-test-key", unit_price: 0 }), voice: "rachel-voice-id", model: null },
+      voice: { provider_id: await addProvider({ name: "Local voice", kind: "voice", protocol: "elevenlabs", base_url: fakes.voice.baseUrl, api_key: "xi-test-key", unit_price: 0 }), voice: "rachel-voice-id", model: null },
     };
-    deepgram.script = { userSays: ["Is the kettle in stock?"], speechMs: 300, finalAfterMs: 200 };
+    fakes.deepgram.script = { userSays: ["Is the kettle in stock?"], speechMs: 300, finalAfterMs: 200 };
     anthropic.script = { replies: ["Yes, the kettle is in stock."] };
     const { call } = await dialPipeline(line, "+15550182", engine);
     await call.until(() => call.heardMs >= 800, "greeting heard");
     await call.speak(tone("audio/pcmu", 700), 700);
-    await until("the answer voiced", async () => voice.requests.some((r) => r.text === "Yes, the kettle is in stock."), Boolean);
+    await until("the answer voiced", async () => fakes.voice.requests.some((r) => r.text === "Yes, the kettle is in stock."), Boolean);
     await call.hangUp();
 
     const { record } = await callPage(call.callSid);
@@ -143,7 +137,7 @@ describe("the cost of a pipeline call", () => {
       method: "POST",
       url: "/api/providers",
       headers: { cookie: line.owner.cookie },
-      payload: { name: "Bad price", kind: "voice", protocol: "elevenlabs", base_url: voice.baseUrl, api_key: "xi-test-key", unit_price: -1 },
+      payload: { name: "Bad price", kind: "voice", protocol: "elevenlabs", base_url: fakes.voice.baseUrl, api_key: "xi-test-key", unit_price: -1 },
     });
     expect(res.statusCode).toBe(400);
     expect(res.body).toContain("The unit price must be a number of dollars, 0 or more");

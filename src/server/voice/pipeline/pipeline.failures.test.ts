@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { closeInOrder } from "../../../../tests/close.ts";
-import { startFakeChat, type FakeChat } from "../../../../tests/fakes/fake-chat-completions.ts";
-import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
-import { startFakeElevenLabs, type FakeElevenLabs } from "../../../../tests/fakes/fake-elevenlabs.ts";
+import { startPipelineFakes, type PipelineFakes } from "../../../../tests/fakes/pipeline-fakes.ts";
 import { addProvider, dialPipeline, endedRecord, GREETING, startPipelinePhone, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
 import { tone } from "../../../../tests/fakes/realtime-audio.ts";
 import type { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
@@ -17,32 +15,28 @@ import { VOICE_ENGINE_MESSAGES } from "../../../shared/providers.ts";
  */
 
 let line: PipelinePhone;
-let deepgram: FakeDeepgram;
-let chat: FakeChat;
-let voice: FakeElevenLabs;
+let fakes: PipelineFakes;
 let engine: Record<string, unknown>;
 let number = 15550190;
 
 beforeAll(async () => {
-  deepgram = await startFakeDeepgram({ apiKey: "dg-key" });
-  chat = await startFakeChat({ apiKey: "gsk-key" });
-  voice = await startFakeElevenLabs({ apiKey: "xi-key" });
+  fakes = await startPipelineFakes("key");
   line = await startPipelinePhone({ PIPELINE_SERVICE_TIMEOUT_MS: "3000" });
   engine = {
     type: "pipeline",
-    transcriber: { provider_id: await addProvider(line, { name: "DG", kind: "transcriber", protocol: "deepgram", base_url: deepgram.baseUrl, api_key: "dg-key" }), model: null, language: null },
-    model: { provider_id: await addProvider(line, { name: "Groq", kind: "model", protocol: "openai-compatible", base_url: chat.baseUrl, api_key: "gsk-key" }), model: "llama" },
-    voice: { provider_id: await addProvider(line, { name: "11", kind: "voice", protocol: "elevenlabs", base_url: voice.baseUrl, api_key: "xi-key" }), voice: "rachel", model: null },
+    transcriber: { provider_id: await addProvider(line, { name: "DG", kind: "transcriber", protocol: "deepgram", base_url: fakes.deepgram.baseUrl, api_key: "dg-key" }), model: null, language: null },
+    model: { provider_id: await addProvider(line, { name: "Groq", kind: "model", protocol: "openai-compatible", base_url: fakes.chat.baseUrl, api_key: "gsk-key" }), model: "llama" },
+    voice: { provider_id: await addProvider(line, { name: "11", kind: "voice", protocol: "elevenlabs", base_url: fakes.voice.baseUrl, api_key: "xi-key" }), voice: "rachel", model: null },
   };
 });
-afterAll(() => closeInOrder(line.app.app, voice, chat, deepgram, line.realtime));
+afterAll(() => closeInOrder(line.app.app, fakes, line.realtime));
 beforeEach(() => {
   // Keys the services have since revoked are put back for the next test.
-  chat.apiKey = "gsk-key";
-  voice.apiKey = "xi-key";
+  fakes.chat.apiKey = "gsk-key";
+  fakes.voice.apiKey = "xi-key";
 });
 
-const greetings = () => voice.requests.filter((r) => r.text === GREETING && r.sentMs === r.audioMs).length;
+const greetings = () => fakes.voice.requests.filter((r) => r.text === GREETING && r.sentMs === r.audioMs).length;
 /** A call placed; `greeted()` waits for its own greeting to be voiced in full. */
 const dial = async () => {
   const before = greetings();
@@ -52,21 +46,21 @@ const dial = async () => {
 /** State of the stand-ins, read until it holds (they do not tell the caller when they change). */
 const waitFor = (what: string, check: () => boolean) => until(what, async () => check(), Boolean, 10_000);
 const ask = (call: TwilioCaller) => call.speak(tone("audio/pcmu", 700), 700);
-const voiced = (text: string) => waitFor(`“${text}” voiced`, () => voice.requests.some((r) => r.text === text));
+const voiced = (text: string) => waitFor(`“${text}” voiced`, () => fakes.voice.requests.some((r) => r.text === text));
 
 describe("a pipeline call whose services fail", () => {
   it("ends, saying the language model refused its key, when the key was revoked after it was saved", async () => {
-    deepgram.script = { userSays: ["When do you open?"] };
+    fakes.deepgram.script = { userSays: ["When do you open?"] };
     const { call, greeted } = await dial();
     await greeted();
-    chat.apiKey = "gsk-rotated";
+    fakes.chat.apiKey = "gsk-rotated";
     await ask(call);
     const row = await endedRecord(line, call.callSid);
     expect(row.endedReason).toBe(`Provider error: ${VOICE_ENGINE_MESSAGES.keyRefusedOnCall("language model", 401, "Incorrect API key provided.")}`);
   });
 
   it("ends, saying the voice refused its key, before a word is spoken", async () => {
-    voice.apiKey = "xi-rotated";
+    fakes.voice.apiKey = "xi-rotated";
     const { call } = await dial();
     const row = await endedRecord(line, call.callSid);
     expect(row.endedReason).toBe(`Provider error: ${VOICE_ENGINE_MESSAGES.keyRefusedOnCall("voice", 401, "Invalid API key")}`);
@@ -74,12 +68,12 @@ describe("a pipeline call whose services fail", () => {
   });
 
   it("loses only the turn the model was rate-limited on, saying so in the transcript", async () => {
-    deepgram.script = { userSays: ["When do you open?", "Hello?"] };
-    chat.script = { replies: [{ status: 429 }, "We open at nine."] };
+    fakes.deepgram.script = { userSays: ["When do you open?", "Hello?"] };
+    fakes.chat.script = { replies: [{ status: 429 }, "We open at nine."] };
     const { call, greeted } = await dial();
     await greeted();
     await ask(call);
-    await waitFor("the model asked", () => chat.requests.length >= 1);
+    await waitFor("the model asked", () => fakes.chat.requests.length >= 1);
     await ask(call);
     await voiced("We open at nine.");
     await call.hangUp();
@@ -91,32 +85,32 @@ describe("a pipeline call whose services fail", () => {
   });
 
   it("gives up on a model that stops answering, saying how long it waited, and answers the next turn", async () => {
-    deepgram.script = { userSays: ["When do you open?", "Hello?"] };
-    chat.script = { replies: [{ say: "Too late.", stallMs: 8000 }, "We open at nine."] };
+    fakes.deepgram.script = { userSays: ["When do you open?", "Hello?"] };
+    fakes.chat.script = { replies: [{ say: "Too late.", stallMs: 8000 }, "We open at nine."] };
     const { call, greeted } = await dial();
     await greeted();
     await ask(call);
     // The engine gives up on the silent model (its request is dropped) before the caller asks again.
-    await waitFor("the stalled request dropped", () => chat.dropped >= 1);
+    await waitFor("the stalled request dropped", () => fakes.chat.dropped >= 1);
     await ask(call);
     await voiced("We open at nine.");
     await call.hangUp();
     const row = await endedRecord(line, call.callSid);
     const texts = callLogsSchema.parse(row.logs).transcript.map((e) => [e.type, e.content]);
     expect(texts).toContainEqual(["system", `Error from the provider: ${VOICE_ENGINE_MESSAGES.timedOut("language model", 3)}`]);
-    expect(voice.requests.map((r) => r.text)).not.toContain("Too late.");
+    expect(fakes.voice.requests.map((r) => r.text)).not.toContain("Too late.");
   });
 
   it("carries on when the transcriber's socket drops: a new one is opened and the caller is heard again", async () => {
-    deepgram.script = { userSays: ["When do you open?"] };
-    chat.script = { replies: ["We open at nine."] };
-    const before = deepgram.connections.length;
-    const greetings = () => voice.requests.filter((r) => r.text === GREETING).length;
+    fakes.deepgram.script = { userSays: ["When do you open?"] };
+    fakes.chat.script = { replies: ["We open at nine."] };
+    const before = fakes.deepgram.connections.length;
+    const greetings = () => fakes.voice.requests.filter((r) => r.text === GREETING).length;
     const greetedBefore = greetings();
     const { call, greeted } = await dial();
     await greeted();
-    deepgram.connections.at(-1)!.socket.terminate();
-    await waitFor("a new transcriber socket", () => deepgram.connections.length === before + 2);
+    fakes.deepgram.connections.at(-1)!.socket.terminate();
+    await waitFor("a new transcriber socket", () => fakes.deepgram.connections.length === before + 2);
     await ask(call);
     await voiced("We open at nine.");
     await call.hangUp();

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { startFakeCartesia, type FakeCartesia } from "../../../../tests/fakes/fake-cartesia.ts";
-import { startFakeChat, type FakeChat } from "../../../../tests/fakes/fake-chat-completions.ts";
-import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
-import { startFakeElevenLabs, type FakeElevenLabs } from "../../../../tests/fakes/fake-elevenlabs.ts";
+import { startPipelineFakes, type PipelineFakes } from "../../../../tests/fakes/pipeline-fakes.ts";
 import { startFakeOpenAISpeech, type FakeOpenAISpeech } from "../../../../tests/fakes/fake-openai-speech.ts";
 import { startFakeOpenAITranscription, type FakeOpenAITranscription } from "../../../../tests/fakes/fake-openai-transcription.ts";
 import { addProvider, dialPipeline, endedRecord, GREETING, startPipelinePhone, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
@@ -18,32 +16,28 @@ import { callLogsSchema } from "../../../shared/calls.ts";
  */
 
 let line: PipelinePhone;
-let deepgram: FakeDeepgram;
+let fakes: PipelineFakes;
 let transcription: FakeOpenAITranscription;
-let chat: FakeChat;
-let elevenlabs: FakeElevenLabs;
 let cartesia: FakeCartesia;
 let speech: FakeOpenAISpeech;
 
 beforeAll(async () => {
-  deepgram = await startFakeDeepgram({ apiKey: "dg-key" });
+  fakes = await startPipelineFakes("key");
   transcription = await startFakeOpenAITranscription({ apiKey: "sk-transcribe" });
-  chat = await startFakeChat({ apiKey: "gsk-key" });
-  elevenlabs = await startFakeElevenLabs({ apiKey: "xi-key" });
   cartesia = await startFakeCartesia({ apiKey: "sk_car_key" });
   speech = await startFakeOpenAISpeech({ apiKey: "sk-speech" });
   line = await startPipelinePhone();
 });
-afterAll(() => closeInOrder(line.app.app, speech, cartesia, elevenlabs, chat, transcription, deepgram, line.realtime));
+afterAll(() => closeInOrder(line.app.app, speech, cartesia, transcription, fakes, line.realtime));
 
-const deepgramSlot = async () => ({ provider_id: await addProvider(line, { name: `DG ${Math.random()}`, kind: "transcriber", protocol: "deepgram", base_url: deepgram.baseUrl, api_key: "dg-key" }), model: null, language: null });
-const chatSlot = async () => ({ provider_id: await addProvider(line, { name: `Groq ${Math.random()}`, kind: "model", protocol: "openai-compatible", base_url: chat.baseUrl, api_key: "gsk-key" }), model: "llama-3.3-70b" });
-const elevenSlot = async () => ({ provider_id: await addProvider(line, { name: `11 ${Math.random()}`, kind: "voice", protocol: "elevenlabs", base_url: elevenlabs.baseUrl, api_key: "xi-key" }), voice: "rachel", model: null });
+const deepgramSlot = async () => ({ provider_id: await addProvider(line, { name: `DG ${Math.random()}`, kind: "transcriber", protocol: "deepgram", base_url: fakes.deepgram.baseUrl, api_key: "dg-key" }), model: null, language: null });
+const chatSlot = async () => ({ provider_id: await addProvider(line, { name: `Groq ${Math.random()}`, kind: "model", protocol: "openai-compatible", base_url: fakes.chat.baseUrl, api_key: "gsk-key" }), model: "llama-3.3-70b" });
+const elevenSlot = async () => ({ provider_id: await addProvider(line, { name: `11 ${Math.random()}`, kind: "voice", protocol: "elevenlabs", base_url: fakes.voice.baseUrl, api_key: "xi-key" }), voice: "rachel", model: null });
 
 /** Deepgram and Chat Completions (scripted for one turn) with the voice provider `voice`. */
 async function deepgramEngine(voice: Record<string, unknown>, slot: { voice: string; model: string }) {
-  deepgram.script = { userSays: ["When do you open?"], speechMs: 300, finalAfterMs: 200 };
-  chat.script = { replies: ["We open at nine."] };
+  fakes.deepgram.script = { userSays: ["When do you open?"], speechMs: 300, finalAfterMs: 200 };
+  fakes.chat.script = { replies: ["We open at nine."] };
   return { type: "pipeline", transcriber: await deepgramSlot(), model: await chatSlot(), voice: { provider_id: await addProvider(line, voice), ...slot } };
 }
 
@@ -75,17 +69,17 @@ async function oneTurn(to: string, engine: Record<string, unknown>, voiced: Spee
 describe("a phone call through the pipeline on each transcriber and voice", () => {
   it("hears the caller through OpenAI's streaming transcription, in µ-law at 8 kHz", async () => {
     transcription.script = { userSays: ["When do you open?"], speechMs: 300, finalAfterMs: 200 };
-    chat.script = { replies: ["We open at nine."] };
+    fakes.chat.script = { replies: ["We open at nine."] };
     const engine = {
       type: "pipeline",
       transcriber: { provider_id: await addProvider(line, { name: "OpenAI ears", kind: "transcriber", protocol: "openai-transcription", base_url: transcription.baseUrl, api_key: "sk-transcribe" }), model: "gpt-4o-transcribe", language: "en" },
       model: await chatSlot(),
       voice: await elevenSlot(),
     };
-    await oneTurn("+15550181", engine, elevenlabs.requests);
+    await oneTurn("+15550181", engine, fakes.voice.requests);
     const session = transcription.connections.at(-1)!.session;
     expect(session).toMatchObject({ type: "transcription", audio: { input: { format: { type: "audio/pcmu" }, transcription: { model: "gpt-4o-transcribe", language: "en" } } } });
-    expect(chat.requests.at(-1)!.messages.at(-1)).toEqual({ role: "user", content: "When do you open?" });
+    expect(fakes.chat.requests.at(-1)!.messages.at(-1)).toEqual({ role: "user", content: "When do you open?" });
     expect(line.realtime.connections).toHaveLength(0);
   });
 

@@ -7,16 +7,13 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeInOrder } from "../../../../tests/close.ts";
-import { startFakeChat, type FakeChat } from "../../../../tests/fakes/fake-chat-completions.ts";
-import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
-import { startFakeElevenLabs, type FakeElevenLabs } from "../../../../tests/fakes/fake-elevenlabs.ts";
-import { callOnBoard, openCall, supervisorVoiceFrame } from "../../../../tests/fakes/live-supervisor.ts";
+import { startPipelineFakes, type PipelineFakes } from "../../../../tests/fakes/pipeline-fakes.ts";
+import { callOnBoard, openCall, speakAsSupervisor, takeOver } from "../../../../tests/fakes/live-supervisor.ts";
 import { CALLER_NUMBER, dialPipeline, endedRecord, GREETING, pipelineEngine, startPipelinePhone, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
 import { tone } from "../../../../tests/fakes/realtime-audio.ts";
 import { until } from "../../../../tests/until.ts";
 import { callLogsSchema } from "../../../shared/calls.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
-import { pcm16ToMulaw } from "../audio.ts";
 
 const LONG = [
   "Let me tell you about every plan we have.",
@@ -27,25 +24,21 @@ const LONG = [
 const WELCOME = "Welcome back to the assistant.";
 
 let line: PipelinePhone;
-let deepgram: FakeDeepgram;
-let chat: FakeChat;
-let voice: FakeElevenLabs;
+let fakes: PipelineFakes;
 
 beforeAll(async () => {
-  deepgram = await startFakeDeepgram({ apiKey: "dg-sup-key" });
-  chat = await startFakeChat({ apiKey: "gsk-sup-key" });
-  voice = await startFakeElevenLabs({ apiKey: "xi-sup-key" });
-  voice.options.msPerWord = 200;
+  fakes = await startPipelineFakes("sup-key");
+  fakes.voice.options.msPerWord = 200;
   line = await startPipelinePhone();
 });
-afterAll(() => closeInOrder(line.app.app, voice, chat, deepgram, line.realtime));
+afterAll(() => closeInOrder(line.app.app, fakes, line.realtime));
 
 describe("taking over a pipeline phone call", () => {
   it("silences the assistant, routes the audio both ways without asking the model, and hands back to an assistant that answers again", async () => {
-    deepgram.script = { userSays: ["Tell me about your plans.", "I want a human."], speechMs: 300, finalAfterMs: 200 };
-    chat.script = { replies: [LONG.join(" "), WELCOME] };
+    fakes.deepgram.script = { userSays: ["Tell me about your plans.", "I want a human."], speechMs: 300, finalAfterMs: 200 };
+    fakes.chat.script = { replies: [LONG.join(" "), WELCOME] };
     const base = line.app.origin.replace("http", "ws");
-    const engine = await pipelineEngine(line, { deepgram, chat, voice }, "supervised");
+    const engine = await pipelineEngine(line, fakes, "supervised");
     const { started: { call }, callId } = await callOnBoard(base, line.owner.cookie, CALLER_NUMBER, () => dialPipeline(line, "+15550611", engine));
     const boss = await openCall(base, callId, { cookie: line.owner.cookie });
     await boss.next("watching");
@@ -55,33 +48,24 @@ describe("taking over a pipeline phone call", () => {
     await call.speak(tone("audio/pcmu", 700), 700);
     await call.until(() => call.heardMs >= GREETING.split(" ").length * 200 + 1000, "the answer playing", 10_000);
 
-    const clears = call.clears;
-    const afterClear: Buffer[] = [];
-    call.onMedia = (audio) => {
-      if (call.clears > clears) afterClear.push(audio);
-    };
-    boss.send({ type: "take_over" });
-    await boss.until(() => boss.of("control").some((m) => m.control.youHaveControl), "control");
-    await call.until(() => call.clears > clears, "the assistant's playback cleared");
+    const afterClear = await takeOver(boss, call, "the assistant's playback cleared");
 
     // The supervisor's voice reaches the caller, and nothing else does.
-    const frame = supervisorVoiceFrame();
-    for (let i = 0; i < 15; i += 1) boss.sendRaw(frame);
-    const expected = Buffer.from(pcm16ToMulaw(new Int16Array(frame.buffer, frame.byteOffset, 160)));
+    const expected = speakAsSupervisor(boss);
     await call.until(() => afterClear.length >= 15, "the supervisor's voice at the caller");
     expect(afterClear.every((audio) => audio.equals(expected))).toBe(true);
 
     // The caller speaks: heard by the supervisor, transcribed, and the model is not asked.
-    const asked = chat.requests.length;
+    const asked = fakes.chat.requests.length;
     await call.speak(tone("audio/pcmu", 700), 700);
     await boss.until(() => boss.of("transcript").some((m) => m.entry.type === "user" && m.entry.content === "I want a human."), "the caller transcribed");
     await boss.until(() => boss.frames.length > 0, "the caller's audio at the supervisor");
-    expect(chat.requests.length).toBe(asked);
+    expect(fakes.chat.requests.length).toBe(asked);
 
     // Handed back, the assistant answers, knowing what happened meanwhile.
     boss.send({ type: "hand_back" });
-    await until("the assistant answering again", async () => voice.requests.some((r) => r.text === WELCOME), Boolean, 10_000);
-    const context = chat.requests.at(-1)!.messages.map((m) => m.content ?? "").join("\n");
+    await until("the assistant answering again", async () => fakes.voice.requests.some((r) => r.text === WELCOME), Boolean, 10_000);
+    const context = fakes.chat.requests.at(-1)!.messages.map((m) => m.content ?? "").join("\n");
     expect(context).toContain("handed the call back to you");
     expect(context).toContain("I want a human.");
 

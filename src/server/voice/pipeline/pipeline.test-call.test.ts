@@ -1,7 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeChat, type FakeChat } from "../../../../tests/fakes/fake-chat-completions.ts";
-import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
-import { startFakeElevenLabs, type FakeElevenLabs } from "../../../../tests/fakes/fake-elevenlabs.ts";
+import { startPipelineFakes, type PipelineFakes } from "../../../../tests/fakes/pipeline-fakes.ts";
 import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
 
@@ -12,21 +10,17 @@ import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveA
  */
 
 let realtime: FakeRealtime;
-let deepgram: FakeDeepgram;
-let chat: FakeChat;
-let voice: FakeElevenLabs;
+let fakes: PipelineFakes;
 let live: LiveApp;
 
 beforeAll(async () => {
   realtime = await startFakeRealtime({ apiKey: "sk-unused" });
-  deepgram = await startFakeDeepgram({ apiKey: "dg-key" });
-  chat = await startFakeChat({ apiKey: "or-key" });
-  voice = await startFakeElevenLabs({ apiKey: "xi-key" });
+  fakes = await startPipelineFakes("key");
   live = await startLiveApp(realtime);
 });
 afterAll(async () => {
   await live.app.close();
-  await Promise.all([voice.close(), chat.close(), deepgram.close(), realtime.close()]);
+  await Promise.all([fakes.close(), realtime.close()]);
 });
 
 describe("a browser test call on a pipeline assistant", () => {
@@ -39,23 +33,23 @@ describe("a browser test call on a pipeline assistant", () => {
     };
     const engine = {
       type: "pipeline",
-      transcriber: { provider_id: await add({ name: "DG", kind: "transcriber", protocol: "deepgram", base_url: deepgram.baseUrl, api_key: "dg-key" }), model: null, language: null },
-      model: { provider_id: await add({ name: "OpenRouter", kind: "model", protocol: "openai-compatible", base_url: chat.baseUrl, api_key: "or-key" }), model: "meta/llama" },
-      voice: { provider_id: await add({ name: "11", kind: "voice", protocol: "elevenlabs", base_url: voice.baseUrl, api_key: "xi-key" }), voice: "v1", model: null },
+      transcriber: { provider_id: await add({ name: "DG", kind: "transcriber", protocol: "deepgram", base_url: fakes.deepgram.baseUrl, api_key: "dg-key" }), model: null, language: null },
+      model: { provider_id: await add({ name: "OpenRouter", kind: "model", protocol: "openai-compatible", base_url: fakes.chat.baseUrl, api_key: fakes.chat.apiKey }), model: "meta/llama" },
+      voice: { provider_id: await add({ name: "11", kind: "voice", protocol: "elevenlabs", base_url: fakes.voice.baseUrl, api_key: "xi-key" }), voice: "v1", model: null },
     };
     const assistant = await createAssistant(live.app, who, { voice_engine: engine });
-    chat.script = { replies: ["Opening hours are nine to five."] };
+    fakes.chat.script = { replies: ["Opening hours are nine to five."] };
 
     const browser = await openLiveSocket(live, who, await sessionIdFor(live.app, who, assistant.id));
     await browser.until(() => browser.statuses().includes("Assistant finished responding"), "greeting");
-    expect(deepgram.connections[0]!.query).toMatchObject({ encoding: "linear16", sample_rate: "24000" });
-    expect(voice.requests[0]).toMatchObject({ outputFormat: "pcm_24000", text: "Hello, this is Ava. How can I help?" });
+    expect(fakes.deepgram.connections[0]!.query).toMatchObject({ encoding: "linear16", sample_rate: "24000" });
+    expect(fakes.voice.requests[0]).toMatchObject({ outputFormat: "pcm_24000", text: "Hello, this is Ava. How can I help?" });
     const greetingBytes = [...browser.audio.values()].reduce((a, b) => a + b, 0);
-    expect(greetingBytes).toBe(voice.requests[0]!.audioMs * 48);
+    expect(greetingBytes).toBe(fakes.voice.requests[0]!.audioMs * 48);
 
     browser.sendText("When are you open?");
     await browser.until(() => browser.transcript().some((e) => e.type === "assistant" && e.content === "Opening hours are nine to five."), "the typed question answered", 8000);
-    expect(chat.requests[0]!.messages.at(-1)).toEqual({ role: "user", content: "When are you open?" });
+    expect(fakes.chat.requests[0]!.messages.at(-1)).toEqual({ role: "user", content: "When are you open?" });
     expect(realtime.connections).toHaveLength(0);
     browser.end();
     await browser.untilClosed();

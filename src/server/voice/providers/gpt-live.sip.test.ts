@@ -8,14 +8,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { serveGptLive, type FakeGptLive } from "../../../../tests/fakes/fake-gpt-live.ts";
-import { createOrderLookup, GREETING, startPipelinePhone, transcriptLines, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
+import { createOrderLookup, GREETING, startPipelinePhone, expectWholeCallRecord, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
 import { createAssistant } from "../../../../tests/fakes/realtime-app.ts";
 import { addSipNumber, startSip } from "../../../../tests/fakes/sip-app.ts";
 import { callerTurns, closedSipRecord, heardSpeechMs, withCallerAndPerson } from "../../../../tests/fakes/sip-engine-call.ts";
 import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { until } from "../../../../tests/until.ts";
 import { callRecordSchema } from "../../../shared/call-records.ts";
-import { callLogsSchema, HANDOFF_TEXTS } from "../../../shared/calls.ts";
+import { HANDOFF_TEXTS } from "../../../shared/calls.ts";
 
 const NUMBER = "+15550411";
 const MS_PER_WORD = 200;
@@ -81,18 +81,12 @@ describe("a SIP call on a GPT-Live assistant", () => {
       expect(heardMs).toBeGreaterThanOrEqual(words(GREETING) * MS_PER_WORD - 300);
       expect(heardMs).toBeLessThan((words(GREETING) + words(ANSWER)) * MS_PER_WORD);
 
-      const logs = callLogsSchema.parse(row.logs);
-      expect(transcriptLines(row)).toEqual(
-        expect.arrayContaining([
-          ["assistant", GREETING],
-          ["user", "Where is my order 42?"],
-          ["tool-request", "Calling tool Lookup Order"],
-          ["user", "Wait, stop."],
-          ["assistant", "Sure, go ahead."],
-          ["user", "Put me through to billing."],
-          ["system", HANDOFF_TEXTS.referredTo("Billing", billing)],
-        ]),
-      );
+      const logs = expectWholeCallRecord(row, [
+        ["user", "Wait, stop."],
+        ["assistant", "Sure, go ahead."],
+        ["user", "Put me through to billing."],
+        ["system", HANDOFF_TEXTS.referredTo("Billing", billing)],
+      ]);
       expect(logs.transcript.find((e) => e.content.startsWith("Your order forty two"))?.interruptedAtMs).toBeDefined();
 
       // GPT-Live's usage: the session seconds its session.closed reported, unpriced (no price is published).

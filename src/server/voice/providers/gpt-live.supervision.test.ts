@@ -8,12 +8,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { serveGptLive, type FakeGptLive } from "../../../../tests/fakes/fake-gpt-live.ts";
-import { callOnBoard, openCall, supervisorVoiceFrame } from "../../../../tests/fakes/live-supervisor.ts";
+import { callOnBoard, openCall, speakAsSupervisor, takeOver } from "../../../../tests/fakes/live-supervisor.ts";
 import { CALLER_NUMBER, dialPipeline, endedRecord, GREETING, startPipelinePhone, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
 import { tone } from "../../../../tests/fakes/realtime-audio.ts";
 import { until } from "../../../../tests/until.ts";
 import { callLogsSchema } from "../../../shared/calls.ts";
-import { pcm16ToMulaw } from "../audio.ts";
 
 const MS_PER_WORD = 200;
 const LONG = "Let me tell you about every plan we have, starting with the basic one, which includes calls, texts, a little data and a number of extras that most people never use at all.";
@@ -43,21 +42,12 @@ describe("taking over a GPT-Live phone call", () => {
     await call.speak(tone("audio/pcmu", 700), 700);
     await call.until(() => call.heardMs >= greetingMs + 1000, "the answer playing", 10_000);
 
-    const clears = call.clears;
-    const afterClear: Buffer[] = [];
-    call.onMedia = (audio) => {
-      if (call.clears > clears) afterClear.push(audio);
-    };
-    boss.send({ type: "take_over" });
-    await boss.until(() => boss.of("control").some((m) => m.control.youHaveControl), "control");
-    await call.until(() => call.clears > clears, "the model's playback cleared");
+    const afterClear = await takeOver(boss, call, "the model's playback cleared");
 
     // The caller asks for a human; the model answers all the same, and the caller does not hear it.
     await call.speak(tone("audio/pcmu", 700), 700);
     await until("the model's answer during the take-over", async () => conn.spoken.includes(DURING), Boolean);
-    const frame = supervisorVoiceFrame();
-    for (let i = 0; i < 15; i += 1) boss.sendRaw(frame);
-    const expected = Buffer.from(pcm16ToMulaw(new Int16Array(frame.buffer, frame.byteOffset, 160)));
+    const expected = speakAsSupervisor(boss);
     await call.until(() => afterClear.filter((audio) => audio.equals(expected)).length >= 15, "the supervisor's voice at the caller");
     expect(afterClear.filter((audio) => !audio.equals(expected))).toEqual([]);
 
