@@ -224,7 +224,6 @@ async function run(system: System, calls: number, sitting: number, ingestion: re
   // Bounded by the window: a document still processing at its end counts as not ingested.
   const ingesting = ingestion.length ? bench.ingest!(ingestion, seconds * 1000) : null;
   await streamed;
-  const ingest = ingesting ? await ingesting : null;
   measuring = false;
   const loop = loopWatch?.stop() ?? null;
   const window = { from, to: String(process.hrtime.bigint()) };
@@ -239,6 +238,8 @@ async function run(system: System, calls: number, sitting: number, ingestion: re
 
   send(callers, { type: "end", ...window } satisfies CallersRequest);
   const report = await nextMessage<CallersMessage, "report">(callers, "report", 300_000);
+  // After the window (the callers wait for their "end"): an ingestion still running has had its bounded wait.
+  const ingest = ingesting ? await ingesting : null;
   while ((await bench.liveCalls()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   // Frames in flight at the hang-up have had time to arrive.
   await new Promise((resolve) => setTimeout(resolve, 200));
