@@ -3,8 +3,10 @@
  * its own process. Every connection says the first message, then hears a caller turn every
  * `bargeInEveryMs` of caller audio (the caller streams without pause, so each turn interrupts
  * the answer to the previous one) and answers in 20 ms µ-law deltas at real-time pace. Each
- * delta is stamped and tagged (bench-calls-shared.ts); caller frames' stamps are read back.
+ * delta is stamped and tagged (bench-calls-shared.ts); caller frames' stamps are read back. It
+ * answers the embeddings API too (tests/fakes/fake-embeddings.ts), for `--ingest`.
  */
+import { FakeEmbeddings } from "../tests/fakes/fake-embeddings.ts";
 import { startFakeRealtime, type FakeConnection } from "../tests/fakes/fake-realtime.ts";
 import type { FakeReplySpec } from "../tests/fakes/realtime-fake-script.ts";
 import { FRAME_BYTES, FRAME_MS, writeTag, type Cuts, type ProviderMessage, type ProviderRequest } from "./bench-calls-shared.ts";
@@ -72,6 +74,9 @@ const fake = await startFakeRealtime({
     },
   },
 });
+
+// The embeddings API on the same base URL, for `--ingest` (knowledge documents ingesting during the calls).
+await FakeEmbeddings.start({ apiKey: fake.apiKey, serveOn: fake });
 
 send(process, { type: "listening", baseUrl: fake.baseUrl, apiKey: fake.apiKey } satisfies ProviderMessage);
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N] [--pin] [--repeat N]`:
+ * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N] [--pin] [--repeat N] [--ingest N [--ingest-pages P]]`:
  * N simultaneous simulated phone calls, for each N, first through a bare pass-through relay
  * (bench-calls-relay.ts, the yardstick) and then through the real server, in one sitting,
  * with the ratio of the two printed. `--repeat N` holds N sittings per count, the order of the
@@ -18,6 +18,11 @@
  *  - bench-calls-callers.ts: N callers speaking Twilio's protocol (signed webhook, media
  *    stream, 20 ms frames, marks echoed when played, clear honoured, stop).
  *
+ * `--ingest N` runs Switchboard a second time per sitting while N PDF documents of P pages
+ * (default 20) are uploaded to a knowledge base at the window's start and ingested by the app's
+ * job queue in the same process (bench-calls-ingest.ts), and prints the calls' figures with and
+ * without it, and how long the ingestion took.
+ *
  * Printed per N: time per media frame each way (in the server, and end to end through every
  * socket), frames lost (caller frames that never reached the provider, from the first one),
  * webhook-to-first-audio and stream-to-first-audio less the provider's own delay, truncation error (how far audio_end_ms is,
@@ -27,6 +32,7 @@
 import { cpus, loadavg } from "node:os";
 import type { FrameMetrics } from "../src/server/voice/seams.ts";
 import type { CallersMessage, CallersRequest, CallerTarget, ProviderMessage, ProviderRequest, RelayMessage, RelayRequest } from "./bench-calls-shared.ts";
+import { benchPdf, ingestDuringCalls, type IngestResult } from "./bench-calls-ingest.ts";
 import { transcriptCost } from "./bench-calls-transcript.ts";
 import { startClusterServer } from "./bench-calls-cluster.ts";
 import { finalisedCalls, startPhoneBenchApp } from "./bench-phone-app.ts";
@@ -72,6 +78,11 @@ if (pgPinned) {
   for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
 }
 const systems = (["relay", "switchboard"] as const).filter((s) => !only || only === s);
+/** `--ingest N`: documents ingested during a second Switchboard run per sitting (none: no such run). */
+const ingestDocuments = Math.max(0, Math.floor(Number(option("--ingest") ?? 0) || 0));
+const ingestPages = Math.max(1, Math.floor(Number(option("--ingest-pages") ?? 20) || 20));
+if (ingestDocuments && workers) throw new Error("--ingest needs the server in this process (not --workers)");
+const ingestPdfs = await Promise.all(Array.from({ length: ingestDocuments }, (_, i) => benchPdf(i + 1, ingestPages)));
 type System = (typeof systems)[number];
 
 interface Row {
@@ -105,6 +116,8 @@ interface Row {
   /** The server's event loop in the window (in-process Switchboard only). */
   loop: { delayP99: number; delayMax: number; gcTotal: number; gcMax: number } | null;
   finalised: number;
+  /** `--ingest`: the documents ingested during this run's window. */
+  ingest: IngestResult | null;
 }
 
 /** The bare relay in its own process, as the server under test; CPU and memory are read from outside. */
@@ -136,6 +149,8 @@ interface ServerUnderTest {
   heldBytes(): number;
   liveCalls(): number | Promise<number>;
   finalised(): Promise<number>;
+  /** Uploads documents and waits for their ingestion (in-process Switchboard only). */
+  ingest?(pdfs: readonly Buffer[], waitMs: number): Promise<IngestResult>;
   close(): Promise<void>;
 }
 
@@ -156,6 +171,7 @@ async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, m
     },
     liveCalls: () => app.ctx.liveCalls.size,
     finalised: () => finalisedCalls(database.db),
+    ingest: (pdfs, waitMs) => ingestDuringCalls(bench, pdfs, waitMs),
     close: () => bench.close(),
   };
 }
@@ -166,7 +182,7 @@ async function startCluster(provider: { baseUrl: string; apiKey: string }, n: nu
   return { ...cluster, heldBytes: () => Number.NaN };
 }
 
-async function run(system: System, calls: number, sitting: number): Promise<Row> {
+async function run(system: System, calls: number, sitting: number, ingestion: readonly Buffer[] = []): Promise<Row> {
   const provider = child("bench-calls-provider.ts");
   send(provider, { type: "start", seconds, bargeInEveryMs } satisfies ProviderRequest);
   const { baseUrl, apiKey } = await nextMessage<ProviderMessage, "listening">(provider, "listening");
@@ -205,6 +221,8 @@ async function run(system: System, calls: number, sitting: number): Promise<Row>
   // The server's own event loop: only when it runs in this process.
   const loopWatch = inProcess ? watchEventLoop() : null;
   const from = String(process.hrtime.bigint());
+  // Bounded by the window: a document still processing at its end counts as not ingested.
+  const ingesting = ingestion.length ? bench.ingest!(ingestion, seconds * 1000) : null;
   await streamed;
   measuring = false;
   const loop = loopWatch?.stop() ?? null;
@@ -220,6 +238,8 @@ async function run(system: System, calls: number, sitting: number): Promise<Row>
 
   send(callers, { type: "end", ...window } satisfies CallersRequest);
   const report = await nextMessage<CallersMessage, "report">(callers, "report", 300_000);
+  // After the window (the callers wait for their "end"): an ingestion still running has had its bounded wait.
+  const ingest = ingesting ? await ingesting : null;
   while ((await bench.liveCalls()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   // Frames in flight at the hang-up have had time to arrive.
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -264,6 +284,7 @@ async function run(system: System, calls: number, sitting: number): Promise<Row>
     providerCpu: providerCpu * 100,
     loop,
     finalised,
+    ingest,
   };
 }
 
@@ -291,7 +312,7 @@ function table(rows: Row[]): string {
     "loop delay ms p99/max, GC ms total/max",
   ];
   const body = rows.map((r) => [
-    repeat > 1 ? `${r.system} #${r.sitting}` : r.system,
+    `${r.system}${r.ingest ? " + ingest" : ""}${repeat > 1 ? ` #${r.sitting}` : ""}`,
     r.connected === r.calls ? String(r.calls) : `${r.connected}/${r.calls}` + (r.refused ? ` (${r.refused} busy)` : ""),
     trio(r.uplink),
     trio(r.downlink),
@@ -322,12 +343,13 @@ const rows: Row[] = [];
 for (const calls of counts) {
   for (let sitting = 1; sitting <= repeat; sitting += 1) {
     // Alternated, so a drift of the host over the sittings weighs on both systems alike.
-    for (const system of sitting % 2 === 1 ? systems : [...systems].reverse()) {
+    const runs = systems.flatMap((system): { system: System; ingestion: readonly Buffer[] }[] => (system === "switchboard" && ingestDocuments ? [{ system, ingestion: [] }, { system, ingestion: ingestPdfs }] : [{ system, ingestion: [] }]));
+    for (const { system, ingestion } of sitting % 2 === 1 ? runs : [...runs].reverse()) {
       const started = performance.now();
-      const row = await run(system, calls, sitting);
+      const row = await run(system, calls, sitting, ingestion);
       rows.push(row);
       console.log(
-        `  ${system}${repeat > 1 ? ` #${sitting}` : ""}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${Number.isFinite(row.finalised) ? `${row.finalised} records finalised; ` : ""}fake provider ${row.providerCpu.toFixed(0)} % of a core; ` +
+        `  ${system}${row.ingest ? " + ingest" : ""}${repeat > 1 ? ` #${sitting}` : ""}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${Number.isFinite(row.finalised) ? `${row.finalised} records finalised; ` : ""}fake provider ${row.providerCpu.toFixed(0)} % of a core; ` +
           `provider's own first-audio delay p50 ${ms(row.providerDelayP50)} ms; ${((performance.now() - started) / 1000).toFixed(1)} s; load average ${loadavg()[0]!.toFixed(2)}` +
           (row.firstFailure ? `; first failure: ${row.firstFailure}` : ""),
       );
@@ -366,7 +388,7 @@ const inAll = (figures: number[], aim: number) => {
 for (const calls of counts) {
   const pairs = Array.from({ length: repeat }, (_, i) => ({
     relay: rows.find((r) => r.system === "relay" && r.calls === calls && r.sitting === i + 1),
-    ours: rows.find((r) => r.system === "switchboard" && r.calls === calls && r.sitting === i + 1),
+    ours: rows.find((r) => r.system === "switchboard" && !r.ingest && r.calls === calls && r.sitting === i + 1),
   })).filter((p): p is { relay: Row; ours: Row } => p.relay !== undefined && p.ours !== undefined);
   if (pairs.length === 0) continue;
   const p99 = (r: Row) => Math.max(r.uplinkE2e.p99, r.downlinkE2e.p99);
@@ -388,6 +410,22 @@ for (const calls of counts) {
       "; " +
       `Switchboard: frames lost ${Math.max(...ours.map((r) => r.lostUp))}, truncation within ${AIM.truncationMs} ms — ${inAll(ours.map(trunc), AIM.truncationMs)}, ` +
       `greeting within ${AIM.greetingMs / 1000} s of the stream's start (p99) — ${inAll(ours.map(greeting), AIM.greetingMs)}.`,
+  );
+}
+
+// `--ingest`: the same calls with and without documents ingesting in the server's process.
+for (const calls of counts) {
+  const plain = rows.filter((r) => r.system === "switchboard" && !r.ingest && r.calls === calls);
+  const busy = rows.filter((r) => r.system === "switchboard" && r.ingest && r.calls === calls);
+  if (!busy.length || !plain.length) continue;
+  const worst = (list: Row[], figure: (r: Row) => number) => ms(Math.max(...list.map(figure)));
+  const figures = (list: Row[]) =>
+    `e2e p99 in/out ${worst(list, (r) => r.uplinkE2e.p99)} / ${worst(list, (r) => r.downlinkE2e.p99)} ms, server p99 in/out ${worst(list, (r) => r.uplink.p99)} / ${worst(list, (r) => r.downlink.p99)} ms, ` +
+    `loop delay p99 ${worst(list, (r) => r.loop?.delayP99 ?? Number.NaN)} ms, frames lost ${Math.max(...list.map((r) => r.lostUp))}`;
+  const done = busy.map((r) => `${r.ingest!.ready}/${r.ingest!.documents} ready${r.ingest!.failed ? ` (${r.ingest!.failed} failed)` : ""}, ${r.ingest!.passages} passages in ${r.ingest!.seconds.toFixed(1)} s`);
+  console.log(
+    `${calls} calls, ingestion of ${ingestDocuments} PDF documents of ${ingestPages} pages alongside (worst of ${busy.length} sitting(s)): ` +
+      `without — ${figures(plain)}; with — ${figures(busy)}; ingested: ${done.join("; ")}.`,
   );
 }
 

@@ -1,5 +1,5 @@
 /**
- * `npm run bench:kb [-- --passages 100000] [--queries 200] [--pages 50] [--pg] [--vectors hashed|topics]`: the knowledge
+ * `npm run bench:kb [-- --passages 100000] [--queries 200] [--pages 50] [--pg] [--vectors hashed|topics] [--ef 100,200,400] [--m 16 --ef-construction 128] [--keep]`: the knowledge
  * bases' retrieval and ingestion on the real database (`--pg`: a fresh database on the
  * PostgreSQL server of DATABASE_URL instead of the embedded PGlite).
  *
@@ -11,6 +11,11 @@
  *  - ingestion throughput: a generated PDF of `--pages` pages extracted, split and stored
  *    (embeddings API excluded), in pages per second.
  * Where the server has no pgvector, it says so and measures the full-text path only.
+ *
+ * `--ef` measures latency and recall at each of these `hnsw.ef_search` (default: the app's), recall
+ * both as retrieval filters (organisation and base) and on the bare index (no filter: what the
+ * filter costs). `--m` / `--ef-construction` build the index otherwise than the app does (to
+ * compare); `--keep` leaves the PostgreSQL database in place (its name printed) for EXPLAIN.
  *
  * `--vectors hashed` (the default) gives each passage the stand-in's vector of its words: sparse
  * (a passage's ~100 words in 512 dimensions) and all near-equidistant, a hard case for any
@@ -29,6 +34,7 @@ import { knowledgeBases, knowledgeDocuments, organization } from "../src/server/
 import { chunkSections } from "../src/server/modules/knowledge/chunk.ts";
 import { extractDocument } from "../src/server/modules/knowledge/extract.ts";
 import * as repo from "../src/server/modules/knowledge/knowledge.repo.ts";
+import { EF_SEARCH } from "../src/server/modules/knowledge/knowledge.repo.ts";
 import { createVectorIndex, EMBEDDING_DIMENSIONS, ensureVectorStore, vectorLiteral } from "../src/server/modules/knowledge/vector-store.ts";
 import { fakeEmbedding } from "../tests/fakes/fake-embeddings.ts";
 import { withDatabase } from "../tests/global-setup.ts";
@@ -43,6 +49,10 @@ const PAGES = option("--pages", 50);
 const PER_DOCUMENT = 330;
 const ON_PG = args.includes("--pg");
 const TOPICS = args.includes("--vectors") && args[args.indexOf("--vectors") + 1] === "topics";
+const EFS = args.includes("--ef") ? (args[args.indexOf("--ef") + 1] ?? "").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0) : [EF_SEARCH];
+const INDEX_M = option("--m", 0);
+const INDEX_EF_CONSTRUCTION = option("--ef-construction", 0);
+const KEEP = ON_PG && args.includes("--keep");
 
 // A vocabulary with a skewed (Zipf-like) use, so passages share common words and differ in rare ones.
 const VOCABULARY = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}${"abcdefghij"[i % 10]}`);
@@ -114,7 +124,9 @@ try {
   if (vectors) {
     const indexStart = performance.now();
     await db.execute(sql`set maintenance_work_mem = '256MB'`).catch(() => undefined);
-    await createVectorIndex(db);
+    if (INDEX_M || INDEX_EF_CONSTRUCTION) {
+      await db.execute(sql.raw(`create index knowledge_chunks_embedding_idx on knowledge_chunks using hnsw (embedding vector_cosine_ops) with (m = ${INDEX_M || 16}, ef_construction = ${INDEX_EF_CONSTRUCTION || 128})`));
+    } else await createVectorIndex(db);
     indexSeconds = (performance.now() - indexStart) / 1000;
   }
   await db.execute(sql`analyze knowledge_chunks`);
@@ -123,37 +135,55 @@ try {
   // Questions: a few words of a seeded passage each (the hardest case for words alone is not the point here).
   const questions = kept.map((text) => text.split(" ").slice(10, 18).join(" "));
   const questionVectors = questions.map((q, i) => (TOPICS ? near(keptVectors[i]!, 0.03) : fakeEmbedding(q, EMBEDDING_DIMENSIONS)));
-  const timings: number[] = [];
-  for (let i = 0; i < QUERIES; i++) {
-    const q = questions[i % questions.length]!;
-    const vec = vectors ? questionVectors[i % questions.length]! : null;
-    const started = performance.now();
-    await repo.searchPassages(db, orgId, [base!.id], q, vec, 5);
-    timings.push(performance.now() - started);
-  }
-  timings.sort((a, b) => a - b);
-  const pct = (p: number) => timings[Math.min(timings.length - 1, Math.floor((p / 100) * timings.length))]!;
+  const latency = async (efSearch: number) => {
+    const timings: number[] = [];
+    for (let i = 0; i < QUERIES; i++) {
+      const q = questions[i % questions.length]!;
+      const vec = vectors ? questionVectors[i % questions.length]! : null;
+      const started = performance.now();
+      await repo.searchPassages(db, orgId, [base!.id], q, vec, 5, efSearch);
+      timings.push(performance.now() - started);
+    }
+    timings.sort((a, b) => a - b);
+    const pct = (p: number) => timings[Math.min(timings.length - 1, Math.floor((p / 100) * timings.length))]!;
+    return { p50: pct(50), p99: pct(99) };
+  };
 
-  let recall: number | null = null;
-  if (vectors) {
-    let hits = 0;
-    const sample = Math.min(100, questions.length);
+  // The true nearest five, by exact search (index scans off), with and without retrieval's filter.
+  const sample = Math.min(100, questions.length);
+  const exactFifth = async (vector: number[], filtered: boolean) => {
+    const literal = vectorLiteral(vector);
+    const scope = filtered ? sql`organization_id = ${orgId} and knowledge_base_id = ${base!.id}::uuid` : sql`true`;
+    const rows = await db.transaction(async (tx) => {
+      await tx.execute(sql`set local enable_indexscan = off`);
+      return (await tx.execute(sql`select embedding <=> ${literal}::vector as distance from knowledge_chunks where ${scope} and embedding is not null order by embedding <=> ${literal}::vector limit 5`)) as unknown as { rows: { distance: number }[] };
+    });
+    return Number(rows.rows.at(-1)?.distance ?? Number.POSITIVE_INFINITY);
+  };
+  const fifths = vectors ? { filtered: [] as number[], bare: [] as number[] } : null;
+  if (fifths) {
     for (let i = 0; i < sample; i++) {
-      const vector = questionVectors[i]!;
-      const literal = vectorLiteral(vector);
-      const exact = await db.transaction(async (tx) => {
-        await tx.execute(sql`set local enable_indexscan = off`);
-        const rows = (await tx.execute(sql`select embedding <=> ${literal}::vector as distance from knowledge_chunks where organization_id = ${orgId} and knowledge_base_id = ${base!.id}::uuid and embedding is not null order by embedding <=> ${literal}::vector limit 5`)) as unknown as { rows: { distance: number }[] };
-        return rows.rows.map((r) => Number(r.distance));
-      });
-      // The five nearest of the candidates retrieval itself reads (its scan settings, ranked again by distance).
-      const found = (await repo.candidateDistances(db, orgId, base!.id, vector)).slice(0, 5);
+      fifths.filtered.push(await exactFifth(questionVectors[i]!, true));
+      fifths.bare.push(await exactFifth(questionVectors[i]!, false));
+    }
+  }
+  /** recall@5 of the five nearest of the candidates retrieval reads (its scan settings, ranked again by distance). */
+  const recallAt = async (efSearch: number, filtered: boolean) => {
+    let hits = 0;
+    for (let i = 0; i < sample; i++) {
+      const found = (await repo.candidateDistances(db, orgId, base!.id, questionVectors[i]!, efSearch, filtered)).slice(0, 5);
       // Tie-aware: a passage found is one of the true nearest five when it is no farther than the fifth
       // (the stand-in's hashed-word vectors give many passages the very same distance).
-      const fifth = exact.at(-1) ?? Number.POSITIVE_INFINITY;
+      const fifth = (filtered ? fifths!.filtered : fifths!.bare)[i]!;
       hits += found.filter((d) => d <= fifth + 1e-9).length;
     }
-    recall = hits / (sample * 5);
+    return hits / (sample * 5);
+  };
+  const perEf: { efSearch: number; p50: number; p99: number; recall: number | null; recallBare: number | null }[] = [];
+  for (const efSearch of vectors ? EFS : [EF_SEARCH]) {
+    const { p50, p99 } = await latency(efSearch);
+    perEf.push({ efSearch, p50, p99, recall: fifths ? await recallAt(efSearch, true) : null, recallBare: fifths ? await recallAt(efSearch, false) : null });
+    log(`ef_search ${efSearch}: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, recall@5 ${perEf.at(-1)!.recall?.toFixed(3) ?? "n/a"} (bare index ${perEf.at(-1)!.recallBare?.toFixed(3) ?? "n/a"}), load ${loadavg()[0]!.toFixed(1)}`);
   }
 
   // Ingestion: a generated PDF through extraction, splitting and the one-transaction store (no embeddings API).
@@ -166,15 +196,19 @@ try {
   const ingestSeconds = (performance.now() - ingestStart) / 1000;
 
   const kind = ON_PG ? `PostgreSQL server${vectors ? "" : " (no pgvector: full-text only)"}` : "embedded PGlite (pgvector)";
-  console.log(`\nbench:kb — ${kind}, ${PASSAGES.toLocaleString("en-US")} passages in ${Math.ceil(PASSAGES / PER_DOCUMENT)} documents, ${cpus().length} cores, load ${loadAtStart.toFixed(1)} at start\n`);
+  console.log(`\nbench:kb — ${kind}, ${PASSAGES.toLocaleString("en-US")} passages in ${Math.ceil(PASSAGES / PER_DOCUMENT)} documents, ${cpus().length} cores, load average ${loadAtStart.toFixed(1)} at start, ${loadavg()[0]!.toFixed(1)} at the end\n`);
   console.log(
     markdownTable(
       ["figure", "value"],
       [
-        ["retrieval p50 (excl. embeddings)", `${pct(50).toFixed(1)} ms`],
-        ["retrieval p99 (excl. embeddings)", `${pct(99).toFixed(1)} ms`],
-        ["search", vectors ? `hybrid (HNSW + full text, RRF); ${TOPICS ? "dense topic" : "hashed-word"} vectors` : "full text only"],
-        ["recall@5, HNSW vs exact", recall === null ? "n/a (no pgvector)" : recall.toFixed(3)],
+        ...perEf.flatMap((r) => {
+          const at = vectors ? ` at ef_search ${r.efSearch}${r.efSearch === EF_SEARCH ? " (the app's)" : ""}` : "";
+          return [
+            [`retrieval p50 / p99 (excl. embeddings)${at}`, `${r.p50.toFixed(1)} / ${r.p99.toFixed(1)} ms`],
+            [`recall@5, HNSW vs exact${at}: as retrieval filters / bare index`, r.recall === null ? "n/a (no pgvector)" : `${r.recall.toFixed(3)} / ${r.recallBare!.toFixed(3)}`],
+          ];
+        }),
+        ["search", vectors ? `hybrid (HNSW + full text, RRF); ${TOPICS ? "dense topic" : "hashed-word"} vectors; index m ${INDEX_M || 16}, ef_construction ${INDEX_EF_CONSTRUCTION || 128}` : "full text only"],
         ["ingestion (PDF, excl. embeddings)", `${(PAGES / ingestSeconds).toFixed(1)} pages/s (${PAGES} pages, ${chunks.length} passages)`],
         ["seeding", `${seedSeconds.toFixed(1)} s${vectors ? `, index ${indexSeconds.toFixed(1)} s` : ""}`],
       ],
@@ -183,5 +217,6 @@ try {
 } finally {
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
-  if (ON_PG) await adminQuery(`DROP DATABASE IF EXISTS ${pgName}`);
+  if (KEEP) log(`kept the database ${pgName} (drop it when done)`);
+  else if (ON_PG) await adminQuery(`DROP DATABASE IF EXISTS ${pgName}`);
 }

@@ -250,7 +250,7 @@ const RRF_K = 60;
 /** How deep each ranking is read before fusing. */
 const CANDIDATES = 40;
 /** HNSW candidates looked at per scan (pgvector's default is 40). */
-const EF_SEARCH = 200;
+export const EF_SEARCH = 200;
 /**
  * At most about this many passages are ranked by words: ranking reads each matching passage, so a
  * question's common words ("order", "hours") would rank most of a base. Its rarer words, whose
@@ -289,7 +289,7 @@ async function wordQuery(db: Db, organizationId: string, bases: SQL, query: stri
  * best by full-text rank (the question's rarer words: `wordQuery`), fused by reciprocal rank.
  * Without a query vector, words only.
  */
-export async function searchPassages(db: Db, organizationId: string, baseIds: readonly string[], query: string, vector: readonly number[] | null, limit: number): Promise<PassageRow[]> {
+export async function searchPassages(db: Db, organizationId: string, baseIds: readonly string[], query: string, vector: readonly number[] | null, limit: number, efSearch = EF_SEARCH): Promise<PassageRow[]> {
   if (baseIds.length === 0) return [];
   const bases = sql.join(baseIds.map((id) => sql`${id}::uuid`), sql`, `);
   const scope = sql`c.organization_id = ${organizationId} and c.knowledge_base_id in (${bases})`;
@@ -311,7 +311,7 @@ export async function searchPassages(db: Db, organizationId: string, baseIds: re
     return (result as unknown as { rows: PassageRow[] }).rows;
   }
   const near = sql`select id, row_number() over (order by distance, id) as r from (${nearest(scope, vector)}) n`;
-  return inVectorScan(db, async (tx) => (await tx.execute(fused(near))) as unknown as { rows: PassageRow[] }).then((result) => result.rows);
+  return inVectorScan(db, efSearch, async (tx) => (await tx.execute(fused(near))) as unknown as { rows: PassageRow[] }).then((result) => result.rows);
 }
 
 /** The `CANDIDATES` passages nearest the vector by cosine distance, as the HNSW index finds them (unordered). */
@@ -322,20 +322,23 @@ const nearest = (scope: SQL, vector: readonly number[]) => {
 };
 
 /** Runs a statement with the vector half's scan settings. */
-function inVectorScan<T>(db: Db, run: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<T>): Promise<T> {
+function inVectorScan<T>(db: Db, efSearch: number, run: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
     // Filtered HNSW scans go on past the first ef_search candidates until enough rows pass (pgvector
-    // 0.8); relaxed order, since the candidates are ranked again by distance afterwards.
-    await tx.execute(sql`set local hnsw.iterative_scan = relaxed_order`);
-    await tx.execute(sql`set local hnsw.ef_search = ${sql.raw(String(EF_SEARCH))}`);
+    // 0.8); relaxed order, since the candidates are ranked again by distance afterwards. Both
+    // settings in one statement (one round trip), for this transaction only.
+    await tx.execute(sql`select set_config('hnsw.iterative_scan', 'relaxed_order', true), set_config('hnsw.ef_search', ${String(efSearch)}, true)`);
     return run(tx);
   });
 }
 
-/** The distances of the vector half's candidates, nearest first, as retrieval sees them (bench:kb's recall). */
-export async function candidateDistances(db: Db, organizationId: string, baseId: string, vector: readonly number[]): Promise<number[]> {
-  const scope = sql`c.organization_id = ${organizationId} and c.knowledge_base_id = ${baseId}::uuid`;
-  const result = (await inVectorScan(db, (tx) => tx.execute(nearest(scope, vector)))) as unknown as { rows: { distance: number }[] };
+/**
+ * The distances of the vector half's candidates, nearest first, as retrieval sees them (bench:kb's
+ * recall); `filtered: false` scans the index with no organisation or base (what the filter costs).
+ */
+export async function candidateDistances(db: Db, organizationId: string, baseId: string, vector: readonly number[], efSearch = EF_SEARCH, filtered = true): Promise<number[]> {
+  const scope = filtered ? sql`c.organization_id = ${organizationId} and c.knowledge_base_id = ${baseId}::uuid` : sql`true`;
+  const result = (await inVectorScan(db, efSearch, (tx) => tx.execute(nearest(scope, vector)))) as unknown as { rows: { distance: number }[] };
   return result.rows.map((r) => Number(r.distance)).sort((a, b) => a - b);
 }
 

@@ -1,0 +1,54 @@
+/**
+ * bench:calls `--ingest N`: N PDF documents uploaded to a knowledge base through the real API (a
+ * real socket, the owner's session) while the calls stream, then ingested by the app's own job
+ * queue in the same process as the calls — extraction, splitting, embeddings from the fake
+ * provider's `/embeddings` (bench-calls-provider.ts), the one-transaction store and the HNSW
+ * index's inserts. What the calls feel of it is the point: the run is compared with one without.
+ */
+import type { KnowledgeDocument } from "../src/shared/knowledge.ts";
+import { makePdf, multipart } from "../tests/knowledge-files.ts";
+
+export interface IngestResult {
+  documents: number;
+  ready: number;
+  failed: number;
+  passages: number;
+  /** From the first upload to the last document settled (or to the end of the wait). */
+  seconds: number;
+}
+
+const words = ["refund", "delivery", "warranty", "invoice", "opening", "parking", "booking", "account", "payment", "return", "store", "order"];
+
+/** A document of `pages` pages, 30 lines of ten words each (about one passage a page). */
+export function benchPdf(n: number, pages: number): Promise<Buffer> {
+  return makePdf(Array.from({ length: pages }, (_, p) => Array.from({ length: 30 }, (_, l) => `${n}.${p + 1}.${l + 1} ${Array.from({ length: 10 }, (_, w) => words[(n * 7 + p * 3 + l + w) % words.length]).join(" ")}`)));
+}
+
+/**
+ * Uploads the documents (made beforehand, so making them is not in the calls' window) and waits
+ * until every one is ready or failed, at most `waitMs`.
+ */
+export async function ingestDuringCalls(app: { origin: string; cookie: string }, pdfs: readonly Buffer[], waitMs: number): Promise<IngestResult> {
+  const api = (path: string, init: RequestInit = {}) => fetch(`${app.origin}${path}`, { ...init, headers: { cookie: app.cookie, ...init.headers } });
+  const base = (await (await api("/api/knowledge-bases", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: `Bench ${Date.now()}` }) })).json()) as { id: string };
+  const started = performance.now();
+  for (const [i, pdf] of pdfs.entries()) {
+    const form = multipart("file", `bench-${i + 1}.pdf`, "application/pdf", pdf);
+    const res = await api(`/api/knowledge-bases/${base.id}/documents`, { method: "POST", headers: { "content-type": form.contentType }, body: new Uint8Array(form.body) });
+    if (res.status !== 202) throw new Error(`upload answered ${res.status}: ${await res.text()}`);
+  }
+  let docs: KnowledgeDocument[] = [];
+  const settled = (d: KnowledgeDocument) => d.status === "ready" || d.status === "failed";
+  while (performance.now() - started < waitMs) {
+    docs = (await (await api(`/api/knowledge-bases/${base.id}/documents`)).json()) as KnowledgeDocument[];
+    if (docs.length === pdfs.length && docs.every(settled)) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  return {
+    documents: pdfs.length,
+    ready: docs.filter((d) => d.status === "ready").length,
+    failed: docs.filter((d) => d.status === "failed").length,
+    passages: docs.reduce((sum, d) => sum + (d.chunk_count ?? 0), 0),
+    seconds: (performance.now() - started) / 1000,
+  };
+}
