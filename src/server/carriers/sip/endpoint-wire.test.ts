@@ -108,6 +108,18 @@ describe("requests it does not take", () => {
   });
 });
 
+describe("bursts over UDP", () => {
+  it("answers every request of a burst that arrives while it is busy (200 callers hanging up at once)", async () => {
+    // Our own socket must not be the one dropping the answers.
+    peer.setRecvBufferSize(4 * 1024 * 1024);
+    const burst = 1500;
+    // Sent in one go: the endpoint reads nothing until all of it waits in its socket.
+    for (let i = 0; i < burst; i += 1) send(request("OPTIONS"));
+    await eventually(() => answered(/^SIP\/2\.0 200 OK/) === burst, 10_000);
+    expect(answered(/^SIP\/2\.0 200 OK/)).toBe(burst);
+  });
+});
+
 describe("broken messages", () => {
   it("answers 400 where it can, drops what it cannot, and still answers the next call", async () => {
     send("\u0000\u0001garbage\r\n\r\n");
