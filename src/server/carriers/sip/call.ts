@@ -79,6 +79,8 @@ export class SipCall extends EventEmitter<SipCallEvents> {
   /** The interval agreed at answer, armed when the call is confirmed: [seconds, we refresh]. */
   private sessionPlan: [number, boolean] | null = null;
   private remoteAllow: string[] | null = null;
+  /** Our BYE's transaction, once sent: settles when it is answered or times out. */
+  private byeDone: Promise<void> | undefined;
 
   constructor(
     private readonly core: CallCore,
@@ -241,14 +243,30 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     if (this.state === "ringing") this.sendCancel();
   }
 
-  private async sendBye(reason: SipEndReason) {
+  /**
+   * Hangs up as `hangup` does, and resolves once our BYE is answered or its retransmissions gave
+   * up (Timer F): a caller that goes away sooner may leave the far end's call up, its BYE lost.
+   */
+  async hungUp(): Promise<void> {
+    this.hangup();
+    await this.byeDone;
+  }
+
+  private sendBye(reason: SipEndReason): Promise<void> {
+    this.byeDone = this.byeOut(reason);
+    return this.byeDone;
+  }
+
+  private async byeOut(reason: SipEndReason): Promise<void> {
     const dialog = this.dialog;
     this.end(reason);
     if (!dialog) return;
     const peer = await this.core.peerFor(dialog.nextHop(), dialog.flow);
     if (!peer) return;
     const local = this.core.local(peer);
-    this.core.request(dialog.request("BYE", local), peer, { response() {}, timeout() {} });
+    await new Promise<void>((resolve) => {
+      this.core.request(dialog.request("BYE", local), peer, { response: (r) => void (r.status >= 200 && resolve()), timeout: resolve });
+    });
   }
 
   // ---- transfer (RFC 3515) -------------------------------------------------------------------
