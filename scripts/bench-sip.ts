@@ -125,7 +125,8 @@ async function run(calls: number): Promise<string[]> {
   send(callers, { type: "start", uri: `sip:${NUMBER}@127.0.0.1:${app.sip.port}`, calls: calls + beyond, seconds } satisfies SipCallersRequest);
   const up = await fromChild<SipCallersMessage, "up">(callers, "up", UP_MS);
   const setUpMs = performance.now() - setUpAt;
-  progress(`${calls} calls: ${up.answered} answered, ${up.refused} refused; measuring ${seconds} s`);
+  const refusals = Object.entries(up.statuses).map(([s, n]) => `${n}×${s}`).join(", ");
+  progress(`${calls} calls: ${up.answered} answered, ${up.refused} refused${refusals ? ` (${refusals})` : ""}; measuring ${seconds} s`);
   const cpu = cpuSecondsOf(process.pid);
   const wallStart = performance.now();
   sent.on = true;
@@ -150,7 +151,6 @@ async function run(calls: number): Promise<string[]> {
     children.delete(proc);
   }
   const perCallMs = up.answered > 0 ? (used * 1000 * 1000) / wallMs / up.answered : Number.NaN;
-  const refusals = Object.entries(up.statuses).map(([s, n]) => `${n}×${s}`).join(", ");
   return [
     String(calls),
     loadAtEnd,
@@ -185,21 +185,26 @@ function print() {
   console.log(markdownTable(HEAD, rows));
 }
 
-// Nothing waits forever: past the budget of every sitting the bench stops and says where it was.
-const watchdog = setTimeout(() => {
+/** Prints what was measured so far and where the bench stood, and ends it (children too). */
+function stop(why: string, code: number): never {
   print();
-  console.error(`\nbench:sip: stopped after ${((performance.now() - benchStart) / 1000).toFixed(0)} s, still at: ${phase}`);
+  console.error(`\nbench:sip: ${why} after ${((performance.now() - benchStart) / 1000).toFixed(0)} s, at: ${phase}`);
   for (const proc of children) proc.kill();
-  process.exit(1);
-}, counts.length * sittingBudgetMs());
+  process.exit(code);
+}
+// Nothing waits forever: past the budget of every sitting the bench stops and says where it was,
+// as it does when interrupted.
+const watchdog = setTimeout(() => stop("out of time", 1), counts.length * sittingBudgetMs());
+process.once("SIGINT", () => stop("interrupted", 130));
+process.once("SIGTERM", () => stop("terminated", 143));
 
 try {
-  for (const n of counts) rows.push(await run(n));
+  for (const n of counts) {
+    rows.push(await run(n));
+    progress(`${n} calls: done | ${rows.at(-1)!.join(" | ")}`);
+  }
 } catch (err) {
-  print();
-  console.error(`\nbench:sip: failed at "${phase}": ${(err as Error).message}`);
-  for (const proc of children) proc.kill();
-  process.exit(1);
+  stop(`failed (${(err as Error).message})`, 1);
 }
 clearTimeout(watchdog);
 print();
