@@ -1,17 +1,24 @@
 /**
- * `npm run bench:sip [-- 50 200] [--seconds 15] [--barge-in-every 3]`: N SIP calls at once against
- * the real app's SIP endpoint, for each N, with µ-law RTP both ways and a barge-in every few
- * seconds from the fake OpenAI Realtime provider (bench-calls-provider.ts, the one bench:calls
- * uses). Compare with `npm run bench:calls -- 50 200 --only switchboard` run in the same sitting.
+ * `npm run bench:sip [-- 50 200 500] [--seconds 15] [--barge-in-every 3] [--beyond 5]`: N SIP
+ * calls at once against the real app's SIP endpoint, for each N, with µ-law RTP both ways and a
+ * barge-in every few seconds from the fake OpenAI Realtime provider (bench-calls-provider.ts, the
+ * one bench:calls uses), plus `--beyond` calls more than MAX_CALLS (= N) dialled with them, which
+ * must be refused (503 with Retry-After). Compare with `npm run bench:calls -- 50 200 --only
+ * switchboard` run in the same sitting.
  *
  * Three processes: this one (the real app, embedded database, a trunk admitting 127.0.0.1 and a
  * SIP number on it, the SIP endpoint on a free port), the fake provider, and the callers
- * (bench-sip-callers.ts: our own SIP stack as N UACs). All traffic stays on 127.0.0.1.
+ * (bench-sip-callers.ts: our own SIP stack as UACs). All traffic stays on 127.0.0.1.
  *
- * Printed per N: calls answered/refused, server CPU per call (ms of CPU per second of call), the
- * server's RSS, the interval between RTP packets as the callers receive them (p50/p99), and the
- * first audio after the ACK (p50/p99: the greeting's first non-silent frame).
+ * Printed per N: calls answered/refused (and how long a refusal took), server CPU per call (ms of
+ * CPU per second of call), the server's RSS, the interval between RTP packets as the server sends
+ * them (its own clock) and as the callers receive them (p50/p99), the first audio after the ACK
+ * (p50/p99: the greeting's first non-silent frame), and what did not end cleanly (BYEs never
+ * answered, calls still up on the server after the wait). Progress goes to stderr; every wait is
+ * bounded, and a sitting that overruns its whole budget ends the bench with what it has.
  */
+import type { ChildProcess } from "node:child_process";
+import { Socket } from "node:dgram";
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { phoneNumbers } from "../src/server/db/schema.ts";
@@ -21,7 +28,7 @@ import type { ProviderMessage, ProviderRequest } from "./bench-calls-shared.ts";
 import type { SipCallersMessage, SipCallersRequest } from "./bench-sip-callers.ts";
 import { startPhoneBenchApp } from "./bench-phone-app.ts";
 import { child, collectGarbage, cpuSecondsOf, markdownTable, rssMbOf } from "./bench-process.ts";
-import { nextMessage, send } from "./bench-voice-shared.ts";
+import { nextMessage, send, summarize } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -33,11 +40,73 @@ const positional = args.filter((a, i) => !a.startsWith("--") && !(i > 0 && args[
 const counts = (positional.length ? positional : ["50", "200"]).flatMap((a) => a.split(",")).map(Number).filter((n) => Number.isInteger(n) && n > 0 && n <= 500);
 const seconds = Math.min(120, Math.max(5, Number(option("--seconds") ?? 15) || 15));
 const bargeInEveryMs = Math.max(1000, (Number(option("--barge-in-every") ?? 3) || 3) * 1000);
+const beyond = Math.min(50, Math.max(0, Number(option("--beyond") ?? 5) || 0));
 const NUMBER = "+15550199";
+const RTP_PORTS = { min: 40000, max: 49999 };
+/** Waits of a sitting: all calls up, the callers' report (their BYEs answered), the server's calls ended. */
+const UP_MS = 300_000;
+const REPORT_MS = 120_000;
+const CALLS_END_MS = 180_000;
+/** The whole sitting, whatever happens in it. */
+const sittingBudgetMs = () => UP_MS + seconds * 1000 + REPORT_MS + CALLS_END_MS + 120_000;
 const fmt = (n: number, digits = 1) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
+const load = () => loadavg().map((l) => l.toFixed(1)).join(" ");
 
-async function run(calls: number) {
+const benchStart = performance.now();
+let phase = "starting";
+function progress(text: string) {
+  phase = text;
+  process.stderr.write(`bench:sip [${((performance.now() - benchStart) / 1000).toFixed(0)} s, load ${load()}] ${text}\n`);
+}
+
+/**
+ * The server's send clock as the server keeps it: the interval between RTP packets (12-byte
+ * header + 160 bytes of G.711) each of the app's RTP sockets hands to the system, while `on`.
+ * Taken here at node:dgram's send, below our own code, so it costs the app nothing it would not
+ * pay anyway and needs no hook in it.
+ */
+const sent = { on: false, intervals: [] as number[], last: new WeakMap<Socket, number>(), ports: new WeakMap<Socket, number>() };
+const originalSend = Socket.prototype.send;
+Socket.prototype.send = function (this: Socket, ...rest: unknown[]) {
+  const message = rest[0];
+  if (sent.on && Buffer.isBuffer(message) && message.length === 172) {
+    let port = sent.ports.get(this);
+    if (port === undefined) sent.ports.set(this, (port = this.address().port));
+    if (port >= RTP_PORTS.min && port <= RTP_PORTS.max) {
+      const now = performance.now();
+      const last = sent.last.get(this);
+      if (last !== undefined) sent.intervals.push(now - last);
+      sent.last.set(this, now);
+    }
+  }
+  return (originalSend as (...a: unknown[]) => void).apply(this, rest);
+} as typeof Socket.prototype.send;
+
+/** The next message of `type` from a child; fails at once when the child exits first. */
+function fromChild<M extends { type: string }, T extends M["type"]>(proc: ChildProcess, type: T, timeoutMs: number) {
+  return new Promise<Extract<M, { type: T }>>((resolve, reject) => {
+    const exited = (code: number | null) => reject(new Error(`the callers process exited (${code}) before "${type}"`));
+    proc.once("exit", exited);
+    nextMessage<M, T>(proc, type, timeoutMs).then(resolve, reject).finally(() => proc.off("exit", exited));
+  });
+}
+
+/** Resolves true once `done` holds, false after `ms`. */
+async function until(done: () => boolean, ms: number): Promise<boolean> {
+  const end = performance.now() + ms;
+  while (!done()) {
+    if (performance.now() > end) return false;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return true;
+}
+
+const children = new Set<ChildProcess>();
+
+async function run(calls: number): Promise<string[]> {
+  progress(`${calls} calls: starting the fake provider and the app`);
   const provider = child("bench-calls-provider.ts");
+  children.add(provider);
   send(provider, { type: "start", seconds: seconds + 5, bargeInEveryMs } satisfies ProviderRequest);
   const { baseUrl, apiKey } = await nextMessage<ProviderMessage, "listening">(provider, "listening");
   const bench = await startPhoneBenchApp({ baseUrl, apiKey }, undefined, { MAX_CALLS: String(calls) });
@@ -46,39 +115,97 @@ async function run(calls: number) {
   const trunk = await trunks.create(organizationId, sipTrunkInputSchema.parse({ name: "Bench PBX", inbound_addresses: ["127.0.0.1"] }));
   const [twilioNumber] = await bench.database.db.select({ assistantId: phoneNumbers.assistantId }).from(phoneNumbers).limit(1);
   await bench.database.db.insert(phoneNumbers).values({ organizationId, phoneNumber: NUMBER, provider: "sip", sipTrunkId: trunk.id, status: "active", assistantId: twilioNumber!.assistantId });
-  if (!(await app.sip.start({ host: "127.0.0.1", port: 0, publicAddress: "127.0.0.1", rtpPorts: { min: 40000, max: 49999 } }))) throw new Error("SIP did not start");
+  if (!(await app.sip.start({ host: "127.0.0.1", port: 0, publicAddress: "127.0.0.1", rtpPorts: RTP_PORTS }))) throw new Error("SIP did not start");
   await collectGarbage();
 
+  progress(`${calls} calls: dialling ${calls + beyond} at once (MAX_CALLS ${calls})`);
   const callers = child("bench-sip-callers.ts");
+  children.add(callers);
   const setUpAt = performance.now();
-  send(callers, { type: "start", uri: `sip:${NUMBER}@127.0.0.1:${app.sip.port}`, calls, seconds } satisfies SipCallersRequest);
-  const up = await nextMessage<SipCallersMessage, "up">(callers, "up", 120_000);
+  send(callers, { type: "start", uri: `sip:${NUMBER}@127.0.0.1:${app.sip.port}`, calls: calls + beyond, seconds } satisfies SipCallersRequest);
+  const up = await fromChild<SipCallersMessage, "up">(callers, "up", UP_MS);
   const setUpMs = performance.now() - setUpAt;
+  const refusals = Object.entries(up.statuses).map(([s, n]) => `${n}×${s}`).join(", ");
+  progress(`${calls} calls: ${up.answered} answered, ${up.refused} refused${refusals ? ` (${refusals})` : ""}; measuring ${seconds} s`);
   const cpu = cpuSecondsOf(process.pid);
   const wallStart = performance.now();
+  sent.on = true;
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  sent.on = false;
   const wallMs = performance.now() - wallStart;
   const used = cpuSecondsOf(process.pid) - cpu;
   const rssMb = rssMbOf(process.pid);
+  const sentInterval = summarize(sent.intervals.splice(0));
+  const loadAtEnd = load();
+
+  progress(`${calls} calls: hanging up (each caller waits for its BYE's answer)`);
   send(callers, { type: "end" } satisfies SipCallersRequest);
-  const report = await nextMessage<SipCallersMessage, "report">(callers, "report", 120_000);
-  while (app.ctx.liveCalls.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+  const report = await fromChild<SipCallersMessage, "report">(callers, "report", REPORT_MS);
+  progress(`${calls} calls: ${report.byesAnswered} BYEs answered, ${report.byesUnanswered} not; waiting for the server's calls to end`);
+  await until(() => app.ctx.liveCalls.size === 0, CALLS_END_MS);
+  const leftUp = app.ctx.liveCalls.size;
+  progress(`${calls} calls: closing the app${leftUp ? ` (${leftUp} calls still up: closing ends them)` : ""}`);
   await bench.close();
-  for (const proc of [callers, provider]) if (proc.exitCode === null) proc.kill();
+  for (const proc of [callers, provider]) {
+    if (proc.exitCode === null) proc.kill();
+    children.delete(proc);
+  }
   const perCallMs = up.answered > 0 ? (used * 1000 * 1000) / wallMs / up.answered : Number.NaN;
   return [
     String(calls),
-    `${up.answered} / ${up.refused}${up.refused ? ` (${Object.entries(up.statuses).map(([s, n]) => `${n}×${s}`).join(", ")})` : ""}`,
+    loadAtEnd,
+    `${up.answered} / ${up.refused}${refusals ? ` (${refusals})` : ""}`,
+    up.refused ? fmt(up.refusedAfter.p99, 0) : "–",
     fmt(setUpMs / 1000),
     fmt(perCallMs),
     fmt(rssMb, 0),
+    `${fmt(sentInterval.p50)} / ${fmt(sentInterval.p99)}`,
     `${fmt(report.interval.p50)} / ${fmt(report.interval.p99)}`,
     `${fmt(report.firstAudio.p50, 0)} / ${fmt(report.firstAudio.p99, 0)}`,
+    `${report.byesUnanswered} / ${leftUp}`,
   ];
 }
 
+const HEAD = [
+  "calls",
+  "load 1/5/15 min",
+  "answered / refused",
+  "refused after ms p99",
+  "all up after s",
+  "server CPU ms per call-second",
+  "server RSS MB",
+  "RTP sent interval p50 / p99 ms (server clock)",
+  "RTP received interval p50 / p99 ms (callers)",
+  "first audio after ACK p50 / p99 ms",
+  "BYEs unanswered / calls left up",
+];
 const rows: string[][] = [];
-for (const n of counts) rows.push(await run(n));
-console.log(`\nbench:sip — ${new Date().toISOString()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load ${loadavg().map((l) => l.toFixed(1)).join(" ")}, ${seconds} s per sitting, barge-in every ${bargeInEveryMs / 1000} s\n`);
-console.log(markdownTable(["calls", "answered / refused", "all up after s", "server CPU ms per call-second", "server RSS MB", "RTP interval p50 / p99 ms", "first audio after ACK p50 / p99 ms"], rows));
+function print() {
+  console.log(`\nbench:sip — ${new Date().toISOString()}, ${cpus().length} × ${cpus()[0]?.model ?? "cpu"}, load (1/5/15 min) in each row as its measuring ended, ${seconds} s per sitting, barge-in every ${bargeInEveryMs / 1000} s, ${beyond} calls beyond MAX_CALLS\n`);
+  console.log(markdownTable(HEAD, rows));
+}
+
+/** Prints what was measured so far and where the bench stood, and ends it (children too). */
+function stop(why: string, code: number): never {
+  print();
+  console.error(`\nbench:sip: ${why} after ${((performance.now() - benchStart) / 1000).toFixed(0)} s, at: ${phase}`);
+  for (const proc of children) proc.kill();
+  process.exit(code);
+}
+// Nothing waits forever: past the budget of every sitting the bench stops and says where it was,
+// as it does when interrupted.
+const watchdog = setTimeout(() => stop("out of time", 1), counts.length * sittingBudgetMs());
+process.once("SIGINT", () => stop("interrupted", 130));
+process.once("SIGTERM", () => stop("terminated", 143));
+
+try {
+  for (const n of counts) {
+    rows.push(await run(n));
+    progress(`${n} calls: done | ${rows.at(-1)!.join(" | ")}`);
+  }
+} catch (err) {
+  stop(`failed (${(err as Error).message})`, 1);
+}
+clearTimeout(watchdog);
+print();
 process.exit(0);

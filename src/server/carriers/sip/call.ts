@@ -79,6 +79,8 @@ export class SipCall extends EventEmitter<SipCallEvents> {
   /** The interval agreed at answer, armed when the call is confirmed: [seconds, we refresh]. */
   private sessionPlan: [number, boolean] | null = null;
   private remoteAllow: string[] | null = null;
+  /** Our BYE's transaction, once sent: true when it is answered, false when it timed out. */
+  private byeDone: Promise<boolean> | undefined;
 
   constructor(
     private readonly core: CallCore,
@@ -241,14 +243,31 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     if (this.state === "ringing") this.sendCancel();
   }
 
-  private async sendBye(reason: SipEndReason) {
+  /**
+   * Hangs up as `hangup` does, and resolves once our BYE is answered (true) or its retransmissions
+   * gave up (Timer F, false): a caller that goes away sooner may leave the far end's call up, its
+   * BYE lost. True as well when no BYE was needed.
+   */
+  async hungUp(): Promise<boolean> {
+    this.hangup();
+    return (await this.byeDone) ?? true;
+  }
+
+  private sendBye(reason: SipEndReason): Promise<boolean> {
+    this.byeDone = this.byeOut(reason);
+    return this.byeDone;
+  }
+
+  private async byeOut(reason: SipEndReason): Promise<boolean> {
     const dialog = this.dialog;
     this.end(reason);
-    if (!dialog) return;
+    if (!dialog) return true;
     const peer = await this.core.peerFor(dialog.nextHop(), dialog.flow);
-    if (!peer) return;
+    if (!peer) return false;
     const local = this.core.local(peer);
-    this.core.request(dialog.request("BYE", local), peer, { response() {}, timeout() {} });
+    return new Promise<boolean>((resolve) => {
+      this.core.request(dialog.request("BYE", local), peer, { response: (r) => void (r.status >= 200 && resolve(true)), timeout: () => resolve(false) });
+    });
   }
 
   // ---- transfer (RFC 3515) -------------------------------------------------------------------

@@ -108,6 +108,18 @@ describe("requests it does not take", () => {
   });
 });
 
+describe("bursts over UDP", () => {
+  it("answers every request of a burst that arrives while it is busy (200 callers hanging up at once)", async () => {
+    // Our own socket must not be the one dropping the answers.
+    peer.setRecvBufferSize(4 * 1024 * 1024);
+    const burst = 1500;
+    // Sent in one go: the endpoint reads nothing until all of it waits in its socket.
+    for (let i = 0; i < burst; i += 1) send(request("OPTIONS"));
+    await eventually(() => answered(/^SIP\/2\.0 200 OK/) === burst, 10_000);
+    expect(answered(/^SIP\/2\.0 200 OK/)).toBe(burst);
+  });
+});
+
 describe("broken messages", () => {
   it("answers 400 where it can, drops what it cannot, and still answers the next call", async () => {
     send("\u0000\u0001garbage\r\n\r\n");
@@ -189,6 +201,26 @@ describe("retransmission over UDP", () => {
     await new Promise((r) => setTimeout(r, 100));
     expect(count(/^SIP\/2\.0 180/)).toBe(2);
     expect(calls).toBe(1);
+  });
+
+  it("hanging up and waiting (hungUp) settles only once the far end answered the BYE, retransmitted till then", async () => {
+    const call = await endpoint.call({ uri: `sip:agent@127.0.0.1:${peer.address().port}` });
+    const invite = await expectMessage(/^INVITE /);
+    const header = (name: string, text: string) => new RegExp(`^${name}: .*$`, "mi").exec(text)![0];
+    const answer = (text: string, extra = "", body = "") =>
+      `SIP/2.0 200 OK\n${header("Via", text)}\n${header("From", text)}\n${header("To", text)}${/^To: .*;tag=/im.test(text) ? "" : ";tag=far"}\n${header("Call-ID", text)}\n${header("CSeq", text)}\n${extra}Content-Length: ${Buffer.byteLength(body.replace(/\n/g, "\r\n"))}\n\n${body}`;
+    const sdp = offer(`m=audio ${peer.address().port + 2} RTP/AVP 0`);
+    send(answer(invite, `Contact: <sip:agent@127.0.0.1:${peer.address().port}>\nContent-Type: application/sdp\n`, sdp));
+    await expectMessage(/^ACK /);
+    let settled = false;
+    const hungUp = call.hungUp().finally(() => (settled = true));
+    // The first BYE is "lost": no answer until a copy of it comes.
+    await eventually(() => count(/^BYE /) >= 2);
+    expect(count(/^BYE /)).toBeGreaterThanOrEqual(2);
+    expect(settled).toBe(false);
+    send(answer(inbox.find((m) => m.startsWith("BYE "))!));
+    expect(await hungUp).toBe(true);
+    expect(call.state).toBe("ended");
   });
 
   it("retransmits a refusal by Timer G until its ACK, and gives up by Timer H when none comes", async () => {

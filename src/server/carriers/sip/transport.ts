@@ -36,6 +36,13 @@ export type Receive = (result: ParseResult, from: Peer) => void;
 export type ConnectFailed = (to: Peer, error: Error) => void;
 
 const TCP_IDLE_MS = 5 * 60_000;
+/**
+ * The UDP socket's receive buffer. The system's default (about 200 KB, a few hundred datagrams)
+ * overflows when a trunk sends a burst — hundreds of BYEs or INVITEs at once — while the event
+ * loop is busy with RTP, and a dropped BYE leaves a call up until its retransmission (if the far
+ * end still sends one). Linux caps it at net.core.rmem_max, silently.
+ */
+const UDP_RECEIVE_BUFFER_BYTES = 4 * 1024 * 1024;
 
 /** Node's codes for a TLS peer whose certificate does not chain to a trusted CA, has expired, or names another host. */
 const UNTRUSTED = new Set(["DEPTH_ZERO_SELF_SIGNED_CERT", "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "UNABLE_TO_GET_ISSUER_CERT_LOCALLY", "CERT_HAS_EXPIRED", "CERT_NOT_YET_VALID", "ERR_TLS_CERT_ALTNAME_INVALID"]);
@@ -84,6 +91,11 @@ export class SipTransport {
         udp.once("error", reject);
         udp.bind(port, host, () => (udp.off("error", reject), resolve()));
       });
+      try {
+        udp.setRecvBufferSize(UDP_RECEIVE_BUFFER_BYTES);
+      } catch {
+        // The system refused the size: its default stays.
+      }
       this.udp = udp;
       port = udp.address().port;
     }
