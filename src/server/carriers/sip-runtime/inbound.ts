@@ -6,7 +6,7 @@
  */
 import type { FastifyBaseLogger } from "fastify";
 import type { ModuleContext } from "../../context.ts";
-import type { CarriedCall } from "../../modules/calls/live-calls.ts";
+import { UNTIL_RELEASED, type CarriedCall } from "../../modules/calls/live-calls.ts";
 import type { OutboundRoute } from "../../modules/sip-trunks/sip-trunks.service.ts";
 import type { CallsService } from "../../modules/calls/calls.service.ts";
 import type { CallSession } from "../../voice/call-session.ts";
@@ -82,7 +82,8 @@ export async function takeInboundCall(call: SipCall, deps: InboundDeps): Promise
   const number = verdict.candidate;
   // A number without an assistant answers nobody: the trunk may route the call elsewhere.
   if (!number.assistantId) return call.reject(480);
-  if (!ctx.liveCalls.hold(placeOf(call))) return call.reject(503, [["retry-after", RETRY_AFTER_S]]);
+  // Held until released below: setting a call up may take longer than a Twilio stream's hold.
+  if (!ctx.liveCalls.hold(placeOf(call), UNTIL_RELEASED)) return call.reject(503, [["retry-after", RETRY_AFTER_S]]);
   try {
     await runCall(call, number as SipInboundCandidate & { assistantId: string }, deps);
   } finally {

@@ -13,6 +13,7 @@ import { SIP_CARRIER_MESSAGES, SIP_OUTBOUND_FAILURES } from "../../../shared/sip
 import type { ModuleContext } from "../../context.ts";
 import { AppError } from "../../errors.ts";
 import type { CallsService } from "../../modules/calls/calls.service.ts";
+import { UNTIL_RELEASED } from "../../modules/calls/live-calls.ts";
 import type { CallSession } from "../../voice/call-session.ts";
 import * as outboundRepo from "../../modules/outbound/outbound.repo.ts";
 import type { OutboundRoute } from "../../modules/sip-trunks/sip-trunks.service.ts";
@@ -86,7 +87,8 @@ export async function placeSipCall(endpoint: SipEndpoint, request: PlaceCallRequ
   const record = await outboundRepo.findOutbound(ctx.db, request.callId);
   if (!record?.assistantId) throw new Error(`the record of outbound call ${request.callId} is gone`);
   const place = placeOf(record.id);
-  if (!ctx.liveCalls.hold(place)) throw new AppError(503, "sip_full", SIP_CARRIER_MESSAGES.full);
+  // Held while it rings, however long: released once the call runs or fails (below).
+  if (!ctx.liveCalls.hold(place, UNTIL_RELEASED)) throw new AppError(503, "sip_full", SIP_CARRIER_MESSAGES.full);
   let call: SipCall;
   try {
     call = await dialRoute(endpoint, route, uri);

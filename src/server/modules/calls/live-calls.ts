@@ -16,6 +16,8 @@ import type { CallSupervision, SupervisionListener } from "../../voice/supervisi
 const SHUTDOWN_REASON = LIVE_CALL_TEXTS.shuttingDown;
 /** Longer than Twilio takes to open a stream it was told to open (and the stream's own start wait). */
 export const PLACE_HOLD_MS = 15_000;
+/** A place its holder always gives back (a SIP call's, freed as its set-up ends however it ends): it never lapses. */
+export const UNTIL_RELEASED = Number.POSITIVE_INFINITY;
 
 /** What the registry needs of a call (a CallSession). */
 export interface LiveCall {
@@ -97,11 +99,14 @@ export class LiveCalls {
     return this.taken < this.maxCalls;
   }
 
-  /** Holds a place for the phone call `callSid` whose stream is on its way; false when full. */
-  hold(callSid: string): boolean {
+  /**
+   * Holds a place for the phone call `callSid` being set up (its stream on its way, or a SIP call
+   * ringing for as long as it rings); false when full. The place lapses after `lapseMs`.
+   */
+  hold(callSid: string, lapseMs = PLACE_HOLD_MS): boolean {
     if (this.held.has(callSid)) return true;
     if (!this.hasRoom) return false;
-    this.held.set(callSid, this.now() + PLACE_HOLD_MS);
+    this.held.set(callSid, this.now() + lapseMs);
     return true;
   }
 
