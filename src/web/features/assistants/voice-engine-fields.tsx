@@ -2,7 +2,7 @@ import { useEffect, useId, useState } from "react";
 import { Controller, type Control, type FieldErrors } from "react-hook-form";
 import { useQuery } from "@tanstack/react-query";
 import type { AssistantFormValues, AssistantInput } from "@shared/assistants";
-import { GPT_LIVE_MODELS, GPT_LIVE_VOICES, PROTOCOL_INFO, PROVIDER_KINDS, providerBaseUrl, VOICE_ENGINE_TEXTS as T, type GptLiveEngine, type PipelineEngine, type Provider, type ProviderKind, type VoiceEngine } from "@shared/providers";
+import { DEFAULT_TURN_END, GPT_LIVE_MODELS, GPT_LIVE_VOICES, PROTOCOL_INFO, PROVIDER_KINDS, providerBaseUrl, VOICE_ENGINE_TEXTS as T, type GptLiveEngine, type PipelineEngine, type Provider, type ProviderKind, type VoiceEngine } from "@shared/providers";
 import { estimatePerMinute, isPrivateAddress } from "@shared/service-prices";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -39,6 +39,7 @@ function newPipeline(providers: Provider[]): PipelineEngine {
     transcriber: { provider_id: first("transcriber"), model: null, language: null },
     model: { provider_id: first("model"), model: "" },
     voice: { provider_id: first("voice"), voice: "", model: null },
+    turn_end: DEFAULT_TURN_END,
   };
 }
 
