@@ -254,7 +254,10 @@ export const pipelineEngineSchema = z.object({
   model: z.object({ provider_id: providerIdSchema, model: text200(VOICE_ENGINE_MESSAGES.modelRequired) }),
   voice: z.object({ provider_id: providerIdSchema, voice: text200(VOICE_ENGINE_MESSAGES.voiceRequired), model: optional200 }),
   /** What ends the caller's turn (TURN_ENDS); the VAD barges in either way. */
-  turn_end: z.enum(TURN_ENDS, { error: VOICE_ENGINE_MESSAGES.turnEnd }).default(DEFAULT_TURN_END),
+  turn_end: z
+    .enum(TURN_ENDS, { error: VOICE_ENGINE_MESSAGES.turnEnd })
+    .default(DEFAULT_TURN_END)
+    .meta({ description: "What ends the caller's turn: `transcriber` (its endpointing and final words, the default) or `vad` (half a second of silence heard by voice activity detection; the words so far, interim ones included). The caller's speech stops the assistant either way." }),
 });
 export type PipelineEngine = z.infer<typeof pipelineEngineSchema>;
 
