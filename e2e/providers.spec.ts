@@ -61,6 +61,10 @@ test("add providers in Settings, then put an assistant on a pipeline of them in 
   await expect(panel.getByLabel("Transcriber", { exact: true })).toHaveValue(/.+/);
   await panel.getByLabel("Model name", { exact: true }).fill("llama-3.3-70b-versatile");
   await panel.getByLabel("Voice id", { exact: true }).fill("rachel");
+  // The caller's turn ends on the transcriber's final words unless silence is chosen (voice activity detection).
+  await expect(panel.getByText(/Voice activity detection \(Silero VAD/)).toBeVisible();
+  await panel.getByLabel("End of the caller's turn", { exact: true }).click();
+  await page.getByRole("option", { name: "After half a second of silence (voice activity detection)" }).click();
   // Every service here is on loopback: the form says the call stays on the network, and what a minute costs.
   await expect(panel.getByTestId("engine-network")).toHaveText("Stays on your network: every service is at a private or loopback address");
   await expect(panel.getByTestId("engine-estimate")).toContainText(/About \$\d+\.\d{4} a minute/);
@@ -72,7 +76,7 @@ test("add providers in Settings, then put an assistant on a pipeline of them in 
   await expectToast(page, "Assistant created successfully!");
 
   const list = ((await (await page.request.get("/api/assistants")).json()) as { data: Array<{ name: string; voice_engine: { type: string; model?: { model: string }; voice?: { voice: string } } }> }).data;
-  expect(list.find((a) => a.name === "Piped Desk")?.voice_engine).toMatchObject({ type: "pipeline", model: { model: "llama-3.3-70b-versatile" }, voice: { voice: "rachel" } });
+  expect(list.find((a) => a.name === "Piped Desk")?.voice_engine).toMatchObject({ type: "pipeline", model: { model: "llama-3.3-70b-versatile" }, voice: { voice: "rachel" }, turn_end: "vad" });
 
   // A provider in use cannot be deleted: the reason names the assistant.
   await page.goto("/settings");

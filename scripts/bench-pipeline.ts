@@ -12,9 +12,12 @@
  * chunk) to that chunk's arrival at the caller, less the model's and the voice's fixed delays; the
  * same split as the call record keeps it (measured in the server); the barge-in stop time — from
  * the transcriber's first words during the answer to the `clear` at the caller; server CPU and
- * RSS per call; how late each process's event loop ran (the server's, and the stand-ins', whose
- * CPU is shown too: late stand-ins would pass for a slow server), and the TCP connections the
- * server opened to the stand-ins (keep-alive reuse). `--pipeline-only` leaves out the Realtime runs.
+ * RSS per call (every pipeline call runs voice activity detection, Silero VAD, on all of its
+ * caller's audio, so its CPU per call includes the VAD; the VAD's own share is measured first, on
+ * its own, over a minute of a call's audio); how late each process's event loop ran (the server's,
+ * and the stand-ins', whose CPU is shown too: late stand-ins would pass for a slow server), and the
+ * TCP connections the server opened to the stand-ins (keep-alive reuse). `--pipeline-only` leaves
+ * out the Realtime runs.
  */
 import { cpus, loadavg } from "node:os";
 import { eq } from "drizzle-orm";
@@ -25,6 +28,9 @@ import { finalisedCalls, startPhoneBenchApp, type PhoneBenchApp } from "./bench-
 import type { ServiceDelays, ServicesMessage, ServicesRequest } from "./bench-pipeline-services.ts";
 import { child, collectGarbage, cpuSecondsOf, markdownTable, watchEventLoop } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
+import { pcm16ToMulaw } from "../src/server/voice/audio.ts";
+import { VoiceActivity } from "../src/server/voice/pipeline/voice-activity.ts";
+import { loadSilero } from "../src/server/voice/pipeline/silero-vad.ts";
 
 const args = process.argv.slice(2);
 const option = (name: string, fallback: number) => {
@@ -187,6 +193,25 @@ console.log(
     `transcriber final ${delays.finalMs} ms after the caller's words start being heard (${delays.speechMs} ms of speech per turn), first token ${delays.firstTokenMs} ms, first voice audio ${delays.firstAudioMs} ms ` +
     `(Node ${process.version}, ${cpus().length} CPUs ${cpus()[0]?.model ?? ""}, load average ${loadavg().map((l) => l.toFixed(1)).join(" / ")} at start)`,
 );
+/** The VAD alone on a minute of a phone call's audio in 20 ms frames (half noise, half silence: inference costs the same either way). */
+async function vadCpu(): Promise<{ percentOfCore: number; msPerWindow: number }> {
+  await loadSilero();
+  const seconds = 60;
+  const vad = new VoiceActivity({ format: "audio/pcmu" }, { speechStarted: () => {}, speechStopped: () => {} });
+  let seed = 7;
+  const frames = Array.from({ length: (seconds * 1000) / 20 }, (_, i) =>
+    pcm16ToMulaw(Int16Array.from({ length: 160 }, () => (Math.floor(i / 50) % 2 === 0 ? ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), Math.round((seed / 2 ** 31 - 0.5) * 8000)) : 0))),
+  );
+  const before = process.cpuUsage();
+  for (const frame of frames) vad.push(frame);
+  await vad.idle();
+  const cpu = process.cpuUsage(before);
+  const cpuMs = (cpu.user + cpu.system) / 1000;
+  return { percentOfCore: (cpuMs / (seconds * 1000)) * 100, msPerWindow: cpuMs / ((seconds * 1000) / 32) };
+}
+
+const vad = await vadCpu();
+console.log(`VAD alone (Silero v5, ONNX Runtime CPU, one thread): ${vad.percentOfCore.toFixed(3)} % of a core per call, ${vad.msPerWindow.toFixed(3)} ms per 32 ms window`);
 const rows: Row[] = [];
 for (const calls of counts) {
   for (const engine of engines) {
@@ -199,7 +224,7 @@ for (const calls of counts) {
 console.log();
 console.log(
   markdownTable(
-    ["engine", "calls", "added per turn ms p50/p99", "in the server: model / voice / send ms p50/p99", "barge-in stop ms p50/p99", "CPU/call % core", "RSS MB", "loop p99 ms: server / stand-ins", "stand-ins CPU % core"],
+    ["engine", "calls", "added per turn ms p50/p99", "in the server: model / voice / send ms p50/p99", "barge-in stop ms p50/p99", "CPU/call % core (pipeline: VAD included)", "RSS MB", "loop p99 ms: server / stand-ins", "stand-ins CPU % core"],
     rows.map((r) => [
       r.engine,
       r.connected === r.calls ? String(r.calls) : `${r.connected}/${r.calls}`,

@@ -738,6 +738,10 @@ provider_id: string
 voice: string
 model?: (string | null)
 }
+/**
+ * What ends the caller's turn: `transcriber` (its endpointing and final words, the default) or `vad` (half a second of silence heard by voice activity detection; the words so far, interim ones included). The caller's speech stops the assistant either way.
+ */
+turn_end?: ("transcriber" | "vad")
 }
 export interface Provider {
 id: string
@@ -1181,6 +1185,7 @@ provider_id: string
 voice: string
 model: (string | null)
 }
+turn_end: ("transcriber" | "vad")
 })
 export interface VoicePreview {
 voice: string

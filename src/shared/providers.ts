@@ -166,8 +166,17 @@ export const providerBaseUrl = (p: { protocol: ProviderProtocol; base_url: strin
 export const VOICE_ENGINE_TYPES = ["realtime", "gpt-live", "pipeline"] as const;
 export type VoiceEngineType = (typeof VOICE_ENGINE_TYPES)[number];
 
+/**
+ * What ends a pipeline caller's turn: the transcriber's endpoint and final result, or the voice
+ * activity detector's silence (Silero VAD, ADR 078). Either way the VAD's speech barges in.
+ */
+export const TURN_ENDS = ["transcriber", "vad"] as const;
+export type TurnEnd = (typeof TURN_ENDS)[number];
+export const DEFAULT_TURN_END: TurnEnd = "transcriber";
+
 export const VOICE_ENGINE_MESSAGES = {
   type: "voice_engine.type must be realtime, gpt-live or pipeline",
+  turnEnd: "voice_engine.turn_end must be transcriber or vad",
   gptLiveModel: "The GPT-Live model must be gpt-live-1",
   gptLiveVoice: "The GPT-Live voice must be one of: marin, aster, beacon, cinder, stone, vesper",
   providerId: "Choose a provider",
@@ -199,6 +208,13 @@ export const VOICE_ENGINE_TEXTS = {
   voiceProvider: "Voice service",
   voiceId: "Voice id",
   voiceModel: "Voice model",
+  turnEnd: "End of the caller's turn",
+  turnEnds: {
+    transcriber: "When the transcriber has the final words (its endpointing)",
+    vad: "After half a second of silence (voice activity detection)",
+  } satisfies Record<TurnEnd, string>,
+  turnEndHint:
+    "Voice activity detection (Silero VAD, run on this server) hears the caller: speech of a quarter second or more stops the assistant at once, even before any words are transcribed. The transcriber waits for complete words; silence answers sooner but may cut in on a pause.",
   preview: "Preview",
   previewing: "Voicing…",
   noProviders: "Add a transcriber, a language model and a voice in Settings → Providers first.",
@@ -237,6 +253,11 @@ export const pipelineEngineSchema = z.object({
   transcriber: z.object({ provider_id: providerIdSchema, model: optional200, language: optional200 }),
   model: z.object({ provider_id: providerIdSchema, model: text200(VOICE_ENGINE_MESSAGES.modelRequired) }),
   voice: z.object({ provider_id: providerIdSchema, voice: text200(VOICE_ENGINE_MESSAGES.voiceRequired), model: optional200 }),
+  /** What ends the caller's turn (TURN_ENDS); the VAD barges in either way. */
+  turn_end: z
+    .enum(TURN_ENDS, { error: VOICE_ENGINE_MESSAGES.turnEnd })
+    .default(DEFAULT_TURN_END)
+    .meta({ description: "What ends the caller's turn: `transcriber` (its endpointing and final words, the default) or `vad` (half a second of silence heard by voice activity detection; the words so far, interim ones included). The caller's speech stops the assistant either way." }),
 });
 export type PipelineEngine = z.infer<typeof pipelineEngineSchema>;
 
@@ -258,6 +279,8 @@ export const voiceEngineViewSchema = z.discriminatedUnion("type", [
     transcriber: slot({ model: z.string().nullable(), language: z.string().nullable() }),
     model: slot({ model: z.string() }),
     voice: slot({ voice: z.string(), model: z.string().nullable() }),
+    // Engines saved before the setting existed end turns as they did then: on the transcriber.
+    turn_end: z.enum(TURN_ENDS).default(DEFAULT_TURN_END),
   }),
 ]);
 export const DEFAULT_VOICE_ENGINE: VoiceEngine = { type: "realtime" };

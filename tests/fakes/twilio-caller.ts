@@ -229,7 +229,8 @@ export class TwilioCaller {
         // Catch up on frames due (timers drift); never run ahead of real time.
         while (index < frames && performance.now() - started >= index * FRAME_MS) {
           const frame = Buffer.alloc(frameBytes, 0xff);
-          audio.copy(frame, 0, index * frameBytes, Math.min(audio.length, (index + 1) * frameBytes));
+          // Past the audio's end the frame stays silence (0xff is µ-law's zero).
+          if (index * frameBytes < audio.length) audio.copy(frame, 0, index * frameBytes, Math.min(audio.length, (index + 1) * frameBytes));
           this.sendFrame(frame);
           index += 1;
         }

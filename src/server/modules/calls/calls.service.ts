@@ -41,7 +41,7 @@ import type { LiveCalls } from "./live-calls.ts";
 export const MISSING_API_KEY_MESSAGE = "Add your OpenAI API key in Settings before starting a call.";
 
 /** A pipeline assistant's three services, keys opened (the voice engine's protocols, ADR 065). */
-export type CallPipeline = Pick<PipelineOptions, "transcriber" | "model" | "voice" | "prices">;
+export type CallPipeline = Pick<PipelineOptions, "transcriber" | "model" | "voice" | "prices" | "turnEnd">;
 
 /** Everything a live call needs, loaded before the socket is upgraded. */
 export interface PreparedCall {
@@ -163,6 +163,7 @@ export function createCallsService({ ctx, tokens, liveCalls, assistants, version
       const [transcriber, model, voice] = await Promise.all([engine.transcriber, engine.model, engine.voice].map((slot) => providers.forCall(organizationId, slot.provider_id)));
       if (!transcriber || !model || !voice) return { refused: VOICE_ENGINE_MESSAGES.providerGone };
       return {
+        turnEnd: engine.turn_end,
         transcriber: { protocol: transcriber.protocol === "openai-transcription" ? "openai-transcription" : "deepgram", baseUrl: transcriber.baseUrl, apiKey: transcriber.apiKey, model: engine.transcriber.model, language: engine.transcriber.language },
         model: { baseUrl: model.baseUrl, apiKey: model.apiKey, model: engine.model.model, protocol: model.protocol === "anthropic" ? "anthropic" : "openai-compatible" },
         voice: { protocol: voice.protocol === "cartesia" || voice.protocol === "openai-speech" ? voice.protocol : "elevenlabs", baseUrl: voice.baseUrl, apiKey: voice.apiKey, voice: engine.voice.voice, model: engine.voice.model },

@@ -96,7 +96,7 @@ describe("/api/providers", () => {
       organizationId: who.organizationId,
       name: "Front desk",
       model: "gpt-realtime",
-      voiceEngine: { type: "pipeline", transcriber: { provider_id: provider.id, model: null, language: null }, model: { provider_id: "x", model: "m" }, voice: { provider_id: "y", voice: "v", model: null } },
+      voiceEngine: { type: "pipeline", transcriber: { provider_id: provider.id, model: null, language: null }, model: { provider_id: "x", model: "m" }, voice: { provider_id: "y", voice: "v", model: null }, turn_end: "transcriber" },
     });
     const res = await file.as(who).delete(`/api/providers/${provider.id}`);
     expect(res.statusCode).toBe(409);

@@ -5,9 +5,11 @@
  * session drives it as it drives Realtime, and it answers in the same events, so the transcript,
  * tools, built-ins, barge-in, recording and the live board work unchanged:
  *
- * - the caller's words (the transcriber's first interim words) start a turn (`speech_started`: the session's
- *   barge-in flushes the phone and cancels the reply); the transcriber's endpoint ends it
- *   (`committed` + the transcript), and the model is asked for a reply;
+ * - the caller's speech starts a turn (`speech_started`: the session's barge-in flushes the phone and
+ *   cancels the reply) as soon as either the voice activity detector hears it (Silero VAD, at least
+ *   250 ms of speech: voice-activity.ts, ADR 078) or the transcriber sends its first words; the
+ *   turn ends (`committed` + the transcript, and the model is asked for a reply) on the
+ *   transcriber's endpoint or on the VAD's silence, as the engine's `turn_end` says;
  * - the reply streams from the model sentence by sentence into the voice, and each sentence's
  *   audio goes to the caller as it comes (first audio before the reply is finished);
  * - tool calls come back as `function_call` items; their outputs return through `createItem`;
@@ -27,6 +29,8 @@ import { pipelineCost, type PricedPipeline } from "../../../shared/service-price
 import { ServiceError } from "./service-error.ts";
 import { createTranscriber, type Transcriber, type TranscriberOptions } from "./transcriber.ts";
 import { createVoice, type Voice, type VoiceOptions } from "./voice.ts";
+import { VoiceActivity } from "./voice-activity.ts";
+import type { TurnEnd } from "../../../shared/providers.ts";
 
 export interface PipelineService {
   baseUrl: string;
@@ -47,6 +51,8 @@ export interface PipelineOptions {
   prices?: PricedPipeline;
   /** How long the model or the voice may go without a word or a sound before the turn fails. */
   timeoutMs?: number;
+  /** What ends the caller's turn: the transcriber's endpoint (the default) or the VAD's silence. */
+  turnEnd?: TurnEnd;
 }
 
 const DEFAULT_TIMEOUT_MS = 15_000;
@@ -96,6 +102,11 @@ export class PipelineSession implements RealtimeProvider {
   /** A turn that ended while a reply was still running: answered when it finishes. */
   private turnWaiting = false;
   private heard: string[] = [];
+  /** The transcriber's latest interim text since its last final (a VAD-ended turn's last words). */
+  private interim = "";
+  /** A VAD-ended turn took interim words: the transcriber's results for them, still to come, are dropped. */
+  private dropUntilFinal = false;
+  private readonly vad: VoiceActivity;
   private userItem: string | null = null;
   private counter = 0;
   private closed = false;
@@ -114,6 +125,15 @@ export class PipelineSession implements RealtimeProvider {
   constructor(private readonly o: PipelineOptions) {
     this.transcriber = createTranscriber({ ...o.transcriber, format: o.format });
     this.voice = createVoice({ ...o.voice, format: o.format });
+    this.vad = new VoiceActivity(
+      { format: o.format },
+      {
+        speechStarted: (startMs) => this.onSpeechStarted(startMs),
+        speechStopped: () => this.onSilence(),
+        // Without the model the transcriber alone still starts and ends turns.
+        failed: (err) => this.handlers && !this.closed && this.handlers.error(`Voice activity detection stopped: ${err instanceof Error ? err.message : String(err)}`, false),
+      },
+    );
   }
 
   get isOpen(): boolean {
@@ -157,7 +177,10 @@ export class PipelineSession implements RealtimeProvider {
   appendAudio(audio: WireAudio): boolean {
     const bytes = wireBytes(audio);
     const sent = this.transcriber.send(bytes);
-    if (sent) this.transcribedBytes += bytes.length;
+    if (sent) {
+      this.transcribedBytes += bytes.length;
+      this.vad.push(bytes);
+    }
     return sent;
   }
 
@@ -246,6 +269,7 @@ export class PipelineSession implements RealtimeProvider {
   close(code = 1000, reason = "Call ended"): void {
     if (this.closed) return;
     this.abortActive();
+    this.vad.close();
     this.transcriber.close();
     this.voice.close();
     this.closed = true;
@@ -263,16 +287,50 @@ export class PipelineSession implements RealtimeProvider {
   // ---------------------------------------------------------------------------
   // The caller's side
 
+  /** The caller has started a turn (the session's barge-in acts on it), once per turn. */
+  private onSpeechStarted(startMs: number): void {
+    if (this.userItem !== null) return;
+    this.userItem = this.id("item_user");
+    this.emit({ type: "input_audio_buffer.speech_started", audio_start_ms: Math.round(startMs), item_id: this.userItem });
+  }
+
   private onWords(text: string, final: boolean, start: number): void {
-    if (this.userItem === null) {
-      // Words, not a noise: the caller has started a turn (the session's barge-in acts on it).
-      this.userItem = this.id("item_user");
-      this.emit({ type: "input_audio_buffer.speech_started", audio_start_ms: Math.round(start * 1000), item_id: this.userItem });
+    if (this.dropUntilFinal) {
+      // The words a VAD-ended turn already took, finalised late by the transcriber.
+      if (final) this.dropUntilFinal = false;
+      return;
     }
-    if (final) this.heard.push(text);
+    // Words, not a noise: the caller has started a turn (if the VAD has not said so already).
+    this.onSpeechStarted(start * 1000);
+    if (final) {
+      this.heard.push(text);
+      this.interim = "";
+    } else this.interim = text;
+  }
+
+  /** The VAD's silence after speech: the turn's end where the assistant says so; else a start that brought no words is let go. */
+  private onSilence(): void {
+    if (this.o.turnEnd === "vad" && (this.heard.length > 0 || this.interim !== "")) {
+      if (this.interim) this.heard.push(this.interim);
+      this.dropUntilFinal = this.interim !== "";
+      this.interim = "";
+      this.endTurn();
+      return;
+    }
+    // No words at all (a laugh, a word the transcriber missed): the next speech is a new start, and may barge in again.
+    if (this.heard.length === 0 && this.interim === "" && this.userItem !== null) {
+      this.emit({ type: "input_audio_buffer.speech_stopped", audio_end_ms: 0, item_id: this.userItem });
+      this.userItem = null;
+    }
   }
 
   private onTurnEnd(): void {
+    // A VAD-ended assistant waits for the VAD's silence, unless the VAD heard no speech at all.
+    if (this.o.turnEnd === "vad" && this.vad.inSpeech) return;
+    this.endTurn();
+  }
+
+  private endTurn(): void {
     const itemId = this.userItem;
     const transcript = this.heard.join(" ").trim();
     // The transcriber's endpoint is the end of the caller's speech; the transcript is final once joined.

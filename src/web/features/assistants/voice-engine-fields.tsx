@@ -2,11 +2,12 @@ import { useEffect, useId, useState } from "react";
 import { Controller, type Control, type FieldErrors } from "react-hook-form";
 import { useQuery } from "@tanstack/react-query";
 import type { AssistantFormValues, AssistantInput } from "@shared/assistants";
-import { GPT_LIVE_MODELS, GPT_LIVE_VOICES, PROTOCOL_INFO, PROVIDER_KINDS, providerBaseUrl, VOICE_ENGINE_TEXTS as T, type GptLiveEngine, type PipelineEngine, type Provider, type ProviderKind, type VoiceEngine } from "@shared/providers";
+import { DEFAULT_TURN_END, GPT_LIVE_MODELS, TURN_ENDS, type TurnEnd, GPT_LIVE_VOICES, PROTOCOL_INFO, PROVIDER_KINDS, providerBaseUrl, VOICE_ENGINE_TEXTS as T, type GptLiveEngine, type PipelineEngine, type Provider, type ProviderKind, type VoiceEngine } from "@shared/providers";
 import { estimatePerMinute, isPrivateAddress } from "@shared/service-prices";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Button } from "@/components/ui/button";
+import { LabelledSelect } from "@/components/select-field";
 import { apiBlob, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -39,6 +40,7 @@ function newPipeline(providers: Provider[]): PipelineEngine {
     transcriber: { provider_id: first("transcriber"), model: null, language: null },
     model: { provider_id: first("model"), model: "" },
     voice: { provider_id: first("voice"), voice: "", model: null },
+    turn_end: DEFAULT_TURN_END,
   };
 }
 
@@ -180,6 +182,16 @@ export function VoiceEngineFields({ control, errors }: VoiceEngineFieldsProps) {
                   <Input aria-label={T.voiceId} placeholder={T.voiceId} value={engine.voice.voice} onChange={(e) => set({ ...engine, voice: { ...engine.voice, voice: e.target.value } })} />
                   <PreviewButton providerId={engine.voice.provider_id} voice={engine.voice.voice} model={engine.voice.model} />
                   <Input aria-label={T.voiceModel} placeholder={`${T.voiceModel} (optional)`} value={engine.voice.model ?? ""} onChange={(e) => set({ ...engine, voice: { ...engine.voice, model: e.target.value || null } })} />
+                  <div className="sm:col-span-2">
+                    <LabelledSelect
+                      label={T.turnEnd}
+                      description={T.turnEndHint}
+                      placeholder={T.turnEnd}
+                      options={TURN_ENDS.map((value) => ({ value, label: T.turnEnds[value] }))}
+                      value={engine.turn_end ?? DEFAULT_TURN_END}
+                      onValueChange={(value) => set({ ...engine, turn_end: value as TurnEnd })}
+                    />
+                  </div>
                 </div>
               )}
               <EngineFacts engine={engine} providers={list} />
