@@ -1,7 +1,7 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, Search } from "lucide-react";
 import { useMemo, useState } from "react";
 import { Input } from "@/components/ui/input";
-import { TableCell, TableHead, TableRow } from "@/components/ui/table";
+import { TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
 
 export type SortDirection = "asc" | "desc";
@@ -95,5 +95,22 @@ export function ActionsHead({ className }: { className?: string }) {
     <TableHead className={className}>
       <span className="sr-only">Actions</span>
     </TableHead>
+  );
+}
+
+/**
+ * A table's header row of plain column names; `actions` adds the last, visually hidden
+ * "Actions" column (`"empty"`: a blank one).
+ */
+export function TableHeads({ labels, actions }: { labels: readonly string[]; actions?: boolean | "empty" }) {
+  return (
+    <TableHeader>
+      <TableRow>
+        {labels.map((label) => (
+          <TableHead key={label}>{label}</TableHead>
+        ))}
+        {actions === "empty" ? <TableHead /> : actions && <ActionsHead />}
+      </TableRow>
+    </TableHeader>
   );
 }

@@ -1,10 +1,8 @@
 import { Pencil, PhoneCall, Rocket } from "lucide-react";
 import { OUTBOUND_FIELD_TEXTS, VOICEMAIL_TEXTS, type Assistant } from "@shared/assistants";
-import { DetailField } from "@/components/panel-sheet";
+import { DetailField, DetailsBody } from "@/components/panel-sheet";
 import { Button } from "@/components/ui/button";
-import { Separator } from "@/components/ui/separator";
 import { DEFAULT_ANALYSIS_SETTINGS, SUCCESS_SCALE_LABELS } from "@shared/analysis";
-import { useCan } from "@/lib/use-membership";
 import { AnalysePastCalls } from "./analyse-past-calls";
 import { VERSION_MESSAGES } from "@shared/versions";
 import { longDate } from "./assistant-dates";
@@ -23,13 +21,12 @@ interface AssistantDetailsProps {
 export function AssistantDetails({ assistant, onEdit, onTestCall, onPublish }: AssistantDetailsProps) {
   // A record from an older server has none: it is analysed with the defaults.
   const analysis = assistant.analysis ?? DEFAULT_ANALYSIS_SETTINGS;
-  const build = useCan("build");
   const draft = useDraftState(assistant.id);
   return (
-    <div className="grid gap-6 px-6 pb-8">
-      <DraftBadge assistantId={assistant.id} className="justify-self-start" />
-      {build && (
-        <div className="flex flex-wrap gap-2">
+    <DetailsBody
+      top={<DraftBadge assistantId={assistant.id} className="justify-self-start" />}
+      actions={
+        <>
           <Button variant="outline" onClick={onEdit}>
             <Pencil />
             Edit
@@ -44,12 +41,20 @@ export function AssistantDetails({ assistant, onEdit, onTestCall, onPublish }: A
             <PhoneCall />
             Test Call
           </Button>
-        </div>
-      )}
-
-      <Separator />
-
-      <dl className="grid gap-6">
+        </>
+      }
+      after={
+        // A list of its own: a <dl> may hold only <div>-wrapped dt/dd groups, not a nested grid.
+        <dl className="grid grid-cols-2 gap-6">
+          <DetailField label="Voice">
+            <span className="capitalize">{assistant.voice}</span>
+          </DetailField>
+          <DetailField label="Model">{assistant.model}</DetailField>
+          <DetailField label="Created">{longDate(assistant.created_at)}</DetailField>
+          <DetailField label="Last Updated">{longDate(assistant.updated_at)}</DetailField>
+        </dl>
+      }
+    >
         <DetailField label="Description" fallback="No description provided">
           {assistant.description}
         </DetailField>
@@ -108,18 +113,6 @@ export function AssistantDetails({ assistant, onEdit, onTestCall, onPublish }: A
           )}
           {assistant.variables.length > 0 && `\n${OUTBOUND_FIELD_TEXTS.placeholdersFound} ${assistant.variables.map((n) => `{{${n}}}`).join(", ")}`}
         </DetailField>
-      </dl>
-      {/* A list of its own: a <dl> may hold only <div>-wrapped dt/dd groups, not a nested grid. */}
-      <dl className="grid grid-cols-2 gap-6">
-          <DetailField label="Voice">
-            <span className="capitalize">{assistant.voice}</span>
-          </DetailField>
-          <DetailField label="Model">
-            {assistant.model}
-          </DetailField>
-          <DetailField label="Created">{longDate(assistant.created_at)}</DetailField>
-          <DetailField label="Last Updated">{longDate(assistant.updated_at)}</DetailField>
-      </dl>
-    </div>
+    </DetailsBody>
   );
 }

@@ -17,7 +17,7 @@ import { DEFAULT_VOICE_ENGINE } from "@shared/providers";
 import { SelectField } from "@/components/select-field";
 import { SheetFormFooter } from "@/components/sheet-form-footer";
 import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/form-input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { AnalysisFields } from "./analysis-fields";
@@ -80,12 +80,8 @@ export function AssistantForm({ assistant, defaultModel, models, onSubmit, onCan
   return (
     <form onSubmit={form.handleSubmit(onSubmit)} noValidate className="flex flex-1 flex-col">
       <div className="grid gap-5 px-6 pb-6">
-        <FormField label="Name" error={errors.name?.message}>
-          <Input placeholder="e.g. Customer Support" autoComplete="off" {...form.register("name")} />
-        </FormField>
-        <FormField label="Description" error={errors.description?.message}>
-          <Input placeholder="What this assistant is for" autoComplete="off" {...form.register("description")} />
-        </FormField>
+        <FormInput form={form} name="name" label="Name" placeholder="e.g. Customer Support" autoComplete="off" />
+        <FormInput form={form} name="description" label="Description" placeholder="What this assistant is for" autoComplete="off" />
         <FormField label="First Message" error={errors.first_message?.message} description="What the assistant says when the call connects.">
           <Textarea rows={2} className="min-h-16" placeholder="Hi! Thanks for calling. How can I help you today?" {...form.register("first_message")} />
         </FormField>

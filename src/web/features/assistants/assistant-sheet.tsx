@@ -1,9 +1,9 @@
 import type { Assistant, AssistantInput } from "@shared/assistants";
 import { modelOptions, REALTIME_MODELS } from "@shared/assistants";
 import { useState } from "react";
-import { PanelSheet, type PanelState } from "@/components/panel-sheet";
+import { PanelSheet, PanelTabsList, type PanelState } from "@/components/panel-sheet";
 import { Skeleton } from "@/components/ui/skeleton";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { Tabs, TabsContent } from "@/components/ui/tabs";
 import { useUnsavedChangesGuard } from "@/components/unsaved-changes";
 import { AssistantDetails } from "./assistant-details";
 import { AssistantForm } from "./assistant-form";
@@ -63,17 +63,7 @@ export function AssistantSheet({ panel, assistant, onPanelChange, onCreate, onUp
 
       {panel.view !== "create" && assistant && panel.view === "details" && (
         <Tabs value={tab} onValueChange={setTab} className="gap-4">
-          <TabsList className="mx-6">
-            <TabsTrigger value="details" className="px-4">
-              Details
-            </TabsTrigger>
-            <TabsTrigger value="history" className="px-4">
-              History
-            </TabsTrigger>
-            <TabsTrigger value="tests" className="px-4">
-              Tests
-            </TabsTrigger>
-          </TabsList>
+          <PanelTabsList tabs={{ details: "Details", history: "History", tests: "Tests" }} />
           <TabsContent value="details">
             <AssistantDetails
               assistant={assistant}

@@ -5,8 +5,7 @@ import { useForm } from "react-hook-form";
 import { Link } from "react-router";
 import { ACCOUNT_MESSAGES, forgotPasswordSchema, RESET_PASSWORD_PATH, type ForgotPasswordInput } from "@shared/account";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/form-input";
 import { Spinner } from "@/components/ui/spinner";
 import { toast } from "@/components/ui/sonner";
 import { api } from "@/lib/api";
@@ -24,7 +23,7 @@ export function ForgotPasswordPage() {
   const options = useAccountOptions();
   const [sentTo, setSentTo] = useState<string | null>(null);
   const form = useForm<ForgotPasswordInput>({ resolver: zodResolver(forgotPasswordSchema), defaultValues: { email: "" } });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ email }) => {
     try {
@@ -49,9 +48,7 @@ export function ForgotPasswordPage() {
   else
     body = (
       <form onSubmit={onSubmit} noValidate className="grid gap-4">
-        <FormField label="Email" error={errors.email?.message}>
-          <Input type="email" autoComplete="email" placeholder="you@company.com" {...form.register("email")} />
-        </FormField>
+        <FormInput form={form} name="email" label="Email" type="email" autoComplete="email" placeholder="you@company.com" />
         <Button type="submit" disabled={isSubmitting} className="w-full">
           {isSubmitting ? "Sending..." : "Send Reset Link"}
         </Button>

@@ -4,8 +4,7 @@ import { useForm } from "react-hook-form";
 import { Link, useLocation, useNavigate, useSearchParams } from "react-router";
 import { loginSchema, type LoginInput, type LoginNotice } from "@shared/auth";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/form-input";
 import { toast } from "@/components/ui/sonner";
 import { AuthCard } from "./auth-card";
 import { signIn, useAccountOptions } from "@/lib/session";
@@ -26,7 +25,7 @@ export function LoginPage() {
   // A closed server offers sign-up only to someone arriving with an invitation.
   const offerSignup = options.data !== undefined && (options.data.signup !== "invite" || next !== null);
   const form = useForm<LoginInput>({ resolver: zodResolver(loginSchema), defaultValues: { email: "", password: "" } });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ email, password }) => {
     try {
@@ -61,12 +60,8 @@ export function LoginPage() {
             {notice}
           </p>
         )}
-        <FormField label="Email" error={errors.email?.message}>
-          <Input type="email" autoComplete="email" placeholder="you@company.com" {...form.register("email")} />
-        </FormField>
-        <FormField label="Password" error={errors.password?.message}>
-          <Input type="password" autoComplete="current-password" {...form.register("password")} />
-        </FormField>
+        <FormInput form={form} name="email" label="Email" type="email" autoComplete="email" placeholder="you@company.com" />
+        <FormInput form={form} name="password" label="Password" type="password" autoComplete="current-password" />
         <Link to="/forgot-password" className="-mt-2 justify-self-end text-sm font-medium text-primary underline-offset-4 hover:underline">
           Forgot password?
         </Link>

@@ -3,8 +3,7 @@ import { useForm } from "react-hook-form";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { ACCOUNT_MESSAGES, resetPasswordFormSchema, type ResetPasswordForm } from "@shared/account";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/form-input";
 import { toast } from "@/components/ui/sonner";
 import { api } from "@/lib/api";
 import { AuthCard } from "./auth-card";
@@ -15,7 +14,7 @@ export function ResetPasswordPage() {
   const navigate = useNavigate();
   const token = params.get("error") ? null : params.get("token");
   const form = useForm<ResetPasswordForm>({ resolver: zodResolver(resetPasswordFormSchema), defaultValues: { newPassword: "", confirmPassword: "" } });
-  const { errors, isSubmitting } = form.formState;
+  const { isSubmitting } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ newPassword }) => {
     try {
@@ -40,12 +39,8 @@ export function ResetPasswordPage() {
     >
       {token ? (
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
-          <FormField label="New password" error={errors.newPassword?.message}>
-            <Input type="password" autoComplete="new-password" {...form.register("newPassword")} />
-          </FormField>
-          <FormField label="Confirm new password" error={errors.confirmPassword?.message}>
-            <Input type="password" autoComplete="new-password" {...form.register("confirmPassword")} />
-          </FormField>
+          <FormInput form={form} name="newPassword" label="New password" type="password" autoComplete="new-password" />
+          <FormInput form={form} name="confirmPassword" label="Confirm new password" type="password" autoComplete="new-password" />
           <Button type="submit" disabled={isSubmitting} className="w-full">
             {isSubmitting ? "Resetting..." : "Reset Password"}
           </Button>

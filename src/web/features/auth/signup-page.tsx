@@ -6,8 +6,7 @@ import { ACCOUNT_MESSAGES } from "@shared/account";
 import { fullName, signupSchema, type SignupInput } from "@shared/auth";
 import { TEAM_MESSAGES } from "@shared/team";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/form-input";
 import { toast } from "@/components/ui/sonner";
 import { AuthCard } from "./auth-card";
 import { signUp, useAccountOptions } from "@/lib/session";
@@ -72,22 +71,12 @@ export function SignupPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate className="grid gap-4">
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField label="First name" error={errors.firstName?.message}>
-              <Input autoComplete="given-name" {...form.register("firstName")} />
-            </FormField>
-            <FormField label="Last name" error={errors.lastName?.message}>
-              <Input autoComplete="family-name" {...form.register("lastName")} />
-            </FormField>
+            <FormInput form={form} name="firstName" label="First name" autoComplete="given-name" />
+            <FormInput form={form} name="lastName" label="Last name" autoComplete="family-name" />
           </div>
-          <FormField label="Email" error={errors.email?.message}>
-            <Input type="email" autoComplete="email" placeholder="you@company.com" {...form.register("email")} />
-          </FormField>
-          <FormField label="Password" error={errors.password?.message}>
-            <Input type="password" autoComplete="new-password" {...form.register("password")} />
-          </FormField>
-          <FormField label="Confirm password" error={errors.confirmPassword?.message}>
-            <Input type="password" autoComplete="new-password" {...form.register("confirmPassword")} />
-          </FormField>
+          <FormInput form={form} name="email" label="Email" type="email" autoComplete="email" placeholder="you@company.com" />
+          <FormInput form={form} name="password" label="Password" type="password" autoComplete="new-password" />
+          <FormInput form={form} name="confirmPassword" label="Confirm password" type="password" autoComplete="new-password" />
           <Button type="submit" disabled={isSubmitting} className="w-full">
             {isSubmitting ? "Creating Account..." : "Create Account"}
           </Button>

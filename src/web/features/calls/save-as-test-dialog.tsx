@@ -1,10 +1,9 @@
-import { AlertCircle, Loader2 } from "lucide-react";
 import { useState } from "react";
 import { toast } from "sonner";
 import type { CallRecord } from "@shared/call-records";
 import { rubricFromAnalysis, SAVE_AS_TEST_MESSAGES, saveCallAsTestSchema } from "@shared/replay";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { DialogFormFooter, ErrorBanner } from "@/components/form-dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Textarea } from "@/components/ui/textarea";
@@ -52,12 +51,7 @@ export function SaveAsTestDialog({ call, onOpenChange }: { call: CallRecord | nu
           <DialogTitle>{SAVE_AS_TEST_MESSAGES.title}</DialogTitle>
           <DialogDescription>{SAVE_AS_TEST_MESSAGES.description}</DialogDescription>
         </DialogHeader>
-        {error && (
-          <p role="alert" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
-            <AlertCircle className="mt-0.5 size-4 shrink-0" />
-            {error}
-          </p>
-        )}
+        <ErrorBanner message={error} />
         <form id="save-as-test-form" onSubmit={(e) => void submit(e)} noValidate className="grid gap-4">
           <FormField label="Name">
             <Input value={name} onChange={(e) => setName(e.target.value)} maxLength={100} />
@@ -66,15 +60,9 @@ export function SaveAsTestDialog({ call, onOpenChange }: { call: CallRecord | nu
             <Textarea value={rubric} onChange={(e) => setRubric(e.target.value)} rows={5} placeholder="The assistant offers a callback when it cannot change the address." />
           </FormField>
         </form>
-        <DialogFooter>
-          <Button variant="outline" type="button" disabled={save.isPending} onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="save-as-test-form" disabled={save.isPending}>
-            {save.isPending && <Loader2 className="animate-spin" />}
-            {SAVE_AS_TEST_MESSAGES.button}
-          </Button>
-        </DialogFooter>
+        <DialogFormFooter formId="save-as-test-form" busy={save.isPending} onCancel={() => onOpenChange(false)}>
+          {SAVE_AS_TEST_MESSAGES.button}
+        </DialogFormFooter>
       </DialogContent>
     </Dialog>
   );

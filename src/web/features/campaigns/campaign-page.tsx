@@ -17,7 +17,8 @@ import { LoadError } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { TableHeads } from "@/components/table-view";
+import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { ApiError } from "@/lib/api";
 import { useCan } from "@/lib/use-membership";
 import { CampaignActions } from "./campaign-actions";
@@ -123,17 +124,7 @@ export function CampaignPage() {
         ) : (
           <div className="overflow-x-auto rounded-lg border">
             <Table>
-              <TableHeader>
-                <TableRow>
-                  <TableHead>Row</TableHead>
-                  <TableHead>Phone</TableHead>
-                  <TableHead>Variables</TableHead>
-                  <TableHead>State</TableHead>
-                  <TableHead>Attempts</TableHead>
-                  <TableHead>Last outcome</TableHead>
-                  <TableHead>Call</TableHead>
-                </TableRow>
-              </TableHeader>
+              <TableHeads labels={["Row", "Phone", "Variables", "State", "Attempts", "Last outcome", "Call"]} />
               <TableBody>
                 {rows.map((r) => (
                   <TableRow key={r.row} data-testid="contact-row">

@@ -1,10 +1,10 @@
 import { DiallingNotice } from "@/components/reachability-notice";
-import { AlertCircle } from "lucide-react";
 import { useMemo, useState } from "react";
 import { useNavigate } from "react-router";
 import { CALL_OUTCOMES } from "@shared/outbound";
 import { PHONE_COUNTRIES, type PhoneCountryCode } from "@shared/phone-numbers";
 import { CAMPAIGN_PAGE_TEXTS as T, CONTACT_OUTCOME_LABELS, campaignInputSchema, type CampaignWindow } from "@shared/campaigns";
+import { ErrorBanner } from "@/components/form-dialog";
 import { SheetFormFooter } from "@/components/sheet-form-footer";
 import { Button } from "@/components/ui/button";
 import { Checkbox } from "@/components/ui/checkbox";
@@ -134,12 +134,7 @@ export function CampaignSheet({ open, onOpenChange }: { open: boolean; onOpenCha
           <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-1 flex-col">
             <div className="grid gap-5 px-6 pb-6">
               <DiallingNotice />
-              {error && (
-                <p role="alert" data-testid="campaign-error" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
-                  <AlertCircle className="mt-0.5 size-4 shrink-0" />
-                  {error}
-                </p>
-              )}
+              <ErrorBanner message={error} testId="campaign-error" />
               <FormField label="Name">
                 <Input value={form.name} onChange={(e) => set({ name: e.target.value })} placeholder="November renewals" />
               </FormField>

@@ -16,7 +16,7 @@ import {
 } from "@shared/demo-requests";
 import { Button } from "@/components/ui/button";
 import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/form-input";
 import { toast } from "@/components/ui/sonner";
 import { Textarea } from "@/components/ui/textarea";
 import { api } from "@/lib/api";
@@ -52,28 +52,16 @@ export function DemoForm() {
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Request a demo" className="grid gap-5">
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField label="First name" error={errors.firstName?.message}>
-          <Input className="h-10" autoComplete="given-name" {...form.register("firstName")} />
-        </FormField>
-        <FormField label="Last name" error={errors.lastName?.message}>
-          <Input className="h-10" autoComplete="family-name" {...form.register("lastName")} />
-        </FormField>
+        <FormInput form={form} name="firstName" label="First name" className="h-10" autoComplete="given-name" />
+        <FormInput form={form} name="lastName" label="Last name" className="h-10" autoComplete="family-name" />
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField label="Company" error={errors.company?.message}>
-          <Input className="h-10" autoComplete="organization" {...form.register("company")} />
-        </FormField>
-        <FormField label="Work email" error={errors.email?.message}>
-          <Input className="h-10" type="email" autoComplete="email" placeholder="you@company.com" {...form.register("email")} />
-        </FormField>
+        <FormInput form={form} name="company" label="Company" className="h-10" autoComplete="organization" />
+        <FormInput form={form} name="email" label="Work email" className="h-10" type="email" autoComplete="email" placeholder="you@company.com" />
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
-        <FormField label="Role" error={errors.role?.message}>
-          <Input className="h-10" autoComplete="organization-title" placeholder="e.g. Head of Customer Care" {...form.register("role")} />
-        </FormField>
-        <FormField label="Phone number" error={errors.phoneNumber?.message}>
-          <Input className="h-10" type="tel" autoComplete="tel" placeholder="+1 555 010 0100" {...form.register("phoneNumber")} />
-        </FormField>
+        <FormInput form={form} name="role" label="Role" className="h-10" autoComplete="organization-title" placeholder="e.g. Head of Customer Care" />
+        <FormInput form={form} name="phoneNumber" label="Phone number" className="h-10" type="tel" autoComplete="tel" placeholder="+1 555 010 0100" />
       </div>
       <div className="grid gap-5 sm:grid-cols-2">
         {/* Native selects: the phone's own picker on mobile, and no popover machinery to download. */}

@@ -1,10 +1,9 @@
-import { AlertCircle, Loader2 } from "lucide-react";
 import { useState } from "react";
 import { OUTBOUND_TEXTS, outboundCallInputSchema } from "@shared/outbound";
 import type { PhoneNumber } from "@shared/phone-numbers";
 import { DiallingNotice, useDialling } from "@/components/reachability-notice";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { DialogFormFooter, ErrorBanner } from "@/components/form-dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { LabelledSelect } from "@/components/select-field";
@@ -75,12 +74,7 @@ export function CallDialog({
           <DialogDescription>The assistant calls this person from your number and speaks first.</DialogDescription>
         </DialogHeader>
         <DiallingNotice />
-        {error && (
-          <p role="alert" data-testid="call-banner" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
-            <AlertCircle className="mt-0.5 size-4 shrink-0" />
-            {error}
-          </p>
-        )}
+        <ErrorBanner message={error} testId="call-banner" />
         <form id="call-form" onSubmit={(e) => void submit(e)} noValidate className="grid gap-4">
           <LabelledSelect
             label="Assistant"
@@ -97,15 +91,9 @@ export function CallDialog({
             <Textarea value={variables} onChange={(e) => setVariables(e.target.value)} rows={3} placeholder="first_name=Ann" />
           </FormField>
         </form>
-        <DialogFooter>
-          <Button variant="outline" type="button" disabled={busy} onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="call-form" disabled={busy || dialling.refused}>
-            {busy && <Loader2 className="animate-spin" />}
-            {busy ? OUTBOUND_TEXTS.calling : "Call"}
-          </Button>
-        </DialogFooter>
+        <DialogFormFooter formId="call-form" busy={busy} disabled={dialling.refused} onCancel={() => onOpenChange(false)}>
+          {busy ? OUTBOUND_TEXTS.calling : "Call"}
+        </DialogFormFooter>
       </DialogContent>
     </Dialog>
   );

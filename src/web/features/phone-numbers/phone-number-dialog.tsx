@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { AlertCircle, Loader2 } from "lucide-react";
+import { AlertCircle } from "lucide-react";
 import { useEffect, useState } from "react";
 import { useForm, useWatch, type Resolver } from "react-hook-form";
 import {
@@ -15,9 +15,9 @@ import { VERSION_MESSAGES, type AssistantVersionList } from "@shared/versions";
 import { LabelledSelect, SelectField } from "@/components/select-field";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { Button } from "@/components/ui/button";
+import { DialogFormFooter, ErrorBanner } from "@/components/form-dialog";
 import { ReachabilityWarning } from "@/components/reachability-notice";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 
 export type DialogState = { open: false } | { open: true; editing: PhoneNumber | null };
 
@@ -97,12 +97,7 @@ export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, o
             {M.mustBeLoggedInToPurchase}
           </p>
         )}
-        {banner && (
-          <p role="alert" data-testid="phone-number-banner" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
-            <AlertCircle className="mt-0.5 size-4 shrink-0" />
-            {banner}
-          </p>
-        )}
+        <ErrorBanner message={banner} testId="phone-number-banner" />
         <form id="phone-number-form" onSubmit={submit} noValidate className="grid gap-4">
           {editing?.provider !== "sip" && (
           <SelectField
@@ -140,15 +135,9 @@ export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, o
             />
           )}
         </form>
-        <DialogFooter>
-          <Button variant="outline" type="button" disabled={isSubmitting} onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="phone-number-form" disabled={isSubmitting}>
-            {isSubmitting && <Loader2 className="animate-spin" />}
-            {isSubmitting ? "Processing..." : editing ? "Save Changes" : "Purchase Phone Number"}
-          </Button>
-        </DialogFooter>
+        <DialogFormFooter formId="phone-number-form" busy={isSubmitting} onCancel={() => onOpenChange(false)}>
+          {isSubmitting ? "Processing..." : editing ? "Save Changes" : "Purchase Phone Number"}
+        </DialogFormFooter>
       </DialogContent>
     </Dialog>
   );

@@ -1,10 +1,9 @@
-import { AlertCircle, Loader2 } from "lucide-react";
 import { useState } from "react";
 import { sipPhoneNumberSchema, type SipPhoneNumberInput } from "@shared/phone-numbers";
 import { SIP_NUMBER_MESSAGES } from "@shared/sip-trunks";
 import { LabelledSelect } from "@/components/select-field";
-import { Button } from "@/components/ui/button";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { DialogFormFooter, ErrorBanner, firstIssues, useBannerSubmit } from "@/components/form-dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 
@@ -20,9 +19,8 @@ interface SipNumberDialogProps {
 /** Add SIP number: an E.164 number or an extension on one of the trunks, answered by an assistant. Nothing is bought. */
 export function SipNumberDialog({ open, trunks, assistants, onOpenChange, onSubmit }: SipNumberDialogProps) {
   const [values, setValues] = useState({ sip_trunk_id: "", phone_number: "", assistant_id: "" });
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [banner, setBanner] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [errors, setErrors] = useState<Partial<Record<string, string>>>({});
+  const { banner, setBanner, busy, run } = useBannerSubmit();
   const [openedFor, setOpenedFor] = useState(open);
   if (open !== openedFor) {
     setOpenedFor(open);
@@ -36,22 +34,9 @@ export function SipNumberDialog({ open, trunks, assistants, onOpenChange, onSubm
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     const parsed = sipPhoneNumberSchema.safeParse({ provider: "sip", ...values });
-    if (!parsed.success) {
-      const found: Record<string, string> = {};
-      for (const issue of parsed.error.issues) found[String(issue.path[0])] ??= issue.message;
-      setErrors(found);
-      return;
-    }
+    if (!parsed.success) return setErrors(firstIssues(parsed.error.issues));
     setErrors({});
-    setBanner(null);
-    setBusy(true);
-    try {
-      await onSubmit(parsed.data);
-    } catch (err) {
-      setBanner(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    await run(() => onSubmit(parsed.data));
   };
 
   return (
@@ -61,12 +46,7 @@ export function SipNumberDialog({ open, trunks, assistants, onOpenChange, onSubm
           <DialogTitle>Add SIP Number</DialogTitle>
           <DialogDescription>A number (or an extension) your trunk or PBX sends here. Nothing is bought.</DialogDescription>
         </DialogHeader>
-        {banner && (
-          <p role="alert" data-testid="sip-number-banner" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
-            <AlertCircle className="mt-0.5 size-4 shrink-0" />
-            {banner}
-          </p>
-        )}
+        <ErrorBanner message={banner} testId="sip-number-banner" />
         <form id="sip-number-form" onSubmit={submit} noValidate className="grid gap-4">
           <LabelledSelect
             label="SIP trunk"
@@ -89,15 +69,9 @@ export function SipNumberDialog({ open, trunks, assistants, onOpenChange, onSubm
             options={assistants.map((a) => ({ value: a.id, label: a.name }))}
           />
         </form>
-        <DialogFooter>
-          <Button variant="outline" type="button" disabled={busy} onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="sip-number-form" disabled={busy}>
-            {busy && <Loader2 className="animate-spin" />}
-            Add SIP Number
-          </Button>
-        </DialogFooter>
+        <DialogFormFooter formId="sip-number-form" busy={busy} onCancel={() => onOpenChange(false)}>
+          Add SIP Number
+        </DialogFormFooter>
       </DialogContent>
     </Dialog>
   );

@@ -1,10 +1,9 @@
-import { AlertCircle, Loader2 } from "lucide-react";
 import { useState } from "react";
 import { SIP_TRANSFER_METHOD_LABELS, SIP_TRANSFER_METHODS, SIP_TRANSPORTS, SIP_TRUNK_MESSAGES as M, sipTrunkInputSchema, sipTrunkUpdateSchema, type SipTrunk } from "@shared/sip-trunks";
 import { LabelledSelect } from "@/components/select-field";
-import { Button } from "@/components/ui/button";
+import { DialogFormFooter, ErrorBanner, firstIssues, useBannerSubmit } from "@/components/form-dialog";
 import { Checkbox } from "@/components/ui/checkbox";
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from "@/components/ui/dialog";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -59,8 +58,7 @@ export function SipTrunkDialog({ state, onOpenChange, onSubmit }: { state: Trunk
   const editing = state.open ? state.editing : null;
   const [form, setForm] = useState<Form>(formOf(null));
   const [errors, setErrors] = useState<Partial<Record<keyof Form, string>>>({});
-  const [banner, setBanner] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { banner, setBanner, busy, run } = useBannerSubmit();
   const [openedFor, setOpenedFor] = useState(state);
   if (state !== openedFor) {
     setOpenedFor(state);
@@ -74,25 +72,9 @@ export function SipTrunkDialog({ state, onOpenChange, onSubmit }: { state: Trunk
     event.preventDefault();
     const body = bodyOf(form, editing);
     const parsed = (editing ? sipTrunkUpdateSchema : sipTrunkInputSchema).safeParse(body);
-    if (!parsed.success) {
-      const found: Partial<Record<keyof Form, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const key = issue.path[0] as keyof Form;
-        found[key] ??= issue.message;
-      }
-      setErrors(found);
-      return;
-    }
+    if (!parsed.success) return setErrors(firstIssues<keyof Form>(parsed.error.issues));
     setErrors({});
-    setBanner(null);
-    setBusy(true);
-    try {
-      await onSubmit(body, editing);
-    } catch (err) {
-      setBanner(err instanceof Error ? err.message : String(err));
-    } finally {
-      setBusy(false);
-    }
+    await run(() => onSubmit(body, editing));
   };
 
   const passwordHint = (saved: boolean | undefined) => (editing && saved ? M.passwordKept : undefined);
@@ -104,12 +86,7 @@ export function SipTrunkDialog({ state, onOpenChange, onSubmit }: { state: Trunk
           <DialogTitle>{editing ? `Edit ${editing.name}` : "Add SIP trunk"}</DialogTitle>
           <DialogDescription>Who may send calls to your numbers, and where calls go out. {M.passwordsNotShown}</DialogDescription>
         </DialogHeader>
-        {banner && (
-          <p role="alert" data-testid="sip-trunk-banner" className="flex items-start gap-2 rounded-md border border-destructive/40 bg-destructive/5 p-3 text-sm text-destructive">
-            <AlertCircle className="mt-0.5 size-4 shrink-0" />
-            {banner}
-          </p>
-        )}
+        <ErrorBanner message={banner} testId="sip-trunk-banner" />
         <form id="sip-trunk-form" onSubmit={submit} noValidate className="grid gap-4 sm:grid-cols-2">
           <FormField label="Name" error={errors.name} className="sm:col-span-2">
             <Input value={form.name} onChange={set("name")} placeholder="FreePBX" />
@@ -164,15 +141,9 @@ export function SipTrunkDialog({ state, onOpenChange, onSubmit }: { state: Trunk
             options={SIP_TRANSFER_METHODS.map((m) => ({ value: m, label: SIP_TRANSFER_METHOD_LABELS[m] }))}
           />
         </form>
-        <DialogFooter>
-          <Button variant="outline" type="button" disabled={busy} onClick={() => onOpenChange(false)}>
-            Cancel
-          </Button>
-          <Button type="submit" form="sip-trunk-form" disabled={busy}>
-            {busy && <Loader2 className="animate-spin" />}
-            {editing ? "Save Changes" : "Add Trunk"}
-          </Button>
-        </DialogFooter>
+        <DialogFormFooter formId="sip-trunk-form" busy={busy} onCancel={() => onOpenChange(false)}>
+          {editing ? "Save Changes" : "Add Trunk"}
+        </DialogFormFooter>
       </DialogContent>
     </Dialog>
   );

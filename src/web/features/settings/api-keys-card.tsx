@@ -1,4 +1,3 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { API_KEY_MESSAGES, API_KEY_SCOPE, apiKeyInputSchema, type ApiKey, type CreatedApiKey } from "@shared/api-keys";
 import { SecretDialog } from "@/components/secret-dialog";
@@ -7,33 +6,30 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { api, apiList } from "@/lib/api";
+import { TableHeads } from "@/components/table-view";
+import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { queryKeys } from "@/lib/query-keys";
+import { useSettingsList } from "./use-settings-list";
 
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : "—");
 
 /** Settings → API Keys: create (shown once), list, revoke; links the API reference. */
 export function ApiKeysCard() {
-  const client = useQueryClient();
-  const keys = useQuery({ queryKey: queryKeys.apiKeys, queryFn: () => apiList<ApiKey>("/api/api-keys") });
   const [name, setName] = useState("");
   const [expiry, setExpiry] = useState("");
   const [error, setError] = useState<string | null>(null);
   const [shown, setShown] = useState<string | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: queryKeys.apiKeys });
-
-  const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) => api<CreatedApiKey>("/api/api-keys", { method: "POST", body }),
-    onSuccess: (created) => {
+  const { list: keys, create, remove: revoke } = useSettingsList<ApiKey, CreatedApiKey>(queryKeys.apiKeys, "/api/api-keys", {
+    created: API_KEY_MESSAGES.created,
+    removed: API_KEY_MESSAGES.revoked,
+    onCreated: (created) => {
       setShown(created.key);
       setName("");
       setExpiry("");
-      toast.success(API_KEY_MESSAGES.created);
-      void refresh();
     },
-    onError: (err) => setError(err instanceof Error ? err.message : String(err)),
+    onCreateError: setError,
+    onRemoveError: (err) => toast.error("Failed to revoke the API key", { description: err instanceof Error ? err.message : undefined }),
   });
 
   const submit = (event: React.FormEvent) => {
@@ -44,16 +40,6 @@ export function ApiKeysCard() {
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? API_KEY_MESSAGES.nameRequired);
     setError(null);
     create.mutate(body);
-  };
-
-  const revoke = async (key: ApiKey) => {
-    try {
-      await api<unknown>(`/api/api-keys/${key.id}`, { method: "DELETE" });
-      toast.success(API_KEY_MESSAGES.revoked);
-      void refresh();
-    } catch (err) {
-      toast.error("Failed to revoke the API key", { description: err instanceof Error ? err.message : undefined });
-    }
   };
 
   const origin = typeof window === "undefined" ? "" : window.location.origin;
@@ -84,17 +70,7 @@ export function ApiKeysCard() {
         )}
         {keys.data && keys.data.length > 0 && (
           <Table aria-label="API keys">
-            <TableHeader>
-              <TableRow>
-                <TableHead>Name</TableHead>
-                <TableHead>Key</TableHead>
-                <TableHead>Acts for</TableHead>
-                <TableHead>Created</TableHead>
-                <TableHead>Last used</TableHead>
-                <TableHead>Expires</TableHead>
-                <TableHead />
-              </TableRow>
-            </TableHeader>
+            <TableHeads labels={["Name", "Key", "Acts for", "Created", "Last used", "Expires"]} actions="empty" />
             <TableBody>
               {keys.data.map((key) => (
                 <TableRow key={key.id}>

@@ -7,7 +7,8 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { TableHeads } from "@/components/table-view";
+import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -119,15 +120,7 @@ export function AuditLogCard() {
           <p className="text-sm text-muted-foreground">{filtered ? AUDIT_MESSAGES.emptyFiltered : AUDIT_MESSAGES.empty}</p>
         ) : (
           <Table>
-            <TableHeader>
-              <TableRow>
-                <TableHead>Time</TableHead>
-                <TableHead>Person</TableHead>
-                <TableHead>Action</TableHead>
-                <TableHead>Target</TableHead>
-                <TableHead>Address</TableHead>
-              </TableRow>
-            </TableHeader>
+            <TableHeads labels={["Time", "Person", "Action", "Target", "Address"]} />
             <TableBody>
               {entries.map((e) => (
                 <TableRow key={e.id}>

@@ -3,8 +3,7 @@ import { useForm } from "react-hook-form";
 import { ACCOUNT_MESSAGES, changePasswordFormSchema, type ChangePasswordForm } from "@shared/account";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/form-input";
 import { toast } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
 import { useChangePassword } from "./use-account";
@@ -15,7 +14,6 @@ const EMPTY: ChangePasswordForm = { currentPassword: "", newPassword: "", confir
 export function PasswordCard() {
   const change = useChangePassword();
   const form = useForm<ChangePasswordForm>({ resolver: zodResolver(changePasswordFormSchema), defaultValues: EMPTY });
-  const { errors } = form.formState;
 
   const onSubmit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
     try {
@@ -36,16 +34,10 @@ export function PasswordCard() {
       </CardHeader>
       <form onSubmit={onSubmit} noValidate>
         <CardContent className="grid gap-4">
-          <FormField label="Current password" error={errors.currentPassword?.message}>
-            <Input type="password" autoComplete="current-password" {...form.register("currentPassword")} />
-          </FormField>
+          <FormInput form={form} name="currentPassword" label="Current password" type="password" autoComplete="current-password" />
           <div className="grid gap-4 sm:grid-cols-2">
-            <FormField label="New password" error={errors.newPassword?.message}>
-              <Input type="password" autoComplete="new-password" {...form.register("newPassword")} />
-            </FormField>
-            <FormField label="Confirm new password" error={errors.confirmPassword?.message}>
-              <Input type="password" autoComplete="new-password" {...form.register("confirmPassword")} />
-            </FormField>
+            <FormInput form={form} name="newPassword" label="New password" type="password" autoComplete="new-password" />
+            <FormInput form={form} name="confirmPassword" label="Confirm new password" type="password" autoComplete="new-password" />
           </div>
         </CardContent>
         <CardFooter className="mt-6 justify-end">

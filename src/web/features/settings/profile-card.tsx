@@ -4,8 +4,7 @@ import { useForm } from "react-hook-form";
 import { ACCOUNT_MESSAGES, updateNameSchema, type UpdateNameInput } from "@shared/account";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/form-input";
 import { toast } from "@/components/ui/sonner";
 import { useSession } from "@/lib/session";
 import { useUpdateName } from "./use-account";
@@ -15,7 +14,7 @@ export function ProfileCard() {
   const { data: user } = useSession();
   const update = useUpdateName();
   const form = useForm<UpdateNameInput>({ resolver: zodResolver(updateNameSchema), defaultValues: { name: user?.name ?? "" } });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
   useEffect(() => {
     if (user && !form.formState.isDirty) form.reset({ name: user.name });
   }, [user, form]);
@@ -38,9 +37,7 @@ export function ProfileCard() {
       </CardHeader>
       <form onSubmit={onSubmit} noValidate>
         <CardContent>
-          <FormField label="Name" error={errors.name?.message}>
-            <Input autoComplete="name" {...form.register("name")} />
-          </FormField>
+          <FormInput form={form} name="name" label="Name" autoComplete="name" />
         </CardContent>
         <CardFooter className="mt-6 justify-end">
           <Button type="submit" disabled={update.isPending || !isDirty}>

@@ -1,33 +1,27 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { PROTOCOL_INFO, PROVIDER_KIND_LABELS, PROVIDER_KINDS, PROVIDER_PROTOCOLS, PROVIDER_TEXTS as T, providerInputSchema, type Provider, type ProviderKind } from "@shared/providers";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
-import { api, apiList } from "@/lib/api";
+import { TableHeads } from "@/components/table-view";
+import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { queryKeys } from "@/lib/query-keys";
+import { useSettingsList } from "./use-settings-list";
 
 const protocolsOf = (kind: ProviderKind) => PROVIDER_PROTOCOLS.filter((p) => PROTOCOL_INFO[p].kind === kind);
 const empty = { name: "", kind: "transcriber" as ProviderKind, protocol: "deepgram" as string, base_url: "", api_key: "", unit_price: "" };
 
 /** Settings → Providers: add a transcriber, language model or voice with its key; list; delete. */
 export function ProvidersCard() {
-  const client = useQueryClient();
-  const list = useQuery({ queryKey: queryKeys.providers, queryFn: () => apiList<Provider>("/api/providers") });
   const [values, setValues] = useState(empty);
   const [error, setError] = useState<string | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: queryKeys.providers });
-
-  const create = useMutation({
-    mutationFn: (body: Record<string, unknown>) => api<Provider>("/api/providers", { method: "POST", body }),
-    onSuccess: () => {
-      setValues(empty);
-      toast.success(T.saved);
-      void refresh();
-    },
-    onError: (err) => setError(err instanceof Error ? err.message : String(err)),
+  const { list, create, remove } = useSettingsList<Provider>(queryKeys.providers, "/api/providers", {
+    created: T.saved,
+    removed: T.deleted,
+    onCreated: () => setValues(empty),
+    onCreateError: setError,
+    onRemoveError: (err) => toast.error(err instanceof Error ? err.message : String(err)),
   });
 
   const submit = (event: React.FormEvent) => {
@@ -39,16 +33,6 @@ export function ProvidersCard() {
     if (!parsed.success) return setError(parsed.error.issues[0]?.message ?? T.add);
     setError(null);
     create.mutate(body);
-  };
-
-  const remove = async (provider: Provider) => {
-    try {
-      await api<unknown>(`/api/providers/${provider.id}`, { method: "DELETE" });
-      toast.success(T.deleted);
-      void refresh();
-    } catch (err) {
-      toast.error(err instanceof Error ? err.message : String(err));
-    }
   };
 
   const set = (key: keyof typeof empty) => (e: React.ChangeEvent<HTMLInputElement | HTMLSelectElement>) => setValues((v) => ({ ...v, [key]: e.target.value }));
@@ -101,16 +85,7 @@ export function ProvidersCard() {
         {list.data && list.data.length === 0 && <p className="text-sm text-muted-foreground">{T.empty}</p>}
         {list.data && list.data.length > 0 && (
           <Table aria-label={T.title}>
-            <TableHeader>
-              <TableRow>
-                <TableHead>{T.name}</TableHead>
-                <TableHead>{T.kind}</TableHead>
-                <TableHead>{T.protocol}</TableHead>
-                <TableHead>{T.apiKey}</TableHead>
-                <TableHead>{T.priceColumn}</TableHead>
-                <TableHead />
-              </TableRow>
-            </TableHeader>
+            <TableHeads labels={[T.name, T.kind, T.protocol, T.apiKey, T.priceColumn]} actions="empty" />
             <TableBody>
               {list.data.map((p) => (
                 <TableRow key={p.id}>

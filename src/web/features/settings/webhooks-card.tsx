@@ -10,7 +10,7 @@ import {
   type WebhookEventType,
   type WebhookWithSecret,
 } from "@shared/webhooks";
-import { ActionsHead } from "@/components/table-view";
+import { TableHeads } from "@/components/table-view";
 import { SecretDialog } from "@/components/secret-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
@@ -18,7 +18,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/com
 import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import type { Page } from "@shared/pages";
 import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
@@ -181,17 +181,7 @@ function EndpointRow(props: { endpoint: WebhookEndpoint; onSecret: (secret: stri
       </div>
       {deliveries.data && deliveries.data.data.length > 0 && (
         <Table aria-label="Recent deliveries">
-          <TableHeader>
-            <TableRow>
-              <TableHead>Event</TableHead>
-              <TableHead>Status</TableHead>
-              <TableHead>Attempts</TableHead>
-              <TableHead>Last response</TableHead>
-              <TableHead>Last error</TableHead>
-              <TableHead>Next retry</TableHead>
-              <ActionsHead />
-            </TableRow>
-          </TableHeader>
+          <TableHeads labels={["Event", "Status", "Attempts", "Last response", "Last error", "Next retry"]} actions />
           <TableBody>
             {deliveries.data.data.map((d) => (
               <TableRow key={d.id}>

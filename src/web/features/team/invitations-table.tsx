@@ -1,9 +1,9 @@
 import { ROLE_LABELS } from "@shared/roles";
 import { TEAM_MESSAGES, type TeamInvitation } from "@shared/team";
-import { ActionsHead } from "@/components/table-view";
+import { TableHeads } from "@/components/table-view";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { day } from "./team-format";
 import { useRevokeInvitation } from "./use-team";
 
@@ -17,15 +17,7 @@ export function InvitationsTable({ invitations }: { invitations: TeamInvitation[
     });
   return (
     <Table aria-label="Pending invitations">
-      <TableHeader>
-        <TableRow>
-          <TableHead>E-mail</TableHead>
-          <TableHead>Role</TableHead>
-          <TableHead>Invited by</TableHead>
-          <TableHead>Expires</TableHead>
-          <ActionsHead />
-        </TableRow>
-      </TableHeader>
+      <TableHeads labels={["E-mail", "Role", "Invited by", "Expires"]} actions />
       <TableBody>
         {invitations.map((invitation) => (
           <TableRow key={invitation.id} data-testid="invitation-row">

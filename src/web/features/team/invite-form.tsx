@@ -6,8 +6,7 @@ import { ROLE_DESCRIPTIONS, ROLE_LABELS, type Role } from "@shared/roles";
 import { inviteSchema, TEAM_MESSAGES, type InviteInput } from "@shared/team";
 import { SelectField } from "@/components/select-field";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/form-input";
 import { toast } from "@/components/ui/sonner";
 import { assignableRoles } from "./team-format";
 import { useInvite } from "./use-team";
@@ -44,9 +43,7 @@ export function InviteForm({ role }: { role: Role }) {
   return (
     <div className="grid gap-3">
       <form onSubmit={onSubmit} noValidate aria-label="Invite a member" className="grid gap-3 sm:grid-cols-[1fr_12rem_auto] sm:items-start">
-        <FormField label="E-mail" error={errors.email?.message}>
-          <Input type="email" placeholder="colleague@company.com" {...form.register("email")} />
-        </FormField>
+        <FormInput form={form} name="email" label="E-mail" type="email" placeholder="colleague@company.com" />
         <SelectField control={form.control} name="role" label="Role" placeholder="Choose a role" options={options} error={errors.role?.message} />
         <Button type="submit" className="sm:mt-[1.375rem]" disabled={invite.isPending}>
           {invite.isPending ? "Inviting..." : "Invite"}

@@ -1,12 +1,12 @@
 import { useState } from "react";
 import { ROLE_LABELS, type Role } from "@shared/roles";
 import { TEAM_MESSAGES, type TeamMember } from "@shared/team";
-import { ActionsHead } from "@/components/table-view";
+import { TableHeads } from "@/components/table-view";
 import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { toast } from "@/components/ui/sonner";
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { assignableRoles, day, mayManage } from "./team-format";
 import { useChangeRole, useRemoveMember } from "./use-team";
 
@@ -27,15 +27,7 @@ export function MembersTable({ members, role }: { members: TeamMember[]; role: R
   return (
     <>
       <Table aria-label="Members">
-        <TableHeader>
-          <TableRow>
-            <TableHead>Name</TableHead>
-            <TableHead>E-mail</TableHead>
-            <TableHead>Role</TableHead>
-            <TableHead>Joined</TableHead>
-            <ActionsHead />
-          </TableRow>
-        </TableHeader>
+        <TableHeads labels={["Name", "E-mail", "Role", "Joined"]} actions />
         <TableBody>
           {members.map((member) => {
             const manageable = mayManage(role, member.role);

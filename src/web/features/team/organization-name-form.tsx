@@ -3,8 +3,7 @@ import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { renameOrganizationSchema, TEAM_MESSAGES } from "@shared/team";
 import { Button } from "@/components/ui/button";
-import { FormField } from "@/components/ui/form-field";
-import { Input } from "@/components/ui/input";
+import { FormInput } from "@/components/form-input";
 import { toast } from "@/components/ui/sonner";
 import { useRenameOrganization } from "./use-team";
 
@@ -12,7 +11,7 @@ import { useRenameOrganization } from "./use-team";
 export function OrganizationNameForm({ name }: { name: string }) {
   const rename = useRenameOrganization();
   const form = useForm<{ name: string }>({ resolver: zodResolver(renameOrganizationSchema), defaultValues: { name } });
-  const { errors, isDirty } = form.formState;
+  const { isDirty } = form.formState;
   useEffect(() => {
     if (!form.formState.isDirty) form.reset({ name });
   }, [name, form]);
@@ -30,9 +29,7 @@ export function OrganizationNameForm({ name }: { name: string }) {
   return (
     <form onSubmit={onSubmit} noValidate aria-label="Organisation name" className="flex flex-wrap items-start gap-3">
       <div className="min-w-56 flex-1">
-        <FormField label="Organisation name" error={errors.name?.message}>
-          <Input {...form.register("name")} />
-        </FormField>
+        <FormInput form={form} name="name" label="Organisation name" />
       </div>
       <Button type="submit" className="mt-[1.375rem]" disabled={rename.isPending || !isDirty}>
         {rename.isPending ? "Saving..." : "Rename"}

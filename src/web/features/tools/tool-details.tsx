@@ -1,10 +1,8 @@
 import { FlaskConical, Pencil, Trash2 } from "lucide-react";
 import type { Tool } from "@shared/tools";
-import { DetailField } from "@/components/panel-sheet";
+import { DetailField, DetailsBody } from "@/components/panel-sheet";
 import { Button } from "@/components/ui/button";
-import { Separator } from "@/components/ui/separator";
 import { prettyJson } from "@/lib/format";
-import { useCan } from "@/lib/use-membership";
 import { FORMAT_LABELS, isEmptyJson, longDate, MethodBadge, orderedSchema, TypeBadge } from "./tool-format";
 
 interface ToolDetailsProps {
@@ -16,11 +14,10 @@ interface ToolDetailsProps {
 
 /** Tool Details (spec §2): every field, the JSON ones pretty-printed; the name is the panel's title. */
 export function ToolDetails({ tool, onTest, onEdit, onDelete }: ToolDetailsProps) {
-  const build = useCan("build");
   return (
-    <div className="grid gap-6 px-6 pb-8">
-      {build && (
-        <div className="flex flex-wrap gap-2">
+    <DetailsBody
+      actions={
+        <>
           <Button onClick={onTest}>
             <FlaskConical />
             Test
@@ -33,12 +30,9 @@ export function ToolDetails({ tool, onTest, onEdit, onDelete }: ToolDetailsProps
             <Trash2 />
             Delete
           </Button>
-        </div>
-      )}
-
-      <Separator />
-
-      <dl className="grid gap-6">
+        </>
+      }
+    >
         <DetailField label="Description" fallback="No description provided">
           {tool.description}
         </DetailField>
@@ -68,8 +62,7 @@ export function ToolDetails({ tool, onTest, onEdit, onDelete }: ToolDetailsProps
           <DetailField label="Created">{longDate(tool.created_at)}</DetailField>
           <DetailField label="Last Updated">{longDate(tool.updated_at)}</DetailField>
         </div>
-      </dl>
-    </div>
+    </DetailsBody>
   );
 }
 

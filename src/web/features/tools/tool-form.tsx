@@ -16,6 +16,7 @@ import { SelectField } from "@/components/select-field";
 import { SheetFormFooter } from "@/components/sheet-form-footer";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
+import { FormInput } from "@/components/form-input";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { toast } from "@/components/ui/sonner";
@@ -113,9 +114,7 @@ export function ToolForm({ tool, onSubmit, onCancel, onDirtyChange }: ToolFormPr
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className="flex flex-1 flex-col" aria-label={editing ? "Edit tool" : "Create tool"}>
       <div className="grid gap-5 px-6 pb-6">
-        <FormField label="Name" error={errors.name?.message}>
-          <Input placeholder="e.g. Order Status Lookup" autoComplete="off" {...form.register("name")} />
-        </FormField>
+        <FormInput form={form} name="name" label="Name" placeholder="e.g. Order Status Lookup" autoComplete="off" />
         <FormField label="Description" error={errors.description?.message} description="Tells the assistant what the tool does and when to use it.">
           <Textarea rows={2} className="min-h-16" placeholder="Looks up the status of an order by its number" {...form.register("description")} />
         </FormField>
@@ -126,9 +125,7 @@ export function ToolForm({ tool, onSubmit, onCancel, onDirtyChange }: ToolFormPr
           {selectField("parameter_format", "Parameter Format", PARAMETER_FORMATS, FORMAT_LABELS)}
         </div>
 
-        <FormField label="Endpoint URL" error={errors.end_point_url?.message}>
-          <Input type="url" inputMode="url" placeholder="https://api.example.com/orders" autoComplete="off" className="font-mono text-[13px] md:text-[13px]" {...form.register("end_point_url")} />
-        </FormField>
+        <FormInput form={form} name="end_point_url" label="Endpoint URL" type="url" inputMode="url" placeholder="https://api.example.com/orders" autoComplete="off" className="font-mono text-[13px] md:text-[13px]" />
 
         <div className="grid gap-2">
           <FormField

@@ -1,7 +1,7 @@
 import type { Tool, ToolInput } from "@shared/tools";
-import { PanelSheet, type PanelState } from "@/components/panel-sheet";
+import { PanelSheet, PanelTabsList, type PanelState } from "@/components/panel-sheet";
 import { useUnsavedChangesGuard } from "@/components/unsaved-changes";
-import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
+import { Tabs, TabsContent } from "@/components/ui/tabs";
 import { ToolConnectors } from "./tool-connectors";
 import { ToolDetails } from "./tool-details";
 import { ToolForm } from "./tool-form";
@@ -38,14 +38,7 @@ export function ToolSheet({ panel, tool, onPanelChange, onCreate, onUpdate, onTe
 
       {panel.view === "create" && (
         <Tabs defaultValue="api" className="flex flex-1 flex-col gap-4">
-          <TabsList className="mx-6">
-            <TabsTrigger value="api" className="px-4">
-              API
-            </TabsTrigger>
-            <TabsTrigger value="connectors" className="px-4">
-              Connectors
-            </TabsTrigger>
-          </TabsList>
+          <PanelTabsList tabs={{ api: "API", connectors: "Connectors" }} />
           {/* forceMount keeps what was typed when the user peeks at the connectors. */}
           <TabsContent value="api" forceMount className="flex flex-1 flex-col data-[state=inactive]:hidden">
             <ToolForm key="create" onSubmit={onCreate} onCancel={close} onDirtyChange={setDirty} />
