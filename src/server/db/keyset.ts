@@ -39,6 +39,9 @@ export const newestFirst = (createdAt: AnyColumn, id: AnyColumn): KeysetOrder =>
   desc: true,
 });
 
+/** Oldest first by `(created_at, id)`: lists read in the order they were made. */
+export const oldestFirst = (createdAt: AnyColumn, id: AnyColumn): KeysetOrder => ({ ...newestFirst(createdAt, id), desc: false });
+
 const MICROS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const INT32_MAX = 2_147_483_647;
