@@ -236,7 +236,7 @@ const THROUGH_CLIENT: {
     seed: async (who, api) => {
       const emails: string[] = [];
       for (let n = 0; n < 5; n++) {
-        const email = `invited-${n}-${who.userId.slice(0, 8)}@example.com`;
+        const email = `invited-${n}-${who.userId.slice(0, 8).toLowerCase()}@example.com`;
         expect((await api.POST("/api/team/invitations", { body: { email, role: "viewer" } })).response.status).toBe(201);
         emails.unshift(email);
       }
