@@ -21,7 +21,13 @@ recordings: number
  */
 export type AnalysisBackfillRequest = ({
 last?: number
+/**
+ * An ISO 8601 date-time with an offset, within the years 1970–2999 (400 otherwise).
+ */
 from?: string
+/**
+ * An ISO 8601 date-time with an offset, within the years 1970–2999 (400 otherwise).
+ */
 to?: string
 } & ({
 from?: {
