@@ -114,7 +114,7 @@ test("an owner invites a supervisor, who joins through the link, watches the tea
     expect(refused.status()).toBe(403);
 
     // They came to join this team: no empty team of their own was made for them.
-    const theirs = (await (await context.request.get(`${server.url}/api/organizations`)).json()) as { name: string }[];
+    const theirs = ((await (await context.request.get(`${server.url}/api/organizations`)).json()) as { data: { name: string }[] }).data;
     expect(theirs.map((o) => o.name)).toEqual(["Dana Scully's team"]);
   } finally {
     await context.close();

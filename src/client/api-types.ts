@@ -21,7 +21,13 @@ recordings: number
  */
 export type AnalysisBackfillRequest = ({
 last?: number
+/**
+ * An ISO 8601 date-time with an offset, within the years 1970–2999 (400 otherwise).
+ */
 from?: string
+/**
+ * An ISO 8601 date-time with an offset, within the years 1970–2999 (400 otherwise).
+ */
 to?: string
 } & ({
 from?: {
@@ -183,10 +189,11 @@ export type AssistantUpdate = Partial<AssistantRequest>
 export interface AssistantVersion extends AssistantVersionSummary {
 content: AssistantContent
 }
-export interface AssistantVersionList {
+export interface AssistantVersionPage {
+data: AssistantVersionSummary[]
+next_cursor: (string | null)
 live_version: (number | null)
 draft_changed: boolean
-versions: AssistantVersionSummary[]
 }
 export interface AssistantVersionSummary {
 version: number
@@ -568,6 +575,10 @@ assistant_id: string
 live_version: (number | null)
 draft_changed: boolean
 }
+export interface DraftStatePage {
+data: DraftState[]
+next_cursor: (string | null)
+}
 /**
  * Every error: a code a program can test and a message for people (validation errors add the issues).
  */
@@ -655,6 +666,10 @@ last_fetch_error: (string | null)
 created_at: string
 updated_at: string
 }
+export interface KnowledgeDocumentPage {
+data: KnowledgeDocument[]
+next_cursor: (string | null)
+}
 export interface KnowledgePassage {
 document_id: string
 document_name: string
@@ -679,6 +694,10 @@ id: string
 name: string
 role: Role
 current: boolean
+}
+export interface OrganizationItemPage {
+data: OrganizationItem[]
+next_cursor: (string | null)
 }
 export interface OutboundCall {
 id: string
@@ -859,6 +878,10 @@ source_call_id: (string | null)
 created_at: string
 updated_at: string
 }
+export interface ScenarioPage {
+data: Scenario[]
+next_cursor: (string | null)
+}
 export interface ScenarioRequest {
 name: string
 persona?: string
@@ -981,12 +1004,20 @@ invited_by: (string | null)
 expires_at: string
 created_at: string
 }
+export interface TeamInvitationPage {
+data: TeamInvitation[]
+next_cursor: (string | null)
+}
 export interface TeamMember {
 user_id: string
 name: string
 email: string
 role: Role
 joined_at: string
+}
+export interface TeamMemberPage {
+data: TeamMember[]
+next_cursor: (string | null)
 }
 export interface TestResult {
 scenario_id: (string | null)
@@ -1260,7 +1291,14 @@ id: string
 export interface PatchAssistantsByIdPath {
 id: string
 }
-export type GetAssistantsDrafts200 = DraftState[]
+export interface GetAssistantsDraftsQuery {
+limit?: number
+cursor?: string
+}
+export interface GetAssistantsByIdVersionsQuery {
+limit?: number
+cursor?: string
+}
 export interface GetAssistantsByIdVersionsPath {
 id: string
 }
@@ -1280,10 +1318,13 @@ export interface PostAssistantsByIdRollbackHeader {
 export interface PostAssistantsByIdRollbackPath {
 id: string
 }
+export interface GetAssistantsByIdScenariosQuery {
+limit?: number
+cursor?: string
+}
 export interface GetAssistantsByIdScenariosPath {
 id: string
 }
-export type GetAssistantsByIdScenarios200 = Scenario[]
 export interface PostAssistantsByIdScenariosHeader {
 "Idempotency-Key"?: string
 }
@@ -1349,10 +1390,13 @@ id: string
 export interface PatchKnowledgeBasesByIdPath {
 id: string
 }
+export interface GetKnowledgeBasesByIdDocumentsQuery {
+limit?: number
+cursor?: string
+}
 export interface GetKnowledgeBasesByIdDocumentsPath {
 id: string
 }
-export type GetKnowledgeBasesByIdDocuments200 = KnowledgeDocument[]
 export interface PostKnowledgeBasesByIdDocumentsPath {
 id: string
 }
@@ -1584,18 +1628,27 @@ export interface PostWebhooksDeliveriesByIdResendHeader {
 export interface PostWebhooksDeliveriesByIdResendPath {
 id: string
 }
-export type GetOrganizations200 = OrganizationItem[]
+export interface GetOrganizationsQuery {
+limit?: number
+cursor?: string
+}
 export interface PostOrganizationsByIdSwitchPath {
 id: string
 }
-export type GetTeamMembers200 = TeamMember[]
+export interface GetTeamMembersQuery {
+limit?: number
+cursor?: string
+}
 export interface DeleteTeamMembersByUserIdPath {
 userId: string
 }
 export interface PatchTeamMembersByUserIdPath {
 userId: string
 }
-export type GetTeamInvitations200 = TeamInvitation[]
+export interface GetTeamInvitationsQuery {
+limit?: number
+cursor?: string
+}
 export interface DeleteTeamInvitationsByIdPath {
 id: string
 }
@@ -1640,7 +1693,7 @@ export interface components {
     AssistantTool: AssistantTool;
     AssistantUpdate: AssistantUpdate;
     AssistantVersion: AssistantVersion;
-    AssistantVersionList: AssistantVersionList;
+    AssistantVersionPage: AssistantVersionPage;
     AssistantVersionSummary: AssistantVersionSummary;
     AssistantVoice: AssistantVoice;
     AuditEntry: AuditEntry;
@@ -1688,6 +1741,7 @@ export interface components {
     DncPage: DncPage;
     DncRequest: DncRequest;
     DraftState: DraftState;
+    DraftStatePage: DraftStatePage;
     Error: Error;
     GettingStarted: GettingStarted;
     GptLiveEngine: GptLiveEngine;
@@ -1701,11 +1755,13 @@ export interface components {
     KnowledgeBaseRequest: KnowledgeBaseRequest;
     KnowledgeBaseUpdate: KnowledgeBaseUpdate;
     KnowledgeDocument: KnowledgeDocument;
+    KnowledgeDocumentPage: KnowledgeDocumentPage;
     KnowledgePassage: KnowledgePassage;
     KnowledgeSearchRequest: KnowledgeSearchRequest;
     KnowledgeSearchResult: KnowledgeSearchResult;
     KnowledgeStatus: KnowledgeStatus;
     OrganizationItem: OrganizationItem;
+    OrganizationItemPage: OrganizationItemPage;
     OutboundCall: OutboundCall;
     OutboundCallRequest: OutboundCallRequest;
     ParameterFormat: ParameterFormat;
@@ -1733,6 +1789,7 @@ export interface components {
     Rollback: Rollback;
     SaveCallAsTest: SaveCallAsTest;
     Scenario: Scenario;
+    ScenarioPage: ScenarioPage;
     ScenarioRequest: ScenarioRequest;
     ScenarioUpdate: ScenarioUpdate;
     ServiceUsage: ServiceUsage;
@@ -1745,7 +1802,9 @@ export interface components {
     SuccessValue: SuccessValue;
     SupervisorAction: SupervisorAction;
     TeamInvitation: TeamInvitation;
+    TeamInvitationPage: TeamInvitationPage;
     TeamMember: TeamMember;
+    TeamMemberPage: TeamMemberPage;
     TestResult: TestResult;
     TestRun: TestRun;
     TestRunCreated: TestRunCreated;
@@ -1892,12 +1951,12 @@ export interface operations {
   getAssistantsById: { parameters: { query?: never; header?: never; path: GetAssistantsByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Assistant } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteAssistantsById: { parameters: { query?: never; header?: never; path: DeleteAssistantsByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchAssistantsById: { parameters: { query?: never; header?: never; path: PatchAssistantsByIdPath; cookie?: never; }; requestBody: { content: { "application/json": AssistantUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Assistant } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getAssistantsDrafts: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetAssistantsDrafts200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getAssistantsByIdVersions: { parameters: { query?: never; header?: never; path: GetAssistantsByIdVersionsPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AssistantVersionList } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getAssistantsDrafts: { parameters: { query?: GetAssistantsDraftsQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": DraftStatePage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getAssistantsByIdVersions: { parameters: { query?: GetAssistantsByIdVersionsQuery; header?: never; path: GetAssistantsByIdVersionsPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AssistantVersionPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getAssistantsByIdVersionsByN: { parameters: { query?: never; header?: never; path: GetAssistantsByIdVersionsByNPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": AssistantVersion } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postAssistantsByIdPublish: { parameters: { query?: never; header?: PostAssistantsByIdPublishHeader; path: PostAssistantsByIdPublishPath; cookie?: never; }; requestBody: { content: { "application/json": Publish } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": AssistantVersionSummary } }; 202: { headers: { [name: string]: unknown }; content: { "application/json": PublishTesting } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postAssistantsByIdRollback: { parameters: { query?: never; header?: PostAssistantsByIdRollbackHeader; path: PostAssistantsByIdRollbackPath; cookie?: never; }; requestBody: { content: { "application/json": Rollback } }; responses: { 201: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getAssistantsByIdScenarios: { parameters: { query?: never; header?: never; path: GetAssistantsByIdScenariosPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetAssistantsByIdScenarios200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getAssistantsByIdScenarios: { parameters: { query?: GetAssistantsByIdScenariosQuery; header?: never; path: GetAssistantsByIdScenariosPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": ScenarioPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postAssistantsByIdScenarios: { parameters: { query?: never; header?: PostAssistantsByIdScenariosHeader; path: PostAssistantsByIdScenariosPath; cookie?: never; }; requestBody: { content: { "application/json": ScenarioRequest } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": Scenario } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteAssistantsByIdScenariosBySid: { parameters: { query?: never; header?: never; path: DeleteAssistantsByIdScenariosBySidPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchAssistantsByIdScenariosBySid: { parameters: { query?: never; header?: never; path: PatchAssistantsByIdScenariosBySidPath; cookie?: never; }; requestBody: { content: { "application/json": ScenarioUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": Scenario } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1917,7 +1976,7 @@ export interface operations {
   getKnowledgeBasesById: { parameters: { query?: never; header?: never; path: GetKnowledgeBasesByIdPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeBase } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteKnowledgeBasesById: { parameters: { query?: never; header?: never; path: DeleteKnowledgeBasesByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchKnowledgeBasesById: { parameters: { query?: never; header?: never; path: PatchKnowledgeBasesByIdPath; cookie?: never; }; requestBody: { content: { "application/json": KnowledgeBaseUpdate } }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeBase } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getKnowledgeBasesByIdDocuments: { parameters: { query?: never; header?: never; path: GetKnowledgeBasesByIdDocumentsPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetKnowledgeBasesByIdDocuments200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getKnowledgeBasesByIdDocuments: { parameters: { query?: GetKnowledgeBasesByIdDocumentsQuery; header?: never; path: GetKnowledgeBasesByIdDocumentsPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeDocumentPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postKnowledgeBasesByIdDocuments: { parameters: { query?: never; header?: never; path: PostKnowledgeBasesByIdDocumentsPath; cookie?: never; }; responses: { 202: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeDocument } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   putKnowledgeBasesByIdDocumentsByDocId: { parameters: { query?: never; header?: never; path: PutKnowledgeBasesByIdDocumentsByDocIdPath; cookie?: never; }; responses: { 202: { headers: { [name: string]: unknown }; content: { "application/json": KnowledgeDocument } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteKnowledgeBasesByIdDocumentsByDocId: { parameters: { query?: never; header?: never; path: DeleteKnowledgeBasesByIdDocumentsByDocIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
@@ -1986,14 +2045,14 @@ export interface operations {
   postWebhooksByIdTest: { parameters: { query?: never; header?: PostWebhooksByIdTestHeader; path: PostWebhooksByIdTestPath; cookie?: never; }; responses: { 202: { headers: { [name: string]: unknown }; content: { "application/json": WebhookDelivery } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getWebhooksByIdDeliveries: { parameters: { query?: GetWebhooksByIdDeliveriesQuery; header?: never; path: GetWebhooksByIdDeliveriesPath; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": WebhookDeliveryPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postWebhooksDeliveriesByIdResend: { parameters: { query?: never; header?: PostWebhooksDeliveriesByIdResendHeader; path: PostWebhooksDeliveriesByIdResendPath; cookie?: never; }; responses: { 202: { headers: { [name: string]: unknown }; content: { "application/json": WebhookDelivery } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 409: components["responses"]["Conflict"]; 422: components["responses"]["Unprocessable"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getOrganizations: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetOrganizations200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getOrganizations: { parameters: { query?: GetOrganizationsQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": OrganizationItemPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postOrganizationsByIdSwitch: { parameters: { query?: never; header?: never; path: PostOrganizationsByIdSwitchPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   getOrganization: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": CurrentMembership } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchOrganization: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": RenameOrganization } }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getTeamMembers: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetTeamMembers200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getTeamMembers: { parameters: { query?: GetTeamMembersQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": TeamMemberPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteTeamMembersByUserId: { parameters: { query?: never; header?: never; path: DeleteTeamMembersByUserIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   patchTeamMembersByUserId: { parameters: { query?: never; header?: never; path: PatchTeamMembersByUserIdPath; cookie?: never; }; requestBody: { content: { "application/json": ChangeRole } }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
-  getTeamInvitations: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": GetTeamInvitations200 } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
+  getTeamInvitations: { parameters: { query?: GetTeamInvitationsQuery; header?: never; path?: never; cookie?: never; }; responses: { 200: { headers: { [name: string]: unknown }; content: { "application/json": TeamInvitationPage } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postTeamInvitations: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": Invite } }; responses: { 201: { headers: { [name: string]: unknown }; content: { "application/json": CreatedInvitation } }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   deleteTeamInvitationsById: { parameters: { query?: never; header?: never; path: DeleteTeamInvitationsByIdPath; cookie?: never; }; responses: { 204: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 404: components["responses"]["NotFound"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };
   postTeamInvitationsAccept: { parameters: { query?: never; header?: never; path?: never; cookie?: never; }; requestBody: { content: { "application/json": AcceptInvitation } }; responses: { 200: { headers: { [name: string]: unknown }; content: never }; 400: components["responses"]["BadRequest"]; 401: components["responses"]["Unauthorized"]; 403: components["responses"]["Forbidden"]; 429: components["responses"]["TooManyRequests"]; "4XX": components["responses"]["ClientError"]; } };

@@ -177,7 +177,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
         api_key: apiKeyName,
       },
     }),
-    signIn: recordSignIn(audit, async (userId) => (await options.team.organizations(userId, "")).map((o) => o.id)),
+    signIn: recordSignIn(audit, (userId) => options.team.organizationIds(userId)),
     liveAction: recordLiveAction(audit),
   };
   const gettingStarted = createGettingStartedService({ db });

@@ -31,5 +31,8 @@ export const withinDateBounds = (iso: string): boolean => {
   return at >= EARLIEST_DATE_MS && at < LATEST_DATE_MS;
 };
 
+/** What the API's document says of every date it takes (a schema that describes more appends it). */
+export const DATE_BOUNDS_DESCRIPTION = "An ISO 8601 date-time with an offset, within the years 1970–2999 (400 otherwise).";
+
 /** An ISO 8601 date-time with an offset (Z or ±hh:mm), within the years 1970–2999. */
-export const isoDateTime = (message: string) => z.iso.datetime({ offset: true, message }).refine(withinDateBounds, DATE_BOUNDS_MESSAGE);
+export const isoDateTime = (message: string) => z.iso.datetime({ offset: true, message }).refine(withinDateBounds, DATE_BOUNDS_MESSAGE).meta({ description: DATE_BOUNDS_DESCRIPTION });

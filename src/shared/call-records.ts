@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { CARRIERS } from "./sip-trunks.js";
-import { isoDateTime } from "./bounds.js";
+import { DATE_BOUNDS_DESCRIPTION, isoDateTime } from "./bounds.js";
 
 // ".js", not ".ts": the one spelling both the server's NodeNext and the web's bundler resolution accept.
 import { formatDuration, toolUseSchema, serviceUsageSchema, transcriptEntrySchema, turnLatencySchema } from "./calls.js";
@@ -188,7 +188,7 @@ const blankAsUndefined = (value: unknown) => (value === "" ? undefined : value);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
 
 /** Said in the document: the order of a range's ends is a rule between two parameters. */
-const RANGE_END_DESCRIPTION = "After `from`, when both are given.";
+const RANGE_END_DESCRIPTION = `After \`from\`, when both are given. ${DATE_BOUNDS_DESCRIPTION}`;
 const DATA_FILTER_KEY = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)*(?:\.contains)?$/;
 export const MAX_DATA_FILTERS = 10;
 const scoreFilter = (name: string) =>
@@ -213,8 +213,8 @@ export const callFiltersSchema = z.object({
   success_min: optional(scoreFilter("success_min")),
   success_max: optional(scoreFilter("success_max")),
   /**
-   * Extracted data: `data.<field>=value` (equals, ignoring case) and `data.<field>.contains=text`
-   * in the query string, gathered here under their keys by `withDataFilters`.
+   * Extracted data: `data[<field>]=value` (equals, ignoring case) and `data[<field>.contains]=text`
+   * in the query string (or `data.<field>…`), gathered here under their keys by `withDataFilters`.
    */
   data: optional(
     z
@@ -223,7 +223,10 @@ export const callFiltersSchema = z.object({
       .refine((d) => Object.keys(d).every((key) => DATA_FILTER_KEY.test(key)), "data filters are data.<field> or data.<field>.contains, with a snake_case field name")
       .refine((d) => Object.keys(d).length <= MAX_DATA_FILTERS, `At most ${MAX_DATA_FILTERS} data filters`)
       .meta({
-        description: "Sent as `data.<field>=value` (equals, ignoring case) or `data.<field>.contains=text`, one query key each, not as one parameter.",
+        description:
+          "Extracted-data filters, one query key each: `data[<field>]=value` (equals, ignoring case) or `data[<field>.contains]=text` (deepObject, as generated clients send it); `data.<field>=value` and `data.<field>.contains=text` are read the same.",
+        style: "deepObject",
+        explode: true,
         propertyNames: { type: "string", pattern: DATA_FILTER_KEY.source },
         maxProperties: MAX_DATA_FILTERS,
       }),
@@ -232,7 +235,14 @@ export const callFiltersSchema = z.object({
 export type CallFilters = z.infer<typeof callFiltersSchema>;
 
 /**
- * The query string's `data.<field>[.contains]` keys moved under `data` (a query string is flat),
+ * A data filter's query key, in either spelling: `data.<field>[.contains]`, as the web app writes
+ * it, or `data[<field>[.contains]]`, OpenAPI's deepObject, as generated clients (openapi-fetch) send
+ * it. The query string stays flat on the server, so both are read here, by their key.
+ */
+const DATA_FILTER_QUERY_KEY = /^data(?:\.(.+)|\[([^\]]+)\])$/;
+
+/**
+ * The query string's data filter keys (DATA_FILTER_QUERY_KEY) moved under `data` (a query string is flat),
  * before `schema` validates it; every other key is left as is. Then `from` must come before `to`:
  * checked here, with the schema, so an inverted range is a 400 before any query runs or any byte
  * of an export is sent.
@@ -243,7 +253,8 @@ export function withDataFilters<T extends z.ZodType<{ from?: string; to?: string
     const rest: Record<string, unknown> = {};
     const data: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(raw)) {
-      if (key.startsWith("data.")) data[key.slice(5)] = value;
+      const filter = DATA_FILTER_QUERY_KEY.exec(key);
+      if (filter) data[(filter[1] ?? filter[2])!] = value;
       else rest[key] = value;
     }
     return Object.keys(data).length > 0 ? { ...rest, data } : rest;

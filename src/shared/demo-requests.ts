@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { NOT_BLANK } from "./wire-formats.js";
 
 /** Spec §3 "Demo countries", in the order the form lists them. */
@@ -119,7 +120,7 @@ export const demoRequestListItemSchema = z.object({
   comments: z.string().nullable(),
 });
 export type DemoRequestListItem = z.infer<typeof demoRequestListItemSchema>;
-export const DEMO_REQUESTS_LIST_LIMIT = 200;
+export const demoRequestListItemPageSchema = pageOf(demoRequestListItemSchema);
 
 export const DEMO_SUBMITTED = { title: "Demo request submitted", description: "Thank you for your interest. Our team will contact you soon." } as const;
 export const DEMO_ERROR_TITLE = "Error";

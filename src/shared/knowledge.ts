@@ -155,6 +155,8 @@ export const knowledgeDocumentSchema = z.object({
   updated_at: z.string(),
 });
 export type KnowledgeDocument = z.infer<typeof knowledgeDocumentSchema>;
+/** A knowledge base's documents, newest first. */
+export const knowledgeDocumentPageSchema = pageOf(knowledgeDocumentSchema);
 
 export const knowledgeBaseSchema = z.object({
   id: z.string(),

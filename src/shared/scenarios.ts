@@ -8,6 +8,7 @@
  */
 import { z } from "zod";
 import { positiveInt32 } from "./bounds.js";
+import { pageOf } from "./pages.js";
 import { optionalText, text } from "./text-fields.js";
 import { given, NOT_BLANK, rules, when } from "./wire-formats.js";
 
@@ -124,6 +125,8 @@ export const scenarioSchema = z.object({
   updated_at: z.string(),
 });
 export type Scenario = z.infer<typeof scenarioSchema>;
+/** An assistant's scenarios, oldest first. */
+export const scenarioPageSchema = pageOf(scenarioSchema);
 
 /** Whether a run plays the scenario: suggestions count once accepted. */
 export const isRunnable = (s: Pick<Scenario, "source" | "status">): boolean => s.source !== "suggested" || s.status === "accepted";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { pageOf } from "./pages.js";
 import { roleSchema } from "./roles.js";
 import { NOT_BLANK } from "./wire-formats.js";
 
@@ -61,9 +62,13 @@ export const renameOrganizationSchema = z.object({
 
 export const organizationItemSchema = z.object({ id: z.string(), name: z.string(), role: roleSchema, current: z.boolean() });
 export type OrganizationItem = z.infer<typeof organizationItemSchema>;
+/** The user's organisations, by name. */
+export const organizationItemPageSchema = pageOf(organizationItemSchema);
 
 export const teamMemberSchema = z.object({ user_id: z.string(), name: z.string(), email: z.string(), role: roleSchema, joined_at: z.string() });
 export type TeamMember = z.infer<typeof teamMemberSchema>;
+/** Members, oldest first (as they joined). */
+export const teamMemberPageSchema = pageOf(teamMemberSchema);
 
 export const teamInvitationSchema = z.object({
   id: z.string(),
@@ -74,6 +79,8 @@ export const teamInvitationSchema = z.object({
   created_at: z.string(),
 });
 export type TeamInvitation = z.infer<typeof teamInvitationSchema>;
+/** Invitations still waiting, newest first. */
+export const teamInvitationPageSchema = pageOf(teamInvitationSchema);
 
 /** `POST /api/team/invitations`: the link is shown once, to copy when no e-mail was sent. */
 export const createdInvitationSchema = z.object({ id: z.string(), url: z.string(), expires_at: z.string(), emailed: z.boolean() });

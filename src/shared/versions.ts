@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { positiveInt32 } from "./bounds.js";
+import { pageOf } from "./pages.js";
 import { DEFAULT_TIMEZONE, transferDestinationSchema, voicemailSchema, type Voicemail } from "./assistants.js";
 import { DEFAULT_VOICE_ENGINE, voiceEngineViewSchema, type VoiceEngine } from "./providers.js";
 
@@ -77,13 +78,12 @@ export type AssistantVersionSummary = z.infer<typeof assistantVersionSummarySche
 export const assistantVersionSchema = assistantVersionSummarySchema.extend({ content: assistantContentSchema });
 export type AssistantVersion = z.infer<typeof assistantVersionSchema>;
 
-/** GET /api/assistants/:id/versions: newest first, with which one is live and whether the draft differs from it. */
-export const assistantVersionListSchema = z.object({
+/** GET /api/assistants/:id/versions: a page, newest first, with which one is live and whether the draft differs from it. */
+export const assistantVersionPageSchema = pageOf(assistantVersionSummarySchema).extend({
   live_version: z.number().int().nullable(),
   draft_changed: z.boolean(),
-  versions: z.array(assistantVersionSummarySchema),
 });
-export type AssistantVersionList = z.infer<typeof assistantVersionListSchema>;
+export type AssistantVersionPage = z.infer<typeof assistantVersionPageSchema>;
 
 /** GET /api/assistants/drafts: each assistant's draft against what callers hear, for the list and forms. */
 export const draftStateSchema = z.object({
@@ -94,6 +94,8 @@ export const draftStateSchema = z.object({
   draft_changed: z.boolean(),
 });
 export type DraftState = z.infer<typeof draftStateSchema>;
+/** The drafts, in the assistants list's order (newest assistant first). */
+export const draftStatePageSchema = pageOf(draftStateSchema);
 
 export const VERSION_MESSAGES = {
   notFound: "Version not found",

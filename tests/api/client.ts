@@ -3,8 +3,8 @@
  * and every answer is held to the app's own document — a status the operation does not document,
  * or JSON that breaks its schema, throws, so a document that drifts from the server fails the test.
  */
-import type { Middleware } from "openapi-fetch";
-import { createSwitchboardClient, type SwitchboardClient } from "../../src/client/api-client.ts";
+import createClient, { type Middleware } from "openapi-fetch";
+import { createSwitchboardClient, type paths, type SwitchboardClient } from "../../src/client/api-client.ts";
 import type { TestApp } from "../harness.ts";
 import { responseSchema, schemaProblems, type ApiDocument } from "./schema-check.ts";
 
@@ -46,6 +46,13 @@ export function documentChecks(doc: ApiDocument): Middleware {
 /** The client of a test app: through `inject`, or over a real socket when the app listens at `origin`. */
 export function testClient(app: TestApp, doc: ApiDocument, apiKey: string, origin?: string): SwitchboardClient {
   const client = createSwitchboardClient(origin ? { baseUrl: origin, apiKey } : { baseUrl: BASE_URL, apiKey, fetch: injectFetch(app) });
+  client.use(documentChecks(doc));
+  return client;
+}
+
+/** The client of a signed-in person (their session cookie), for the routes no API key may call. */
+export function sessionClient(app: TestApp, doc: ApiDocument, cookie: string): SwitchboardClient {
+  const client = createClient<paths>({ baseUrl: BASE_URL, headers: { cookie }, fetch: injectFetch(app) });
   client.use(documentChecks(doc));
   return client;
 }

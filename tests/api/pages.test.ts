@@ -1,7 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { errorOf, signUpAndLogIn, useTestApp } from "../harness.ts";
 import { INVALID_CURSOR_CODE, INVALID_CURSOR_MESSAGE, PAGE_LIMIT_MAX } from "../../src/shared/pages.ts";
-import { calls, campaignContacts, campaigns } from "../../src/server/db/schema.ts";
+import { calls, campaignContacts, campaigns, knowledgeDocuments } from "../../src/server/db/schema.ts";
+import type { SwitchboardClient } from "../../src/client/api-client.ts";
+import { joinAs } from "../team.ts";
+import type { SignedUp } from "../sign-up.ts";
+import { servedDocument, sessionClient } from "./client.ts";
 
 const file = useTestApp();
 
@@ -191,6 +195,144 @@ describe("the lists paged in SQL", () => {
         const res = await file.as(who).get(`${path}${join}cursor=${encodeURIComponent(cursor)}`);
         expect(res.statusCode, cursor).toBe(400);
         expect(errorOf(res)).toMatchObject({ code: INVALID_CURSOR_CODE, message: INVALID_CURSOR_MESSAGE });
+      }
+    });
+  }
+});
+
+type Query = { limit?: number; cursor?: string };
+type Answer = { data?: unknown; error?: unknown; response: Response };
+type Person = SignedUp;
+
+/** `person` joins `owner`'s team through the invitation routes. */
+async function join(owner: Person, person: Person): Promise<void> {
+  const invited = await file.as(owner).post("/api/team/invitations", { email: person.email, role: "viewer" });
+  expect(invited.statusCode, invited.body).toBe(201);
+  const token = new URL((invited.json() as { url: string }).url).searchParams.get("token");
+  expect((await file.as(person).post("/api/team/invitations/accept", { token })).statusCode).toBe(200);
+}
+
+/**
+ * The lists converted last, walked through the generated client (src/client), whose answers are
+ * held to the document: each seeded, then read with `read` as a client of the document would.
+ */
+const THROUGH_CLIENT: {
+  name: string;
+  idOf: (item: Item) => string;
+  seed: (who: Person, api: SwitchboardClient) => Promise<{ read: (query: Query) => Promise<Answer>; expected: string[] }>;
+}[] = [
+  {
+    name: "team members, oldest first",
+    idOf: (item) => String(item.user_id),
+    seed: async (who, api) => {
+      const joined = [];
+      for (let n = 0; n < 4; n++) joined.push(await joinAs(file.app, who, "viewer", `Member ${n}`));
+      return { read: (query) => api.GET("/api/team/members", { params: { query } }), expected: [who.userId, ...joined.map((m) => m.userId)] };
+    },
+  },
+  {
+    name: "invitations, newest first",
+    idOf: (item) => String(item.email),
+    seed: async (who, api) => {
+      const emails: string[] = [];
+      for (let n = 0; n < 5; n++) {
+        const email = `invited-${n}-${who.userId.slice(0, 8).toLowerCase()}@example.com`;
+        expect((await api.POST("/api/team/invitations", { body: { email, role: "viewer" } })).response.status).toBe(201);
+        emails.unshift(email);
+      }
+      return { read: (query) => api.GET("/api/team/invitations", { params: { query } }), expected: emails };
+    },
+  },
+  {
+    name: "the user's organisations, by name",
+    idOf: (item) => String(item.name),
+    seed: async (who, api) => {
+      const names = [`${who.name}'s team`];
+      for (const name of ["Zed Three", "Abe One", "Mo Two"]) {
+        await join((await signUpAndLogIn(file.app, name)) as Person, who);
+        names.push(`${name}'s team`);
+      }
+      return { read: (query) => api.GET("/api/organizations", { params: { query } }), expected: names.sort() };
+    },
+  },
+  {
+    name: "an assistant's scenarios, oldest first",
+    idOf: byId,
+    seed: async (_who, api) => {
+      const assistant = (await api.POST("/api/assistants", { body: { name: "Tested" } })).data!;
+      const ids: string[] = [];
+      for (let n = 0; n < 5; n++) {
+        const made = await api.POST("/api/assistants/{id}/scenarios", { params: { path: { id: assistant.id } }, body: { name: `Scenario ${n}`, rubric: "Greets", caller_turns: ["Hello"] } });
+        ids.push(made.data!.id);
+      }
+      return { read: (query) => api.GET("/api/assistants/{id}/scenarios", { params: { path: { id: assistant.id }, query } }), expected: ids };
+    },
+  },
+  {
+    name: "an assistant's versions, newest first",
+    idOf: (item) => String(item.version),
+    seed: async (_who, api) => {
+      const assistant = (await api.POST("/api/assistants", { body: { name: "Versioned" } })).data!;
+      for (let n = 0; n < 4; n++) {
+        await api.PATCH("/api/assistants/{id}", { params: { path: { id: assistant.id } }, body: { name: `Versioned ${n}` } });
+        expect((await api.POST("/api/assistants/{id}/publish", { params: { path: { id: assistant.id } }, body: {} })).response.status).toBe(201);
+      }
+      return { read: (query) => api.GET("/api/assistants/{id}/versions", { params: { path: { id: assistant.id }, query } }), expected: ["5", "4", "3", "2", "1"] };
+    },
+  },
+  {
+    name: "the assistants' drafts, in the assistants' order",
+    idOf: (item) => String(item.assistant_id),
+    seed: async (_who, api) => {
+      const ids: string[] = [];
+      for (let n = 0; n < 5; n++) ids.unshift((await api.POST("/api/assistants", { body: { name: `Drafted ${n}` } })).data!.id);
+      return { read: (query) => api.GET("/api/assistants/drafts", { params: { query } }), expected: ids };
+    },
+  },
+  {
+    name: "a knowledge base's documents, newest first",
+    idOf: byId,
+    seed: async (who, api) => {
+      const base = (await api.POST("/api/knowledge-bases", { body: { name: "Paged docs" } })).data!;
+      // Rows written straight away: the list is under test, not ingestion.
+      const rows = await file.db
+        .insert(knowledgeDocuments)
+        .values(Array.from({ length: 5 }, (_, n) => ({ organizationId: who.organizationId, knowledgeBaseId: base.id, name: `Doc ${n}`, source: "text" as const })))
+        .returning({ id: knowledgeDocuments.id });
+      const whole = await api.GET("/api/knowledge-bases/{id}/documents", { params: { path: { id: base.id }, query: { limit: PAGE_LIMIT_MAX } } });
+      expect(new Set(whole.data!.data.map((d) => d.id))).toEqual(new Set(rows.map((r) => r.id)));
+      return { read: (query) => api.GET("/api/knowledge-bases/{id}/documents", { params: { path: { id: base.id }, query } }), expected: whole.data!.data.map((d) => d.id) };
+    },
+  },
+];
+
+describe("the lists converted last, through the generated client", () => {
+  for (const list of THROUGH_CLIENT) {
+    it(`${list.name}: pages of 1, 2 and 3 give every item once, in order; a bad cursor is a 400 invalid_cursor`, async () => {
+      const who = (await signUpAndLogIn(file.app)) as Person;
+      const api = sessionClient(file.app, await servedDocument(file.app), who.cookie);
+      const { read, expected } = await list.seed(who, api);
+      expect(expected.length).toBeGreaterThanOrEqual(3);
+      for (const limit of [1, 2, 3]) {
+        const ids: string[] = [];
+        let cursor: string | null = null;
+        let pages = 0;
+        do {
+          const answer = await read(cursor ? { limit, cursor } : { limit });
+          expect(answer.response.status).toBe(200);
+          const page = answer.data as { data: Item[]; next_cursor: string | null };
+          expect(page.data.length).toBeLessThanOrEqual(limit);
+          ids.push(...page.data.map(list.idOf));
+          cursor = page.next_cursor;
+          pages++;
+        } while (cursor !== null);
+        expect(ids, `limit ${limit}`).toEqual(expected);
+        expect(pages).toBe(Math.ceil(expected.length / limit));
+      }
+      for (const cursor of ["not-a-cursor", Buffer.from("[1,2]").toString("base64url"), Buffer.from('["2026-01-01T00:00:00.000000Z"]').toString("base64url")]) {
+        const answer = await read({ cursor });
+        expect(answer.response.status, cursor).toBe(400);
+        expect(answer.error).toEqual({ error: { code: INVALID_CURSOR_CODE, message: INVALID_CURSOR_MESSAGE } });
       }
     });
   }

@@ -8,10 +8,12 @@
  * travels as text to the microsecond, as PostgreSQL holds it: a JavaScript Date keeps
  * milliseconds, and rows written in the same millisecond as a page's last one would be skipped.
  */
-import { asc, desc, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import { and, asc, desc, getTableColumns, sql, type AnyColumn, type SQL } from "drizzle-orm";
+import type { PgColumn, PgTable } from "drizzle-orm/pg-core";
 import { withinDateBounds } from "../../shared/bounds.ts";
 import type { Page, PageQuery } from "../../shared/pages.ts";
 import { decodeCursor, invalidCursor, pageOfList, type Keyset } from "../http/pages.ts";
+import type { Db } from "./client.ts";
 
 /** How a part of the keyset is compared in SQL and carried in the cursor. */
 export type KeyKind = "timestamp" | "uuid" | "text" | "integer";
@@ -36,6 +38,9 @@ export const newestFirst = (createdAt: AnyColumn, id: AnyColumn): KeysetOrder =>
   ],
   desc: true,
 });
+
+/** Oldest first by `(created_at, id)`: lists read in the order they were made. */
+export const oldestFirst = (createdAt: AnyColumn, id: AnyColumn): KeysetOrder => ({ ...newestFirst(createdAt, id), desc: false });
 
 const MICROS_ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -112,3 +117,22 @@ export function keysetQuery(order: KeysetOrder, query: PageQuery) {
 export function keysetPage<Row extends { page_key: Keyset }>(rows: Row[], limit: number): Page<Row> {
   return pageOfList(rows, limit, (row) => row.page_key);
 }
+
+/**
+ * A page of a table's own rows (all its columns) matching `where`, in `order`. Lists that join
+ * or compute columns build their query with `keysetQuery` and cut it with `keysetPage`.
+ */
+export async function pageTable<T extends PgTable>(db: Db, table: T, order: KeysetOrder, where: SQL | undefined, query: PageQuery): Promise<Page<T["$inferSelect"]>> {
+  const q = keysetQuery(order, query);
+  const rows = await db
+    .select({ ...getTableColumns(table as PgTable), page_key: q.key })
+    .from(table as PgTable)
+    .where(and(where, q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit) as Page<T["$inferSelect"]>;
+}
+
+/** A page of a table's rows matching `where` (its organisation's id at least), newest first by `(created_at, id)`. */
+export const pageNewestFirst = <T extends PgTable & { id: PgColumn; createdAt: PgColumn }>(db: Db, table: T, where: SQL | undefined, query: PageQuery) =>
+  pageTable(db, table, newestFirst(table.createdAt, table.id), where, query);

@@ -1,8 +1,8 @@
-import { and, count, desc, eq, getTableColumns, type SQL } from "drizzle-orm";
+import { and, count, desc, eq, type SQL } from "drizzle-orm";
 import type { PgColumn, PgTable, PgUpdateSetSource, PgInsertValue } from "drizzle-orm/pg-core";
 import type { Page, PageQuery } from "../../shared/pages.ts";
 import type { Db } from "./client.ts";
-import { keysetPage, keysetQuery, newestFirst } from "./keyset.ts";
+import { pageNewestFirst } from "./keyset.ts";
 
 /** A table of rows an organisation owns: each has its own id and the organisation's id. */
 type OwnedTable = PgTable & { id: PgColumn; organizationId: PgColumn; createdAt: PgColumn };
@@ -20,16 +20,7 @@ export function scopedRepo<T extends OwnedTable, Values>(table: T, options: { st
     list: (db: Db, organizationId: string): Promise<Row[]> =>
       db.select().from(table as PgTable).where(eq(table.organizationId, organizationId)).orderBy(desc(table.createdAt), desc(table.id)) as Promise<Row[]>,
     /** A page of them, newest first: the keyset in SQL (db/keyset.ts). */
-    page: async (db: Db, organizationId: string, query: PageQuery): Promise<Page<Row>> => {
-      const q = keysetQuery(newestFirst(table.createdAt, table.id), query);
-      const rows = await db
-        .select({ ...getTableColumns(table as PgTable), page_key: q.key })
-        .from(table as PgTable)
-        .where(and(eq(table.organizationId, organizationId), q.after))
-        .orderBy(...q.orderBy)
-        .limit(q.limit);
-      return keysetPage(rows, query.limit) as Page<Row>;
-    },
+    page: (db: Db, organizationId: string, query: PageQuery): Promise<Page<Row>> => pageNewestFirst(db, table, eq(table.organizationId, organizationId), query),
     count: async (db: Db, organizationId: string): Promise<number> => {
       const [row] = await db.select({ n: count() }).from(table as PgTable).where(eq(table.organizationId, organizationId));
       return row?.n ?? 0;

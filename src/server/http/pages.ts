@@ -4,7 +4,7 @@
  * never a 5xx nor a silent first page.
  */
 import { AppError } from "../errors.ts";
-import { INVALID_CURSOR_CODE, INVALID_CURSOR_MESSAGE, type Page, type PageQuery } from "../../shared/pages.ts";
+import { INVALID_CURSOR_CODE, INVALID_CURSOR_MESSAGE, type Page } from "../../shared/pages.ts";
 
 export const invalidCursor = () => new AppError(400, INVALID_CURSOR_CODE, INVALID_CURSOR_MESSAGE);
 
@@ -33,35 +33,6 @@ export function pageOfList<T>(rows: T[], limit: number, keyOf: (row: T) => Keyse
   const data = rows.slice(0, limit);
   return { data, next_cursor: rows.length > limit ? encodeCursor(keyOf(data[data.length - 1]!)) : null };
 }
-
-/** Compares two keysets in list order (each part descending when `desc`). */
-const compare = (a: Keyset, b: Keyset, desc: boolean): number => {
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] === b[i]) continue;
-    const less = a[i]! < b[i]!;
-    return (less ? -1 : 1) * (desc ? -1 : 1);
-  }
-  return 0;
-};
-
-/**
- * A list read whole (a few rows, or rows that are not in the database), cut in memory: sorted by
- * `keyOf` (each part descending when `desc`; `kinds`: its parts' types), past the cursor, one page. Lists kept in the
- * database page in SQL instead (src/server/db/keyset.ts).
- */
-export function byKeyset<T>(rows: T[], query: PageQuery, keyOf: (row: T) => Keyset, desc: boolean, kinds: readonly ("string" | "number")[] = ["string", "string"]): Page<T> {
-  const sorted = [...rows].sort((a, b) => compare(keyOf(a), keyOf(b), desc));
-  const after = query.cursor === undefined ? null : decodeCursor(query.cursor, kinds);
-  const rest = after ? sorted.filter((row) => compare(keyOf(row), after, desc) > 0) : sorted;
-  return pageOfList(rest, query.limit, keyOf);
-}
-
-/** Newest first by (created_at, id). */
-export const byCreation = <T extends { id: string; created_at: string }>(rows: T[], query: PageQuery): Page<T> =>
-  byKeyset(rows, query, (row) => [new Date(row.created_at).toISOString(), row.id], true);
-
-/** By a name then id, ascending (lists a person reads alphabetically). */
-export const byName = <T extends { id: string; name: string }>(rows: T[], query: PageQuery): Page<T> => byKeyset(rows, query, (row) => [row.name, row.id], false);
 
 /** A page with its rows turned into what the API shows; the cursor stays the page's. */
 export async function mapPage<A, B>(page: Page<A>, view: (rows: A[]) => B[] | Promise<B[]>): Promise<Page<B>> {

@@ -65,17 +65,24 @@ export async function api<T>(path: string, init: { method?: string; body?: Body 
 export const listPagePath = (path: string, cursor?: string | null): string =>
   `${path}${path.includes("?") ? "&" : "?"}limit=${PAGE_LIMIT_MAX}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`;
 
-/** Every item of a list, walking its pages (src/shared/pages.ts) — for screens that show the whole list. */
-export async function apiList<T>(path: string): Promise<T[]> {
-  const items: T[] = [];
-  let cursor: string | null = null;
-  do {
-    const page: Page<T> = await api<Page<T>>(listPagePath(path, cursor));
+/**
+ * A whole list as one page, walking its pages (src/shared/pages.ts): every item in `data`, and the
+ * fields a list keeps beside its items (a version list's `live_version`) as its first page gave them.
+ */
+export async function apiWholePage<P extends Page<unknown>>(path: string): Promise<P> {
+  const first = await api<P>(listPagePath(path));
+  const items = [...first.data];
+  let cursor = first.next_cursor;
+  while (cursor) {
+    const page: P = await api<P>(listPagePath(path, cursor));
     items.push(...page.data);
     cursor = page.next_cursor;
-  } while (cursor);
-  return items;
+  }
+  return { ...first, data: items, next_cursor: null };
 }
+
+/** Every item of a list — for screens that show the whole list. */
+export const apiList = async <T>(path: string): Promise<T[]> => (await apiWholePage<Page<T>>(path)).data;
 
 function safeJson(text: string): unknown {
   try {

@@ -3,7 +3,7 @@ import { useEffect, useRef } from "react";
 import { can, ROLE_CHANGE_TEXTS, type Permission, type Role } from "@shared/roles";
 import { toast } from "@/components/ui/sonner";
 import type { CurrentMembership, OrganizationItem } from "@shared/team";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 /** The organisation the session works in and the person's role there (GET /api/organization). */
@@ -49,7 +49,7 @@ export function useCan(permission: Permission): boolean {
 export function useOrganizations() {
   return useQuery({
     queryKey: queryKeys.organizations,
-    queryFn: () => api<OrganizationItem[]>("/api/organizations"),
+    queryFn: () => apiList<OrganizationItem>("/api/organizations"),
     staleTime: 60_000,
   });
 }

@@ -135,8 +135,8 @@ describe("an API key never manages the team, keys or webhook secrets", () => {
       expect(error).toEqual({ error: { code: "session_required", message: API_KEY_MESSAGES.sessionOnly } });
     }
 
-    expect((await as(one, olga).get("/api/team/invitations")).json() as TeamInvitation[]).toEqual([]);
-    const members = (await as(one, olga).get("/api/team/members")).json() as TeamMember[];
+    expect((await as(one, olga).get("/api/team/invitations")).json().data as TeamInvitation[]).toEqual([]);
+    const members = (await as(one, olga).get("/api/team/members")).json().data as TeamMember[];
     expect(members.find((m) => m.user_id === bob.userId)?.role).toBe("builder");
     expect(members.find((m) => m.user_id === olga.userId)?.role).toBe("owner");
     const keys = ((await as(one, olga).get("/api/api-keys")).json().data as ApiKey[]).map((k) => k.name);

@@ -1,6 +1,7 @@
 import type { Assistant, AssistantInput, AssistantUpdate } from "../../../shared/assistants.ts";
 import { modelOptions } from "../../../shared/assistants.ts";
 import { isUuid } from "../../../shared/ids.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import { findPlaceholders } from "../../../shared/variables.ts";
 import { DEFAULT_ASSISTANT_KNOWLEDGE, type AssistantKnowledge } from "../../../shared/knowledge.ts";
 import { DEFAULT_VOICE_ENGINE, VOICE_ENGINE_MESSAGES, type ProviderKind, type ProviderProtocol, type VoiceEngine } from "../../../shared/providers.ts";
@@ -18,6 +19,8 @@ export interface AssistantsService extends ResourceService<Assistant, Assistant,
   forCall(organizationId: string, id: string): Promise<repo.AssistantRow | null>;
   /** Every stored assistant of the organisation (server-side, as `forCall`). */
   allForCall(organizationId: string): Promise<repo.AssistantRow[]>;
+  /** A page of the rows, in the assistants list's order (each assistant's draft state pages with it). */
+  pageForCall(organizationId: string, query: PageQuery): Promise<Page<repo.AssistantRow>>;
 }
 
 /** What the assistants ask of the knowledge module: are these bases the organisation's, and does their text fit the instructions. */
@@ -83,6 +86,7 @@ export function createAssistantsService(deps: { db: Db; defaultModel: string; kn
 
   return {
     allForCall: (organizationId) => repo.listAssistants(db, organizationId),
+    pageForCall: (organizationId, query) => repo.pageAssistants(db, organizationId, query),
 
     async page(organizationId, query) {
       return mapPage(await repo.pageAssistants(db, organizationId, query), (rows) => withTools(organizationId, rows));

@@ -3,6 +3,7 @@ import { as, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harne
 import type { AnalysisSettings, CallAnalysis } from "../../../shared/analysis.ts";
 import type { CallPage, CallStats } from "../../../shared/call-records.ts";
 import { assistants, calls } from "../../db/schema.ts";
+import { servedDocument, sessionClient } from "../../../../tests/api/client.ts";
 
 /** The analysis on the Calls page: filters, search, stats and CSV columns over analysed records. */
 
@@ -85,6 +86,18 @@ describe("GET /api/calls with the analysis", () => {
     expect((await list("data.note.contains=LATE")).length).toBe(1);
     expect((await list("data.note.contains=%25")).length).toBe(0);
     expect((await list("data.topic=Internet&success=resolved")).length).toBe(1);
+  });
+
+  it("reads the same filters in the document's deepObject form, as the generated client sends them", async () => {
+    const api = sessionClient(file.app, await servedDocument(file.app), uma.cookie);
+    const equal = await api.GET("/api/calls", { params: { query: { data: { order_id: "42" } } } });
+    expect(equal.response.status).toBe(200);
+    expect(equal.data!.data.map((c) => c.start_time)).toEqual(["2026-03-01T09:00:00.000Z"]);
+    const containing = await api.GET("/api/calls", { params: { query: { data: { topic: "Internet" }, success: "resolved" } } });
+    expect(containing.data!.data.length).toBe(1);
+    expect((await api.GET("/api/calls", { params: { query: { data: { "order_id.contains": "42" } } } })).data!.data.length).toBe(2);
+    const bad = await api.GET("/api/calls", { params: { query: { data: { "Order-ID": "1" } } } });
+    expect(bad.response.status).toBe(400);
   });
 
   it("finds calls by words of their summary", async () => {

@@ -5,12 +5,12 @@
  * take the last slot or the same contact) and `settleEnded` (a contact whose call has ended gets
  * its outcome, and a retry when its outcome asks for one).
  */
-import { and, asc, count, eq, getTableColumns, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
+import { and, asc, count, eq, gt, inArray, isNull, lte, or, sql } from "drizzle-orm";
 import type { SuccessValue } from "../../../shared/analysis.ts";
 import type { Page, PageQuery } from "../../../shared/pages.ts";
 import { CONTACT_OUTCOMES, type CampaignCounts, type CampaignRetry, type CampaignStatus, type CampaignSuccess, type ContactOutcome } from "../../../shared/campaigns.ts";
 import type { Db } from "../../db/client.ts";
-import { afterKey, keysetPage, keysetQuery, newestFirst, orderByKey, type KeysetOrder } from "../../db/keyset.ts";
+import { afterKey, orderByKey, pageNewestFirst, type KeysetOrder } from "../../db/keyset.ts";
 import { campaignContacts, campaigns, calls } from "../../db/schema.ts";
 import type { Keyset } from "../../http/pages.ts";
 
@@ -36,16 +36,8 @@ export async function deleteCampaign(db: Db, id: string): Promise<void> {
 }
 
 /** A page of the organisation's campaigns, newest first: the keyset in SQL (db/keyset.ts). */
-export async function pageCampaigns(db: Db, organizationId: string, query: PageQuery): Promise<Page<CampaignRow>> {
-  const q = keysetQuery(newestFirst(campaigns.createdAt, campaigns.id), query);
-  const rows = await db
-    .select({ ...getTableColumns(campaigns), page_key: q.key })
-    .from(campaigns)
-    .where(and(eq(campaigns.organizationId, organizationId), q.after))
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return keysetPage(rows, query.limit);
-}
+export const pageCampaigns = (db: Db, organizationId: string, query: PageQuery): Promise<Page<CampaignRow>> =>
+  pageNewestFirst(db, campaigns, eq(campaigns.organizationId, organizationId), query);
 
 export async function findCampaign(db: Db, organizationId: string, id: string): Promise<CampaignRow | null> {
   const [row] = await db.select().from(campaigns).where(and(eq(campaigns.organizationId, organizationId), eq(campaigns.id, id)));

@@ -1,5 +1,7 @@
-import { asc, desc } from "drizzle-orm";
+import { asc } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
+import { pageNewestFirst } from "../../db/keyset.ts";
 import { demoRequests, user } from "../../db/schema.ts";
 
 export type DemoRequestRow = typeof demoRequests.$inferSelect;
@@ -11,10 +13,8 @@ export async function insertDemoRequest(db: Db, values: DemoRequestValues): Prom
   return row!;
 }
 
-/** The newest `limit` requests. Only for the instance's owner (the service checks). */
-export function listDemoRequests(db: Db, limit: number): Promise<DemoRequestRow[]> {
-  return db.select().from(demoRequests).orderBy(desc(demoRequests.createdAt), desc(demoRequests.id)).limit(limit);
-}
+/** A page of the requests, newest first. Only for the instance's owner (the service checks). */
+export const pageDemoRequests = (db: Db, query: PageQuery): Promise<Page<DemoRequestRow>> => pageNewestFirst(db, demoRequests, undefined, query);
 
 /** The instance's owner: the first account created on this server (it installed it). */
 export async function instanceOwnerId(db: Db): Promise<string | null> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { as, buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { INVALID_CURSOR_CODE, INVALID_CURSOR_MESSAGE } from "../../../shared/pages.ts";
 import { demoRequests } from "../../db/schema.ts";
 import type { Db } from "../../db/client.ts";
 import { DEMO_REQUESTS_PER_MINUTE } from "./demo-requests.routes.ts";
@@ -156,18 +157,43 @@ describe("the demo request form's phone number", () => {
 });
 
 describe("GET /api/demo-requests", () => {
+  // The server's first account: the instance's owner.
+  let owner: Awaited<ReturnType<typeof signUpAndLogIn>>;
+  beforeAll(async () => {
+    owner = await signUpAndLogIn(app, "Olive Owner");
+  });
+
   it("lists the requests, newest first, to the instance's owner (its first account) only", async () => {
-    const owner = await signUpAndLogIn(app, "Olive Owner");
     const later = await signUpAndLogIn(app, "Larry Later");
     expect((await post(valid)).statusCode).toBe(201);
     expect((await post({ ...valid, first_name: "Quinn", comments: "" })).statusCode).toBe(201);
     const res = await as(app, owner).get("/api/demo-requests");
     expect(res.statusCode, res.body).toBe(200);
-    const list = res.json() as Array<Record<string, unknown>>;
+    const list = res.json().data as Array<Record<string, unknown>>;
+    expect(res.json().next_cursor).toBeNull();
     expect(list.map((r) => r["first_name"])).toEqual(["Quinn", "Priya"]);
     expect(list[1]).toMatchObject({ ...valid, id: expect.any(String), created_at: expect.any(String) });
     expect(list[0]!["comments"]).toBeNull();
     expect((await as(app, later).get("/api/demo-requests")).statusCode).toBe(404);
     expect((await as(app, null).get("/api/demo-requests")).statusCode).toBe(401);
+  });
+
+  it("walks in pages: every request once, newest first; a cursor it did not give is a 400", async () => {
+    const names = ["Ann", "Ben", "Cai", "Dee", "Eli"];
+    for (const first_name of names) expect((await post({ ...valid, first_name })).statusCode).toBe(201);
+    const seen: unknown[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await as(app, owner).get(`/api/demo-requests?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json() as { data: { first_name: string }[]; next_cursor: string | null };
+      expect(page.data.length).toBeLessThanOrEqual(2);
+      seen.push(...page.data.map((r) => r.first_name));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(seen).toEqual([...names].reverse());
+    const bad = await as(app, owner).get("/api/demo-requests?cursor=not-a-cursor");
+    expect(bad.statusCode).toBe(400);
+    expect(errorOf(bad)).toEqual({ code: INVALID_CURSOR_CODE, message: INVALID_CURSOR_MESSAGE });
   });
 });

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
-import { demoRequestListItemSchema, demoRequestSchema } from "../../../shared/demo-requests.ts";
+import { demoRequestListItemPageSchema, demoRequestSchema } from "../../../shared/demo-requests.ts";
+import { pageQuerySchema } from "../../../shared/pages.ts";
 import { AppError } from "../../errors.ts";
 import type { DemoRequestsService } from "./demo-requests.service.ts";
 
@@ -36,5 +36,7 @@ export const demoRequestsRoutes: FastifyPluginAsync<{ service: DemoRequestsServi
 /** GET /api/demo-requests: the requests received, for the instance's owner (register in the session scope). */
 export const demoRequestsOwnerRoutes: FastifyPluginAsync<{ service: DemoRequestsService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
-  app.get("/api/demo-requests", { schema: { response: { 200: z.array(demoRequestListItemSchema) } } }, async (req) => service.list(req.user.id));
+  app.get("/api/demo-requests", { schema: { querystring: pageQuerySchema, response: { 200: demoRequestListItemPageSchema } } }, async (req) =>
+    service.list(req.user.id, req.query),
+  );
 };

@@ -1,12 +1,14 @@
-import { DEMO_REQUESTS_LIST_LIMIT, type DemoRequestCreated, type DemoRequestInput, type DemoRequestListItem } from "../../../shared/demo-requests.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
+import type { DemoRequestCreated, DemoRequestInput, DemoRequestListItem } from "../../../shared/demo-requests.ts";
 import type { Db } from "../../db/client.ts";
 import { notFound } from "../../errors.ts";
-import { insertDemoRequest, instanceOwnerId, listDemoRequests } from "./demo-requests.repo.ts";
+import { mapPage } from "../../http/pages.ts";
+import { insertDemoRequest, instanceOwnerId, pageDemoRequests } from "./demo-requests.repo.ts";
 
 export interface DemoRequestsService {
   create(input: DemoRequestInput): Promise<DemoRequestCreated>;
   /** The requests received, newest first: for the instance's owner only (anyone else: 404). */
-  list(userId: string): Promise<DemoRequestListItem[]>;
+  list(userId: string, query: PageQuery): Promise<Page<DemoRequestListItem>>;
 }
 
 export interface DemoRequestsServiceDeps {
@@ -31,10 +33,10 @@ export function createDemoRequestsService({ db }: DemoRequestsServiceDeps): Demo
       return { id: row.id, created_at: row.createdAt.toISOString() };
     },
 
-    async list(userId) {
+    async list(userId, query) {
       if ((await instanceOwnerId(db)) !== userId) throw notFound("Demo requests");
-      const rows = await listDemoRequests(db, DEMO_REQUESTS_LIST_LIMIT);
-      return rows.map((row) => ({
+      return mapPage(await pageDemoRequests(db, query), (rows) =>
+        rows.map((row) => ({
         id: row.id,
         created_at: row.createdAt.toISOString(),
         first_name: row.firstName,
@@ -45,8 +47,9 @@ export function createDemoRequestsService({ db }: DemoRequestsServiceDeps): Demo
         phone_number: row.phoneNumber,
         location: row.location,
         yearly_call_volume: row.yearlyCallVolume,
-        comments: row.comments,
-      }));
+          comments: row.comments,
+        })),
+      );
     },
   };
 }

@@ -39,7 +39,7 @@ beforeAll(async () => {
   ] as const) {
     const doc = (await as(app.app, owner).post(`/api/knowledge-bases/${baseId}/documents`, { name, text })).json() as KnowledgeDocument;
     for (let ready = false; !ready; await new Promise((r) => setTimeout(r, 100))) {
-      const docs = (await as(app.app, owner).get(`/api/knowledge-bases/${baseId}/documents`)).json() as KnowledgeDocument[];
+      const docs = (await as(app.app, owner).get(`/api/knowledge-bases/${baseId}/documents`)).json().data as KnowledgeDocument[];
       ready = docs.find((d) => d.id === doc.id)?.status === "ready";
     }
   }

@@ -2,10 +2,10 @@
  * The knowledge bases' tables. Every query is scoped to `organizationId` (and, for documents and
  * passages, to their base): another organisation's rows are invisible, never forbidden.
  */
-import { and, asc, desc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
-import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
+import { keysetPage, keysetQuery, newestFirst, pageNewestFirst } from "../../db/keyset.ts";
 import { knowledgeBases, knowledgeChunks, knowledgeDocuments } from "../../db/schema.ts";
 import type { Chunk } from "./chunk.ts";
 import { vectorLiteral } from "./vector-store.ts";
@@ -90,13 +90,9 @@ export async function deleteBase(db: Db, organizationId: string, id: string): Pr
   });
 }
 
-export function listDocuments(db: Db, organizationId: string, baseId: string): Promise<DocumentRow[]> {
-  return db
-    .select()
-    .from(knowledgeDocuments)
-    .where(and(eq(knowledgeDocuments.organizationId, organizationId), eq(knowledgeDocuments.knowledgeBaseId, baseId)))
-    .orderBy(desc(knowledgeDocuments.createdAt), desc(knowledgeDocuments.id));
-}
+/** A page of a base's documents, newest first. */
+export const pageDocuments = (db: Db, organizationId: string, baseId: string, query: PageQuery): Promise<Page<DocumentRow>> =>
+  pageNewestFirst(db, knowledgeDocuments, and(eq(knowledgeDocuments.organizationId, organizationId), eq(knowledgeDocuments.knowledgeBaseId, baseId)), query);
 
 export async function findDocument(db: Db, organizationId: string, baseId: string, id: string): Promise<DocumentRow | null> {
   const [row] = await db

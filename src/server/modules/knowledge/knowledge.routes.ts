@@ -10,6 +10,7 @@ import {
   knowledgeBasePageSchema,
   knowledgeBaseSchema,
   knowledgeBaseUpdateSchema,
+  knowledgeDocumentPageSchema,
   knowledgeDocumentSchema,
   knowledgeSearchInputSchema,
   knowledgeSearchResultSchema,
@@ -17,6 +18,7 @@ import {
   MAX_DOCUMENT_BYTES,
   type DocumentJsonInput,
 } from "../../../shared/knowledge.ts";
+import { pageQuerySchema } from "../../../shared/pages.ts";
 import { AppError, badRequest } from "../../errors.ts";
 import { resourceRoutes } from "../../http/resource-routes.ts";
 import type { KnowledgeService, UploadedFile } from "./knowledge.service.ts";
@@ -73,8 +75,8 @@ export const knowledgeRoutes: FastifyPluginAsync<{ service: KnowledgeService }> 
     remove: (org, id) => service.deleteBase(org, id),
   });
 
-  app.get("/api/knowledge-bases/:id/documents", { schema: { params, response: { 200: z.array(knowledgeDocumentSchema) } } }, async (req) =>
-    service.listDocuments(req.actor.organizationId, req.params.id),
+  app.get("/api/knowledge-bases/:id/documents", { schema: { params, querystring: pageQuerySchema, response: { 200: knowledgeDocumentPageSchema } } }, async (req) =>
+    service.pageDocuments(req.actor.organizationId, req.params.id, req.query),
   );
 
   // Multipart (the file in field `file`) or JSON ({url} or {name, text}): the body is checked here, by its kind.

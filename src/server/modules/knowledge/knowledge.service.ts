@@ -229,9 +229,9 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
       await Promise.all(result.storageKeys.map((key) => storage.delete(key).catch(() => false)));
     },
 
-    async listDocuments(organizationId: string, baseId: string): Promise<KnowledgeDocument[]> {
+    async pageDocuments(organizationId: string, baseId: string, query: PageQuery): Promise<Page<KnowledgeDocument>> {
       await baseOr404(organizationId, baseId);
-      return (await repo.listDocuments(db, organizationId, baseId)).map(documentView);
+      return mapPage(await repo.pageDocuments(db, organizationId, baseId, query), (rows) => rows.map(documentView));
     },
 
     async upload(organizationId: string, baseId: string, file: UploadedFile): Promise<KnowledgeDocument> {

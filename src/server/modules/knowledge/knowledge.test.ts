@@ -81,7 +81,7 @@ async function upload(who: SignedUp, base: string, filename: string, type: strin
 async function settled(who: SignedUp, base: string, id: string, timeoutMs = 20_000): Promise<KnowledgeDocument> {
   const until = Date.now() + timeoutMs;
   for (;;) {
-    const docs = (await as(app, who).get(`/api/knowledge-bases/${base}/documents`)).json() as KnowledgeDocument[];
+    const docs = (await as(app, who).get(`/api/knowledge-bases/${base}/documents`)).json().data as KnowledgeDocument[];
     const doc = docs.find((d) => d.id === id);
     if (doc && (doc.status === "ready" || doc.status === "failed")) return doc;
     if (Date.now() > until) throw new Error(`document ${id} still ${doc?.status} after ${timeoutMs} ms`);

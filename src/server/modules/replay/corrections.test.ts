@@ -20,7 +20,7 @@ const file = setUpLiveOwner("sk-corrections", {}, { JOB_POLL_INTERVAL_MS: "500",
 const scenarios = async (): Promise<Scenario[]> => {
   const res = await as(file.live.app, file.owner).get(`/api/assistants/${file.assistantId}/scenarios`);
   expect(res.statusCode, res.body).toBe(200);
-  return res.json();
+  return res.json().data;
 };
 
 /** A test call in which the caller says `says`; `during` runs once the assistant has answered; resolves with the call's id once it has ended. */

@@ -206,7 +206,7 @@ describe("POST /api/calls/:id/scenario (Save as test)", () => {
     });
     // The assistant's Tests list it.
     const listed = await as(app, ada).get(`/api/assistants/${assistantId}/scenarios`);
-    expect((listed.json() as Scenario[]).map((s) => s.id)).toContain(scenario.id);
+    expect((listed.json().data as Scenario[]).map((s) => s.id)).toContain(scenario.id);
   });
 
   it("refuses a blank rubric in the form's words, another organisation's call with 404, and writes nothing", async () => {
@@ -217,7 +217,7 @@ describe("POST /api/calls/:id/scenario (Save as test)", () => {
     const eve = await signUpCaller(app);
     const other = await as(app, eve).post(`/api/calls/${callId}/scenario`, { name: "x", rubric: "y" });
     expect(other.statusCode).toBe(404);
-    const listed = (await as(app, ada).get(`/api/assistants/${assistantId}/scenarios`)).json() as Scenario[];
+    const listed = (await as(app, ada).get(`/api/assistants/${assistantId}/scenarios`)).json().data as Scenario[];
     expect(listed.filter((s) => s.source_call_id === callId)).toEqual([]);
   });
 });

@@ -1,5 +1,7 @@
 import { and, asc, count, eq, inArray } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
+import { oldestFirst, pageTable } from "../../db/keyset.ts";
 import { scenarios } from "../../db/schema.ts";
 
 export type ScenarioRow = typeof scenarios.$inferSelect;
@@ -14,6 +16,10 @@ export function listScenarios(db: Db, organizationId: string, assistantId: strin
     .where(and(eq(scenarios.organizationId, organizationId), eq(scenarios.assistantId, assistantId)))
     .orderBy(asc(scenarios.createdAt), asc(scenarios.id));
 }
+
+/** A page of the assistant's scenarios, oldest first (the order they were written). */
+export const pageScenarios = (db: Db, organizationId: string, assistantId: string, query: PageQuery): Promise<Page<ScenarioRow>> =>
+  pageTable(db, scenarios, oldestFirst(scenarios.createdAt, scenarios.id), and(eq(scenarios.organizationId, organizationId), eq(scenarios.assistantId, assistantId)), query);
 
 export async function findScenario(db: Db, organizationId: string, assistantId: string, id: string): Promise<ScenarioRow | null> {
   const [row] = await db

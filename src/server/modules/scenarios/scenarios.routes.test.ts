@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { errorOf, useTestApp } from "../../../../tests/harness.ts";
 import type { Assistant } from "../../../shared/assistants.ts";
+import type { Page } from "../../../shared/pages.ts";
 import { DEFAULT_MAX_TURNS, MAX_SCENARIOS, SCENARIO_MESSAGES, type Scenario } from "../../../shared/scenarios.ts";
 import { scenarios } from "../../db/schema.ts";
 
@@ -26,7 +27,7 @@ describe("test scenarios", () => {
     const s = created.json<Scenario>();
     expect(s).toMatchObject({ ...ADA, assistant_id: a.id, facts: null, max_turns: DEFAULT_MAX_TURNS, tool_answers: { lookup_order: { status: "shipped" } }, caller_turns: null, source: "manual", status: null, source_call_id: null });
 
-    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json<Scenario[]>().map((x) => x.id)).toEqual([s.id]);
+    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json<Page<Scenario>>().data.map((x) => x.id)).toEqual([s.id]);
 
     const accepted = await alice().patch(`/api/assistants/${a.id}/scenarios/${s.id}`, { status: "accepted" });
     expect([accepted.statusCode, errorOf(accepted).message]).toEqual([400, SCENARIO_MESSAGES.onlySuggested]);
@@ -35,7 +36,7 @@ describe("test scenarios", () => {
     expect(edited.json<Scenario>()).toMatchObject({ name: ADA.name, max_turns: 4, facts: "Order 42, placed on Monday" });
 
     expect((await alice().delete(`/api/assistants/${a.id}/scenarios/${s.id}`)).statusCode).toBe(204);
-    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json()).toEqual([]);
+    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json().data).toEqual([]);
     expect(errorOf(await alice().delete(`/api/assistants/${a.id}/scenarios/${s.id}`)).message).toBe(SCENARIO_MESSAGES.notFound);
   });
 
@@ -68,7 +69,7 @@ describe("test scenarios", () => {
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(errorOf(res).message, JSON.stringify(body)).toContain(message);
     }
-    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json()).toEqual([]);
+    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json().data).toEqual([]);
   });
 
   it("holds the limit of scenarios per assistant when they are created all at once", async () => {
@@ -80,7 +81,7 @@ describe("test scenarios", () => {
     expect(burst.filter((r) => r.statusCode === 201)).toHaveLength(10);
     const refused = burst.filter((r) => r.statusCode !== 201);
     expect(refused.map((r) => [r.statusCode, errorOf(r).message])).toEqual(refused.map(() => [409, SCENARIO_MESSAGES.tooMany]));
-    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json()).toHaveLength(MAX_SCENARIOS);
+    expect((await alice().get(`/api/assistants/${a.id}/scenarios?limit=${MAX_SCENARIOS}`)).json().data).toHaveLength(MAX_SCENARIOS);
   });
 
   it("another organisation's assistant or scenario is not found", async () => {
@@ -93,6 +94,6 @@ describe("test scenarios", () => {
     // Bob's own assistant does not reach Alice's scenario either.
     const mine = (await bob().post("/api/assistants", { name: "Bob's" })).json<Assistant>();
     expect((await bob().patch(`/api/assistants/${mine.id}/scenarios/${s.id}`, { name: "Taken" })).statusCode).toBe(404);
-    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json<Scenario[]>()[0]!.name).toBe(ADA.name);
+    expect((await alice().get(`/api/assistants/${a.id}/scenarios`)).json<Page<Scenario>>().data[0]!.name).toBe(ADA.name);
   });
 });

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { scenarioInputSchema, scenarioSchema, scenarioUpdateSchema } from "../../../shared/scenarios.ts";
+import { pageQuerySchema } from "../../../shared/pages.ts";
+import { scenarioInputSchema, scenarioPageSchema, scenarioSchema, scenarioUpdateSchema } from "../../../shared/scenarios.ts";
 import type { ScenariosService } from "./scenarios.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -11,7 +12,9 @@ const oneParams = params.extend({ sid: z.string() });
 export const scenariosRoutes: FastifyPluginAsync<{ service: ScenariosService }> = async (plugin, { service }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/assistants/:id/scenarios", { schema: { params, response: { 200: z.array(scenarioSchema) } } }, async (req) => service.list(req.actor.organizationId, req.params.id));
+  app.get("/api/assistants/:id/scenarios", { schema: { params, querystring: pageQuerySchema, response: { 200: scenarioPageSchema } } }, async (req) =>
+    service.page(req.actor.organizationId, req.params.id, req.query),
+  );
 
   app.post("/api/assistants/:id/scenarios", { schema: { params, body: scenarioInputSchema, response: { 201: scenarioSchema } } }, async (req, reply) => {
     reply.status(201);

@@ -15,9 +15,11 @@ import {
   type ScenarioSource,
   type ScenarioUpdate,
 } from "../../../shared/scenarios.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
 import { insertWithinLimit } from "../../db/organization-lock.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
+import { mapPage } from "../../http/pages.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
 import * as repo from "./scenarios.repo.ts";
 
@@ -25,6 +27,8 @@ export type { ScenarioRow } from "./scenarios.repo.ts";
 
 export interface ScenariosService {
   list(organizationId: string, assistantId: string): Promise<Scenario[]>;
+  /** A page of them, for the API. */
+  page(organizationId: string, assistantId: string, query: PageQuery): Promise<Page<Scenario>>;
   create(organizationId: string, assistantId: string, input: ScenarioInput): Promise<Scenario>;
   /** A scenario made from a call: saved by a user ("call") or suggested by a correction ("suggested", status "suggested"). */
   createFrom(organizationId: string, assistantId: string, input: ScenarioInput, origin: { source: Exclude<ScenarioSource, "manual">; callId: string | null }): Promise<Scenario>;
@@ -58,6 +62,11 @@ export function createScenariosService(deps: { db: Db; assistants: Pick<Assistan
     async list(organizationId, assistantId) {
       await assistantOr404(organizationId, assistantId);
       return (await repo.listScenarios(db, organizationId, assistantId)).map(toScenario);
+    },
+
+    async page(organizationId, assistantId, query) {
+      await assistantOr404(organizationId, assistantId);
+      return mapPage(await repo.pageScenarios(db, organizationId, assistantId, query), (rows) => rows.map(toScenario));
     },
 
     create: (organizationId, assistantId, input) => insert(organizationId, assistantId, input, "manual", null),

@@ -1,9 +1,36 @@
 import { randomUUID } from "node:crypto";
 import { and, asc, count, desc, eq, gt, sql } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Role } from "../../../shared/roles.ts";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, type KeysetOrder } from "../../db/keyset.ts";
 import { OWNERS_LOCK, withOrganizationLock } from "../../db/organization-lock.ts";
 import { invitation, member, organization, session, user } from "../../db/schema.ts";
+
+/** A user's organisations by name (ties by id), as the switcher lists them. */
+const BY_ORGANIZATION_NAME: KeysetOrder = {
+  parts: [
+    { column: organization.name, kind: "text" },
+    { column: organization.id, kind: "text" },
+  ],
+  desc: false,
+};
+/** Members oldest first, as they joined; better-auth's ids are text, not uuids. */
+const BY_JOINING: KeysetOrder = {
+  parts: [
+    { column: member.createdAt, kind: "timestamp" },
+    { column: member.id, kind: "text" },
+  ],
+  desc: false,
+};
+/** Invitations newest first. */
+const NEWEST_INVITATION: KeysetOrder = {
+  parts: [
+    { column: invitation.createdAt, kind: "timestamp" },
+    { column: invitation.id, kind: "text" },
+  ],
+  desc: true,
+};
 
 export interface Membership {
   organizationId: string;
@@ -38,13 +65,22 @@ export function createTeamRepo(db: Db) {
       return row ?? null;
     },
 
-    async memberships(userId: string): Promise<Membership[]> {
-      return db
-        .select({ organizationId: member.organizationId, organizationName: organization.name, role: member.role })
+    async organizationIds(userId: string): Promise<string[]> {
+      const rows = await db.select({ id: member.organizationId }).from(member).where(eq(member.userId, userId));
+      return rows.map((r) => r.id);
+    },
+
+    /** A page of the user's memberships, by organisation name. */
+    async pageMemberships(userId: string, query: PageQuery): Promise<Page<Membership>> {
+      const q = keysetQuery(BY_ORGANIZATION_NAME, query);
+      const rows = await db
+        .select({ organizationId: member.organizationId, organizationName: organization.name, role: member.role, page_key: q.key })
         .from(member)
         .innerJoin(organization, eq(organization.id, member.organizationId))
-        .where(eq(member.userId, userId))
-        .orderBy(asc(organization.name), asc(member.createdAt));
+        .where(and(eq(member.userId, userId), q.after))
+        .orderBy(...q.orderBy)
+        .limit(q.limit);
+      return keysetPage(rows, query.limit);
     },
 
     async setActive(sessionId: string, organizationId: string): Promise<void> {
@@ -55,13 +91,17 @@ export function createTeamRepo(db: Db) {
       await db.update(organization).set({ name }).where(eq(organization.id, organizationId));
     },
 
-    async members(organizationId: string) {
-      return db
-        .select({ userId: member.userId, name: user.name, email: user.email, role: member.role, createdAt: member.createdAt })
+    /** A page of the organisation's members, oldest first. */
+    async pageMembers(organizationId: string, query: PageQuery) {
+      const q = keysetQuery(BY_JOINING, query);
+      const rows = await db
+        .select({ userId: member.userId, name: user.name, email: user.email, role: member.role, createdAt: member.createdAt, page_key: q.key })
         .from(member)
         .innerJoin(user, eq(user.id, member.userId))
-        .where(eq(member.organizationId, organizationId))
-        .orderBy(asc(member.createdAt));
+        .where(and(eq(member.organizationId, organizationId), q.after))
+        .orderBy(...q.orderBy)
+        .limit(q.limit);
+      return keysetPage(rows, query.limit);
     },
 
     async roleOf(organizationId: string, userId: string): Promise<Role | null> {
@@ -98,8 +138,10 @@ export function createTeamRepo(db: Db) {
       return rows.length > 0;
     },
 
-    async pendingInvitations(organizationId: string, now: Date) {
-      return db
+    /** A page of the organisation's invitations still waiting, newest first. */
+    async pagePendingInvitations(organizationId: string, now: Date, query: PageQuery) {
+      const q = keysetQuery(NEWEST_INVITATION, query);
+      const rows = await db
         .select({
           id: invitation.id,
           email: invitation.email,
@@ -107,11 +149,14 @@ export function createTeamRepo(db: Db) {
           invitedBy: user.name,
           expiresAt: invitation.expiresAt,
           createdAt: invitation.createdAt,
+          page_key: q.key,
         })
         .from(invitation)
         .leftJoin(user, eq(user.id, invitation.inviterId))
-        .where(and(eq(invitation.organizationId, organizationId), eq(invitation.status, "pending"), gt(invitation.expiresAt, now)))
-        .orderBy(desc(invitation.createdAt));
+        .where(and(eq(invitation.organizationId, organizationId), eq(invitation.status, "pending"), gt(invitation.expiresAt, now), q.after))
+        .orderBy(...q.orderBy)
+        .limit(q.limit);
+      return keysetPage(rows, query.limit);
     },
 
     async hasPendingInvitation(organizationId: string, email: string, now: Date): Promise<boolean> {

@@ -8,12 +8,13 @@ import {
   currentMembershipSchema,
   invitationPreviewSchema,
   inviteSchema,
-  organizationItemSchema,
+  organizationItemPageSchema,
   renameOrganizationSchema,
-  teamInvitationSchema,
-  teamMemberSchema,
+  teamInvitationPageSchema,
+  teamMemberPageSchema,
   type CurrentMembership,
 } from "../../../shared/team.ts";
+import { pageQuerySchema } from "../../../shared/pages.ts";
 import type { TeamService } from "./team.service.ts";
 
 const userParams = z.object({ userId: z.string().max(200) });
@@ -24,23 +25,22 @@ export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (p
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
   // Where the signed-in person works, and the others they can switch to (a session's choice, permission `account`).
-  app.get("/api/organizations", { schema: { response: { 200: z.array(organizationItemSchema) } } }, async (req) => service.organizations(req.user.id, req.actor.organizationId));
+  app.get("/api/organizations", { schema: { querystring: pageQuerySchema, response: { 200: organizationItemPageSchema } } }, async (req) =>
+    service.organizations(req.user.id, req.actor.organizationId, req.query),
+  );
   app.post("/api/organizations/:id/switch", { schema: { params: idParams } }, async (req, reply) => {
     await service.switchTo(req.user.id, req.sessionId, req.params.id);
     return reply.status(204).send();
   });
 
-  app.get("/api/organization", { schema: { response: { 200: currentMembershipSchema } } }, async (req): Promise<CurrentMembership> => {
-    // The actor's own membership (a key's creator's, for a key): its name and the role acted with.
-    const [current] = (await service.organizations(req.actor.userId, req.actor.organizationId)).filter((o) => o.current);
-    return { organization: { id: req.actor.organizationId, name: current?.name ?? "" }, role: req.actor.role };
-  });
+  // The actor's own membership (a key's creator's, for a key).
+  app.get("/api/organization", { schema: { response: { 200: currentMembershipSchema } } }, async (req): Promise<CurrentMembership> => service.current(req.actor));
   app.patch("/api/organization", { schema: { body: renameOrganizationSchema } }, async (req, reply) => {
     await service.rename(req.actor, req.body.name);
     return reply.status(204).send();
   });
 
-  app.get("/api/team/members", { schema: { response: { 200: z.array(teamMemberSchema) } } }, async (req) => service.members(req.actor));
+  app.get("/api/team/members", { schema: { querystring: pageQuerySchema, response: { 200: teamMemberPageSchema } } }, async (req) => service.members(req.actor, req.query));
   app.patch("/api/team/members/:userId", { schema: { params: userParams, body: changeRoleSchema } }, async (req, reply) => {
     await service.changeRole(req.actor, req.params.userId, req.body.role);
     return reply.status(204).send();
@@ -50,7 +50,9 @@ export const teamRoutes: FastifyPluginAsync<{ service: TeamService }> = async (p
     return reply.status(204).send();
   });
 
-  app.get("/api/team/invitations", { schema: { response: { 200: z.array(teamInvitationSchema) } } }, async (req) => service.invitations(req.actor));
+  app.get("/api/team/invitations", { schema: { querystring: pageQuerySchema, response: { 200: teamInvitationPageSchema } } }, async (req) =>
+    service.invitations(req.actor, req.query),
+  );
   app.post("/api/team/invitations", { schema: { body: inviteSchema, response: { 201: createdInvitationSchema } } }, async (req, reply) => {
     reply.status(201);
     return service.invite(req.actor, req.body);

@@ -1,10 +1,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { INVITE_PATH } from "../../../shared/page-paths.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Role } from "../../../shared/roles.ts";
 import {
   INVITATION_TTL_MS,
   TEAM_MESSAGES,
   type CreatedInvitation,
+  type CurrentMembership,
   type InvitationPreview,
   type InviteInput,
   type OrganizationItem,
@@ -15,6 +17,7 @@ import {
 import type { Mailer } from "../../auth/mailer.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
+import { mapPage } from "../../http/pages.ts";
 import { createTeamRepo, type Membership } from "./team.repo.ts";
 
 /** Who is acting: a signed-in member, or an API key for the member who made it (at their current role). */
@@ -36,13 +39,18 @@ export interface TeamService {
    * null for someone in no organisation whom an invitation still waits for (they accept it first).
    */
   resolve(user: { id: string; name: string; email: string }, session: { id: string; activeOrganizationId: string | null }): Promise<Membership | null>;
-  organizations(userId: string, current: string): Promise<OrganizationItem[]>;
+  /** A page of the organisations the user belongs to, `current` marked. */
+  organizations(userId: string, current: string, query: PageQuery): Promise<Page<OrganizationItem>>;
+  /** Every organisation the user belongs to (their sign-in is audited in each). */
+  organizationIds(userId: string): Promise<string[]>;
+  /** The actor's own membership: the organisation's name and the role acted with. */
+  current(actor: Actor): Promise<CurrentMembership>;
   switchTo(userId: string, sessionId: string, organizationId: string): Promise<void>;
   rename(actor: Actor, name: string): Promise<void>;
-  members(actor: Actor): Promise<TeamMember[]>;
+  members(actor: Actor, query: PageQuery): Promise<Page<TeamMember>>;
   changeRole(actor: Actor, userId: string, role: Role): Promise<void>;
   removeMember(actor: Actor, userId: string): Promise<void>;
-  invitations(actor: Actor): Promise<TeamInvitation[]>;
+  invitations(actor: Actor, query: PageQuery): Promise<Page<TeamInvitation>>;
   invite(actor: Actor, input: InviteInput): Promise<CreatedInvitation>;
   revokeInvitation(actor: Actor, id: string): Promise<void>;
   accept(user: { id: string; email: string }, sessionId: string, token: string): Promise<{ organization_id: string }>;
@@ -106,9 +114,18 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
       return found;
     },
 
-    async organizations(userId, current) {
-      const rows = await repo.memberships(userId);
-      return rows.map((r) => ({ id: r.organizationId, name: r.organizationName, role: r.role, current: r.organizationId === current }));
+    async organizations(userId, current, query) {
+      return mapPage(await repo.pageMemberships(userId, query), (rows) =>
+        rows.map((r) => ({ id: r.organizationId, name: r.organizationName, role: r.role, current: r.organizationId === current })),
+      );
+    },
+
+    organizationIds: (userId) => repo.organizationIds(userId),
+
+    async current(actor) {
+      const found = await repo.membership(actor.userId, actor.organizationId);
+      const name = found?.organizationId === actor.organizationId ? found.organizationName : "";
+      return { organization: { id: actor.organizationId, name }, role: actor.role };
     },
 
     async switchTo(userId, sessionId, organizationId) {
@@ -118,9 +135,10 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
 
     rename: (actor, name) => repo.rename(actor.organizationId, name),
 
-    async members(actor) {
-      const rows = await repo.members(actor.organizationId);
-      return rows.map((r) => ({ user_id: r.userId, name: r.name, email: r.email, role: r.role, joined_at: r.createdAt.toISOString() }));
+    async members(actor, query) {
+      return mapPage(await repo.pageMembers(actor.organizationId, query), (rows) =>
+        rows.map((r) => ({ user_id: r.userId, name: r.name, email: r.email, role: r.role, joined_at: r.createdAt.toISOString() })),
+      );
     },
 
     async changeRole(actor, userId, role) {
@@ -134,16 +152,17 @@ export function createTeamService({ db, publicUrl, mailer, clock }: TeamServiceD
       await changeMember(actor, userId, current, null);
     },
 
-    async invitations(actor) {
-      const rows = await repo.pendingInvitations(actor.organizationId, clock());
-      return rows.map((r) => ({
+    async invitations(actor, query) {
+      return mapPage(await repo.pagePendingInvitations(actor.organizationId, clock(), query), (rows) =>
+        rows.map((r) => ({
         id: r.id,
         email: r.email,
         role: r.role,
         invited_by: r.invitedBy,
         expires_at: r.expiresAt.toISOString(),
-        created_at: r.createdAt.toISOString(),
-      }));
+          created_at: r.createdAt.toISOString(),
+        })),
+      );
     },
 
     async invite(actor, input) {

@@ -20,7 +20,7 @@ describe("organisations", () => {
   it("sign-up makes the user the owner of their own team, the one they work in", async () => {
     const ada = await signUpAndLogIn(file.app, "Ada Lovelace");
     const res = await file.as(ada).get("/api/organizations");
-    expect(res.json()).toEqual([{ id: ada.organizationId, name: "Ada Lovelace's team", role: "owner", current: true }] satisfies OrganizationItem[]);
+    expect(res.json().data).toEqual([{ id: ada.organizationId, name: "Ada Lovelace's team", role: "owner", current: true }] satisfies OrganizationItem[]);
     expect((await file.as(ada).get("/api/organization")).json()).toEqual({ organization: { id: ada.organizationId, name: "Ada Lovelace's team" }, role: "owner" });
     expect((await file.as(ada).patch("/api/organization", { name: "Front office" })).statusCode).toBe(204);
     expect((await file.as(ada).get("/api/organization")).json()).toMatchObject({ organization: { name: "Front office" } });
@@ -38,7 +38,7 @@ describe("organisations", () => {
     const created = (await file.as(builder).post("/api/assistants", { name: "Made by Bea" })).json() as { id: string };
     expect(((await file.as(owner).get("/api/assistants")).json().data as { id: string }[]).map((a) => a.id).sort()).toEqual([shared.id, created.id].sort());
 
-    const orgs = (await file.as(builder).get("/api/organizations")).json() as OrganizationItem[];
+    const orgs = (await file.as(builder).get("/api/organizations")).json().data as OrganizationItem[];
     const own = orgs.find((o) => o.role === "owner")!;
     expect(orgs.find((o) => o.current)).toMatchObject({ id: owner.organizationId, role: "builder" });
     expect((await file.as(builder).post(`/api/organizations/${own.id}/switch`)).statusCode).toBe(204);
@@ -61,7 +61,7 @@ describe("invitations", () => {
     expect(waiting.statusCode).toBe(403);
     expect(errorOf(waiting)).toEqual({ code: "invitation_pending", message: TEAM_MESSAGES.invitationPending });
     expect((await file.as(ines).post("/api/team/invitations/accept", { token: tokenOf(link.url) })).statusCode).toBe(200);
-    const orgs = (await file.as(ines).get("/api/organizations")).json() as OrganizationItem[];
+    const orgs = (await file.as(ines).get("/api/organizations")).json().data as OrganizationItem[];
     expect(orgs).toEqual([{ id: owner.organizationId, name: "Nora Owner's team", role: "viewer", current: true }]);
 
     // Invited, signed up, and the invitation revoked before they accepted: a team of their own after all.
@@ -80,7 +80,7 @@ describe("invitations", () => {
     const first = await invite(owner, invitee.email.toUpperCase(), "supervisor");
     expect(first.emailed).toBe(false);
     expect(Date.parse(first.expires_at) - now.getTime()).toBe(7 * 24 * 3600_000);
-    const listed = (await file.as(owner).get("/api/team/invitations")).json() as TeamInvitation[];
+    const listed = (await file.as(owner).get("/api/team/invitations")).json().data as TeamInvitation[];
     expect(listed).toEqual([expect.objectContaining({ id: first.id, email: invitee.email, role: "supervisor", invited_by: "Iris Inviter" })]);
     expect(errorOf(await file.as(owner).post("/api/team/invitations", { email: invitee.email, role: "viewer" })).message).toBe(TEAM_MESSAGES.alreadyInvited);
 
@@ -97,7 +97,7 @@ describe("invitations", () => {
     expect(again.statusCode).toBe(404);
     expect(errorOf(again).message).toBe(TEAM_MESSAGES.invitationInvalid);
     expect((await file.as(null).get(`/api/invitations/preview?token=${tokenOf(first.url)}`)).statusCode).toBe(404);
-    const members = (await file.as(owner).get("/api/team/members")).json() as TeamMember[];
+    const members = (await file.as(owner).get("/api/team/members")).json().data as TeamMember[];
     expect(members.map((m) => [m.name, m.role])).toEqual([
       ["Iris Inviter", "owner"],
       ["Ivan Invitee", "supervisor"],
@@ -113,7 +113,7 @@ describe("invitations", () => {
     const expired = await file.as(other).post("/api/team/invitations/accept", { token: tokenOf(late.url) });
     expect(expired.statusCode).toBe(410);
     expect(errorOf(expired).message).toBe(TEAM_MESSAGES.invitationExpired);
-    expect((await file.as(owner).get("/api/team/invitations")).json()).toEqual([]);
+    expect((await file.as(owner).get("/api/team/invitations")).json().data).toEqual([]);
   });
 });
 
@@ -170,7 +170,7 @@ describe("members and roles", () => {
     // Ownership passes on: make the admin an owner, then step down.
     expect((await file.as(owner).patch(`/api/team/members/${admin.userId}`, { role: "owner" })).statusCode).toBe(204);
     expect((await file.as(owner).patch(`/api/team/members/${owner.userId}`, { role: "admin" })).statusCode).toBe(204);
-    const members = (await file.as(admin).get("/api/team/members")).json() as TeamMember[];
+    const members = (await file.as(admin).get("/api/team/members")).json().data as TeamMember[];
     expect(Object.fromEntries(members.map((m) => [m.name, m.role]))).toEqual({ "Leah Last": "admin", "Adam Admin": "owner" });
   });
 
@@ -181,7 +181,7 @@ describe("members and roles", () => {
       expect(errorOf(results.find((r) => r.statusCode === 409)!)).toEqual({ code: "last_owner", message: TEAM_MESSAGES.lastOwner });
     };
     const ownersOf = async (who: { cookie: string }) =>
-      ((await file.as(who).get("/api/team/members")).json() as TeamMember[]).filter((m) => m.role === "owner").map((m) => m.name);
+      ((await file.as(who).get("/api/team/members")).json().data as TeamMember[]).filter((m) => m.role === "owner").map((m) => m.name);
 
     const first = await signUpAndLogIn(file.app, "Ona Owner");
     const second = await joinAs(file.app, first, "owner", "Otto Owner");
@@ -219,7 +219,7 @@ describe("members and roles", () => {
     const key = ((await file.as(owner).post("/api/api-keys", { name: "CRM" })).json() as { key: string }).key;
     const bearer = { authorization: `Bearer ${key}` };
     const members = await file.app.inject({ method: "GET", url: "/api/team/members", headers: bearer });
-    expect((members.json() as TeamMember[]).map((m) => m.name)).toEqual(["Kim Keys"]);
+    expect((members.json().data as TeamMember[]).map((m) => m.name)).toEqual(["Kim Keys"]);
     for (const role of ["owner", "viewer"]) {
       const invite = await file.app.inject({ method: "POST", url: "/api/team/invitations", headers: bearer, payload: { email: "boss@example.com", role } });
       expect(invite.statusCode).toBe(403);

@@ -1,6 +1,8 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { AssistantContent } from "../../../shared/versions.ts";
 import type { Db } from "../../db/client.ts";
+import { keysetPage, keysetQuery, type KeysetOrder } from "../../db/keyset.ts";
 import { isUniqueViolation } from "../../db/pg-errors.ts";
 import { assistantVersions, user } from "../../db/schema.ts";
 
@@ -29,13 +31,20 @@ export type VersionRow = VersionSummaryRow & { content: AssistantContent };
 
 const scoped = (organizationId: string, assistantId: string) => and(eq(assistantVersions.organizationId, organizationId), eq(assistantVersions.assistantId, assistantId));
 
-export function listVersions(db: Db, organizationId: string, assistantId: string): Promise<VersionSummaryRow[]> {
-  return db
-    .select(summaryColumns)
+/** Newest first: a version's number is unique within its assistant. */
+const NEWEST_VERSION: KeysetOrder = { parts: [{ column: assistantVersions.version, kind: "integer" }], desc: true };
+
+/** A page of the assistant's versions, newest first. */
+export async function pageVersions(db: Db, organizationId: string, assistantId: string, query: PageQuery): Promise<Page<VersionSummaryRow>> {
+  const q = keysetQuery(NEWEST_VERSION, query);
+  const rows = await db
+    .select({ ...summaryColumns, page_key: q.key })
     .from(assistantVersions)
     .leftJoin(user, eq(user.id, assistantVersions.publishedBy))
-    .where(scoped(organizationId, assistantId))
-    .orderBy(desc(assistantVersions.version));
+    .where(and(scoped(organizationId, assistantId), q.after))
+    .orderBy(...q.orderBy)
+    .limit(q.limit);
+  return keysetPage(rows, query.limit);
 }
 
 /** Version `n`, or the latest one when `n` is null. */
@@ -50,12 +59,13 @@ export async function findVersion(db: Db, organizationId: string, assistantId: s
   return row ?? null;
 }
 
-/** The latest version of each of the organisation's assistants. */
-export function latestVersions(db: Db, organizationId: string): Promise<{ assistantId: string; version: number; content: AssistantContent }[]> {
+/** The latest version of each of these assistants of the organisation. */
+export function latestVersions(db: Db, organizationId: string, assistantIds: string[]): Promise<{ assistantId: string; version: number; content: AssistantContent }[]> {
+  if (assistantIds.length === 0) return Promise.resolve([]);
   return db
     .selectDistinctOn([assistantVersions.assistantId], { assistantId: assistantVersions.assistantId, version: assistantVersions.version, content: assistantVersions.content })
     .from(assistantVersions)
-    .where(eq(assistantVersions.organizationId, organizationId))
+    .where(and(eq(assistantVersions.organizationId, organizationId), inArray(assistantVersions.assistantId, assistantIds)))
     .orderBy(assistantVersions.assistantId, desc(assistantVersions.version));
 }
 

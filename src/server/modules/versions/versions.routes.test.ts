@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { errorOf, useTestApp } from "../../../../tests/harness.ts";
 import type { Assistant } from "../../../shared/assistants.ts";
 import type { CallPage } from "../../../shared/call-records.ts";
-import { VERSION_MESSAGES, type AssistantVersion, type AssistantVersionList, type AssistantVersionSummary } from "../../../shared/versions.ts";
+import type { Page } from "../../../shared/pages.ts";
+import { VERSION_MESSAGES, type AssistantVersion, type AssistantVersionPage, type AssistantVersionSummary, type DraftState } from "../../../shared/versions.ts";
 import { calls, phoneNumbers } from "../../db/schema.ts";
 
 /** Assistant versions through the API: publish, history, roll back, pins on numbers, calls per version. */
@@ -16,7 +17,7 @@ async function newAssistant(payload: Record<string, unknown> = {}): Promise<Assi
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
-const versionsOf = async (id: string) => (await alice().get(`/api/assistants/${id}/versions`)).json<AssistantVersionList>();
+const versionsOf = async (id: string) => (await alice().get(`/api/assistants/${id}/versions`)).json<AssistantVersionPage>();
 const versionOf = async (id: string, n: number) => (await alice().get(`/api/assistants/${id}/versions/${n}`)).json<AssistantVersion>();
 
 describe("versions of an assistant", () => {
@@ -26,9 +27,10 @@ describe("versions of an assistant", () => {
     expect(list).toEqual({
       live_version: 1,
       draft_changed: false,
-      versions: [
+      data: [
         { version: 1, note: null, published_at: expect.any(String), published_by: { id: file.users.Alice.organizationId, name: expect.any(String) }, published_with_failures: false, rolled_back_from: null },
       ],
+      next_cursor: null,
     });
     // The analysis settings are versioned too (their shape is the analysis module's).
     expect((await versionOf(a.id, 1)).content).toEqual({
@@ -50,14 +52,14 @@ describe("versions of an assistant", () => {
 
   it("GET /api/assistants/drafts says, per assistant, which version callers hear and whether the draft differs", async () => {
     const a = await newAssistant();
-    const stateOf = async () => (await alice().get("/api/assistants/drafts")).json<{ assistant_id: string; live_version: number; draft_changed: boolean }[]>().find((d) => d.assistant_id === a.id);
+    const stateOf = async () => (await alice().get("/api/assistants/drafts")).json<Page<DraftState>>().data.find((d) => d.assistant_id === a.id);
     expect(await stateOf()).toEqual({ assistant_id: a.id, live_version: 1, draft_changed: false });
     expect((await alice().patch(`/api/assistants/${a.id}`, { instructions: "Be brief." })).statusCode).toBe(200);
     expect(await stateOf()).toEqual({ assistant_id: a.id, live_version: 1, draft_changed: true });
     expect((await alice().post(`/api/assistants/${a.id}/publish`, {})).statusCode).toBe(201);
     expect(await stateOf()).toEqual({ assistant_id: a.id, live_version: 2, draft_changed: false });
     // Another organisation's assistants are not in Bob's list.
-    expect((await bob().get("/api/assistants/drafts")).json()).toEqual([]);
+    expect((await bob().get("/api/assistants/drafts")).json()).toEqual({ data: [], next_cursor: null });
   });
 
   it("saving the form edits the draft only; publish makes it the next version with its note", async () => {
@@ -69,7 +71,7 @@ describe("versions of an assistant", () => {
     const res = await alice().post(`/api/assistants/${a.id}/publish`, { note: "  Shorter answers " });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json<AssistantVersionSummary>()).toMatchObject({ version: 2, note: "Shorter answers", published_with_failures: false });
-    expect(await versionsOf(a.id)).toMatchObject({ live_version: 2, draft_changed: false, versions: [{ version: 2 }, { version: 1 }] });
+    expect(await versionsOf(a.id)).toMatchObject({ live_version: 2, draft_changed: false, data: [{ version: 2 }, { version: 1 }] });
     expect((await versionOf(a.id, 2)).content.instructions).toBe("Be brief.");
     const bare = await alice().post(`/api/assistants/${a.id}/publish`, {});
     expect(bare.json<AssistantVersionSummary>()).toMatchObject({ version: 3, note: null });
@@ -103,7 +105,7 @@ describe("versions of an assistant", () => {
       expect(res.statusCode, `${method} ${url}`).toBe(status);
       expect(errorOf(res).message).toBe(message);
     }
-    expect((await versionsOf(a.id)).versions).toHaveLength(1);
+    expect((await versionsOf(a.id)).data).toHaveLength(1);
   });
 
   it("another user's assistant answers 404 on every version route, and nothing is published", async () => {
@@ -118,7 +120,7 @@ describe("versions of an assistant", () => {
       expect(res.statusCode, `${method} ${url}`).toBe(404);
       expect(errorOf(res).message).toBe("Assistant not found");
     }
-    expect((await versionsOf(a.id)).versions).toHaveLength(1);
+    expect((await versionsOf(a.id)).data).toHaveLength(1);
   });
 });
 

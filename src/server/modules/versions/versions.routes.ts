@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { publishTestingSchema, type PublishTesting } from "../../../shared/scenarios.ts";
-import { draftStateSchema, assistantVersionListSchema, assistantVersionSchema, assistantVersionSummarySchema, publishSchema, rollbackSchema } from "../../../shared/versions.ts";
+import { pageQuerySchema } from "../../../shared/pages.ts";
+import { draftStatePageSchema, assistantVersionPageSchema, assistantVersionSchema, assistantVersionSummarySchema, publishSchema, rollbackSchema } from "../../../shared/versions.ts";
 import type { VersionsService } from "./versions.service.ts";
 
 const params = z.object({ id: z.string() });
@@ -15,11 +16,13 @@ export const versionsRoutes: FastifyPluginAsync<{
 }> = async (plugin, { service, beforePublish }) => {
   const app = plugin.withTypeProvider<ZodTypeProvider>();
 
-  app.get("/api/assistants/drafts", { schema: { summary: "Each assistant's draft against the version callers hear", response: { 200: z.array(draftStateSchema) } } }, async (req) =>
-    service.drafts(req.actor.organizationId),
+  app.get("/api/assistants/drafts", { schema: { summary: "Each assistant's draft against the version callers hear", querystring: pageQuerySchema, response: { 200: draftStatePageSchema } } }, async (req) =>
+    service.drafts(req.actor.organizationId, req.query),
   );
 
-  app.get("/api/assistants/:id/versions", { schema: { params, response: { 200: assistantVersionListSchema } } }, async (req) => service.list(req.actor.organizationId, req.params.id));
+  app.get("/api/assistants/:id/versions", { schema: { params, querystring: pageQuerySchema, response: { 200: assistantVersionPageSchema } } }, async (req) =>
+    service.list(req.actor.organizationId, req.params.id, req.query),
+  );
 
   app.get("/api/assistants/:id/versions/:n", { schema: { params: params.extend({ n: z.string() }), response: { 200: assistantVersionSchema } } }, async (req) =>
     service.get(req.actor.organizationId, req.params.id, req.params.n),

@@ -8,13 +8,15 @@ import {
   VERSION_MESSAGES,
   type AssistantContent,
   type AssistantVersion,
-  type AssistantVersionList,
+  type AssistantVersionPage,
   type AssistantVersionSummary,
   type DraftState,
   type PublishInput,
 } from "../../../shared/versions.ts";
+import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
+import { mapPage } from "../../http/pages.ts";
 import type { AssistantRow } from "../assistants/assistants.repo.ts";
 import type { AssistantsService } from "../assistants/assistants.service.ts";
 import { contentOf, sameContent } from "./version-content.ts";
@@ -33,9 +35,10 @@ export interface RunnableAssistant {
 }
 
 export interface VersionsService {
-  list(organizationId: string, assistantId: string): Promise<AssistantVersionList>;
+  /** A page of the assistant's versions, newest first. */
+  list(organizationId: string, assistantId: string, query: PageQuery): Promise<AssistantVersionPage>;
   /** Every assistant's draft against its latest published version. */
-  drafts(organizationId: string): Promise<DraftState[]>;
+  drafts(organizationId: string, query: PageQuery): Promise<Page<DraftState>>;
   get(organizationId: string, assistantId: string, n: string): Promise<AssistantVersion>;
   publish(organizationId: string, assistantId: string, input: PublishInput & { withFailures?: boolean }, by: string | null): Promise<AssistantVersionSummary>;
   rollback(organizationId: string, assistantId: string, version: number, by: string | null): Promise<AssistantVersionSummary>;
@@ -64,22 +67,29 @@ export function createVersionsService(deps: { db: Db; assistants: AssistantsServ
   }
 
   return {
-    async list(organizationId, assistantId) {
+    async list(organizationId, assistantId, query) {
       const draft = await draftOr404(organizationId, assistantId);
-      const [rows, live] = await Promise.all([repo.listVersions(db, organizationId, assistantId), repo.findVersion(db, organizationId, assistantId, null)]);
+      const [page, live] = await Promise.all([repo.pageVersions(db, organizationId, assistantId, query), repo.findVersion(db, organizationId, assistantId, null)]);
       return {
+        data: page.data.map(toSummary),
+        next_cursor: page.next_cursor,
         live_version: live?.version ?? null,
         draft_changed: live === null || !sameContent(live.content, contentOf(draft)),
-        versions: rows.map(toSummary),
       };
     },
 
-    async drafts(organizationId) {
-      const [rows, latest] = await Promise.all([assistants.allForCall(organizationId), repo.latestVersions(db, organizationId)]);
-      const byAssistant = new Map(latest.map((v) => [v.assistantId, v]));
-      return rows.map((draft) => {
-        const live = byAssistant.get(draft.id);
-        return { assistant_id: draft.id, live_version: live?.version ?? null, draft_changed: !live || !sameContent(live.content, contentOf(draft)) };
+    async drafts(organizationId, query) {
+      return mapPage(await assistants.pageForCall(organizationId, query), async (rows) => {
+        const latest = await repo.latestVersions(
+          db,
+          organizationId,
+          rows.map((r) => r.id),
+        );
+        const byAssistant = new Map(latest.map((v) => [v.assistantId, v]));
+        return rows.map((draft) => {
+          const live = byAssistant.get(draft.id);
+          return { assistant_id: draft.id, live_version: live?.version ?? null, draft_changed: !live || !sameContent(live.content, contentOf(draft)) };
+        });
       });
     },
 

@@ -1,7 +1,7 @@
-import { and, count, eq, getTableColumns, isNull, lte, or, sql } from "drizzle-orm";
+import { and, count, eq, isNull, lte, or, sql } from "drizzle-orm";
 import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
-import { keysetPage, keysetQuery, newestFirst } from "../../db/keyset.ts";
+import { pageNewestFirst } from "../../db/keyset.ts";
 import { webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
@@ -11,16 +11,8 @@ type EndpointValues = Pick<EndpointRow, "url" | "description" | "events" | "enab
 /** Every query here is scoped to `organizationId`, except the delivery worker's (`forDelivery`, by id) and the recovery's. */
 
 /** A page of the organisation's webhook endpoints, newest first: the keyset in SQL (db/keyset.ts). */
-export async function pageEndpoints(db: Db, organizationId: string, query: PageQuery): Promise<Page<EndpointRow>> {
-  const q = keysetQuery(newestFirst(webhookEndpoints.createdAt, webhookEndpoints.id), query);
-  const rows = await db
-    .select({ ...getTableColumns(webhookEndpoints), page_key: q.key })
-    .from(webhookEndpoints)
-    .where(and(eq(webhookEndpoints.organizationId, organizationId), q.after))
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return keysetPage(rows, query.limit);
-}
+export const pageEndpoints = (db: Db, organizationId: string, query: PageQuery): Promise<Page<EndpointRow>> =>
+  pageNewestFirst(db, webhookEndpoints, eq(webhookEndpoints.organizationId, organizationId), query);
 
 export async function countEndpoints(db: Db, organizationId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.organizationId, organizationId));
@@ -64,16 +56,8 @@ export async function insertDeliveries(
 }
 
 /** An endpoint's deliveries, newest first (keyset in SQL, src/server/db/keyset.ts). */
-export async function listDeliveries(db: Db, organizationId: string, endpointId: string, query: PageQuery): Promise<Page<DeliveryRow>> {
-  const q = keysetQuery(newestFirst(webhookDeliveries.createdAt, webhookDeliveries.id), query);
-  const rows = await db
-    .select({ ...getTableColumns(webhookDeliveries), page_key: q.key })
-    .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.endpointId, endpointId), q.after))
-    .orderBy(...q.orderBy)
-    .limit(q.limit);
-  return keysetPage(rows, query.limit);
-}
+export const listDeliveries = (db: Db, organizationId: string, endpointId: string, query: PageQuery): Promise<Page<DeliveryRow>> =>
+  pageNewestFirst(db, webhookDeliveries, and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.endpointId, endpointId)), query);
 
 export async function findDelivery(db: Db, organizationId: string, id: string): Promise<DeliveryRow | null> {
   const [row] = await db.select().from(webhookDeliveries).where(and(eq(webhookDeliveries.organizationId, organizationId), eq(webhookDeliveries.id, id)));

@@ -35,7 +35,7 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
 
   if (versions.isPending) return <p className="px-6 text-sm text-muted-foreground">Loading versions...</p>;
   if (versions.isError) return <p className="px-6 text-sm text-destructive">{versions.error.message}</p>;
-  const { live_version: live, draft_changed: draftChanged, versions: list } = versions.data;
+  const { live_version: live, draft_changed: draftChanged, data: list } = versions.data;
 
   const ours = (numbers.data ?? []).filter((n) => n.assistant_id === assistantId);
   const numbersOn = (version: number) => ours.filter((n) => (n.assistant_version ?? live) === version).map((n) => n.phone_number);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Scenario, ScenarioInput, ScenarioUpdate, TestRun } from "@shared/scenarios";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 const base = (id: string) => `/api/assistants/${encodeURIComponent(id)}`;
@@ -8,7 +8,7 @@ const base = (id: string) => `/api/assistants/${encodeURIComponent(id)}`;
 const RUN_POLL_MS = 1000;
 
 export function useScenarios(assistantId: string) {
-  return useQuery({ queryKey: queryKeys.scenarios(assistantId), queryFn: () => api<Scenario[]>(`${base(assistantId)}/scenarios`) });
+  return useQuery({ queryKey: queryKeys.scenarios(assistantId), queryFn: () => apiList<Scenario>(`${base(assistantId)}/scenarios`) });
 }
 
 export function useSaveScenario(assistantId: string) {

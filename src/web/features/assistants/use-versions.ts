@@ -1,17 +1,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { callFiltersQuery, type CallStats } from "@shared/call-records";
-import type { AssistantVersion, AssistantVersionList, AssistantVersionSummary, DraftState } from "@shared/versions";
+import type { AssistantVersion, AssistantVersionPage, AssistantVersionSummary, DraftState } from "@shared/versions";
 import type { PublishTesting } from "@shared/scenarios";
-import { api } from "@/lib/api";
+import { api, apiList, apiWholePage } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 const base = (id: string) => `/api/assistants/${encodeURIComponent(id)}`;
 
 export function useVersions(assistantId: string) {
-  return useQuery({ queryKey: queryKeys.versions(assistantId), queryFn: () => api<AssistantVersionList>(`${base(assistantId)}/versions`) });
+  return useQuery({ queryKey: queryKeys.versions(assistantId), queryFn: () => apiWholePage<AssistantVersionPage>(`${base(assistantId)}/versions`) });
 }
 
-export const fetchDrafts = () => api<DraftState[]>("/api/assistants/drafts");
+export const fetchDrafts = () => apiList<DraftState>("/api/assistants/drafts");
 
 /** Each assistant's draft state (the list, the details and the form say when callers hear an older version). */
 export function useDraftState(assistantId: string): DraftState | undefined {

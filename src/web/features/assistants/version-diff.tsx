@@ -39,7 +39,7 @@ export function VersionDiff({ assistantId, pair, toolNames, onPairChange, onClos
   const [left, right] = pair;
   const a = useVersion(assistantId, left);
   const b = useVersion(assistantId, right);
-  const options = versions.data?.versions ?? [];
+  const options = versions.data?.data ?? [];
   return (
     <section className="grid gap-3 rounded-md border p-3" aria-label="Compare versions">
       <div className="flex items-center justify-between gap-2">

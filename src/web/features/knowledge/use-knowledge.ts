@@ -18,7 +18,7 @@ export function useDocuments(baseId: string | null) {
   return useQuery({
     queryKey: queryKeys.knowledgeDocuments(baseId ?? ""),
     enabled: baseId !== null,
-    queryFn: () => api<KnowledgeDocument[]>(`${basePath(baseId!)}/documents`),
+    queryFn: () => apiList<KnowledgeDocument>(`${basePath(baseId!)}/documents`),
     refetchInterval: (query) => (query.state.data?.some((d) => d.status === "queued" || d.status === "processing") ? 1000 : false),
   });
 }

@@ -11,9 +11,9 @@ import {
   type PhoneNumberPurchase,
 } from "@shared/phone-numbers";
 import { useQuery } from "@tanstack/react-query";
-import { VERSION_MESSAGES, type AssistantVersionList } from "@shared/versions";
+import { VERSION_MESSAGES, type AssistantVersionPage } from "@shared/versions";
 import { LabelledSelect, SelectField } from "@/components/select-field";
-import { api } from "@/lib/api";
+import { apiWholePage } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { DialogFormFooter, ErrorBanner } from "@/components/form-dialog";
 import { ReachabilityWarning } from "@/components/reachability-notice";
@@ -50,7 +50,7 @@ export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, o
   const chosen = useWatch({ control: form.control, name: "assistant_id" });
   const versions = useQuery({
     queryKey: queryKeys.versions(chosen),
-    queryFn: () => api<AssistantVersionList>(`/api/assistants/${encodeURIComponent(chosen)}/versions`),
+    queryFn: () => apiWholePage<AssistantVersionPage>(`/api/assistants/${encodeURIComponent(chosen)}/versions`),
     enabled: Boolean(editing && chosen),
   });
 
@@ -130,7 +130,7 @@ export function PhoneNumberDialog({ state, signedIn, assistants, onOpenChange, o
               triggerClassName="w-full"
               options={[
                 { value: "latest", label: VERSION_MESSAGES.pinLatest(versions.data.live_version) },
-                ...versions.data.versions.map((v) => ({ value: String(v.version), label: VERSION_MESSAGES.pinVersion(v.version, v.note) })),
+                ...versions.data.data.map((v) => ({ value: String(v.version), label: VERSION_MESSAGES.pinVersion(v.version, v.note) })),
               ]}
             />
           )}

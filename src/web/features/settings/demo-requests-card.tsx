@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { CALL_VOLUME_OPTIONS, type DemoRequestListItem } from "@shared/demo-requests";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
-import { api, ApiError } from "@/lib/api";
+import type { Page } from "@shared/pages";
+import { api, ApiError, listPagePath } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 const volumeLabel = (value: string) => CALL_VOLUME_OPTIONS.find((o) => o.value === value)?.label ?? value;
@@ -15,7 +16,8 @@ export function DemoRequestsCard() {
     queryKey: queryKeys.demoRequests,
     queryFn: async () => {
       try {
-        return await api<DemoRequestListItem[]>("/api/demo-requests");
+        // The newest page (200): the card shows what came in lately, not the whole history.
+        return (await api<Page<DemoRequestListItem>>(listPagePath("/api/demo-requests"))).data;
       } catch (err) {
         if (err instanceof ApiError && err.status === 404) return null;
         throw err;

@@ -1,16 +1,16 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Role } from "@shared/roles";
 import type { CreatedInvitation, InviteInput, TeamInvitation, TeamMember } from "@shared/team";
-import { api } from "@/lib/api";
+import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
 export function useTeamMembers() {
-  return useQuery({ queryKey: queryKeys.teamMembers, queryFn: () => api<TeamMember[]>("/api/team/members") });
+  return useQuery({ queryKey: queryKeys.teamMembers, queryFn: () => apiList<TeamMember>("/api/team/members") });
 }
 
 /** Pending invitations: admins only (the server refuses others), so the query waits for `enabled`. */
 export function useTeamInvitations(enabled: boolean) {
-  return useQuery({ queryKey: queryKeys.teamInvitations, queryFn: () => api<TeamInvitation[]>("/api/team/invitations"), enabled });
+  return useQuery({ queryKey: queryKeys.teamInvitations, queryFn: () => apiList<TeamInvitation>("/api/team/invitations"), enabled });
 }
 
 export function useRenameOrganization() {
