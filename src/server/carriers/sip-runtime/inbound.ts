@@ -70,21 +70,23 @@ export async function takeInboundCall(call: SipCall, deps: InboundDeps): Promise
   const source = call.peer.address;
   if (limiter.blocked(source)) return call.reject(403);
   // Full or draining: refused at once, before any lookup, so the trunk tries its next gateway now.
-  if (ctx.drain.isDraining || ctx.liveCalls.isClosing || !ctx.liveCalls.hasRoom) return call.reject(503, [["retry-after", RETRY_AFTER_S]]);
-  const candidates = await numbersCalled(call, deps.directory);
-  if (call.state === "ended") return;
-  const verdict = admit(candidates, source, headerValue(call.invite.headers, "authorization"), deps.challenger);
-  if (verdict.kind !== "admitted") {
-    limiter.strike(source);
-    return verdict.kind === "challenge" ? call.reject(401, verdict.headers) : call.reject(403);
+  // The place is taken here, not after the lookup, so a burst beyond MAX_CALLS is refused at once
+  // too; it is held until released below (setting a call up may outlast a Twilio stream's hold).
+  if (ctx.drain.isDraining || ctx.liveCalls.isClosing || !ctx.liveCalls.hold(placeOf(call), UNTIL_RELEASED)) {
+    return call.reject(503, [["retry-after", RETRY_AFTER_S]]);
   }
-  limiter.clear(source);
-  const number = verdict.candidate;
-  // A number without an assistant answers nobody: the trunk may route the call elsewhere.
-  if (!number.assistantId) return call.reject(480);
-  // Held until released below: setting a call up may take longer than a Twilio stream's hold.
-  if (!ctx.liveCalls.hold(placeOf(call), UNTIL_RELEASED)) return call.reject(503, [["retry-after", RETRY_AFTER_S]]);
   try {
+    const candidates = await numbersCalled(call, deps.directory);
+    if (call.state === "ended") return;
+    const verdict = admit(candidates, source, headerValue(call.invite.headers, "authorization"), deps.challenger);
+    if (verdict.kind !== "admitted") {
+      limiter.strike(source);
+      return verdict.kind === "challenge" ? call.reject(401, verdict.headers) : call.reject(403);
+    }
+    limiter.clear(source);
+    const number = verdict.candidate;
+    // A number without an assistant answers nobody: the trunk may route the call elsewhere.
+    if (!number.assistantId) return call.reject(480);
     await runCall(call, number as SipInboundCandidate & { assistantId: string }, deps);
   } finally {
     // Running (the call now counts itself) or not: the place held for it goes.
