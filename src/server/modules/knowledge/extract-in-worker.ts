@@ -23,8 +23,8 @@ const WORKER_TIMEOUT_MS = 120_000;
  * from source (dev, tests), the .ts beside this one behind tsx's loader — registered in the
  * thread itself, since Node 20 does not carry a parent's `--import tsx` hooks into a worker.
  */
-function startWorker(workerData: unknown): Worker {
-  const options = { workerData, resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
+function startWorker(): Worker {
+  const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
   if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./extract-worker.js", import.meta.url), options);
   // The ES module build of tsx's API (its CommonJS build's register() cannot find its own hooks).
   const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
@@ -32,23 +32,41 @@ function startWorker(workerData: unknown): Worker {
   return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(file)}); });`, { ...options, eval: true });
 }
 
+let thread: Worker | null = null;
+/** One document at a time: the thread is loaded once (pdf.js alone is much of a second), and a failure is the one in flight's. */
+let queue: Promise<unknown> = Promise.resolve();
+
+/** The document's passages and page count, read on the extraction thread; an ExtractError for any failure there. */
 export function extractInWorker(bytes: Uint8Array, kind: DocumentKind): Promise<{ chunks: Chunk[]; pages: number | null }> {
+  const run = queue.then(() => extractOne(bytes, kind));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+function extractOne(bytes: Uint8Array, kind: DocumentKind): Promise<{ chunks: Chunk[]; pages: number | null }> {
   const unreadable = (cause?: unknown) => new ExtractError(KNOWLEDGE_TEXTS.failedUnreadable(KIND_LABEL[kind]), { cause });
+  if (!thread) {
+    thread = startWorker();
+    // An idle thread does not keep the process from exiting.
+    thread.unref();
+  }
+  const worker = thread;
   return new Promise((resolve, reject) => {
-    let settled = false;
-    const worker = startWorker({ bytes, kind });
     const timer = setTimeout(() => finish(unreadable(new Error("extraction timed out"))), WORKER_TIMEOUT_MS);
+    const onMessage = (answer: WorkerAnswer) => finish(answer);
+    const onFailure = (err: unknown) => finish(unreadable(err instanceof Error ? err : new Error(`extraction thread exited with code ${String(err)}`)));
     const finish = (outcome: WorkerAnswer | Error) => {
-      if (settled) return;
-      settled = true;
       clearTimeout(timer);
-      void worker.terminate();
-      if (outcome instanceof Error) reject(outcome);
-      else if (outcome.ok) resolve({ chunks: outcome.chunks, pages: outcome.pages });
+      worker.off("message", onMessage).off("error", onFailure).off("exit", onFailure);
+      if (outcome instanceof Error) {
+        // A thread that failed, ran out of memory or hangs is not used again.
+        if (thread === worker) thread = null;
+        void worker.terminate();
+        reject(outcome);
+      } else if (outcome.ok) resolve({ chunks: outcome.chunks, pages: outcome.pages });
       else reject(outcome.reason === null ? unreadable(new Error(outcome.detail)) : new ExtractError(outcome.reason));
     };
-    worker.once("message", (answer: WorkerAnswer) => finish(answer));
-    worker.once("error", (err) => finish(unreadable(err)));
-    worker.once("exit", (code) => finish(unreadable(new Error(`extraction thread exited with code ${code}`))));
+    worker.on("message", onMessage).on("error", onFailure).on("exit", onFailure);
+    worker.postMessage({ bytes, kind });
   });
 }
