@@ -4,17 +4,24 @@
  * (docs/decisions/048-the-server-runs-built.md). Packages stay imports from node_modules.
  */
 import { pathToFileURL } from "node:url";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { build } from "esbuild";
 
 const root = join(import.meta.dirname, "..");
 /** The built server; src/server/paths.ts relies on it being two folders below the root. */
 export const BUILT_SERVER = join(root, "dist/server/main.js");
 
+/** Worker threads' entry files, each bundled beside main.js under its own name (the server starts them from there). */
+const WORKERS = ["src/server/modules/knowledge/extract-worker.ts"];
+
 export async function buildServer(): Promise<void> {
-  await build({
-    entryPoints: [join(root, "src/server/main.ts")],
-    outfile: BUILT_SERVER,
+  for (const [entry, outfile] of [["src/server/main.ts", BUILT_SERVER], ...WORKERS.map((w) => [w, join(dirname(BUILT_SERVER), basename(w).replace(/\.ts$/, ".js"))])] as const) await bundle(entry, outfile);
+}
+
+function bundle(entry: string, outfile: string) {
+  return build({
+    entryPoints: [join(root, entry)],
+    outfile,
     bundle: true,
     packages: "external",
     platform: "node",

@@ -43,7 +43,7 @@ export function documentKind(name: string, contentType: string | null): Document
   return byType[type] ?? null;
 }
 
-const KIND_LABEL: Record<DocumentKind, string> = { pdf: "PDF", docx: "DOCX", html: "HTML", markdown: "Markdown", text: "text", csv: "CSV" };
+export const KIND_LABEL: Record<DocumentKind, string> = { pdf: "PDF", docx: "DOCX", html: "HTML", markdown: "Markdown", text: "text", csv: "CSV" };
 
 export async function extractDocument(bytes: Uint8Array, kind: DocumentKind): Promise<Extracted> {
   let result: Extracted;

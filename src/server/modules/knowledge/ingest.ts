@@ -12,8 +12,8 @@ import { createEmbeddingsClient, EMBEDDING_BATCH } from "../../openai/embeddings
 import { ResponsesError } from "../../openai/responses-client.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { Resolver } from "../../tools/index.ts";
-import { chunkSections } from "./chunk.ts";
-import { documentKind, extractDocument, ExtractError } from "./extract.ts";
+import { documentKind, ExtractError } from "./extract.ts";
+import { extractInWorker } from "./extract-in-worker.ts";
 import { fetchDocument } from "./fetch-document.ts";
 import * as repo from "./knowledge.repo.ts";
 import { EMBEDDING_DIMENSIONS } from "./vector-store.ts";
@@ -81,8 +81,8 @@ export function createIngest(deps: IngestDeps) {
         await fail(KNOWLEDGE_TEXTS.failedEmpty, fetchedAt ? { at: fetchedAt, error: null } : undefined);
         return;
       }
-      const extracted = await extractDocument(bytes, kind);
-      const chunks = chunkSections(extracted.sections);
+      const extracted = await extractInWorker(bytes, kind);
+      const { chunks } = extracted;
       await progress(30);
       const vectors = await embed(doc.organizationId, chunks.map((c) => (c.location ? `${c.location}\n${c.content}` : c.content)), context, progress);
       const written = await repo.replaceChunks(db, doc, chunks, vectors, { pageCount: extracted.pages, fetchedAt });

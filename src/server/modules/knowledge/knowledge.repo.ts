@@ -170,6 +170,12 @@ export async function failDocument(db: Db, organizationId: string, id: string, g
 }
 
 /**
+ * Passages per insert statement: each maintains the HNSW index row by row, which on the embedded
+ * database is synchronous WebAssembly on the event loop — a small statement is a short stall.
+ */
+const STORE_BATCH = 16;
+
+/**
  * The document's passages swapped for `chunks` in one transaction, with its state: a search sees
  * the old set or the new one, never a mix. Nothing is written for a superseded generation.
  */
@@ -197,8 +203,10 @@ export async function replaceChunks(
       .returning({ id: knowledgeDocuments.id });
     if (claimed.length === 0) return false;
     await tx.delete(knowledgeChunks).where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id)));
-    for (let at = 0; at < chunks.length; at += 200) {
-      const values = chunks.slice(at, at + 200).map((c, i) => {
+    for (let at = 0; at < chunks.length; at += STORE_BATCH) {
+      // The embedded database runs each statement on this thread: between small ones, a call's audio goes on.
+      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
+      const values = chunks.slice(at, at + STORE_BATCH).map((c, i) => {
         const embedding = vectors ? sql`${vectorLiteral(vectors[at + i]!)}::vector` : sql`null`;
         return vectors
           ? sql`(${doc.organizationId}, ${doc.knowledgeBaseId}, ${doc.id}, ${at + i}, ${c.location}, ${c.content}, ${embedding})`

@@ -236,6 +236,18 @@ describe("bad input is a clear 4xx or a failed document with its reason", () => 
     expect((await search(ada, base.id, "anything at all")).passages).toEqual([]);
   });
 
+
+  it("a malformed PDF fails as unreadable on its extraction thread, and the next document is still read", async () => {
+    const base = (await as(app, ada).post("/api/knowledge-bases", { name: "Malformed" })).json() as KnowledgeBase;
+    const good = await makePdf(POLICY_PAGES);
+    // A real PDF's header and first half: pdf.js throws reading it.
+    const torn = Buffer.concat([Buffer.from("%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\nendobj\n"), good.subarray(good.length / 2)]);
+    const broken = (await upload(ada, base.id, "torn.pdf", "application/pdf", torn)).json() as KnowledgeDocument;
+    const next = (await upload(ada, base.id, "policy.pdf", "application/pdf", good)).json() as KnowledgeDocument;
+    expect(await settled(ada, base.id, broken.id)).toMatchObject({ status: "failed", error: KNOWLEDGE_TEXTS.failedUnreadable("PDF"), chunk_count: 0 });
+    expect(await settled(ada, base.id, next.id)).toMatchObject({ status: "ready", page_count: 2, error: null });
+    expect((await as(app, ada).get("/api/health")).statusCode).toBe(200);
+  });
   it("another organisation's base and documents answer 404, and it cannot attach them", async () => {
     expect((await as(app, bob).get(`/api/knowledge-bases/${baseId}`)).statusCode).toBe(404);
     expect((await as(app, bob).get(`/api/knowledge-bases/${baseId}/documents`)).statusCode).toBe(404);
