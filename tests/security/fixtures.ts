@@ -29,7 +29,7 @@ export async function ownedResources(
   const document = await as("POST", `/api/knowledge-bases/${base.id}/documents`, { name: "Returns", text: options.knowledgeText ?? "Items may be returned within 30 days." });
   // Ingested before the suites start, so nothing of the owner's changes on its own while they run.
   for (let ready = false; !ready; await new Promise((r) => setTimeout(r, 100))) {
-    const docs = (await app.inject({ method: "GET", url: `/api/knowledge-bases/${base.id}/documents`, headers: { cookie: user.cookie } })).json() as { id: string; status: string }[];
+    const docs = (await app.inject({ method: "GET", url: `/api/knowledge-bases/${base.id}/documents`, headers: { cookie: user.cookie } })).json().data as { id: string; status: string }[];
     ready = docs.some((d) => d.id === document.id && (d.status === "ready" || d.status === "failed"));
   }
   const trunk = await as("POST", "/api/sip-trunks", { name: `${String(options.assistant.name)} trunk`, inbound_addresses: ["203.0.113.7"], outbound_uri: "sip:pbx.example.com" });

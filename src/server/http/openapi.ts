@@ -60,6 +60,7 @@ function completeDocument(doc: Json): Json {
     const url = path.replace(/\{([^}]+)\}/g, ":$1");
     for (const [method, operation] of Object.entries(operations)) {
       completeOperation(method.toUpperCase(), url, operation);
+      liftParameterStyles(operation);
       for (const tag of operation.tags as string[]) tags.add(tag);
     }
   }
@@ -72,6 +73,23 @@ function completeDocument(doc: Json): Json {
     tags: [...tags].sort().map((name) => ({ name, ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}) })),
     components: { ...components, schemas: { ...(components.schemas as Json | undefined), Error: errorSchema }, responses },
   };
+}
+
+/**
+ * A query parameter's serialisation (`style`, `explode`: the calls' `data` filter is a deepObject)
+ * is given in its zod metadata, which lands in the parameter's schema; OpenAPI reads it on the
+ * parameter itself.
+ */
+function liftParameterStyles(operation: Json): void {
+  for (const parameter of (operation.parameters ?? []) as Json[]) {
+    const schema = parameter.schema as Json | undefined;
+    for (const key of ["style", "explode"] as const) {
+      if (schema && key in schema) {
+        parameter[key] = schema[key];
+        delete schema[key];
+      }
+    }
+  }
 }
 
 /** The app's mark (public/favicon.svg), for the reference's top bar. */

@@ -32,6 +32,8 @@ const pipeline = (p: Awaited<ReturnType<typeof providersOf>>) => ({
   model: { provider_id: p.model.id, model: "llama-3.3-70b-versatile" },
   voice: { provider_id: p.voice.id, voice: "21m00Tcm4TlvDq8EAJ6m", model: "eleven_flash_v2_5" },
 });
+/** What is saved: the pipeline as sent, its turn ended by the transcriber unless it said otherwise. */
+const saved = (p: Awaited<ReturnType<typeof providersOf>>) => ({ ...pipeline(p), turn_end: "transcriber" });
 
 describe("an assistant's voice engine", () => {
   it("is OpenAI Realtime by default, and a pipeline of the organisation's providers when chosen, kept in the published version", async () => {
@@ -42,15 +44,15 @@ describe("an assistant's voice engine", () => {
     const p = await providersOf(who);
     const created = await file.as(who).post("/api/assistants", { name: "Piped", voice_engine: pipeline(p) });
     expect(created.statusCode, created.body).toBe(201);
-    expect(created.json().voice_engine).toEqual(pipeline(p));
+    expect(created.json().voice_engine).toEqual(saved(p));
     const id = created.json().id as string;
-    expect((await file.as(who).get(`/api/assistants/${id}`)).json().voice_engine).toEqual(pipeline(p));
+    expect((await file.as(who).get(`/api/assistants/${id}`)).json().voice_engine).toEqual(saved(p));
 
     const published = await file.as(who).post(`/api/assistants/${id}/publish`, { note: "pipeline" });
     expect(published.statusCode, published.body).toBeLessThan(300);
     const { live_version } = (await file.as(who).get(`/api/assistants/${id}/versions`)).json();
     const version = await file.as(who).get(`/api/assistants/${id}/versions/${live_version}`);
-    expect(version.json().content.voice_engine).toEqual(pipeline(p));
+    expect(version.json().content.voice_engine).toEqual(saved(p));
 
     const back = await file.as(who).patch(`/api/assistants/${id}`, { voice_engine: { type: "realtime" } });
     expect(back.json().voice_engine).toEqual({ type: "realtime" });
