@@ -1,7 +1,6 @@
-import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
+import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, AUDIT_MESSAGES, type AuditEntry, type AuditPage } from "@shared/audit";
-import type { TeamMember } from "@shared/team";
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
@@ -11,6 +10,7 @@ import { TableHeads } from "@/components/table-view";
 import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
+import { useTeamMembers } from "@/features/team/use-team";
 
 const ALL = "all";
 
@@ -42,7 +42,7 @@ export function AuditLogCard() {
     ...(to ? { to: startOfDay(to, 1) } : {}),
   };
   const query = new URLSearchParams(filters).toString();
-  const members = useQuery({ queryKey: queryKeys.teamMembers, queryFn: () => api<TeamMember[]>("/api/team/members") });
+  const members = useTeamMembers();
   const log = useInfiniteQuery({
     queryKey: queryKeys.auditLog(filters),
     initialPageParam: null as string | null,
