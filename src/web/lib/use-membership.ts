@@ -2,7 +2,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
 import { can, ROLE_CHANGE_TEXTS, type Permission, type Role } from "@shared/roles";
 import { toast } from "@/components/ui/sonner";
-import type { CurrentMembership, OrganizationItem } from "@shared/team";
+import type { CurrentMembership, OrganizationItem, TeamMember } from "@shared/team";
 import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -52,4 +52,9 @@ export function useOrganizations() {
     queryFn: () => apiList<OrganizationItem>("/api/organizations"),
     staleTime: 60_000,
   });
+}
+
+/** The organisation's members, every page: the team card lists them, the audit log filters by them (one cache entry). */
+export function useTeamMembers() {
+  return useQuery({ queryKey: queryKeys.teamMembers, queryFn: () => apiList<TeamMember>("/api/team/members") });
 }

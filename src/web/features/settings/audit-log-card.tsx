@@ -10,7 +10,7 @@ import { TableHeads } from "@/components/table-view";
 import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-import { useTeamMembers } from "@/features/team/use-team";
+import { useTeamMembers } from "@/lib/use-membership";
 
 const ALL = "all";
 

@@ -6,7 +6,8 @@ import { InvitationsTable } from "./invitations-table";
 import { InviteForm } from "./invite-form";
 import { MembersTable } from "./members-table";
 import { OrganizationNameForm } from "./organization-name-form";
-import { useTeamInvitations, useTeamMembers } from "./use-team";
+import { useTeamMembers } from "@/lib/use-membership";
+import { useTeamInvitations } from "./use-team";
 
 /** Settings → Team: the organisation's name, members and invitations; managing them is for admins. */
 export function TeamCard() {

@@ -1,12 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Role } from "@shared/roles";
-import type { CreatedInvitation, InviteInput, TeamInvitation, TeamMember } from "@shared/team";
+import type { CreatedInvitation, InviteInput, TeamInvitation } from "@shared/team";
 import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-
-export function useTeamMembers() {
-  return useQuery({ queryKey: queryKeys.teamMembers, queryFn: () => apiList<TeamMember>("/api/team/members") });
-}
 
 /** Pending invitations: admins only (the server refuses others), so the query waits for `enabled`. */
 export function useTeamInvitations(enabled: boolean) {
