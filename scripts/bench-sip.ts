@@ -27,7 +27,7 @@ import { sipTrunkInputSchema } from "../src/shared/sip-trunks.ts";
 import type { ProviderMessage, ProviderRequest } from "./bench-calls-shared.ts";
 import type { SipCallersMessage, SipCallersRequest } from "./bench-sip-callers.ts";
 import { startPhoneBenchApp } from "./bench-phone-app.ts";
-import { child, collectGarbage, cpuSecondsOf, markdownTable, rssMbOf } from "./bench-process.ts";
+import { child, collectGarbage, cpuSecondsOf, markdownTable, rssMbOf, watchEventLoop } from "./bench-process.ts";
 import { nextMessage, send, summarize } from "./bench-voice-shared.ts";
 
 const args = process.argv.slice(2);
@@ -130,7 +130,9 @@ async function run(calls: number): Promise<string[]> {
   const cpu = cpuSecondsOf(process.pid);
   const wallStart = performance.now();
   sent.on = true;
+  const loopWatch = watchEventLoop();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const loop = loopWatch.stop();
   sent.on = false;
   const wallMs = performance.now() - wallStart;
   const used = cpuSecondsOf(process.pid) - cpu;
@@ -160,6 +162,7 @@ async function run(calls: number): Promise<string[]> {
     fmt(perCallMs),
     fmt(rssMb, 0),
     `${fmt(sentInterval.p50)} / ${fmt(sentInterval.p99)}`,
+    `${fmt(loop.delayP99)} / ${fmt(loop.delayMax)}, ${fmt(loop.gcTotal, 0)} / ${fmt(loop.gcMax)}`,
     `${fmt(report.interval.p50)} / ${fmt(report.interval.p99)}`,
     `${fmt(report.firstAudio.p50, 0)} / ${fmt(report.firstAudio.p99, 0)}`,
     `${report.byesUnanswered} / ${leftUp}`,
@@ -175,6 +178,7 @@ const HEAD = [
   "server CPU ms per call-second",
   "server RSS MB",
   "RTP sent interval p50 / p99 ms (server clock)",
+  "loop delay p99 / max ms, GC pauses total / max ms",
   "RTP received interval p50 / p99 ms (callers)",
   "first audio after ACK p50 / p99 ms",
   "BYEs unanswered / calls left up",

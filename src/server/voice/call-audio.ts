@@ -9,8 +9,9 @@
  *   bytes); audio the transport refuses (backpressure) is neither recorded nor counted as sent,
  *   and the item stays known, so a barge-in truncates it at what was really sent.
  * - A supervisor's voice → caller (take-over), on its own item.
- * - Taps: the recording gets each chunk as it stands (phone audio stays base64 until it is
- *   written out); the live board's listeners get PCM16, decoded only while someone listens.
+ * - Taps: the recording gets each chunk as it stands (phone audio stays base64 text or µ-law
+ *   bytes until it is written out: no PCM16 made and thrown away per 20 ms frame); the live
+ *   board's listeners get PCM16, decoded only while someone listens.
  */
 import { decodeToPcm16, durationMsOf, encodeFromPcm16, sampleRateOf, wireByteLength, type CallAudioFormat, type WireAudio } from "./audio.ts";
 import { EarlyAudio } from "./early-audio.ts";
@@ -36,6 +37,12 @@ export interface CallAudioParts {
   elapsed(): number;
 }
 
+/** A phone frame as the recorder takes it: the base64 text, or the µ-law bytes without a copy. */
+function phoneAudio(audio: WireAudio): string | Buffer {
+  if (typeof audio === "string" || Buffer.isBuffer(audio)) return audio;
+  return Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength);
+}
+
 export class CallAudio {
   readonly format: CallAudioFormat;
   /** µ-law 8 kHz, passed on as base64 text; otherwise a browser's PCM16 bytes. */
@@ -54,10 +61,10 @@ export class CallAudio {
     const { recorder, supervision } = this.parts;
     // PCM16 frames must hold whole samples, or every later sample is misread.
     const audio = typeof chunk !== "string" && !this.phone && chunk.length % 2 === 1 ? chunk.subarray(0, chunk.length - 1) : chunk;
-    // Phone audio is recorded as the text it came in; a browser's is decoded once, for both taps.
-    const recorded = this.phone && typeof audio === "string" ? audio : decodeToPcm16(this.format, audio);
+    // Phone audio is recorded as it came in (text or bytes); a browser's is decoded once, for both taps.
+    const recorded = this.phone ? phoneAudio(audio) : decodeToPcm16(this.format, audio);
     recorder.addCaller(recorded, this.parts.elapsed());
-    if (supervision.hearsAudio) supervision.callerAudio(typeof recorded === "string" ? decodeToPcm16(this.format, audio) : recorded);
+    if (supervision.hearsAudio) supervision.callerAudio(recorded instanceof Int16Array ? recorded : decodeToPcm16(this.format, audio));
     if (this.parts.providerTakesAudio()) this.parts.provider().appendAudio(audio);
     else this.early.push(audio);
   }

@@ -28,7 +28,8 @@
 import { PCMU_SAMPLE_RATE, WAV_HEADER_BYTES, mulawToPcm16, pcm16ToMulaw, silentStereoWav, wireByteLength, writeWavChannel } from "./audio.ts";
 
 /** PCM16 samples, or base64 µ-law text (one sample per byte) as a phone call carries it. */
-export type RecordedAudio = Int16Array | string;
+/** PCM16 samples, or a phone call's µ-law: as its base64 text or as its bytes (one byte a sample). */
+export type RecordedAudio = Int16Array | string | Buffer;
 
 const CALLER_JITTER_MS = 250;
 /** Beyond this a WAV's 32-bit sizes would overflow at 24 kHz stereo; far beyond any real call. */
@@ -100,7 +101,10 @@ class Track {
   private write(at: number, audio: RecordedAudio, skip: number, length: number): void {
     const target = this.samples;
     if (target instanceof Int16Array) {
-      target.set((typeof audio === "string" ? mulawToPcm16(Buffer.from(audio, "base64")) : audio).subarray(skip, skip + length), at);
+      const pcm = typeof audio === "string" ? mulawToPcm16(Buffer.from(audio, "base64")) : Buffer.isBuffer(audio) ? mulawToPcm16(audio) : audio;
+      target.set(pcm.subarray(skip, skip + length), at);
+    } else if (Buffer.isBuffer(audio)) {
+      target.set(audio.subarray(skip, skip + length), at);
     } else if (typeof audio !== "string") {
       target.set(pcm16ToMulaw(audio.subarray(skip, skip + length)), at);
     } else if (skip === 0) {

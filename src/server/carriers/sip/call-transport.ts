@@ -9,7 +9,7 @@
  * the session's end then leaves the call up).
  */
 import { PHONE_END_REASONS, type ServerMessage } from "../../../shared/calls.ts";
-import { PCMU_SAMPLE_RATE, wireBytes, type WireAudio } from "../../voice/audio.ts";
+import { PCMU_SAMPLE_RATE, type WireAudio } from "../../voice/audio.ts";
 import { MAX_EARLY_KEYS } from "../../voice/builtins.ts";
 import type { CallerLeft, Transport, TransportHandlers } from "../../voice/seams.ts";
 import type { SipCall } from "./call.ts";
@@ -110,7 +110,8 @@ export class SipCallTransport implements Transport {
   sendAudio(itemId: string, audio: WireAudio): boolean {
     const rtp = this.call.rtp;
     if (this.closed || this.left || this.suspended || !rtp || rtp.queuedMs > MAX_QUEUED_MS) return false;
-    const mulaw = Buffer.from(wireBytes(audio));
+    // base64 decodes into a new buffer already; bytes handed in are copied, as the queue keeps them.
+    const mulaw = typeof audio === "string" ? Buffer.from(audio, "base64") : Buffer.from(audio);
     rtp.play(this.call.plan?.codec === "PCMA" ? mulawToAlaw(mulaw) : mulaw, itemId);
     const item = this.items.get(itemId) ?? { queued: 0, played: 0, reported: 0, done: false };
     item.queued += mulaw.length;

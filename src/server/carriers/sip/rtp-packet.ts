@@ -9,14 +9,22 @@ export interface RtpPacket {
   payload: Buffer;
 }
 
-export function encodeRtp(p: RtpPacket): Buffer {
-  const out = Buffer.allocUnsafe(12 + p.payload.length);
+/** The fixed header, with no CSRC list or extension (what we send). */
+export const RTP_HEADER_BYTES = 12;
+
+/** Writes the header of `p` into the first 12 bytes of `out`. */
+export function writeRtpHeader(out: Buffer, p: Omit<RtpPacket, "payload">): void {
   out[0] = 0x80;
   out[1] = (p.marker ? 0x80 : 0) | (p.payloadType & 0x7f);
   out.writeUInt16BE(p.sequence & 0xffff, 2);
   out.writeUInt32BE(p.timestamp >>> 0, 4);
   out.writeUInt32BE(p.ssrc >>> 0, 8);
-  p.payload.copy(out, 12);
+}
+
+export function encodeRtp(p: RtpPacket): Buffer {
+  const out = Buffer.allocUnsafe(RTP_HEADER_BYTES + p.payload.length);
+  writeRtpHeader(out, p);
+  p.payload.copy(out, RTP_HEADER_BYTES);
   return out;
 }
 

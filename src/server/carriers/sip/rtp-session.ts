@@ -9,7 +9,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { createSocket, type Socket } from "node:dgram";
 import { performance } from "node:perf_hooks";
 import { SILENCE_BYTE } from "./g711.ts";
-import { decodeRtp, decodeTelephoneEvent, digitOf, encodeRtp, encodeSenderReport, encodeTelephoneEvent, eventOf, type RtpPacket } from "./rtp-packet.ts";
+import { decodeRtp, decodeTelephoneEvent, digitOf, encodeRtp, encodeSenderReport, encodeTelephoneEvent, eventOf, RTP_HEADER_BYTES, writeRtpHeader, type RtpPacket } from "./rtp-packet.ts";
 import { PTIME_MS, type MediaPlan } from "./sdp.ts";
 import { SRTP_MASTER_BYTES, SrtpContext } from "./srtp.ts";
 
@@ -210,8 +210,11 @@ export class RtpSession {
     this.timer = setTimeout(this.tick, Math.max(0, this.startedAt + this.frames * PTIME_MS - performance.now()));
   };
 
-  private takeFrame(): Buffer {
-    const frame = Buffer.alloc(FRAME_BYTES, SILENCE_BYTE[this.codec]);
+  /**
+   * Fills `frame` (20 ms) from the queue, silence where the queue runs out. The caller hands in
+   * the payload part of the packet it sends, so a frame costs one buffer from Node's pool.
+   */
+  private takeFrame(frame: Buffer): void {
     let filled = 0;
     while (filled < FRAME_BYTES && this.queue.length > 0) {
       const head = this.queue[0]!;
@@ -222,24 +225,25 @@ export class RtpSession {
       else this.queue[0] = { data: head.data.subarray(n), tag: head.tag };
       if (head.tag !== undefined) this.handlers.played?.(head.tag, n);
     }
+    if (filled < FRAME_BYTES) frame.fill(SILENCE_BYTE[this.codec], filled);
     this.queuedBytes -= filled;
-    return frame;
   }
 
   private sendFrame() {
     this.frames += 1;
-    const frame = this.takeFrame();
+    const packet = Buffer.allocUnsafe(RTP_HEADER_BYTES + FRAME_BYTES);
+    this.takeFrame(packet.subarray(RTP_HEADER_BYTES));
     const sending = this.plan && (this.plan.direction === "sendrecv" || this.plan.direction === "sendonly");
     if (!sending || !this.remote) {
       this.marker = true;
     } else if (!this.nextDigitPacket()) {
       // Silence is sent too: it keeps the far end's jitter buffer and any NAT binding alive.
       // (A key being sent takes the frame's place instead.)
-      const packet = encodeRtp({ payloadType: this.plan!.payloadType, marker: this.marker, sequence: this.sequence, timestamp: this.timestamp, ssrc: this.ssrc, payload: frame });
+      writeRtpHeader(packet, { payloadType: this.plan!.payloadType, marker: this.marker, sequence: this.sequence, timestamp: this.timestamp, ssrc: this.ssrc });
       this.rtp.send(this.protect(packet), this.remote.port, this.remote.address);
       this.sequence = (this.sequence + 1) & 0xffff;
       this.packets += 1;
-      this.octets += frame.length;
+      this.octets += FRAME_BYTES;
       this.marker = false;
     }
     this.timestamp = (this.timestamp + FRAME_BYTES) >>> 0;
