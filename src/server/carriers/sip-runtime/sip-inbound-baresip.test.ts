@@ -57,6 +57,15 @@ it("answers baresip's call with the assistant: the greeting is heard, the caller
   expect(record).toMatchObject({ callerNumber: "phone", calledNumber: NUMBER, assistantId: line.assistantId, carrier: "sip", providerCallSid: null });
   expect(record.sipCallId).toBeTruthy();
   expect(record.endedReason).toBe("Caller hung up");
+
+  // The recording's caller channel (left) holds what baresip sent: its 440 Hz sine.
+  const detail = await app.app.inject({ url: `/api/calls/${record.id}`, headers: { cookie: line.owner.cookie } });
+  const media = await app.app.inject({ url: (detail.json() as { recording_url: string }).recording_url });
+  const wav = media.rawPayload;
+  expect(wav.subarray(0, 4).toString()).toBe("RIFF");
+  const stereo = new Int16Array(wav.buffer.slice(wav.byteOffset + 44, wav.byteOffset + wav.length - ((wav.length - 44) % 4)));
+  const left = Int16Array.from({ length: stereo.length / 2 }, (_, i) => stereo[i * 2]!);
+  expect(toneShare(left, 8000, 440)).toBeGreaterThan(0.8);
 });
 
 it("ends a live SIP call with a BYE when the server shuts down", async () => {
