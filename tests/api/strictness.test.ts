@@ -13,6 +13,7 @@ import { useTestApp } from "../harness.ts";
 import { servedDocument } from "./client.ts";
 import { arbitraryOf } from "./schema-arbitrary.ts";
 import { schemaProblems, type ApiDocument } from "./schema-check.ts";
+import { queryString } from "./query-string.ts";
 
 const SAMPLES = 20;
 /** The same bodies every run: a refusal found once is found again. */
@@ -55,21 +56,6 @@ function filledPath(doc: ApiDocument, path: string, operation: Operation, seed: 
     const schema = params.find((p) => p.name === name)?.schema;
     return schema?.enum ? String(fc.sample(arbitraryOf(doc, schema), { numRuns: 1, seed })[0]) : NOBODY;
   });
-}
-
-/**
- * A query as the query string carries it: form style, each value its text. An object parameter
- * (the calls' data filters) is one key per field, `name.field=value`, as its description says:
- * no OpenAPI style writes that form.
- */
-function queryString(query: Record<string, unknown>): string {
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) {
-    if (Array.isArray(value)) for (const item of value) params.append(name, String(item));
-    else if (value !== null && typeof value === "object") for (const [field, v] of Object.entries(value)) params.append(`${name}.${field}`, String(v));
-    else params.append(name, String(value));
-  }
-  return params.toString();
 }
 
 /** Whether a refusal is one the document states in prose or that depends on the world, not the request's shape. */

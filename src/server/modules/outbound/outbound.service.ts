@@ -117,16 +117,15 @@ export function createOutboundService({ ctx, assistants, phoneNumbers, credentia
       // Dialled this very moment: the carrier has no id for it yet to be told to stop.
       if (!carrierCallId) throw refuse(OUTBOUND_TEXTS.cancelNotPlaced);
       await carriers[call.carrier].calls.end(organizationId, carrierCallId);
+      const cancelled = { id: call.id, twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled } as const;
       if (await repo.endCancelled(db, call.id, OUTBOUND_ENDED.cancelled)) {
         onEndedUnanswered({ ...call, organizationId });
-        return { id: call.id, twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled };
+        return cancelled;
       }
       const now = await repo.findOwnOutbound(db, organizationId, call.id);
       // The carrier may announce the cancel (its status callback closed the record) before it
       // answers the request: the call ended because of this cancel, so it is one.
-      if (now?.endTime && now.providerStatus === "canceled") {
-        return { id: call.id, twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled };
-      }
+      if (now?.endTime && now.providerStatus === "canceled") return cancelled;
       // The callee answered (or the call ended) between the check and the carrier's answer.
       throw refuse(now?.endTime ? OUTBOUND_TEXTS.cancelEnded : OUTBOUND_TEXTS.cancelAnswered);
     },
