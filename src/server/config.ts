@@ -102,6 +102,8 @@ const schema = z.object({
       return min! >= 1 && max! <= 65535 && min! <= max!;
     }, "must be a range of ports from 1 to 65535, the lower first")
     .default("10000-20000"),
+  // A phone that loses its network sends no BYE: its call ends after this long without RTP (0: never).
+  RTP_TIMEOUT_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
   TEST_RUN_RETRY_DELAYS_MS: z
     .string()
     .regex(/^\s*\d+(\s*,\s*\d+)*\s*$/, "must be a comma-separated list of milliseconds")
@@ -185,6 +187,8 @@ export interface SipConfig {
   publicAddress: string;
   /** RTP_PORTS: the UDP ports a call's audio may use, both ends included. */
   rtpPorts: { min: number; max: number };
+  /** RTP_TIMEOUT_SECONDS: a call whose far end sends no RTP this long (not on hold) is hung up; absent or 0, never. */
+  rtpTimeoutSeconds?: number;
   /** SIP over TLS, when SIP_TLS_CERT and SIP_TLS_KEY name our certificate and key (PEM files). */
   tls?: SipTlsConfig;
 }
@@ -281,6 +285,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       host: e.SIP_HOST ?? e.HOST,
       publicAddress: e.SIP_PUBLIC_ADDRESS ?? new URL(publicUrl).hostname.replace(/^\[|\]$/g, ""),
       rtpPorts: (([min, max]) => ({ min: min!, max: max! }))(e.RTP_PORTS.split("-").map((n) => Number(n.trim()))),
+      rtpTimeoutSeconds: e.RTP_TIMEOUT_SECONDS,
       tls: e.SIP_TLS_CERT && e.SIP_TLS_KEY ? { certFile: e.SIP_TLS_CERT, keyFile: e.SIP_TLS_KEY, port: e.SIP_TLS_PORT, caFile: e.SIP_TLS_CA, srtp: e.SIP_SRTP } : undefined,
     },
     testRuns: {

@@ -39,7 +39,8 @@ export async function addSipNumber(app: PhoneApp, owner: Caller, number: string,
 
 /** Starts the app's SIP endpoint as main.ts does, on a free port (and TLS on another, given `tls`); returns the port. */
 export async function startSip(app: PhoneApp, rtpPorts: { min: number; max: number }, tls?: SipTlsConfig): Promise<number> {
-  if (!(await app.app.sip.start({ host: "127.0.0.1", port: 0, publicAddress: "127.0.0.1", rtpPorts, tls }))) throw new Error("SIP did not start");
+  const { rtpTimeoutSeconds } = app.app.ctx.config.sip;
+  if (!(await app.app.sip.start({ host: "127.0.0.1", port: 0, publicAddress: "127.0.0.1", rtpPorts, rtpTimeoutSeconds, tls }))) throw new Error("SIP did not start");
   return app.app.sip.port!;
 }
 

@@ -152,7 +152,7 @@ export function createSipRuntime(deps: SipRuntimeDeps): SipRuntime {
     async start(settings: SipSettings): Promise<boolean> {
       const tls = await loadTls(settings.tls, deps.logger);
       try {
-        endpoint = await SipEndpoint.start({ host: settings.host, port: settings.port, publicAddress: settings.publicAddress, rtp: { ports: settings.rtpPorts }, tls });
+        endpoint = await SipEndpoint.start({ host: settings.host, port: settings.port, publicAddress: settings.publicAddress, rtp: { ports: settings.rtpPorts, inactivityMs: (settings.rtpTimeoutSeconds ?? 0) * 1000 }, tls });
       } catch (err) {
         const ports = tls ? `${settings.port} and TLS ${tls.port}` : String(settings.port);
         deps.logger.warn({ err }, `SIP is off: cannot listen on ${settings.host}:${ports} (${(err as Error).message}); set SIP_PORT${tls ? ", SIP_TLS_PORT" : ""} and SIP_HOST to free ports and an address`);

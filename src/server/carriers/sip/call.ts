@@ -160,6 +160,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     }
     this.state = "confirmed";
     if (this.sessionPlan) this.session.arm(...this.sessionPlan);
+    this.watchSilence();
     this.emit("answered");
     this.acked?.();
   }
@@ -470,6 +471,7 @@ export class SipCall extends EventEmitter<SipCallEvents> {
     this.remoteAllow = headerValues(response.headers, "allow");
     const agreed = parseSessionExpires(response);
     if (agreed) this.session.arm(agreed.seconds, agreed.refresher !== "uas");
+    this.watchSilence();
     this.emit("answered");
   }
 
@@ -488,6 +490,11 @@ export class SipCall extends EventEmitter<SipCallEvents> {
   }
 
   // ---- both ---------------------------------------------------------------------------------
+
+  /** Once the call is up, a far end gone silent (no RTP, not on hold) is hung up as a lost connection. */
+  private watchSilence() {
+    this.rtp?.onSilent(() => void this.sendBye("timeout"));
+  }
 
   private setPlan(plan: MediaPlan) {
     this.plan = plan;

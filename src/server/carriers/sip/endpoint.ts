@@ -31,7 +31,7 @@ export interface SipEndpointOptions {
   tls?: TlsSettings & { srtp?: "optional" | "required" };
   /** The address the far end must reach us at (Via, Contact, SDP) when we sit behind NAT. */
   publicAddress?: string;
-  rtp: { ports: RtpPortRange; rtcpIntervalMs?: number; jitterFrames?: number };
+  rtp: { ports: RtpPortRange; rtcpIntervalMs?: number; jitterFrames?: number; inactivityMs?: number };
   /** Challenge every new INVITE with digest authentication (RFC 8760 algorithms). */
   auth?: { realm: string; algorithms?: DigestAlgorithm[]; password(username: string): string | undefined };
   timers?: Partial<Timers>;

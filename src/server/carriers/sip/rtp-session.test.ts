@@ -27,13 +27,16 @@ async function farEnd(port = 0): Promise<{ socket: Socket; port: number; packets
   return { socket, port: socket.address().port, packets };
 }
 
-async function session(options: { rtcpIntervalMs?: number } = {}) {
+async function session(options: { rtcpIntervalMs?: number; inactivityMs?: number } = {}) {
   const rtp = await RtpSession.open({ host: "127.0.0.1", ports: { min: 32000, max: 33999 }, ...options });
   opened.push(rtp);
   return rtp;
 }
 
 const plan = (remotePort: number, extra: Partial<MediaPlan> = {}): MediaPlan => ({ codec: "PCMU", payloadType: 0, telephoneEvent: 101, remoteAddress: "127.0.0.1", remotePort, direction: "sendrecv", ...extra });
+
+/** A packet of the far end's. */
+const packet = (sequence: number, payload: Buffer, payloadType = 0, timestamp = sequence * 160) => encodeRtp({ payloadType, marker: false, sequence, timestamp, ssrc: 42, payload });
 
 const until = async (check: () => boolean, ms = 3000) => {
   const end = Date.now() + ms;
@@ -108,7 +111,6 @@ describe("what we send", () => {
 });
 
 describe("what we receive", () => {
-  const packet = (sequence: number, payload: Buffer, payloadType = 0, timestamp = sequence * 160) => encodeRtp({ payloadType, marker: false, sequence, timestamp, ssrc: 42, payload });
 
   it("puts reordered audio back in order and drops duplicates and late packets", async () => {
     const far = await farEnd();
@@ -161,5 +163,36 @@ describe("what we receive", () => {
     const before = advertised.packets.length;
     await new Promise((r) => setTimeout(r, 100));
     expect(advertised.packets.length).toBeLessThanOrEqual(before + 1);
+  });
+});
+
+describe("a far end gone silent", () => {
+  it("is told once when the far end stops sending, and not while it sends", async () => {
+    const far = await farEnd();
+    const rtp = await session({ inactivityMs: 300 });
+    let silent = 0;
+    rtp.configure(plan(far.port));
+    rtp.onSilent(() => (silent += 1));
+    // 600 ms of audio, a packet every 20 ms: never 300 ms without one.
+    for (let seq = 1; seq <= 30; seq += 1) {
+      far.socket.send(packet(seq, Buffer.alloc(160)), rtp.port, "127.0.0.1");
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(silent).toBe(0);
+    await until(() => silent > 0, 2000);
+    await new Promise((r) => setTimeout(r, 400));
+    expect(silent).toBe(1);
+  });
+
+  it("waits on a caller who put the call on hold (we only send), and counts again once the call resumes", async () => {
+    const far = await farEnd();
+    const rtp = await session({ inactivityMs: 200 });
+    let silent = 0;
+    rtp.configure(plan(far.port, { direction: "sendonly" }));
+    rtp.onSilent(() => (silent += 1));
+    await new Promise((r) => setTimeout(r, 500));
+    expect(silent).toBe(0);
+    rtp.configure(plan(far.port));
+    await until(() => silent > 0, 2000);
   });
 });

@@ -41,6 +41,12 @@ export interface RtpSessionOptions {
   /** Packets held waiting for a missing one before it is given up (each 20 ms). */
   jitterFrames?: number;
   rtcpIntervalMs?: number;
+  /**
+   * With no packet from the far end for this long while it should be sending (not on hold),
+   * `onSilent` is told once: a phone that lost its network sends no BYE, and its call would
+   * otherwise stay up until a session timer, if there is one. 0 or absent: never.
+   */
+  inactivityMs?: number;
 }
 
 async function bind(socket: Socket, port: number, host: string): Promise<boolean> {
@@ -89,6 +95,9 @@ export class RtpSession {
   /** The key being sent: its event, the timestamp all its packets carry, and the frames it has taken. */
   private digitOut: { event: number; timestamp: number; frames: number } | null = null;
   private closed = false;
+  /** When the far end's last packet came (or the media was agreed), for `inactivityMs`. */
+  private heardAt = 0;
+  private silent: (() => void) | null = null;
 
   private constructor(
     private readonly rtp: Socket,
@@ -131,6 +140,12 @@ export class RtpSession {
     this.handlers = handlers;
   }
 
+  /** From now on, `handler` runs once when the far end has sent nothing for `inactivityMs` (the call's to end). */
+  onSilent(handler: () => void): void {
+    this.silent = handler;
+    this.heardAt = performance.now();
+  }
+
   /** The agreed media (again after a re-INVITE): where to send, which codec, which way. */
   configure(plan: MediaPlan): void {
     const moved = !this.plan || this.plan.remoteAddress !== plan.remoteAddress || this.plan.remotePort !== plan.remotePort;
@@ -140,6 +155,8 @@ export class RtpSession {
       // Our key stays the call's, so what we send keeps its rollover counter across a re-INVITE.
       this.srtp = { send: this.srtp?.send ?? new SrtpContext(this.srtpKey), receive: new SrtpContext(plan.srtp.remoteKey), remoteKey: plan.srtp.remoteKey };
     }
+    // Agreed media (again): the far end's silence counts from now, whatever came before.
+    this.heardAt = performance.now();
     if (moved) {
       this.remote = { address: plan.remoteAddress, port: plan.remotePort };
       this.rtcpRemote = { address: plan.remoteAddress, port: plan.remotePort + 1 };
@@ -208,7 +225,18 @@ export class RtpSession {
       }
     }
     this.timer = setTimeout(this.tick, Math.max(0, this.startedAt + this.frames * PTIME_MS - performance.now()));
+    this.checkSilence(now);
   };
+
+  private checkSilence(now: number) {
+    const limit = this.options.inactivityMs;
+    // On hold (we only send, or neither side does) the far end owes us no packets.
+    const receiving = this.plan?.direction === "sendrecv" || this.plan?.direction === "recvonly";
+    if (!limit || !receiving || !this.silent || now - this.heardAt < limit) return;
+    const silent = this.silent;
+    this.silent = null;
+    silent();
+  }
 
   /**
    * Fills `frame` (20 ms) from the queue, silence where the queue runs out. The caller hands in
@@ -294,6 +322,7 @@ export class RtpSession {
     } else if (this.remote && (this.remote.address !== address || this.remote.port !== port)) {
       return; // Not the stream we latched onto: ignored rather than let anyone redirect our audio.
     }
+    this.heardAt = performance.now();
     if (packet.payloadType === this.plan.telephoneEvent) return this.event(packet);
     this.jitter.push(packet);
   }
