@@ -1,5 +1,5 @@
 /**
- * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N] [--pin] [--repeat N] [--ingest N [--ingest-pages P]]`:
+ * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N] [--pin] [--repeat N] [--ingest N [--ingest-pages P]] [--json FILE]`:
  * N simultaneous simulated phone calls, for each N, first through a bare pass-through relay
  * (bench-calls-relay.ts, the yardstick) and then through the real server, in one sitting,
  * with the ratio of the two printed. `--repeat N` holds N sittings per count, the order of the
@@ -38,6 +38,7 @@ import { startClusterServer } from "./bench-calls-cluster.ts";
 import { finalisedCalls, startPhoneBenchApp } from "./bench-phone-app.ts";
 import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable, pidsOfCommand, pinTo, rssMbOf, watchEventLoop } from "./bench-process.ts";
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
+import { writeFileSync } from "node:fs";
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -359,6 +360,9 @@ for (const calls of counts) {
 console.log();
 console.log(table(rows));
 console.log();
+// `--json FILE`: the rows for another bench to read (bench:sip sets its SIP calls beside these).
+const jsonFile = option("--json");
+if (jsonFile) writeFileSync(jsonFile, JSON.stringify(rows));
 console.log(
   "server in/out: time the server spends on one media frame, from its arrival at one socket to its hand-off to the other (measured in the server).\n" +
     "e2e: the same frame timed from the sending process to the receiving one through every socket (an upper bound on what the server adds).\n" +

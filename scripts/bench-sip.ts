@@ -1,10 +1,11 @@
 /**
- * `npm run bench:sip [-- 50 200 500] [--seconds 15] [--barge-in-every 3] [--beyond 5]`: N SIP
+ * `npm run bench:sip [-- 50 200 500] [--seconds 15] [--barge-in-every 3] [--beyond 5] [--sip-only]`: N SIP
  * calls at once against the real app's SIP endpoint, for each N, with µ-law RTP both ways and a
  * barge-in every few seconds from the fake OpenAI Realtime provider (bench-calls-provider.ts, the
  * one bench:calls uses), plus `--beyond` calls more than MAX_CALLS (= N) dialled with them, which
- * must be refused (503 with Retry-After). Compare with `npm run bench:calls -- 50 200 --only
- * switchboard` run in the same sitting.
+ * must be refused (503 with Retry-After). Then, unless `--sip-only`, the same counts of Twilio-path
+ * calls (`bench:calls --only switchboard`, same seconds and barge-ins, MAX_CALLS the largest count)
+ * in a child process, and each SIP row's CPU beside theirs.
  *
  * Three processes: this one (the real app, embedded database, a trunk admitting 127.0.0.1 and a
  * SIP number on it, the SIP endpoint on a free port), the fake provider, and the callers
@@ -17,9 +18,11 @@
  * answered, calls still up on the server after the wait). Progress goes to stderr; every wait is
  * bounded, and a sitting that overruns its whole budget ends the bench with what it has.
  */
-import type { ChildProcess } from "node:child_process";
+import { spawn, type ChildProcess } from "node:child_process";
 import { Socket } from "node:dgram";
-import { cpus, loadavg } from "node:os";
+import { readFileSync, rmSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { phoneNumbers } from "../src/server/db/schema.ts";
 import { createSipTrunksService } from "../src/server/modules/sip-trunks/sip-trunks.service.ts";
@@ -212,4 +215,30 @@ try {
 }
 clearTimeout(watchdog);
 print();
+if (!args.includes("--sip-only")) await besideTwilio();
 process.exit(0);
+
+/** The same counts through the Twilio path (bench:calls), and each SIP row's CPU per call against theirs. */
+async function besideTwilio() {
+  progress(`the Twilio path: ${counts.join(", ")} calls (bench:calls)`);
+  const file = join(tmpdir(), `bench-sip-twilio-${process.pid}.json`);
+  const code = await new Promise<number | null>((resolve) => {
+    const proc = spawn(process.execPath, ["--expose-gc", "--import", "tsx", join(import.meta.dirname, "bench-calls.ts"), ...counts.map(String), "--seconds", String(seconds), "--barge-in-every", String(bargeInEveryMs / 1000), "--only", "switchboard", "--max-calls", String(Math.max(...counts)), "--json", file], { stdio: ["ignore", "ignore", "inherit"] });
+    children.add(proc);
+    proc.on("exit", resolve);
+  });
+  if (code !== 0) return console.error(`bench:sip: the Twilio path's bench exited ${code}; no comparison`);
+  const twilio = JSON.parse(readFileSync(file, "utf8")) as { calls: number; connected: number; cpuPerCall: number; rssMb: number; streamFirstAudio: { p50: number; p99: number }; providerDelayP50: number }[];
+  rmSync(file, { force: true });
+  const table = counts.map((n, i) => {
+    const t = twilio.find((r) => r.calls === n);
+    const sipMs = Number(rows[i]?.[5]);
+    // bench:calls gives % of a core per call: ×10 is ms of CPU per second of call.
+    const twilioMs = t ? t.cpuPerCall * 10 : Number.NaN;
+    return [String(n), t ? `${t.connected}` : "–", fmt(twilioMs), t ? fmt(t.rssMb, 0) : "–", t ? `${fmt(t.streamFirstAudio.p50 - t.providerDelayP50, 0)} / ${fmt(t.streamFirstAudio.p99 - t.providerDelayP50, 0)}` : "–", fmt(sipMs), `${fmt(sipMs / twilioMs, 2)}×`];
+  });
+  console.log(`
+The Twilio path in the same sitting (bench:calls -- ${counts.join(" ")} --seconds ${seconds} --only switchboard), load ${load()} at its end:
+`);
+  console.log(markdownTable(["calls", "connected", "server CPU ms per call-second", "server RSS MB", "stream → first audio p50 / p99 ms", "SIP: server CPU ms per call-second", "SIP / Twilio CPU per call (aim ≤ 0.6×)"], table));
+}
