@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Controller, type Control, type FieldPath, type FieldValues } from "react-hook-form";
 import { FormField } from "@/components/ui/form-field";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { OptionSelect } from "@/components/option-select";
 
 export interface SelectOption {
   value: string;
@@ -28,18 +28,16 @@ export function LabelledSelect({ label, error, description, placeholder, options
   return (
     <FormField label={label} error={error} description={description}>
       {(props) => (
-        <Select value={value} onValueChange={onValueChange} disabled={disabled}>
-          <SelectTrigger {...props} className={triggerClassName} onBlur={onBlur}>
-            <SelectValue placeholder={placeholder} />
-          </SelectTrigger>
-          <SelectContent>
-            {options.map((option) => (
-              <SelectItem key={option.value} value={option.value} disabled={option.disabled}>
-                {option.label}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
+        <OptionSelect
+          {...props}
+          className={triggerClassName}
+          onBlur={onBlur}
+          options={options}
+          value={value}
+          onValueChange={onValueChange}
+          placeholder={placeholder}
+          disabled={disabled}
+        />
       )}
     </FormField>
   );
