@@ -38,11 +38,11 @@ export interface LiveFile {
  * What most live-socket test files start from, made before the file's first test and closed after
  * its last (like `useTestApp`): `const file = setUpLiveApp("sk-…")`, then `file.live` in tests.
  */
-export function setUpLiveApp(apiKey: string, config: Record<string, string> = {}): LiveFile {
+export function setUpLiveApp(apiKey: string, config: Record<string, string> = {}, deps: Partial<AppDeps> = {}): LiveFile {
   const file = {} as LiveFile;
   beforeAll(async () => {
     file.fake = await startFakeRealtime({ apiKey });
-    file.live = await startLiveApp(file.fake, config);
+    file.live = await startLiveApp(file.fake, config, deps);
   });
   afterAll(() => closeInOrder(file.live?.app, file.fake));
   return file;

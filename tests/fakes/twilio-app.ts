@@ -90,13 +90,29 @@ export async function startTwilioLine(o: TwilioLineOptions) {
 export type TwilioLine = Awaited<ReturnType<typeof startTwilioLine>>;
 
 /** A startTwilioLine made before the file's tests and closed after them: its fields are there once a test (or a later beforeAll) runs. */
-export function useTwilioLine(o: TwilioLineOptions): TwilioLine {
+export function setUpTwilioLine(o: TwilioLineOptions): TwilioLine {
   const line = {} as TwilioLine;
   beforeAll(async () => {
     Object.assign(line, await startTwilioLine(o));
   });
   afterAll(() => closeInOrder(line.app?.app, line.fake));
   return line;
+}
+
+/**
+ * startPhoneAppPair on a fresh fake Realtime server (`apiKey`) with one phoneLine to `number` on
+ * `a`, made before the file's tests and closed after them; `dialA` rings the number at `a`.
+ */
+export function setUpTwilioPair(o: { apiKey: string; number: string; configA: PhoneAppConfig; configB?: PhoneAppConfig }) {
+  const pair = {} as Awaited<ReturnType<typeof startPhoneAppPair>> & { fake: FakeRealtime };
+  beforeAll(async () => {
+    pair.fake = await startFakeRealtime({ apiKey: o.apiKey });
+    Object.assign(pair, await startPhoneAppPair(pair.fake, o.configA, o.configB));
+    await phoneLine(pair.a, pair.fake.apiKey, o.number);
+  });
+  afterAll(() => closeInOrder(pair.a?.app, pair.b?.app, pair.database, pair.fake));
+  const dialA = (options: Partial<DialOptions> = {}) => TwilioCaller.dial({ origin: pair.a.origin, authToken: TEST_AUTH_TOKEN, to: o.number, from: "+15559876", ...options });
+  return Object.assign(pair, { dialA });
 }
 
 /**
@@ -141,7 +157,7 @@ export async function startDialOut(o: DialOutOptions) {
 export type DialOut = Awaited<ReturnType<typeof startDialOut>>;
 
 /** A startDialOut made before the file's tests and closed after them. */
-export function useDialOut(o: DialOutOptions): DialOut {
+export function setUpDialOut(o: DialOutOptions): DialOut {
   const out = {} as DialOut;
   // Generous: starting the app, its job queue and the fakes is slow on a busy machine.
   beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
 import { requestTestSession } from "../../../../tests/fakes/realtime-app.ts";
-import { useTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
+import { setUpTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
 import { AT_CAPACITY_MESSAGE, BUSY_MESSAGE_MAX_LENGTH, PHONE_BUSY_MESSAGE } from "../../../shared/calls.ts";
 
 /**
@@ -8,7 +8,7 @@ import { AT_CAPACITY_MESSAGE, BUSY_MESSAGE_MAX_LENGTH, PHONE_BUSY_MESSAGE } from
  * stream, so that stream always finds room; beyond it callers hear a polite refusal at once,
  * a browser test call gets a retryable 503, and /api/health says how full the instance is.
  */
-const line = useTwilioLine({ apiKey: "sk-capacity-test", number: "+15550100", config: { MAX_CALLS: "2" } });
+const line = setUpTwilioLine({ apiKey: "sk-capacity-test", number: "+15550100", config: { MAX_CALLS: "2" } });
 
 const dial = () => line.dial("+15559876");
 const health = async () => (await line.app.app.inject({ url: "/api/health" })).json() as { calls: number; max_calls: number; has_room: boolean };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, useTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
+import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, setUpTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
 
 /**
@@ -8,7 +8,7 @@ import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
  */
 
 const TO = "+15550111";
-const line = useTwilioLine({ apiKey: "sk-early-test", number: TO, assistant: { instructions: "You answer the phone for Acme." } });
+const line = setUpTwilioLine({ apiKey: "sk-early-test", number: TO, assistant: { instructions: "You answer the phone for Acme." } });
 const dial = () => line.dial("+15559876");
 
 describe("a phone call set up at its voice webhook", () => {

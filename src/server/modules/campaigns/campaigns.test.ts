@@ -1,6 +1,6 @@
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { phoneOwner, campaignLine, useDialOut } from "../../../../tests/fakes/twilio-app.ts";
+import { phoneOwner, campaignLine, setUpDialOut } from "../../../../tests/fakes/twilio-app.ts";
 import { startWebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { eq, inArray } from "drizzle-orm";
 import { CAMPAIGN_TEXTS, type Campaign, type CampaignContactPage } from "../../../shared/campaigns.ts";
@@ -33,7 +33,7 @@ const clock = () => {
   return at;
 };
 
-const out = useDialOut({ apiKey: "sk-campaign-test", ours: OURS, config: { JOB_POLL_INTERVAL_MS: "500" }, deps: { clock }, farEnd: { talkMs: 400 } });
+const out = setUpDialOut({ apiKey: "sk-campaign-test", ours: OURS, config: { JOB_POLL_INTERVAL_MS: "500" }, deps: { clock }, farEnd: { talkMs: 400 } });
 beforeAll(async () => {
   ({ owner, assistantId, numberId } = await campaignLine(out.app, out.fake.apiKey, OURS));
 });

@@ -4,7 +4,7 @@ import type { FakeConnection, FakeScript } from "../../../../tests/fakes/fake-re
 import { openBoard, openCall, speakAsSupervisor, takeOver, type CallClient } from "../../../../tests/fakes/live-supervisor.ts";
 import { signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
 import { silence, tone } from "../../../../tests/fakes/realtime-audio.ts";
-import { useTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
+import { setUpTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
 import type { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
 import { callLogsSchema } from "../../../shared/calls.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
@@ -19,7 +19,7 @@ import { mulawToPcm16, pcm16ToBytes } from "../../voice/audio.ts";
 const TO = "+15550111";
 const FROM = "+15559877";
 const SUPERVISOR = "Ada Lovelace";
-const line = useTwilioLine({ apiKey: "sk-live-test", number: TO });
+const line = setUpTwilioLine({ apiKey: "sk-live-test", number: TO });
 let other: Caller;
 let base: string;
 

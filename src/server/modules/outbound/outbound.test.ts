@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAssistant, signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { insertPhoneNumber, phoneOwner, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, useDialOut } from "../../../../tests/fakes/twilio-app.ts";
+import { insertPhoneNumber, phoneOwner, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, setUpDialOut } from "../../../../tests/fakes/twilio-app.ts";
 import { signTwilio } from "../../../../tests/fakes/twilio-caller.ts";
 import { DIAL_SAFETY_TEXTS } from "../../../shared/dial-safety.ts";
 import { OUTBOUND_ENDED, OUTBOUND_TEXTS } from "../../../shared/outbound.ts";
@@ -20,7 +20,7 @@ import { calls } from "../../db/schema.ts";
 
 const OURS = "+15550100";
 const PERSON = "+442071234500";
-const out = useDialOut({ apiKey: "sk-outbound-test", ours: OURS });
+const out = setUpDialOut({ apiKey: "sk-outbound-test", ours: OURS });
 let owner: Caller;
 let assistantId: string;
 let numberId: string;
