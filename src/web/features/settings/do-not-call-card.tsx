@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Textarea } from "@/components/ui/textarea";
 import { api } from "@/lib/api";
@@ -48,7 +48,7 @@ export function DoNotCallCard() {
       toast.success(T.added(added));
       setText("");
     } catch (err) {
-      toast.error(T.addFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(T.addFailed, err);
     }
   };
   const onRemove = async (phone: string) => {
@@ -56,7 +56,7 @@ export function DoNotCallCard() {
       await remove.mutateAsync(phone);
       toast.success(OUTBOUND_TEXTS.dncRemoved);
     } catch (err) {
-      toast.error(T.removeFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(T.removeFailed, err);
     }
   };
 

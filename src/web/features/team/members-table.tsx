@@ -5,12 +5,12 @@ import { TableHeads } from "@/components/table-view";
 import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
 import { OptionSelect } from "@/components/option-select";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { assignableRoles, day, mayManage } from "./team-format";
 import { useChangeRole, useRemoveMember } from "./use-team";
 
-const failed = (title: string) => (err: unknown) => toast.error(title, { description: err instanceof Error ? err.message : undefined });
+const failed = (title: string) => (err: unknown) => toastFailure(title, err);
 
 /** The organisation's members; admins change roles and remove (owners alone touch owners). */
 export function MembersTable({ members, role }: { members: TeamMember[]; role: Role }) {
