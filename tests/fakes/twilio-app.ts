@@ -71,7 +71,8 @@ export async function phoneLine(app: PhoneApp, apiKey: string, to: string, assis
 export interface TwilioLineOptions {
   apiKey: string;
   number: string;
-  assistant?: Record<string, unknown>;
+  /** The assistant's fields, or what makes them once the app and its owner exist (e.g. the owner's tools). */
+  assistant?: Record<string, unknown> | ((app: PhoneApp, owner: Caller) => Promise<Record<string, unknown>>);
   config?: PhoneAppConfig;
 }
 
@@ -82,9 +83,12 @@ export interface TwilioLineOptions {
 export async function startTwilioLine(o: TwilioLineOptions) {
   const fake = await startFakeRealtime({ apiKey: o.apiKey });
   const app = await startPhoneApp(fake, o.config);
-  const line = await phoneLine(app, fake.apiKey, o.number, o.assistant);
+  const owner = await phoneOwner(app, fake.apiKey);
+  const fields = typeof o.assistant === "function" ? await o.assistant(app, owner) : o.assistant;
+  const assistantId = (await createAssistant(app.app, owner, fields)).id;
+  const numberId = await insertPhoneNumber(app, owner, o.number, assistantId);
   const dial = (from: string, options: Partial<DialOptions> = {}) => TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: o.number, from, ...options });
-  return { fake, app, ...line, dial };
+  return { fake, app, owner, assistantId, numberId, dial };
 }
 
 export type TwilioLine = Awaited<ReturnType<typeof startTwilioLine>>;
