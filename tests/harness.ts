@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { buildApp, type AppConfig, type AppDeps } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, type Database } from "../src/server/db/client.ts";
@@ -124,6 +124,12 @@ export async function rawRequest(
 }
 
 /** The error of a `{ "error": { "code", "message" } }` answer. */
+/** The body of a 201, what a POST that creates answers; a test fails here, with the body, on anything else. */
+export function createdBody<T>(res: { statusCode: number; body: string; json(): unknown }): T {
+  expect(res.statusCode, res.body).toBe(201);
+  return res.json() as T;
+}
+
 export interface ErrorBody {
   code: string;
   message: string;
