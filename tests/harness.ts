@@ -124,9 +124,9 @@ export async function rawRequest(
 }
 
 /** The error of a `{ "error": { "code", "message" } }` answer. */
-/** The body of a 201, what a POST that creates answers; a test fails here, with the body, on anything else. */
-export function createdBody<T>(res: { statusCode: number; body: string; json(): unknown }): T {
-  expect(res.statusCode, res.body).toBe(201);
+/** The body of a response that must have `status` (201: a POST that creates); a test fails here, with the body, on any other. */
+export function expectBody<T>(res: { statusCode: number; body: string; json(): unknown }, status: number): T {
+  expect(res.statusCode, res.body).toBe(status);
   return res.json() as T;
 }
 

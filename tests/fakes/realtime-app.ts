@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import type { AppDeps } from "../../src/server/app.ts";
 import type { Database } from "../../src/server/db/client.ts";
 import { closeInOrder } from "../close.ts";
-import { buildTestApp, freshDatabase, signUpAndLogIn, type TestApp, createdBody } from "../harness.ts";
+import { buildTestApp, freshDatabase, signUpAndLogIn, type TestApp, expectBody } from "../harness.ts";
 import { startFakeRealtime, type FakeRealtime } from "./fake-realtime.ts";
 import { TestBrowser } from "./realtime-browser-client.ts";
 
@@ -103,7 +103,7 @@ export async function signUpCaller(app: TestApp, apiKey?: string): Promise<Calle
 
 /** POSTs `payload` to `url` as `who` and expects the 201 with the created row. */
 async function created(app: TestApp, who: Caller, url: string, payload: Record<string, unknown>): Promise<{ id: string; name: string }> {
-  return createdBody(await app.inject({ method: "POST", url, headers: { cookie: who.cookie }, payload }));
+  return expectBody(await app.inject({ method: "POST", url, headers: { cookie: who.cookie }, payload }), 201);
 }
 
 export const createTool = (app: TestApp, who: Caller, payload: Record<string, unknown>) =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
 import { startFakeElevenLabs, type FakeElevenLabs } from "../../../../tests/fakes/fake-elevenlabs.ts";
-import { errorOf, signUpAndLogIn, useTestApp, createdBody } from "../../../../tests/harness.ts";
+import { errorOf, signUpAndLogIn, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import { joinAs } from "../../../../tests/team.ts";
 import { PREVIEW_SAMPLE_TEXT, PROVIDER_MESSAGES, type Provider } from "../../../shared/providers.ts";
 
@@ -21,7 +21,7 @@ afterAll(async () => {
 });
 
 async function add(who: { cookie: string }, body: object): Promise<Provider> {
-  return createdBody(await file.as(who).post("/api/providers", body));
+  return expectBody(await file.as(who).post("/api/providers", body), 201);
 }
 const elevenLabs = () => ({ name: "ElevenLabs", kind: "voice", protocol: "elevenlabs", base_url: voice.baseUrl, api_key: voice.apiKey });
 

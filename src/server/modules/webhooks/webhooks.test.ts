@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createAssistant, openLiveSocket, sessionIdFor, setUpLiveApp, signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
-import { as, errorOf, createdBody } from "../../../../tests/harness.ts";
+import { as, errorOf, expectBody } from "../../../../tests/harness.ts";
 import { eq } from "drizzle-orm";
 import { webhookEndpoints } from "../../db/schema.ts";
 import type { Page } from "../../../shared/pages.ts";
@@ -23,7 +23,7 @@ beforeAll(async () => {
 });
 
 async function createEndpoint(who: Caller, body: Record<string, unknown>): Promise<WebhookWithSecret> {
-  return createdBody(await as(file.live.app, who).post("/api/webhooks", body));
+  return expectBody(await as(file.live.app, who).post("/api/webhooks", body), 201);
 }
 
 const deliveriesOf = async (who: Caller, id: string): Promise<WebhookDelivery[]> => (await as(file.live.app, who).get(`/api/webhooks/${id}/deliveries`)).json<Page<WebhookDelivery>>().data;
