@@ -51,13 +51,15 @@ export function setUpLiveApp(apiKey: string, config: Record<string, string> = {}
 /** `setUpLiveApp` with an owner who stored the key and made an assistant (`assistant` overrides its fields). */
 export function setUpLiveOwner(
   apiKey: string,
-  assistant: Record<string, unknown> = {},
+  /** The assistant's fields, or what makes them once the owner exists (e.g. the owner's tools). */
+  assistant: Record<string, unknown> | ((live: LiveApp, owner: Caller) => Promise<Record<string, unknown>>) = {},
   config: Record<string, string> = {},
 ): LiveFile & { owner: Caller; assistantId: string } {
   const file = setUpLiveApp(apiKey, config) as LiveFile & { owner: Caller; assistantId: string };
   beforeAll(async () => {
     file.owner = await signUpCaller(file.live.app, apiKey);
-    file.assistantId = (await createAssistant(file.live.app, file.owner, assistant)).id;
+    const fields = typeof assistant === "function" ? await assistant(file.live, file.owner) : assistant;
+    file.assistantId = (await createAssistant(file.live.app, file.owner, fields)).id;
   });
   return file;
 }
