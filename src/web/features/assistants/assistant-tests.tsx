@@ -10,7 +10,6 @@ import { ScenarioForm } from "./scenario-form";
 import { TestRunResults } from "./test-run-results";
 import { useCancelTestRun, useDeleteScenario, useLatestTestRun, useSaveScenario, useScenarios, useStartTestRun } from "./use-tests";
 
-
 /**
  * The Tests tab: the assistant's scenarios (simulated callers with success criteria), Run tests
  * against the draft with its progress and results, and the suggestions from live calls.

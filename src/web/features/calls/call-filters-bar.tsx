@@ -2,14 +2,15 @@ import { useQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { Assistant } from "@shared/assistants";
-import { CALL_MESSAGES, CALL_QUERY_MAX_LENGTH, type CallStatusFilter, type CallTypeFilter } from "@shared/call-records";
+import { CALL_MESSAGES, CALL_QUERY_MAX_LENGTH } from "@shared/call-records";
 import { versionLabel } from "@shared/versions";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { OptionSelect } from "@/components/option-select";
+import type { SelectOption } from "@/components/select-field";
 import { apiList } from "@/lib/api";
-import { CALL_DIRECTION_LABELS, CALL_DIRECTIONS, type CallDirection } from "@shared/outbound";
+import { CALL_DIRECTION_LABELS, CALL_DIRECTIONS } from "@shared/outbound";
 import { CallAnalysisFilters } from "./call-analysis-filters";
 import { isInvertedRange, type CallViewFilters } from "./use-call-filters";
 import { queryKeys } from "@/lib/query-keys";
@@ -86,26 +87,9 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
             : []),
         ]}
       />
-      <OptionSelect
-        aria-label="Type"
-        className={WIDE}
-        value={filters.type ?? ALL}
-        onValueChange={(v) => onChange({ type: v === ALL ? undefined : (v as CallTypeFilter) })}
-        options={TYPE_OPTIONS}
-      />
-      <OptionSelect
-        aria-label="Direction"
-        value={filters.direction ?? ALL}
-        onValueChange={(v) => onChange({ direction: v === ALL ? undefined : (v as CallDirection) })}
-        options={DIRECTION_OPTIONS}
-      />
-      <OptionSelect
-        aria-label="Status"
-        className={WIDE}
-        value={filters.status ?? ALL}
-        onValueChange={(v) => onChange({ status: v === ALL ? undefined : (v as CallStatusFilter) })}
-        options={STATUS_OPTIONS}
-      />
+      <FilterSelect label="Type" field="type" className={WIDE} options={TYPE_OPTIONS} filters={filters} onChange={onChange} />
+      <FilterSelect label="Direction" field="direction" options={DIRECTION_OPTIONS} filters={filters} onChange={onChange} />
+      <FilterSelect label="Status" field="status" className={WIDE} options={STATUS_OPTIONS} filters={filters} onChange={onChange} />
       <div className="flex flex-wrap items-center gap-3">
         <DateField label="From" value={filters.from} max={filters.to} invalid={inverted} onChange={(from) => onChange({ from })} />
         <DateField label="To" value={filters.to} min={filters.from} invalid={inverted} onChange={(to) => onChange({ to })} />
@@ -129,6 +113,26 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
         <CallAnalysisFilters filters={filters} assistants={assistants.data ?? []} onChange={onChange} />
       </div>
     </div>
+  );
+}
+
+/** A select over one filter of a fixed list, whose first option (ALL) clears it. */
+function FilterSelect({
+  label,
+  field,
+  className,
+  options,
+  filters,
+  onChange,
+}: Pick<CallFiltersBarProps, "filters" | "onChange"> & { label: string; field: "type" | "direction" | "status"; className?: string; options: SelectOption[] }) {
+  return (
+    <OptionSelect
+      aria-label={label}
+      className={className}
+      value={filters[field] ?? ALL}
+      onValueChange={(v) => onChange({ [field]: v === ALL ? undefined : v })}
+      options={options}
+    />
   );
 }
 

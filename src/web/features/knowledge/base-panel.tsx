@@ -9,7 +9,6 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Textarea } from "@/components/ui/textarea";
 import { useAddDocument, useDocumentAction, useDocuments, useSearch, type NewDocument } from "./use-knowledge";
 
-
 /** What a document's state says, in words. */
 function stateText(d: KnowledgeDocument): string {
   if (d.status === "queued") return "Queued";

@@ -13,7 +13,6 @@ import { BasePanel } from "./base-panel";
 import { useCreateBase, useDeleteBase, useKnowledgeBases, useKnowledgeStatus } from "./use-knowledge";
 import type { KnowledgeBase } from "@shared/knowledge";
 
-
 /** The Knowledge page: bases on the left, the chosen one's documents, adding and search on the right. */
 export function KnowledgePage() {
   const bases = useKnowledgeBases();

@@ -11,7 +11,6 @@ import { ToolTestPanel } from "./tool-test-panel";
 import { ToolsTable } from "./tools-table";
 import { useCreateTool, useDeleteTool, useTools, useUpdateTool } from "./use-tools";
 
-
 export function ToolsPage() {
   const tools = useTools();
   const createTool = useCreateTool();
