@@ -2,6 +2,7 @@ import { useInfiniteQuery } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, AUDIT_MESSAGES, type AuditEntry, type AuditPage } from "@shared/audit";
 import { Button } from "@/components/ui/button";
+import { NextPageButton } from "@/components/next-page-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
@@ -132,11 +133,7 @@ export function AuditLogCard() {
             </TableBody>
           </Table>
         )}
-        {log.hasNextPage && (
-          <Button variant="outline" size="sm" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
-            {log.isFetchingNextPage ? "Loading…" : "Show older"}
-          </Button>
-        )}
+        <NextPageButton pages={log} size="sm" label="Show older" busyLabel="Loading…" />
       </CardContent>
     </Card>
   );

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { DNC_PAGE_TEXTS as T, DNC_TEXTS, MAX_DNC_BATCH, OUTBOUND_TEXTS, e164Schema, type DncPage } from "@shared/outbound";
 import { ActionsHead } from "@/components/table-view";
 import { Button } from "@/components/ui/button";
+import { NextPageButton } from "@/components/next-page-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
@@ -130,11 +131,7 @@ export function DoNotCallCard() {
             </Table>
           </div>
         )}
-        {list.hasNextPage && (
-          <Button variant="outline" className="w-fit" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            Load more
-          </Button>
-        )}
+        <NextPageButton pages={list} className="w-fit" label="Load more" />
       </CardContent>
     </Card>
   );
