@@ -3,7 +3,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { buildApp, type AppConfig, type AppDeps } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, type Database } from "../src/server/db/client.ts";
@@ -124,6 +124,12 @@ export async function rawRequest(
 }
 
 /** The error of a `{ "error": { "code", "message" } }` answer. */
+/** The body of a response that must have `status` (201: a POST that creates); a test fails here, with the body, on any other. */
+export function expectBody<T>(res: { statusCode: number; body: string; json(): unknown }, status: number): T {
+  expect(res.statusCode, res.body).toBe(status);
+  return res.json() as T;
+}
+
 export interface ErrorBody {
   code: string;
   message: string;

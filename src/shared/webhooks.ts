@@ -95,12 +95,8 @@ export const webhookInputSchema = z.object({
 });
 export type WebhookInput = z.infer<typeof webhookInputSchema>;
 
-export const webhookUpdateSchema = z.object({
-  url: webhookUrlSchema.optional(),
-  events: eventsSchema.optional(),
-  description: descriptionSchema.optional(),
-  enabled: z.boolean().optional(),
-});
+/** PATCH: any of the fields, each as on creation (as the knowledge bases', assistants' and trunks' updates). */
+export const webhookUpdateSchema = webhookInputSchema.partial();
 export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
 
 export const webhookEndpointSchema = z.object({

@@ -4,13 +4,15 @@
  * pipeline assistant's number, and the call's record once it has ended.
  */
 import { eq } from "drizzle-orm";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { calls } from "../../src/server/db/schema.ts";
 import { callLogsSchema } from "../../src/shared/calls.ts";
 import { until } from "../until.ts";
+import { closeInOrder } from "../close.ts";
+import { serveGptLive, type FakeGptLive } from "./fake-gpt-live.ts";
 import { startFakeRealtime, type FakeRealtime } from "./fake-realtime.ts";
 import { createAssistant, createTool, type Caller } from "./realtime-app.ts";
-import { orderLookupTool } from "./tool-upstream.ts";
+import { orderLookupTool, startToolUpstream, type ToolUpstream } from "./tool-upstream.ts";
 import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "./twilio-app.ts";
 import { TwilioCaller } from "./twilio-caller.ts";
 
@@ -28,6 +30,21 @@ export async function startPipelinePhone(config: Record<string, string> = {}): P
   const app = await startPhoneApp(realtime, config);
   const owner = await phoneOwner(app, realtime.apiKey);
   return { realtime, app, owner };
+}
+
+/**
+ * A pipeline phone with the GPT-Live stand-in served on its Realtime base URL (speaking
+ * `msPerWord` a word) and a tool upstream, made before the file's tests and closed after them.
+ */
+export function setUpGptLivePhone(msPerWord: number) {
+  const phone = {} as { line: PipelinePhone; live: FakeGptLive; upstream: ToolUpstream };
+  beforeAll(async () => {
+    phone.upstream = await startToolUpstream();
+    phone.line = await startPipelinePhone();
+    phone.live = serveGptLive(phone.line.realtime, { msPerWord });
+  });
+  afterAll(() => closeInOrder(phone.line?.app.app, phone.upstream, phone.line?.realtime));
+  return phone;
 }
 
 /** Saves a provider in Settings → Providers as the owner; its id. */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import type { AppDeps } from "../../src/server/app.ts";
 import type { Database } from "../../src/server/db/client.ts";
 import { closeInOrder } from "../close.ts";
-import { buildTestApp, freshDatabase, signUpAndLogIn, type TestApp } from "../harness.ts";
+import { buildTestApp, freshDatabase, signUpAndLogIn, type TestApp, expectBody } from "../harness.ts";
 import { startFakeRealtime, type FakeRealtime } from "./fake-realtime.ts";
 import { TestBrowser } from "./realtime-browser-client.ts";
 
@@ -38,11 +38,11 @@ export interface LiveFile {
  * What most live-socket test files start from, made before the file's first test and closed after
  * its last (like `useTestApp`): `const file = setUpLiveApp("sk-…")`, then `file.live` in tests.
  */
-export function setUpLiveApp(apiKey: string, config: Record<string, string> = {}): LiveFile {
+export function setUpLiveApp(apiKey: string, config: Record<string, string> = {}, deps: Partial<AppDeps> = {}): LiveFile {
   const file = {} as LiveFile;
   beforeAll(async () => {
     file.fake = await startFakeRealtime({ apiKey });
-    file.live = await startLiveApp(file.fake, config);
+    file.live = await startLiveApp(file.fake, config, deps);
   });
   afterAll(() => closeInOrder(file.live?.app, file.fake));
   return file;
@@ -51,13 +51,15 @@ export function setUpLiveApp(apiKey: string, config: Record<string, string> = {}
 /** `setUpLiveApp` with an owner who stored the key and made an assistant (`assistant` overrides its fields). */
 export function setUpLiveOwner(
   apiKey: string,
-  assistant: Record<string, unknown> = {},
+  /** The assistant's fields, or what makes them once the owner exists (e.g. the owner's tools). */
+  assistant: Record<string, unknown> | ((live: LiveApp, owner: Caller) => Promise<Record<string, unknown>>) = {},
   config: Record<string, string> = {},
 ): LiveFile & { owner: Caller; assistantId: string } {
   const file = setUpLiveApp(apiKey, config) as LiveFile & { owner: Caller; assistantId: string };
   beforeAll(async () => {
     file.owner = await signUpCaller(file.live.app, apiKey);
-    file.assistantId = (await createAssistant(file.live.app, file.owner, assistant)).id;
+    const fields = typeof assistant === "function" ? await assistant(file.live, file.owner) : assistant;
+    file.assistantId = (await createAssistant(file.live.app, file.owner, fields)).id;
   });
   return file;
 }
@@ -103,9 +105,7 @@ export async function signUpCaller(app: TestApp, apiKey?: string): Promise<Calle
 
 /** POSTs `payload` to `url` as `who` and expects the 201 with the created row. */
 async function created(app: TestApp, who: Caller, url: string, payload: Record<string, unknown>): Promise<{ id: string; name: string }> {
-  const res = await app.inject({ method: "POST", url, headers: { cookie: who.cookie }, payload });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await app.inject({ method: "POST", url, headers: { cookie: who.cookie }, payload }), 201);
 }
 
 export const createTool = (app: TestApp, who: Caller, payload: Record<string, unknown>) =>

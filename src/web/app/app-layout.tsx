@@ -17,7 +17,7 @@ import {
   SidebarTrigger,
   readSidebarCookie,
 } from "@/components/ui/sidebar";
-import { toast } from "@/components/ui/sonner";
+import { toastFailure } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { usePageTitle } from "@/hooks/use-page-title";
 import { useSession, useSignOut } from "@/lib/session";
@@ -70,7 +70,7 @@ export function AppLayout() {
       await signOut();
       navigate("/login");
     } catch (err) {
-      toast.error("Log out failed", { description: err instanceof Error ? err.message : undefined });
+      toastFailure("Log out failed", err);
     }
   };
 

@@ -3,7 +3,7 @@ import { Building2, Check, ChevronsUpDown } from "lucide-react";
 import { TEAM_MESSAGES } from "@shared/team";
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuLabel, DropdownMenuTrigger } from "@/components/ui/dropdown-menu";
 import { SidebarMenu, SidebarMenuButton, SidebarMenuItem } from "@/components/ui/sidebar";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { api } from "@/lib/api";
 import { useMembership, useOrganizations } from "@/lib/use-membership";
 
@@ -25,7 +25,7 @@ export function OrganizationSwitcher() {
       await queryClient.resetQueries();
       toast.success(TEAM_MESSAGES.switched);
     } catch (err) {
-      toast.error(TEAM_MESSAGES.switchFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(TEAM_MESSAGES.switchFailed, err);
     }
   };
 

@@ -1,6 +1,7 @@
 import { useState } from "react";
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
+import { toast, toastFailure } from "@/components/ui/sonner";
 
 interface ConfirmDeleteDialogProps<T extends { name: string }> {
   /** The thing to delete; the dialog is open while it is set. */
@@ -10,10 +11,12 @@ interface ConfirmDeleteDialogProps<T extends { name: string }> {
   consequence: string;
   onOpenChange: (open: boolean) => void;
   /** Resolves when deleted; the dialog stays open (and re-enabled) if it rejects. */
-  onConfirm: (item: T) => Promise<void>;
+  onConfirm: (item: T) => Promise<unknown>;
+  /** What to toast when it is deleted, and the title of the toast when it could not be (the error's words beneath). */
+  toasts?: { deleted: string; failed: string };
 }
 
-export function ConfirmDeleteDialog<T extends { name: string }>({ item, title, consequence, onOpenChange, onConfirm }: ConfirmDeleteDialogProps<T>) {
+export function ConfirmDeleteDialog<T extends { name: string }>({ item, title, consequence, onOpenChange, onConfirm, toasts }: ConfirmDeleteDialogProps<T>) {
   const [busy, setBusy] = useState(false);
   // Keeps the name on screen while the dialog animates closed.
   const [shown, setShown] = useState(item);
@@ -24,9 +27,11 @@ export function ConfirmDeleteDialog<T extends { name: string }>({ item, title, c
     setBusy(true);
     try {
       await onConfirm(item);
+      if (toasts) toast.success(toasts.deleted);
       onOpenChange(false);
-    } catch {
-      // The caller has shown the failure; keep the dialog so the user can retry or cancel.
+    } catch (err) {
+      // Keep the dialog so the user can retry or cancel; without `toasts` the caller has shown the failure.
+      if (toasts) toastFailure(toasts.failed, err);
     } finally {
       setBusy(false);
     }

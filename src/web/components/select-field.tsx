@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Controller, type Control, type FieldPath, type FieldValues } from "react-hook-form";
 import { FormField } from "@/components/ui/form-field";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { OptionSelect } from "@/components/option-select";
 
 export interface SelectOption {
   value: string;
@@ -24,23 +24,10 @@ interface LabelledSelectProps {
 }
 
 /** A labelled select over plain state: the one markup of every labelled select in the app's forms and dialogs. */
-export function LabelledSelect({ label, error, description, placeholder, options, disabled, value, onValueChange, onBlur, triggerClassName }: LabelledSelectProps) {
+export function LabelledSelect({ label, error, description, triggerClassName, ...select }: LabelledSelectProps) {
   return (
     <FormField label={label} error={error} description={description}>
-      {(props) => (
-        <Select value={value} onValueChange={onValueChange} disabled={disabled}>
-          <SelectTrigger {...props} className={triggerClassName} onBlur={onBlur}>
-            <SelectValue placeholder={placeholder} />
-          </SelectTrigger>
-          <SelectContent>
-            {options.map((option) => (
-              <SelectItem key={option.value} value={option.value} disabled={option.disabled}>
-                {option.label}
-              </SelectItem>
-            ))}
-          </SelectContent>
-        </Select>
-      )}
+      {(props) => <OptionSelect {...props} {...select} className={triggerClassName} />}
     </FormField>
   );
 }
@@ -52,12 +39,7 @@ export function LabelledSelect({ label, error, description, placeholder, options
 export function SelectField<T extends FieldValues, C, V extends FieldValues = T>({
   control,
   name,
-  label,
-  error,
-  description,
-  placeholder,
-  options,
-  disabled,
+  ...shown
 }: Pick<LabelledSelectProps, "label" | "error" | "description" | "placeholder" | "options" | "disabled"> & {
   /** The form's control (any context and transformed values: the field only reads and sets its value). */
   control: Control<T, C, V>;
@@ -67,19 +49,7 @@ export function SelectField<T extends FieldValues, C, V extends FieldValues = T>
     <Controller
       control={control}
       name={name}
-      render={({ field }) => (
-        <LabelledSelect
-          label={label}
-          error={error}
-          description={description}
-          placeholder={placeholder}
-          options={options}
-          disabled={disabled}
-          value={field.value ?? ""}
-          onValueChange={field.onChange}
-          onBlur={field.onBlur}
-        />
-      )}
+      render={({ field }) => <LabelledSelect {...shown} value={field.value ?? ""} onValueChange={field.onChange} onBlur={field.onBlur} />}
     />
   );
 }

@@ -5,7 +5,7 @@
  * the trunk and shutting down each remove the binding (Expires: 0), as SIPp checks.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { buildTestApp, signUpAndLogIn, type TestApp, expectBody } from "../../../../tests/harness.ts";
 import { startSipp } from "../../../../tests/fakes/sipp.ts";
 import { refusingRegistrar, registrar } from "../../../../tests/fakes/sipp-registrar.ts";
 import { until } from "../../../../tests/until.ts";
@@ -27,9 +27,7 @@ afterAll(() => close());
 const api = (method: "GET" | "POST" | "PATCH" | "DELETE", url: string, payload?: object) => app.inject({ method, url, headers: { cookie }, ...(payload ? { payload } : {}) });
 
 async function addTrunk(port: number, password = "s3cret"): Promise<SipTrunk> {
-  const res = await api("POST", "/api/sip-trunks", { name: "Carrier", outbound_uri: `sip:127.0.0.1:${port}`, outbound_username: "trunkuser", outbound_password: password, register: true, register_expires: 300 });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await api("POST", "/api/sip-trunks", { name: "Carrier", outbound_uri: `sip:127.0.0.1:${port}`, outbound_username: "trunkuser", outbound_password: password, register: true, register_expires: 300 }), 201);
 }
 
 const trunkState = (id: string) => async () => ((await api("GET", "/api/sip-trunks")).json().data as SipTrunk[]).find((t) => t.id === id);

@@ -1,12 +1,10 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { createAssistant, createTool, type Caller } from "../../../../tests/fakes/realtime-app.ts";
+import { createTool } from "../../../../tests/fakes/realtime-app.ts";
 import { orderLookupTool, startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
-import { insertPhoneNumber, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
-import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
+import { insertPhoneNumber, setUpTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
+import type { DialOptions } from "../../../../tests/fakes/twilio-caller.ts";
 import { mulawSpeech } from "../../../../tests/fakes/twilio-speech.ts";
-import { closeInOrder } from "../../../../tests/close.ts";
 import { callLogsSchema, PHONE_UNAVAILABLE_MESSAGE } from "../../../shared/calls.ts";
 import { calls } from "../../db/schema.ts";
 
@@ -18,32 +16,24 @@ import { calls } from "../../db/schema.ts";
 
 const TO = "+15550100";
 const FROM = "+15559876";
-let fake: FakeRealtime;
 let upstream: ToolUpstream;
-let app: PhoneApp;
-let owner: Caller;
-let assistantId: string;
-let numberId: string;
-
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-phone-test" });
   upstream = await startToolUpstream();
-  app = await startPhoneApp(fake);
-  owner = await phoneOwner(app, fake.apiKey);
-  const tool = await createTool(app.app, owner, orderLookupTool(upstream.origin));
-  assistantId = (await createAssistant(app.app, owner, { tool_ids: [tool.id] })).id;
-  numberId = await insertPhoneNumber(app, owner, TO, assistantId);
 });
-afterAll(() => closeInOrder(app.app, upstream, fake));
+afterAll(() => upstream.close());
+const line = setUpTwilioLine({
+  apiKey: "sk-phone-test",
+  number: TO,
+  assistant: async (app, owner) => ({ tool_ids: [(await createTool(app.app, owner, orderLookupTool(upstream.origin))).id] }),
+});
 beforeEach(() => {
-  fake.script = {};
+  line.fake.script = {};
 });
 
-const dial = (options: Partial<Parameters<typeof TwilioCaller.dial>[0]> = {}) =>
-  TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: FROM, ...options });
+const dial = (options: Partial<DialOptions> = {}) => line.dial(FROM, options);
 
 async function recordsOf(callSid: string) {
-  return app.db.select().from(calls).where(eq(calls.providerCallSid, callSid));
+  return line.app.db.select().from(calls).where(eq(calls.providerCallSid, callSid));
 }
 
 async function finishedRecord(callSid: string, timeoutMs = 5000) {
@@ -57,7 +47,7 @@ async function finishedRecord(callSid: string, timeoutMs = 5000) {
 describe("a phone call", () => {
   it("answers, greets first, runs a tool, is interrupted during the tool answer (clear, cancel, truncate at what was heard), and leaves a Real call record", async () => {
     const answerWords = Array.from({ length: 40 }, (_, i) => `word${i} `);
-    fake.script = {
+    line.fake.script = {
       speechMs: 1000,
       chunkMs: 20,
       userSays: ["Where is my order 42?", "Wait, stop."],
@@ -68,17 +58,17 @@ describe("a phone call", () => {
         "Okay.",
       ],
     };
-    const index = fake.connections.length;
+    const index = line.fake.connections.length;
     const call = await dial();
     expect(call.webhookStatus).toBe(200);
     expect(call.twiml).toContain("<Connect><Stream url=");
     const stream = call.stream()!;
     // The stream URL is PUBLIC_URL's, as ws(s); the token travels only as a <Parameter>.
-    expect(stream.url).toBe(`${app.origin.replace("http", "ws")}/telephony/twilio/media`);
+    expect(stream.url).toBe(`${line.app.origin.replace("http", "ws")}/telephony/twilio/media`);
     expect(Object.keys(stream.parameters)).toEqual(["token"]);
 
     await call.openStream();
-    const conn = await fake.connection(index);
+    const conn = await line.fake.connection(index);
     const update = await conn.waitFor("session.update");
     expect(update["session"]).toMatchObject({ audio: { input: { format: { type: "audio/pcmu" } }, output: { format: { type: "audio/pcmu" } } } });
 
@@ -121,11 +111,11 @@ describe("a phone call", () => {
 
     const row = await finishedRecord(call.callSid);
     expect(row).toMatchObject({
-      organizationId: owner.organizationId,
-      assistantId,
+      organizationId: line.owner.organizationId,
+      assistantId: line.assistantId,
       callerNumber: FROM,
       calledNumber: TO,
-      phoneNumberId: numberId,
+      phoneNumberId: line.numberId,
       providerCallSid: call.callSid,
       endedReason: "Caller hung up",
       cost: 0.05,
@@ -144,20 +134,20 @@ describe("a phone call", () => {
     expect(interrupted?.interruptedAtMs).toBe(truncate["audio_end_ms"]);
     // The recording: an 8 kHz stereo WAV (µ-law decoded), caller left, assistant right.
     expect(row.recording).toBe(`recordings/${row.id}.wav`);
-    const wav = await app.app.ctx.storage.get(row.recording!);
+    const wav = await line.app.app.ctx.storage.get(row.recording!);
     expect(wav!.body.readUInt16LE(22)).toBe(2);
     expect(wav!.body.readUInt32LE(24)).toBe(8000);
     expect(wav!.body.length).toBeGreaterThan(44 + 8000 * 4 * 2);
   });
 
   it("buffers caller audio sent before the provider session is ready: no frame lost", async () => {
-    fake.script = { userSays: [] };
-    const index = fake.connections.length;
+    line.fake.script = { userSays: [] };
+    const index = line.fake.connections.length;
     const call = await dial();
     await call.openStream();
     // Frames straight after `start`, while the provider socket is still opening.
     await call.speak(mulawSpeech("Hello? Is anybody there?"), 600);
-    const conn = await fake.connection(index);
+    const conn = await line.fake.connection(index);
     await conn.until(() => appendedBytes() >= 600 * 8, 5000, "all caller audio");
     function appendedBytes() {
       return conn.receivedOf("input_audio_buffer.append").reduce((n, e) => n + Buffer.from(e["audio"] as string, "base64").length, 0);
@@ -175,20 +165,20 @@ describe("when the provider drops the session", () => {
   const GREETING = "Hello, this is Ava. How can I help?";
   const QUOTA = "You exceeded your current quota, please check your plan and billing details.";
   afterEach(() => {
-    fake.refuseUpgrades = null;
+    line.fake.refuseUpgrades = null;
   });
 
   it("the call carries on in a new provider session (µ-law, the conversation so far, no second greeting); the line stays open", async () => {
-    fake.script = { speechMs: 1000, chunkMs: 20, userSays: ["Are you still there?"], replies: ["Yes, I am still here."] };
-    const index = fake.connections.length;
+    line.fake.script = { speechMs: 1000, chunkMs: 20, userSays: ["Are you still there?"], replies: ["Yes, I am still here."] };
+    const index = line.fake.connections.length;
     const call = await dial();
     await call.openStream();
-    const first = await fake.connection(index);
+    const first = await line.fake.connection(index);
     await first.until(() => first.sentOf("response.done").length === 1, 5000, "greeting generated");
     await call.until(() => call.heardMs >= 400, "greeting heard");
     first.drop(1011, "upstream failure");
 
-    const second = await fake.connection(index + 1);
+    const second = await line.fake.connection(index + 1);
     const [update1, update2] = [await first.waitFor("session.update"), await second.waitFor("session.update")];
     expect(update2["session"]).toEqual(update1["session"]);
     expect(update2["session"]).toMatchObject({ audio: { input: { format: { type: "audio/pcmu" } }, output: { format: { type: "audio/pcmu" } } } });
@@ -218,19 +208,19 @@ describe("when the provider drops the session", () => {
   });
 
   it("no new session can be opened: Provider error with its reason; the caller's line is closed", async () => {
-    fake.script = { userSays: [] };
-    const index = fake.connections.length;
+    line.fake.script = { userSays: [] };
+    const index = line.fake.connections.length;
     const call = await dial();
     await call.openStream();
-    const conn = await fake.connection(index);
+    const conn = await line.fake.connection(index);
     await call.until(() => call.receivedBytes >= 400 * 8, "greeting");
-    fake.refuseUpgrades = { status: 429, statusText: "Too Many Requests", code: "insufficient_quota", message: QUOTA };
-    const refusedBefore = fake.rejected.length;
+    line.fake.refuseUpgrades = { status: 429, statusText: "Too Many Requests", code: "insufficient_quota", message: QUOTA };
+    const refusedBefore = line.fake.rejected.length;
     conn.drop(1011, "upstream failure");
     await call.until(() => call.closed !== null, "line closed");
     // It tried: one new connection, refused by the provider.
-    expect(fake.rejected.slice(refusedBefore)).toMatchObject([{ status: 429, reason: QUOTA }]);
-    expect(fake.connections).toHaveLength(index + 1);
+    expect(line.fake.rejected.slice(refusedBefore)).toMatchObject([{ status: 429, reason: QUOTA }]);
+    expect(line.fake.connections).toHaveLength(index + 1);
     const row = await finishedRecord(call.callSid);
     expect(row.endedReason).toBe(`Provider error: Unexpected server response: 429: ${QUOTA}`);
     expect(callLogsSchema.parse(row.logs).isTest).toBe(false);
@@ -253,7 +243,7 @@ describe("refused calls", () => {
     const unknown = await dial({ to: "+15550199" });
     expect(unknown.webhookStatus).toBe(200);
     expect(unknown.twiml).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Say>${PHONE_UNAVAILABLE_MESSAGE}</Say><Hangup/></Response>`);
-    await insertPhoneNumber(app, owner, "+15550123", null);
+    await insertPhoneNumber(line.app, line.owner, "+15550123", null);
     const unassigned = await dial({ to: "+15550123" });
     expect(unassigned.twiml).toContain("<Hangup/>");
     expect(unassigned.twiml).not.toContain("<Stream");
@@ -266,7 +256,7 @@ describe("refused calls", () => {
     await bad.until(() => bad.closed !== null, "refusal");
     expect(bad.closed).toEqual({ code: 1008, reason: "Invalid stream token" });
 
-    fake.script = { userSays: [] };
+    line.fake.script = { userSays: [] };
     const first = await dial();
     const token = first.stream()!.parameters["token"]!;
     await first.openStream();
@@ -293,14 +283,14 @@ describe("status callback", () => {
   it("finalises a record the stream left without figures with Twilio's duration, once; forged callbacks get 403", async () => {
     const call = await dial();
     const start = new Date("2026-11-22T10:00:00.000Z");
-    await app.db.insert(calls).values({
-      organizationId: owner.organizationId,
-      assistantId,
+    await line.app.db.insert(calls).values({
+      organizationId: line.owner.organizationId,
+      assistantId: line.assistantId,
       startTime: start,
       logs: { isTest: false, transcript: [], toolsUsed: [] },
       callerNumber: FROM,
       calledNumber: TO,
-      phoneNumberId: numberId,
+      phoneNumberId: line.numberId,
       providerCallSid: call.callSid,
     });
     expect(await call.statusCallback({ CallDuration: "75" }, "Zm9yZ2Vk")).toBe(403);
@@ -320,11 +310,11 @@ describe("status callback", () => {
 // Last in the file: draining is one-way for the app under test.
 describe("a draining instance (SIGTERM)", () => {
   it("sends a new call back to the public address to be answered elsewhere, and records nothing", async () => {
-    app.app.ctx.drain.begin();
+    line.app.app.ctx.drain.begin();
     const call = await dial();
     expect(call.webhookStatus).toBe(200);
     expect(call.twiml).toBe(
-      `<?xml version="1.0" encoding="UTF-8"?><Response><Pause length="1"/><Redirect method="POST">${app.origin}/telephony/twilio/voice</Redirect></Response>`,
+      `<?xml version="1.0" encoding="UTF-8"?><Response><Pause length="1"/><Redirect method="POST">${line.app.origin}/telephony/twilio/voice</Redirect></Response>`,
     );
     expect(await recordsOf(call.callSid)).toEqual([]);
   });

@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { requestTestSession, type Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
-import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
-import { closeInOrder } from "../../../../tests/close.ts";
+import { expect, it } from "vitest";
+import { requestTestSession } from "../../../../tests/fakes/realtime-app.ts";
+import { setUpTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
 import { AT_CAPACITY_MESSAGE, BUSY_MESSAGE_MAX_LENGTH, PHONE_BUSY_MESSAGE } from "../../../shared/calls.ts";
 
 /**
@@ -11,21 +8,10 @@ import { AT_CAPACITY_MESSAGE, BUSY_MESSAGE_MAX_LENGTH, PHONE_BUSY_MESSAGE } from
  * stream, so that stream always finds room; beyond it callers hear a polite refusal at once,
  * a browser test call gets a retryable 503, and /api/health says how full the instance is.
  */
-const TO = "+15550100";
-let fake: FakeRealtime;
-let app: PhoneApp;
-let owner: Caller;
-let assistantId: string;
+const line = setUpTwilioLine({ apiKey: "sk-capacity-test", number: "+15550100", config: { MAX_CALLS: "2" } });
 
-beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-capacity-test" });
-  app = await startPhoneApp(fake, { MAX_CALLS: "2" });
-  ({ owner, assistantId } = await phoneLine(app, fake.apiKey, TO));
-});
-afterAll(() => closeInOrder(app.app, fake));
-
-const dial = () => TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: "+15559876" });
-const health = async () => (await app.app.inject({ url: "/api/health" })).json() as { calls: number; max_calls: number; has_room: boolean };
+const dial = () => line.dial("+15559876");
+const health = async () => (await line.app.app.inject({ url: "/api/health" })).json() as { calls: number; max_calls: number; has_room: boolean };
 
 it("holds a place for every call told to stream, refuses politely beyond MAX_CALLS, and reports calls and capacity", async () => {
   expect(await health()).toMatchObject({ calls: 0, max_calls: 2, has_room: true });
@@ -40,7 +26,7 @@ it("holds a place for every call told to stream, refuses politely beyond MAX_CAL
   const third = await dial();
   expect(third.webhookStatus).toBe(200);
   expect(third.twiml).toBe(`<?xml version="1.0" encoding="UTF-8"?><Response><Say>${PHONE_BUSY_MESSAGE}</Say><Hangup/></Response>`);
-  const refused = await requestTestSession(app.app, owner, { assistantId });
+  const refused = await requestTestSession(line.app.app, line.owner, { assistantId: line.assistantId });
   expect(refused.statusCode).toBe(503);
   expect(refused.headers["retry-after"]).toBe("2");
   expect(refused.json()).toEqual({ error: { code: "at_capacity", message: AT_CAPACITY_MESSAGE } });
@@ -53,13 +39,13 @@ it("holds a place for every call told to stream, refuses politely beyond MAX_CAL
   await first.hangUp();
   await expect.poll(async () => (await health()).calls).toBe(1);
   expect(await health()).toMatchObject({ has_room: true });
-  expect((await requestTestSession(app.app, owner, { assistantId })).statusCode).toBe(200);
+  expect((await requestTestSession(line.app.app, line.owner, { assistantId: line.assistantId })).statusCode).toBe(200);
   await second.hangUp();
 });
 
 const busyTwiml = (message: string) => `<?xml version="1.0" encoding="UTF-8"?><Response><Say>${message}</Say><Hangup/></Response>`;
 const settings = (method: "GET" | "PUT", payload?: { busy_message: string }) =>
-  app.app.inject({ method, url: "/api/settings/busy-message", headers: { cookie: owner.cookie }, ...(payload === undefined ? {} : { payload }) });
+  line.app.app.inject({ method, url: "/api/settings/busy-message", headers: { cookie: line.owner.cookie }, ...(payload === undefined ? {} : { payload }) });
 
 it("says the account's own busy message beyond MAX_CALLS, and the default again once it is emptied", async () => {
   await expect.poll(async () => (await health()).calls).toBe(0);

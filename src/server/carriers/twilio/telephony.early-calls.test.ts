@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { closeInOrder } from "../../../../tests/close.ts";
-import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import { describe, expect, it } from "vitest";
+import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, setUpTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
 import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
 
 /**
@@ -10,24 +8,15 @@ import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
  */
 
 const TO = "+15550111";
-let fake: FakeRealtime;
-let app: PhoneApp;
-
-beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-early-test" });
-  app = await startPhoneApp(fake);
-  await phoneLine(app, fake.apiKey, TO, { instructions: "You answer the phone for Acme." });
-});
-afterAll(() => closeInOrder(app.app, fake));
-
-const dial = () => TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: "+15559876" });
+const line = setUpTwilioLine({ apiKey: "sk-early-test", number: TO, assistant: { instructions: "You answer the phone for Acme." } });
+const dial = () => line.dial("+15559876");
 
 describe("a phone call set up at its voice webhook", () => {
   it("has its provider session open and configured before its stream starts, and greets on it", async () => {
-    const index = fake.connections.length;
+    const index = line.fake.connections.length;
     const call = await dial();
     // No stream yet: the session is already there, configured for this call's µ-law and instructions.
-    const conn = await fake.connection(index);
+    const conn = await line.fake.connection(index);
     expect((await conn.waitFor("session.update"))["session"]).toMatchObject({
       instructions: "You answer the phone for Acme.",
       audio: { input: { format: { type: "audio/pcmu" } }, output: { format: { type: "audio/pcmu" } } },
@@ -38,7 +27,7 @@ describe("a phone call set up at its voice webhook", () => {
     await call.openStream();
     await call.until(() => call.heardMs >= 400, "greeting heard");
     // The call took that session: no second connection, no second configuration.
-    expect(fake.connections).toHaveLength(index + 1);
+    expect(line.fake.connections).toHaveLength(index + 1);
     expect(conn.receivedOf("session.update")).toHaveLength(1);
     expect(conn.receivedOf("response.create")[0]).toMatchObject({ response: { instructions: expect.stringContaining("Hello, this is Ava.") } });
     await call.hangUp();
@@ -46,9 +35,9 @@ describe("a phone call set up at its voice webhook", () => {
   });
 
   it("closes the session when the stream is refused", async () => {
-    const index = fake.connections.length;
+    const index = line.fake.connections.length;
     const call = await dial();
-    const conn = await fake.connection(index);
+    const conn = await line.fake.connection(index);
     await conn.waitForSent("session.updated");
     await call.openStream({ upgradeSignature: "forged" });
     await call.until(() => call.closed !== null, "stream refused");
@@ -58,11 +47,11 @@ describe("a phone call set up at its voice webhook", () => {
   });
 
   it("closes the session of a stream that never came when the app closes", async () => {
-    const other = await startPhoneApp(fake);
-    await phoneLine(other, fake.apiKey, TO);
-    const index = fake.connections.length;
+    const other = await startPhoneApp(line.fake);
+    await phoneLine(other, line.fake.apiKey, TO);
+    const index = line.fake.connections.length;
     await TwilioCaller.dial({ origin: other.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: "+15559876" });
-    const conn = await fake.connection(index);
+    const conn = await line.fake.connection(index);
     await conn.waitForSent("session.updated");
     await other.app.close();
     await conn.until(() => conn.closed !== null, 5000, "early session closed");

@@ -4,7 +4,7 @@ import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fa
 import { startFakeResponses, type FakeResponses } from "../../../../tests/fakes/fake-responses.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
-import { as, errorOf } from "../../../../tests/harness.ts";
+import { as, errorOf, expectBody } from "../../../../tests/harness.ts";
 import type { AnalysisRun, CallAnalysis } from "../../../shared/analysis.ts";
 import type { CallRecord } from "../../../shared/call-records.ts";
 import { callEntries, calls } from "../../db/schema.ts";
@@ -62,9 +62,7 @@ beforeEach(() => {
 });
 
 const getCall = async (id: string, who: Caller = ada): Promise<CallRecord> => {
-  const res = await as(live.app, who).get(`/api/calls/${id}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
+  return expectBody(await as(live.app, who).get(`/api/calls/${id}`), 200);
 };
 
 async function analysisOf(callId: string, until: (a: CallAnalysis | null) => boolean, timeoutMs = 15_000): Promise<CallRecord> {

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servedDocument, testClient } from "../../../../tests/api/client.ts";
 import type { ApiDocument } from "../../../../tests/api/schema-check.ts";
-import { as, buildTestApp, freshDatabase, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, freshDatabase, signUpAndLogIn, type TestApp, expectBody } from "../../../../tests/harness.ts";
 import type { SignedUp } from "../../../../tests/sign-up.ts";
 import { joinAs } from "../../../../tests/team.ts";
 import { API_KEY_MESSAGES, type ApiKey, type CreatedApiKey } from "../../../shared/api-keys.ts";
@@ -37,9 +37,7 @@ afterAll(async () => {
 });
 
 async function keyOf(who: SignedUp, name = "CRM"): Promise<CreatedApiKey> {
-  const res = await as(one, who).post("/api/api-keys", { name });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await as(one, who).post("/api/api-keys", { name }), 201);
 }
 
 /** The typed client on one instance with a key: each answer is held to the API's document. */

@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { apiKeys } from "../../db/schema.ts";
-import { errorOf, useTestApp } from "../../../../tests/harness.ts";
+import { errorOf, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import { API_KEY_MESSAGES, API_KEY_REQUESTS_PER_MINUTE, MAX_API_KEYS, type ApiKey, type CreatedApiKey } from "../../../shared/api-keys.ts";
 import { counterKey } from "../../shared-state/index.ts";
 import { sql } from "drizzle-orm";
@@ -17,9 +17,7 @@ beforeAll(async () => {
 const client = (key: string) => testClient(file.app, doc, key);
 
 async function createKey(who: "Ada" | "Bob", body: Record<string, unknown> = { name: "CRM" }): Promise<CreatedApiKey> {
-  const res = await file.as(file.users[who]).post("/api/api-keys", body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await file.as(file.users[who]).post("/api/api-keys", body), 201);
 }
 
 /** A request off the document (the auth library's own routes): the key, no cookie, no Origin. */

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { as, buildTestApp, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, signUpAndLogIn, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import type { Assistant } from "../../../shared/assistants.ts";
 import type { ToolType } from "../../../shared/tools.ts";
 import { assistants, calls, phoneNumbers, tools } from "../../db/schema.ts";
@@ -18,9 +18,7 @@ async function insertTool(organizationId: string, name: string, type: ToolType =
 type Who = { cookie: string };
 
 async function create(who: Who, payload: Record<string, unknown>): Promise<Assistant> {
-  const res = await as(file.app, who).post("/api/assistants", payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await as(file.app, who).post("/api/assistants", payload), 201);
 }
 
 const list = async (who: Who): Promise<Assistant[]> => (await as(file.app, who).get("/api/assistants")).json().data;

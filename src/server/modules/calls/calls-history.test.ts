@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { startFakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
 import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp } from "../../../../tests/fakes/realtime-app.ts";
-import { as, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { as, errorOf, signUpAndLogIn, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import type { CallPage, CallRecord, CallSummary } from "../../../shared/call-records.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
 import { assistants, calls } from "../../db/schema.ts";
@@ -17,9 +17,7 @@ const list = async (who: Who): Promise<CallSummary[]> => {
   return (res.json() as CallPage).data;
 };
 const detail = async (who: Who, id: string): Promise<CallRecord> => {
-  const res = await as(file.app, who).get(`/api/calls/${id}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
+  return expectBody(await as(file.app, who).get(`/api/calls/${id}`), 200);
 };
 
 const at = (iso: string) => new Date(iso);

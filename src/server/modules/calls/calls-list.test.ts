@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { signUpAndLogIn, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import { INVALID_CURSOR_MESSAGE, LIMIT_MESSAGE } from "../../../shared/pages.ts";
 import type { CallPage, CallSummary } from "../../../shared/call-records.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
@@ -11,9 +11,7 @@ type Who = Awaited<ReturnType<typeof signUpAndLogIn>>;
 
 const get = (who: Who, url: string) => file.as(who).get(url);
 async function page(who: Who, query: string): Promise<CallPage> {
-  const res = await get(who, `/api/calls?${query}`);
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
+  return expectBody(await get(who, `/api/calls?${query}`), 200);
 }
 const ids = (p: CallPage) => p.data.map((c) => c.id);
 

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { as, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { as, errorOf, signUpAndLogIn, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import type { CallRecord, CallStats } from "../../../shared/call-records.ts";
 import { assistants, calls } from "../../db/schema.ts";
 import { CALLS_EXPORTS_PER_MINUTE, CALLS_STATS_PER_MINUTE } from "./calls-history.routes.ts";
@@ -39,9 +39,7 @@ describe("GET /api/calls/stats", () => {
   });
 
   const stats = async (query: string): Promise<CallStats> => {
-    const res = await as(file.app, gus).get(`/api/calls/stats?${query}`);
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json();
+    return expectBody(await as(file.app, gus).get(`/api/calls/stats?${query}`), 200);
   };
   const period = "from=2026-03-01T00:00:00Z&to=2026-03-04T00:00:00Z";
 

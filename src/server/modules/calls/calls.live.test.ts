@@ -6,6 +6,7 @@ import {
   createTool,
   openLiveSocket,
   sessionIdFor,
+  setUpLiveOwner,
   signUpCaller,
   startLiveApp,
   type Caller,
@@ -24,29 +25,18 @@ import { calls } from "../../db/schema.ts";
  * in the database and the recording in storage; then every way a call can end.
  */
 
-let fake: FakeRealtime;
 let upstream: ToolUpstream;
-let live: LiveApp;
-let ada: Caller;
-let assistantId: string;
 let toolId: string;
-
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-live-test" });
   upstream = await startToolUpstream();
-  live = await startLiveApp(fake);
-  ada = await signUpCaller(live.app, fake.apiKey);
-  const tool = await createTool(live.app, ada, orderLookupTool(upstream.origin));
-  toolId = tool.id;
-  assistantId = (await createAssistant(live.app, ada, { tool_ids: [toolId] })).id;
 });
-afterAll(async () => {
-  await live.app.close();
-  await upstream.close();
-  await fake.close();
+afterAll(() => upstream.close());
+const file = setUpLiveOwner("sk-live-test", async (live, owner) => {
+  toolId = (await createTool(live.app, owner, orderLookupTool(upstream.origin))).id;
+  return { tool_ids: [toolId] };
 });
 beforeEach(() => {
-  fake.script = {};
+  file.fake.script = {};
 });
 
 const contents = (b: TestBrowser) => b.transcript().map((e) => [e.type, e.content]);
@@ -67,7 +57,7 @@ async function finishedRecord(db: LiveApp["db"], callId: string, timeoutMs = 500
   throw new Error(`call ${callId} was not finalised`);
 }
 
-async function startCall(app: LiveApp = live, who: Caller = ada, assistant = assistantId) {
+async function startCall(app: LiveApp = file.live, who: Caller = file.owner, assistant = file.assistantId) {
   const browser = await openLiveSocket(app, who, await sessionIdFor(app.app, who, assistant));
   await browser.until(() => browser.of("started").length > 0, "call record");
   await browser.until(() => responsesDone(browser) >= 1, "first message");
@@ -76,7 +66,7 @@ async function startCall(app: LiveApp = live, who: Caller = ada, assistant = ass
 
 describe("a whole test call", () => {
   it("greets, hears the caller, runs a tool on the real upstream, answers text, ends and leaves a complete record", async () => {
-    fake.script = {
+    file.fake.script = {
       userSays: ["Where is my order 42?"],
       replies: [{ say: "Let me check.", toolCalls: [{ name: "Lookup_Order", arguments: { order_id: "42" } }] }],
     };
@@ -105,7 +95,7 @@ describe("a whole test call", () => {
     expect(entries[3]).toMatchObject({ parameters: { order_id: "42" }, toolData: { toolName: "Lookup Order", toolId } });
     expect(entries[4]).toMatchObject({ result: { method: "GET", path: "/orders", query: { order_id: "42" } }, toolData: { status: 200 } });
     // What the model got back is the upstream's answer.
-    const conn = await fake.connection(fake.connections.length - 1);
+    const conn = await file.fake.connection(file.fake.connections.length - 1);
     const output = conn.receivedOf("conversation.item.create").map((e) => e["item"] as { type: string; output: string });
     expect(JSON.parse(output[0]!.output)).toMatchObject({ path: "/orders", query: { order_id: "42" } });
 
@@ -125,8 +115,8 @@ describe("a whole test call", () => {
     expect(last).toEqual({ type: "ended", callId, reason: "User ended call", durationMs: expect.any(Number), cost: 0.05 });
     expect(browser.errors()).toEqual([]);
 
-    const row = (await recordOf(live.db, callId))!;
-    expect(row).toMatchObject({ organizationId: ada.organizationId, assistantId, assistantName: "Ava", endedReason: "User ended call", cost: 0.05 });
+    const row = (await recordOf(file.live.db, callId))!;
+    expect(row).toMatchObject({ organizationId: file.owner.organizationId, assistantId: file.assistantId, assistantName: "Ava", endedReason: "User ended call", cost: 0.05 });
     expect(row.endTime!.getTime() - row.startTime.getTime()).toBe(last.durationMs);
     const logs = callLogsSchema.parse(row.logs);
     expect(logs.isTest).toBe(true);
@@ -135,24 +125,24 @@ describe("a whole test call", () => {
       expect.objectContaining({ name: "Lookup Order", id: toolId, parameters: { order_id: "42" }, result: expect.objectContaining({ path: "/orders" }) }),
     ]);
     expect(row.recording).toBe(`recordings/${callId}.wav`);
-    const stored = await live.app.ctx.storage.get(row.recording!);
+    const stored = await file.live.app.ctx.storage.get(row.recording!);
     expect(stored?.info.contentType).toBe("audio/wav");
     expect(stored?.body.subarray(0, 4).toString()).toBe("RIFF");
   });
 
   it("reports a tool the SSRF guard refuses as an error entry, and gives the model the error", async () => {
     // localhost is not on the allow list (127.0.0.1 is), so the guard refuses the loopback address.
-    const blocked = await createTool(live.app, ada, { name: "Internal Lookup", end_point_url: `http://localhost:${upstream.port}/orders` });
-    const assistant = await createAssistant(live.app, ada, { name: "Guarded", tool_ids: [blocked.id] });
-    fake.script = { replies: [{ toolCalls: [{ name: "Internal_Lookup", arguments: { q: "x" } }] }] };
-    const { browser } = await startCall(live, ada, assistant.id);
+    const blocked = await createTool(file.live.app, file.owner, { name: "Internal Lookup", end_point_url: `http://localhost:${upstream.port}/orders` });
+    const assistant = await createAssistant(file.live.app, file.owner, { name: "Guarded", tool_ids: [blocked.id] });
+    file.fake.script = { replies: [{ toolCalls: [{ name: "Internal_Lookup", arguments: { q: "x" } }] }] };
+    const { browser } = await startCall(file.live, file.owner, assistant.id);
     const before = upstream.requests.length;
     browser.sendText("Look it up");
     await browser.until(() => responsesDone(browser) >= 3, "tool round trip");
     const response = browser.transcript().find((e) => e.type === "tool-response")!;
     expect(response).toMatchObject({ isError: true, toolData: { toolName: "Internal Lookup", status: 0 } });
     expect(response.content).toMatch(/^Tool Internal Lookup failed: .*localhost/);
-    const conn = await fake.connection(fake.connections.length - 1);
+    const conn = await file.fake.connection(file.fake.connections.length - 1);
     const output = conn.receivedOf("conversation.item.create").map((e) => e["item"] as { type: string; output?: string }).find((i) => i.type === "function_call_output");
     expect(JSON.parse(output!.output!)).toMatchObject({ error: expect.stringContaining("localhost"), status: 0 });
     expect(upstream.requests.length).toBe(before);
@@ -162,18 +152,18 @@ describe("a whole test call", () => {
 
   it("inserts the record when the call starts, in progress until it ends, with each finished turn saved as it goes", async () => {
     const { browser, callId } = await startCall();
-    const row = (await recordOf(live.db, callId))!;
-    expect(row).toMatchObject({ organizationId: ada.organizationId, assistantId, endTime: null, endedReason: null, cost: null, recording: null });
+    const row = (await recordOf(file.live.db, callId))!;
+    expect(row).toMatchObject({ organizationId: file.owner.organizationId, assistantId: file.assistantId, endTime: null, endedReason: null, cost: null, recording: null });
     // What the Calls page shows of the running call: its details, read through the API.
     const savedTranscript = async () => {
-      const res = await live.app.inject({ method: "GET", url: `/api/calls/${callId}`, headers: { cookie: ada.cookie } });
+      const res = await file.live.app.inject({ method: "GET", url: `/api/calls/${callId}`, headers: { cookie: file.owner.cookie } });
       return callLogsSchema.parse((res.json() as { logs: unknown }).logs).transcript.map((e) => [e.type, e.content]);
     };
     await expect.poll(savedTranscript).toEqual([["assistant", "Hello, this is Ava. How can I help?"]]);
     expect(contents(browser)).toEqual(await savedTranscript());
     browser.end("Sheet closed");
     await browser.untilClosed();
-    expect((await recordOf(live.db, callId))!.endedReason).toBe("Sheet closed");
+    expect((await recordOf(file.live.db, callId))!.endedReason).toBe("Sheet closed");
   });
 });
 
@@ -181,18 +171,18 @@ describe("every way out finalises the record", () => {
   it("the browser vanishes: Client disconnected", async () => {
     const { browser, callId } = await startCall();
     browser.disconnect();
-    const row = await finishedRecord(live.db, callId);
+    const row = await finishedRecord(file.live.db, callId);
     expect(row).toMatchObject({ endedReason: "Client disconnected", cost: 0.05 });
     expect(row.recording).toBe(`recordings/${callId}.wav`);
     // The record is written before the call re-reads it and lets go of its registry entry.
-    await expect.poll(() => live.app.ctx.liveCalls.size).toBe(0);
+    await expect.poll(() => file.live.app.ctx.liveCalls.size).toBe(0);
   });
 
   it("the provider drops the connection: the call goes on in a new session, one record", async () => {
     const { browser, callId } = await startCall();
-    const before = fake.connections.length;
-    fake.connections[before - 1]!.drop(1011, "Internal server error");
-    const second = await fake.connection(before, 5000);
+    const before = file.fake.connections.length;
+    file.fake.connections[before - 1]!.drop(1011, "Internal server error");
+    const second = await file.fake.connection(before, 5000);
     await second.waitForSent("session.updated");
     await second.until(() => second.receivedOf("conversation.item.create").length > 0, 5000, "context");
     expect(browser.statuses()).not.toContain("Connection failed");
@@ -201,20 +191,20 @@ describe("every way out finalises the record", () => {
     browser.end();
     await browser.untilClosed();
     expect(endedOf(browser)).toMatchObject({ callId, reason: "User ended call" });
-    expect(await recordOf(live.db, callId)).toMatchObject({ endedReason: "User ended call" });
+    expect(await recordOf(file.live.db, callId)).toMatchObject({ endedReason: "User ended call" });
     expect(contents(browser).filter(([type]) => type === "assistant")[0]).toEqual(["assistant", "Hello, this is Ava. How can I help?"]);
   });
 
   it("the provider drops the connection and no new session can be set up: that reason", async () => {
     const { browser, callId } = await startCall();
-    fake.script = { refuse: [{ type: "session.update", code: "invalid_value", message: "Model not available." }] };
-    fake.connections[fake.connections.length - 1]!.drop(1011, "Internal server error");
+    file.fake.script = { refuse: [{ type: "session.update", code: "invalid_value", message: "Model not available." }] };
+    file.fake.connections[file.fake.connections.length - 1]!.drop(1011, "Internal server error");
     await browser.untilClosed();
     expect(browser.closed?.code).toBe(1000);
     const reason = "Failed to initialize session: Model not available.";
     expect(endedOf(browser)).toMatchObject({ callId, reason, cost: 0.05 });
     expect(browser.statuses()).toContain("Connection failed");
-    expect(await recordOf(live.db, callId)).toMatchObject({ endedReason: reason, cost: 0.05 });
+    expect(await recordOf(file.live.db, callId)).toMatchObject({ endedReason: reason, cost: 0.05 });
   });
 
   describe("server shutdown", () => {

@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { startAccountRest, phoneOwner, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp, campaignLine } from "../../../../tests/fakes/twilio-app.ts";
-import { attachFarEnd, type FarEnd } from "../../../../tests/fakes/twilio-far-end.ts";
-import type { FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
+import { phoneOwner, campaignLine, setUpDialOut } from "../../../../tests/fakes/twilio-app.ts";
 import { startWebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { eq, inArray } from "drizzle-orm";
 import { CAMPAIGN_TEXTS, type Campaign, type CampaignContactPage } from "../../../shared/campaigns.ts";
@@ -21,10 +18,6 @@ import { until } from "../../../../tests/until.ts";
  */
 
 const OURS = "+15550100";
-let fake: FakeRealtime;
-let rest: FakeTwilioRest;
-let farEnd: FarEnd;
-let app: PhoneApp;
 let owner: Caller;
 let assistantId: string;
 let numberId: string;
@@ -40,26 +33,17 @@ const clock = () => {
   return at;
 };
 
+const out = setUpDialOut({ apiKey: "sk-campaign-test", ours: OURS, config: { JOB_POLL_INTERVAL_MS: "500" }, deps: { clock }, farEnd: { talkMs: 400 } });
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-campaign-test" });
-  rest = await startAccountRest(OURS);
-  app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl, JOB_POLL_INTERVAL_MS: "500" }, { clock });
-  farEnd = attachFarEnd(rest, { origin: app.origin, authToken: TEST_AUTH_TOKEN, talkMs: 400 });
-  ({ owner, assistantId, numberId } = await campaignLine(app, fake.apiKey, OURS));
-  // Generous: starting the app, its job queue and the fakes is slow on a busy machine.
-}, 180_000);
-afterAll(async () => {
-  await app.app.close();
-  await rest.close();
-  await fake.close();
+  ({ owner, assistantId, numberId } = await campaignLine(out.app, out.fake.apiKey, OURS));
 });
 beforeEach(() => {
-  farEnd.setDefault("no-answer");
+  out.farEnd.setDefault("no-answer");
 });
 
-const send = (method: "GET" | "POST", url: string, payload?: object) => app.app.inject({ method, url, headers: { cookie: owner.cookie }, ...(payload ? { payload } : {}) });
+const send = (method: "GET" | "POST", url: string, payload?: object) => out.app.app.inject({ method, url, headers: { cookie: owner.cookie }, ...(payload ? { payload } : {}) });
 const weekdays = { timezone: "UTC", windows: [{ days: [1, 2, 3, 4, 5], start: "09:00", end: "17:00" }] };
-const placedTo = (phone: string) => farEnd.placed.filter((p) => p.to === phone).length;
+const placedTo = (phone: string) => out.farEnd.placed.filter((p) => p.to === phone).length;
 
 const campaign = (id: string) => send("GET", `/api/campaigns/${id}`).then((r) => r.json() as Campaign);
 
@@ -140,8 +124,8 @@ describe("campaigns", { timeout: 120_000 }, () => {
   });
 
   it("never has more calls at once than max_concurrent_calls, starts at most calls_per_minute, and stops at once on Pause", async () => {
-    farEnd.setDefault("answer");
-    farEnd.resetPeak();
+    out.farEnd.setDefault("answer");
+    out.farEnd.resetPeak();
     const phones = Array.from({ length: 8 }, (_, i) => `+1555000200${i}`);
     const res = await send("POST", "/api/campaigns", {
       name: "Paced",
@@ -160,7 +144,7 @@ describe("campaigns", { timeout: 120_000 }, () => {
     await until("six calls", async () => placed(), (n) => n >= 6, 30_000);
     await until("the sixth call ended", () => campaign(id), (c) => c.counts.calling === 0);
     expect(placed()).toBe(6);
-    expect(farEnd.peak).toBeLessThanOrEqual(2);
+    expect(out.farEnd.peak).toBeLessThanOrEqual(2);
 
     await send("POST", `/api/campaigns/${id}/pause`);
     now = new Date(now.getTime() + 61_000);
@@ -172,14 +156,14 @@ describe("campaigns", { timeout: 120_000 }, () => {
     const done = await until("completion", () => campaign(id), (c) => c.status === "completed", 30_000);
     expect(done.counts.completed).toBe(8);
     expect(placed()).toBe(8);
-    expect(farEnd.peak).toBeLessThanOrEqual(2);
+    expect(out.farEnd.peak).toBeLessThanOrEqual(2);
     expect((await send("POST", `/api/campaigns/${id}/cancel`)).statusCode).toBe(409);
 
     // Success by outcome: once its calls are analysed, the campaign says how many passed and failed.
     const callIds = ((await send("GET", `/api/campaigns/${id}/contacts`)).json() as CampaignContactPage).data.map((c) => c.call_id!);
     expect(done.success_by_outcome).toEqual([]);
     // The analysis of the calls themselves (a transcript with nothing said) settles first; then the scores are the test's.
-    await until("the calls' own analysis", () => app.db.select({ a: calls.analysis }).from(calls).where(inArray(calls.id, callIds)), (rows) => rows.every((r) => r.a?.status !== "pending"));
+    await until("the calls' own analysis", () => out.app.db.select({ a: calls.analysis }).from(calls).where(inArray(calls.id, callIds)), (rows) => rows.every((r) => r.a?.status !== "pending"));
     const scored = (value: string | null, status: "done" | "pending" = "done") => ({
       status,
       summary: null,
@@ -191,7 +175,7 @@ describe("campaigns", { timeout: 120_000 }, () => {
     });
     const values = ["pass", "pass", "fail", "pass", "pass", "fail", null, "pass"];
     for (const [i, callId] of callIds.entries()) {
-      await app.db.update(calls).set({ analysis: i === 7 ? scored("pass", "pending") : scored(values[i]!) }).where(eq(calls.id, callId));
+      await out.app.db.update(calls).set({ analysis: i === 7 ? scored("pass", "pending") : scored(values[i]!) }).where(eq(calls.id, callId));
     }
     expect((await campaign(id)).success_by_outcome).toEqual([
       { outcome: "completed", analysed: 6, values: [{ value: "pass", count: 4 }, { value: "fail", count: 2 }] },
@@ -200,7 +184,7 @@ describe("campaigns", { timeout: 120_000 }, () => {
 
   it("is not Waiting while it calls a contact whose own zone is open; paused, it counts a call that ends at once", async () => {
     const ringing = "+15550003001";
-    farEnd.script(ringing, "ring");
+    out.farEnd.script(ringing, "ring");
     // Monday 15:00 UTC: 10:00 in New York (open), midnight in Tokyo, the campaign's own zone (closed).
     now = new Date("2026-11-30T15:00:00Z");
     const res = await send("POST", "/api/campaigns", {
@@ -215,7 +199,7 @@ describe("campaigns", { timeout: 120_000 }, () => {
     const id = res.json().id as string;
     const started = await send("POST", `/api/campaigns/${id}/start`);
     expect(started.statusCode, started.body).toBe(200);
-    await farEnd.callTo(ringing, 30_000);
+    await out.farEnd.callTo(ringing, 30_000);
     // Two more ticks while New York's contact is still ringing and Tokyo's waits for its window.
     let ticks = 0;
     onClockRead = () => void (ticks += 1);
@@ -243,7 +227,7 @@ describe("campaigns", { timeout: 120_000 }, () => {
   });
 
   it("starts the configured calls per minute when the dialler's ticks come two seconds apart", async () => {
-    farEnd.setDefault("no-answer");
+    out.farEnd.setDefault("no-answer");
     const phones = Array.from({ length: 90 }, (_, i) => `+155500060${String(i).padStart(2, "0")}`);
     const res = await send("POST", "/api/campaigns", {
       name: "Sixty a minute",
@@ -276,8 +260,8 @@ describe("campaigns", { timeout: 120_000 }, () => {
   }, 240_000);
 
   it("sends campaign.started and campaign.completed, and its calls' call.* events (answered or not) carry the campaign's id and the contact's variables", async () => {
-    farEnd.setDefault("answer");
-    farEnd.script("+15550007102", "no-answer");
+    out.farEnd.setDefault("answer");
+    out.farEnd.script("+15550007102", "no-answer");
     const receiver = await startWebhookReceiver();
     try {
       const endpoint = await send("POST", "/api/webhooks", { url: receiver.url, events: ["campaign.started", "campaign.completed", "call.started", "call.ended", "call.analyzed"] });
@@ -340,7 +324,7 @@ describe("campaigns", { timeout: 120_000 }, () => {
           controller.enqueue(new TextEncoder().encode(lines.join("\n") + "\n"));
         },
       });
-      return fetch(`${app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body, duplex: "half" } as RequestInit);
+      return fetch(`${out.app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body, duplex: "half" } as RequestInit);
     };
     const ok = await upload(100_000, 50_000);
     expect(ok.status, await ok.clone().text()).toBe(200);
@@ -357,7 +341,7 @@ describe("campaigns", { timeout: 120_000 }, () => {
     await send("POST", `/api/campaigns/${id}/cancel`);
     const late = await send("GET", `/api/campaigns/${id}`);
     expect(late.json().status).toBe("cancelled");
-    const refused = await fetch(`${app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body: "phone\n+15550009999" });
+    const refused = await fetch(`${out.app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body: "phone\n+15550009999" });
     expect(refused.status).toBe(409);
     expect(((await refused.json()) as { error: { message: string } }).error.message).toBe(CAMPAIGN_TEXTS.notDraft);
   }, 600_000);
@@ -366,12 +350,12 @@ describe("campaigns", { timeout: 120_000 }, () => {
     const bad = await send("POST", "/api/campaigns", { name: "X", assistant_id: assistantId, phone_number_id: numberId, contacts_csv: "number\n+15550003000", max_concurrent_calls: 1, schedule: weekdays });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toBe(CAMPAIGN_TEXTS.phoneColumn);
-    const other = await phoneOwner(app, fake.apiKey);
+    const other = await phoneOwner(out.app, out.fake.apiKey);
     const mine = (await send("GET", "/api/campaigns")).json().data as Campaign[];
     expect(mine.length).toBeGreaterThan(0);
-    const theirs = await app.app.inject({ method: "GET", url: `/api/campaigns/${mine[0]!.id}`, headers: { cookie: other.cookie } });
+    const theirs = await out.app.app.inject({ method: "GET", url: `/api/campaigns/${mine[0]!.id}`, headers: { cookie: other.cookie } });
     expect(theirs.statusCode).toBe(404);
-    expect((await app.app.inject({ method: "POST", url: `/api/campaigns/${mine[0]!.id}/cancel`, headers: { cookie: other.cookie } })).statusCode).toBe(404);
+    expect((await out.app.app.inject({ method: "POST", url: `/api/campaigns/${mine[0]!.id}/cancel`, headers: { cookie: other.cookie } })).statusCode).toBe(404);
   });
 });
 
@@ -381,7 +365,7 @@ describe("contacts: dial safety, CSV bounds, who may download", () => {
     expect(res.statusCode, res.body).toBe(201);
     return res.json() as { id: string; contacts: { valid: number; invalid: { row: number; phone: string; reason: string }[] } };
   };
-  const putCsv = (id: string, body: string) => fetch(`${app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body });
+  const putCsv = (id: string, body: string) => fetch(`${out.app.origin}/api/campaigns/${id}/contacts`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body });
   const contactsOf = async (id: string, query = "") => (await send("GET", `/api/campaigns/${id}/contacts${query}`)).json() as CampaignContactPage;
 
   it("reads national numbers in the default country given, and says to choose one when none is", async () => {
@@ -395,10 +379,10 @@ describe("contacts: dial safety, CSV bounds, who may download", () => {
         { row: 2, phone: "(415) 555-0101", reason: CAMPAIGN_TEXTS.invalidPhoneNational },
       ],
     });
-    const gb = await fetch(`${app.origin}/api/campaigns/${id}/contacts?default_country=GB`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body: "phone\n07700 900112\n" });
+    const gb = await fetch(`${out.app.origin}/api/campaigns/${id}/contacts?default_country=GB`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body: "phone\n07700 900112\n" });
     expect(await gb.json()).toEqual({ valid: 1, invalid: [] });
     expect((await contactsOf(id)).data.map((c) => c.phone)).toEqual(["+447700900112"]);
-    const unknown = await fetch(`${app.origin}/api/campaigns/${id}/contacts?default_country=XX`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body: csv });
+    const unknown = await fetch(`${out.app.origin}/api/campaigns/${id}/contacts?default_country=XX`, { method: "PUT", headers: { cookie: owner.cookie, "content-type": "text/csv" }, body: csv });
     expect(unknown.status).toBe(400);
     const created = await send("POST", "/api/campaigns", { name: "US", assistant_id: assistantId, phone_number_id: numberId, max_concurrent_calls: 1, schedule: weekdays, contacts_csv: csv, default_country: "US" });
     expect((created.json() as { contacts: unknown }).contacts).toEqual({ valid: 1, invalid: [{ row: 1, phone: "07700 900112", reason: CAMPAIGN_TEXTS.invalidPhone }] });
@@ -457,9 +441,9 @@ describe("contacts: dial safety, CSV bounds, who may download", () => {
 
   it("a contacts download needs a supervisor, as the calls export does; a viewer still reads the list", async () => {
     const { id } = await draft("phone,first_name\n+15550006101,Ann\n");
-    const viewer = await joinAs(app.app, owner, "viewer", "Vera Viewer");
-    const supervisor = await joinAs(app.app, owner, "supervisor", "Sam Supervisor");
-    const asUser = (who: { cookie: string }, url: string) => app.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
+    const viewer = await joinAs(out.app.app, owner, "viewer", "Vera Viewer");
+    const supervisor = await joinAs(out.app.app, owner, "supervisor", "Sam Supervisor");
+    const asUser = (who: { cookie: string }, url: string) => out.app.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
     const refused = await asUser(viewer, `/api/campaigns/${id}/contacts.csv`);
     expect([refused.statusCode, refused.json().error]).toEqual([403, { code: "forbidden", message: PERMISSIONS.supervise.message }]);
     expect((await asUser(viewer, "/api/calls/export.csv")).statusCode).toBe(403);

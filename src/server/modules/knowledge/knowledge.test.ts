@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FakeEmbeddings } from "../../../../tests/fakes/fake-embeddings.ts";
-import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp, expectBody } from "../../../../tests/harness.ts";
 import { databaseHasPgvector, makeDocx, makePdf, multipart } from "../../../../tests/knowledge-files.ts";
 import { joinAs } from "../../../../tests/team.ts";
 import type { SignedUp } from "../../../../tests/sign-up.ts";
@@ -90,9 +90,7 @@ async function settled(who: SignedUp, base: string, id: string, timeoutMs = 20_0
 }
 
 async function search(who: SignedUp, base: string, query: string, limit = 5): Promise<KnowledgeSearchResult> {
-  const res = await as(app, who).post(`/api/knowledge-bases/${base}/search`, { query, limit });
-  expect(res.statusCode, res.body).toBe(200);
-  return res.json();
+  return expectBody(await as(app, who).post(`/api/knowledge-bases/${base}/search`, { query, limit }), 200);
 }
 
 describe("documents of every kind are ingested and found with their source", () => {

@@ -1,12 +1,11 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeConnection, type FakeRealtime, type FakeScript } from "../../../../tests/fakes/fake-realtime.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { FakeConnection, FakeScript } from "../../../../tests/fakes/fake-realtime.ts";
 import { openBoard, openCall, speakAsSupervisor, takeOver, type CallClient } from "../../../../tests/fakes/live-supervisor.ts";
 import { signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
 import { silence, tone } from "../../../../tests/fakes/realtime-audio.ts";
-import { phoneLine, startPhoneApp, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
-import { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
-import { closeInOrder } from "../../../../tests/close.ts";
+import { setUpTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
+import type { TwilioCaller } from "../../../../tests/fakes/twilio-caller.ts";
 import { callLogsSchema } from "../../../shared/calls.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
 import { calls } from "../../db/schema.ts";
@@ -20,29 +19,23 @@ import { mulawToPcm16, pcm16ToBytes } from "../../voice/audio.ts";
 const TO = "+15550111";
 const FROM = "+15559877";
 const SUPERVISOR = "Ada Lovelace";
-let fake: FakeRealtime;
-let app: PhoneApp;
-let owner: Caller;
+const line = setUpTwilioLine({ apiKey: "sk-live-test", number: TO });
 let other: Caller;
 let base: string;
 
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-live-test" });
-  app = await startPhoneApp(fake);
-  ({ owner } = await phoneLine(app, fake.apiKey, TO));
-  other = await signUpCaller(app.app, fake.apiKey);
-  base = app.origin.replace("http", "ws");
+  other = await signUpCaller(line.app.app, line.fake.apiKey);
+  base = line.app.origin.replace("http", "ws");
 });
-afterAll(() => closeInOrder(app.app, fake));
 
 /** A phone call in progress, its provider connection and its call id (as the board shows it). */
 async function phoneCall(script: FakeScript = {}): Promise<{ call: TwilioCaller; conn: FakeConnection; callId: string }> {
-  fake.script = script;
-  const board = await openBoard(base, { cookie: owner.cookie });
-  const index = fake.connections.length;
-  const call = await TwilioCaller.dial({ origin: app.origin, authToken: TEST_AUTH_TOKEN, to: TO, from: FROM });
+  line.fake.script = script;
+  const board = await openBoard(base, { cookie: line.owner.cookie });
+  const index = line.fake.connections.length;
+  const call = await line.dial(FROM);
   await call.openStream();
-  const conn = await fake.connection(index);
+  const conn = await line.fake.connection(index);
   await board.until(() => board.of("call_updated").some((m) => m.call.callerNumber === FROM), "the call on the board");
   const callId = board.of("call_updated").find((m) => m.call.callerNumber === FROM)!.call.callId;
   board.close();
@@ -51,7 +44,7 @@ async function phoneCall(script: FakeScript = {}): Promise<{ call: TwilioCaller;
 
 async function finishedRecord(callSid: string) {
   for (let i = 0; i < 250; i += 1) {
-    const [row] = await app.db.select().from(calls).where(eq(calls.providerCallSid, callSid));
+    const [row] = await line.app.db.select().from(calls).where(eq(calls.providerCallSid, callSid));
     if (row?.endTime && row.cost !== null) return { ...row, logs: callLogsSchema.parse(row.logs) };
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
@@ -76,22 +69,22 @@ describe("live board authorisation", () => {
     const { call, callId } = await phoneCall();
     await expect(openBoard(base, {})).rejects.toThrow(/Unexpected server response: 401/);
     await expect(openCall(base, callId, {})).rejects.toThrow(/Unexpected server response: 401/);
-    await expect(openBoard(base, { cookie: owner.cookie, origin: "https://evil.example" })).rejects.toThrow(/403/);
-    await expect(openCall(base, callId, { cookie: owner.cookie, origin: "https://evil.example" })).rejects.toThrow(/403/);
+    await expect(openBoard(base, { cookie: line.owner.cookie, origin: "https://evil.example" })).rejects.toThrow(/403/);
+    await expect(openCall(base, callId, { cookie: line.owner.cookie, origin: "https://evil.example" })).rejects.toThrow(/403/);
     await expect(openCall(base, callId, { cookie: other.cookie })).rejects.toThrow(/Unexpected server response: 404/);
-    await expect(openCall(base, "not-a-call", { cookie: owner.cookie })).rejects.toThrow(/404/);
+    await expect(openCall(base, "not-a-call", { cookie: line.owner.cookie })).rejects.toThrow(/404/);
     // The owner's own pages are fine.
-    const watcher = await openCall(base, callId, { cookie: owner.cookie, origin: app.origin });
+    const watcher = await openCall(base, callId, { cookie: line.owner.cookie, origin: line.app.origin });
     await watcher.next("watching");
     await call.hangUp();
     await watcher.untilClosed();
-    await expect(openCall(base, callId, { cookie: owner.cookie })).rejects.toThrow(/404/);
+    await expect(openCall(base, callId, { cookie: line.owner.cookie })).rejects.toThrow(/404/);
   });
 });
 
 describe("the board", () => {
   it("shows the account's calls only, pushes updates and watcher counts, and removes a call when it ends", async () => {
-    const board = await openBoard(base, { cookie: owner.cookie });
+    const board = await openBoard(base, { cookie: line.owner.cookie });
     const stranger = await openBoard(base, { cookie: other.cookie });
     expect((await board.next("calls")).calls).toEqual([]);
     expect((await stranger.next("calls")).calls).toEqual([]);
@@ -105,14 +98,14 @@ describe("the board", () => {
     expect(board.of("call_updated").at(-1)!.call.lastSaid?.speaker).toBe("assistant");
 
     // A board opened now gets the call in its snapshot.
-    const late = await openBoard(base, { cookie: owner.cookie });
+    const late = await openBoard(base, { cookie: line.owner.cookie });
     expect((await late.next("calls")).calls.map((c) => c.callId)).toEqual([callId]);
 
-    const one = await openCall(base, callId, { cookie: owner.cookie });
+    const one = await openCall(base, callId, { cookie: line.owner.cookie });
     const watching = await one.next("watching");
     expect(watching).toMatchObject({ sampleRate: 8000, control: { watchers: 1, listening: false, youHaveControl: false, takenOverBy: null } });
     expect(texts(watching.transcript)).toContain("Hello, this is Ava. How can I help?");
-    const two = await openCall(base, callId, { cookie: owner.cookie });
+    const two = await openCall(base, callId, { cookie: line.owner.cookie });
     await one.until(() => one.of("control").at(-1)?.control.watchers === 2, "two watchers");
     await board.until(() => board.of("call_updated").at(-1)?.call.watchers === 2, "board counts two");
     two.close();
@@ -133,7 +126,7 @@ describe("the board", () => {
 describe("supervising a call", () => {
   it("guide reaches the provider as a system item and the transcript (and the record) as 'Supervisor: …'; bad commands answer an error", async () => {
     const { call, conn, callId } = await phoneCall();
-    const watcher = await openCall(base, callId, { cookie: owner.cookie });
+    const watcher = await openCall(base, callId, { cookie: line.owner.cookie });
     await watcher.next("watching");
 
     watcher.sendRaw("{not json");
@@ -158,8 +151,8 @@ describe("supervising a call", () => {
       userSays: ["Tell me everything.", "I want a human."],
       replies: [{ say: "Here is a very long answer.", audioMs: 8000, chunkMs: 100 }, "Welcome back to the assistant."],
     });
-    const boss = await openCall(base, callId, { cookie: owner.cookie });
-    const peer = await openCall(base, callId, { cookie: owner.cookie });
+    const boss = await openCall(base, callId, { cookie: line.owner.cookie });
+    const peer = await openCall(base, callId, { cookie: line.owner.cookie });
     await boss.next("watching");
     await peer.next("watching");
     // The greeting, then the caller's question, then the long answer starts playing.
@@ -213,7 +206,7 @@ describe("supervising a call", () => {
 
   it("listen sends the call mixed (caller and what the caller hears) as PCM16 8 kHz frames, and stops on request", async () => {
     const { call, callId } = await phoneCall({ speechMs: 300, userSays: ["Hello?"], replies: [{ say: "A short answer.", audioMs: 1500, chunkMs: 100 }] });
-    const watcher = await openCall(base, callId, { cookie: owner.cookie });
+    const watcher = await openCall(base, callId, { cookie: line.owner.cookie });
     await watcher.next("watching");
     watcher.send({ type: "listen", on: true });
     await watcher.until(() => watcher.of("control").some((m) => m.control.listening), "listening");
@@ -236,7 +229,7 @@ describe("supervising a call", () => {
 
   it("end call ends it with 'Ended by supervisor'; a controller who leaves hands the call back", async () => {
     const { call, conn, callId } = await phoneCall();
-    const boss = await openCall(base, callId, { cookie: owner.cookie });
+    const boss = await openCall(base, callId, { cookie: line.owner.cookie });
     await boss.next("watching");
     boss.send({ type: "take_over" });
     await conn.until(() => conn.receivedOf("session.update").length === 2, 5000, "answers off");
@@ -244,7 +237,7 @@ describe("supervising a call", () => {
     await conn.until(() => conn.receivedOf("session.update").length === 3, 5000, "answers on");
     expect(conn.receivedOf("session.update")[2]).toMatchObject({ session: { audio: { input: { turn_detection: { create_response: true } } } } });
 
-    const ender = await openCall(base, callId, { cookie: owner.cookie });
+    const ender = await openCall(base, callId, { cookie: line.owner.cookie });
     await ender.next("watching");
     ender.send({ type: "end_call" });
     expect(await ender.next("ended")).toMatchObject({ callId, reason: LIVE_TEXTS.endedBySupervisor });

@@ -1,11 +1,8 @@
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
+import { beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createAssistant, signUpCaller, type Caller } from "../../../../tests/fakes/realtime-app.ts";
-import { startAccountRest, insertPhoneNumber, phoneOwner, startPhoneApp, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, type PhoneApp } from "../../../../tests/fakes/twilio-app.ts";
+import { insertPhoneNumber, phoneOwner, TEST_ACCOUNT_SID, TEST_AUTH_TOKEN, setUpDialOut } from "../../../../tests/fakes/twilio-app.ts";
 import { signTwilio } from "../../../../tests/fakes/twilio-caller.ts";
-import { attachFarEnd, type FarEnd } from "../../../../tests/fakes/twilio-far-end.ts";
-import type { FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
 import { DIAL_SAFETY_TEXTS } from "../../../shared/dial-safety.ts";
 import { OUTBOUND_ENDED, OUTBOUND_TEXTS } from "../../../shared/outbound.ts";
 import { IDEMPOTENCY_MESSAGES } from "../../../shared/idempotency.ts";
@@ -23,47 +20,34 @@ import { calls } from "../../db/schema.ts";
 
 const OURS = "+15550100";
 const PERSON = "+442071234500";
-let fake: FakeRealtime;
-let rest: FakeTwilioRest;
-let farEnd: FarEnd;
-let app: PhoneApp;
+const out = setUpDialOut({ apiKey: "sk-outbound-test", ours: OURS });
 let owner: Caller;
 let assistantId: string;
 let numberId: string;
 
 beforeAll(async () => {
-  fake = await startFakeRealtime({ apiKey: "sk-outbound-test" });
-  rest = await startAccountRest(OURS);
-  app = await startPhoneApp(fake, { TWILIO_API_BASE: rest.baseUrl });
-  farEnd = attachFarEnd(rest, { origin: app.origin, authToken: TEST_AUTH_TOKEN });
-  owner = await phoneOwner(app, fake.apiKey);
+  owner = await phoneOwner(out.app, out.fake.apiKey);
   assistantId = (
-    await createAssistant(app.app, owner, {
+    await createAssistant(out.app.app, owner, {
       instructions: "You call {{first_name}} about order {{ order }}. Direction: {{direction}}. Called: {{called_number}}. From: {{caller_number}}. Missing: [{{nothing}}]",
       first_message: "Hello {{first_name}}, this is Ava.",
       timezone: "Europe/London",
     })
   ).id;
-  numberId = await insertPhoneNumber(app, owner, OURS, null);
-  // Generous: starting the app, its job queue and the fakes is slow on a busy machine.
-}, 180_000);
-afterAll(async () => {
-  await app.app.close();
-  await rest.close();
-  await fake.close();
+  numberId = await insertPhoneNumber(out.app, owner, OURS, null);
 });
 beforeEach(() => {
-  fake.script = {};
-  farEnd.setDefault("answer");
+  out.fake.script = {};
+  out.farEnd.setDefault("answer");
 });
 
-const post = (who: Caller, body: unknown) => app.app.inject({ method: "POST", url: "/api/calls/outbound", headers: { cookie: who.cookie }, payload: body as object });
-const get = (url: string, who: Caller = owner) => app.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
+const post = (who: Caller, body: unknown) => out.app.app.inject({ method: "POST", url: "/api/calls/outbound", headers: { cookie: who.cookie }, payload: body as object });
+const get = (url: string, who: Caller = owner) => out.app.app.inject({ method: "GET", url, headers: { cookie: who.cookie } });
 const dial = (body: Record<string, unknown> = {}) => post(owner, { assistant_id: assistantId, phone_number_id: numberId, to: PERSON, ...body });
 
 async function ended(id: string, timeoutMs = 8000) {
   for (const started = Date.now(); Date.now() - started < timeoutMs; await new Promise((r) => setTimeout(r, 25))) {
-    const [row] = await app.db.select().from(calls).where(eq(calls.id, id));
+    const [row] = await out.app.db.select().from(calls).where(eq(calls.id, id));
     if (row?.endTime && row.cost !== null) return row;
   }
   throw new Error(`call ${id} did not end`);
@@ -71,22 +55,22 @@ async function ended(id: string, timeoutMs = 8000) {
 
 describe("POST /api/calls/outbound", () => {
   it("dials with the user's Twilio account; answered, the call runs like an inbound one with the variables filled, and is recorded as outbound", async () => {
-    const index = fake.connections.length;
+    const index = out.fake.connections.length;
     const res = await dial({ variables: { first_name: "Ann", order: 42 } });
     expect(res.statusCode, res.body).toBe(201);
     const body = res.json();
     expect(body).toEqual({ id: expect.any(String), status: "queued", twilio_call_sid: expect.stringMatching(/^CA/), carrier: "twilio" });
 
-    const created = rest.requests.find((r) => r.operation === "callCreate")!;
+    const created = out.rest.requests.find((r) => r.operation === "callCreate")!;
     expect(created.username).toBe(TEST_ACCOUNT_SID);
     expect(created.form).toMatchObject({ To: PERSON, From: OURS, Method: "POST", StatusCallbackMethod: "POST" });
-    expect(created.form.Url).toBe(`${app.origin}/telephony/twilio/voice?call=${body.id}`);
-    expect(created.form.StatusCallback).toBe(`${app.origin}/telephony/twilio/status?call=${body.id}`);
+    expect(created.form.Url).toBe(`${out.app.origin}/telephony/twilio/voice?call=${body.id}`);
+    expect(created.form.StatusCallback).toBe(`${out.app.origin}/telephony/twilio/status?call=${body.id}`);
     expect(created.form.MachineDetection).toBeUndefined();
-    expect(rest.call(body.twilio_call_sid)!.events).toEqual(["initiated", "ringing", "answered", "completed"]);
+    expect(out.rest.call(body.twilio_call_sid)!.events).toEqual(["initiated", "ringing", "answered", "completed"]);
 
-    const phone = await farEnd.answered(body.twilio_call_sid);
-    const conn = await fake.connection(index);
+    const phone = await out.farEnd.answered(body.twilio_call_sid);
+    const conn = await out.fake.connection(index);
     const update = await conn.waitFor("session.update");
     const instructions = (update["session"] as { instructions: string }).instructions;
     expect(instructions).toContain(`You call Ann about order 42. Direction: outbound. Called: ${PERSON}. From: ${OURS}. Missing: []`);
@@ -95,7 +79,7 @@ describe("POST /api/calls/outbound", () => {
     expect(JSON.stringify(greeting)).toContain("Hello Ann, this is Ava.");
     await phone.until(() => phone.receivedBytes > 0, "the greeting's audio");
 
-    await farEnd.hangUp(body.twilio_call_sid);
+    await out.farEnd.hangUp(body.twilio_call_sid);
     const row = await ended(body.id);
     expect(row).toMatchObject({ direction: "outbound", callerNumber: OURS, calledNumber: PERSON, providerCallSid: body.twilio_call_sid, carrier: "twilio", sipCallId: null, phoneNumberId: numberId });
     expect(row.variables).toMatchObject({ first_name: "Ann", order: "42", direction: "outbound", caller_number: OURS, called_number: PERSON });
@@ -104,7 +88,7 @@ describe("POST /api/calls/outbound", () => {
 
     const record = (await get(`/api/calls/${body.id}`)).json();
     expect(record).toMatchObject({ direction: "outbound", customer: PERSON, variables: expect.objectContaining({ first_name: "Ann" }) });
-    await farEnd.calls.get(body.twilio_call_sid)!.ended;
+    await out.farEnd.calls.get(body.twilio_call_sid)!.ended;
     expect((await get(`/api/calls/${body.id}`)).json().twilio_status).toBe("completed");
     const outboundIds = (await get("/api/calls?direction=outbound")).json().data.map((c: { id: string }) => c.id);
     const inboundIds = (await get("/api/calls?direction=inbound")).json().data.map((c: { id: string }) => c.id);
@@ -118,7 +102,7 @@ describe("POST /api/calls/outbound", () => {
     ["busy", OUTBOUND_ENDED.busy, "busy"],
     ["failed", OUTBOUND_ENDED.failed("SIP 404"), "failed"],
   ] as const)("a callee who does not answer (%s) ends the record with a readable reason and no cost", async (outcome, reason, status) => {
-    farEnd.setDefault(outcome);
+    out.farEnd.setDefault(outcome);
     const res = await dial();
     expect(res.statusCode, res.body).toBe(201);
     const row = await ended(res.json().id);
@@ -131,73 +115,73 @@ describe("POST /api/calls/outbound", () => {
   });
 
   it("a machine answering: the assistant's message is left after the beep, then the call hangs up as 'Voicemail'", async () => {
-    const vm = await createAssistant(app.app, owner, { first_message: null, voicemail: { action: "leave_message", message: "Hi {{first_name}}, please call us back." } });
-    farEnd.setDefault("machine");
+    const vm = await createAssistant(out.app.app, owner, { first_message: null, voicemail: { action: "leave_message", message: "Hi {{first_name}}, please call us back." } });
+    out.farEnd.setDefault("machine");
     const res = await post(owner, { assistant_id: vm.id, phone_number_id: numberId, to: PERSON, variables: { first_name: "Bo" } });
     expect(res.statusCode, res.body).toBe(201);
     const { id, twilio_call_sid: sid } = res.json();
-    const form = rest.requests.filter((r) => r.operation === "callCreate").at(-1)!.form;
-    expect(form).toMatchObject({ MachineDetection: "DetectMessageEnd", AsyncAmd: "true", AsyncAmdStatusCallback: `${app.origin}/telephony/twilio/amd?call=${id}` });
-    const call = farEnd.calls.get(sid)!;
+    const form = out.rest.requests.filter((r) => r.operation === "callCreate").at(-1)!.form;
+    expect(form).toMatchObject({ MachineDetection: "DetectMessageEnd", AsyncAmd: "true", AsyncAmdStatusCallback: `${out.app.origin}/telephony/twilio/amd?call=${id}` });
+    const call = out.farEnd.calls.get(sid)!;
     await call.ended;
     expect(call.said).toEqual(["Hi Bo, please call us back."]);
     expect(await ended(id)).toMatchObject({ endedReason: OUTBOUND_ENDED.voicemail, answeredBy: "machine_end_beep" });
   });
 
   it("a machine answering with 'hang up': the call is ended at Twilio and recorded as 'Voicemail'", async () => {
-    const vm = await createAssistant(app.app, owner, { first_message: null, voicemail: { action: "hang_up" } });
-    farEnd.setDefault("machine");
+    const vm = await createAssistant(out.app.app, owner, { first_message: null, voicemail: { action: "hang_up" } });
+    out.farEnd.setDefault("machine");
     const res = await post(owner, { assistant_id: vm.id, phone_number_id: numberId, to: PERSON });
     const { id, twilio_call_sid: sid } = res.json();
-    await farEnd.calls.get(sid)!.ended;
-    expect(farEnd.calls.get(sid)!.said).toEqual([]);
-    expect(rest.requests.some((r) => r.operation === "callUpdate" && r.path.includes(sid) && r.form.Status === "completed")).toBe(true);
+    await out.farEnd.calls.get(sid)!.ended;
+    expect(out.farEnd.calls.get(sid)!.said).toEqual([]);
+    expect(out.rest.requests.some((r) => r.operation === "callUpdate" && r.path.includes(sid) && r.form.Status === "completed")).toBe(true);
     expect(await ended(id)).toMatchObject({ endedReason: OUTBOUND_ENDED.voicemail });
   });
 
   it("a person answering when voicemail handling is on talks to the assistant as usual", async () => {
-    const vm = await createAssistant(app.app, owner, { voicemail: { action: "hang_up" } });
+    const vm = await createAssistant(out.app.app, owner, { voicemail: { action: "hang_up" } });
     const res = await post(owner, { assistant_id: vm.id, phone_number_id: numberId, to: PERSON });
     const { id, twilio_call_sid: sid } = res.json();
-    await farEnd.answered(sid);
-    const heard = () => farEnd.calls.get(sid)!.callbacks.some((c) => c.params["AnsweredBy"] === "human" && c.status === 204);
+    await out.farEnd.answered(sid);
+    const heard = () => out.farEnd.calls.get(sid)!.callbacks.some((c) => c.params["AnsweredBy"] === "human" && c.status === 204);
     for (let waited = 0; !heard() && waited < 8000; waited += 25) await new Promise((r) => setTimeout(r, 25));
     expect(heard()).toBe(true);
-    await farEnd.hangUp(sid);
+    await out.farEnd.hangUp(sid);
     const row = await ended(id);
     expect(row.endedReason).not.toBe(OUTBOUND_ENDED.voicemail);
     expect(row.answeredBy).toBe("human");
   });
 
   it("refuses, dialling nothing: a number not in E.164, one on the do-not-call list, another user's assistant or number, missing Twilio credentials", async () => {
-    const before = rest.requests.filter((r) => r.operation === "callCreate").length;
+    const before = out.rest.requests.filter((r) => r.operation === "callCreate").length;
     const bad = await dial({ to: "020 7123 4500" });
     expect(bad.statusCode).toBe(400);
     expect(bad.json().error.message).toContain(OUTBOUND_TEXTS.toInvalid);
 
-    expect((await app.app.inject({ method: "POST", url: "/api/dnc", headers: { cookie: owner.cookie }, payload: { phone: "+442071234599" } })).statusCode).toBe(201);
+    expect((await out.app.app.inject({ method: "POST", url: "/api/dnc", headers: { cookie: owner.cookie }, payload: { phone: "+442071234599" } })).statusCode).toBe(201);
     const dnc = await dial({ to: "+44 20 7123 4599" });
     expect(dnc.statusCode).toBe(409);
     expect(dnc.json().error).toEqual({ code: "do_not_call", message: OUTBOUND_TEXTS.doNotCall("+442071234599") });
 
-    const other = await phoneOwner(app, fake.apiKey);
-    const theirAssistant = (await createAssistant(app.app, other)).id;
-    const theirNumber = await insertPhoneNumber(app, other, "+15550199", null);
+    const other = await phoneOwner(out.app, out.fake.apiKey);
+    const theirAssistant = (await createAssistant(out.app.app, other)).id;
+    const theirNumber = await insertPhoneNumber(out.app, other, "+15550199", null);
     expect((await dial({ assistant_id: theirAssistant })).statusCode).toBe(404);
     expect((await dial({ phone_number_id: theirNumber })).statusCode).toBe(404);
 
-    const noTwilio = await signUpCaller(app.app, fake.apiKey);
-    const a = (await createAssistant(app.app, noTwilio)).id;
-    const n = await insertPhoneNumber(app, noTwilio, "+15550198", null);
+    const noTwilio = await signUpCaller(out.app.app, out.fake.apiKey);
+    const a = (await createAssistant(out.app.app, noTwilio)).id;
+    const n = await insertPhoneNumber(out.app, noTwilio, "+15550198", null);
     const refused = await post(noTwilio, { assistant_id: a, phone_number_id: n, to: PERSON });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().error.message).toBe(OUTBOUND_TEXTS.noTwilio);
 
-    expect(rest.requests.filter((r) => r.operation === "callCreate").length).toBe(before);
+    expect(out.rest.requests.filter((r) => r.operation === "callCreate").length).toBe(before);
   });
 
   it("refuses premium-rate and satellite numbers and the organisation's own, saying which rule, unless an admin allows them", async () => {
-    const before = rest.requests.filter((r) => r.operation === "callCreate").length;
+    const before = out.rest.requests.filter((r) => r.operation === "callCreate").length;
     const cases: [string, string][] = [
       ["+19005550123", DIAL_SAFETY_TEXTS.premiumRate("North American 900 numbers")],
       ["+881612345678", DIAL_SAFETY_TEXTS.satellite("Global Mobile Satellite System, +881")],
@@ -209,10 +193,10 @@ describe("POST /api/calls/outbound", () => {
       expect(res.statusCode, to).toBe(409);
       expect(res.json().error).toEqual({ code: "destination_refused", message: DIAL_SAFETY_TEXTS.refused(to, reason) });
     }
-    expect(rest.requests.filter((r) => r.operation === "callCreate").length).toBe(before);
-    expect(await app.db.select({ id: calls.id }).from(calls).where(eq(calls.calledNumber, "+19005550123"))).toEqual([]);
+    expect(out.rest.requests.filter((r) => r.operation === "callCreate").length).toBe(before);
+    expect(await out.app.db.select({ id: calls.id }).from(calls).where(eq(calls.calledNumber, "+19005550123"))).toEqual([]);
 
-    const put = (allowed: unknown) => app.app.inject({ method: "PUT", url: "/api/settings/dial-allow-list", headers: { cookie: owner.cookie }, payload: { allowed } });
+    const put = (allowed: unknown) => out.app.app.inject({ method: "PUT", url: "/api/settings/dial-allow-list", headers: { cookie: owner.cookie }, payload: { allowed } });
     expect((await put(["1900"])).json().error.message).toBe(DIAL_SAFETY_TEXTS.entryInvalid);
     expect((await put(["+1 900"])).json()).toEqual({ allowed: ["+1900"] });
     expect((await get("/api/settings/dial-allow-list")).json()).toEqual({ allowed: ["+1900"] });
@@ -220,44 +204,44 @@ describe("POST /api/calls/outbound", () => {
     expect(allowed.statusCode, allowed.body).toBe(201);
     // Only what the list names: satellite numbers are still refused.
     expect((await dial({ to: "+881612345678" })).statusCode).toBe(409);
-    await farEnd.answered(allowed.json().twilio_call_sid);
-    await farEnd.hangUp(allowed.json().twilio_call_sid);
+    await out.farEnd.answered(allowed.json().twilio_call_sid);
+    await out.farEnd.hangUp(allowed.json().twilio_call_sid);
     await ended(allowed.json().id);
     expect((await put([])).json()).toEqual({ allowed: [] });
   });
 
   it("refuses a call over the account's max_concurrent_calls (Settings, default 10)", async () => {
     expect((await get("/api/settings/calls")).json()).toEqual({ max_concurrent_calls: 10 });
-    const put = (v: unknown) => app.app.inject({ method: "PUT", url: "/api/settings/calls", headers: { cookie: owner.cookie }, payload: { max_concurrent_calls: v } });
+    const put = (v: unknown) => out.app.app.inject({ method: "PUT", url: "/api/settings/calls", headers: { cookie: owner.cookie }, payload: { max_concurrent_calls: v } });
     expect((await put(0)).statusCode).toBe(400);
     expect((await put(1)).json()).toEqual({ max_concurrent_calls: 1 });
     const first = await dial();
     expect(first.statusCode).toBe(201);
-    await farEnd.answered(first.json().twilio_call_sid);
+    await out.farEnd.answered(first.json().twilio_call_sid);
     const second = await dial();
     expect(second.statusCode).toBe(429);
     expect(second.json().error.message).toBe(OUTBOUND_TEXTS.limit(1));
-    await farEnd.hangUp(first.json().twilio_call_sid);
+    await out.farEnd.hangUp(first.json().twilio_call_sid);
     await ended(first.json().id);
     expect((await dial()).statusCode).toBe(201);
     await put(10);
   });
 
   it("Twilio refusing the call answers 400 with Twilio's words and keeps no record", async () => {
-    rest.failNext("callCreate", { status: 400, code: 21215, message: "Account not authorized to call +442071234500." });
+    out.rest.failNext("callCreate", { status: 400, code: 21215, message: "Account not authorized to call +442071234500." });
     const res = await dial();
     expect(res.statusCode).toBe(400);
     expect(res.json().error.message).toBe(OUTBOUND_TEXTS.twilioRefused("Account not authorized to call +442071234500."));
-    const rows = await app.db.select({ id: calls.id }).from(calls).where(eq(calls.providerCallSid, ""));
+    const rows = await out.app.db.select({ id: calls.id }).from(calls).where(eq(calls.providerCallSid, ""));
     expect(rows).toHaveLength(0);
   });
 
   it("callbacks must be signed with the owner's auth token", async () => {
-    farEnd.setDefault("no-answer");
+    out.farEnd.setDefault("no-answer");
     const res = await dial();
     const { id } = res.json();
     await ended(id);
-    const url = `${app.origin}/telephony/twilio/status?call=${id}`;
+    const url = `${out.app.origin}/telephony/twilio/status?call=${id}`;
     const params = { CallSid: res.json().twilio_call_sid, CallStatus: "completed" };
     const send = (signature: string) =>
       fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature }, body: new URLSearchParams(params).toString() });
@@ -267,12 +251,12 @@ describe("POST /api/calls/outbound", () => {
 });
 
 describe("POST /api/calls/:id/cancel", () => {
-  const cancel = (id: string, who: Caller = owner) => app.app.inject({ method: "POST", url: `/api/calls/${id}/cancel`, headers: { cookie: who.cookie } });
+  const cancel = (id: string, who: Caller = owner) => out.app.app.inject({ method: "POST", url: `/api/calls/${id}/cancel`, headers: { cookie: who.cookie } });
   const record = async (id: string) => (await get(`/api/calls/${id}`)).json();
 
   it("stops a ringing call at Twilio: it shows Ringing with no duration, then Cancelled with no talk time; a second cancel and another organisation are refused", async () => {
     const to = "+442071234561";
-    farEnd.script(to, "ring");
+    out.farEnd.script(to, "ring");
     const res = await dial({ to });
     expect(res.statusCode, res.body).toBe(201);
     const { id, twilio_call_sid: sid } = res.json();
@@ -280,18 +264,18 @@ describe("POST /api/calls/:id/cancel", () => {
     expect(ringing).toMatchObject({ end_time: null, duration_ms: null, status: "in_progress" });
     expect(callStatus(ringing).label).toBe("Ringing");
 
-    const other = await phoneOwner(app, fake.apiKey);
+    const other = await phoneOwner(out.app, out.fake.apiKey);
     const theirs = await cancel(id, other);
     expect(theirs.statusCode).toBe(404);
     expect(theirs.json().error.message).toBe(CALL_MESSAGES.notFound);
-    expect(farEnd.calls.get(sid)!.status).toBe("ringing");
+    expect(out.farEnd.calls.get(sid)!.status).toBe("ringing");
 
     const cancelled = await cancel(id);
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json()).toEqual({ id, twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled });
     // Through the carrier: Twilio was told, and the phone stopped ringing.
-    await farEnd.calls.get(sid)!.ended;
-    expect(farEnd.calls.get(sid)!.status).toBe("canceled");
+    await out.farEnd.calls.get(sid)!.ended;
+    expect(out.farEnd.calls.get(sid)!.status).toBe("canceled");
     const after = await until("Twilio's last word on the call", () => record(id), (r) => r.twilio_status === "canceled");
     expect(after).toMatchObject({ ended_reason: OUTBOUND_ENDED.cancelled, duration_ms: null });
     expect(callStatus(after).label).toBe(OUTBOUND_ENDED.cancelled);
@@ -309,10 +293,10 @@ describe("POST /api/calls/:id/cancel", () => {
 
   it("says Cancelled when Twilio reports the cancelled call ended before it answers the cancel", async () => {
     const to = "+442071234562";
-    farEnd.script(to, "ring");
+    out.farEnd.script(to, "ring");
     const { id, twilio_call_sid: sid } = (await dial({ to })).json();
     await until("the call to ring", () => record(id), (r) => r.twilio_status === "ringing");
-    rest.duringNext("callUpdate", () => farEnd.end(sid, "canceled"));
+    out.rest.duringNext("callUpdate", () => out.farEnd.end(sid, "canceled"));
     const cancelled = await cancel(id);
     expect(cancelled.statusCode, cancelled.body).toBe(200);
     expect(cancelled.json()).toEqual({ id, twilio_status: "canceled", ended_reason: OUTBOUND_ENDED.cancelled });
@@ -322,21 +306,21 @@ describe("POST /api/calls/:id/cancel", () => {
   it("refuses a call already answered with 409 and says why; the call goes on", async () => {
     const res = await dial();
     const { id, twilio_call_sid: sid } = res.json();
-    await farEnd.answered(sid);
+    await out.farEnd.answered(sid);
     await until("the call to be answered", () => record(id), (r) => r.twilio_status === "in-progress");
     const refused = await cancel(id);
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error).toEqual({ code: "call_not_cancellable", message: OUTBOUND_TEXTS.cancelAnswered });
-    expect(farEnd.calls.get(sid)!.status).toBe("in-progress");
-    await farEnd.hangUp(sid);
+    expect(out.farEnd.calls.get(sid)!.status).toBe("in-progress");
+    await out.farEnd.hangUp(sid);
     await ended(id);
   });
 });
 
 describe("do-not-call list", () => {
   it("adds one or many numbers (normalised, no repeats), lists them newest first, removes one; other users see none of them", async () => {
-    const who = await signUpCaller(app.app);
-    const send = (method: "POST" | "DELETE", url: string, payload?: object) => app.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload ? { payload } : {}) });
+    const who = await signUpCaller(out.app.app);
+    const send = (method: "POST" | "DELETE", url: string, payload?: object) => out.app.app.inject({ method, url, headers: { cookie: who.cookie }, ...(payload ? { payload } : {}) });
     expect((await send("POST", "/api/dnc", { phone: "+1 (415) 555-0101" })).json()).toEqual({ added: 1 });
     expect((await send("POST", "/api/dnc", { phones: ["+14155550101", "+14155550102", "+14155550102"] })).json()).toEqual({ added: 1 });
     expect((await send("POST", "/api/dnc", { phones: ["12"] })).statusCode).toBe(400);
@@ -350,8 +334,8 @@ describe("do-not-call list", () => {
   });
 
   it("pages with next_cursor until the last page, which says null", async () => {
-    const who = await signUpCaller(app.app);
-    const post = await app.app.inject({ method: "POST", url: "/api/dnc", headers: { cookie: who.cookie }, payload: { phones: ["+14155550111", "+14155550112", "+14155550113"] } });
+    const who = await signUpCaller(out.app.app);
+    const post = await out.app.app.inject({ method: "POST", url: "/api/dnc", headers: { cookie: who.cookie }, payload: { phones: ["+14155550111", "+14155550112", "+14155550113"] } });
     expect(post.statusCode).toBe(201);
     const first = (await get("/api/dnc?limit=2", who)).json();
     expect([first.data.length, first.total, typeof first.next_cursor]).toEqual([2, 3, "string"]);
@@ -364,22 +348,22 @@ describe("do-not-call list", () => {
 
 describe("assistant variables", () => {
   it("lists the placeholders found in the instructions and first message, and keeps the time zone and voicemail settings", async () => {
-    const res = await app.app.inject({ method: "GET", url: `/api/assistants/${assistantId}`, headers: { cookie: owner.cookie } });
+    const res = await out.app.app.inject({ method: "GET", url: `/api/assistants/${assistantId}`, headers: { cookie: owner.cookie } });
     expect(res.json()).toMatchObject({ variables: ["first_name", "order", "direction", "called_number", "caller_number", "nothing"], timezone: "Europe/London", voicemail: null, allow_do_not_call: false });
-    const bad = await app.app.inject({ method: "POST", url: "/api/assistants", headers: { cookie: owner.cookie }, payload: { name: "X", timezone: "Mars/Olympus", voicemail: { action: "leave_message" } } });
+    const bad = await out.app.app.inject({ method: "POST", url: "/api/assistants", headers: { cookie: owner.cookie }, payload: { name: "X", timezone: "Mars/Olympus", voicemail: { action: "leave_message" } } });
     expect(bad.statusCode).toBe(400);
   });
 });
 
 describe("the do-not-call function", { timeout: 60_000 }, () => {
   it("with the assistant's switch on, adds the person on the line when they ask not to be called again", async () => {
-    const dncAssistant = await createAssistant(app.app, owner, { first_message: null, allow_do_not_call: true });
+    const dncAssistant = await createAssistant(out.app.app, owner, { first_message: null, allow_do_not_call: true });
     const to = "+442071234577";
-    fake.script = { speechMs: 600, userSays: ["Please never call me again."], replies: [{ say: "Understood, you will not be called again.", audioMs: 400, toolCalls: [{ name: "add_to_do_not_call", arguments: {} }] }] };
-    const index = fake.connections.length;
+    out.fake.script = { speechMs: 600, userSays: ["Please never call me again."], replies: [{ say: "Understood, you will not be called again.", audioMs: 400, toolCalls: [{ name: "add_to_do_not_call", arguments: {} }] }] };
+    const index = out.fake.connections.length;
     const res = await post(owner, { assistant_id: dncAssistant.id, phone_number_id: numberId, to });
-    const phone = await farEnd.answered(res.json().twilio_call_sid);
-    const conn = await fake.connection(index);
+    const phone = await out.farEnd.answered(res.json().twilio_call_sid);
+    const conn = await out.fake.connection(index);
     const update = await conn.waitFor("session.update");
     expect(JSON.stringify(update)).toContain("add_to_do_not_call");
     await phone.speak(Buffer.alloc(8000, 0x10), 900);
@@ -389,7 +373,7 @@ describe("the do-not-call function", { timeout: 60_000 }, () => {
       await new Promise((r) => setTimeout(r, 100));
     }
     expect((await get("/api/dnc")).json().data.map((e: { phone: string }) => e.phone)).toContain(to);
-    await farEnd.hangUp(res.json().twilio_call_sid);
+    await out.farEnd.hangUp(res.json().twilio_call_sid);
     await ended(res.json().id);
   });
 });
@@ -397,8 +381,8 @@ describe("the do-not-call function", { timeout: 60_000 }, () => {
 describe("POST /api/calls/outbound with an Idempotency-Key, through the typed client", () => {
   let api: SwitchboardClient;
   beforeAll(async () => {
-    const key = (await app.app.inject({ method: "POST", url: "/api/api-keys", headers: { cookie: owner.cookie }, payload: { name: "Dialler" } })).json().key as string;
-    api = testClient(app.app, await servedDocument(app.app), key, app.origin);
+    const key = (await out.app.app.inject({ method: "POST", url: "/api/api-keys", headers: { cookie: owner.cookie }, payload: { name: "Dialler" } })).json().key as string;
+    api = testClient(out.app.app, await servedDocument(out.app.app), key, out.app.origin);
   });
   const dialWithKey = async (key: string, to = PERSON) => {
     const { response, data, error } = await api.POST("/api/calls/outbound", {
@@ -407,14 +391,14 @@ describe("POST /api/calls/outbound with an Idempotency-Key, through the typed cl
     });
     return { status: response.status, replayed: response.headers.get("idempotent-replayed"), data, error: error?.error };
   };
-  const placed = () => rest.requests.filter((r) => r.operation === "callCreate").length;
+  const placed = () => out.rest.requests.filter((r) => r.operation === "callCreate").length;
 
   it("places one call however often it is retried: a retry while the first is being handled is told to wait, later ones get the first answer", async () => {
-    farEnd.setDefault("busy");
+    out.farEnd.setDefault("busy");
     const key = `retry-${Date.now()}`;
     const before = placed();
     let whileHandled: Awaited<ReturnType<typeof dialWithKey>> | null = null;
-    rest.duringNext("callCreate", async () => {
+    out.rest.duringNext("callCreate", async () => {
       whileHandled = await dialWithKey(key);
     });
     const first = await dialWithKey(key);

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeTwilioRest, TWILIO_ERRORS, type FakeAccount, type FakeTwilioRest } from "../../../../tests/fakes/twilio-rest.ts";
-import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp, expectBody } from "../../../../tests/harness.ts";
 import { PHONE_NUMBER_MESSAGES, type PhoneNumber } from "../../../shared/phone-numbers.ts";
 import type { Db } from "../../db/client.ts";
 import { assistants, phoneNumbers } from "../../db/schema.ts";
@@ -45,9 +45,7 @@ async function assistant(organizationId: string, name: string) {
 }
 
 async function buy(who: Who, assistantId: string, country = "US"): Promise<PhoneNumber> {
-  const res = await as(app, who).post("/api/phone-numbers", { country_code: country, assistant_id: assistantId });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await as(app, who).post("/api/phone-numbers", { country_code: country, assistant_id: assistantId }), 201);
 }
 
 describe("authentication", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
 import { startFakeElevenLabs, type FakeElevenLabs } from "../../../../tests/fakes/fake-elevenlabs.ts";
-import { errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { errorOf, signUpAndLogIn, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import { joinAs } from "../../../../tests/team.ts";
 import { PREVIEW_SAMPLE_TEXT, PROVIDER_MESSAGES, type Provider } from "../../../shared/providers.ts";
 
@@ -21,9 +21,7 @@ afterAll(async () => {
 });
 
 async function add(who: { cookie: string }, body: object): Promise<Provider> {
-  const res = await file.as(who).post("/api/providers", body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await file.as(who).post("/api/providers", body), 201);
 }
 const elevenLabs = () => ({ name: "ElevenLabs", kind: "voice", protocol: "elevenlabs", base_url: voice.baseUrl, api_key: voice.apiKey });
 

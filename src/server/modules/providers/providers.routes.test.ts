@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeDeepgram, type FakeDeepgram } from "../../../../tests/fakes/fake-deepgram.ts";
-import { errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { errorOf, signUpAndLogIn, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import { joinAs } from "../../../../tests/team.ts";
 import { PERMISSIONS } from "../../../shared/roles.ts";
 import { PROVIDER_MESSAGES, type Provider } from "../../../shared/providers.ts";
@@ -19,9 +19,7 @@ beforeAll(async () => {
 afterAll(() => fake.close());
 
 async function add(who: { cookie: string }, body: object = deepgram): Promise<Provider> {
-  const res = await file.as(who).post("/api/providers", body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await file.as(who).post("/api/providers", body), 201);
 }
 
 describe("/api/providers", () => {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeInOrder } from "../../../../tests/close.ts";
 import { startPipelineFakes, type PipelineFakes } from "../../../../tests/fakes/pipeline-fakes.ts";
-import { errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { errorOf, signUpAndLogIn, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import { VOICE_ENGINE_MESSAGES, type Provider } from "../../../shared/providers.ts";
 
 const file = useTestApp({ config: { TOOL_ALLOWED_HOSTS: "127.0.0.1" } });
@@ -15,9 +15,7 @@ afterAll(() => closeInOrder(fakes));
 
 async function providersOf(who: { cookie: string }) {
   const add = async (body: object): Promise<Provider> => {
-    const res = await file.as(who).post("/api/providers", body);
-    expect(res.statusCode, res.body).toBe(201);
-    return res.json();
+    return expectBody(await file.as(who).post("/api/providers", body), 201);
   };
   return {
     transcriber: await add({ name: "Deepgram", kind: "transcriber", protocol: "deepgram", base_url: fakes.deepgram.baseUrl, api_key: fakes.deepgram.apiKey }),

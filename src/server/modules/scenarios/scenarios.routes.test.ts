@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorOf, useTestApp } from "../../../../tests/harness.ts";
+import { errorOf, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import type { Assistant } from "../../../shared/assistants.ts";
 import type { Page } from "../../../shared/pages.ts";
 import { DEFAULT_MAX_TURNS, MAX_SCENARIOS, SCENARIO_MESSAGES, type Scenario } from "../../../shared/scenarios.ts";
@@ -12,9 +12,7 @@ const alice = () => file.as(file.users.Alice);
 const bob = () => file.as(file.users.Bob);
 
 async function newAssistant(): Promise<Assistant> {
-  const res = await alice().post("/api/assistants", { name: "Front desk", instructions: "Help with orders." });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await alice().post("/api/assistants", { name: "Front desk", instructions: "Help with orders." }), 201);
 }
 
 const ADA = { name: "Late order", persona: "You are Ada, annoyed.", goal: "Learn where order 42 is", rubric: "The assistant looks the order up and gives its status." };

@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { errorOf, signUpAndLogIn, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import { joinAs } from "../../../../tests/team.ts";
 import { PERMISSIONS } from "../../../shared/roles.ts";
 import { MAX_SIP_TRUNKS, SIP_NUMBER_MESSAGES, SIP_TRUNK_MESSAGES, type SipTrunk } from "../../../shared/sip-trunks.ts";
@@ -31,9 +31,7 @@ async function owner() {
 }
 
 async function addTrunk(who: { cookie: string }, body: object = full): Promise<SipTrunk> {
-  const res = await file.as(who).post("/api/sip-trunks", body);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await file.as(who).post("/api/sip-trunks", body), 201);
 }
 
 describe("/api/sip-trunks", () => {

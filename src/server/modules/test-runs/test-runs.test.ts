@@ -4,7 +4,7 @@ import { startFakeResponses, type FakeResponses } from "../../../../tests/fakes/
 import { testRoles } from "../../../../tests/fakes/fake-test-roles.ts";
 import { createAssistant, createTool, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
 import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
-import { as, buildTestApp, errorOf, freshDatabase } from "../../../../tests/harness.ts";
+import { as, buildTestApp, errorOf, freshDatabase, expectBody } from "../../../../tests/harness.ts";
 import { TEST_RUN_MESSAGES, TEST_RUN_STARTS_PER_MINUTE, type Scenario, type TestRun } from "../../../shared/scenarios.ts";
 import type { AuditPage } from "../../../shared/audit.ts";
 import type { AssistantVersionSummary } from "../../../shared/versions.ts";
@@ -44,9 +44,7 @@ beforeEach(() => {
 const api = (who: Caller = ada) => as(live.app, who);
 
 async function newScenario(assistantId: string, body: Record<string, unknown>): Promise<Scenario> {
-  const res = await api().post(`/api/assistants/${assistantId}/scenarios`, { max_turns: 4, ...body });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await api().post(`/api/assistants/${assistantId}/scenarios`, { max_turns: 4, ...body }), 201);
 }
 
 async function startRun(assistantId: string, body: Record<string, unknown> = {}): Promise<string> {

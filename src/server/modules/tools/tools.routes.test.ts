@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { as, errorOf, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
+import { as, errorOf, signUpAndLogIn, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import type { Tool } from "../../../shared/tools.ts";
 import { assistants, tools } from "../../db/schema.ts";
 
@@ -20,9 +20,7 @@ const valid = (overrides: Record<string, unknown> = {}) => ({
 });
 
 async function create(who: Who, payload: Record<string, unknown> = valid()): Promise<Tool> {
-  const res = await as(file.app, who).post("/api/tools", payload);
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await as(file.app, who).post("/api/tools", payload), 201);
 }
 
 const list = async (who: Who): Promise<Tool[]> => (await as(file.app, who).get("/api/tools")).json().data;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorOf, useTestApp } from "../../../../tests/harness.ts";
+import { errorOf, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import type { Assistant } from "../../../shared/assistants.ts";
 import type { CallPage } from "../../../shared/call-records.ts";
 import type { Page } from "../../../shared/pages.ts";
@@ -13,9 +13,7 @@ const alice = () => file.as(file.users.Alice);
 const bob = () => file.as(file.users.Bob);
 
 async function newAssistant(payload: Record<string, unknown> = {}): Promise<Assistant> {
-  const res = await alice().post("/api/assistants", { name: "Front desk", instructions: "Be kind.", first_message: "Hello!", ...payload });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await alice().post("/api/assistants", { name: "Front desk", instructions: "Be kind.", first_message: "Hello!", ...payload }), 201);
 }
 const versionsOf = async (id: string) => (await alice().get(`/api/assistants/${id}/versions`)).json<AssistantVersionPage>();
 const versionOf = async (id: string, n: number) => (await alice().get(`/api/assistants/${id}/versions/${n}`)).json<AssistantVersion>();

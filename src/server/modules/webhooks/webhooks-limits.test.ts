@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { errorOf, useTestApp } from "../../../../tests/harness.ts";
+import { errorOf, useTestApp, expectBody } from "../../../../tests/harness.ts";
 import { WEBHOOK_MESSAGES, WEBHOOK_TESTS_PER_MINUTE, type WebhookWithSecret } from "../../../shared/webhooks.ts";
 
 /**
@@ -10,9 +10,7 @@ import { WEBHOOK_MESSAGES, WEBHOOK_TESTS_PER_MINUTE, type WebhookWithSecret } fr
 const file = useTestApp({ users: ["Alice", "Bob"], config: { TOOL_ALLOWED_HOSTS: "127.0.0.1" } });
 
 async function endpointOf(who: "Alice" | "Bob"): Promise<WebhookWithSecret> {
-  const res = await file.as(file.users[who]).post("/api/webhooks", { url: "https://hooks.example.com/in", events: ["call.ended"] });
-  expect(res.statusCode, res.body).toBe(201);
-  return res.json();
+  return expectBody(await file.as(file.users[who]).post("/api/webhooks", { url: "https://hooks.example.com/in", events: ["call.ended"] }), 201);
 }
 
 describe("webhook limits", () => {

@@ -1,9 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeInOrder } from "../../../../tests/close.ts";
-import { serveGptLive, type FakeGptLive } from "../../../../tests/fakes/fake-gpt-live.ts";
-import { CALLER_NUMBER as FROM, dialPipeline, endedRecord, GREETING, startPipelinePhone, createOrderLookup, expectWholeCallRecord, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
+import { describe, expect, it } from "vitest";
+import { CALLER_NUMBER as FROM, dialPipeline, endedRecord, GREETING, setUpGptLivePhone, createOrderLookup, expectWholeCallRecord } from "../../../../tests/fakes/pipeline-phone.ts";
 import { tone } from "../../../../tests/fakes/realtime-audio.ts";
-import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { until } from "../../../../tests/until.ts";
 import { callLogsSchema, HANDOFF_TEXTS } from "../../../shared/calls.ts";
 
@@ -18,31 +15,22 @@ const ANSWER = "Your order left our warehouse on Monday.";
 const GOODBYE = "Thanks for calling, goodbye.";
 const MS_PER_WORD = 200;
 
-let line: PipelinePhone;
-let live: FakeGptLive;
-let upstream: ToolUpstream;
-
-beforeAll(async () => {
-  upstream = await startToolUpstream();
-  line = await startPipelinePhone();
-  live = serveGptLive(line.realtime, { msPerWord: MS_PER_WORD });
-});
-afterAll(() => closeInOrder(line.app.app, upstream, line.realtime));
+const phone = setUpGptLivePhone(MS_PER_WORD);
 
 describe("a phone call on a GPT-Live assistant", () => {
   it("greets, hears the caller, runs a tool through delegation, hangs up when the model ends the call, and keeps the record", async () => {
-    const tool = await createOrderLookup(line, upstream.origin);
-    live.script = {
+    const tool = await createOrderLookup(phone.line, phone.upstream.origin);
+    phone.live.script = {
       msPerWord: MS_PER_WORD,
       userSays: ["Where is my order 42?", "That is all, bye."],
       replies: [{ call: { name: "Lookup_Order", arguments: { order_id: "42" } }, after: ANSWER }, { say: GOODBYE, call: { name: "end_call", arguments: { reason: "done" } }, after: "" }],
     };
-    const { call, assistantId } = await dialPipeline(line, TO, { type: "gpt-live", model: "gpt-live-1", voice: "cinder" }, { tool_ids: [tool.id], allow_end_call: true });
+    const { call, assistantId } = await dialPipeline(phone.line, TO, { type: "gpt-live", model: "gpt-live-1", voice: "cinder" }, { tool_ids: [tool.id], allow_end_call: true });
 
     // The session is started as GPT-Live's docs say, the tools riding on the delegation.
-    const conn = await live.connection();
+    const conn = await phone.live.connection();
     await conn.waitFor("session.start");
-    expect(conn.headers.authorization).toBe(`Bearer ${line.realtime.apiKey}`);
+    expect(conn.headers.authorization).toBe(`Bearer ${phone.line.realtime.apiKey}`);
     expect(conn.received[0]).toMatchObject({ type: "session.start", session: { model: "gpt-live-1", audio: { output: { voice: "cinder" } }, delegation: { type: "responses" } } });
     expect(String(conn.session!["instructions"])).toContain("You are Ava.");
     expect(conn.toolNames).toEqual(expect.arrayContaining(["Lookup_Order", "end_call"]));
@@ -54,7 +42,7 @@ describe("a phone call on a GPT-Live assistant", () => {
     // The caller asks; the delegated function runs against the tool's endpoint, its output goes back.
     await call.speak(tone("audio/pcmu", 700), 700);
     await conn.waitFor("response.create");
-    expect(upstream.requests.map((r) => [r.path, r.query])).toEqual([["/orders", { order_id: "42" }]]);
+    expect(phone.upstream.requests.map((r) => [r.path, r.query])).toEqual([["/orders", { order_id: "42" }]]);
     const [output] = await conn.waitFor("response.item.create");
     expect(output).toMatchObject({ item: { type: "function_call_output" } });
     const answerMs = ANSWER.split(" ").length * MS_PER_WORD;
@@ -62,10 +50,10 @@ describe("a phone call on a GPT-Live assistant", () => {
 
     // The caller says goodbye; the model says it too and ends the call through its end_call function.
     await call.speak(tone("audio/pcmu", 700), 700);
-    const row = await endedRecord(line, call.callSid);
+    const row = await endedRecord(phone.line, call.callSid);
     expect(row).toMatchObject({ assistantId, endedReason: HANDOFF_TEXTS.assistantEnded, callerNumber: FROM });
     expect(conn.closedBy).toBe("session.close");
-    expect(line.realtime.connections).toHaveLength(0);
+    expect(phone.line.realtime.connections).toHaveLength(0);
 
     const logs = expectWholeCallRecord(row, [
       ["assistant", ANSWER],
@@ -78,18 +66,18 @@ describe("a phone call on a GPT-Live assistant", () => {
 
   it("ends the call with GPT-Live's own words when it refuses the session", async () => {
     const quota = "You exceeded your current quota, please check your plan and billing details.";
-    line.realtime.refuseUpgrades = { status: 429, statusText: "Too Many Requests", code: "insufficient_quota", message: quota };
-    const { call } = await dialPipeline(line, "+15550278", { type: "gpt-live", model: "gpt-live-1", voice: "marin" });
-    const row = await endedRecord(line, call.callSid).finally(() => (line.realtime.refuseUpgrades = null));
+    phone.line.realtime.refuseUpgrades = { status: 429, statusText: "Too Many Requests", code: "insufficient_quota", message: quota };
+    const { call } = await dialPipeline(phone.line, "+15550278", { type: "gpt-live", model: "gpt-live-1", voice: "marin" });
+    const row = await endedRecord(phone.line, call.callSid).finally(() => (phone.line.realtime.refuseUpgrades = null));
     expect(row.endedReason).toContain("GPT-Live refused the connection (HTTP 429");
     expect(row.endedReason).toContain(quota);
-    expect(line.realtime.rejected.at(-1)).toMatchObject({ status: 429, url: "/v1/live/sessions" });
+    expect(phone.line.realtime.rejected.at(-1)).toMatchObject({ status: 429, url: "/v1/live/sessions" });
   });
 
   it("stops playing the model's answer when the caller talks over it, and marks the entry interrupted", async () => {
     const long = "Let me tell you about every plan we have, starting with the basic one, which includes calls, texts, a little data and a number of extras that most people never use at all.";
-    live.script = { msPerWord: MS_PER_WORD, userSays: ["Tell me about your plans.", "Stop, thanks."], replies: [{ say: long }, { say: "Of course." }] };
-    const { call } = await dialPipeline(line, "+15550279", { type: "gpt-live", model: "gpt-live-1", voice: "marin" });
+    phone.live.script = { msPerWord: MS_PER_WORD, userSays: ["Tell me about your plans.", "Stop, thanks."], replies: [{ say: long }, { say: "Of course." }] };
+    const { call } = await dialPipeline(phone.line, "+15550279", { type: "gpt-live", model: "gpt-live-1", voice: "marin" });
     const greetingMs = GREETING.split(" ").length * MS_PER_WORD;
     await call.until(() => call.heardMs >= greetingMs, "greeting heard");
     await call.speak(tone("audio/pcmu", 700), 700);
@@ -100,13 +88,13 @@ describe("a phone call on a GPT-Live assistant", () => {
     await call.until(() => call.clears > clears, "playback cleared");
     const bytesAtClear = call.receivedBytes;
     await speaking;
-    const conn = live.connections.at(-1)!;
+    const conn = phone.live.connections.at(-1)!;
     await until("the reply spoken", async () => conn.spoken, (spoken) => spoken.includes("Of course."));
     // The reply after the interruption reaches the phone (µ-law: 8 bytes a millisecond).
     await call.until(() => call.receivedBytes >= bytesAtClear + 2 * MS_PER_WORD * 8, "the reply's audio");
     await call.hangUp();
 
-    const row = await endedRecord(line, call.callSid);
+    const row = await endedRecord(phone.line, call.callSid);
     const transcript = callLogsSchema.parse(row.logs).transcript;
     // Not all of the answer was heard: far less than its length in audio.
     expect(call.heardMs).toBeLessThan(greetingMs + long.split(" ").length * MS_PER_WORD);

@@ -5,14 +5,11 @@
  * line talks over the answer, the third asks for billing: a REFER to baresip, which calls the
  * person (a second baresip) itself.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { closeInOrder } from "../../../../tests/close.ts";
-import { serveGptLive, type FakeGptLive } from "../../../../tests/fakes/fake-gpt-live.ts";
-import { createOrderLookup, GREETING, startPipelinePhone, expectWholeCallRecord, type PipelinePhone } from "../../../../tests/fakes/pipeline-phone.ts";
+import { beforeAll, describe, expect, it } from "vitest";
+import { createOrderLookup, GREETING, setUpGptLivePhone, expectWholeCallRecord } from "../../../../tests/fakes/pipeline-phone.ts";
 import { createAssistant } from "../../../../tests/fakes/realtime-app.ts";
 import { addSipNumber, startSip } from "../../../../tests/fakes/sip-app.ts";
 import { callerTurns, closedSipRecord, heardSpeechMs, withCallerAndPerson } from "../../../../tests/fakes/sip-engine-call.ts";
-import { startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { until } from "../../../../tests/until.ts";
 import { callRecordSchema } from "../../../shared/call-records.ts";
 import { HANDOFF_TEXTS } from "../../../shared/calls.ts";
@@ -23,32 +20,26 @@ const ANSWER =
   "Your order forty two left our warehouse on Monday morning, it is with the courier now and should reach you on Thursday, and you will get a text message with a tracking link before it arrives.";
 const words = (text: string) => text.split(" ").length;
 
-let line: PipelinePhone;
+const phone = setUpGptLivePhone(MS_PER_WORD);
 let port: number;
-let live: FakeGptLive;
-let upstream: ToolUpstream;
 
 beforeAll(async () => {
-  upstream = await startToolUpstream();
-  line = await startPipelinePhone();
-  live = serveGptLive(line.realtime, { msPerWord: MS_PER_WORD });
-  port = await startSip(line.app, { min: 56000, max: 57999 });
+  port = await startSip(phone.line.app, { min: 56000, max: 57999 });
 });
-afterAll(() => closeInOrder(line.app.app, upstream, line.realtime));
 
 describe("a SIP call on a GPT-Live assistant", () => {
   it("greets, hears the caller, runs a tool, stops its RTP when interrupted, transfers by REFER, and keeps the record", async () => {
     // The caller: quiet through the greeting, the question, quiet into the answer, "Wait, stop.", then the transfer.
     const turns = callerTurns("gpt-live-sip", [2.6, 0.8, 1.8, 0.8, 2.4, 0.8, 30]);
     await withCallerAndPerson(turns, async ({ caller, person, personAddress: billing }) => {
-      const tool = await createOrderLookup(line, upstream.origin);
-      const assistant = await createAssistant(line.app.app, line.owner, {
+      const tool = await createOrderLookup(phone.line, phone.upstream.origin);
+      const assistant = await createAssistant(phone.line.app.app, phone.line.owner, {
         voice_engine: { type: "gpt-live", model: "gpt-live-1", voice: "cinder" },
         tool_ids: [tool.id],
         transfer_destinations: [{ label: "Billing", phone_number: billing, when_to_use: "Questions about a bill" }],
       });
-      const { numberId } = await addSipNumber(line.app, line.owner, NUMBER, { inbound_addresses: ["127.0.0.0/8"] }, assistant.id);
-      live.script = {
+      const { numberId } = await addSipNumber(phone.line.app, phone.line.owner, NUMBER, { inbound_addresses: ["127.0.0.0/8"] }, assistant.id);
+      phone.live.script = {
         msPerWord: MS_PER_WORD,
         userSays: ["Where is my order 42?", "Wait, stop.", "Put me through to billing."],
         replies: [
@@ -57,21 +48,21 @@ describe("a SIP call on a GPT-Live assistant", () => {
           { say: "Putting you through.", call: { name: "transfer_call", arguments: { destination: "Billing", summary: "A question about a bill." } }, after: "" },
         ],
       };
-      const connections = live.connections.length;
+      const connections = phone.live.connections.length;
       caller.command("dial", `sip:${NUMBER}@127.0.0.1:${port}`);
       await caller.event("CALL_ESTABLISHED");
-      const conn = await live.connection(connections);
+      const conn = await phone.live.connection(connections);
       await conn.waitFor("session.start");
-      expect(line.realtime.connections).toHaveLength(0);
+      expect(phone.line.realtime.connections).toHaveLength(0);
 
       // The question runs the tool by delegation; its output goes back; the answer is spoken.
       await until("the answer spoken", async () => conn.spoken.includes(ANSWER), Boolean, 15_000);
-      expect(upstream.requests.map((r) => [r.path, r.query])).toEqual([["/orders", { order_id: "42" }]]);
+      expect(phone.upstream.requests.map((r) => [r.path, r.query])).toEqual([["/orders", { order_id: "42" }]]);
 
       // The person's phone rings through baresip's own call (the REFER), answers, and our leg ends.
       await person.event("CALL_ESTABLISHED", 30_000);
       await caller.event("CALL_CLOSED", 15_000);
-      const row = await closedSipRecord(line.app, numberId);
+      const row = await closedSipRecord(phone.line.app, numberId);
       expect(row).toMatchObject({ carrier: "sip", assistantId: assistant.id, endedReason: HANDOFF_TEXTS.transferredTo("Billing") });
       expect(row.cost).toBeGreaterThan(0);
 
@@ -91,7 +82,7 @@ describe("a SIP call on a GPT-Live assistant", () => {
 
       // GPT-Live's usage: the session seconds its session.closed reported, unpriced (no price is published).
       expect(conn.reportedSeconds).toBeGreaterThan(0);
-      const page = await line.app.app.inject({ method: "GET", url: `/api/calls/${row.id}`, headers: { cookie: line.owner.cookie } });
+      const page = await phone.line.app.app.inject({ method: "GET", url: `/api/calls/${row.id}`, headers: { cookie: phone.line.owner.cookie } });
       expect(callRecordSchema.parse(page.json()).provider_cost).toEqual({
         total: null,
         lines: [{ model: "gpt-live-1", kind: "realtime", text_in: 0, text_cached: 0, audio_in: 0, audio_cached: 0, text_out: 0, audio_out: 0, seconds: conn.reportedSeconds, cost: null }],

@@ -57,36 +57,22 @@ const AlertDialogDescription = slotted(
 
 type ButtonStyle = VariantProps<typeof buttonVariants>;
 
-/** Confirms; pass `variant="destructive"` for deletions. Closes the dialog on click. */
-function AlertDialogAction({
-  className,
-  variant = "default",
-  size,
-  ...props
-}: React.ComponentProps<typeof AlertDialogPrimitive.Action> & ButtonStyle) {
-  return (
-    <AlertDialogPrimitive.Action
-      data-slot="alert-dialog-action"
-      className={cn(buttonVariants({ variant, size }), className)}
-      {...props}
-    />
-  );
+/** A button that closes the dialog: `Part` is Radix's Action or Cancel, styled as a Button whose variant defaults to `defaultVariant`. */
+function closingButton(
+  Part: typeof AlertDialogPrimitive.Action | typeof AlertDialogPrimitive.Cancel,
+  slot: string,
+  defaultVariant: ButtonStyle["variant"],
+) {
+  function ClosingButton({ className, variant = defaultVariant, size, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Action> & ButtonStyle) {
+    return <Part data-slot={slot} className={cn(buttonVariants({ variant, size }), className)} {...props} />;
+  }
+  ClosingButton.displayName = slot;
+  return ClosingButton;
 }
 
-function AlertDialogCancel({
-  className,
-  variant = "outline",
-  size,
-  ...props
-}: React.ComponentProps<typeof AlertDialogPrimitive.Cancel> & ButtonStyle) {
-  return (
-    <AlertDialogPrimitive.Cancel
-      data-slot="alert-dialog-cancel"
-      className={cn(buttonVariants({ variant, size }), className)}
-      {...props}
-    />
-  );
-}
+/** Confirms; pass `variant="destructive"` for deletions. Closes the dialog on click. */
+const AlertDialogAction = closingButton(AlertDialogPrimitive.Action, "alert-dialog-action", "default");
+const AlertDialogCancel = closingButton(AlertDialogPrimitive.Cancel, "alert-dialog-cancel", "outline");
 
 export {
   AlertDialog,

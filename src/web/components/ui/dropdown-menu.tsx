@@ -64,54 +64,35 @@ function DropdownMenuItem({
   );
 }
 
-function DropdownMenuCheckboxItem({
-  className,
-  children,
-  checked,
-  ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.CheckboxItem>) {
-  return (
-    <DropdownMenuPrimitive.CheckboxItem
-      data-slot="dropdown-menu-checkbox-item"
-      className={cn(itemBase, "pl-8", className)}
-      checked={checked}
-      {...props}
-    >
-      <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
-        <DropdownMenuPrimitive.ItemIndicator>
-          <CheckIcon className="size-4" />
-        </DropdownMenuPrimitive.ItemIndicator>
-      </span>
-      {children}
-    </DropdownMenuPrimitive.CheckboxItem>
-  );
+/** An item with a mark at its left while chosen: `Part` is Radix's checkbox or radio item, `mark` what it shows. */
+function markedItem<P extends typeof DropdownMenuPrimitive.CheckboxItem | typeof DropdownMenuPrimitive.RadioItem>(
+  part: P,
+  slot: string,
+  mark: React.ReactNode,
+) {
+  const Part = part as React.ElementType;
+  function MarkedItem({ className, children, ...props }: React.ComponentProps<P>) {
+    return (
+      <Part data-slot={slot} className={cn(itemBase, "pl-8", className)} {...props}>
+        <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
+          <DropdownMenuPrimitive.ItemIndicator>{mark}</DropdownMenuPrimitive.ItemIndicator>
+        </span>
+        {children}
+      </Part>
+    );
+  }
+  MarkedItem.displayName = slot;
+  return MarkedItem;
 }
+
+const DropdownMenuCheckboxItem = markedItem(DropdownMenuPrimitive.CheckboxItem, "dropdown-menu-checkbox-item", <CheckIcon className="size-4" />);
 
 const DropdownMenuRadioGroup = slotted(
   DropdownMenuPrimitive.RadioGroup,
   "dropdown-menu-radio-group",
 );
 
-function DropdownMenuRadioItem({
-  className,
-  children,
-  ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.RadioItem>) {
-  return (
-    <DropdownMenuPrimitive.RadioItem
-      data-slot="dropdown-menu-radio-item"
-      className={cn(itemBase, "pl-8", className)}
-      {...props}
-    >
-      <span className="pointer-events-none absolute left-2 flex size-3.5 items-center justify-center">
-        <DropdownMenuPrimitive.ItemIndicator>
-          <CircleIcon className="size-2 fill-current" />
-        </DropdownMenuPrimitive.ItemIndicator>
-      </span>
-      {children}
-    </DropdownMenuPrimitive.RadioItem>
-  );
-}
+const DropdownMenuRadioItem = markedItem(DropdownMenuPrimitive.RadioItem, "dropdown-menu-radio-item", <CircleIcon className="size-2 fill-current" />);
 
 function DropdownMenuLabel({
   className,

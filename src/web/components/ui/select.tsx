@@ -105,35 +105,25 @@ const SelectSeparator = slotted(
   "pointer-events-none -mx-1 my-1 h-px bg-border",
 );
 
-function SelectScrollUpButton({
-  className,
-  ...props
-}: React.ComponentProps<typeof SelectPrimitive.ScrollUpButton>) {
-  return (
-    <SelectPrimitive.ScrollUpButton
-      data-slot="select-scroll-up-button"
-      className={cn("flex cursor-default items-center justify-center py-1", className)}
-      {...props}
-    >
-      <ChevronUpIcon className="size-4" />
-    </SelectPrimitive.ScrollUpButton>
-  );
+/** The arrow at either end of a long list that scrolls it: `Part` is Radix's up or down button. */
+function scrollButton(
+  Part: typeof SelectPrimitive.ScrollUpButton | typeof SelectPrimitive.ScrollDownButton,
+  slot: string,
+  Icon: typeof ChevronUpIcon,
+) {
+  function ScrollButton({ className, ...props }: React.ComponentProps<typeof SelectPrimitive.ScrollUpButton>) {
+    return (
+      <Part data-slot={slot} className={cn("flex cursor-default items-center justify-center py-1", className)} {...props}>
+        <Icon className="size-4" />
+      </Part>
+    );
+  }
+  ScrollButton.displayName = slot;
+  return ScrollButton;
 }
 
-function SelectScrollDownButton({
-  className,
-  ...props
-}: React.ComponentProps<typeof SelectPrimitive.ScrollDownButton>) {
-  return (
-    <SelectPrimitive.ScrollDownButton
-      data-slot="select-scroll-down-button"
-      className={cn("flex cursor-default items-center justify-center py-1", className)}
-      {...props}
-    >
-      <ChevronDownIcon className="size-4" />
-    </SelectPrimitive.ScrollDownButton>
-  );
-}
+const SelectScrollUpButton = scrollButton(SelectPrimitive.ScrollUpButton, "select-scroll-up-button", ChevronUpIcon);
+const SelectScrollDownButton = scrollButton(SelectPrimitive.ScrollDownButton, "select-scroll-down-button", ChevronDownIcon);
 
 export {
   Select,

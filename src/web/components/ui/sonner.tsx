@@ -36,4 +36,11 @@ function Toaster(props: ToasterProps) {
 }
 
 export { Toaster };
-export { toast } from "sonner";
+import { toast } from "sonner";
+
+export { toast };
+
+/** An action failed: `title` says which, and the error's own words (ours are written for users) follow beneath. */
+export function toastFailure(title: string, err: unknown) {
+  toast.error(title, { description: err instanceof Error ? err.message : undefined });
+}

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { Controller, useFieldArray, useWatch, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
+import { Controller, useFieldArray, useWatch } from "react-hook-form";
 import {
   ANALYSIS_FIELD_TYPE_LABELS,
   ANALYSIS_FIELD_TYPES,
@@ -9,7 +9,6 @@ import {
   SUCCESS_SCALE_LABELS,
   SUCCESS_SCALES,
 } from "@shared/analysis";
-import type { AssistantFormValues, AssistantInput } from "@shared/assistants";
 import { SelectField } from "@/components/select-field";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
@@ -17,17 +16,12 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { AddRowFooter, RemoveRowButton } from "./row-list-controls";
-
-interface AnalysisFieldsProps {
-  control: Control<AssistantFormValues, unknown, AssistantInput>;
-  register: UseFormRegister<AssistantFormValues>;
-  errors: FieldErrors<AssistantFormValues>;
-}
+import { CheckboxField, type FormSectionProps } from "./form-section";
 
 /** A list typed as "a, b, c" (options, categories): blanks between commas are dropped. */
 const toList = (text: string) => text.split(",").map((s) => s.trim()).filter(Boolean);
 
-function ListInput({ control, name, placeholder }: { control: AnalysisFieldsProps["control"]; name: `analysis.fields.${number}.options` | "analysis.success.categories"; placeholder: string }) {
+function ListInput({ control, name, placeholder }: { control: FormSectionProps["control"]; name: `analysis.fields.${number}.options` | "analysis.success.categories"; placeholder: string }) {
   return (
     <Controller
       control={control}
@@ -40,9 +34,8 @@ function ListInput({ control, name, placeholder }: { control: AnalysisFieldsProp
 }
 
 /** The assistant form's Analysis section: summary, data to extract, success evaluation, model. */
-export function AnalysisFields({ control, register, errors }: AnalysisFieldsProps) {
+export function AnalysisFields({ control, register, errors }: FormSectionProps) {
   const headingId = useId();
-  const summaryId = useId();
   const { fields, append, remove } = useFieldArray({ control, name: "analysis.fields" });
   const types = useWatch({ control, name: "analysis.fields" }) ?? [];
   const scale = useWatch({ control, name: "analysis.success.scale" });
@@ -56,16 +49,7 @@ export function AnalysisFields({ control, register, errors }: AnalysisFieldsProp
       </Label>
       <p className="text-sm text-muted-foreground">After each call: a summary, the facts the caller gave, and whether the call succeeded.</p>
 
-      <Controller
-        control={control}
-        name="analysis.summary.enabled"
-        render={({ field }) => (
-          <div className="flex items-center gap-2">
-            <Checkbox id={summaryId} checked={field.value ?? true} onCheckedChange={(v) => field.onChange(v === true)} onBlur={field.onBlur} />
-            <Label htmlFor={summaryId}>Summary</Label>
-          </div>
-        )}
-      />
+      <CheckboxField control={control} name="analysis.summary.enabled" label="Summary" unset />
       <FormField label="Summary prompt" error={e?.summary?.prompt?.message} description="Optional: how to summarise.">
         <Input placeholder="Summarise in two sentences for a supervisor" autoComplete="off" {...register("analysis.summary.prompt")} />
       </FormField>

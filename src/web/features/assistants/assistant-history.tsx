@@ -7,7 +7,7 @@ import { VERSION_MESSAGES, type AssistantVersionSummary } from "@shared/versions
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { longDate } from "./assistant-dates";
 import { useToolOptions } from "./use-assistants";
 import { apiList } from "@/lib/api";
@@ -47,7 +47,7 @@ export function AssistantHistory({ assistantId }: { assistantId: string }) {
       toast.success(VERSION_MESSAGES.rolledBack(published.version, v.version));
       setRollingBack(null);
     } catch (err) {
-      toast.error(VERSION_MESSAGES.publishFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(VERSION_MESSAGES.publishFailed, err);
     }
   };
 

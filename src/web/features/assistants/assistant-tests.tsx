@@ -4,13 +4,11 @@ import { isRunnable, SCENARIO_MESSAGES, type Scenario, type ScenarioInput } from
 import { ConfirmDeleteDialog } from "@/components/confirm-delete-dialog";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { useCan } from "@/lib/use-membership";
 import { ScenarioForm } from "./scenario-form";
 import { TestRunResults } from "./test-run-results";
 import { useCancelTestRun, useDeleteScenario, useLatestTestRun, useSaveScenario, useScenarios, useStartTestRun } from "./use-tests";
-
-const errorText = (err: unknown) => (err instanceof Error ? err.message : undefined);
 
 /**
  * The Tests tab: the assistant's scenarios (simulated callers with success criteria), Run tests
@@ -37,7 +35,7 @@ export function AssistantTests({ assistantId }: { assistantId: string }) {
     try {
       await start.mutateAsync();
     } catch (err) {
-      toast.error("Failed to run the tests", { description: errorText(err) });
+      toastFailure("Failed to run the tests", err);
     }
   };
   const onSave = async (input: ScenarioInput) => {
@@ -46,14 +44,14 @@ export function AssistantTests({ assistantId }: { assistantId: string }) {
       toast.success(SCENARIO_MESSAGES.saved);
       setEditing(null);
     } catch (err) {
-      toast.error("Failed to save the scenario", { description: errorText(err) });
+      toastFailure("Failed to save the scenario", err);
     }
   };
   const onReview = async (s: Scenario, status: "accepted" | "dismissed") => {
     try {
       await save.mutateAsync({ id: s.id, input: { status } });
     } catch (err) {
-      toast.error("Failed to update the suggestion", { description: errorText(err) });
+      toastFailure("Failed to update the suggestion", err);
     }
   };
 
@@ -78,7 +76,7 @@ export function AssistantTests({ assistantId }: { assistantId: string }) {
 
       {editing !== null && <ScenarioForm key={editing === "new" ? "new" : editing.id} scenario={editing === "new" ? undefined : editing} onSubmit={onSave} onCancel={() => setEditing(null)} />}
 
-      {latest.data && <TestRunResults run={latest.data} onCancel={mayBuild ? () => void cancel.mutateAsync(latest.data!.id).catch((err: unknown) => toast.error("Failed to cancel", { description: errorText(err) })) : undefined} cancelling={cancel.isPending} />}
+      {latest.data && <TestRunResults run={latest.data} onCancel={mayBuild ? () => void cancel.mutateAsync(latest.data!.id).catch((err: unknown) => toastFailure("Failed to cancel", err)) : undefined} cancelling={cancel.isPending} />}
 
       <section className="grid gap-2" aria-label="Scenarios">
         <h3 className="text-sm font-medium">Scenarios</h3>
@@ -117,15 +115,8 @@ export function AssistantTests({ assistantId }: { assistantId: string }) {
         title="Delete scenario?"
         consequence="will be deleted permanently. Past results keep its name."
         onOpenChange={(open) => !open && setDeleting(null)}
-        onConfirm={async (s) => {
-          try {
-            await remove.mutateAsync(s.id);
-            toast.success(SCENARIO_MESSAGES.deleted);
-          } catch (err) {
-            toast.error("Failed to delete the scenario", { description: errorText(err) });
-            throw err;
-          }
-        }}
+        onConfirm={(s) => remove.mutateAsync(s.id)}
+        toasts={{ deleted: SCENARIO_MESSAGES.deleted, failed: "Failed to delete the scenario" }}
       />
     </div>
   );

@@ -1,20 +1,14 @@
 import { useId } from "react";
-import { Controller, useFieldArray, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
-import { MAX_TRANSFER_DESTINATIONS, type AssistantFormValues, type AssistantInput } from "@shared/assistants";
-import { Checkbox } from "@/components/ui/checkbox";
+import { useFieldArray } from "react-hook-form";
+import { MAX_TRANSFER_DESTINATIONS } from "@shared/assistants";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { AddRowFooter, RemoveRowButton } from "./row-list-controls";
-
-interface HandoffFieldsProps {
-  control: Control<AssistantFormValues, unknown, AssistantInput>;
-  register: UseFormRegister<AssistantFormValues>;
-  errors: FieldErrors<AssistantFormValues>;
-}
+import { CheckboxField, type FormSectionProps } from "./form-section";
 
 /** Transfer destinations and the two call-control switches of the assistant form. */
-export function HandoffFields({ control, register, errors }: HandoffFieldsProps) {
+export function HandoffFields({ control, register, errors }: FormSectionProps) {
   const headingId = useId();
   const { fields, append, remove } = useFieldArray({ control, name: "transfer_destinations" });
   const listError = errors.transfer_destinations?.message ?? errors.transfer_destinations?.root?.message;
@@ -54,24 +48,8 @@ export function HandoffFields({ control, register, errors }: HandoffFieldsProps)
         onAdd={() => append({ label: "", phone_number: "", when_to_use: "" })}
       />
 
-      <Switch control={control} name="allow_end_call" label="Allow the assistant to end the call" />
-      <Switch control={control} name="keypad_input" label="Keypad input" />
+      <CheckboxField control={control} name="allow_end_call" label="Allow the assistant to end the call" unset />
+      <CheckboxField control={control} name="keypad_input" label="Keypad input" unset />
     </fieldset>
-  );
-}
-
-function Switch({ control, name, label }: { control: HandoffFieldsProps["control"]; name: "allow_end_call" | "keypad_input"; label: string }) {
-  const id = useId();
-  return (
-    <Controller
-      control={control}
-      name={name}
-      render={({ field }) => (
-        <div className="flex items-center gap-2">
-          <Checkbox id={id} checked={field.value ?? true} onCheckedChange={(v) => field.onChange(v === true)} onBlur={field.onBlur} />
-          <Label htmlFor={id}>{label}</Label>
-        </div>
-      )}
-    />
   );
 }

@@ -1,8 +1,7 @@
 import { useId } from "react";
 import { Link } from "react-router";
-import { Controller, useWatch, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
+import { Controller, useWatch } from "react-hook-form";
 import { useQuery } from "@tanstack/react-query";
-import type { AssistantFormValues, AssistantInput } from "@shared/assistants";
 import { DEFAULT_KNOWLEDGE_TOOL_DESCRIPTION, MAX_SEARCH_LIMIT, type KnowledgeBase } from "@shared/knowledge";
 import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
@@ -11,15 +10,10 @@ import { Label } from "@/components/ui/label";
 import { Textarea } from "@/components/ui/textarea";
 import { apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
-
-interface KnowledgeFieldsProps {
-  control: Control<AssistantFormValues, unknown, AssistantInput>;
-  register: UseFormRegister<AssistantFormValues>;
-  errors: FieldErrors<AssistantFormValues>;
-}
+import type { FormSectionProps } from "./form-section";
 
 /** The knowledge bases the assistant answers from, how it uses them, and how many passages a question gets. */
-export function KnowledgeFields({ control, register, errors }: KnowledgeFieldsProps) {
+export function KnowledgeFields({ control, register, errors }: FormSectionProps) {
   const headingId = useId();
   const bases = useQuery({ queryKey: queryKeys.knowledgeBases, queryFn: () => apiList<KnowledgeBase>("/api/knowledge-bases") });
   const [ids, mode] = useWatch({ control, name: ["knowledge_base_ids", "knowledge.mode"] });

@@ -1,25 +1,19 @@
 import { useId } from "react";
-import { Controller, useWatch, type Control, type FieldErrors, type UseFormRegister } from "react-hook-form";
-import { OUTBOUND_FIELD_TEXTS as T, VOICEMAIL_TEXTS, type AssistantFormValues, type AssistantInput } from "@shared/assistants";
+import { Controller, useWatch } from "react-hook-form";
+import { OUTBOUND_FIELD_TEXTS as T, VOICEMAIL_TEXTS } from "@shared/assistants";
 import { BUILT_IN_VARIABLES, findPlaceholders } from "@shared/variables";
-import { Checkbox } from "@/components/ui/checkbox";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
 import { Textarea } from "@/components/ui/textarea";
-
-interface OutboundFieldsProps {
-  control: Control<AssistantFormValues, unknown, AssistantInput>;
-  register: UseFormRegister<AssistantFormValues>;
-  errors: FieldErrors<AssistantFormValues>;
-}
+import { CheckboxField, type FormSectionProps } from "./form-section";
 
 const OFF = "off";
 type Choice = typeof OFF | "hang_up" | "leave_message";
 
 /** The `{{placeholders}}` the first message and instructions hold now, and the built-ins every call has. */
-export function PlaceholdersHint({ control }: { control: OutboundFieldsProps["control"] }) {
+export function PlaceholdersHint({ control }: { control: FormSectionProps["control"] }) {
   const [first, instructions] = useWatch({ control, name: ["first_message", "instructions"] });
   const found = findPlaceholders(first, instructions);
   return (
@@ -31,9 +25,8 @@ export function PlaceholdersHint({ control }: { control: OutboundFieldsProps["co
 }
 
 /** Time zone of {{now}}, what to do when a machine answers, and the do-not-call function. */
-export function OutboundFields({ control, register, errors }: OutboundFieldsProps) {
+export function OutboundFields({ control, register, errors }: FormSectionProps) {
   const headingId = useId();
-  const dncId = useId();
   const voicemail = useWatch({ control, name: "voicemail" });
   return (
     <fieldset className="grid gap-3" aria-labelledby={headingId}>
@@ -71,16 +64,7 @@ export function OutboundFields({ control, register, errors }: OutboundFieldsProp
           <Textarea rows={2} {...register("voicemail.message")} />
         </FormField>
       )}
-      <Controller
-        control={control}
-        name="allow_do_not_call"
-        render={({ field }) => (
-          <div className="flex items-center gap-2">
-            <Checkbox id={dncId} checked={field.value ?? false} onCheckedChange={(v) => field.onChange(v === true)} onBlur={field.onBlur} />
-            <Label htmlFor={dncId}>{T.allowDoNotCall}</Label>
-          </div>
-        )}
-      />
+      <CheckboxField control={control} name="allow_do_not_call" label={T.allowDoNotCall} unset={false} />
     </fieldset>
   );
 }

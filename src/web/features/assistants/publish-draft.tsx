@@ -5,7 +5,7 @@ import { ConfirmDialog } from "@/components/confirm-dialog";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
 import { usePublishVersion } from "./use-versions";
 import { useTestRun } from "./use-tests";
@@ -33,7 +33,7 @@ export function PublishDraft({ assistantId, draftChanged, live }: { assistantId:
       toast.success(VERSION_MESSAGES.published(answer.version));
     } catch (err) {
       if (err instanceof ApiError && err.code === "tests_failed") return setFailures(err.message);
-      toast.error(VERSION_MESSAGES.publishFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(VERSION_MESSAGES.publishFailed, err);
     }
   };
 

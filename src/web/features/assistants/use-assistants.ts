@@ -1,8 +1,8 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useQuery } from "@tanstack/react-query";
 import type { Assistant, AssistantDefaults, AssistantInput, AssistantUpdate } from "@shared/assistants";
 import type { Tool } from "@shared/tools";
 import { api, apiList } from "@/lib/api";
-import { listCreated, listDeleted, listUpdated } from "@/lib/list-cache";
+import { useCreateInList, useDeleteFromList, useUpdateInList } from "@/lib/list-mutations";
 import { queryKeys } from "@/lib/query-keys";
 
 // The tools key is the Tools page's, so a tool created there shows up in the picker at once.
@@ -28,38 +28,10 @@ export function useToolOptions() {
   return useQuery({ queryKey: toolsQueryKey, queryFn: () => apiList<ToolOption>("/api/tools") });
 }
 
-export function useCreateAssistant() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: AssistantInput) => api<Assistant>("/api/assistants", { method: "POST", body: input }),
-    onSuccess: (created) => {
-      // The checklist's "Create an assistant" is ticked from the list.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.gettingStarted });
-      listCreated(queryClient, assistantsQueryKey, created);
-    },
-  });
-}
+const assistants = { path: "/api/assistants", key: assistantsQueryKey };
 
-export function useUpdateAssistant() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, patch }: { id: string; patch: AssistantUpdate }) =>
-      api<Assistant>(`/api/assistants/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }),
-    onSuccess: (updated) => {
-      listUpdated(queryClient, assistantsQueryKey, updated);
-    },
-  });
-}
-
-export function useDeleteAssistant() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api<null>(`/api/assistants/${encodeURIComponent(id)}`, { method: "DELETE" }),
-    onSuccess: (_, id) => {
-      listDeleted(queryClient, assistantsQueryKey, id);
-      // Linked phone numbers became unassigned and past calls lost their link: their lists are stale.
-      void queryClient.invalidateQueries({ queryKey: queryKeys.phoneNumbers });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.calls });
-    },
-  });
-}
+// The checklist's "Create an assistant" is ticked from the list.
+export const useCreateAssistant = () => useCreateInList<Assistant, AssistantInput>(assistants, [queryKeys.gettingStarted]);
+export const useUpdateAssistant = () => useUpdateInList<Assistant, AssistantUpdate>(assistants);
+// Linked phone numbers became unassigned and past calls lost their link: their lists are stale.
+export const useDeleteAssistant = () => useDeleteFromList(assistants, [queryKeys.phoneNumbers, queryKeys.calls]);

@@ -3,7 +3,7 @@ import type { AssistantContent, AssistantVersionSummary } from "@shared/versions
 import { VERSION_DIFF_FIELDS } from "@shared/versions";
 import { analysisSettingsSchema, describeAnalysis } from "@shared/analysis";
 import { Button } from "@/components/ui/button";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { OptionSelect } from "@/components/option-select";
 import { cn } from "@/lib/utils";
 import { useVersion, useVersions, useVersionStats } from "./use-versions";
 
@@ -83,18 +83,12 @@ export function VersionDiff({ assistantId, pair, toolNames, onPairChange, onClos
 
 function VersionPicker({ label, value, options, onChange }: { label: string; value: number; options: AssistantVersionSummary[]; onChange: (v: number) => void }) {
   return (
-    <Select value={String(value)} onValueChange={(v) => onChange(Number(v))}>
-      <SelectTrigger aria-label={label}>
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        {options.map((o) => (
-          <SelectItem key={o.version} value={String(o.version)}>
-            v{o.version}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
+    <OptionSelect
+      aria-label={label}
+      value={String(value)}
+      onValueChange={(v) => onChange(Number(v))}
+      options={options.map((o) => ({ value: String(o.version), label: `v${o.version}` }))}
+    />
   );
 }
 

@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from "react";
-import { Controller, type Control, type FieldErrors } from "react-hook-form";
+import { Controller } from "react-hook-form";
 import { useQuery } from "@tanstack/react-query";
-import type { AssistantFormValues, AssistantInput } from "@shared/assistants";
 import { DEFAULT_TURN_END, GPT_LIVE_MODELS, TURN_ENDS, type TurnEnd, GPT_LIVE_VOICES, PROTOCOL_INFO, PROVIDER_KINDS, providerBaseUrl, VOICE_ENGINE_TEXTS as T, type GptLiveEngine, type PipelineEngine, type Provider, type ProviderKind, type VoiceEngine } from "@shared/providers";
 import { estimatePerMinute, isPrivateAddress } from "@shared/service-prices";
 import { Input } from "@/components/ui/input";
@@ -10,11 +9,9 @@ import { Button } from "@/components/ui/button";
 import { LabelledSelect } from "@/components/select-field";
 import { apiBlob, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
+import type { FormSectionProps } from "./form-section";
 
-interface VoiceEngineFieldsProps {
-  control: Control<AssistantFormValues, unknown, AssistantInput>;
-  errors: FieldErrors<AssistantFormValues>;
-}
+type VoiceEngineFieldsProps = Pick<FormSectionProps, "control" | "errors">;
 
 const selectClass = "h-9 rounded-md border bg-background px-2 text-sm";
 const SLOT_LABELS: Record<ProviderKind, string> = { transcriber: T.transcriber, model: T.model, voice: T.voiceProvider };

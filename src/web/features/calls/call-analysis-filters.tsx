@@ -1,12 +1,16 @@
 import { useEffect, useState } from "react";
 import type { Assistant } from "@shared/assistants";
 import { Input } from "@/components/ui/input";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { OptionSelect } from "@/components/option-select";
 import type { CallViewFilters } from "./use-call-filters";
 
 const ALL = "all";
 const NONE = "none";
 const TYPING_DELAY_MS = 300;
+const MATCH_OPTIONS = [
+  { value: "equals", label: "equals" },
+  { value: "contains", label: "contains" },
+];
 
 /**
  * Filters on the post-call analysis: the success value (pass, fail, or a category of any
@@ -37,45 +41,30 @@ export function CallAnalysisFilters({ filters, assistants, onChange }: { filters
 
   return (
     <div className="flex flex-wrap items-center gap-3">
-      <Select value={filters.success ?? ALL} onValueChange={(v) => onChange({ success: v === ALL ? undefined : v })}>
-        <SelectTrigger aria-label="Success" className="w-[11rem]">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ALL}>Any outcome</SelectItem>
-          <SelectItem value="pass">Pass</SelectItem>
-          <SelectItem value="fail">Fail</SelectItem>
-          {categories.map((c) => (
-            <SelectItem key={c} value={c}>
-              {c}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
+      <OptionSelect
+        aria-label="Success"
+        className="w-[11rem]"
+        value={filters.success ?? ALL}
+        onValueChange={(v) => onChange({ success: v === ALL ? undefined : v })}
+        options={[{ value: ALL, label: "Any outcome" }, { value: "pass", label: "Pass" }, { value: "fail", label: "Fail" }, ...categories.map((c) => ({ value: c, label: c }))]}
+      />
       {fieldNames.length > 0 && (
         <>
-          <Select value={field || NONE} onValueChange={(name) => setDraft({ ...draft, field: name === NONE ? "" : name })}>
-            <SelectTrigger aria-label="Extracted field" className="w-[11rem]">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value={NONE}>Any data</SelectItem>
-              {fieldNames.map((n) => (
-                <SelectItem key={n} value={n}>
-                  {n}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-          <Select value={contains ? "contains" : "equals"} disabled={!field} onValueChange={(next) => setDraft({ ...draft, op: next === "contains" ? "contains" : "equals" })}>
-            <SelectTrigger aria-label="Match" className="w-[8rem]">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              <SelectItem value="equals">equals</SelectItem>
-              <SelectItem value="contains">contains</SelectItem>
-            </SelectContent>
-          </Select>
+          <OptionSelect
+            aria-label="Extracted field"
+            className="w-[11rem]"
+            value={field || NONE}
+            onValueChange={(name) => setDraft({ ...draft, field: name === NONE ? "" : name })}
+            options={[{ value: NONE, label: "Any data" }, ...fieldNames.map((n) => ({ value: n, label: n }))]}
+          />
+          <OptionSelect
+            aria-label="Match"
+            className="w-[8rem]"
+            value={contains ? "contains" : "equals"}
+            disabled={!field}
+            onValueChange={(next) => setDraft({ ...draft, op: next === "contains" ? "contains" : "equals" })}
+            options={MATCH_OPTIONS}
+          />
           <Input aria-label="Field value" placeholder="Value" className="w-[10rem]" disabled={!field} value={text} onChange={(e) => setDraft({ ...draft, text: e.target.value })} />
         </>
       )}

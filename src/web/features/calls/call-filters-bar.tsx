@@ -2,14 +2,15 @@ import { useQuery } from "@tanstack/react-query";
 import { Search, X } from "lucide-react";
 import { useEffect, useState } from "react";
 import type { Assistant } from "@shared/assistants";
-import { CALL_MESSAGES, CALL_QUERY_MAX_LENGTH, type CallStatusFilter, type CallTypeFilter } from "@shared/call-records";
+import { CALL_MESSAGES, CALL_QUERY_MAX_LENGTH } from "@shared/call-records";
 import { versionLabel } from "@shared/versions";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { OptionSelect } from "@/components/option-select";
+import type { SelectOption } from "@/components/select-field";
 import { apiList } from "@/lib/api";
-import { CALL_DIRECTION_LABELS, CALL_DIRECTIONS, type CallDirection } from "@shared/outbound";
+import { CALL_DIRECTION_LABELS, CALL_DIRECTIONS } from "@shared/outbound";
 import { CallAnalysisFilters } from "./call-analysis-filters";
 import { isInvertedRange, type CallViewFilters } from "./use-call-filters";
 import { queryKeys } from "@/lib/query-keys";
@@ -17,6 +18,19 @@ import { queryKeys } from "@/lib/query-keys";
 const ALL = "all";
 const SEARCH_DELAY_MS = 300;
 const RANGE_ERROR_ID = "calls-range-error";
+const WIDE = "min-w-[9rem] flex-[1_1_9rem]";
+const TYPE_OPTIONS = [
+  { value: ALL, label: "All types" },
+  { value: "test", label: "Test" },
+  { value: "real", label: "Real" },
+];
+const DIRECTION_OPTIONS = [{ value: ALL, label: "All directions" }, ...CALL_DIRECTIONS.map((d) => ({ value: d, label: CALL_DIRECTION_LABELS[d] }))];
+const STATUS_OPTIONS = [
+  { value: ALL, label: "All statuses" },
+  { value: "in_progress", label: "In progress" },
+  { value: "completed", label: "Completed" },
+  { value: "error", label: "Error" },
+];
 
 interface CallFiltersBarProps {
   filters: CallViewFilters;
@@ -59,57 +73,23 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
           onChange={(e) => setText(e.target.value)}
         />
       </div>
-      <Select value={filters.assistant_id ?? ALL} onValueChange={(v) => onChange({ assistant_id: v === ALL ? undefined : v, assistant_version: undefined })}>
-        <SelectTrigger aria-label="Assistant" className="min-w-[9rem] flex-[1_1_9rem]">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ALL}>All assistants</SelectItem>
-          {assistants.data?.map((a) => (
-            <SelectItem key={a.id} value={a.id}>
-              {a.name}
-            </SelectItem>
-          ))}
-          {/* A shared link may name an assistant that is gone: keep the filter visible and removable. */}
-          {filters.assistant_id && assistants.data && !assistants.data.some((a) => a.id === filters.assistant_id) && (
-            <SelectItem value={filters.assistant_id}>Deleted assistant</SelectItem>
-          )}
-        </SelectContent>
-      </Select>
-      <Select value={filters.type ?? ALL} onValueChange={(v) => onChange({ type: v === ALL ? undefined : (v as CallTypeFilter) })}>
-        <SelectTrigger aria-label="Type" className="min-w-[9rem] flex-[1_1_9rem]">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ALL}>All types</SelectItem>
-          <SelectItem value="test">Test</SelectItem>
-          <SelectItem value="real">Real</SelectItem>
-        </SelectContent>
-      </Select>
-      <Select value={filters.direction ?? ALL} onValueChange={(v) => onChange({ direction: v === ALL ? undefined : (v as CallDirection) })}>
-        <SelectTrigger aria-label="Direction">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ALL}>All directions</SelectItem>
-          {CALL_DIRECTIONS.map((d) => (
-            <SelectItem key={d} value={d}>
-              {CALL_DIRECTION_LABELS[d]}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
-      <Select value={filters.status ?? ALL} onValueChange={(v) => onChange({ status: v === ALL ? undefined : (v as CallStatusFilter) })}>
-        <SelectTrigger aria-label="Status" className="min-w-[9rem] flex-[1_1_9rem]">
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={ALL}>All statuses</SelectItem>
-          <SelectItem value="in_progress">In progress</SelectItem>
-          <SelectItem value="completed">Completed</SelectItem>
-          <SelectItem value="error">Error</SelectItem>
-        </SelectContent>
-      </Select>
+      <OptionSelect
+        aria-label="Assistant"
+        className={WIDE}
+        value={filters.assistant_id ?? ALL}
+        onValueChange={(v) => onChange({ assistant_id: v === ALL ? undefined : v, assistant_version: undefined })}
+        options={[
+          { value: ALL, label: "All assistants" },
+          ...(assistants.data ?? []).map((a) => ({ value: a.id, label: a.name })),
+          // A shared link may name an assistant that is gone: keep the filter visible and removable.
+          ...(filters.assistant_id && assistants.data && !assistants.data.some((a) => a.id === filters.assistant_id)
+            ? [{ value: filters.assistant_id, label: "Deleted assistant" }]
+            : []),
+        ]}
+      />
+      <FilterSelect label="Type" field="type" className={WIDE} options={TYPE_OPTIONS} filters={filters} onChange={onChange} />
+      <FilterSelect label="Direction" field="direction" options={DIRECTION_OPTIONS} filters={filters} onChange={onChange} />
+      <FilterSelect label="Status" field="status" className={WIDE} options={STATUS_OPTIONS} filters={filters} onChange={onChange} />
       <div className="flex flex-wrap items-center gap-3">
         <DateField label="From" value={filters.from} max={filters.to} invalid={inverted} onChange={(from) => onChange({ from })} />
         <DateField label="To" value={filters.to} min={filters.from} invalid={inverted} onChange={(to) => onChange({ to })} />
@@ -133,6 +113,26 @@ export function CallFiltersBar({ filters, onChange, onClear, active }: CallFilte
         <CallAnalysisFilters filters={filters} assistants={assistants.data ?? []} onChange={onChange} />
       </div>
     </div>
+  );
+}
+
+/** A select over one filter of a fixed list, whose first option (ALL) clears it. */
+function FilterSelect({
+  label,
+  field,
+  className,
+  options,
+  filters,
+  onChange,
+}: Pick<CallFiltersBarProps, "filters" | "onChange"> & { label: string; field: "type" | "direction" | "status"; className?: string; options: SelectOption[] }) {
+  return (
+    <OptionSelect
+      aria-label={label}
+      className={className}
+      value={filters[field] ?? ALL}
+      onValueChange={(v) => onChange({ [field]: v === ALL ? undefined : v })}
+      options={options}
+    />
   );
 }
 

@@ -5,6 +5,7 @@ import { Link, useSearchParams } from "react-router";
 import { CALL_MESSAGES, callFiltersQuery } from "@shared/call-records";
 import { EmptyState } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
+import { NextPageButton } from "@/components/next-page-button";
 import { Spinner } from "@/components/ui/spinner";
 import { cn } from "@/lib/utils";
 import { CallDetailsSheet } from "./call-details-sheet";
@@ -158,11 +159,7 @@ export function CallsPage() {
                 <span data-testid="calls-shown">
                   {list.length.toLocaleString("en-US")} {list.length === 1 ? "call" : "calls"} shown{calls.hasNextPage ? "; older calls follow" : ""}
                 </span>
-                {calls.hasNextPage && (
-                  <Button variant="outline" size="sm" onClick={() => void calls.fetchNextPage()} disabled={calls.isFetchingNextPage}>
-                    {calls.isFetchingNextPage ? "Loading..." : "Load more"}
-                  </Button>
-                )}
+                <NextPageButton pages={calls} size="sm" label="Load more" busyLabel="Loading..." />
               </div>
             </div>
           )}

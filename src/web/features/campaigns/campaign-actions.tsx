@@ -3,7 +3,7 @@ import { CAMPAIGN_ACTION_LABELS, CAMPAIGN_PAGE_TEXTS as T, campaignActions, type
 import { ConfirmDialog } from "@/components/confirm-dialog";
 import { AlertDialogAction } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { useCampaignAction } from "./use-campaigns";
 
 /** Start, Pause, Resume, Cancel: those the campaign's status allows (the server's transitions). Cancel asks first. */
@@ -15,7 +15,7 @@ export function CampaignActions({ campaign }: { campaign: Campaign }) {
       await act.mutateAsync(action);
       toast.success(T.actionDone[action]);
     } catch (err) {
-      toast.error(T.actionFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(T.actionFailed, err);
     }
   };
   const actions = campaignActions(campaign.status);

@@ -15,6 +15,7 @@ import {
 } from "@shared/campaigns";
 import { LoadError } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
+import { NextPageButton } from "@/components/next-page-button";
 import { Card, CardContent, CardHeader, CardTitle } from "@/components/ui/card";
 import { Spinner } from "@/components/ui/spinner";
 import { TableHeads } from "@/components/table-view";
@@ -153,11 +154,7 @@ export function CampaignPage() {
             </Table>
           </div>
         )}
-        {contacts.hasNextPage && (
-          <Button variant="outline" className="w-fit" disabled={contacts.isFetchingNextPage} onClick={() => void contacts.fetchNextPage()}>
-            {T.loadMore}
-          </Button>
-        )}
+        <NextPageButton pages={contacts} className="w-fit" label={T.loadMore} />
       </div>
     </section>
   );

@@ -4,12 +4,10 @@ import { DOCUMENT_ACCEPT, type KnowledgeBase, type KnowledgeDocument, type Knowl
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { Tabs, TabsContent, TabsList, TabsTrigger } from "@/components/ui/tabs";
 import { Textarea } from "@/components/ui/textarea";
 import { useAddDocument, useDocumentAction, useDocuments, useSearch, type NewDocument } from "./use-knowledge";
-
-const failure = (title: string, err: unknown) => toast.error(title, { description: err instanceof Error ? err.message : undefined });
 
 /** What a document's state says, in words. */
 function stateText(d: KnowledgeDocument): string {
@@ -40,7 +38,7 @@ export function BasePanel({ base, canBuild, onDelete }: { base: KnowledgeBase; c
       reset();
       toast.success("Document added: it is being processed");
     } catch (err) {
-      failure("Failed to add document", err);
+      toastFailure("Failed to add document", err);
     }
   };
   const onSearch = async (e: FormEvent) => {
@@ -48,7 +46,7 @@ export function BasePanel({ base, canBuild, onDelete }: { base: KnowledgeBase; c
     try {
       setResult(await search.mutateAsync(query));
     } catch (err) {
-      failure("Search failed", err);
+      toastFailure("Search failed", err);
     }
   };
   const run = async (doc: KnowledgeDocument, action: "reprocess" | "delete" | "replace", file?: File) => {
@@ -56,7 +54,7 @@ export function BasePanel({ base, canBuild, onDelete }: { base: KnowledgeBase; c
       await act.mutateAsync({ doc, action, file });
       toast.success(action === "delete" ? "Document deleted" : action === "replace" ? "Document replaced: it is being processed" : "Document queued again");
     } catch (err) {
-      failure(`Failed to ${action === "reprocess" ? "re-process" : action} document`, err);
+      toastFailure(`Failed to ${action === "reprocess" ? "re-process" : action} document`, err);
     }
   };
 

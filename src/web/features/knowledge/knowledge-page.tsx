@@ -5,15 +5,13 @@ import { ConfirmDeleteDialog } from "@/components/confirm-delete-dialog";
 import { LoadError } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { useCan } from "@/lib/use-membership";
 import { cn } from "@/lib/utils";
 import { BasePanel } from "./base-panel";
 import { useCreateBase, useDeleteBase, useKnowledgeBases, useKnowledgeStatus } from "./use-knowledge";
 import type { KnowledgeBase } from "@shared/knowledge";
-
-const failure = (title: string, err: unknown) => toast.error(title, { description: err instanceof Error ? err.message : undefined });
 
 /** The Knowledge page: bases on the left, the chosen one's documents, adding and search on the right. */
 export function KnowledgePage() {
@@ -37,7 +35,7 @@ export function KnowledgePage() {
       setSelected(created.id);
       toast.success("Knowledge base created");
     } catch (err) {
-      failure("Failed to create knowledge base", err);
+      toastFailure("Failed to create knowledge base", err);
     }
   };
 
@@ -99,15 +97,8 @@ export function KnowledgePage() {
         title="Delete knowledge base?"
         consequence="will be deleted permanently with its documents. Assistants using it stop finding its passages."
         onOpenChange={(open) => !open && setDeleting(null)}
-        onConfirm={async (b) => {
-          try {
-            await remove.mutateAsync(b.id);
-            toast.success("Knowledge base deleted");
-          } catch (err) {
-            failure("Failed to delete knowledge base", err);
-            throw err;
-          }
-        }}
+        onConfirm={(b) => remove.mutateAsync(b.id)}
+        toasts={{ deleted: "Knowledge base deleted", failed: "Failed to delete knowledge base" }}
       />
     </section>
   );

@@ -1,7 +1,8 @@
 import { ArrowRightIcon, CalendarCheckIcon, MailIcon, MapPinIcon } from "lucide-react";
 import { Link } from "react-router";
 import { ContentPage, PointGrid } from "./content-page";
-import { primaryCta, textLink } from "./styles";
+import { RequestDemoCta } from "./request-demo-cta";
+import { textLink } from "./styles";
 
 const STEPS = [
   { week: "Weeks 1–2", title: "Design", text: "We review recordings and call reasons with your team, choose the first use cases, and write the assistant's instructions, first message and escalation rules." },
@@ -48,10 +49,7 @@ export function PricingPage() {
         ]}
       />
       <div className="mt-12">
-        <Link to="/request-a-demo" className={primaryCta}>
-          Talk pricing with our team
-          <ArrowRightIcon className="size-4" aria-hidden="true" />
-        </Link>
+        <RequestDemoCta>Talk pricing with our team</RequestDemoCta>
       </div>
     </ContentPage>
   );

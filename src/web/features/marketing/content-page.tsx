@@ -2,7 +2,8 @@ import { ArrowRightIcon } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
 import { MarketingLayout } from "./marketing-layout";
-import { eyebrowDark, ghostCtaDark, primaryCta, sectionShell } from "./styles";
+import { eyebrowDark, ghostCtaDark, sectionShell } from "./styles";
+import { RequestDemoCta } from "./request-demo-cta";
 
 export interface ContentPoint {
   title: string;
@@ -89,10 +90,7 @@ function DemoBand() {
           <p className="mt-3 max-w-xl text-zinc-300">A 30-minute demo with a live assistant built around one of your call reasons.</p>
         </div>
         <div className="flex flex-col gap-3 sm:flex-row">
-          <Link to="/request-a-demo" className={primaryCta}>
-            Request a demo
-            <ArrowRightIcon className="size-4" aria-hidden="true" />
-          </Link>
+          <RequestDemoCta />
           <Link to="/contact" className={ghostCtaDark}>
             Contact us
           </Link>

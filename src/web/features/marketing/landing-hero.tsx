@@ -1,6 +1,6 @@
-import { ArrowRightIcon, CheckIcon, PhoneIncomingIcon, PlayIcon, WrenchIcon } from "lucide-react";
-import { Link } from "react-router";
-import { ghostCtaDark, primaryCta, sectionShell } from "./styles";
+import { CheckIcon, PhoneIncomingIcon, PlayIcon, WrenchIcon } from "lucide-react";
+import { ghostCtaDark, sectionShell } from "./styles";
+import { RequestDemoCta } from "./request-demo-cta";
 
 /** Section 1: the headline idea of spec §1 and the Request a demo button. */
 export function LandingHero() {
@@ -22,10 +22,7 @@ export function LandingHero() {
             and hand the rest to your agents with the whole conversation in view.
           </p>
           <div className="mt-10 flex flex-col gap-3 sm:flex-row">
-            <Link to="/request-a-demo" className={primaryCta}>
-              Request a demo
-              <ArrowRightIcon className="size-4" aria-hidden="true" />
-            </Link>
+            <RequestDemoCta />
             <a href="#customer-stories" className={ghostCtaDark}>
               <PlayIcon className="size-4" aria-hidden="true" />
               Hear customer stories

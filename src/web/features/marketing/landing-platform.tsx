@@ -12,7 +12,8 @@ import {
 } from "lucide-react";
 import { Link } from "react-router";
 import { INDUSTRY_LINKS, USE_CASE_LINKS } from "./site-links";
-import { eyebrowDark, eyebrowLight, ghostCtaDark, primaryCta, sectionShell, textLink } from "./styles";
+import { eyebrowDark, eyebrowLight, ghostCtaDark, sectionShell, textLink } from "./styles";
+import { RequestDemoCta } from "./request-demo-cta";
 
 const STEPS = [
   { icon: PencilRulerIcon, title: "Design", text: "We map your call reasons, write the assistant's instructions and voice with your team, and agree what it may do." },
@@ -174,10 +175,7 @@ export function ClosingCta() {
             Book a 30-minute demo. We&apos;ll call through a live assistant built around one of your real call reasons.
           </p>
           <div className="mt-10 flex flex-col justify-center gap-3 sm:flex-row">
-            <Link to="/request-a-demo" className={primaryCta}>
-              Request a demo
-              <ArrowRightIcon className="size-4" aria-hidden="true" />
-            </Link>
+            <RequestDemoCta />
             <Link to="/how-it-works" className={ghostCtaDark}>
               See how it works
             </Link>

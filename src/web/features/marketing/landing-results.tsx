@@ -1,6 +1,6 @@
-import { ArrowRightIcon, Clock3Icon, HeadsetIcon, LanguagesIcon, MoonStarIcon, PhoneForwardedIcon, TrendingDownIcon } from "lucide-react";
-import { Link } from "react-router";
-import { eyebrowLight, primaryCta, sectionShell } from "./styles";
+import { Clock3Icon, HeadsetIcon, LanguagesIcon, MoonStarIcon, PhoneForwardedIcon, TrendingDownIcon } from "lucide-react";
+import { eyebrowLight, sectionShell } from "./styles";
+import { RequestDemoCta } from "./request-demo-cta";
 
 const STATS = [
   { value: "75%", label: "of calls handled", detail: "Resolved end to end by voice assistants, in 12 languages." },
@@ -33,10 +33,7 @@ export function LandingResults() {
           ))}
         </dl>
         <div className="mt-12 flex justify-center">
-          <Link to="/request-a-demo" className={primaryCta}>
-            Request a demo
-            <ArrowRightIcon className="size-4" aria-hidden="true" />
-          </Link>
+          <RequestDemoCta />
         </div>
       </div>
     </section>

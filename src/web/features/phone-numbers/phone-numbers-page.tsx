@@ -4,7 +4,7 @@ import { PHONE_NUMBER_MESSAGES as M, type PhoneNumber, type PhoneNumberPurchase 
 import { ConfirmDeleteDialog } from "@/components/confirm-delete-dialog";
 import { CreateFirstButton, EmptyState, LoadError } from "@/components/page-states";
 import { Button } from "@/components/ui/button";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { Spinner } from "@/components/ui/spinner";
 import { useSession } from "@/lib/session";
 import { useCan } from "@/lib/use-membership";
@@ -99,7 +99,7 @@ export function PhoneNumbersPage() {
       toast.success(M.deleted, { description: M.deletedDescription });
     } catch (err) {
       if (isSessionLost(err)) setSessionLost(true);
-      toast.error(M.deleteFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(M.deleteFailed, err);
       throw err;
     }
   };

@@ -78,15 +78,8 @@ export function SipTrunksSection({ enabled }: { enabled: boolean }) {
         title="Delete this SIP trunk?"
         consequence="will be deleted. Calls from it will no longer reach your assistants."
         onOpenChange={(open) => !open && setDeleting(null)}
-        onConfirm={async (trunk) => {
-          try {
-            await remove.mutateAsync(trunk.id);
-            toast.success(M.deleted);
-          } catch (err) {
-            toast.error("Error deleting SIP trunk", { description: err instanceof Error ? err.message : undefined });
-            throw err;
-          }
-        }}
+        onConfirm={(trunk) => remove.mutateAsync(trunk.id)}
+        toasts={{ deleted: M.deleted, failed: "Error deleting SIP trunk" }}
       />
     </div>
   );

@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { PhoneNumber, PhoneNumberPurchase, PhoneNumberUpdate } from "@shared/phone-numbers";
 import type { OutboundCall, OutboundCallInput } from "@shared/outbound";
 import { api, apiList } from "@/lib/api";
-import { listCreated, listDeleted, listUpdated } from "@/lib/list-cache";
+import { useCreateInList, useDeleteFromList, useUpdateInList } from "@/lib/list-mutations";
 import { queryKeys } from "@/lib/query-keys";
 
 const phoneNumbersQueryKey = queryKeys.phoneNumbers;
@@ -26,37 +26,12 @@ export function useAssistantOptions(enabled: boolean) {
   });
 }
 
-export function usePurchasePhoneNumber() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: PhoneNumberPurchase) => api<PhoneNumber>("/api/phone-numbers", { method: "POST", body: input }),
-    onSuccess: (created) => {
-      listCreated(queryClient, phoneNumbersQueryKey, created);
-    },
-  });
-}
+const phoneNumbers = { path: "/api/phone-numbers", key: phoneNumbersQueryKey };
 
-export function useUpdatePhoneNumber() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, patch }: { id: string; patch: PhoneNumberUpdate }) =>
-      api<PhoneNumber>(`/api/phone-numbers/${encodeURIComponent(id)}`, { method: "PATCH", body: patch }),
-    onSuccess: (updated) => {
-      listUpdated(queryClient, phoneNumbersQueryKey, updated);
-    },
-  });
-}
-
-export function useDeletePhoneNumber() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api<null>(`/api/phone-numbers/${encodeURIComponent(id)}`, { method: "DELETE" }),
-    onSuccess: (_, id) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.sipTrunks });
-      listDeleted(queryClient, phoneNumbersQueryKey, id);
-    },
-  });
-}
+export const usePurchasePhoneNumber = () => useCreateInList<PhoneNumber, PhoneNumberPurchase>(phoneNumbers);
+export const useUpdatePhoneNumber = () => useUpdateInList<PhoneNumber, PhoneNumberUpdate>(phoneNumbers);
+// A SIP number's trunk card counts it.
+export const useDeletePhoneNumber = () => useDeleteFromList(phoneNumbers, [queryKeys.sipTrunks]);
 
 /** POST /api/calls/outbound; the Calls page's list shows the new call. */
 export function useOutboundCall() {

@@ -5,7 +5,7 @@ import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, 
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/sonner";
+import { toastFailure } from "@/components/ui/sonner";
 import { TableHeads } from "@/components/table-view";
 import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { queryKeys } from "@/lib/query-keys";
@@ -29,7 +29,7 @@ export function ApiKeysCard() {
       setExpiry("");
     },
     onCreateError: setError,
-    onRemoveError: (err) => toast.error("Failed to revoke the API key", { description: err instanceof Error ? err.message : undefined }),
+    onRemoveError: (err) => toastFailure("Failed to revoke the API key", err),
   });
 
   const submit = (event: React.FormEvent) => {

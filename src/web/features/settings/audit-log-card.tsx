@@ -1,11 +1,12 @@
 import { useInfiniteQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useState, type ReactNode } from "react";
 import { AUDIT_ACTION_LABELS, AUDIT_ACTIONS, AUDIT_MESSAGES, type AuditEntry, type AuditPage } from "@shared/audit";
 import { Button } from "@/components/ui/button";
+import { NextPageButton } from "@/components/next-page-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
+import { OptionSelect } from "@/components/option-select";
 import { TableHeads } from "@/components/table-view";
 import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { api } from "@/lib/api";
@@ -13,6 +14,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { useTeamMembers } from "@/lib/use-membership";
 
 const ALL = "all";
+const ACTION_OPTIONS = [{ value: ALL, label: "All actions" }, ...AUDIT_ACTIONS.map((a) => ({ value: a, label: AUDIT_ACTION_LABELS[a] }))];
 
 /** A picked day as the instant it starts in the browser's time zone (the server reads bare dates as UTC). */
 const startOfDay = (day: string, plusDays = 0) => {
@@ -26,6 +28,16 @@ function target(entry: AuditEntry): string {
   const what = entry.target_name ?? entry.target_id ?? "";
   const role = typeof entry.details.role === "string" ? ` → ${entry.details.role}` : "";
   return `${what}${role}`;
+}
+
+/** One filter above the log: its label over the control that `id` names. */
+function Filter({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="space-y-1">
+      <Label htmlFor={id}>{label}</Label>
+      {children}
+    </div>
+  );
 }
 
 /** Settings → Audit log (admins and owners): who did what, when, from which address; filters and CSV. */
@@ -64,46 +76,24 @@ export function AuditLogCard() {
       </CardHeader>
       <CardContent className="space-y-4">
         <div className="grid gap-3 sm:grid-cols-2">
-          <div className="space-y-1">
-            <Label htmlFor="audit-person">Person</Label>
-            <Select value={actor} onValueChange={setActor}>
-              <SelectTrigger id="audit-person" className="w-full">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={ALL}>Everyone</SelectItem>
-                {(members.data ?? []).map((m) => (
-                  <SelectItem key={m.user_id} value={m.user_id}>
-                    {m.name || m.email}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </div>
-          <div className="space-y-1">
-            <Label htmlFor="audit-action">Action</Label>
-            <Select value={action} onValueChange={setAction}>
-              <SelectTrigger id="audit-action" className="w-full">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={ALL}>All actions</SelectItem>
-                {AUDIT_ACTIONS.map((a) => (
-                  <SelectItem key={a} value={a}>
-                    {AUDIT_ACTION_LABELS[a]}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </div>
-          <div className="space-y-1">
-            <Label htmlFor="audit-from">From</Label>
+          <Filter id="audit-person" label="Person">
+            <OptionSelect
+              id="audit-person"
+              className="w-full"
+              value={actor}
+              onValueChange={setActor}
+              options={[{ value: ALL, label: "Everyone" }, ...(members.data ?? []).map((m) => ({ value: m.user_id, label: m.name || m.email }))]}
+            />
+          </Filter>
+          <Filter id="audit-action" label="Action">
+            <OptionSelect id="audit-action" className="w-full" value={action} onValueChange={setAction} options={ACTION_OPTIONS} />
+          </Filter>
+          <Filter id="audit-from" label="From">
             <Input id="audit-from" type="date" value={from} max={to || undefined} onChange={(e) => setFrom(e.target.value)} />
-          </div>
-          <div className="space-y-1">
-            <Label htmlFor="audit-to">To</Label>
+          </Filter>
+          <Filter id="audit-to" label="To">
             <Input id="audit-to" type="date" value={to} min={from || undefined} onChange={(e) => setTo(e.target.value)} />
-          </div>
+          </Filter>
         </div>
         <div className="flex justify-end">
           <Button asChild variant="outline" size="sm">
@@ -143,11 +133,7 @@ export function AuditLogCard() {
             </TableBody>
           </Table>
         )}
-        {log.hasNextPage && (
-          <Button variant="outline" size="sm" onClick={() => void log.fetchNextPage()} disabled={log.isFetchingNextPage}>
-            {log.isFetchingNextPage ? "Loading…" : "Show older"}
-          </Button>
-        )}
+        <NextPageButton pages={log} size="sm" label="Show older" busyLabel="Loading…" />
       </CardContent>
     </Card>
   );

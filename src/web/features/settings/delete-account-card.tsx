@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
 import { useAccountSummary, useDeleteAccount } from "./use-account";
 
@@ -56,7 +56,7 @@ export function DeleteAccountCard() {
     } catch (err) {
       if (err instanceof ApiError && err.status === 400) setError(err.message);
       else if (err instanceof ApiError && err.status === 409) setBlocked(err.message);
-      else toast.error("Failed to delete account", { description: err instanceof Error ? err.message : undefined });
+      else toastFailure("Failed to delete account", err);
     }
   };
 

@@ -4,10 +4,11 @@ import { useState } from "react";
 import { DNC_PAGE_TEXTS as T, DNC_TEXTS, MAX_DNC_BATCH, OUTBOUND_TEXTS, e164Schema, type DncPage } from "@shared/outbound";
 import { ActionsHead } from "@/components/table-view";
 import { Button } from "@/components/ui/button";
+import { NextPageButton } from "@/components/next-page-button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { Textarea } from "@/components/ui/textarea";
 import { api } from "@/lib/api";
@@ -48,7 +49,7 @@ export function DoNotCallCard() {
       toast.success(T.added(added));
       setText("");
     } catch (err) {
-      toast.error(T.addFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(T.addFailed, err);
     }
   };
   const onRemove = async (phone: string) => {
@@ -56,7 +57,7 @@ export function DoNotCallCard() {
       await remove.mutateAsync(phone);
       toast.success(OUTBOUND_TEXTS.dncRemoved);
     } catch (err) {
-      toast.error(T.removeFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(T.removeFailed, err);
     }
   };
 
@@ -130,11 +131,7 @@ export function DoNotCallCard() {
             </Table>
           </div>
         )}
-        {list.hasNextPage && (
-          <Button variant="outline" className="w-fit" disabled={list.isFetchingNextPage} onClick={() => void list.fetchNextPage()}>
-            Load more
-          </Button>
-        )}
+        <NextPageButton pages={list} className="w-fit" label="Load more" />
       </CardContent>
     </Card>
   );

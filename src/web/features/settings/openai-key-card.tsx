@@ -7,7 +7,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { ConfirmDeleteDialog } from "@/components/confirm-delete-dialog";
 import { useCredential, useRemoveCredential, useSaveCredential } from "./use-credential";
 
@@ -33,7 +33,7 @@ export function OpenAiKeyCard() {
       if (!result.verification || result.verification.verified) toast.success(M.savedToast, { description: "Your OpenAI API key has been stored securely." });
       else toast.error(result.verification.message === M.refused ? M.refusedToast : M.uncheckedToast, { description: result.verification.message });
     } catch (err) {
-      toast.error("Failed to save API key.", { description: err instanceof Error ? err.message : undefined });
+      toastFailure("Failed to save API key.", err);
     }
   });
 
@@ -102,7 +102,7 @@ export function OpenAiKeyCard() {
             setFresh(null);
             toast.success("API Key Removed", { description: "Your OpenAI API key has been deleted." });
           } catch (err) {
-            toast.error("Failed to remove API key.", { description: err instanceof Error ? err.message : undefined });
+            toastFailure("Failed to remove API key.", err);
             throw err;
           }
         }}

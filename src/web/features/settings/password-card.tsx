@@ -4,7 +4,7 @@ import { ACCOUNT_MESSAGES, changePasswordFormSchema, type ChangePasswordForm } f
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormInput } from "@/components/form-input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { ApiError } from "@/lib/api";
 import { useChangePassword } from "./use-account";
 
@@ -22,7 +22,7 @@ export function PasswordCard() {
       toast.success(ACCOUNT_MESSAGES.passwordChanged, { description: ACCOUNT_MESSAGES.passwordChangedDescription });
     } catch (err) {
       if (err instanceof ApiError && err.code === "invalid_password") form.setError("currentPassword", { message: err.message });
-      else toast.error("Failed to change password", { description: err instanceof Error ? err.message : undefined });
+      else toastFailure("Failed to change password", err);
     }
   });
 

@@ -5,7 +5,7 @@ import { ACCOUNT_MESSAGES, updateNameSchema, type UpdateNameInput } from "@share
 import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { FormInput } from "@/components/form-input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { useSession } from "@/lib/session";
 import { useUpdateName } from "./use-account";
 
@@ -25,7 +25,7 @@ export function ProfileCard() {
       form.reset({ name: saved.name });
       toast.success(ACCOUNT_MESSAGES.nameUpdated);
     } catch (err) {
-      toast.error("Failed to update name", { description: err instanceof Error ? err.message : undefined });
+      toastFailure("Failed to update name", err);
     }
   });
 

@@ -4,7 +4,7 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { useSettingsDocument } from "@/lib/use-settings-document";
 import { queryKeys } from "@/lib/query-keys";
 
@@ -34,7 +34,7 @@ export function RetentionCard() {
       await save.mutateAsync(parsed.data);
       toast.success(RETENTION_MESSAGES.saved);
     } catch (err) {
-      toast.error("Failed to save retention settings.", { description: err instanceof Error ? err.message : undefined });
+      toastFailure("Failed to save retention settings.", err);
     }
   };
 

@@ -3,7 +3,7 @@ import type { QueryKey } from "@tanstack/react-query";
 import type { ZodType } from "zod";
 import { Button } from "@/components/ui/button";
 import { CardContent, CardFooter } from "@/components/ui/card";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { useSettingsDocument } from "@/lib/use-settings-document";
 
 interface SettingFormOptions<T extends Record<string, unknown>> {
@@ -42,7 +42,7 @@ export function useSettingForm<T extends Record<string, unknown>>({ queryKey, pa
       if (showSaved) setValue(toText(saved));
       toast.success(texts.saved);
     } catch (err) {
-      toast.error(texts.saveFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(texts.saveFailed, err);
     }
   };
   return { value, setValue, error: error ?? undefined, submit, saving: save.isPending };

@@ -17,13 +17,13 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import type { Page } from "@shared/pages";
 import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 
-const failed = (title: string) => (err: unknown) => toast.error(title, { description: err instanceof Error ? err.message : undefined });
+const failed = (title: string) => (err: unknown) => toastFailure(title, err);
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
 
 /** Settings → Webhooks: endpoints, their signing secrets and their recent deliveries. */

@@ -7,7 +7,7 @@ import { inviteSchema, TEAM_MESSAGES, type InviteInput } from "@shared/team";
 import { SelectField } from "@/components/select-field";
 import { Button } from "@/components/ui/button";
 import { FormInput } from "@/components/form-input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { assignableRoles } from "./team-format";
 import { useInvite } from "./use-team";
 
@@ -29,7 +29,7 @@ export function InviteForm({ role }: { role: Role }) {
       form.reset({ email: "", role: values.role });
       toast.success(created.emailed ? TEAM_MESSAGES.invited : TEAM_MESSAGES.invitedNoMail);
     } catch (err) {
-      toast.error(TEAM_MESSAGES.inviteFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(TEAM_MESSAGES.inviteFailed, err);
     }
   });
 

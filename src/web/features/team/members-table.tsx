@@ -4,13 +4,13 @@ import { TEAM_MESSAGES, type TeamMember } from "@shared/team";
 import { TableHeads } from "@/components/table-view";
 import { AlertDialog, AlertDialogAction, AlertDialogCancel, AlertDialogContent, AlertDialogDescription, AlertDialogFooter, AlertDialogHeader, AlertDialogTitle } from "@/components/ui/alert-dialog";
 import { Button } from "@/components/ui/button";
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from "@/components/ui/select";
-import { toast } from "@/components/ui/sonner";
+import { OptionSelect } from "@/components/option-select";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import { assignableRoles, day, mayManage } from "./team-format";
 import { useChangeRole, useRemoveMember } from "./use-team";
 
-const failed = (title: string) => (err: unknown) => toast.error(title, { description: err instanceof Error ? err.message : undefined });
+const failed = (title: string) => (err: unknown) => toastFailure(title, err);
 
 /** The organisation's members; admins change roles and remove (owners alone touch owners). */
 export function MembersTable({ members, role }: { members: TeamMember[]; role: Role }) {
@@ -37,18 +37,14 @@ export function MembersTable({ members, role }: { members: TeamMember[]; role: R
                 <TableCell>{member.email}</TableCell>
                 <TableCell>
                   {manageable ? (
-                    <Select value={member.role} onValueChange={(next) => onRole(member, next as Role)}>
-                      <SelectTrigger size="sm" aria-label={`Role of ${member.name}`} className="w-36">
-                        <SelectValue />
-                      </SelectTrigger>
-                      <SelectContent>
-                        {options.map((r) => (
-                          <SelectItem key={r} value={r}>
-                            {ROLE_LABELS[r]}
-                          </SelectItem>
-                        ))}
-                      </SelectContent>
-                    </Select>
+                    <OptionSelect
+                      size="sm"
+                      aria-label={`Role of ${member.name}`}
+                      className="w-36"
+                      value={member.role}
+                      onValueChange={(next) => onRole(member, next as Role)}
+                      options={options.map((r) => ({ value: r, label: ROLE_LABELS[r] }))}
+                    />
                   ) : (
                     ROLE_LABELS[member.role]
                   )}

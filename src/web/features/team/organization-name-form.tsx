@@ -4,7 +4,7 @@ import { useForm } from "react-hook-form";
 import { renameOrganizationSchema, TEAM_MESSAGES } from "@shared/team";
 import { Button } from "@/components/ui/button";
 import { FormInput } from "@/components/form-input";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { useRenameOrganization } from "./use-team";
 
 /** The organisation's name, renamable by admins. */
@@ -22,7 +22,7 @@ export function OrganizationNameForm({ name }: { name: string }) {
       form.reset(values);
       toast.success(TEAM_MESSAGES.organizationRenamed);
     } catch (err) {
-      toast.error(TEAM_MESSAGES.renameFailed, { description: err instanceof Error ? err.message : undefined });
+      toastFailure(TEAM_MESSAGES.renameFailed, err);
     }
   });
 

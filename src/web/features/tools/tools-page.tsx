@@ -2,7 +2,7 @@ import { Wrench } from "lucide-react";
 import { useState } from "react";
 import { TOOL_MESSAGES, type Tool, type ToolInput } from "@shared/tools";
 import { CreateFirstButton, EmptyState, ListPageHeader, LoadError, TableSkeleton } from "@/components/page-states";
-import { toast } from "@/components/ui/sonner";
+import { toast, toastFailure } from "@/components/ui/sonner";
 import { DeleteToolDialog } from "./delete-tool-dialog";
 import type { PanelState } from "@/components/panel-sheet";
 import { ToolSheet } from "./tool-sheet";
@@ -10,8 +10,6 @@ import { useCan } from "@/lib/use-membership";
 import { ToolTestPanel } from "./tool-test-panel";
 import { ToolsTable } from "./tools-table";
 import { useCreateTool, useDeleteTool, useTools, useUpdateTool } from "./use-tools";
-
-const failure = (title: string, err: unknown) => toast.error(title, { description: err instanceof Error ? err.message : undefined });
 
 export function ToolsPage() {
   const tools = useTools();
@@ -41,7 +39,7 @@ export function ToolsPage() {
       toast.success(TOOL_MESSAGES.created);
       setPanel((p) => ({ ...p, open: false }));
     } catch (err) {
-      failure(TOOL_MESSAGES.createFailed, err);
+      toastFailure(TOOL_MESSAGES.createFailed, err);
     }
   };
 
@@ -51,7 +49,7 @@ export function ToolsPage() {
       toast.success(TOOL_MESSAGES.updated);
       setPanel({ open: true, view: "details", id });
     } catch (err) {
-      failure(TOOL_MESSAGES.updateFailed, err);
+      toastFailure(TOOL_MESSAGES.updateFailed, err);
     }
   };
 
@@ -62,7 +60,7 @@ export function ToolsPage() {
       setPanel((p) => (p.view !== "create" && p.id === tool.id ? { ...p, open: false } : p));
       setTest((t) => (t.id === tool.id ? { ...t, open: false } : t));
     } catch (err) {
-      failure(TOOL_MESSAGES.deleteFailed, err);
+      toastFailure(TOOL_MESSAGES.deleteFailed, err);
       throw err;
     }
   };

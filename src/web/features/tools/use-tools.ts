@@ -1,7 +1,7 @@
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import type { Tool, ToolExecutionResponse, ToolInput, ToolUpdate } from "@shared/tools";
 import { api, apiList } from "@/lib/api";
-import { listCreated, listDeleted, listUpdated } from "@/lib/list-cache";
+import { useCreateInList, useDeleteFromList, useUpdateInList } from "@/lib/list-mutations";
 import { queryKeys } from "@/lib/query-keys";
 
 // The tools key is shared with the Assistants page's tool picker, so a change here shows up there
@@ -14,37 +14,11 @@ export function useTools() {
   return useQuery({ queryKey: toolsQueryKey, queryFn: () => apiList<Tool>("/api/tools") });
 }
 
-export function useCreateTool() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (input: ToolInput) => api<Tool>("/api/tools", { method: "POST", body: input }),
-    onSuccess: (created) => {
-      listCreated(queryClient, toolsQueryKey, created);
-    },
-  });
-}
+const tools = { path: "/api/tools", key: toolsQueryKey };
 
-export function useUpdateTool() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: ({ id, patch }: { id: string; patch: ToolUpdate }) => api<Tool>(toolPath(id), { method: "PATCH", body: patch }),
-    onSuccess: (updated) => {
-      listUpdated(queryClient, toolsQueryKey, updated);
-      void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
-    },
-  });
-}
-
-export function useDeleteTool() {
-  const queryClient = useQueryClient();
-  return useMutation({
-    mutationFn: (id: string) => api<null>(toolPath(id), { method: "DELETE" }),
-    onSuccess: (_, id) => {
-      listDeleted(queryClient, toolsQueryKey, id);
-      void queryClient.invalidateQueries({ queryKey: assistantsQueryKey });
-    },
-  });
-}
+export const useCreateTool = () => useCreateInList<Tool, ToolInput>(tools);
+export const useUpdateTool = () => useUpdateInList<Tool, ToolUpdate>(tools, [assistantsQueryKey]);
+export const useDeleteTool = () => useDeleteFromList(tools, [assistantsQueryKey]);
 
 export function useExecuteTool() {
   return useMutation({
