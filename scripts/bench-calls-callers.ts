@@ -47,7 +47,6 @@ const spokenBargeIns: SpokenBargeIn[] = [];
 /** A speaking caller's cycle, in 20 ms frames: the clip, then silence. */
 class SpeechCycle {
   readonly frames: Buffer[];
-  readonly onsetFrame: number;
   constructor(speech: CallerSpeech) {
     const clip = Buffer.from(speech.clip, "base64");
     const clipFrames = Math.ceil(clip.length / FRAME_BYTES);
@@ -58,13 +57,14 @@ class SpeechCycle {
       clip.copy(frame, 0, i * FRAME_BYTES, Math.min(clip.length, (i + 1) * FRAME_BYTES));
       return frame;
     });
-    this.onsetFrame = Math.floor(speech.onsetMs / FRAME_MS);
   }
 }
 
 /** One utterance of a speaking caller, while it may still be answered by a clear. */
 interface Utterance {
-  onsetAt: number;
+  /** When its first frame was sent (monotonic ns), and where it starts in the call's audio (ms). */
+  sentAt: number;
+  clipAtMs: number;
   clearedAt: number | null;
   /** The interrupted answer (`${connection}:${turn}`), and when its last audio arrived. */
   answer: string | null;
@@ -122,13 +122,13 @@ class BenchCall {
     while (this.marks[0] && this.marks[0].dueAt <= now) this.echo(this.marks.shift()!.name);
   }
 
-  /** A speaking caller's frame `n`; the one its speech starts in opens an utterance. */
+  /** A speaking caller's frame `n` (of the call); the clip's first frame opens an utterance. */
   private spoken(n: number): Buffer {
     const cycle = this.speech!;
     const at = (n + this.phase) % cycle.frames.length;
-    if (at === cycle.onsetFrame) {
+    if (at === 0) {
       this.settleUtterance();
-      this.utterance = { onsetAt: Number(process.hrtime.bigint()), clearedAt: null, answer: null, lastAudioAt: 0 };
+      this.utterance = { sentAt: Number(process.hrtime.bigint()), clipAtMs: n * FRAME_MS, clearedAt: null, answer: null, lastAudioAt: 0 };
     }
     return cycle.frames[at]!;
   }
@@ -138,7 +138,7 @@ class BenchCall {
     const u = this.utterance;
     this.utterance = null;
     if (u?.clearedAt == null) return;
-    spokenBargeIns.push({ clearMs: (u.clearedAt - u.onsetAt) / 1e6, lastAudioMs: (Math.max(u.clearedAt, u.lastAudioAt) - u.onsetAt) / 1e6 });
+    spokenBargeIns.push({ clearMs: (u.clearedAt - u.sentAt) / 1e6, lastAudioMs: (Math.max(u.clearedAt, u.lastAudioAt) - u.sentAt) / 1e6, clipAtMs: u.clipAtMs });
   }
 
   private echo(name: string): void {

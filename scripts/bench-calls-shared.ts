@@ -77,22 +77,22 @@ export interface CallerTarget {
 
 /**
  * bench:pipeline's speaking callers: each says `clip` (µ-law 8 kHz, base64; real speech), then is
- * silent for `silenceMs`, over and over, from a random point of that cycle. `onsetMs`: where the
- * speech starts in the clip (its first loud sample). Their frames carry no stamp (it would be
- * noise in the speech the voice activity detector hears).
+ * silent for `silenceMs`, over and over, from a random point of that cycle. Their frames carry no
+ * stamp (it would be noise in the speech the voice activity detector hears).
  */
 export interface CallerSpeech {
   clip: string;
-  onsetMs: number;
   silenceMs: number;
 }
 
-/** A barge-in as a speaking caller saw it, ms from the send of its utterance's first frame with speech. */
+/** A barge-in as a speaking caller saw it, ms from the send of its utterance's first frame (the clip's). */
 export interface SpokenBargeIn {
   /** The `clear` arrived. */
   clearMs: number;
   /** The last audio of the interrupted answer arrived (the clear, if none came after it). */
   lastAudioMs: number;
+  /** Where the clip starts in the call's audio, ms (the VAD's windows are counted from the call's first frame). */
+  clipAtMs: number;
 }
 
 export type CallersRequest = { type: "start"; target: CallerTarget; calls: number; seconds: number; speech?: CallerSpeech } | { type: "end"; from: string; to: string };

@@ -32,7 +32,7 @@ import { cpus, loadavg } from "node:os";
 import { eq } from "drizzle-orm";
 import { calls as callsTable, phoneNumbers } from "../src/server/db/schema.ts";
 import { callLogsSchema, type TurnLatency } from "../src/shared/calls.ts";
-import { UNTAGGED, type CallerSpeech, type CallersMessage, type CallersRequest, type ProviderMessage, type ProviderRequest } from "./bench-calls-shared.ts";
+import { FRAME_MS, UNTAGGED, type CallerSpeech, type CallersMessage, type SpokenBargeIn, type CallersRequest, type ProviderMessage, type ProviderRequest } from "./bench-calls-shared.ts";
 import { finalisedCalls, startPhoneBenchApp, type PhoneBenchApp } from "./bench-phone-app.ts";
 import type { ServiceDelays, ServicesMessage, ServicesRequest } from "./bench-pipeline-services.ts";
 import { child, collectGarbage, cpuSecondsOf, markdownTable, watchEventLoop } from "./bench-process.ts";
@@ -63,7 +63,8 @@ const delays: ServiceDelays = {
   firstAudioMs: option("--first-audio-ms", 100),
   ...(speaking ? { wordsAfterMs: option("--words-after-ms", 700) } : {}),
 };
-const SPOKEN = "Sorry, can I stop you there? I have one more question about my order.";
+// One sentence with no pause inside it: one utterance, one turn.
+const SPOKEN = "Sorry to stop you there but I have one more question about my order";
 const silenceMs = option("--silence-ms", 2500);
 const AIM = { addedP99: 30, bargeInP99: 100 };
 const WARM_UP_MS = 1000;
@@ -78,8 +79,12 @@ interface Row {
   added: Summary;
   stages: { model: Summary; voice: Summary; send: Summary } | null;
   bargeIn: Summary;
-  /** Speaking callers: from the send of an utterance's first frame with speech to the clear, and to the interrupted answer's last audio. */
-  spoken: { clear: Summary; lastAudio: Summary } | null;
+  /**
+   * Speaking callers: from the send of the frame that completed the VAD's decision to the clear and
+   * to the interrupted answer's last audio at the caller; and from the send of the frame the speech
+   * starts in to the clear.
+   */
+  spoken: { decisionToClear: Summary; decisionToLastAudio: Summary; onsetToClear: Summary } | null;
   clears: number;
   cpuPerCall: number;
   rssMb: number;
@@ -116,6 +121,18 @@ async function usePipeline(bench: PhoneBenchApp, baseUrl: string): Promise<void>
 async function recordedTurns(bench: PhoneBenchApp): Promise<TurnLatency[]> {
   const rows = await bench.database.db.select({ logs: callsTable.logs }).from(callsTable);
   return rows.flatMap((r) => callLogsSchema.safeParse(r.logs).data?.turns ?? []);
+}
+
+/** Speaking callers' barge-ins, timed from the VAD's decision (each utterance's own, by where its clip fell in the windows) and from the speech's onset. */
+function spokenBargeIns(bargeIns: SpokenBargeIn[], speech: Awaited<ReturnType<typeof speakingCallers>>): NonNullable<Row["spoken"]> {
+  // Times are from the send of the clip's first frame, which goes once its 20 ms has passed.
+  const decisionSent = (b: SpokenBargeIn) => speech.decisionByPhase.get(b.clipAtMs % 32)! - FRAME_MS;
+  const onsetSent = Math.floor(speech.onsetMs / FRAME_MS) * FRAME_MS;
+  return {
+    decisionToClear: summarize(bargeIns.map((b) => b.clearMs - decisionSent(b))),
+    decisionToLastAudio: summarize(bargeIns.map((b) => b.lastAudioMs - decisionSent(b))),
+    onsetToClear: summarize(bargeIns.map((b) => b.clearMs - onsetSent)),
+  };
 }
 
 async function run(engine: Engine, calls: number): Promise<Row> {
@@ -168,7 +185,8 @@ async function run(engine: Engine, calls: number): Promise<Row> {
     // A turn's first audio chunk carries its final's send time moved on by the time the two stand-ins
     // held its requests (measured there): its age is what the turn took outside the services.
     // Only the answers' first sentences (item turn × 100 + 0) carry it; the greeting and later sentences do not.
-    added = Object.entries(report.itemStarts)
+    // Speaking callers' turns end on the VAD, with no stamped final: their first chunks carry only a send time.
+    if (!speaking) added = Object.entries(report.itemStarts)
       .filter(([key]) => Number(key.split(":")[0]) !== UNTAGGED && Number(key.split(":")[1]) % 100 === 0)
       .map(([, age]) => age);
     // Each clear, against the last time the transcriber heard that caller start speaking before it
@@ -194,7 +212,7 @@ async function run(engine: Engine, calls: number): Promise<Row> {
     added: summarize(added),
     stages,
     bargeIn: summarize(bargeIn),
-    spoken: speaking ? { clear: summarize(report.spokenBargeIns.map((b) => b.clearMs)), lastAudio: summarize(report.spokenBargeIns.map((b) => b.lastAudioMs)) } : null,
+    spoken: speech ? spokenBargeIns(report.spokenBargeIns, speech) : null,
     clears: report.clears,
     cpuPerCall: (((cpu.user + cpu.system) / 1e3 / wallMs) * 100) / connected,
     rssMb,
@@ -232,27 +250,38 @@ async function vadCpu(): Promise<{ percentOfCore: number; msPerWindow: number }>
 }
 
 /**
- * The speaking callers' clip, and when the VAD decides it is speech: the same audio, after the
- * callers' silence, fed to the same VAD in the callers' 20 ms frames. `decisionMs`: how long after
- * the frame holding the speech's first loud sample the frame that completes the decision is sent
- * (both are sent when their 20 ms has passed), so onset → stop less it is decision → stop.
+ * The speaking callers' clip, and when the VAD decides it is speech as the server's VAD meets it.
+ * Its 32 ms windows count from the call's first frame, so the decision depends on where the clip
+ * starts modulo 32 ms (a multiple of 4: frames are 20 ms). For each such phase the clip (padded to
+ * whole frames, as the callers send it), about the callers' silence, and the clip again go through
+ * the same VAD in 20 ms frames — the second clip meets the state the first left, as an utterance
+ * does — and the decision's time after the second clip's start is kept.
  */
-async function speakingCallers(): Promise<{ callers: CallerSpeech; decisionMs: number }> {
+async function speakingCallers(): Promise<{ callers: CallerSpeech; onsetMs: number; decisionByPhase: Map<number, number> }> {
   const clip = mulawSpeech(SPOKEN);
   const onsetMs = mulawToPcm16(clip).findIndex((x) => Math.abs(x) > 1500) / 8;
-  const lead = Buffer.alloc(silenceMs * 8, 0xff);
-  const audio = Buffer.concat([lead, clip]);
-  const decided = { atMs: null as number | null, fedMs: 0 };
-  const vad = new VoiceActivity({ format: "audio/pcmu" }, { speechStarted: () => (decided.atMs ??= decided.fedMs), speechStopped: () => {} });
-  for (let at = 0; at < audio.length && decided.atMs === null; at += 160) {
-    decided.fedMs = (at + 160) / 8;
-    vad.push(audio.subarray(at, at + 160));
-    await vad.idle();
+  const padded = Buffer.alloc(Math.ceil(clip.length / 160) * 160, 0xff);
+  clip.copy(padded);
+  const decisionByPhase = new Map<number, number>();
+  for (let phase = 0; phase < 32; phase += 4) {
+    let lead = silenceMs - (silenceMs % 20);
+    while ((padded.length / 8 + lead) % 32 !== phase) lead += 20;
+    const clipAt = padded.length / 8 + lead;
+    const audio = Buffer.concat([padded, Buffer.alloc(lead * 8, 0xff), padded]);
+    const decidedAt: number[] = [];
+    const fed = { ms: 0 };
+    const vad = new VoiceActivity({ format: "audio/pcmu" }, { speechStarted: () => decidedAt.push(fed.ms), speechStopped: () => {} });
+    for (let at = 0; at < audio.length; at += 160) {
+      fed.ms = (at + 160) / 8;
+      vad.push(audio.subarray(at, at + 160));
+      await vad.idle();
+    }
+    vad.close();
+    const decided = decidedAt.find((at) => at > clipAt);
+    if (decided === undefined) throw new Error("the VAD did not hear the callers' clip");
+    decisionByPhase.set(phase, decided - clipAt);
   }
-  vad.close();
-  if (decided.atMs === null) throw new Error("the VAD heard no speech in the callers' clip");
-  const onsetFrameEnd = silenceMs + (Math.floor(onsetMs / 20) + 1) * 20;
-  return { callers: { clip: clip.toString("base64"), onsetMs, silenceMs }, decisionMs: decided.atMs - onsetFrameEnd };
+  return { callers: { clip: clip.toString("base64"), silenceMs }, onsetMs, decisionByPhase };
 }
 
 const vad = await vadCpu();
@@ -260,8 +289,8 @@ console.log(`VAD alone (Silero v5, ONNX Runtime CPU, one thread): ${vad.percentO
 const speech = speaking ? await speakingCallers() : null;
 if (speech) {
   console.log(
-    `speaking callers: "${SPOKEN}" (espeak-ng, ${(Buffer.from(speech.callers.clip, "base64").length / 8).toFixed(0)} ms, speech from ${speech.callers.onsetMs.toFixed(0)} ms), then ${silenceMs} ms of silence, over and over; ` +
-      `the assistant's turns end on the VAD; the stand-in transcriber's first words ${delays.wordsAfterMs} ms into each utterance; the VAD decides on the frame sent ${speech.decisionMs} ms after the one its speech starts in`,
+    `speaking callers: "${SPOKEN}" (espeak-ng, ${(Buffer.from(speech.callers.clip, "base64").length / 8).toFixed(0)} ms, speech from ${speech.onsetMs.toFixed(0)} ms), then ${silenceMs} ms of silence, over and over; ` +
+      `the assistant's turns end on the VAD; the stand-in transcriber's first words ${delays.wordsAfterMs} ms into each utterance; the VAD decides ${[...speech.decisionByPhase.values()].join(" / ")} ms after the clip's start (by where it falls in the VAD's 32 ms windows)`,
   );
 }
 const rows: Row[] = [];
@@ -280,13 +309,15 @@ for (const calls of counts) {
 console.log();
 console.log(
   markdownTable(
-    ["engine", "calls", "added per turn ms p50/p99", "in the server: model / voice / send ms p50/p99", speaking ? "barge-in, speech onset → clear · → last audio ms p50/p99" : "barge-in stop ms p50/p99", "CPU/call % core (pipeline: VAD included)", "RSS MB", "loop p99 ms: server / stand-ins", "stand-ins CPU % core"],
+    ["engine", "calls", "added per turn ms p50/p99", "in the server: model / voice / send ms p50/p99", speaking ? "barge-in ms p50/p99: VAD decision → clear · → last audio · speech onset → clear" : "barge-in stop ms p50/p99", "CPU/call % core (pipeline: VAD included)", "RSS MB", "loop p99 ms: server / stand-ins", "stand-ins CPU % core"],
     rows.map((r) => [
       r.engine,
       r.connected === r.calls ? String(r.calls) : `${r.connected}/${r.calls}`,
       r.engine === "pipeline" ? pair(r.added) : "n/a",
       r.stages ? `${ms(r.stages.model.p50)}/${ms(r.stages.model.p99)} · ${ms(r.stages.voice.p50)}/${ms(r.stages.voice.p99)} · ${ms(r.stages.send.p50)}/${ms(r.stages.send.p99)}` : "n/a",
-      r.engine !== "pipeline" ? "n/a" : r.spoken ? `${ms(r.spoken.clear.p50)}/${ms(r.spoken.clear.p99)} · ${ms(r.spoken.lastAudio.p50)}/${ms(r.spoken.lastAudio.p99)} (n=${r.spoken.lastAudio.count})` : pair(r.bargeIn),
+      r.engine !== "pipeline" ? "n/a" : r.spoken
+          ? `${ms(r.spoken.decisionToClear.p50)}/${ms(r.spoken.decisionToClear.p99)} · ${ms(r.spoken.decisionToLastAudio.p50)}/${ms(r.spoken.decisionToLastAudio.p99)} · ${ms(r.spoken.onsetToClear.p50)}/${ms(r.spoken.onsetToClear.p99)} (n=${r.spoken.onsetToClear.count})`
+          : pair(r.bargeIn),
       r.cpuPerCall.toFixed(3),
       r.rssMb.toFixed(0),
       `${ms(r.serverLoopP99)} / ${r.servicesLoopP99 === null ? "n/a" : ms(r.servicesLoopP99)}`,
@@ -301,11 +332,11 @@ console.log(
     "loop p99: how late a 1 ms timer ran, p99, in the server and in the stand-ins' process; with the stand-ins' CPU it tells whether they, rather than the server, held a turn up.",
 );
 for (const r of rows.filter((row) => row.engine === "pipeline")) {
-  if (r.spoken && speech) {
-    const afterDecision = r.spoken.lastAudio.p99 - speech.decisionMs;
+  if (r.spoken) {
+    const stop = r.spoken.decisionToLastAudio.p99;
     console.log(
-      `${r.calls} speaking calls: the voice stopped (its last audio at the caller) ${ms(r.spoken.lastAudio.p99)} ms after the speech's onset at p99, so ${ms(afterDecision)} ms after the VAD's decision ` +
-        `(aim ≤ ${AIM.bargeInP99}: ${afterDecision <= AIM.bargeInP99 ? "held" : "NOT held"}); the clear ${ms(r.spoken.clear.p99 - speech.decisionMs)} ms after it. Added per turn is not measured here (the VAD, not a stamped final, ends each turn).`,
+      `${r.calls} speaking calls: the voice stopped (the interrupted answer's last audio at the caller) ${ms(stop)} ms after the VAD's decision at p99 ` +
+        `(aim ≤ ${AIM.bargeInP99}: ${stop <= AIM.bargeInP99 ? "held" : "NOT held"}); the clear ${ms(r.spoken.onsetToClear.p99)} ms after the speech's onset. Added per turn is not measured here (the VAD, not a stamped final, ends each turn).`,
     );
     continue;
   }
