@@ -6,7 +6,19 @@
  */
 import { randomBytes } from "node:crypto";
 import WebSocket from "ws";
-import { BYTES_PER_MS, FRAME_BYTES, FRAME_MS, readTag, stampCallerFrame, type CallersMessage, type CallersRequest, type CallerTarget, type Cuts } from "./bench-calls-shared.ts";
+import {
+  BYTES_PER_MS,
+  FRAME_BYTES,
+  FRAME_MS,
+  readTag,
+  stampCallerFrame,
+  type CallersMessage,
+  type CallersRequest,
+  type CallerSpeech,
+  type CallerTarget,
+  type Cuts,
+  type SpokenBargeIn,
+} from "./bench-calls-shared.ts";
 import { dialTwilioStream, hangUpStream, Refused } from "./bench-twilio-dial.ts";
 import { ageOfFrame, nextMessage, send, summarize, within, type FrameAge } from "./bench-voice-shared.ts";
 
@@ -30,6 +42,34 @@ let framesReceived = 0;
 let marksEchoed = 0;
 let clears = 0;
 let closedNormally = 0;
+const spokenBargeIns: SpokenBargeIn[] = [];
+
+/** A speaking caller's cycle, in 20 ms frames: the clip, then silence. */
+class SpeechCycle {
+  readonly frames: Buffer[];
+  constructor(speech: CallerSpeech) {
+    const clip = Buffer.from(speech.clip, "base64");
+    const clipFrames = Math.ceil(clip.length / FRAME_BYTES);
+    const silence = Buffer.alloc(FRAME_BYTES, 0xff);
+    this.frames = Array.from({ length: clipFrames + Math.round(speech.silenceMs / FRAME_MS) }, (_, i) => {
+      if (i >= clipFrames) return silence;
+      const frame = Buffer.alloc(FRAME_BYTES, 0xff);
+      clip.copy(frame, 0, i * FRAME_BYTES, Math.min(clip.length, (i + 1) * FRAME_BYTES));
+      return frame;
+    });
+  }
+}
+
+/** One utterance of a speaking caller, while it may still be answered by a clear. */
+interface Utterance {
+  /** When its first frame was sent (monotonic ns), and where it starts in the call's audio (ms). */
+  sentAt: number;
+  clipAtMs: number;
+  clearedAt: number | null;
+  /** The interrupted answer (`${connection}:${turn}`), and when its last audio arrived. */
+  answer: string | null;
+  lastAudioAt: number;
+}
 
 class BenchCall {
   ws: WebSocket | null = null;
@@ -43,9 +83,15 @@ class BenchCall {
   private marks: Array<{ name: string; dueAt: number }> = [];
   private framesDue = 0;
   private startedAt = 0;
+  private utterance: Utterance | null = null;
   closed = false;
 
-  constructor(private readonly target: CallerTarget) {}
+  constructor(
+    private readonly target: CallerTarget,
+    private readonly speech: SpeechCycle | null = null,
+    /** Where in the speech cycle this caller starts (frames). */
+    private readonly phase = 0,
+  ) {}
 
   async dial(): Promise<void> {
     this.dialedAt = performance.now();
@@ -65,8 +111,8 @@ class BenchCall {
     if (this.closed || !this.ws) return;
     const due = Math.floor((Math.min(now, until) - this.startedAt) / FRAME_MS);
     while (this.framesDue < due) {
-      const frame = Buffer.alloc(FRAME_BYTES, 0xff);
-      stampCallerFrame(frame);
+      const frame = this.speech ? this.spoken(this.framesDue) : Buffer.alloc(FRAME_BYTES, 0xff);
+      if (!this.speech) stampCallerFrame(frame);
       this.framesDue += 1;
       this.ws.send(
         `{"event":"media","sequenceNumber":"${this.framesDue + 1}","streamSid":"${this.streamSid}","media":{"track":"inbound","chunk":"${this.framesDue}","timestamp":"${this.framesDue * FRAME_MS}","payload":"${frame.toString("base64")}"}}`,
@@ -74,6 +120,25 @@ class BenchCall {
       framesSent += 1;
     }
     while (this.marks[0] && this.marks[0].dueAt <= now) this.echo(this.marks.shift()!.name);
+  }
+
+  /** A speaking caller's frame `n` (of the call); the clip's first frame opens an utterance. */
+  private spoken(n: number): Buffer {
+    const cycle = this.speech!;
+    const at = (n + this.phase) % cycle.frames.length;
+    if (at === 0) {
+      this.settleUtterance();
+      this.utterance = { sentAt: Number(process.hrtime.bigint()), clipAtMs: n * FRAME_MS, clearedAt: null, answer: null, lastAudioAt: 0 };
+    }
+    return cycle.frames[at]!;
+  }
+
+  /** The utterance's barge-in, if a clear answered it. */
+  settleUtterance(): void {
+    const u = this.utterance;
+    this.utterance = null;
+    if (u?.clearedAt == null) return;
+    spokenBargeIns.push({ clearMs: (u.clearedAt - u.sentAt) / 1e6, lastAudioMs: (Math.max(u.clearedAt, u.lastAudioAt) - u.sentAt) / 1e6, clipAtMs: u.clipAtMs });
   }
 
   private echo(name: string): void {
@@ -96,6 +161,9 @@ class BenchCall {
       if (age) downlink.push(age);
       const tag = readTag(audio);
       if (tag?.offsetMs === 0 && age) itemStarts[`${tag.connection}:${tag.item}`] = age.ageMs;
+      // Audio of an answer already cleared: the caller hears it (the voice had not stopped yet).
+      const u = this.utterance;
+      if (u?.answer && tag && `${tag.connection}:${Math.floor(tag.item / 100)}` === u.answer) u.lastAudioAt = Number(process.hrtime.bigint());
       while (this.queue[0] && this.queue[0].endsAt <= now) this.lastPlayed = this.queue.shift()!;
       const ms = audio.length / BYTES_PER_MS;
       this.playheadEnd = Math.max(now, this.playheadEnd) + ms;
@@ -111,6 +179,12 @@ class BenchCall {
       if (playing?.key && now >= playing.endsAt - playing.ms) heard[playing.key] = playing.offsetMs + (now - (playing.endsAt - playing.ms));
       else if (this.lastPlayed?.key) heard[this.lastPlayed.key] = this.lastPlayed.offsetMs + this.lastPlayed.ms;
       if (key) clearedAt[key] = Number(process.hrtime.bigint());
+      const u = this.utterance;
+      if (u && u.clearedAt === null) {
+        u.clearedAt = Number(process.hrtime.bigint());
+        const [connection, item] = (key ?? "").split(":");
+        u.answer = key ? `${connection}:${Math.floor(Number(item) / 100)}` : null;
+      }
       this.queue = [];
       this.lastPlayed = null;
       this.playheadEnd = now;
@@ -126,7 +200,9 @@ class BenchCall {
 }
 
 const start = await nextMessage<CallersRequest, "start">(process, "start");
-const calls = Array.from({ length: start.calls }, () => new BenchCall(start.target));
+const cycle = start.speech ? new SpeechCycle(start.speech) : null;
+// Speaking callers start at random points of their cycle, as real callers would not speak in step.
+const calls = Array.from({ length: start.calls }, () => new BenchCall(start.target, cycle, cycle ? Math.floor(Math.random() * cycle.frames.length) : 0));
 let failed = 0;
 let refused = 0;
 let firstFailure: string | null = null;
@@ -157,7 +233,10 @@ send(process, { type: "streamed" } satisfies CallersMessage);
 
 const window = await nextMessage<CallersRequest, "end">(process, "end");
 clearInterval(timer);
-for (const call of calls) call.hangUp();
+for (const call of calls) {
+  call.settleUtterance();
+  call.hangUp();
+}
 const deadline = Date.now() + 60_000;
 while (calls.some((c) => !c.closed) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
 send(process, {
@@ -172,6 +251,7 @@ send(process, {
   heard,
   itemStarts,
   clearedAt,
+  spokenBargeIns,
   closedNormally,
 } satisfies CallersMessage);
 process.disconnect();

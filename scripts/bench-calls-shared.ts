@@ -75,7 +75,27 @@ export interface CallerTarget {
   to: string;
 }
 
-export type CallersRequest = { type: "start"; target: CallerTarget; calls: number; seconds: number } | { type: "end"; from: string; to: string };
+/**
+ * bench:pipeline's speaking callers: each says `clip` (µ-law 8 kHz, base64; real speech), then is
+ * silent for `silenceMs`, over and over, from a random point of that cycle. Their frames carry no
+ * stamp (it would be noise in the speech the voice activity detector hears).
+ */
+export interface CallerSpeech {
+  clip: string;
+  silenceMs: number;
+}
+
+/** A barge-in as a speaking caller saw it, ms from the send of its utterance's first frame (the clip's). */
+export interface SpokenBargeIn {
+  /** The `clear` arrived. */
+  clearMs: number;
+  /** The last audio of the interrupted answer arrived (the clear, if none came after it). */
+  lastAudioMs: number;
+  /** Where the clip starts in the call's audio, ms (the VAD's windows are counted from the call's first frame). */
+  clipAtMs: number;
+}
+
+export type CallersRequest = { type: "start"; target: CallerTarget; calls: number; seconds: number; speech?: CallerSpeech } | { type: "end"; from: string; to: string };
 export type CallersMessage =
   | { type: "streaming"; connected: number; failed: number; refused: number; firstFailure: string | null }
   | { type: "streamed" }
@@ -94,6 +114,8 @@ export type CallersMessage =
       itemStarts: Record<string, number>;
       /** When each clear arrived (monotonic ns), by the `${connection}:${item}` being heard. */
       clearedAt: Record<string, number>;
+      /** Speaking callers only: each utterance's first clear, and the interrupted answer's last audio. */
+      spokenBargeIns: SpokenBargeIn[];
       closedNormally: number;
     };
 

@@ -44,6 +44,16 @@ async function detect(samples: Int16Array, format: CallAudioFormat): Promise<Arr
   return events;
 }
 
+/** Several calls' audio at once, frame by frame in turn as their lines deliver it: each call's events. */
+async function detectTogether(calls: Int16Array[]): Promise<Array<Array<[string, number]>>> {
+  const events = calls.map((): Array<[string, number]> => []);
+  const vads = calls.map((_, i) => new VoiceActivity({ format: "audio/pcmu" }, { speechStarted: (ms) => events[i]!.push(["start", ms]), speechStopped: (ms) => events[i]!.push(["stop", ms]) }));
+  const longest = Math.max(...calls.map((c) => c.length));
+  for (let at = 0; at < longest; at += 160) calls.forEach((c, i) => at < c.length && vads[i]!.push(pcm16ToMulaw(c.subarray(at, at + 160))));
+  await Promise.all(vads.map((v) => v.idle()));
+  return events;
+}
+
 describe("voice activity (Silero VAD)", () => {
   const sentence = mulawToPcm16(mulawSpeech("Hello, I would like to check on my order please."));
   const speechMs = sentence.length / 8;
@@ -75,5 +85,13 @@ describe("voice activity (Silero VAD)", () => {
     const events = await detect(concat([silence(500), noiseBurst(100), silence(500), sentence, silence(SILENCE_MS)]), "audio/pcmu");
     expect(events.map(([kind]) => kind)).toEqual(["start", "stop"]);
     expect(events[0]![1]).toBeGreaterThanOrEqual(1000);
+  });
+
+  it("judges each of several calls heard at once as it would be judged alone", async () => {
+    const calls = [call, concat([silence(500), noiseBurst(100), silence(1500)]), concat([silence(300), sentence, silence(700), sentence, silence(SILENCE_MS)])];
+    const alone: Array<Array<[string, number]>> = [];
+    for (const c of calls) alone.push(await detect(c, "audio/pcmu"));
+    expect(alone.map((e) => e.length)).toEqual([2, 0, 4]);
+    expect(await detectTogether(calls)).toEqual(alone);
   });
 });

@@ -74,6 +74,7 @@ export class VoiceActivity {
 
   close(): void {
     this.stopped = true;
+    this.stream.close();
   }
 
   private onWindow(p: number): void {

@@ -79,6 +79,8 @@ export class GptLiveProvider implements RealtimeProvider {
   /** A delegated response ended in function calls: GPT-Live waits for their outputs and `response.create`. */
   private outputsAwaited = false;
   private quietTimer: NodeJS.Timeout | null = null;
+  /** A supervisor has the call (the seam's `create_response: false`): the caller's audio is not passed on. */
+  private heldBySupervisor = false;
   /** Session seconds as GPT-Live last reported them. */
   private usageSeconds: number | null = null;
   private socketClosed!: () => void;
@@ -160,8 +162,16 @@ export class GptLiveProvider implements RealtimeProvider {
   }
 
   updateSession(session: RealtimeSessionConfig | RealtimeSessionUpdate): boolean {
-    // Only the first, whole configuration means anything to GPT-Live: it decides itself when to
-    // speak, so the seam's turn-detection updates (a supervisor's take-over) have no event here.
+    // GPT-Live decides itself when to speak and has no setting against it, so the seam's "do not
+    // answer" (a supervisor's take-over) is kept here: it hears silence in the caller's place until
+    // handed back, as Realtime, told not to answer, keeps still. The caller's line in progress ends
+    // at either edge, so it is not run together with what they say on the other side of it.
+    const held = !session.audio.input.turn_detection.create_response;
+    if (held !== this.heldBySupervisor) {
+      this.heldBySupervisor = held;
+      this.endCaller();
+    }
+    // Only the first, whole configuration is sent: turn detection has no GPT-Live event.
     if (!("instructions" in session)) return this.isOpen;
     const delegation = { type: "responses", responses: { model: this.o.delegationModel, tools: session.tools } };
     if (this.started) return this.send({ type: "session.update", session: { delegation } });
@@ -172,7 +182,10 @@ export class GptLiveProvider implements RealtimeProvider {
   }
 
   appendAudio(audio: WireAudio): boolean {
-    return this.send({ type: "session.input_audio.append", audio: Buffer.from(fromCallAudio(this.o.format, audio)).toString("base64") });
+    const heard = fromCallAudio(this.o.format, audio);
+    // Silence of the same length, not nothing: GPT-Live's clock (its transcripts' times) keeps the call's.
+    const pcm = this.heldBySupervisor ? new Uint8Array(heard.length) : heard;
+    return this.send({ type: "session.input_audio.append", audio: Buffer.from(pcm.buffer, pcm.byteOffset, pcm.byteLength).toString("base64") });
   }
 
   createItem(item: ConversationItem): boolean {
