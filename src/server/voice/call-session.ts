@@ -369,6 +369,7 @@ export class CallSession {
         this.o.provider.updateSession(answersUpdate(true));
         if (this.o.provider.createItem({ type: "message", role: "system", content: [{ type: "input_text", text: context }] })) this.requestResponse();
       },
+      heardCallerWhileSilenced: () => this.o.provider.hearsCallerWhileSilenced !== false,
       speak: (samples) => {
         if (this.ending) return;
         this.audio.fromSupervisor(`supervisor_${supervisorItems}`, samples);

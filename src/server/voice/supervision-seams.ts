@@ -23,6 +23,8 @@ export interface SupervisedCall {
   silence(): void;
   /** Answers on again; `context` goes to the assistant as a system item, then a response. */
   resume(context: string): void;
+  /** Whether the assistant heard the caller while silenced (an engine that cannot be told not to answer hears silence instead). */
+  heardCallerWhileSilenced(): boolean;
   /** The controller's voice (PCM16 at the call's rate) to the caller, and into the recording. */
   speak(samples: Int16Array): void;
   note(content: string, supervisor: { name: string; action: SupervisorAction }): void;

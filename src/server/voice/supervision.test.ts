@@ -10,6 +10,7 @@ const noCall: SupervisedCall = {
   instruct: () => true,
   silence() {},
   resume() {},
+  heardCallerWhileSilenced: () => true,
   speak() {},
   note() {},
   end() {},

@@ -273,7 +273,8 @@ export class CallSupervision {
     const spoke = takeOver.detector.utterances;
     this.call.resume(
       `A human supervisor (${watcher.name}) took over this call for about ${seconds} seconds and talked with the caller directly` +
-        ` (${spoke} time${spoke === 1 ? "" : "s"}); their words could not be transcribed. What the caller said meanwhile is in the conversation.` +
+        ` (${spoke} time${spoke === 1 ? "" : "s"}); their words could not be transcribed.` +
+        (this.call.heardCallerWhileSilenced() ? " What the caller said meanwhile is in the conversation." : " You did not hear what the caller said meanwhile either.") +
         " The supervisor has now handed the call back to you: continue the conversation from here, taking all of this into account.",
     );
     this.updateAudio();

@@ -59,6 +59,8 @@ describe("taking over a GPT-Live phone call", () => {
     await boss.until(() => boss.of("transcript").some((m) => m.entry.supervisor?.action === "hand_back"), "handed back");
     await until("the context appended", async () => conn.received.some((e) => e["type"] === "session.instructions.append" && String(e["content"]).includes("handed the call back to you")), Boolean);
     const handedBackAt = conn.received.findIndex((e) => e["type"] === "session.instructions.append" && String(e["content"]).includes("handed the call back to you"));
+    // It heard silence meanwhile, and the hand-back says so rather than pointing at a conversation it never got.
+    expect(String(conn.received[handedBackAt]!["content"])).toContain("You did not hear what the caller said meanwhile");
     const heldAudio = conn.received.slice(heldFrom, handedBackAt).filter((e) => e["type"] === "session.input_audio.append");
     expect(heldAudio.length).toBeGreaterThan(0);
     // Every sample of it silence (counted, not listed: a frame of audio is a long string).

@@ -66,6 +66,8 @@ const DEFAULT_QUIET_MS = 1200;
 const SILENCE_LEVEL = 64;
 
 export class GptLiveProvider implements RealtimeProvider {
+  /** While a supervisor has the call it hears silence in the caller's place (see updateSession). */
+  readonly hearsCallerWhileSilenced = false;
   private ws: WebSocket | null = null;
   private handlers: RealtimeProviderHandlers | null = null;
   private started = false;

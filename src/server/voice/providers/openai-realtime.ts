@@ -49,6 +49,8 @@ export interface RealtimeProvider {
    */
   clientEventType(eventId: string): string | undefined;
   close(code?: number, reason?: string): void;
+  /** False for an engine that hears silence in the caller's place while told not to answer (GPT-Live); else it hears the caller. */
+  readonly hearsCallerWhileSilenced?: boolean;
   /** The caller got audio of the item `itemId` (engines that time their turns note the first). */
   audioSent?(itemId: string): void;
   /** Each caller turn's latencies so far (engines that time their turns). */

@@ -72,6 +72,10 @@ export class PrimedProvider implements RealtimeProvider {
     for (const report of kept) report(handlers);
   }
 
+  get hearsCallerWhileSilenced(): boolean | undefined {
+    return this.inner.hearsCallerWhileSilenced;
+  }
+
   get isOpen(): boolean {
     return this.inner.isOpen;
   }
