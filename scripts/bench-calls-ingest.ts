@@ -2,8 +2,8 @@
  * bench:calls `--ingest N`: N PDF documents uploaded to a knowledge base through the real API (a
  * real socket, the owner's session) while the calls stream, then ingested by the app's own job
  * queue in the same process as the calls — extraction, splitting, embeddings from the fake
- * provider's `/embeddings` (bench-calls-provider.ts), the one-transaction store and the HNSW
- * index's inserts. What the calls feel of it is the point: the run is compared with one without.
+ * provider's `/embeddings` (bench-calls-provider.ts), the store (a few rows per statement, then
+ * one small publishing transaction: ADR 080) and the HNSW index's inserts. What the calls feel of it is the point: the run is compared with one without.
  */
 import type { KnowledgeDocument } from "../src/shared/knowledge.ts";
 import { makePdf, multipart } from "../tests/knowledge-files.ts";
@@ -40,7 +40,8 @@ export async function ingestDuringCalls(app: { origin: string; cookie: string },
   let docs: KnowledgeDocument[] = [];
   const settled = (d: KnowledgeDocument) => d.status === "ready" || d.status === "failed";
   while (performance.now() - started < waitMs) {
-    docs = (await (await api(`/api/knowledge-bases/${base.id}/documents`)).json()) as KnowledgeDocument[];
+    // A page of documents (limit 200, more than any bench uploads): { data, next_cursor }.
+    docs = ((await (await api(`/api/knowledge-bases/${base.id}/documents?limit=200`)).json()) as { data: KnowledgeDocument[] }).data;
     if (docs.length === pdfs.length && docs.every(settled)) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }

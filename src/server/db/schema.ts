@@ -902,6 +902,8 @@ export const knowledgeBases = pgTable(
 /**
  * A document of a base. `generation` grows with each re-process or replacement: the ingestion
  * job carries the generation it was queued for and writes nothing once a newer one exists.
+ * `passageSet` names the passages a search sees: a store writes its passages under a new set,
+ * statement by statement, and makes them searchable by setting it here (ADR 080).
  */
 export const knowledgeDocuments = pgTable(
   "knowledge_documents",
@@ -926,6 +928,7 @@ export const knowledgeDocuments = pgTable(
     pageCount: integer("page_count"),
     embedded: boolean("embedded").notNull().default(false),
     generation: integer("generation").notNull().default(1),
+    passageSet: uuid("passage_set").notNull().default(sql`'00000000-0000-0000-0000-000000000000'`),
     lastFetchedAt: timestamp("last_fetched_at", { withTimezone: true }),
     lastFetchError: text("last_fetch_error"),
     createdAt: createdAt(),
@@ -952,6 +955,8 @@ export const knowledgeChunks = pgTable(
     location: text("location"),
     content: text("content").notNull(),
     search: tsvector("search").generatedAlwaysAs(sql.raw("to_tsvector('english'::regconfig, content)")),
+    /** Searchable only while it is its document's `passageSet` (the nil uuid: stored before sets). */
+    passageSet: uuid("passage_set").notNull().default(sql`'00000000-0000-0000-0000-000000000000'`),
   },
   (t) => [
     index("knowledge_chunks_search_idx").using("gin", t.search),

@@ -2,7 +2,8 @@
  * The knowledge bases' tables. Every query is scoped to `organizationId` (and, for documents and
  * passages, to their base): another organisation's rows are invisible, never forbidden.
  */
-import { and, asc, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { randomUUID } from "node:crypto";
+import { and, asc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
 import { keysetPage, keysetQuery, newestFirst, pageNewestFirst } from "../../db/keyset.ts";
@@ -170,14 +171,20 @@ export async function failDocument(db: Db, organizationId: string, id: string, g
 }
 
 /**
- * Passages per insert statement: each maintains the HNSW index row by row, which on the embedded
- * database is synchronous WebAssembly on the event loop — a small statement is a short stall.
+ * Passages per insert statement. Each statement maintains the HNSW index row by row, which on the
+ * embedded database is synchronous WebAssembly on the event loop; outside a transaction each is
+ * one short turn (db/client.ts), and a call's audio and its statements go on between them.
  */
-const STORE_BATCH = 16;
+const STORE_BATCH = 4;
+
+/** Rows per delete statement when a run's unpublished passages are cleared away. */
+const CLEAR_BATCH = 64;
 
 /**
- * The document's passages swapped for `chunks` in one transaction, with its state: a search sees
- * the old set or the new one, never a mix. Nothing is written for a superseded generation.
+ * The document's passages swapped for `chunks`, with its state; false (nothing searchable
+ * written) for a superseded generation. The rows go in statement by statement under a new passage
+ * set, which no search sees; one small transaction then makes the set the document's, and drops
+ * the old one: a search sees the old passages or the new ones, never a mix or a part (ADR 080).
  */
 export async function replaceChunks(
   db: Db,
@@ -186,37 +193,72 @@ export async function replaceChunks(
   vectors: readonly number[][] | null,
   meta: { pageCount: number | null; fetchedAt: Date | null },
 ): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const claimed = await tx
-      .update(knowledgeDocuments)
-      .set({
-        status: "ready",
-        progress: 100,
-        error: null,
-        chunkCount: chunks.length,
-        pageCount: meta.pageCount,
-        embedded: vectors !== null,
-        ...(meta.fetchedAt ? { lastFetchedAt: meta.fetchedAt, lastFetchError: null } : {}),
-        updatedAt: new Date(),
-      })
-      .where(current(doc.organizationId, doc.id, doc.generation))
-      .returning({ id: knowledgeDocuments.id });
-    if (claimed.length === 0) return false;
-    await tx.delete(knowledgeChunks).where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id)));
+  const set = randomUUID();
+  const clear = () => clearPassageSet(db, doc, set);
+  try {
     for (let at = 0; at < chunks.length; at += STORE_BATCH) {
-      // The embedded database runs each statement on this thread: between small ones, a call's audio goes on.
-      if (at > 0) await new Promise((resolve) => setImmediate(resolve));
-      const values = chunks.slice(at, at + STORE_BATCH).map((c, i) => {
-        const embedding = vectors ? sql`${vectorLiteral(vectors[at + i]!)}::vector` : sql`null`;
-        return vectors
-          ? sql`(${doc.organizationId}, ${doc.knowledgeBaseId}, ${doc.id}, ${at + i}, ${c.location}, ${c.content}, ${embedding})`
-          : sql`(${doc.organizationId}, ${doc.knowledgeBaseId}, ${doc.id}, ${at + i}, ${c.location}, ${c.content})`;
-      });
-      const columns = vectors ? sql`(organization_id, knowledge_base_id, document_id, position, location, content, embedding)` : sql`(organization_id, knowledge_base_id, document_id, position, location, content)`;
-      await tx.execute(sql`insert into knowledge_chunks ${columns} values ${sql.join(values, sql`, `)}`);
+      // Between statements a call's audio goes on; every so often, a superseded run stops early.
+      await new Promise((resolve) => setImmediate(resolve));
+      if (at > 0 && at % (STORE_BATCH * 16) === 0 && !(await findForJob(db, doc.organizationId, doc.id, doc.generation))) {
+        await clear();
+        return false;
+      }
+      await insertPassages(db, doc, set, at, chunks.slice(at, at + STORE_BATCH), vectors);
     }
-    return true;
+    const published = await db.transaction(async (tx) => {
+      const claimed = await tx
+        .update(knowledgeDocuments)
+        .set({
+          status: "ready",
+          progress: 100,
+          error: null,
+          chunkCount: chunks.length,
+          pageCount: meta.pageCount,
+          embedded: vectors !== null,
+          passageSet: set,
+          ...(meta.fetchedAt ? { lastFetchedAt: meta.fetchedAt, lastFetchError: null } : {}),
+          updatedAt: new Date(),
+        })
+        .where(current(doc.organizationId, doc.id, doc.generation))
+        .returning({ id: knowledgeDocuments.id });
+      if (claimed.length === 0) return false;
+      // The previous set, and any set a crashed or superseded run left: none is searchable now.
+      // No newer run can be writing yet: its requeue waits on this transaction's row lock.
+      await tx.delete(knowledgeChunks).where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), ne(knowledgeChunks.passageSet, set)));
+      return true;
+    });
+    if (!published) await clear();
+    return published;
+  } catch (err) {
+    await clear().catch(() => undefined);
+    throw err;
+  }
+}
+
+async function insertPassages(
+  db: Db,
+  doc: Pick<DocumentRow, "organizationId" | "knowledgeBaseId" | "id">,
+  set: string,
+  from: number,
+  chunks: readonly Chunk[],
+  vectors: readonly number[][] | null,
+): Promise<void> {
+  const values = chunks.map((c, i) => {
+    const row = sql`${doc.organizationId}, ${doc.knowledgeBaseId}, ${doc.id}, ${set}::uuid, ${from + i}, ${c.location}, ${c.content}`;
+    return vectors ? sql`(${row}, ${vectorLiteral(vectors[from + i]!)}::vector)` : sql`(${row})`;
   });
+  const columns = sql.raw(`(organization_id, knowledge_base_id, document_id, passage_set, position, location, content${vectors ? ", embedding" : ""})`);
+  await db.execute(sql`insert into knowledge_chunks ${columns} values ${sql.join(values, sql`, `)}`);
+}
+
+/** A run's passages that were never made searchable, deleted in small statements. */
+async function clearPassageSet(db: Db, doc: Pick<DocumentRow, "organizationId" | "id">, set: string): Promise<void> {
+  for (;;) {
+    const result = await db.execute(sql`delete from knowledge_chunks where id in (select id from knowledge_chunks
+      where organization_id = ${doc.organizationId} and document_id = ${doc.id} and passage_set = ${set}::uuid limit ${CLEAR_BATCH}) returning 1`);
+    if ((result as unknown as { rows: unknown[] }).rows.length < CLEAR_BATCH) return;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
 }
 
 /** URL documents due for their daily or weekly fetch (a sweep across organisations, like retention's). */
@@ -248,6 +290,13 @@ export interface PassageRow {
   text: string;
   score: number;
 }
+
+/**
+ * Only a document's published passages (`replaceChunks`), never a set still being written. A
+ * scalar subquery, evaluated per candidate as a filter: the planner cannot turn it into a join,
+ * so the vector half stays an ordered HNSW scan (its iterative scan makes up for what is dropped).
+ */
+const publishedOnly = sql`c.passage_set = (select d.passage_set from knowledge_documents d where d.id = c.document_id)`;
 
 /** Each ranking contributes 1 / (RRF_K + rank): the constant of the reciprocal-rank-fusion paper. */
 const RRF_K = 60;
@@ -296,7 +345,7 @@ async function wordQuery(db: Db, organizationId: string, bases: SQL, query: stri
 export async function searchPassages(db: Db, organizationId: string, baseIds: readonly string[], query: string, vector: readonly number[] | null, limit: number, efSearch = EF_SEARCH): Promise<PassageRow[]> {
   if (baseIds.length === 0) return [];
   const bases = sql.join(baseIds.map((id) => sql`${id}::uuid`), sql`, `);
-  const scope = sql`c.organization_id = ${organizationId} and c.knowledge_base_id in (${bases})`;
+  const scope = sql`c.organization_id = ${organizationId} and c.knowledge_base_id in (${bases}) and ${publishedOnly}`;
   const words = await wordQuery(db, organizationId, bases, query);
   const text = words
     ? sql`select c.id, row_number() over (order by ts_rank_cd(c.search, ${words}::tsquery) desc, c.id) as r
@@ -337,13 +386,13 @@ function inVectorScan<T>(db: Db, efSearch: number, run: (tx: Parameters<Paramete
 }
 
 /**
- * The distances of the vector half's candidates, nearest first, as retrieval sees them (bench:kb's
+ * The vector half's candidates (id and distance), nearest first, as retrieval sees them (bench:kb's
  * recall); `filtered: false` scans the index with no organisation or base (what the filter costs).
  */
-export async function candidateDistances(db: Db, organizationId: string, baseId: string, vector: readonly number[], efSearch = EF_SEARCH, filtered = true): Promise<number[]> {
-  const scope = filtered ? sql`c.organization_id = ${organizationId} and c.knowledge_base_id = ${baseId}::uuid` : sql`true`;
-  const result = (await inVectorScan(db, efSearch, (tx) => tx.execute(nearest(scope, vector)))) as unknown as { rows: { distance: number }[] };
-  return result.rows.map((r) => Number(r.distance)).sort((a, b) => a - b);
+export async function candidateDistances(db: Db, organizationId: string, baseId: string, vector: readonly number[], efSearch = EF_SEARCH, filtered = true): Promise<{ id: string; distance: number }[]> {
+  const scope = filtered ? sql`c.organization_id = ${organizationId} and c.knowledge_base_id = ${baseId}::uuid and ${publishedOnly}` : sql`true`;
+  const result = (await inVectorScan(db, efSearch, (tx) => tx.execute(nearest(scope, vector)))) as unknown as { rows: { id: string; distance: number }[] };
+  return result.rows.map((r) => ({ id: r.id, distance: Number(r.distance) })).sort((a, b) => a.distance - b.distance);
 }
 
 /** The bases' whole text, in document and passage order (for "place the whole text in the instructions"). */
@@ -352,7 +401,7 @@ export async function wholeText(db: Db, organizationId: string, baseIds: readonl
   return db
     .select({ document_name: knowledgeDocuments.name, location: knowledgeChunks.location, content: knowledgeChunks.content })
     .from(knowledgeChunks)
-    .innerJoin(knowledgeDocuments, eq(knowledgeDocuments.id, knowledgeChunks.documentId))
+    .innerJoin(knowledgeDocuments, and(eq(knowledgeDocuments.id, knowledgeChunks.documentId), eq(knowledgeDocuments.passageSet, knowledgeChunks.passageSet)))
     .where(and(eq(knowledgeChunks.organizationId, organizationId), inArray(knowledgeChunks.knowledgeBaseId, [...baseIds])))
     .orderBy(asc(knowledgeDocuments.createdAt), asc(knowledgeDocuments.id), asc(knowledgeChunks.position));
 }

@@ -1,0 +1,2 @@
+ALTER TABLE "knowledge_chunks" ADD COLUMN "passage_set" uuid DEFAULT '00000000-0000-0000-0000-000000000000' NOT NULL;--> statement-breakpoint
+ALTER TABLE "knowledge_documents" ADD COLUMN "passage_set" uuid DEFAULT '00000000-0000-0000-0000-000000000000' NOT NULL;
