@@ -14,14 +14,21 @@
  * and is asked again, unmeasured. Options: --db pglite|pg|both (default both), --calls N
  * (default 1,000,000), --requests N (default 100, at most 300), --reuse (measure the databases a
  * previous run seeded with the same --calls, kept for this: `switchboard_bench_stats` on the
- * server and the embedded one in REUSE_DIR; seeding a million calls takes minutes).
+ * server and the embedded one in REUSE_DIR; seeding a million calls takes minutes), --explain
+ * (then the roll-up statement alone, EXPLAIN ANALYZE'd 30 times: planning and execution p50/p99,
+ * and its last plan).
+ * Each source also answers the same 30 days for one assistant (a filter the roll-ups keep a
+ * column for: the groups' rows answer instead of the 'all' ones).
  */
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import pg from "pg";
+import { sql } from "drizzle-orm";
+import { PgDialect } from "drizzle-orm/pg-core";
 import { openDatabase, type Database } from "../src/server/db/client.ts";
+import { rolledUpStatsQuery } from "../src/server/modules/calls/calls-rollups.repo.ts";
 import { withDatabase } from "../tests/global-setup.ts";
 import { freePort } from "../tests/free-port.ts";
 import { markdownTable, untilHealthy } from "./bench-process.ts";
@@ -37,6 +44,7 @@ const REQUESTS = Math.min(300, Math.max(10, Number(option("--requests", "100")) 
 const DBS = option("--db", "both") === "both" ? (["pglite", "pg"] as const) : ([option("--db", "both")] as Array<"pglite" | "pg">);
 const DB_NAME = "switchboard_bench_stats";
 const REUSE = args.includes("--reuse");
+const EXPLAIN = args.includes("--explain");
 /** Where the embedded database is kept between runs, for --reuse. */
 const REUSE_DIR = join(tmpdir(), "switchboard-bench-stats-kept");
 const adminUrl = process.env.BENCH_PG_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
@@ -182,7 +190,7 @@ async function seed(database: Database, organizationId: string) {
 
 const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
-async function measure(url: string, cookie: string, path: string): Promise<{ p50: number; p99: number; body: string; n: number }> {
+async function measure(url: string, cookie: string, path: string, requests = REQUESTS): Promise<{ p50: number; p99: number; body: string; n: number }> {
   const get = async (): Promise<{ ms: number; body: string }> => {
     for (;;) {
       const started = performance.now();
@@ -194,16 +202,41 @@ async function measure(url: string, cookie: string, path: string): Promise<{ p50
       await new Promise((r) => setTimeout(r, (Number(res.headers.get("retry-after")) || 5) * 1000 + 200));
     }
   };
-  for (let i = 0; i < 5; i++) await get();
+  for (let i = 0; i < Math.min(5, requests); i++) await get();
   const times: number[] = [];
   let body = "";
-  for (let i = 0; i < REQUESTS; i++) {
+  for (let i = 0; i < requests; i++) {
     const r = await get();
     times.push(r.ms);
     body = r.body;
   }
   times.sort((a, b) => a - b);
   return { p50: percentile(times, 50), p99: percentile(times, 99), body, n: times.length };
+}
+
+/** The roll-up statement alone, as the route sends it, without and with the assistant filter. */
+async function explain(database: Database, organizationId: string, from: string, assistantId: string) {
+  try {
+    for (const filters of [{ from }, { from, assistant_id: assistantId }]) {
+      const query = rolledUpStatsQuery(organizationId, filters, TZ)!;
+      // For trying it by hand (psql: PREPARE, EXPLAIN): the text and its parameters.
+      const file = join(tmpdir(), `bench-stats-query-${filters.assistant_id ? "assistant" : "all"}.json`);
+      writeFileSync(file, JSON.stringify(new PgDialect().sqlToQuery(query)));
+      const planning: number[] = [];
+      const execution: number[] = [];
+      let plan = "";
+      for (let i = 0; i < 30; i++) {
+        const { rows } = (await database.db.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${query}`)) as unknown as { rows: Array<Record<string, string>> };
+        plan = rows.map((r) => Object.values(r)[0]).join("\n");
+        planning.push(Number(/Planning Time: ([\d.]+)/.exec(plan)?.[1]));
+        execution.push(Number(/Execution Time: ([\d.]+)/.exec(plan)?.[1]));
+      }
+      const p = (list: number[], q: number) => percentile([...list].sort((x, y) => x - y), q).toFixed(1);
+      log(`\n  EXPLAIN ANALYZE ${JSON.stringify(filters)}, 30 runs: planning p50 ${p(planning, 50)} / p99 ${p(planning, 99)} ms, execution p50 ${p(execution, 50)} / p99 ${p(execution, 99)} ms (load ${loadavg()[0]!.toFixed(1)}); the last plan:\n${plan}`);
+    }
+  } finally {
+    await database.close();
+  }
 }
 
 async function run() {
@@ -229,10 +262,15 @@ async function run() {
       }
       const database = await t.open();
       const inWindow = (await database.sql(`SELECT count(*)::int AS n FROM calls WHERE start_time >= now() - interval '30 days'`)).rows[0]!.n;
+      const { id: assistantId, organization_id: organizationId } = (await database.sql(`SELECT id, organization_id FROM assistants ORDER BY name LIMIT 1`)).rows[0] as { id: string; organization_id: string };
       await database.close();
       log(`  ${Number(inWindow).toLocaleString("en-US")} calls in the last 30 days`);
-      const path = `/api/calls/stats?${new URLSearchParams({ from: new Date(Date.now() - 30 * 86_400_000).toISOString(), tz: TZ })}`;
+      const from = new Date(Date.now() - 30 * 86_400_000).toISOString();
+      const path = `/api/calls/stats?${new URLSearchParams({ from, tz: TZ })}`;
+      const filtered = `/api/calls/stats?${new URLSearchParams({ from, tz: TZ, assistant_id: assistantId })}`;
       const answers: string[] = [];
+      const filteredAnswers: string[] = [];
+      const label = kind === "pglite" ? "embedded (PGlite)" : "PostgreSQL server";
       for (const rollups of [false, true]) {
         server = await startServer(t, rollups);
         try {
@@ -240,16 +278,26 @@ async function run() {
           if (!rollups) {
             // The floor every request pays here (session, membership, HTTP): a page of one call, no stats.
             const floor = await measure(server.url, cookie, "/api/calls?limit=1");
-            rows.push([kind === "pglite" ? "embedded (PGlite)" : "PostgreSQL server", "floor: GET /api/calls?limit=1", String(floor.n), `${floor.p50.toFixed(1)} ms`, `${floor.p99.toFixed(1)} ms`]);
+            rows.push([label, "floor: GET /api/calls?limit=1", String(floor.n), `${floor.p50.toFixed(1)} ms`, `${floor.p99.toFixed(1)} ms`]);
           }
           const r = await measure(server.url, cookie, path);
           answers.push(r.body);
-          rows.push([kind === "pglite" ? "embedded (PGlite)" : "PostgreSQL server", rollups ? "roll-ups" : "raw", String(r.n), `${r.p50.toFixed(1)} ms`, `${r.p99.toFixed(1)} ms`]);
+          rows.push([label, rollups ? "roll-ups" : "raw", String(r.n), `${r.p50.toFixed(1)} ms`, `${r.p99.toFixed(1)} ms`]);
           log(`  ${rollups ? "roll-ups" : "raw"}: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms over ${r.n} requests (load ${loadavg()[0]!.toFixed(1)})`);
+          // The raw sums once (their cost is the unfiltered row's), the roll-ups measured.
+          const f = await measure(server.url, cookie, filtered, rollups ? REQUESTS : 1);
+          filteredAnswers.push(f.body);
+          if (rollups) {
+            rows.push([label, "roll-ups, one assistant", String(f.n), `${f.p50.toFixed(1)} ms`, `${f.p99.toFixed(1)} ms`]);
+            log(`  roll-ups, one assistant: p50 ${f.p50.toFixed(1)} ms, p99 ${f.p99.toFixed(1)} ms over ${f.n} requests (load ${loadavg()[0]!.toFixed(1)})`);
+          }
         } finally {
           await server.stop();
         }
       }
+      if (EXPLAIN) await explain(await t.open(), organizationId, from, assistantId);
+      log(`  for one assistant the two sources answered ${filteredAnswers[0] === filteredAnswers[1] ? "the same" : "DIFFERENTLY"}`);
+      if (filteredAnswers[0] !== filteredAnswers[1]) process.exitCode = 1;
       log(`  the two sources answered ${answers[0] === answers[1] ? "the same" : "DIFFERENTLY"}`);
       if (answers[0] !== answers[1]) process.exitCode = 1;
     } finally {

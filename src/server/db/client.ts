@@ -41,7 +41,12 @@ export type DatabaseSource =
 
 export async function openDatabase(source: DatabaseSource): Promise<Database> {
   if (source.kind === "postgres") {
-    const pool = new pg.Pool({ connectionString: source.url, max: 10 });
+    // No JIT compilation: the server compiles a statement whose estimated cost passes
+    // jit_above_cost, and estimates over bounds a statement computes itself (the stats' window,
+    // ADR 079) pass it easily: 350 ms compiling a statement that ran in 30 (bench:stats). Set on
+    // each new connection before the pool hands it out (a startup option would be refused by a
+    // connection pooler such as PgBouncer); a server that refuses it keeps its default.
+    const pool = new pg.Pool({ connectionString: source.url, max: 10, onConnect: (client) => client.query("SET jit = off").then(() => undefined, () => undefined) });
     // An idle connection the server ended (a restart, a failover, an administrator) is raised on the
     // pool, and an unheard 'error' event ends the process. The pool has already dropped it; the next
     // query opens a new one, or fails to its caller while the server is away.

@@ -475,9 +475,9 @@ export const callRollups = pgTable(
 );
 
 /**
- * The turns' latencies (end of speech → first audio sent) counted per exact value, per UTC hour
- * and day and per filtered column: a median cannot be summed, but counts of each value can, and
- * give the very median of the turns (ADR 073). One row holds a bucket's values and their counts
+ * The turns' latencies (end of speech → first audio sent) counted per exact value, per UTC hour,
+ * day and week (`span` 1, 24, 168; weeks from Monday, ADR 079) and per filtered column: a median
+ * cannot be summed, but counts of each value can, and give the very median of the turns (ADR 073). One row holds a bucket's values and their counts
  * as two sorted arrays (a busy day's thousands of turns in one row per group), and `group_key`
  * 'all' holds every call's turns for the requests without such filters. Kept by the same
  * triggers as `call_rollups`.

@@ -50,10 +50,10 @@ const groupFiltered = (f: CallFilters): boolean =>
 
 /** The part-hours at the window's ends, as roll-up-shaped rows of one call each. */
 function edgeCalls(organizationId: string, filters: CallFilters, ranges: SQL[], tz: string): SQL {
-  if (ranges.length === 0) return sql`SELECT NULL::date, 1, NULL::uuid, NULL, NULL, NULL, false, 0, 0, 0::numeric, 0::numeric, 0, 0 WHERE false`;
+  if (ranges.length === 0) return sql`SELECT NULL::date, NULL::uuid, NULL, NULL, NULL, false, 0, 0, 0::numeric, 0::numeric, 0, 0 WHERE false`;
   const within = callConditions(organizationId, { ...filters, from: undefined, to: undefined });
   // The same terms as the roll-ups' trigger (drizzle/, call_rollups_upsert_sql) for one call.
-  return sql`SELECT (calls.start_time AT TIME ZONE ${tz})::date, 1, calls.assistant_id, calls.assistant_name,
+  return sql`SELECT (calls.start_time AT TIME ZONE ${tz})::date, calls.assistant_id, calls.assistant_name,
       jsonb_typeof(calls.analysis -> 'success' -> 'value'), calls.analysis -> 'success' ->> 'value',
       coalesce(calls.analysis ->> 'status' = 'done' AND jsonb_typeof(calls.analysis -> 'success' -> 'value') IN ('string', 'number'), false),
       1, (calls.end_time IS NOT NULL)::int, coalesce(extract(epoch FROM calls.end_time - calls.start_time) * 1000, 0),
@@ -89,6 +89,19 @@ const floorHour = (d: Date) => Math.floor(d.getTime() / HOUR_MS) * HOUR_MS;
  * calls themselves can say which day a call is on), or the window holds no whole hour.
  */
 export async function rolledUpStats(db: Db, organizationId: string, filters: CallFilters, tz: string): Promise<RolledUpStats | null> {
+  const query = rolledUpStatsQuery(organizationId, filters, tz);
+  if (!query) return null;
+  // Both drivers answer { rows } (node-postgres QueryResult, PGlite Results).
+  const result = (await db.execute(query)) as unknown as { rows: Array<{ misaligned: boolean; median: number | string | null; totals: CallTotals; per_day: RolledUpStats["perDay"]; groups: AnalysisGroup[] }> };
+  const [row] = result.rows;
+  if (!row || row.misaligned) return null;
+  // Rounded as the raw median is (callsMedianTurnLatency).
+  const medianTurnLatencyMs = row.median === null ? null : Math.round(Number(row.median));
+  return { totals: row.totals, perDay: row.per_day, groups: row.groups, medianTurnLatencyMs };
+}
+
+/** The roll-up statement of rolledUpStats (bench:stats explains it), or null when the window holds no whole hour. */
+export function rolledUpStatsQuery(organizationId: string, filters: CallFilters, tz: string): SQL | null {
   const from = filters.from ? new Date(filters.from) : null;
   const to = filters.to ? new Date(filters.to) : null;
   // Inside one hour: no whole hour to read, and the two part-hours would overlap.
@@ -100,56 +113,82 @@ export async function rolledUpStats(db: Db, organizationId: string, filters: Cal
   const latencyWhere = groupFiltered(filters) ? sql`r.group_key <> 'all' AND ${where}` : sql`r.group_key = 'all'`;
   const localDay = (t: SQL) => sql`(${t} AT TIME ZONE ${tz})::date`;
   const utcDay = (t: SQL) => sql`(date_trunc('day', ${t} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+  const utcWeek = (t: SQL) => sql`(date_trunc('week', ${t} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
   const columns = sql`r.assistant_id, r.assistant_name, r.success_type, r.success_value, r.analysed, r.calls, r.ended, r.ended_ms, r.cost, r.errors, r.transferred`;
-  const query = sql`
+  return sql`
     WITH w0 AS (
       SELECT coalesce(${a}::timestamptz, (SELECT min(bucket) FROM call_rollups WHERE organization_id = ${org} AND span = 1)) AS a,
              coalesce(${b}::timestamptz, (SELECT max(bucket) + interval '1 hour' FROM call_rollups WHERE organization_id = ${org} AND span = 1)) AS b
     ), w1 AS (
       SELECT a, b, ${utcDay(sql`(a - interval '1 microsecond')`)} + interval '24 hours' AS d1 FROM w0
-    ), w AS (
+    ), w2 AS (
       SELECT a, b, d1, greatest(d1, ${utcDay(sql`b`)}) AS d2 FROM w1
-    ), hrs AS (
-      SELECT h FROM w, generate_series(w.a, w.b - interval '1 hour', interval '1 hour') h
+    ), w AS (
+      -- The whole UTC weeks (from Monday) inside the whole days: the latency counts' week rows.
+      SELECT a, b, d1, d2, k1, greatest(k1, ${utcWeek(sql`d2`)}) AS k2
+      FROM (SELECT a, b, d1, d2, ${utcWeek(sql`(d1 - interval '1 microsecond')`)} + interval '7 days' AS k1 FROM w2) x
+    ), hrs AS MATERIALIZED (
+      -- Each hour's local time once (a zone's conversion is the costly part of this check).
+      SELECT h, h AT TIME ZONE ${tz} AS lt, (h + interval '3599.999999 seconds') AT TIME ZONE ${tz} AS lt_end
+      FROM w, generate_series(w.a, w.b - interval '1 hour', interval '1 hour') h
+    ), mh AS MATERIALIZED (
+      -- The hours of whole UTC days on another local day than their day's noon.
+      SELECT h, day, anchor FROM (
+        SELECT h, lt::date AS day, ${localDay(sql`(${utcDay(sql`h`)} + interval '12 hours')`)} AS anchor FROM hrs, w WHERE h >= w.d1 AND h < w.d2) x
+      WHERE day <> anchor
     ), chk AS (
       SELECT
-        coalesce(bool_or(date_trunc('hour', h AT TIME ZONE ${tz}) <> h AT TIME ZONE ${tz}
-          OR (h + interval '3599.999999 seconds') AT TIME ZONE ${tz} <> (h AT TIME ZONE ${tz}) + interval '3599.999999 seconds'), false) AS misaligned,
-        coalesce(array_agg(DISTINCT extract(hour FROM h AT TIME ZONE 'UTC')::smallint)
-          FILTER (WHERE h >= w.d1 AND h < w.d2 AND ${localDay(sql`h`)} <> ${localDay(sql`(${utcDay(sql`h`)} + interval '12 hours')`)}), '{}') AS hods
-      FROM hrs, w
-    ), moved AS MATERIALIZED (
-      SELECT ${localDay(sql`r.bucket`)} AS day, ${localDay(sql`(${utcDay(sql`r.bucket`)} + interval '12 hours')`)} AS anchor, ${columns}
-      FROM call_rollups r, w, chk
-      WHERE r.organization_id = ${org} AND r.span = 1 AND r.hour_of_day = ANY(chk.hods) AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${where}
-    ), parts (day, sign, assistant_id, assistant_name, success_type, success_value, analysed, calls, ended, ended_ms, cost, errors, transferred) AS (
-      SELECT ${localDay(sql`(r.bucket + interval '12 hours')`)}, 1, ${columns}
+        coalesce(bool_or(date_trunc('hour', lt) <> lt OR lt_end <> lt + interval '3599.999999 seconds'), false) AS misaligned,
+        (SELECT coalesce(array_agg(DISTINCT extract(hour FROM h AT TIME ZONE 'UTC')::smallint), '{}') FROM mh) AS hods
+      FROM hrs
+    ), base AS MATERIALIZED (
+      -- Every figure once: whole UTC days (on the local day of their noon), the edge hours, the part-hours.
+      SELECT ${localDay(sql`(r.bucket + interval '12 hours')`)} AS day, ${columns}
         FROM call_rollups r, w WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${where}
       UNION ALL
-      SELECT ${localDay(sql`r.bucket`)}, 1, ${columns}
-        FROM call_rollups r, w WHERE r.organization_id = ${org} AND r.span = 1
-          AND ((r.bucket >= w.a AND r.bucket < least(w.d1, w.b)) OR (r.bucket >= w.d2 AND r.bucket < w.b)) AND ${where}
+      -- The edge hours, one index range each (an OR of the two let the planner read the whole table).
+      SELECT ${localDay(sql`r.bucket`)}, ${columns}
+        FROM call_rollups r, w WHERE r.organization_id = ${org} AND r.span = 1 AND r.bucket >= w.a AND r.bucket < least(w.d1, w.b) AND ${where}
       UNION ALL
-      SELECT r.day, 1, ${columns} FROM moved r WHERE r.day <> r.anchor
-      UNION ALL
-      SELECT r.anchor, -1, ${columns} FROM moved r WHERE r.day <> r.anchor
+      SELECT ${localDay(sql`r.bucket`)}, ${columns}
+        FROM call_rollups r, w WHERE r.organization_id = ${org} AND r.span = 1 AND r.bucket >= w.d2 AND r.bucket < w.b AND ${where}
       UNION ALL
       ${edgeCalls(organizationId, filters, edgeRanges(from, to), tz)}
+    ), moved AS (
+      -- Those hours' rows: only the calls per day and group move (the totals need no day),
+      -- summed per UTC day first.
+      SELECT mh.day, mh.anchor, r.assistant_id, r.assistant_name, r.success_type, r.success_value, r.analysed, sum(r.calls) AS calls
+      FROM call_rollups r JOIN mh ON mh.h = r.bucket, w, chk
+      WHERE r.organization_id = ${org} AND r.span = 1 AND r.hour_of_day = ANY(chk.hods) AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${where}
+      GROUP BY 1, 2, 3, 4, 5, 6, 7
     ), g AS MATERIALIZED (
-      SELECT day, assistant_id, assistant_name, success_type, success_value, analysed,
-        sum(sign * calls) AS calls, sum(sign * ended) AS ended, sum(sign * ended_ms) AS ended_ms, sum(sign * cost) AS cost,
-        sum(sign * errors) AS errors, sum(sign * transferred) AS transferred
-      FROM parts GROUP BY 1, 2, 3, 4, 5, 6
+      SELECT day, assistant_id, assistant_name, success_type, success_value, analysed, sum(calls) AS calls
+      FROM (
+        SELECT day, assistant_id, assistant_name, success_type, success_value, analysed, calls FROM base
+        UNION ALL
+        SELECT day, assistant_id, assistant_name, success_type, success_value, analysed, calls FROM moved
+        UNION ALL
+        SELECT anchor, assistant_id, assistant_name, success_type, success_value, analysed, -calls FROM moved
+      ) p
+      GROUP BY 1, 2, 3, 4, 5, 6
     ), lat AS (
-      -- The turns of the window counted by exact value: whole UTC days, then hours, then the
-      -- part-hours from the calls. A median needs no local day, so no hour moves.
+      -- The turns of the window counted by exact value: whole UTC weeks, whole UTC days, then
+      -- hours, then the part-hours from the calls. A median needs no local day, so no hour moves.
       SELECT v, sum(n) AS n FROM (
         SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
-          WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${latencyWhere}
+          WHERE r.organization_id = ${org} AND r.span = 168 AND r.bucket >= w.k1 AND r.bucket < w.k2 AND ${latencyWhere}
         UNION ALL
         SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
-          WHERE r.organization_id = ${org} AND r.span = 1
-            AND ((r.bucket >= w.a AND r.bucket < least(w.d1, w.b)) OR (r.bucket >= w.d2 AND r.bucket < w.b)) AND ${latencyWhere}
+          WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.d1 AND r.bucket < least(w.k1, w.d2) AND ${latencyWhere}
+        UNION ALL
+        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
+          WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.k2 AND r.bucket < w.d2 AND ${latencyWhere}
+        UNION ALL
+        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
+          WHERE r.organization_id = ${org} AND r.span = 1 AND r.bucket >= w.a AND r.bucket < least(w.d1, w.b) AND ${latencyWhere}
+        UNION ALL
+        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
+          WHERE r.organization_id = ${org} AND r.span = 1 AND r.bucket >= w.d2 AND r.bucket < w.b AND ${latencyWhere}
         UNION ALL
         ${edgeTurns(organizationId, filters, edgeRanges(from, to))}
       ) l (v, n) GROUP BY v HAVING sum(n) <> 0
@@ -164,7 +203,7 @@ export async function rolledUpStats(db: Db, organizationId: string, filters: Cal
       (SELECT lo + (hi - lo) * (pos.p - floor(pos.p))::float8 FROM pos, LATERAL (SELECT
           min(cum.v) FILTER (WHERE cum.upto > floor(pos.p))::float8 AS lo, min(cum.v) FILTER (WHERE cum.upto > ceil(pos.p))::float8 AS hi FROM cum) m) AS median,
       (SELECT json_build_object('calls', coalesce(sum(calls), 0), 'ended', coalesce(sum(ended), 0), 'endedMs', coalesce(sum(ended_ms), 0)::float8,
-        'cost', coalesce(sum(cost), 0)::float8, 'errors', coalesce(sum(errors), 0), 'transferred', coalesce(sum(transferred), 0)) FROM g) AS totals,
+        'cost', coalesce(sum(cost), 0)::float8, 'errors', coalesce(sum(errors), 0), 'transferred', coalesce(sum(transferred), 0)) FROM base) AS totals,
       (SELECT coalesce(json_agg(json_build_object('day', to_char(day, 'YYYY-MM-DD'), 'calls', n) ORDER BY day), '[]')
         FROM (SELECT day, sum(calls) AS n FROM g GROUP BY day HAVING sum(calls) <> 0) d) AS per_day,
       (SELECT coalesce(json_agg(json_build_object('assistantId', assistant_id, 'assistantName', name, 'day', day, 'kind', kind, 'value', value, 'calls', n)
@@ -175,13 +214,6 @@ export async function rolledUpStats(db: Db, organizationId: string, filters: Cal
           -- A name some counted call carries: a part that moved to another day nets to zero here.
           WHERE g.analysed AND g.calls <> 0
           GROUP BY g.assistant_id, 3, 4, 5) x) AS groups`;
-  // Both drivers answer { rows } (node-postgres QueryResult, PGlite Results).
-  const result = (await db.execute(query)) as unknown as { rows: Array<{ misaligned: boolean; median: number | string | null; totals: CallTotals; per_day: RolledUpStats["perDay"]; groups: AnalysisGroup[] }> };
-  const [row] = result.rows;
-  if (!row || row.misaligned) return null;
-  // Rounded as the raw median is (callsMedianTurnLatency).
-  const medianTurnLatencyMs = row.median === null ? null : Math.round(Number(row.median));
-  return { totals: row.totals, perDay: row.per_day, groups: row.groups, medianTurnLatencyMs };
 }
 
 /**

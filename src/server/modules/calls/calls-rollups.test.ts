@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { as, signUpAndLogIn, useTestApp } from "../../../../tests/harness.ts";
 import type { CallAnalysis } from "../../../shared/analysis.ts";
 import type { CallFilters, CallStats } from "../../../shared/call-records.ts";
 import { assistants, callLatencyRollups, callRollups, calls } from "../../db/schema.ts";
+import { ROOT_DIR } from "../../paths.ts";
 import { callStats, rawCallStats } from "./calls-stats.ts";
 import { rebuildCallRollups, rolledUpStats } from "./calls-rollups.repo.ts";
 import { createDbCallStore } from "./calls.repo.ts";
@@ -75,6 +78,14 @@ function randomCall(organizationId: string) {
     analysis: randomAnalysis(),
   };
 }
+
+/** The latency counts as text, row by row (of one span, or all). */
+const counts = (span?: number) =>
+  file.db
+    .select({ span: callLatencyRollups.span, bucket: callLatencyRollups.bucket, groupKey: callLatencyRollups.groupKey, latencies: sql<string>`${callLatencyRollups.latencies}::text`, counts: sql<string>`${callLatencyRollups.counts}::text` })
+    .from(callLatencyRollups)
+    .where(and(sql`cardinality(${callLatencyRollups.counts}) > 0`, span === undefined ? undefined : eq(callLatencyRollups.span, span)))
+    .orderBy(callLatencyRollups.organizationId, callLatencyRollups.span, callLatencyRollups.bucket, callLatencyRollups.groupKey);
 
 function randomFilters(): CallFilters {
   const f: CallFilters = {};
@@ -172,17 +183,22 @@ describe("the stats' roll-ups", () => {
         .from(callRollups)
         .where(sql`${callRollups.calls} <> 0 OR ${callRollups.ended} <> 0 OR ${callRollups.endedMs} <> 0 OR ${callRollups.cost} <> 0`)
         .orderBy(callRollups.organizationId, callRollups.span, callRollups.bucket, callRollups.groupKey);
-    const counts = () =>
-      file.db
-        .select({ span: callLatencyRollups.span, bucket: callLatencyRollups.bucket, groupKey: callLatencyRollups.groupKey, latencies: sql<string>`${callLatencyRollups.latencies}::text`, counts: sql<string>`${callLatencyRollups.counts}::text` })
-        .from(callLatencyRollups)
-        .where(sql`cardinality(${callLatencyRollups.counts}) > 0`)
-        .orderBy(callLatencyRollups.organizationId, callLatencyRollups.span, callLatencyRollups.bucket, callLatencyRollups.groupKey);
     const before = await sums();
     const countsBefore = await counts();
     await rebuildCallRollups(file.db);
     expect(await sums()).toEqual(before);
     expect(await counts()).toEqual(countsBefore);
+    await compareOn(10, WHOLE_HOUR_ZONES, true);
+  });
+
+  it("sum the weeks of the turns counted before them (the migration) to the triggers' very counts", async () => {
+    const weeks = await counts(168);
+    expect(weeks.length).toBeGreaterThan(0);
+    // The migration's last statement sums the week rows from the day rows the earlier triggers wrote.
+    const migration = readFileSync(join(ROOT_DIR, "drizzle/0036_latency_week_rollups.sql"), "utf8").split("--> statement-breakpoint");
+    await file.db.delete(callLatencyRollups).where(eq(callLatencyRollups.span, 168));
+    await file.db.execute(sql.raw(migration.at(-1)!));
+    expect(await counts(168)).toEqual(weeks);
     await compareOn(10, WHOLE_HOUR_ZONES, true);
   });
 
