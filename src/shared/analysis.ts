@@ -9,6 +9,7 @@ import { isoDateTime, positiveInt32 } from "./bounds.js";
 
 import { optionalText, text } from "./text-fields.js";
 import { NOT_BLANK, when } from "./wire-formats.js";
+import { withExamples } from "./examples.js";
 
 // ── Settings on the assistant ───────────────────────────────────────────────────────────────
 
@@ -170,7 +171,8 @@ export type CallAnalysis = z.infer<typeof callAnalysisSchema>;
 
 /** POST /api/assistants/:id/analysis-runs: the last N ended calls, or those started in a range. */
 export const MAX_BACKFILL_CALLS = 1000;
-export const analysisBackfillInputSchema = z
+export const analysisBackfillInputSchema = withExamples(
+  z
   .object({
     last: positiveInt32(`last must be a whole number from 1 to ${MAX_BACKFILL_CALLS}`).max(MAX_BACKFILL_CALLS, `At most ${MAX_BACKFILL_CALLS} calls at once`).optional(),
     from: isoDateTime("from must be an ISO date-time").optional(),
@@ -185,7 +187,9 @@ export const analysisBackfillInputSchema = z
     ],
     description: "The last N calls, or a range (from before to).",
   })
-  .refine((b) => !(b.from && b.to) || Date.parse(b.from) < Date.parse(b.to), { message: "from must be before to", path: ["to"] });
+  .refine((b) => !(b.from && b.to) || Date.parse(b.from) < Date.parse(b.to), { message: "from must be before to", path: ["to"] }),
+  { last: 50 },
+);
 export type AnalysisBackfillInput = z.infer<typeof analysisBackfillInputSchema>;
 
 export const ANALYSIS_RUN_STATUSES = ["running", "done"] as const;

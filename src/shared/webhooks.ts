@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { httpUrlFormat, NOT_BLANK } from "./wire-formats.js";
 import { pageOf } from "./pages.js";
+import { withExamples } from "./examples.js";
 
 // ── Events ─────────────────────────────────────────────────────────────────────────────────
 
@@ -87,20 +88,26 @@ export const webhookUrlSchema = z
 
 const descriptionSchema = z.string().trim().max(500).transform((d) => d || null).nullable();
 
-export const webhookInputSchema = z.object({
+export const webhookInputSchema = withExamples(
+  z.object({
   url: webhookUrlSchema,
   events: eventsSchema,
   description: descriptionSchema.optional(),
   enabled: z.boolean().optional(),
-});
+}),
+  { url: "https://crm.example.com/hooks/switchboard", events: ["call.ended", "call.analyzed"], enabled: true },
+);
 export type WebhookInput = z.infer<typeof webhookInputSchema>;
 
-export const webhookUpdateSchema = z.object({
+export const webhookUpdateSchema = withExamples(
+  z.object({
   url: webhookUrlSchema.optional(),
   events: eventsSchema.optional(),
   description: descriptionSchema.optional(),
   enabled: z.boolean().optional(),
-});
+}),
+  { events: ["call.started", "call.ended"], enabled: false },
+);
 export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
 
 export const webhookEndpointSchema = z.object({
