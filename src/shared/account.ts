@@ -32,17 +32,17 @@ const newPassword = z.string().min(PASSWORD_MIN_LENGTH, ACCOUNT_MESSAGES.passwor
 
 export const updateNameSchema = withExamples(
   z.object({
-  name: z.string({ error: ACCOUNT_MESSAGES.nameRequired }).trim().min(1, { error: ACCOUNT_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, ACCOUNT_MESSAGES.nameRequired).max(200, "Name must be at most 200 characters"),
-}),
+    name: z.string({ error: ACCOUNT_MESSAGES.nameRequired }).trim().min(1, { error: ACCOUNT_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, ACCOUNT_MESSAGES.nameRequired).max(200, "Name must be at most 200 characters"),
+  }),
   { name: "Ada Lovelace" },
 );
 export type UpdateNameInput = z.infer<typeof updateNameSchema>;
 
 export const changePasswordSchema = withExamples(
   z.object({
-  currentPassword: z.string({ error: ACCOUNT_MESSAGES.currentPasswordRequired }).min(1, ACCOUNT_MESSAGES.currentPasswordRequired),
-  newPassword,
-}),
+    currentPassword: z.string({ error: ACCOUNT_MESSAGES.currentPasswordRequired }).min(1, ACCOUNT_MESSAGES.currentPasswordRequired),
+    newPassword,
+  }),
   { currentPassword: "correct-horse-battery", newPassword: "staple-lamp-orbit-42" },
 );
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
@@ -55,8 +55,8 @@ export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
 
 export const deleteAccountSchema = withExamples(
   z.object({
-  password: z.string({ error: ACCOUNT_MESSAGES.deleteConfirmRequired }).min(1, ACCOUNT_MESSAGES.deleteConfirmRequired),
-}),
+    password: z.string({ error: ACCOUNT_MESSAGES.deleteConfirmRequired }).min(1, ACCOUNT_MESSAGES.deleteConfirmRequired),
+  }),
   { password: "correct-horse-battery" },
 );
 export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;

@@ -41,12 +41,12 @@ export const API_KEY_MESSAGES = {
 
 export const apiKeyInputSchema = withExamples(
   z.object({
-  name: z.string({ error: API_KEY_MESSAGES.nameRequired }).trim().min(1, { error: API_KEY_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, API_KEY_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
-  expires_at: isoDateTime("expires_at must be an ISO date-time")
-    .refine((d) => Date.parse(d) > Date.now(), API_KEY_MESSAGES.expiryInPast)
-    .nullable()
-    .optional(),
-}),
+    name: z.string({ error: API_KEY_MESSAGES.nameRequired }).trim().min(1, { error: API_KEY_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, API_KEY_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+    expires_at: isoDateTime("expires_at must be an ISO date-time")
+      .refine((d) => Date.parse(d) > Date.now(), API_KEY_MESSAGES.expiryInPast)
+      .nullable()
+      .optional(),
+  }),
   { name: "CRM sync", expires_at: "2027-12-31T23:59:59Z" },
 );
 export type ApiKeyInput = z.infer<typeof apiKeyInputSchema>;

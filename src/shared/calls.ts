@@ -315,13 +315,13 @@ export const BUSY_MESSAGE_MAX_LENGTH = 300;
  */
 export const busyMessageSettingsSchema = withExamples(
   z.object({
-  busy_message: z
-    .string({ error: "Busy message must be text" })
-    .trim()
-    .max(BUSY_MESSAGE_MAX_LENGTH, `Busy message must be at most ${BUSY_MESSAGE_MAX_LENGTH} characters`)
-    // Control characters would make the TwiML unreadable for Twilio.
-    .refine((text) => ![...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), "Busy message must be one line of plain text"),
-}),
+    busy_message: z
+      .string({ error: "Busy message must be text" })
+      .trim()
+      .max(BUSY_MESSAGE_MAX_LENGTH, `Busy message must be at most ${BUSY_MESSAGE_MAX_LENGTH} characters`)
+      // Control characters would make the TwiML unreadable for Twilio.
+      .refine((text) => ![...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), "Busy message must be one line of plain text"),
+  }),
   { busy_message: "All our lines are busy right now. Please call again in a few minutes." },
 );
 export type BusyMessageSettings = z.infer<typeof busyMessageSettingsSchema>;

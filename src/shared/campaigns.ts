@@ -166,18 +166,18 @@ export const SAMPLE_CONTACTS_CSV = ["phone,first_name,timezone", "+14155550100,A
 
 export const campaignInputSchema = withExamples(
   z.object({
-  name: z.string({ error: "Name is required" }).trim().min(1, { error: "Name is required", abort: true }).regex(NOT_BLANK, "Name is required").max(200, "Name must be at most 200 characters"),
-  assistant_id: uuidSchema("Assistant not found"),
-  phone_number_id: uuidSchema("Phone number not found"),
-  /** Optional: a large CSV is better streamed to PUT /api/campaigns/:id/contacts (text/csv) once the draft exists. */
-  contacts_csv: z.string({ error: "contacts_csv must be the CSV's text" }).min(1, CAMPAIGN_TEXTS.noContacts).optional(),
-  /** How national numbers in the CSV are read ("07700 900112" with GB); without it only E.164 is. */
-  default_country: defaultCountrySchema.nullish(),
-  max_concurrent_calls: z.number({ error: "max_concurrent_calls must be a number" }).int().min(1, "max_concurrent_calls must be at least 1").max(1000, "max_concurrent_calls must be at most 1000"),
-  calls_per_minute: z.number().int().min(1, "calls_per_minute must be at least 1").max(6000, "calls_per_minute must be at most 6000").nullish(),
-  schedule: campaignScheduleSchema,
-  retry: campaignRetrySchema.default({ max_attempts: 1, delay_seconds: 300, on: [] }),
-}),
+    name: z.string({ error: "Name is required" }).trim().min(1, { error: "Name is required", abort: true }).regex(NOT_BLANK, "Name is required").max(200, "Name must be at most 200 characters"),
+    assistant_id: uuidSchema("Assistant not found"),
+    phone_number_id: uuidSchema("Phone number not found"),
+    /** Optional: a large CSV is better streamed to PUT /api/campaigns/:id/contacts (text/csv) once the draft exists. */
+    contacts_csv: z.string({ error: "contacts_csv must be the CSV's text" }).min(1, CAMPAIGN_TEXTS.noContacts).optional(),
+    /** How national numbers in the CSV are read ("07700 900112" with GB); without it only E.164 is. */
+    default_country: defaultCountrySchema.nullish(),
+    max_concurrent_calls: z.number({ error: "max_concurrent_calls must be a number" }).int().min(1, "max_concurrent_calls must be at least 1").max(1000, "max_concurrent_calls must be at most 1000"),
+    calls_per_minute: z.number().int().min(1, "calls_per_minute must be at least 1").max(6000, "calls_per_minute must be at most 6000").nullish(),
+    schedule: campaignScheduleSchema,
+    retry: campaignRetrySchema.default({ max_attempts: 1, delay_seconds: 300, on: [] }),
+  }),
   {
     name: "Flu shot reminders",
     assistant_id: EXAMPLE_IDS.assistant,

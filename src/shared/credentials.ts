@@ -12,10 +12,10 @@ export const MASKED_CREDENTIAL = "•".repeat(32);
 
 export const credentialInputSchema = withExamples(
   z.object({
-  value: z
-    .string()
-    .meta({ description: "openai_api_key: starts with sk-, printable ASCII without spaces (openAiKeyValueSchema)." }).trim().min(1, { error: "API key cannot be empty", abort: true }).regex(NOT_BLANK, "API key cannot be empty").max(4096),
-}),
+    value: z
+      .string()
+      .meta({ description: "openai_api_key: starts with sk-, printable ASCII without spaces (openAiKeyValueSchema)." }).trim().min(1, { error: "API key cannot be empty", abort: true }).regex(NOT_BLANK, "API key cannot be empty").max(4096),
+  }),
   { value: "sk-proj-Ex4mpleKey0123456789abcdefGHIJ" },
 );
 export type CredentialInput = z.infer<typeof credentialInputSchema>;
@@ -86,10 +86,10 @@ const requiredBoth = z.string({ error: TWILIO_CREDENTIAL_MESSAGES.bothRequired }
 /** Body of PUT /api/credentials/twilio. */
 export const twilioCredentialsInputSchema = withExamples(
   z.object({
-  // The SID becomes part of every Twilio REST path, so only Twilio's own shape is accepted.
-  account_sid: requiredBoth.max(64).regex(/^AC[0-9a-fA-F]{32}$/, TWILIO_CREDENTIAL_MESSAGES.sidFormat),
-  auth_token: requiredBoth.max(256),
-}),
+    // The SID becomes part of every Twilio REST path, so only Twilio's own shape is accepted.
+    account_sid: requiredBoth.max(64).regex(/^AC[0-9a-fA-F]{32}$/, TWILIO_CREDENTIAL_MESSAGES.sidFormat),
+    auth_token: requiredBoth.max(256),
+  }),
   { account_sid: "AC0123456789abcdef0123456789abcdef", auth_token: "0123456789abcdef0123456789abcdef" },
 );
 export type TwilioCredentialsInput = z.infer<typeof twilioCredentialsInputSchema>;

@@ -55,8 +55,8 @@ const allowEntry = z
 /** GET/PUT /api/settings/dial-allow-list */
 export const dialAllowListSchema = withExamples(
   z.object({
-  allowed: z.array(allowEntry, { error: DIAL_SAFETY_TEXTS.entryInvalid }).max(MAX_DIAL_ALLOW_LIST, DIAL_SAFETY_TEXTS.tooMany),
-}),
+    allowed: z.array(allowEntry, { error: DIAL_SAFETY_TEXTS.entryInvalid }).max(MAX_DIAL_ALLOW_LIST, DIAL_SAFETY_TEXTS.tooMany),
+  }),
   { allowed: ["+1415", "+1628"] },
 );
 export type DialAllowList = z.infer<typeof dialAllowListSchema>;

@@ -117,9 +117,9 @@ export type DocumentJsonInput = z.infer<typeof documentJsonInputSchema>;
 
 export const knowledgeSearchInputSchema = withExamples(
   z.object({
-  query: z.string({ error: KNOWLEDGE_TEXTS.queryRequired }).trim().min(1, { error: KNOWLEDGE_TEXTS.queryRequired, abort: true }).regex(NOT_BLANK, KNOWLEDGE_TEXTS.queryRequired).max(1000, "Query must be at most 1000 characters"),
-  limit: positiveInt32(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`).max(MAX_SEARCH_LIMIT, `limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`).default(DEFAULT_SEARCH_LIMIT),
-}),
+    query: z.string({ error: KNOWLEDGE_TEXTS.queryRequired }).trim().min(1, { error: KNOWLEDGE_TEXTS.queryRequired, abort: true }).regex(NOT_BLANK, KNOWLEDGE_TEXTS.queryRequired).max(1000, "Query must be at most 1000 characters"),
+    limit: positiveInt32(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`).max(MAX_SEARCH_LIMIT, `limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`).default(DEFAULT_SEARCH_LIMIT),
+  }),
   { query: "Is there parking at the clinic?", limit: 3 },
 );
 export type KnowledgeSearchInput = z.infer<typeof knowledgeSearchInputSchema>;

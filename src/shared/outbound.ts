@@ -103,11 +103,11 @@ export const variablesSchema = z
 /** POST /api/calls/outbound */
 export const outboundCallInputSchema = withExamples(
   z.object({
-  assistant_id: uuidSchema("Assistant not found"),
-  phone_number_id: uuidSchema("Phone number not found"),
-  to: e164Schema(OUTBOUND_TEXTS.toInvalid),
-  variables: variablesSchema.optional(),
-}),
+    assistant_id: uuidSchema("Assistant not found"),
+    phone_number_id: uuidSchema("Phone number not found"),
+    to: e164Schema(OUTBOUND_TEXTS.toInvalid),
+    variables: variablesSchema.optional(),
+  }),
   {
     assistant_id: EXAMPLE_IDS.assistant,
     phone_number_id: EXAMPLE_IDS.phoneNumber,
@@ -132,10 +132,10 @@ export const MAX_CONCURRENT_CALLS_LIMIT = 1000;
 
 export const callSettingsSchema = withExamples(
   z.object({
-  max_concurrent_calls: int32("Maximum concurrent calls must be a whole number")
-    .min(1, "Maximum concurrent calls must be at least 1")
-    .max(MAX_CONCURRENT_CALLS_LIMIT, `Maximum concurrent calls must be at most ${MAX_CONCURRENT_CALLS_LIMIT}`),
-}),
+    max_concurrent_calls: int32("Maximum concurrent calls must be a whole number")
+      .min(1, "Maximum concurrent calls must be at least 1")
+      .max(MAX_CONCURRENT_CALLS_LIMIT, `Maximum concurrent calls must be at most ${MAX_CONCURRENT_CALLS_LIMIT}`),
+  }),
   { max_concurrent_calls: 10 },
 );
 export type CallSettings = z.infer<typeof callSettingsSchema>;
@@ -170,9 +170,9 @@ export const MAX_DNC_BATCH = 10_000;
 
 export const dncInputSchema = withExamples(
   z.union([
-  z.object({ phone: e164Schema(DNC_TEXTS.phoneInvalid) }).strict(),
-  z.object({ phones: z.array(e164Schema(DNC_TEXTS.phoneInvalid)).min(1, DNC_TEXTS.phoneInvalid).max(MAX_DNC_BATCH, DNC_TEXTS.tooMany) }).strict(),
-], { error: "Send {phone} or {phones: [...]}" }),
+    z.object({ phone: e164Schema(DNC_TEXTS.phoneInvalid) }).strict(),
+    z.object({ phones: z.array(e164Schema(DNC_TEXTS.phoneInvalid)).min(1, DNC_TEXTS.phoneInvalid).max(MAX_DNC_BATCH, DNC_TEXTS.tooMany) }).strict(),
+  ], { error: "Send {phone} or {phones: [...]}" }),
   { phone: EXAMPLE_PHONES.caller },
 );
 export type DncInput = z.infer<typeof dncInputSchema>;

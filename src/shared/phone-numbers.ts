@@ -83,8 +83,8 @@ export type SipPhoneNumberFormValues = { provider: "sip"; sip_trunk_id: string; 
  */
 export const phoneNumberCreateSchema = withExamples(
   z.discriminatedUnion("provider", [phoneNumberPurchaseSchema.extend({ provider: z.literal("twilio").optional() }), sipPhoneNumberSchema], {
-  error: 'provider must be "twilio" or "sip"',
-}),
+    error: 'provider must be "twilio" or "sip"',
+  }),
   { provider: "sip", sip_trunk_id: EXAMPLE_IDS.sipTrunk, phone_number: EXAMPLE_PHONES.clinic, assistant_id: EXAMPLE_IDS.assistant },
   { provider: "twilio", country_code: "US", assistant_id: EXAMPLE_IDS.assistant },
 );
@@ -99,13 +99,13 @@ export type PhoneNumberFormValues = { country_code: string; assistant_id: string
  */
 export const phoneNumberUpdateSchema = withExamples(
   z
-  .object({
-    assistant_id: assistantField.optional(),
-    country_code: countryField.optional(),
-    assistant_version: versionNumberSchema.nullable().optional(),
-  })
-  .refine((v) => v.assistant_id !== undefined || v.assistant_version !== undefined, { message: PHONE_NUMBER_MESSAGES.assistantRequired, path: ["assistant_id"] })
-  .meta({ anyOf: [{ required: ["assistant_id"] }, { required: ["assistant_version"] }] }),
+    .object({
+      assistant_id: assistantField.optional(),
+      country_code: countryField.optional(),
+      assistant_version: versionNumberSchema.nullable().optional(),
+    })
+    .refine((v) => v.assistant_id !== undefined || v.assistant_version !== undefined, { message: PHONE_NUMBER_MESSAGES.assistantRequired, path: ["assistant_id"] })
+    .meta({ anyOf: [{ required: ["assistant_id"] }, { required: ["assistant_version"] }] }),
   { assistant_id: EXAMPLE_IDS.assistant, assistant_version: 1 },
 );
 export type PhoneNumberUpdate = z.infer<typeof phoneNumberUpdateSchema>;

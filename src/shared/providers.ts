@@ -108,18 +108,18 @@ const protocolSchema = z.enum(PROVIDER_PROTOCOLS, { error: PROVIDER_MESSAGES.pro
 /** Body of POST /api/providers. */
 export const providerInputSchema = withExamples(
   z
-  .object({
-    name: nameSchema,
-    kind: kindSchema,
-    protocol: protocolSchema,
-    base_url: baseUrlSchema.nullish().transform((v) => v || null),
-    api_key: keySchema,
-    unit_price: unitPriceSchema.nullish().transform((v) => v ?? null),
-  })
-  .superRefine((v, ctx) => {
-    if (PROTOCOL_INFO[v.protocol].kind !== v.kind) ctx.addIssue({ code: "custom", path: ["protocol"], message: PROVIDER_MESSAGES.protocolKind(v.protocol, v.kind) });
-  })
-  .meta(rules(...PROVIDER_KINDS.map((kind) => when({ required: ["kind"], properties: { kind: { const: kind } } }, { properties: { protocol: { enum: PROVIDER_PROTOCOLS.filter((p) => PROTOCOL_INFO[p].kind === kind) } } })))),
+    .object({
+      name: nameSchema,
+      kind: kindSchema,
+      protocol: protocolSchema,
+      base_url: baseUrlSchema.nullish().transform((v) => v || null),
+      api_key: keySchema,
+      unit_price: unitPriceSchema.nullish().transform((v) => v ?? null),
+    })
+    .superRefine((v, ctx) => {
+      if (PROTOCOL_INFO[v.protocol].kind !== v.kind) ctx.addIssue({ code: "custom", path: ["protocol"], message: PROVIDER_MESSAGES.protocolKind(v.protocol, v.kind) });
+    })
+    .meta(rules(...PROVIDER_KINDS.map((kind) => when({ required: ["kind"], properties: { kind: { const: kind } } }, { properties: { protocol: { enum: PROVIDER_PROTOCOLS.filter((p) => PROTOCOL_INFO[p].kind === kind) } } })))),
   { name: "Groq Llama", kind: "model", protocol: "openai-compatible", base_url: "https://api.groq.com/openai/v1", api_key: "gsk_Ex4mpleKey0123456789", unit_price: 0.0006 },
 );
 export type ProviderInput = z.infer<typeof providerInputSchema>;
@@ -127,12 +127,12 @@ export type ProviderInput = z.infer<typeof providerInputSchema>;
 /** Body of PATCH /api/providers/:id: the kind and protocol stay; a key left out stays as saved. */
 export const providerUpdateSchema = withExamples(
   z.object({
-  name: nameSchema.optional(),
-  base_url: baseUrlSchema.nullish(),
-  api_key: keySchema.optional(),
-  /** null: back to the list price. */
-  unit_price: unitPriceSchema.nullish(),
-}),
+    name: nameSchema.optional(),
+    base_url: baseUrlSchema.nullish(),
+    api_key: keySchema.optional(),
+    /** null: back to the list price. */
+    unit_price: unitPriceSchema.nullish(),
+  }),
   { name: "Groq Llama (fast)", unit_price: 0.0005 },
 );
 export type ProviderUpdate = z.infer<typeof providerUpdateSchema>;
@@ -160,10 +160,10 @@ export const PREVIEW_SAMPLE_TEXT = "Hello, thanks for calling. How can I help yo
 /** Body of POST /api/providers/:id/preview: a short sample in `voice` (the voice service's id). */
 export const voicePreviewSchema = withExamples(
   z.object({
-  voice: z.string({ error: "The voice id is required" }).trim().min(1, { error: "The voice id is required", abort: true }).regex(NOT_BLANK, "The voice id is required").max(200, "Must be at most 200 characters"),
-  model: z.string().trim().max(200, "Must be at most 200 characters").nullish().transform((v) => v || null),
-  text: z.string().trim().max(200, "The sample text must be at most 200 characters").nullish().transform((v) => v || PREVIEW_SAMPLE_TEXT),
-}),
+    voice: z.string({ error: "The voice id is required" }).trim().min(1, { error: "The voice id is required", abort: true }).regex(NOT_BLANK, "The voice id is required").max(200, "Must be at most 200 characters"),
+    model: z.string().trim().max(200, "Must be at most 200 characters").nullish().transform((v) => v || null),
+    text: z.string().trim().max(200, "The sample text must be at most 200 characters").nullish().transform((v) => v || PREVIEW_SAMPLE_TEXT),
+  }),
   { voice: "alloy", model: "tts-1", text: "Thanks for calling Maple Street Clinic." },
 );
 export type VoicePreview = z.infer<typeof voicePreviewSchema>;

@@ -101,9 +101,9 @@ export const REPLAY_MESSAGES = {
 /** Body: the scenario's name and rubric; the caller's turns and tool answers come from the call. */
 export const saveCallAsTestSchema = withExamples(
   z.object({
-  name: z.string({ error: "Name must be text" }).trim().min(1, { error: SCENARIO_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
-  rubric: z.string({ error: "Success criteria must be text" }).trim().min(1, { error: SCENARIO_MESSAGES.rubricRequired, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.rubricRequired).max(4000, "Success criteria must be at most 4000 characters"),
-}),
+    name: z.string({ error: "Name must be text" }).trim().min(1, { error: SCENARIO_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+    rubric: z.string({ error: "Success criteria must be text" }).trim().min(1, { error: SCENARIO_MESSAGES.rubricRequired, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.rubricRequired).max(4000, "Success criteria must be at most 4000 characters"),
+  }),
   { name: "Reschedules a cleaning", rubric: "The assistant offers two free slots and confirms the one the caller picks." },
 );
 export type SaveCallAsTestInput = z.infer<typeof saveCallAsTestSchema>;

@@ -16,11 +16,11 @@ const days = positiveInt32(RETENTION_MESSAGES.days).max(RETENTION_MAX_DAYS, RETE
 
 export const retentionSettingsSchema = withExamples(
   z.object({
-  /** Delete recordings of calls that started more than this many days ago; null = keep. */
-  recordings_days: days,
-  /** Delete whole calls (record and recording) older than this; null = keep. */
-  calls_days: days,
-}),
+    /** Delete recordings of calls that started more than this many days ago; null = keep. */
+    recordings_days: days,
+    /** Delete whole calls (record and recording) older than this; null = keep. */
+    calls_days: days,
+  }),
   { recordings_days: 30, calls_days: 365 },
 );
 export type RetentionSettings = z.infer<typeof retentionSettingsSchema>;

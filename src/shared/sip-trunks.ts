@@ -157,21 +157,21 @@ const fields = {
  */
 export const sipTrunkInputSchema = withExamples(
   z.object({
-  ...fields,
-  inbound_addresses: addresses.default([]),
-  register: fields.register.default(false),
-  register_expires: expires.default(REGISTER_EXPIRES_DEFAULT),
-  transport: transport.default("udp"),
-  transfer_method: transferMethod.default("refer"),
-}).meta(
-  // sipTrunkProblem's rules, for a new trunk (a change is checked against what is saved).
-  rules(
-    when(given("inbound_password", "password"), given("inbound_username")),
-    when(given("inbound_username"), given("inbound_password", "password")),
-    when(given("outbound_password", "password"), given("outbound_username")),
-    when({ required: ["register"], properties: { register: { const: true } } }, rules(given("outbound_uri"), given("outbound_username"), given("outbound_password", "password"))),
+    ...fields,
+    inbound_addresses: addresses.default([]),
+    register: fields.register.default(false),
+    register_expires: expires.default(REGISTER_EXPIRES_DEFAULT),
+    transport: transport.default("udp"),
+    transfer_method: transferMethod.default("refer"),
+  }).meta(
+    // sipTrunkProblem's rules, for a new trunk (a change is checked against what is saved).
+    rules(
+      when(given("inbound_password", "password"), given("inbound_username")),
+      when(given("inbound_username"), given("inbound_password", "password")),
+      when(given("outbound_password", "password"), given("outbound_username")),
+      when({ required: ["register"], properties: { register: { const: true } } }, rules(given("outbound_uri"), given("outbound_username"), given("outbound_password", "password"))),
+    ),
   ),
-),
   {
     name: "Office PBX",
     inbound_addresses: ["203.0.113.0/24"],

@@ -51,9 +51,9 @@ export const TEAM_MESSAGES = {
 
 export const inviteSchema = withExamples(
   z.object({
-  email: z.email("Please enter a valid email address").max(320).transform((e) => e.toLowerCase()),
-  role: roleSchema,
-}),
+    email: z.email("Please enter a valid email address").max(320).transform((e) => e.toLowerCase()),
+    role: roleSchema,
+  }),
   { email: "sam@example.com", role: "builder" },
 );
 export type InviteInput = z.infer<typeof inviteSchema>;
@@ -68,8 +68,8 @@ export const acceptInvitationSchema = withExamples(
 );
 export const renameOrganizationSchema = withExamples(
   z.object({
-  name: z.string({ error: TEAM_MESSAGES.nameRequired }).trim().min(1, { error: TEAM_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, TEAM_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
-}),
+    name: z.string({ error: TEAM_MESSAGES.nameRequired }).trim().min(1, { error: TEAM_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, TEAM_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+  }),
   { name: "Maple Street Clinic" },
 );
 

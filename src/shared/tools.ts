@@ -126,11 +126,11 @@ const toolFields = {
 /** Body of create/update requests: JSON fields as objects. Missing JSON fields become empty. */
 export const toolInputSchema = withExamples(
   z.object({
-  ...toolFields,
-  http_headers: toolHeadersSchema.prefault({}),
-  parameters: toolParametersSchema.prefault({}),
-  request_body: toolRequestBodySchema.prefault({}),
-}),
+    ...toolFields,
+    http_headers: toolHeadersSchema.prefault({}),
+    parameters: toolParametersSchema.prefault({}),
+    request_body: toolRequestBodySchema.prefault({}),
+  }),
   {
     name: "lookup_appointment",
     type: "API",
@@ -150,13 +150,13 @@ export type ToolInput = z.infer<typeof toolInputSchema>;
 /** Body of `PATCH /api/tools/:id`: any subset of the fields; an omitted field keeps its value. */
 export const toolUpdateSchema = withExamples(
   z
-  .object({
-    ...toolFields,
-    http_headers: toolHeadersSchema,
-    parameters: toolParametersSchema,
-    request_body: toolRequestBodySchema,
-  })
-  .partial(),
+    .object({
+      ...toolFields,
+      http_headers: toolHeadersSchema,
+      parameters: toolParametersSchema,
+      request_body: toolRequestBodySchema,
+    })
+    .partial(),
   { end_point_url: "https://api.example.com/v2/appointments" },
 );
 export type ToolUpdate = z.infer<typeof toolUpdateSchema>;
@@ -254,8 +254,8 @@ export function apiKeyView(apiKey: string | null | undefined): Pick<Tool, "api_k
 
 export const toolExecutionRequestSchema = withExamples(
   z.object({
-  parameters: z.record(z.string(), z.unknown(), { error: "parameters must be a JSON object" }).default({}),
-}),
+    parameters: z.record(z.string(), z.unknown(), { error: "parameters must be a JSON object" }).default({}),
+  }),
   { parameters: { patient_phone: EXAMPLE_PHONES.caller } },
 );
 export type ToolExecutionRequest = z.infer<typeof toolExecutionRequestSchema>;

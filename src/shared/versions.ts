@@ -134,15 +134,15 @@ export const versionNumberSchema = versionNumber;
 /** Body of POST /api/assistants/:id/publish. */
 export const publishSchema = withExamples(
   z.object({
-  note: z
-    .string()
-    .trim()
-    .max(500, VERSION_MESSAGES.noteTooLong)
-    .nullish()
-    .transform((v) => (v ? v : null)),
-  /** Publish although a test scenario failed against the draft (the user confirmed). */
-  confirm_failures: z.boolean({ error: "confirm_failures must be true or false" }).optional(),
-}),
+    note: z
+      .string()
+      .trim()
+      .max(500, VERSION_MESSAGES.noteTooLong)
+      .nullish()
+      .transform((v) => (v ? v : null)),
+    /** Publish although a test scenario failed against the draft (the user confirmed). */
+    confirm_failures: z.boolean({ error: "confirm_failures must be true or false" }).optional(),
+  }),
   { note: "Opening hours for the holidays" },
 );
 export type PublishInput = z.infer<typeof publishSchema>;

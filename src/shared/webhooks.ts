@@ -90,22 +90,22 @@ const descriptionSchema = z.string().trim().max(500).transform((d) => d || null)
 
 export const webhookInputSchema = withExamples(
   z.object({
-  url: webhookUrlSchema,
-  events: eventsSchema,
-  description: descriptionSchema.optional(),
-  enabled: z.boolean().optional(),
-}),
+    url: webhookUrlSchema,
+    events: eventsSchema,
+    description: descriptionSchema.optional(),
+    enabled: z.boolean().optional(),
+  }),
   { url: "https://crm.example.com/hooks/switchboard", events: ["call.ended", "call.analyzed"], enabled: true },
 );
 export type WebhookInput = z.infer<typeof webhookInputSchema>;
 
 export const webhookUpdateSchema = withExamples(
   z.object({
-  url: webhookUrlSchema.optional(),
-  events: eventsSchema.optional(),
-  description: descriptionSchema.optional(),
-  enabled: z.boolean().optional(),
-}),
+    url: webhookUrlSchema.optional(),
+    events: eventsSchema.optional(),
+    description: descriptionSchema.optional(),
+    enabled: z.boolean().optional(),
+  }),
   { events: ["call.started", "call.ended"], enabled: false },
 );
 export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
