@@ -67,5 +67,5 @@ export const apiKeyPageSchema = pageOf(apiKeySchema);
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
 /** Only the answer to creation holds the key itself. */
-export const createdApiKeySchema = apiKeySchema.omit({ last_used_at: true, created_by_user_id: true, created_by_name: true }).extend({ key: z.string() });
+export const createdApiKeySchema = apiKeySchema.omit({ last_used_at: true, created_by_user_id: true, created_by_name: true }).extend({ key: withExamples(z.string(), "sk_Q7mK2pX9vL4tR8wN3bC6yF1hJ5dS0gZaEu7iOkPq") });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;

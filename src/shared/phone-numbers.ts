@@ -114,8 +114,8 @@ export type PhoneNumberUpdate = z.infer<typeof phoneNumberUpdateSchema>;
 
 export const phoneNumberSchema = z.object({
   id: z.string(),
-  /** E.164, e.g. +14155550100 */
-  phone_number: z.string(),
+  /** E.164 */
+  phone_number: withExamples(z.string(), EXAMPLE_PHONES.clinic),
   /** Twilio numbers' country; null for a SIP number. */
   country_code: z.string().nullable(),
   status: z.enum(PHONE_NUMBER_STATUSES),

@@ -125,7 +125,7 @@ export const webhookEndpointPageSchema = pageOf(webhookEndpointSchema);
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 /** Creation and rotation answer the secret, once; nothing else ever does. */
-export const webhookWithSecretSchema = webhookEndpointSchema.extend({ secret: z.string() });
+export const webhookWithSecretSchema = webhookEndpointSchema.extend({ secret: withExamples(z.string(), "whsec_CzBVep/E6Q4zWH2ix+wRNluApcrvFDleg6jN8hc8YYY=") });
 export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>;
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
