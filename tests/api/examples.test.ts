@@ -62,11 +62,10 @@ afterAll(async () => {
 
 it("documents at least one example for every JSON request body", async () => {
   const doc = await servedDocument(app);
-  const without = operations(doc)
-    .filter(({ op }) => op.requestBody?.content["application/json"])
-    .filter(({ op }) => examplesOf(doc, op).length === 0)
-    .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+  const withBody = operations(doc).filter(({ op }) => op.requestBody?.content["application/json"]);
+  const without = withBody.filter(({ op }) => examplesOf(doc, op).length === 0).map(({ method, path }) => `${method.toUpperCase()} ${path}`);
   expect(without).toEqual([]);
+  expect(withBody.length).toBeGreaterThanOrEqual(42);
 });
 
 /** What a created resource's answer carries. */
@@ -87,6 +86,8 @@ async function makeWorld(doc: ApiDocument) {
   expect(saveTwilio.response.status).toBe(200);
 
   const assistant = idOf(await api.POST("/api/assistants", { body: { name: "Examples" } }), "assistant");
+  // Version 1 exists whatever order the operations come in: the rollback and the pinned number name it.
+  expect((await api.POST("/api/assistants/{id}/publish", { params: { path: { id: assistant } }, body: {} })).response.status).toBe(201);
   const tested = idOf(await api.POST("/api/assistants", { body: { name: "Tested" } }), "assistant with scenarios");
   const scenario = idOf(
     await api.POST("/api/assistants/{id}/scenarios", { params: { path: { id: tested } }, body: { name: "Greets", rubric: "Greets the caller", caller_turns: ["Hello"] } }),
