@@ -35,7 +35,7 @@ function namesForRefs(schema: unknown): unknown {
 
 type ObjectSchema = { type: "object"; properties: Record<string, JSONSchema>; required?: string[]; additionalProperties?: unknown };
 const isObject = (s: JSONSchema): s is JSONSchema & ObjectSchema =>
-  s.type === "object" && !!s.properties && Object.keys(s).every((k) => ["type", "properties", "required", "additionalProperties", "description"].includes(k));
+  s.type === "object" && !!s.properties && Object.keys(s).every((k) => ["type", "properties", "required", "additionalProperties", "description", "examples"].includes(k));
 /** Alike as TypeScript types: a default value (which the types do not show) aside. */
 const same = (a: unknown, b: unknown) => JSON.stringify(a, withoutDefault) === JSON.stringify(b, withoutDefault);
 const withoutDefault = (key: string, value: unknown) => (key === "default" ? undefined : value);
@@ -70,6 +70,12 @@ function derivations(definitions: Record<string, JSONSchema>): Map<string, Deriv
     if (best) found.set(name, { kind: best.kind, base: best.base });
   }
   return found;
+}
+
+/** A schema's documented examples as JSDoc `@example` blocks (the reference's request examples, shared/examples.ts). */
+function exampleLines(examples: unknown): string[] | undefined {
+  if (!Array.isArray(examples) || examples.length === 0) return undefined;
+  return examples.flatMap((example) => ["@example", ...JSON.stringify(example, null, 2).split("\n")]);
 }
 
 export async function renderApiTypes(doc: Json): Promise<string> {
@@ -120,17 +126,19 @@ export async function renderApiTypes(doc: Json): Promise<string> {
   const schemas: string[] = [];
   for (const [name, full] of Object.entries(definitions)) {
     const how = derived.get(name);
+    const examples = exampleLines((full as Json).examples);
     if (how?.kind === "alias" || how?.kind === "partial") {
-      schemas.push(`export type ${name} = ${how.kind === "partial" ? `Partial<${how.base}>` : how.base}`);
+      const comment = examples ? `/**\n${examples.map((line) => ` * ${line}`.trimEnd()).join("\n")}\n */\n` : "";
+      schemas.push(`${comment}export type ${name} = ${how.kind === "partial" ? `Partial<${how.base}>` : how.base}`);
       continue;
     }
-    let schema = full;
+    let schema = examples ? ({ ...full, description: [(full as Json).description, ...examples].filter(Boolean).join("\n") } as JSONSchema) : full;
     if (how) {
       // Only the fields the base does not have; the rest come from `extends`.
       const { properties, required = [] } = full as ObjectSchema;
       const baseKeys = Object.keys((definitions[how.base] as ObjectSchema).properties);
       const own = Object.fromEntries(Object.entries(properties).filter(([k]) => !baseKeys.includes(k)));
-      schema = { ...full, properties: own, required: required.filter((k) => k in own) } as JSONSchema;
+      schema = { ...schema, properties: own, required: required.filter((k) => k in own) } as JSONSchema;
     }
     let typed = await compile({ ...(namesForRefs(schema) as JSONSchema), title: name }, name, {
       bannerComment: "",

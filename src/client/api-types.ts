@@ -2,6 +2,12 @@
 
 /* eslint-disable */
 
+/**
+ * @example
+ * {
+ *   "token": "inv_6Jk2pQ9xVt4LmN8rS3wYb7Zc"
+ * }
+ */
 export interface AcceptInvitation {
 token: string
 }
@@ -18,6 +24,10 @@ recordings: number
 }
 /**
  * The last N calls, or a range (from before to).
+ * @example
+ * {
+ *   "last": 50
+ * }
  */
 export type AnalysisBackfillRequest = ({
 last?: number
@@ -97,6 +107,13 @@ export interface ApiKeyPage {
 data: ApiKey[]
 next_cursor: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "name": "CRM sync",
+ *   "expires_at": "2027-12-31T23:59:59Z"
+ * }
+ */
 export interface ApiKeyRequest {
 name: string
 expires_at?: (string | null)
@@ -155,6 +172,36 @@ export interface AssistantPage {
 data: Assistant[]
 next_cursor: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "name": "Front desk",
+ *   "first_message": "Thanks for calling Maple Street Clinic, this is the front desk. How can I help?",
+ *   "instructions": "You answer calls for Maple Street Clinic. Book, move or cancel appointments, give opening hours (Mon–Fri 8:00–18:00) and directions. Never give medical advice: offer to transfer urgent calls to the on-call nurse.",
+ *   "voice": "marin",
+ *   "model": "gpt-realtime",
+ *   "timezone": "America/Los_Angeles",
+ *   "tool_ids": [
+ *     "7d2e9f10-3b4c-4d5e-8f6a-7b8c9d0e1f2a"
+ *   ],
+ *   "knowledge_base_ids": [
+ *     "2c4e6a8b-1d3f-4a5b-8c7d-9e0f1a2b3c4d"
+ *   ],
+ *   "transfer_destinations": [
+ *     {
+ *       "label": "On-call nurse",
+ *       "phone_number": "+14155550177",
+ *       "when_to_use": "The caller describes symptoms or asks for medical advice."
+ *     }
+ *   ],
+ *   "voicemail": {
+ *     "action": "leave_message",
+ *     "message": "Hi, this is Maple Street Clinic returning your call. Please call us back at 415-555-0100."
+ *   },
+ *   "allow_end_call": true,
+ *   "allow_do_not_call": true
+ * }
+ */
 export interface AssistantRequest {
 name: string
 description?: (string | null)
@@ -185,6 +232,13 @@ id: string
 name: string
 type: string
 }
+/**
+ * @example
+ * {
+ *   "first_message": "Good morning, Maple Street Clinic. How can I help?",
+ *   "voice": "coral"
+ * }
+ */
 export type AssistantUpdate = Partial<AssistantRequest>
 export interface AssistantVersion extends AssistantVersionSummary {
 content: AssistantContent
@@ -228,9 +282,21 @@ export interface AuditPage {
 data: AuditEntry[]
 next_cursor: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "busy_message": "All our lines are busy right now. Please call again in a few minutes."
+ * }
+ */
 export interface BusyMessageSettings {
 busy_message: string
 }
+/**
+ * @example
+ * {
+ *   "busy_message": "All our lines are busy right now. Please call again in a few minutes."
+ * }
+ */
 export interface BusyMessageSettingsInput {
 busy_message: string
 }
@@ -289,9 +355,21 @@ stopped: (string | null)
 cost: (number | null)
 duration_ms: number
 }
+/**
+ * @example
+ * {
+ *   "max_concurrent_calls": 10
+ * }
+ */
 export interface CallSettings {
 max_concurrent_calls: number
 }
+/**
+ * @example
+ * {
+ *   "max_concurrent_calls": 10
+ * }
+ */
 export interface CallSettingsInput {
 max_concurrent_calls: number
 }
@@ -411,6 +489,42 @@ export interface CampaignPage {
 data: Campaign[]
 next_cursor: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "name": "Flu shot reminders",
+ *   "assistant_id": "4b6f1c2e-8a3d-4e5f-9b7a-1c2d3e4f5a6b",
+ *   "phone_number_id": "9a8b7c6d-5e4f-4a3b-8c1d-0e9f8a7b6c5d",
+ *   "contacts_csv": "phone,patient_name\n+14155550134,Dana Reyes\n+14155550188,Sam Okafor\n",
+ *   "default_country": "US",
+ *   "max_concurrent_calls": 2,
+ *   "calls_per_minute": 10,
+ *   "schedule": {
+ *     "timezone": "America/Los_Angeles",
+ *     "windows": [
+ *       {
+ *         "days": [
+ *           1,
+ *           2,
+ *           3,
+ *           4,
+ *           5
+ *         ],
+ *         "start": "09:00",
+ *         "end": "17:00"
+ *       }
+ *     ]
+ *   },
+ *   "retry": {
+ *     "max_attempts": 2,
+ *     "delay_seconds": 3600,
+ *     "on": [
+ *       "no_answer",
+ *       "busy"
+ *     ]
+ *   }
+ * }
+ */
 export interface CampaignRequest {
 name: string
 assistant_id: string
@@ -485,10 +599,23 @@ id: string
 twilio_status: "canceled"
 ended_reason: string
 }
+/**
+ * @example
+ * {
+ *   "currentPassword": "correct-horse-battery",
+ *   "newPassword": "staple-lamp-orbit-42"
+ * }
+ */
 export interface ChangePassword {
 currentPassword: string
 newPassword: string
 }
+/**
+ * @example
+ * {
+ *   "role": "supervisor"
+ * }
+ */
 export interface ChangeRole {
 role: Role
 }
@@ -511,6 +638,12 @@ expires_at: string
 emailed: boolean
 }
 export type CredentialName = ("openai_api_key" | "twilio_account_sid" | "twilio_auth_token")
+/**
+ * @example
+ * {
+ *   "value": "sk-proj-Ex4mpleKey0123456789abcdefGHIJ"
+ * }
+ */
 export interface CredentialRequest {
 /**
  * openai_api_key: starts with sk-, printable ASCII without spaces (openAiKeyValueSchema).
@@ -537,15 +670,39 @@ name: string
 role: Role
 }
 export type DefaultCountry = ("US" | "CA" | "GB" | "AU" | "DE" | "FR")
+/**
+ * @example
+ * {
+ *   "password": "correct-horse-battery"
+ * }
+ */
 export interface DeleteAccount {
 password: string
 }
+/**
+ * @example
+ * {
+ *   "allowed": [
+ *     "+1415",
+ *     "+1628"
+ *   ]
+ * }
+ */
 export interface DialAllowList {
 /**
  * @maxItems 50
  */
 allowed: string[]
 }
+/**
+ * @example
+ * {
+ *   "allowed": [
+ *     "+1415",
+ *     "+1628"
+ *   ]
+ * }
+ */
 export interface DialAllowListInput {
 /**
  * @maxItems 50
@@ -561,6 +718,12 @@ data: DncEntry[]
 next_cursor: (string | null)
 total: number
 }
+/**
+ * @example
+ * {
+ *   "phone": "+14155550134"
+ * }
+ */
 export type DncRequest = ({
 phone: string
 } | {
@@ -616,6 +779,13 @@ email: string
 role: Role
 expires_at: string
 }
+/**
+ * @example
+ * {
+ *   "email": "sam@example.com",
+ *   "role": "builder"
+ * }
+ */
 export interface Invite {
 email: string
 role: Role
@@ -638,10 +808,22 @@ export interface KnowledgeBasePage {
 data: KnowledgeBase[]
 next_cursor: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "name": "Clinic handbook"
+ * }
+ */
 export interface KnowledgeBaseRequest {
 name: string
 description?: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "name": "Clinic handbook 2027"
+ * }
+ */
 export interface KnowledgeBaseUpdate {
 name?: string
 description?: (string | null)
@@ -677,6 +859,13 @@ location: (string | null)
 text: string
 score: number
 }
+/**
+ * @example
+ * {
+ *   "query": "Is there parking at the clinic?",
+ *   "limit": 3
+ * }
+ */
 export interface KnowledgeSearchRequest {
 query: string
 limit?: number
@@ -705,6 +894,18 @@ status: "queued"
 twilio_call_sid: (string | null)
 carrier: ("twilio" | "sip")
 }
+/**
+ * @example
+ * {
+ *   "assistant_id": "4b6f1c2e-8a3d-4e5f-9b7a-1c2d3e4f5a6b",
+ *   "phone_number_id": "9a8b7c6d-5e4f-4a3b-8c1d-0e9f8a7b6c5d",
+ *   "to": "+14155550134",
+ *   "variables": {
+ *     "patient_name": "Dana Reyes",
+ *     "appointment_time": "Tuesday 9:30"
+ *   }
+ * }
+ */
 export interface OutboundCallRequest {
 assistant_id: string
 phone_number_id: string
@@ -725,6 +926,21 @@ assistant_name: (string | null)
 assistant_version: (number | null)
 created_at: string
 }
+/**
+ * @example
+ * {
+ *   "provider": "sip",
+ *   "sip_trunk_id": "5f4e3d2c-1b0a-4c9d-8e7f-6a5b4c3d2e1f",
+ *   "phone_number": "+14155550100",
+ *   "assistant_id": "4b6f1c2e-8a3d-4e5f-9b7a-1c2d3e4f5a6b"
+ * }
+ * @example
+ * {
+ *   "provider": "twilio",
+ *   "country_code": "US",
+ *   "assistant_id": "4b6f1c2e-8a3d-4e5f-9b7a-1c2d3e4f5a6b"
+ * }
+ */
 export type PhoneNumberCreate = ({
 country_code: ("US" | "CA" | "GB" | "AU" | "DE" | "FR")
 assistant_id: string
@@ -734,6 +950,13 @@ export interface PhoneNumberPage {
 data: PhoneNumber[]
 next_cursor: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "assistant_id": "4b6f1c2e-8a3d-4e5f-9b7a-1c2d3e4f5a6b",
+ *   "assistant_version": 1
+ * }
+ */
 export type PhoneNumberUpdate = ({
 [k: string]: unknown | undefined
 } & {
@@ -794,6 +1017,17 @@ export interface ProviderPage {
 data: Provider[]
 next_cursor: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "name": "Groq Llama",
+ *   "kind": "model",
+ *   "protocol": "openai-compatible",
+ *   "base_url": "https://api.groq.com/openai/v1",
+ *   "api_key": "gsk_Ex4mpleKey0123456789",
+ *   "unit_price": 0.0006
+ * }
+ */
 export type ProviderRequest = {
 name: string
 kind: ("transcriber" | "model" | "voice")
@@ -802,12 +1036,25 @@ base_url?: (string | null)
 api_key: string
 unit_price?: (number | null)
 }
+/**
+ * @example
+ * {
+ *   "name": "Groq Llama (fast)",
+ *   "unit_price": 0.0005
+ * }
+ */
 export interface ProviderUpdate {
 name?: string
 base_url?: (string | null)
 api_key?: string
 unit_price?: (number | null)
 }
+/**
+ * @example
+ * {
+ *   "note": "Opening hours for the holidays"
+ * }
+ */
 export interface Publish {
 note?: (string | null)
 confirm_failures?: boolean
@@ -825,6 +1072,12 @@ problem: (string | null)
 dialling: ("ok" | "warned" | "refused")
 dialling_note: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "name": "Maple Street Clinic"
+ * }
+ */
 export interface RenameOrganization {
 name: string
 }
@@ -843,18 +1096,45 @@ caller: (string | null)
 original: ReplaySide
 draft: (ReplaySide | null)
 }
+/**
+ * @example
+ * {
+ *   "recordings_days": 30,
+ *   "calls_days": 365
+ * }
+ */
 export interface RetentionSettings {
 recordings_days: (number | null)
 calls_days: (number | null)
 }
+/**
+ * @example
+ * {
+ *   "recordings_days": 30,
+ *   "calls_days": 365
+ * }
+ */
 export interface RetentionSettingsInput {
 recordings_days: (number | null)
 calls_days: (number | null)
 }
 export type Role = ("owner" | "admin" | "builder" | "supervisor" | "viewer")
+/**
+ * @example
+ * {
+ *   "version": 1
+ * }
+ */
 export interface Rollback {
 version: number
 }
+/**
+ * @example
+ * {
+ *   "name": "Reschedules a cleaning",
+ *   "rubric": "The assistant offers two free slots and confirms the one the caller picks."
+ * }
+ */
 export interface SaveCallAsTest {
 name: string
 rubric: string
@@ -882,6 +1162,17 @@ export interface ScenarioPage {
 data: Scenario[]
 next_cursor: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "name": "Books a cleaning",
+ *   "persona": "Dana Reyes, a patient who prefers mornings and speaks briefly.",
+ *   "goal": "Book a teeth cleaning next Tuesday before 10:00.",
+ *   "facts": "Date of birth: 12 March 1988.",
+ *   "rubric": "The assistant confirms the day, the time and the patient's name before ending the call.",
+ *   "max_turns": 8
+ * }
+ */
 export interface ScenarioRequest {
 name: string
 persona?: string
@@ -894,6 +1185,13 @@ tool_answers?: {
 }
 caller_turns?: ([string, ...(string)[]] | null)
 }
+/**
+ * @example
+ * {
+ *   "rubric": "The assistant confirms the day, the time and the patient's date of birth.",
+ *   "max_turns": 10
+ * }
+ */
 export interface ScenarioUpdate {
 name?: string
 persona?: string
@@ -958,6 +1256,21 @@ export interface SipTrunkPage {
 data: SipTrunk[]
 next_cursor: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "name": "Office PBX",
+ *   "inbound_addresses": [
+ *     "203.0.113.0/24"
+ *   ],
+ *   "outbound_uri": "sip:pbx.example.com",
+ *   "outbound_username": "switchboard",
+ *   "outbound_password": "s3cret-trunk-pass",
+ *   "caller_id": "+14155550100",
+ *   "transport": "udp",
+ *   "transfer_method": "refer"
+ * }
+ */
 export type SipTrunkRequest = {
 name: string
 /**
@@ -976,6 +1289,16 @@ prefix?: (string | null)
 transport?: ("udp" | "tcp" | "tls")
 transfer_method?: ("refer" | "bridge")
 }
+/**
+ * @example
+ * {
+ *   "inbound_addresses": [
+ *     "203.0.113.0/24",
+ *     "198.51.100.7"
+ *   ],
+ *   "transport": "tcp"
+ * }
+ */
 export interface SipTrunkUpdate {
 name?: string
 /**
@@ -1047,6 +1370,15 @@ results: TestResult[]
 export interface TestRunCreated {
 id: string
 }
+/**
+ * @example
+ * {
+ *   "version": "draft",
+ *   "scenario_ids": [
+ *     "3a5c7e9b-2d4f-4a6c-8e0b-1d3f5a7c9e2b"
+ *   ]
+ * }
+ */
 export interface TestRunRequest {
 version?: ("draft" | number)
 /**
@@ -1094,6 +1426,14 @@ cached?: boolean
 status?: number
 builtIn?: boolean
 }
+/**
+ * @example
+ * {
+ *   "parameters": {
+ *     "patient_phone": "+14155550134"
+ *   }
+ * }
+ */
 export interface ToolExecutionRequest {
 parameters?: {
 [k: string]: unknown | undefined
@@ -1125,6 +1465,31 @@ required?: string[]
 export interface ToolRequestBody {
 [k: string]: unknown | undefined
 }
+/**
+ * @example
+ * {
+ *   "name": "lookup_appointment",
+ *   "type": "API",
+ *   "http_method": "GET",
+ *   "parameter_format": "standard",
+ *   "end_point_url": "https://api.example.com/appointments",
+ *   "http_headers": {
+ *     "Accept": "application/json"
+ *   },
+ *   "parameters": {
+ *     "type": "object",
+ *     "properties": {
+ *       "patient_phone": {
+ *         "type": "string",
+ *         "description": "The caller's number in E.164"
+ *       }
+ *     },
+ *     "required": [
+ *       "patient_phone"
+ *     ]
+ *   }
+ * }
+ */
 export interface ToolRequest {
 name: string
 description?: (string | null)
@@ -1138,6 +1503,12 @@ parameters?: ToolParameters
 request_body?: ToolRequestBody
 }
 export type ToolType = ("API" | "connector")
+/**
+ * @example
+ * {
+ *   "end_point_url": "https://api.example.com/v2/appointments"
+ * }
+ */
 export type ToolUpdate = Partial<ToolRequest>
 export interface ToolUse {
 name: string
@@ -1181,10 +1552,23 @@ firstTokenMs?: number
 firstVoiceAudioMs?: number
 firstAudioSentMs?: number
 }
+/**
+ * @example
+ * {
+ *   "account_sid": "AC0123456789abcdef0123456789abcdef",
+ *   "auth_token": "0123456789abcdef0123456789abcdef"
+ * }
+ */
 export interface TwilioCredentialsRequest {
 account_sid: string
 auth_token: string
 }
+/**
+ * @example
+ * {
+ *   "name": "Ada Lovelace"
+ * }
+ */
 export interface UpdateName {
 name: string
 }
@@ -1218,6 +1602,14 @@ model: (string | null)
 }
 turn_end: ("transcriber" | "vad")
 })
+/**
+ * @example
+ * {
+ *   "voice": "alloy",
+ *   "model": "tts-1",
+ *   "text": "Thanks for calling Maple Street Clinic."
+ * }
+ */
 export interface VoicePreview {
 voice: string
 model?: (string | null)
@@ -1258,6 +1650,17 @@ export interface WebhookEndpointPage {
 data: WebhookEndpoint[]
 next_cursor: (string | null)
 }
+/**
+ * @example
+ * {
+ *   "url": "https://crm.example.com/hooks/switchboard",
+ *   "events": [
+ *     "call.ended",
+ *     "call.analyzed"
+ *   ],
+ *   "enabled": true
+ * }
+ */
 export interface WebhookRequest {
 url: string
 /**
@@ -1268,6 +1671,16 @@ events: [("call.started" | "call.ended" | "call.transferred" | "call.analyzed" |
 description?: (string | null)
 enabled?: boolean
 }
+/**
+ * @example
+ * {
+ *   "events": [
+ *     "call.started",
+ *     "call.ended"
+ *   ],
+ *   "enabled": false
+ * }
+ */
 export type WebhookUpdate = Partial<WebhookRequest>
 export interface WebhookWithSecret extends WebhookEndpoint {
 secret: string
@@ -1424,6 +1837,12 @@ name: ("openai_api_key" | "twilio_account_sid" | "twilio_auth_token")
 export interface DeleteCredentialsByNamePath {
 name: ("openai_api_key" | "twilio_account_sid" | "twilio_auth_token")
 }
+/**
+ * @example
+ * {
+ *   "assistantId": "4b6f1c2e-8a3d-4e5f-9b7a-1c2d3e4f5a6b"
+ * }
+ */
 export interface PostCallsTestSessionBody {
 assistantId: string
 }

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PASSWORD_MIN_LENGTH } from "./auth.js";
 import { SIGNUP_MODES } from "./team.js";
 import { NOT_BLANK } from "./wire-formats.js";
+import { withExamples } from "./examples.js";
 
 /**
  * The signed-in user's own account (Settings → Profile, Password, Delete account) and password
@@ -29,15 +30,21 @@ export const ACCOUNT_MESSAGES = {
 
 const newPassword = z.string().min(PASSWORD_MIN_LENGTH, ACCOUNT_MESSAGES.passwordTooShort).max(128, "Password must be at most 128 characters");
 
-export const updateNameSchema = z.object({
-  name: z.string({ error: ACCOUNT_MESSAGES.nameRequired }).trim().min(1, { error: ACCOUNT_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, ACCOUNT_MESSAGES.nameRequired).max(200, "Name must be at most 200 characters"),
-});
+export const updateNameSchema = withExamples(
+  z.object({
+    name: z.string({ error: ACCOUNT_MESSAGES.nameRequired }).trim().min(1, { error: ACCOUNT_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, ACCOUNT_MESSAGES.nameRequired).max(200, "Name must be at most 200 characters"),
+  }),
+  { name: "Ada Lovelace" },
+);
 export type UpdateNameInput = z.infer<typeof updateNameSchema>;
 
-export const changePasswordSchema = z.object({
-  currentPassword: z.string({ error: ACCOUNT_MESSAGES.currentPasswordRequired }).min(1, ACCOUNT_MESSAGES.currentPasswordRequired),
-  newPassword,
-});
+export const changePasswordSchema = withExamples(
+  z.object({
+    currentPassword: z.string({ error: ACCOUNT_MESSAGES.currentPasswordRequired }).min(1, ACCOUNT_MESSAGES.currentPasswordRequired),
+    newPassword,
+  }),
+  { currentPassword: "correct-horse-battery", newPassword: "staple-lamp-orbit-42" },
+);
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 
 /** The form adds a confirmation field; the API takes only the two passwords. */
@@ -46,9 +53,12 @@ export const changePasswordFormSchema = changePasswordSchema
   .refine((v) => v.newPassword === v.confirmPassword, { message: ACCOUNT_MESSAGES.passwordsDontMatch, path: ["confirmPassword"] });
 export type ChangePasswordForm = z.infer<typeof changePasswordFormSchema>;
 
-export const deleteAccountSchema = z.object({
-  password: z.string({ error: ACCOUNT_MESSAGES.deleteConfirmRequired }).min(1, ACCOUNT_MESSAGES.deleteConfirmRequired),
-});
+export const deleteAccountSchema = withExamples(
+  z.object({
+    password: z.string({ error: ACCOUNT_MESSAGES.deleteConfirmRequired }).min(1, ACCOUNT_MESSAGES.deleteConfirmRequired),
+  }),
+  { password: "correct-horse-battery" },
+);
 export type DeleteAccountInput = z.infer<typeof deleteAccountSchema>;
 
 /** What deleting an account removes, counted for the confirmation dialog (GET /api/account). */

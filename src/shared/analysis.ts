@@ -9,6 +9,7 @@ import { isoDateTime, positiveInt32 } from "./bounds.js";
 
 import { optionalText, text } from "./text-fields.js";
 import { NOT_BLANK, when } from "./wire-formats.js";
+import { withExamples } from "./examples.js";
 
 // ── Settings on the assistant ───────────────────────────────────────────────────────────────
 
@@ -170,22 +171,25 @@ export type CallAnalysis = z.infer<typeof callAnalysisSchema>;
 
 /** POST /api/assistants/:id/analysis-runs: the last N ended calls, or those started in a range. */
 export const MAX_BACKFILL_CALLS = 1000;
-export const analysisBackfillInputSchema = z
-  .object({
-    last: positiveInt32(`last must be a whole number from 1 to ${MAX_BACKFILL_CALLS}`).max(MAX_BACKFILL_CALLS, `At most ${MAX_BACKFILL_CALLS} calls at once`).optional(),
-    from: isoDateTime("from must be an ISO date-time").optional(),
-    to: isoDateTime("to must be an ISO date-time").optional(),
-  })
-  .refine((b) => (b.last !== undefined) !== (b.from !== undefined || b.to !== undefined), ANALYSIS_MESSAGES.backfillRange)
-  // `{ not: {} }`: the field may not be given.
-  .meta({
-    oneOf: [
-      { required: ["last"], properties: { from: { not: {} }, to: { not: {} } } },
-      { anyOf: [{ required: ["from"] }, { required: ["to"] }], properties: { last: { not: {} } } },
-    ],
-    description: "The last N calls, or a range (from before to).",
-  })
-  .refine((b) => !(b.from && b.to) || Date.parse(b.from) < Date.parse(b.to), { message: "from must be before to", path: ["to"] });
+export const analysisBackfillInputSchema = withExamples(
+  z
+    .object({
+      last: positiveInt32(`last must be a whole number from 1 to ${MAX_BACKFILL_CALLS}`).max(MAX_BACKFILL_CALLS, `At most ${MAX_BACKFILL_CALLS} calls at once`).optional(),
+      from: isoDateTime("from must be an ISO date-time").optional(),
+      to: isoDateTime("to must be an ISO date-time").optional(),
+    })
+    .refine((b) => (b.last !== undefined) !== (b.from !== undefined || b.to !== undefined), ANALYSIS_MESSAGES.backfillRange)
+    // `{ not: {} }`: the field may not be given.
+    .meta({
+      oneOf: [
+        { required: ["last"], properties: { from: { not: {} }, to: { not: {} } } },
+        { anyOf: [{ required: ["from"] }, { required: ["to"] }], properties: { last: { not: {} } } },
+      ],
+      description: "The last N calls, or a range (from before to).",
+    })
+    .refine((b) => !(b.from && b.to) || Date.parse(b.from) < Date.parse(b.to), { message: "from must be before to", path: ["to"] }),
+  { last: 50 },
+);
 export type AnalysisBackfillInput = z.infer<typeof analysisBackfillInputSchema>;
 
 export const ANALYSIS_RUN_STATUSES = ["running", "done"] as const;

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { pageOf } from "./pages.js";
 import { isoDateTime } from "./bounds.js";
 import { NOT_BLANK } from "./wire-formats.js";
+import { withExamples } from "./examples.js";
 
 
 export const MAX_API_KEYS = 20;
@@ -38,13 +39,16 @@ export const API_KEY_MESSAGES = {
   copyOnce: "Copy this key now: it will not be shown again.",
 } as const;
 
-export const apiKeyInputSchema = z.object({
-  name: z.string({ error: API_KEY_MESSAGES.nameRequired }).trim().min(1, { error: API_KEY_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, API_KEY_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
-  expires_at: isoDateTime("expires_at must be an ISO date-time")
-    .refine((d) => Date.parse(d) > Date.now(), API_KEY_MESSAGES.expiryInPast)
-    .nullable()
-    .optional(),
-});
+export const apiKeyInputSchema = withExamples(
+  z.object({
+    name: z.string({ error: API_KEY_MESSAGES.nameRequired }).trim().min(1, { error: API_KEY_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, API_KEY_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+    expires_at: isoDateTime("expires_at must be an ISO date-time")
+      .refine((d) => Date.parse(d) > Date.now(), API_KEY_MESSAGES.expiryInPast)
+      .nullable()
+      .optional(),
+  }),
+  { name: "CRM sync", expires_at: "2027-12-31T23:59:59Z" },
+);
 export type ApiKeyInput = z.infer<typeof apiKeyInputSchema>;
 
 export const apiKeySchema = z.object({
@@ -63,5 +67,5 @@ export const apiKeyPageSchema = pageOf(apiKeySchema);
 export type ApiKey = z.infer<typeof apiKeySchema>;
 
 /** Only the answer to creation holds the key itself. */
-export const createdApiKeySchema = apiKeySchema.omit({ last_used_at: true, created_by_user_id: true, created_by_name: true }).extend({ key: z.string() });
+export const createdApiKeySchema = apiKeySchema.omit({ last_used_at: true, created_by_user_id: true, created_by_name: true }).extend({ key: withExamples(z.string(), "sk_Q7mK2pX9vL4tR8wN3bC6yF1hJ5dS0gZaEu7iOkPq") });
 export type CreatedApiKey = z.infer<typeof createdApiKeySchema>;

@@ -6,6 +6,7 @@ import { assistantKnowledgeSchema, DEFAULT_ASSISTANT_KNOWLEDGE, knowledgeBaseIds
 import { isTimeZone } from "./variables.js";
 import { DEFAULT_VOICE_ENGINE, voiceEngineSchema, voiceEngineViewSchema } from "./providers.js";
 import { e164Format, given, NOT_BLANK, oneOfText, sipUriFormat, timeZoneFormat, when } from "./wire-formats.js";
+import { EXAMPLE_IDS, EXAMPLE_PHONES, withExamples } from "./examples.js";
 
 // ── Voice and model (beyond the spec: the provider's GA options, design §1) ─────────────
 
@@ -196,28 +197,47 @@ const fields = {
 };
 
 /** Body of POST /api/assistants: only the name is required; the server fills the model when omitted. */
-export const assistantInputSchema = z.object({
-  ...fields,
-  tool_ids: fields.tool_ids.default([]),
-  voice: fields.voice.default(DEFAULT_VOICE),
-  model: fields.model.optional(),
-  transfer_destinations: fields.transfer_destinations.default([]),
-  allow_end_call: fields.allow_end_call.default(true),
-  keypad_input: fields.keypad_input.default(true),
-  timezone: fields.timezone.default(DEFAULT_TIMEZONE),
-  voicemail: fields.voicemail.default(null),
-  allow_do_not_call: fields.allow_do_not_call.default(false),
-  analysis: fields.analysis.default(DEFAULT_ANALYSIS_SETTINGS),
-  knowledge_base_ids: fields.knowledge_base_ids.default([]),
-  knowledge: fields.knowledge.default(DEFAULT_ASSISTANT_KNOWLEDGE),
-  voice_engine: fields.voice_engine.default(DEFAULT_VOICE_ENGINE),
-});
+export const assistantInputSchema = withExamples(
+  z.object({
+    ...fields,
+    tool_ids: fields.tool_ids.default([]),
+    voice: fields.voice.default(DEFAULT_VOICE),
+    model: fields.model.optional(),
+    transfer_destinations: fields.transfer_destinations.default([]),
+    allow_end_call: fields.allow_end_call.default(true),
+    keypad_input: fields.keypad_input.default(true),
+    timezone: fields.timezone.default(DEFAULT_TIMEZONE),
+    voicemail: fields.voicemail.default(null),
+    allow_do_not_call: fields.allow_do_not_call.default(false),
+    analysis: fields.analysis.default(DEFAULT_ANALYSIS_SETTINGS),
+    knowledge_base_ids: fields.knowledge_base_ids.default([]),
+    knowledge: fields.knowledge.default(DEFAULT_ASSISTANT_KNOWLEDGE),
+    voice_engine: fields.voice_engine.default(DEFAULT_VOICE_ENGINE),
+  }),
+  {
+    name: "Front desk",
+    first_message: "Thanks for calling Maple Street Clinic, this is the front desk. How can I help?",
+    instructions: "You answer calls for Maple Street Clinic. Book, move or cancel appointments, give opening hours (Mon–Fri 8:00–18:00) and directions. Never give medical advice: offer to transfer urgent calls to the on-call nurse.",
+    voice: "marin",
+    model: "gpt-realtime",
+    timezone: "America/Los_Angeles",
+    tool_ids: [EXAMPLE_IDS.tool],
+    knowledge_base_ids: [EXAMPLE_IDS.knowledgeBase],
+    transfer_destinations: [{ label: "On-call nurse", phone_number: EXAMPLE_PHONES.nurse, when_to_use: "The caller describes symptoms or asks for medical advice." }],
+    voicemail: { action: "leave_message", message: "Hi, this is Maple Street Clinic returning your call. Please call us back at 415-555-0100." },
+    allow_end_call: true,
+    allow_do_not_call: true,
+  },
+);
 export type AssistantInput = z.infer<typeof assistantInputSchema>;
 /** What the form holds before validation. */
 export type AssistantFormValues = z.input<typeof assistantInputSchema>;
 
 /** Body of PATCH /api/assistants/:id: any subset of the fields; omitted ones keep their value. */
-export const assistantUpdateSchema = z.object(fields).partial();
+export const assistantUpdateSchema = withExamples(
+  z.object(fields).partial(),
+  { first_message: "Good morning, Maple Street Clinic. How can I help?", voice: "coral" },
+);
 export type AssistantUpdate = z.infer<typeof assistantUpdateSchema>;
 
 // ── Assistant as returned by the API (spec §3, no openai_id: ADR 004) ───────────────────────

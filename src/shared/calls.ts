@@ -4,6 +4,7 @@
  * the cost formula. No DOM and no node:* here — both sides import this file.
  */
 import { z } from "zod";
+import { withExamples } from "./examples.js";
 
 // ---------------------------------------------------------------------------
 // Transcript and logs (spec §3 "calls")
@@ -312,14 +313,17 @@ export const BUSY_MESSAGE_MAX_LENGTH = 300;
  * Settings → Calls: what the account's callers hear when every line is taken (GET/PUT
  * /api/settings/busy-message). An empty message puts back PHONE_BUSY_MESSAGE.
  */
-export const busyMessageSettingsSchema = z.object({
-  busy_message: z
-    .string({ error: "Busy message must be text" })
-    .trim()
-    .max(BUSY_MESSAGE_MAX_LENGTH, `Busy message must be at most ${BUSY_MESSAGE_MAX_LENGTH} characters`)
-    // Control characters would make the TwiML unreadable for Twilio.
-    .refine((text) => ![...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), "Busy message must be one line of plain text"),
-});
+export const busyMessageSettingsSchema = withExamples(
+  z.object({
+    busy_message: z
+      .string({ error: "Busy message must be text" })
+      .trim()
+      .max(BUSY_MESSAGE_MAX_LENGTH, `Busy message must be at most ${BUSY_MESSAGE_MAX_LENGTH} characters`)
+      // Control characters would make the TwiML unreadable for Twilio.
+      .refine((text) => ![...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f), "Busy message must be one line of plain text"),
+  }),
+  { busy_message: "All our lines are busy right now. Please call again in a few minutes." },
+);
 export type BusyMessageSettings = z.infer<typeof busyMessageSettingsSchema>;
 
 export const BUSY_MESSAGE_TEXTS = {

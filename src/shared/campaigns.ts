@@ -13,6 +13,7 @@ import { toE164 } from "./phone-format.js";
 import { CALL_OUTCOMES, MAX_VARIABLES, VARIABLE_NAME } from "./outbound.js";
 import { isTimeZone } from "./variables.js";
 import { NOT_BLANK, timeZoneFormat } from "./wire-formats.js";
+import { EXAMPLE_IDS, withExamples } from "./examples.js";
 
 export const CAMPAIGN_STATUSES = ["draft", "waiting", "running", "paused", "completed", "cancelled"] as const;
 export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
@@ -163,19 +164,32 @@ export const contactsImportQuerySchema = z.object({ default_country: defaultCoun
 /** The sample a new user downloads: the columns a campaign reads, a national number among them. */
 export const SAMPLE_CONTACTS_CSV = ["phone,first_name,timezone", "+14155550100,Ann,America/Los_Angeles", "07700 900112,Ben,Europe/London", "+33 6 12 34 56 78,Chloé,"].join("\n") + "\n";
 
-export const campaignInputSchema = z.object({
-  name: z.string({ error: "Name is required" }).trim().min(1, { error: "Name is required", abort: true }).regex(NOT_BLANK, "Name is required").max(200, "Name must be at most 200 characters"),
-  assistant_id: uuidSchema("Assistant not found"),
-  phone_number_id: uuidSchema("Phone number not found"),
-  /** Optional: a large CSV is better streamed to PUT /api/campaigns/:id/contacts (text/csv) once the draft exists. */
-  contacts_csv: z.string({ error: "contacts_csv must be the CSV's text" }).min(1, CAMPAIGN_TEXTS.noContacts).optional(),
-  /** How national numbers in the CSV are read ("07700 900112" with GB); without it only E.164 is. */
-  default_country: defaultCountrySchema.nullish(),
-  max_concurrent_calls: z.number({ error: "max_concurrent_calls must be a number" }).int().min(1, "max_concurrent_calls must be at least 1").max(1000, "max_concurrent_calls must be at most 1000"),
-  calls_per_minute: z.number().int().min(1, "calls_per_minute must be at least 1").max(6000, "calls_per_minute must be at most 6000").nullish(),
-  schedule: campaignScheduleSchema,
-  retry: campaignRetrySchema.default({ max_attempts: 1, delay_seconds: 300, on: [] }),
-});
+export const campaignInputSchema = withExamples(
+  z.object({
+    name: z.string({ error: "Name is required" }).trim().min(1, { error: "Name is required", abort: true }).regex(NOT_BLANK, "Name is required").max(200, "Name must be at most 200 characters"),
+    assistant_id: uuidSchema("Assistant not found"),
+    phone_number_id: uuidSchema("Phone number not found"),
+    /** Optional: a large CSV is better streamed to PUT /api/campaigns/:id/contacts (text/csv) once the draft exists. */
+    contacts_csv: z.string({ error: "contacts_csv must be the CSV's text" }).min(1, CAMPAIGN_TEXTS.noContacts).optional(),
+    /** How national numbers in the CSV are read ("07700 900112" with GB); without it only E.164 is. */
+    default_country: defaultCountrySchema.nullish(),
+    max_concurrent_calls: z.number({ error: "max_concurrent_calls must be a number" }).int().min(1, "max_concurrent_calls must be at least 1").max(1000, "max_concurrent_calls must be at most 1000"),
+    calls_per_minute: z.number().int().min(1, "calls_per_minute must be at least 1").max(6000, "calls_per_minute must be at most 6000").nullish(),
+    schedule: campaignScheduleSchema,
+    retry: campaignRetrySchema.default({ max_attempts: 1, delay_seconds: 300, on: [] }),
+  }),
+  {
+    name: "Flu shot reminders",
+    assistant_id: EXAMPLE_IDS.assistant,
+    phone_number_id: EXAMPLE_IDS.phoneNumber,
+    contacts_csv: "phone,patient_name\n+14155550134,Dana Reyes\n+14155550188,Sam Okafor\n",
+    default_country: "US",
+    max_concurrent_calls: 2,
+    calls_per_minute: 10,
+    schedule: { timezone: "America/Los_Angeles", windows: [{ days: [1, 2, 3, 4, 5], start: "09:00", end: "17:00" }] },
+    retry: { max_attempts: 2, delay_seconds: 3600, on: ["no_answer", "busy"] },
+  },
+);
 export type CampaignInput = z.infer<typeof campaignInputSchema>;
 
 export const invalidContactSchema = z.object({ row: z.number(), phone: z.string(), reason: z.string() });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { NOT_BLANK } from "./wire-formats.js";
+import { withExamples } from "./examples.js";
 
 /** The credentials a user keeps in Settings (spec §3 "User credentials"), by their stored names. */
 export const CREDENTIAL_NAMES = ["openai_api_key", "twilio_account_sid", "twilio_auth_token"] as const;
@@ -9,11 +10,14 @@ export type CredentialName = z.infer<typeof credentialNameSchema>;
 /** What the form shows in place of a stored secret (spec §9: 32 dots). */
 export const MASKED_CREDENTIAL = "•".repeat(32);
 
-export const credentialInputSchema = z.object({
-  value: z
-    .string()
-    .meta({ description: "openai_api_key: starts with sk-, printable ASCII without spaces (openAiKeyValueSchema)." }).trim().min(1, { error: "API key cannot be empty", abort: true }).regex(NOT_BLANK, "API key cannot be empty").max(4096),
-});
+export const credentialInputSchema = withExamples(
+  z.object({
+    value: z
+      .string()
+      .meta({ description: "openai_api_key: starts with sk-, printable ASCII without spaces (openAiKeyValueSchema)." }).trim().min(1, { error: "API key cannot be empty", abort: true }).regex(NOT_BLANK, "API key cannot be empty").max(4096),
+  }),
+  { value: "sk-proj-Ex4mpleKey0123456789abcdefGHIJ" },
+);
 export type CredentialInput = z.infer<typeof credentialInputSchema>;
 
 /**
@@ -80,11 +84,14 @@ export const TWILIO_CREDENTIAL_MESSAGES = {
 const requiredBoth = z.string({ error: TWILIO_CREDENTIAL_MESSAGES.bothRequired }).trim().min(1, { error: TWILIO_CREDENTIAL_MESSAGES.bothRequired, abort: true }).regex(NOT_BLANK, TWILIO_CREDENTIAL_MESSAGES.bothRequired);
 
 /** Body of PUT /api/credentials/twilio. */
-export const twilioCredentialsInputSchema = z.object({
-  // The SID becomes part of every Twilio REST path, so only Twilio's own shape is accepted.
-  account_sid: requiredBoth.max(64).regex(/^AC[0-9a-fA-F]{32}$/, TWILIO_CREDENTIAL_MESSAGES.sidFormat),
-  auth_token: requiredBoth.max(256),
-});
+export const twilioCredentialsInputSchema = withExamples(
+  z.object({
+    // The SID becomes part of every Twilio REST path, so only Twilio's own shape is accepted.
+    account_sid: requiredBoth.max(64).regex(/^AC[0-9a-fA-F]{32}$/, TWILIO_CREDENTIAL_MESSAGES.sidFormat),
+    auth_token: requiredBoth.max(256),
+  }),
+  { account_sid: "AC0123456789abcdef0123456789abcdef", auth_token: "0123456789abcdef0123456789abcdef" },
+);
 export type TwilioCredentialsInput = z.infer<typeof twilioCredentialsInputSchema>;
 
 export const twilioCredentialsSaveResultSchema = z.object({

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { e164Format } from "./wire-formats.js";
+import { withExamples } from "./examples.js";
 
 export const DIAL_RULES = ["premium_rate", "satellite", "own_number"] as const;
 export type DialRule = (typeof DIAL_RULES)[number];
@@ -52,9 +53,12 @@ const allowEntry = z
   .meta(e164Format(1, 15));
 
 /** GET/PUT /api/settings/dial-allow-list */
-export const dialAllowListSchema = z.object({
-  allowed: z.array(allowEntry, { error: DIAL_SAFETY_TEXTS.entryInvalid }).max(MAX_DIAL_ALLOW_LIST, DIAL_SAFETY_TEXTS.tooMany),
-});
+export const dialAllowListSchema = withExamples(
+  z.object({
+    allowed: z.array(allowEntry, { error: DIAL_SAFETY_TEXTS.entryInvalid }).max(MAX_DIAL_ALLOW_LIST, DIAL_SAFETY_TEXTS.tooMany),
+  }),
+  { allowed: ["+1415", "+1628"] },
+);
 export type DialAllowList = z.infer<typeof dialAllowListSchema>;
 
 export interface DialPolicy {

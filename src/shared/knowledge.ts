@@ -8,6 +8,7 @@ import { pageOf } from "./pages.js";
 import { positiveInt32 } from "./bounds.js";
 import { uuidSchema } from "./ids.js";
 import { NOT_BLANK } from "./wire-formats.js";
+import { withExamples } from "./examples.js";
 
 // ── Limits ───────────────────────────────────────────────────────────────────────────────────
 
@@ -77,9 +78,15 @@ export const KNOWLEDGE_TOOL_NAME = "search_knowledge";
 const nameField = z.string({ error: KNOWLEDGE_TEXTS.nameRequired }).trim().min(1, { error: KNOWLEDGE_TEXTS.nameRequired, abort: true }).regex(NOT_BLANK, KNOWLEDGE_TEXTS.nameRequired).max(200, "Name must be at most 200 characters");
 const descriptionField = z.string({ error: "Description must be text" }).trim().max(2000, "Description must be at most 2000 characters").nullish().transform((v) => v || null);
 
-export const knowledgeBaseInputSchema = z.object({ name: nameField, description: descriptionField });
+export const knowledgeBaseInputSchema = withExamples(
+  z.object({ name: nameField, description: descriptionField }),
+  { name: "Clinic handbook" },
+);
 export type KnowledgeBaseInput = z.infer<typeof knowledgeBaseInputSchema>;
-export const knowledgeBaseUpdateSchema = knowledgeBaseInputSchema.partial();
+export const knowledgeBaseUpdateSchema = withExamples(
+  knowledgeBaseInputSchema.partial(),
+  { name: "Clinic handbook 2027" },
+);
 export type KnowledgeBaseUpdate = z.infer<typeof knowledgeBaseUpdateSchema>;
 
 const httpUrl = z
@@ -108,10 +115,13 @@ export const documentTextInputSchema = z.strictObject({
 export const documentJsonInputSchema = z.union([documentUrlInputSchema, documentTextInputSchema]);
 export type DocumentJsonInput = z.infer<typeof documentJsonInputSchema>;
 
-export const knowledgeSearchInputSchema = z.object({
-  query: z.string({ error: KNOWLEDGE_TEXTS.queryRequired }).trim().min(1, { error: KNOWLEDGE_TEXTS.queryRequired, abort: true }).regex(NOT_BLANK, KNOWLEDGE_TEXTS.queryRequired).max(1000, "Query must be at most 1000 characters"),
-  limit: positiveInt32(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`).max(MAX_SEARCH_LIMIT, `limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`).default(DEFAULT_SEARCH_LIMIT),
-});
+export const knowledgeSearchInputSchema = withExamples(
+  z.object({
+    query: z.string({ error: KNOWLEDGE_TEXTS.queryRequired }).trim().min(1, { error: KNOWLEDGE_TEXTS.queryRequired, abort: true }).regex(NOT_BLANK, KNOWLEDGE_TEXTS.queryRequired).max(1000, "Query must be at most 1000 characters"),
+    limit: positiveInt32(`limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`).max(MAX_SEARCH_LIMIT, `limit must be a whole number from 1 to ${MAX_SEARCH_LIMIT}`).default(DEFAULT_SEARCH_LIMIT),
+  }),
+  { query: "Is there parking at the clinic?", limit: 3 },
+);
 export type KnowledgeSearchInput = z.infer<typeof knowledgeSearchInputSchema>;
 
 /** An assistant's use of knowledge: which bases, how, and how many passages a question gets. */

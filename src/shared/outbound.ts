@@ -9,6 +9,7 @@ import { E164 } from "./assistants.js";
 import { uuidSchema } from "./ids.js";
 import { pageOf } from "./pages.js";
 import { e164Format } from "./wire-formats.js";
+import { EXAMPLE_IDS, EXAMPLE_PHONES, withExamples } from "./examples.js";
 
 export const OUTBOUND_TEXTS = {
   toInvalid: "The number to call must be in E.164 format, e.g. +442071234567",
@@ -100,12 +101,20 @@ export const variablesSchema = z
   .refine((v) => Object.keys(v).length <= MAX_VARIABLES, `At most ${MAX_VARIABLES} variables`);
 
 /** POST /api/calls/outbound */
-export const outboundCallInputSchema = z.object({
-  assistant_id: uuidSchema("Assistant not found"),
-  phone_number_id: uuidSchema("Phone number not found"),
-  to: e164Schema(OUTBOUND_TEXTS.toInvalid),
-  variables: variablesSchema.optional(),
-});
+export const outboundCallInputSchema = withExamples(
+  z.object({
+    assistant_id: uuidSchema("Assistant not found"),
+    phone_number_id: uuidSchema("Phone number not found"),
+    to: e164Schema(OUTBOUND_TEXTS.toInvalid),
+    variables: variablesSchema.optional(),
+  }),
+  {
+    assistant_id: EXAMPLE_IDS.assistant,
+    phone_number_id: EXAMPLE_IDS.phoneNumber,
+    to: EXAMPLE_PHONES.caller,
+    variables: { patient_name: "Dana Reyes", appointment_time: "Tuesday 9:30" },
+  },
+);
 export type OutboundCallInput = z.infer<typeof outboundCallInputSchema>;
 
 /** The call placed: Twilio's CallSid when Twilio carries it (null on a SIP trunk, whose Call-ID the call's record shows). */
@@ -121,11 +130,14 @@ export type CancelledCall = z.infer<typeof cancelledCallSchema>;
 export const DEFAULT_MAX_CONCURRENT_CALLS = 10;
 export const MAX_CONCURRENT_CALLS_LIMIT = 1000;
 
-export const callSettingsSchema = z.object({
-  max_concurrent_calls: int32("Maximum concurrent calls must be a whole number")
-    .min(1, "Maximum concurrent calls must be at least 1")
-    .max(MAX_CONCURRENT_CALLS_LIMIT, `Maximum concurrent calls must be at most ${MAX_CONCURRENT_CALLS_LIMIT}`),
-});
+export const callSettingsSchema = withExamples(
+  z.object({
+    max_concurrent_calls: int32("Maximum concurrent calls must be a whole number")
+      .min(1, "Maximum concurrent calls must be at least 1")
+      .max(MAX_CONCURRENT_CALLS_LIMIT, `Maximum concurrent calls must be at most ${MAX_CONCURRENT_CALLS_LIMIT}`),
+  }),
+  { max_concurrent_calls: 10 },
+);
 export type CallSettings = z.infer<typeof callSettingsSchema>;
 
 // ── Do-not-call list ────────────────────────────────────────────────────────────────────────
@@ -156,10 +168,13 @@ export const DNC_PAGE_TEXTS = {
 } as const;
 export const MAX_DNC_BATCH = 10_000;
 
-export const dncInputSchema = z.union([
-  z.object({ phone: e164Schema(DNC_TEXTS.phoneInvalid) }).strict(),
-  z.object({ phones: z.array(e164Schema(DNC_TEXTS.phoneInvalid)).min(1, DNC_TEXTS.phoneInvalid).max(MAX_DNC_BATCH, DNC_TEXTS.tooMany) }).strict(),
-], { error: "Send {phone} or {phones: [...]}" });
+export const dncInputSchema = withExamples(
+  z.union([
+    z.object({ phone: e164Schema(DNC_TEXTS.phoneInvalid) }).strict(),
+    z.object({ phones: z.array(e164Schema(DNC_TEXTS.phoneInvalid)).min(1, DNC_TEXTS.phoneInvalid).max(MAX_DNC_BATCH, DNC_TEXTS.tooMany) }).strict(),
+  ], { error: "Send {phone} or {phones: [...]}" }),
+  { phone: EXAMPLE_PHONES.caller },
+);
 export type DncInput = z.infer<typeof dncInputSchema>;
 
 export const dncEntrySchema = z.object({ phone: z.string(), created_at: z.string() });

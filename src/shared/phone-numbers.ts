@@ -3,6 +3,7 @@ import { pageOf } from "./pages.js";
 import { CARRIERS, SIP_NUMBER_MESSAGES, sipNumberSchema } from "./sip-trunks.js";
 import { versionNumberSchema } from "./versions.js";
 import { NOT_BLANK } from "./wire-formats.js";
+import { EXAMPLE_IDS, EXAMPLE_PHONES, withExamples } from "./examples.js";
 
 // ── Option lists and enums (spec §3, §9) ─────────────────────────────────────────────────────
 
@@ -80,9 +81,13 @@ export type SipPhoneNumberFormValues = { provider: "sip"; sip_trunk_id: string; 
  * POST /api/phone-numbers: a Twilio purchase (`provider` absent or "twilio", as before SIP
  * existed) or a SIP number (`provider: "sip"`).
  */
-export const phoneNumberCreateSchema = z.discriminatedUnion("provider", [phoneNumberPurchaseSchema.extend({ provider: z.literal("twilio").optional() }), sipPhoneNumberSchema], {
-  error: 'provider must be "twilio" or "sip"',
-});
+export const phoneNumberCreateSchema = withExamples(
+  z.discriminatedUnion("provider", [phoneNumberPurchaseSchema.extend({ provider: z.literal("twilio").optional() }), sipPhoneNumberSchema], {
+    error: 'provider must be "twilio" or "sip"',
+  }),
+  { provider: "sip", sip_trunk_id: EXAMPLE_IDS.sipTrunk, phone_number: EXAMPLE_PHONES.clinic, assistant_id: EXAMPLE_IDS.assistant },
+  { provider: "twilio", country_code: "US", assistant_id: EXAMPLE_IDS.assistant },
+);
 export type PhoneNumberCreate = z.infer<typeof phoneNumberCreateSchema>;
 /** What the dialog holds before validation (the selects start empty). */
 export type PhoneNumberFormValues = { country_code: string; assistant_id: string };
@@ -92,22 +97,25 @@ export type PhoneNumberFormValues = { country_code: string; assistant_id: string
  * own), and/or pin a published version of the assistant (`assistant_version`: n, or null to run
  * the latest). Sent alone, `assistant_version` pins or unpins without re-linking.
  */
-export const phoneNumberUpdateSchema = z
-  .object({
-    assistant_id: assistantField.optional(),
-    country_code: countryField.optional(),
-    assistant_version: versionNumberSchema.nullable().optional(),
-  })
-  .refine((v) => v.assistant_id !== undefined || v.assistant_version !== undefined, { message: PHONE_NUMBER_MESSAGES.assistantRequired, path: ["assistant_id"] })
-  .meta({ anyOf: [{ required: ["assistant_id"] }, { required: ["assistant_version"] }] });
+export const phoneNumberUpdateSchema = withExamples(
+  z
+    .object({
+      assistant_id: assistantField.optional(),
+      country_code: countryField.optional(),
+      assistant_version: versionNumberSchema.nullable().optional(),
+    })
+    .refine((v) => v.assistant_id !== undefined || v.assistant_version !== undefined, { message: PHONE_NUMBER_MESSAGES.assistantRequired, path: ["assistant_id"] })
+    .meta({ anyOf: [{ required: ["assistant_id"] }, { required: ["assistant_version"] }] }),
+  { assistant_id: EXAMPLE_IDS.assistant, assistant_version: 1 },
+);
 export type PhoneNumberUpdate = z.infer<typeof phoneNumberUpdateSchema>;
 
 // ── Phone number as returned by the API (spec §3 plus assistant_name) ─────────────────────────
 
 export const phoneNumberSchema = z.object({
   id: z.string(),
-  /** E.164, e.g. +14155550100 */
-  phone_number: z.string(),
+  /** E.164 */
+  phone_number: withExamples(z.string(), EXAMPLE_PHONES.clinic),
   /** Twilio numbers' country; null for a SIP number. */
   country_code: z.string().nullable(),
   status: z.enum(PHONE_NUMBER_STATUSES),

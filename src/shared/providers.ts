@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { baseUrlFormat, NOT_BLANK, rules, when } from "./wire-formats.js";
 import { pageOf } from "./pages.js";
+import { withExamples } from "./examples.js";
 
 // ── Enums ─────────────────────────────────────────────────────────────────────────────────────
 
@@ -105,29 +106,35 @@ const kindSchema = z.enum(PROVIDER_KINDS, { error: PROVIDER_MESSAGES.kind });
 const protocolSchema = z.enum(PROVIDER_PROTOCOLS, { error: PROVIDER_MESSAGES.protocol });
 
 /** Body of POST /api/providers. */
-export const providerInputSchema = z
-  .object({
-    name: nameSchema,
-    kind: kindSchema,
-    protocol: protocolSchema,
-    base_url: baseUrlSchema.nullish().transform((v) => v || null),
-    api_key: keySchema,
-    unit_price: unitPriceSchema.nullish().transform((v) => v ?? null),
-  })
-  .superRefine((v, ctx) => {
-    if (PROTOCOL_INFO[v.protocol].kind !== v.kind) ctx.addIssue({ code: "custom", path: ["protocol"], message: PROVIDER_MESSAGES.protocolKind(v.protocol, v.kind) });
-  })
-  .meta(rules(...PROVIDER_KINDS.map((kind) => when({ required: ["kind"], properties: { kind: { const: kind } } }, { properties: { protocol: { enum: PROVIDER_PROTOCOLS.filter((p) => PROTOCOL_INFO[p].kind === kind) } } }))));
+export const providerInputSchema = withExamples(
+  z
+    .object({
+      name: nameSchema,
+      kind: kindSchema,
+      protocol: protocolSchema,
+      base_url: baseUrlSchema.nullish().transform((v) => v || null),
+      api_key: keySchema,
+      unit_price: unitPriceSchema.nullish().transform((v) => v ?? null),
+    })
+    .superRefine((v, ctx) => {
+      if (PROTOCOL_INFO[v.protocol].kind !== v.kind) ctx.addIssue({ code: "custom", path: ["protocol"], message: PROVIDER_MESSAGES.protocolKind(v.protocol, v.kind) });
+    })
+    .meta(rules(...PROVIDER_KINDS.map((kind) => when({ required: ["kind"], properties: { kind: { const: kind } } }, { properties: { protocol: { enum: PROVIDER_PROTOCOLS.filter((p) => PROTOCOL_INFO[p].kind === kind) } } })))),
+  { name: "Groq Llama", kind: "model", protocol: "openai-compatible", base_url: "https://api.groq.com/openai/v1", api_key: "gsk_Ex4mpleKey0123456789", unit_price: 0.0006 },
+);
 export type ProviderInput = z.infer<typeof providerInputSchema>;
 
 /** Body of PATCH /api/providers/:id: the kind and protocol stay; a key left out stays as saved. */
-export const providerUpdateSchema = z.object({
-  name: nameSchema.optional(),
-  base_url: baseUrlSchema.nullish(),
-  api_key: keySchema.optional(),
-  /** null: back to the list price. */
-  unit_price: unitPriceSchema.nullish(),
-});
+export const providerUpdateSchema = withExamples(
+  z.object({
+    name: nameSchema.optional(),
+    base_url: baseUrlSchema.nullish(),
+    api_key: keySchema.optional(),
+    /** null: back to the list price. */
+    unit_price: unitPriceSchema.nullish(),
+  }),
+  { name: "Groq Llama (fast)", unit_price: 0.0005 },
+);
 export type ProviderUpdate = z.infer<typeof providerUpdateSchema>;
 
 export const providerSchema = z.object({
@@ -151,11 +158,14 @@ export type Provider = z.infer<typeof providerSchema>;
 export const PREVIEW_SAMPLE_TEXT = "Hello, thanks for calling. How can I help you today?";
 
 /** Body of POST /api/providers/:id/preview: a short sample in `voice` (the voice service's id). */
-export const voicePreviewSchema = z.object({
-  voice: z.string({ error: "The voice id is required" }).trim().min(1, { error: "The voice id is required", abort: true }).regex(NOT_BLANK, "The voice id is required").max(200, "Must be at most 200 characters"),
-  model: z.string().trim().max(200, "Must be at most 200 characters").nullish().transform((v) => v || null),
-  text: z.string().trim().max(200, "The sample text must be at most 200 characters").nullish().transform((v) => v || PREVIEW_SAMPLE_TEXT),
-});
+export const voicePreviewSchema = withExamples(
+  z.object({
+    voice: z.string({ error: "The voice id is required" }).trim().min(1, { error: "The voice id is required", abort: true }).regex(NOT_BLANK, "The voice id is required").max(200, "Must be at most 200 characters"),
+    model: z.string().trim().max(200, "Must be at most 200 characters").nullish().transform((v) => v || null),
+    text: z.string().trim().max(200, "The sample text must be at most 200 characters").nullish().transform((v) => v || PREVIEW_SAMPLE_TEXT),
+  }),
+  { voice: "alloy", model: "tts-1", text: "Thanks for calling Maple Street Clinic." },
+);
 export type VoicePreview = z.infer<typeof voicePreviewSchema>;
 
 /** The address a provider is reached at: its own, or the service's. */

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { CallAnalysis } from "./analysis.js";
 import { MAX_TURNS_LIMIT, SCENARIO_MESSAGES } from "./scenarios.js";
 import { NOT_BLANK } from "./wire-formats.js";
+import { withExamples } from "./examples.js";
 
 /** Where the answer a tool call got in the replay came from: tools never run in a replay. */
 export const REPLAY_TOOL_ANSWERS = ["original", "simulated", "unavailable"] as const;
@@ -98,10 +99,13 @@ export const REPLAY_MESSAGES = {
 // "Save as test": POST /api/calls/:id/scenario → 201 Scenario (source "call")
 
 /** Body: the scenario's name and rubric; the caller's turns and tool answers come from the call. */
-export const saveCallAsTestSchema = z.object({
-  name: z.string({ error: "Name must be text" }).trim().min(1, { error: SCENARIO_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
-  rubric: z.string({ error: "Success criteria must be text" }).trim().min(1, { error: SCENARIO_MESSAGES.rubricRequired, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.rubricRequired).max(4000, "Success criteria must be at most 4000 characters"),
-});
+export const saveCallAsTestSchema = withExamples(
+  z.object({
+    name: z.string({ error: "Name must be text" }).trim().min(1, { error: SCENARIO_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+    rubric: z.string({ error: "Success criteria must be text" }).trim().min(1, { error: SCENARIO_MESSAGES.rubricRequired, abort: true }).regex(NOT_BLANK, SCENARIO_MESSAGES.rubricRequired).max(4000, "Success criteria must be at most 4000 characters"),
+  }),
+  { name: "Reschedules a cleaning", rubric: "The assistant offers two free slots and confirms the one the caller picks." },
+);
 export type SaveCallAsTestInput = z.infer<typeof saveCallAsTestSchema>;
 
 export const SAVE_AS_TEST_MESSAGES = {

@@ -4,6 +4,7 @@
  */
 import { z } from "zod";
 import { positiveInt32 } from "./bounds.js";
+import { withExamples } from "./examples.js";
 
 export const RETENTION_MAX_DAYS = 3650;
 export const RETENTION_MESSAGES = {
@@ -13,12 +14,15 @@ export const RETENTION_MESSAGES = {
 
 const days = positiveInt32(RETENTION_MESSAGES.days).max(RETENTION_MAX_DAYS, RETENTION_MESSAGES.days).nullable();
 
-export const retentionSettingsSchema = z.object({
-  /** Delete recordings of calls that started more than this many days ago; null = keep. */
-  recordings_days: days,
-  /** Delete whole calls (record and recording) older than this; null = keep. */
-  calls_days: days,
-});
+export const retentionSettingsSchema = withExamples(
+  z.object({
+    /** Delete recordings of calls that started more than this many days ago; null = keep. */
+    recordings_days: days,
+    /** Delete whole calls (record and recording) older than this; null = keep. */
+    calls_days: days,
+  }),
+  { recordings_days: 30, calls_days: 365 },
+);
 export type RetentionSettings = z.infer<typeof retentionSettingsSchema>;
 
 export const RETENTION_OFF: RetentionSettings = { recordings_days: null, calls_days: null };

@@ -11,6 +11,7 @@ import { positiveInt32 } from "./bounds.js";
 import { pageOf } from "./pages.js";
 import { optionalText, text } from "./text-fields.js";
 import { given, NOT_BLANK, rules, when } from "./wire-formats.js";
+import { EXAMPLE_IDS, withExamples } from "./examples.js";
 
 export const SCENARIO_SOURCES = ["manual", "call", "suggested"] as const;
 export type ScenarioSource = (typeof SCENARIO_SOURCES)[number];
@@ -76,33 +77,46 @@ const callerDescribed = (v: { persona?: string; goal?: string; caller_turns?: st
 };
 
 /** Body of POST /api/assistants/:id/scenarios (the form's schema too). */
-export const scenarioInputSchema = z
-  .object({
-    ...fields,
-    persona: fields.persona.default(""),
-    goal: fields.goal.default(""),
-    max_turns: maxTurns.default(DEFAULT_MAX_TURNS),
-    tool_answers: toolAnswers.default({}),
-    caller_turns: fields.caller_turns.default(null),
-  })
-  .superRefine(callerDescribed)
-  // callerGap's rule: without the caller's turns, a persona and a goal.
-  .meta(when({ not: { required: ["caller_turns"], properties: { caller_turns: { type: "array", minItems: 1 } } } }, rules(given("persona"), given("goal"))));
+export const scenarioInputSchema = withExamples(
+  z
+    .object({
+      ...fields,
+      persona: fields.persona.default(""),
+      goal: fields.goal.default(""),
+      max_turns: maxTurns.default(DEFAULT_MAX_TURNS),
+      tool_answers: toolAnswers.default({}),
+      caller_turns: fields.caller_turns.default(null),
+    })
+    .superRefine(callerDescribed)
+    // callerGap's rule: without the caller's turns, a persona and a goal.
+    .meta(when({ not: { required: ["caller_turns"], properties: { caller_turns: { type: "array", minItems: 1 } } } }, rules(given("persona"), given("goal")))),
+  {
+    name: "Books a cleaning",
+    persona: "Dana Reyes, a patient who prefers mornings and speaks briefly.",
+    goal: "Book a teeth cleaning next Tuesday before 10:00.",
+    facts: "Date of birth: 12 March 1988.",
+    rubric: "The assistant confirms the day, the time and the patient's name before ending the call.",
+    max_turns: 8,
+  },
+);
 export type ScenarioInput = z.infer<typeof scenarioInputSchema>;
 export type ScenarioFormValues = z.input<typeof scenarioInputSchema>;
 
 /** Body of PATCH …/scenarios/:sid: any of the fields; `status` accepts or dismisses a suggestion. */
-export const scenarioUpdateSchema = z.object({
-  name: fields.name.optional(),
-  persona: fields.persona.optional(),
-  goal: fields.goal.optional(),
-  facts: fields.facts.optional(),
-  rubric: fields.rubric.optional(),
-  max_turns: fields.max_turns.optional(),
-  tool_answers: fields.tool_answers.optional(),
-  caller_turns: fields.caller_turns.optional(),
-  status: z.enum(["accepted", "dismissed"], { error: SCENARIO_MESSAGES.statusInvalid }).optional(),
-});
+export const scenarioUpdateSchema = withExamples(
+  z.object({
+    name: fields.name.optional(),
+    persona: fields.persona.optional(),
+    goal: fields.goal.optional(),
+    facts: fields.facts.optional(),
+    rubric: fields.rubric.optional(),
+    max_turns: fields.max_turns.optional(),
+    tool_answers: fields.tool_answers.optional(),
+    caller_turns: fields.caller_turns.optional(),
+    status: z.enum(["accepted", "dismissed"], { error: SCENARIO_MESSAGES.statusInvalid }).optional(),
+  }),
+  { rubric: "The assistant confirms the day, the time and the patient's date of birth.", max_turns: 10 },
+);
 export type ScenarioUpdate = z.infer<typeof scenarioUpdateSchema>;
 
 export const scenarioSchema = z.object({
@@ -160,12 +174,15 @@ export const TEST_RUN_MESSAGES = {
 export const TEST_RUN_STARTS_PER_MINUTE = 10;
 
 /** Body of POST /api/assistants/:id/test-runs. */
-export const testRunInputSchema = z.object({
-  version: z
-    .union([z.literal("draft"), positiveInt32(TEST_RUN_MESSAGES.versionInvalid)], { error: TEST_RUN_MESSAGES.versionInvalid })
-    .default("draft"),
-  scenario_ids: z.array(z.string(), { error: TEST_RUN_MESSAGES.unknownScenario }).min(1, TEST_RUN_MESSAGES.noScenarios).max(MAX_SCENARIOS).optional(),
-});
+export const testRunInputSchema = withExamples(
+  z.object({
+    version: z
+      .union([z.literal("draft"), positiveInt32(TEST_RUN_MESSAGES.versionInvalid)], { error: TEST_RUN_MESSAGES.versionInvalid })
+      .default("draft"),
+    scenario_ids: z.array(z.string(), { error: TEST_RUN_MESSAGES.unknownScenario }).min(1, TEST_RUN_MESSAGES.noScenarios).max(MAX_SCENARIOS).optional(),
+  }),
+  { version: "draft", scenario_ids: [EXAMPLE_IDS.scenario] },
+);
 export type TestRunInput = z.infer<typeof testRunInputSchema>;
 
 /** One line of a test conversation: what the caller or assistant said, or a tool call and its test answer. */

@@ -8,6 +8,7 @@ import { pageOf } from "./pages.js";
 import { int32 } from "./bounds.js";
 import { isIpOrCidr, isSipUri } from "./sip-addresses.js";
 import { e164Format, extensionFormat, given, ipOrCidrFormat, NOT_BLANK, oneOfText, rules, sipUriFormat, when } from "./wire-formats.js";
+import { EXAMPLE_PHONES, withExamples } from "./examples.js";
 
 // ── Enums and limits ─────────────────────────────────────────────────────────────────────────
 
@@ -154,26 +155,41 @@ const fields = {
  * registration with somewhere to register) is checked by the server on the saved values too,
  * so a change of one field is judged with the others.
  */
-export const sipTrunkInputSchema = z.object({
-  ...fields,
-  inbound_addresses: addresses.default([]),
-  register: fields.register.default(false),
-  register_expires: expires.default(REGISTER_EXPIRES_DEFAULT),
-  transport: transport.default("udp"),
-  transfer_method: transferMethod.default("refer"),
-}).meta(
-  // sipTrunkProblem's rules, for a new trunk (a change is checked against what is saved).
-  rules(
-    when(given("inbound_password", "password"), given("inbound_username")),
-    when(given("inbound_username"), given("inbound_password", "password")),
-    when(given("outbound_password", "password"), given("outbound_username")),
-    when({ required: ["register"], properties: { register: { const: true } } }, rules(given("outbound_uri"), given("outbound_username"), given("outbound_password", "password"))),
+export const sipTrunkInputSchema = withExamples(
+  z.object({
+    ...fields,
+    inbound_addresses: addresses.default([]),
+    register: fields.register.default(false),
+    register_expires: expires.default(REGISTER_EXPIRES_DEFAULT),
+    transport: transport.default("udp"),
+    transfer_method: transferMethod.default("refer"),
+  }).meta(
+    // sipTrunkProblem's rules, for a new trunk (a change is checked against what is saved).
+    rules(
+      when(given("inbound_password", "password"), given("inbound_username")),
+      when(given("inbound_username"), given("inbound_password", "password")),
+      when(given("outbound_password", "password"), given("outbound_username")),
+      when({ required: ["register"], properties: { register: { const: true } } }, rules(given("outbound_uri"), given("outbound_username"), given("outbound_password", "password"))),
+    ),
   ),
+  {
+    name: "Office PBX",
+    inbound_addresses: ["203.0.113.0/24"],
+    outbound_uri: "sip:pbx.example.com",
+    outbound_username: "switchboard",
+    outbound_password: "s3cret-trunk-pass",
+    caller_id: EXAMPLE_PHONES.clinic,
+    transport: "udp",
+    transfer_method: "refer",
+  },
 );
 export type SipTrunkInput = z.infer<typeof sipTrunkInputSchema>;
 
 /** Body of PATCH /api/sip-trunks/:id: what is sent changes; a password left out stays as saved. */
-export const sipTrunkUpdateSchema = z.object(fields).partial();
+export const sipTrunkUpdateSchema = withExamples(
+  z.object(fields).partial(),
+  { inbound_addresses: ["203.0.113.0/24", "198.51.100.7"], transport: "tcp" },
+);
 export type SipTrunkUpdate = z.infer<typeof sipTrunkUpdateSchema>;
 
 /** The values a trunk ends up with, whatever was sent: checked as a whole (server and form). */

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { pageOf } from "./pages.js";
 import { roleSchema } from "./roles.js";
 import { NOT_BLANK } from "./wire-formats.js";
+import { EXAMPLE_INVITATION_TOKEN, withExamples } from "./examples.js";
 
 /** An invitation link works this long (spec: 7 days). */
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
@@ -48,17 +49,29 @@ export const TEAM_MESSAGES = {
   inviteSignInPrompt: "Log in or create an account with the invited e-mail address to accept.",
 } as const;
 
-export const inviteSchema = z.object({
-  email: z.email("Please enter a valid email address").max(320).transform((e) => e.toLowerCase()),
-  role: roleSchema,
-});
+export const inviteSchema = withExamples(
+  z.object({
+    email: z.email("Please enter a valid email address").max(320).transform((e) => e.toLowerCase()),
+    role: roleSchema,
+  }),
+  { email: "sam@example.com", role: "builder" },
+);
 export type InviteInput = z.infer<typeof inviteSchema>;
 
-export const changeRoleSchema = z.object({ role: roleSchema });
-export const acceptInvitationSchema = z.object({ token: z.string().min(1, TEAM_MESSAGES.invitationInvalid).max(200) });
-export const renameOrganizationSchema = z.object({
-  name: z.string({ error: TEAM_MESSAGES.nameRequired }).trim().min(1, { error: TEAM_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, TEAM_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
-});
+export const changeRoleSchema = withExamples(
+  z.object({ role: roleSchema }),
+  { role: "supervisor" },
+);
+export const acceptInvitationSchema = withExamples(
+  z.object({ token: z.string().min(1, TEAM_MESSAGES.invitationInvalid).max(200) }),
+  { token: EXAMPLE_INVITATION_TOKEN },
+);
+export const renameOrganizationSchema = withExamples(
+  z.object({
+    name: z.string({ error: TEAM_MESSAGES.nameRequired }).trim().min(1, { error: TEAM_MESSAGES.nameRequired, abort: true }).regex(NOT_BLANK, TEAM_MESSAGES.nameRequired).max(100, "Name must be at most 100 characters"),
+  }),
+  { name: "Maple Street Clinic" },
+);
 
 export const organizationItemSchema = z.object({ id: z.string(), name: z.string(), role: roleSchema, current: z.boolean() });
 export type OrganizationItem = z.infer<typeof organizationItemSchema>;

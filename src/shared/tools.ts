@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { httpUrlFormat, NOT_BLANK } from "./wire-formats.js";
 import { pageOf } from "./pages.js";
+import { EXAMPLE_PHONES, withExamples } from "./examples.js";
 
 // ── Enumerations (spec §3, §9) ─────────────────────────────────────────────────────────────
 
@@ -123,23 +124,41 @@ const toolFields = {
 };
 
 /** Body of create/update requests: JSON fields as objects. Missing JSON fields become empty. */
-export const toolInputSchema = z.object({
-  ...toolFields,
-  http_headers: toolHeadersSchema.prefault({}),
-  parameters: toolParametersSchema.prefault({}),
-  request_body: toolRequestBodySchema.prefault({}),
-});
+export const toolInputSchema = withExamples(
+  z.object({
+    ...toolFields,
+    http_headers: toolHeadersSchema.prefault({}),
+    parameters: toolParametersSchema.prefault({}),
+    request_body: toolRequestBodySchema.prefault({}),
+  }),
+  {
+    name: "lookup_appointment",
+    type: "API",
+    http_method: "GET",
+    parameter_format: "standard",
+    end_point_url: "https://api.example.com/appointments",
+    http_headers: { Accept: "application/json" },
+    parameters: {
+      type: "object",
+      properties: { patient_phone: { type: "string", description: "The caller's number in E.164" } },
+      required: ["patient_phone"],
+    },
+  },
+);
 export type ToolInput = z.infer<typeof toolInputSchema>;
 
 /** Body of `PATCH /api/tools/:id`: any subset of the fields; an omitted field keeps its value. */
-export const toolUpdateSchema = z
-  .object({
-    ...toolFields,
-    http_headers: toolHeadersSchema,
-    parameters: toolParametersSchema,
-    request_body: toolRequestBodySchema,
-  })
-  .partial();
+export const toolUpdateSchema = withExamples(
+  z
+    .object({
+      ...toolFields,
+      http_headers: toolHeadersSchema,
+      parameters: toolParametersSchema,
+      request_body: toolRequestBodySchema,
+    })
+    .partial(),
+  { end_point_url: "https://api.example.com/v2/appointments" },
+);
 export type ToolUpdate = z.infer<typeof toolUpdateSchema>;
 
 /**
@@ -233,9 +252,12 @@ export function apiKeyView(apiKey: string | null | undefined): Pick<Tool, "api_k
 
 // ── Execution (spec §3 "Tool execution response", §7 tool-execution) ──────────────────────
 
-export const toolExecutionRequestSchema = z.object({
-  parameters: z.record(z.string(), z.unknown(), { error: "parameters must be a JSON object" }).default({}),
-});
+export const toolExecutionRequestSchema = withExamples(
+  z.object({
+    parameters: z.record(z.string(), z.unknown(), { error: "parameters must be a JSON object" }).default({}),
+  }),
+  { parameters: { patient_phone: EXAMPLE_PHONES.caller } },
+);
 export type ToolExecutionRequest = z.infer<typeof toolExecutionRequestSchema>;
 
 export const toolExecutionResponseSchema = z.object({

@@ -8,6 +8,7 @@ import { positiveInt32 } from "./bounds.js";
 import { pageOf } from "./pages.js";
 import { DEFAULT_TIMEZONE, transferDestinationSchema, voicemailSchema, type Voicemail } from "./assistants.js";
 import { DEFAULT_VOICE_ENGINE, voiceEngineViewSchema, type VoiceEngine } from "./providers.js";
+import { withExamples } from "./examples.js";
 
 /**
  * What a version holds: everything that changes what a caller hears. The name and description
@@ -131,20 +132,26 @@ const versionNumber = positiveInt32(VERSION_MESSAGES.versionInvalid);
 export const versionNumberSchema = versionNumber;
 
 /** Body of POST /api/assistants/:id/publish. */
-export const publishSchema = z.object({
-  note: z
-    .string()
-    .trim()
-    .max(500, VERSION_MESSAGES.noteTooLong)
-    .nullish()
-    .transform((v) => (v ? v : null)),
-  /** Publish although a test scenario failed against the draft (the user confirmed). */
-  confirm_failures: z.boolean({ error: "confirm_failures must be true or false" }).optional(),
-});
+export const publishSchema = withExamples(
+  z.object({
+    note: z
+      .string()
+      .trim()
+      .max(500, VERSION_MESSAGES.noteTooLong)
+      .nullish()
+      .transform((v) => (v ? v : null)),
+    /** Publish although a test scenario failed against the draft (the user confirmed). */
+    confirm_failures: z.boolean({ error: "confirm_failures must be true or false" }).optional(),
+  }),
+  { note: "Opening hours for the holidays" },
+);
 export type PublishInput = z.infer<typeof publishSchema>;
 
 /** Body of POST /api/assistants/:id/rollback. */
-export const rollbackSchema = z.object({ version: versionNumber });
+export const rollbackSchema = withExamples(
+  z.object({ version: versionNumber }),
+  { version: 1 },
+);
 
 /** The label of a call's version: "v3", or "Draft" for a browser test call of the draft. */
 export const versionLabel = (version: number | null): string => (version === null ? VERSION_MESSAGES.draft : `v${version}`);

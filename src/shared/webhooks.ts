@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { httpUrlFormat, NOT_BLANK } from "./wire-formats.js";
 import { pageOf } from "./pages.js";
+import { withExamples } from "./examples.js";
 
 // ── Events ─────────────────────────────────────────────────────────────────────────────────
 
@@ -87,16 +88,19 @@ export const webhookUrlSchema = z
 
 const descriptionSchema = z.string().trim().max(500).transform((d) => d || null).nullable();
 
-export const webhookInputSchema = z.object({
-  url: webhookUrlSchema,
-  events: eventsSchema,
-  description: descriptionSchema.optional(),
-  enabled: z.boolean().optional(),
-});
+export const webhookInputSchema = withExamples(
+  z.object({
+    url: webhookUrlSchema,
+    events: eventsSchema,
+    description: descriptionSchema.optional(),
+    enabled: z.boolean().optional(),
+  }),
+  { url: "https://crm.example.com/hooks/switchboard", events: ["call.ended", "call.analyzed"], enabled: true },
+);
 export type WebhookInput = z.infer<typeof webhookInputSchema>;
 
 /** PATCH: any of the fields, each as on creation (as the knowledge bases', assistants' and trunks' updates). */
-export const webhookUpdateSchema = webhookInputSchema.partial();
+export const webhookUpdateSchema = withExamples(webhookInputSchema.partial(), { events: ["call.started", "call.ended"], enabled: false });
 export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
 
 export const webhookEndpointSchema = z.object({
@@ -114,7 +118,7 @@ export const webhookEndpointPageSchema = pageOf(webhookEndpointSchema);
 export type WebhookEndpoint = z.infer<typeof webhookEndpointSchema>;
 
 /** Creation and rotation answer the secret, once; nothing else ever does. */
-export const webhookWithSecretSchema = webhookEndpointSchema.extend({ secret: z.string() });
+export const webhookWithSecretSchema = webhookEndpointSchema.extend({ secret: withExamples(z.string(), "whsec_CzBVep/E6Q4zWH2ix+wRNluApcrvFDleg6jN8hc8YYY=") });
 export type WebhookWithSecret = z.infer<typeof webhookWithSecretSchema>;
 
 export const WEBHOOK_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;

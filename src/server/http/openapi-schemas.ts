@@ -5,6 +5,7 @@
  * transform names the two variants of one schema `X` (what the server sends) and `XInput` (what it
  * accepts), since defaults and transforms can make them differ.
  */
+import { INPUT_EXAMPLES_KEY } from "../../shared/examples.ts";
 import { apiSchemaNames } from "./openapi-components.ts";
 
 type Json = Record<string, unknown>;
@@ -45,4 +46,13 @@ export function namedSchemasInUse(doc: Json): Json {
   let text = JSON.stringify({ ...doc, components: { ...otherComponents, schemas: kept } });
   for (const [from, to] of renames) text = text.replaceAll(`"${PREFIX}${from}"`, `"${PREFIX}${to}"`);
   return JSON.parse(text) as Json;
+}
+
+/** A request shape's examples (shared/examples.ts), wherever the converter wrote them, as its JSON Schema `examples`. */
+export function withInputExamples(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withInputExamples);
+  if (!value || typeof value !== "object") return value;
+  const { [INPUT_EXAMPLES_KEY]: examples, ...rest } = value as Json;
+  const inner = Object.fromEntries(Object.entries(rest).map(([key, v]) => [key, key === "examples" ? v : withInputExamples(v)]));
+  return examples === undefined ? inner : { ...inner, examples };
 }

@@ -16,7 +16,7 @@ import { apiSchemaRegistry } from "./openapi-components.ts";
 import { documentMetadata } from "./openapi-metadata.ts";
 import { completeOperation, ERROR_RESPONSES } from "./openapi-operations.ts";
 import { TAG_DESCRIPTIONS, WEBSOCKETS_DESCRIPTION } from "./openapi-prose.ts";
-import { namedSchemasInUse } from "./openapi-schemas.ts";
+import { namedSchemasInUse, withInputExamples } from "./openapi-schemas.ts";
 
 /**
  * Not part of the public API: the auth library's endpoints, signed media, health, the reference
@@ -171,7 +171,7 @@ export async function registerOpenApi(app: FastifyInstance, options: { publicUrl
         },
       },
     },
-    transformObject: (documentObject) => namedSchemasInUse(completeDocument(namedTransformObject(documentObject as never) as Json)) as never,
+    transformObject: (documentObject) => namedSchemasInUse(withInputExamples(completeDocument(namedTransformObject(documentObject as never) as Json)) as Json) as never,
     transform: (input) => {
       const route = input.route as RouteOptions & { websocket?: boolean };
       if (!isPublicApiRoute({ url: input.url, websocket: route.websocket })) return { schema: { ...input.schema, hide: true }, url: input.url };

@@ -4,11 +4,15 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireOwnOrigin } from "../../http/origin.ts";
 import { atCapacityError, DRAIN_RETRY_AFTER_S, drainingError } from "../../instances/drain.ts";
+import { EXAMPLE_IDS, withExamples } from "../../../shared/examples.ts";
 import { REFUSALS, type CallsService, type PrepareResult } from "./calls.service.ts";
 
-const testSessionBody = z.object({
-  assistantId: z.string({ error: "No assistant selected" }).trim().min(1, "No assistant selected"),
-});
+const testSessionBody = withExamples(
+  z.object({
+    assistantId: z.string({ error: "No assistant selected" }).trim().min(1, "No assistant selected"),
+  }),
+  { assistantId: EXAMPLE_IDS.assistant },
+);
 
 /**
  * Test calls (register inside the authenticated scope):
