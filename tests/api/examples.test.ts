@@ -13,6 +13,7 @@ import type { SwitchboardClient } from "../../src/client/api-client.ts";
 import { calls } from "../../src/server/db/schema.ts";
 import { EXAMPLE_IDS, EXAMPLE_INVITATION_TOKEN } from "../../src/shared/examples.ts";
 import { FakeEmbeddings } from "../fakes/fake-embeddings.ts";
+import { freePort } from "../free-port.ts";
 import { startFakeOpenAISpeech, type FakeOpenAISpeech } from "../fakes/fake-openai-speech.ts";
 import { startToolUpstream, type ToolUpstream } from "../fakes/tool-upstream.ts";
 import { startFakeTwilioRest, type FakeTwilioRest } from "../fakes/twilio-rest.ts";
@@ -206,3 +207,16 @@ it("answers every operation's documented request examples, sent through the gene
   expect(failures).toEqual([]);
   expect(sent).toBeGreaterThanOrEqual(42);
 }, 120_000);
+
+it("answers a tool's execute call with the documented 502 when the tool's server cannot be reached", async () => {
+  const doc = await servedDocument(app);
+  const owner = await signUpAndLogIn(app, "Grace");
+  const key = (await sessionClient(app, doc, owner.cookie).POST("/api/api-keys", { body: { name: "Down" } })).data!.key;
+  const api = testClient(app, doc, key);
+  const closed = await freePort();
+  const id = idOf(await api.POST("/api/tools", { body: { name: "down", type: "API", http_method: "GET", parameter_format: "standard", end_point_url: `http://127.0.0.1:${closed}/json` } }), "tool");
+  // The client fails any status the document does not list for the operation.
+  const answer = await api.POST("/api/tools/{id}/execute", { params: { path: { id } }, body: { parameters: {} } });
+  expect(answer.response.status).toBe(502);
+  expect((answer.error as { error: { code: string } }).error.code).toBe("tool_connection_failed");
+});

@@ -150,7 +150,12 @@ export const ERROR_RESPONSES: Record<string, { status: string; description: stri
   Unprocessable: { status: "422", description: "This Idempotency-Key was used with a different request" },
   TooManyRequests: { status: "429", description: "Rate limited: retry after Retry-After seconds" },
   ClientError: { status: "4XX", description: "Another refusal (e.g. 413 body too large, 415 content type): the error shape" },
+  BadGateway: { status: "502", description: "The tool's server could not be reached or answered unusably (the error's code says which)" },
+  GatewayTimeout: { status: "504", description: "The tool's server was too slow" },
 };
+
+/** Routes that call a customer's server and say so when it fails (tools/errors.ts). */
+const UPSTREAM_ROUTES = new Set(["POST /api/tools/:id/execute"]);
 
 /** Fills in one operation of the generated document (`operation` is modified). */
 export function completeOperation(method: string, url: string, operation: Json): void {
@@ -184,5 +189,9 @@ export function completeOperation(method: string, url: string, operation: Json):
     responses["422"] = ref("Unprocessable");
   }
   responses["4XX"] = ref("ClientError");
+  if (UPSTREAM_ROUTES.has(`${method} ${url}`)) {
+    responses["502"] = ref("BadGateway");
+    responses["504"] = ref("GatewayTimeout");
+  }
   operation.responses = responses;
 }
