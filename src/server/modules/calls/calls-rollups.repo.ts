@@ -111,6 +111,11 @@ export function rolledUpStatsQuery(organizationId: string, filters: CallFilters,
   const org = organizationId;
   const where = rollupConditions(filters);
   const latencyWhere = groupFiltered(filters) ? sql`r.group_key <> 'all' AND ${where}` : sql`r.group_key = 'all'`;
+  // One index range of roll-up rows of one span each (an OR of ranges made the planner read the
+  // whole table): the span and bounds are the statement's own text, never parameters.
+  const latencyRange = (span: 1 | 24 | 168, from: string, to: string) =>
+    sql`SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
+          WHERE r.organization_id = ${org} AND r.span = ${sql.raw(String(span))} AND r.bucket >= ${sql.raw(from)} AND r.bucket < ${sql.raw(to)} AND ${latencyWhere}`;
   const localDay = (t: SQL) => sql`(${t} AT TIME ZONE ${tz})::date`;
   const utcDay = (t: SQL) => sql`(date_trunc('day', ${t} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
   const utcWeek = (t: SQL) => sql`(date_trunc('week', ${t} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
@@ -175,20 +180,15 @@ export function rolledUpStatsQuery(organizationId: string, filters: CallFilters,
       -- The turns of the window counted by exact value: whole UTC weeks, whole UTC days, then
       -- hours, then the part-hours from the calls. A median needs no local day, so no hour moves.
       SELECT v, sum(n) AS n FROM (
-        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
-          WHERE r.organization_id = ${org} AND r.span = 168 AND r.bucket >= w.k1 AND r.bucket < w.k2 AND ${latencyWhere}
+        ${latencyRange(168, "w.k1", "w.k2")}
         UNION ALL
-        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
-          WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.d1 AND r.bucket < least(w.k1, w.d2) AND ${latencyWhere}
+        ${latencyRange(24, "w.d1", "least(w.k1, w.d2)")}
         UNION ALL
-        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
-          WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.k2 AND r.bucket < w.d2 AND ${latencyWhere}
+        ${latencyRange(24, "w.k2", "w.d2")}
         UNION ALL
-        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
-          WHERE r.organization_id = ${org} AND r.span = 1 AND r.bucket >= w.a AND r.bucket < least(w.d1, w.b) AND ${latencyWhere}
+        ${latencyRange(1, "w.a", "least(w.d1, w.b)")}
         UNION ALL
-        SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
-          WHERE r.organization_id = ${org} AND r.span = 1 AND r.bucket >= w.d2 AND r.bucket < w.b AND ${latencyWhere}
+        ${latencyRange(1, "w.d2", "w.b")}
         UNION ALL
         ${edgeTurns(organizationId, filters, edgeRanges(from, to))}
       ) l (v, n) GROUP BY v HAVING sum(n) <> 0
