@@ -226,16 +226,20 @@ describe("after a call", () => {
   });
 
   it("analyses, once, a call closed by the sweep because the instance carrying it died", async () => {
-    // A call of an instance that is gone, with the turns it saved as it went (no final write).
-    const [orphan] = await live.db
-      .insert(calls)
-      .values({ organizationId: ada.organizationId, assistantId, instanceId: "died-1", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
-      .returning({ id: calls.id });
+    // A call of an instance that is gone, with the turns it saved as it went (no final write):
+    // written together, or the sweep could close it between the two with no caller turn yet.
     const at = "2026-11-25T10:00:00.000Z";
-    await live.db.insert(callEntries).values([
-      { callId: orphan!.id, kind: "transcript", position: 0, body: { type: "assistant", content: "Hello, how can I help?", timestamp: at } },
-      { callId: orphan!.id, kind: "transcript", position: 1, body: { type: "user", content: "Where is my order 42?", timestamp: at } },
-    ]);
+    const orphan = await live.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(calls)
+        .values({ organizationId: ada.organizationId, assistantId, instanceId: "died-1", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
+        .returning({ id: calls.id });
+      await tx.insert(callEntries).values([
+        { callId: row!.id, kind: "transcript", position: 0, body: { type: "assistant", content: "Hello, how can I help?", timestamp: at } },
+        { callId: row!.id, kind: "transcript", position: 1, body: { type: "user", content: "Where is my order 42?", timestamp: at } },
+      ]);
+      return row;
+    });
     responses.enqueue({ kind: "answer", json: ANSWER });
     const before = responses.requests.length;
 
