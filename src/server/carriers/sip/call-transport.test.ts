@@ -70,3 +70,15 @@ it("greets a SIP caller through the call engine, and ends the call when the call
   for (let at = 0; at + window <= heard.samples.length; at += window) best = Math.max(best, toneShare(heard.samples.subarray(at, at + window), heard.sampleRate, 440));
   expect(best).toBeGreaterThan(0.8);
 });
+
+it("hands the caller's audio to the provider 40 ms at a time", async () => {
+  phone.command("dial", `sip:agent@127.0.0.1:${endpoint.port}`);
+  await phone.event("CALL_ESTABLISHED");
+  const connection = await fake.connection();
+  await connection.until(() => connection.receivedOf("input_audio_buffer.append").length >= 25, 5000, "a second of the caller's audio");
+  phone.command("hangup");
+  const appends = connection.receivedOf("input_audio_buffer.append").map((e) => Buffer.from(String(e["audio"]), "base64"));
+  // One message per two RTP packets of 20 ms (160 bytes of µ-law each): half the socket writes.
+  // (The first may hold what the caller said before the provider's session was ready.)
+  expect(appends.slice(1, 25).map((audio) => audio.length)).toEqual(Array(24).fill(320));
+});

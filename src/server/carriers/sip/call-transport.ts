@@ -19,6 +19,12 @@ const BYTES_PER_MS = PCMU_SAMPLE_RATE / 1000;
 const REPORT_EVERY_BYTES = 40 * BYTES_PER_MS;
 /** Caller audio kept until the session attaches (10 s), and assistant audio queued at most (2 min). */
 const MAX_EARLY_BYTES = 10_000 * BYTES_PER_MS;
+/**
+ * Caller audio goes on to the session 40 ms at a time, not per 20 ms packet: each hand-off
+ * becomes a message on the provider's socket (a system call), the largest cost of a call, and the
+ * provider hears the caller at most 20 ms later.
+ */
+const HAND_OFF_BYTES = 40 * BYTES_PER_MS;
 const MAX_QUEUED_MS = 120_000;
 
 interface ItemPlayback {
@@ -40,6 +46,9 @@ export class SipCallTransport implements Transport {
   private suspended = false;
   private released = false;
   private readonly taps = new Set<(mulaw: Buffer) => void>();
+  /** Caller audio heard since the last hand-off. */
+  private pending: Buffer[] = [];
+  private pendingBytes = 0;
 
   constructor(private readonly call: SipCall) {
     if (!call.rtp || call.state === "ended") throw new Error("Only an answered SIP call carries audio");
@@ -61,6 +70,8 @@ export class SipCallTransport implements Transport {
   /** The session neither hears nor speaks until `resume`: the call's RTP is someone else's meanwhile. */
   suspend(): void {
     this.clearPlayback(() => undefined);
+    this.pending = [];
+    this.pendingBytes = 0;
     this.suspended = true;
   }
 
@@ -101,6 +112,16 @@ export class SipCallTransport implements Transport {
   private heard(audio: Buffer) {
     for (const listener of this.taps) listener(audio);
     if (this.suspended) return;
+    this.pending.push(audio);
+    this.pendingBytes += audio.length;
+    if (this.pendingBytes >= HAND_OFF_BYTES) this.handOff();
+  }
+
+  private handOff() {
+    if (this.pendingBytes === 0) return;
+    const audio = this.pending.length === 1 ? this.pending[0]! : Buffer.concat(this.pending, this.pendingBytes);
+    this.pending = [];
+    this.pendingBytes = 0;
     if (this.handlers) return this.handlers.audio(audio);
     if (this.earlyBytes + audio.length > MAX_EARLY_BYTES) return;
     this.early.push(audio);
@@ -155,6 +176,7 @@ export class SipCallTransport implements Transport {
 
   private callerLeft(left: CallerLeft) {
     if (this.left || this.closed) return;
+    if (!this.suspended) this.handOff(); // the caller's last words
     this.left = left;
     this.handlers?.disconnect(left);
   }

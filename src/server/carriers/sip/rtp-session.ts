@@ -9,6 +9,7 @@ import { randomBytes, randomInt } from "node:crypto";
 import { createSocket, type Socket } from "node:dgram";
 import { performance } from "node:perf_hooks";
 import { SILENCE_BYTE } from "./g711.ts";
+import { rtpClock, type ClockedStream } from "./rtp-clock.ts";
 import { decodeRtp, decodeTelephoneEvent, digitOf, encodeRtp, encodeSenderReport, encodeTelephoneEvent, eventOf, RTP_HEADER_BYTES, writeRtpHeader, type RtpPacket } from "./rtp-packet.ts";
 import { PTIME_MS, type MediaPlan } from "./sdp.ts";
 import { SRTP_MASTER_BYTES, SrtpContext } from "./srtp.ts";
@@ -66,7 +67,7 @@ function closeQuietly(socket: Socket) {
   }
 }
 
-export class RtpSession {
+export class RtpSession implements ClockedStream {
   readonly ssrc = randomBytes(4).readUInt32BE(0);
   /** Our SRTP master key and salt, given in our SDP when the call uses SRTP. */
   readonly srtpKey = randomBytes(SRTP_MASTER_BYTES);
@@ -82,9 +83,8 @@ export class RtpSession {
   private queuedBytes = 0;
   private sequence = randomInt(0, 0x10000);
   private timestamp = randomInt(0, 2 ** 32);
-  private frames = 0;
-  private startedAt = 0;
-  private timer: NodeJS.Timeout | undefined;
+  /** The clock's tick our next frame belongs to; null until the media is agreed. */
+  private nextTick: number | null = null;
   private rtcpTimer: NodeJS.Timeout | undefined;
   private marker = true;
   private packets = 0;
@@ -162,7 +162,7 @@ export class RtpSession {
       this.rtcpRemote = { address: plan.remoteAddress, port: plan.remotePort + 1 };
       this.latched = false;
     }
-    if (!this.startedAt && !this.closed) this.startClock();
+    if (this.nextTick === null && !this.closed) this.startClock();
   }
 
   get codec() {
@@ -202,31 +202,23 @@ export class RtpSession {
   }
 
   private startClock() {
-    this.startedAt = performance.now();
-    this.tick();
+    this.nextTick = rtpClock.join(this);
     const interval = this.options.rtcpIntervalMs ?? 5000;
     this.rtcpTimer = setInterval(() => this.sendReport(), interval);
   }
 
-  /** Each frame is due at start + n·20 ms: the next wait is computed from that, so delays never add up. */
-  private tick = () => {
-    if (this.closed) return;
-    const now = performance.now();
-    let sent = 0;
-    while (this.startedAt + this.frames * PTIME_MS <= now) {
-      if (sent < MAX_BURST) {
-        this.sendFrame();
-        sent += 1;
-      } else {
-        // Behind by more than a burst: those frames' time has passed; the clock moves on.
-        this.frames += 1;
-        this.timestamp = (this.timestamp + FRAME_BYTES) >>> 0;
-        this.marker = true;
-      }
+  /** A frame for each of the clock's ticks up to `last`; after a stall, only the last few (the rest's time has passed). */
+  tick(last: number, now: number): void {
+    if (this.closed || this.nextTick === null || last < this.nextTick) return;
+    const due = last - this.nextTick + 1;
+    if (due > MAX_BURST) {
+      this.timestamp = (this.timestamp + (due - MAX_BURST) * FRAME_BYTES) >>> 0;
+      this.marker = true;
     }
-    this.timer = setTimeout(this.tick, Math.max(0, this.startedAt + this.frames * PTIME_MS - performance.now()));
+    for (let i = Math.min(due, MAX_BURST); i > 0; i -= 1) this.sendFrame();
+    this.nextTick = last + 1;
     this.checkSilence(now);
-  };
+  }
 
   private checkSilence(now: number) {
     const limit = this.options.inactivityMs;
@@ -258,7 +250,6 @@ export class RtpSession {
   }
 
   private sendFrame() {
-    this.frames += 1;
     const packet = Buffer.allocUnsafe(RTP_HEADER_BYTES + FRAME_BYTES);
     this.takeFrame(packet.subarray(RTP_HEADER_BYTES));
     const sending = this.plan && (this.plan.direction === "sendrecv" || this.plan.direction === "sendonly");
@@ -339,7 +330,7 @@ export class RtpSession {
   close(): void {
     if (this.closed) return;
     this.closed = true;
-    clearTimeout(this.timer);
+    rtpClock.leave(this);
     clearInterval(this.rtcpTimer);
     this.rtp.close();
     this.rtcp.close();

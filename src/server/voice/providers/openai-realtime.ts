@@ -251,7 +251,8 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
     // bytes it may not change, ws masks it into one buffer with its header: one write (a string
     // is masked in place and written as two).
     const base64 = wireBase64(audio);
-    const bytes = BASE64_TEXT.test(base64)
+    // Text came from a carrier and must be checked; base64 we made from bytes needs no quoting.
+    const bytes = typeof audio !== "string" || BASE64_TEXT.test(base64)
       ? Buffer.from(`{"type":"input_audio_buffer.append","audio":"${base64}"}`, "latin1")
       : Buffer.from(`{"type":"input_audio_buffer.append","audio":${JSON.stringify(base64)}}`);
     ws.send(bytes, { binary: false });
