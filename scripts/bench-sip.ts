@@ -13,13 +13,12 @@
  *
  * Printed per N: calls answered/refused (and how long a refusal took), server CPU per call (ms of
  * CPU per second of call), the server's RSS, the interval between RTP packets as the server sends
- * them (its own clock) and as the callers receive them (p50/p99), the first audio after the ACK
+ * them (the passes of its media thread's clock) and as the callers receive them (p50/p99), the first audio after the ACK
  * (p50/p99: the greeting's first non-silent frame), and what did not end cleanly (BYEs never
  * answered, calls still up on the server after the wait). Progress goes to stderr; every wait is
  * bounded, and a sitting that overruns its whole budget ends the bench with what it has.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { Socket } from "node:dgram";
 import { readFileSync, rmSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
@@ -30,6 +29,7 @@ import { sipTrunkInputSchema } from "../src/shared/sip-trunks.ts";
 import type { ProviderMessage, ProviderRequest } from "./bench-calls-shared.ts";
 import type { SipCallersMessage, SipCallersRequest } from "./bench-sip-callers.ts";
 import { startPhoneBenchApp } from "./bench-phone-app.ts";
+import { mediaClockPasses } from "../src/server/carriers/sip/rtp-thread.ts";
 import { child, collectGarbage, cpuSecondsOf, markdownTable, rssMbOf, watchEventLoop } from "./bench-process.ts";
 import { nextMessage, send, summarize } from "./bench-voice-shared.ts";
 
@@ -63,27 +63,15 @@ function progress(text: string) {
 }
 
 /**
- * The server's send clock as the server keeps it: the interval between RTP packets (12-byte
- * header + 160 bytes of G.711) each of the app's RTP sockets hands to the system, while `on`.
- * Taken here at node:dgram's send, below our own code, so it costs the app nothing it would not
- * pay anyway and needs no hook in it.
+ * The server's send clock as the server keeps it: every call's RTP goes out on one 20 ms clock on
+ * the media thread (rtp-thread.ts), and each pass of it sends each call its frame(s). The interval
+ * between passes while measuring is the interval between the packets of every call.
  */
-const sent = { on: false, intervals: [] as number[], last: new WeakMap<Socket, number>(), ports: new WeakMap<Socket, number>() };
-const originalSend = Socket.prototype.send;
-Socket.prototype.send = function (this: Socket, ...rest: unknown[]) {
-  const message = rest[0];
-  if (sent.on && Buffer.isBuffer(message) && message.length === 172) {
-    let port = sent.ports.get(this);
-    if (port === undefined) sent.ports.set(this, (port = this.address().port));
-    if (port >= RTP_PORTS.min && port <= RTP_PORTS.max) {
-      const now = performance.now();
-      const last = sent.last.get(this);
-      if (last !== undefined) sent.intervals.push(now - last);
-      sent.last.set(this, now);
-    }
-  }
-  return (originalSend as (...a: unknown[]) => void).apply(this, rest);
-} as typeof Socket.prototype.send;
+async function clockIntervals(from: number): Promise<{ total: number; intervals: number[] }> {
+  const { total, times } = await mediaClockPasses();
+  const fresh = times.slice(Math.max(0, times.length - (total - from)));
+  return { total, intervals: fresh.slice(1).map((at, i) => at - fresh[i]!) };
+}
 
 /** The next message of `type` from a child; fails at once when the child exits first. */
 function fromChild<M extends { type: string }, T extends M["type"]>(proc: ChildProcess, type: T, timeoutMs: number) {
@@ -132,15 +120,15 @@ async function run(calls: number): Promise<string[]> {
   progress(`${calls} calls: ${up.answered} answered, ${up.refused} refused${refusals ? ` (${refusals})` : ""}; measuring ${seconds} s`);
   const cpu = cpuSecondsOf(process.pid);
   const wallStart = performance.now();
-  sent.on = true;
+  const clockFrom = (await mediaClockPasses()).total;
   const loopWatch = watchEventLoop();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   const loop = loopWatch.stop();
-  sent.on = false;
+  const clock = await clockIntervals(clockFrom);
   const wallMs = performance.now() - wallStart;
   const used = cpuSecondsOf(process.pid) - cpu;
   const rssMb = rssMbOf(process.pid);
-  const sentInterval = summarize(sent.intervals.splice(0));
+  const sentInterval = summarize(clock.intervals);
   const loadAtEnd = load();
 
   progress(`${calls} calls: hanging up (each caller waits for its BYE's answer)`);

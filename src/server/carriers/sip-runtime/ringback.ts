@@ -3,7 +3,7 @@
  * seconds on, four off, as North American phones play it), so the line does not fall silent.
  */
 import { pcm16ToMulaw } from "../../voice/audio.ts";
-import type { RtpSession } from "../sip/rtp-session.ts";
+import type { RtpStream } from "../sip/rtp-session.ts";
 import { mulawToAlaw } from "../sip/g711.ts";
 
 const RATE = 8000;
@@ -24,7 +24,7 @@ function ringCycle(): Buffer {
 }
 
 /** Rings on `rtp` until the returned stop is called (which also drops what is still queued). */
-export function playRingback(rtp: RtpSession): () => void {
+export function playRingback(rtp: RtpStream): () => void {
   const audio = rtp.codec === "PCMA" ? Buffer.from(mulawToAlaw(ringCycle())) : ringCycle();
   const feed = () => {
     if (rtp.queuedMs < CYCLE_S * 1000) rtp.play(audio);

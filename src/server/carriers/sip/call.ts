@@ -11,7 +11,7 @@ import { reasonForStatus, type SipEndReason } from "./end-reasons.ts";
 import { INFO_DIGIT_TYPES, infoDigit } from "./info-digits.ts";
 import { parseSessionExpires, sessionHeaders, SessionTimer, supportsTimer } from "./session-timer.ts";
 import { headerValue, headerValues, responseTo, type Headers, type SipRequest, type SipResponse } from "./message.ts";
-import type { RtpSession } from "./rtp-session.ts";
+import type { RtpStream } from "./rtp-session.ts";
 import { answerOffer, makeOffer, readAnswer, type LocalMedia, type MediaPlan, type SrtpPolicy } from "./sdp.ts";
 import type { ClientTransaction, ServerInviteTransaction, ServerNonInviteTransaction } from "./transactions.ts";
 import type { Peer } from "./transport.ts";
@@ -24,7 +24,7 @@ export interface CallCore {
   request(request: SipRequest, to: Peer, handlers: { response(r: SipResponse): void; timeout(): void; ackFor?(r: SipResponse): SipRequest }): ClientTransaction;
   /** Where a request to `uri` goes (the dialog's connection for TCP when it is still open). */
   peerFor(uri: string, flow: Peer): Promise<Peer | null>;
-  openRtp(): Promise<RtpSession>;
+  openRtp(): Promise<RtpStream>;
   /** What a call signalled from `peer` may do with SRTP (over TLS only). */
   srtpPolicy(peer: Peer): SrtpPolicy;
   forget(call: SipCall): void;
@@ -59,7 +59,7 @@ type State = "calling" | "ringing" | "answering" | "confirmed" | "ended";
 
 export class SipCall extends EventEmitter<SipCallEvents> {
   state: State;
-  rtp: RtpSession | null = null;
+  rtp: RtpStream | null = null;
   plan: MediaPlan | null = null;
   dialog: Dialog | null = null;
   endReason: SipEndReason | null = null;

@@ -12,7 +12,8 @@ import { contactFor, Dialog, viaFor, type DialogState, type LocalContact } from 
 import { DigestChallenger, type DigestAlgorithm } from "./digest.ts";
 import { canAnswer, headerValue, headerValues, parseCSeq, responseTo, splitList, type Headers, type ParseResult, type SipRequest, type SipResponse } from "./message.ts";
 import { Registration, type RegistrationOptions } from "./registration.ts";
-import { RtpSession, type RtpPortRange } from "./rtp-session.ts";
+import type { RtpPortRange } from "./rtp-session.ts";
+import { openRtpOnThread } from "./rtp-thread.ts";
 import { MIN_SE_S, OUR_SESSION_EXPIRES_S, parseSessionExpires } from "./session-timer.ts";
 import { answerOffer, type SrtpPolicy } from "./sdp.ts";
 import { ClientTransaction, DEFAULT_TIMERS, type ClientHandlers, ServerInviteTransaction, ServerNonInviteTransaction, type Timers } from "./transactions.ts";
@@ -78,7 +79,7 @@ export class SipEndpoint extends EventEmitter<{ call: [call: SipCall]; options: 
       send: (message, to) => this.transport.send(message, to),
       request: (request, to, handlers) => this.request(request, to, handlers),
       peerFor: (uri, flow) => this.peerFor(uri, flow),
-      openRtp: () => RtpSession.open({ host: this.options.host, ...this.options.rtp }),
+      openRtp: () => openRtpOnThread({ host: this.options.host, ...this.options.rtp }),
       srtpPolicy: (peer) => this.srtpPolicy(peer),
       forget: (call) => this.calls.delete(`${call.callId}|${call.localTag}`),
     };

@@ -13,8 +13,18 @@ export interface ClockedStream {
   tick(last: number, now: number): void;
 }
 
+export interface ClockPasses {
+  total: number;
+  times: number[];
+}
+
+/** Pass times kept for `recentPasses` (a minute of them). */
+const PASSES_KEPT = 3000;
+
 export class RtpClock {
   private readonly streams = new Set<ClockedStream>();
+  private readonly passes = new Float64Array(PASSES_KEPT);
+  private passCount = 0;
   private timer: NodeJS.Timeout | undefined;
   private startedAt = 0;
   /** Ticks run so far: the next one is number `ran`, due at startedAt + ran·20 ms. */
@@ -43,17 +53,28 @@ export class RtpClock {
   }
 
   private run = () => {
+    const fired = this.timer;
     const now = performance.now();
     const last = Math.floor((now - this.startedAt) / PTIME_MS);
     // A timer may fire a fraction of a millisecond early: then no new tick is due yet.
     if (last >= this.ran) {
       this.ran = last + 1;
+      this.passes[this.passCount++ % PASSES_KEPT] = now;
       for (const stream of this.streams) stream.tick(last, now);
     }
-    if (this.timer === undefined) return; // the last stream left meanwhile
-    clearTimeout(this.timer); // a stream that joined meanwhile may have started it afresh
-    this.schedule();
+    // The last stream left meanwhile (the clock stopped), or one joined after that (it started afresh).
+    if (this.timer === fired) this.schedule();
   };
+
+  /**
+   * When the last passes ran (performance.now() of this thread), oldest first, and how many passes
+   * there were in all: how evenly the clock keeps its 20 ms, as bench:sip prints it.
+   */
+  recentPasses(): ClockPasses {
+    const kept = Math.min(this.passCount, PASSES_KEPT);
+    const times = Array.from({ length: kept }, (_, i) => this.passes[(this.passCount - kept + i) % PASSES_KEPT]!);
+    return { total: this.passCount, times };
+  }
 
   private schedule() {
     this.timer = setTimeout(this.run, Math.max(0, this.startedAt + this.ran * PTIME_MS - performance.now()));

@@ -116,7 +116,7 @@ describe("what we receive", () => {
     const far = await farEnd();
     const rtp = await session();
     const heard: number[] = [];
-    rtp.on({ audio: (_payload, p) => heard.push(p.sequence) });
+    rtp.on({ audio: (_payload, p) => heard.push(p!.sequence) });
     rtp.configure(plan(far.port));
     for (const seq of [100, 102, 101, 101, 103, 99, 104, 105]) far.socket.send(packet(seq, Buffer.alloc(160, seq)), rtp.port, "127.0.0.1");
     await until(() => heard.length >= 6);
@@ -128,7 +128,7 @@ describe("what we receive", () => {
     const far = await farEnd();
     const rtp = await session();
     const heard: number[] = [];
-    rtp.on({ audio: (_payload, p) => heard.push(p.sequence) });
+    rtp.on({ audio: (_payload, p) => heard.push(p!.sequence) });
     rtp.configure(plan(far.port));
     for (const seq of [1, 2, 4, 5, 6, 7]) far.socket.send(packet(seq, Buffer.alloc(160)), rtp.port, "127.0.0.1");
     await until(() => heard.length >= 4);

@@ -29,7 +29,7 @@ export interface RtpPortRange {
 
 export interface RtpHandlers {
   /** A frame of the far end's audio, in order, in the agreed codec. */
-  audio?(payload: Buffer, packet: RtpPacket): void;
+  audio?(payload: Buffer, packet?: RtpPacket): void;
   /** A keypad digit (RFC 4733), once per key press. */
   digit?(digit: string): void;
   /** `bytes` of the audio queued with `tag` went out on the clock just now. */
@@ -49,6 +49,9 @@ export interface RtpSessionOptions {
    */
   inactivityMs?: number;
 }
+
+/** What a call does with its RTP, wherever the session runs (here, or on the media thread: rtp-thread.ts). */
+export type RtpStream = Pick<RtpSession, "port" | "srtpKey" | "codec" | "queuedMs" | "on" | "onSilent" | "configure" | "play" | "sendDigit" | "clear" | "close">;
 
 async function bind(socket: Socket, port: number, host: string): Promise<boolean> {
   return new Promise((resolve) => {
@@ -70,7 +73,7 @@ function closeQuietly(socket: Socket) {
 export class RtpSession implements ClockedStream {
   readonly ssrc = randomBytes(4).readUInt32BE(0);
   /** Our SRTP master key and salt, given in our SDP when the call uses SRTP. */
-  readonly srtpKey = randomBytes(SRTP_MASTER_BYTES);
+  readonly srtpKey: Buffer = randomBytes(SRTP_MASTER_BYTES);
   /** Our key's context (what we send) and the far end's (what we receive), while SRTP is agreed. */
   private srtp: { send: SrtpContext; receive: SrtpContext; remoteKey: Buffer } | null = null;
   private readonly cname = `${randomBytes(6).toString("hex")}@switchboard`;

@@ -5,10 +5,9 @@
  * worker — the document's (ExtractError's sentence), or the thread dying — is an ExtractError
  * here, so the document is marked failed in plain words and the server carries on.
  */
-import { createRequire } from "node:module";
-import { pathToFileURL } from "node:url";
-import { Worker } from "node:worker_threads";
+import type { Worker } from "node:worker_threads";
 import { KNOWLEDGE_TEXTS } from "../../../shared/knowledge.ts";
+import { startWorkerThread } from "../../worker-thread.ts";
 import type { Chunk } from "./chunk.ts";
 import { ExtractError, KIND_LABEL, type DocumentKind } from "./extract.ts";
 
@@ -18,18 +17,8 @@ export type WorkerAnswer = { ok: true; chunks: Chunk[]; pages: number | null } |
 const WORKER_HEAP_MB = 256;
 const WORKER_TIMEOUT_MS = 120_000;
 
-/**
- * The worker: the built file beside main.js (scripts/build-server.ts bundles it there), or, run
- * from source (dev, tests), the .ts beside this one behind tsx's loader — registered in the
- * thread itself, since Node 20 does not carry a parent's `--import tsx` hooks into a worker.
- */
 function startWorker(): Worker {
-  const options = { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } };
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./extract-worker.js", import.meta.url), options);
-  // The ES module build of tsx's API (its CommonJS build's register() cannot find its own hooks).
-  const tsx = pathToFileURL(createRequire(import.meta.url).resolve("tsx/esm/api").replace(/\.cjs$/, ".mjs")).href;
-  const file = new URL("./extract-worker.ts", import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => { m.register(); return import(${JSON.stringify(file)}); });`, { ...options, eval: true });
+  return startWorkerThread(import.meta.url, "extract-worker", { resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB } });
 }
 
 let thread: Worker | null = null;

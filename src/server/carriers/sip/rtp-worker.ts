@@ -1,0 +1,71 @@
+/**
+ * The media thread's side of rtp-thread.ts: it runs every call's RtpSession (sockets, the one
+ * 20 ms clock, reordering, SRTP) and does nothing else, so its clock is late only when the
+ * machine is. What the sessions hear is gathered and sent to the main thread once per loop turn,
+ * in one message for all calls.
+ */
+import { parentPort } from "node:worker_threads";
+import type { FromMediaThread, MediaEvent, ToMediaThread } from "./rtp-thread.ts";
+import { rtpClock } from "./rtp-clock.ts";
+import { RtpSession } from "./rtp-session.ts";
+import type { MediaPlan } from "./sdp.ts";
+
+const port = parentPort!;
+const sessions = new Map<number, RtpSession>();
+let outbox: MediaEvent[] = [];
+
+function report(event: MediaEvent) {
+  if (outbox.length === 0) setImmediate(flush);
+  outbox.push(event);
+}
+
+function flush() {
+  const events = outbox;
+  outbox = [];
+  port.postMessage({ op: "events", events } satisfies FromMediaThread);
+}
+
+// A Buffer crosses threads as a plain Uint8Array: the SRTP key is made a Buffer again.
+const withBuffers = (plan: MediaPlan): MediaPlan => (plan.srtp ? { ...plan, srtp: { ...plan.srtp, remoteKey: Buffer.from(plan.srtp.remoteKey) } } : plan);
+
+async function open(id: number, message: Extract<ToMediaThread, { op: "open" }>) {
+  try {
+    const session = await RtpSession.open(message.options);
+    sessions.set(id, session);
+    session.on({
+      // A copy of the payload alone (it is a view into the datagram, or an SRTP buffer).
+      audio: (payload) => report([id, "audio", Uint8Array.prototype.slice.call(payload)]),
+      digit: (digit) => report([id, "digit", digit]),
+      played: (tag, bytes) => report([id, "played", tag, bytes]),
+    });
+    port.postMessage({ op: "opened", id, port: session.port, srtpKey: session.srtpKey } satisfies FromMediaThread);
+  } catch (err) {
+    port.postMessage({ op: "failed", id, message: err instanceof Error ? err.message : String(err) } satisfies FromMediaThread);
+  }
+}
+
+port.on("message", (messages: ToMediaThread[]) => {
+  for (const message of messages) run(message);
+});
+
+function run(message: ToMediaThread) {
+  if (message.op === "open") return void open(message.id, message);
+  if (message.op === "clock") return port.postMessage({ op: "clock", passes: rtpClock.recentPasses() } satisfies FromMediaThread);
+  const session = sessions.get(message.id);
+  if (!session) return;
+  switch (message.op) {
+    case "configure":
+      return session.configure(withBuffers(message.plan));
+    case "play":
+      return session.play(Buffer.from(message.audio.buffer, message.audio.byteOffset, message.audio.byteLength), message.tag);
+    case "digit":
+      return void session.sendDigit(message.digit);
+    case "clear":
+      return session.clear();
+    case "watch":
+      return session.onSilent(() => report([message.id, "silent"]));
+    case "close":
+      session.close();
+      return void sessions.delete(message.id);
+  }
+}
