@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
+import type { FakeScript } from "./realtime-fake-connection.ts";
 
 /**
  * A real HTTP server standing in for the endpoints users point their tools at. Routes:
@@ -81,6 +82,25 @@ export const orderLookupTool = (origin: string) => ({
   end_point_url: `${origin}/orders`,
   parameters: { type: "object", properties: { order_id: { type: "string", description: "Order number" } }, required: ["order_id"] },
 });
+
+/**
+ * The model's side of a phone call that asks about order 42 and talks over the answer: a filler
+ * that runs the order lookup, the answer (generated a little faster than real time, so it is still
+ * streaming when the caller interrupts), then `afterInterruption`.
+ */
+export function interruptedOrderScript(afterInterruption: string): FakeScript {
+  const answerWords = Array.from({ length: 40 }, (_, i) => `word${i} `);
+  return {
+    speechMs: 1000,
+    chunkMs: 20,
+    userSays: ["Where is my order 42?", "Wait, stop."],
+    replies: [
+      { say: "Let me check that for you.", audioMs: 800, toolCalls: [{ name: "Lookup_Order", arguments: { order_id: "42" } }] },
+      { say: answerWords.join(""), pieces: answerWords, pieceGapMs: 90, audioMs: 4000, chunkMs: 100 },
+      afterInterruption,
+    ],
+  };
+}
 
 export async function startToolUpstream(options: { host?: string } = {}): Promise<ToolUpstream> {
   const host = options.host ?? "127.0.0.1";
