@@ -5,6 +5,7 @@ import { axeViolations, isSerious } from "../tests/a11y-pages.ts";
 import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { attachFarEnd } from "../tests/fakes/twilio-far-end.ts";
 import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
+import { saveCallingKeys } from "./phone.helpers.ts";
 
 /**
  * Campaigns through the page: a CSV uploaded in Create campaign, its preview and the rows the
@@ -23,9 +24,7 @@ async function expectAccessible(page: Page) {
 }
 
 async function readyToCall(page: Page, server: TestServer, phone: string) {
-  const account = server.twilio.addAccount();
-  expect((await page.request.put("/api/credentials/twilio", { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
-  expect((await page.request.put("/api/credentials/openai_api_key", { data: { value: server.openai.apiKey } })).ok()).toBe(true);
+  const account = await saveCallingKeys(page, server);
   const assistant = await page.request.post("/api/assistants", { data: { name: "Reminder Bot", instructions: "Remind {{first_name}}." } });
   expect(assistant.status()).toBe(201);
   const assistantId = ((await assistant.json()) as { id: string }).id;
