@@ -16,3 +16,19 @@ export function toolJsonOf(entry: TranscriptEntry): { label: "Parameters" | "Res
   if (entry.type === "tool-response") return { label: "Result", json: prettyJson(entry.result ?? null) };
   return null;
 }
+
+/** A live transcript as the server sends it: entries by index, with holes filled as they arrive. */
+export type LiveEntries = Array<TranscriptEntry | undefined>;
+
+/** The transcript with entry `index` set (a new entry, or the server's final word on one). */
+export function withEntry(entries: LiveEntries, index: number, entry: TranscriptEntry): LiveEntries {
+  const next = entries.slice();
+  next[index] = entry;
+  return next;
+}
+
+/** The transcript with `text` appended to entry `index`; the same array for an entry not received (nothing to append to). */
+export function withDelta(entries: LiveEntries, index: number, text: string): LiveEntries {
+  const entry = entries[index];
+  return entry ? withEntry(entries, index, { ...entry, content: entry.content + text }) : entries;
+}

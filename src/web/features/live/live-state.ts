@@ -4,6 +4,7 @@
  * The wire shapes are src/shared/live.ts.
  */
 import type { TranscriptEntry } from "@shared/calls";
+import { withDelta, withEntry } from "@/lib/transcript";
 import type { BoardServerMessage, CallServerMessage, LiveCallSummary, SupervisorControl } from "@shared/live";
 
 // ---------------------------------------------------------------------------
@@ -86,17 +87,11 @@ export function watchReducer(state: WatchView, action: WatchAction): WatchView {
         ended: null,
         lost: null,
       };
-    case "transcript": {
-      const entries = state.entries.slice();
-      entries[action.index] = action.entry;
-      return { ...state, entries };
-    }
+    case "transcript":
+      return { ...state, entries: withEntry(state.entries, action.index, action.entry) };
     case "transcript_delta": {
-      const entry = state.entries[action.index];
-      if (!entry) return state;
-      const entries = state.entries.slice();
-      entries[action.index] = { ...entry, content: entry.content + action.text };
-      return { ...state, entries };
+      const entries = withDelta(state.entries, action.index, action.text);
+      return entries === state.entries ? state : { ...state, entries };
     }
     case "call_updated":
       return { ...state, call: action.call };
