@@ -19,6 +19,7 @@
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { portOf } from "../free-port.ts";
 
 const MODELS: Record<string, { max: number; shortens: boolean }> = {
   "text-embedding-3-small": { max: 1536, shortens: true },
@@ -94,9 +95,7 @@ export class FakeEmbeddings {
   }
 
   get baseUrl(): string {
-    if (this.hostBaseUrl) return this.hostBaseUrl;
-    const address = this.server!.address();
-    return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/v1`;
+    return this.hostBaseUrl ?? `http://127.0.0.1:${portOf(this.server!)}/v1`;
   }
 
   /** Steps answered, in order, before the normal answers resume. */

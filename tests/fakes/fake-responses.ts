@@ -29,6 +29,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { Socket } from "node:net";
+import { portOf } from "../free-port.ts";
 import { conforms, FORMAT_NAME, sampleOf, strictSchemaError } from "./responses-strict-schema.ts";
 
 export const FAKE_TEXT_MODELS = ["gpt-5-mini", "gpt-5", "gpt-5-nano", "gpt-4.1", "gpt-4.1-mini", "gpt-4o", "gpt-4o-mini"];
@@ -112,9 +113,7 @@ export class FakeResponses {
   }
 
   get baseUrl(): string {
-    if (this.hostBaseUrl) return this.hostBaseUrl;
-    const address = this.server!.address();
-    return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/v1`;
+    return this.hostBaseUrl ?? `http://127.0.0.1:${portOf(this.server!)}/v1`;
   }
 
   /** Steps answered in order before the script. */
