@@ -70,6 +70,9 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** What `/status/:code` answers with: JSON for a 404, a line of text for any other code. */
+export const statusBody = (code: number): { message: string } | string => (code === 404 ? { message: "No such order" } : `upstream failure ${code}`);
+
 const sendJson = (res: ServerResponse, status: number, value: unknown) => {
   res.writeHead(status, { "Content-Type": "application/json; charset=utf-8" });
   res.end(JSON.stringify(value));
@@ -137,9 +140,10 @@ export async function startToolUpstream(options: { host?: string } = {}): Promis
         return res.end();
       case "status": {
         const code = Number(arg);
-        if (code === 404) return sendJson(res, 404, { message: "No such order" });
+        const body = statusBody(code);
+        if (typeof body !== "string") return sendJson(res, code, body);
         res.writeHead(code, { "Content-Type": "text/plain" });
-        return res.end(`upstream failure ${code}`);
+        return res.end(body);
       }
       case "slow": {
         const timer = setTimeout(() => {
