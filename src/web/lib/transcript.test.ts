@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { TranscriptEntry } from "@shared/calls";
 import { formatEntryTime, prettyJson } from "./format";
-import { interruptionText, toolJsonOf, withDelta, withEntry } from "./transcript";
+import { interruptionText, toolJsonOf, withDelta, withEntry, withTranscript } from "./transcript";
 
 const at = "2026-11-22T15:04:05.000Z";
 const entry = (fields: Partial<TranscriptEntry> & Pick<TranscriptEntry, "type">): TranscriptEntry => ({ content: "x", timestamp: at, ...fields });
@@ -45,5 +45,12 @@ describe("a live transcript, entry by entry", () => {
     expect(withDelta(before, 0, "lo").map((e) => e?.content)).toEqual(["Hello"]);
     expect(before[0]!.content).toBe("Hel");
     expect(withDelta(before, 3, "lo")).toBe(before);
+  });
+
+  it("gives a view's state the entry or the piece, and the same state for a piece of an entry never received", () => {
+    const state = { entries: [entry({ type: "assistant", content: "Hel" })], other: 1 };
+    expect(withTranscript(state, { index: 0, text: "lo" })).toEqual({ entries: [entry({ type: "assistant", content: "Hello" })], other: 1 });
+    expect(withTranscript(state, { index: 1, entry: entry({ type: "user", content: "Hi" }) }).entries.map((e) => e?.content)).toEqual(["Hel", "Hi"]);
+    expect(withTranscript(state, { index: 4, text: "lo" })).toBe(state);
   });
 });

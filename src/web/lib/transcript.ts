@@ -32,3 +32,9 @@ export function withDelta(entries: LiveEntries, index: number, text: string): Li
   const entry = entries[index];
   return entry ? withEntry(entries, index, { ...entry, content: entry.content + text }) : entries;
 }
+
+/** A view's state after a transcript message (an entry, or a piece of one); the same state for a piece of an entry never received. */
+export function withTranscript<S extends { entries: LiveEntries }>(state: S, message: { index: number; entry: TranscriptEntry } | { index: number; text: string }): S {
+  const entries = "entry" in message ? withEntry(state.entries, message.index, message.entry) : withDelta(state.entries, message.index, message.text);
+  return entries === state.entries ? state : { ...state, entries };
+}

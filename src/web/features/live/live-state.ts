@@ -4,7 +4,7 @@
  * The wire shapes are src/shared/live.ts.
  */
 import type { TranscriptEntry } from "@shared/calls";
-import { withDelta, withEntry } from "@/lib/transcript";
+import { withTranscript } from "@/lib/transcript";
 import type { BoardServerMessage, CallServerMessage, LiveCallSummary, SupervisorControl } from "@shared/live";
 
 // ---------------------------------------------------------------------------
@@ -88,11 +88,8 @@ export function watchReducer(state: WatchView, action: WatchAction): WatchView {
         lost: null,
       };
     case "transcript":
-      return { ...state, entries: withEntry(state.entries, action.index, action.entry) };
-    case "transcript_delta": {
-      const entries = withDelta(state.entries, action.index, action.text);
-      return entries === state.entries ? state : { ...state, entries };
-    }
+    case "transcript_delta":
+      return withTranscript(state, action);
     case "call_updated":
       return { ...state, call: action.call };
     case "control":

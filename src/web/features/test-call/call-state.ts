@@ -4,7 +4,7 @@
  * (use-test-call.ts) runs the side effects and dispatches what happened.
  */
 import { LIVE_CALL_TEXTS, type CallState, type TranscriptEntry } from "@shared/calls";
-import { withDelta, withEntry } from "@/lib/transcript";
+import { withTranscript } from "@/lib/transcript";
 
 export type CallPhase = "idle" | CallState;
 
@@ -117,12 +117,9 @@ export function callReducer(state: CallView, action: CallAction): CallView {
     case "started":
       return { ...state, callId: action.callId };
     case "transcript":
-      return { ...state, entries: withEntry(state.entries, action.index, action.entry) };
-    case "transcript-delta": {
-      // A piece of an entry this view never received (cannot happen on one socket): ignored.
-      const entries = withDelta(state.entries, action.index, action.text);
-      return entries === state.entries ? state : { ...state, entries };
-    }
+    // A piece of an entry this view never received (cannot happen on one socket) is ignored.
+    case "transcript-delta":
+      return withTranscript(state, action);
     case "ending":
       return isLive(state.phase) ? { ...state, ending: true } : state;
     case "mic":
