@@ -5,6 +5,7 @@ import { axeViolations, isSerious } from "../tests/a11y-pages.ts";
 import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { attachFarEnd } from "../tests/fakes/twilio-far-end.ts";
 import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
+import { fillCampaignSheet } from "./campaign.helpers.ts";
 import { saveCallingKeys } from "./phone.helpers.ts";
 
 /**
@@ -44,12 +45,7 @@ test("create a campaign from a CSV, see it listed with its contacts, start it an
   await expect(page.getByText("No campaigns yet")).toBeVisible();
   await page.getByRole("button", { name: "Create new" }).click();
   const sheet = page.getByRole("dialog", { name: "Create campaign" });
-  await sheet.getByLabel("Name").fill("November reminders");
-  await sheet.getByLabel("Assistant").click();
-  await page.getByRole("option", { name: "Reminder Bot" }).click();
-  await sheet.getByLabel("Phone number").click();
-  await page.getByRole("option", { name: "+14155550199" }).click();
-  await sheet.getByLabel("Contacts (CSV)").setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
+  await fillCampaignSheet(page, sheet, { name: "November reminders", assistant: "Reminder Bot", number: "+14155550199", csv: CSV });
 
   // The preview: rows read, the variables, and what the browser already sees wrong, in the server's words.
   const preview = sheet.getByTestId("csv-preview");
