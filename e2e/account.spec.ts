@@ -9,14 +9,11 @@ import { assistants, calls, credentials, tools, user as users } from "../src/ser
 import { firstLink, startFakeSmtp } from "../tests/fakes/smtp-server.ts";
 import { TWILIO_ERRORS } from "../tests/fakes/twilio-rest.ts";
 import { expect, expectToast, startTestServer, test } from "./fixtures.ts";
+import { fillSignUpForm } from "./sign-up.helpers.ts";
 
 test("without SMTP: sign-up signs the new user in and opens the app, and Forgot password? says to ask the administrator", async ({ page }) => {
   await page.goto("/signup");
-  await page.getByLabel("First name").fill("Walter");
-  await page.getByLabel("Last name").fill("Skinner");
-  await page.getByLabel("Email").fill(`skinner-${Date.now()}@example.com`);
-  await page.getByLabel("Password", { exact: true }).fill("ad-skinner");
-  await page.getByLabel("Confirm password").fill("ad-skinner");
+  await fillSignUpForm(page, { firstName: "Walter", lastName: "Skinner", email: `skinner-${Date.now()}@example.com`, password: "ad-skinner" });
   await page.getByRole("button", { name: "Create Account" }).click();
   await expectToast(page, ACCOUNT_MESSAGES.signupReady);
   await expect(page.locator("[data-sonner-toast]")).not.toContainText("check your email");
@@ -44,11 +41,7 @@ test("with SMTP: the reset e-mail's link leads to /reset-password, and the new p
     await page.goto(firstLink(await confirmation)); // confirm the address, as the user would
 
     await page.goto(`${server.url}/signup`);
-    await page.getByLabel("First name").fill("John");
-    await page.getByLabel("Last name").fill("Doggett");
-    await page.getByLabel("Email").fill(`doggett-${Date.now()}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill("agent-doggett");
-    await page.getByLabel("Confirm password").fill("agent-doggett");
+    await fillSignUpForm(page, { firstName: "John", lastName: "Doggett", email: `doggett-${Date.now()}@example.com`, password: "agent-doggett" });
     const signupMail = smtp.nextMessage();
     await page.getByRole("button", { name: "Create Account" }).click();
     await expectToast(page, ACCOUNT_MESSAGES.signupConfirmEmail);

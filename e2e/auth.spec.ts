@@ -1,4 +1,5 @@
 import { expect, expectToast, test } from "./fixtures.ts";
+import { fillSignUpForm } from "./sign-up.helpers.ts";
 
 for (const width of [1280, 390]) {
   test.describe(`at ${width} px`, () => {
@@ -29,11 +30,7 @@ for (const width of [1280, 390]) {
       // The same address again, signed out: the server's reason in the Sign Up Failed toast.
       await page.context().clearCookies();
       await page.goto("/signup");
-      await page.getByLabel("First name").fill("Fox");
-      await page.getByLabel("Last name").fill("Mulder");
-      await page.getByLabel("Email").fill(email);
-      await page.getByLabel("Password", { exact: true }).fill("trustno1");
-      await page.getByLabel("Confirm password").fill("trustno1");
+      await fillSignUpForm(page, { firstName: "Fox", lastName: "Mulder", email, password: "trustno1" });
       await page.getByRole("button", { name: "Create Account" }).click();
       await expectToast(page, "Sign Up Failed");
       await expectToast(page, /already exists/i);

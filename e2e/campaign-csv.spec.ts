@@ -6,6 +6,7 @@ import { readFileSync } from "node:fs";
 import { eq } from "drizzle-orm";
 import { campaignContacts, phoneNumbers, user as users } from "../src/server/db/schema.ts";
 import { CAMPAIGN_PAGE_TEXTS, CAMPAIGN_TEXTS, SAMPLE_CONTACTS_CSV } from "../src/shared/campaigns.ts";
+import { fillCampaignSheet } from "./campaign.helpers.ts";
 import { expect, test } from "./fixtures.ts";
 
 const CSV = ["phone,first_name", "07700 900112,Ben", "+14155550100,Ann"].join("\n");
@@ -29,12 +30,7 @@ for (const width of [1280, 390]) {
       expect(sample.suggestedFilename()).toBe("contacts-sample.csv");
       expect(readFileSync(await sample.path(), "utf8")).toBe(SAMPLE_CONTACTS_CSV);
 
-      await sheet.getByLabel("Name").fill("Renewals");
-      await sheet.getByLabel("Assistant").click();
-      await page.getByRole("option", { name: "Reminder Bot" }).click();
-      await sheet.getByLabel("Phone number").click();
-      await page.getByRole("option", { name: "+442071839001" }).click();
-      await sheet.getByLabel("Contacts (CSV)").setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
+      await fillCampaignSheet(page, sheet, { name: "Renewals", assistant: "Reminder Bot", number: "+442071839001", csv: CSV });
       const preview = sheet.getByTestId("csv-preview");
       await expect(preview.getByTestId("invalid-rows")).toHaveText(`Row 1: 07700 900112 — ${CAMPAIGN_TEXTS.invalidPhoneNational}`);
 

@@ -5,6 +5,8 @@ import { axeViolations, isSerious } from "../tests/a11y-pages.ts";
 import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { attachFarEnd } from "../tests/fakes/twilio-far-end.ts";
 import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
+import { fillCampaignSheet } from "./campaign.helpers.ts";
+import { saveCallingKeys } from "./phone.helpers.ts";
 
 /**
  * Campaigns through the page: a CSV uploaded in Create campaign, its preview and the rows the
@@ -23,9 +25,7 @@ async function expectAccessible(page: Page) {
 }
 
 async function readyToCall(page: Page, server: TestServer, phone: string) {
-  const account = server.twilio.addAccount();
-  expect((await page.request.put("/api/credentials/twilio", { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
-  expect((await page.request.put("/api/credentials/openai_api_key", { data: { value: server.openai.apiKey } })).ok()).toBe(true);
+  const account = await saveCallingKeys(page, server);
   const assistant = await page.request.post("/api/assistants", { data: { name: "Reminder Bot", instructions: "Remind {{first_name}}." } });
   expect(assistant.status()).toBe(201);
   const assistantId = ((await assistant.json()) as { id: string }).id;
@@ -45,12 +45,7 @@ test("create a campaign from a CSV, see it listed with its contacts, start it an
   await expect(page.getByText("No campaigns yet")).toBeVisible();
   await page.getByRole("button", { name: "Create new" }).click();
   const sheet = page.getByRole("dialog", { name: "Create campaign" });
-  await sheet.getByLabel("Name").fill("November reminders");
-  await sheet.getByLabel("Assistant").click();
-  await page.getByRole("option", { name: "Reminder Bot" }).click();
-  await sheet.getByLabel("Phone number").click();
-  await page.getByRole("option", { name: "+14155550199" }).click();
-  await sheet.getByLabel("Contacts (CSV)").setInputFiles({ name: "contacts.csv", mimeType: "text/csv", buffer: Buffer.from(CSV) });
+  await fillCampaignSheet(page, sheet, { name: "November reminders", assistant: "Reminder Bot", number: "+14155550199", csv: CSV });
 
   // The preview: rows read, the variables, and what the browser already sees wrong, in the server's words.
   const preview = sheet.getByTestId("csv-preview");

@@ -8,7 +8,7 @@ import type { Page } from "@playwright/test";
 import { chromiumArgs } from "../playwright.config.ts";
 import { calls } from "../src/server/db/schema.ts";
 import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
-import { openTestCall, storeOpenAiKey, userIdOf } from "./test-call.helpers.ts";
+import { sendMessage, startTestCall, storeOpenAiKey, userIdOf } from "./test-call.helpers.ts";
 
 test.use({
   launchOptions: {
@@ -72,12 +72,8 @@ test.describe("built-in functions in a Test Call", () => {
     await storeOpenAiKey(page, server);
     await createAssistant(page, server, { name: "Goodbye Bot" });
     server.openai.script = { replies: [{ say: "Goodbye, have a nice day!", audioMs: 1200, toolCalls: [{ name: "end_call", arguments: {} }] }] };
-    const panel = await openTestCall(page, "Goodbye Bot");
-    await panel.getByRole("button", { name: "Start Call" }).click();
-    await expectToast(page, "Call started successfully");
-    const box = panel.getByRole("textbox", { name: "Message" });
-    await box.fill("That's all, thanks.");
-    await box.press("Enter");
+    const panel = await startTestCall(page, "Goodbye Bot");
+    await sendMessage(panel, "That's all, thanks.");
     const entries = panel.getByTestId("transcript-entry");
     const request = entries.filter({ hasText: "Calling built-in function end_call" });
     await expect(request).toHaveAttribute("data-type", "tool-request");
@@ -97,12 +93,8 @@ test.describe("built-in functions in a Test Call", () => {
     server.openai.script = {
       replies: [{ say: "I'll put you through to billing.", audioMs: 800, toolCalls: [{ name: "transfer_call", arguments: { destination: "Billing team", summary } }] }],
     };
-    const panel = await openTestCall(page, "Switch Desk");
-    await panel.getByRole("button", { name: "Start Call" }).click();
-    await expectToast(page, "Call started successfully");
-    const box = panel.getByRole("textbox", { name: "Message" });
-    await box.fill("I want to dispute a charge.");
-    await box.press("Enter");
+    const panel = await startTestCall(page, "Switch Desk");
+    await sendMessage(panel, "I want to dispute a charge.");
     const line = `Would transfer to Billing team (+442071234567) with: ${summary}`;
     await expect(panel.getByTestId("transcript-entry").filter({ hasText: line })).toHaveAttribute("data-type", "system");
     await expect(panel.getByRole("button", { name: "Start Call" })).toBeVisible({ timeout: 15_000 });

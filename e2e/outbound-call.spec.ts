@@ -1,6 +1,7 @@
 import { OUTBOUND_TEXTS } from "../src/shared/outbound.ts";
 import { attachFarEnd } from "../tests/fakes/twilio-far-end.ts";
 import { expect, expectToast, test } from "./fixtures.ts";
+import { saveCallingKeys } from "./phone.helpers.ts";
 
 /**
  * An answered outbound call end to end: Phone Numbers → a row's "Call" with a variable; the
@@ -15,9 +16,7 @@ const OURS = "+14155550177";
 
 test("Phone Numbers → Call: the callee answers, hears the first message with its variables filled, and the outbound call shows on the Calls page", async ({ page, server, user: _user }) => {
   test.setTimeout(150_000);
-  const account = server.twilio.addAccount();
-  expect((await page.request.put("/api/credentials/twilio", { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
-  expect((await page.request.put("/api/credentials/openai_api_key", { data: { value: server.openai.apiKey } })).ok()).toBe(true);
+  const account = await saveCallingKeys(page, server);
   const assistant = await page.request.post("/api/assistants", {
     data: { name: "Reminder Ava", instructions: "Remind {{first_name}} of the appointment.", first_message: "Hi {{first_name}}, this is Ava calling {{called_number}}." },
   });

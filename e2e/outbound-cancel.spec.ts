@@ -2,6 +2,7 @@ import { OUTBOUND_ENDED, OUTBOUND_TEXTS } from "../src/shared/outbound.ts";
 import { NO_TALK_TIME } from "../src/shared/call-records.ts";
 import { attachFarEnd } from "../tests/fakes/twilio-far-end.ts";
 import { expect, expectToast, test } from "./fixtures.ts";
+import { saveCallingKeys } from "./phone.helpers.ts";
 
 /**
  * An outbound call nobody answers yet: the Calls page shows it Ringing (not In progress) with no
@@ -14,9 +15,7 @@ const OURS = "+14155550178";
 
 test("a ringing outbound call shows Ringing with no duration, and Cancel call on its record stops it", async ({ page, server, user: _user }) => {
   test.setTimeout(120_000);
-  const account = server.twilio.addAccount();
-  expect((await page.request.put("/api/credentials/twilio", { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
-  expect((await page.request.put("/api/credentials/openai_api_key", { data: { value: server.openai.apiKey } })).ok()).toBe(true);
+  const account = await saveCallingKeys(page, server);
   const assistant = await page.request.post("/api/assistants", { data: { name: "Ringing Ava", instructions: "Remind the callee of the appointment." } });
   expect(assistant.status()).toBe(201);
   server.twilio.setAvailable("US", [OURS]);

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { user as users } from "../src/server/db/schema.ts";
 import { createCredentialsService } from "../src/server/modules/credentials/credentials.service.ts";
-import { startToolUpstream, type ToolUpstream } from "../tests/fakes/tool-upstream.ts";
+import { interruptedOrderScript, orderLookupTool, startToolUpstream, type ToolUpstream } from "../tests/fakes/tool-upstream.ts";
 import { TwilioCaller } from "../tests/fakes/twilio-caller.ts";
 import { mulawSpeech } from "../tests/fakes/twilio-speech.ts";
 import { expect, expectToast, test } from "./fixtures.ts";
@@ -34,15 +34,7 @@ test("a caller phones a number bought in the app; the assistant greets, runs its
     expect(res.status(), await res.text()).toBe(201);
     return (await res.json()) as { id: string };
   };
-  const tool = await api("/api/tools", {
-    name: "Lookup Order",
-    description: "Finds an order by its number",
-    type: "API",
-    http_method: "GET",
-    parameter_format: "standard",
-    end_point_url: `${upstream.origin}/orders`,
-    parameters: { type: "object", properties: { order_id: { type: "string", description: "Order number" } }, required: ["order_id"] },
-  });
+  const tool = await api("/api/tools", { type: "API", http_method: "GET", parameter_format: "standard", ...orderLookupTool(upstream.origin) });
   await api("/api/assistants", { name: "Phone Ava", instructions: "Help callers.", first_message: GREETING, tool_ids: [tool.id] });
 
   // ── Settings: the user's own Twilio account, saved and verified at (fake) Twilio ──────────
@@ -73,18 +65,7 @@ test("a caller phones a number bought in the app; the assistant greets, runs its
   expect(held).toMatchObject({ phoneNumber: "+14155550188", voiceUrl: `${server.config.publicUrl}/telephony/twilio/voice` });
 
   // ── The call: greeting, a question that runs the tool, an interruption of the answer ─────
-  const answerWords = Array.from({ length: 40 }, (_, i) => `word${i} `);
-  server.openai.script = {
-    speechMs: 1000,
-    chunkMs: 20,
-    userSays: ["Where is my order 42?", "Wait, stop."],
-    replies: [
-      { say: "Let me check that for you.", audioMs: 800, toolCalls: [{ name: "Lookup_Order", arguments: { order_id: "42" } }] },
-      // Generated a little faster than real time, so it is still streaming when the caller interrupts.
-      { say: answerWords.join(""), pieces: answerWords, pieceGapMs: 90, audioMs: 4000, chunkMs: 100 },
-      "Okay, anything else?",
-    ],
-  };
+  server.openai.script = interruptedOrderScript("Okay, anything else?");
   const index = server.openai.connections.length;
   const call = await TwilioCaller.dial({ origin: server.url, publicUrl: server.config.publicUrl, authToken: account.authToken, to: "+14155550188", from: CALLER });
   expect(call.webhookStatus).toBe(200);

@@ -2,7 +2,7 @@
 import type { Page } from "@playwright/test";
 import { createCredentialsService } from "../src/server/modules/credentials/credentials.service.ts";
 import { expect, type TestServer } from "./fixtures.ts";
-import { userIdOf } from "./test-call.helpers.ts";
+import { storeOpenAiKey, userIdOf } from "./test-call.helpers.ts";
 
 /** The account's OpenAI key and Twilio account, an assistant "Phone Ava" greeting with `greeting`, and a number bought for it. */
 export async function phoneNumberFor(page: Page, server: TestServer, email: string, greeting: string) {
@@ -16,4 +16,12 @@ export async function phoneNumberFor(page: Page, server: TestServer, email: stri
   expect(bought.status()).toBe(201);
   const { phone_number: number } = (await bought.json()) as { phone_number: string };
   return { account, number };
+}
+
+/** A Twilio account at the fake Twilio and the OpenAI key, saved through the API: what placing a call needs. */
+export async function saveCallingKeys(page: Page, server: TestServer) {
+  const account = server.twilio.addAccount();
+  expect((await page.request.put(`${server.url}/api/credentials/twilio`, { data: { account_sid: account.sid, auth_token: account.authToken } })).ok()).toBe(true);
+  await storeOpenAiKey(page, server);
+  return account;
 }

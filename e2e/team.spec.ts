@@ -10,15 +10,12 @@ import { TEAM_MESSAGES } from "../src/shared/team.ts";
 import { TwilioCaller } from "../tests/fakes/twilio-caller.ts";
 import { expect, expectToast, startTestServer, test } from "./fixtures.ts";
 import { phoneNumberFor } from "./phone.helpers.ts";
+import { fillSignUpForm } from "./sign-up.helpers.ts";
 
 const GREETING = "Thanks for calling the team line.";
 
 async function signUpThroughForm(page: Page, email: string) {
-  await page.getByLabel("First name").fill("Walter");
-  await page.getByLabel("Last name").fill("Skinner");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("correct-horse-battery");
-  await page.getByLabel("Confirm password").fill("correct-horse-battery");
+  await fillSignUpForm(page, { firstName: "Walter", lastName: "Skinner", email, password: "correct-horse-battery" });
   await page.getByRole("button", { name: "Create Account" }).click();
 }
 

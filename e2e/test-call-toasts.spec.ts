@@ -4,8 +4,8 @@
  */
 import { chromiumArgs } from "../playwright.config.ts";
 import { startToolUpstream, type ToolUpstream } from "../tests/fakes/tool-upstream.ts";
-import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
-import { openTestCall, storeOpenAiKey } from "./test-call.helpers.ts";
+import { expect, test, type TestServer } from "./fixtures.ts";
+import { openTestCall, sendMessage, startTestCall, storeOpenAiKey } from "./test-call.helpers.ts";
 import type { Page } from "@playwright/test";
 
 test.use({
@@ -34,13 +34,9 @@ async function assistantWithTool(page: Page, server: TestServer, name: string, e
 }
 
 async function callAndAsk(page: Page, name: string) {
-  const panel = await openTestCall(page, name);
-  await panel.getByRole("button", { name: "Start Call" }).click();
-  await expectToast(page, "Call started successfully");
+  const panel = await startTestCall(page, name);
   await panel.getByRole("button", { name: "Turn microphone off" }).click();
-  const box = panel.getByRole("textbox", { name: "Message" });
-  await box.fill("Where is my order 42?");
-  await box.press("Enter");
+  await sendMessage(panel, "Where is my order 42?");
   return panel;
 }
 

@@ -3,11 +3,11 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Page } from "@playwright/test";
+import type { Locator, Page } from "@playwright/test";
 import { eq } from "drizzle-orm";
 import { user as users } from "../src/server/db/schema.ts";
 import type { ToolUpstream } from "../tests/fakes/tool-upstream.ts";
-import { expect, type TestServer } from "./fixtures.ts";
+import { expect, expectToast, type TestServer } from "./fixtures.ts";
 
 export const GREETING = "Hello, this is the weather desk. How can I help you today?";
 
@@ -49,6 +49,21 @@ export async function openTestCall(page: Page, assistantName: string) {
   const panel = page.getByRole("dialog", { name: `Test Call: ${assistantName}` });
   await expect(panel).toBeVisible();
   return panel;
+}
+
+/** openTestCall, then Start Call, waiting for the toast that says it started. */
+export async function startTestCall(page: Page, assistantName: string) {
+  const panel = await openTestCall(page, assistantName);
+  await panel.getByRole("button", { name: "Start Call" }).click();
+  await expectToast(page, "Call started successfully");
+  return panel;
+}
+
+/** Types `text` in the Test Call's message box and sends it (Enter). */
+export async function sendMessage(panel: Locator, text: string) {
+  const box = panel.getByRole("textbox", { name: "Message" });
+  await box.fill(text);
+  await box.press("Enter");
 }
 
 /**

@@ -16,9 +16,7 @@
  * burst running — the server's time per audio frame of the live calls and its event-loop delay,
  * to show the calls in progress see no added latency.
  */
-import { randomBytes } from "node:crypto";
 import { inArray, sql } from "drizzle-orm";
-import pg from "pg";
 import { mkdtempSync, rmSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg, tmpdir } from "node:os";
@@ -28,7 +26,7 @@ import { buildApp } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase } from "../src/server/db/client.ts";
 import { calls as callsTable } from "../src/server/db/schema.ts";
-import { withDatabase } from "../tests/global-setup.ts";
+import { createScratchDatabase, dropScratchDatabase } from "../tests/instances/scratch-database.ts";
 import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
 import type { RequestsMessage } from "./bench-analysis-requests.ts";
 import { child, markdownTable, positiveOption } from "./bench-process.ts";
@@ -52,15 +50,8 @@ const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-analysis-"));
 const ON_PG = args.includes("--pg");
 const pgAdmin = ON_PG ? process.env.DATABASE_URL : undefined;
 if (ON_PG && !pgAdmin) throw new Error("--pg needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)");
-const pgName = `bench_analysis_${randomBytes(4).toString("hex")}`;
-const adminQuery = async (text: string) => {
-  const admin = new pg.Client({ connectionString: pgAdmin });
-  await admin.connect();
-  await admin.query(text);
-  await admin.end();
-};
-if (ON_PG) await adminQuery(`CREATE DATABASE ${pgName}`);
-const database = await openDatabase(ON_PG ? { kind: "postgres", url: withDatabase(pgAdmin!, pgName) } : { kind: "pglite" });
+const scratch = pgAdmin ? await createScratchDatabase("bench_analysis", pgAdmin) : undefined;
+const database = await openDatabase(scratch ? { kind: "postgres", url: scratch.url } : { kind: "pglite" });
 await database.migrate();
 const config = loadConfig({ NODE_ENV: "test", LOG_LEVEL: "silent", DATA_DIR: dataDir, OPENAI_BASE_URL: baseUrl });
 const frames: number[] = [];
@@ -183,7 +174,7 @@ send(provider, { type: "report" });
 const fake = await nextMessage<{ type: "report"; requests: number; accepted: number; scriptError: string | null }, "report">(provider, "report");
 await app.close();
 await database.close();
-if (ON_PG) await adminQuery(`DROP DATABASE ${pgName}`);
+await dropScratchDatabase(scratch);
 rmSync(dataDir, { recursive: true, force: true });
 if (provider.exitCode === null) provider.kill();
 

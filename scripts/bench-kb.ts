@@ -30,7 +30,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir, cpus } from "node:os";
 import { join } from "node:path";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { openDatabase } from "../src/server/db/client.ts";
 import { knowledgeBases, knowledgeDocuments, organization } from "../src/server/db/schema.ts";
 import { chunkSections } from "../src/server/modules/knowledge/chunk.ts";
@@ -39,7 +38,7 @@ import * as repo from "../src/server/modules/knowledge/knowledge.repo.ts";
 import { EF_SEARCH } from "../src/server/modules/knowledge/knowledge.repo.ts";
 import { createVectorIndex, EMBEDDING_DIMENSIONS, ensureVectorStore, vectorLiteral } from "../src/server/modules/knowledge/vector-store.ts";
 import { fakeEmbedding } from "../tests/fakes/fake-embeddings.ts";
-import { withDatabase } from "../tests/global-setup.ts";
+import { createScratchDatabase, dropScratchDatabase } from "../tests/instances/scratch-database.ts";
 import { makePdf } from "../tests/knowledge-files.ts";
 import { markdownTable, positiveOption } from "./bench-process.ts";
 
@@ -75,18 +74,8 @@ const loadAtStart = loadavg()[0]!;
 const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-kb-"));
 const pgAdmin = ON_PG ? process.env.DATABASE_URL : undefined;
 if (ON_PG && !pgAdmin) throw new Error("--pg needs DATABASE_URL (e.g. postgres://postgres@127.0.0.1:5432/postgres)");
-const pgName = `bench_kb_${randomBytes(4).toString("hex")}`;
-const adminQuery = async (text: string) => {
-  const client = new pg.Client({ connectionString: pgAdmin });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-};
-if (ON_PG) await adminQuery(`CREATE DATABASE ${pgName}`);
-const database = await openDatabase(ON_PG ? { kind: "postgres", url: withDatabase(pgAdmin!, pgName) } : { kind: "pglite", dataDir: join(dataDir, "pglite") });
+const scratch = pgAdmin ? await createScratchDatabase("bench_kb", pgAdmin) : undefined;
+const database = await openDatabase(scratch ? { kind: "postgres", url: scratch.url } : { kind: "pglite", dataDir: join(dataDir, "pglite") });
 const { db } = database;
 const log = (msg: string) => console.log(`[bench:kb] ${msg}`);
 
@@ -234,6 +223,6 @@ try {
 } finally {
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
-  if (KEEP) log(`kept the database ${pgName} (drop it when done)`);
-  else if (ON_PG) await adminQuery(`DROP DATABASE IF EXISTS ${pgName}`);
+  if (KEEP && scratch) log(`kept the database ${scratch.name} (drop it when done)`);
+  else await dropScratchDatabase(scratch);
 }

@@ -7,9 +7,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { randomBytes } from "node:crypto";
 import type { FastifyInstance } from "fastify";
-import pg from "pg";
 import { buildApp } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
 import { openDatabase, type Database } from "../src/server/db/client.ts";
@@ -17,7 +15,7 @@ import { calls, phoneNumbers } from "../src/server/db/schema.ts";
 import { and, count, isNotNull } from "drizzle-orm";
 import { createCredentialsService } from "../src/server/modules/credentials/credentials.service.ts";
 import { injectPost, newAccount, signUp } from "../tests/sign-up.ts";
-import { withDatabase } from "../tests/global-setup.ts";
+import { createScratchDatabase, dropScratchDatabase } from "../tests/instances/scratch-database.ts";
 import type { FrameMetrics } from "../src/server/voice/seams.ts";
 import { freePort } from "./bench-process.ts";
 import type { CallerTarget } from "./bench-calls-shared.ts";
@@ -42,22 +40,6 @@ export interface PhoneBenchApp {
   close(): Promise<void>;
 }
 
-/** A new database on the server at `adminUrl`: its URL, and how to drop it. */
-async function scratchDatabase(adminUrl: string): Promise<{ url: string; drop: () => Promise<void> }> {
-  const name = `switchboard_bench_phone_${randomBytes(4).toString("hex")}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: adminUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  return { url: withDatabase(adminUrl, name), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 /** Call records ended and priced: what a bench waits for before it reads the database. */
 export async function finalisedCalls(db: Database["db"]): Promise<number> {
   const [counted] = await db.select({ n: count() }).from(calls).where(and(isNotNull(calls.endTime), isNotNull(calls.cost)));
@@ -73,7 +55,7 @@ export async function startPhoneBenchApp(
   pgliteDir?: string,
 ): Promise<PhoneBenchApp> {
   const dataDir = mkdtempSync(join(tmpdir(), "switchboard-bench-phone-"));
-  const scratch = postgresUrl ? await scratchDatabase(postgresUrl) : null;
+  const scratch = postgresUrl ? await createScratchDatabase("switchboard_bench_phone", postgresUrl) : undefined;
   const database = await openDatabase(scratch ? { kind: "postgres", url: scratch.url } : { kind: "pglite", dataDir: pgliteDir });
   await database.migrate();
   const port = await freePort();
@@ -110,7 +92,7 @@ export async function startPhoneBenchApp(
     close: async () => {
       await stopApp();
       await database.close();
-      await scratch?.drop();
+      await dropScratchDatabase(scratch);
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -194,23 +194,27 @@ export const callStates = ["connecting", "active", "ended"] as const;
 export const callStateSchema = z.enum(callStates);
 export type CallState = z.infer<typeof callStateSchema>;
 
+/**
+ * Set `entries[index] = entry`: a new entry or a replacement (a merged assistant entry grew, an
+ * interrupted one got its mark). Indexes may skip a number that is filled later (a user turn
+ * whose transcription is still running); render in index order, skipping holes. The Test Call's
+ * socket and the live board's watch socket both send it.
+ */
+export const transcriptMessageSchema = z.object({ type: z.literal("transcript"), index: z.number().int().nonnegative(), entry: transcriptEntrySchema });
+/**
+ * Append `text` to the content of `entries[index]` (set earlier by a `transcript` message): a
+ * further piece of an assistant entry being spoken. The entry itself is not sent again, so a
+ * long turn costs traffic in proportion to its length.
+ */
+export const transcriptDeltaMessageSchema = z.object({ type: z.literal("transcript_delta"), index: z.number().int().nonnegative(), text: z.string() });
+
 export const serverMessageSchema = z.discriminatedUnion("type", [
   /** Status line of the panel (texts of spec §4) and the state that drives the buttons. */
   z.object({ type: z.literal("status"), state: callStateSchema, text: z.string() }),
   /** The call record exists; its id. */
   z.object({ type: z.literal("started"), callId: z.string() }),
-  /**
-   * Set `entries[index] = entry`: a new entry or a replacement (a merged assistant entry grew,
-   * an interrupted one got its mark). Indexes may skip a number that is filled later (a user
-   * turn whose transcription is still running); render in index order, skipping holes.
-   */
-  z.object({ type: z.literal("transcript"), index: z.number().int().nonnegative(), entry: transcriptEntrySchema }),
-  /**
-   * Append `text` to the content of `entries[index]` (set earlier by a `transcript` message): a
-   * further piece of an assistant entry being spoken. The entry itself is not sent again, so a
-   * long turn costs traffic in proportion to its length.
-   */
-  z.object({ type: z.literal("transcript_delta"), index: z.number().int().nonnegative(), text: z.string() }),
+  transcriptMessageSchema,
+  transcriptDeltaMessageSchema,
   /** A failure to show as a toast (e.g. "Failed to send message"). */
   z.object({ type: z.literal("error"), message: z.string() }),
   /** The binary frames that follow belong to this assistant item (until the next audio_start). */

@@ -20,7 +20,7 @@
  * taken over; anything else is dropped.
  */
 import { z } from "zod";
-import { transcriptEntrySchema, toolUseSchema } from "./calls.js";
+import { transcriptDeltaMessageSchema, transcriptEntrySchema, transcriptMessageSchema, toolUseSchema } from "./calls.js";
 
 // ---------------------------------------------------------------------------
 // Texts
@@ -133,9 +133,8 @@ export const callServerMessageSchema = z.discriminatedUnion("type", [
     /** Sample rate of the binary PCM16 frames both ways. */
     sampleRate: z.number().int().positive(),
   }),
-  /** Same meaning as the test call's messages (src/shared/calls.ts). */
-  z.object({ type: z.literal("transcript"), index: z.number().int().nonnegative(), entry: transcriptEntrySchema }),
-  z.object({ type: z.literal("transcript_delta"), index: z.number().int().nonnegative(), text: z.string() }),
+  transcriptMessageSchema,
+  transcriptDeltaMessageSchema,
   /** The summary changed (last thing said, stuck badges, take-over). */
   z.object({ type: z.literal("call_updated"), call: liveCallSummarySchema }),
   z.object({ type: z.literal("control"), control: supervisorControlSchema }),

@@ -10,21 +10,16 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { WebSocketServer, type WebSocket } from "ws";
 import { answerKeyCheck } from "./key-check-route.ts";
-import { defaultPace, speechRecord, streamTone, type SpeechPace, type SpeechRequestRecord } from "./speech-tones.ts";
+import { speechRecord, streamTone, unstartedVoice, type FakeVoice, type SpeechRequestRecord } from "./speech-tones.ts";
 
 export interface CartesiaRecord extends SpeechRequestRecord {
   contextId: string;
   sampleRate: number;
 }
 
-export interface FakeCartesia {
-  baseUrl: string;
-  apiKey: string;
-  options: SpeechPace;
-  requests: CartesiaRecord[];
+export interface FakeCartesia extends FakeVoice<CartesiaRecord> {
   /** Sockets opened (a call keeps one for all its sentences). */
   connections: number;
-  close(): Promise<void>;
 }
 
 interface Generation {
@@ -37,7 +32,7 @@ interface Generation {
 }
 
 export async function startFakeCartesia(options: { apiKey: string }): Promise<FakeCartesia> {
-  const fake: FakeCartesia = { baseUrl: "", apiKey: options.apiKey, options: defaultPace(), requests: [], connections: 0, close: async () => {} };
+  const fake: FakeCartesia = { ...unstartedVoice<CartesiaRecord>(options.apiKey), connections: 0 };
   const server: Server = createServer((req, res) => {
     const accepted = req.headers.authorization === `Bearer ${fake.apiKey}` && Boolean(req.headers["cartesia-version"]);
     if (!answerKeyCheck(req, res, { path: "/voices", accepted, refusal: { error: "Invalid API key", message: "Invalid API key" } })) res.writeHead(404).end();

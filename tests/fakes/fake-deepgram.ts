@@ -15,8 +15,8 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { WebSocketServer, type WebSocket } from "ws";
-import { answerKeyCheck } from "./key-check-route.ts";
+import type { WebSocket } from "ws";
+import { acceptKeyedUpgrades, answerKeyCheck } from "./key-check-route.ts";
 import { scriptedHearing, type HearingScript } from "./scripted-hearing.ts";
 
 export type DeepgramScript = HearingScript;
@@ -49,21 +49,11 @@ export async function startFakeDeepgram(options: { apiKey: string }): Promise<Fa
   const server: Server = createServer((req, res) => {
     if (!answerKeyCheck(req, res, { path: "/v1/projects", accepted: req.headers.authorization === `Token ${fake.apiKey}`, refusal })) res.writeHead(404).end();
   });
-  const wss = new WebSocketServer({ noServer: true });
-
-  server.on("upgrade", (req, socket, head) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname !== "/v1/listen") {
-      socket.end("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
-      return;
-    }
-    if (req.headers.authorization !== `Token ${fake.apiKey}`) {
-      const body = JSON.stringify(refusal);
-      socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, Object.fromEntries(url.searchParams)));
-  });
+  const wss = acceptKeyedUpgrades(server, {
+    matches: (url) => url.pathname === "/v1/listen",
+    accepted: (req) => req.headers.authorization === `Token ${fake.apiKey}`,
+    refusal,
+  }, serve);
 
   function serve(ws: WebSocket, query: Record<string, string>): void {
     const conn: DeepgramConnection = { query, audioBytes: 0, keepAlives: 0, closeStream: false, sent: [], socket: ws };

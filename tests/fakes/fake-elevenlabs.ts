@@ -10,42 +10,27 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { answerKeyCheck } from "./key-check-route.ts";
-import { defaultPace, speechRecord, streamTone, type SpeechPace, type SpeechRequestRecord } from "./speech-tones.ts";
+import { speechRecord, streamTone, takeSpeechRequest, unstartedVoice, type FakeVoice } from "./speech-tones.ts";
 
 export type { SpeechRequestRecord } from "./speech-tones.ts";
 
-export interface FakeElevenLabs {
-  baseUrl: string;
-  apiKey: string;
-  options: SpeechPace;
-  requests: SpeechRequestRecord[];
-  close(): Promise<void>;
-}
+export type FakeElevenLabs = FakeVoice;
 
 export async function startFakeElevenLabs(options: { apiKey: string }): Promise<FakeElevenLabs> {
-  const fake: FakeElevenLabs = { baseUrl: "", apiKey: options.apiKey, options: defaultPace(), requests: [], close: async () => {} };
+  const fake: FakeElevenLabs = unstartedVoice(options.apiKey);
   const refusal = { detail: { status: "invalid_api_key", message: "Invalid API key" } };
   const server: Server = createServer((req, res) => {
     if (answerKeyCheck(req, res, { path: "/v1/models", accepted: req.headers["xi-api-key"] === fake.apiKey, refusal })) return;
     const url = new URL(req.url ?? "/", "http://x");
     const match = /^\/v1\/text-to-speech\/([^/]+)\/stream$/.exec(url.pathname);
     if (req.method !== "POST" || !match) return void res.writeHead(404).end();
-    if (req.headers["xi-api-key"] !== fake.apiKey) {
-      res.writeHead(401, { "content-type": "application/json" });
-      return void res.end(JSON.stringify(refusal));
-    }
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    let gone = false;
-    res.on("close", () => (gone = true));
-    req.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as { text: string; model_id?: string };
+    takeSpeechRequest<{ text: string; model_id?: string }>(req, res, { accepted: req.headers["xi-api-key"] === fake.apiKey, refusal }, (body, gone) => {
       const outputFormat = url.searchParams.get("output_format");
       const format = outputFormat === "pcm_24000" ? "audio/pcm" : "audio/pcmu";
       const record = speechRecord(fake.options, { voice: decodeURIComponent(match[1]!), outputFormat, text: body.text, modelId: body.model_id ?? "" });
       fake.requests.push(record);
       res.writeHead(200, { "content-type": format === "audio/pcm" ? "audio/pcm" : "audio/basic", "transfer-encoding": "chunked" });
-      streamTone(record, fake.options, format, { write: (b) => res.write(b), end: () => res.end(), gone: () => gone });
+      streamTone(record, fake.options, format, { write: (b) => res.write(b), end: () => res.end(), gone });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

@@ -18,7 +18,7 @@
  */
 import { createHash } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import { OpenAiRestFake } from "./openai-rest-fake.ts";
 
 const MODELS: Record<string, { max: number; shortens: boolean }> = {
   "text-embedding-3-small": { max: 1536, shortens: true },
@@ -56,21 +56,12 @@ export function fakeEmbedding(text: string, dimensions: number): number[] {
   return v.map((x) => x / norm);
 }
 
-export class FakeEmbeddings {
+export class FakeEmbeddings extends OpenAiRestFake<FakeEmbeddingsStep> {
   readonly requests: FakeEmbeddingsRequest[] = [];
-  private readonly queue: FakeEmbeddingsStep[] = [];
-  private readonly sockets = new Set<Socket>();
   private readonly hanging = new Set<ServerResponse>();
 
-  private constructor(
-    private readonly server: Server | null,
-    readonly apiKey: string,
-    private readonly hostBaseUrl: string | null,
-  ) {
-    server?.on("connection", (socket) => {
-      this.sockets.add(socket);
-      socket.on("close", () => this.sockets.delete(socket));
-    });
+  private constructor(server: Server | null, apiKey: string, hostBaseUrl: string | null) {
+    super(server, apiKey, hostBaseUrl);
   }
 
   /** `serveOn`: answer on that server's REST fallback; other paths go on to the fallback it had (a fake Responses API). */
@@ -93,17 +84,6 @@ export class FakeEmbeddings {
     return fake;
   }
 
-  get baseUrl(): string {
-    if (this.hostBaseUrl) return this.hostBaseUrl;
-    const address = this.server!.address();
-    return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/v1`;
-  }
-
-  /** Steps answered, in order, before the normal answers resume. */
-  enqueue(...steps: FakeEmbeddingsStep[]): void {
-    this.queue.push(...steps);
-  }
-
   /** The texts of the accepted requests, in order. */
   get embeddedTexts(): string[] {
     return this.requests.filter((r) => r.status === 200).flatMap((r) => {
@@ -112,10 +92,9 @@ export class FakeEmbeddings {
     });
   }
 
-  async close(): Promise<void> {
+  override async close(): Promise<void> {
     for (const res of this.hanging) res.destroy();
-    for (const socket of this.sockets) socket.destroy();
-    if (this.server) await new Promise<void>((resolve) => this.server!.close(() => resolve()));
+    await super.close();
   }
 
   private send(res: ServerResponse, record: FakeEmbeddingsRequest, status: number, body: unknown, headers: Record<string, string> = {}) {

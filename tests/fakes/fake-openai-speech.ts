@@ -7,31 +7,17 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { answerKeyCheck, OPENAI_REFUSAL } from "./key-check-route.ts";
-import { defaultPace, speechRecord, streamTone, type SpeechPace, type SpeechRequestRecord } from "./speech-tones.ts";
+import { speechRecord, streamTone, takeSpeechRequest, unstartedVoice, type FakeVoice } from "./speech-tones.ts";
 
-export interface FakeOpenAISpeech {
-  baseUrl: string;
-  apiKey: string;
-  options: SpeechPace;
-  requests: SpeechRequestRecord[];
-  close(): Promise<void>;
-}
+export type FakeOpenAISpeech = FakeVoice;
 
 export async function startFakeOpenAISpeech(options: { apiKey: string }): Promise<FakeOpenAISpeech> {
-  const fake: FakeOpenAISpeech = { baseUrl: "", apiKey: options.apiKey, options: defaultPace(), requests: [], close: async () => {} };
+  const fake: FakeOpenAISpeech = unstartedVoice(options.apiKey);
   const server: Server = createServer((req, res) => {
     if (answerKeyCheck(req, res, { path: "/v1/models", accepted: req.headers.authorization === `Bearer ${fake.apiKey}`, refusal: OPENAI_REFUSAL })) return;
     if (req.method !== "POST" || req.url !== "/v1/audio/speech") return void res.writeHead(404).end();
-    if (req.headers.authorization !== `Bearer ${fake.apiKey}`) {
-      res.writeHead(401, { "content-type": "application/json" });
-      return void res.end(JSON.stringify(OPENAI_REFUSAL));
-    }
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    let gone = false;
-    res.on("close", () => (gone = true));
-    req.on("end", () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString()) as { model: string; input: string; voice: string; response_format?: string };
+    const accepted = req.headers.authorization === `Bearer ${fake.apiKey}`;
+    takeSpeechRequest<{ model: string; input: string; voice: string; response_format?: string }>(req, res, { accepted, refusal: OPENAI_REFUSAL }, (body, gone) => {
       if (body.response_format !== "pcm") {
         res.writeHead(400, { "content-type": "application/json" });
         return void res.end(JSON.stringify({ error: { message: "This stand-in streams only response_format pcm", type: "invalid_request_error" } }));
@@ -39,7 +25,7 @@ export async function startFakeOpenAISpeech(options: { apiKey: string }): Promis
       const record = speechRecord(fake.options, { voice: body.voice, outputFormat: body.response_format, text: body.input, modelId: body.model });
       fake.requests.push(record);
       res.writeHead(200, { "content-type": "audio/pcm", "transfer-encoding": "chunked" });
-      streamTone(record, fake.options, "audio/pcm", { write: (b) => res.write(b), end: () => res.end(), gone: () => gone });
+      streamTone(record, fake.options, "audio/pcm", { write: (b) => res.write(b), end: () => res.end(), gone });
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));

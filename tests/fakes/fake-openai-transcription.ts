@@ -12,8 +12,8 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { WebSocketServer, type WebSocket } from "ws";
-import { answerKeyCheck, OPENAI_REFUSAL } from "./key-check-route.ts";
+import type { WebSocket } from "ws";
+import { acceptKeyedUpgrades, answerKeyCheck, OPENAI_REFUSAL } from "./key-check-route.ts";
 import { scriptedHearing, type HearingScript } from "./scripted-hearing.ts";
 
 export interface TranscriptionConnection {
@@ -37,21 +37,11 @@ export async function startFakeOpenAITranscription(options: { apiKey: string }):
   const server: Server = createServer((req, res) => {
     if (!answerKeyCheck(req, res, { path: "/v1/models", accepted: req.headers.authorization === `Bearer ${fake.apiKey}`, refusal: OPENAI_REFUSAL })) res.writeHead(404).end();
   });
-  const wss = new WebSocketServer({ noServer: true });
-
-  server.on("upgrade", (req, socket, head) => {
-    const url = new URL(req.url ?? "/", "http://x");
-    if (url.pathname !== "/v1/realtime" || url.searchParams.get("intent") !== "transcription") {
-      socket.end("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\n\r\n");
-      return;
-    }
-    if (req.headers.authorization !== `Bearer ${fake.apiKey}`) {
-      const body = JSON.stringify(OPENAI_REFUSAL);
-      socket.end(`HTTP/1.1 401 Unauthorized\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-      return;
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => serve(ws, Object.fromEntries(url.searchParams)));
-  });
+  const wss = acceptKeyedUpgrades(server, {
+    matches: (url) => url.pathname === "/v1/realtime" && url.searchParams.get("intent") === "transcription",
+    accepted: (req) => req.headers.authorization === `Bearer ${fake.apiKey}`,
+    refusal: OPENAI_REFUSAL,
+  }, serve);
 
   function serve(ws: WebSocket, query: Record<string, string>): void {
     const conn: TranscriptionConnection = { query, session: null, audioBytes: 0, socket: ws };

@@ -28,7 +28,7 @@
  * request's tools, else the fake answers 500 with `scriptError`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { Socket } from "node:net";
+import { OpenAiRestFake } from "./openai-rest-fake.ts";
 import { conforms, FORMAT_NAME, sampleOf, strictSchemaError } from "./responses-strict-schema.ts";
 
 export const FAKE_TEXT_MODELS = ["gpt-5-mini", "gpt-5", "gpt-5-nano", "gpt-4.1", "gpt-4.1-mini", "gpt-4o", "gpt-4o-mini"];
@@ -70,28 +70,23 @@ export interface FakeResponsesOptions {
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 
-export class FakeResponses {
+export class FakeResponses extends OpenAiRestFake<FakeResponsesStep> {
   readonly requests: FakeResponsesRequest[] = [];
   /** Set when a scripted answer did not match the request's schema. */
   scriptError: string | null = null;
   script: ((body: Json, index: number) => FakeResponsesStep | undefined) | null = null;
   delayMs: number;
-  private readonly queue: FakeResponsesStep[] = [];
-  private readonly sockets = new Set<Socket>();
   private served = 0;
 
   private constructor(
-    private readonly server: Server | null,
-    readonly apiKey: string,
+    server: Server | null,
+    apiKey: string,
     readonly models: string[],
     delayMs: number,
-    private readonly hostBaseUrl: string | null = null,
+    hostBaseUrl: string | null = null,
   ) {
+    super(server, apiKey, hostBaseUrl);
     this.delayMs = delayMs;
-    server?.on("connection", (socket) => {
-      this.sockets.add(socket);
-      socket.on("close", () => this.sockets.delete(socket));
-    });
   }
 
   static async start(options: FakeResponsesOptions = {}): Promise<FakeResponses> {
@@ -111,31 +106,9 @@ export class FakeResponses {
     return fake;
   }
 
-  get baseUrl(): string {
-    if (this.hostBaseUrl) return this.hostBaseUrl;
-    const address = this.server!.address();
-    return `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}/v1`;
-  }
-
-  /** Steps answered in order before the script. */
-  enqueue(...steps: FakeResponsesStep[]): void {
-    this.queue.push(...steps);
-  }
-
   /** Requests the fake accepted (passed every check) — what the service would have billed. */
   get accepted(): FakeResponsesRequest[] {
     return this.requests.filter((r) => r.status === 200);
-  }
-
-  async close(): Promise<void> {
-    for (const socket of this.sockets) socket.destroy();
-    if (this.server) await new Promise<void>((resolve) => this.server!.close(() => resolve()));
-  }
-
-  private track(socket: Socket): void {
-    if (this.sockets.has(socket)) return;
-    this.sockets.add(socket);
-    socket.on("close", () => this.sockets.delete(socket));
   }
 
   private send(res: ServerResponse, record: FakeResponsesRequest, status: number, body: unknown, headers: Record<string, string> = {}) {

@@ -4,7 +4,7 @@
  * binary frames (PCM16 audio) kept with their arrival time.
  */
 import WebSocket from "ws";
-import { Waiters } from "./waiters.ts";
+import { socketOpened, Waiters } from "./waiters.ts";
 import {
   boardServerMessageSchema,
   callServerMessageSchema,
@@ -37,11 +37,11 @@ export class LiveClient<M extends Message> {
       } else {
         this.messages.push(parse(JSON.parse(data.toString())));
       }
-      this.notify();
+      this.waiters.notify();
     });
     ws.on("close", (code, reason) => {
       this.closed = { code, reason: reason.toString() };
-      this.notify();
+      this.waiters.notify();
     });
     ws.on("error", () => {});
   }
@@ -54,15 +54,8 @@ export class LiveClient<M extends Message> {
   ): Promise<LiveClient<M>> {
     const ws = new WebSocket(url, { headers: options.headers });
     const client = new LiveClient(ws, parse, options.onFrame);
-    await new Promise<void>((resolve, reject) => {
-      ws.once("open", () => resolve());
-      ws.once("error", reject);
-    });
+    await socketOpened(ws);
     return client;
-  }
-
-  private notify(): void {
-    this.waiters.notify();
   }
 
   until(check: () => boolean, what = "condition", timeoutMs = 5000): Promise<void> {

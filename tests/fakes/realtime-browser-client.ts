@@ -3,7 +3,7 @@
  * protocol of src/shared/calls.ts (binary PCM16 24 kHz, JSON control messages).
  */
 import WebSocket from "ws";
-import { Waiters } from "./waiters.ts";
+import { socketOpened, Waiters } from "./waiters.ts";
 import {
   serverMessageSchema,
   type ClientMessage,
@@ -40,11 +40,11 @@ export class TestBrowser {
           this.entries[message.index] = { ...entry, content: entry.content + message.text };
         }
       }
-      this.notify();
+      this.waiters.notify();
     });
     ws.on("close", (code, reason) => {
       this.closed = { code, reason: reason.toString() };
-      this.notify();
+      this.waiters.notify();
     });
     ws.on("error", () => {});
   }
@@ -53,15 +53,8 @@ export class TestBrowser {
   static async connect(url: string, options: { headers?: Record<string, string> } = {}): Promise<TestBrowser> {
     const ws = new WebSocket(url, { headers: options.headers });
     const browser = new TestBrowser(ws);
-    await new Promise<void>((resolve, reject) => {
-      ws.once("open", () => resolve());
-      ws.once("error", reject);
-    });
+    await socketOpened(ws);
     return browser;
-  }
-
-  private notify(): void {
-    this.waiters.notify();
   }
 
   until(check: () => boolean, what = "condition", timeoutMs = 5000): Promise<void> {

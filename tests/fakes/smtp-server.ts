@@ -9,6 +9,7 @@
  * NOOP, QUIT.
  */
 import { createServer, type Socket } from "node:net";
+import { portOf } from "../free-port.ts";
 
 export interface ReceivedMail {
   from: string;
@@ -81,8 +82,7 @@ export async function startFakeSmtp() {
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
+  const port = portOf(server);
 
   return {
     url: `smtp://127.0.0.1:${port}`,

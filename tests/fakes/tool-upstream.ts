@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from "node:
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
+import type { FakeScript } from "./realtime-fake-connection.ts";
 
 /**
  * A real HTTP server standing in for the endpoints users point their tools at. Routes:
@@ -69,6 +70,9 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
+/** What `/status/:code` answers with: JSON for a 404, a line of text for any other code. */
+export const statusBody = (code: number): { message: string } | string => (code === 404 ? { message: "No such order" } : `upstream failure ${code}`);
+
 const sendJson = (res: ServerResponse, status: number, value: unknown) => {
   res.writeHead(status, { "Content-Type": "application/json; charset=utf-8" });
   res.end(JSON.stringify(value));
@@ -81,6 +85,25 @@ export const orderLookupTool = (origin: string) => ({
   end_point_url: `${origin}/orders`,
   parameters: { type: "object", properties: { order_id: { type: "string", description: "Order number" } }, required: ["order_id"] },
 });
+
+/**
+ * The model's side of a phone call that asks about order 42 and talks over the answer: a filler
+ * that runs the order lookup, the answer (generated a little faster than real time, so it is still
+ * streaming when the caller interrupts), then `afterInterruption`.
+ */
+export function interruptedOrderScript(afterInterruption: string): FakeScript {
+  const answerWords = Array.from({ length: 40 }, (_, i) => `word${i} `);
+  return {
+    speechMs: 1000,
+    chunkMs: 20,
+    userSays: ["Where is my order 42?", "Wait, stop."],
+    replies: [
+      { say: "Let me check that for you.", audioMs: 800, toolCalls: [{ name: "Lookup_Order", arguments: { order_id: "42" } }] },
+      { say: answerWords.join(""), pieces: answerWords, pieceGapMs: 90, audioMs: 4000, chunkMs: 100 },
+      afterInterruption,
+    ],
+  };
+}
 
 export async function startToolUpstream(options: { host?: string } = {}): Promise<ToolUpstream> {
   const host = options.host ?? "127.0.0.1";
@@ -117,9 +140,10 @@ export async function startToolUpstream(options: { host?: string } = {}): Promis
         return res.end();
       case "status": {
         const code = Number(arg);
-        if (code === 404) return sendJson(res, 404, { message: "No such order" });
+        const body = statusBody(code);
+        if (typeof body !== "string") return sendJson(res, code, body);
         res.writeHead(code, { "Content-Type": "text/plain" });
-        return res.end(`upstream failure ${code}`);
+        return res.end(body);
       }
       case "slow": {
         const timer = setTimeout(() => {

@@ -18,6 +18,7 @@
 import { randomBytes } from "node:crypto";
 import twilio from "twilio";
 import WebSocket from "ws";
+import { socketOpened } from "./waiters.ts";
 
 export const FRAME_MS = 20;
 const BYTES_PER_MS = 8;
@@ -178,10 +179,7 @@ export class TwilioCaller {
       this.notify();
     });
     ws.on("error", () => {});
-    await new Promise<void>((resolve, reject) => {
-      ws.once("open", () => resolve());
-      ws.once("error", reject);
-    });
+    await socketOpened(ws);
     this.send({ event: "connected", protocol: "Call", version: "1.0.0" });
     this.send({
       event: "start",

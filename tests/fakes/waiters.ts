@@ -1,3 +1,5 @@
+import type WebSocket from "ws";
+
 /** Conditions a test waits for on a socket fake: each is checked now and again after every event the fake notifies. */
 export class Waiters {
   private readonly waiting = new Set<() => void>();
@@ -23,4 +25,12 @@ export class Waiters {
       this.waiting.add(waiter);
     });
   }
+}
+
+/** Resolves once `ws` is open; rejects with ws's "Unexpected server response: <status>" when the upgrade is refused. */
+export function socketOpened(ws: WebSocket): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
 }

@@ -3,6 +3,7 @@
  * to put them under both suites: a JSON route with a valid body (the fuzz suite mutates it field
  * by field), and an owned resource path (the isolation suite tries it with another user's id).
  */
+import { VALID_DEMO_REQUEST } from "../demo-request.ts";
 
 /** What a suite has set up before it runs: ids of resources owned by the acting user. */
 export interface Fixtures {
@@ -371,17 +372,7 @@ export const JSON_ROUTES: Record<string, JsonRoute> = {
     method: "POST",
     path: () => "/api/demo-requests",
     auth: false,
-    valid: () => ({
-      first_name: "Priya",
-      last_name: "Raman",
-      company: "Northwind Energy",
-      work_email: "priya.raman@northwind.example",
-      role: "Head of Customer Operations",
-      phone_number: "+1 415 555 0134",
-      location: "United States",
-      yearly_call_volume: "100000-500000",
-      comments: "We handle outage calls.",
-    }),
+    valid: () => ({ ...VALID_DEMO_REQUEST }),
     required: ["first_name", "last_name", "company", "work_email", "role", "phone_number", "location", "yearly_call_volume"],
   },
 };

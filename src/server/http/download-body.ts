@@ -1,5 +1,5 @@
 import { Readable } from "node:stream";
-import type { FastifyBaseLogger } from "fastify";
+import type { FastifyBaseLogger, FastifyReply } from "fastify";
 import { loggableError } from "./log-redaction.ts";
 
 /**
@@ -19,4 +19,13 @@ export function downloadBody(chunks: AsyncIterable<string>, log: FastifyBaseLogg
     }
   }
   return Readable.from(guarded());
+}
+
+/** Sends `body` (a downloadBody) as the CSV file `filename`; never stored by a cache, being the user's data as of now. */
+export function sendCsv(reply: FastifyReply, filename: string, body: Readable): FastifyReply {
+  return reply
+    .header("content-type", "text/csv; charset=utf-8")
+    .header("content-disposition", `attachment; filename="${filename}"`)
+    .header("cache-control", "no-store")
+    .send(body);
 }

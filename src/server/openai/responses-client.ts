@@ -107,6 +107,25 @@ export class ResponsesError extends Error {
   }
 }
 
+/** The failures the user fixes in their own OpenAI account (the key, the quota), in words they can act on; null for others. */
+export function accountRefusalText(err: ResponsesError): string | null {
+  if (err.status === 401) return "OpenAI refused the API key: check it in Settings.";
+  if (err.code === "insufficient_quota") return "OpenAI says the account's quota is used up: check its billing.";
+  return null;
+}
+
+/**
+ * accountRefusalText (first: a used-up quota is a 429 too), or for a rate limit or timeout what
+ * happened and `retry` ("try again later"); null for others.
+ */
+export function openAiFailureText(err: ResponsesError, retry: string): string | null {
+  const refused = accountRefusalText(err);
+  if (refused) return refused;
+  if (err.status === 429) return `OpenAI kept answering "rate limit reached"; ${retry}.`;
+  if (err.code === "timeout") return `OpenAI did not answer in time; ${retry}.`;
+  return null;
+}
+
 export interface ResponsesClientOptions {
   /** e.g. https://api.openai.com/v1 (OPENAI_BASE_URL), without a trailing slash. */
   baseUrl: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { RecordedRequest } from "../../../tests/fakes/tool-upstream.ts";
-import { startToolUpstream } from "../../../tests/fakes/tool-upstream.ts";
+import { startToolUpstream, statusBody } from "../../../tests/fakes/tool-upstream.ts";
 import { useToolUpstream } from "../../../tests/tool-engine-upstream.ts";
 import { executionFailure } from "../../../tests/tool-failure.ts";
 import type { HttpMethod, ParameterFormat } from "../../shared/tools.ts";
@@ -160,13 +160,7 @@ describe("answers", () => {
 
   it("reports a 500 as an unsuccessful result with its status and body", async () => {
     const result = await executeTool(tool({ http_method: "POST", end_point_url: `${engine.upstream.origin}/status/500` }), {}, engine.options);
-    expect(result).toMatchObject({
-      success: false,
-      status: 500,
-      statusText: "Internal Server Error",
-      method: "POST",
-      data: "upstream failure 500",
-    });
+    expect(result).toMatchObject({ success: false, status: 500, statusText: "Internal Server Error", method: "POST", data: statusBody(500) });
   });
 });
 

@@ -14,6 +14,16 @@ export function ErrorBanner({ message, testId }: { message: string | null | unde
   );
 }
 
+/** A line of failure beneath a form or a list, in the words given; nothing when there is none. */
+export function ErrorLine({ message }: { message: string | null | undefined }) {
+  if (!message) return null;
+  return (
+    <p role="alert" className="text-sm text-destructive">
+      {message}
+    </p>
+  );
+}
+
 /** A dialog's Cancel / submit pair; the submit names the form by id and spins while busy. */
 export function DialogFormFooter({ formId, busy, disabled, onCancel, children }: { formId: string; busy: boolean; disabled?: boolean; onCancel: () => void; children: ReactNode }) {
   return (

@@ -1,7 +1,7 @@
 import { ArrowDown, ArrowUp, ArrowUpDown, Search } from "lucide-react";
-import { useMemo, useState } from "react";
+import { useMemo, useState, type ReactNode } from "react";
 import { Input } from "@/components/ui/input";
-import { TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import { cn } from "@/lib/utils";
 
 export type SortDirection = "asc" | "desc";
@@ -112,5 +112,33 @@ export function TableHeads({ labels, actions }: { labels: readonly string[]; act
         {actions === "empty" ? <TableHead /> : actions && <ActionsHead />}
       </TableRow>
     </TableHeader>
+  );
+}
+
+/**
+ * A short list of records, each with one action in its last column (Revoke, Delete): the heads,
+ * then a row a record with the cells `cells` gives it. `actions` as TableHeads'.
+ */
+export function ActionTable<T extends { id: string }>({ label, heads, actions, rows, rowTestId, cells, action }: {
+  label: string;
+  heads: readonly string[];
+  actions: true | "empty";
+  rows: readonly T[];
+  rowTestId?: string;
+  cells: (row: T) => ReactNode;
+  action: (row: T) => ReactNode;
+}) {
+  return (
+    <Table aria-label={label}>
+      <TableHeads labels={heads} actions={actions} />
+      <TableBody>
+        {rows.map((row) => (
+          <TableRow key={row.id} data-testid={rowTestId}>
+            {cells(row)}
+            <TableCell className={actions === true ? "text-right" : undefined}>{action(row)}</TableCell>
+          </TableRow>
+        ))}
+      </TableBody>
+    </Table>
   );
 }

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createTool } from "../../../../tests/fakes/realtime-app.ts";
-import { orderLookupTool, startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
+import { interruptedOrderScript, orderLookupTool, startToolUpstream, type ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
 import { insertPhoneNumber, setUpTwilioLine } from "../../../../tests/fakes/twilio-app.ts";
 import type { DialOptions } from "../../../../tests/fakes/twilio-caller.ts";
 import { mulawSpeech } from "../../../../tests/fakes/twilio-speech.ts";
@@ -46,18 +46,7 @@ async function finishedRecord(callSid: string, timeoutMs = 5000) {
 
 describe("a phone call", () => {
   it("answers, greets first, runs a tool, is interrupted during the tool answer (clear, cancel, truncate at what was heard), and leaves a Real call record", async () => {
-    const answerWords = Array.from({ length: 40 }, (_, i) => `word${i} `);
-    line.fake.script = {
-      speechMs: 1000,
-      chunkMs: 20,
-      userSays: ["Where is my order 42?", "Wait, stop."],
-      replies: [
-        { say: "Let me check that for you.", audioMs: 800, toolCalls: [{ name: "Lookup_Order", arguments: { order_id: "42" } }] },
-        // Generated a little faster than real time, so it is still streaming when the caller interrupts.
-        { say: answerWords.join(""), pieces: answerWords, pieceGapMs: 90, audioMs: 4000, chunkMs: 100 },
-        "Okay.",
-      ],
-    };
+    line.fake.script = interruptedOrderScript("Okay.");
     const index = line.fake.connections.length;
     const call = await dial();
     expect(call.webhookStatus).toBe(200);

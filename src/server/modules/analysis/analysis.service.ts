@@ -21,7 +21,7 @@ import { isUuid } from "../../../shared/ids.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { JobContext, JobQueue } from "../../jobs/job-queue.ts";
-import { createResponsesClient, ResponsesError } from "../../openai/responses-client.ts";
+import { createResponsesClient, openAiFailureText, ResponsesError } from "../../openai/responses-client.ts";
 import { textCost } from "../../voice/provider-prices.ts";
 import { analysisSettingsOf } from "../assistants/assistants.repo.ts";
 import type { EmitEvent } from "../calls/call-events.ts";
@@ -99,10 +99,8 @@ const pending = (settings: AnalysisSettings, run: string, batch?: string): repo.
 /** Why an analysis failed, in words a user can act on. */
 function failureText(err: unknown): string {
   if (err instanceof ResponsesError) {
-    if (err.status === 401) return "OpenAI refused the API key: check it in Settings.";
-    if (err.code === "insufficient_quota") return "OpenAI says the account's quota is used up: check its billing.";
-    if (err.status === 429) return "OpenAI kept answering \"rate limit reached\"; try again later.";
-    if (err.code === "timeout") return "OpenAI did not answer in time; try again later.";
+    const known = openAiFailureText(err, "try again later");
+    if (known) return known;
     if (err.status >= 500 || err.status === 0) return `OpenAI could not be reached or failed (${err.status || err.code}); try again later.`;
     return `OpenAI refused the analysis: ${err.message}`;
   }

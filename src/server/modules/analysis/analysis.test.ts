@@ -173,13 +173,18 @@ describe("after a call", () => {
     expect(responses.requests.length).toBe(before);
   });
 
-  it("retries a rate limit and a server error with backoff, then succeeds", async () => {
-    responses.enqueue({ kind: "error", status: 429, headers: { "retry-after": "1" } }, { kind: "error", status: 500 }, { kind: "answer", json: ANSWER });
+  /** A call's analysis, run until done (retries and all): the Responses requests it made, in order. */
+  async function requestsOfDoneAnalysis() {
     const before = responses.requests.length;
     const callId = await call("Where is my order 42?");
     const record = await analysisOf(callId, settled, 20_000);
     expect(record.analysis?.status).toBe("done");
-    const sent = responses.requests.slice(before);
+    return responses.requests.slice(before);
+  }
+
+  it("retries a rate limit and a server error with backoff, then succeeds", async () => {
+    responses.enqueue({ kind: "error", status: 429, headers: { "retry-after": "1" } }, { kind: "error", status: 500 }, { kind: "answer", json: ANSWER });
+    const sent = await requestsOfDoneAnalysis();
     expect(sent.map((r) => r.status)).toEqual([429, 500, 200]);
     // Backoff: the retries came at least the configured pause apart.
     expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(900);
@@ -198,11 +203,7 @@ describe("after a call", () => {
       }
       return { kind: "answer", json: ANSWER };
     };
-    const before = responses.requests.length;
-    const callId = await call("Where is my order 42?");
-    const record = await analysisOf(callId, settled, 20_000);
-    expect(record.analysis?.status).toBe("done");
-    const sent = responses.requests.slice(before);
+    const sent = await requestsOfDoneAnalysis();
     expect(sent.map((r) => r.status)).toEqual([429, 429, 200]);
     expect(sent[1]!.at - sent[0]!.at).toBeGreaterThanOrEqual(3000);
     expect(sent[2]!.at).toBeGreaterThanOrEqual(Date.parse(date));

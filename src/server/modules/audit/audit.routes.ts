@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { auditFiltersSchema, auditListQuerySchema, auditPageSchema, type AuditPage } from "../../../shared/audit.ts";
-import { downloadBody } from "../../http/download-body.ts";
+import { downloadBody, sendCsv } from "../../http/download-body.ts";
 import type { AuditService } from "./audit.service.ts";
 
 /**
@@ -16,10 +16,6 @@ export const auditRoutes: FastifyPluginAsync<{ service: AuditService }> = async 
   app.get("/api/audit-log.csv", { schema: { querystring: auditFiltersSchema } }, async (req, reply) => {
     const stream = downloadBody(service.csv(req.actor.organizationId, req.query), req.log, "audit log export");
     const day = new Date().toISOString().slice(0, 10);
-    return reply
-      .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="audit-log-${day}.csv"`)
-      .header("cache-control", "no-store")
-      .send(stream);
+    return sendCsv(reply, `audit-log-${day}.csv`, stream);
   });
 };

@@ -17,7 +17,7 @@ import {
   RECORDING_URL_LIFETIME_MS,
 } from "../../../shared/call-records.ts";
 import { AppError, badRequest } from "../../errors.ts";
-import { downloadBody } from "../../http/download-body.ts";
+import { downloadBody, sendCsv } from "../../http/download-body.ts";
 import { deleteCall, findCall, listCallSummaries } from "./calls-history.repo.ts";
 import { callStats } from "./calls-stats.ts";
 import { exportCallsCsv } from "./calls-export.ts";
@@ -73,11 +73,7 @@ export const callsHistoryRoutes: FastifyPluginAsync = async (plugin) => {
     // The filters (the range's order included) were checked by the schema before this line.
     const stream = downloadBody(exportCallsCsv(db, req.actor.organizationId, customerOf(req), req.query), req.log, "calls export");
     const day = new Date().toISOString().slice(0, 10);
-    return reply
-      .header("content-type", "text/csv; charset=utf-8")
-      .header("content-disposition", `attachment; filename="calls-${day}.csv"`)
-      .header("cache-control", "no-store")
-      .send(stream);
+    return sendCsv(reply, `calls-${day}.csv`, stream);
   });
 
   app.get("/api/calls/:id", { schema: { params, response: { 200: callRecordSchema } } }, async (req): Promise<CallRecord> => {

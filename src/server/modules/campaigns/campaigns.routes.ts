@@ -5,7 +5,7 @@ import { z } from "zod";
 import { CAMPAIGN_ACTIONS, CAMPAIGN_TEXTS, campaignContactPageSchema, campaignInputSchema, campaignPageSchema, campaignSchema, contactsImportQuerySchema, contactsImportSchema } from "../../../shared/campaigns.ts";
 import { AppError } from "../../errors.ts";
 import { csvField } from "../../http/csv-field.ts";
-import { downloadBody } from "../../http/download-body.ts";
+import { downloadBody, sendCsv } from "../../http/download-body.ts";
 import type { CampaignsService } from "./campaigns.service.ts";
 import { pageQuerySchema } from "../../../shared/pages.ts";
 
@@ -57,7 +57,6 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
   );
   app.get("/api/campaigns/:id/contacts.csv", { schema: { params } }, async (req, reply) => {
     const first = await service.contacts(req.actor.organizationId, req.params.id, { limit: EXPORT_PAGE });
-    reply.header("content-type", "text/csv; charset=utf-8").header("content-disposition", `attachment; filename="campaign-${req.params.id}.csv"`);
     const organizationId = req.actor.organizationId;
     const id = req.params.id;
     async function* rows() {
@@ -69,6 +68,6 @@ export const campaignsRoutes: FastifyPluginAsync<{ service: CampaignsService }> 
         page = await service.contacts(organizationId, id, { limit: EXPORT_PAGE, cursor: page.next_cursor });
       }
     }
-    return reply.send(downloadBody(rows(), req.log, "campaign contacts export"));
+    return sendCsv(reply, `campaign-${id}.csv`, downloadBody(rows(), req.log, "campaign contacts export"));
   });
 };

@@ -119,6 +119,7 @@ describe("campaigns", { timeout: 120_000 }, () => {
     const rest2 = (await send("GET", `/api/campaigns/${id}/contacts?cursor=${contacts.next_cursor}`)).json();
     expect(rest2.data).toEqual([expect.objectContaining({ row: 7, attempts: 1, last_outcome: "dnc" })]);
     const exported = await send("GET", `/api/campaigns/${id}/contacts.csv`);
+    expect(exported.headers).toMatchObject({ "content-type": "text/csv; charset=utf-8", "content-disposition": `attachment; filename="campaign-${id}.csv"`, "cache-control": "no-store" });
     expect(exported.body.split("\r\n")[0]).toBe("row,phone,attempts,last_outcome,state,call_id");
     expect(exported.body).toContain("1,+15550001001,2,no_answer,done,");
   });

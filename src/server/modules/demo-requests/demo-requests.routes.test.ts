@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { VALID_DEMO_REQUEST } from "../../../../tests/demo-request.ts";
 import { as, buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import { INVALID_CURSOR_CODE, INVALID_CURSOR_MESSAGE } from "../../../shared/pages.ts";
 import { demoRequests } from "../../db/schema.ts";
@@ -11,17 +12,7 @@ let address = 0;
 // The endpoint is rate-limited per client address: each test speaks from its own.
 const nextAddress = () => `10.0.${Math.floor(++address / 250)}.${(address % 250) + 1}`;
 
-const valid = {
-  first_name: "Priya",
-  last_name: "Raman",
-  company: "Northwind Energy",
-  work_email: "priya.raman@northwind.example",
-  role: "Head of Customer Operations",
-  phone_number: "+1 415 555 0134",
-  location: "United States",
-  yearly_call_volume: "100000-500000",
-  comments: "We handle outage calls in three languages.",
-};
+const valid = VALID_DEMO_REQUEST;
 
 function post(payload: unknown, remoteAddress = nextAddress()) {
   return app.inject({ method: "POST", url: "/api/demo-requests", payload: payload as object, remoteAddress });

@@ -1,24 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fake-realtime.ts";
-import { createAssistant } from "../../../../tests/fakes/realtime-app.ts";
-import { buildTestApp, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
+import { describe, expect, it } from "vitest";
+import { createAssistant, setUpLiveApp } from "../../../../tests/fakes/realtime-app.ts";
+import { signUpAndLogIn } from "../../../../tests/harness.ts";
 import { eq } from "drizzle-orm";
 import { calls, credentials, phoneNumbers } from "../../db/schema.ts";
 
-let app: TestApp;
-let db: Awaited<ReturnType<typeof buildTestApp>>["db"];
-let openai: FakeRealtime;
-beforeAll(async () => {
-  openai = await startFakeRealtime({ apiKey: "sk-getting-started-1" });
-  ({ app, db } = await buildTestApp({ config: { OPENAI_BASE_URL: openai.baseUrl } }));
-});
-afterAll(async () => {
-  await app.close();
-  await openai.close();
-});
+const file = setUpLiveApp("sk-getting-started-1");
 
 const progress = async (cookie: string) => {
-  const res = await app.inject({ url: "/api/getting-started", headers: { cookie } });
+  const res = await file.live.app.inject({ url: "/api/getting-started", headers: { cookie } });
   expect(res.statusCode, res.body).toBe(200);
   return res.json() as { steps: { id: string; done: boolean }[]; complete: boolean };
 };
@@ -26,6 +15,7 @@ const done = (p: { steps: { id: string; done: boolean }[] }) => p.steps.filter((
 
 describe("GET /api/getting-started", () => {
   it("ticks each step from the organisation's own data, in order, until complete; another organisation's data counts for nothing", async () => {
+    const { app, db } = file.live;
     const who = await signUpAndLogIn(app);
     const other = await signUpAndLogIn(app);
     const fresh = await progress(who.cookie);
@@ -36,7 +26,7 @@ describe("GET /api/getting-started", () => {
     // A key OpenAI refused is stored (Settings says why) but the step is not done.
     await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie: who.cookie }, payload: { value: "sk-refused-0123456789abcdef" } });
     expect(done(await progress(who.cookie))).toEqual([]);
-    await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie: who.cookie }, payload: { value: openai.apiKey } });
+    await app.inject({ method: "PUT", url: "/api/credentials/openai_api_key", headers: { cookie: who.cookie }, payload: { value: file.fake.apiKey } });
     const assistant = await createAssistant(app, who);
     await db.insert(calls).values({ organizationId: who.organizationId, assistantId: assistant.id, logs: { isTest: true, transcript: [] } });
     expect(done(await progress(who.cookie))).toEqual(["openai_key", "assistant", "test_call"]);
@@ -59,6 +49,7 @@ describe("GET /api/getting-started", () => {
   });
 
   it("needs a session", async () => {
+    const { app } = file.live;
     expect((await app.inject({ url: "/api/getting-started" })).statusCode).toBe(401);
   });
 });

@@ -11,7 +11,7 @@ import { MAX_REPLAY_TURNS, REPLAY_MESSAGES, replayTextModel, scriptedMaxTurns, t
 import { scenarioInputSchema, type Scenario } from "../../../shared/scenarios.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
-import { createResponsesClient, ResponsesError } from "../../openai/responses-client.ts";
+import { accountRefusalText, createResponsesClient, ResponsesError } from "../../openai/responses-client.ts";
 import { textCost } from "../../voice/provider-prices.ts";
 import type { CallsService } from "../calls/calls.service.ts";
 import type { ScenariosService } from "../scenarios/scenarios.service.ts";
@@ -44,8 +44,8 @@ export function toolAnswersOf(transcript: readonly TranscriptEntry[]): Record<st
 
 /** Why the replay failed, in words a user can act on. */
 function failure(err: ResponsesError): AppError {
-  if (err.status === 401) return new AppError(400, "openai_refused", "OpenAI refused the API key: check it in Settings.");
-  if (err.code === "insufficient_quota") return new AppError(400, "openai_refused", "OpenAI says the account's quota is used up: check its billing.");
+  const refused = accountRefusalText(err);
+  if (refused) return new AppError(400, "openai_refused", refused);
   if (err.status === 400 || err.status === 404) return new AppError(400, "openai_refused", REPLAY_MESSAGES.failed(err.message));
   return new AppError(502, "openai_unavailable", REPLAY_MESSAGES.failed(err.status === 429 ? "OpenAI's rate limit was reached; try again in a minute." : "OpenAI could not be reached or failed; try again."));
 }

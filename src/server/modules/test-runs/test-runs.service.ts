@@ -13,7 +13,7 @@ import type { Db } from "../../db/client.ts";
 import { AppError, notFound, RateLimitedError } from "../../errors.ts";
 import type { JobContext, JobQueue } from "../../jobs/job-queue.ts";
 import { counterKey, type CounterStore } from "../../shared-state/index.ts";
-import { createResponsesClient, ResponsesError } from "../../openai/responses-client.ts";
+import { createResponsesClient, openAiFailureText, ResponsesError } from "../../openai/responses-client.ts";
 import { builtInTools, RESERVED_TOOL_NAMES } from "../../voice/builtins.ts";
 import { textCost } from "../../voice/provider-prices.ts";
 import { ToolCatalog } from "../../voice/tool-resolution.ts";
@@ -62,11 +62,7 @@ class Cancelled extends Error {}
 /** Why a scenario could not be played, in words a user can act on. */
 function failureText(err: unknown): string {
   if (err instanceof ResponsesError) {
-    if (err.status === 401) return "OpenAI refused the API key: check it in Settings.";
-    if (err.code === "insufficient_quota") return "OpenAI says the account's quota is used up: check its billing.";
-    if (err.status === 429) return "OpenAI kept answering \"rate limit reached\"; run the tests again later.";
-    if (err.code === "timeout") return "OpenAI did not answer in time; run the tests again later.";
-    return `OpenAI could not play the scenario: ${err.message}`;
+    return openAiFailureText(err, "run the tests again later") ?? `OpenAI could not play the scenario: ${err.message}`;
   }
   return "The scenario could not be played; run the tests again.";
 }

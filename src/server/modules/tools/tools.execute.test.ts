@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RecordedRequest, ToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
-import { startToolUpstream } from "../../../../tests/fakes/tool-upstream.ts";
+import { startToolUpstream, statusBody } from "../../../../tests/fakes/tool-upstream.ts";
 import { buildTestApp, errorOf, signUpAndLogIn, type TestApp } from "../../../../tests/harness.ts";
 import type { HttpMethod, ParameterFormat, Tool, ToolExecutionResponse } from "../../../shared/tools.ts";
 
@@ -162,13 +162,7 @@ describe("answers", () => {
 
   it("reports an upstream 500 as success false with its status and body", async () => {
     const result = await run({ http_method: "POST", end_point_url: `${upstream.origin}/status/500` });
-    expect(result).toMatchObject({
-      success: false,
-      status: 500,
-      statusText: "Internal Server Error",
-      method: "POST",
-      data: "upstream failure 500",
-    });
+    expect(result).toMatchObject({ success: false, status: 500, statusText: "Internal Server Error", method: "POST", data: statusBody(500) });
   });
 });
 

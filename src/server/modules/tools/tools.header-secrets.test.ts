@@ -33,15 +33,12 @@ afterAll(async () => {
 
 const call = (method: "GET" | "POST" | "PATCH", url: string, payload?: unknown) => as(app, user).request(method, url, payload);
 
+/** POST /api/tools: a tool on the upstream's echo sending `headers`. */
+const postTool = (name: string, headers: Record<string, string>) =>
+  call("POST", "/api/tools", { name, type: "API", http_method: "GET", parameter_format: "standard", end_point_url: `${upstream.origin}/echo`, http_headers: headers });
+
 async function createTool(headers: Record<string, string>): Promise<Tool> {
-  const res = await call("POST", "/api/tools", {
-    name: "Secret headers",
-    type: "API",
-    http_method: "GET",
-    parameter_format: "standard",
-    end_point_url: `${upstream.origin}/echo`,
-    http_headers: headers,
-  });
+  const res = await postTool("Secret headers", headers);
   expect(res.statusCode, res.body).toBe(201);
   return res.json();
 }
@@ -122,14 +119,7 @@ describe("tool header values", () => {
     // A query that fails in the database: the error handler logs it (500) without its parameters.
     await db.execute("CREATE OR REPLACE FUNCTION refuse_tool() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused'; END $$ LANGUAGE plpgsql");
     await db.execute("CREATE TRIGGER refuse_tool BEFORE INSERT ON tools FOR EACH ROW EXECUTE FUNCTION refuse_tool()");
-    const failed = await call("POST", "/api/tools", {
-      name: "Will fail",
-      type: "API",
-      http_method: "GET",
-      parameter_format: "standard",
-      end_point_url: `${upstream.origin}/echo`,
-      http_headers: { "X-Api-Key": "hk-another-SECRET-value-1234" },
-    });
+    const failed = await postTool("Will fail", { "X-Api-Key": "hk-another-SECRET-value-1234" });
     await db.execute("DROP TRIGGER refuse_tool ON tools");
     expect(failed.statusCode).toBe(500);
     const log = logLines.join("");

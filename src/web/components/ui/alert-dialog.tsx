@@ -4,7 +4,7 @@ import type { VariantProps } from "class-variance-authority";
 
 import { buttonVariants } from "@/components/ui/button";
 import { cn } from "@/lib/utils";
-import { overlayClassName, slotted } from "@/components/ui/slotted";
+import { modalContentClassName, overlayClassName, slotted } from "@/components/ui/slotted";
 
 const AlertDialog = slotted(AlertDialogPrimitive.Root, "alert-dialog");
 const AlertDialogTrigger = slotted(AlertDialogPrimitive.Trigger, "alert-dialog-trigger");
@@ -24,10 +24,7 @@ function AlertDialogContent({
       <AlertDialogOverlay />
       <AlertDialogPrimitive.Content
         data-slot="alert-dialog-content"
-        className={cn(
-          "fixed top-[50%] left-[50%] z-50 grid w-full max-w-[calc(100%-2rem)] translate-x-[-50%] translate-y-[-50%] gap-4 rounded-lg border bg-background p-6 shadow-lg duration-200 outline-none data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95 sm:max-w-lg",
-          className,
-        )}
+        className={cn(modalContentClassName, className)}
         {...props}
       />
     </AlertDialogPortal>

@@ -3,7 +3,7 @@ import { Dialog as DialogPrimitive } from "radix-ui";
 import { XIcon } from "lucide-react";
 
 import { cn } from "@/lib/utils";
-import { overlayClassName, slotted } from "@/components/ui/slotted";
+import { modalContentClassName, overlayClassName, slotted } from "@/components/ui/slotted";
 
 const Dialog = slotted(DialogPrimitive.Root, "dialog");
 const DialogTrigger = slotted(DialogPrimitive.Trigger, "dialog-trigger");
@@ -26,10 +26,7 @@ function DialogContent({
       <DialogOverlay />
       <DialogPrimitive.Content
         data-slot="dialog-content"
-        className={cn(
-          "fixed top-[50%] left-[50%] z-50 grid max-h-[calc(100dvh-2rem)] w-full max-w-[calc(100%-2rem)] translate-x-[-50%] translate-y-[-50%] gap-4 overflow-y-auto rounded-lg border bg-background p-6 shadow-lg duration-200 outline-none data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95 sm:max-w-lg",
-          className,
-        )}
+        className={cn(modalContentClassName, "max-h-[calc(100dvh-2rem)] overflow-y-auto", className)}
         {...props}
       >
         {children}

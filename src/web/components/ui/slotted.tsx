@@ -26,3 +26,10 @@ export function slotted<P extends React.ElementType>(part: P, slot: string, base
 /** The dimmed backdrop behind a dialog, alert dialog or sheet. */
 export const overlayClassName =
   "fixed inset-0 z-50 bg-black/50 data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=open]:animate-in data-[state=open]:fade-in-0";
+
+/**
+ * The centred panel of a dialog or alert dialog: the same place, frame and zoom either way; a
+ * dialog adds its own scrolling for content taller than the window.
+ */
+export const modalContentClassName =
+  "fixed top-[50%] left-[50%] z-50 grid w-full max-w-[calc(100%-2rem)] translate-x-[-50%] translate-y-[-50%] gap-4 rounded-lg border bg-background p-6 shadow-lg duration-200 outline-none data-[state=closed]:animate-out data-[state=closed]:fade-out-0 data-[state=closed]:zoom-out-95 data-[state=open]:animate-in data-[state=open]:fade-in-0 data-[state=open]:zoom-in-95 sm:max-w-lg";

@@ -12,6 +12,7 @@ import { queryKeys } from "@/lib/query-keys";
 import { withNext } from "@/lib/next-path";
 import { useSession, useSignOut } from "@/lib/session";
 import { AuthCard } from "./auth-card";
+import { ErrorLine } from "@/components/form-dialog";
 
 const linkClass = "font-medium text-primary underline-offset-4 hover:underline";
 
@@ -58,11 +59,7 @@ export function InvitePage() {
 
   let body;
   if (!token || preview.isError) {
-    body = (
-      <p role="alert" className="text-sm text-destructive">
-        {preview.error instanceof Error ? preview.error.message : TEAM_MESSAGES.invitationInvalid}
-      </p>
-    );
+    body = <ErrorLine message={preview.error instanceof Error ? preview.error.message : TEAM_MESSAGES.invitationInvalid} />;
   } else if (isPending || preview.isPending) {
     body = (
       <div className="flex justify-center py-4">
@@ -88,11 +85,7 @@ export function InvitePage() {
         <Button onClick={() => void join()} disabled={joining} className="w-full">
           {joining ? "Joining..." : `Join ${preview.data.organization}`}
         </Button>
-        {error && (
-          <p role="alert" className="text-sm text-destructive">
-            {error}
-          </p>
-        )}
+        <ErrorLine message={error} />
       </div>
     );
   } else {

@@ -12,6 +12,7 @@ import { AuthCard } from "./auth-card";
 import { signUp, useAccountOptions } from "@/lib/session";
 import { queryKeys } from "@/lib/query-keys";
 import { safeNextPath, withNext } from "@/lib/next-path";
+import { ErrorLine } from "@/components/form-dialog";
 
 const FALLBACK = "An unexpected error occurred. Please try again.";
 
@@ -80,11 +81,7 @@ export function SignupPage() {
           <Button type="submit" disabled={isSubmitting} className="w-full">
             {isSubmitting ? "Creating Account..." : "Create Account"}
           </Button>
-          {errors.root?.message && (
-            <p role="alert" className="text-sm text-destructive">
-              {errors.root.message}
-            </p>
-          )}
+          <ErrorLine message={errors.root?.message} />
         </form>
       )}
     </AuthCard>

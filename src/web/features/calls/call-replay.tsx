@@ -3,6 +3,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Spinner } from "@/components/ui/spinner";
 import { prettyJson } from "@/lib/format";
 import { useReplayCall } from "./use-calls";
+import { ErrorLine } from "@/components/form-dialog";
 
 /**
  * "Replay against draft": the replay started by the button (one request per click, never by an
@@ -23,11 +24,7 @@ export function CallReplayDialog({ replay, open, onOpenChange }: { replay: Retur
             {REPLAY_MESSAGES.running}
           </div>
         )}
-        {replay.isError && (
-          <p role="alert" className="text-sm text-destructive">
-            {replay.error instanceof Error ? replay.error.message : REPLAY_MESSAGES.failed("try again")}
-          </p>
-        )}
+        <ErrorLine message={replay.isError ? (replay.error instanceof Error ? replay.error.message : REPLAY_MESSAGES.failed("try again")) : null} />
         {replay.data && <ReplayTurns replay={replay.data} />}
       </DialogContent>
     </Dialog>

@@ -4,6 +4,7 @@ import { Input } from "@/components/ui/input";
 import { Label } from "@/components/ui/label";
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from "@/components/ui/table";
 import type { CsvPreview } from "./csv-preview";
+import { ErrorLine } from "@/components/form-dialog";
 
 /** The rows left out, by row number (1 = the first after the header), with the server's reason. */
 export function InvalidRows({ invalid, label }: { invalid: InvalidContact[]; label: string }) {
@@ -40,11 +41,7 @@ export function ContactsUpload({ fileName, preview, onFile }: { fileName: string
       >
         {T.sampleCsv}
       </a>
-      {preview?.error && (
-        <p role="alert" className="text-sm text-destructive">
-          {preview.error}
-        </p>
-      )}
+      <ErrorLine message={preview?.error} />
       {preview && !preview.error && (
         <div className="grid gap-3" data-testid="csv-preview">
           <p className="text-sm">

@@ -4,6 +4,7 @@
  * The wire shapes are src/shared/live.ts.
  */
 import type { TranscriptEntry } from "@shared/calls";
+import { withTranscript } from "@/lib/transcript";
 import type { BoardServerMessage, CallServerMessage, LiveCallSummary, SupervisorControl } from "@shared/live";
 
 // ---------------------------------------------------------------------------
@@ -86,18 +87,9 @@ export function watchReducer(state: WatchView, action: WatchAction): WatchView {
         ended: null,
         lost: null,
       };
-    case "transcript": {
-      const entries = state.entries.slice();
-      entries[action.index] = action.entry;
-      return { ...state, entries };
-    }
-    case "transcript_delta": {
-      const entry = state.entries[action.index];
-      if (!entry) return state;
-      const entries = state.entries.slice();
-      entries[action.index] = { ...entry, content: entry.content + action.text };
-      return { ...state, entries };
-    }
+    case "transcript":
+    case "transcript_delta":
+      return withTranscript(state, action);
     case "call_updated":
       return { ...state, call: action.call };
     case "control":

@@ -7,7 +7,7 @@ import { useEffect, useReducer } from "react";
 import { isSessionEndedClose } from "@shared/auth";
 import { boardServerMessageSchema } from "@shared/live";
 import { useSessionEnded } from "@/lib/session";
-import { socketUrl } from "@/lib/socket-url";
+import { parseFrame, socketUrl } from "@/lib/socket-url";
 import { boardReducer, initialBoard, reconnectDelayMs } from "./live-state";
 
 /** `enabled`: false for a member whose role the board would refuse (no socket is opened). */
@@ -31,12 +31,8 @@ export function useLiveBoard(enabled = true) {
         dispatch({ type: "connected" });
       };
       socket.onmessage = (event: MessageEvent<unknown>) => {
-        if (typeof event.data !== "string") return;
-        try {
-          dispatch(boardServerMessageSchema.parse(JSON.parse(event.data)));
-        } catch {
-          // A message this client does not know (a newer server): ignored.
-        }
+        const message = typeof event.data === "string" ? parseFrame(boardServerMessageSchema, event.data) : undefined;
+        if (message) dispatch(message);
       };
       socket.onclose = (event) => {
         if (disposed || ws !== socket) return;

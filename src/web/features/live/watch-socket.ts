@@ -7,7 +7,7 @@
 import { callServerMessageSchema, type CallServerMessage, type SupervisorMessage } from "@shared/live";
 import { isPermissionDenied, MIC_REQUIRED_MESSAGE, requestMicrophone, startCapture, stopStream, type Capture } from "@/lib/audio/audio-capture";
 import { createPlayback, type Playback } from "@/lib/audio/audio-playback";
-import { socketUrl } from "@/lib/socket-url";
+import { parseFrame, socketUrl } from "@/lib/socket-url";
 
 export interface WatchSocketHandlers {
   message(message: CallServerMessage): void;
@@ -133,12 +133,8 @@ export class WatchSocket {
       if (event.data.byteLength > 0) this.playback?.push(STREAM_ID, event.data);
       return;
     }
-    let message: CallServerMessage;
-    try {
-      message = callServerMessageSchema.parse(JSON.parse(event.data));
-    } catch {
-      return;
-    }
+    const message = parseFrame(callServerMessageSchema, event.data);
+    if (!message) return;
     if (message.type === "watching") this.sampleRate = message.sampleRate;
     if (message.type === "watching" || message.type === "control") {
       const control = message.control;

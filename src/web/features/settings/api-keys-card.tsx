@@ -6,10 +6,11 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { toastFailure } from "@/components/ui/sonner";
-import { TableHeads } from "@/components/table-view";
-import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
+import { ActionTable } from "@/components/table-view";
+import { TableCell } from "@/components/ui/table";
 import { queryKeys } from "@/lib/query-keys";
 import { useSettingsList } from "./use-settings-list";
+import { ErrorLine } from "@/components/form-dialog";
 
 const day = (iso: string | null) => (iso ? new Date(iso).toLocaleDateString() : "—");
 
@@ -63,34 +64,31 @@ export function ApiKeysCard() {
             {create.isPending ? "Creating..." : "Create API key"}
           </Button>
         </form>
-        {error && (
-          <p role="alert" className="text-sm text-destructive">
-            {error}
-          </p>
-        )}
+        <ErrorLine message={error} />
         {keys.data && keys.data.length > 0 && (
-          <Table aria-label="API keys">
-            <TableHeads labels={["Name", "Key", "Acts for", "Created", "Last used", "Expires"]} actions="empty" />
-            <TableBody>
-              {keys.data.map((key) => (
-                <TableRow key={key.id}>
-                  <TableCell>{key.name}</TableCell>
-                  <TableCell>
-                    <code>{key.prefix}…</code>
-                  </TableCell>
-                  <TableCell>{key.created_by_name}</TableCell>
-                  <TableCell>{day(key.created_at)}</TableCell>
-                  <TableCell>{key.last_used_at ? new Date(key.last_used_at).toLocaleString() : "Never"}</TableCell>
-                  <TableCell>{key.expires_at ? day(key.expires_at) : "Never"}</TableCell>
-                  <TableCell>
-                    <Button size="sm" variant="ghost" onClick={() => setRevoking(key)}>
-                      Revoke
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <ActionTable
+            label="API keys"
+            heads={["Name", "Key", "Acts for", "Created", "Last used", "Expires"]}
+            actions="empty"
+            rows={keys.data}
+            cells={(key) => (
+              <>
+                <TableCell>{key.name}</TableCell>
+                <TableCell>
+                  <code>{key.prefix}…</code>
+                </TableCell>
+                <TableCell>{key.created_by_name}</TableCell>
+                <TableCell>{day(key.created_at)}</TableCell>
+                <TableCell>{key.last_used_at ? new Date(key.last_used_at).toLocaleString() : "Never"}</TableCell>
+                <TableCell>{key.expires_at ? day(key.expires_at) : "Never"}</TableCell>
+              </>
+            )}
+            action={(key) => (
+              <Button size="sm" variant="ghost" onClick={() => setRevoking(key)}>
+                Revoke
+              </Button>
+            )}
+          />
         )}
       </CardContent>
       <SecretDialog title="Your new API key" description={API_KEY_MESSAGES.copyOnce} secret={shown} onClose={() => setShown(null)} />

@@ -14,6 +14,7 @@ import { Textarea } from "@/components/ui/textarea";
 import { api } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
 import { useCan } from "@/lib/use-membership";
+import { ErrorLine } from "@/components/form-dialog";
 
 const PAGE = 100;
 const phoneSchema = e164Schema(DNC_TEXTS.phoneInvalid);
@@ -96,11 +97,7 @@ export function DoNotCallCard() {
           </form>
         )}
         <p className="text-sm text-muted-foreground">{list.isPending ? "Loading..." : total === 0 ? T.empty : T.total(total)}</p>
-        {list.error && (
-          <p role="alert" className="text-sm text-destructive">
-            {list.error.message}
-          </p>
-        )}
+        <ErrorLine message={list.error?.message} />
         {entries.length > 0 && (
           <div className="max-h-80 overflow-y-auto rounded-md border">
             <Table>

@@ -4,10 +4,11 @@ import { Button } from "@/components/ui/button";
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
-import { TableHeads } from "@/components/table-view";
-import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
+import { ActionTable } from "@/components/table-view";
+import { TableCell } from "@/components/ui/table";
 import { queryKeys } from "@/lib/query-keys";
 import { useSettingsList } from "./use-settings-list";
+import { ErrorLine } from "@/components/form-dialog";
 
 const protocolsOf = (kind: ProviderKind) => PROVIDER_PROTOCOLS.filter((p) => PROTOCOL_INFO[p].kind === kind);
 const empty = { name: "", kind: "transcriber" as ProviderKind, protocol: "deepgram" as string, base_url: "", api_key: "", unit_price: "" };
@@ -77,37 +78,34 @@ export function ProvidersCard() {
             {T.add}
           </Button>
         </form>
-        {error && (
-          <p role="alert" className="text-sm text-destructive">
-            {error}
-          </p>
-        )}
+        <ErrorLine message={error} />
         {list.data && list.data.length === 0 && <p className="text-sm text-muted-foreground">{T.empty}</p>}
         {list.data && list.data.length > 0 && (
-          <Table aria-label={T.title}>
-            <TableHeads labels={[T.name, T.kind, T.protocol, T.apiKey, T.priceColumn]} actions="empty" />
-            <TableBody>
-              {list.data.map((p) => (
-                <TableRow key={p.id}>
-                  <TableCell>{p.name}</TableCell>
-                  <TableCell>{PROVIDER_KIND_LABELS[p.kind]}</TableCell>
-                  <TableCell>
-                    {PROTOCOL_INFO[p.protocol].label}
-                    {p.base_url && <span className="block text-xs text-muted-foreground">{p.base_url}</span>}
-                  </TableCell>
-                  <TableCell>
-                    <code>{p.api_key_hint}</code>
-                  </TableCell>
-                  <TableCell className="tabular-nums">{p.unit_price === null ? T.listPrice : `$${p.unit_price} ${T.unitPriceUnit[p.kind].replace(/^USD /, "")}`}</TableCell>
-                  <TableCell>
-                    <Button size="sm" variant="ghost" aria-label={`${T.delete} ${p.name}`} onClick={() => void remove(p)}>
-                      {T.delete}
-                    </Button>
-                  </TableCell>
-                </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+          <ActionTable
+            label={T.title}
+            heads={[T.name, T.kind, T.protocol, T.apiKey, T.priceColumn]}
+            actions="empty"
+            rows={list.data}
+            cells={(p) => (
+              <>
+                <TableCell>{p.name}</TableCell>
+                <TableCell>{PROVIDER_KIND_LABELS[p.kind]}</TableCell>
+                <TableCell>
+                  {PROTOCOL_INFO[p.protocol].label}
+                  {p.base_url && <span className="block text-xs text-muted-foreground">{p.base_url}</span>}
+                </TableCell>
+                <TableCell>
+                  <code>{p.api_key_hint}</code>
+                </TableCell>
+                <TableCell className="tabular-nums">{p.unit_price === null ? T.listPrice : `$${p.unit_price} ${T.unitPriceUnit[p.kind].replace(/^USD /, "")}`}</TableCell>
+              </>
+            )}
+            action={(p) => (
+              <Button size="sm" variant="ghost" aria-label={`${T.delete} ${p.name}`} onClick={() => void remove(p)}>
+                {T.delete}
+              </Button>
+            )}
+          />
         )}
       </CardContent>
     </Card>

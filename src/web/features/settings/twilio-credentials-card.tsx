@@ -15,6 +15,7 @@ import { FormField } from "@/components/ui/form-field";
 import { Input } from "@/components/ui/input";
 import { toast } from "@/components/ui/sonner";
 import { useCredential, useSaveTwilioCredentials } from "./use-credential";
+import { ErrorLine } from "@/components/form-dialog";
 
 type Tone = "muted" | "success" | "warning";
 
@@ -110,11 +111,7 @@ export function TwilioCredentialsCard() {
               {...form.register("auth_token")}
             />
           </FormField>
-          {bothMissing && (
-            <p role="alert" className="text-sm text-destructive">
-              {M.bothRequired}
-            </p>
-          )}
+          <ErrorLine message={bothMissing ? M.bothRequired : null} />
           {status}
           <ul className="list-disc space-y-1 pl-5 text-sm text-muted-foreground">
             <li>Find both on the Twilio Console&apos;s account dashboard. Saving checks them with Twilio straight away.</li>

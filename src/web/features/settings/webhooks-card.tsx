@@ -22,6 +22,7 @@ import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
 import type { Page } from "@shared/pages";
 import { api, apiList } from "@/lib/api";
 import { queryKeys } from "@/lib/query-keys";
+import { ErrorLine } from "@/components/form-dialog";
 
 const failed = (title: string) => (err: unknown) => toastFailure(title, err);
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : "—");
@@ -86,11 +87,7 @@ export function WebhooksCard() {
               </label>
             ))}
           </fieldset>
-          {error && (
-            <p role="alert" className="text-sm text-destructive">
-              {error}
-            </p>
-          )}
+          <ErrorLine message={error} />
           <div>
             <Button type="submit" disabled={create.isPending}>
               {create.isPending ? "Adding..." : "Add endpoint"}

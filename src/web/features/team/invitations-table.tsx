@@ -1,9 +1,9 @@
 import { ROLE_LABELS } from "@shared/roles";
 import { TEAM_MESSAGES, type TeamInvitation } from "@shared/team";
-import { TableHeads } from "@/components/table-view";
+import { ActionTable } from "@/components/table-view";
 import { Button } from "@/components/ui/button";
 import { toast } from "@/components/ui/sonner";
-import { Table, TableBody, TableCell, TableRow } from "@/components/ui/table";
+import { TableCell } from "@/components/ui/table";
 import { day } from "./team-format";
 import { useRevokeInvitation } from "./use-team";
 
@@ -16,23 +16,25 @@ export function InvitationsTable({ invitations }: { invitations: TeamInvitation[
       onError: (err) => toast.error(TEAM_MESSAGES.revokeFailed, { description: err.message }),
     });
   return (
-    <Table aria-label="Pending invitations">
-      <TableHeads labels={["E-mail", "Role", "Invited by", "Expires"]} actions />
-      <TableBody>
-        {invitations.map((invitation) => (
-          <TableRow key={invitation.id} data-testid="invitation-row">
-            <TableCell>{invitation.email}</TableCell>
-            <TableCell>{ROLE_LABELS[invitation.role]}</TableCell>
-            <TableCell>{invitation.invited_by ?? "—"}</TableCell>
-            <TableCell>{day(invitation.expires_at)}</TableCell>
-            <TableCell className="text-right">
-              <Button size="sm" variant="ghost" disabled={revoke.isPending} onClick={() => onRevoke(invitation)}>
-                Revoke
-              </Button>
-            </TableCell>
-          </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+    <ActionTable
+      label="Pending invitations"
+      heads={["E-mail", "Role", "Invited by", "Expires"]}
+      actions
+      rows={invitations}
+      rowTestId="invitation-row"
+      cells={(invitation) => (
+        <>
+          <TableCell>{invitation.email}</TableCell>
+          <TableCell>{ROLE_LABELS[invitation.role]}</TableCell>
+          <TableCell>{invitation.invited_by ?? "—"}</TableCell>
+          <TableCell>{day(invitation.expires_at)}</TableCell>
+        </>
+      )}
+      action={(invitation) => (
+        <Button size="sm" variant="ghost" disabled={revoke.isPending} onClick={() => onRevoke(invitation)}>
+          Revoke
+        </Button>
+      )}
+    />
   );
 }

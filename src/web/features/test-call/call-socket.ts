@@ -7,7 +7,7 @@ import { serverMessageSchema, type ClientMessage, type ServerMessage, type UserE
 import type { Capture } from "@/lib/audio/audio-capture";
 import type { Playback } from "@/lib/audio/audio-playback";
 import type { PlaybackReport } from "@/lib/audio/playback-worklet";
-import { socketUrl } from "@/lib/socket-url";
+import { parseFrame, socketUrl } from "@/lib/socket-url";
 
 export interface CallSocketHandlers {
   open(): void;
@@ -153,12 +153,8 @@ export class CallSocket {
       if (this.itemId && event.data.byteLength > 0) this.playback.push(this.itemId, event.data);
       return;
     }
-    let message: ServerMessage;
-    try {
-      message = serverMessageSchema.parse(JSON.parse(event.data));
-    } catch {
-      return;
-    }
+    const message = parseFrame(serverMessageSchema, event.data);
+    if (!message) return;
     switch (message.type) {
       case "audio_start":
         this.itemId = message.itemId;

@@ -4,6 +4,7 @@
  * (use-test-call.ts) runs the side effects and dispatches what happened.
  */
 import { LIVE_CALL_TEXTS, type CallState, type TranscriptEntry } from "@shared/calls";
+import { withTranscript } from "@/lib/transcript";
 
 export type CallPhase = "idle" | CallState;
 
@@ -115,19 +116,10 @@ export function callReducer(state: CallView, action: CallAction): CallView {
       return { ...state, phase: action.state, status: action.text };
     case "started":
       return { ...state, callId: action.callId };
-    case "transcript": {
-      const entries = state.entries.slice();
-      entries[action.index] = action.entry;
-      return { ...state, entries };
-    }
-    case "transcript-delta": {
-      const entry = state.entries[action.index];
-      // A piece of an entry this view never received (cannot happen on one socket): ignored.
-      if (!entry) return state;
-      const entries = state.entries.slice();
-      entries[action.index] = { ...entry, content: entry.content + action.text };
-      return { ...state, entries };
-    }
+    case "transcript":
+    // A piece of an entry this view never received (cannot happen on one socket) is ignored.
+    case "transcript-delta":
+      return withTranscript(state, action);
     case "ending":
       return isLive(state.phase) ? { ...state, ending: true } : state;
     case "mic":
