@@ -253,10 +253,14 @@ async function insertPassages(
 
 /** A run's passages that were never made searchable, deleted in small statements. */
 async function clearPassageSet(db: Db, doc: Pick<DocumentRow, "organizationId" | "id">, set: string): Promise<void> {
+  const batch = db
+    .select({ id: knowledgeChunks.id })
+    .from(knowledgeChunks)
+    .where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), eq(knowledgeChunks.passageSet, set)))
+    .limit(CLEAR_BATCH);
   for (;;) {
-    const result = await db.execute(sql`delete from knowledge_chunks where id in (select id from knowledge_chunks
-      where organization_id = ${doc.organizationId} and document_id = ${doc.id} and passage_set = ${set}::uuid limit ${CLEAR_BATCH}) returning 1`);
-    if ((result as unknown as { rows: unknown[] }).rows.length < CLEAR_BATCH) return;
+    const deleted = await db.delete(knowledgeChunks).where(inArray(knowledgeChunks.id, batch)).returning({ id: knowledgeChunks.id });
+    if (deleted.length < CLEAR_BATCH) return;
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
