@@ -57,8 +57,16 @@ const KEEP = ON_PG && args.includes("--keep");
 
 // A vocabulary with a skewed (Zipf-like) use, so passages share common words and differ in rare ones.
 const VOCABULARY = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}${"abcdefghij"[i % 10]}`);
+// mulberry32: 32-bit integer arithmetic throughout (Math.imul), period 2^32. The LCG this replaced
+// multiplied in doubles past 2^53, lost low bits and cycled after 10,466 draws: every passage's
+// words and vector noise were windows of one short sequence, and documents' topics repeated.
 let seed = 42;
-const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+const random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+};
 const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.5)]!;
 const passageText = () => Array.from({ length: 120 }, word).join(" ");
 const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());
@@ -107,7 +115,8 @@ try {
       kept.push(chunks[0]!.content);
       if (vecs) keptVectors.push(vecs[0]!);
     }
-    await repo.replaceChunks(db, doc!, chunks, vecs, { pageCount: null, fetchedAt: null });
+    // In bulk (a few statements a document): seeding is not what is measured.
+    await repo.replaceChunks(db, doc!, chunks, vecs, { pageCount: null, fetchedAt: null }, () => 110);
     if ((done / PER_DOCUMENT) % 30 === 0) log(`seeded ${done + count} passages`);
   }
   const seedSeconds = (performance.now() - seedStart) / 1000;

@@ -105,3 +105,21 @@ it("keeps the old passages searchable, and leaves no row behind, when a newer ve
   expect(await seen("returns.txt", "wombatreturns")).toEqual({ searched: kept, whole: kept });
   expect(await rowsOf(doc.id)).toBe(5);
 });
+
+it("writes the passages in statements sized by the pace, one row first", async () => {
+  const doc = await newDocument("pace.txt");
+  const texts = passages("ibexpace", "paced", 23);
+  const sizes: number[] = [];
+  const written = await repo.replaceChunks(
+    database.db,
+    doc,
+    texts.map((content) => ({ location: null, content })),
+    vectors ? texts.map((t) => fakeEmbedding(t, EMBEDDING_DIMENSIONS)) : null,
+    { pageCount: null, fetchedAt: null },
+    (rows) => (sizes.push(rows), 5),
+  );
+  expect(written).toBe(true);
+  // One row, then the pace's five a statement, the last one the rest: each statement's rows told to the pace.
+  expect(sizes).toEqual([1, 5, 5, 5, 5, 2]);
+  expect(await rowsOf(doc.id)).toBe(23);
+});

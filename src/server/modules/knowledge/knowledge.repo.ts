@@ -9,6 +9,7 @@ import type { Db } from "../../db/client.ts";
 import { keysetPage, keysetQuery, newestFirst, pageNewestFirst } from "../../db/keyset.ts";
 import { knowledgeBases, knowledgeChunks, knowledgeDocuments } from "../../db/schema.ts";
 import type { Chunk } from "./chunk.ts";
+import { FIRST_ROWS, nextRows } from "./store-pace.ts";
 import { vectorLiteral } from "./vector-store.ts";
 
 export type BaseRow = typeof knowledgeBases.$inferSelect & { documentCount: number; chunkCount: number };
@@ -170,12 +171,8 @@ export async function failDocument(db: Db, organizationId: string, id: string, g
     .where(current(organizationId, id, generation));
 }
 
-/**
- * Passages per insert statement. Each statement maintains the HNSW index row by row, which on the
- * embedded database is synchronous WebAssembly on the event loop; outside a transaction each is
- * one short turn (db/client.ts), and a call's audio and its statements go on between them.
- */
-const STORE_BATCH = 4;
+/** Rows between two checks that the run is still the document's current generation. */
+const SUPERSEDED_CHECK_ROWS = 64;
 
 /** Rows per delete statement when a run's unpublished passages are cleared away. */
 const CLEAR_BATCH = 64;
@@ -192,18 +189,30 @@ export async function replaceChunks(
   chunks: readonly Chunk[],
   vectors: readonly number[][] | null,
   meta: { pageCount: number | null; fetchedAt: Date | null },
+  /** The next statement's rows after one took so long (bench:kb's seeding writes in bulk). */
+  pace: (rows: number, tookMs: number) => number = nextRows,
 ): Promise<boolean> {
   const set = randomUUID();
   const clear = () => clearPassageSet(db, doc, set);
   try {
-    for (let at = 0; at < chunks.length; at += STORE_BATCH) {
-      // Between statements a call's audio goes on; every so often, a superseded run stops early.
+    // Statements sized to a time budget (store-pace.ts), one short turn of the database each
+    // outside a transaction (db/client.ts): a call's audio goes on between them.
+    let rows = FIRST_ROWS;
+    let nextCheck = SUPERSEDED_CHECK_ROWS;
+    for (let at = 0; at < chunks.length; ) {
       await new Promise((resolve) => setImmediate(resolve));
-      if (at > 0 && at % (STORE_BATCH * 16) === 0 && !(await findForJob(db, doc.organizationId, doc.id, doc.generation))) {
-        await clear();
-        return false;
+      if (at >= nextCheck) {
+        nextCheck = at + SUPERSEDED_CHECK_ROWS;
+        if (!(await findForJob(db, doc.organizationId, doc.id, doc.generation))) {
+          await clear();
+          return false;
+        }
       }
-      await insertPassages(db, doc, set, at, chunks.slice(at, at + STORE_BATCH), vectors);
+      const batch = chunks.slice(at, at + rows);
+      const started = performance.now();
+      await insertPassages(db, doc, set, at, batch, vectors);
+      at += batch.length;
+      rows = pace(batch.length, performance.now() - started);
     }
     const published = await db.transaction(async (tx) => {
       const claimed = await tx
@@ -253,10 +262,14 @@ async function insertPassages(
 
 /** A run's passages that were never made searchable, deleted in small statements. */
 async function clearPassageSet(db: Db, doc: Pick<DocumentRow, "organizationId" | "id">, set: string): Promise<void> {
+  const batch = db
+    .select({ id: knowledgeChunks.id })
+    .from(knowledgeChunks)
+    .where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), eq(knowledgeChunks.passageSet, set)))
+    .limit(CLEAR_BATCH);
   for (;;) {
-    const result = await db.execute(sql`delete from knowledge_chunks where id in (select id from knowledge_chunks
-      where organization_id = ${doc.organizationId} and document_id = ${doc.id} and passage_set = ${set}::uuid limit ${CLEAR_BATCH}) returning 1`);
-    if ((result as unknown as { rows: unknown[] }).rows.length < CLEAR_BATCH) return;
+    const deleted = await db.delete(knowledgeChunks).where(inArray(knowledgeChunks.id, batch)).returning({ id: knowledgeChunks.id });
+    if (deleted.length < CLEAR_BATCH) return;
     await new Promise((resolve) => setImmediate(resolve));
   }
 }
