@@ -40,6 +40,7 @@ import { createVectorIndex, EMBEDDING_DIMENSIONS, ensureVectorStore, vectorLiter
 import { fakeEmbedding } from "../tests/fakes/fake-embeddings.ts";
 import { createScratchDatabase, dropScratchDatabase } from "../tests/instances/scratch-database.ts";
 import { makePdf } from "../tests/knowledge-files.ts";
+import { seededRandom } from "../tests/seeded-random.ts";
 import { markdownTable, positiveOption } from "./bench-process.ts";
 
 const args = process.argv.slice(2);
@@ -57,16 +58,9 @@ const KEEP = ON_PG && args.includes("--keep");
 
 // A vocabulary with a skewed (Zipf-like) use, so passages share common words and differ in rare ones.
 const VOCABULARY = Array.from({ length: 5000 }, (_, i) => `w${i.toString(36)}${"abcdefghij"[i % 10]}`);
-// mulberry32: 32-bit integer arithmetic throughout (Math.imul), period 2^32. The LCG this replaced
-// multiplied in doubles past 2^53, lost low bits and cycled after 10,466 draws: every passage's
-// words and vector noise were windows of one short sequence, and documents' topics repeated.
-let seed = 42;
-const random = () => {
-  seed = (seed + 0x6d2b79f5) | 0;
-  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-  return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-};
+// (An LCG computed in doubles cycled after 10,466 draws here: every passage's words and vector
+// noise were windows of one short sequence, and documents' topics repeated.)
+const random = seededRandom(42);
 const word = () => VOCABULARY[Math.floor(VOCABULARY.length * random() ** 2.5)]!;
 const passageText = () => Array.from({ length: 120 }, word).join(" ");
 const gaussian = () => Math.sqrt(-2 * Math.log(1 - random())) * Math.cos(2 * Math.PI * random());

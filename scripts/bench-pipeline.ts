@@ -39,6 +39,7 @@ import { child, collectGarbage, cpuSecondsOf, markdownTable, watchEventLoop } fr
 import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
 import { mulawToPcm16, pcm16ToMulaw } from "../src/server/voice/audio.ts";
 import { mulawSpeech } from "../tests/fakes/twilio-speech.ts";
+import { seededRandom } from "../tests/seeded-random.ts";
 import { VoiceActivity } from "../src/server/voice/pipeline/voice-activity.ts";
 import { loadSilero } from "../src/server/voice/pipeline/silero-vad.ts";
 
@@ -237,9 +238,9 @@ async function vadCpu(): Promise<{ percentOfCore: number; msPerWindow: number }>
   await loadSilero();
   const seconds = 60;
   const vad = new VoiceActivity({ format: "audio/pcmu" }, { speechStarted: () => {}, speechStopped: () => {} });
-  let seed = 7;
+  const random = seededRandom(7);
   const frames = Array.from({ length: (seconds * 1000) / 20 }, (_, i) =>
-    pcm16ToMulaw(Int16Array.from({ length: 160 }, () => (Math.floor(i / 50) % 2 === 0 ? ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31), Math.round((seed / 2 ** 31 - 0.5) * 8000)) : 0))),
+    pcm16ToMulaw(Int16Array.from({ length: 160 }, () => (Math.floor(i / 50) % 2 === 0 ? Math.round((random() - 0.5) * 8000) : 0))),
   );
   const before = process.cpuUsage();
   for (const frame of frames) vad.push(frame);

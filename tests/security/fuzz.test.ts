@@ -4,7 +4,8 @@ import { startToolUpstream, type ToolUpstream } from "../fakes/tool-upstream.ts"
 import { startFakeTwilioRest, type FakeTwilioRest } from "../fakes/twilio-rest.ts";
 import { buildTestApp, signUpAndLogIn, type TestApp } from "../harness.ts";
 import type { RouteOptions } from "fastify";
-import { badInputs, OUT_OF_BOUNDS_DATES, OUT_OF_RANGE_INTEGERS, seededRandom } from "./bad-inputs.ts";
+import { seededRandom } from "../seeded-random.ts";
+import { badInputs, OUT_OF_BOUNDS_DATES, OUT_OF_RANGE_INTEGERS } from "./bad-inputs.ts";
 import { ownedResources } from "./fixtures.ts";
 import { JSON_ROUTES, QUERY_ROUTES, type Fixtures } from "./route-table.ts";
 import { changedTables, snapshot } from "./snapshot.ts";

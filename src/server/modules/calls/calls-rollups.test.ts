@@ -10,6 +10,7 @@ import { ROOT_DIR } from "../../paths.ts";
 import { callStats, rawCallStats } from "./calls-stats.ts";
 import { rebuildCallRollups, rolledUpStats } from "./calls-rollups.repo.ts";
 import { createDbCallStore } from "./calls.repo.ts";
+import { seededRandom } from "../../../../tests/seeded-random.ts";
 
 /**
  * The roll-ups answer the Calls page's stats with the very numbers the calls themselves give: on
@@ -21,11 +22,7 @@ type Who = Awaited<ReturnType<typeof signUpAndLogIn>>;
 
 // A seeded generator: a failure names its seed and repeats.
 const SEED = Number(process.env.ROLLUP_SEED ?? Date.now() % 100_000);
-let state = SEED;
-const random = () => {
-  state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-  return state / 2_147_483_648;
-};
+const random = seededRandom(SEED);
 const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
 
 // Two months across the American and European spring changes and the southern autumn one.

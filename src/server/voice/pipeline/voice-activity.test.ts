@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mulawSpeech } from "../../../../tests/fakes/twilio-speech.ts";
 import { mulawToPcm16, pcm16ToBytes, pcm16ToMulaw, upsample8to24, type CallAudioFormat } from "../audio.ts";
 import { VoiceActivity } from "./voice-activity.ts";
+import { seededRandom } from "../../../../tests/seeded-random.ts";
 
 /**
  * The real Silero model on real speech (espeak-ng through sox, as a phone sends it): where speech
@@ -13,11 +14,8 @@ const silence = (ms: number) => new Int16Array(ms * 8);
 
 /** A 100 ms burst of loud white noise (a knock or a cough on the line), seeded so it is the same each run. */
 function noiseBurst(ms: number): Int16Array {
-  let seed = 42;
-  return Int16Array.from({ length: ms * 8 }, () => {
-    seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
-    return Math.round((seed / 2 ** 31 - 0.5) * 20_000);
-  });
+  const random = seededRandom(42);
+  return Int16Array.from({ length: ms * 8 }, () => Math.round((random() - 0.5) * 20_000));
 }
 
 function concat(parts: Int16Array[]): Int16Array {
