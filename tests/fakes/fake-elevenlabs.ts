@@ -5,7 +5,7 @@
  * 16-bit PCM), and the audio streamed back as a chunked body.
  *
  * The audio is a tone (speech-tones.ts). Requests are recorded, with whether the client went away
- * before the end (a barge-in cutting the stream).
+ * before the end (a barge-in cutting the stream), and TCP connections counted (keep-alive reuse).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -19,11 +19,13 @@ export interface FakeElevenLabs {
   apiKey: string;
   options: SpeechPace;
   requests: SpeechRequestRecord[];
+  /** TCP connections clients opened. */
+  connections: number;
   close(): Promise<void>;
 }
 
 export async function startFakeElevenLabs(options: { apiKey: string }): Promise<FakeElevenLabs> {
-  const fake: FakeElevenLabs = { baseUrl: "", apiKey: options.apiKey, options: defaultPace(), requests: [], close: async () => {} };
+  const fake: FakeElevenLabs = { baseUrl: "", apiKey: options.apiKey, options: defaultPace(), requests: [], connections: 0, close: async () => {} };
   const refusal = { detail: { status: "invalid_api_key", message: "Invalid API key" } };
   const server: Server = createServer((req, res) => {
     if (answerKeyCheck(req, res, { path: "/v1/models", accepted: req.headers["xi-api-key"] === fake.apiKey, refusal })) return;
@@ -48,6 +50,7 @@ export async function startFakeElevenLabs(options: { apiKey: string }): Promise<
       streamTone(record, fake.options, format, { write: (b) => res.write(b), end: () => res.end(), gone: () => gone });
     });
   });
+  server.on("connection", () => (fake.connections += 1));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = () =>
