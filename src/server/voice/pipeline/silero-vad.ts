@@ -34,35 +34,22 @@ export function sileroModelPath(): string {
 /**
  * The worker, as plain JavaScript run from this string (the same from source, in tests and in the
  * built server, with no file of its own to ship). Messages in: `push` (per stream id, in order,
- * its samples or that it is closed); out: `ready`, `windows` (each stream's probabilities for the
- * windows judged since the last such message, in order; a push's windows may span two), `failed`.
+ * its samples or that it is closed); out: `ready`, `windows` (each stream's probabilities for the windows
+ * its samples completed, in order), `failed`.
  */
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const ort = require(workerData.ort);
 const WINDOW = ${VAD_WINDOW}, CONTEXT = ${CONTEXT}, WIDTH = ${CONTEXT + VAD_WINDOW}, ROW = 128, MAX_BATCH = ${MAX_BATCH};
 const streams = new Map();
-/** Probabilities judged and not yet sent, by stream. */
-const out = new Map();
+const stream = (id) => {
+  let s = streams.get(id);
+  if (!s) streams.set(id, (s = { state: new Float32Array(2 * ROW), input: new Float32Array(WIDTH), pending: new Float32Array(0) }));
+  return s;
+};
 let session = null;
 let sr = null;
-let running = false;
-function ingest(items) {
-  for (const { id, samples, close } of items) {
-    if (close) {
-      streams.delete(id);
-      out.delete(id);
-      continue;
-    }
-    let s = streams.get(id);
-    if (!s) streams.set(id, (s = { state: new Float32Array(2 * ROW), input: new Float32Array(WIDTH), pending: new Float32Array(0) }));
-    const all = new Float32Array(s.pending.length + samples.length);
-    all.set(s.pending);
-    all.set(samples, s.pending.length);
-    s.pending = all;
-  }
-}
-async function judge(due) {
+async function judge(due, out) {
   const n = due.length;
   const input = new Float32Array(n * WIDTH);
   const state = new Float32Array(2 * n * ROW);
@@ -81,24 +68,32 @@ async function judge(due) {
   due.forEach(([id, s], b) => {
     s.state.set(next.subarray(b * ROW, (b + 1) * ROW), 0);
     s.state.set(next.subarray((n + b) * ROW, (n + b + 1) * ROW), ROW);
-    // A stream closed while its window ran: nobody waits for it.
-    if (!streams.has(id)) return;
-    let list = out.get(id);
-    if (!list) out.set(id, (list = []));
-    list.push(p[b]);
+    out.get(id).push(p[b]);
   });
 }
-// Round by round, every stream with a whole window left gives one to the batch, and each round's
-// probabilities go back at once. Audio that arrives while a round runs (the model's run yields to
-// the loop first) joins the next round: a message never waits behind the ones before it.
-async function run() {
-  for (;;) {
-    const due = [...streams].filter(([, s]) => s.pending.length >= WINDOW);
-    if (due.length === 0) return;
-    for (let i = 0; i < due.length; i += MAX_BATCH) await judge(due.slice(i, i + MAX_BATCH));
-    if (out.size > 0) parentPort.postMessage({ type: "windows", results: [...out] });
-    out.clear();
+async function handle(m) {
+  const out = new Map();
+  const closed = [];
+  for (const { id, samples, close } of m.items) {
+    if (close) {
+      closed.push(id);
+      continue;
+    }
+    const s = stream(id);
+    const all = new Float32Array(s.pending.length + samples.length);
+    all.set(s.pending);
+    all.set(samples, s.pending.length);
+    s.pending = all;
+    if (!out.has(id)) out.set(id, []);
   }
+  // Round by round, every stream with a whole window left gives one to the batch.
+  for (;;) {
+    const due = [...out.keys()].map((id) => [id, streams.get(id)]).filter(([, s]) => s && s.pending.length >= WINDOW);
+    if (due.length === 0) break;
+    for (let i = 0; i < due.length; i += MAX_BATCH) await judge(due.slice(i, i + MAX_BATCH), out);
+  }
+  for (const id of closed) streams.delete(id);
+  parentPort.postMessage({ type: "windows", results: [...out] });
 }
 let chain = ort.InferenceSession.create(workerData.model, { intraOpNumThreads: 1, interOpNumThreads: 1, executionMode: "sequential", graphOptimizationLevel: "all" }).then((s) => {
   session = s;
@@ -108,10 +103,7 @@ let chain = ort.InferenceSession.create(workerData.model, { intraOpNumThreads: 1
 const fail = (err) => parentPort.postMessage({ type: "failed", message: String((err && err.message) || err) });
 chain.catch(fail);
 parentPort.on("message", (m) => {
-  ingest(m.items);
-  if (running) return;
-  running = true;
-  chain = chain.then(run).catch(fail).then(() => (running = false));
+  chain = chain.then(() => handle(m)).catch(fail);
 });
 `;
 
@@ -124,18 +116,12 @@ interface Waiting {
   reject(err: unknown): void;
 }
 
-/** A stream's pushes waiting for their windows, in order, and probabilities come ahead of a whole push. */
-interface StreamWaits {
-  queue: Waiting[];
-  got: number[];
-}
-
 /** The process's one worker: pushes of one turn of the event loop go in one message. */
 class VadWorker {
   private readonly worker: Worker;
   readonly ready: Promise<void>;
   private failure: Error | null = null;
-  private readonly waiting = new Map<number, StreamWaits>();
+  private readonly waiting = new Map<number, Waiting[]>();
   private outbox: Array<{ id: number; samples: Float32Array } | { id: number; close: true }> = [];
   /** Pushes waiting for their windows (the worker is held open while there are any). */
   private awaited = 0;
@@ -164,16 +150,16 @@ class VadWorker {
     this.post(id, samples);
     if (windows === 0) return Promise.resolve([]);
     return new Promise((resolve, reject) => {
-      let waits = this.waiting.get(id);
-      if (!waits) this.waiting.set(id, (waits = { queue: [], got: [] }));
-      waits.queue.push({ windows, resolve, reject });
+      let queue = this.waiting.get(id);
+      if (!queue) this.waiting.set(id, (queue = []));
+      queue.push({ windows, resolve, reject });
       if ((this.awaited += 1) === 1) this.worker.ref();
     });
   }
 
   /** The stream is closed: what it still awaits settles with no windows, and the worker drops its state. */
   forget(id: number): void {
-    const dropped = this.waiting.get(id)?.queue ?? [];
+    const dropped = this.waiting.get(id) ?? [];
     this.waiting.delete(id);
     for (const w of dropped) w.resolve([]);
     if (dropped.length > 0 && (this.awaited -= dropped.length) === 0) this.worker.unref();
@@ -190,20 +176,18 @@ class VadWorker {
       this.scheduled = false;
       const items = this.outbox;
       this.outbox = [];
-      if (this.failure) return;
-      this.worker.postMessage({ type: "push", items });
-      messagesSent += 1;
+      if (!this.failure) this.worker.postMessage({ type: "push", items });
     });
   }
 
   private onWindows(results: Array<[number, number[]]>): void {
     for (const [id, probabilities] of results) {
-      const waits = this.waiting.get(id);
-      if (!waits) continue;
-      waits.got.push(...probabilities);
-      while (waits.queue[0] && waits.got.length >= waits.queue[0].windows) {
-        const w = waits.queue.shift()!;
-        w.resolve(waits.got.splice(0, w.windows));
+      const queue = this.waiting.get(id);
+      let at = 0;
+      while (queue?.[0] && at + queue[0].windows <= probabilities.length) {
+        const w = queue.shift()!;
+        w.resolve(probabilities.slice(at, at + w.windows));
+        at += w.windows;
         if ((this.awaited -= 1) === 0) this.worker.unref();
       }
     }
@@ -213,7 +197,7 @@ class VadWorker {
     if (this.failure) return;
     this.failure = err;
     rejectReady(err);
-    for (const waits of this.waiting.values()) for (const w of waits.queue) w.reject(err);
+    for (const queue of this.waiting.values()) for (const w of queue) w.reject(err);
     this.waiting.clear();
     this.awaited = 0;
     this.worker.unref();
@@ -222,12 +206,6 @@ class VadWorker {
 }
 
 let worker: VadWorker | null = null;
-let messagesSent = 0;
-
-/** Messages sent to the worker so far: one per turn of the event loop with audio, for all calls. */
-export function vadMessagesSent(): number {
-  return messagesSent;
-}
 
 function vadWorker(): VadWorker {
   worker ??= new VadWorker();

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { mulawSpeech } from "../../../../tests/fakes/twilio-speech.ts";
 import { mulawToPcm16, pcm16ToBytes, pcm16ToMulaw, upsample8to24, type CallAudioFormat } from "../audio.ts";
-import { vadMessagesSent } from "./silero-vad.ts";
 import { VoiceActivity } from "./voice-activity.ts";
 
 /**
@@ -94,16 +93,5 @@ describe("voice activity (Silero VAD)", () => {
     for (const c of calls) alone.push(await detect(c, "audio/pcmu"));
     expect(alone.map((e) => e.length)).toEqual([2, 0, 4]);
     expect(await detectTogether(calls)).toEqual(alone);
-  });
-
-  it("sends the model audio as it comes, not once the windows before it are judged", async () => {
-    // Seconds of three calls' audio arriving in one turn of the event loop (a loop that ran late):
-    // it reaches the worker in one message, not one round trip per frame, so a late loop delays
-    // the decisions once rather than leaving the detector behind its caller.
-    const calls = [call, concat([silence(300), sentence, silence(SILENCE_MS)]), concat([silence(500), noiseBurst(100), silence(1500)])];
-    const before = vadMessagesSent();
-    const events = await detectTogether(calls);
-    expect(events.map((e) => e.map(([kind]) => kind))).toEqual([["start", "stop"], ["start", "stop"], []]);
-    expect(vadMessagesSent() - before).toBe(1);
   });
 });

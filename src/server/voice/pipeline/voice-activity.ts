@@ -30,7 +30,7 @@ export const VAD_DEFAULTS = { startThreshold: 0.5, stopThreshold: 0.35, minSpeec
 export class VoiceActivity {
   private readonly stream = new SileroStream();
   private readonly o: Required<VoiceActivityOptions>;
-  /** The model's answers for the audio sent, taken in order. */
+  /** Audio waiting for the model, in order: windows run one after another (the state carries over). */
   private chain: Promise<void> = Promise.resolve();
   private atMs = 0;
   private speaking = false;
@@ -55,21 +55,10 @@ export class VoiceActivity {
     const at8k = this.o.format === "audio/pcm" ? downsample24to8(pcm) : pcm;
     const samples = new Float32Array(at8k.length);
     for (let i = 0; i < at8k.length; i += 1) samples[i] = at8k[i]! / 32768;
-    // Sent now, not once the windows before it are back: a call's audio never waits for a round
-    // trip to the worker, so a slow turn of either loop delays its windows but leaves none behind.
-    // Their probabilities are still taken in order (the state of each decision carries over).
-    let judged: Promise<number[]>;
-    try {
-      judged = this.stream.push(samples);
-    } catch (err) {
-      judged = Promise.reject(err);
-    }
-    // Handled in its turn below; until then its failure is not unhandled.
-    judged.catch(() => {});
     this.chain = this.chain
       .then(async () => {
         if (this.stopped) return;
-        for (const p of await judged) this.onWindow(p);
+        for (const p of await this.stream.push(samples)) this.onWindow(p);
       })
       .catch((err: unknown) => {
         if (this.stopped) return;
