@@ -5,7 +5,7 @@
  * 16-bit PCM), and the audio streamed back as a chunked body.
  *
  * The audio is a tone (speech-tones.ts). Requests are recorded, with whether the client went away
- * before the end (a barge-in cutting the stream).
+ * before the end (a barge-in cutting the stream), and TCP connections counted (keep-alive reuse).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,10 +14,13 @@ import { speechRecord, streamTone, takeSpeechRequest, unstartedVoice, type FakeV
 
 export type { SpeechRequestRecord } from "./speech-tones.ts";
 
-export type FakeElevenLabs = FakeVoice;
+export interface FakeElevenLabs extends FakeVoice {
+  /** TCP connections clients opened. */
+  connections: number;
+}
 
 export async function startFakeElevenLabs(options: { apiKey: string }): Promise<FakeElevenLabs> {
-  const fake: FakeElevenLabs = unstartedVoice(options.apiKey);
+  const fake: FakeElevenLabs = { ...unstartedVoice(options.apiKey), connections: 0 };
   const refusal = { detail: { status: "invalid_api_key", message: "Invalid API key" } };
   const server: Server = createServer((req, res) => {
     if (answerKeyCheck(req, res, { path: "/v1/models", accepted: req.headers["xi-api-key"] === fake.apiKey, refusal })) return;
@@ -33,6 +36,7 @@ export async function startFakeElevenLabs(options: { apiKey: string }): Promise<
       streamTone(record, fake.options, format, { write: (b) => res.write(b), end: () => res.end(), gone });
     });
   });
+  server.on("connection", () => (fake.connections += 1));
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   fake.baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = () =>

@@ -58,6 +58,8 @@ export class FakeGptLiveConnection {
   readonly received: Json[] = [];
   /** What the model has said, each reply whole. */
   readonly spoken: string[] = [];
+  /** The caller's lines it has transcribed (sent as `session.input_transcript.delta`), in order. */
+  readonly heard: string[] = [];
   session: Json | null = null;
   closedBy: "session.close" | "socket" | null = null;
   /** The usage `session.closed` reported (seconds of the session's audio). */
@@ -190,6 +192,7 @@ export class FakeGptLiveConnection {
     if (this.lineSaid || this.callerMs < (this.script.speechMs ?? 300) || this.userSays.length === 0) return;
     this.lineSaid = true;
     const line = this.userSays.shift()!;
+    this.heard.push(line);
     const start = Math.round(this.audioMs);
     for (const word of line.split(" ")) this.send({ type: "session.input_transcript.delta", delta: `${word} `, start_ms: start, end_ms: start });
     const reply = this.replies.shift();

@@ -109,6 +109,9 @@ export class ProviderEvents {
     },
     event: (event) => {
       if (!this.call.ending()) this.onProviderEvent(event);
+      // The caller's last words, committed as the engine's session closes at the call's end (the
+      // record is written after it has closed), still go into the transcript.
+      else if (event.type === "input_audio_buffer.committed" || event.type === "conversation.item.input_audio_transcription.completed") this.handleProviderEvent(event);
     },
     error: (message, beforeOpen) => {
       if (this.call.ending()) return;

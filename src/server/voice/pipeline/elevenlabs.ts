@@ -24,7 +24,10 @@ const DEFAULT_MODEL = "eleven_flash_v2_5";
 export async function speak(r: SpeechRequest): Promise<void> {
   const format = r.format === "audio/pcmu" ? "ulaw_8000" : "pcm_24000";
   const url = `${r.baseUrl.replace(/\/+$/, "")}/v1/text-to-speech/${encodeURIComponent(r.voice)}/stream?output_format=${format}`;
-  const res = await postStreaming(url, { "content-type": "application/json", "xi-api-key": r.apiKey }, JSON.stringify({ text: r.text, model_id: r.model || DEFAULT_MODEL }), r.signal);
+  const res = await postStreaming(url, { "content-type": "application/json", "xi-api-key": r.apiKey }, JSON.stringify({ text: r.text, model_id: r.model || DEFAULT_MODEL }), r.signal, {
+    // Billed by the characters sent, not the audio read: a barge-in's rest is drained, keeping the connection.
+    drainOnAbort: true,
+  });
   if (!res.ok) throw await speechRefusal(res);
   // 16-bit PCM must reach the caller in whole samples: an odd byte waits for the next chunk.
   const whole = frameAligner(r.format === "audio/pcm" ? 2 : 1);

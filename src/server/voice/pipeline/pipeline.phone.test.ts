@@ -91,6 +91,9 @@ describe("a phone call on a pipeline assistant", () => {
     expect(remembered.content).not.toContain(ANSWER.at(-1));
 
     await call.until(() => fakes.voice.requests.some((r) => r.text === "Sure, go ahead."), "the reply to the interruption voiced");
+    // Played, not only asked of the voice (its first audio sent is then on the turn's record): after
+    // the clear the phone plays nothing but the reply.
+    await call.until(() => call.heardMs >= call.heardAtClear.at(-1)! + 3 * fakes.voice.options.msPerWord, "the reply played");
     await call.hangUp();
     const row = await endedRecord(line, call.callSid);
     expect(row).toMatchObject({ assistantId, endedReason: "Caller hung up", callerNumber: FROM });

@@ -74,6 +74,25 @@ describe("a phone call on a GPT-Live assistant", () => {
     expect(phone.line.realtime.rejected.at(-1)).toMatchObject({ status: 429, url: "/v1/live/sessions" });
   });
 
+  it("keeps the caller's last words when they hang up before the model answers them", async () => {
+    const last = "Actually, cancel my order please.";
+    phone.live.script = { msPerWord: MS_PER_WORD, userSays: ["Hello there.", last], replies: [{ say: "Hi, how can I help?" }] };
+    const { call } = await dialPipeline(phone.line, "+15550280", { type: "gpt-live", model: "gpt-live-1", voice: "marin" });
+    const greetingMs = GREETING.split(" ").length * MS_PER_WORD;
+    await call.until(() => call.heardMs >= greetingMs, "greeting heard");
+    await call.speak(tone("audio/pcmu", 700), 700);
+    const conn = phone.live.connections.at(-1)!;
+    await call.until(() => call.heardMs >= greetingMs + 5 * MS_PER_WORD, "the reply heard");
+    // The caller's second line is transcribed; no reply is scripted, and they hang up.
+    await call.speak(tone("audio/pcmu", 700), 700);
+    await until("the last line transcribed", async () => conn.heard, (heard) => heard.includes(last));
+    await call.hangUp();
+
+    const row = await endedRecord(phone.line, call.callSid);
+    const transcript = callLogsSchema.parse(row.logs).transcript;
+    expect(transcript.filter((e) => e.type === "user").map((e) => e.content)).toEqual(["Hello there.", last]);
+  });
+
   it("stops playing the model's answer when the caller talks over it, and marks the entry interrupted", async () => {
     const long = "Let me tell you about every plan we have, starting with the basic one, which includes calls, texts, a little data and a number of extras that most people never use at all.";
     phone.live.script = { msPerWord: MS_PER_WORD, userSays: ["Tell me about your plans.", "Stop, thanks."], replies: [{ say: long }, { say: "Of course." }] };

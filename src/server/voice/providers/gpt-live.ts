@@ -155,6 +155,9 @@ export class GptLiveProvider implements RealtimeProvider {
     });
     ws.on("close", (code, reason) => {
       this.socketClosed();
+      // A caller's line still open when the session ends (they spoke, then hung up before the model
+      // answered) is committed, or their last words would be missing from the transcript.
+      this.endCaller();
       this.endAssistant("incomplete");
       if (this.closedNotified) return;
       this.closedNotified = true;
