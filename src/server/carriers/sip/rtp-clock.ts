@@ -25,6 +25,7 @@ export class RtpClock {
   private readonly streams = new Set<ClockedStream>();
   private readonly passes = new Float64Array(PASSES_KEPT);
   private passCount = 0;
+  private afterPass: (() => void) | null = null;
   private timer: NodeJS.Timeout | undefined;
   private startedAt = 0;
   /** Ticks run so far: the next one is number `ran`, due at startedAt + ran·20 ms. */
@@ -61,10 +62,16 @@ export class RtpClock {
       this.ran = last + 1;
       this.passes[this.passCount++ % PASSES_KEPT] = now;
       for (const stream of this.streams) stream.tick(last, now);
+      this.afterPass?.();
     }
     // The last stream left meanwhile (the clock stopped), or one joined after that (it started afresh).
     if (this.timer === fired) this.schedule();
   };
+
+  /** `run` after every pass, once every stream had its frames. */
+  onPass(run: () => void): void {
+    this.afterPass = run;
+  }
 
   /**
    * When the last passes ran (performance.now() of this thread), oldest first, and how many passes

@@ -4,7 +4,7 @@
  * loop is busy — a database statement, a garbage collection, a burst of calls starting. Here each
  * session is a stand-in with the same surface (`RtpStream`): commands go to the thread as they
  * come; what the thread hears (audio, digits, played audio, a far end gone silent) comes back
- * a loop turn's worth at a time, in one message for all calls.
+ * after each pass of its 20 ms clock, in one message for all calls.
  *
  * If the thread dies, every call on it is told its far end went silent (the call hangs up, as for
  * a lost network), and the next call starts a new thread.
