@@ -67,10 +67,10 @@ function progress(text: string) {
  * the media thread (rtp-thread.ts), and each pass of it sends each call its frame(s). The interval
  * between passes while measuring is the interval between the packets of every call.
  */
-async function clockIntervals(from: number): Promise<{ total: number; intervals: number[] }> {
+async function clockIntervals(from: number): Promise<number[]> {
   const { total, times } = await mediaClockPasses();
   const fresh = times.slice(Math.max(0, times.length - (total - from)));
-  return { total, intervals: fresh.slice(1).map((at, i) => at - fresh[i]!) };
+  return fresh.slice(1).map((at, i) => at - fresh[i]!);
 }
 
 /** The next message of `type` from a child; fails at once when the child exits first. */
@@ -124,11 +124,11 @@ async function run(calls: number): Promise<string[]> {
   const loopWatch = watchEventLoop();
   await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
   const loop = loopWatch.stop();
-  const clock = await clockIntervals(clockFrom);
+  const clockGaps = await clockIntervals(clockFrom);
   const wallMs = performance.now() - wallStart;
   const used = cpuSecondsOf(process.pid) - cpu;
   const rssMb = rssMbOf(process.pid);
-  const sentInterval = summarize(clock.intervals);
+  const sentInterval = summarize(clockGaps);
   const loadAtEnd = load();
 
   progress(`${calls} calls: hanging up (each caller waits for its BYE's answer)`);
