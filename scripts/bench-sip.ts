@@ -12,7 +12,7 @@
  * (bench-sip-callers.ts: our own SIP stack as UACs). All traffic stays on 127.0.0.1.
  *
  * Printed per N: calls answered/refused (and how long a refusal took), server CPU per call (ms of
- * CPU per second of call), the server's RSS, the interval between RTP packets as the server sends
+ * CPU per second of call, from a second after every call is up, as bench:calls measures the Twilio path), the server's RSS, the interval between RTP packets as the server sends
  * them (the passes of its media thread's clock) and as the callers receive them (p50/p99), the first audio after the ACK
  * (p50/p99: the greeting's first non-silent frame), and what did not end cleanly (BYEs never
  * answered, calls still up on the server after the wait). Progress goes to stderr; every wait is
@@ -45,6 +45,8 @@ const seconds = Math.min(120, Math.max(5, Number(option("--seconds") ?? 15) || 1
 const bargeInEveryMs = Math.max(1000, (Number(option("--barge-in-every") ?? 3) || 3) * 1000);
 const beyond = Math.min(50, Math.max(0, Number(option("--beyond") ?? 5) || 0));
 const NUMBER = "+15550199";
+/** As bench:calls measures the Twilio path: from a second after every call is up (its setup done). */
+const WARM_UP_MS = 1000;
 const RTP_PORTS = { min: 40000, max: 49999 };
 /** Waits of a sitting: all calls up, the callers' report (their BYEs answered), the server's calls ended. */
 const UP_MS = 300_000;
@@ -118,6 +120,7 @@ async function run(calls: number): Promise<string[]> {
   const setUpMs = performance.now() - setUpAt;
   const refusals = Object.entries(up.statuses).map(([s, n]) => `${n}×${s}`).join(", ");
   progress(`${calls} calls: ${up.answered} answered, ${up.refused} refused${refusals ? ` (${refusals})` : ""}; measuring ${seconds} s`);
+  await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
   const cpu = cpuSecondsOf(process.pid);
   const wallStart = performance.now();
   const clockFrom = (await mediaClockPasses()).total;

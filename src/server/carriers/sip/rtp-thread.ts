@@ -17,28 +17,45 @@ import { FRAME_BYTES, type RtpHandlers, type RtpSessionOptions, type RtpStream }
 import { PTIME_MS, type MediaPlan } from "./sdp.ts";
 import { eventOf } from "./rtp-packet.ts";
 
-/** To the media thread (in a list: all of a loop turn's). */
-export type ToMediaThread =
+/**
+ * To the media thread: a loop turn's commands, and the audio they play in one buffer (a buffer per
+ * frame cost an allocation each side and the clone of each).
+ */
+export type ToMediaThread = { commands: MediaCommand[]; audio: Uint8Array };
+
+/** A command; a `play`'s audio is `bytes` from `at` in its message's buffer. */
+export type MediaCommand =
   | { op: "open"; id: number; options: RtpSessionOptions }
   | { op: "configure"; id: number; plan: MediaPlan }
-  | { op: "play"; id: number; audio: Uint8Array; tag?: string }
+  | { op: "play"; id: number; at: number; bytes: number; tag?: string }
   | { op: "digit"; id: number; digit: string }
   | { op: "clear"; id: number }
   | { op: "watch"; id: number }
   | { op: "close"; id: number }
   | { op: "clock" };
 
-/** One thing a session heard or did, as the thread reports it. */
-export type MediaEvent = [id: number, kind: "audio", payload: Uint8Array] | [id: number, kind: "digit", digit: string] | [id: number, kind: "played", tag: string, bytes: number] | [id: number, kind: "silent"];
+/** One thing a session heard or did, as the thread reports it (audio: `bytes` from `at` in its message's buffer). */
+export type MediaEvent = [id: number, kind: "audio", at: number, bytes: number] | [id: number, kind: "digit", digit: string] | [id: number, kind: "played", tag: string, bytes: number] | [id: number, kind: "silent"];
 
 /** From the media thread. */
 export type FromMediaThread =
   | { op: "opened"; id: number; port: number; srtpKey: Uint8Array }
   | { op: "failed"; id: number; message: string }
-  | { op: "events"; events: MediaEvent[] }
+  | { op: "events"; events: MediaEvent[]; audio: Uint8Array }
   | { op: "clock"; passes: ClockPasses };
 
-const asBuffer = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+/** Audio parts as one buffer of their own (not Node's shared pool: it is transferred), and where each starts. */
+export function packAudio(parts: Uint8Array[]): { audio: Uint8Array<ArrayBuffer>; at: number[] } {
+  const audio = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+  const at: number[] = [];
+  let offset = 0;
+  for (const part of parts) {
+    at.push(offset);
+    audio.set(part, offset);
+    offset += part.length;
+  }
+  return { audio, at };
+}
 
 class MediaThread {
   private readonly worker: Worker;
@@ -46,7 +63,9 @@ class MediaThread {
   private readonly opening = new Map<number, { resolve(s: ThreadRtpSession): void; reject(e: Error): void }>();
   private readonly clockAsked: ((passes: ClockPasses) => void)[] = [];
   private nextId = 1;
-  private outbox: ToMediaThread[] = [];
+  private outbox: MediaCommand[] = [];
+  private outAudio: Uint8Array[] = [];
+  private outAudioBytes = 0;
   private dead = false;
 
   constructor() {
@@ -75,16 +94,27 @@ class MediaThread {
   }
 
   /** Commands go in order, a loop turn's worth in one message (a message each cost more than the audio in it). */
-  post(message: ToMediaThread): void {
+  post(command: MediaCommand): void {
     if (this.dead) return;
     if (this.outbox.length === 0) setImmediate(this.flush);
-    this.outbox.push(message);
+    this.outbox.push(command);
+  }
+
+  /** Plays `audio` (copied into the turn's one buffer when its commands go: not to be changed before). */
+  play(id: number, audio: Uint8Array, tag?: string): void {
+    if (this.dead) return;
+    this.post({ op: "play", id, at: this.outAudioBytes, bytes: audio.length, tag });
+    this.outAudio.push(audio);
+    this.outAudioBytes += audio.length;
   }
 
   private flush = () => {
-    const messages = this.outbox;
+    const commands = this.outbox;
+    const { audio } = packAudio(this.outAudio);
     this.outbox = [];
-    if (!this.dead) this.worker.postMessage(messages);
+    this.outAudio = [];
+    this.outAudioBytes = 0;
+    if (!this.dead) this.worker.postMessage({ commands, audio } satisfies ToMediaThread, [audio.buffer]);
   };
 
   forget(id: number): void {
@@ -94,7 +124,8 @@ class MediaThread {
 
   private receive(message: FromMediaThread) {
     if (message.op === "events") {
-      for (const event of message.events) this.sessions.get(event[0])?.heard(event);
+      const audio = Buffer.from(message.audio.buffer, message.audio.byteOffset, message.audio.byteLength);
+      for (const event of message.events) this.sessions.get(event[0])?.heard(event, audio);
       return;
     }
     if (message.op === "clock") return this.clockAsked.shift()?.(message.passes);
@@ -172,8 +203,7 @@ export class ThreadRtpSession implements RtpStream {
   play(payload: Buffer, tag?: string): void {
     if (payload.length === 0 || this.closed) return;
     this.queued = { ms: this.queuedMs + (payload.length / FRAME_BYTES) * PTIME_MS, at: performance.now() };
-    // A copy of its own: a small Buffer is a view of Node's shared pool, all of which would be cloned.
-    this.thread.post({ op: "play", id: this.id, audio: Uint8Array.prototype.slice.call(payload), tag });
+    this.thread.play(this.id, payload, tag);
   }
 
   sendDigit(digit: string): boolean {
@@ -199,12 +229,12 @@ export class ThreadRtpSession implements RtpStream {
     this.thread.forget(this.id);
   }
 
-  /** What the thread reported for this session. */
-  heard(event: MediaEvent): void {
+  /** What the thread reported for this session (`audio`: the buffer its audio events point into). */
+  heard(event: MediaEvent, audio?: Buffer): void {
     if (this.closed) return;
     switch (event[1]) {
       case "audio":
-        return this.handlers.audio?.(asBuffer(event[2]));
+        return this.handlers.audio?.(audio!.subarray(event[2], event[2] + event[3]));
       case "digit":
         return this.handlers.digit?.(event[2]);
       case "played":

@@ -6,7 +6,7 @@
  * (nearly one per datagram) cost the main thread more than the calls' audio itself.
  */
 import { parentPort } from "node:worker_threads";
-import type { FromMediaThread, MediaEvent, ToMediaThread } from "./rtp-thread.ts";
+import { packAudio, type FromMediaThread, type MediaCommand, type MediaEvent, type ToMediaThread } from "./rtp-thread.ts";
 import { rtpClock } from "./rtp-clock.ts";
 import { RtpSession } from "./rtp-session.ts";
 import type { MediaPlan } from "./sdp.ts";
@@ -14,29 +14,40 @@ import type { MediaPlan } from "./sdp.ts";
 const port = parentPort!;
 const sessions = new Map<number, RtpSession>();
 let outbox: MediaEvent[] = [];
+/** The audio of the pass's audio events, in their order (views: each datagram is a buffer of its own). */
+let heardAudio: Uint8Array[] = [];
+let heardBytes = 0;
 
 function report(event: MediaEvent) {
   outbox.push(event);
+}
+
+function heard(id: number, payload: Uint8Array) {
+  report([id, "audio", heardBytes, payload.length]);
+  heardAudio.push(payload);
+  heardBytes += payload.length;
 }
 
 // Every event comes while the clock runs (a session hears only once its media is agreed).
 rtpClock.onPass(() => {
   if (outbox.length === 0) return;
   const events = outbox;
+  const { audio } = packAudio(heardAudio);
   outbox = [];
-  port.postMessage({ op: "events", events } satisfies FromMediaThread);
+  heardAudio = [];
+  heardBytes = 0;
+  port.postMessage({ op: "events", events, audio } satisfies FromMediaThread, [audio.buffer]);
 });
 
 // A Buffer crosses threads as a plain Uint8Array: the SRTP key is made a Buffer again.
 const withBuffers = (plan: MediaPlan): MediaPlan => (plan.srtp ? { ...plan, srtp: { ...plan.srtp, remoteKey: Buffer.from(plan.srtp.remoteKey) } } : plan);
 
-async function open(id: number, message: Extract<ToMediaThread, { op: "open" }>) {
+async function open(id: number, message: Extract<MediaCommand, { op: "open" }>) {
   try {
     const session = await RtpSession.open(message.options);
     sessions.set(id, session);
     session.on({
-      // A copy of the payload alone (it is a view into the datagram, or an SRTP buffer).
-      audio: (payload) => report([id, "audio", Uint8Array.prototype.slice.call(payload)]),
+      audio: (payload) => heard(id, payload),
       digit: (digit) => report([id, "digit", digit]),
       played: (tag, bytes) => report([id, "played", tag, bytes]),
     });
@@ -46,11 +57,12 @@ async function open(id: number, message: Extract<ToMediaThread, { op: "open" }>)
   }
 }
 
-port.on("message", (messages: ToMediaThread[]) => {
-  for (const message of messages) run(message);
+port.on("message", ({ commands, audio }: ToMediaThread) => {
+  const buffer = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength);
+  for (const command of commands) run(command, buffer);
 });
 
-function run(message: ToMediaThread) {
+function run(message: MediaCommand, audio: Buffer) {
   if (message.op === "open") return void open(message.id, message);
   if (message.op === "clock") return port.postMessage({ op: "clock", passes: rtpClock.recentPasses() } satisfies FromMediaThread);
   const session = sessions.get(message.id);
@@ -59,7 +71,7 @@ function run(message: ToMediaThread) {
     case "configure":
       return session.configure(withBuffers(message.plan));
     case "play":
-      return session.play(Buffer.from(message.audio.buffer, message.audio.byteOffset, message.audio.byteLength), message.tag);
+      return session.play(audio.subarray(message.at, message.at + message.bytes), message.tag);
     case "digit":
       return void session.sendDigit(message.digit);
     case "clear":

@@ -30,8 +30,14 @@ export const VAD_DEFAULTS = { startThreshold: 0.5, stopThreshold: 0.35, minSpeec
 export class VoiceActivity {
   private readonly stream = new SileroStream();
   private readonly o: Required<VoiceActivityOptions>;
-  /** Audio waiting for the model, in order: windows run one after another (the state carries over). */
-  private chain: Promise<void> = Promise.resolve();
+  /**
+   * Audio that came while the model judged the previous push: sent as one push when that one is
+   * judged (the state carries over, so one push is out at a time). A late loop then costs one round
+   * trip to the worker, not one per 20 ms frame it held back.
+   */
+  private queued: Float32Array[] = [];
+  private judging = false;
+  private idleWaiters: Array<() => void> = [];
   private atMs = 0;
   private speaking = false;
   /** Where a candidate start began (not yet long enough), or null. */
@@ -55,26 +61,54 @@ export class VoiceActivity {
     const at8k = this.o.format === "audio/pcm" ? downsample24to8(pcm) : pcm;
     const samples = new Float32Array(at8k.length);
     for (let i = 0; i < at8k.length; i += 1) samples[i] = at8k[i]! / 32768;
-    this.chain = this.chain
-      .then(async () => {
-        if (this.stopped) return;
-        for (const p of await this.stream.push(samples)) this.onWindow(p);
-      })
-      .catch((err: unknown) => {
-        if (this.stopped) return;
-        this.stopped = true;
-        this.h.failed?.(err);
-      });
+    this.queued.push(samples);
+    if (!this.judging) this.judgeQueued();
   }
 
   /** Settles once every window pushed so far has been judged. */
   idle(): Promise<void> {
-    return this.chain;
+    if (!this.judging) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
   }
 
   close(): void {
     this.stopped = true;
     this.stream.close();
+  }
+
+  private judgeQueued(): void {
+    const parts = this.queued;
+    this.queued = [];
+    let samples = parts[0]!;
+    if (parts.length > 1) {
+      samples = new Float32Array(parts.reduce((n, part) => n + part.length, 0));
+      let at = 0;
+      for (const part of parts) {
+        samples.set(part, at);
+        at += part.length;
+      }
+    }
+    this.judging = true;
+    this.stream.push(samples).then(
+      (probabilities) => {
+        for (const p of probabilities) this.onWindow(p);
+        if (this.queued.length > 0 && !this.stopped) return this.judgeQueued();
+        this.settle();
+      },
+      (err: unknown) => {
+        if (!this.stopped) {
+          this.stopped = true;
+          this.h.failed?.(err);
+        }
+        this.settle();
+      },
+    );
+  }
+
+  private settle(): void {
+    this.judging = false;
+    this.queued = [];
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
   }
 
   private onWindow(p: number): void {
