@@ -69,7 +69,7 @@ export interface JobQueue {
 
 export interface JobQueueOptions {
   database: Pick<Database, "sql">;
-  /** How often an idle queue is polled (≥ 500 ms); jobs sent by this instance wake its workers at once. */
+  /** How often the queues are looked at for due jobs (≥ 500 ms); jobs sent by this instance wake its workers at once. */
   pollIntervalMs: number;
   logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
 }
@@ -82,8 +82,8 @@ interface Registration {
 }
 
 const seconds = (ms: number) => Math.max(0, Math.round(ms / 1000));
-/** A queue's second and later workers, woken by the first, look for work on their own this seldom. */
-const HELPER_POLL_SECONDS = 60;
+/** Workers, woken when there is work (lookForDueJobs, send, the worker before), look on their own this seldom. */
+const SELF_POLL_SECONDS = 60;
 
 /** A stable job id per (name, key): pg-boss inserts with ON CONFLICT DO NOTHING, which is the dedupe. */
 function keyedId(name: string, key: string): string {
@@ -106,6 +106,33 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
   boss.on("error", (err) => options.logger.error({ err }, "job queue error"));
   const registrations = new Map<string, Registration>();
   let started = false;
+  let look: NodeJS.Timeout | null = null;
+  /** Which start the looks belong to: a look still running across a stop and a start ends its line. */
+  let looks = 0;
+
+  /**
+   * One statement an interval looks for due jobs in every queue and wakes the queues that have
+   * one: each queue's worker polling on its own was 15 statements every 2 s on an idle server, each
+   * holding the embedded database's thread (and the calls' audio on it) some milliseconds. The
+   * workers still poll on their own, seldom, should a look fail.
+   */
+  function lookForDueJobs(line: number) {
+    look = setTimeout(async () => {
+      try {
+        const { rows } = await options.database.sql(`SELECT DISTINCT name FROM ${JOB_SCHEMA}.job WHERE name = ANY($1) AND state < 'active' AND start_after <= now()`, [
+          [...registrations.keys()],
+        ]);
+        for (const { name } of rows) {
+          const first = registrations.get(name as string)?.workerIds[0];
+          if (first && started) boss.notifyWorker(first);
+        }
+      } catch (err) {
+        if (started) options.logger.warn({ err }, "looking for due jobs failed");
+      }
+      if (started && line === looks) lookForDueJobs(line);
+    }, options.pollIntervalMs);
+    look.unref();
+  }
 
   async function run(reg: Registration, job: PgBoss.JobWithMetadata<object>): Promise<void> {
     const delays = reg.options.retryDelaysMs ?? [];
@@ -182,12 +209,11 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         await boss.updateQueue(reg.name, queue);
         for (let i = 0; i < (reg.options.concurrency ?? 1); i++) {
           let workerId = "";
-          // One worker of a queue polls; the others wait to be woken: a worker that takes a job
-          // wakes the next one to look for another, so a backlog is worked at full concurrency
-          // while an idle queue costs one poll an interval, not one per worker (36 workers were
-          // 18 statements a second on an idle server).
-          const pollingIntervalSeconds = i === 0 ? options.pollIntervalMs / 1000 : HELPER_POLL_SECONDS;
-          workerId = await boss.work<object>(reg.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds }, async ([job]) => {
+          // Woken by the look for due jobs (the first worker) or by the worker before it: a worker
+          // that takes a job wakes the next one to look for another, so a backlog is worked at full
+          // concurrency while an idle server costs one statement an interval (36 workers polling
+          // were 18 statements a second).
+          workerId = await boss.work<object>(reg.name, { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: SELF_POLL_SECONDS }, async ([job]) => {
             if (!job) return;
             const next = reg.workerIds[i + 1];
             if (next) boss.notifyWorker(next);
@@ -205,11 +231,13 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
         }
       }
       started = true;
+      lookForDueJobs((looks += 1));
     },
 
     async stop(timeoutMs = 30_000) {
       if (!started) return;
       started = false;
+      if (look) clearTimeout(look);
       await boss.stop({ graceful: true, wait: true, timeout: timeoutMs, close: false });
       // pg-boss records a finished job without awaiting it; one more statement behind it (queued
       // after it on PGlite's one connection) lets it land before the database is closed.
