@@ -122,7 +122,6 @@ async function run(calls: number): Promise<string[]> {
   progress(`${calls} calls: ${up.answered} answered, ${up.refused} refused${refusals ? ` (${refusals})` : ""}; measuring ${seconds} s`);
   await new Promise((resolve) => setTimeout(resolve, WARM_UP_MS));
   const cpu = cpuSecondsOf(process.pid);
-  (globalThis as any).__q?.clear();
   const wallStart = performance.now();
   const clockFrom = (await mediaClockPasses()).total;
   const loopWatch = watchEventLoop();
@@ -131,7 +130,6 @@ async function run(calls: number): Promise<string[]> {
   const clockGaps = await clockIntervals(clockFrom);
   const wallMs = performance.now() - wallStart;
   const used = cpuSecondsOf(process.pid) - cpu;
-  for (const [k, [n, ms]] of [...((globalThis as any).__q as Map<string, number[]>)].sort((a, b) => b[1][1] - a[1][1]).slice(0, 15)) process.stderr.write(`Q ${n} ${ms.toFixed(0)}ms ${k}\n`);
   const rssMb = rssMbOf(process.pid);
   const sentInterval = summarize(clockGaps);
   const loadAtEnd = load();
