@@ -44,17 +44,15 @@ export type FromMediaThread =
   | { op: "events"; events: MediaEvent[]; audio: Uint8Array }
   | { op: "clock"; passes: ClockPasses };
 
-/** Audio parts as one buffer of their own (not Node's shared pool: it is transferred), and where each starts. */
-export function packAudio(parts: Uint8Array[]): { audio: Uint8Array<ArrayBuffer>; at: number[] } {
+/** Audio parts, in order, as one buffer of their own (not Node's shared pool: it is transferred). */
+export function packAudio(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
   const audio = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
-  const at: number[] = [];
   let offset = 0;
   for (const part of parts) {
-    at.push(offset);
     audio.set(part, offset);
     offset += part.length;
   }
-  return { audio, at };
+  return audio;
 }
 
 class MediaThread {
@@ -110,7 +108,7 @@ class MediaThread {
 
   private flush = () => {
     const commands = this.outbox;
-    const { audio } = packAudio(this.outAudio);
+    const audio = packAudio(this.outAudio);
     this.outbox = [];
     this.outAudio = [];
     this.outAudioBytes = 0;

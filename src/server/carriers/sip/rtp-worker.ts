@@ -32,7 +32,7 @@ function heard(id: number, payload: Uint8Array) {
 rtpClock.onPass(() => {
   if (outbox.length === 0) return;
   const events = outbox;
-  const { audio } = packAudio(heardAudio);
+  const audio = packAudio(heardAudio);
   outbox = [];
   heardAudio = [];
   heardBytes = 0;
