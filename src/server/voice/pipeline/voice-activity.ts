@@ -89,20 +89,22 @@ export class VoiceActivity {
       }
     }
     this.judging = true;
-    this.stream.push(samples).then(
-      (probabilities) => {
+    this.stream
+      .push(samples)
+      .then((probabilities) => {
+        // A handler that throws here stops the detector as a failed model does (not unhandled).
         for (const p of probabilities) this.onWindow(p);
-        if (this.queued.length > 0 && !this.stopped) return this.judgeQueued();
-        this.settle();
-      },
-      (err: unknown) => {
-        if (!this.stopped) {
-          this.stopped = true;
-          this.h.failed?.(err);
-        }
-        this.settle();
-      },
-    );
+      })
+      .then(
+        () => (this.queued.length > 0 && !this.stopped ? this.judgeQueued() : this.settle()),
+        (err: unknown) => {
+          if (!this.stopped) {
+            this.stopped = true;
+            this.h.failed?.(err);
+          }
+          this.settle();
+        },
+      );
   }
 
   private settle(): void {
