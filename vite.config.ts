@@ -63,6 +63,10 @@ export default defineConfig({
             process.env.TEST_DB === "pg"
               ? ["tests/instances/**", "**/node_modules/**", ...databaseFreeTestFiles(src("."), SERVER_TEST_FOLDERS)]
               : ["**/node_modules/**"],
+          // The files share a worker's modules rather than each importing the server anew: the
+          // imports were a third of the pass (397 s of 1259 s on two cores, against 867 s shared).
+          // Each file still starts its own apps and databases.
+          isolate: false,
           globalSetup: ["tests/global-setup.ts"],
           setupFiles: ["tests/fail-on-unhandled.ts"],
           testTimeout: 20_000,

@@ -6,11 +6,18 @@ import { afterAll, afterEach } from "vitest";
  * its last test). Vitest alone reports such an error beside the results but leaves the test that
  * caused it green; in production the same error is a process that stops serving its live calls.
  */
-const escaped: { kind: string; error: unknown }[] = [];
-const onRejection = (error: unknown) => void escaped.push({ kind: "unhandled rejection", error });
-const onException = (error: unknown) => void escaped.push({ kind: "uncaught exception", error });
-process.on("unhandledRejection", onRejection);
-process.on("uncaughtException", onException);
+type Escaped = { kind: string; error: unknown }[];
+// Files share a worker (the server project's `isolate: false`), and this file runs again for
+// each of them: the listeners are added once per worker, the list they fill kept on globalThis.
+const shared = globalThis as typeof globalThis & { switchboardEscaped?: Escaped };
+const escaped = (shared.switchboardEscaped ??= listen());
+
+function listen(): Escaped {
+  const list: Escaped = [];
+  process.on("unhandledRejection", (error: unknown) => void list.push({ kind: "unhandled rejection", error }));
+  process.on("uncaughtException", (error: unknown) => void list.push({ kind: "uncaught exception", error }));
+  return list;
+}
 
 function failIfAnyEscaped(): void {
   if (escaped.length === 0) return;

@@ -62,7 +62,18 @@ export interface SippProcess {
 }
 
 /** Starts SIPp; `done` settles when it exits (it is killed after `timeoutS` + 5 s). */
-export async function startSipp(options: SippOptions): Promise<SippProcess> {
+export async function startSipp(options: SippOptions, attempt = 1): Promise<SippProcess> {
+  const started = await spawnSipp(options);
+  // Another test can take a port between freePort and SIPp's bind: then again on new ports.
+  if (options.port !== undefined || attempt === 3) return started;
+  const again = (run: SippRun) => /Unable to bind/.test(run.log);
+  if (options.target) return { port: started.port, done: started.done.then(async (run) => (again(run) ? (await startSipp(options, attempt + 1)).done : run)) };
+  // A UAS that lost its port exits at once; the port it was waiting on belongs to someone else.
+  const exited = await Promise.race([started.done, new Promise<null>((r) => setTimeout(() => r(null), 200))]);
+  return exited && again(exited) ? startSipp(options, attempt + 1) : started;
+}
+
+async function spawnSipp(options: SippOptions): Promise<SippProcess> {
   const dir = await mkdtemp(join(tmpdir(), "sipp-"));
   const port = options.port ?? (await freePort());
   const mediaPort = await freePort();

@@ -79,16 +79,19 @@ describe("a phone call", () => {
     // (Every speech start clears Twilio's queue, even with nothing left to play: the first turn did too.)
     const clearsBefore = call.clears;
     expect(clearsBefore).toBe(1);
+    const heardBeforeSpeaking = call.heardMs - 400 - 800;
     await call.speak(mulawSpeech("Wait, stop."), 1000);
     await call.until(() => call.clears > clearsBefore, "clear");
     const truncate = await conn.waitFor("conversation.item.truncate");
     await conn.waitFor("response.cancel");
-
-    // The item being heard is the tool answer, not the filler heard in full; cut within 50 ms of what was heard.
-    const heardOfAnswer = call.heardAtClear.at(-1)! - 400 - 800;
+    // The item cut is the one being heard (the answer, not the filler heard in full), at what was heard
+    // of it: no earlier than when the caller spoke (less a mark's spacing, 40 ms), no later than the
+    // clear's arrival plus the 50 ms margin (a loaded machine delays the clear, not the cut).
+    const heardAtClear = call.heardAtClear.at(-1)! - 400 - 800;
     expect(truncate["item_id"]).toBe(answerItem);
     expect(truncate["item_id"]).not.toBe(fillerItem);
-    expect(Math.abs((truncate["audio_end_ms"] as number) - heardOfAnswer)).toBeLessThanOrEqual(55);
+    expect(truncate["audio_end_ms"]).toBeGreaterThanOrEqual(heardBeforeSpeaking - 40);
+    expect(truncate["audio_end_ms"]).toBeLessThanOrEqual(heardAtClear + 50 + 1);
     expect(conn.receivedOf("conversation.item.truncate")).toHaveLength(1);
     await conn.waitForSent("conversation.item.truncated");
     expect(conn.errorCodes()).toEqual([]);
