@@ -47,6 +47,18 @@ describe("the job queue", () => {
     expect(ranOnFirst).toEqual([]);
   });
 
+  it("runs a job sent for a moment later when it falls due, not at the next look for jobs (here half a minute away)", async () => {
+    const queue = createJobQueue({ database: await database(), pollIntervalMs: 30_000, logger: silent });
+    queues.push(queue);
+    const ranAt: number[] = [];
+    queue.register("soon.test", async () => void ranAt.push(Date.now()));
+    await queue.start();
+    const sentAt = Date.now();
+    await queue.send("soon.test", {}, { startAfter: 400 });
+    await expect.poll(() => ranAt.length, { timeout: 8000, interval: 50 }).toBe(1);
+    expect(ranAt[0]! - sentAt).toBeGreaterThanOrEqual(400);
+  });
+
   it("retries a failing job after each delay of its schedule, then gives up", async () => {
     const db = await database();
     const queue = queueOn(db);
