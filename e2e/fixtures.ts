@@ -101,6 +101,18 @@ export const test = base.extend<{ user: { email: string; password: string; name:
 
 export { expect };
 
+/** Holds the next matching request until `release()` is called, so a transient state can be seen on screen. */
+export async function hold(page: Page, url: string | RegExp, method = "GET") {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  await page.route(url, async (route) => {
+    if (route.request().method() !== method) return route.fallback();
+    await released;
+    await route.fallback();
+  }, { times: 1 });
+  return release;
+}
+
 export async function expectToast(page: Page, title: string | RegExp) {
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: title }).first()).toBeVisible();
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { PROVIDER_MESSAGES, PROVIDER_TEXTS } from "../src/shared/providers.ts";
-import { expect, expectToast, test } from "./fixtures.ts";
+import { expect, expectToast, hold, test } from "./fixtures.ts";
 
 /** A stand-in for the services' key checks on loopback (an allowed host): any key but "wrong" is taken. */
 let services: Server;
@@ -53,11 +53,15 @@ test("add providers in Settings, then put an assistant on a pipeline of them in 
   await expect(table).toContainText("dg-••••abcd");
   await expect(page.getByText("dg-0123456789abcd")).toHaveCount(0);
 
+  // Pipeline chosen before the providers have come: its slots take the first of each kind when they do.
+  const releaseProviders = await hold(page, /\/api\/providers(\?|$)/);
   await page.goto("/assistants");
   await page.getByRole("button", { name: "Create new" }).click();
   const panel = page.getByRole("dialog", { name: "Create Assistant" });
   await panel.getByLabel("Name").fill("Piped Desk");
   await panel.getByLabel("Engine", { exact: true }).selectOption("pipeline");
+  await expect(panel.getByLabel("Transcriber", { exact: true })).toHaveValue("");
+  releaseProviders();
   await expect(panel.getByLabel("Transcriber", { exact: true })).toHaveValue(/.+/);
   await panel.getByLabel("Model name", { exact: true }).fill("llama-3.3-70b-versatile");
   await panel.getByLabel("Voice id", { exact: true }).fill("rachel");

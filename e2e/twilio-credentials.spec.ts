@@ -1,17 +1,5 @@
 import { AxeBuilder } from "@axe-core/playwright";
-import { expect, expectToast, test } from "./fixtures.ts";
-
-/** Holds one request until `release()` is called, so a transient state can be seen on screen. */
-async function hold(page: import("@playwright/test").Page, url: string | RegExp, method = "GET") {
-  let release!: () => void;
-  const released = new Promise<void>((r) => (release = r));
-  await page.route(url, async (route) => {
-    if (route.request().method() !== method) return route.fallback();
-    await released;
-    await route.fallback();
-  }, { times: 1 });
-  return release;
-}
+import { expect, expectToast, hold, test } from "./fixtures.ts";
 
 test("saving Twilio credentials walks through every status line", async ({ page, server, user: _user }) => {
   const account = server.twilio.addAccount({ friendlyName: "Contact centre" });

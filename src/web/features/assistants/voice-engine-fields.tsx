@@ -31,14 +31,29 @@ function firstMessage(error: unknown, depth = 0): string | undefined {
 
 /** A new pipeline: the first provider of each kind, the names left for the user to fill. */
 function newPipeline(providers: Provider[]): PipelineEngine {
-  const first = (kind: ProviderKind) => providers.find((p) => p.kind === kind)?.id ?? "";
+  return withFirstProviders({ type: "pipeline", transcriber: { provider_id: "", model: null, language: null }, model: { provider_id: "", model: "" }, voice: { provider_id: "", voice: "", model: null }, turn_end: DEFAULT_TURN_END }, providers);
+}
+
+/** Each slot with no provider yet takes the first of its kind. */
+function withFirstProviders(engine: PipelineEngine, providers: Provider[]): PipelineEngine {
+  const first = (kind: ProviderKind, chosen: string) => chosen || (providers.find((p) => p.kind === kind)?.id ?? "");
   return {
-    type: "pipeline",
-    transcriber: { provider_id: first("transcriber"), model: null, language: null },
-    model: { provider_id: first("model"), model: "" },
-    voice: { provider_id: first("voice"), voice: "", model: null },
-    turn_end: DEFAULT_TURN_END,
+    ...engine,
+    transcriber: { ...engine.transcriber, provider_id: first("transcriber", engine.transcriber.provider_id) },
+    model: { ...engine.model, provider_id: first("model", engine.model.provider_id) },
+    voice: { ...engine.voice, provider_id: first("voice", engine.voice.provider_id) },
   };
+}
+
+/** Mounted once the providers have come, for a pipeline chosen before: fills its empty slots, once. */
+function FillOnLoad({ engine, providers, set, done }: { engine: PipelineEngine; providers: Provider[]; set: (next: VoiceEngine) => void; done: () => void }) {
+  useEffect(() => {
+    set(withFirstProviders(engine, providers));
+    done();
+    // Once, on mount: later changes are the user's.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  return null;
 }
 
 /** Voices a short sample through the chosen voice provider (the server asks the service) and plays it. */
@@ -114,6 +129,8 @@ export function VoiceEngineFields({ control, errors }: VoiceEngineFieldsProps) {
   const headingId = useId();
   const providers = useQuery({ queryKey: queryKeys.providers, queryFn: () => apiList<Provider>("/api/providers") });
   const list = providers.data ?? [];
+  // Pipeline chosen while the providers were still loading: its slots are filled when they come.
+  const [fillOnLoad, setFillOnLoad] = useState(false);
   const error = errors.voice_engine;
   const message = error?.message ?? firstMessage(error);
   return (
@@ -130,7 +147,10 @@ export function VoiceEngineFields({ control, errors }: VoiceEngineFieldsProps) {
           const set = (next: VoiceEngine) => field.onChange(next);
           return (
             <div className="grid gap-3">
-              <select aria-label={T.engine} className={selectClass} value={engine.type} onChange={(e) => set(engineOf(e.target.value, list))}>
+              <select aria-label={T.engine} className={selectClass} value={engine.type} onChange={(e) => {
+                  set(engineOf(e.target.value, list));
+                  setFillOnLoad(e.target.value === "pipeline" && !providers.isSuccess);
+                }}>
                 <option value="realtime">{T.realtime}</option>
                 <option value="gpt-live">{T.gptLive}</option>
                 <option value="pipeline">{T.pipeline}</option>
@@ -153,6 +173,7 @@ export function VoiceEngineFields({ control, errors }: VoiceEngineFieldsProps) {
                   </select>
                 </div>
               )}
+              {engine.type === "pipeline" && fillOnLoad && providers.isSuccess && <FillOnLoad engine={engine} providers={list} set={set} done={() => setFillOnLoad(false)} />}
               {engine.type === "pipeline" && list.length === 0 && <p className="text-sm text-muted-foreground">{T.noProviders}</p>}
               {engine.type === "pipeline" && (
                 <div className="grid gap-3 sm:grid-cols-2">
