@@ -1,6 +1,8 @@
 import { eq } from "drizzle-orm";
 import { user as users } from "../src/server/db/schema.ts";
 import { createCredentialsService } from "../src/server/modules/credentials/credentials.service.ts";
+import { HEARD_MARGIN_MS } from "../src/server/voice/playback.ts";
+import { MARK_EVERY_MS } from "../src/server/voice/transports/twilio.ts";
 import { interruptedOrderScript, orderLookupTool, startToolUpstream, type ToolUpstream } from "../tests/fakes/tool-upstream.ts";
 import { TwilioCaller } from "../tests/fakes/twilio-caller.ts";
 import { mulawSpeech } from "../tests/fakes/twilio-speech.ts";
@@ -91,13 +93,13 @@ test("a caller phones a number bought in the app; the assistant greets, runs its
   await call.until(() => call.clears > clearsBefore, "clear", 10_000);
   const truncate = await conn.waitFor("conversation.item.truncate");
   // The item cut is the one being heard (the answer, not the filler heard in full), at what was heard
-  // of it: no earlier than when the caller spoke (less a mark's spacing, 40 ms), no later than the
-  // clear's arrival plus the 50 ms margin (a loaded machine delays the clear, not the cut).
+  // of it: no earlier than when the caller spoke (less a mark's spacing), no later than the
+  // clear's arrival plus the heard margin (a loaded machine delays the clear, not the cut).
   const heardAtClear = call.heardAtClear.at(-1)! - 400 - 800;
   expect(truncate["item_id"]).toBe(answerItem);
   expect(truncate["item_id"]).not.toBe(fillerItem);
-  expect(truncate["audio_end_ms"]).toBeGreaterThanOrEqual(heardBeforeSpeaking - 40);
-  expect(truncate["audio_end_ms"]).toBeLessThanOrEqual(heardAtClear + 50 + 1);
+  expect(truncate["audio_end_ms"]).toBeGreaterThanOrEqual(heardBeforeSpeaking - MARK_EVERY_MS);
+  expect(truncate["audio_end_ms"]).toBeLessThanOrEqual(heardAtClear + HEARD_MARGIN_MS + 1);
   expect(conn.receivedOf("conversation.item.truncate")).toHaveLength(1);
   await conn.until(() => conn.sentOf("response.done").length >= 4, 10_000, "reply to the interruption");
   await call.until(() => call.heardMs >= call.heardAtClear.at(-1)! + 400, "reply heard", 10_000);

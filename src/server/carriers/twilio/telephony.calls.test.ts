@@ -7,6 +7,8 @@ import type { DialOptions } from "../../../../tests/fakes/twilio-caller.ts";
 import { mulawSpeech } from "../../../../tests/fakes/twilio-speech.ts";
 import { callLogsSchema, PHONE_UNAVAILABLE_MESSAGE } from "../../../shared/calls.ts";
 import { calls } from "../../db/schema.ts";
+import { HEARD_MARGIN_MS } from "../../voice/playback.ts";
+import { MARK_EVERY_MS } from "../../voice/transports/twilio.ts";
 
 /**
  * Phone calls end to end through real sockets: a simulated Twilio (signed webhooks, a media
@@ -85,13 +87,13 @@ describe("a phone call", () => {
     const truncate = await conn.waitFor("conversation.item.truncate");
     await conn.waitFor("response.cancel");
     // The item cut is the one being heard (the answer, not the filler heard in full), at what was heard
-    // of it: no earlier than when the caller spoke (less a mark's spacing, 40 ms), no later than the
-    // clear's arrival plus the 50 ms margin (a loaded machine delays the clear, not the cut).
+    // of it: no earlier than when the caller spoke (less a mark's spacing), no later than the
+    // clear's arrival plus the heard margin (a loaded machine delays the clear, not the cut).
     const heardAtClear = call.heardAtClear.at(-1)! - 400 - 800;
     expect(truncate["item_id"]).toBe(answerItem);
     expect(truncate["item_id"]).not.toBe(fillerItem);
-    expect(truncate["audio_end_ms"]).toBeGreaterThanOrEqual(heardBeforeSpeaking - 40);
-    expect(truncate["audio_end_ms"]).toBeLessThanOrEqual(heardAtClear + 50 + 1);
+    expect(truncate["audio_end_ms"]).toBeGreaterThanOrEqual(heardBeforeSpeaking - MARK_EVERY_MS);
+    expect(truncate["audio_end_ms"]).toBeLessThanOrEqual(heardAtClear + HEARD_MARGIN_MS + 1);
     expect(conn.receivedOf("conversation.item.truncate")).toHaveLength(1);
     await conn.waitForSent("conversation.item.truncated");
     expect(conn.errorCodes()).toEqual([]);

@@ -26,7 +26,7 @@ const BYTES_PER_MS = PCMU_SAMPLE_RATE / 1000;
  * echo's way back), inside the 50 ms a barge-in's truncation allows (playback.ts). Each mark is a
  * message both ways; at one per 20 ms delta they were a third of a call's messages.
  */
-const MARK_EVERY_MS = 40;
+export const MARK_EVERY_MS = 40;
 
 /** µ-law 8 kHz, as Twilio streams it both ways. */
 export const TWILIO_AUDIO_FORMAT = "audio/pcmu" satisfies CallAudioFormat;
