@@ -1,5 +1,6 @@
 import { expect, expectToast, test } from "./fixtures.ts";
 import { PHONE_BUSY_MESSAGE } from "../src/shared/calls.ts";
+import { SETTINGS_TEXTS } from "../src/shared/settings.ts";
 
 /** Settings → Calls: the message phone callers hear when every line is taken. */
 test("Settings: the busy message is saved, and emptying it puts back the default", async ({ page, user: _user }) => {
@@ -18,4 +19,25 @@ test("Settings: the busy message is saved, and emptying it puts back the default
   await expect(message).toHaveValue(PHONE_BUSY_MESSAGE);
   await page.reload();
   await expect(message).toHaveValue(PHONE_BUSY_MESSAGE);
+});
+
+test("Settings: a setting whose value cannot be read says so, and Try again reads it", async ({ page, user: _user }) => {
+  let refuse = true;
+  await page.route("**/api/settings/busy-message", (route) =>
+    refuse && route.request().method() === "GET"
+      ? route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "The server is shutting down." } } })
+      : route.fallback(),
+  );
+  await page.goto("/settings");
+  const calls = page.locator("[data-slot=card]").filter({ has: page.getByText("Calls", { exact: true }) });
+  const message = calls.getByLabel("Message when all lines are busy");
+  // After the client's own retries (about 3 s).
+  await expect(calls.getByRole("alert")).toHaveText(`${SETTINGS_TEXTS.loadFailed} The server is shutting down.${SETTINGS_TEXTS.tryAgain}`);
+  await expect(message).toBeDisabled();
+
+  refuse = false;
+  await calls.getByRole("button", { name: SETTINGS_TEXTS.tryAgain }).click();
+  await expect(message).toHaveValue(PHONE_BUSY_MESSAGE);
+  await expect(message).toBeEnabled();
+  await expect(calls.getByRole("alert")).toHaveCount(0);
 });

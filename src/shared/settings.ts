@@ -24,6 +24,9 @@ export type SettingsCard = (typeof SETTINGS_CARDS)[keyof typeof SETTINGS_CARDS];
 
 export const SETTINGS_TEXTS = {
   navigation: "Settings sections",
+  /** Under a setting whose current value could not be read (its field stays disabled until it is). */
+  loadFailed: "Couldn't load this setting.",
+  tryAgain: "Try again",
 };
 
 /** The app path of a card or section on the Settings page. */

@@ -5,6 +5,7 @@ import { Button } from "@/components/ui/button";
 import { CardContent, CardFooter } from "@/components/ui/card";
 import { toast, toastFailure } from "@/components/ui/sonner";
 import { useSettingsDocument } from "@/lib/use-settings-document";
+import { SETTINGS_TEXTS } from "@shared/settings";
 
 interface SettingFormOptions<T extends Record<string, unknown>> {
   queryKey: QueryKey;
@@ -45,14 +46,26 @@ export function useSettingForm<T extends Record<string, unknown>>({ queryKey, pa
       toastFailure(texts.saveFailed, err);
     }
   };
-  return { value, setValue, error: error ?? undefined, submit, saving: save.isPending };
+  // Until the current value is read the field stays disabled: a failed read says so, with a way to try again.
+  const loadFailed = value === null && current.isError ? { message: current.error.message, retry: () => void current.refetch() } : null;
+  return { value, setValue, error: error ?? undefined, submit, saving: save.isPending, loadFailed };
 }
 
 /** The form of a `useSettingForm`: the field(s) as children, and its save button. */
 export function SettingForm({ form, saveLabel, className, children }: { form: ReturnType<typeof useSettingForm>; saveLabel: string; className?: string; children: ReactNode }) {
   return (
     <form onSubmit={(e) => void form.submit(e)} noValidate className={className}>
-      <CardContent>{children}</CardContent>
+      <CardContent>
+        {children}
+        {form.loadFailed && (
+          <p role="alert" className="mt-2 flex flex-wrap items-center gap-2 text-sm text-destructive">
+            {SETTINGS_TEXTS.loadFailed} {form.loadFailed.message}
+            <Button type="button" variant="outline" size="sm" onClick={form.loadFailed.retry}>
+              {SETTINGS_TEXTS.tryAgain}
+            </Button>
+          </p>
+        )}
+      </CardContent>
       <CardFooter className="mt-6 flex justify-end">
         <Button type="submit" disabled={form.value === null || form.saving}>
           {form.saving ? "Saving..." : saveLabel}
