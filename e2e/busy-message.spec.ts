@@ -25,14 +25,14 @@ test("Settings: a setting whose value cannot be read says so, and Try again read
   let refuse = true;
   await page.route("**/api/settings/busy-message", (route) =>
     refuse && route.request().method() === "GET"
-      ? route.fulfill({ status: 503, json: { error: { code: "unavailable", message: "The server is shutting down." } } })
+      ? route.fulfill({ status: 429, json: { error: { code: "rate_limited", message: "Too many requests. Please try again in 30 seconds." } } })
       : route.fallback(),
   );
   await page.goto("/settings");
   const calls = page.locator("[data-slot=card]").filter({ has: page.getByText("Calls", { exact: true }) });
   const message = calls.getByLabel("Message when all lines are busy");
-  // After the client's own retries (about 3 s).
-  await expect(calls.getByRole("alert")).toHaveText(`${SETTINGS_TEXTS.loadFailed} The server is shutting down.${SETTINGS_TEXTS.tryAgain}`);
+  // A 4xx, which the client does not retry (a retry waits while the page is hidden, as a headless one can be).
+  await expect(calls.getByRole("alert")).toHaveText(`${SETTINGS_TEXTS.loadFailed} Too many requests. Please try again in 30 seconds.${SETTINGS_TEXTS.tryAgain}`);
   await expect(message).toBeDisabled();
 
   refuse = false;
