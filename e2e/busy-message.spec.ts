@@ -1,11 +1,11 @@
-import { expect, expectToast, test } from "./fixtures.ts";
+import { callsSettingsCard, expect, expectToast, test } from "./fixtures.ts";
 import { PHONE_BUSY_MESSAGE } from "../src/shared/calls.ts";
 import { SETTINGS_TEXTS } from "../src/shared/settings.ts";
 
 /** Settings → Calls: the message phone callers hear when every line is taken. */
 test("Settings: the busy message is saved, and emptying it puts back the default", async ({ page, user: _user }) => {
   await page.goto("/settings");
-  const calls = page.locator("[data-slot=card]").filter({ has: page.getByText("Calls", { exact: true }) });
+  const calls = callsSettingsCard(page);
   const message = calls.getByLabel("Message when all lines are busy");
   await expect(message).toHaveValue(PHONE_BUSY_MESSAGE);
 
@@ -29,7 +29,7 @@ test("Settings: a setting whose value cannot be read says so, and Try again read
       : route.fallback(),
   );
   await page.goto("/settings");
-  const calls = page.locator("[data-slot=card]").filter({ has: page.getByText("Calls", { exact: true }) });
+  const calls = callsSettingsCard(page);
   const message = calls.getByLabel("Message when all lines are busy");
   // A 4xx, which the client does not retry (a retry waits while the page is hidden, as a headless one can be).
   await expect(calls.getByRole("alert")).toHaveText(`${SETTINGS_TEXTS.loadFailed} Too many requests. Please try again in 30 seconds.${SETTINGS_TEXTS.tryAgain}`);

@@ -4,7 +4,7 @@ import { calls } from "../src/server/db/schema.ts";
 import { axeViolations, isSerious } from "../tests/a11y-pages.ts";
 import { newAccount, requestPost, signUp } from "../tests/sign-up.ts";
 import { attachFarEnd } from "../tests/fakes/twilio-far-end.ts";
-import { expect, expectToast, test, type TestServer } from "./fixtures.ts";
+import { callsSettingsCard, expect, expectToast, test, type TestServer } from "./fixtures.ts";
 import { fillCampaignSheet } from "./campaign.helpers.ts";
 import { saveCallingKeys } from "./phone.helpers.ts";
 
@@ -110,7 +110,7 @@ test("create a campaign from a CSV, see it listed with its contacts, start it an
 
 test("Settings: the outbound limit and the do-not-call list", async ({ page, user: _user }) => {
   await page.goto("/settings");
-  const calls = page.locator("[data-slot=card]").filter({ has: page.getByText("Calls", { exact: true }) });
+  const calls = callsSettingsCard(page);
   const limit = calls.getByLabel("Maximum concurrent outbound calls");
   await expect(limit).toHaveValue("10");
   await limit.fill("0");

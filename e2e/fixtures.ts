@@ -113,6 +113,9 @@ export async function hold(page: Page, url: string | RegExp, method = "GET") {
   return release;
 }
 
+/** Settings → the Calls card (the outbound limit, the busy message, the allowed destinations). */
+export const callsSettingsCard = (page: Page) => page.locator("[data-slot=card]").filter({ has: page.getByText("Calls", { exact: true }) });
+
 export async function expectToast(page: Page, title: string | RegExp) {
   await expect(page.locator("[data-sonner-toast]").filter({ hasText: title }).first()).toBeVisible();
 }
