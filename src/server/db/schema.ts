@@ -447,8 +447,6 @@ export const callRollups = pgTable(
     span: smallint("span").notNull(),
     /** The bucket's start: a UTC hour or a UTC midnight. */
     bucket: timestamp("bucket", { withTimezone: true }).notNull(),
-    /** The bucket's UTC hour of day (0 for a day): how a time zone's day corrections find their hours. */
-    hourOfDay: smallint("hour_of_day").notNull(),
     /** md5 of the group's columns below: one short unique key, however long a name or success value is. */
     groupKey: text("group_key").notNull(),
     assistantId: uuid("assistant_id"),
@@ -467,11 +465,14 @@ export const callRollups = pgTable(
     cost: numeric("cost").notNull(),
     errors: integer("errors").notNull(),
     transferred: integer("transferred").notNull(),
+    /**
+     * A day row's running count of calls by the end of each UTC hour of its day (24 counts, the
+     * last one `calls`; null on hour rows): the calls of any run of the day's hours in two reads,
+     * for the hours a time zone moves to the neighbouring local day (ADR 085).
+     */
+    callsThroughHour: integer("calls_through_hour").array(),
   },
-  (t) => [
-    uniqueIndex("call_rollups_key_idx").on(t.organizationId, t.span, t.bucket, t.groupKey),
-    index("call_rollups_hour_of_day_idx").on(t.organizationId, t.span, t.hourOfDay, t.bucket),
-  ],
+  (t) => [uniqueIndex("call_rollups_key_idx").on(t.organizationId, t.span, t.bucket, t.groupKey)],
 );
 
 /**

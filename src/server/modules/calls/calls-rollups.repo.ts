@@ -1,8 +1,9 @@
 /**
- * The Calls page's stats from the roll-ups (`call_rollups`, ADR 061): one statement, one round
- * trip. Whole UTC days come from day rows, each counted on the local day its noon falls on; the
- * hours of such a day that belong to the neighbouring local day (the zone's offset: 4–5 for New
- * York, 1–2 for Berlin, none for UTC) are moved there from hour rows; hours at the window's ends
+ * The Calls page's stats from the roll-ups (`call_rollups`, ADR 061; ADR 085): two statements at
+ * once, the sums and the median's counts. Whole UTC days come from day rows, each counted on the
+ * local day its noon falls on; the hours of such a day that belong to the neighbouring local day
+ * (the zone's offset: 4–5 for New York, 1–2 for Berlin, none for UTC) are moved there by the day
+ * row's running count of calls per hour; hours at the window's ends
  * come from hour rows, and the part-hours at its very ends from the calls themselves (a few
  * dozen rows on the (organization_id, start_time) index). Every figure is a sum (the money and the
  * durations exact numerics), so the parts add up to the raw aggregate's very value.
@@ -50,7 +51,7 @@ const groupFiltered = (f: CallFilters): boolean =>
 
 /** The part-hours at the window's ends, as roll-up-shaped rows of one call each. */
 function edgeCalls(organizationId: string, filters: CallFilters, ranges: SQL[], tz: string): SQL {
-  if (ranges.length === 0) return sql`SELECT NULL::date, NULL::uuid, NULL, NULL, NULL, false, 0, 0, 0::numeric, 0::numeric, 0, 0 WHERE false`;
+  if (ranges.length === 0) return sql`SELECT NULL::date, NULL::uuid, NULL, NULL, NULL, false, 0, 0, 0::numeric, 0::numeric, 0, 0, NULL::timestamptz, NULL::int[] WHERE false`;
   const within = callConditions(organizationId, { ...filters, from: undefined, to: undefined });
   // The same terms as the roll-ups' trigger (drizzle/, call_rollups_upsert_sql) for one call.
   return sql`SELECT (calls.start_time AT TIME ZONE ${tz})::date, calls.assistant_id, calls.assistant_name,
@@ -58,7 +59,7 @@ function edgeCalls(organizationId: string, filters: CallFilters, ranges: SQL[], 
       coalesce(calls.analysis ->> 'status' = 'done' AND jsonb_typeof(calls.analysis -> 'success' -> 'value') IN ('string', 'number'), false),
       1, (calls.end_time IS NOT NULL)::int, coalesce(extract(epoch FROM calls.end_time - calls.start_time) * 1000, 0),
       coalesce((${shownCost})::numeric, 0), (calls.status = 'error')::int,
-      (calls.end_time IS NOT NULL AND starts_with(calls.ended_reason, ${TRANSFERRED_PREFIX}))::int
+      (calls.end_time IS NOT NULL AND starts_with(calls.ended_reason, ${TRANSFERRED_PREFIX}))::int, NULL::timestamptz, NULL::int[]
     FROM calls WHERE ${within} AND (${sql.join(ranges, sql` OR `)})`;
 }
 
@@ -89,19 +90,67 @@ const floorHour = (d: Date) => Math.floor(d.getTime() / HOUR_MS) * HOUR_MS;
  * calls themselves can say which day a call is on), or the window holds no whole hour.
  */
 export async function rolledUpStats(db: Db, organizationId: string, filters: CallFilters, tz: string): Promise<RolledUpStats | null> {
-  const query = rolledUpStatsQuery(organizationId, filters, tz);
-  if (!query) return null;
+  const queries = rolledUpStatsQueries(organizationId, filters, tz);
+  if (!queries) return null;
+  // Two statements at once: on the PostgreSQL server each has a connection (and a core) of its own.
   // Both drivers answer { rows } (node-postgres QueryResult, PGlite Results).
-  const result = (await db.execute(query)) as unknown as { rows: Array<{ misaligned: boolean; median: number | string | null; totals: CallTotals; per_day: RolledUpStats["perDay"]; groups: AnalysisGroup[] }> };
-  const [row] = result.rows;
+  const [sums, latencies] = (await Promise.all([db.execute(queries.sums), db.execute(queries.latencies)])) as unknown as [
+    { rows: Array<{ misaligned: boolean; totals: CallTotals; per_day: RolledUpStats["perDay"]; groups: AnalysisGroup[] }> },
+    { rows: LatencyCounts[] },
+  ];
+  const [row] = sums.rows;
   if (!row || row.misaligned) return null;
+  const median = medianOfCounts(latencies.rows);
   // Rounded as the raw median is (callsMedianTurnLatency).
-  const medianTurnLatencyMs = row.median === null ? null : Math.round(Number(row.median));
-  return { totals: row.totals, perDay: row.per_day, groups: row.groups, medianTurnLatencyMs };
+  return { totals: row.totals, perDay: row.per_day, groups: row.groups, medianTurnLatencyMs: median === null ? null : Math.round(median) };
 }
 
-/** The roll-up statement of rolledUpStats (bench:stats explains it), or null when the window holds no whole hour. */
-export function rolledUpStatsQuery(organizationId: string, filters: CallFilters, tz: string): SQL | null {
+/**
+ * Latency values (numeric[]: its text or its elements' texts, as the driver gives it; read as
+ * float8, as the raw median orders them) and how many turns had each. Sent as numeric: its text
+ * costs the embedded database less than float8's (ADR 085).
+ */
+interface LatencyCounts {
+  v: string | Array<string | number> | null;
+  n: number[] | null;
+}
+
+const elements = (v: string | Array<string | number>): Array<string | number> => (typeof v !== "string" ? v : v === "{}" ? [] : v.slice(1, -1).split(","));
+
+/**
+ * percentile_cont(0.5) of the turns the rows count, in its own arithmetic: the values in order,
+ * the two at floor and ceil of 0.5 × (N − 1), 0-based,
+ * and the point between. Merged here rather than in SQL: the embedded database's WebAssembly
+ * spent a third of the statement unnesting, grouping and summing some 14,000 values (ADR 085).
+ */
+export function medianOfCounts(rows: LatencyCounts[]): number | null {
+  const counts = new Map<number, number>();
+  for (const { v, n } of rows) {
+    if (!v || !n) continue;
+    const values = elements(v);
+    for (let i = 0; i < values.length; i++) {
+      const value = Number(values[i]);
+      counts.set(value, (counts.get(value) ?? 0) + n[i]!);
+    }
+  }
+  const values = [...counts].filter(([, n]) => n !== 0).sort((x, y) => x[0] - y[0]);
+  const total = values.reduce((sum, [, n]) => sum + n, 0);
+  if (total <= 0) return null;
+  const p = 0.5 * (total - 1);
+  const at = (k: number): number => {
+    let upto = 0;
+    for (const [value, n] of values) if ((upto += n) > k) return value;
+    return values[values.length - 1]![0];
+  };
+  const lo = at(Math.floor(p));
+  return lo + (at(Math.ceil(p)) - lo) * (p - Math.floor(p));
+}
+
+/**
+ * The two statements of rolledUpStats (bench:stats explains them): the sums, and the latency
+ * counts' rows for the median; or null when the window holds no whole hour.
+ */
+export function rolledUpStatsQueries(organizationId: string, filters: CallFilters, tz: string): { sums: SQL; latencies: SQL } | null {
   const from = filters.from ? new Date(filters.from) : null;
   const to = filters.to ? new Date(filters.to) : null;
   // Inside one hour: no whole hour to read, and the two part-hours would overlap.
@@ -112,16 +161,17 @@ export function rolledUpStatsQuery(organizationId: string, filters: CallFilters,
   const where = rollupConditions(filters);
   const latencyWhere = groupFiltered(filters) ? sql`r.group_key <> 'all' AND ${where}` : sql`r.group_key = 'all'`;
   // One index range of roll-up rows of one span each (an OR of ranges made the planner read the
-  // whole table): the span and bounds are the statement's own text, never parameters.
+  // whole table): the span is the statement's own text, never a parameter, and the bounds are
+  // subqueries (a join to the window let the planner scan all of the span's rows and filter them).
   const latencyRange = (span: 1 | 24 | 168, from: string, to: string) =>
-    sql`SELECT u.v, u.n FROM call_latency_rollups r, w, unnest(r.latencies, r.counts) u(v, n)
-          WHERE r.organization_id = ${org} AND r.span = ${sql.raw(String(span))} AND r.bucket >= ${sql.raw(from)} AND r.bucket < ${sql.raw(to)} AND ${latencyWhere}`;
+    sql`SELECT r.latencies AS v, r.counts AS n FROM call_latency_rollups r
+          WHERE r.organization_id = ${org} AND r.span = ${sql.raw(String(span))} AND r.bucket >= (SELECT ${sql.raw(from)} FROM w) AND r.bucket < (SELECT ${sql.raw(to)} FROM w) AND ${latencyWhere}`;
   const localDay = (t: SQL) => sql`(${t} AT TIME ZONE ${tz})::date`;
   const utcDay = (t: SQL) => sql`(date_trunc('day', ${t} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
   const utcWeek = (t: SQL) => sql`(date_trunc('week', ${t} AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
   const columns = sql`r.assistant_id, r.assistant_name, r.success_type, r.success_value, r.analysed, r.calls, r.ended, r.ended_ms, r.cost, r.errors, r.transferred`;
-  return sql`
-    WITH w0 AS (
+  // The window's bounds (an omitted end: the first or last hour with calls) and its whole UTC days and weeks.
+  const window = sql`w0 AS (
       SELECT coalesce(${a}::timestamptz, (SELECT min(bucket) FROM call_rollups WHERE organization_id = ${org} AND span = 1)) AS a,
              coalesce(${b}::timestamptz, (SELECT max(bucket) + interval '1 hour' FROM call_rollups WHERE organization_id = ${org} AND span = 1)) AS b
     ), w1 AS (
@@ -132,40 +182,45 @@ export function rolledUpStatsQuery(organizationId: string, filters: CallFilters,
       -- The whole UTC weeks (from Monday) inside the whole days: the latency counts' week rows.
       SELECT a, b, d1, d2, k1, greatest(k1, ${utcWeek(sql`d2`)}) AS k2
       FROM (SELECT a, b, d1, d2, ${utcWeek(sql`(d1 - interval '1 microsecond')`)} + interval '7 days' AS k1 FROM w2) x
-    ), hrs AS MATERIALIZED (
+    )`;
+  const sums = sql`
+    WITH ${window}, hrs AS MATERIALIZED (
       -- Each hour's local time once (a zone's conversion is the costly part of this check).
       SELECT h, h AT TIME ZONE ${tz} AS lt, (h + interval '3599.999999 seconds') AT TIME ZONE ${tz} AS lt_end
       FROM w, generate_series(w.a, w.b - interval '1 hour', interval '1 hour') h
-    ), mh AS MATERIALIZED (
-      -- The hours of whole UTC days on another local day than their day's noon.
-      SELECT h, day, anchor FROM (
-        SELECT h, lt::date AS day, ${localDay(sql`(${utcDay(sql`h`)} + interval '12 hours')`)} AS anchor FROM hrs, w WHERE h >= w.d1 AND h < w.d2) x
-      WHERE day <> anchor
+    ), md AS MATERIALIZED (
+      -- Per whole UTC day, each run of its hours on another local day than the day's noon: that
+      -- local day, and the run's first and last UTC hour (a zone that turns its clock back at
+      -- midnight can make two runs).
+      SELECT d, day, anchor, min(hour) AS lo, max(hour) AS hi FROM (
+        SELECT d, day, anchor, hour, hour - row_number() OVER (PARTITION BY d, day ORDER BY hour) AS run FROM (
+          SELECT ${utcDay(sql`h`)} AS d, lt::date AS day, ${localDay(sql`(${utcDay(sql`h`)} + interval '12 hours')`)} AS anchor,
+            extract(hour FROM h AT TIME ZONE 'UTC')::int AS hour
+          FROM hrs, w WHERE h >= w.d1 AND h < w.d2) x
+        WHERE day <> anchor) y
+      GROUP BY d, day, anchor, run
     ), chk AS (
-      SELECT
-        coalesce(bool_or(date_trunc('hour', lt) <> lt OR lt_end <> lt + interval '3599.999999 seconds'), false) AS misaligned,
-        (SELECT coalesce(array_agg(DISTINCT extract(hour FROM h AT TIME ZONE 'UTC')::smallint), '{}') FROM mh) AS hods
+      SELECT coalesce(bool_or(date_trunc('hour', lt) <> lt OR lt_end <> lt + interval '3599.999999 seconds'), false) AS misaligned
       FROM hrs
     ), base AS MATERIALIZED (
       -- Every figure once: whole UTC days (on the local day of their noon), the edge hours, the part-hours.
-      SELECT ${localDay(sql`(r.bucket + interval '12 hours')`)} AS day, ${columns}
+      SELECT ${localDay(sql`(r.bucket + interval '12 hours')`)} AS day, ${columns}, r.bucket, r.calls_through_hour AS through
         FROM call_rollups r, w WHERE r.organization_id = ${org} AND r.span = 24 AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${where}
       UNION ALL
       -- The edge hours, one index range each (an OR of the two let the planner read the whole table).
-      SELECT ${localDay(sql`r.bucket`)}, ${columns}
+      SELECT ${localDay(sql`r.bucket`)}, ${columns}, NULL, NULL
         FROM call_rollups r, w WHERE r.organization_id = ${org} AND r.span = 1 AND r.bucket >= w.a AND r.bucket < least(w.d1, w.b) AND ${where}
       UNION ALL
-      SELECT ${localDay(sql`r.bucket`)}, ${columns}
+      SELECT ${localDay(sql`r.bucket`)}, ${columns}, NULL, NULL
         FROM call_rollups r, w WHERE r.organization_id = ${org} AND r.span = 1 AND r.bucket >= w.d2 AND r.bucket < w.b AND ${where}
       UNION ALL
       ${edgeCalls(organizationId, filters, edgeRanges(from, to), tz)}
     ), moved AS (
-      -- Those hours' rows: only the calls per day and group move (the totals need no day),
-      -- summed per UTC day first.
-      SELECT mh.day, mh.anchor, r.assistant_id, r.assistant_name, r.success_type, r.success_value, r.analysed, sum(r.calls) AS calls
-      FROM call_rollups r JOIN mh ON mh.h = r.bucket, w, chk
-      WHERE r.organization_id = ${org} AND r.span = 1 AND r.hour_of_day = ANY(chk.hods) AND r.bucket >= w.d1 AND r.bucket < w.d2 AND ${where}
-      GROUP BY 1, 2, 3, 4, 5, 6, 7
+      -- Those hours' calls, from their day's running counts: only the calls per day and group move
+      -- (the totals need no day).
+      SELECT md.day, md.anchor, b.assistant_id, b.assistant_name, b.success_type, b.success_value, b.analysed,
+        b.through[md.hi + 1] - coalesce(b.through[md.lo], 0) AS calls
+      FROM base b JOIN md ON md.d = b.bucket
     ), g AS MATERIALIZED (
       SELECT day, assistant_id, assistant_name, success_type, success_value, analysed, sum(calls) AS calls
       FROM (
@@ -176,32 +231,9 @@ export function rolledUpStatsQuery(organizationId: string, filters: CallFilters,
         SELECT anchor, assistant_id, assistant_name, success_type, success_value, analysed, -calls FROM moved
       ) p
       GROUP BY 1, 2, 3, 4, 5, 6
-    ), lat AS (
-      -- The turns of the window counted by exact value: whole UTC weeks, whole UTC days, then
-      -- hours, then the part-hours from the calls. A median needs no local day, so no hour moves.
-      SELECT v, sum(n) AS n FROM (
-        ${latencyRange(168, "w.k1", "w.k2")}
-        UNION ALL
-        ${latencyRange(24, "w.d1", "least(w.k1, w.d2)")}
-        UNION ALL
-        ${latencyRange(24, "w.k2", "w.d2")}
-        UNION ALL
-        ${latencyRange(1, "w.a", "least(w.d1, w.b)")}
-        UNION ALL
-        ${latencyRange(1, "w.d2", "w.b")}
-        UNION ALL
-        ${edgeTurns(organizationId, filters, edgeRanges(from, to))}
-      ) l (v, n) GROUP BY v HAVING sum(n) <> 0
-    ), cum AS (
-      SELECT v, sum(n) OVER (ORDER BY v) AS upto, sum(n) OVER () AS total FROM lat
-    ), pos AS (
-      -- percentile_cont(0.5)'s own arithmetic: the rows at floor and ceil of 0.5 × (N − 1), 0-based.
-      SELECT total, 0.5 * (total - 1) AS p FROM cum LIMIT 1
     )
     SELECT
       (SELECT misaligned FROM chk) AS misaligned,
-      (SELECT lo + (hi - lo) * (pos.p - floor(pos.p))::float8 FROM pos, LATERAL (SELECT
-          min(cum.v) FILTER (WHERE cum.upto > floor(pos.p))::float8 AS lo, min(cum.v) FILTER (WHERE cum.upto > ceil(pos.p))::float8 AS hi FROM cum) m) AS median,
       (SELECT json_build_object('calls', coalesce(sum(calls), 0), 'ended', coalesce(sum(ended), 0), 'endedMs', coalesce(sum(ended_ms), 0)::float8,
         'cost', coalesce(sum(cost), 0)::float8, 'errors', coalesce(sum(errors), 0), 'transferred', coalesce(sum(transferred), 0)) FROM base) AS totals,
       (SELECT coalesce(json_agg(json_build_object('day', to_char(day, 'YYYY-MM-DD'), 'calls', n) ORDER BY day), '[]')
@@ -214,6 +246,23 @@ export function rolledUpStatsQuery(organizationId: string, filters: CallFilters,
           -- A name some counted call carries: a part that moved to another day nets to zero here.
           WHERE g.analysed AND g.calls <> 0
           GROUP BY g.assistant_id, 3, 4, 5) x) AS groups`;
+  // The turns of the window counted by exact value, a row of arrays each: whole UTC weeks, whole
+  // UTC days, then hours, then the part-hours from the calls. A median needs no local day, so no
+  // hour moves.
+  const latencies = sql`
+    WITH ${window}
+    ${latencyRange(168, "w.k1", "w.k2")}
+    UNION ALL
+    ${latencyRange(24, "w.d1", "least(w.k1, w.d2)")}
+    UNION ALL
+    ${latencyRange(24, "w.k2", "w.d2")}
+    UNION ALL
+    ${latencyRange(1, "w.a", "least(w.d1, w.b)")}
+    UNION ALL
+    ${latencyRange(1, "w.d2", "w.b")}
+    UNION ALL
+    SELECT array_agg(e.v), array_agg(e.n) FROM (${edgeTurns(organizationId, filters, edgeRanges(from, to))}) e(v, n)`;
+  return { sums, latencies };
 }
 
 /**

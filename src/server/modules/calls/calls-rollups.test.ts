@@ -145,6 +145,9 @@ describe("the stats' roll-ups", () => {
     for (const id of some(15)) await file.db.update(calls).set({ telephonyCost: 0.0123 }).where(eq(calls.id, id));
     await file.db.update(calls).set({ analysis: analysis("escalated") }).where(inArray(calls.id, some(20)));
     await file.db.update(calls).set({ startTime: sql`${calls.startTime} - interval '7 hours 13 minutes'` }).where(inArray(calls.id, some(20)));
+    // Moved to the first hour of its UTC day, its duration kept: only the day row's hours change.
+    const toMidnight = sql`interval '1 hour' * extract(hour FROM ${calls.startTime} AT TIME ZONE 'UTC')`;
+    await file.db.update(calls).set({ startTime: sql`${calls.startTime} - ${toMidnight}`, endTime: sql`${calls.endTime} - ${toMidnight}` }).where(inArray(calls.id, some(20)));
     await file.db.update(calls).set({ logs: { isTest: true, transcript: [] } }).where(inArray(calls.id, some(10)));
     // Turns written later (an import's correction): the median moves with them.
     for (const id of some(10)) await file.db.update(calls).set({ logs: { isTest: false, transcript: [], ...randomTurns() } }).where(eq(calls.id, id));
@@ -176,7 +179,7 @@ describe("the stats' roll-ups", () => {
 
     const sums = () =>
       file.db
-        .select({ span: callRollups.span, bucket: callRollups.bucket, groupKey: callRollups.groupKey, calls: callRollups.calls, endedMs: sql<string>`trim_scale(${callRollups.endedMs})::text`, cost: sql<string>`trim_scale(${callRollups.cost})::text` })
+        .select({ span: callRollups.span, bucket: callRollups.bucket, groupKey: callRollups.groupKey, calls: callRollups.calls, endedMs: sql<string>`trim_scale(${callRollups.endedMs})::text`, cost: sql<string>`trim_scale(${callRollups.cost})::text`, callsThroughHour: callRollups.callsThroughHour })
         .from(callRollups)
         .where(sql`${callRollups.calls} <> 0 OR ${callRollups.ended} <> 0 OR ${callRollups.endedMs} <> 0 OR ${callRollups.cost} <> 0`)
         .orderBy(callRollups.organizationId, callRollups.span, callRollups.bucket, callRollups.groupKey);
@@ -185,6 +188,23 @@ describe("the stats' roll-ups", () => {
     await rebuildCallRollups(file.db);
     expect(await sums()).toEqual(before);
     expect(await counts()).toEqual(countsBefore);
+    await compareOn(10, WHOLE_HOUR_ZONES, true);
+  });
+
+  it("count the day rows' calls through each hour before them (the migration) as the triggers do", async () => {
+    const days = () =>
+      file.db
+        .select({ bucket: callRollups.bucket, groupKey: callRollups.groupKey, callsThroughHour: callRollups.callsThroughHour })
+        .from(callRollups)
+        .where(eq(callRollups.span, 24))
+        .orderBy(callRollups.organizationId, callRollups.bucket, callRollups.groupKey);
+    const before = await days();
+    expect(before.filter((d) => d.callsThroughHour?.length === 24 && d.callsThroughHour[0] !== d.callsThroughHour[23]).length).toBeGreaterThan(20);
+    // The migration's last statement counts the day rows' hours from the hour rows.
+    const migration = readFileSync(join(ROOT_DIR, "drizzle/0038_day_rows_calls_through_hour.sql"), "utf8").split("--> statement-breakpoint");
+    await file.db.update(callRollups).set({ callsThroughHour: null }).where(eq(callRollups.span, 24));
+    await file.db.execute(sql.raw(migration.at(-1)!));
+    expect(await days()).toEqual(before);
     await compareOn(10, WHOLE_HOUR_ZONES, true);
   });
 
