@@ -7,6 +7,10 @@ LOCK TABLE "calls" IN SHARE ROW EXCLUSIVE MODE;--> statement-breakpoint
 DROP INDEX "call_rollups_hour_of_day_idx";--> statement-breakpoint
 ALTER TABLE "call_rollups" ADD COLUMN "calls_through_hour" integer[];--> statement-breakpoint
 ALTER TABLE "call_rollups" DROP COLUMN "hour_of_day";--> statement-breakpoint
+-- The running counts of calls through each hour of a day, from the hours of its calls and their signs.
+CREATE FUNCTION calls_through_hours(hours int[], signs int[]) RETURNS int[] LANGUAGE sql IMMUTABLE AS $fn$
+SELECT array_agg((SELECT coalesce(sum(u.n), 0)::int FROM unnest(hours, signs) u(h, n) WHERE u.h <= k) ORDER BY k) FROM generate_series(0, 23) k
+$fn$;--> statement-breakpoint
 -- As 0027's upsert, and a day row's `calls_through_hour`: 24 running counts, hour 0 first, added
 -- element by element under the row's lock (a call moved to another hour of its day changes only them).
 CREATE OR REPLACE FUNCTION call_rollups_upsert_sql(source text) RETURNS text LANGUAGE sql IMMUTABLE AS $fn$
@@ -27,7 +31,9 @@ SELECT * FROM (
     END)::numeric, 0)) AS cost,
     sum(c.sign * (c.status = 'error')::int)::int AS errors,
     sum(c.sign * (c.end_time IS NOT NULL AND coalesce(starts_with(c.ended_reason, 'Transferred to '), false))::int)::int AS transferred,
-    CASE WHEN s.span = 24 THEN ARRAY[%s]::int[] END AS calls_through_hour
+    -- Left null when no count moves: the group's calls are all of one hour and net nothing (most updates).
+    CASE WHEN s.span = 24 AND NOT (min(g.hour) = max(g.hour) AND sum(c.sign) = 0)
+      THEN calls_through_hours(array_agg(g.hour), array_agg(c.sign)) END AS calls_through_hour
   FROM (%s) c
   CROSS JOIN LATERAL (VALUES
     (1::smallint, date_trunc('hour', c.start_time AT TIME ZONE 'UTC') AT TIME ZONE 'UTC'),
@@ -49,7 +55,7 @@ ON CONFLICT (organization_id, span, bucket, group_key) DO UPDATE SET
   calls = r.calls + excluded.calls, ended = r.ended + excluded.ended, ended_ms = r.ended_ms + excluded.ended_ms,
   cost = r.cost + excluded.cost, errors = r.errors + excluded.errors, transferred = r.transferred + excluded.transferred,
   calls_through_hour = (SELECT array_agg(coalesce(x.a, 0) + coalesce(x.b, 0) ORDER BY x.i) FROM unnest(r.calls_through_hour, excluded.calls_through_hour) WITH ORDINALITY x(a, b, i))
-$q$, (SELECT string_agg(format('sum(c.sign * (g.hour <= %s)::int)', h), ', ' ORDER BY h) FROM generate_series(0, 23) h), source)
+$q$, source)
 $fn$;--> statement-breakpoint
 -- The day rows counted so far, from their hour rows (24 key lookups a day row, never the calls).
 UPDATE call_rollups d SET calls_through_hour = (
