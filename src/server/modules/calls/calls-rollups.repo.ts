@@ -3,10 +3,10 @@
  * once, the sums and the median's counts. Whole UTC days come from day rows, each counted on the
  * local day its noon falls on; the hours of such a day that belong to the neighbouring local day
  * (the zone's offset: 4–5 for New York, 1–2 for Berlin, none for UTC) are moved there by the day
- * row's running count of calls per hour; hours at the window's ends
- * come from hour rows, and the part-hours at its very ends from the calls themselves (a few
- * dozen rows on the (organization_id, start_time) index). Every figure is a sum (the money and the
- * durations exact numerics), so the parts add up to the raw aggregate's very value.
+ * row's running count of calls per hour; hours at the window's ends come from hour rows, and the
+ * part-hours at its very ends from the calls themselves (a few dozen rows on the
+ * (organization_id, start_time) index). Every figure is a sum (the money and the durations exact
+ * numerics), so the parts add up to the raw aggregate's very value.
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { CallFilters } from "../../../shared/call-records.ts";
@@ -119,9 +119,9 @@ const elements = (v: string | Array<string | number>): Array<string | number> =>
 
 /**
  * percentile_cont(0.5) of the turns the rows count, in its own arithmetic: the values in order,
- * the two at floor and ceil of 0.5 × (N − 1), 0-based,
- * and the point between. Merged here rather than in SQL: the embedded database's WebAssembly
- * spent a third of the statement unnesting, grouping and summing some 14,000 values (ADR 085).
+ * the two at floor and ceil of 0.5 × (N − 1), 0-based, and the point between. Merged here rather
+ * than in SQL: the embedded database's WebAssembly spent a third of the statement unnesting,
+ * grouping and summing some 14,000 values (ADR 085).
  */
 export function medianOfCounts(rows: LatencyCounts[]): number | null {
   const counts = new Map<number, number>();
