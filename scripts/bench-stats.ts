@@ -13,9 +13,9 @@
  * The route allows 60 stats requests a minute per user: every source's requests are paced to one a
  * second (a 429 would wait out its Retry-After and be asked again, unmeasured). Options: --db
  * pglite|pg|both (default both), --calls N (default 1,000,000), --requests N (default 100, at
- * most 300), --reuse (measure the databases a
- * previous run seeded with the same --calls, kept for this: `switchboard_bench_stats` on the
- * server and the embedded one in REUSE_DIR; seeding a million calls takes minutes), --explain
+ * most 300), --reuse (measure the databases a previous run seeded with the same --calls, kept for
+ * this: `switchboard_bench_stats` on the server and the embedded one in REUSE_DIR; seeding a
+ * million calls takes minutes), --explain
  * (then the roll-up statements alone, EXPLAIN ANALYZE'd 30 times: planning and execution p50/p99,
  * and its last plan).
  * Each source also answers the same 30 days for one assistant (a filter the roll-ups keep a

@@ -1,16 +1,11 @@
 import { eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { sharedCounters as t } from "../db/schema.ts";
-import {
-  ttlOf,
-  type CounterState,
-  type CounterStore,
-} from "./counter-store.ts";
+import { ttlOf, type CounterState, type CounterStore } from "./counter-store.ts";
 
 // Everything is decided by one statement on the database's clock: two instances incrementing
 // the same key at once serialise on its row, so no increment is lost and no window is doubled.
-const expiresIn = (ttlMs: number) =>
-  sql`now() + ${ttlOf(ttlMs)}::integer * interval '1 millisecond'`;
+const expiresIn = (ttlMs: number) => sql`now() + ${ttlOf(ttlMs)}::integer * interval '1 millisecond'`;
 const expired = sql`${t.expiresAt} <= now()`;
 const resetInMs = sql<number>`greatest(0, ceil(extract(epoch from (${t.expiresAt} - now())) * 1000))::float8`;
 
@@ -57,20 +52,13 @@ export function createPgCounterStore(db: Db): CounterStore {
       const rows = await db
         .insert(t)
         .values({ key, count: 1, expiresAt: expiresIn(ttlMs) })
-        .onConflictDoUpdate({
-          target: t.key,
-          set: { count: 1, expiresAt: sql`excluded.expires_at` },
-          where: expired,
-        })
+        .onConflictDoUpdate({ target: t.key, set: { count: 1, expiresAt: sql`excluded.expires_at` }, where: expired })
         .returning({ key: t.key });
       return rows.length === 1;
     },
 
     async prune() {
-      const rows = await db
-        .delete(t)
-        .where(lte(t.expiresAt, sql`now()`))
-        .returning({ key: t.key });
+      const rows = await db.delete(t).where(lte(t.expiresAt, sql`now()`)).returning({ key: t.key });
       return rows.length;
     },
 

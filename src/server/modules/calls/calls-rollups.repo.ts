@@ -123,7 +123,7 @@ const elements = (v: string | Array<string | number>): Array<string | number> =>
  * than in SQL: the embedded database's WebAssembly spent a third of the statement unnesting,
  * grouping and summing some 14,000 values (ADR 085).
  */
-export function medianOfCounts(rows: LatencyCounts[]): number | null {
+function medianOfCounts(rows: LatencyCounts[]): number | null {
   const counts = new Map<number, number>();
   for (const { v, n } of rows) {
     if (!v || !n) continue;
