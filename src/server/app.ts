@@ -51,6 +51,7 @@ import { auditRoutes } from "./modules/audit/audit.routes.ts";
 import { gettingStartedRoutes } from "./modules/getting-started/getting-started.routes.ts";
 import { phoneNumbersRoutes } from "./modules/phone-numbers/phone-numbers.routes.ts";
 import { createIdempotency } from "./modules/idempotency/idempotency.ts";
+import { createEmbeddedUpkeep } from "./db/embedded-upkeep.ts";
 import { providersRoutes } from "./modules/providers/providers.routes.ts";
 import { sipTrunksRoutes } from "./modules/sip-trunks/sip-trunks.routes.ts";
 import { invitationPreviewRoutes, teamRoutes } from "./modules/team/team.routes.ts";
@@ -159,6 +160,8 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   // Every module registers its job handlers here, before the queue starts.
   const services = createServices(ctx, { logger: app.log, webhooks: deps.webhooks, callPrice: deps.callPrice, team });
   const idempotency = createIdempotency({ db, jobs, logger: app.log.child({ module: "idempotency" }) });
+  // A PostgreSQL server vacuums and analyses itself; the embedded database is kept here (db/embedded-upkeep.ts).
+  const embeddedUpkeep = deps.database.kind === "pglite" ? createEmbeddedUpkeep({ database: deps.database, jobs, logger: app.log.child({ module: "upkeep" }) }) : null;
   // main.ts (or a test) starts it; closing the app stops it after the live calls ended (their BYEs sent).
   app.decorate("sip", services.sip);
   app.addHook("onClose", () => services.sip.stop());
@@ -183,6 +186,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook("onReady", () => services.knowledge.startRefresh());
   // The hourly purge of expired Idempotency-Keys.
   app.addHook("onReady", () => idempotency.start());
+  if (embeddedUpkeep) app.addHook("onReady", () => embeddedUpkeep.start());
   app.addHook("onClose", async () => {
     socketSessions.stop();
     await jobs.stop(JOB_STOP_TIMEOUT_MS);

@@ -960,7 +960,9 @@ export const knowledgeChunks = pgTable(
     passageSet: uuid("passage_set").notNull().default(sql`'00000000-0000-0000-0000-000000000000'`),
   },
   (t) => [
-    index("knowledge_chunks_search_idx").using("gin", t.search),
+    // Words written straight into the index, not its pending list: a search scans the whole list
+    // (up to 4 MB) until a vacuum merges it, and the embedded database never vacuums (ADR 086).
+    index("knowledge_chunks_search_idx").using("gin", t.search).with({ fastupdate: false }),
     index("knowledge_chunks_base_idx").on(t.organizationId, t.knowledgeBaseId),
     index("knowledge_chunks_document_idx").on(t.documentId, t.position),
   ],

@@ -315,8 +315,11 @@ const publishedOnly = sql`c.passage_set = (select d.passage_set from knowledge_d
 const RRF_K = 60;
 /** How deep each ranking is read before fusing. */
 const CANDIDATES = 40;
-/** HNSW candidates looked at per scan (pgvector's default is 40). */
-export const EF_SEARCH = 200;
+/**
+ * HNSW candidates looked at per scan (pgvector's default is 40): at 100,000 passages recall@5 0.99
+ * against exact search (1.000 at 200, 0.96 at 40) for a fifth less time (bench:kb).
+ */
+export const EF_SEARCH = 100;
 /**
  * At most about this many passages are ranked by words: ranking reads each matching passage, so a
  * question's common words ("order", "hours") would rank most of a base. Its rarer words, whose
@@ -333,10 +336,14 @@ const quoteLexeme = (lexeme: string) => `'${lexeme.replace(/\\/g, "\\\\").replac
  * (the index intersects their lists). Null when no word of the question is in the bases.
  */
 async function wordQuery(db: Db, organizationId: string, bases: SQL, query: string): Promise<string | null> {
-  // The question's lexemes as an array, so each is looked up by the key (not a scan of the base's words).
-  const result = await db.execute(sql`select lexeme, sum(passages)::int as passages from knowledge_terms
-    where organization_id = ${organizationId} and knowledge_base_id in (${bases}) and lexeme = any(tsvector_to_array(to_tsvector('english', ${query})))
-    group by lexeme order by 2, 1`);
+  // Each (base, lexeme) of the question looked up by the key, one probe each. `offset 0` keeps the
+  // probes apart: joined, a planner without the table's statistics (the embedded database never
+  // gathers them) read every word of the base and filtered (2 ms on the server at 5,000 words).
+  const result = await db.execute(sql`select q.lexeme, sum(t.passages)::int as passages
+    from unnest(array[${bases}]) b(id) cross join unnest(tsvector_to_array(to_tsvector('english', ${query}))) q(lexeme)
+    cross join lateral (select passages from knowledge_terms
+      where organization_id = ${organizationId} and knowledge_base_id = b.id and lexeme = q.lexeme offset 0) t
+    group by q.lexeme order by 2, 1`);
   const found = (result as unknown as { rows: { lexeme: string; passages: number }[] }).rows;
   if (found.length === 0) return null;
   const rare: string[] = [];

@@ -1,0 +1,59 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildTestApp } from "../../../tests/harness.ts";
+import { JOB_SCHEMA } from "../jobs/job-queue.ts";
+import { openDatabase, type Database } from "./client.ts";
+import { upkeep } from "./embedded-upkeep.ts";
+
+/**
+ * The embedded database has no autovacuum: without the upkeep, a table whose rows are rewritten
+ * grows with every rewrite and its columns never get statistics.
+ */
+let database: Database;
+beforeAll(async () => {
+  database = await openDatabase({ kind: "pglite" });
+});
+afterAll(() => database?.close());
+
+const size = async (table: string) => Number((await database.sql(`SELECT pg_total_relation_size('${table}') AS n`)).rows[0]!.n);
+const rewrite = (table: string) => database.sql(`UPDATE ${table} SET n = n + 1`);
+const statistics = async (table: string) => Number((await database.sql(`SELECT count(*) AS n FROM pg_stats WHERE tablename = '${table}'`)).rows[0]!.n);
+
+it("reuses the space of rewritten rows and gives the planner statistics; a table that has not changed is left alone", async () => {
+  for (const table of ["kept", "churned"]) {
+    await database.sql(`CREATE TABLE ${table} (id int PRIMARY KEY, n int NOT NULL)`);
+    await database.sql(`INSERT INTO ${table} SELECT g, 0 FROM generate_series(1, 5000) g`);
+  }
+  // Left alone, every rewrite of all rows adds their size again.
+  const before = await size("churned");
+  for (let i = 0; i < 4; i++) await rewrite("churned");
+  expect(await size("churned")).toBeGreaterThan(before * 3);
+  expect(await statistics("churned")).toBe(0);
+
+  // Kept up between rewrites, the table stops growing: each rewrite takes the space the last freed.
+  expect(await upkeep(database)).toEqual(expect.arrayContaining(["VACUUM (ANALYZE) public.kept", "VACUUM (ANALYZE) public.churned"]));
+  expect(await statistics("churned")).toBe(2);
+  const kept = await size("churned");
+  for (let i = 0; i < 4; i++) {
+    await rewrite("churned");
+    await upkeep(database);
+  }
+  expect(await size("churned")).toBeLessThanOrEqual(kept * 1.1);
+
+  // Nothing changed since: nothing to do.
+  expect(await upkeep(database)).toEqual([]);
+}, 60_000);
+
+it("is scheduled by the app on the embedded database only (a PostgreSQL server keeps itself)", async () => {
+  const { app } = await buildTestApp();
+  try {
+    const rows = (await app.ctx.db.execute(
+      // The job waits its period: a restart does not pay the upkeep at once.
+      sql.raw(`SELECT name, start_after > now() AS later FROM ${JOB_SCHEMA}.job WHERE name = 'embedded-database-upkeep'`),
+    )) as unknown as { rows: Array<{ name: string; later: boolean }> };
+    const version = (await app.ctx.db.execute(sql`SELECT version() LIKE '%PGlite%' AS embedded`)) as unknown as { rows: Array<{ embedded: boolean }> };
+    expect(rows.rows).toEqual(version.rows[0]!.embedded ? [{ name: "embedded-database-upkeep", later: true }] : []);
+  } finally {
+    await app.close();
+  }
+}, 60_000);
