@@ -7,7 +7,8 @@ import { openDatabase } from "./client.ts";
 /**
  * The embedded database in a data folder: created on its first start (in a child process, for
  * memory), reopened with its data on the next, and run with the small buffer pool the memory
- * figures rest on (docs/decisions/055-lean-embedded-database.md).
+ * figures rest on (docs/decisions/055-lean-embedded-database.md) and WAL segments made without
+ * zero-filling them (ADR 087).
  */
 const dir = mkdtempSync(join(tmpdir(), "switchboard-pglite-lean-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,5 +22,6 @@ it("creates a data folder's database on the first start and keeps its rows for t
   const again = await openDatabase({ kind: "pglite", dataDir: join(dir, "pglite") });
   expect((await again.sql("select n from kept")).rows).toEqual([{ n: 42 }]);
   expect((await again.sql("show shared_buffers")).rows[0]).toEqual({ shared_buffers: "16MB" });
+  expect((await again.sql("show wal_init_zero")).rows[0]).toEqual({ wal_init_zero: "off" });
   await again.close();
 }, 120_000);

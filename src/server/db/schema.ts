@@ -961,7 +961,7 @@ export const knowledgeChunks = pgTable(
   },
   (t) => [
     // Words written straight into the index, not its pending list: a search scans the whole list
-    // (up to 4 MB) until a vacuum merges it, and the embedded database never vacuums (ADR 086).
+    // (up to 4 MB) until a vacuum merges it, and a table mostly inserted into is seldom vacuumed (ADR 086).
     index("knowledge_chunks_search_idx").using("gin", t.search).with({ fastupdate: false }),
     index("knowledge_chunks_base_idx").on(t.organizationId, t.knowledgeBaseId),
     index("knowledge_chunks_document_idx").on(t.documentId, t.position),
