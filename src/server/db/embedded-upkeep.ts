@@ -60,14 +60,14 @@ export async function upkeep(database: Pick<Database, "sql">): Promise<string[]>
 }
 
 /** Registers the upkeep job; `start` (once the queue runs) chains it every UPKEEP_EVERY_MS. */
-export function createEmbeddedUpkeep({ database, jobs, logger }: { database: Pick<Database, "sql">; jobs: Pick<JobQueue, "register" | "send">; logger: { info(obj: object, msg: string): void } }) {
+export function createEmbeddedUpkeep({ database, jobs, logger }: { database: Pick<Database, "sql">; jobs: Pick<JobQueue, "register" | "send">; logger: { debug(obj: object, msg: string): void } }) {
   const next = () => {
     const afterMs = UPKEEP_EVERY_MS - (Date.now() % UPKEEP_EVERY_MS);
     return jobs.send(UPKEEP_JOB, {}, { startAfter: afterMs, key: `period:${Math.round((Date.now() + afterMs) / UPKEEP_EVERY_MS)}` });
   };
   jobs.register(UPKEEP_JOB, async () => {
     const ran = await upkeep(database);
-    if (ran.length) logger.info({ statements: ran }, "embedded database vacuumed and analysed");
+    if (ran.length) logger.debug({ statements: ran }, "embedded database vacuumed and analysed");
     await next();
   });
   // The first look a period after the start: a restart does not pay it at once.
