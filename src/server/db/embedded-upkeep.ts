@@ -10,7 +10,7 @@ import type { JobQueue } from "../jobs/job-queue.ts";
 import type { Database } from "./client.ts";
 
 const UPKEEP_JOB = "embedded-database-upkeep";
-export const UPKEEP_EVERY_MS = 5 * 60_000;
+const UPKEEP_EVERY_MS = 5 * 60_000;
 
 /** autovacuum's defaults: a table is due when its changes pass threshold + scale × its live rows. */
 const VACUUM = { threshold: 50, scale: 0.2 };
@@ -31,7 +31,7 @@ const past = (count: number, live: number, rule: { threshold: number; scale: num
  * What to run, table by table: a vacuum where dead rows (or, for the visibility map, inserted
  * ones) have piled up, an analyse where enough rows changed since the last; each its own statement.
  */
-export function upkeepStatements(tables: readonly TableActivity[]): string[] {
+function upkeepStatements(tables: readonly TableActivity[]): string[] {
   const statements: string[] = [];
   for (const t of tables) {
     const vacuum = past(t.dead, t.live, VACUUM) || past(t.inserted, t.live, VACUUM_INSERTS);
