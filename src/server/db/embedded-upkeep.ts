@@ -6,7 +6,7 @@
  * changed and vacuums or analyses the tables autovacuum would, by autovacuum's own default
  * thresholds; a PostgreSQL server does this itself (ADR 087).
  */
-import type { JobQueue } from "../jobs/job-queue.ts";
+import { nextPeriod, type JobQueue } from "../jobs/job-queue.ts";
 import type { Database } from "./client.ts";
 
 const UPKEEP_JOB = "embedded-database-upkeep";
@@ -61,14 +61,15 @@ export async function upkeep(database: Pick<Database, "sql">): Promise<string[]>
 
 /** Registers the upkeep job; `start` (once the queue runs) chains it every UPKEEP_EVERY_MS. */
 export function createEmbeddedUpkeep({ database, jobs, logger }: { database: Pick<Database, "sql">; jobs: Pick<JobQueue, "register" | "send">; logger: { debug(obj: object, msg: string): void } }) {
-  const next = () => {
-    const afterMs = UPKEEP_EVERY_MS - (Date.now() % UPKEEP_EVERY_MS);
-    return jobs.send(UPKEEP_JOB, {}, { startAfter: afterMs, key: `period:${Math.round((Date.now() + afterMs) / UPKEEP_EVERY_MS)}` });
-  };
+  const next = () => jobs.send(UPKEEP_JOB, {}, nextPeriod(UPKEEP_EVERY_MS));
   jobs.register(UPKEEP_JOB, async () => {
-    const ran = await upkeep(database);
-    if (ran.length) logger.debug({ statements: ran }, "embedded database vacuumed and analysed");
-    await next();
+    try {
+      const ran = await upkeep(database);
+      if (ran.length) logger.debug({ statements: ran }, "embedded database vacuumed and analysed");
+    } finally {
+      // A failed look does not end the chain: the next period looks again.
+      await next();
+    }
   });
   // The first look a period after the start: a restart does not pay it at once.
   return { start: async (): Promise<void> => void (await next()) };

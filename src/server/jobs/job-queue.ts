@@ -85,6 +85,15 @@ const seconds = (ms: number) => Math.max(0, Math.round(ms / 1000));
 /** Workers, woken when there is work (lookForDueJobs, send, the worker before), look on their own this seldom. */
 const SELF_POLL_SECONDS = 60;
 
+/**
+ * A periodic job's next run, as `send`'s options: at the next multiple of `everyMs`, keyed by that
+ * period, so a chain started by every instance still runs once a period.
+ */
+export function nextPeriod(everyMs: number, now = Date.now()): { startAfter: number; key: string } {
+  const startAfter = everyMs - (now % everyMs);
+  return { startAfter, key: `period:${Math.round((now + startAfter) / everyMs)}` };
+}
+
 /** A stable job id per (name, key): pg-boss inserts with ON CONFLICT DO NOTHING, which is the dedupe. */
 function keyedId(name: string, key: string): string {
   const h = createHash("sha256").update(`${name}\0${key}`).digest("hex");

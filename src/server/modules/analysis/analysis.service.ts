@@ -20,7 +20,7 @@ import type { TranscriptEntry } from "../../../shared/calls.ts";
 import { isUuid } from "../../../shared/ids.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError, notFound } from "../../errors.ts";
-import type { JobContext, JobQueue } from "../../jobs/job-queue.ts";
+import { nextPeriod, type JobContext, type JobQueue } from "../../jobs/job-queue.ts";
 import { createResponsesClient, openAiFailureText, ResponsesError } from "../../openai/responses-client.ts";
 import { textCost } from "../../voice/provider-prices.ts";
 import { analysisSettingsOf } from "../assistants/assistants.repo.ts";
@@ -243,8 +243,7 @@ export function createAnalysisService(deps: AnalysisServiceDeps) {
 
   /** The next recovery of the chain, at the next boundary of the period; keyed by it, so one per period across instances. */
   function scheduleRecovery() {
-    const afterMs = recoverEveryMs - (Date.now() % recoverEveryMs);
-    return jobs.send(ANALYSIS_RECOVER_JOB, { chain: true }, { startAfter: afterMs, key: `period:${Math.round((Date.now() + afterMs) / recoverEveryMs)}` });
+    return jobs.send(ANALYSIS_RECOVER_JOB, { chain: true }, nextPeriod(recoverEveryMs));
   }
 
   /**

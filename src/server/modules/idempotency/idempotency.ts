@@ -3,7 +3,7 @@ import type { FastifyBaseLogger, FastifyReply, FastifyRequest } from "fastify";
 import { IDEMPOTENCY_MESSAGES, IDEMPOTENT_REPLAYED_HEADER, MAX_IDEMPOTENCY_KEY_LENGTH } from "../../../shared/idempotency.ts";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../errors.ts";
-import type { JobQueue } from "../../jobs/job-queue.ts";
+import { nextPeriod, type JobQueue } from "../../jobs/job-queue.ts";
 import * as repo from "./idempotency.repo.ts";
 
 declare module "fastify" {
@@ -65,10 +65,7 @@ export function createIdempotency({ db, jobs, logger }: { db: Db; jobs: Pick<Job
   jobs.register<{ chain?: boolean }>(PURGE_JOB, async ({ chain }) => {
     const purged = await repo.purgeExpired(db);
     if (purged) logger.info({ purged }, "expired idempotency keys purged");
-    if (chain) {
-      const afterMs = PURGE_EVERY_MS - (Date.now() % PURGE_EVERY_MS);
-      await jobs.send(PURGE_JOB, { chain: true }, { startAfter: afterMs, key: `period:${Math.round((Date.now() + afterMs) / PURGE_EVERY_MS)}` });
-    }
+    if (chain) await jobs.send(PURGE_JOB, { chain: true }, nextPeriod(PURGE_EVERY_MS));
   });
 
   return {

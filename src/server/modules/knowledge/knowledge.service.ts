@@ -20,7 +20,7 @@ import { isUuid } from "../../../shared/ids.ts";
 import type { Db } from "../../db/client.ts";
 import { insertWithinLimit } from "../../db/organization-lock.ts";
 import { AppError, badRequest } from "../../errors.ts";
-import type { JobQueue } from "../../jobs/job-queue.ts";
+import { nextPeriod, type JobQueue } from "../../jobs/job-queue.ts";
 import { createEmbeddingsClient } from "../../openai/embeddings-client.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { Resolver } from "../../tools/index.ts";
@@ -125,8 +125,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
       }
     } finally {
       if (chain) {
-        const afterMs = REFRESH_EVERY_MS - (Date.now() % REFRESH_EVERY_MS);
-        await jobs.send(REFRESH_JOB, { chain: true }, { startAfter: afterMs, key: `period:${Math.round((Date.now() + afterMs) / REFRESH_EVERY_MS)}` });
+        await jobs.send(REFRESH_JOB, { chain: true }, nextPeriod(REFRESH_EVERY_MS));
       }
     }
   }

@@ -51,7 +51,7 @@ import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
 import { insertWithinLimit } from "../../db/organization-lock.ts";
 import { AppError, badRequest, notFound } from "../../errors.ts";
-import type { JobContext, JobQueue } from "../../jobs/job-queue.ts";
+import { nextPeriod, type JobContext, type JobQueue } from "../../jobs/job-queue.ts";
 import type { SecretBox } from "../../secrets/crypto.ts";
 import { assertIpLiteralAllowed, isHostAllowed, type Resolver } from "../../tools/index.ts";
 import { attemptDelivery } from "./webhook-sender.ts";
@@ -248,8 +248,7 @@ export function createWebhooksService(deps: WebhooksDeps): WebhooksService {
 
   /** The next sweep of the chain, at the next boundary of the period; keyed by it, so one per period. */
   function scheduleRecovery() {
-    const afterMs = recoverEveryMs - (Date.now() % recoverEveryMs);
-    return jobs.send(RECOVER_JOB, { chain: true }, { startAfter: afterMs, key: `period:${Math.round((Date.now() + afterMs) / recoverEveryMs)}` });
+    return jobs.send(RECOVER_JOB, { chain: true }, nextPeriod(recoverEveryMs));
   }
 
   async function recover({ chain }: { chain?: boolean }) {
