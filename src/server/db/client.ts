@@ -11,7 +11,7 @@ import pg from "pg";
 import { ROOT_DIR } from "../paths.ts";
 import * as schema from "./schema.ts";
 import { localBus, pgBus, type Bus } from "./bus.ts";
-import { initialiseDataDir, PGLITE_START_PARAMS } from "./pglite-lean.ts";
+import { compiledPglite, initialiseDataDir, PGLITE_START_PARAMS } from "./pglite-lean.ts";
 
 /** Both drivers expose the same query builder; code above this file never knows which one runs. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -75,6 +75,7 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
   }
   const client = await PGlite.create(source.dataDir, {
     startParams: PGLITE_START_PARAMS,
+    pgliteWasmModule: await compiledPglite(),
     // pgvector for the knowledge bases' embeddings (ADR 060); loaded only when a statement needs it.
     extensions: { vector },
     ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}) });
