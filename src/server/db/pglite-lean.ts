@@ -19,8 +19,8 @@ export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_
 /**
  * PostgreSQL's WebAssembly, compiled optimised up front, once per process (ADR 088). Left to V8's
  * default, it is compiled quickly and unoptimised and each function optimised once it is hot: for
- * a server's first ~1,000 statements every fifth one took ~5 ms more, and the unoptimised code
- * stayed resident beside the optimised. Up front costs ~2.5 s of a start (V8's background threads).
+ * a server's first ~750 statements every fifth one took ~5 ms more, and the unoptimised code
+ * stayed resident beside the optimised. Up front costs ~3 s of a start (V8's background threads).
  * The flag holds for WebAssembly compiled after it in this process: the embedded database's.
  */
 let compiled: Promise<WebAssembly.Module> | undefined;
