@@ -136,7 +136,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const signer = deps.signer ?? createUrlSigner({ secret: config.appSecret });
   const liveCalls = new LiveCalls(deps.callMetrics, config.maxCalls);
   const db = deps.database.db;
-  const counters = deps.counters ?? createCounterStore(config, db);
+  const counters = deps.counters ?? createCounterStore(config, deps.database);
   const drain = new Drain();
   const instance = new InstanceLease({
     db,

@@ -98,7 +98,7 @@ it("owes no wait before the free failures, then doubles it up to the cap", () =>
 });
 
 describe.each([
-  ["PostgreSQL", (db: Database) => createPgCounterStore(db.db)],
+  ["PostgreSQL", (db: Database) => createPgCounterStore(db)],
   ["Redis", () => createRedisCounterStore(REDIS_URL)],
 ] as const)("login throttle policy, counted in %s", (_name, makeStore) => {
   let database: Database;

@@ -6,8 +6,9 @@ import { openDatabase, type Database } from "./client.ts";
 import { upkeep } from "./embedded-upkeep.ts";
 
 /**
- * The embedded database has no autovacuum: without the upkeep, a table whose rows are rewritten
- * grows with every rewrite and its columns never get statistics.
+ * The embedded database has no autovacuum and no checkpointer: without the upkeep, a table whose
+ * rows are rewritten grows with every rewrite, its columns never get statistics, and the WAL grows
+ * until the server stops.
  */
 let database: Database;
 beforeAll(async () => {
@@ -41,6 +42,20 @@ it("reuses the space of rewritten rows and gives the planner statistics; a table
   expect(await size("churned")).toBeLessThanOrEqual(settled * 1.1);
 
   // Nothing changed since: nothing to do.
+  expect(await upkeep(database)).toEqual([]);
+}, 60_000);
+
+it("checkpoints once a WAL segment's worth was written: the WAL stops growing and its old segments go", async () => {
+  const MB = 1024 * 1024;
+  const walSize = async () => Number((await database.sql("SELECT sum(size) AS n FROM pg_ls_waldir()")).rows[0]!.n);
+  await database.sql("CREATE TABLE bulk (t text NOT NULL)");
+  // ~100 MB of WAL: nothing checkpoints a single-user PostgreSQL while it runs.
+  for (let i = 0; i < 3; i++) await database.sql(`INSERT INTO bulk SELECT repeat(md5(g::text), 32) FROM generate_series(1, 30000) g`);
+  expect(await walSize()).toBeGreaterThan(96 * MB);
+
+  expect(await upkeep(database)).toEqual(["VACUUM (ANALYZE) public.bulk", "CHECKPOINT"]);
+  // What max_wal_size keeps for reuse (db/pglite-lean.ts), no more.
+  expect(await walSize()).toBeLessThanOrEqual(64 * MB);
   expect(await upkeep(database)).toEqual([]);
 }, 60_000);
 

@@ -1,10 +1,13 @@
 /**
- * The embedded database's autovacuum. PGlite runs PostgreSQL in one process with no background
- * workers, so nothing ever vacuums or analyses it: the space of updated and deleted rows is never
- * reused (every call's end rewrites its roll-up rows; the job queue churns its table), and the
- * planner never has a column's statistics. Here a job on the queue looks every few minutes at what
- * changed and vacuums or analyses the tables autovacuum would, by autovacuum's own default
- * thresholds; a PostgreSQL server does this itself (ADR 087).
+ * The embedded database's autovacuum and checkpointer. PGlite runs PostgreSQL in one process with
+ * no background workers, so nothing ever vacuums or analyses it: the space of updated and deleted
+ * rows is never reused (every call's end rewrites its roll-up rows; the job queue churns its
+ * table), and the planner never has a column's statistics. Nor does anything checkpoint it while it
+ * runs (single-user PostgreSQL requests no checkpoint when the WAL passes max_wal_size), so its WAL
+ * grew without bound until the server stopped. Here a job on the queue looks every few minutes at
+ * what changed and vacuums or analyses the tables autovacuum would, by autovacuum's own default
+ * thresholds (ADR 087), then checkpoints once a WAL segment's worth was written since the last
+ * checkpoint (ADR 089); a PostgreSQL server does all this itself.
  */
 import { nextPeriod, type JobQueue } from "../jobs/job-queue.ts";
 import type { Database } from "./client.ts";
@@ -16,6 +19,8 @@ const UPKEEP_EVERY_MS = 5 * 60_000;
 const VACUUM = { threshold: 50, scale: 0.2 };
 const VACUUM_INSERTS = { threshold: 1000, scale: 0.2 };
 const ANALYZE = { threshold: 50, scale: 0.1 };
+/** One WAL segment: written since the last checkpoint, a checkpoint lets its space be reused. */
+const CHECKPOINT_AFTER_BYTES = 16 * 1024 * 1024;
 
 interface TableActivity {
   name: string;
@@ -41,7 +46,7 @@ function upkeepStatements(tables: readonly TableActivity[]): string[] {
   return statements;
 }
 
-/** Vacuums and analyses the tables due; the statements it ran. */
+/** Vacuums and analyses the tables due, then checkpoints if the WAL is due; the statements it ran. */
 export async function upkeep(database: Pick<Database, "sql">): Promise<string[]> {
   // Each statement's row counts reach the statistics views at most once a second; a forced flush
   // (at the next statement) makes them current.
@@ -56,6 +61,13 @@ export async function upkeep(database: Pick<Database, "sql">): Promise<string[]>
   );
   // One table a statement: the calls' audio gets the thread back between them (db/client.ts).
   for (const statement of statements) await database.sql(statement);
+  // After the vacuums, whose WAL it then covers. The checkpoint recycles the segments before it
+  // down to max_wal_size (db/pglite-lean.ts); it holds the thread for tens of milliseconds.
+  const { rows: wal } = await database.sql(`SELECT pg_current_wal_lsn() - redo_lsn AS written FROM pg_control_checkpoint()`);
+  if (Number(wal[0]?.written) >= CHECKPOINT_AFTER_BYTES) {
+    await database.sql("CHECKPOINT");
+    statements.push("CHECKPOINT");
+  }
   return statements;
 }
 

@@ -13,8 +13,10 @@ import { PGlite } from "@electric-sql/pglite";
  * file system, so pages that do not fit the smaller pool are still served from the OS page cache.
  * A new 16 MB WAL segment is not zero-filled first (`wal_init_zero`): the statement that crossed
  * into one held the app's thread 19 ms on disk and 57 ms in memory doing it, 3–4 ms without (ADR 087).
+ * A checkpoint (the upkeep's: db/embedded-upkeep.ts) keeps at most 64 MB of old segments for reuse
+ * and removes the rest; at PostgreSQL's default of 1 GB the WAL folder settled at a gigabyte (ADR 089).
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB", "-c", "wal_init_zero=off"];
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB", "-c", "wal_init_zero=off", "-c", "max_wal_size=64MB", "-c", "min_wal_size=32MB"];
 
 /**
  * PostgreSQL's WebAssembly, compiled optimised up front, once per process (ADR 088). Left to V8's

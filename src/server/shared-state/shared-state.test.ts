@@ -21,7 +21,7 @@ beforeAll(async () => {
 afterAll(() => database.close());
 
 describe.each([
-  ["PostgreSQL", () => createPgCounterStore(database.db)],
+  ["PostgreSQL", () => createPgCounterStore(database)],
   ["Redis", () => createRedisCounterStore(REDIS_URL)],
 ] as const)("shared counters in %s", (_name, makeStore) => {
   // Two stores on one backend stand for two instances.
@@ -72,7 +72,7 @@ describe.each([
 });
 
 it("prunes expired PostgreSQL entries and keeps live ones", async () => {
-  const store = createPgCounterStore(database.db);
+  const store = createPgCounterStore(database);
   const [gone, kept] = [unique("gone"), unique("kept")];
   await store.increment(gone, 50);
   await store.increment(kept, 60_000);

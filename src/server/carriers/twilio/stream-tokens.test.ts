@@ -14,7 +14,7 @@ const claims: StreamClaims = { numberId: "n-1", callSid: "CA1", from: "+15559876
 
 describe("stream tokens", () => {
   it("read their claims without being used up (so the stream's lookups start at once); only redeem makes one good, once", async () => {
-    const tokens = createStreamTokens("stream-token-test-secret-0123456789", createPgCounterStore(database.db));
+    const tokens = createStreamTokens("stream-token-test-secret-0123456789", createPgCounterStore(database));
     const now = Date.now();
     const token = tokens.issue(claims, now);
     expect(tokens.verify(token, now + 1)).toEqual(claims);
@@ -25,7 +25,7 @@ describe("stream tokens", () => {
     // Forged, from another secret, malformed or expired: nothing to read.
     const [payload] = token.split(".");
     expect(tokens.verify(`${payload}.${"A".repeat(43)}`, now)).toBeNull();
-    expect(tokens.verify(createStreamTokens("another-secret-0123456789abcdefgh", createPgCounterStore(database.db)).issue(claims, now), now)).toBeNull();
+    expect(tokens.verify(createStreamTokens("another-secret-0123456789abcdefgh", createPgCounterStore(database)).issue(claims, now), now)).toBeNull();
     expect(tokens.verify("not-a-token", now)).toBeNull();
     expect(tokens.verify(undefined, now)).toBeNull();
     expect(tokens.verify(tokens.issue(claims, now), now + STREAM_TOKEN_TTL_MS)).toBeNull();

@@ -16,7 +16,7 @@ const createCallTokens = (secret: string) => createWithStore(secret, { counters 
 
 beforeAll(async () => {
   database = await freshDatabase();
-  counters = createPgCounterStore(database.db);
+  counters = createPgCounterStore(database);
 });
 afterAll(() => database.close());
 
@@ -54,7 +54,7 @@ describe("call session tokens", () => {
 });
 
 describe.each([
-  ["PostgreSQL", () => createPgCounterStore(database.db)],
+  ["PostgreSQL", () => createPgCounterStore(database)],
   ["Redis", () => createRedisCounterStore("redis://127.0.0.1:6379")],
 ])("call session tokens across instances (%s)", (_name, makeStore) => {
   it("are refused on a second instance once redeemed on the first, even when both try at once", async () => {
