@@ -16,7 +16,7 @@
  * most 300), --reuse (measure the databases a previous run seeded with the same --calls, kept for
  * this: `switchboard_bench_stats` on the server and the embedded one in REUSE_DIR; seeding a
  * million calls takes minutes), --explain
- * (then the roll-up statements alone, EXPLAIN ANALYZE'd 30 times: planning and execution p50/p99,
+ * (then the roll-up statement alone, EXPLAIN ANALYZE'd 30 times: planning and execution p50/p99,
  * and its last plan).
  * Each source also answers the same 30 days for one assistant (a filter the roll-ups keep a
  * column for: the groups' rows answer instead of the 'all' ones).
@@ -29,7 +29,7 @@ import pg from "pg";
 import { sql } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import { openDatabase, type Database } from "../src/server/db/client.ts";
-import { rolledUpStatsQueries } from "../src/server/modules/calls/calls-rollups.repo.ts";
+import { rolledUpStatsQuery } from "../src/server/modules/calls/calls-rollups.repo.ts";
 import { withDatabase } from "../tests/global-setup.ts";
 import { freePort } from "../tests/free-port.ts";
 import { CALLS_STATS_PER_MINUTE } from "../src/server/modules/calls/calls-history.routes.ts";
@@ -226,26 +226,25 @@ async function measure(url: string, cookie: string, path: string, requests = REQ
   return { p50: percentile(times, 50), p99: percentile(times, 99), body, n: times.length };
 }
 
-/** The roll-up statements alone, as the route sends them, without and with the assistant filter. */
+/** The roll-up statement alone, as the route sends it, without and with the assistant filter. */
 async function explain(database: Database, organizationId: string, from: string, assistantId: string) {
   try {
     for (const filters of [{ from }, { from, assistant_id: assistantId }]) {
-      for (const [name, query] of Object.entries(rolledUpStatsQueries(organizationId, filters, TZ)!)) {
-        // For trying it by hand (psql: PREPARE, EXPLAIN): the text and its parameters.
-        const file = join(tmpdir(), `bench-stats-${name}-${filters.assistant_id ? "assistant" : "all"}.json`);
-        writeFileSync(file, JSON.stringify(new PgDialect().sqlToQuery(query)));
-        const planning: number[] = [];
-        const execution: number[] = [];
-        let plan = "";
-        for (let i = 0; i < 30; i++) {
-          const { rows } = (await database.db.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${query}`)) as unknown as { rows: Array<Record<string, string>> };
-          plan = rows.map((r) => Object.values(r)[0]).join("\n");
-          planning.push(Number(/Planning Time: ([\d.]+)/.exec(plan)?.[1]));
-          execution.push(Number(/Execution Time: ([\d.]+)/.exec(plan)?.[1]));
-        }
-        const p = (list: number[], q: number) => percentile([...list].sort((x, y) => x - y), q).toFixed(1);
-        log(`\n  EXPLAIN ANALYZE the ${name} ${JSON.stringify(filters)}, 30 runs: planning p50 ${p(planning, 50)} / p99 ${p(planning, 99)} ms, execution p50 ${p(execution, 50)} / p99 ${p(execution, 99)} ms (load ${loadavg()[0]!.toFixed(1)}); the last plan:\n${plan}`);
+      const query = rolledUpStatsQuery(organizationId, filters, TZ)!;
+      // For trying it by hand (psql: PREPARE, EXPLAIN): the text and its parameters.
+      const file = join(tmpdir(), `bench-stats-statement-${filters.assistant_id ? "assistant" : "all"}.json`);
+      writeFileSync(file, JSON.stringify(new PgDialect().sqlToQuery(query)));
+      const planning: number[] = [];
+      const execution: number[] = [];
+      let plan = "";
+      for (let i = 0; i < 30; i++) {
+        const { rows } = (await database.db.execute(sql`EXPLAIN (ANALYZE, BUFFERS) ${query}`)) as unknown as { rows: Array<Record<string, string>> };
+        plan = rows.map((r) => Object.values(r)[0]).join("\n");
+        planning.push(Number(/Planning Time: ([\d.]+)/.exec(plan)?.[1]));
+        execution.push(Number(/Execution Time: ([\d.]+)/.exec(plan)?.[1]));
       }
+      const p = (list: number[], q: number) => percentile([...list].sort((x, y) => x - y), q).toFixed(1);
+      log(`\n  EXPLAIN ANALYZE the statement ${JSON.stringify(filters)}, 30 runs: planning p50 ${p(planning, 50)} / p99 ${p(planning, 99)} ms, execution p50 ${p(execution, 50)} / p99 ${p(execution, 99)} ms (load ${loadavg()[0]!.toFixed(1)}); the last plan:\n${plan}`);
     }
   } finally {
     await database.close();

@@ -1,6 +1,6 @@
 /**
- * The Calls page's stats from the roll-ups (`call_rollups`, ADR 061; ADR 085): two statements at
- * once, the sums and the median's counts. Whole UTC days come from day rows, each counted on the
+ * The Calls page's stats from the roll-ups (`call_rollups`, ADR 061; ADR 085): one statement, the
+ * sums and the median's counts. Whole UTC days come from day rows, each counted on the
  * local day its noon falls on; the hours of such a day that belong to the neighbouring local day
  * (the zone's offset: 4–5 for New York, 1–2 for Berlin, none for UTC) are moved there by the day
  * row's running count of calls per hour; hours at the window's ends come from hour rows, and the
@@ -90,32 +90,27 @@ const floorHour = (d: Date) => Math.floor(d.getTime() / HOUR_MS) * HOUR_MS;
  * calls themselves can say which day a call is on), or the window holds no whole hour.
  */
 export async function rolledUpStats(db: Db, organizationId: string, filters: CallFilters, tz: string): Promise<RolledUpStats | null> {
-  const queries = rolledUpStatsQueries(organizationId, filters, tz);
-  if (!queries) return null;
-  // Two statements at once: on the PostgreSQL server each has a connection (and a core) of its own.
+  const query = rolledUpStatsQuery(organizationId, filters, tz);
+  if (!query) return null;
   // Both drivers answer { rows } (node-postgres QueryResult, PGlite Results).
-  const [sums, latencies] = (await Promise.all([db.execute(queries.sums), db.execute(queries.latencies)])) as unknown as [
-    { rows: Array<{ misaligned: boolean; totals: CallTotals; per_day: RolledUpStats["perDay"]; groups: AnalysisGroup[] }> },
-    { rows: LatencyCounts[] },
-  ];
-  const [row] = sums.rows;
+  const { rows } = (await db.execute(query)) as unknown as {
+    rows: Array<{ misaligned: boolean; totals: CallTotals; per_day: RolledUpStats["perDay"]; groups: AnalysisGroup[]; latencies: LatencyCounts[] | null }>;
+  };
+  const [row] = rows;
   if (!row || row.misaligned) return null;
-  const median = medianOfCounts(latencies.rows);
+  const median = medianOfCounts(row.latencies ?? []);
   // Rounded as the raw median is (callsMedianTurnLatency).
   return { totals: row.totals, perDay: row.per_day, groups: row.groups, medianTurnLatencyMs: median === null ? null : Math.round(median) };
 }
 
 /**
- * Latency values (numeric[]: its text or its elements' texts, as the driver gives it; read as
- * float8, as the raw median orders them) and how many turns had each. Sent as numeric: its text
- * costs the embedded database less than float8's (ADR 085).
+ * A roll-up row's latency values and how many turns had each, as the texts of its numeric[] and
+ * int[] (read as float8, as the raw median orders them). Sent as numeric: its text costs the
+ * embedded database less than float8's (ADR 085).
  */
-interface LatencyCounts {
-  v: string | Array<string | number> | null;
-  n: number[] | null;
-}
+type LatencyCounts = [values: string, counts: string];
 
-const elements = (v: string | Array<string | number>): Array<string | number> => (typeof v !== "string" ? v : v === "{}" ? [] : v.slice(1, -1).split(","));
+const elements = (array: string): string[] => (array === "{}" ? [] : array.slice(1, -1).split(","));
 
 /**
  * percentile_cont(0.5) of the turns the rows count, in its own arithmetic: the values in order,
@@ -125,12 +120,12 @@ const elements = (v: string | Array<string | number>): Array<string | number> =>
  */
 function medianOfCounts(rows: LatencyCounts[]): number | null {
   const counts = new Map<number, number>();
-  for (const { v, n } of rows) {
-    if (!v || !n) continue;
+  for (const [v, n] of rows) {
     const values = elements(v);
+    const turns = elements(n);
     for (let i = 0; i < values.length; i++) {
       const value = Number(values[i]);
-      counts.set(value, (counts.get(value) ?? 0) + n[i]!);
+      counts.set(value, (counts.get(value) ?? 0) + Number(turns[i]));
     }
   }
   const values = [...counts].filter(([, n]) => n !== 0).sort((x, y) => x[0] - y[0]);
@@ -147,10 +142,12 @@ function medianOfCounts(rows: LatencyCounts[]): number | null {
 }
 
 /**
- * The two statements of rolledUpStats (bench:stats explains them): the sums, and the latency
- * counts' rows for the median; or null when the window holds no whole hour.
+ * The statement of rolledUpStats (bench:stats explains it): the sums, and the latency counts' rows
+ * for the median; or null when the window holds no whole hour. One statement, where the latency
+ * rows were a second one sent at once: the embedded database ran the two one after the other, and
+ * a statement there costs ~1 ms before its first row (ADR 085).
  */
-export function rolledUpStatsQueries(organizationId: string, filters: CallFilters, tz: string): { sums: SQL; latencies: SQL } | null {
+export function rolledUpStatsQuery(organizationId: string, filters: CallFilters, tz: string): SQL | null {
   const from = filters.from ? new Date(filters.from) : null;
   const to = filters.to ? new Date(filters.to) : null;
   // Inside one hour: no whole hour to read, and the two part-hours would overlap.
@@ -183,7 +180,22 @@ export function rolledUpStatsQueries(organizationId: string, filters: CallFilter
       SELECT a, b, d1, d2, k1, greatest(k1, ${utcWeek(sql`d2`)}) AS k2
       FROM (SELECT a, b, d1, d2, ${utcWeek(sql`(d1 - interval '1 microsecond')`)} + interval '7 days' AS k1 FROM w2) x
     )`;
-  const sums = sql`
+  // The turns of the window counted by exact value, a row of arrays each: whole UTC weeks, whole
+  // UTC days, then hours, then the part-hours from the calls. A median needs no local day, so no
+  // hour moves.
+  const latencies = sql`
+    ${latencyRange(168, "w.k1", "w.k2")}
+    UNION ALL
+    ${latencyRange(24, "w.d1", "least(w.k1, w.d2)")}
+    UNION ALL
+    ${latencyRange(24, "w.k2", "w.d2")}
+    UNION ALL
+    ${latencyRange(1, "w.a", "least(w.d1, w.b)")}
+    UNION ALL
+    ${latencyRange(1, "w.d2", "w.b")}
+    UNION ALL
+    SELECT array_agg(e.v), array_agg(e.n) FROM (${edgeTurns(organizationId, filters, edgeRanges(from, to))}) e(v, n)`;
+  return sql`
     WITH ${window}, hrs AS MATERIALIZED (
       -- Each hour's local time once (a zone's conversion is the costly part of this check).
       SELECT h, h AT TIME ZONE ${tz} AS lt, (h + interval '3599.999999 seconds') AT TIME ZONE ${tz} AS lt_end
@@ -245,24 +257,8 @@ export function rolledUpStatsQueries(organizationId: string, filters: CallFilter
           FROM g LEFT JOIN assistants a ON a.id = g.assistant_id AND a.organization_id = ${org}
           -- A name some counted call carries: a part that moved to another day nets to zero here.
           WHERE g.analysed AND g.calls <> 0
-          GROUP BY g.assistant_id, 3, 4, 5) x) AS groups`;
-  // The turns of the window counted by exact value, a row of arrays each: whole UTC weeks, whole
-  // UTC days, then hours, then the part-hours from the calls. A median needs no local day, so no
-  // hour moves.
-  const latencies = sql`
-    WITH ${window}
-    ${latencyRange(168, "w.k1", "w.k2")}
-    UNION ALL
-    ${latencyRange(24, "w.d1", "least(w.k1, w.d2)")}
-    UNION ALL
-    ${latencyRange(24, "w.k2", "w.d2")}
-    UNION ALL
-    ${latencyRange(1, "w.a", "least(w.d1, w.b)")}
-    UNION ALL
-    ${latencyRange(1, "w.d2", "w.b")}
-    UNION ALL
-    SELECT array_agg(e.v), array_agg(e.n) FROM (${edgeTurns(organizationId, filters, edgeRanges(from, to))}) e(v, n)`;
-  return { sums, latencies };
+          GROUP BY g.assistant_id, 3, 4, 5) x) AS groups,
+      (SELECT json_agg(json_build_array(l.v::text, l.n::text)) FROM (${latencies}) l(v, n) WHERE l.v IS NOT NULL AND l.n IS NOT NULL) AS latencies`;
 }
 
 /**
