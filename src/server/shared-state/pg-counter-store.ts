@@ -30,10 +30,10 @@ export function createPgCounterStore({ db, kind }: Pick<Database, "db" | "kind">
       // On a server, committed without waiting for the WAL to reach the disk: a window's count lost
       // to a crash costs nothing, while the flush cost every rate-limited request up to 29 ms (ADR
       // 085). The embedded database never waits for a disk (fsync off): there the transaction's
-      // three more statements were the cost, 2–8 ms of a request.
+      // three more statements were the cost (p50/p90 2.2/5.0 ms against 1.6/2.6 as one statement).
       const [row] = kind === "pglite" ? await add(db, key, ttlMs) : await db.transaction(async (tx) => {
         await tx.execute(sql`SET LOCAL synchronous_commit TO off`);
-        return add(tx as unknown as Db, key, ttlMs);
+        return add(tx, key, ttlMs);
       });
       return toState(row!);
     },
