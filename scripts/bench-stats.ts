@@ -13,7 +13,7 @@
  * The route allows 60 stats requests a minute per user: every source's requests are paced to one a
  * second (a 429 would wait out its Retry-After and be asked again, unmeasured). Options: --db
  * pglite|pg|both (default both), --calls N (default 1,000,000), --requests N (default 100, at
- * most 300), --reuse (measure the databases a previous run seeded with the same --calls, kept for
+ * most 300), --raw-requests N (the raw source's, default as many), --reuse (measure the databases a previous run seeded with the same --calls, kept for
  * this: `switchboard_bench_stats` on the server and the embedded one in REUSE_DIR; seeding a
  * million calls takes minutes), --explain
  * (then the roll-up statement alone, EXPLAIN ANALYZE'd 30 times: planning and execution p50/p99,
@@ -43,6 +43,8 @@ const option = (name: string, fallback: string) => {
 };
 const CALLS = Math.min(5_000_000, Math.max(1000, Number(option("--calls", "1000000")) || 1_000_000));
 const REQUESTS = Math.min(300, Math.max(10, Number(option("--requests", "100")) || 100));
+/** The raw sums take seconds a request at 1 M calls: fewer of them keeps a sitting short. */
+const RAW_REQUESTS = Math.min(REQUESTS, Math.max(1, Number(option("--raw-requests", String(REQUESTS))) || REQUESTS));
 const DBS = option("--db", "both") === "both" ? (["pglite", "pg"] as const) : ([option("--db", "both")] as Array<"pglite" | "pg">);
 const DB_NAME = "switchboard_bench_stats";
 const REUSE = args.includes("--reuse");
@@ -292,7 +294,7 @@ async function run() {
             const floor = await measure(server.url, cookie, "/api/calls?limit=1");
             rows.push([label, "floor: GET /api/calls?limit=1", String(floor.n), `${floor.p50.toFixed(1)} ms`, `${floor.p99.toFixed(1)} ms`]);
           }
-          const r = await measure(server.url, cookie, path);
+          const r = await measure(server.url, cookie, path, rollups ? REQUESTS : RAW_REQUESTS);
           answers.push(r.body);
           rows.push([label, rollups ? "roll-ups" : "raw", String(r.n), `${r.p50.toFixed(1)} ms`, `${r.p99.toFixed(1)} ms`]);
           log(`  ${rollups ? "roll-ups" : "raw"}: p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms over ${r.n} requests (load ${loadavg()[0]!.toFixed(1)})`);
