@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import { eq } from "drizzle-orm";
 import type { Page } from "@playwright/test";
 import type { TranscriptEntry } from "../src/shared/calls.ts";
+import { SETTINGS_TEXTS } from "../src/shared/settings.ts";
 import { assistants, calls, user as users } from "../src/server/db/schema.ts";
 import { expect, test, type TestServer } from "./fixtures.ts";
 
@@ -210,4 +211,25 @@ test("Settings keeps data retention off until the user sets it", async ({ page, 
   await expect(page.getByTestId("retention-recordings").getByRole("checkbox")).toBeChecked();
   await expect(page.getByTestId("retention-recordings").getByRole("spinbutton")).toHaveValue("14");
   await expect(page.getByTestId("retention-calls").getByRole("checkbox")).not.toBeChecked();
+});
+
+test("Settings: data retention that cannot be read says so, and Try again reads it", async ({ page, user: _user }) => {
+  let refuse = true;
+  await page.route("**/api/settings/retention", (route) =>
+    refuse && route.request().method() === "GET"
+      ? route.fulfill({ status: 429, json: { error: { code: "rate_limited", message: "Too many requests. Please try again in 30 seconds." } } })
+      : route.fallback(),
+  );
+  await page.goto("/settings");
+  const card = page.locator("form").filter({ has: page.getByTestId("retention-recordings") });
+  const recordings = page.getByTestId("retention-recordings").getByRole("checkbox");
+  await expect(card.getByRole("alert")).toHaveText(`${SETTINGS_TEXTS.loadFailed} Too many requests. Please try again in 30 seconds.${SETTINGS_TEXTS.tryAgain}`);
+  await expect(recordings).toBeDisabled();
+  await expect(card.getByRole("button", { name: "Save retention" })).toBeDisabled();
+
+  refuse = false;
+  await card.getByRole("button", { name: SETTINGS_TEXTS.tryAgain }).click();
+  await expect(recordings).toBeEnabled();
+  await expect(recordings).not.toBeChecked();
+  await expect(card.getByRole("alert")).toHaveCount(0);
 });

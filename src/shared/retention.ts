@@ -10,6 +10,7 @@ export const RETENTION_MAX_DAYS = 3650;
 export const RETENTION_MESSAGES = {
   days: `Enter a whole number of days from 1 to ${RETENTION_MAX_DAYS}, or leave it empty to keep everything`,
   saved: "Retention settings saved",
+  saveFailed: "Failed to save retention settings.",
 } as const;
 
 const days = positiveInt32(RETENTION_MESSAGES.days).max(RETENTION_MAX_DAYS, RETENTION_MESSAGES.days).nullable();

@@ -16,7 +16,7 @@ export function CallSettingsCard() {
   const form = useSettingForm({
     queryKey: queryKeys.callSettings,
     path: "/api/settings/calls",
-    toText: (doc) => String(doc.max_concurrent_calls),
+    toValue: (doc) => String(doc.max_concurrent_calls),
     toBody: (text) => ({ max_concurrent_calls: text.trim() ? Number(text) : Number.NaN }),
     schema: callSettingsSchema,
     texts: { saved: OUTBOUND_TEXTS.settingsSaved, saveFailed: T.saveFailed },
@@ -52,7 +52,7 @@ function BusyMessageForm() {
   const form = useSettingForm({
     queryKey: queryKeys.busyMessage,
     path: "/api/settings/busy-message",
-    toText: (doc) => doc.busy_message,
+    toValue: (doc) => doc.busy_message,
     toBody: (text) => ({ busy_message: text }),
     schema: busyMessageSettingsSchema,
     texts: { saved: B.saved, saveFailed: B.saveFailed },

@@ -13,7 +13,7 @@ export function DialAllowListForm() {
   const form = useSettingForm({
     queryKey: queryKeys.dialAllowList,
     path: "/api/settings/dial-allow-list",
-    toText: (doc) => doc.allowed.join("\n"),
+    toValue: (doc) => doc.allowed.join("\n"),
     toBody: (text) => ({ allowed: text.split(/[\n,]/).map((v) => v.trim()).filter(Boolean) }),
     schema: dialAllowListSchema,
     texts: { saved: T.saved, saveFailed: T.saveFailed },

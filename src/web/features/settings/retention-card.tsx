@@ -1,49 +1,33 @@
-import { useState } from "react";
 import { RETENTION_MAX_DAYS, RETENTION_MESSAGES, retentionSettingsSchema, type RetentionSettings } from "@shared/retention";
-import { Button } from "@/components/ui/button";
-import { Card, CardContent, CardDescription, CardFooter, CardHeader, CardTitle } from "@/components/ui/card";
+import { Card, CardDescription, CardHeader, CardTitle } from "@/components/ui/card";
 import { Checkbox } from "@/components/ui/checkbox";
 import { Input } from "@/components/ui/input";
-import { toast, toastFailure } from "@/components/ui/sonner";
-import { useSettingsDocument } from "@/lib/use-settings-document";
 import { queryKeys } from "@/lib/query-keys";
+import { SettingForm, useSettingForm } from "./setting-form";
 
-const queryKey = queryKeys.retention;
 type Rule = { on: boolean; days: string };
+type Rules = { recordings: Rule; calls: Rule };
 const toRule = (days: number | null | undefined): Rule => ({ on: days != null, days: days != null ? String(days) : "30" });
+const daysOf = (rule: Rule) => (rule.on ? (rule.days.trim() === "" ? Number.NaN : Number(rule.days)) : null);
 
 /** Data retention: how long recordings and calls are kept (off by default; the server enforces it hourly). */
 export function RetentionCard() {
-  const { current, save } = useSettingsDocument<RetentionSettings>(queryKey, "/api/settings/retention");
-  const [form, setForm] = useState<{ recordings: Rule; calls: Rule } | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  // The form starts from what the server holds, once read.
-  if (form === null && current.data) setForm({ recordings: toRule(current.data.recordings_days), calls: toRule(current.data.calls_days) });
-  const shown = form ?? { recordings: toRule(null), calls: toRule(null) };
+  const form = useSettingForm<RetentionSettings, Rules>({
+    queryKey: queryKeys.retention,
+    path: "/api/settings/retention",
+    toValue: (doc) => ({ recordings: toRule(doc.recordings_days), calls: toRule(doc.calls_days) }),
+    toBody: (rules) => ({ recordings_days: daysOf(rules.recordings), calls_days: daysOf(rules.calls) }),
+    schema: retentionSettingsSchema,
+    texts: { saved: RETENTION_MESSAGES.saved, saveFailed: RETENTION_MESSAGES.saveFailed },
+  });
+  const shown = form.value ?? { recordings: toRule(null), calls: toRule(null) };
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    const value = (rule: Rule) => (rule.on ? (rule.days.trim() === "" ? Number.NaN : Number(rule.days)) : null);
-    const parsed = retentionSettingsSchema.safeParse({ recordings_days: value(shown.recordings), calls_days: value(shown.calls) });
-    if (!parsed.success) {
-      setError(RETENTION_MESSAGES.days);
-      return;
-    }
-    setError(null);
-    try {
-      await save.mutateAsync(parsed.data);
-      toast.success(RETENTION_MESSAGES.saved);
-    } catch (err) {
-      toastFailure("Failed to save retention settings.", err);
-    }
-  };
-
-  const row = (key: "recordings" | "calls", label: string) => {
+  const row = (key: keyof Rules, label: string) => {
     const rule = shown[key];
-    const set = (change: Partial<Rule>) => setForm({ ...shown, [key]: { ...rule, ...change } });
+    const set = (change: Partial<Rule>) => form.setValue({ ...shown, [key]: { ...rule, ...change } });
     return (
       <div className="flex flex-wrap items-center gap-3 text-sm" data-testid={`retention-${key}`}>
-        <Checkbox id={`retention-${key}-on`} checked={rule.on} onCheckedChange={(checked) => set({ on: checked === true })} disabled={!form} />
+        <Checkbox id={`retention-${key}-on`} checked={rule.on} onCheckedChange={(checked) => set({ on: checked === true })} disabled={form.value === null} />
         <label htmlFor={`retention-${key}-on`}>{label}</label>
         <Input
           type="number"
@@ -52,9 +36,9 @@ export function RetentionCard() {
           max={RETENTION_MAX_DAYS}
           className="w-24"
           aria-label={`${label} how many days`}
-          aria-invalid={error !== null && rule.on}
+          aria-invalid={form.error !== undefined && rule.on}
           value={rule.days}
-          disabled={!form || !rule.on}
+          disabled={form.value === null || !rule.on}
           onChange={(e) => set({ days: e.target.value })}
         />
         <span>days</span>
@@ -70,23 +54,18 @@ export function RetentionCard() {
           Keep call recordings and records only as long as you need them. Off by default: everything is kept. The server removes older data every hour.
         </CardDescription>
       </CardHeader>
-      <form onSubmit={(e) => void submit(e)} noValidate>
-        <CardContent className="grid gap-4">
+      <SettingForm form={form} saveLabel="Save retention">
+        <div className="grid gap-4">
           {row("recordings", "Delete recordings after")}
           {row("calls", "Delete calls after")}
-          {error && (
+          {form.error && (
             <p className="text-sm text-destructive" role="alert">
-              {error}
+              {form.error}
             </p>
           )}
           <p className="text-sm text-muted-foreground">Deleting a call removes its transcript, recording and cost. Calls still in progress are never removed.</p>
-        </CardContent>
-        <CardFooter className="mt-6 flex justify-end">
-          <Button type="submit" disabled={!form || save.isPending}>
-            {save.isPending ? "Saving..." : "Save retention"}
-          </Button>
-        </CardFooter>
-      </form>
+        </div>
+      </SettingForm>
     </Card>
   );
 }

@@ -7,13 +7,13 @@ import { toast, toastFailure } from "@/components/ui/sonner";
 import { useSettingsDocument } from "@/lib/use-settings-document";
 import { SETTINGS_TEXTS } from "@shared/settings";
 
-interface SettingFormOptions<T extends Record<string, unknown>> {
+interface SettingFormOptions<T extends Record<string, unknown>, V> {
   queryKey: QueryKey;
   path: string;
-  /** The document as the field shows it. */
-  toText: (doc: T) => string;
-  /** What the field says, as the body to check and PUT. */
-  toBody: (text: string) => unknown;
+  /** The document as the form shows it (a field's text, or the state of several fields). */
+  toValue: (doc: T) => V;
+  /** What the form says, as the body to check and PUT. */
+  toBody: (value: V) => unknown;
   schema: ZodType<T>;
   texts: { saved: string; saveFailed: string };
   /** Show what the server kept after a save (it may tidy what was typed). */
@@ -21,18 +21,19 @@ interface SettingFormOptions<T extends Record<string, unknown>> {
 }
 
 /**
- * One settings document edited in one field: `value` is null until it has loaded; a submit
- * checks the body with the shared schema (its message under the field), saves it and says so.
+ * One settings document edited in a form: `value` is null until it has loaded; a submit checks
+ * the body with the shared schema (its message under the field), saves it and says so.
  */
-export function useSettingForm<T extends Record<string, unknown>>({ queryKey, path, toText, toBody, schema, texts, showSaved }: SettingFormOptions<T>) {
+export function useSettingForm<T extends Record<string, unknown>, V = string>({ queryKey, path, toValue, toBody, schema, texts, showSaved }: SettingFormOptions<T, V>) {
   const { current, save } = useSettingsDocument<T>(queryKey, path);
-  const [value, setValue] = useState<string | null>(null);
+  const [value, setValue] = useState<V | null>(null);
   const [error, setError] = useState<string | null>(null);
-  if (value === null && current.data) setValue(toText(current.data));
+  if (value === null && current.data) setValue(toValue(current.data));
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
-    const parsed = schema.safeParse(toBody(value ?? ""));
+    if (value === null) return;
+    const parsed = schema.safeParse(toBody(value));
     if (!parsed.success) {
       setError(parsed.error.issues[0]?.message ?? texts.saveFailed);
       return;
@@ -40,7 +41,7 @@ export function useSettingForm<T extends Record<string, unknown>>({ queryKey, pa
     setError(null);
     try {
       const saved = await save.mutateAsync(parsed.data);
-      if (showSaved) setValue(toText(saved));
+      if (showSaved) setValue(toValue(saved));
       toast.success(texts.saved);
     } catch (err) {
       toastFailure(texts.saveFailed, err);
@@ -52,7 +53,17 @@ export function useSettingForm<T extends Record<string, unknown>>({ queryKey, pa
 }
 
 /** The form of a `useSettingForm`: the field(s) as children, and its save button. */
-export function SettingForm({ form, saveLabel, className, children }: { form: ReturnType<typeof useSettingForm>; saveLabel: string; className?: string; children: ReactNode }) {
+export function SettingForm({
+  form,
+  saveLabel,
+  className,
+  children,
+}: {
+  form: Pick<ReturnType<typeof useSettingForm<Record<string, unknown>, unknown>>, "value" | "submit" | "saving" | "loadFailed">;
+  saveLabel: string;
+  className?: string;
+  children: ReactNode;
+}) {
   return (
     <form onSubmit={(e) => void form.submit(e)} noValidate className={className}>
       <CardContent>
