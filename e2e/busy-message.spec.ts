@@ -1,4 +1,4 @@
-import { callsSettingsCard, expect, expectToast, test } from "./fixtures.ts";
+import { callsSettingsCard, expect, expectToast, RATE_LIMITED_MESSAGE, refuseReads, test } from "./fixtures.ts";
 import { PHONE_BUSY_MESSAGE } from "../src/shared/calls.ts";
 import { SETTINGS_TEXTS } from "../src/shared/settings.ts";
 
@@ -22,20 +22,14 @@ test("Settings: the busy message is saved, and emptying it puts back the default
 });
 
 test("Settings: a setting whose value cannot be read says so, and Try again reads it", async ({ page, user: _user }) => {
-  let refuse = true;
-  await page.route("**/api/settings/busy-message", (route) =>
-    refuse && route.request().method() === "GET"
-      ? route.fulfill({ status: 429, json: { error: { code: "rate_limited", message: "Too many requests. Please try again in 30 seconds." } } })
-      : route.fallback(),
-  );
+  const allow = await refuseReads(page, "**/api/settings/busy-message");
   await page.goto("/settings");
   const calls = callsSettingsCard(page);
   const message = calls.getByLabel("Message when all lines are busy");
-  // A 4xx, which the client does not retry (a retry waits while the page is hidden, as a headless one can be).
-  await expect(calls.getByRole("alert")).toHaveText(`${SETTINGS_TEXTS.loadFailed} Too many requests. Please try again in 30 seconds.${SETTINGS_TEXTS.tryAgain}`);
+  await expect(calls.getByRole("alert")).toHaveText(`${SETTINGS_TEXTS.loadFailed} ${RATE_LIMITED_MESSAGE}${SETTINGS_TEXTS.tryAgain}`);
   await expect(message).toBeDisabled();
 
-  refuse = false;
+  allow();
   await calls.getByRole("button", { name: SETTINGS_TEXTS.tryAgain }).click();
   await expect(message).toHaveValue(PHONE_BUSY_MESSAGE);
   await expect(message).toBeEnabled();

@@ -4,7 +4,7 @@ import type { Page } from "@playwright/test";
 import type { TranscriptEntry } from "../src/shared/calls.ts";
 import { SETTINGS_TEXTS } from "../src/shared/settings.ts";
 import { assistants, calls, user as users } from "../src/server/db/schema.ts";
-import { expect, test, type TestServer } from "./fixtures.ts";
+import { expect, RATE_LIMITED_MESSAGE, refuseReads, test, type TestServer } from "./fixtures.ts";
 
 // Fixed zone, so days and dates read the same on every machine.
 test.use({ timezoneId: "America/New_York" });
@@ -214,20 +214,15 @@ test("Settings keeps data retention off until the user sets it", async ({ page, 
 });
 
 test("Settings: data retention that cannot be read says so, and Try again reads it", async ({ page, user: _user }) => {
-  let refuse = true;
-  await page.route("**/api/settings/retention", (route) =>
-    refuse && route.request().method() === "GET"
-      ? route.fulfill({ status: 429, json: { error: { code: "rate_limited", message: "Too many requests. Please try again in 30 seconds." } } })
-      : route.fallback(),
-  );
+  const allow = await refuseReads(page, "**/api/settings/retention");
   await page.goto("/settings");
   const card = page.locator("form").filter({ has: page.getByTestId("retention-recordings") });
   const recordings = page.getByTestId("retention-recordings").getByRole("checkbox");
-  await expect(card.getByRole("alert")).toHaveText(`${SETTINGS_TEXTS.loadFailed} Too many requests. Please try again in 30 seconds.${SETTINGS_TEXTS.tryAgain}`);
+  await expect(card.getByRole("alert")).toHaveText(`${SETTINGS_TEXTS.loadFailed} ${RATE_LIMITED_MESSAGE}${SETTINGS_TEXTS.tryAgain}`);
   await expect(recordings).toBeDisabled();
   await expect(card.getByRole("button", { name: "Save retention" })).toBeDisabled();
 
-  refuse = false;
+  allow();
   await card.getByRole("button", { name: SETTINGS_TEXTS.tryAgain }).click();
   await expect(recordings).toBeEnabled();
   await expect(recordings).not.toBeChecked();

@@ -113,6 +113,23 @@ export async function hold(page: Page, url: string | RegExp, method = "GET") {
   return release;
 }
 
+/** The 429 `refuseReads` answers with, as the API words it. */
+export const RATE_LIMITED_MESSAGE = "Too many requests. Please try again in 30 seconds.";
+
+/**
+ * Answers every GET of `url` with a 429 (a 4xx, which the client does not retry: a retry waits
+ * while the page is hidden, as a headless one can be) until `allow()` is called.
+ */
+export async function refuseReads(page: Page, url: string) {
+  let refuse = true;
+  await page.route(url, (route) =>
+    refuse && route.request().method() === "GET"
+      ? route.fulfill({ status: 429, json: { error: { code: "rate_limited", message: RATE_LIMITED_MESSAGE } } })
+      : route.fallback(),
+  );
+  return () => void (refuse = false);
+}
+
 /** Settings → the Calls card (the outbound limit, the busy message, the allowed destinations). */
 export const callsSettingsCard = (page: Page) => page.locator("[data-slot=card]").filter({ has: page.getByText("Calls", { exact: true }) });
 
