@@ -70,16 +70,20 @@ describe("a supervisor's guidance on the live board", () => {
 
 describe("a corrected call whose instance died", () => {
   it("is suggested from once the sweep has closed it", async () => {
-    const [orphan] = await file.live.db
-      .insert(calls)
-      .values({ organizationId: file.owner.organizationId, assistantId: file.assistantId, instanceId: "died-1", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
-      .returning({ id: calls.id });
-    const at = new Date().toISOString();
-    await file.live.db.insert(callEntries).values([
-      { callId: orphan!.id, kind: "transcript", position: 0, body: { type: "user", content: "I was charged twice", timestamp: at } },
-      { callId: orphan!.id, kind: "transcript", position: 1, body: { type: "system", content: LIVE_TEXTS.guide("Apologise and open a refund"), timestamp: at, supervisor: { name: "Ann", action: "guide" } } },
-    ]);
-    await expect.poll(async () => (await scenarios()).filter((s) => s.source_call_id === orphan!.id).map((s) => [s.name, s.caller_turns]), { timeout: 15_000, interval: 200 }).toEqual([
+    // One transaction: a sweep between the two inserts would close the call without its transcript.
+    const orphan = await file.live.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(calls)
+        .values({ organizationId: file.owner.organizationId, assistantId: file.assistantId, instanceId: "died-1", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
+        .returning({ id: calls.id });
+      const at = new Date().toISOString();
+      await tx.insert(callEntries).values([
+        { callId: row!.id, kind: "transcript", position: 0, body: { type: "user", content: "I was charged twice", timestamp: at } },
+        { callId: row!.id, kind: "transcript", position: 1, body: { type: "system", content: LIVE_TEXTS.guide("Apologise and open a refund"), timestamp: at, supervisor: { name: "Ann", action: "guide" } } },
+      ]);
+      return row!;
+    });
+    await expect.poll(async () => (await scenarios()).filter((s) => s.source_call_id === orphan.id).map((s) => [s.name, s.caller_turns]), { timeout: 15_000, interval: 200 }).toEqual([
       ["Guidance: Apologise and open a refund", ["I was charged twice"]],
     ]);
   });
