@@ -4,10 +4,19 @@
  * synchronous in stretches of a second or more; here they stall no call's audio, and a document
  * that makes them run out of memory ends this thread, not the server.
  */
+import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
 import { chunkSections } from "./chunk.ts";
 import { extractDocument, ExtractError, type DocumentKind } from "./extract.ts";
 import type { WorkerAnswer } from "./extract-in-worker.ts";
+
+// The lowest priority for this thread alone (Linux keeps a nice value per thread): extraction runs
+// on the CPU the calls leave, rather than competing with their audio for it.
+try {
+  setPriority(19);
+} catch {
+  // Refused (another system's rules): extraction runs at the server's own priority.
+}
 
 parentPort!.on("message", async ({ bytes, kind }: { bytes: Uint8Array; kind: DocumentKind }) => {
   let answer: WorkerAnswer;
