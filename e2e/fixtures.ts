@@ -6,6 +6,7 @@ import { test as base, expect, type Page } from "@playwright/test";
 import type { FastifyInstance } from "fastify";
 import { buildApp, defaultWebRoot, type AppConfig, type AppDeps } from "../src/server/app.ts";
 import { loadConfig } from "../src/server/config.ts";
+import { HTTP_ERROR_MESSAGES } from "../src/shared/http-errors.ts";
 import { openDatabase, type Db } from "../src/server/db/client.ts";
 import { startFakeRealtime, type FakeRealtime } from "../tests/fakes/fake-realtime.ts";
 import { startFakeTwilioRest, type FakeTwilioRest } from "../tests/fakes/twilio-rest.ts";
@@ -114,7 +115,7 @@ export async function hold(page: Page, url: string | RegExp, method = "GET") {
 }
 
 /** The 429 `refuseReads` answers with, as the API words it. */
-export const RATE_LIMITED_MESSAGE = "Too many requests. Please try again in 30 seconds.";
+export const RATE_LIMITED_MESSAGE = HTTP_ERROR_MESSAGES.rateLimited("30 seconds");
 
 /**
  * Answers every GET of `url` with a 429 (a 4xx, which the client does not retry: a retry waits

@@ -218,7 +218,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
     // Every 429 in the one error shape with its own code; routes may word the message themselves.
     // `RateLimit-Limit/-Remaining/-Reset` (the IETF draft's names), as the per-key limit sends them too.
     enableDraftSpec: true,
-    errorResponseBuilder: (_req, ctx) => new AppError(429, "rate_limited", `Too many requests. Please try again in ${ctx.after}.`),
+    errorResponseBuilder: (_req, ctx) => new AppError(429, "rate_limited", HTTP_ERROR_MESSAGES.rateLimited(ctx.after)),
   });
   // Added before @fastify/websocket's own preClose (which closes every socket bare): live calls
   // end first, each sending "ended" and closing with 1000, with its record finalised.
