@@ -4,10 +4,11 @@ import { startFakeRealtime, type FakeRealtime } from "../../../../tests/fakes/fa
 import { startFakeResponses, type FakeResponses } from "../../../../tests/fakes/fake-responses.ts";
 import { createAssistant, signUpCaller, startLiveApp, type Caller } from "../../../../tests/fakes/realtime-app.ts";
 import { as, freshDatabase, type TestApp } from "../../../../tests/harness.ts";
+import { insertOrphanedCall } from "../../../../tests/orphaned-call.ts";
 import type { CallRecord } from "../../../shared/call-records.ts";
 import type { CallLogs } from "../../../shared/calls.ts";
 import type { Database } from "../../db/client.ts";
-import { callEntries, calls } from "../../db/schema.ts";
+import { calls } from "../../db/schema.ts";
 import { closeOrphanedCalls } from "../../instances/instance-lease.ts";
 import { createDbCallStore } from "../calls/calls.repo.ts";
 
@@ -72,15 +73,11 @@ describe("an analysis whose instance died after closing the call", () => {
     await store.finish(ended, { endTime: new Date().toISOString(), endedReason: "User ended call", cost: 0.05, logs: { ...spoken, transcript: [...spoken.transcript!, { type: "user", content: "It is order 42 by the engine", timestamp: at }] }, recording: null });
 
     // A sweep's close of a call whose instance is gone (its lease lapsed), by a sweeper that dies before queueing.
-    const [orphan] = await database.db
-      .insert(calls)
-      .values({ organizationId: ada.organizationId, assistantId, instanceId: "died-carrier", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
-      .returning({ id: calls.id });
-    await database.db.insert(callEntries).values([
-      { callId: orphan!.id, kind: "transcript", position: 0, body: spoken.transcript![0]! },
-      { callId: orphan!.id, kind: "transcript", position: 1, body: { type: "user", content: "It is order 42 by the sweep", timestamp: at } },
+    const orphan = await insertOrphanedCall(database.db, { organizationId: ada.organizationId, assistantId, instanceId: "died-carrier" }, [
+      spoken.transcript![0]!,
+      { type: "user", content: "It is order 42 by the sweep", timestamp: at },
     ]);
-    expect(await closeOrphanedCalls(database.db)).toEqual([orphan!.id]);
+    expect(await closeOrphanedCalls(database.db)).toEqual([orphan]);
 
     // Both closed records already say their analysis is pending, and no job carries it yet.
     const rows = await database.db.select({ id: calls.id, analysis: calls.analysis, endTime: calls.endTime }).from(calls).where(eq(calls.organizationId, ada.organizationId));
@@ -92,7 +89,7 @@ describe("an analysis whose instance died after closing the call", () => {
 
     const second = await start();
     try {
-      for (const id of [ended, orphan!.id]) {
+      for (const id of [ended, orphan]) {
         await expect.poll(() => analysisOf(second, ada, id).then((a) => a?.status), { timeout: 20_000, interval: 200 }).toBe("done");
         expect(await analysisOf(second, ada, id)).toMatchObject({ status: "done", summary: ANSWER.summary, data: { order_id: "42" }, success: { value: "pass" } });
       }

@@ -5,9 +5,10 @@ import { startFakeResponses, type FakeResponses } from "../../../../tests/fakes/
 import { startWebhookReceiver, type WebhookReceiver } from "../../../../tests/fakes/webhook-receiver.ts";
 import { createAssistant, openLiveSocket, sessionIdFor, signUpCaller, startLiveApp, type Caller, type LiveApp } from "../../../../tests/fakes/realtime-app.ts";
 import { as, errorOf, expectBody } from "../../../../tests/harness.ts";
+import { insertOrphanedCall } from "../../../../tests/orphaned-call.ts";
 import type { AnalysisRun, CallAnalysis } from "../../../shared/analysis.ts";
 import type { CallRecord } from "../../../shared/call-records.ts";
-import { callEntries, calls } from "../../db/schema.ts";
+import { calls } from "../../db/schema.ts";
 import { ORPHANED_CALL_REASON } from "../../instances/instance-lease.ts";
 
 /**
@@ -227,31 +228,22 @@ describe("after a call", () => {
   });
 
   it("analyses, once, a call closed by the sweep because the instance carrying it died", async () => {
-    // A call of an instance that is gone, with the turns it saved as it went (no final write):
-    // written together, or the sweep could close it between the two with no caller turn yet.
     const at = "2026-11-25T10:00:00.000Z";
-    const orphan = await live.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(calls)
-        .values({ organizationId: ada.organizationId, assistantId, instanceId: "died-1", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
-        .returning({ id: calls.id });
-      await tx.insert(callEntries).values([
-        { callId: row!.id, kind: "transcript", position: 0, body: { type: "assistant", content: "Hello, how can I help?", timestamp: at } },
-        { callId: row!.id, kind: "transcript", position: 1, body: { type: "user", content: "Where is my order 42?", timestamp: at } },
-      ]);
-      return row;
-    });
+    const orphan = await insertOrphanedCall(live.db, { organizationId: ada.organizationId, assistantId, instanceId: "died-1" }, [
+      { type: "assistant", content: "Hello, how can I help?", timestamp: at },
+      { type: "user", content: "Where is my order 42?", timestamp: at },
+    ]);
     responses.enqueue({ kind: "answer", json: ANSWER });
     const before = responses.requests.length;
 
-    const record = await analysisOf(orphan!.id, settled);
+    const record = await analysisOf(orphan, settled);
     expect(record).toMatchObject({ ended_reason: ORPHANED_CALL_REASON, analysis: { status: "done", summary: ANSWER.summary } });
     // Later sweeps leave it alone: one request for it.
     await new Promise((r) => setTimeout(r, 1500));
     const sent = responses.requests.slice(before);
     expect(sent.map((r) => r.status)).toEqual([200]);
     expect(JSON.stringify(sent[0]!.body!.input)).toContain("Caller: Where is my order 42?");
-    expect((await getCall(orphan!.id)).analysis).toEqual(record.analysis);
+    expect((await getCall(orphan)).analysis).toEqual(record.analysis);
   });
 
   it("answers 404 for another user's call and 409 for a call in progress", async () => {

@@ -2,11 +2,11 @@ import { describe, expect, it } from "vitest";
 import { openCall } from "../../../../tests/fakes/live-supervisor.ts";
 import { openLiveSocket, sessionIdFor, setUpLiveOwner } from "../../../../tests/fakes/realtime-app.ts";
 import { as } from "../../../../tests/harness.ts";
+import { insertOrphanedCall } from "../../../../tests/orphaned-call.ts";
 import type { TranscriptEntry } from "../../../shared/calls.ts";
 import { LIVE_TEXTS } from "../../../shared/live.ts";
 import { SUGGESTION_TEXTS } from "../../../shared/replay.ts";
 import type { Scenario } from "../../../shared/scenarios.ts";
-import { callEntries, calls } from "../../db/schema.ts";
 import { suggestionsOf } from "./corrections.ts";
 
 /**
@@ -70,20 +70,12 @@ describe("a supervisor's guidance on the live board", () => {
 
 describe("a corrected call whose instance died", () => {
   it("is suggested from once the sweep has closed it", async () => {
-    // One transaction: a sweep between the two inserts would close the call without its transcript.
-    const orphan = await file.live.db.transaction(async (tx) => {
-      const [row] = await tx
-        .insert(calls)
-        .values({ organizationId: file.owner.organizationId, assistantId: file.assistantId, instanceId: "died-1", startTime: new Date(), logs: { isTest: true, transcript: [], toolsUsed: [] } })
-        .returning({ id: calls.id });
-      const at = new Date().toISOString();
-      await tx.insert(callEntries).values([
-        { callId: row!.id, kind: "transcript", position: 0, body: { type: "user", content: "I was charged twice", timestamp: at } },
-        { callId: row!.id, kind: "transcript", position: 1, body: { type: "system", content: LIVE_TEXTS.guide("Apologise and open a refund"), timestamp: at, supervisor: { name: "Ann", action: "guide" } } },
-      ]);
-      return row!;
-    });
-    await expect.poll(async () => (await scenarios()).filter((s) => s.source_call_id === orphan.id).map((s) => [s.name, s.caller_turns]), { timeout: 15_000, interval: 200 }).toEqual([
+    const at = new Date().toISOString();
+    const orphan = await insertOrphanedCall(file.live.db, { organizationId: file.owner.organizationId, assistantId: file.assistantId, instanceId: "died-1" }, [
+      { type: "user", content: "I was charged twice", timestamp: at },
+      { type: "system", content: LIVE_TEXTS.guide("Apologise and open a refund"), timestamp: at, supervisor: { name: "Ann", action: "guide" } },
+    ]);
+    await expect.poll(async () => (await scenarios()).filter((s) => s.source_call_id === orphan).map((s) => [s.name, s.caller_turns]), { timeout: 15_000, interval: 200 }).toEqual([
       ["Guidance: Apologise and open a refund", ["I was charged twice"]],
     ]);
   });
