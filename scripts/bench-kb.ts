@@ -37,7 +37,7 @@ import { chunkSections } from "../src/server/modules/knowledge/chunk.ts";
 import { extractDocument } from "../src/server/modules/knowledge/extract.ts";
 import * as repo from "../src/server/modules/knowledge/knowledge.repo.ts";
 import { EF_SEARCH } from "../src/server/modules/knowledge/knowledge.repo.ts";
-import { createVectorIndex, EMBEDDING_DIMENSIONS, ensureVectorStore, vectorLiteral } from "../src/server/modules/knowledge/vector-store.ts";
+import { createVectorIndex, dropVectorIndex, EMBEDDING_DIMENSIONS, ensureVectorStore, vectorIndexFor, vectorLiteral } from "../src/server/modules/knowledge/vector-store.ts";
 import { fakeEmbedding } from "../tests/fakes/fake-embeddings.ts";
 import { createScratchDatabase, dropScratchDatabase } from "../tests/instances/scratch-database.ts";
 import { makePdf } from "../tests/knowledge-files.ts";
@@ -85,7 +85,7 @@ const log = (msg: string) => console.log(`[bench:kb] ${msg}`);
 
 try {
   await database.migrate();
-  const vectors = await ensureVectorStore(db, { warn: (_o, msg) => log(`warning: ${msg}`) });
+  const vectors = await ensureVectorStore(db, vectorIndexFor(database.kind), { warn: (_o, msg) => log(`warning: ${msg}`) });
   const orgId = `bench-${randomBytes(4).toString("hex")}`;
   await db.insert(organization).values({ id: orgId, name: "Bench", slug: orgId });
   const [base] = await db.insert(knowledgeBases).values({ organizationId: orgId, name: "Bench" }).returning();
@@ -94,7 +94,7 @@ try {
   await db.insert(organization).values({ id: otherOrg, name: "Other", slug: otherOrg });
 
   // Seed: the index is built after the rows (as a re-index would), much faster than row by row.
-  if (vectors) await db.execute(sql`drop index if exists knowledge_chunks_embedding_idx`);
+  if (vectors) await dropVectorIndex(db);
   const seedStart = performance.now();
   const kept: string[] = [];
   const keptVectors: number[][] = [];
@@ -120,9 +120,7 @@ try {
   if (vectors) {
     const indexStart = performance.now();
     await db.execute(sql`set maintenance_work_mem = '256MB'`).catch(() => undefined);
-    if (INDEX_M || INDEX_EF_CONSTRUCTION) {
-      await db.execute(sql.raw(`create index knowledge_chunks_embedding_idx on knowledge_chunks using hnsw (embedding vector_cosine_ops) with (m = ${INDEX_M || 16}, ef_construction = ${INDEX_EF_CONSTRUCTION || 128})`));
-    } else await createVectorIndex(db);
+    await createVectorIndex(db, vectors, { m: INDEX_M || 16, efConstruction: INDEX_EF_CONSTRUCTION || 128 });
     indexSeconds = (performance.now() - indexStart) / 1000;
   }
   await db.execute(sql`analyze knowledge_chunks`);
@@ -134,11 +132,11 @@ try {
   const latency = async (efSearch: number) => {
     // Unmeasured first: the first searches after the index build read its pages in (the first
     // setting measured was the slowest in every run, whichever it was).
-    for (let i = 0; i < WARM_UP; i++) await repo.searchPassages(db, orgId, [base!.id], questions[i % questions.length]!, vectors ? questionVectors[i % questions.length]! : null, 5, efSearch);
+    for (let i = 0; i < WARM_UP; i++) await repo.searchPassages(db, orgId, [base!.id], questions[i % questions.length]!, vectors ? { values: questionVectors[i % questions.length]!, index: vectors } : null, 5, efSearch);
     const timings: number[] = [];
     for (let i = 0; i < QUERIES; i++) {
       const q = questions[i % questions.length]!;
-      const vec = vectors ? questionVectors[i % questions.length]! : null;
+      const vec = vectors ? { values: questionVectors[i % questions.length]!, index: vectors } : null;
       const started = performance.now();
       await repo.searchPassages(db, orgId, [base!.id], q, vec, 5, efSearch);
       timings.push(performance.now() - started);
@@ -179,7 +177,7 @@ try {
     let top1 = 0;
     let ratio = 0;
     for (let i = 0; i < sample; i++) {
-      const found = (await repo.candidateDistances(db, orgId, base!.id, questionVectors[i]!, efSearch, filtered)).slice(0, 5);
+      const found = (await repo.candidateDistances(db, orgId, base!.id, { values: questionVectors[i]!, index: vectors! }, efSearch, filtered)).slice(0, 5);
       const truth = (filtered ? exact!.filtered : exact!.bare)[i]!;
       const fifth = truth.at(-1)?.distance ?? Number.POSITIVE_INFINITY;
       const ids = new Set(truth.map((t) => t.id));
@@ -222,7 +220,7 @@ try {
             [`recall@5, HNSW vs exact${at}, bare index`, r.recallBare === null ? "n/a (no pgvector)" : shown(r.recallBare)],
           ];
         }),
-        ["search", vectors ? `hybrid (HNSW + full text, RRF); ${TOPICS ? "dense topic" : "hashed-word"} vectors; index m ${INDEX_M || 16}, ef_construction ${INDEX_EF_CONSTRUCTION || 128}` : "full text only"],
+        ["search", vectors ? `hybrid (HNSW + full text, RRF); ${TOPICS ? "dense topic" : "hashed-word"} vectors; ${vectors}-precision index m ${INDEX_M || 16}, ef_construction ${INDEX_EF_CONSTRUCTION || 128}` : "full text only"],
         ["ingestion (PDF, excl. embeddings)", `${(PAGES / ingestSeconds).toFixed(1)} pages/s (${PAGES} pages, ${chunks.length} passages)`],
         ["seeding", `${seedSeconds.toFixed(1)} s${vectors ? `, index ${indexSeconds.toFixed(1)} s` : ""}`],
       ],

@@ -23,7 +23,9 @@ import { createTwilioCarrier, twilioCredentialCheck } from "./carriers/twilio/tw
 import { createCampaignsService } from "./modules/campaigns/campaigns.service.ts";
 import { createDoNotCallService } from "./modules/do-not-call/do-not-call.service.ts";
 import { createOutboundService } from "./modules/outbound/outbound.service.ts";
+import type { Database } from "./db/client.ts";
 import { createKnowledgeService } from "./modules/knowledge/knowledge.service.ts";
+import { vectorIndexFor } from "./modules/knowledge/vector-store.ts";
 import { createToolsService } from "./modules/tools/tools.service.ts";
 import { createScenariosService } from "./modules/scenarios/scenarios.service.ts";
 import { createTestRunsService } from "./modules/test-runs/test-runs.service.ts";
@@ -47,6 +49,8 @@ export interface ServiceOptions {
   webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number; recoverEveryMs?: number };
   /** Organisations and members: made before auth (sign-up uses it), so handed in. */
   team: TeamService;
+  /** Which database the app runs on: the knowledge bases' vector index differs (vector-store.ts). */
+  databaseKind: Database["kind"];
   /** When Twilio is asked for a call's price (tests shorten it). */
   callPrice?: CallPriceTiming;
 }
@@ -68,6 +72,7 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     retryDelaysMs: config.knowledge.retryDelaysMs,
     logger: options.logger.child({ module: "knowledge" }),
     clock: ctx.clock,
+    vectorIndex: vectorIndexFor(options.databaseKind),
   });
   const providers = createProvidersService({ db, secrets, allowedHosts: config.toolAllowedHosts });
   const drafts = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel, knowledge, providers });

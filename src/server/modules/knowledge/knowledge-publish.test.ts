@@ -11,16 +11,16 @@ import { fakeEmbedding } from "../../../../tests/fakes/fake-embeddings.ts";
 import type { Database } from "../../db/client.ts";
 import { knowledgeBases, knowledgeChunks, knowledgeDocuments, organization } from "../../db/schema.ts";
 import * as repo from "./knowledge.repo.ts";
-import { EMBEDDING_DIMENSIONS, ensureVectorStore } from "./vector-store.ts";
+import { EMBEDDING_DIMENSIONS, ensureVectorStore, vectorIndexFor, type VectorIndex } from "./vector-store.ts";
 
 let database: Database;
-let vectors: boolean;
+let vectors: VectorIndex | null;
 const ORG = "org-publish";
 let baseId: string;
 
 beforeAll(async () => {
   database = await freshDatabase();
-  vectors = await ensureVectorStore(database.db, { warn: () => undefined });
+  vectors = await ensureVectorStore(database.db, vectorIndexFor(database.kind), { warn: () => undefined });
   await database.db.insert(organization).values({ id: ORG, name: "Publish", slug: ORG });
   [{ id: baseId }] = await database.db.insert(knowledgeBases).values({ organizationId: ORG, name: "FAQ" }).returning({ id: knowledgeBases.id });
 });
@@ -43,7 +43,7 @@ const store = (doc: Pick<repo.DocumentRow, "organizationId" | "knowledgeBaseId" 
 
 /** What a search for `topic` and the whole-text read see of the document named `name`, sorted. */
 async function seen(name: string, topic: string) {
-  const vector = vectors ? fakeEmbedding(`${topic} rules`, EMBEDDING_DIMENSIONS) : null;
+  const vector = vectors ? { values: fakeEmbedding(`${topic} rules`, EMBEDDING_DIMENSIONS), index: vectors } : null;
   const found = await repo.searchPassages(database.db, ORG, [baseId], `${topic} rules`, vector, 200);
   const whole = await repo.wholeText(database.db, ORG, [baseId]);
   const mine = <T extends { document_name: string }>(rows: T[], text: (r: T) => string) => rows.filter((r) => r.document_name === name).map(text).sort();

@@ -10,7 +10,7 @@ import { keysetPage, keysetQuery, newestFirst, pageNewestFirst } from "../../db/
 import { knowledgeBases, knowledgeChunks, knowledgeDocuments } from "../../db/schema.ts";
 import type { Chunk } from "./chunk.ts";
 import { FIRST_ROWS, nextRows } from "./store-pace.ts";
-import { vectorLiteral } from "./vector-store.ts";
+import { indexedDistance, vectorLiteral, type VectorIndex } from "./vector-store.ts";
 
 export type BaseRow = typeof knowledgeBases.$inferSelect & { documentCount: number; chunkCount: number };
 export type DocumentRow = typeof knowledgeDocuments.$inferSelect;
@@ -362,7 +362,7 @@ async function wordQuery(db: Db, organizationId: string, bases: SQL, query: stri
  * best by full-text rank (the question's rarer words: `wordQuery`), fused by reciprocal rank.
  * Without a query vector, words only.
  */
-export async function searchPassages(db: Db, organizationId: string, baseIds: readonly string[], query: string, vector: readonly number[] | null, limit: number, efSearch = EF_SEARCH): Promise<PassageRow[]> {
+export async function searchPassages(db: Db, organizationId: string, baseIds: readonly string[], query: string, vector: QueryVector | null, limit: number, efSearch = EF_SEARCH): Promise<PassageRow[]> {
   if (baseIds.length === 0) return [];
   const bases = sql.join(baseIds.map((id) => sql`${id}::uuid`), sql`, `);
   const scope = sql`c.organization_id = ${organizationId} and c.knowledge_base_id in (${bases}) and ${publishedOnly}`;
@@ -387,12 +387,20 @@ export async function searchPassages(db: Db, organizationId: string, baseIds: re
   return inVectorScan(db, efSearch, async (tx) => (await tx.execute(fused(near))) as unknown as { rows: PassageRow[] }).then((result) => result.rows);
 }
 
-/** The `CANDIDATES` passages nearest the vector by cosine distance, as the HNSW index finds them (unordered). */
-const nearest = (scope: SQL, vector: readonly number[]) => {
-  const literal = vectorLiteral(vector);
-  return sql`select c.id, c.embedding <=> ${literal}::vector as distance from knowledge_chunks c
-    where ${scope} and c.embedding is not null order by c.embedding <=> ${literal}::vector limit ${CANDIDATES}`;
-};
+/** A question's vector, and the form of the index its search orders by (vector-store.ts). */
+export interface QueryVector {
+  values: readonly number[];
+  index: VectorIndex;
+}
+
+/**
+ * The `CANDIDATES` passages nearest the vector by cosine distance, as the HNSW index finds them
+ * (unordered), each with its full-precision distance (a half-precision index's order is ranked
+ * again by it).
+ */
+const nearest = (scope: SQL, vector: QueryVector) =>
+  sql`select c.id, c.embedding <=> ${vectorLiteral(vector.values)}::vector as distance from knowledge_chunks c
+    where ${scope} and c.embedding is not null order by ${indexedDistance(vector.index, vector.values)} limit ${CANDIDATES}`;
 
 /** Runs a statement with the vector half's scan settings. */
 function inVectorScan<T>(db: Db, efSearch: number, run: (tx: Parameters<Parameters<Db["transaction"]>[0]>[0]) => Promise<T>): Promise<T> {
@@ -409,7 +417,7 @@ function inVectorScan<T>(db: Db, efSearch: number, run: (tx: Parameters<Paramete
  * The vector half's candidates (id and distance), nearest first, as retrieval sees them (bench:kb's
  * recall); `filtered: false` scans the index with no organisation or base (what the filter costs).
  */
-export async function candidateDistances(db: Db, organizationId: string, baseId: string, vector: readonly number[], efSearch = EF_SEARCH, filtered = true): Promise<{ id: string; distance: number }[]> {
+export async function candidateDistances(db: Db, organizationId: string, baseId: string, vector: QueryVector, efSearch = EF_SEARCH, filtered = true): Promise<{ id: string; distance: number }[]> {
   const scope = filtered ? sql`c.organization_id = ${organizationId} and c.knowledge_base_id = ${baseId}::uuid and ${publishedOnly}` : sql`true`;
   const result = (await inVectorScan(db, efSearch, (tx) => tx.execute(nearest(scope, vector)))) as unknown as { rows: { id: string; distance: number }[] };
   return result.rows.map((r) => ({ id: r.id, distance: Number(r.distance) })).sort((a, b) => a.distance - b.distance);

@@ -28,7 +28,7 @@ import type { CredentialsService } from "../credentials/credentials.service.ts";
 import { documentKind } from "./extract.ts";
 import { createIngest, INGEST_JOB, type IngestJob } from "./ingest.ts";
 import * as repo from "./knowledge.repo.ts";
-import { EMBEDDING_DIMENSIONS, ensureVectorStore } from "./vector-store.ts";
+import { EMBEDDING_DIMENSIONS, ensureVectorStore, type VectorIndex } from "./vector-store.ts";
 import type { Page, PageQuery } from "../../../shared/pages.ts";
 import { mapPage } from "../../http/pages.ts";
 
@@ -48,6 +48,8 @@ export interface KnowledgeServiceDeps {
   retryDelaysMs: readonly number[];
   logger: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void };
   clock?: () => Date;
+  /** The form of the vector index to keep (vector-store.ts: half precision on a PostgreSQL server). */
+  vectorIndex: VectorIndex;
   /** Tests resolve names to loopback addresses without DNS. */
   resolve?: Resolver;
 }
@@ -105,12 +107,13 @@ function checkUpload(file: UploadedFile) {
 
 export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   const { db, storage, jobs, logger } = deps;
-  let vectors = false;
+  /** The vector index searches order by; null without pgvector. */
+  let index: VectorIndex | null = null;
   const apiKey = (organizationId: string) => deps.credentials.readUsable(organizationId, "openai_api_key");
 
   jobs.register<IngestJob>(
     INGEST_JOB,
-    createIngest({ db, storage, openaiBaseUrl: deps.openaiBaseUrl, embeddingModel: deps.embeddingModel, allowedHosts: deps.allowedHosts, resolve: deps.resolve, apiKey, vectors: () => vectors, logger }),
+    createIngest({ db, storage, openaiBaseUrl: deps.openaiBaseUrl, embeddingModel: deps.embeddingModel, allowedHosts: deps.allowedHosts, resolve: deps.resolve, apiKey, vectors: () => index !== null, logger }),
     { concurrency: 2, retryDelaysMs: deps.retryDelaysMs, timeoutMs: 15 * 60_000 },
   );
 
@@ -162,13 +165,15 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   }
 
   /** The question's vector, or null (no pgvector, nothing embedded, no key, the API failing or slow). */
-  async function questionVector(organizationId: string, baseIds: string[], query: string): Promise<number[] | null> {
-    if (!vectors || !(await repo.anyEmbedded(db, organizationId, baseIds))) return null;
+  async function questionVector(organizationId: string, baseIds: string[], query: string): Promise<repo.QueryVector | null> {
+    const searchBy = index;
+    if (!searchBy || !(await repo.anyEmbedded(db, organizationId, baseIds))) return null;
     const key = await apiKey(organizationId);
     if (!key) return null;
     try {
       const client = createEmbeddingsClient({ baseUrl: deps.openaiBaseUrl, apiKey: key, model: deps.embeddingModel, dimensions: EMBEDDING_DIMENSIONS, timeoutMs: QUESTION_EMBED_TIMEOUT_MS });
-      return (await client.embed([query])).vectors[0] ?? null;
+      const values = (await client.embed([query])).vectors[0];
+      return values ? { values, index: searchBy } : null;
     } catch (err) {
       logger.warn({ err, organizationId }, "embedding a question failed: searching by words only");
       return null;
@@ -184,7 +189,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   return {
     /** At start, before the queue: the vector column where pgvector exists (says once when it does not). */
     async start(): Promise<void> {
-      vectors = await ensureVectorStore(db, logger);
+      index = await ensureVectorStore(db, deps.vectorIndex, logger);
     },
 
     /** Once the queue runs: a refresh sweep now, then hourly (one chain across instances). */
@@ -193,7 +198,7 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     },
 
     async status(organizationId: string): Promise<KnowledgeStatus> {
-      if (!vectors) return { vectors: false, notice: KNOWLEDGE_TEXTS.fullTextOnlyServer };
+      if (!index) return { vectors: false, notice: KNOWLEDGE_TEXTS.fullTextOnlyServer };
       if (!(await apiKey(organizationId))) return { vectors: true, notice: KNOWLEDGE_TEXTS.fullTextOnly };
       return { vectors: true, notice: null };
     },
