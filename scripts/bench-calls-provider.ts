@@ -4,12 +4,13 @@
  * `bargeInEveryMs` of caller audio (the caller streams without pause, so each turn interrupts
  * the answer to the previous one) and answers in 20 ms µ-law deltas at real-time pace. Each
  * delta is stamped and tagged (bench-calls-shared.ts); caller frames' stamps are read back. It
- * answers the embeddings API too (tests/fakes/fake-embeddings.ts), for `--ingest`.
+ * answers the embeddings API too, for `--ingest`, passing it to a process of its own.
  */
-import { FakeEmbeddings } from "../tests/fakes/fake-embeddings.ts";
+import { request } from "node:http";
 import { startFakeRealtime, type FakeConnection } from "../tests/fakes/fake-realtime.ts";
 import type { FakeReplySpec } from "../tests/fakes/realtime-fake-script.ts";
-import { FRAME_BYTES, FRAME_MS, writeTag, type Cuts, type ProviderMessage, type ProviderRequest } from "./bench-calls-shared.ts";
+import { FRAME_BYTES, FRAME_MS, writeTag, type Cuts, type EmbeddingsMessage, type ProviderMessage, type ProviderRequest } from "./bench-calls-shared.ts";
+import { child } from "./bench-process.ts";
 import { ageOfFrame, nextMessage, send, stampFrame, summarize, within, type FrameAge } from "./bench-voice-shared.ts";
 
 const { seconds, bargeInEveryMs } = await nextMessage<ProviderRequest, "start">(process, "start");
@@ -75,8 +76,22 @@ const fake = await startFakeRealtime({
   },
 });
 
-// The embeddings API on the same base URL, for `--ingest` (knowledge documents ingesting during the calls).
-await FakeEmbeddings.start({ apiKey: fake.apiKey, serveOn: fake });
+// The embeddings API on the same base URL, for `--ingest` (knowledge documents ingesting during the
+// calls): passed through to a process of its own (bench-calls-embeddings.ts), so its work does not
+// hold up this process's stamping of the callers' frames.
+const embeddings = child("bench-calls-embeddings.ts");
+send(embeddings, { type: "start", apiKey: fake.apiKey } satisfies EmbeddingsMessage);
+const { origin: embeddingsOrigin } = await nextMessage<EmbeddingsMessage, "listening">(embeddings, "listening");
+const otherRest = fake.rest;
+fake.rest = (req, res) => {
+  if (!new URL(req.url ?? "/", "http://x").pathname.endsWith("/embeddings")) return otherRest ? otherRest(req, res) : void res.writeHead(404).end();
+  const upstream = request(`${embeddingsOrigin}${req.url ?? "/"}`, { method: req.method, headers: req.headers }, (answer) => {
+    res.writeHead(answer.statusCode ?? 502, answer.headers);
+    answer.pipe(res);
+  });
+  upstream.on("error", () => res.destroy());
+  req.pipe(upstream);
+};
 
 send(process, { type: "listening", baseUrl: fake.baseUrl, apiKey: fake.apiKey } satisfies ProviderMessage);
 
@@ -91,4 +106,5 @@ send(process, {
   connections: fake.connections.length,
 } satisfies ProviderMessage);
 await fake.close();
+embeddings.disconnect();
 process.disconnect();

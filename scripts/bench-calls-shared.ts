@@ -66,6 +66,9 @@ export type ProviderMessage =
   | { type: "listening"; baseUrl: string; apiKey: string }
   | { type: "report"; appendedFrames: number; deltas: number; uplinkE2e: Summary; providerDelay: Summary; truncations: Cuts; connections: number };
 
+/** The provider and its embeddings child (bench-calls-embeddings.ts). */
+export type EmbeddingsMessage = { type: "start"; apiKey: string } | { type: "listening"; origin: string };
+
 export type RelayRequest = { type: "start"; providerUrl: string; apiKey: string };
 export type RelayMessage = { type: "listening"; origin: string };
 
