@@ -25,8 +25,9 @@ afterAll(() => database.close());
 it("keeps one vector index, of its database's form, and searches by it", async () => {
   const kept = vectorIndexFor(database.kind);
   expect(kept).toBe(database.kind === "postgres" ? "half" : "full");
+  const other = kept === "half" ? "full" : "half";
   // As a server from before half precision started: the other form's index in place.
-  expect(await ensureVectorStore(database.db, kept === "half" ? "full" : "half", quiet)).toBe(kept === "half" ? "full" : "half");
+  expect(await ensureVectorStore(database.db, other, quiet)).toBe(other);
   expect(await ensureVectorStore(database.db, kept, quiet)).toBe(kept);
 
   const indexes = await rows<{ indexdef: string }>(sql`select indexdef from pg_indexes where tablename = 'knowledge_chunks' and indexdef like '%hnsw%'`);

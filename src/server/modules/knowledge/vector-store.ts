@@ -37,9 +37,11 @@ export type VectorIndex = "half" | "full";
 export const vectorIndexFor = (kind: Database["kind"]): VectorIndex => (kind === "postgres" ? "half" : "full");
 
 const INDEX_NAME: Record<VectorIndex, string> = { full: "knowledge_chunks_embedding_idx", half: "knowledge_chunks_embedding_half_idx" };
+/** The half-precision type the index and the searches' order cast to. */
+const HALFVEC = `halfvec(${EMBEDDING_DIMENSIONS})`;
 const INDEXED: Record<VectorIndex, string> = {
   full: "embedding vector_cosine_ops",
-  half: `(embedding::halfvec(${EMBEDDING_DIMENSIONS})) halfvec_cosine_ops`,
+  half: `(embedding::${HALFVEC}) halfvec_cosine_ops`,
 };
 
 /**
@@ -88,5 +90,5 @@ export const vectorLiteral = (v: readonly number[]): string => `[${v.join(",")}]
 /** A passage's (`c`) cosine distance to the vector, in the form `index` orders by. */
 export const indexedDistance = (index: VectorIndex, v: readonly number[]): SQL =>
   index === "half"
-    ? sql`c.embedding::halfvec(${sql.raw(String(EMBEDDING_DIMENSIONS))}) <=> ${vectorLiteral(v)}::halfvec(${sql.raw(String(EMBEDDING_DIMENSIONS))})`
+    ? sql`c.embedding::${sql.raw(HALFVEC)} <=> ${vectorLiteral(v)}::${sql.raw(HALFVEC)}`
     : sql`c.embedding <=> ${vectorLiteral(v)}::vector`;
