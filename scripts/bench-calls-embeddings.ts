@@ -11,4 +11,4 @@ import type { EmbeddingsMessage } from "./bench-calls-shared.ts";
 const { apiKey } = await nextMessage<EmbeddingsMessage, "start">(process, "start");
 const fake = await FakeEmbeddings.start({ apiKey });
 send(process, { type: "listening", origin: new URL(fake.baseUrl).origin } satisfies EmbeddingsMessage);
-process.on("disconnect", () => void fake.close().then(() => process.exit(0)));
+process.on("disconnect", () => void fake.close().catch(() => undefined).then(() => process.exit(0)));
