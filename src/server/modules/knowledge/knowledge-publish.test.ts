@@ -2,8 +2,10 @@
  * A document's passages are written a few at a time (so a call's audio goes on between the
  * statements), yet a search or the whole-text read never sees part of a document: while one is
  * stored they see none of it or all of it, while one is replaced the old passages or the new ones,
- * and a run overtaken by a newer version leaves the old passages searchable and nothing behind.
+ * and a run overtaken by a newer version leaves the old passages searchable and nothing behind;
+ * what a run that died while writing left goes once the document is stored again or fails.
  */
+import { randomUUID } from "node:crypto";
 import { and, count, eq } from "drizzle-orm";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { freshDatabase } from "../../../../tests/harness.ts";
@@ -104,6 +106,27 @@ it("keeps the old passages searchable, and leaves no row behind, when a newer ve
   expect(await running).toBe(false);
   expect(await seen("returns.txt", "wombatreturns")).toEqual({ searched: kept, whole: kept });
   expect(await rowsOf(doc.id)).toBe(5);
+});
+
+it("drops what a run that died while writing left once the document fails, and keeps its published passages", async () => {
+  const doc = await newDocument("refresh.txt");
+  const kept = passages("wombatrefresh", "kept", 4).sort();
+  await store(doc, kept);
+  // A run whose process ended mid-write: its rows under a set never published.
+  const dead = passages("wombatrefresh", "dead", 3).map((content, position) => ({ organizationId: ORG, knowledgeBaseId: baseId, documentId: doc.id, passageSet: randomUUID(), position, content }));
+  await database.db.insert(knowledgeChunks).values(dead);
+  expect(await rowsOf(doc.id)).toBe(7);
+
+  // Its retry fails (a refresh whose page is gone): the dead rows go, the last good text stays.
+  await repo.failDocument(database.db, ORG, doc.id, doc.generation, "The page answered 404");
+  expect(await rowsOf(doc.id)).toBe(4);
+  expect(await seen("refresh.txt", "wombatrefresh")).toEqual({ searched: kept, whole: kept });
+
+  // Never published: nothing of it is left.
+  const never = await newDocument("never.txt");
+  await database.db.insert(knowledgeChunks).values(dead.map((row) => ({ ...row, documentId: never.id })));
+  await repo.failDocument(database.db, ORG, never.id, never.generation, "The file has no text");
+  expect(await rowsOf(never.id)).toBe(0);
 });
 
 it("writes the passages in statements sized by the pace, one row first", async () => {

@@ -165,10 +165,21 @@ export async function setProgress(db: Db, organizationId: string, id: string, ge
 }
 
 export async function failDocument(db: Db, organizationId: string, id: string, generation: number, error: string, fetched?: { at: Date; error: string | null }): Promise<void> {
-  await db
-    .update(knowledgeDocuments)
-    .set({ status: "failed", progress: 0, error, ...(fetched ? { lastFetchedAt: fetched.at, lastFetchError: fetched.error } : {}), updatedAt: new Date() })
-    .where(current(organizationId, id, generation));
+  await db.transaction(async (tx) => {
+    const [failed] = await tx
+      .update(knowledgeDocuments)
+      .set({ status: "failed", progress: 0, error, ...(fetched ? { lastFetchedAt: fetched.at, lastFetchError: fetched.error } : {}), updatedAt: new Date() })
+      .where(current(organizationId, id, generation))
+      .returning({ passageSet: knowledgeDocuments.passageSet });
+    if (!failed) return;
+    // Passages of no published set: an earlier run of this generation that ended with its process
+    // while writing them (its retry is the run failing now), which no publish will ever drop. The
+    // published set stays searchable (a failed refresh keeps the last good text); no newer run can
+    // be writing meanwhile, as its requeue waits on this transaction's row lock.
+    await tx
+      .delete(knowledgeChunks)
+      .where(and(eq(knowledgeChunks.organizationId, organizationId), eq(knowledgeChunks.documentId, id), ne(knowledgeChunks.passageSet, failed.passageSet)));
+  });
 }
 
 /** Rows between two checks that the run is still the document's current generation. */
