@@ -176,10 +176,13 @@ export async function failDocument(db: Db, organizationId: string, id: string, g
     // while writing them (its retry is the run failing now), which no publish will ever drop. The
     // published set stays searchable (a failed refresh keeps the last good text); no newer run can
     // be writing meanwhile, as its requeue waits on this transaction's row lock.
-    await tx
-      .delete(knowledgeChunks)
-      .where(and(eq(knowledgeChunks.organizationId, organizationId), eq(knowledgeChunks.documentId, id), ne(knowledgeChunks.passageSet, failed.passageSet)));
+    await dropOtherSets(tx, { organizationId, id }, failed.passageSet);
   });
+}
+
+/** Every passage of the document but those of `set`, in the transaction that settles the document. */
+function dropOtherSets(tx: Db, doc: Pick<DocumentRow, "organizationId" | "id">, set: string) {
+  return tx.delete(knowledgeChunks).where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), ne(knowledgeChunks.passageSet, set)));
 }
 
 /** Rows between two checks that the run is still the document's current generation. */
@@ -244,7 +247,7 @@ export async function replaceChunks(
       if (claimed.length === 0) return false;
       // The previous set, and any set a crashed or superseded run left: none is searchable now.
       // No newer run can be writing yet: its requeue waits on this transaction's row lock.
-      await tx.delete(knowledgeChunks).where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), ne(knowledgeChunks.passageSet, set)));
+      await dropOtherSets(tx, doc, set);
       return true;
     });
     if (!published) await clear();
