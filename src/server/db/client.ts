@@ -1,7 +1,6 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { vector } from "@electric-sql/pglite-pgvector";
+import type { PGlite } from "@electric-sql/pglite";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -12,6 +11,7 @@ import { ROOT_DIR } from "../paths.ts";
 import * as schema from "./schema.ts";
 import { localBus, pgBus, type Bus } from "./bus.ts";
 import { compiledPglite, initialiseDataDir, PGLITE_START_PARAMS } from "./pglite-lean.ts";
+import { ThreadedPglite } from "./pglite-thread.ts";
 
 /** Both drivers expose the same query builder; code above this file never knows which one runs. */
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -29,7 +29,7 @@ export interface Database {
   /** Messages between the instances on this database (bus.ts). */
   bus: Bus;
   /** Set for the embedded database: the test harness dumps a migrated one and clones it per file. */
-  pglite?: PGlite;
+  pglite?: Pick<ThreadedPglite, "dumpDataDir">;
 }
 
 const migrationsFolder = join(ROOT_DIR, "drizzle");
@@ -73,26 +73,27 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
     mkdirSync(source.dataDir, { recursive: true });
     await initialiseDataDir(source.dataDir);
   }
-  const client = await PGlite.create(source.dataDir, {
+  // On a thread of its own (ADR 091): a statement runs there, not on the thread of the calls' audio.
+  const client = await ThreadedPglite.start({
+    dataDir: source.dataDir,
     startParams: PGLITE_START_PARAMS,
-    pgliteWasmModule: await compiledPglite(),
-    // pgvector for the knowledge bases' embeddings (ADR 060); loaded only when a statement needs it.
-    extensions: { vector },
-    ...(source.loadDataDir ? { loadDataDir: source.loadDataDir } : {}) });
-  const turn = takeTurns();
-  const db = drizzlePglite(inTurns(client, turn), { schema }) as unknown as Db;
+    wasmModule: await compiledPglite(),
+    ...(source.loadDataDir ? { loadDataDir: await source.loadDataDir.arrayBuffer() } : {}),
+  });
+  // The query builder takes it as PGlite's client: it calls only `query` and `transaction`.
+  const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
   const bus = localBus();
   return {
     db,
     kind: "pglite",
-    migrate: () => migratePglite(drizzlePglite(client), { migrationsFolder }),
+    migrate: () => migratePglite(drizzlePglite(client as unknown as PGlite), { migrationsFolder }),
     sql: async (text, values) => {
       // PGlite's extended protocol takes one statement; its simple protocol (exec) takes several.
       if (values?.length) {
-        const result = await turn(() => client.query<Record<string, unknown>>(text, values));
+        const result = await client.query<Record<string, unknown>>(text, values);
         return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
       }
-      const last = (await turn(() => client.exec(text))).at(-1);
+      const last = (await client.exec(text)).at(-1);
       return { rows: (last?.rows ?? []) as Record<string, unknown>[], rowCount: last?.affectedRows ?? last?.rows.length ?? 0 };
     },
     bus,
@@ -102,48 +103,6 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
     },
     pglite: client,
   };
-}
-
-/**
- * The embedded database runs each statement synchronously on this thread, and its lock hands
- * over to the next waiting statement in a microtask: a backlog of statements (a burst of
- * background jobs) ran back to back without letting in a socket's audio frame or a timer, and the
- * event loop stalled for the whole backlog (bench:analysis: loop delay p99 22 → 1,235 ms under
- * 1,000 analyses). Here statements (a transaction as a whole) take turns, and once they have held
- * the thread for PGLITE_SLICE_MS the next one waits a macrotask, so pending I/O is served at
- * least that often; statements that come seldom, or quickly, run as before.
- */
-const PGLITE_SLICE_MS = 8;
-type Turn = <T>(run: () => Promise<T>) => Promise<T>;
-function takeTurns(): Turn {
-  let last: Promise<unknown> = Promise.resolve();
-  let sliceStart = performance.now();
-  const yieldIfDue = async () => {
-    if (performance.now() - sliceStart < PGLITE_SLICE_MS) return;
-    await new Promise<void>((resolve) => setImmediate(resolve));
-    sliceStart = performance.now();
-  };
-  return (run) => {
-    const mine = last.then(yieldIfDue).then(run);
-    last = mine.catch(() => undefined);
-    return mine;
-  };
-}
-
-/**
- * `client` for the query builder, its top-level statements and transactions taken in turns
- * (a transaction's own statements run inside its turn, on the transaction's handle).
- */
-function inTurns(client: PGlite, turn: Turn): PGlite {
-  const wrapped = new Set<PropertyKey>(["query", "exec", "transaction"]);
-  return new Proxy(client, {
-    get(target, prop) {
-      const value: unknown = Reflect.get(target, prop, target);
-      if (typeof value !== "function") return value;
-      const method = (value as (...args: unknown[]) => unknown).bind(target);
-      return wrapped.has(prop) ? (...args: unknown[]) => turn(() => method(...args) as Promise<unknown>) : method;
-    },
-  });
 }
 
 export function databaseSourceFromConfig(config: { databaseUrl?: string; dataDir: string }): DatabaseSource {

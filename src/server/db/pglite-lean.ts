@@ -12,7 +12,7 @@ import { PGlite } from "@electric-sql/pglite";
  * of it was resident from the first second; PGlite reads and writes its files through Node's
  * file system, so pages that do not fit the smaller pool are still served from the OS page cache.
  * A new 16 MB WAL segment is not zero-filled first (`wal_init_zero`): the statement that crossed
- * into one held the app's thread 19 ms on disk and 57 ms in memory doing it, 3–4 ms without (ADR 087).
+ * into one held the database's thread 19 ms on disk and 57 ms in memory doing it, 3–4 ms without (ADR 087).
  * A checkpoint (the upkeep's: db/embedded-upkeep.ts) keeps at most 64 MB of old segments for reuse
  * and removes the rest; at PostgreSQL's default of 1 GB the WAL folder settled at a gigabyte (ADR 089).
  */

@@ -1,8 +1,8 @@
 /**
  * Reads of the same thing asked for while one is already under way share it. A burst of phone
  * calls arriving together (fifty callers ringing one number) then reads the number, the
- * account's credentials and the assistant once rather than fifty times; on the embedded
- * database every statement runs on the event loop the callers' audio also needs.
+ * account's credentials and the assistant once rather than fifty times; the embedded database
+ * runs one statement at a time, so fifty alike would queue behind each other.
  *
  * Nothing is kept once the read settles: no cache, nothing to invalidate. A read asked for
  * while another is under way gets that one's answer, which is as fresh as the moment it began.

@@ -1,0 +1,137 @@
+/**
+ * The embedded database on a thread of its own (ADR 091): PGlite runs in pglite-worker.ts, and
+ * this is its handle on the app's side — the part of PGlite's client the query builder, the
+ * migrations and `Database.sql` use (`query`, `exec`, `transaction`), plus the test harness's
+ * `dumpDataDir`. A statement crosses as one message each way; its rows come back parsed.
+ */
+import type { Results, Transaction } from "@electric-sql/pglite";
+import type { Worker } from "node:worker_threads";
+import { startWorkerThread } from "../worker-thread.ts";
+
+export interface PgliteStart {
+  dataDir?: string;
+  startParams: string[];
+  wasmModule: WebAssembly.Module;
+  loadDataDir?: ArrayBuffer;
+}
+
+interface QueryOptions {
+  rowMode?: "array" | "object";
+  parsers?: Record<number, unknown>;
+}
+
+export type PgliteRequest = { id: number } & (
+  | { op: "query"; tx?: number; text: string; params?: unknown[]; rowMode?: "array" | "object"; textOids?: number[] }
+  | { op: "exec"; tx?: number; text: string }
+  | { op: "begin" }
+  | { op: "end"; tx: number; commit: boolean }
+  | { op: "dump"; compression: "none" | "gzip" | "auto" }
+  | { op: "close" }
+);
+/** A request before it is numbered. */
+type Unsent = PgliteRequest extends infer R ? (R extends unknown ? Omit<R, "id"> : never) : never;
+
+export type PgliteReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: Record<string, unknown> };
+
+/** The query-side of a transaction, as PGlite's `Transaction` offers it to the query builder. */
+type ThreadTransaction = Pick<Transaction, "query" | "exec">;
+
+export class ThreadedPglite {
+  private readonly pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
+  private nextId = 1;
+  private stopped: Error | null = null;
+
+  private constructor(private readonly worker: Worker) {
+    worker.on("message", (reply: PgliteReply) => this.settle(reply));
+    worker.on("error", (err) => this.stop(new Error(`The embedded database stopped: ${err.message}`, { cause: err })));
+    worker.on("exit", (code) => this.stop(new Error(`The embedded database stopped (its thread exited with code ${code})`)));
+  }
+
+  /** Starts the thread and opens the database there; resolves once it answers. */
+  static async start(start: PgliteStart): Promise<ThreadedPglite> {
+    const worker = startWorkerThread(import.meta.url, "pglite-worker", { workerData: start, transferList: start.loadDataDir ? [start.loadDataDir] : [] });
+    const handle = new ThreadedPglite(worker);
+    await new Promise<unknown>((resolve, reject) => handle.pending.set(0, { resolve, reject }));
+    handle.idle();
+    return handle;
+  }
+
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
+    return this.call({ op: "query", text, params, ...queryOptions(options) }) as Promise<Results<T>>;
+  }
+
+  exec(text: string): Promise<Results[]> {
+    return this.call({ op: "exec", text }) as Promise<Results[]>;
+  }
+
+  /** `callback`'s statements in one transaction: committed when it resolves, rolled back when it throws. */
+  async transaction<T>(callback: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+    const id = (await this.call({ op: "begin" })) as number;
+    const tx = {
+      query: (text: string, params?: unknown[], options?: QueryOptions) => this.call({ op: "query", tx: id, text, params, ...queryOptions(options) }),
+      exec: (text: string) => this.call({ op: "exec", tx: id, text }),
+    } as ThreadTransaction;
+    let result: T;
+    try {
+      result = await callback(tx);
+    } catch (err) {
+      await this.call({ op: "end", tx: id, commit: false }).catch(() => undefined);
+      throw err;
+    }
+    await this.call({ op: "end", tx: id, commit: true });
+    return result;
+  }
+
+  async dumpDataDir(compression: "none" | "gzip" | "auto" = "auto"): Promise<Blob> {
+    return new Blob([(await this.call({ op: "dump", compression })) as ArrayBuffer]);
+  }
+
+  async close(): Promise<void> {
+    if (!this.stopped) await this.call({ op: "close" });
+    this.stopped ??= new Error("The embedded database is closed");
+    await this.worker.terminate();
+  }
+
+  private call(request: Unsent): Promise<unknown> {
+    if (this.stopped) return Promise.reject(this.stopped);
+    const id = this.nextId++;
+    // The thread keeps the process alive only while it owes an answer: an idle database does not hold up an exit.
+    if (this.pending.size === 0) this.worker.ref();
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ ...request, id });
+    });
+  }
+
+  private settle(reply: PgliteReply) {
+    const waiting = this.pending.get(reply.id);
+    if (!waiting) return;
+    this.pending.delete(reply.id);
+    this.idle();
+    if (reply.ok) waiting.resolve(reply.result);
+    else waiting.reject(errorFrom(reply.error));
+  }
+
+  private idle() {
+    if (this.pending.size === 0) this.worker.unref();
+  }
+
+  private stop(reason: Error) {
+    this.stopped ??= reason;
+    for (const waiting of this.pending.values()) waiting.reject(reason);
+    this.pending.clear();
+  }
+}
+
+/** The query builder's parsers are for types it maps itself: they are asked for as text. */
+function queryOptions(options: QueryOptions | undefined) {
+  return { rowMode: options?.rowMode, textOids: options?.parsers ? Object.keys(options.parsers).map(Number) : undefined };
+}
+
+/** An Error again, with PostgreSQL's fields (`code`, `detail`, `constraint`…) where the code reads them. */
+function errorFrom(fields: Record<string, unknown>): Error {
+  // The app's stack, not the thread's: it names the statement's caller.
+  const { message, cause, stack: _, ...rest } = fields;
+  const err = new Error(String(message), cause ? { cause: errorFrom(cause as Record<string, unknown>) } : undefined);
+  return Object.assign(err, rest);
+}

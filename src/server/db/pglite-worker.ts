@@ -1,0 +1,105 @@
+/**
+ * The embedded database's thread (pglite-thread.ts is the app's side): PGlite runs here, so its
+ * statements — WebAssembly that holds whichever thread runs it until the statement is done, an
+ * HNSW insert ~5 ms, a stats sum tens — never hold the thread that carries the calls' audio.
+ * One request at a time is answered in order of arrival; PGlite's own locks order statements
+ * against an open transaction, as they do on one thread.
+ */
+import { PGlite, type Results, type Transaction } from "@electric-sql/pglite";
+import { vector } from "@electric-sql/pglite-pgvector";
+import { setPriority } from "node:os";
+import { parentPort, workerData } from "node:worker_threads";
+import type { PgliteReply, PgliteRequest, PgliteStart } from "./pglite-thread.ts";
+
+const DATABASE_NICE = 10;
+
+const start = workerData as PgliteStart;
+// Below the calls' audio (Linux keeps a nice value per thread): when the cores are contended the
+// event loop of the calls runs first, and the database on what is left, never starved of it.
+try {
+  setPriority(DATABASE_NICE);
+} catch {
+  // Refused (another system's rules): the database runs at the server's own priority.
+}
+const db = await PGlite.create(start.dataDir, {
+  startParams: start.startParams,
+  pgliteWasmModule: start.wasmModule,
+  // pgvector for the knowledge bases' embeddings (ADR 060); loaded only when a statement needs it.
+  extensions: { vector },
+  ...(start.loadDataDir ? { loadDataDir: new Blob([start.loadDataDir]) } : {}),
+});
+
+/** Open transactions by id: each holds PGlite's transaction until the app's side ends it. */
+const open = new Map<number, { tx: Transaction; end(commit: boolean): Promise<void> }>();
+let nextTx = 1;
+
+/** A parser cannot cross threads: the types the app's side gave one for come back as their text (the query builder maps those itself). */
+const asText = (oids: number[] | undefined) => (oids?.length ? Object.fromEntries(oids.map((oid) => [oid, (value: string) => value])) : undefined);
+
+function begin(): Promise<number> {
+  return new Promise((begun, failed) => {
+    let settle!: (commit: boolean) => void;
+    const done = db.transaction(
+      (tx) =>
+        new Promise<void>((commit, rollback) => {
+          const id = nextTx++;
+          settle = (ok) => (ok ? commit() : rollback(new Error("rolled back")));
+          open.set(id, {
+            tx,
+            end: async (ok) => {
+              open.delete(id);
+              settle(ok);
+              await done.catch((err: unknown) => {
+                if (ok) throw err;
+              });
+            },
+          });
+          begun(id);
+        }),
+    );
+    done.catch(failed);
+  });
+}
+
+async function answer(request: PgliteRequest): Promise<unknown> {
+  switch (request.op) {
+    case "query": {
+      const on = request.tx ? open.get(request.tx)?.tx : db;
+      if (!on) throw new Error("The transaction has ended");
+      return on.query(request.text, request.params, { rowMode: request.rowMode, parsers: asText(request.textOids) }) as Promise<Results>;
+    }
+    case "exec": {
+      const on = request.tx ? open.get(request.tx)?.tx : db;
+      if (!on) throw new Error("The transaction has ended");
+      return on.exec(request.text);
+    }
+    case "begin":
+      return begin();
+    case "end": {
+      const tx = open.get(request.tx);
+      if (!tx) throw new Error("The transaction has ended");
+      return tx.end(request.commit);
+    }
+    case "dump":
+      return (await db.dumpDataDir(request.compression)).arrayBuffer();
+    case "close":
+      return db.close();
+  }
+}
+
+/** An error as plain fields: PostgreSQL's (code, detail, constraint…) survive the crossing, functions do not. */
+function fieldsOf(err: unknown): Record<string, unknown> {
+  if (!(err instanceof Error)) return { message: String(err) };
+  const fields: Record<string, unknown> = { message: err.message, name: err.name, stack: err.stack };
+  for (const [key, value] of Object.entries(err)) if (value === null || ["string", "number", "boolean"].includes(typeof value)) fields[key] = value;
+  if (err.cause !== undefined) fields.cause = fieldsOf(err.cause);
+  return fields;
+}
+
+parentPort!.on("message", (request: PgliteRequest) => {
+  answer(request).then(
+    (result) => parentPort!.postMessage({ id: request.id, ok: true, result } satisfies PgliteReply, result instanceof ArrayBuffer ? [result] : []),
+    (err: unknown) => parentPort!.postMessage({ id: request.id, ok: false, error: fieldsOf(err) } satisfies PgliteReply),
+  );
+});
+parentPort!.postMessage({ id: 0, ok: true, result: "ready" } satisfies PgliteReply);
