@@ -9,7 +9,8 @@
  * Checked as the service does: `Authorization: Bearer <apiKey>` (401), a JSON body, `model`
  * among the embedding models (404 model_not_found), `input` a non-empty string or array of at
  * most 2,048 non-empty strings, `dimensions` a positive integer no larger than the model's
- * (text-embedding-ada-002 takes none), `encoding_format` float or base64. Errors use OpenAI's
+ * (text-embedding-ada-002 takes none), `encoding_format` float (the default) or base64 (each
+ * vector's little-endian float32 bytes, as OpenAI answers it). Errors use OpenAI's
  * body `{ error: { message, type, param, code } }`.
  *
  * Vectors are deterministic and mean something: each word (lower-cased, a plural's "s" dropped)
@@ -54,6 +55,14 @@ export function fakeEmbedding(text: string, dimensions: number): number[] {
     return v;
   }
   return v.map((x) => x / norm);
+}
+
+/** As OpenAI answers `encoding_format: "base64"`: the vector's little-endian float32 bytes in base64. */
+function encoded(vector: number[], base64: boolean): number[] | string {
+  if (!base64) return vector;
+  const bytes = Buffer.alloc(vector.length * 4);
+  vector.forEach((x, i) => bytes.writeFloatLE(x, i * 4));
+  return bytes.toString("base64");
 }
 
 export class FakeEmbeddings extends OpenAiRestFake<FakeEmbeddingsStep> {
@@ -153,7 +162,7 @@ export class FakeEmbeddings extends OpenAiRestFake<FakeEmbeddingsStep> {
     const tokens = input.reduce((n, t: string) => n + Math.ceil(t.length / 4), 0);
     this.send(res, record, 200, {
       object: "list",
-      data: input.map((t: string, index) => ({ object: "embedding", index, embedding: fakeEmbedding(t, dimensions) })),
+      data: input.map((t: string, index) => ({ object: "embedding", index, embedding: encoded(fakeEmbedding(t, dimensions), body.encoding_format === "base64") })),
       model: String(body.model),
       usage: { prompt_tokens: tokens, total_tokens: tokens },
     });

@@ -40,7 +40,9 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions) {
         const res = await fetch(url, {
           method: "POST",
           headers: { authorization: `Bearer ${options.apiKey}`, "content-type": "application/json" },
-          body: JSON.stringify({ model: options.model, input, dimensions: options.dimensions, encoding_format: "float" }),
+          // Each vector as its float32 bytes in base64 (as OpenAI's own SDK asks): a quarter of the
+          // JSON's size, and no thousands of numbers to parse on the thread of the calls' audio.
+          body: JSON.stringify({ model: options.model, input, dimensions: options.dimensions, encoding_format: "base64" }),
           signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
         });
         if (!res.ok) throw await errorOf(res);
@@ -54,7 +56,8 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions) {
       const vectors: Array<number[] | undefined> = Array.from({ length: input.length });
       for (const [i, item] of (raw.data ?? []).entries()) {
         const at = item.index ?? i;
-        const v = item.embedding;
+        // A compatible server that ignores the format answers numbers: taken as they come.
+        const v = typeof item.embedding === "string" ? fromBase64(item.embedding) : item.embedding;
         if (!Array.isArray(v) || v.length !== options.dimensions || !v.every((x) => typeof x === "number" && Number.isFinite(x))) {
           throw new ResponsesError(`The embeddings API answered a vector of the wrong shape (expected ${options.dimensions} numbers)`, "invalid_output", 200, false);
         }
@@ -69,3 +72,10 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions) {
 }
 
 export type EmbeddingsClient = ReturnType<typeof createEmbeddingsClient>;
+
+/** A vector's little-endian float32 bytes, base64-encoded, as numbers (null when the bytes are not whole floats). */
+function fromBase64(text: string): number[] | null {
+  const bytes = Buffer.from(text, "base64");
+  if (bytes.length % 4 !== 0) return null;
+  return Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readFloatLE(i * 4));
+}
