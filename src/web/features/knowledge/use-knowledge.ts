@@ -1,3 +1,4 @@
+import { useEffect, useRef } from "react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { KnowledgeBase, KnowledgeDocument, KnowledgeSearchResult, KnowledgeStatus } from "@shared/knowledge";
 import { api, apiList } from "@/lib/api";
@@ -15,12 +16,21 @@ export function useKnowledgeStatus() {
 
 /** Polled while a document is queued or processing, so its progress and outcome show without a reload. */
 export function useDocuments(baseId: string | null) {
-  return useQuery({
+  const queryClient = useQueryClient();
+  const documents = useQuery({
     queryKey: queryKeys.knowledgeDocuments(baseId ?? ""),
     enabled: baseId !== null,
     queryFn: () => apiList<KnowledgeDocument>(`${basePath(baseId!)}/documents`),
     refetchInterval: (query) => (query.state.data?.some((d) => d.status === "queued" || d.status === "processing") ? 1000 : false),
   });
+  // A document that settles changes its base's counts of documents and passages in the list beside it.
+  const settled = documents.data?.map((d) => `${d.id}:${d.status}:${d.chunk_count ?? ""}`).join();
+  const seen = useRef(settled);
+  useEffect(() => {
+    if (seen.current !== undefined && settled !== seen.current) void queryClient.invalidateQueries({ queryKey: queryKeys.knowledgeBases });
+    seen.current = settled;
+  }, [settled, queryClient]);
+  return documents;
 }
 
 function useInvalidate(baseId?: string) {
