@@ -2,8 +2,8 @@
  * The embedded database's thread (pglite-thread.ts is the app's side): PGlite runs here, so its
  * statements — WebAssembly that holds whichever thread runs it until the statement is done, an
  * HNSW insert ~5 ms, a stats sum tens — never hold the thread that carries the calls' audio.
- * One request at a time is answered in order of arrival; PGlite's own locks order statements
- * against an open transaction, as they do on one thread.
+ * Requests go to PGlite as they arrive; its own locks run them one at a time and hold other
+ * statements back while a transaction is open, as on one thread.
  */
 import { PGlite, type Results, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
