@@ -4,7 +4,7 @@
  * migrations and `Database.sql` use (`query`, `exec`, `transaction`), plus the test harness's
  * `dumpDataDir`. A statement crosses as one message each way; its rows come back parsed.
  */
-import type { Results, Transaction } from "@electric-sql/pglite";
+import type { Results } from "@electric-sql/pglite";
 import type { Worker } from "node:worker_threads";
 import { startWorkerThread } from "../worker-thread.ts";
 
@@ -33,8 +33,11 @@ type Unsent = PgliteRequest extends infer R ? (R extends unknown ? Omit<R, "id">
 
 export type PgliteReply = { id: number; ok: true; result: unknown } | { id: number; ok: false; error: Record<string, unknown> };
 
-/** The query-side of a transaction, as PGlite's `Transaction` offers it to the query builder. */
-type ThreadTransaction = Pick<Transaction, "query" | "exec">;
+/** The query side of PGlite's client and of its `Transaction`, as the query builder calls them. */
+interface Statements {
+  query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>>;
+  exec(text: string): Promise<Results[]>;
+}
 
 export class ThreadedPglite {
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
@@ -57,23 +60,19 @@ export class ThreadedPglite {
   }
 
   query<T>(text: string, params?: unknown[], options?: QueryOptions): Promise<Results<T>> {
-    return this.call({ op: "query", text, params, ...queryOptions(options) }) as Promise<Results<T>>;
+    return this.statements().query<T>(text, params, options);
   }
 
   exec(text: string): Promise<Results[]> {
-    return this.call({ op: "exec", text }) as Promise<Results[]>;
+    return this.statements().exec(text);
   }
 
   /** `callback`'s statements in one transaction: committed when it resolves, rolled back when it throws. */
-  async transaction<T>(callback: (tx: ThreadTransaction) => Promise<T>): Promise<T> {
+  async transaction<T>(callback: (tx: Statements) => Promise<T>): Promise<T> {
     const id = (await this.call({ op: "begin" })) as number;
-    const tx = {
-      query: (text: string, params?: unknown[], options?: QueryOptions) => this.call({ op: "query", tx: id, text, params, ...queryOptions(options) }),
-      exec: (text: string) => this.call({ op: "exec", tx: id, text }),
-    } as ThreadTransaction;
     let result: T;
     try {
-      result = await callback(tx);
+      result = await callback(this.statements(id));
     } catch (err) {
       await this.call({ op: "end", tx: id, commit: false }).catch(() => undefined);
       throw err;
@@ -90,6 +89,14 @@ export class ThreadedPglite {
     if (!this.stopped) await this.call({ op: "close" });
     this.stopped ??= new Error("The embedded database is closed");
     await this.worker.terminate();
+  }
+
+  /** Statements on their own, or inside the open transaction `tx`. */
+  private statements(tx?: number): Statements {
+    return {
+      query: <T>(text: string, params?: unknown[], options?: QueryOptions) => this.call({ op: "query", tx, text, params, ...queryOptions(options) }) as Promise<Results<T>>,
+      exec: (text: string) => this.call({ op: "exec", tx, text }) as Promise<Results[]>,
+    };
   }
 
   private call(request: Unsent): Promise<unknown> {

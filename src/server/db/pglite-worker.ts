@@ -38,17 +38,16 @@ const asText = (oids: number[] | undefined) => (oids?.length ? Object.fromEntrie
 
 function begin(): Promise<number> {
   return new Promise((begun, failed) => {
-    let settle!: (commit: boolean) => void;
     const done = db.transaction(
       (tx) =>
         new Promise<void>((commit, rollback) => {
           const id = nextTx++;
-          settle = (ok) => (ok ? commit() : rollback(new Error("rolled back")));
           open.set(id, {
             tx,
             end: async (ok) => {
               open.delete(id);
-              settle(ok);
+              if (ok) commit();
+              else rollback(new Error("rolled back"));
               await done.catch((err: unknown) => {
                 if (ok) throw err;
               });
@@ -61,18 +60,19 @@ function begin(): Promise<number> {
   });
 }
 
+/** The database, or the open transaction `tx`. */
+function on(tx: number | undefined): Pick<Transaction, "query" | "exec"> {
+  const target = tx ? open.get(tx)?.tx : db;
+  if (!target) throw new Error("The transaction has ended");
+  return target;
+}
+
 async function answer(request: PgliteRequest): Promise<unknown> {
   switch (request.op) {
-    case "query": {
-      const on = request.tx ? open.get(request.tx)?.tx : db;
-      if (!on) throw new Error("The transaction has ended");
-      return on.query(request.text, request.params, { rowMode: request.rowMode, parsers: asText(request.textOids) }) as Promise<Results>;
-    }
-    case "exec": {
-      const on = request.tx ? open.get(request.tx)?.tx : db;
-      if (!on) throw new Error("The transaction has ended");
-      return on.exec(request.text);
-    }
+    case "query":
+      return on(request.tx).query(request.text, request.params, { rowMode: request.rowMode, parsers: asText(request.textOids) }) as Promise<Results>;
+    case "exec":
+      return on(request.tx).exec(request.text);
     case "begin":
       return begin();
     case "end": {
