@@ -1,34 +1,27 @@
 /**
- * bench:calls `--ingest N`: N PDF documents uploaded to a knowledge base through the real API (a
- * real socket, the owner's session) while the calls stream, then ingested by the app's own job
- * queue in the same process as the calls — extraction, splitting, embeddings from the fake
- * provider's `/embeddings` (bench-calls-provider.ts), the store (a few rows per statement, then
- * one small publishing transaction: ADR 080) and the HNSW index's inserts. What the calls feel of it is the point: the run is compared with one without.
+ * Child process of bench:calls `--ingest N`: N PDF documents uploaded to a knowledge base through
+ * the real API (a real socket, the owner's session) while the calls stream, then ingested by the
+ * app's own job queue in the same process as the calls — extraction, splitting, embeddings from
+ * the fake provider's `/embeddings` (bench-calls-provider.ts), the store (a few rows per
+ * statement, then one small publishing transaction: ADR 080) and the HNSW index's inserts. What
+ * the calls feel of it is the point: the run is compared with one without. The uploads and the
+ * polling of the documents' states are a browser's work, not the server's: run in the server's
+ * process they held its event loop, and the bench counted that against the server.
  */
 import type { KnowledgeDocument } from "../src/shared/knowledge.ts";
 import { makePdf, multipart } from "../tests/knowledge-files.ts";
-
-export interface IngestResult {
-  documents: number;
-  ready: number;
-  failed: number;
-  passages: number;
-  /** From the first upload to the last document settled (or to the end of the wait). */
-  seconds: number;
-}
+import type { IngestMessage, IngestRequest, IngestResult } from "./bench-calls-shared.ts";
+import { nextMessage, send } from "./bench-voice-shared.ts";
 
 const words = ["refund", "delivery", "warranty", "invoice", "opening", "parking", "booking", "account", "payment", "return", "store", "order"];
 
 /** A document of `pages` pages, 30 lines of ten words each (about one passage a page). */
-export function benchPdf(n: number, pages: number): Promise<Buffer> {
+function benchPdf(n: number, pages: number): Promise<Buffer> {
   return makePdf(Array.from({ length: pages }, (_, p) => Array.from({ length: 30 }, (_, l) => `${n}.${p + 1}.${l + 1} ${Array.from({ length: 10 }, (_, w) => words[(n * 7 + p * 3 + l + w) % words.length]).join(" ")}`)));
 }
 
-/**
- * Uploads the documents (made beforehand, so making them is not in the calls' window) and waits
- * until every one is ready or failed, at most `waitMs`.
- */
-export async function ingestDuringCalls(app: { origin: string; cookie: string }, pdfs: readonly Buffer[], waitMs: number): Promise<IngestResult> {
+/** Uploads the documents and waits until every one is ready or failed, at most `waitMs`. */
+async function ingestDuringCalls(app: { origin: string; cookie: string }, pdfs: readonly Buffer[], waitMs: number): Promise<IngestResult> {
   const api = (path: string, init: RequestInit = {}) => fetch(`${app.origin}${path}`, { ...init, headers: { cookie: app.cookie, ...init.headers } });
   const base = (await (await api("/api/knowledge-bases", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ name: `Bench ${Date.now()}` }) })).json()) as { id: string };
   const started = performance.now();
@@ -53,3 +46,11 @@ export async function ingestDuringCalls(app: { origin: string; cookie: string },
     seconds: (performance.now() - started) / 1000,
   };
 }
+
+// The documents are made before the window (making them is not the server's work), then uploaded at its start.
+const start = await nextMessage<IngestRequest, "start">(process, "start");
+const pdfs = await Promise.all(Array.from({ length: start.documents }, (_, i) => benchPdf(i + 1, start.pages)));
+send(process, { type: "ready" } satisfies IngestMessage);
+const { waitMs } = await nextMessage<IngestRequest, "go">(process, "go", 600_000);
+send(process, { type: "done", result: await ingestDuringCalls(start, pdfs, waitMs) } satisfies IngestMessage);
+process.disconnect();

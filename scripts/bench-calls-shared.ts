@@ -69,6 +69,18 @@ export type ProviderMessage =
 /** The provider and its embeddings child (bench-calls-embeddings.ts). */
 export type EmbeddingsMessage = { type: "start"; apiKey: string } | { type: "listening"; origin: string };
 
+/** The uploading client of `--ingest` (bench-calls-ingest.ts). */
+export interface IngestResult {
+  documents: number;
+  ready: number;
+  failed: number;
+  passages: number;
+  /** From the first upload to the last document settled (or to the end of the wait). */
+  seconds: number;
+}
+export type IngestRequest = { type: "start"; origin: string; cookie: string; documents: number; pages: number } | { type: "go"; waitMs: number };
+export type IngestMessage = { type: "ready" } | { type: "done"; result: IngestResult };
+
 export type RelayRequest = { type: "start"; providerUrl: string; apiKey: string };
 export type RelayMessage = { type: "listening"; origin: string };
 

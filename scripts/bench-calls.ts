@@ -19,8 +19,8 @@
  *    stream, 20 ms frames, marks echoed when played, clear honoured, stop).
  *
  * `--ingest N` runs Switchboard a second time per sitting while N PDF documents of P pages
- * (default 20) are uploaded to a knowledge base at the window's start and ingested by the app's
- * job queue in the same process (bench-calls-ingest.ts), and prints the calls' figures with and
+ * (default 20) are uploaded to a knowledge base at the window's start by a client of their own
+ * (bench-calls-ingest.ts) and ingested by the app's job queue in the same process, and prints the calls' figures with and
  * without it, and how long the ingestion took.
  *
  * Printed per N: time per media frame each way (in the server, and end to end through every
@@ -31,8 +31,7 @@
  */
 import { cpus, loadavg } from "node:os";
 import type { FrameMetrics } from "../src/server/voice/seams.ts";
-import type { CallersMessage, CallersRequest, CallerTarget, ProviderMessage, ProviderRequest, RelayMessage, RelayRequest } from "./bench-calls-shared.ts";
-import { benchPdf, ingestDuringCalls, type IngestResult } from "./bench-calls-ingest.ts";
+import type { CallersMessage, CallersRequest, CallerTarget, IngestMessage, IngestRequest, IngestResult, ProviderMessage, ProviderRequest, RelayMessage, RelayRequest } from "./bench-calls-shared.ts";
 import { transcriptCost } from "./bench-calls-transcript.ts";
 import { startClusterServer } from "./bench-calls-cluster.ts";
 import { finalisedCalls, startPhoneBenchApp } from "./bench-phone-app.ts";
@@ -83,7 +82,6 @@ const systems = (["relay", "switchboard"] as const).filter((s) => !only || only 
 const ingestDocuments = Math.max(0, Math.floor(Number(option("--ingest") ?? 0) || 0));
 const ingestPages = Math.max(1, Math.floor(Number(option("--ingest-pages") ?? 20) || 20));
 if (ingestDocuments && workers) throw new Error("--ingest needs the server in this process (not --workers)");
-const ingestPdfs = await Promise.all(Array.from({ length: ingestDocuments }, (_, i) => benchPdf(i + 1, ingestPages)));
 type System = (typeof systems)[number];
 
 interface Row {
@@ -150,8 +148,8 @@ interface ServerUnderTest {
   heldBytes(): number;
   liveCalls(): number | Promise<number>;
   finalised(): Promise<number>;
-  /** Uploads documents and waits for their ingestion (in-process Switchboard only). */
-  ingest?(pdfs: readonly Buffer[], waitMs: number): Promise<IngestResult>;
+  /** The number owner's session, for the documents' uploads (in-process Switchboard only). */
+  owner?: { origin: string; cookie: string };
   close(): Promise<void>;
 }
 
@@ -172,7 +170,7 @@ async function startSwitchboard(provider: { baseUrl: string; apiKey: string }, m
     },
     liveCalls: () => app.ctx.liveCalls.size,
     finalised: () => finalisedCalls(database.db),
-    ingest: (pdfs, waitMs) => ingestDuringCalls(bench, pdfs, waitMs),
+    owner: { origin: bench.origin, cookie: bench.cookie },
     close: () => bench.close(),
   };
 }
@@ -183,7 +181,7 @@ async function startCluster(provider: { baseUrl: string; apiKey: string }, n: nu
   return { ...cluster, heldBytes: () => Number.NaN };
 }
 
-async function run(system: System, calls: number, sitting: number, ingestion: readonly Buffer[] = []): Promise<Row> {
+async function run(system: System, calls: number, sitting: number, ingestion = false): Promise<Row> {
   const provider = child("bench-calls-provider.ts");
   send(provider, { type: "start", seconds, bargeInEveryMs } satisfies ProviderRequest);
   const { baseUrl, apiKey } = await nextMessage<ProviderMessage, "listening">(provider, "listening");
@@ -206,6 +204,12 @@ async function run(system: System, calls: number, sitting: number, ingestion: re
     for (const pid of bench.pids()) pinTo(pid, SERVER_CORES);
     pinTo(provider.pid, LOAD_CORE);
   }
+  const uploader = ingestion ? child("bench-calls-ingest.ts") : null;
+  if (uploader) {
+    if (pin) pinTo(uploader.pid, LOAD_CORE);
+    send(uploader, { type: "start", ...bench.owner!, documents: ingestDocuments, pages: ingestPages } satisfies IngestRequest);
+    await nextMessage<IngestMessage, "ready">(uploader, "ready");
+  }
   await collectGarbage();
   const baseline = bench.heldBytes();
   const callers = child("bench-calls-callers.ts");
@@ -223,7 +227,8 @@ async function run(system: System, calls: number, sitting: number, ingestion: re
   const loopWatch = inProcess ? watchEventLoop() : null;
   const from = String(process.hrtime.bigint());
   // Bounded by the window: a document still processing at its end counts as not ingested.
-  const ingesting = ingestion.length ? bench.ingest!(ingestion, seconds * 1000) : null;
+  const ingesting = uploader ? nextMessage<IngestMessage, "done">(uploader, "done", seconds * 1000 + 60_000) : null;
+  if (uploader) send(uploader, { type: "go", waitMs: seconds * 1000 } satisfies IngestRequest);
   await streamed;
   measuring = false;
   const loop = loopWatch?.stop() ?? null;
@@ -240,7 +245,7 @@ async function run(system: System, calls: number, sitting: number, ingestion: re
   send(callers, { type: "end", ...window } satisfies CallersRequest);
   const report = await nextMessage<CallersMessage, "report">(callers, "report", 300_000);
   // After the window (the callers wait for their "end"): an ingestion still running has had its bounded wait.
-  const ingest = ingesting ? await ingesting : null;
+  const ingest = ingesting ? (await ingesting).result : null;
   while ((await bench.liveCalls()) > 0) await new Promise((resolve) => setTimeout(resolve, 50));
   // Frames in flight at the hang-up have had time to arrive.
   await new Promise((resolve) => setTimeout(resolve, 200));
@@ -249,7 +254,7 @@ async function run(system: System, calls: number, sitting: number, ingestion: re
   const finalised = await bench.finalised();
 
   await bench.close();
-  for (const proc of [callers, provider]) if (proc.exitCode === null) proc.kill();
+  for (const proc of [callers, provider, uploader]) if (proc && proc.exitCode === null) proc.kill();
 
   const errors: number[] = [];
   for (const [key, heard] of Object.entries(report.heard)) {
@@ -344,7 +349,7 @@ const rows: Row[] = [];
 for (const calls of counts) {
   for (let sitting = 1; sitting <= repeat; sitting += 1) {
     // Alternated, so a drift of the host over the sittings weighs on both systems alike.
-    const runs = systems.flatMap((system): { system: System; ingestion: readonly Buffer[] }[] => (system === "switchboard" && ingestDocuments ? [{ system, ingestion: [] }, { system, ingestion: ingestPdfs }] : [{ system, ingestion: [] }]));
+    const runs = systems.flatMap((system) => (system === "switchboard" && ingestDocuments ? [{ system, ingestion: false }, { system, ingestion: true }] : [{ system, ingestion: false }]));
     for (const { system, ingestion } of sitting % 2 === 1 ? runs : [...runs].reverse()) {
       const started = performance.now();
       const row = await run(system, calls, sitting, ingestion);

@@ -37,7 +37,8 @@ import { chunkSections } from "../src/server/modules/knowledge/chunk.ts";
 import { extractDocument } from "../src/server/modules/knowledge/extract.ts";
 import * as repo from "../src/server/modules/knowledge/knowledge.repo.ts";
 import { EF_SEARCH } from "../src/server/modules/knowledge/knowledge.repo.ts";
-import { createVectorIndex, dropVectorIndex, EMBEDDING_DIMENSIONS, ensureVectorStore, vectorIndexFor, vectorLiteral } from "../src/server/modules/knowledge/vector-store.ts";
+import { vectorLiteral } from "../src/server/modules/knowledge/vector-literal.ts";
+import { createVectorIndex, dropVectorIndex, EMBEDDING_DIMENSIONS, ensureVectorStore, vectorIndexFor } from "../src/server/modules/knowledge/vector-store.ts";
 import { fakeEmbedding } from "../tests/fakes/fake-embeddings.ts";
 import { createScratchDatabase, dropScratchDatabase } from "../tests/instances/scratch-database.ts";
 import { makePdf } from "../tests/knowledge-files.ts";
@@ -112,7 +113,7 @@ try {
       if (vecs) keptVectors.push(vecs[0]!);
     }
     // In bulk (a few statements a document): seeding is not what is measured.
-    await repo.replaceChunks(db, doc!, chunks, vecs, { pageCount: null, fetchedAt: null }, () => 110);
+    await repo.replaceChunks(db, doc!, chunks, vecs?.map(vectorLiteral) ?? null, { pageCount: null, fetchedAt: null }, () => 110);
     if ((done / PER_DOCUMENT) % 30 === 0) log(`seeded ${done + count} passages`);
   }
   const seedSeconds = (performance.now() - seedStart) / 1000;
@@ -203,7 +204,7 @@ try {
   const ingestStart = performance.now();
   const extracted = await extractDocument(pdf, "pdf");
   const chunks = chunkSections(extracted.sections);
-  await repo.replaceChunks(db, pdfDoc!, chunks, vectors ? chunks.map((c) => fakeEmbedding(c.content, EMBEDDING_DIMENSIONS)) : null, { pageCount: extracted.pages, fetchedAt: null });
+  await repo.replaceChunks(db, pdfDoc!, chunks, vectors ? chunks.map((c) => vectorLiteral(fakeEmbedding(c.content, EMBEDDING_DIMENSIONS))) : null, { pageCount: extracted.pages, fetchedAt: null });
   const ingestSeconds = (performance.now() - ingestStart) / 1000;
 
   const kind = ON_PG ? `PostgreSQL server${vectors ? "" : " (no pgvector: full-text only)"}` : "embedded PGlite (pgvector)";

@@ -16,7 +16,7 @@ export interface EmbeddingsClientOptions {
 }
 
 export interface EmbeddingsResult {
-  vectors: number[][];
+  vectors: Float32Array[];
   tokens: number;
 }
 
@@ -31,51 +31,75 @@ export const EMBEDDING_BATCH = 256;
 export function createEmbeddingsClient(options: EmbeddingsClientOptions) {
   const url = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
   const timeoutMs = options.timeoutMs ?? 30_000;
+
+  /**
+   * The API's answer to `input`, its body as bytes, not yet read: ingestion reads a batch's
+   * (megabytes of vectors) on its own thread with `vectorsOf`, not on the calls'.
+   */
+  async function answer(input: string[], signal?: AbortSignal): Promise<ArrayBuffer> {
+    const timeout = AbortSignal.timeout(timeoutMs);
+    try {
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { authorization: `Bearer ${options.apiKey}`, "content-type": "application/json" },
+        // Each vector as its float32 bytes in base64 (as OpenAI's own SDK asks): a quarter of the
+        // JSON's size, and no thousands of numbers to parse.
+        body: JSON.stringify({ model: options.model, input, dimensions: options.dimensions, encoding_format: "base64" }),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+      if (!res.ok) throw await errorOf(res);
+      return await res.arrayBuffer();
+    } catch (err) {
+      if (err instanceof ResponsesError) throw err;
+      if (timeout.aborted) throw new ResponsesError(`The embeddings API did not answer within ${Math.round(timeoutMs / 1000)} s`, "timeout", 0, true);
+      if (signal?.aborted) throw new ResponsesError("The request was cancelled", "aborted", 0, false);
+      throw new ResponsesError(`The embeddings API could not be reached: ${(err as Error).message}`, "network_error", 0, true);
+    }
+  }
+
   return {
+    answer,
     async embed(input: string[], signal?: AbortSignal): Promise<EmbeddingsResult> {
       if (input.length === 0) return { vectors: [], tokens: 0 };
-      const timeout = AbortSignal.timeout(timeoutMs);
-      let raw: RawEmbeddings;
-      try {
-        const res = await fetch(url, {
-          method: "POST",
-          headers: { authorization: `Bearer ${options.apiKey}`, "content-type": "application/json" },
-          // Each vector as its float32 bytes in base64 (as OpenAI's own SDK asks): a quarter of the
-          // JSON's size, and no thousands of numbers to parse on the thread of the calls' audio.
-          body: JSON.stringify({ model: options.model, input, dimensions: options.dimensions, encoding_format: "base64" }),
-          signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
-        });
-        if (!res.ok) throw await errorOf(res);
-        raw = (await res.json()) as RawEmbeddings;
-      } catch (err) {
-        if (err instanceof ResponsesError) throw err;
-        if (timeout.aborted) throw new ResponsesError(`The embeddings API did not answer within ${Math.round(timeoutMs / 1000)} s`, "timeout", 0, true);
-        if (signal?.aborted) throw new ResponsesError("The request was cancelled", "aborted", 0, false);
-        throw new ResponsesError(`The embeddings API could not be reached: ${(err as Error).message}`, "network_error", 0, true);
-      }
-      const vectors: Array<number[] | undefined> = Array.from({ length: input.length });
-      for (const [i, item] of (raw.data ?? []).entries()) {
-        const at = item.index ?? i;
-        // A compatible server that ignores the format answers numbers: taken as they come.
-        const v = typeof item.embedding === "string" ? fromBase64(item.embedding) : item.embedding;
-        if (!Array.isArray(v) || v.length !== options.dimensions || !v.every((x) => typeof x === "number" && Number.isFinite(x))) {
-          throw new ResponsesError(`The embeddings API answered a vector of the wrong shape (expected ${options.dimensions} numbers)`, "invalid_output", 200, false);
-        }
-        if (at >= 0 && at < input.length) vectors[at] = v as number[];
-      }
-      for (let i = 0; i < input.length; i++) {
-        if (vectors[i] === undefined) throw new ResponsesError("The embeddings API answered fewer vectors than texts", "invalid_output", 200, true);
-      }
-      return { vectors: vectors as number[][], tokens: raw.usage?.total_tokens ?? raw.usage?.prompt_tokens ?? 0 };
+      return vectorsOf(await answer(input, signal), input.length, options.dimensions);
     },
   };
 }
 
 export type EmbeddingsClient = ReturnType<typeof createEmbeddingsClient>;
 
-/** A vector's little-endian float32 bytes, base64-encoded, as numbers (null when the bytes are not whole floats). */
-function fromBase64(text: string): number[] | null {
+/** The vectors of an answer to `count` texts, in the texts' order; a `ResponsesError` ("invalid_output") for an answer that is not that. */
+export function vectorsOf(body: ArrayBuffer, count: number, dimensions: number): EmbeddingsResult {
+  let raw: RawEmbeddings;
+  try {
+    raw = JSON.parse(new TextDecoder().decode(body)) as RawEmbeddings;
+  } catch {
+    // Cut short on the way, as often as not: asked again.
+    throw new ResponsesError("The embeddings API answered something that is not JSON", "invalid_output", 200, true);
+  }
+  const vectors: Array<Float32Array | undefined> = Array.from({ length: count });
+  for (const [i, item] of (raw.data ?? []).entries()) {
+    const at = item.index ?? i;
+    // A compatible server that ignores the format answers numbers: taken as they come.
+    const v = typeof item.embedding === "string" ? fromBase64(item.embedding) : Array.isArray(item.embedding) && item.embedding.every((x) => typeof x === "number") ? Float32Array.from(item.embedding as number[]) : null;
+    if (!v || v.length !== dimensions || !v.every(Number.isFinite)) {
+      throw new ResponsesError(`The embeddings API answered a vector of the wrong shape (expected ${dimensions} numbers)`, "invalid_output", 200, false);
+    }
+    if (at >= 0 && at < count) vectors[at] = v;
+  }
+  for (let i = 0; i < count; i++) {
+    if (vectors[i] === undefined) throw new ResponsesError("The embeddings API answered fewer vectors than texts", "invalid_output", 200, true);
+  }
+  return { vectors: vectors as Float32Array[], tokens: raw.usage?.total_tokens ?? raw.usage?.prompt_tokens ?? 0 };
+}
+
+/** A vector's little-endian float32 bytes, base64-encoded (null when the bytes are not whole floats). */
+function fromBase64(text: string): Float32Array | null {
   const bytes = Buffer.from(text, "base64");
   if (bytes.length % 4 !== 0) return null;
-  return Array.from({ length: bytes.length / 4 }, (_, i) => bytes.readFloatLE(i * 4));
+  // Copied into a buffer of its own (a view needs its offset aligned to 4; Buffer's pool does not
+  // promise it), read in the machine's byte order: little-endian on x86-64 and ARM, as on the wire.
+  const floats = new Float32Array(bytes.length / 4);
+  new Uint8Array(floats.buffer).set(bytes);
+  return floats;
 }

@@ -13,7 +13,7 @@ import { ResponsesError } from "../../openai/responses-client.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { Resolver } from "../../tools/index.ts";
 import { documentKind, ExtractError } from "./extract.ts";
-import { extractInWorker } from "./extract-in-worker.ts";
+import { extractInWorker, vectorLiteralsInWorker } from "./extract-in-worker.ts";
 import { fetchDocument } from "./fetch-document.ts";
 import * as repo from "./knowledge.repo.ts";
 import { EMBEDDING_DIMENSIONS } from "./vector-store.ts";
@@ -99,20 +99,21 @@ export function createIngest(deps: IngestDeps) {
   };
 
   /**
-   * The passages' vectors, or null when there are to be none (no pgvector, no key, or the API
-   * still failing on the last attempt). A retryable failure before then throws for the queue's
+   * The passages' vectors in pgvector's text (read and formatted on the ingestion thread), or null
+   * when there are to be none (no pgvector, no key, or the API still failing on the last attempt). A retryable failure before then throws for the queue's
    * backoff, honouring the server's Retry-After.
    */
-  async function embed(organizationId: string, texts: string[], context: JobContext, progress: (p: number) => Promise<void>): Promise<number[][] | null> {
+  async function embed(organizationId: string, texts: string[], context: JobContext, progress: (p: number) => Promise<void>): Promise<string[] | null> {
     if (!deps.vectors()) return null;
     const apiKey = await deps.apiKey(organizationId);
     if (!apiKey) return null;
     const client = createEmbeddingsClient({ baseUrl: deps.openaiBaseUrl, apiKey, model: deps.embeddingModel, dimensions: EMBEDDING_DIMENSIONS });
-    const vectors: number[][] = [];
+    const vectors: string[] = [];
     try {
       for (let at = 0; at < texts.length; at += EMBEDDING_BATCH) {
-        const { vectors: batch } = await client.embed(texts.slice(at, at + EMBEDDING_BATCH));
-        vectors.push(...batch);
+        const batch = texts.slice(at, at + EMBEDDING_BATCH);
+        const { literals } = await vectorLiteralsInWorker(await client.answer(batch), batch.length, EMBEDDING_DIMENSIONS);
+        vectors.push(...literals);
         await progress(30 + Math.floor((65 * Math.min(texts.length, at + EMBEDDING_BATCH)) / texts.length));
       }
       return vectors;

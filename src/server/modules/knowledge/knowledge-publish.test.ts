@@ -14,6 +14,7 @@ import type { Database } from "../../db/client.ts";
 import { knowledgeBases, knowledgeChunks, knowledgeDocuments, organization } from "../../db/schema.ts";
 import * as repo from "./knowledge.repo.ts";
 import { EMBEDDING_DIMENSIONS, ensureVectorStore, vectorIndexFor, type VectorIndex } from "./vector-store.ts";
+import { vectorLiteral } from "./vector-literal.ts";
 
 let database: Database;
 let vectors: VectorIndex | null;
@@ -39,7 +40,7 @@ const store = (doc: Pick<repo.DocumentRow, "organizationId" | "knowledgeBaseId" 
     database.db,
     doc,
     texts.map((content) => ({ location: null, content })),
-    vectors ? texts.map((t) => fakeEmbedding(t, EMBEDDING_DIMENSIONS)) : null,
+    vectors ? texts.map((t) => vectorLiteral(fakeEmbedding(t, EMBEDDING_DIMENSIONS))) : null,
     { pageCount: null, fetchedAt: null },
   );
 
@@ -137,7 +138,7 @@ it("writes the passages in statements sized by the pace, one row first", async (
     database.db,
     doc,
     texts.map((content) => ({ location: null, content })),
-    vectors ? texts.map((t) => fakeEmbedding(t, EMBEDDING_DIMENSIONS)) : null,
+    vectors ? texts.map((t) => vectorLiteral(fakeEmbedding(t, EMBEDDING_DIMENSIONS))) : null,
     { pageCount: null, fetchedAt: null },
     (rows) => (sizes.push(rows), 5),
   );

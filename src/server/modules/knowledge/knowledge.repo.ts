@@ -10,7 +10,8 @@ import { keysetPage, keysetQuery, newestFirst, pageNewestFirst } from "../../db/
 import { knowledgeBases, knowledgeChunks, knowledgeDocuments } from "../../db/schema.ts";
 import type { Chunk } from "./chunk.ts";
 import { FIRST_ROWS, nextRows } from "./store-pace.ts";
-import { indexedDistance, vectorLiteral, type VectorIndex } from "./vector-store.ts";
+import { vectorLiteral } from "./vector-literal.ts";
+import { indexedDistance, type VectorIndex } from "./vector-store.ts";
 
 export type BaseRow = typeof knowledgeBases.$inferSelect & { documentCount: number; chunkCount: number };
 export type DocumentRow = typeof knowledgeDocuments.$inferSelect;
@@ -201,7 +202,8 @@ export async function replaceChunks(
   db: Db,
   doc: Pick<DocumentRow, "organizationId" | "knowledgeBaseId" | "id" | "generation">,
   chunks: readonly Chunk[],
-  vectors: readonly number[][] | null,
+  /** Each passage's vector in pgvector's text (`vectorLiteral`), or null: found by words only. */
+  vectors: readonly string[] | null,
   meta: { pageCount: number | null; fetchedAt: Date | null },
   /** The next statement's rows after one took so long (bench:kb's seeding writes in bulk). */
   pace: (rows: number, tookMs: number) => number = nextRows,
@@ -264,11 +266,11 @@ async function insertPassages(
   set: string,
   from: number,
   chunks: readonly Chunk[],
-  vectors: readonly number[][] | null,
+  vectors: readonly string[] | null,
 ): Promise<void> {
   const values = chunks.map((c, i) => {
     const row = sql`${doc.organizationId}, ${doc.knowledgeBaseId}, ${doc.id}, ${set}::uuid, ${from + i}, ${c.location}, ${c.content}`;
-    return vectors ? sql`(${row}, ${vectorLiteral(vectors[from + i]!)}::vector)` : sql`(${row})`;
+    return vectors ? sql`(${row}, ${vectors[from + i]!}::vector)` : sql`(${row})`;
   });
   const columns = sql.raw(`(organization_id, knowledge_base_id, document_id, passage_set, position, location, content${vectors ? ", embedding" : ""})`);
   await db.execute(sql`insert into knowledge_chunks ${columns} values ${sql.join(values, sql`, `)}`);
@@ -403,7 +405,7 @@ export async function searchPassages(db: Db, organizationId: string, baseIds: re
 
 /** A question's vector, and the form of the index its search orders by (vector-store.ts). */
 export interface QueryVector {
-  values: readonly number[];
+  values: ArrayLike<number>;
   index: VectorIndex;
 }
 

@@ -11,6 +11,7 @@ import type { Database } from "../../db/client.ts";
 import { knowledgeBases, knowledgeDocuments, organization } from "../../db/schema.ts";
 import * as repo from "./knowledge.repo.ts";
 import { EMBEDDING_DIMENSIONS, ensureVectorStore, indexedDistance, vectorIndexFor } from "./vector-store.ts";
+import { vectorLiteral } from "./vector-literal.ts";
 
 const ORG = "org-vector-index";
 let database: Database;
@@ -38,7 +39,7 @@ it("keeps one vector index, of its database's form, and searches by it", async (
   const [base] = await database.db.insert(knowledgeBases).values({ organizationId: ORG, name: "FAQ" }).returning();
   const [doc] = await database.db.insert(knowledgeDocuments).values({ organizationId: ORG, knowledgeBaseId: base!.id, name: "faq.txt", source: "text", status: "processing" }).returning();
   const texts = ["Returns are accepted within 30 days.", "Deliveries take two working days.", "The shop opens at nine on Saturdays."];
-  await repo.replaceChunks(database.db, doc!, texts.map((content) => ({ location: null, content })), texts.map((t) => fakeEmbedding(t, EMBEDDING_DIMENSIONS)), { pageCount: null, fetchedAt: null });
+  await repo.replaceChunks(database.db, doc!, texts.map((content) => ({ location: null, content })), texts.map((t) => vectorLiteral(fakeEmbedding(t, EMBEDDING_DIMENSIONS))), { pageCount: null, fetchedAt: null });
 
   // With sequential scans priced out, a search's order can only come from an index that matches it.
   const question = fakeEmbedding("Deliveries take two working days.", EMBEDDING_DIMENSIONS);

@@ -8,6 +8,7 @@
  */
 import { sql, type SQL } from "drizzle-orm";
 import type { Database, Db } from "../../db/client.ts";
+import { vectorLiteral } from "./vector-literal.ts";
 
 /** Vectors are asked of the model at this length (text-embedding-3-* shorten theirs on request). */
 export const EMBEDDING_DIMENSIONS = 512;
@@ -84,11 +85,8 @@ export async function dropVectorIndex(db: Db): Promise<void> {
   for (const name of Object.values(INDEX_NAME)) await db.execute(sql.raw(`drop index if exists ${name}`));
 }
 
-/** pgvector's text form of a vector. */
-export const vectorLiteral = (v: readonly number[]): string => `[${v.join(",")}]`;
-
 /** A passage's (`c`) cosine distance to the vector, in the form `index` orders by. */
-export const indexedDistance = (index: VectorIndex, v: readonly number[]): SQL =>
+export const indexedDistance = (index: VectorIndex, v: ArrayLike<number>): SQL =>
   index === "half"
     ? sql`c.embedding::${sql.raw(HALFVEC)} <=> ${vectorLiteral(v)}::${sql.raw(HALFVEC)}`
     : sql`c.embedding <=> ${vectorLiteral(v)}::vector`;
