@@ -20,6 +20,14 @@ function benchPdf(n: number, pages: number): Promise<Buffer> {
   return makePdf(Array.from({ length: pages }, (_, p) => Array.from({ length: 30 }, (_, l) => `${n}.${p + 1}.${l + 1} ${Array.from({ length: 10 }, (_, w) => words[(n * 7 + p * 3 + l + w) % words.length]).join(" ")}`)));
 }
 
+/**
+ * How often the documents' states are asked for: as the Knowledge page asks while one is
+ * processing (web/features/knowledge/use-knowledge.ts). Each ask is a request the server serves
+ * on the calls' thread (the session, the list); asked four times as often, they were most of
+ * the server's own work during ingestion.
+ */
+const POLL_MS = 1000;
+
 /** Uploads the documents and waits until every one is ready or failed, at most `waitMs`. */
 async function ingestDuringCalls(app: { origin: string; cookie: string }, pdfs: readonly Buffer[], waitMs: number): Promise<IngestResult> {
   const api = (path: string, init: RequestInit = {}) => fetch(`${app.origin}${path}`, { ...init, headers: { cookie: app.cookie, ...init.headers } });
@@ -36,7 +44,7 @@ async function ingestDuringCalls(app: { origin: string; cookie: string }, pdfs: 
     // A page of documents (limit 200, more than any bench uploads): { data, next_cursor }.
     docs = ((await (await api(`/api/knowledge-bases/${base.id}/documents?limit=200`)).json()) as { data: KnowledgeDocument[] }).data;
     if (docs.length === pdfs.length && docs.every(settled)) break;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
   }
   return {
     documents: pdfs.length,

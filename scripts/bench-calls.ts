@@ -1,5 +1,5 @@
 /**
- * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N] [--pin] [--repeat N] [--ingest N [--ingest-pages P]] [--json FILE]`:
+ * `npm run bench:calls [-- 50 200 500 1000] [--seconds 30] [--barge-in-every 3] [--only relay|switchboard] [--max-calls N] [--pg] [--workers N] [--pin] [--repeat N] [--ingest N [--ingest-pages P] [--idle-load S]] [--json FILE]`:
  * N simultaneous simulated phone calls, for each N, first through a bare pass-through relay
  * (bench-calls-relay.ts, the yardstick) and then through the real server, in one sitting,
  * with the ratio of the two printed. `--repeat N` holds N sittings per count, the order of the
@@ -21,7 +21,10 @@
  * `--ingest N` runs Switchboard a second time per sitting while N PDF documents of P pages
  * (default 20) are uploaded to a knowledge base at the window's start by a client of their own
  * (bench-calls-ingest.ts) and ingested by the app's job queue in the same process, and prints the calls' figures with and
- * without it, and how long the ingestion took.
+ * without it, and how long the ingestion took. `--idle-load S` adds a third run, the control: no
+ * documents, but every core kept busy for S seconds from the window's start by a loop at Linux's
+ * idle priority (SCHED_IDLE, which yields to any other thread at once) — what a busy machine
+ * costs the calls when nothing competes with them for priority.
  *
  * Printed per N: time per media frame each way (in the server, and end to end through every
  * socket), frames lost (caller frames that never reached the provider, from the first one),
@@ -29,6 +32,7 @@
  * either way, from what the caller had heard of that item when the clear arrived), server CPU and memory per
  * call, and the callers' own CPU.
  */
+import { spawn, type ChildProcess } from "node:child_process";
 import { cpus, loadavg } from "node:os";
 import type { FrameMetrics } from "../src/server/voice/seams.ts";
 import type { CallersMessage, CallersRequest, CallerTarget, IngestMessage, IngestRequest, IngestResult, ProviderMessage, ProviderRequest, RelayMessage, RelayRequest } from "./bench-calls-shared.ts";
@@ -81,6 +85,8 @@ const systems = (["relay", "switchboard"] as const).filter((s) => !only || only 
 /** `--ingest N`: documents ingested during a second Switchboard run per sitting (none: no such run). */
 const ingestDocuments = Math.max(0, Math.floor(Number(option("--ingest") ?? 0) || 0));
 const ingestPages = Math.max(1, Math.floor(Number(option("--ingest-pages") ?? 20) || 20));
+/** `--idle-load S`: the control run's seconds of idle-priority load on every core (none: no such run). */
+const idleLoadSeconds = ingestDocuments ? Math.max(0, Number(option("--idle-load") ?? 0) || 0) : 0;
 if (ingestDocuments && workers) throw new Error("--ingest needs the server in this process (not --workers)");
 type System = (typeof systems)[number];
 
@@ -117,6 +123,18 @@ interface Row {
   finalised: number;
   /** `--ingest`: the documents ingested during this run's window. */
   ingest: IngestResult | null;
+  /** `--idle-load`: this run's cores were kept busy at idle priority. */
+  idleLoad: boolean;
+}
+
+type Load = "none" | "ingest" | "idle";
+const LOAD_LABEL: Record<Load, string> = { none: "", ingest: " + ingest", idle: " + idle load" };
+const loadOf = (r: Row): Load => (r.ingest ? "ingest" : r.idleLoad ? "idle" : "none");
+
+/** A busy loop on every core for `seconds`, at the idle scheduling policy (Linux `chrt --idle`). */
+function idleLoad(seconds: number): ChildProcess[] {
+  const loop = `const end = Date.now() + ${Math.round(seconds * 1000)}; while (Date.now() < end);`;
+  return cpus().map(() => spawn("chrt", ["--idle", "0", process.execPath, "-e", loop], { stdio: "ignore" }));
 }
 
 /** The bare relay in its own process, as the server under test; CPU and memory are read from outside. */
@@ -181,7 +199,7 @@ async function startCluster(provider: { baseUrl: string; apiKey: string }, n: nu
   return { ...cluster, heldBytes: () => Number.NaN };
 }
 
-async function run(system: System, calls: number, sitting: number, ingestion = false): Promise<Row> {
+async function run(system: System, calls: number, sitting: number, load: Load = "none"): Promise<Row> {
   const provider = child("bench-calls-provider.ts");
   send(provider, { type: "start", seconds, bargeInEveryMs } satisfies ProviderRequest);
   const { baseUrl, apiKey } = await nextMessage<ProviderMessage, "listening">(provider, "listening");
@@ -204,7 +222,7 @@ async function run(system: System, calls: number, sitting: number, ingestion = f
     for (const pid of bench.pids()) pinTo(pid, SERVER_CORES);
     pinTo(provider.pid, LOAD_CORE);
   }
-  const uploader = ingestion ? child("bench-calls-ingest.ts") : null;
+  const uploader = load === "ingest" ? child("bench-calls-ingest.ts") : null;
   if (uploader) {
     if (pin) pinTo(uploader.pid, LOAD_CORE);
     send(uploader, { type: "start", ...bench.owner!, documents: ingestDocuments, pages: ingestPages } satisfies IngestRequest);
@@ -229,6 +247,7 @@ async function run(system: System, calls: number, sitting: number, ingestion = f
   // Bounded by the window: a document still processing at its end counts as not ingested.
   const ingesting = uploader ? nextMessage<IngestMessage, "done">(uploader, "done", seconds * 1000 + 60_000) : null;
   if (uploader) send(uploader, { type: "go", waitMs: seconds * 1000 } satisfies IngestRequest);
+  const loops = load === "idle" ? idleLoad(idleLoadSeconds) : [];
   await streamed;
   measuring = false;
   const loop = loopWatch?.stop() ?? null;
@@ -254,7 +273,7 @@ async function run(system: System, calls: number, sitting: number, ingestion = f
   const finalised = await bench.finalised();
 
   await bench.close();
-  for (const proc of [callers, provider, uploader]) if (proc && proc.exitCode === null) proc.kill();
+  for (const proc of [callers, provider, uploader, ...loops]) if (proc && proc.exitCode === null) proc.kill();
 
   const errors: number[] = [];
   for (const [key, heard] of Object.entries(report.heard)) {
@@ -291,6 +310,7 @@ async function run(system: System, calls: number, sitting: number, ingestion = f
     loop,
     finalised,
     ingest,
+    idleLoad: load === "idle",
   };
 }
 
@@ -318,7 +338,7 @@ function table(rows: Row[]): string {
     "loop delay ms p99/max, GC ms total/max",
   ];
   const body = rows.map((r) => [
-    `${r.system}${r.ingest ? " + ingest" : ""}${repeat > 1 ? ` #${r.sitting}` : ""}`,
+    `${r.system}${LOAD_LABEL[loadOf(r)]}${repeat > 1 ? ` #${r.sitting}` : ""}`,
     r.connected === r.calls ? String(r.calls) : `${r.connected}/${r.calls}` + (r.refused ? ` (${r.refused} busy)` : ""),
     trio(r.uplink),
     trio(r.downlink),
@@ -349,13 +369,14 @@ const rows: Row[] = [];
 for (const calls of counts) {
   for (let sitting = 1; sitting <= repeat; sitting += 1) {
     // Alternated, so a drift of the host over the sittings weighs on both systems alike.
-    const runs = systems.flatMap((system) => (system === "switchboard" && ingestDocuments ? [{ system, ingestion: false }, { system, ingestion: true }] : [{ system, ingestion: false }]));
-    for (const { system, ingestion } of sitting % 2 === 1 ? runs : [...runs].reverse()) {
+    const loads: Load[] = ["none", ...(ingestDocuments ? ["ingest" as const] : []), ...(idleLoadSeconds ? ["idle" as const] : [])];
+    const runs = systems.flatMap((system) => (system === "switchboard" ? loads : ["none" as const]).map((load) => ({ system, load })));
+    for (const { system, load } of sitting % 2 === 1 ? runs : [...runs].reverse()) {
       const started = performance.now();
-      const row = await run(system, calls, sitting, ingestion);
+      const row = await run(system, calls, sitting, load);
       rows.push(row);
       console.log(
-        `  ${system}${row.ingest ? " + ingest" : ""}${repeat > 1 ? ` #${sitting}` : ""}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${Number.isFinite(row.finalised) ? `${row.finalised} records finalised; ` : ""}fake provider ${row.providerCpu.toFixed(0)} % of a core; ` +
+        `  ${system}${LOAD_LABEL[load]}${repeat > 1 ? ` #${sitting}` : ""}, ${calls} calls: ${row.connected} connected, ${row.clears} clears, ${Number.isFinite(row.finalised) ? `${row.finalised} records finalised; ` : ""}fake provider ${row.providerCpu.toFixed(0)} % of a core; ` +
           `provider's own first-audio delay p50 ${ms(row.providerDelayP50)} ms; ${((performance.now() - started) / 1000).toFixed(1)} s; load average ${loadavg()[0]!.toFixed(2)}` +
           (row.firstFailure ? `; first failure: ${row.firstFailure}` : ""),
       );
@@ -397,7 +418,7 @@ const inAll = (figures: number[], aim: number) => {
 for (const calls of counts) {
   const pairs = Array.from({ length: repeat }, (_, i) => ({
     relay: rows.find((r) => r.system === "relay" && r.calls === calls && r.sitting === i + 1),
-    ours: rows.find((r) => r.system === "switchboard" && !r.ingest && r.calls === calls && r.sitting === i + 1),
+    ours: rows.find((r) => r.system === "switchboard" && loadOf(r) === "none" && r.calls === calls && r.sitting === i + 1),
   })).filter((p): p is { relay: Row; ours: Row } => p.relay !== undefined && p.ours !== undefined);
   if (pairs.length === 0) continue;
   const p99 = (r: Row) => Math.max(r.uplinkE2e.p99, r.downlinkE2e.p99);
@@ -424,8 +445,8 @@ for (const calls of counts) {
 
 // `--ingest`: the same calls with and without documents ingesting in the server's process.
 for (const calls of counts) {
-  const plain = rows.filter((r) => r.system === "switchboard" && !r.ingest && r.calls === calls);
-  const busy = rows.filter((r) => r.system === "switchboard" && r.ingest && r.calls === calls);
+  const of = (load: Load) => rows.filter((r) => r.system === "switchboard" && loadOf(r) === load && r.calls === calls);
+  const [plain, busy, idle] = [of("none"), of("ingest"), of("idle")];
   if (!busy.length || !plain.length) continue;
   const worst = (list: Row[], figure: (r: Row) => number) => ms(Math.max(...list.map(figure)));
   const figures = (list: Row[]) =>
@@ -436,6 +457,7 @@ for (const calls of counts) {
     `${calls} calls, ingestion of ${ingestDocuments} PDF documents of ${ingestPages} pages alongside (worst of ${busy.length} sitting(s)): ` +
       `without — ${figures(plain)}; with — ${figures(busy)}; ingested: ${done.join("; ")}.`,
   );
+  if (idle.length) console.log(`${calls} calls, every core busy at idle priority for ${idleLoadSeconds} s instead (the control): ${figures(idle)}.`);
 }
 
 const cost = await transcriptCost();
