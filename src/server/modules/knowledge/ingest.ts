@@ -100,8 +100,9 @@ export function createIngest(deps: IngestDeps) {
 
   /**
    * The passages' vectors in pgvector's text (read and formatted on the ingestion thread), or null
-   * when there are to be none (no pgvector, no key, or the API still failing on the last attempt). A retryable failure before then throws for the queue's
-   * backoff, honouring the server's Retry-After.
+   * when there are to be none (no pgvector, no key, or the API still failing on the last attempt).
+   * A retryable failure before then throws for the queue's backoff, honouring the server's
+   * Retry-After.
    */
   async function embed(organizationId: string, texts: string[], context: JobContext, progress: (p: number) => Promise<void>): Promise<string[] | null> {
     if (!deps.vectors()) return null;
