@@ -22,9 +22,8 @@ function benchPdf(n: number, pages: number): Promise<Buffer> {
 
 /**
  * How often the documents' states are asked for: as the Knowledge page asks while one is
- * processing (web/features/knowledge/use-knowledge.ts). Each ask is a request the server serves
- * on the calls' thread (the session, the list); asked four times as often, they were most of
- * the server's own work during ingestion.
+ * processing (web/features/knowledge/use-knowledge.ts), since each ask is a request the server
+ * serves on the calls' thread (the session, the list).
  */
 const POLL_MS = 1000;
 

@@ -20,11 +20,11 @@
  *
  * `--ingest N` runs Switchboard a second time per sitting while N PDF documents of P pages
  * (default 20) are uploaded to a knowledge base at the window's start by a client of their own
- * (bench-calls-ingest.ts) and ingested by the app's job queue in the same process, and prints the calls' figures with and
- * without it, and how long the ingestion took. `--idle-load S` adds a third run, the control: no
- * documents, but every core kept busy for S seconds from the window's start by a loop at Linux's
- * idle priority (SCHED_IDLE, which yields to any other thread at once) — what a busy machine
- * costs the calls when nothing competes with them for priority.
+ * (bench-calls-ingest.ts) and ingested by the app's job queue in the same process, and prints
+ * the calls' figures with and without it, and how long the ingestion took. `--idle-load S` adds
+ * a third run, the control: no documents, but every core kept busy for S seconds from the
+ * window's start by a loop at Linux's idle priority (SCHED_IDLE, which yields to any other thread
+ * at once) — what a busy machine costs the calls when nothing competes with them for priority.
  *
  * Printed per N: time per media frame each way (in the server, and end to end through every
  * socket), frames lost (caller frames that never reached the provider, from the first one),
