@@ -34,7 +34,7 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions) {
 
   /**
    * The API's answer to `input`, its body as bytes, not yet read: ingestion reads a batch's
-   * (megabytes of vectors) on its own thread with `vectorsOf`, not on the calls'.
+   * (256 vectors, most of a megabyte) on its own thread with `vectorsOf`, not on the calls'.
    */
   async function answer(input: string[], signal?: AbortSignal): Promise<ArrayBuffer> {
     const timeout = AbortSignal.timeout(timeoutMs);

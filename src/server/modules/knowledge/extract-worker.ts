@@ -2,8 +2,8 @@
  * The worker thread's side of the ingestion thread (extract-in-worker.ts): one request at a time,
  * a document's bytes in and its passages out, or an embeddings answer in and its vectors' text
  * out. pdf.js, mammoth and html-to-text are CPU-bound and synchronous in stretches of a second or
- * more, and a batch's vectors are megabytes to decode and format; here they stall no call's
- * audio, and a document that makes them run out of memory ends this thread, not the server.
+ * more, and a batch's 256 vectors are most of a megabyte to decode and format; here they stall no
+ * call's audio, and a document that makes them run out of memory ends this thread, not the server.
  */
 import { setPriority } from "node:os";
 import { parentPort } from "node:worker_threads";
