@@ -12,7 +12,7 @@ const root = join(import.meta.dirname, "..");
 export const BUILT_SERVER = join(root, "dist/server/main.js");
 
 /** Worker threads' entry files, each bundled beside main.js under its own name (the server starts them from there). */
-const WORKERS = ["src/server/modules/knowledge/extract-worker.ts", "src/server/carriers/sip/rtp-worker.ts", "src/server/db/pglite-worker.ts"];
+const WORKERS = ["src/server/modules/knowledge/ingestion-worker.ts", "src/server/carriers/sip/rtp-worker.ts", "src/server/db/pglite-worker.ts"];
 
 export async function buildServer(): Promise<void> {
   for (const [entry, outfile] of [["src/server/main.ts", BUILT_SERVER], ...WORKERS.map((w) => [w, join(dirname(BUILT_SERVER), basename(w).replace(/\.ts$/, ".js"))])] as const) await bundle(entry, outfile);

@@ -158,7 +158,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   const ctx: ModuleContext = { config, db, bus: deps.database.bus, secrets: createSecretBox(config.appSecret), auth, storage, signer, liveCalls, counters, instance, drain, jobs, socketSessions, clock };
   app.decorate("ctx", ctx);
   // Every module registers its job handlers here, before the queue starts.
-  const services = createServices(ctx, { logger: app.log, databaseKind: deps.database.kind, webhooks: deps.webhooks, callPrice: deps.callPrice, team });
+  const services = createServices(ctx, { logger: app.log, database: deps.database, webhooks: deps.webhooks, callPrice: deps.callPrice, team });
   const idempotency = createIdempotency({ db, jobs, logger: app.log.child({ module: "idempotency" }) });
   // A PostgreSQL server vacuums and analyses itself; the embedded database is kept here (db/embedded-upkeep.ts).
   const embeddedUpkeep = deps.database.kind === "pglite" ? createEmbeddedUpkeep({ database: deps.database, jobs, logger: app.log.child({ module: "upkeep" }) }) : null;
@@ -190,6 +190,7 @@ export async function buildApp(config: AppConfig, deps: AppDeps): Promise<Fastif
   app.addHook("onClose", async () => {
     socketSessions.stop();
     await jobs.stop(JOB_STOP_TIMEOUT_MS);
+    await services.knowledge.close();
     await instance.stop();
     if (!deps.counters) await counters.close();
   });

@@ -49,8 +49,11 @@ export interface ServiceOptions {
   webhooks?: { retryDelaysMs?: readonly number[]; attemptTimeoutMs?: number; recoverEveryMs?: number };
   /** Organisations and members: made before auth (sign-up uses it), so handed in. */
   team: TeamService;
-  /** Which database the app runs on: the knowledge bases' vector index differs (vector-store.ts). */
-  databaseKind: Database["kind"];
+  /**
+   * Which database the app runs on (the knowledge bases' vector index differs: vector-store.ts),
+   * and how the ingestion thread reaches it.
+   */
+  database: Pick<Database, "kind" | "link">;
   /** When Twilio is asked for a call's price (tests shorten it). */
   callPrice?: CallPriceTiming;
 }
@@ -72,7 +75,8 @@ export function createServices(ctx: ModuleContext, options: ServiceOptions) {
     retryDelaysMs: config.knowledge.retryDelaysMs,
     logger: options.logger.child({ module: "knowledge" }),
     clock: ctx.clock,
-    vectorIndex: vectorIndexFor(options.databaseKind),
+    vectorIndex: vectorIndexFor(options.database.kind),
+    databaseLink: options.database.link,
   });
   const providers = createProvidersService({ db, secrets, allowedHosts: config.toolAllowedHosts });
   const drafts = createAssistantsService({ db, defaultModel: config.defaultRealtimeModel, knowledge, providers });

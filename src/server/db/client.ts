@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
+import type { MessagePort } from "node:worker_threads";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
@@ -30,7 +31,11 @@ export interface Database {
   bus: Bus;
   /** Set for the embedded database: the test harness dumps a migrated one and clones it per file. */
   pglite?: Pick<ThreadedPglite, "dumpDataDir">;
+  /** How another thread reaches this database (`openLinkedDb`); a port is for one thread, transferred to it. */
+  link(): DatabaseLink;
 }
+
+export type DatabaseLink = { kind: "postgres"; url: string } | { kind: "pglite"; port: MessagePort };
 
 const migrationsFolder = join(ROOT_DIR, "drizzle");
 
@@ -41,16 +46,7 @@ export type DatabaseSource =
 
 export async function openDatabase(source: DatabaseSource): Promise<Database> {
   if (source.kind === "postgres") {
-    // No JIT compilation: the server compiles a statement whose estimated cost passes
-    // jit_above_cost, and estimates over bounds a statement computes itself (the stats' window,
-    // ADR 079) pass it easily: 350 ms compiling a statement that ran in 30 (bench:stats). Set on
-    // each new connection before the pool hands it out (a startup option would be refused by a
-    // connection pooler such as PgBouncer); a server that refuses it keeps its default.
-    const pool = new pg.Pool({ connectionString: source.url, max: 10, onConnect: (client) => client.query("SET jit = off").then(() => undefined, () => undefined) });
-    // An idle connection the server ended (a restart, a failover, an administrator) is raised on the
-    // pool, and an unheard 'error' event ends the process. The pool has already dropped it; the next
-    // query opens a new one, or fails to its caller while the server is away.
-    pool.on("error", () => undefined);
+    const pool = serverPool(source.url, 10);
     const db = drizzlePg(pool, { schema }) as unknown as Db;
     const bus = pgBus({ url: source.url, notify: (channel, payload) => pool.query("select pg_notify($1, $2)", [channel, payload]) });
     return {
@@ -58,6 +54,7 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
       db,
       kind: "postgres",
       migrate: () => migratePg(drizzlePg(pool), { migrationsFolder }),
+      link: () => ({ kind: "postgres", url: source.url }),
       sql: async (text, values) => {
         const result = await pool.query(text, values?.length ? values : undefined);
         const last = Array.isArray(result) ? (result.at(-1) as pg.QueryResult) : result;
@@ -102,7 +99,35 @@ export async function openDatabase(source: DatabaseSource): Promise<Database> {
       await client.close();
     },
     pglite: client,
+    link: () => ({ kind: "pglite", port: client.link() }),
   };
+}
+
+/** The database as another thread of this process sees it through `link`: the same query builder, and its own end. */
+export function openLinkedDb(link: DatabaseLink): { db: Db; close(): Promise<void> } {
+  if (link.kind === "postgres") {
+    // A thread's own few connections: it runs one statement at a time.
+    const pool = serverPool(link.url, 2);
+    return { db: drizzlePg(pool, { schema }) as unknown as Db, close: () => pool.end() };
+  }
+  const client = ThreadedPglite.over(link.port);
+  return { db: drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db, close: () => client.close() };
+}
+
+/**
+ * A pool on a PostgreSQL server. No JIT compilation: the server compiles a statement whose
+ * estimated cost passes jit_above_cost, and estimates over bounds a statement computes itself (the
+ * stats' window, ADR 079) pass it easily: 350 ms compiling a statement that ran in 30
+ * (bench:stats). Set on each new connection before the pool hands it out (a startup option would
+ * be refused by a connection pooler such as PgBouncer); a server that refuses it keeps its default.
+ */
+function serverPool(url: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max, onConnect: (client) => client.query("SET jit = off").then(() => undefined, () => undefined) });
+  // An idle connection the server ended (a restart, a failover, an administrator) is raised on the
+  // pool, and an unheard 'error' event ends the process. The pool has already dropped it; the next
+  // query opens a new one, or fails to its caller while the server is away.
+  pool.on("error", () => undefined);
+  return pool;
 }
 
 export function databaseSourceFromConfig(config: { databaseUrl?: string; dataDir: string }): DatabaseSource {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openDatabase, type Database } from "./client.ts";
+import { openDatabase, openLinkedDb, type Database } from "./client.ts";
 import { isUniqueViolation } from "./pg-errors.ts";
 
 /**
@@ -72,5 +72,38 @@ describe("the embedded database on its own thread", () => {
   it("a syntax error answers as an error, and the database goes on", async () => {
     await expect(database.sql("selec 1")).rejects.toMatchObject({ code: "42601" });
     expect((await database.sql("select 1 as one")).rows).toEqual([{ one: 1 }]);
+  });
+
+  it("takes another thread's statements through a linked port: the same rows, transactions whole, and its end leaves the database open", async () => {
+    const linked = openLinkedDb(database.link());
+    await linked.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into things (id, name) values (5, 'linked')`);
+      await tx.execute(sql`insert into things (id, name) values (6, 'linked too')`);
+    });
+    const failed = await linked.db.execute(sql`insert into things (id, name) values (5, 'again')`).catch((err: unknown) => err);
+    expect(isUniqueViolation(failed)).toBe(true);
+    expect((await database.sql("select name from things where id in (5, 6) order by id")).rows).toEqual([{ name: "linked" }, { name: "linked too" }]);
+    await linked.close();
+    await expect(linked.db.execute(sql`select 1`)).rejects.toThrow();
+    expect((await database.sql("select count(*)::int as n from things")).rows).toEqual([{ n: 5 }]);
+  });
+
+  it("rolls back what a linked thread left open when its port closes, and the database goes on", async () => {
+    const linked = openLinkedDb(database.link());
+    let inserted!: () => void;
+    const holding = new Promise<void>((resolve) => (inserted = resolve));
+    const abandoned = linked.db
+      .transaction(async (tx) => {
+        await tx.execute(sql`insert into things (id, name) values (7, 'abandoned')`);
+        inserted();
+        await new Promise(() => undefined); // the thread ends before it commits
+      })
+      .catch((err: unknown) => err);
+    await holding;
+    await linked.close();
+    // Without the rollback this would wait behind the open transaction for good.
+    await database.sql("insert into things (id, name) values (8, 'after')");
+    expect((await database.sql("select id from things where id in (7, 8) order by id")).rows).toEqual([{ id: 8 }]);
+    void abandoned;
   });
 });

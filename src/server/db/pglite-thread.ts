@@ -2,10 +2,11 @@
  * The embedded database on a thread of its own (ADR 091): PGlite runs in pglite-worker.ts, and
  * this is its handle on the app's side — the part of PGlite's client the query builder, the
  * migrations and `Database.sql` use (`query`, `exec`, `transaction`), plus the test harness's
- * `dumpDataDir`. A statement crosses as one message each way; its rows come back parsed.
+ * `dumpDataDir`. A statement crosses as one message each way; its rows come back parsed. Another
+ * thread (the ingestion thread) reaches the same database through a port of its own (`link`).
  */
 import type { Results } from "@electric-sql/pglite";
-import type { Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, type Worker } from "node:worker_threads";
 import { startWorkerThread } from "../worker-thread.ts";
 
 export interface PgliteStart {
@@ -28,6 +29,8 @@ export type PgliteRequest = { id: number } & (
   | { op: "dump"; compression: "none" | "gzip" | "auto" }
   | { op: "close" }
 );
+/** The message that opens another port on the database (`link`): answered on that port, like the app's. */
+export type PgliteLink = { op: "link"; port: MessagePort };
 /** A request before it is numbered. */
 type Unsent = PgliteRequest extends infer R ? (R extends unknown ? Omit<R, "id"> : never) : never;
 
@@ -39,22 +42,47 @@ interface Statements {
   exec(text: string): Promise<Results[]>;
 }
 
+/** Where statements are sent: the database's thread itself (the app's handle), or a port linked to it. */
+type Endpoint = Pick<Worker, "postMessage" | "ref" | "unref"> & { on(event: "message", listener: (reply: PgliteReply) => void): unknown };
+
 export class ThreadedPglite {
   private readonly pending = new Map<number, { resolve(value: unknown): void; reject(err: Error): void }>();
   private nextId = 1;
   private stopped: Error | null = null;
 
-  private constructor(private readonly worker: Worker) {
-    worker.on("message", (reply: PgliteReply) => this.settle(reply));
-    worker.on("error", (err) => this.stop(new Error(`The embedded database stopped: ${err.message}`, { cause: err })));
-    worker.on("exit", (code) => this.stop(new Error(`The embedded database stopped (its thread exited with code ${code})`)));
+  private constructor(
+    private readonly endpoint: Endpoint,
+    /** Ends this handle: the database itself for the app's, only the port for a linked one. */
+    private readonly shut: () => Promise<void>,
+  ) {
+    endpoint.on("message", (reply: PgliteReply) => this.settle(reply));
   }
 
   /** Starts the thread and opens the database there; resolves once it answers. */
   static async start(start: PgliteStart): Promise<ThreadedPglite> {
     const worker = startWorkerThread(import.meta.url, "pglite-worker", { workerData: start, transferList: start.loadDataDir ? [start.loadDataDir] : [] });
-    const handle = new ThreadedPglite(worker);
+    const handle: ThreadedPglite = new ThreadedPglite(worker, async () => {
+      if (!handle.stopped) await handle.call({ op: "close" });
+      await worker.terminate();
+    });
+    worker.on("error", (err) => handle.stop(new Error(`The embedded database stopped: ${err.message}`, { cause: err })));
+    worker.on("exit", (code) => handle.stop(new Error(`The embedded database stopped (its thread exited with code ${code})`)));
     await new Promise<unknown>((resolve, reject) => handle.pending.set(0, { resolve, reject }));
+    handle.idle();
+    return handle;
+  }
+
+  /** A port on this database for another thread, which opens it with `over`; transfer it there. */
+  link(): MessagePort {
+    const { port1, port2 } = new MessageChannel();
+    this.endpoint.postMessage({ op: "link", port: port2 } satisfies PgliteLink, [port2]);
+    return port1;
+  }
+
+  /** The database through a port from `link` (on another thread): statements and transactions as on the app's handle. */
+  static over(port: MessagePort): ThreadedPglite {
+    const handle = new ThreadedPglite(port, async () => port.close());
+    port.on("close", () => handle.stop(new Error("The embedded database stopped (its port closed)")));
     handle.idle();
     return handle;
   }
@@ -86,9 +114,8 @@ export class ThreadedPglite {
   }
 
   async close(): Promise<void> {
-    if (!this.stopped) await this.call({ op: "close" });
+    await this.shut();
     this.stopped ??= new Error("The embedded database is closed");
-    await this.worker.terminate();
   }
 
   /** Statements on their own, or inside the open transaction `tx`. */
@@ -103,10 +130,10 @@ export class ThreadedPglite {
     if (this.stopped) return Promise.reject(this.stopped);
     const id = this.nextId++;
     // The thread keeps the process alive only while it owes an answer: an idle database does not hold up an exit.
-    if (this.pending.size === 0) this.worker.ref();
+    if (this.pending.size === 0) this.endpoint.ref();
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ ...request, id });
+      this.endpoint.postMessage({ ...request, id });
     });
   }
 
@@ -120,7 +147,7 @@ export class ThreadedPglite {
   }
 
   private idle() {
-    if (this.pending.size === 0) this.worker.unref();
+    if (this.pending.size === 0) this.endpoint.unref();
   }
 
   private stop(reason: Error) {

@@ -8,8 +8,8 @@
 import { PGlite, type Results, type Transaction } from "@electric-sql/pglite";
 import { vector } from "@electric-sql/pglite-pgvector";
 import { setPriority } from "node:os";
-import { parentPort, workerData } from "node:worker_threads";
-import type { PgliteReply, PgliteRequest, PgliteStart } from "./pglite-thread.ts";
+import { parentPort, workerData, type MessagePort } from "node:worker_threads";
+import type { PgliteLink, PgliteReply, PgliteRequest, PgliteStart } from "./pglite-thread.ts";
 
 const DATABASE_NICE = 10;
 
@@ -96,10 +96,34 @@ function fieldsOf(err: unknown): Record<string, unknown> {
   return fields;
 }
 
-parentPort!.on("message", (request: PgliteRequest) => {
-  answer(request).then(
-    (result) => parentPort!.postMessage({ id: request.id, ok: true, result } satisfies PgliteReply, result instanceof ArrayBuffer ? [result] : []),
-    (err: unknown) => parentPort!.postMessage({ id: request.id, ok: false, error: fieldsOf(err) } satisfies PgliteReply),
-  );
-});
+/**
+ * Answers the requests that arrive on `port` on it: the app's (the thread's own port) or a linked
+ * thread's. A linked thread that ends (its port closes) with a transaction open would hold every
+ * other statement back for good: that transaction is rolled back.
+ */
+function serve(port: MessagePort) {
+  const begun = new Set<number>();
+  let closed = false;
+  const rollBack = (id: number) => void open.get(id)?.end(false).catch(() => undefined);
+  port.on("close", () => {
+    closed = true;
+    begun.forEach(rollBack);
+  });
+  port.on("message", (request: PgliteRequest | PgliteLink) => {
+    if (request.op === "link") return serve(request.port);
+    if (request.op === "end") begun.delete(request.tx);
+    answer(request).then(
+      (result) => {
+        if (request.op === "begin") {
+          if (closed) return rollBack(result as number);
+          begun.add(result as number);
+        }
+        port.postMessage({ id: request.id, ok: true, result } satisfies PgliteReply, result instanceof ArrayBuffer ? [result] : []);
+      },
+      (err: unknown) => port.postMessage({ id: request.id, ok: false, error: fieldsOf(err) } satisfies PgliteReply),
+    );
+  });
+}
+
+serve(parentPort!);
 parentPort!.postMessage({ id: 0, ok: true, result: "ready" } satisfies PgliteReply);

@@ -32,10 +32,7 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions) {
   const url = `${options.baseUrl.replace(/\/+$/, "")}/embeddings`;
   const timeoutMs = options.timeoutMs ?? 30_000;
 
-  /**
-   * The API's answer to `input`, its body as bytes, not yet read: ingestion reads a batch's
-   * (256 vectors, most of a megabyte) on its own thread with `vectorsOf`, not on the calls'.
-   */
+  /** The API's answer to `input`, its body as bytes, not yet read. */
   async function answer(input: string[], signal?: AbortSignal): Promise<ArrayBuffer> {
     const timeout = AbortSignal.timeout(timeoutMs);
     try {
@@ -58,7 +55,6 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions) {
   }
 
   return {
-    answer,
     async embed(input: string[], signal?: AbortSignal): Promise<EmbeddingsResult> {
       if (input.length === 0) return { vectors: [], tokens: 0 };
       return vectorsOf(await answer(input, signal), input.length, options.dimensions);
@@ -69,7 +65,7 @@ export function createEmbeddingsClient(options: EmbeddingsClientOptions) {
 export type EmbeddingsClient = ReturnType<typeof createEmbeddingsClient>;
 
 /** The vectors of an answer to `count` texts, in the texts' order; a `ResponsesError` ("invalid_output") for an answer that is not that. */
-export function vectorsOf(body: ArrayBuffer, count: number, dimensions: number): EmbeddingsResult {
+function vectorsOf(body: ArrayBuffer, count: number, dimensions: number): EmbeddingsResult {
   let raw: RawEmbeddings;
   try {
     raw = JSON.parse(new TextDecoder().decode(body)) as RawEmbeddings;

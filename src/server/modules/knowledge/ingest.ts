@@ -1,6 +1,7 @@
 /**
  * The ingestion job: one document's text extracted, split into passages, embedded in batches and
- * stored, on the durable queue (never on the request). A run is for one generation of the
+ * stored, on the durable queue (never on the request); the job reads the document and the
+ * ingestion thread does the rest (ingestion-thread.ts). A run is for one generation of the
  * document; a newer one (re-process, replace, delete) makes it write nothing. 429s, 5xx and
  * timeouts of the embeddings API are retried with the queue's backoff, as analyses are; once the
  * retries are spent the passages are stored without embeddings, found by words.
@@ -8,15 +9,14 @@
 import { KNOWLEDGE_TEXTS } from "../../../shared/knowledge.ts";
 import type { Db } from "../../db/client.ts";
 import type { JobContext } from "../../jobs/job-queue.ts";
-import { createEmbeddingsClient, EMBEDDING_BATCH } from "../../openai/embeddings-client.ts";
 import { ResponsesError } from "../../openai/responses-client.ts";
 import type { Storage } from "../../storage/storage.ts";
 import type { Resolver } from "../../tools/index.ts";
-import { documentKind, ExtractError } from "./extract.ts";
-import { extractInWorker, vectorLiteralsInWorker } from "./extract-in-worker.ts";
+import { documentKind, KIND_LABEL } from "./extract.ts";
 import { fetchDocument } from "./fetch-document.ts";
+import type { PassagesOutcome } from "./ingest-passages.ts";
+import { FailedOnThread, type IngestionThread } from "./ingestion-thread.ts";
 import * as repo from "./knowledge.repo.ts";
-import { EMBEDDING_DIMENSIONS } from "./vector-store.ts";
 
 export const INGEST_JOB = "knowledge-ingest";
 
@@ -29,6 +29,7 @@ export interface IngestJob {
 export interface IngestDeps {
   db: Db;
   storage: Storage;
+  thread: IngestionThread;
   openaiBaseUrl: string;
   embeddingModel: string;
   allowedHosts: readonly string[];
@@ -47,9 +48,8 @@ export function createIngest(deps: IngestDeps) {
     const doc = await repo.findForJob(db, job.organizationId, job.documentId, job.generation);
     if (!doc || doc.status === "ready") return;
     const fail = (error: string, fetched?: { at: Date; error: string | null }) => repo.failDocument(db, doc.organizationId, doc.id, doc.generation, error, fetched);
-    const progress = (p: number) => repo.setProgress(db, doc.organizationId, doc.id, doc.generation, p);
     try {
-      await progress(5);
+      await repo.setProgress(db, doc.organizationId, doc.id, doc.generation, 5);
       let bytes: Uint8Array;
       let contentType = doc.contentType;
       let fetchedAt: Date | null = null;
@@ -81,51 +81,33 @@ export function createIngest(deps: IngestDeps) {
         await fail(KNOWLEDGE_TEXTS.failedEmpty, fetchedAt ? { at: fetchedAt, error: null } : undefined);
         return;
       }
-      const extracted = await extractInWorker(bytes, kind);
-      const { chunks } = extracted;
-      await progress(30);
-      const vectors = await embed(doc.organizationId, chunks.map((c) => (c.location ? `${c.location}\n${c.content}` : c.content)), context, progress);
-      const written = await repo.replaceChunks(db, doc, chunks, vectors, { pageCount: extracted.pages, fetchedAt });
-      if (!written) logger.warn({ documentId: doc.id }, "a newer version of the document was queued meanwhile: this run's passages were dropped");
-    } catch (err) {
-      if (err instanceof ExtractError) {
-        await fail(err.message);
-        return;
+      const apiKey = deps.vectors() ? await deps.apiKey(doc.organizationId) : null;
+      const embeddings = apiKey ? { baseUrl: deps.openaiBaseUrl, apiKey, model: deps.embeddingModel } : null;
+      const unreadable = KNOWLEDGE_TEXTS.failedUnreadable(KIND_LABEL[kind]);
+      const done = await deps.thread.run({ doc, bytes, kind, embeddings, lastAttempt: context.lastAttempt, fetchedAt }).catch((err: unknown): PassagesOutcome => {
+        if (err instanceof FailedOnThread) throw err;
+        // The thread died or hung on this document: it is taken as unreadable.
+        logger.warn({ err, documentId: doc.id }, "the ingestion thread failed on a document");
+        return { outcome: "unreadable", reason: unreadable };
+      });
+      switch (done.outcome) {
+        case "unreadable":
+          if (done.reason === null) logger.warn({ detail: done.detail, documentId: doc.id }, "a document could not be read");
+          await fail(done.reason ?? unreadable);
+          return;
+        case "retry": {
+          // The queue's backoff, honouring the server's Retry-After.
+          if (done.retryAfterMs !== null) context.retryNoSoonerThan(done.retryAfterMs);
+          throw new ResponsesError(done.message, done.code, done.status, true, done.retryAfterMs);
+        }
+        case "stored":
+          if (done.embeddingsFailed) logger.warn({ organizationId: doc.organizationId, ...done.embeddingsFailed }, "embeddings failed: the passages are stored for full-text search only");
+          if (!done.written) logger.warn({ documentId: doc.id }, "a newer version of the document was queued meanwhile: this run's passages were dropped");
       }
+    } catch (err) {
       if (!context.lastAttempt) throw err;
       logger.warn({ err, documentId: doc.id }, "document ingestion failed");
       await fail(KNOWLEDGE_TEXTS.failedUnexpected);
     }
   };
-
-  /**
-   * The passages' vectors in pgvector's text (read and formatted on the ingestion thread), or null
-   * when there are to be none (no pgvector, no key, or the API still failing on the last attempt).
-   * A retryable failure before then throws for the queue's backoff, honouring the server's
-   * Retry-After.
-   */
-  async function embed(organizationId: string, texts: string[], context: JobContext, progress: (p: number) => Promise<void>): Promise<string[] | null> {
-    if (!deps.vectors()) return null;
-    const apiKey = await deps.apiKey(organizationId);
-    if (!apiKey) return null;
-    const client = createEmbeddingsClient({ baseUrl: deps.openaiBaseUrl, apiKey, model: deps.embeddingModel, dimensions: EMBEDDING_DIMENSIONS });
-    const vectors: string[] = [];
-    try {
-      for (let at = 0; at < texts.length; at += EMBEDDING_BATCH) {
-        const batch = texts.slice(at, at + EMBEDDING_BATCH);
-        const { literals } = await vectorLiteralsInWorker(await client.answer(batch), batch.length, EMBEDDING_DIMENSIONS);
-        vectors.push(...literals);
-        await progress(30 + Math.floor((65 * Math.min(texts.length, at + EMBEDDING_BATCH)) / texts.length));
-      }
-      return vectors;
-    } catch (err) {
-      if (!(err instanceof ResponsesError)) throw err;
-      if (err.retryable && !context.lastAttempt) {
-        if (err.retryAfterMs !== null) context.retryNoSoonerThan(err.retryAfterMs);
-        throw err;
-      }
-      logger.warn({ err, organizationId, code: err.code }, "embeddings failed: the passages are stored for full-text search only");
-      return null;
-    }
-  }
 }

@@ -17,7 +17,7 @@ import {
   type KnowledgeStatus,
 } from "../../../shared/knowledge.ts";
 import { isUuid } from "../../../shared/ids.ts";
-import type { Db } from "../../db/client.ts";
+import type { DatabaseLink, Db } from "../../db/client.ts";
 import { insertWithinLimit } from "../../db/organization-lock.ts";
 import { AppError, badRequest } from "../../errors.ts";
 import { nextPeriod, type JobQueue } from "../../jobs/job-queue.ts";
@@ -27,6 +27,7 @@ import type { Resolver } from "../../tools/index.ts";
 import type { CredentialsService } from "../credentials/credentials.service.ts";
 import { documentKind } from "./extract.ts";
 import { createIngest, INGEST_JOB, type IngestJob } from "./ingest.ts";
+import { createIngestionThread } from "./ingestion-thread.ts";
 import * as repo from "./knowledge.repo.ts";
 import { EMBEDDING_DIMENSIONS, ensureVectorStore, type VectorIndex } from "./vector-store.ts";
 import type { Page, PageQuery } from "../../../shared/pages.ts";
@@ -52,6 +53,8 @@ export interface KnowledgeServiceDeps {
   vectorIndex: VectorIndex;
   /** Tests resolve names to loopback addresses without DNS. */
   resolve?: Resolver;
+  /** How the ingestion thread reaches the database (ingestion-thread.ts). */
+  databaseLink: () => DatabaseLink;
 }
 
 export interface UploadedFile {
@@ -111,9 +114,10 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
   let index: VectorIndex | null = null;
   const apiKey = (organizationId: string) => deps.credentials.readUsable(organizationId, "openai_api_key");
 
+  const thread = createIngestionThread(deps.databaseLink);
   jobs.register<IngestJob>(
     INGEST_JOB,
-    createIngest({ db, storage, openaiBaseUrl: deps.openaiBaseUrl, embeddingModel: deps.embeddingModel, allowedHosts: deps.allowedHosts, resolve: deps.resolve, apiKey, vectors: () => index !== null, logger }),
+    createIngest({ db, storage, thread, openaiBaseUrl: deps.openaiBaseUrl, embeddingModel: deps.embeddingModel, allowedHosts: deps.allowedHosts, resolve: deps.resolve, apiKey, vectors: () => index !== null, logger }),
     { concurrency: 2, retryDelaysMs: deps.retryDelaysMs, timeoutMs: 15 * 60_000 },
   );
 
@@ -191,6 +195,9 @@ export function createKnowledgeService(deps: KnowledgeServiceDeps) {
     async start(): Promise<void> {
       index = await ensureVectorStore(db, deps.vectorIndex, logger);
     },
+
+    /** Ends the ingestion thread (the server is closing; its jobs have stopped). */
+    close: () => thread.close(),
 
     /** Once the queue runs: a refresh sweep now, then hourly (one chain across instances). */
     async startRefresh(): Promise<void> {
