@@ -13,7 +13,7 @@ import { FakeEmbeddings } from "../../../../tests/fakes/fake-embeddings.ts";
 import { makePdf } from "../../../../tests/knowledge-files.ts";
 import type { Database } from "../../db/client.ts";
 import { knowledgeBases, knowledgeChunks, knowledgeDocuments, organization } from "../../db/schema.ts";
-import { createIngestionThread, type IngestionThread } from "./ingestion-thread.ts";
+import { createIngestionThread, FailedOnThread, type IngestionThread } from "./ingestion-thread.ts";
 import { ensureVectorStore, vectorIndexFor } from "./vector-store.ts";
 
 /** Each thread of this process and its nice value (Linux keeps one per thread: /proc/self/task/<tid>/stat, field 19). */
@@ -99,5 +99,16 @@ describe.runIf(process.platform === "linux")("the ingestion thread", () => {
     const next = await newDocument("next.pdf");
     const outcome = await thread.run({ doc: next, bytes: await makePdf([["Delivery takes two days."]]), kind: "pdf", embeddings: null, lastAttempt: false, fetchedAt: null });
     expect(outcome).toEqual({ outcome: "stored", written: true, embeddingsFailed: null });
+  });
+
+  it("ends a document still ingesting when the server closes as the job's to retry, not as the document's failure", async () => {
+    const closing = createIngestionThread(() => database.link());
+    const doc = await newDocument("closing.pdf");
+    const requestsBefore = embeddings.requests.length;
+    embeddings.enqueue({ kind: "hang" });
+    const running = closing.run({ doc, bytes: await makePdf([["Closing time."]]), kind: "pdf", embeddings: access(), lastAttempt: false, fetchedAt: null });
+    await expect.poll(() => embeddings.requests.length, { timeout: 20_000 }).toBeGreaterThan(requestsBefore);
+    await closing.close();
+    await expect(running).rejects.toBeInstanceOf(FailedOnThread);
   });
 });

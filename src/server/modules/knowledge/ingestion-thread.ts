@@ -25,6 +25,7 @@ export function createIngestionThread(database: () => DatabaseLink) {
   let thread: Worker | null = null;
   /** One document at a time: the thread is loaded once (pdf.js alone is much of a second), and a failure is the one in flight's. */
   let queue: Promise<unknown> = Promise.resolve();
+  let closing = false;
 
   function start(): Worker {
     const link = database();
@@ -50,7 +51,9 @@ export function createIngestionThread(database: () => DatabaseLink) {
           timer = setTimeout(() => finish(new Error("the ingestion thread did not store the passages in time")), STORE_TIMEOUT_MS);
         } else finish(message.type === "done" ? message.outcome : new FailedOnThread(message.message));
       };
-      const onFailure = (err: unknown) => finish(err instanceof Error ? err : new Error(`the ingestion thread exited with code ${String(err)}`));
+      const onFailure = (err: unknown) =>
+        // Ended by `close` (the server is stopping), the document is not at fault: the job is retried.
+        finish(closing ? new FailedOnThread("the server closed while the document was ingesting") : err instanceof Error ? err : new Error(`the ingestion thread exited with code ${String(err)}`));
       const finish = (outcome: PassagesOutcome | Error) => {
         clearTimeout(timer);
         worker.off("message", onMessage).off("error", onFailure).off("exit", onFailure);
@@ -74,6 +77,7 @@ export function createIngestionThread(database: () => DatabaseLink) {
       return run;
     },
     async close(): Promise<void> {
+      closing = true;
       const worker = thread;
       thread = null;
       await worker?.terminate();
