@@ -21,7 +21,9 @@
  * `--ingest N` runs Switchboard a second time per sitting while N PDF documents of P pages
  * (default 20) are uploaded to a knowledge base at the window's start by a client of their own
  * (bench-calls-ingest.ts) and ingested by the app's job queue in the same process, and prints
- * the calls' figures with and without it, and how long the ingestion took. `--idle-load S` adds
+ * the calls' figures with and without it, and how long the ingestion took — with each frame's age
+ * when the server handed it on (the e2e less the receiving process's part) and how long the
+ * server's thread waited for a core, to tell the server's share of a move from the bench's. `--idle-load S` adds
  * a third run, the control: no documents, but every core kept busy for S seconds from the
  * window's start by a loop at Linux's idle priority (SCHED_IDLE, which yields to any other thread
  * at once) — what a busy machine costs the calls when nothing competes with them for priority.
@@ -39,8 +41,8 @@ import type { CallersMessage, CallersRequest, CallerTarget, IngestMessage, Inges
 import { transcriptCost } from "./bench-calls-transcript.ts";
 import { startClusterServer } from "./bench-calls-cluster.ts";
 import { finalisedCalls, startPhoneBenchApp } from "./bench-phone-app.ts";
-import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable, pidsOfCommand, pinTo, rssMbOf, watchEventLoop } from "./bench-process.ts";
-import { nextMessage, send, summarize, type Summary } from "./bench-voice-shared.ts";
+import { child, collectGarbage, cpuSecondsOf, cpuSecondsOfCommand, markdownTable, pidsOfCommand, pinTo, rssMbOf, watchEventLoop, type LoopWatch } from "./bench-process.ts";
+import { ageOfFrame, nextMessage, send, summarize, within, type FrameAge, type Summary } from "./bench-voice-shared.ts";
 import { writeFileSync } from "node:fs";
 
 const args = process.argv.slice(2);
@@ -103,6 +105,9 @@ interface Row {
   downlink: Summary;
   uplinkE2e: Summary;
   downlinkE2e: Summary;
+  /** Each frame's age when the server handed it on (from the sender's stamp: the e2e less the receiver's part). */
+  handedUp: Summary;
+  handedDown: Summary;
   framesUp: number;
   lostUp: number;
   firstAudio: Summary;
@@ -119,7 +124,7 @@ interface Row {
   callersCpu: number;
   providerCpu: number;
   /** The server's event loop in the window (in-process Switchboard only). */
-  loop: { delayP99: number; delayMax: number; gcTotal: number; gcMax: number } | null;
+  loop: ReturnType<LoopWatch["stop"]> | null;
   finalised: number;
   /** `--ingest`: the documents ingested during this run's window. */
   ingest: IngestResult | null;
@@ -207,7 +212,25 @@ async function run(system: System, calls: number, sitting: number, load: Load = 
   const uplink: number[] = [];
   const downlink: number[] = [];
   let measuring = false;
-  const metrics: FrameMetrics = { uplink: (ms) => measuring && uplink.push(ms), downlink: (ms) => measuring && downlink.push(ms) };
+  const handedUp: FrameAge[] = [];
+  const handedDown: FrameAge[] = [];
+  /** The frame's send stamp is its first 8 bytes (16 characters of base64 hold 12). */
+  const handedOff = (ages: FrameAge[], audio: string | undefined) => {
+    const age = audio && ageOfFrame(Buffer.from(audio.slice(0, 16), "base64"));
+    if (age) ages.push(age);
+  };
+  const metrics: FrameMetrics = {
+    uplink: (ms, audio) => {
+      if (!measuring) return;
+      uplink.push(ms);
+      handedOff(handedUp, audio);
+    },
+    downlink: (ms, audio) => {
+      if (!measuring) return;
+      downlink.push(ms);
+      handedOff(handedDown, audio);
+    },
+  };
   const bench =
     system === "relay"
       ? await startRelay({ baseUrl, apiKey })
@@ -293,6 +316,8 @@ async function run(system: System, calls: number, sitting: number, load: Load = 
     downlink: summarize(downlink),
     uplinkE2e: fake.uplinkE2e,
     downlinkE2e: report.downlinkE2e,
+    handedUp: summarize(within(handedUp, window)),
+    handedDown: summarize(within(handedDown, window)),
     framesUp: report.framesSent,
     lostUp: Math.round(report.framesSent - fake.appendedFrames),
     firstAudio: report.webhookToFirstAudio,
@@ -450,8 +475,9 @@ for (const calls of counts) {
   if (!busy.length || !plain.length) continue;
   const worst = (list: Row[], figure: (r: Row) => number) => ms(Math.max(...list.map(figure)));
   const figures = (list: Row[]) =>
-    `e2e p99 in/out ${worst(list, (r) => r.uplinkE2e.p99)} / ${worst(list, (r) => r.downlinkE2e.p99)} ms, server p99 in/out ${worst(list, (r) => r.uplink.p99)} / ${worst(list, (r) => r.downlink.p99)} ms, ` +
-    `loop delay p99 ${worst(list, (r) => r.loop?.delayP99 ?? Number.NaN)} ms, frames lost ${Math.max(...list.map((r) => r.lostUp))}`;
+    `e2e p99 in/out ${worst(list, (r) => r.uplinkE2e.p99)} / ${worst(list, (r) => r.downlinkE2e.p99)} ms, ` +
+    `until the server's hand-off ${worst(list, (r) => r.handedUp.p99)} / ${worst(list, (r) => r.handedDown.p99)} ms, server p99 in/out ${worst(list, (r) => r.uplink.p99)} / ${worst(list, (r) => r.downlink.p99)} ms, ` +
+    `loop delay p99 ${worst(list, (r) => r.loop?.delayP99 ?? Number.NaN)} ms, its thread waiting for a core ${worst(list, (r) => r.loop?.coreWait ?? Number.NaN)} ms in all, frames lost ${Math.max(...list.map((r) => r.lostUp))}`;
   const done = busy.map((r) => `${r.ingest!.ready}/${r.ingest!.documents} ready${r.ingest!.failed ? ` (${r.ingest!.failed} failed)` : ""}, ${r.ingest!.passages} passages in ${r.ingest!.seconds.toFixed(1)} s`);
   console.log(
     `${calls} calls, ingestion of ${ingestDocuments} PDF documents of ${ingestPages} pages alongside (worst of ${busy.length} sitting(s)): ` +

@@ -86,8 +86,20 @@ export function cpuSecondsOfCommand(name: string): number {
 }
 
 export interface LoopWatch {
-  /** Event-loop delay p99 and max, and garbage collection: total and longest pause (ms). */
-  stop(): { delayP99: number; delayMax: number; gcTotal: number; gcMax: number };
+  /**
+   * Event-loop delay p99 and max, garbage collection: total and longest pause, and how long the
+   * loop's thread was ready to run but waited for a core (Linux's schedstat; NaN elsewhere), ms.
+   */
+  stop(): { delayP99: number; delayMax: number; gcTotal: number; gcMax: number; coreWait: number };
+}
+
+/** The main thread's time spent runnable but waiting for a core, ms (`/proc/…/schedstat`'s second field). */
+function coreWaitMs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, "utf8").split(" ")[1]) / 1e6;
+  } catch {
+    return Number.NaN;
+  }
 }
 
 /** Watches this process's event loop (timer lateness, 1 ms resolution) and its GC pauses until `stop`. */
@@ -99,11 +111,12 @@ export function watchEventLoop(): LoopWatch {
     for (const entry of list.getEntries()) pauses.push(entry.duration);
   });
   gc.observe({ entryTypes: ["gc"] });
+  const waited = coreWaitMs();
   return {
     stop() {
       delay.disable();
       gc.disconnect();
-      return { delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6, gcTotal: pauses.reduce((a, b) => a + b, 0), gcMax: Math.max(0, ...pauses) };
+      return { delayP99: delay.percentile(99) / 1e6, delayMax: delay.max / 1e6, gcTotal: pauses.reduce((a, b) => a + b, 0), gcMax: Math.max(0, ...pauses), coreWait: coreWaitMs() - waited };
     },
   };
 }

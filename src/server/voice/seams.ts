@@ -176,9 +176,11 @@ export const silentLogger: SessionLogger = { info() {}, warn() {}, error() {} };
  * caller frame's arrival at the transport to its hand-off to the provider socket (`uplink`), and
  * from a provider audio event's arrival to the hand-off of its audio to the caller socket
  * (`downlink`). Socket library framing and time spent waiting in the event loop are not included.
+ * `audio` is the frame's base64 as it was handed on, where it travels as text (the phone's and the
+ * provider's), for a bench that stamps its frames to read when each left the server.
  */
 export interface FrameMetrics {
-  uplink(ms: number): void;
-  downlink(ms: number): void;
+  uplink(ms: number, audio?: string): void;
+  downlink(ms: number, audio?: string): void;
 }
 

@@ -77,7 +77,7 @@ export interface OpenAIRealtimeOptions {
   pingIntervalMs?: number;
   logger?: ProviderLogger;
   /** Off by default: the bench passes a sink to time each audio event through the server. */
-  metrics?: { downlink(ms: number): void };
+  metrics?: { downlink(ms: number, audio?: string): void };
 }
 
 export function realtimeUrl(baseUrl: string, model: string): string {
@@ -144,7 +144,7 @@ export class OpenAIRealtimeProvider implements RealtimeProvider {
       const parsed = parseServerEvent(data.toString());
       if (parsed.kind === "event") handlers.event(parsed.event);
       else if (parsed.kind === "invalid") this.options.logger?.warn?.({ reason: parsed.reason }, "unparseable realtime event");
-      if (metrics && parsed.kind === "event" && parsed.event.type === "response.output_audio.delta") metrics.downlink(performance.now() - startedAt);
+      if (metrics && parsed.kind === "event" && parsed.event.type === "response.output_audio.delta") metrics.downlink(performance.now() - startedAt, parsed.event.delta);
     });
     ws.on("pong", () => {
       this.awaitingPong = false;

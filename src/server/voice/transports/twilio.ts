@@ -112,7 +112,7 @@ export class TwilioTransport implements Transport {
         if (audio.length === 0) return;
         if (this.handlers) {
           this.handlers.audio(audio);
-          this.metrics?.uplink(performance.now() - startedAt);
+          this.metrics?.uplink(performance.now() - startedAt, audio);
         } else {
           const bytes = wireByteLength(audio);
           if (this.earlyBytes + bytes > this.maxEarlyAudioBytes) return;
