@@ -86,7 +86,7 @@ export function createIngest(deps: IngestDeps) {
       const unreadable = KNOWLEDGE_TEXTS.failedUnreadable(KIND_LABEL[kind]);
       const done = await deps.thread.run({ doc, bytes, kind, embeddings, lastAttempt: context.lastAttempt, fetchedAt }).catch((err: unknown): PassagesOutcome => {
         if (err instanceof FailedOnThread) throw err;
-        // The thread died or hung on this document: it is taken as unreadable.
+        // The thread died, ran out of memory or hung reading this document: it is taken as unreadable.
         logger.warn({ err, documentId: doc.id }, "the ingestion thread failed on a document");
         return { outcome: "unreadable", reason: unreadable };
       });

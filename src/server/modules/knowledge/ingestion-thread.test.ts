@@ -111,4 +111,19 @@ describe.runIf(process.platform === "linux")("the ingestion thread", () => {
     await closing.close();
     await expect(running).rejects.toBeInstanceOf(FailedOnThread);
   });
+
+  it("ends a thread that hangs storing a document and answers for the job to retry; the next document gets a new thread", async () => {
+    const hanging = createIngestionThread(() => database.link(), { storeTimeoutMs: 1_000 });
+    try {
+      const doc = await newDocument("hanging.pdf");
+      embeddings.enqueue({ kind: "hang" });
+      const bytes = await makePdf([["Opening hours are nine to five."]]);
+      const failure: unknown = await hanging.run({ doc, bytes, kind: "pdf", embeddings: access(), lastAttempt: false, fetchedAt: null }).catch((err: unknown) => err);
+      expect(failure).toBeInstanceOf(FailedOnThread);
+      expect(failure).toHaveProperty("message", "the ingestion thread did not store the passages in time");
+      expect(await hanging.run({ doc, bytes, kind: "pdf", embeddings: access(), lastAttempt: false, fetchedAt: null })).toEqual({ outcome: "stored", written: true, embeddingsFailed: null });
+    } finally {
+      await hanging.close();
+    }
+  });
 });

@@ -5,6 +5,7 @@
  * html-to-text, nor holds a document's passages and vectors (ADR 092). The job on the app's side
  * reads the document and hands it over; the thread answers with the outcome. The thread dying, or
  * not reading a document in time, is the document's failure in plain words; the server carries on.
+ * A hang while storing (the database, not the document) ends the thread too, for the job to retry.
  */
 import type { Worker } from "node:worker_threads";
 import type { DatabaseLink } from "../../db/client.ts";
@@ -21,7 +22,7 @@ const READ_TIMEOUT_MS = 120_000;
 /** Embedding and storing its passages, after: longer is taken as a hang (the thread is ended, its open statements rolled back). */
 const STORE_TIMEOUT_MS = 10 * 60_000;
 
-export function createIngestionThread(database: () => DatabaseLink) {
+export function createIngestionThread(database: () => DatabaseLink, options: { storeTimeoutMs?: number } = {}) {
   let thread: Worker | null = null;
   /** One document at a time: the thread is loaded once (pdf.js alone is much of a second), and a failure is the one in flight's. */
   let queue: Promise<unknown> = Promise.resolve();
@@ -39,7 +40,10 @@ export function createIngestionThread(database: () => DatabaseLink) {
     return worker;
   }
 
-  /** The outcome of `request`; an Error when the thread fails, runs out of memory or hangs reading (it is not used again). */
+  /**
+   * The outcome of `request`; an Error when the thread fails, runs out of memory or hangs (it is
+   * not used again), a FailedOnThread when the job should retry (kept unless it hung storing).
+   */
   function ask(request: PassagesRequest): Promise<PassagesOutcome> {
     thread ??= start();
     const worker = thread;
@@ -48,17 +52,17 @@ export function createIngestionThread(database: () => DatabaseLink) {
       const onMessage = (message: ThreadMessage) => {
         if (message.type === "extracted") {
           clearTimeout(timer);
-          timer = setTimeout(() => finish(new Error("the ingestion thread did not store the passages in time")), STORE_TIMEOUT_MS);
+          timer = setTimeout(() => finish(new FailedOnThread("the ingestion thread did not store the passages in time"), true), options.storeTimeoutMs ?? STORE_TIMEOUT_MS);
         } else finish(message.type === "done" ? message.outcome : new FailedOnThread(message.message));
       };
       const onFailure = (err: unknown) =>
         // Ended by `close` (the server is stopping), the document is not at fault: the job is retried.
         finish(closing ? new FailedOnThread("the server closed while the document was ingesting") : err instanceof Error ? err : new Error(`the ingestion thread exited with code ${String(err)}`));
-      const finish = (outcome: PassagesOutcome | Error) => {
+      const finish = (outcome: PassagesOutcome | Error, hung = false) => {
         clearTimeout(timer);
         worker.off("message", onMessage).off("error", onFailure).off("exit", onFailure);
         if (!(outcome instanceof Error)) return resolve(outcome);
-        if (!(outcome instanceof FailedOnThread)) {
+        if (hung || !(outcome instanceof FailedOnThread)) {
           if (thread === worker) thread = null;
           void worker.terminate();
         }
