@@ -12,6 +12,7 @@ import type { ProviderCost } from "../../../shared/call-records.ts";
 import WebSocket from "ws";
 import type { IncomingMessage } from "node:http";
 import { BASE64_TEXT, wireBase64, type WireAudio } from "../audio.ts";
+import type { FrameMetrics } from "../seams.ts";
 import {
   parseServerEvent,
   type ConversationItem,
@@ -77,7 +78,7 @@ export interface OpenAIRealtimeOptions {
   pingIntervalMs?: number;
   logger?: ProviderLogger;
   /** Off by default: the bench passes a sink to time each audio event through the server. */
-  metrics?: { downlink(ms: number, audio?: string): void };
+  metrics?: Pick<FrameMetrics, "downlink">;
 }
 
 export function realtimeUrl(baseUrl: string, model: string): string {
