@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, expect } from "vitest";
 import type { AppDeps } from "../../src/server/app.ts";
 import { phoneNumbers } from "../../src/server/db/schema.ts";
-import { freePort } from "../free-port.ts";
+import { reservePort } from "../free-port.ts";
 import type { PhoneNumberStatus } from "../../src/shared/phone-numbers.ts";
 import { createCredentialsService } from "../../src/server/modules/credentials/credentials.service.ts";
 import { buildTestApp, freshDatabase } from "../harness.ts";
@@ -24,10 +24,10 @@ type PhoneAppConfig = Record<string, string> | ((origin: string) => Record<strin
 
 /** `config` may depend on the app's own address (e.g. INSTANCE_URL). */
 export async function startPhoneApp(fake: FakeRealtime, config: PhoneAppConfig = {}, deps: Partial<AppDeps> = {}) {
-  const port = await freePort();
+  const { port, release } = await reservePort();
   const origin = `http://127.0.0.1:${port}`;
   const extra = typeof config === "function" ? config(origin) : config;
-  const built = await buildTestApp({ config: { OPENAI_BASE_URL: fake.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1", PUBLIC_URL: origin, ...extra }, deps });
+  const built = await buildTestApp({ config: { OPENAI_BASE_URL: fake.baseUrl, TOOL_ALLOWED_HOSTS: "127.0.0.1", WEBHOOK_ALLOWED_HOSTS: "127.0.0.1", PUBLIC_URL: origin, ...extra }, deps }).finally(release);
   if (deps.database) built.db = deps.database.db;
   await built.app.listen({ port, host: "127.0.0.1" });
   return { ...built, origin };
