@@ -109,6 +109,26 @@ it("keeps the old passages searchable, and leaves no row behind, when a newer ve
   expect(await rowsOf(doc.id)).toBe(5);
 });
 
+it("never publishes part of a set when two runs of one version overlap (a job retried beside one still running)", async () => {
+  const doc = await newDocument("overlap.txt");
+  const texts = passages("wombatoverlap", "whole", 40).sort();
+  const write = (rowsPerStatement: number) =>
+    repo.replaceChunks(
+      database.db,
+      doc,
+      texts.map((content) => ({ location: null, content })),
+      vectors ? texts.map((t) => vectorLiteral(fakeEmbedding(t, EMBEDDING_DIMENSIONS))) : null,
+      { pageCount: null, fetchedAt: null },
+      () => rowsPerStatement,
+    );
+  // The run still going writes a row a statement, the retry the rest at once: whichever publishes
+  // first drops what the other had written by then, and the other publishes nothing.
+  const published = await Promise.all([write(1), write(64)]);
+  expect(published.filter(Boolean)).toHaveLength(1);
+  expect(await seen("overlap.txt", "wombatoverlap")).toEqual({ searched: texts, whole: texts });
+  expect(await rowsOf(doc.id)).toBe(40);
+});
+
 it("drops what a run that died while writing left once the document fails, and keeps its published passages", async () => {
   const doc = await newDocument("refresh.txt");
   const kept = passages("wombatrefresh", "kept", 4).sort();

@@ -3,7 +3,7 @@
  * passages, to their base): another organisation's rows are invisible, never forbidden.
  */
 import { randomUUID } from "node:crypto";
-import { and, asc, eq, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, inArray, isNull, lt, ne, or, sql, type SQL } from "drizzle-orm";
 import type { Page, PageQuery } from "../../../shared/pages.ts";
 import type { Db } from "../../db/client.ts";
 import { keysetPage, keysetQuery, newestFirst, pageNewestFirst } from "../../db/keyset.ts";
@@ -231,6 +231,16 @@ export async function replaceChunks(
       rows = pace(batch.length, performance.now() - started);
     }
     const published = await db.transaction(async (tx) => {
+      // The document's row first (a run of the same version publishing now waits here), then this
+      // run's rows: a run of the same version that published first (a job retried beside one still
+      // running) dropped what this one had written by then, and part of a set is never published.
+      const [locked] = await tx.select({ id: knowledgeDocuments.id }).from(knowledgeDocuments).where(current(doc.organizationId, doc.id, doc.generation)).for("no key update");
+      if (!locked) return false;
+      const [{ rows: kept }] = await tx
+        .select({ rows: count() })
+        .from(knowledgeChunks)
+        .where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), eq(knowledgeChunks.passageSet, set)));
+      if (kept !== chunks.length) return false;
       const claimed = await tx
         .update(knowledgeDocuments)
         .set({
