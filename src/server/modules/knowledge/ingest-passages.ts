@@ -25,7 +25,7 @@ export interface PassagesRequest {
 }
 
 export type PassagesOutcome =
-  /** Stored (`written` false: a newer version was queued meanwhile and this run's passages were dropped). */
+  /** Stored (`written` false: a newer version was queued meanwhile, or another run of this one published first, and this run's passages were dropped). */
   | { outcome: "stored"; written: boolean; embeddingsFailed: { message: string; code: string } | null }
   /** The document could not be read: its sentence (ExtractError's), or null for an unexpected failure (`detail`). */
   | { outcome: "unreadable"; reason: string | null; detail?: string }

@@ -102,7 +102,7 @@ export function createIngest(deps: IngestDeps) {
         }
         case "stored":
           if (done.embeddingsFailed) logger.warn({ organizationId: doc.organizationId, ...done.embeddingsFailed }, "embeddings failed: the passages are stored for full-text search only");
-          if (!done.written) logger.warn({ documentId: doc.id }, "a newer version of the document was queued meanwhile: this run's passages were dropped");
+          if (!done.written) logger.warn({ documentId: doc.id }, "a newer version of the document was queued meanwhile, or another run of this one published first: this run's passages were dropped");
       }
     } catch (err) {
       if (!context.lastAttempt) throw err;

@@ -194,7 +194,7 @@ const CLEAR_BATCH = 64;
 
 /**
  * The document's passages swapped for `chunks`, with its state; false (nothing searchable
- * written) for a superseded generation. The rows go in statement by statement under a new passage
+ * written) for a superseded generation, or when another run of this one published first. The rows go in statement by statement under a new passage
  * set, which no search sees; one small transaction then makes the set the document's, and drops
  * the old one: a search sees the old passages or the new ones, never a mix or a part (ADR 080).
  */
