@@ -194,9 +194,10 @@ const CLEAR_BATCH = 64;
 
 /**
  * The document's passages swapped for `chunks`, with its state; false (nothing searchable
- * written) for a superseded generation, or when another run of this one published first. The rows go in statement by statement under a new passage
- * set, which no search sees; one small transaction then makes the set the document's, and drops
- * the old one: a search sees the old passages or the new ones, never a mix or a part (ADR 080).
+ * written) for a superseded generation, or when another run of this one published first. The
+ * rows go in statement by statement under a new passage set, which no search sees; one small
+ * transaction then makes the set the document's, and drops the old one: a search sees the old
+ * passages or the new ones, never a mix or a part (ADR 080).
  */
 export async function replaceChunks(
   db: Db,
@@ -241,7 +242,7 @@ export async function replaceChunks(
         .from(knowledgeChunks)
         .where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), eq(knowledgeChunks.passageSet, set)));
       if (kept !== chunks.length) return false;
-      const claimed = await tx
+      await tx
         .update(knowledgeDocuments)
         .set({
           status: "ready",
@@ -254,9 +255,7 @@ export async function replaceChunks(
           ...(meta.fetchedAt ? { lastFetchedAt: meta.fetchedAt, lastFetchError: null } : {}),
           updatedAt: new Date(),
         })
-        .where(current(doc.organizationId, doc.id, doc.generation))
-        .returning({ id: knowledgeDocuments.id });
-      if (claimed.length === 0) return false;
+        .where(current(doc.organizationId, doc.id, doc.generation));
       // The previous set, and any set a crashed or superseded run left: none is searchable now.
       // No newer run can be writing yet: its requeue waits on this transaction's row lock.
       await dropOtherSets(tx, doc, set);
