@@ -35,13 +35,14 @@ const newDocument = async (name: string) => {
 };
 /** Each document's passages name its own word (the question's), so a search can return all of them. */
 const passages = (topic: string, version: string, n: number) => Array.from({ length: n }, (_, i) => `The ${topic} rules, ${version} edition, number ${i}.`);
-const store = (doc: Pick<repo.DocumentRow, "organizationId" | "knowledgeBaseId" | "id" | "generation">, texts: string[]) =>
+const store = (doc: Pick<repo.DocumentRow, "organizationId" | "knowledgeBaseId" | "id" | "generation">, texts: string[], pace?: (rows: number) => number) =>
   repo.replaceChunks(
     database.db,
     doc,
     texts.map((content) => ({ location: null, content })),
     vectors ? texts.map((t) => vectorLiteral(fakeEmbedding(t, EMBEDDING_DIMENSIONS))) : null,
     { pageCount: null, fetchedAt: null },
+    pace,
   );
 
 /** What a search for `topic` and the whole-text read see of the document named `name`, sorted. */
@@ -112,18 +113,9 @@ it("keeps the old passages searchable, and leaves no row behind, when a newer ve
 it("never publishes part of a set when two runs of one version overlap (a job retried beside one still running)", async () => {
   const doc = await newDocument("overlap.txt");
   const texts = passages("wombatoverlap", "whole", 40).sort();
-  const write = (rowsPerStatement: number) =>
-    repo.replaceChunks(
-      database.db,
-      doc,
-      texts.map((content) => ({ location: null, content })),
-      vectors ? texts.map((t) => vectorLiteral(fakeEmbedding(t, EMBEDDING_DIMENSIONS))) : null,
-      { pageCount: null, fetchedAt: null },
-      () => rowsPerStatement,
-    );
   // The run still going writes a row a statement, the retry the rest at once: whichever publishes
   // first drops what the other had written by then, and the other publishes nothing.
-  const published = await Promise.all([write(1), write(64)]);
+  const published = await Promise.all([store(doc, texts, () => 1), store(doc, texts, () => 64)]);
   expect(published.filter(Boolean)).toHaveLength(1);
   expect(await seen("overlap.txt", "wombatoverlap")).toEqual({ searched: texts, whole: texts });
   expect(await rowsOf(doc.id)).toBe(40);
@@ -154,14 +146,7 @@ it("writes the passages in statements sized by the pace, one row first", async (
   const doc = await newDocument("pace.txt");
   const texts = passages("ibexpace", "paced", 23);
   const sizes: number[] = [];
-  const written = await repo.replaceChunks(
-    database.db,
-    doc,
-    texts.map((content) => ({ location: null, content })),
-    vectors ? texts.map((t) => vectorLiteral(fakeEmbedding(t, EMBEDDING_DIMENSIONS))) : null,
-    { pageCount: null, fetchedAt: null },
-    (rows) => (sizes.push(rows), 5),
-  );
+  const written = await store(doc, texts, (rows) => (sizes.push(rows), 5));
   expect(written).toBe(true);
   // One row, then the pace's five a statement, the last one the rest: each statement's rows told to the pace.
   expect(sizes).toEqual([1, 5, 5, 5, 5, 2]);
