@@ -186,6 +186,10 @@ function dropOtherSets(tx: Db, doc: Pick<DocumentRow, "organizationId" | "id">, 
   return tx.delete(knowledgeChunks).where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), ne(knowledgeChunks.passageSet, set)));
 }
 
+/** The document's passages written under `set` (one run's). */
+const ofSet = (doc: Pick<DocumentRow, "organizationId" | "id">, set: string) =>
+  and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), eq(knowledgeChunks.passageSet, set));
+
 /** Rows between two checks that the run is still the document's current generation. */
 const SUPERSEDED_CHECK_ROWS = 64;
 
@@ -240,7 +244,7 @@ export async function replaceChunks(
       const [{ rows: kept }] = await tx
         .select({ rows: count() })
         .from(knowledgeChunks)
-        .where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), eq(knowledgeChunks.passageSet, set)));
+        .where(ofSet(doc, set));
       if (kept !== chunks.length) return false;
       await tx
         .update(knowledgeDocuments)
@@ -290,7 +294,7 @@ async function clearPassageSet(db: Db, doc: Pick<DocumentRow, "organizationId" |
   const batch = db
     .select({ id: knowledgeChunks.id })
     .from(knowledgeChunks)
-    .where(and(eq(knowledgeChunks.organizationId, doc.organizationId), eq(knowledgeChunks.documentId, doc.id), eq(knowledgeChunks.passageSet, set)))
+    .where(ofSet(doc, set))
     .limit(CLEAR_BATCH);
   for (;;) {
     const deleted = await db.delete(knowledgeChunks).where(inArray(knowledgeChunks.id, batch)).returning({ id: knowledgeChunks.id });
