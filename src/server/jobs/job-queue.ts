@@ -110,7 +110,6 @@ export function createJobQueue(options: JobQueueOptions): JobQueue {
     schema: JOB_SCHEMA,
     // Cron is not used; maintenance (expiring stuck runs, archiving) runs on one instance at a time.
     schedule: false,
-    pollingIntervalSeconds: options.pollIntervalMs / 1000,
   });
   boss.on("error", (err) => options.logger.error({ err }, "job queue error"));
   const registrations = new Map<string, Registration>();
