@@ -35,15 +35,13 @@ export interface DiallerDeps {
   /** Told when a campaign completes (webhooks). */
   onCompleted?: (campaign: repo.CampaignRow) => void;
   logger: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
-  tickMs?: number;
 }
 
 export function createDialler(deps: DiallerDeps) {
   const { db, jobs, outbound, now } = deps;
-  const tickMs = deps.tickMs ?? TICK_MS;
 
   /** The next tick; the key (campaign, second) keeps two instances from queueing the same one twice. */
-  const schedule = (id: string, afterMs = tickMs) =>
+  const schedule = (id: string, afterMs = TICK_MS) =>
     jobs.send(TICK_JOB, { campaignId: id }, { startAfter: afterMs, key: `${id}:${Math.floor((Date.now() + afterMs) / 1000)}` });
 
   async function dial(c: repo.CampaignRow, contact: repo.ContactRow, at: Date): Promise<void> {
