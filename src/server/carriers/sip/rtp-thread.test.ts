@@ -1,8 +1,10 @@
 /**
  * A call's RTP on the media thread: the far end (on a thread of its own here, as a phone is
  * elsewhere) keeps getting a frame every 20 ms while the server's main event loop is stuck, and
- * what it says reaches the call through the thread.
+ * what it says reaches the call through the thread; and a media thread that dies ends its calls'
+ * media rather than leaving them open, the next call getting a thread of its own.
  */
+import { Session } from "node:inspector/promises";
 import { performance } from "node:perf_hooks";
 import { Worker } from "node:worker_threads";
 import { afterEach, expect, it } from "vitest";
@@ -66,4 +68,60 @@ it("keeps sending a frame every 20 ms while the main event loop is stuck, and ha
   far.speak(rtp.port);
   await until("the far end's frame", async () => heard.length, (n) => n >= 1);
   expect(heard[0]!.equals(Buffer.alloc(160, 0x55))).toBe(true);
+});
+
+/**
+ * Ends the thread holding this process's RTP sockets as a crash there would (the thread exits, the
+ * rest of the process goes on): through the inspector, which reaches every worker thread.
+ */
+async function crashMediaThread(): Promise<void> {
+  const inspector = new Session();
+  inspector.connect();
+  const workers: string[] = [];
+  const gone = new Set<string>();
+  const replies = new Map<number, (value: unknown) => void>();
+  inspector.on("NodeWorker.attachedToWorker", (m) => void workers.push((m.params as { sessionId: string }).sessionId));
+  inspector.on("NodeWorker.detachedFromWorker", (m) => void gone.add((m.params as { sessionId: string }).sessionId));
+  inspector.on("NodeWorker.receivedMessageFromWorker", (m) => {
+    const reply = JSON.parse((m.params as { message: string }).message) as { id?: number; result?: { result?: { value?: unknown } } };
+    if (reply.id !== undefined) replies.get(reply.id)?.(reply.result?.result?.value);
+  });
+  let nextId = 1;
+  const evaluate = (sessionId: string, expression: string) =>
+    new Promise<unknown>((resolve) => {
+      const id = nextId++;
+      replies.set(id, resolve);
+      void inspector.post("NodeWorker.sendMessageToWorker", { sessionId, message: JSON.stringify({ id, method: "Runtime.evaluate", params: { expression, returnByValue: true } }) });
+    });
+  try {
+    await inspector.post("NodeWorker.enable", { waitForDebuggerOnStart: false });
+    await until("the process's worker threads", async () => workers.length, (n) => n > 0);
+    for (const sessionId of workers) {
+      if ((await evaluate(sessionId, `process.getActiveResourcesInfo().includes("UDPWrap")`)) !== true) continue;
+      void evaluate(sessionId, "process.exit(1)");
+      await until("the media thread's exit", async () => gone.has(sessionId), (g) => g);
+      return;
+    }
+    throw new Error("no worker thread holds a UDP socket");
+  } finally {
+    inspector.disconnect();
+  }
+}
+
+it("ends a call's media when the media thread dies, and gives the next call a new thread", async () => {
+  const rtp = await openRtpOnThread({ host: "127.0.0.1", ports: { min: 36000, max: 36999 } });
+  opened.push(rtp);
+  let silent = false;
+  // What a call does with it: hang up (a BYE), as for a phone that stopped sending.
+  rtp.onSilent(() => (silent = true));
+
+  await crashMediaThread();
+  await until("the call told its media has ended", async () => silent, (s) => s);
+
+  // Made only now: the far end's thread holds a UDP socket too.
+  const far = await farEnd();
+  const next = await openRtpOnThread({ host: "127.0.0.1", ports: { min: 36000, max: 36999 } });
+  opened.push(next);
+  next.configure({ codec: "PCMU", payloadType: 0, remoteAddress: "127.0.0.1", remotePort: far.port, direction: "sendrecv" });
+  await until("the next call's packets", async () => (await far.arrivals()).length, (n) => n >= 5);
 });
